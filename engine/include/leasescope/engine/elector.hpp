@@ -1,0 +1,114 @@
+#pragma once
+// The elector: one candidate's runs of `runIfLeader`, in ticks (DESIGN §5).
+// The scheduler (sim/) or run_if_leader() decides *when* each step happens; the
+// elector decides *what* it does and talks to any Store.
+#include <algorithm>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "leasescope/engine/store.hpp"
+
+namespace leasescope {
+
+// extend_every's default: max(lease / 3, 1), integer division (the library's
+// max(leaseTime / 3, 25 ms)).
+inline Tick default_extend_every(Tick lease) { return std::max<Tick>(lease / 3, 1); }
+
+struct ElectorOptions {
+    Tick start = 0;
+    Tick wait = 0;       // waitTime
+    Tick lease = 1;      // leaseTime
+    Tick min_lease = 0;  // minLeaseTime, 0 <= min_lease <= lease
+    bool auto_extend = false;
+    Tick extend_every = 1;  // resolved (see default_extend_every)
+    Tick retry_every = 1;
+    Tick action = 1;           // duration in active ticks
+    std::vector<Tick> writes;  // strictly increasing offsets in [1, action]
+    Tick fail_at = 0;          // 0: the action never throws
+    Tick hold_off = 0;
+    std::int32_t runs = 1;
+    Tick every = 0;  // ticks between scheduled run starts, when runs > 1
+};
+
+enum class RunResult { elected, skipped, action_failed, acquire_failed, crashed, unfinished };
+const char* to_string(RunResult r);
+
+// Where the candidate stands. `idle`: no run going (before the first, between
+// runs); `finished`: no run going and none will start.
+enum class ElectorState { idle, waiting, running, finished };
+
+struct RunRecord {
+    std::int32_t run = 0;
+    RunResult result = RunResult::unfinished;
+    std::optional<Fencing> fencing;  // the number the node learned
+    Token token;
+    Tick started_at = 0;
+    Tick acquired_at = tick_none;
+    Tick ended_at = tick_none;
+};
+
+struct AttemptEffect {
+    StoreResult<AcquireReply> reply;
+    std::optional<RunResult> ended;  // skipped or acquire_failed
+};
+
+struct WorkEffect {
+    bool write = false;              // a write is due at this progress
+    std::optional<RunResult> ended;  // elected or action_failed: release next
+};
+
+class Elector {
+public:
+    Elector(std::string owner, ElectorOptions options);
+
+    const std::string& owner() const { return owner_; }
+    const ElectorOptions& options() const { return options_; }
+    ElectorState state() const { return state_; }
+    bool executing() const { return state_ == ElectorState::running; }
+    const std::vector<RunRecord>& runs() const { return runs_; }
+    // The current run, or the latest one; null before the first run.
+    const RunRecord* latest_run() const { return runs_.empty() ? nullptr : &runs_.back(); }
+    Tick progress() const { return progress_; }
+    Tick deadline() const { return deadline_; }
+    Tick next_attempt() const { return next_attempt_; }
+    Tick next_extend() const { return next_extend_; }
+    bool watchdog_running() const { return executing() && options_.auto_extend && !watchdog_stopped_; }
+    // The tick at which the next run is scheduled; tick_none when none will.
+    Tick next_run_at() const;
+
+    // Acquiring (phase 5).
+    bool run_due(Tick now, bool active) const;
+    void begin_run(Tick now, Token token);
+    bool attempt_due(Tick now, bool active) const;
+    AttemptEffect attempt(Tick now, Store& store);
+
+    // Running (phase 3): one more active tick of the action.
+    WorkEffect advance(Tick now);
+    // Ends the action with `result` (elected or action_failed) and releases.
+    StoreResult<ReleaseReply> end_action(Tick now, RunResult result, Store& store);
+    Tick keep_for(Tick now) const;
+
+    // Watchdog (phase 4).
+    bool extend_due(Tick now, bool active) const;
+    StoreResult<ExtendReply> extend(Tick now, Store& store);
+
+    // The node stops for good; true when a run was going.
+    bool crash(Tick now);
+
+private:
+    void end_run(Tick now, RunResult result);
+
+    std::string owner_;
+    ElectorOptions options_;
+    ElectorState state_ = ElectorState::idle;
+    std::vector<RunRecord> runs_;
+    Tick deadline_ = 0;
+    Tick next_attempt_ = 0;
+    Tick progress_ = 0;
+    std::size_t next_write_ = 0;
+    Tick next_extend_ = 0;
+    bool watchdog_stopped_ = false;
+};
+
+}  // namespace leasescope

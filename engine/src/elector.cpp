@@ -1,0 +1,149 @@
+#include "leasescope/engine/elector.hpp"
+
+namespace leasescope {
+
+const char* to_string(RunResult r) {
+    switch (r) {
+        case RunResult::elected: return "elected";
+        case RunResult::skipped: return "skipped";
+        case RunResult::action_failed: return "action_failed";
+        case RunResult::acquire_failed: return "acquire_failed";
+        case RunResult::crashed: return "crashed";
+        case RunResult::unfinished: return "unfinished";
+    }
+    return "?";
+}
+
+Elector::Elector(std::string owner, ElectorOptions options)
+    : owner_(std::move(owner)), options_(std::move(options)) {
+    LS_ASSERT(options_.lease >= 1);
+    LS_ASSERT(options_.min_lease >= 0);
+    LS_ASSERT(options_.min_lease <= options_.lease);
+    LS_ASSERT(options_.wait >= 0);
+    LS_ASSERT(options_.retry_every >= 1);
+    LS_ASSERT(options_.action >= 1);
+    LS_ASSERT(options_.extend_every >= 1);
+    LS_ASSERT(options_.runs >= 1);
+    LS_ASSERT(options_.runs == 1 || options_.every >= 1);
+}
+
+Tick Elector::next_run_at() const {
+    if (state_ != ElectorState::idle) return tick_none;
+    const auto k = static_cast<Tick>(runs_.size());
+    if (k >= options_.runs) return tick_none;
+    Tick at = options_.start + k * options_.every;
+    if (!runs_.empty()) at = std::max(at, runs_.back().ended_at + 1);
+    return at;
+}
+
+bool Elector::run_due(Tick now, bool active) const {
+    if (!active) return false;
+    const Tick at = next_run_at();
+    return at != tick_none && now >= at;
+}
+
+void Elector::begin_run(Tick now, Token token) {
+    LS_ASSERT(state_ == ElectorState::idle);
+    RunRecord r;
+    r.run = static_cast<std::int32_t>(runs_.size());
+    r.token = std::move(token);
+    r.started_at = now;
+    runs_.push_back(std::move(r));
+    state_ = ElectorState::waiting;
+    next_attempt_ = now;
+    deadline_ = now + options_.wait;
+}
+
+bool Elector::attempt_due(Tick now, bool active) const {
+    return active && state_ == ElectorState::waiting && now >= next_attempt_;
+}
+
+AttemptEffect Elector::attempt(Tick now, Store& store) {
+    LS_ASSERT(state_ == ElectorState::waiting);
+    RunRecord& run = runs_.back();
+    AttemptEffect effect{store.acquire(now, owner_, run.token, options_.lease), std::nullopt};
+    if (!effect.reply.ok()) {
+        // A backend failure is never relabelled as contention.
+        end_run(now, RunResult::acquire_failed);
+        effect.ended = RunResult::acquire_failed;
+        return effect;
+    }
+    const AcquireReply& reply = effect.reply.value();
+    if (reply.acquired) {
+        state_ = ElectorState::running;
+        run.fencing = reply.fencing;
+        run.acquired_at = now;
+        progress_ = 0;
+        next_write_ = 0;
+        next_extend_ = now + options_.extend_every;
+        watchdog_stopped_ = false;
+        return effect;
+    }
+    if (now >= deadline_) {
+        end_run(now, RunResult::skipped);
+        effect.ended = RunResult::skipped;
+        return effect;
+    }
+    next_attempt_ = std::min(now + options_.retry_every, deadline_);
+    return effect;
+}
+
+WorkEffect Elector::advance(Tick /*now*/) {
+    LS_ASSERT(state_ == ElectorState::running);
+    WorkEffect effect;
+    ++progress_;
+    if (next_write_ < options_.writes.size() && options_.writes[next_write_] == progress_) {
+        effect.write = true;
+        ++next_write_;
+    }
+    if (options_.fail_at > 0 && progress_ == options_.fail_at) {
+        effect.ended = RunResult::action_failed;
+    } else if (progress_ == options_.action) {
+        effect.ended = RunResult::elected;
+    }
+    return effect;
+}
+
+Tick Elector::keep_for(Tick now) const {
+    LS_ASSERT(!runs_.empty());
+    return std::max<Tick>(0, options_.min_lease - (now - runs_.back().acquired_at));
+}
+
+StoreResult<ReleaseReply> Elector::end_action(Tick now, RunResult result, Store& store) {
+    LS_ASSERT(state_ == ElectorState::running);
+    LS_ASSERT(result == RunResult::elected || result == RunResult::action_failed);
+    const Tick keep = keep_for(now);
+    // The result stands whatever the release answers: the library only logs it.
+    auto reply = store.release(now, runs_.back().token, keep, options_.hold_off);
+    end_run(now, result);
+    return reply;
+}
+
+bool Elector::extend_due(Tick now, bool active) const {
+    return active && watchdog_running() && now >= next_extend_;
+}
+
+StoreResult<ExtendReply> Elector::extend(Tick now, Store& store) {
+    LS_ASSERT(watchdog_running());
+    auto reply = store.extend(now, runs_.back().token, options_.lease);
+    // Fixed delay: the next extension is due a period after this attempt.
+    next_extend_ = now + options_.extend_every;
+    if (reply.ok() && !reply.value().renewed) watchdog_stopped_ = true;  // lost: stop for good
+    return reply;
+}
+
+bool Elector::crash(Tick now) {
+    const bool going = state_ == ElectorState::waiting || state_ == ElectorState::running;
+    if (going) end_run(now, RunResult::crashed);
+    state_ = ElectorState::finished;
+    return going;
+}
+
+void Elector::end_run(Tick now, RunResult result) {
+    RunRecord& run = runs_.back();
+    run.result = result;
+    run.ended_at = now;
+    state_ = static_cast<Tick>(runs_.size()) < options_.runs ? ElectorState::idle : ElectorState::finished;
+}
+
+}  // namespace leasescope

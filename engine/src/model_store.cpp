@@ -1,0 +1,175 @@
+#include "leasescope/engine/model_store.hpp"
+
+#include <algorithm>
+
+namespace leasescope {
+
+ModelStore::ModelStore(LockConfig config)
+    : config_(std::move(config)),
+      slots_(static_cast<std::size_t>(config_.capacity)),
+      counter_(config_.fencing_start - 1) {
+    LS_ASSERT(config_.capacity >= 1);
+    LS_ASSERT(config_.fencing_start >= 1);
+}
+
+SlotIndex ModelStore::find_valid(Tick now, std::string_view token) const {
+    for (std::size_t i = 0; i < slots_.size(); ++i) {
+        if (slots_[i].valid_at(now) && slots_[i].token == token) return static_cast<SlotIndex>(i);
+    }
+    return -1;
+}
+
+std::int32_t ModelStore::occupied_count() const {
+    return static_cast<std::int32_t>(
+        std::count_if(slots_.begin(), slots_.end(), [](const SlotRecord& s) { return s.occupied; }));
+}
+
+AcquireReply ModelStore::do_acquire(Tick now, std::string_view owner, std::string_view token,
+                                    Tick lease) {
+    LS_ASSERT(lease >= 1);
+    AcquireReply reply;
+    // The token is checked first: a holder asking again gets its own slot back,
+    // unchanged, even inside a hold-off.
+    if (SlotIndex held = find_valid(now, token); held >= 0) {
+        const SlotRecord& s = slots_[static_cast<std::size_t>(held)];
+        reply.acquired = true;
+        reply.fresh = false;
+        reply.slot = held;
+        reply.fencing = s.fencing;
+        reply.ttl = s.expires_at - now;
+        return reply;
+    }
+    if (holdoff_until_ != tick_none && now < holdoff_until_) {
+        reply.reason = BusyReason::hold_off;
+        reply.remaining = holdoff_until_ - now;
+        return reply;
+    }
+    // A record whose time has come but whose expiry phase has not run yet is
+    // not valid: its slot counts as vacant.
+    for (std::size_t i = 0; i < slots_.size(); ++i) {
+        SlotRecord& s = slots_[i];
+        if (s.valid_at(now)) continue;
+        s.occupied = true;
+        s.owner.assign(owner);
+        s.token.assign(token);
+        s.fencing = ++counter_;
+        s.acquired_at = now;
+        s.expires_at = now + lease;
+        reply.acquired = true;
+        reply.fresh = true;
+        reply.slot = static_cast<SlotIndex>(i);
+        reply.fencing = s.fencing;
+        reply.ttl = lease;
+        return reply;
+    }
+    Tick remaining = std::numeric_limits<Tick>::max();
+    for (const SlotRecord& s : slots_) remaining = std::min(remaining, s.expires_at - now);
+    LS_ASSERT(remaining > 0);
+    reply.reason = BusyReason::held;
+    reply.remaining = remaining;
+    return reply;
+}
+
+ExtendReply ModelStore::do_extend(Tick now, std::string_view token, Tick lease) {
+    LS_ASSERT(lease >= 1);
+    ExtendReply reply;
+    SlotIndex held = find_valid(now, token);
+    if (held < 0) return reply;
+    SlotRecord& s = slots_[static_cast<std::size_t>(held)];
+    s.expires_at = now + lease;
+    reply.renewed = true;
+    reply.slot = held;
+    reply.fencing = s.fencing;
+    return reply;
+}
+
+ReleaseReply ModelStore::do_release(Tick now, std::string_view token, Tick keep_for, Tick hold_off) {
+    LS_ASSERT(keep_for >= 0);
+    LS_ASSERT(hold_off >= 0);
+    ReleaseReply reply;
+    SlotIndex held = find_valid(now, token);
+    if (held < 0) {
+        reply.outcome = ReleaseOutcome::not_owner;
+        return reply;
+    }
+    SlotRecord& s = slots_[static_cast<std::size_t>(held)];
+    reply.slot = held;
+    if (keep_for > 0) {
+        s.expires_at = std::min(s.expires_at, now + keep_for);
+        reply.outcome = ReleaseOutcome::kept;
+        reply.until = s.expires_at;
+    } else {
+        s = SlotRecord{};
+        reply.outcome = ReleaseOutcome::released;
+    }
+    if (hold_off > 0) {
+        const Tick until = now + hold_off;
+        holdoff_until_ = holdoff_until_ == tick_none ? until : std::max(holdoff_until_, until);
+    }
+    return reply;
+}
+
+StatusReply ModelStore::do_status(Tick now) const {
+    StatusReply reply;
+    for (std::size_t i = 0; i < slots_.size(); ++i) {
+        const SlotRecord& s = slots_[i];
+        if (!s.valid_at(now)) continue;
+        reply.slots.push_back(SlotStatus{static_cast<SlotIndex>(i), s.owner, s.fencing, s.expires_at - now});
+    }
+    if (holdoff_until_ != tick_none && now < holdoff_until_) reply.holdoff_remaining = holdoff_until_ - now;
+    return reply;
+}
+
+Validity ModelStore::do_validate(Tick now, std::string_view token) const {
+    bool any_valid = false;
+    for (const SlotRecord& s : slots_) {
+        if (!s.valid_at(now)) continue;
+        if (s.token == token) return Validity::current;
+        any_valid = true;
+    }
+    return any_valid ? Validity::stale : Validity::vacant;
+}
+
+void ModelStore::do_expire(Tick now, std::vector<ExpiredRecord>& out) {
+    for (std::size_t i = 0; i < slots_.size(); ++i) {
+        SlotRecord& s = slots_[i];
+        if (!s.occupied || s.expires_at > now) continue;
+        out.push_back(ExpiredRecord{static_cast<SlotIndex>(i), std::move(s.owner), std::move(s.token), s.fencing});
+        s = SlotRecord{};
+    }
+    if (holdoff_until_ != tick_none && holdoff_until_ <= now) holdoff_until_ = tick_none;
+}
+
+void ModelStore::do_failover(FailoverLoss loss) {
+    // Vanished slots emit no expire events: the replica never knew them.
+    for (SlotRecord& s : slots_) s = SlotRecord{};
+    holdoff_until_ = tick_none;
+    if (loss == FailoverLoss::all) counter_ = config_.fencing_start - 1;
+}
+
+StoreResult<AcquireReply> ModelStore::acquire(Tick now, std::string_view owner, std::string_view token,
+                                              Tick lease) {
+    return do_acquire(now, owner, token, lease);
+}
+StoreResult<ExtendReply> ModelStore::extend(Tick now, std::string_view token, Tick lease) {
+    return do_extend(now, token, lease);
+}
+StoreResult<ReleaseReply> ModelStore::release(Tick now, std::string_view token, Tick keep_for,
+                                              Tick hold_off) {
+    return do_release(now, token, keep_for, hold_off);
+}
+StoreResult<StatusReply> ModelStore::status(Tick now) { return do_status(now); }
+StoreResult<Validity> ModelStore::validate(Tick now, std::string_view token) {
+    return do_validate(now, token);
+}
+StoreResult<std::vector<ExpiredRecord>> ModelStore::expire(Tick now) {
+    std::vector<ExpiredRecord> out;
+    do_expire(now, out);
+    return out;
+}
+StoreResult<Unit> ModelStore::failover(Tick /*now*/, FailoverLoss loss) {
+    do_failover(loss);
+    return Unit{};
+}
+
+}  // namespace leasescope

@@ -1,0 +1,106 @@
+#pragma once
+// Scenario files (DESIGN §11): parse, validate, override, write back.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "leasescope/engine/elector.hpp"
+#include "leasescope/engine/result.hpp"
+
+namespace leasescope::sim {
+
+struct Localized {
+    std::string en;
+    std::string ko;
+};
+
+enum class Order { declared, shuffled };
+enum class ResourceMode { off, check, validate };
+enum class FaultKind { pause, partition, crash, failover };
+enum class PartitionMode { drop_requests, drop_replies };
+enum class OpKind { status, validate };
+
+const char* to_string(Order);
+const char* to_string(ResourceMode);
+const char* to_string(FaultKind);
+const char* to_string(PartitionMode);
+const char* to_string(FailoverLoss);
+const char* to_string(OpKind);
+
+struct Candidate {
+    std::string name;
+    ElectorOptions options;  // resolved: defaults applied, extend_every and writes filled in
+    // Whether extend_every / writes were written (explicitly or in defaults),
+    // so that a scenario written back stays minimal and still means the same.
+    bool extend_every_given = false;
+    bool writes_given = false;
+};
+
+struct Fault {
+    FaultKind kind = FaultKind::pause;
+    NodeIndex node = -1;  // -1 for failover
+    Tick at = 0;
+    Tick ticks = 0;  // pause and partition
+    PartitionMode mode = PartitionMode::drop_requests;
+    FailoverLoss lose = FailoverLoss::leases;
+
+    // The tick at which the fault ends (pause, partition), else tick_none.
+    Tick end() const {
+        return (kind == FaultKind::pause || kind == FaultKind::partition) ? at + ticks : tick_none;
+    }
+};
+
+struct Op {
+    Tick at = 0;
+    std::string actor;
+    OpKind op = OpKind::status;
+    NodeIndex token_of = -1;  // validate only
+};
+
+struct Scenario {
+    std::string name;
+    Localized title;
+    Localized summary;
+    std::int64_t tick_ms = 50;
+    Tick horizon = 1000;
+    std::uint64_t seed = 0;
+    Order order = Order::declared;
+    LockConfig lock;
+    ResourceMode resource = ResourceMode::off;
+    std::vector<Candidate> candidates;
+    std::vector<Fault> faults;
+    std::vector<Op> ops;
+
+    // -1 when no candidate has this name.
+    NodeIndex find(std::string_view candidate_name) const;
+};
+
+// An error in a scenario: where (file, line:column for syntax, JSON path for
+// meaning) and what was expected.
+struct ScenarioError {
+    std::string file;
+    std::string where;  // "12:5" or "/candidates/1/lease"
+    std::string message;
+    std::string to_string() const;
+};
+
+using ScenarioResult = Result<Scenario, ScenarioError>;
+
+// `--set path=value`: path in dots or slashes (defaults.lease,
+// candidates/1/start); value as JSON, or a plain string when it is not JSON.
+struct Override {
+    std::string path;
+    std::string value;
+};
+Result<Override, std::string> parse_override(std::string_view text);
+
+// Parses and validates the bytes of a scenario file. `file` only names it in errors.
+ScenarioResult parse_scenario(std::string_view text, const std::string& file,
+                              const std::vector<Override>& overrides = {});
+
+// The scenario as a JSON document (two-space indent, ending in a newline) that
+// parses back to an equal scenario.
+std::string scenario_to_json(const Scenario& scenario);
+
+}  // namespace leasescope::sim

@@ -1,0 +1,192 @@
+#pragma once
+// The tick scheduler (DESIGN §6): faults, the protected resource, invariants
+// and scripted ops around one Elector per candidate. The simulation state holds
+// no store: each step is given the Store to drive, so the same code runs on
+// the model (copyable, checkpointed by Timeline) and on a real Redis.
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "leasescope/engine/elector.hpp"
+#include "leasescope/engine/model_store.hpp"
+#include "leasescope/engine/prng.hpp"
+#include "leasescope/sim/scenario.hpp"
+#include "leasescope/sim/trace.hpp"
+
+namespace leasescope::sim {
+
+class EventSink {
+public:
+    virtual ~EventSink() = default;
+    virtual void on_event(const Event& event) = 0;
+};
+
+// Live mode draws tokens from the operating system; the simulator still
+// draws its own first, so shuffles stay the same as in the model.
+class TokenSource {
+public:
+    virtual ~TokenSource() = default;
+    virtual Token next_token(const Token& simulated) = 0;
+};
+
+struct NodeFaults {
+    bool paused = false;
+    bool crashed = false;
+    std::optional<PartitionMode> partition;
+    bool active() const { return !paused && !crashed; }
+};
+
+struct ResourceState {
+    std::optional<Fencing> highest_accepted;
+    std::int64_t accepted = 0;
+    std::int64_t rejected = 0;
+};
+
+class Simulation {
+public:
+    // The scenario must outlive the simulation (and its copies).
+    explicit Simulation(const Scenario& scenario, TokenSource* tokens = nullptr);
+
+    const Scenario& scenario() const { return *scenario_; }
+    // The tick step() processes next.
+    Tick next_tick() const { return next_tick_; }
+    bool finished() const { return finished_; }
+    // The last tick processed; valid once finished.
+    Tick end_tick() const { return end_tick_; }
+
+    // Processes one tick against `store`. A store error outside a node's call
+    // (expire, failover, ops) stops the run: it is returned, and the
+    // simulation is finished.
+    Result<Unit, StoreError> step(Store& store, EventSink& sink);
+
+    // Per-node state.
+    const std::vector<Elector>& electors() const { return electors_; }
+    const std::vector<NodeFaults>& faults() const { return node_faults_; }
+    const ResourceState& resource() const { return resource_; }
+    const Violations& violations() const { return violations_; }
+    bool in_overlap() const { return in_overlap_; }
+    std::int64_t events_emitted() const { return seq_; }
+    std::optional<Fencing> highest_issued() const { return highest_issued_; }
+
+    // The summary of the run so far; events and trace_sha256 are the caller's
+    // (the sink saw the lines).
+    std::vector<RunSummary> results() const;
+    TraceHeader header() const;
+
+private:
+    void emit(EventSink& sink, Event event);
+    bool quiescent_after(Tick t, const Store& store) const;
+    void phase_faults(Tick t, Store& store, EventSink& sink, std::optional<StoreError>& failure);
+    void phase_expiry(Tick t, Store& store, EventSink& sink, std::optional<StoreError>& failure);
+    void phase_work(Tick t, Store& store, EventSink& sink, std::optional<StoreError>& failure);
+    void phase_extend(Tick t, Store& store, EventSink& sink);
+    void phase_acquire(Tick t, Store& store, EventSink& sink);
+    void phase_ops(Tick t, Store& store, EventSink& sink, std::optional<StoreError>& failure);
+    void phase_check(Tick t, Store& store, EventSink& sink);
+
+    const Scenario* scenario_;
+    TokenSource* tokens_;
+    SplitMix64 rng_;
+    std::vector<Elector> electors_;
+    std::vector<NodeFaults> node_faults_;
+    ResourceState resource_;
+    Violations violations_;
+    bool in_overlap_ = false;
+    std::optional<Fencing> highest_issued_;
+    // Faults and ops in processing order: (tick, index, start before end).
+    struct FaultEdge {
+        Tick tick;
+        std::int32_t fault;
+        bool is_end;
+    };
+    std::vector<FaultEdge> fault_edges_;
+    std::size_t next_fault_edge_ = 0;
+    std::vector<std::int32_t> op_order_;
+    std::size_t next_op_ = 0;
+    Tick last_scheduled_tick_ = 0;  // the last tick at which a fault or op starts or ends
+    std::vector<NodeIndex> acting_;  // scratch for phase 5
+    Tick next_tick_ = 0;
+    Tick end_tick_ = 0;
+    bool finished_ = false;
+    std::int64_t seq_ = 0;
+};
+
+// Runs a whole scenario on the model store, collecting the trace. `until`
+// stops early (the summary then reports unfinished runs at that tick).
+Trace simulate(const Scenario& scenario, std::optional<Tick> until = std::nullopt);
+
+// Drives `sim` to the end against any store, calling `on_tick_begin(t)` as
+// each tick begins (live mode waits for the tick's moment there). Returns the
+// summary with the hash of the events `sink` saw.
+Result<TraceSummary, StoreError> run_to_end(Simulation& sim, Store& store, EventSink& sink,
+                                            const std::function<void(Tick)>& on_tick_begin = {},
+                                            std::optional<Tick> until = std::nullopt);
+
+// ---- Snapshots: the state at the end of a tick, for the GUI ----
+
+enum class NodeStatus {
+    idle,      // no run yet, or between runs
+    waiting,   // trying to acquire
+    running,   // executing with a current token
+    stale,     // executing, but its token is no longer current
+    done,      // all runs over
+    crashed,
+};
+const char* to_string(NodeStatus);
+
+struct NodeSnapshot {
+    std::string name;
+    NodeStatus status = NodeStatus::idle;
+    bool paused = false;
+    std::optional<PartitionMode> partition;
+    std::int32_t run = -1;  // current or latest run
+    Token token;
+    std::optional<Fencing> fencing;  // learned by the current or latest run
+    Tick progress = 0;
+    Tick action = 0;
+    bool believes_leader = false;  // executing: it acts as the leader
+    bool watchdog = false;         // the watchdog is still running
+    std::optional<RunResult> last_result;
+};
+
+struct Snapshot {
+    Tick tick = 0;
+    std::vector<NodeSnapshot> nodes;
+    std::vector<SlotRecord> slots;  // as stored (validity: tick < expires_at)
+    Fencing counter = 0;
+    Tick holdoff_until = tick_none;
+    ResourceState resource;
+    Violations violations;
+    bool in_overlap = false;
+};
+
+Snapshot take_snapshot(const Simulation& sim, const ModelStore& store, Tick tick);
+
+// A whole simulated run, kept for seeking: every event, plus checkpoints of
+// the state every `checkpoint_every` ticks, so the snapshot at any tick costs
+// at most that many ticks of re-simulation.
+class Timeline {
+public:
+    explicit Timeline(Scenario scenario, Tick checkpoint_every = 64);
+
+    const Scenario& scenario() const { return *scenario_; }
+    const Trace& trace() const { return trace_; }
+    Tick end_tick() const { return trace_.summary.end_tick; }
+    // The state at the end of tick `t` (clamped to [0, end_tick]).
+    Snapshot snapshot_at(Tick t) const;
+    // Index of the first event at tick >= t (events.size() when none).
+    std::size_t first_event_at_or_after(Tick t) const;
+
+private:
+    struct Checkpoint {
+        Simulation sim;
+        ModelStore store;
+    };
+    std::unique_ptr<Scenario> scenario_;  // stable address for the checkpoints
+    Trace trace_;
+    std::vector<Checkpoint> checkpoints_;  // state before tick k * checkpoint_every
+    Tick checkpoint_every_;
+};
+
+}  // namespace leasescope::sim

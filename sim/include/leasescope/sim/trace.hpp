@@ -1,0 +1,156 @@
+#pragma once
+// Traces (DESIGN §12): events, the canonical JSONL bytes, SHA-256 of the event
+// lines, a reader that checks what it reads, a text table and a diff.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "leasescope/engine/result.hpp"
+#include "leasescope/engine/types.hpp"
+
+namespace leasescope::sim {
+
+inline constexpr std::string_view trace_format = "leasescope-trace/1";
+
+enum class Phase : std::uint8_t { faults, expiry, work, extend, acquire, ops, check };
+
+enum class EventOp : std::uint8_t {
+    pause, resume, crash, partition, heal, failover,  // faults
+    expire,                                           // expiry
+    write, release,                                   // work
+    extend,                                           // extend
+    start, acquire,                                   // acquire
+    status, validate,                                 // ops
+    overlap_begin, overlap_end,                       // check
+};
+
+enum class Outcome : std::uint8_t {
+    none,  // null
+    expired,
+    accepted, rejected,
+    released, kept, not_owner, error,
+    renewed, lost,
+    acquired, busy,
+    held, vacant,
+    current, stale,
+};
+
+const char* to_string(Phase);
+const char* to_string(EventOp);
+const char* to_string(Outcome);  // "" for none
+std::optional<Phase> phase_from_string(std::string_view);
+std::optional<EventOp> op_from_string(std::string_view);
+std::optional<Outcome> outcome_from_string(std::string_view);  // not for none
+
+// One trace event. Empty strings and -1 / nullopt stand for null.
+struct Event {
+    Tick tick = 0;
+    std::int64_t seq = 0;
+    Phase phase = Phase::faults;
+    EventOp op = EventOp::pause;
+    std::string node;
+    std::int32_t run = -1;
+    Token token;
+    std::optional<Fencing> fencing;
+    std::optional<SlotIndex> slot;
+    std::optional<Tick> ttl;
+    Outcome outcome = Outcome::none;
+    std::string detail;
+
+    bool operator==(const Event&) const = default;
+};
+
+struct TraceHeader {
+    std::string scenario;
+    std::uint64_t seed = 0;
+    std::int64_t tick_ms = 50;
+    std::string lock;
+    std::int32_t capacity = 1;
+    std::vector<std::string> candidates;
+    bool operator==(const TraceHeader&) const = default;
+};
+
+struct RunSummary {
+    std::string node;
+    std::int32_t run = 0;
+    std::string result;  // elected, skipped, action_failed, acquire_failed, crashed, unfinished
+    std::optional<Fencing> fencing;
+    bool operator==(const RunSummary&) const = default;
+};
+
+struct Violations {
+    std::int64_t overlap = 0;  // episodes
+    std::int64_t unsafe_write = 0;
+    std::int64_t fencing_regressed = 0;
+    std::int64_t total() const { return overlap + unsafe_write + fencing_regressed; }
+    bool operator==(const Violations&) const = default;
+};
+
+struct TraceSummary {
+    Tick end_tick = 0;
+    std::vector<RunSummary> results;
+    Violations violations;
+    std::int64_t events = 0;
+    std::string trace_sha256;
+    bool operator==(const TraceSummary&) const = default;
+};
+
+struct Trace {
+    TraceHeader header;
+    std::vector<Event> events;
+    TraceSummary summary;
+};
+
+// Canonical lines, without the trailing newline: the bytes nlohmann's dump()
+// writes for an ordered_json built in DESIGN's key order.
+std::string header_line(const TraceHeader&);
+void append_event_line(std::string& out, const Event&);
+std::string event_line(const Event&);
+std::string summary_line(const TraceSummary&);
+
+// SHA-256 of the event lines, each followed by "\n" (OpenSSL libcrypto), so
+// `sha256sum` can check one from outside.
+class TraceHasher {
+public:
+    TraceHasher();
+    ~TraceHasher();
+    TraceHasher(const TraceHasher&) = delete;
+    TraceHasher& operator=(const TraceHasher&) = delete;
+    void add_line(std::string_view line);  // the newline is added here
+    std::string hex();                     // finishes; call once
+
+private:
+    void* ctx_;
+};
+
+// The whole trace file: header, events, summary, each line ending in "\n".
+std::string trace_to_jsonl(const Trace&);
+
+struct TraceError {
+    std::string file;
+    std::int64_t line = 0;  // 1-based; 0 when the error is about the whole file
+    std::string message;
+    std::string to_string() const;
+};
+
+// Reads a trace file and checks it: known keys in the canonical order, event
+// count and hash matching the summary.
+Result<Trace, TraceError> parse_trace(std::string_view text, const std::string& file);
+
+// The readable table: Tick, Candidate, Operation, Token, Fencing, TTL, Outcome.
+std::string text_table_header();
+std::string text_row(const Event&);
+std::string trace_to_text(const Trace&);
+
+// The first event where two traces differ (header and summary compared too).
+struct Divergence {
+    std::int64_t index = 0;  // event index; -1 for the header, events.size() for the summary
+    std::string description;
+};
+// ignore_tokens: token values are not compared (live versus simulated runs).
+std::optional<Divergence> first_divergence(const Trace& a, const Trace& b, bool ignore_tokens = false,
+                                           int context = 3);
+
+}  // namespace leasescope::sim
