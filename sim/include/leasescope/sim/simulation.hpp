@@ -4,6 +4,7 @@
 // no store: each step is given the Store to drive, so the same code runs on
 // the model (copyable, checkpointed by Timeline) and on a real Redis.
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -76,7 +77,7 @@ public:
 
 private:
     void emit(EventSink& sink, Event event);
-    bool quiescent_after(Tick t, const Store& store) const;
+    bool quiescent_after(Tick t, Store& store) const;
     void phase_faults(Tick t, Store& store, EventSink& sink, std::optional<StoreError>& failure);
     void phase_expiry(Tick t, Store& store, EventSink& sink, std::optional<StoreError>& failure);
     void phase_work(Tick t, Store& store, EventSink& sink, std::optional<StoreError>& failure);

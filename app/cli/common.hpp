@@ -1,0 +1,33 @@
+#pragma once
+// Shared pieces of the CLI's commands: exit codes, file loading, errors.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "leasescope/sim/scenario.hpp"
+#include "leasescope/sim/trace.hpp"
+
+namespace leasescope::cli {
+
+inline constexpr int exit_ok = 0;
+inline constexpr int exit_check_failed = 1;  // a check, compare or diff found a difference
+inline constexpr int exit_bad_input = 2;     // a bad scenario, trace, option or file
+inline constexpr int exit_backend = 3;       // Redis unreachable or failing (live mode)
+
+// Reads a whole file; nullopt (and a message on stderr naming the file) on failure.
+std::optional<std::string> read_file(const std::string& path);
+// Writes atomically: a temporary file beside `path`, then rename. Nothing is
+// half-written. False (and a message on stderr) on failure.
+bool write_file_atomic(const std::string& path, const std::string& bytes);
+
+// Loads, overrides and validates a scenario; prints the error on stderr.
+std::optional<sim::Scenario> load_scenario(const std::string& path, const std::vector<std::string>& sets);
+std::optional<sim::Trace> load_trace(const std::string& path);
+
+// Registered by the optional live target (app/cli/cmd_live.cpp); the command
+// stores its exit code in `exit_code`.
+void add_live_command(CLI::App& app, int& exit_code);
+
+}  // namespace leasescope::cli

@@ -1,0 +1,100 @@
+#pragma once
+// The Store on a real Redis (DESIGN §4, §13): one Lua script per operation,
+// keys `leasescope:{<lock>}:slot:<i>` (a hash: owner, token, fencing),
+// `…:fencing` (the counter, no TTL) and `…:holdoff`.
+//
+// Time: the store maps ticks to milliseconds itself. It assumes that tick t's
+// commands reach Redis in the second half of tick t (the live driver sends
+// them at mid-tick, t·tick_ms + tick_ms/2). Every TTL is set to
+// (ticks − ½)·tick_ms, so a record written in tick s is gone at every command
+// of tick s + lease and present at every command before; remaining ticks are
+// read back as ceil(PTTL / tick_ms). `now` itself is only used to turn a
+// remaining time into an absolute tick (release's `kept until`).
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "leasescope/engine/store.hpp"
+#include "leasescope/redis/redis_connection.hpp"
+
+namespace leasescope::redis {
+
+// The lock's keys, and the one rule that says whether a key is ours.
+class KeyLayout {
+public:
+    KeyLayout(std::string_view lock, std::int32_t capacity);
+    const std::string& prefix() const { return prefix_; }  // "leasescope:{<lock>}:"
+    std::string slot(std::int32_t index) const { return prefix_ + "slot:" + std::to_string(index); }
+    std::string counter() const { return prefix_ + "fencing"; }
+    std::string holdoff() const { return prefix_ + "holdoff"; }
+    // KEYS for every script: the slots in order, the counter, the hold-off.
+    const std::vector<std::string>& script_keys() const { return script_keys_; }
+    // True for exactly the keys this layout can write, whatever the capacity
+    // (slot:<digits>, fencing, holdoff under the prefix). A key of another
+    // lock whose name starts with this one's never matches.
+    bool owns(std::string_view key) const;
+
+private:
+    std::string prefix_;
+    std::vector<std::string> script_keys_;
+};
+
+// Milliseconds of a TTL of `ticks` ticks: (ticks − ½)·tick_ms, rounded down.
+std::int64_t ttl_ms_for(Tick ticks, std::int64_t tick_ms);
+// Remaining whole ticks of a key with `pttl_ms` left: ceil(pttl / tick_ms),
+// at least 1 (a key that exists is valid).
+Tick ticks_left(std::int64_t pttl_ms, std::int64_t tick_ms);
+
+class RedisStore final : public Store {
+public:
+    RedisStore(RedisConnection connection, LockConfig config, std::int64_t tick_ms);
+
+    // Connects (AUTH, SELECT, PING) with the URL's credentials.
+    static Result<std::unique_ptr<RedisStore>, StoreError> connect(const RedisUrl& url, LockConfig config,
+                                                                   std::int64_t tick_ms,
+                                                                   const Timeouts& timeouts = {});
+
+    StoreResult<AcquireReply> acquire(Tick now, std::string_view owner, std::string_view token,
+                                      Tick lease) override;
+    StoreResult<ExtendReply> extend(Tick now, std::string_view token, Tick lease) override;
+    StoreResult<ReleaseReply> release(Tick now, std::string_view token, Tick keep_for,
+                                      Tick hold_off) override;
+    StoreResult<StatusReply> status(Tick now) override;
+    StoreResult<Validity> validate(Tick now, std::string_view token) override;
+    // Reads the slots and reports the records this store wrote that are no
+    // longer there (their TTL ran out). Redis ends an elapsed hold-off itself.
+    StoreResult<std::vector<ExpiredRecord>> expire(Tick now) override;
+    // lose = leases: deletes the slots and the hold-off; lose = all: also
+    // resets the counter to fencing_start − 1.
+    StoreResult<Unit> failover(Tick now, FailoverLoss loss) override;
+
+    // Deletes every key of this lock's namespace (any capacity) and sets the
+    // counter to fencing_start − 1. Touches no other key.
+    StoreResult<Unit> reset_namespace();
+    // Deletes every key of this lock's namespace, the counter included.
+    StoreResult<Unit> remove_namespace();
+
+    const LockConfig& config() const { return config_; }
+    std::int64_t tick_ms() const { return tick_ms_; }
+    const KeyLayout& keys() const { return keys_; }
+    RedisConnection& connection() { return connection_; }
+    // Records this store wrote that it has not yet seen vanish, by slot.
+    const std::vector<std::optional<ExpiredRecord>>& known() const { return known_; }
+
+private:
+    // Runs script `index` by EVALSHA, loading it on first use and falling
+    // back to EVAL when the server has forgotten it (NOSCRIPT).
+    Result<ReplyPtr, StoreError> run_script(std::size_t index, const std::vector<std::string>& args);
+    StoreResult<Unit> delete_namespace();
+
+    RedisConnection connection_;
+    LockConfig config_;
+    std::int64_t tick_ms_;
+    KeyLayout keys_;
+    std::vector<std::string> shas_;  // per script; empty until loaded
+    std::vector<std::optional<ExpiredRecord>> known_;
+};
+
+}  // namespace leasescope::redis

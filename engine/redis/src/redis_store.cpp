@@ -1,0 +1,328 @@
+#include "leasescope/redis/redis_store.hpp"
+
+#include <algorithm>
+#include <array>
+
+#include "lua_scripts.hpp"
+
+namespace leasescope::redis {
+namespace {
+
+enum ScriptId : std::size_t { script_acquire, script_extend, script_release, script_status, script_validate,
+                              script_expire, script_failover, script_count };
+
+const std::array<std::string_view, script_count> script_sources{
+    lua::acquire, lua::extend, lua::release, lua::status, lua::validate, lua::expire, lua::failover};
+const std::array<const char*, script_count> script_names{"acquire", "extend", "release", "status", "validate",
+                                                         "expire", "failover"};
+
+// Error replies and reply-shape surprises are server-side problems: the
+// connection is still fine, so they are not connection errors.
+Err<StoreError> shape_error(const char* op, std::string what) {
+    return Err{StoreError{std::string("unexpected reply from the ") + op + " script: " + std::move(what), false}};
+}
+
+bool is_array(const redisReply* r, std::size_t elements) {
+    return r != nullptr && r->type == REDIS_REPLY_ARRAY && r->elements == elements;
+}
+bool is_integer(const redisReply* r) { return r != nullptr && r->type == REDIS_REPLY_INTEGER; }
+bool is_string(const redisReply* r) { return r != nullptr && r->type == REDIS_REPLY_STRING; }
+std::string_view text_of(const redisReply* r) { return {r->str, r->len}; }
+
+// An array of `count` integers, or nothing.
+bool integers(const redisReply* r, std::size_t count, std::int64_t* out) {
+    if (!is_array(r, count)) return false;
+    for (std::size_t i = 0; i < count; ++i) {
+        if (!is_integer(r->element[i])) return false;
+        out[i] = r->element[i]->integer;
+    }
+    return true;
+}
+
+// A key of ours that exists must have a TTL (only the counter has none).
+bool pttl_of_existing_ok(std::int64_t pttl) { return pttl >= 0; }
+
+}  // namespace
+
+// ---- keys ----
+
+KeyLayout::KeyLayout(std::string_view lock, std::int32_t capacity) : prefix_("leasescope:{") {
+    prefix_ += lock;
+    prefix_ += "}:";
+    for (std::int32_t i = 0; i < capacity; ++i) script_keys_.push_back(slot(i));
+    script_keys_.push_back(counter());
+    script_keys_.push_back(holdoff());
+}
+
+bool KeyLayout::owns(std::string_view key) const {
+    if (key.substr(0, prefix_.size()) != prefix_) return false;
+    const std::string_view rest = key.substr(prefix_.size());
+    if (rest == "fencing" || rest == "holdoff") return true;
+    constexpr std::string_view slot_word = "slot:";
+    if (rest.substr(0, slot_word.size()) != slot_word) return false;
+    const std::string_view digits = rest.substr(slot_word.size());
+    return !digits.empty() && digits.size() <= 9 &&
+           std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+// ---- time ----
+
+std::int64_t ttl_ms_for(Tick ticks, std::int64_t tick_ms) {
+    LS_ASSERT(ticks >= 1);
+    LS_ASSERT(tick_ms >= 1);
+    const std::int64_t ms = ticks * tick_ms - tick_ms / 2;
+    LS_ASSERT(ms >= 1);
+    return ms;
+}
+
+Tick ticks_left(std::int64_t pttl_ms, std::int64_t tick_ms) {
+    LS_ASSERT(pttl_ms >= 0);
+    LS_ASSERT(tick_ms >= 1);
+    // Redis keeps a key whose expiry time equals the current millisecond
+    // (PTTL 0); it still exists, so it is still valid for one more command.
+    return std::max<Tick>(1, (pttl_ms + tick_ms - 1) / tick_ms);
+}
+
+// ---- store ----
+
+RedisStore::RedisStore(RedisConnection connection, LockConfig config, std::int64_t tick_ms)
+    : connection_(std::move(connection)),
+      config_(std::move(config)),
+      tick_ms_(tick_ms),
+      keys_(config_.name, config_.capacity),
+      shas_(script_count),
+      known_(static_cast<std::size_t>(config_.capacity)) {
+    LS_ASSERT(config_.capacity >= 1);
+    LS_ASSERT(config_.fencing_start >= 1);
+    LS_ASSERT(tick_ms_ >= 1);
+}
+
+Result<std::unique_ptr<RedisStore>, StoreError> RedisStore::connect(const RedisUrl& url, LockConfig config,
+                                                                    std::int64_t tick_ms, const Timeouts& timeouts) {
+    // Braces would move the hash tag and could make two locks' namespaces
+    // overlap; refusing them keeps every namespace disjoint from every other.
+    if (config.name.find_first_of("{}") != std::string::npos) {
+        return Err{StoreError{"the lock name '" + config.name + "' contains '{' or '}', which live mode cannot use "
+                              "in a Redis key",
+                              false}};
+    }
+    auto connection = RedisConnection::open(url, timeouts);
+    if (!connection.ok()) return Err{connection.error()};
+    return std::make_unique<RedisStore>(std::move(connection.value()), std::move(config), tick_ms);
+}
+
+Result<ReplyPtr, StoreError> RedisStore::run_script(std::size_t index, const std::vector<std::string>& args) {
+    LS_ASSERT(index < script_count);
+    const auto& keys = keys_.script_keys();
+    const std::string key_count = std::to_string(keys.size());
+    if (shas_[index].empty()) {
+        auto loaded = connection_.command({"SCRIPT", "LOAD", script_sources[index]});
+        if (!loaded.ok()) return loaded;
+        if (!is_string(loaded.value().get())) return shape_error(script_names[index], "SCRIPT LOAD gave no SHA");
+        shas_[index] = std::string(text_of(loaded.value().get()));
+    }
+    std::vector<std::string_view> argv{"EVALSHA", shas_[index], key_count};
+    for (const auto& k : keys) argv.push_back(k);
+    for (const auto& a : args) argv.push_back(a);
+    auto reply = connection_.command_raw(argv);
+    if (!reply.ok()) return reply;
+    const redisReply* r = reply.value().get();
+    if (r->type == REDIS_REPLY_ERROR && text_of(r).substr(0, 8) == "NOSCRIPT") {
+        // The server lost its script cache (SCRIPT FLUSH, a restart behind a
+        // proxy): EVAL sends the source and caches it again under the same SHA.
+        argv[0] = "EVAL";
+        argv[1] = script_sources[index];
+        reply = connection_.command_raw(argv);
+        if (!reply.ok()) return reply;
+        r = reply.value().get();
+    }
+    if (r->type == REDIS_REPLY_ERROR) {
+        return Err{StoreError{std::string("Redis answered the ") + script_names[index] +
+                                  " script with an error: " + std::string(text_of(r)),
+                              false}};
+    }
+    return reply;
+}
+
+StoreResult<AcquireReply> RedisStore::acquire(Tick now, std::string_view owner, std::string_view token, Tick lease) {
+    LS_ASSERT(lease >= 1);
+    const std::int64_t lease_ms = ttl_ms_for(lease, tick_ms_);
+    auto reply = run_script(script_acquire, {std::string(owner), std::string(token), std::to_string(lease_ms),
+                                             std::to_string(config_.fencing_start - 1)});
+    if (!reply.ok()) return Err{reply.error()};
+    std::int64_t v[5];
+    if (!integers(reply.value().get(), 5, v)) return shape_error("acquire", describe_reply(reply.value().get()));
+    const bool acquired = v[0] == 1;
+    const bool flag = v[1] == 1;
+    const std::int64_t pttl = v[4];
+    if (!pttl_of_existing_ok(pttl)) return shape_error("acquire", "a key of the lock has no TTL");
+    AcquireReply out;
+    if (acquired) {
+        if (v[2] < 0 || v[2] >= config_.capacity) return shape_error("acquire", "slot out of range");
+        out.acquired = true;
+        out.fresh = flag;
+        out.slot = static_cast<SlotIndex>(v[2]);
+        out.fencing = v[3];
+        out.ttl = flag ? lease : ticks_left(pttl, tick_ms_);
+        if (flag) {
+            known_[static_cast<std::size_t>(out.slot)] =
+                ExpiredRecord{out.slot, std::string(owner), Token(token), out.fencing};
+        }
+    } else {
+        out.reason = flag ? BusyReason::hold_off : BusyReason::held;
+        out.remaining = ticks_left(pttl, tick_ms_);
+    }
+    (void)now;
+    return out;
+}
+
+StoreResult<ExtendReply> RedisStore::extend(Tick /*now*/, std::string_view token, Tick lease) {
+    LS_ASSERT(lease >= 1);
+    auto reply = run_script(script_extend, {std::string(token), std::to_string(ttl_ms_for(lease, tick_ms_))});
+    if (!reply.ok()) return Err{reply.error()};
+    std::int64_t v[3];
+    if (!integers(reply.value().get(), 3, v)) return shape_error("extend", describe_reply(reply.value().get()));
+    ExtendReply out;
+    if (v[0] == 1) {
+        if (v[1] < 0 || v[1] >= config_.capacity) return shape_error("extend", "slot out of range");
+        out.renewed = true;
+        out.slot = static_cast<SlotIndex>(v[1]);
+        out.fencing = v[2];
+    }
+    return out;
+}
+
+StoreResult<ReleaseReply> RedisStore::release(Tick now, std::string_view token, Tick keep_for, Tick hold_off) {
+    LS_ASSERT(keep_for >= 0);
+    LS_ASSERT(hold_off >= 0);
+    const std::int64_t keep_ms = keep_for > 0 ? ttl_ms_for(keep_for, tick_ms_) : 0;
+    const std::int64_t hold_off_ms = hold_off > 0 ? ttl_ms_for(hold_off, tick_ms_) : 0;
+    auto reply = run_script(script_release,
+                            {std::string(token), std::to_string(keep_ms), std::to_string(hold_off_ms)});
+    if (!reply.ok()) return Err{reply.error()};
+    std::int64_t v[3];
+    if (!integers(reply.value().get(), 3, v)) return shape_error("release", describe_reply(reply.value().get()));
+    ReleaseReply out;
+    if (v[0] == 2) return out;  // not_owner
+    if (v[1] < 0 || v[1] >= config_.capacity) return shape_error("release", "slot out of range");
+    out.slot = static_cast<SlotIndex>(v[1]);
+    if (v[0] == 1) {
+        if (!pttl_of_existing_ok(v[2])) return shape_error("release", "the kept record has no TTL");
+        out.outcome = ReleaseOutcome::kept;
+        out.until = now + ticks_left(v[2], tick_ms_);
+    } else {
+        out.outcome = ReleaseOutcome::released;
+        known_[static_cast<std::size_t>(out.slot)].reset();
+    }
+    return out;
+}
+
+StoreResult<StatusReply> RedisStore::status(Tick /*now*/) {
+    auto reply = run_script(script_status, {});
+    if (!reply.ok()) return Err{reply.error()};
+    const redisReply* r = reply.value().get();
+    if (r->type != REDIS_REPLY_ARRAY || r->elements < 1 || !is_integer(r->element[0])) {
+        return shape_error("status", describe_reply(r));
+    }
+    StatusReply out;
+    const std::int64_t holdoff_pttl = r->element[0]->integer;
+    if (holdoff_pttl == -1) return shape_error("status", "the hold-off marker has no TTL");
+    if (holdoff_pttl >= 0) out.holdoff_remaining = ticks_left(holdoff_pttl, tick_ms_);
+    for (std::size_t i = 1; i < r->elements; ++i) {
+        const redisReply* e = r->element[i];
+        if (!is_array(e, 4) || !is_integer(e->element[0]) || !is_string(e->element[1]) ||
+            !is_integer(e->element[2]) || !is_integer(e->element[3])) {
+            return shape_error("status", "a slot entry is malformed");
+        }
+        const std::int64_t pttl = e->element[3]->integer;
+        if (!pttl_of_existing_ok(pttl)) return shape_error("status", "a slot has no TTL");
+        out.slots.push_back(SlotStatus{static_cast<SlotIndex>(e->element[0]->integer),
+                                       std::string(text_of(e->element[1])), e->element[2]->integer,
+                                       ticks_left(pttl, tick_ms_)});
+    }
+    return out;
+}
+
+StoreResult<Validity> RedisStore::validate(Tick /*now*/, std::string_view token) {
+    auto reply = run_script(script_validate, {std::string(token)});
+    if (!reply.ok()) return Err{reply.error()};
+    const redisReply* r = reply.value().get();
+    if (!is_integer(r) || r->integer < 0 || r->integer > 2) return shape_error("validate", describe_reply(r));
+    return r->integer == 0 ? Validity::current : r->integer == 1 ? Validity::stale : Validity::vacant;
+}
+
+StoreResult<std::vector<ExpiredRecord>> RedisStore::expire(Tick /*now*/) {
+    auto reply = run_script(script_expire, {});
+    if (!reply.ok()) return Err{reply.error()};
+    const redisReply* r = reply.value().get();
+    if (!is_array(r, known_.size())) return shape_error("expire", describe_reply(r));
+    std::vector<ExpiredRecord> out;
+    for (std::size_t i = 0; i < known_.size(); ++i) {
+        const redisReply* e = r->element[i];
+        if (!is_array(e, 2) || !is_integer(e->element[0]) || !is_string(e->element[1])) {
+            return shape_error("expire", "a slot entry is malformed");
+        }
+        if (!known_[i]) continue;
+        // Gone, or holding another record: ours vanished since the last look.
+        const bool present = e->element[0]->integer == 1 && text_of(e->element[1]) == known_[i]->token;
+        if (present) continue;
+        out.push_back(std::move(*known_[i]));
+        known_[i].reset();
+    }
+    return out;
+}
+
+StoreResult<Unit> RedisStore::failover(Tick /*now*/, FailoverLoss loss) {
+    auto reply = run_script(script_failover, {loss == FailoverLoss::all ? "1" : "0",
+                                              std::to_string(config_.fencing_start - 1)});
+    if (!reply.ok()) return Err{reply.error()};
+    // Vanished slots emit no expire events: forget them without reporting.
+    for (auto& k : known_) k.reset();
+    return Unit{};
+}
+
+StoreResult<Unit> RedisStore::delete_namespace() {
+    for (auto& k : known_) k.reset();
+    // SCAN with a glob of the prefix (its glob characters escaped), then the
+    // exact ownership rule, so only keys this lock could have written go.
+    std::string pattern;
+    for (char c : keys_.prefix()) {
+        if (c == '*' || c == '?' || c == '[' || c == ']' || c == '\\') pattern.push_back('\\');
+        pattern.push_back(c);
+    }
+    pattern += '*';
+    std::string cursor = "0";
+    do {
+        auto reply = connection_.command({"SCAN", cursor, "MATCH", pattern, "COUNT", "1000"});
+        if (!reply.ok()) return Err{reply.error()};
+        const redisReply* r = reply.value().get();
+        if (!is_array(r, 2) || !is_string(r->element[0]) || r->element[1]->type != REDIS_REPLY_ARRAY) {
+            return Err{StoreError{"unexpected reply from SCAN: " + describe_reply(r), false}};
+        }
+        cursor = std::string(text_of(r->element[0]));
+        std::vector<std::string> doomed;
+        for (std::size_t i = 0; i < r->element[1]->elements; ++i) {
+            const redisReply* k = r->element[1]->element[i];
+            if (is_string(k) && keys_.owns(text_of(k))) doomed.emplace_back(text_of(k));
+        }
+        if (!doomed.empty()) {
+            std::vector<std::string_view> argv{"DEL"};
+            for (const auto& k : doomed) argv.push_back(k);
+            auto deleted = connection_.command(argv);
+            if (!deleted.ok()) return Err{deleted.error()};
+        }
+    } while (cursor != "0");
+    return Unit{};
+}
+
+StoreResult<Unit> RedisStore::reset_namespace() {
+    auto deleted = delete_namespace();
+    if (!deleted.ok()) return deleted;
+    auto set = connection_.command({"SET", keys_.counter(), std::to_string(config_.fencing_start - 1)});
+    if (!set.ok()) return Err{set.error()};
+    return Unit{};
+}
+
+StoreResult<Unit> RedisStore::remove_namespace() { return delete_namespace(); }
+
+}  // namespace leasescope::redis

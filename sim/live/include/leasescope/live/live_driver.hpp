@@ -1,0 +1,89 @@
+#pragma once
+// Live mode (DESIGN §13): a scenario run in real time against a real Redis,
+// by the very scheduler and electors the simulation runs. Only the store (the
+// Redis store), the clock (a tick every tick_ms) and the tokens (from the
+// operating system) differ. Faults stay emulated by the scheduler: a pause is
+// a node not stepped, a partition a call dropped before or after the store,
+// a failover deletes this lock's keys.
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "leasescope/engine/store.hpp"
+#include "leasescope/redis/redis_connection.hpp"
+#include "leasescope/sim/scenario.hpp"
+#include "leasescope/sim/trace.hpp"
+
+namespace leasescope::live {
+
+struct LiveOptions {
+    // redis://[user:password@]host[:port][/db]
+    std::string redis_url = "redis://127.0.0.1:6379";
+    // 0: the scenario's own tick_ms.
+    std::int64_t tick_ms = 0;
+    redis::Timeouts timeouts;
+    // Set from any thread to stop the run within a tick (or 20 ms).
+    const std::atomic<bool>* cancel = nullptr;
+    // Called with each event as it happens (from the calling thread), for a
+    // view that shows the run as it goes.
+    std::function<void(const sim::Event&)> on_event;
+};
+
+struct TimingFault {
+    Tick tick = 0;
+    double late_ms = 0;  // how far past the tick's end its commands finished
+};
+
+struct LiveReport {
+    // The live trace: the same format as a simulated one. When the run stopped
+    // early (error, cancel) it holds the events so far and a summary of them.
+    sim::Trace trace;
+    std::int64_t tick_ms = 0;  // the tick length used (the header says it too)
+    std::string redis;         // the server, password redacted
+    bool completed = false;    // ran to the end of the scenario
+    bool cancelled = false;
+    // Ticks whose commands finished after the tick's end: their answers may
+    // differ from the model's for reasons of time, not of logic.
+    std::vector<TimingFault> timing_faults;
+    // Bad input (a malformed URL, a lock name live mode cannot use): exit 2.
+    std::optional<std::string> input_error;
+    // Redis unreachable, failing or gone (exit 3). A Redis error reply or a
+    // lost connection stops the run: its answers would not be the model's.
+    std::optional<StoreError> backend_error;
+
+    bool ok() const { return completed && !input_error && !backend_error; }
+};
+
+// Runs `scenario` live. Resets the lock's namespace at the start and removes
+// it at the end; touches no other key. Never throws for an operating error.
+LiveReport run_live(const sim::Scenario& scenario, const LiveOptions& options);
+
+// The scenario as run live: tick_ms replaced when `tick_ms` > 0.
+sim::Scenario with_tick_ms(const sim::Scenario& scenario, std::int64_t tick_ms);
+
+struct Comparison {
+    sim::Trace simulated;
+    std::optional<sim::Divergence> divergence;  // nullopt: identical
+};
+// Simulates the scenario at the live run's tick_ms and compares event by
+// event, token values ignored.
+Comparison compare_with_model(const sim::Scenario& scenario, const LiveReport& live);
+
+// Acquire-plus-release round trips against the Redis store, in a namespace
+// of its own (removed afterwards).
+struct BenchResult {
+    std::int64_t pairs = 0;
+    double p50_us = 0;
+    double p99_us = 0;
+    double mean_us = 0;
+    double max_us = 0;
+    std::optional<std::string> input_error;
+    std::optional<StoreError> backend_error;
+};
+BenchResult bench_acquire_release(const std::string& redis_url, std::int64_t pairs,
+                                  const redis::Timeouts& timeouts = {});
+
+}  // namespace leasescope::live

@@ -1,0 +1,620 @@
+#include "leasescope/sim/simulation.hpp"
+
+#include <algorithm>
+
+namespace leasescope::sim {
+namespace {
+
+// The node's way to the store: a partition drops the request (the store never
+// sees it) or the reply (the store applied it). Either way the node sees an
+// error. For an acquire whose reply was lost, the applied reply is kept so the
+// trace can show the orphaned lease.
+class PartitionChannel final : public Store {
+public:
+    PartitionChannel(Store& inner, std::optional<PartitionMode> mode) : inner_(inner), mode_(mode) {}
+
+    std::optional<AcquireReply> lost_acquire;
+
+    StoreResult<AcquireReply> acquire(Tick now, std::string_view owner, std::string_view token,
+                                      Tick lease) override {
+        if (!mode_) return inner_.acquire(now, owner, token, lease);
+        if (*mode_ == PartitionMode::drop_requests) return dropped_request();
+        auto reply = inner_.acquire(now, owner, token, lease);
+        if (!reply.ok()) return reply;
+        lost_acquire = reply.value();
+        return dropped_reply();
+    }
+    StoreResult<ExtendReply> extend(Tick now, std::string_view token, Tick lease) override {
+        if (!mode_) return inner_.extend(now, token, lease);
+        if (*mode_ == PartitionMode::drop_requests) return dropped_request();
+        auto reply = inner_.extend(now, token, lease);
+        if (!reply.ok()) return reply;
+        return dropped_reply();
+    }
+    StoreResult<ReleaseReply> release(Tick now, std::string_view token, Tick keep_for,
+                                      Tick hold_off) override {
+        if (!mode_) return inner_.release(now, token, keep_for, hold_off);
+        if (*mode_ == PartitionMode::drop_requests) return dropped_request();
+        auto reply = inner_.release(now, token, keep_for, hold_off);
+        if (!reply.ok()) return reply;
+        return dropped_reply();
+    }
+    // Not node calls: the scheduler never routes these through a partition.
+    StoreResult<StatusReply> status(Tick now) override { return inner_.status(now); }
+    StoreResult<Validity> validate(Tick now, std::string_view token) override {
+        return inner_.validate(now, token);
+    }
+    StoreResult<std::vector<ExpiredRecord>> expire(Tick now) override { return inner_.expire(now); }
+    StoreResult<Unit> failover(Tick now, FailoverLoss loss) override { return inner_.failover(now, loss); }
+
+private:
+    static Err<StoreError> dropped_request() { return Err{StoreError{"partition: request dropped", true}}; }
+    static Err<StoreError> dropped_reply() { return Err{StoreError{"partition: reply dropped", true}}; }
+
+    Store& inner_;
+    std::optional<PartitionMode> mode_;
+};
+
+void append_detail(std::string& detail, const char* item) {
+    if (!detail.empty()) detail += ',';
+    detail += item;
+}
+
+class NullSink final : public EventSink {
+public:
+    void on_event(const Event&) override {}
+};
+
+}  // namespace
+
+const char* to_string(NodeStatus s) {
+    switch (s) {
+        case NodeStatus::idle: return "idle";
+        case NodeStatus::waiting: return "waiting";
+        case NodeStatus::running: return "running";
+        case NodeStatus::stale: return "stale";
+        case NodeStatus::done: return "done";
+        case NodeStatus::crashed: return "crashed";
+    }
+    return "?";
+}
+
+Simulation::Simulation(const Scenario& scenario, TokenSource* tokens)
+    : scenario_(&scenario), tokens_(tokens), rng_(scenario.seed) {
+    electors_.reserve(scenario.candidates.size());
+    for (const Candidate& c : scenario.candidates) electors_.emplace_back(c.name, c.options);
+    node_faults_.resize(scenario.candidates.size());
+    for (std::size_t i = 0; i < scenario.faults.size(); ++i) {
+        const Fault& f = scenario.faults[i];
+        fault_edges_.push_back(FaultEdge{f.at, static_cast<std::int32_t>(i), false});
+        last_scheduled_tick_ = std::max(last_scheduled_tick_, f.at);
+        if (f.end() != tick_none) {
+            fault_edges_.push_back(FaultEdge{f.end(), static_cast<std::int32_t>(i), true});
+            last_scheduled_tick_ = std::max(last_scheduled_tick_, f.end());
+        }
+    }
+    std::sort(fault_edges_.begin(), fault_edges_.end(), [](const FaultEdge& a, const FaultEdge& b) {
+        if (a.tick != b.tick) return a.tick < b.tick;
+        if (a.fault != b.fault) return a.fault < b.fault;
+        return !a.is_end && b.is_end;
+    });
+    for (std::size_t i = 0; i < scenario.ops.size(); ++i) {
+        op_order_.push_back(static_cast<std::int32_t>(i));
+        last_scheduled_tick_ = std::max(last_scheduled_tick_, scenario.ops[i].at);
+    }
+    std::stable_sort(op_order_.begin(), op_order_.end(), [&](std::int32_t a, std::int32_t b) {
+        return scenario.ops[static_cast<std::size_t>(a)].at < scenario.ops[static_cast<std::size_t>(b)].at;
+    });
+}
+
+void Simulation::emit(EventSink& sink, Event event) {
+    event.seq = seq_++;
+    sink.on_event(event);
+}
+
+Result<Unit, StoreError> Simulation::step(Store& store, EventSink& sink) {
+    LS_ASSERT(!finished_);
+    const Tick t = next_tick_;
+    std::optional<StoreError> failure;
+    phase_faults(t, store, sink, failure);
+    if (!failure) phase_expiry(t, store, sink, failure);
+    if (!failure) phase_work(t, store, sink, failure);
+    if (!failure) phase_extend(t, store, sink);
+    if (!failure) phase_acquire(t, store, sink);
+    if (!failure) phase_ops(t, store, sink, failure);
+    if (!failure) phase_check(t, store, sink);
+    end_tick_ = t;
+    next_tick_ = t + 1;
+    if (failure) {
+        finished_ = true;
+        return Err{*failure};
+    }
+    if (t >= scenario_->horizon || quiescent_after(t, store)) finished_ = true;
+    return Unit{};
+}
+
+bool Simulation::quiescent_after(Tick t, Store& store) const {
+    if (last_scheduled_tick_ > t) return false;
+    for (const Elector& e : electors_) {
+        if (e.state() == ElectorState::waiting || e.state() == ElectorState::running) return false;
+        if (e.state() == ElectorState::idle && e.next_run_at() != tick_none) return false;
+    }
+    // Only asked when every node is done: in live mode this is a Redis call.
+    auto status = store.status(t);
+    if (!status.ok()) return false;
+    return !status.value().held();
+}
+
+void Simulation::phase_faults(Tick t, Store& store, EventSink& sink, std::optional<StoreError>& failure) {
+    while (next_fault_edge_ < fault_edges_.size() && fault_edges_[next_fault_edge_].tick == t) {
+        const FaultEdge edge = fault_edges_[next_fault_edge_++];
+        const Fault& f = scenario_->faults[static_cast<std::size_t>(edge.fault)];
+        Event ev;
+        ev.tick = t;
+        ev.phase = Phase::faults;
+        if (f.node >= 0) ev.node = scenario_->candidates[static_cast<std::size_t>(f.node)].name;
+        switch (f.kind) {
+            case FaultKind::pause: {
+                node_faults_[static_cast<std::size_t>(f.node)].paused = !edge.is_end;
+                ev.op = edge.is_end ? EventOp::resume : EventOp::pause;
+                break;
+            }
+            case FaultKind::partition: {
+                auto& nf = node_faults_[static_cast<std::size_t>(f.node)];
+                if (edge.is_end) {
+                    nf.partition.reset();
+                    ev.op = EventOp::heal;
+                } else {
+                    nf.partition = f.mode;
+                    ev.op = EventOp::partition;
+                    ev.detail = to_string(f.mode);
+                }
+                break;
+            }
+            case FaultKind::crash: {
+                auto& nf = node_faults_[static_cast<std::size_t>(f.node)];
+                if (nf.crashed) continue;  // a second crash emits nothing
+                nf.crashed = true;
+                electors_[static_cast<std::size_t>(f.node)].crash(t);
+                ev.op = EventOp::crash;
+                break;
+            }
+            case FaultKind::failover: {
+                auto done = store.failover(t, f.lose);
+                if (!done.ok()) {
+                    failure = done.error();
+                    return;
+                }
+                ev.op = EventOp::failover;
+                ev.detail = to_string(f.lose);
+                break;
+            }
+        }
+        emit(sink, std::move(ev));
+    }
+}
+
+void Simulation::phase_expiry(Tick t, Store& store, EventSink& sink, std::optional<StoreError>& failure) {
+    auto expired = store.expire(t);
+    if (!expired.ok()) {
+        failure = expired.error();
+        return;
+    }
+    for (ExpiredRecord& r : expired.value()) {
+        Event ev;
+        ev.tick = t;
+        ev.phase = Phase::expiry;
+        ev.op = EventOp::expire;
+        ev.node = std::move(r.owner);
+        ev.token = std::move(r.token);
+        ev.fencing = r.fencing;
+        ev.slot = r.slot;
+        ev.ttl = 0;
+        ev.outcome = Outcome::expired;
+        emit(sink, std::move(ev));
+    }
+}
+
+void Simulation::phase_work(Tick t, Store& store, EventSink& sink, std::optional<StoreError>& failure) {
+    for (std::size_t i = 0; i < electors_.size(); ++i) {
+        Elector& e = electors_[i];
+        if (!e.executing() || !node_faults_[i].active()) continue;
+        const WorkEffect effect = e.advance(t);
+        const RunRecord& run = *e.latest_run();
+        if (effect.write) {
+            auto validity = store.validate(t, run.token);
+            if (!validity.ok()) {
+                failure = validity.error();
+                return;
+            }
+            const bool current = validity.value() == Validity::current;
+            const Fencing fencing = *run.fencing;
+            const auto& highest = resource_.highest_accepted;
+            const bool below = highest && fencing < *highest;
+            bool accepted = true;
+            switch (scenario_->resource) {
+                case ResourceMode::off: accepted = true; break;
+                case ResourceMode::check: accepted = !below; break;
+                case ResourceMode::validate: accepted = current; break;
+            }
+            Event ev;
+            ev.tick = t;
+            ev.phase = Phase::work;
+            ev.op = EventOp::write;
+            ev.node = e.owner();
+            ev.run = run.run;
+            ev.token = run.token;
+            ev.fencing = fencing;
+            ev.outcome = accepted ? Outcome::accepted : Outcome::rejected;
+            if (!current) append_detail(ev.detail, "stale");
+            if (accepted && below) {
+                append_detail(ev.detail, "unsafe_write");
+                ++violations_.unsafe_write;
+            }
+            if (accepted) {
+                ++resource_.accepted;
+                resource_.highest_accepted = highest ? std::max(*highest, fencing) : fencing;
+            } else {
+                ++resource_.rejected;
+            }
+            emit(sink, std::move(ev));
+        }
+        if (!effect.ended) continue;
+        PartitionChannel channel(store, node_faults_[i].partition);
+        const Fencing fencing = *run.fencing;
+        auto reply = e.end_action(t, *effect.ended, channel);
+        const RunRecord& ended = *e.latest_run();
+        Event ev;
+        ev.tick = t;
+        ev.phase = Phase::work;
+        ev.op = EventOp::release;
+        ev.node = e.owner();
+        ev.run = ended.run;
+        ev.token = ended.token;
+        ev.fencing = fencing;
+        if (!reply.ok()) {
+            ev.outcome = Outcome::error;
+        } else {
+            const ReleaseReply& r = reply.value();
+            switch (r.outcome) {
+                case ReleaseOutcome::released:
+                    ev.outcome = Outcome::released;
+                    ev.slot = r.slot;
+                    break;
+                case ReleaseOutcome::kept:
+                    ev.outcome = Outcome::kept;
+                    ev.slot = r.slot;
+                    ev.ttl = r.until - t;
+                    break;
+                case ReleaseOutcome::not_owner: ev.outcome = Outcome::not_owner; break;
+            }
+        }
+        emit(sink, std::move(ev));
+    }
+}
+
+void Simulation::phase_extend(Tick t, Store& store, EventSink& sink) {
+    for (std::size_t i = 0; i < electors_.size(); ++i) {
+        Elector& e = electors_[i];
+        if (!e.extend_due(t, node_faults_[i].active())) continue;
+        PartitionChannel channel(store, node_faults_[i].partition);
+        auto reply = e.extend(t, channel);
+        const RunRecord& run = *e.latest_run();
+        Event ev;
+        ev.tick = t;
+        ev.phase = Phase::extend;
+        ev.op = EventOp::extend;
+        ev.node = e.owner();
+        ev.run = run.run;
+        ev.token = run.token;
+        ev.fencing = run.fencing;
+        if (!reply.ok()) {
+            ev.outcome = Outcome::error;
+        } else if (reply.value().renewed) {
+            ev.outcome = Outcome::renewed;
+            ev.slot = reply.value().slot;
+            ev.ttl = e.options().lease;
+        } else {
+            ev.outcome = Outcome::lost;
+        }
+        emit(sink, std::move(ev));
+    }
+}
+
+void Simulation::phase_acquire(Tick t, Store& store, EventSink& sink) {
+    acting_.clear();
+    for (std::size_t i = 0; i < electors_.size(); ++i) {
+        const bool active = node_faults_[i].active();
+        if (electors_[i].run_due(t, active) || electors_[i].attempt_due(t, active)) {
+            acting_.push_back(static_cast<NodeIndex>(i));
+        }
+    }
+    if (scenario_->order == Order::shuffled) {
+        for (std::size_t i = acting_.size(); i-- > 1;) {
+            const std::size_t j = static_cast<std::size_t>(rng_.next() % (i + 1));
+            std::swap(acting_[i], acting_[j]);
+        }
+    }
+    for (const NodeIndex n : acting_) {
+        const auto i = static_cast<std::size_t>(n);
+        Elector& e = electors_[i];
+        if (e.run_due(t, true)) {
+            Token token = draw_token(rng_);
+            if (tokens_ != nullptr) token = tokens_->next_token(token);
+            e.begin_run(t, std::move(token));
+            const RunRecord& run = *e.latest_run();
+            Event ev;
+            ev.tick = t;
+            ev.phase = Phase::acquire;
+            ev.op = EventOp::start;
+            ev.node = e.owner();
+            ev.run = run.run;
+            ev.token = run.token;
+            emit(sink, std::move(ev));
+        }
+        PartitionChannel channel(store, node_faults_[i].partition);
+        AttemptEffect effect = e.attempt(t, channel);
+        const RunRecord& run = *e.latest_run();
+        Event ev;
+        ev.tick = t;
+        ev.phase = Phase::acquire;
+        ev.op = EventOp::acquire;
+        ev.node = e.owner();
+        ev.run = run.run;
+        ev.token = run.token;
+        // The reply the store applied, whether or not the node heard it.
+        std::optional<AcquireReply> applied;
+        if (effect.reply.ok()) {
+            applied = effect.reply.value();
+        } else if (channel.lost_acquire && channel.lost_acquire->acquired) {
+            applied = channel.lost_acquire;
+            append_detail(ev.detail, "reply_lost");
+        }
+        if (!effect.reply.ok()) ev.outcome = Outcome::error;
+        if (applied && applied->acquired) {
+            if (effect.reply.ok()) ev.outcome = Outcome::acquired;
+            ev.fencing = applied->fencing;
+            ev.slot = applied->slot;
+            ev.ttl = applied->ttl;
+            if (applied->fresh) {
+                if (highest_issued_ && applied->fencing <= *highest_issued_) {
+                    append_detail(ev.detail, "fencing_regressed");
+                    ++violations_.fencing_regressed;
+                }
+                highest_issued_ = highest_issued_ ? std::max(*highest_issued_, applied->fencing) : applied->fencing;
+            }
+        } else if (applied) {
+            ev.outcome = Outcome::busy;
+            ev.ttl = applied->remaining;
+            if (applied->reason == BusyReason::hold_off) ev.detail = "hold_off";
+        }
+        emit(sink, std::move(ev));
+    }
+}
+
+void Simulation::phase_ops(Tick t, Store& store, EventSink& sink, std::optional<StoreError>& failure) {
+    while (next_op_ < op_order_.size() &&
+           scenario_->ops[static_cast<std::size_t>(op_order_[next_op_])].at == t) {
+        const Op& op = scenario_->ops[static_cast<std::size_t>(op_order_[next_op_++])];
+        Event ev;
+        ev.tick = t;
+        ev.phase = Phase::ops;
+        ev.node = op.actor;
+        if (op.op == OpKind::status) {
+            ev.op = EventOp::status;
+            auto status = store.status(t);
+            if (!status.ok()) {
+                failure = status.error();
+                return;
+            }
+            ev.outcome = status.value().held() ? Outcome::held : Outcome::vacant;
+        } else {
+            ev.op = EventOp::validate;
+            const Elector& named = electors_[static_cast<std::size_t>(op.token_of)];
+            ev.detail = named.owner();
+            const RunRecord* run = named.latest_run();
+            if (run == nullptr) {
+                ev.outcome = Outcome::vacant;
+            } else {
+                ev.token = run->token;
+                auto validity = store.validate(t, run->token);
+                if (!validity.ok()) {
+                    failure = validity.error();
+                    return;
+                }
+                switch (validity.value()) {
+                    case Validity::current: ev.outcome = Outcome::current; break;
+                    case Validity::stale: ev.outcome = Outcome::stale; break;
+                    case Validity::vacant: ev.outcome = Outcome::vacant; break;
+                }
+            }
+        }
+        emit(sink, std::move(ev));
+    }
+}
+
+void Simulation::phase_check(Tick t, Store& /*store*/, EventSink& sink) {
+    std::int64_t executing = 0;
+    for (const Elector& e : electors_) executing += e.executing() ? 1 : 0;
+    const bool over = executing > scenario_->lock.capacity;
+    if (over == in_overlap_) return;
+    in_overlap_ = over;
+    Event ev;
+    ev.tick = t;
+    ev.phase = Phase::check;
+    if (over) {
+        ev.op = EventOp::overlap_begin;
+        ev.detail = std::to_string(executing);
+        ++violations_.overlap;
+    } else {
+        ev.op = EventOp::overlap_end;
+    }
+    emit(sink, std::move(ev));
+}
+
+std::vector<RunSummary> Simulation::results() const {
+    std::vector<RunSummary> out;
+    for (const Elector& e : electors_) {
+        for (const RunRecord& r : e.runs()) out.push_back(RunSummary{e.owner(), r.run, to_string(r.result), r.fencing});
+    }
+    return out;
+}
+
+TraceHeader Simulation::header() const {
+    TraceHeader h;
+    h.scenario = scenario_->name;
+    h.seed = scenario_->seed;
+    h.tick_ms = scenario_->tick_ms;
+    h.lock = scenario_->lock.name;
+    h.capacity = scenario_->lock.capacity;
+    for (const Candidate& c : scenario_->candidates) h.candidates.push_back(c.name);
+    return h;
+}
+
+namespace {
+
+// Hashes the canonical line of every event and passes the event on.
+class HashingSink final : public EventSink {
+public:
+    explicit HashingSink(EventSink& next) : next_(next) {}
+    void on_event(const Event& event) override {
+        line_.clear();
+        append_event_line(line_, event);
+        hasher_.add_line(line_);
+        ++count_;
+        next_.on_event(event);
+    }
+    std::string hex() { return hasher_.hex(); }
+    std::int64_t count() const { return count_; }
+
+private:
+    EventSink& next_;
+    TraceHasher hasher_;
+    std::string line_;
+    std::int64_t count_ = 0;
+};
+
+class CollectingSink final : public EventSink {
+public:
+    explicit CollectingSink(std::vector<Event>& out) : out_(out) {}
+    void on_event(const Event& event) override { out_.push_back(event); }
+
+private:
+    std::vector<Event>& out_;
+};
+
+}  // namespace
+
+Result<TraceSummary, StoreError> run_to_end(Simulation& sim, Store& store, EventSink& sink,
+                                            const std::function<void(Tick)>& on_tick_begin,
+                                            std::optional<Tick> until) {
+    HashingSink hashing(sink);
+    while (!sim.finished() && (!until || sim.next_tick() <= *until)) {
+        if (on_tick_begin) on_tick_begin(sim.next_tick());
+        auto stepped = sim.step(store, hashing);
+        if (!stepped.ok()) return Err{stepped.error()};
+    }
+    TraceSummary summary;
+    summary.end_tick = sim.finished() ? sim.end_tick() : sim.next_tick() - 1;
+    summary.results = sim.results();
+    summary.violations = sim.violations();
+    summary.events = hashing.count();
+    summary.trace_sha256 = hashing.hex();
+    return summary;
+}
+
+Trace simulate(const Scenario& scenario, std::optional<Tick> until) {
+    Trace trace;
+    Simulation sim(scenario);
+    ModelStore store(scenario.lock);
+    trace.header = sim.header();
+    CollectingSink collect(trace.events);
+    auto summary = run_to_end(sim, store, collect, {}, until);
+    LS_ASSERT(summary.ok());  // the model store never fails
+    trace.summary = std::move(summary.value());
+    return trace;
+}
+
+Snapshot take_snapshot(const Simulation& sim, const ModelStore& store, Tick tick) {
+    Snapshot snap;
+    snap.tick = tick;
+    snap.slots = store.slots();
+    snap.counter = store.counter();
+    snap.holdoff_until = store.holdoff_until();
+    snap.resource = sim.resource();
+    snap.violations = sim.violations();
+    snap.in_overlap = sim.in_overlap();
+    const auto& electors = sim.electors();
+    for (std::size_t i = 0; i < electors.size(); ++i) {
+        const Elector& e = electors[i];
+        const NodeFaults& nf = sim.faults()[i];
+        NodeSnapshot n;
+        n.name = e.owner();
+        n.paused = nf.paused;
+        n.partition = nf.partition;
+        n.action = e.options().action;
+        n.watchdog = e.watchdog_running();
+        if (const RunRecord* run = e.latest_run()) {
+            n.run = run->run;
+            n.token = run->token;
+            n.fencing = run->fencing;
+            if (run->result != RunResult::unfinished) n.last_result = run->result;
+        }
+        switch (e.state()) {
+            case ElectorState::idle: n.status = NodeStatus::idle; break;
+            case ElectorState::waiting: n.status = NodeStatus::waiting; break;
+            case ElectorState::running:
+                n.believes_leader = true;
+                n.progress = e.progress();
+                n.status = store.do_validate(tick, n.token) == Validity::current ? NodeStatus::running
+                                                                                   : NodeStatus::stale;
+                break;
+            case ElectorState::finished: n.status = NodeStatus::done; break;
+        }
+        if (nf.crashed) n.status = NodeStatus::crashed;
+        snap.nodes.push_back(std::move(n));
+    }
+    return snap;
+}
+
+Timeline::Timeline(Scenario scenario, Tick checkpoint_every)
+    : scenario_(std::make_unique<Scenario>(std::move(scenario))), checkpoint_every_(checkpoint_every) {
+    LS_ASSERT(checkpoint_every_ >= 1);
+    Simulation sim(*scenario_);
+    ModelStore store(scenario_->lock);
+    trace_.header = sim.header();
+    CollectingSink collect(trace_.events);
+    HashingSink hashing(collect);
+    while (!sim.finished()) {
+        if (sim.next_tick() % checkpoint_every_ == 0) checkpoints_.push_back(Checkpoint{sim, store});
+        auto stepped = sim.step(store, hashing);
+        LS_ASSERT(stepped.ok());
+    }
+    trace_.summary.end_tick = sim.end_tick();
+    trace_.summary.results = sim.results();
+    trace_.summary.violations = sim.violations();
+    trace_.summary.events = hashing.count();
+    trace_.summary.trace_sha256 = hashing.hex();
+}
+
+Snapshot Timeline::snapshot_at(Tick t) const {
+    t = std::clamp<Tick>(t, 0, end_tick());
+    const auto index = static_cast<std::size_t>(t / checkpoint_every_);
+    LS_ASSERT(index < checkpoints_.size());
+    Checkpoint cp = checkpoints_[index];
+    NullSink null_sink;
+    while (!cp.sim.finished() && cp.sim.next_tick() <= t) {
+        auto stepped = cp.sim.step(cp.store, null_sink);
+        LS_ASSERT(stepped.ok());
+    }
+    return take_snapshot(cp.sim, cp.store, t);
+}
+
+std::size_t Timeline::first_event_at_or_after(Tick t) const {
+    const auto& events = trace_.events;
+    return static_cast<std::size_t>(
+        std::lower_bound(events.begin(), events.end(), t, [](const Event& e, Tick v) { return e.tick < v; }) -
+        events.begin());
+}
+
+}  // namespace leasescope::sim

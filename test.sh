@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Installs what is missing, builds, starts what the tests need (a loopback
+# redis-server without persistence, an Xvfb display), runs every test with
+# CTest and stops what it started.
+set -euo pipefail
+cd "$(dirname "$0")"
+source tools/deps.sh
+leasescope_install_deps
+leasescope_build build/test Release
+
+started_pids=()
+cleanup() {
+  for pid in "${started_pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+  for pid in "${started_pids[@]}"; do wait "$pid" 2>/dev/null || true; done
+  if [ -n "${redis_dir:-}" ]; then rm -rf "$redis_dir"; fi
+}
+trap cleanup EXIT
+
+free_port() {
+  python3 - <<'PY' 2>/dev/null || echo $((20000 + RANDOM % 20000))
+import socket
+s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()
+PY
+}
+
+# redis-server on a free loopback port, no persistence.
+redis_port=$(free_port)
+redis_dir=$(mktemp -d)
+redis-server --port "$redis_port" --bind 127.0.0.1 --save '' --appendonly no \
+  --dir "$redis_dir" --daemonize no --loglevel warning >"$redis_dir/log" 2>&1 &
+started_pids+=($!)
+for _ in $(seq 1 50); do
+  redis-cli -p "$redis_port" ping >/dev/null 2>&1 && break
+  sleep 0.1
+done
+redis-cli -p "$redis_port" ping >/dev/null || { echo "redis-server did not start" >&2; cat "$redis_dir/log" >&2; exit 1; }
+export LEASESCOPE_REDIS_URL="redis://127.0.0.1:$redis_port"
+export LEASESCOPE_REDIS_PORT="$redis_port"
+
+# A virtual display for the GUI tests.
+display_num=$((90 + RANDOM % 100))
+Xvfb ":$display_num" -screen 0 1600x900x24 -nolisten tcp >/dev/null 2>&1 &
+started_pids+=($!)
+export DISPLAY=":$display_num"
+for _ in $(seq 1 50); do
+  [ -e "/tmp/.X11-unix/X$display_num" ] && break
+  sleep 0.1
+done
+export LIBGL_ALWAYS_SOFTWARE=1
+
+ctest --test-dir build/test --output-on-failure -j 2 --timeout 600 "$@"
