@@ -1,0 +1,253 @@
+#include "leasescope/live/live_driver.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <csignal>
+#include <memory>
+#include <random>
+
+#include "leasescope/live/os_token_source.hpp"
+#include "leasescope/live/tick_pacer.hpp"
+#include "leasescope/redis/redis_store.hpp"
+#include "leasescope/sim/simulation.hpp"
+
+namespace leasescope::live {
+namespace {
+
+// Between the scheduler and the Redis store. A node's call that fails is the
+// node's business in the simulator (acquire_failed, an error event), but in
+// live mode it means Redis is failing: the failure is remembered and the next
+// tick-level call (failover, expire) returns it, which stops the run at the
+// start of the next tick. Cancellation stops the run the same way, before any
+// node makes a call in that tick.
+class GuardedStore final : public Store {
+public:
+    GuardedStore(Store& inner, const std::atomic<bool>* cancel) : inner_(inner), cancel_(cancel) {}
+
+    const std::optional<StoreError>& first_error() const { return first_error_; }
+    bool cancelled() const { return cancel_ != nullptr && cancel_->load(); }
+
+    StoreResult<AcquireReply> acquire(Tick now, std::string_view owner, std::string_view token,
+                                      Tick lease) override {
+        return note(inner_.acquire(now, owner, token, lease));
+    }
+    StoreResult<ExtendReply> extend(Tick now, std::string_view token, Tick lease) override {
+        return note(inner_.extend(now, token, lease));
+    }
+    StoreResult<ReleaseReply> release(Tick now, std::string_view token, Tick keep_for, Tick hold_off) override {
+        return note(inner_.release(now, token, keep_for, hold_off));
+    }
+    StoreResult<StatusReply> status(Tick now) override { return note(inner_.status(now)); }
+    StoreResult<Validity> validate(Tick now, std::string_view token) override {
+        return note(inner_.validate(now, token));
+    }
+    StoreResult<std::vector<ExpiredRecord>> expire(Tick now) override {
+        if (auto stop = stop_reason()) return Err{*stop};
+        return note(inner_.expire(now));
+    }
+    StoreResult<Unit> failover(Tick now, FailoverLoss loss) override {
+        if (auto stop = stop_reason()) return Err{*stop};
+        return note(inner_.failover(now, loss));
+    }
+
+private:
+    std::optional<StoreError> stop_reason() const {
+        if (first_error_) return first_error_;
+        if (cancelled()) return StoreError{"cancelled", false};
+        return std::nullopt;
+    }
+    template <class T>
+    StoreResult<T> note(StoreResult<T> result) {
+        if (!result.ok() && !first_error_) first_error_ = result.error();
+        return result;
+    }
+
+    Store& inner_;
+    const std::atomic<bool>* cancel_;
+    std::optional<StoreError> first_error_;
+};
+
+class CollectingSink final : public sim::EventSink {
+public:
+    CollectingSink(std::vector<sim::Event>& events, const std::function<void(const sim::Event&)>& on_event)
+        : events_(events), on_event_(on_event) {}
+    void on_event(const sim::Event& event) override {
+        events_.push_back(event);
+        if (on_event_) on_event_(event);
+    }
+
+private:
+    std::vector<sim::Event>& events_;
+    const std::function<void(const sim::Event&)>& on_event_;
+};
+
+// A summary of the events so far, for a run that stopped early.
+sim::TraceSummary partial_summary(const sim::Simulation& sim, const std::vector<sim::Event>& events) {
+    sim::TraceSummary summary;
+    summary.end_tick = events.empty() ? 0 : events.back().tick;
+    summary.results = sim.results();
+    summary.violations = sim.violations();
+    summary.events = static_cast<std::int64_t>(events.size());
+    sim::TraceHasher hasher;
+    for (const auto& e : events) hasher.add_line(sim::event_line(e));
+    summary.trace_sha256 = hasher.hex();
+    return summary;
+}
+
+// hiredis writes with write(2): a server that closed the connection would
+// raise SIGPIPE and kill the process instead of returning an error.
+void ignore_sigpipe() { std::signal(SIGPIPE, SIG_IGN); }
+
+}  // namespace
+
+sim::Scenario with_tick_ms(const sim::Scenario& scenario, std::int64_t tick_ms) {
+    sim::Scenario out = scenario;
+    if (tick_ms > 0) out.tick_ms = tick_ms;
+    return out;
+}
+
+LiveReport run_live(const sim::Scenario& original, const LiveOptions& options) {
+    ignore_sigpipe();
+    LiveReport report;
+    const sim::Scenario scenario = with_tick_ms(original, options.tick_ms);
+    report.tick_ms = scenario.tick_ms;
+
+    auto url = redis::parse_redis_url(options.redis_url);
+    if (!url.ok()) {
+        report.input_error = url.error();
+        return report;
+    }
+    report.redis = url.value().redacted();
+    if (scenario.lock.name.find_first_of("{}") != std::string::npos) {
+        report.input_error = "the lock name '" + scenario.lock.name +
+                             "' contains '{' or '}'; live mode keeps one lock in one Redis hash tag and cannot use it";
+        return report;
+    }
+    auto connected = redis::RedisStore::connect(url.value(), scenario.lock, scenario.tick_ms, options.timeouts);
+    if (!connected.ok()) {
+        report.backend_error = connected.error();
+        return report;
+    }
+    redis::RedisStore& store = *connected.value();
+    if (auto reset = store.reset_namespace(); !reset.ok()) {
+        report.backend_error = reset.error();
+        return report;
+    }
+
+    OsTokenSource tokens;
+    sim::Simulation sim(scenario, &tokens);
+    GuardedStore guarded(store, options.cancel);
+    report.trace.header = sim.header();
+    CollectingSink sink(report.trace.events, options.on_event);
+
+    TickPacer pacer(scenario.tick_ms);
+    std::optional<Tick> previous;
+    auto check_previous = [&] {
+        if (previous && !pacer.within(*previous)) {
+            const double late = pacer.ms_after_mid(*previous) - static_cast<double>(scenario.tick_ms) / 2.0;
+            report.timing_faults.push_back(TimingFault{*previous, late});
+        }
+    };
+    auto on_tick_begin = [&](Tick t) {
+        check_previous();
+        // A cancel during the wait is acted on by the guarded store, before
+        // any node's call in this tick.
+        (void)pacer.wait_for_mid(t, options.cancel);
+        previous = t;
+    };
+    pacer.start();
+    auto summary = sim::run_to_end(sim, guarded, sink, on_tick_begin);
+    check_previous();
+
+    if (summary.ok() && !guarded.first_error()) {
+        report.trace.summary = std::move(summary.value());
+        report.completed = true;
+    } else {
+        report.trace.summary = partial_summary(sim, report.trace.events);
+        if (guarded.cancelled() && !guarded.first_error()) {
+            report.cancelled = true;
+        } else {
+            report.backend_error = guarded.first_error() ? *guarded.first_error() : summary.error();
+        }
+    }
+    // Leave nothing behind. Over a lost connection this cannot work; the keys
+    // left then all carry TTLs, except the counter.
+    if (!store.connection().broken()) {
+        if (auto removed = store.remove_namespace(); !removed.ok() && !report.backend_error) {
+            report.backend_error = removed.error();
+        }
+    }
+    return report;
+}
+
+Comparison compare_with_model(const sim::Scenario& scenario, const LiveReport& live) {
+    Comparison out;
+    const sim::Scenario at_tick = with_tick_ms(scenario, live.tick_ms);
+    out.simulated = sim::simulate(at_tick);
+    out.divergence = sim::first_divergence(out.simulated, live.trace, /*ignore_tokens=*/true);
+    return out;
+}
+
+BenchResult bench_acquire_release(const std::string& redis_url, std::int64_t pairs, const redis::Timeouts& timeouts) {
+    ignore_sigpipe();
+    BenchResult result;
+    LS_ASSERT(pairs >= 1);
+    auto url = redis::parse_redis_url(redis_url);
+    if (!url.ok()) {
+        result.input_error = url.error();
+        return result;
+    }
+    // A namespace of its own, so a bench never meets a live run's lock.
+    std::random_device device;
+    LockConfig lock;
+    lock.name = "leasescope-bench-" + std::to_string(device()) + std::to_string(device());
+    // Long ticks: nothing expires while the bench runs.
+    auto connected = redis::RedisStore::connect(url.value(), lock, 60'000, timeouts);
+    if (!connected.ok()) {
+        result.backend_error = connected.error();
+        return result;
+    }
+    redis::RedisStore& store = *connected.value();
+    if (auto reset = store.reset_namespace(); !reset.ok()) {
+        result.backend_error = reset.error();
+        return result;
+    }
+    OsTokenSource tokens;
+    const Token token = tokens.next_token({});
+    const std::int64_t warmup = std::min<std::int64_t>(pairs / 10 + 1, 1000);
+    std::vector<double> samples_us;
+    samples_us.reserve(static_cast<std::size_t>(pairs));
+    for (std::int64_t i = 0; i < warmup + pairs; ++i) {
+        const auto begin = std::chrono::steady_clock::now();
+        auto acquired = store.acquire(0, "bench", token, 10);
+        if (!acquired.ok()) {
+            result.backend_error = acquired.error();
+            return result;
+        }
+        auto released = store.release(0, token, 0, 0);
+        if (!released.ok()) {
+            result.backend_error = released.error();
+            return result;
+        }
+        const auto end = std::chrono::steady_clock::now();
+        LS_ASSERT(acquired.value().acquired);
+        LS_ASSERT(released.value().outcome == ReleaseOutcome::released);
+        if (i >= warmup) samples_us.push_back(std::chrono::duration<double, std::micro>(end - begin).count());
+    }
+    (void)store.remove_namespace();
+    std::sort(samples_us.begin(), samples_us.end());
+    auto quantile = [&](double q) {
+        const auto index = static_cast<std::size_t>(q * static_cast<double>(samples_us.size() - 1) + 0.5);
+        return samples_us[std::min(index, samples_us.size() - 1)];
+    };
+    result.pairs = pairs;
+    result.p50_us = quantile(0.50);
+    result.p99_us = quantile(0.99);
+    result.max_us = samples_us.back();
+    double sum = 0;
+    for (double s : samples_us) sum += s;
+    result.mean_us = sum / static_cast<double>(samples_us.size());
+    return result;
+}
+
+}  // namespace leasescope::live
