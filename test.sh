@@ -4,6 +4,8 @@
 # CTest and stops what it started.
 set -euo pipefail
 cd "$(dirname "$0")"
+full=0
+if [ "${1:-}" = "--full" ]; then full=1; shift; fi
 source tools/deps.sh
 leasescope_install_deps
 leasescope_build build/test Release
@@ -49,3 +51,13 @@ done
 export LIBGL_ALWAYS_SOFTWARE=1
 
 ctest --test-dir build/test --output-on-failure -j 2 --timeout 600 "$@"
+
+# --full: sanitizers, the second compiler and fuzzing (tools/full.sh).
+if [ "$full" = 1 ]; then
+  if [ -x tools/full.sh ]; then
+    tools/full.sh
+  else
+    echo "test.sh --full: tools/full.sh is missing" >&2
+    exit 1
+  fi
+fi

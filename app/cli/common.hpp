@@ -26,8 +26,10 @@ bool write_file_atomic(const std::string& path, const std::string& bytes);
 std::optional<sim::Scenario> load_scenario(const std::string& path, const std::vector<std::string>& sets);
 std::optional<sim::Trace> load_trace(const std::string& path);
 
-// Registered by the optional live target (app/cli/cmd_live.cpp); the command
-// stores its exit code in `exit_code`.
-void add_live_command(CLI::App& app, int& exit_code);
+// Commands that live in their own files; each stores its exit code in
+// `exit_code` when it runs.
+void add_live_command(CLI::App& app, int& exit_code);      // cmd_live.cpp (needs leasescope::live)
+void add_explore_command(CLI::App& app, int& exit_code);   // cmd_explore.cpp
+void add_bench_commands(CLI::App& app, int& exit_code);    // cmd_bench.cpp: bench, generate
 
 }  // namespace leasescope::cli

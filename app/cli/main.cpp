@@ -239,6 +239,12 @@ int main(int argc, char** argv) {
     list->add_option("--lang", list_lang, "Title language: en or ko")->check(CLI::IsMember({"en", "ko"}));
     list->callback([&] { exit_code = cmd_list(list_dir, list_lang); });
 
+#ifdef LEASESCOPE_HAVE_EXPLORE
+    add_explore_command(app, exit_code);
+#endif
+#ifdef LEASESCOPE_HAVE_BENCH
+    add_bench_commands(app, exit_code);
+#endif
 #ifdef LEASESCOPE_HAVE_LIVE
     add_live_command(app, exit_code);
 #endif

@@ -1,0 +1,152 @@
+// `leasescope-cli live`: a scenario in real time against a real Redis, by the
+// same scheduler and electors as the simulation; optionally compared with the
+// simulation event by event (token values ignored).
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+
+#include <fmt/format.h>
+
+#include "common.hpp"
+#include "leasescope/live/live_driver.hpp"
+#include "leasescope/redis/redis_url.hpp"
+#include "leasescope/sim/limits.hpp"
+
+namespace leasescope::cli {
+namespace {
+
+struct LiveArgs {
+    std::string scenario_path;
+    std::string redis_url;
+    std::int64_t tick_ms = 0;
+    bool compare = false;
+    std::string trace_path;
+    std::vector<std::string> sets;
+    std::string format = "summary";
+    std::int64_t bench_pairs = 0;
+};
+
+std::string default_url() {
+    const char* env = std::getenv("LEASESCOPE_REDIS_URL");
+    return env != nullptr && *env != '\0' ? std::string(env) : std::string(redis::default_redis_url);
+}
+
+std::string timing_fault_list(const std::vector<live::TimingFault>& faults) {
+    std::string out;
+    for (const auto& f : faults) {
+        if (!out.empty()) out += ", ";
+        out += fmt::format("{} (+{:.1f} ms)", f.tick, f.late_ms);
+    }
+    return out;
+}
+
+int run_bench(const LiveArgs& args) {
+    const auto bench = live::bench_acquire_release(args.redis_url, args.bench_pairs);
+    if (bench.input_error) {
+        fmt::print(stderr, "error: {}\n", *bench.input_error);
+        return exit_bad_input;
+    }
+    if (bench.backend_error) {
+        fmt::print(stderr, "error: Redis failed: {}\n", bench.backend_error->message);
+        return exit_backend;
+    }
+    fmt::print("acquire+release round trips: {} pairs, p50 {:.1f} us, p99 {:.1f} us, mean {:.1f} us, max {:.1f} us\n",
+               bench.pairs, bench.p50_us, bench.p99_us, bench.mean_us, bench.max_us);
+    return exit_ok;
+}
+
+int run_live_command(const LiveArgs& args) {
+    if (args.bench_pairs > 0 && args.scenario_path.empty()) return run_bench(args);
+    if (args.scenario_path.empty()) {
+        fmt::print(stderr, "error: live needs a SCENARIO (or --bench N)\n");
+        return exit_bad_input;
+    }
+    auto scenario = load_scenario(args.scenario_path, args.sets);
+    if (!scenario) return exit_bad_input;
+
+    live::LiveOptions options;
+    options.redis_url = args.redis_url;
+    options.tick_ms = args.tick_ms;
+    const live::LiveReport report = live::run_live(*scenario, options);
+    if (report.input_error) {
+        fmt::print(stderr, "error: {}\n", *report.input_error);
+        return exit_bad_input;
+    }
+    if (report.backend_error) {
+        fmt::print(stderr, "error: Redis failed: {}\n", report.backend_error->message);
+        if (!report.trace.events.empty()) {
+            fmt::print(stderr, "the live run stopped after {} events (tick {}); no trace was written\n",
+                       report.trace.events.size(), report.trace.events.back().tick);
+        }
+        return exit_backend;
+    }
+    LS_ASSERT(report.completed);
+
+    if (!args.trace_path.empty() && !write_file_atomic(args.trace_path, sim::trace_to_jsonl(report.trace))) {
+        return exit_bad_input;
+    }
+    if (args.format == "jsonl") {
+        const std::string out = sim::trace_to_jsonl(report.trace);
+        std::fwrite(out.data(), 1, out.size(), stdout);
+    } else if (args.format == "text") {
+        const std::string out = sim::trace_to_text(report.trace);
+        std::fwrite(out.data(), 1, out.size(), stdout);
+    }
+    // Diagnostics go to stderr when stdout carries the trace.
+    std::FILE* notes = args.format == "summary" ? stdout : stderr;
+    fmt::print(notes, "live: {} against {}, tick {} ms: {} events, ended at tick {}\n", scenario->name,
+               report.redis, report.tick_ms, report.trace.summary.events, report.trace.summary.end_tick);
+    if (!report.timing_faults.empty()) {
+        fmt::print(stderr,
+                   "warning: timing fault: the commands of tick(s) {} finished after their tick ended "
+                   "(more than half a tick after mid-tick); those ticks' answers may differ from the model's\n",
+                   timing_fault_list(report.timing_faults));
+    }
+    if (!args.compare) return exit_ok;
+
+    const live::Comparison comparison = live::compare_with_model(*scenario, report);
+    if (!comparison.divergence) {
+        fmt::print(notes, "identical\n");
+        return exit_ok;
+    }
+    if (!report.timing_faults.empty()) {
+        // A late tick is a fault of the clock, never a divergence of logic.
+        fmt::print(stderr,
+                   "error: the live run did not keep time (timing faults at ticks {}), so the comparison is void; "
+                   "try a longer --tick-ms or a less loaded machine\n",
+                   timing_fault_list(report.timing_faults));
+        return exit_backend;
+    }
+    fmt::print(notes, "live run differs from the simulation (A = simulated, B = live):\n{}\n",
+               comparison.divergence->description);
+    return exit_check_failed;
+}
+
+}  // namespace
+
+void add_live_command(CLI::App& app, int& exit_code) {
+    auto args = std::make_shared<LiveArgs>();
+    args->redis_url = default_url();
+    auto* live = app.add_subcommand("live", "Run a scenario in real time against a real Redis (same elector code)");
+    live->add_option("SCENARIO", args->scenario_path, "Scenario file (JSON with comments)");
+    live->add_option("--redis", args->redis_url,
+                     "redis://[user:password@]host[:port][/db] (default: $LEASESCOPE_REDIS_URL or "
+                     "redis://127.0.0.1:6379)");
+    live->add_option("--tick-ms", args->tick_ms, "Milliseconds per tick (default: the scenario's tick_ms)")
+        ->check(CLI::Range(limits::tick_ms_min, limits::tick_ms_max));
+    live->add_flag("--compare", args->compare,
+                   "Also simulate and compare event by event, token values ignored: prints identical or the first "
+                   "divergence (exit 1)");
+    live->add_option("--trace", args->trace_path, "Write the live JSONL trace to FILE (written whole or not at all)");
+    live->add_option("--set", args->sets, "Override a value: PATH=VALUE, e.g. defaults.lease=8");
+    live->add_option("--format", args->format,
+                     "What stdout shows: summary (a line, and the comparison), text (the table) or jsonl (the trace)")
+        ->check(CLI::IsMember({"summary", "text", "jsonl"}));
+    live->add_option("--bench", args->bench_pairs,
+                     "Measure N acquire+release round trips (p50, p99) against the server instead of running a "
+                     "scenario")
+        ->check(CLI::Range(std::int64_t{1}, std::int64_t{10'000'000}));
+    live->callback([args, &exit_code] { exit_code = run_live_command(*args); });
+}
+
+}  // namespace leasescope::cli
