@@ -1,0 +1,310 @@
+// Scheduler tests: the phases of a tick (DESIGN §6), faults (§7), resource (§8),
+// invariants (§9), determinism (§10) and snapshots.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "leasescope/sim/simulation.hpp"
+
+using namespace leasescope;
+using namespace leasescope::sim;
+
+namespace {
+
+Scenario parse(const std::string& text) {
+    auto s = parse_scenario(text, "inline.json");
+    EXPECT_TRUE(s.ok()) << (s.ok() ? "" : s.error().to_string());
+    return s.value();
+}
+
+Scenario preset(const std::string& name) {
+    const std::string path = std::string(LEASESCOPE_SOURCE_DIR) + "/scenarios/" + name + ".json";
+    std::ifstream in(path);
+    std::ostringstream text;
+    text << in.rdbuf();
+    return parse(text.str());
+}
+
+std::vector<std::string> preset_names() {
+    std::vector<std::string> names;
+    for (const auto& e : std::filesystem::directory_iterator(std::string(LEASESCOPE_SOURCE_DIR) + "/scenarios"))
+        if (e.path().extension() == ".json") names.push_back(e.path().stem().string());
+    std::sort(names.begin(), names.end());
+    return names;
+}
+
+// Events matching tick, node and op.
+std::vector<Event> find(const Trace& t, Tick tick, const std::string& node, EventOp op) {
+    std::vector<Event> out;
+    for (const Event& e : t.events)
+        if (e.tick == tick && e.node == node && e.op == op) out.push_back(e);
+    return out;
+}
+
+// The one event in `events` (by value: callers pass temporaries).
+Event only(const std::vector<Event>& events) {
+    EXPECT_EQ(events.size(), 1u);
+    return events.empty() ? Event{} : events[0];
+}
+
+const RunSummary& result_of(const Trace& t, const std::string& node, int run = 0) {
+    for (const RunSummary& r : t.summary.results)
+        if (r.node == node && r.run == run) return r;
+    ADD_FAILURE() << "no result for " << node;
+    static const RunSummary none{};
+    return none;
+}
+
+}  // namespace
+
+// The issue's story: node-a acquires at 0, its lease expires at 6 while node-b acquires, its release at 12 is rejected.
+TEST(Simulation, ExpiryTakeoverStory) {
+    const Trace t = simulate(preset("expiry-takeover"));
+    EXPECT_EQ(only(find(t, 0, "node-a", EventOp::acquire)).outcome, Outcome::acquired);
+    const Event& expire = only(find(t, 6, "node-a", EventOp::expire));
+    EXPECT_EQ(expire.fencing, 1);
+    EXPECT_EQ(expire.slot, 0);
+    const Event& b = only(find(t, 6, "node-b", EventOp::acquire));
+    EXPECT_EQ(b.outcome, Outcome::acquired);
+    EXPECT_EQ(b.fencing, 2);
+    EXPECT_LT(expire.seq, b.seq);  // expiry phase before acquire phase
+    EXPECT_EQ(only(find(t, 12, "node-a", EventOp::release)).outcome, Outcome::not_owner);
+    EXPECT_EQ(only(find(t, 7, "auditor", EventOp::validate)).outcome, Outcome::stale);
+    EXPECT_EQ(result_of(t, "node-a").result, "elected");  // the result stands
+    EXPECT_EQ(t.summary.violations.overlap, 1);
+}
+
+// Every preset gives the same hash when run twice in one process, and seq counts from 0.
+TEST(Simulation, DeterministicTwiceInOneProcess) {
+    for (const auto& name : preset_names()) {
+        const Scenario s = preset(name);
+        const Trace a = simulate(s);
+        const Trace b = simulate(s);
+        EXPECT_EQ(a.summary.trace_sha256, b.summary.trace_sha256) << name;
+        for (std::size_t i = 0; i < a.events.size(); ++i) EXPECT_EQ(a.events[i].seq, static_cast<std::int64_t>(i));
+    }
+}
+
+// Tokens are drawn from splitmix64(seed) in processing order, 8 Base58 characters each.
+TEST(Simulation, TokensFollowTheSeed) {
+    const Trace t = simulate(preset("contention"));
+    SplitMix64 rng(1);
+    EXPECT_EQ(only(find(t, 0, "node-a", EventOp::start)).token, draw_token(rng));
+    EXPECT_EQ(only(find(t, 1, "node-b", EventOp::start)).token, draw_token(rng));
+    EXPECT_EQ(only(find(t, 9, "node-c", EventOp::start)).token, draw_token(rng));
+}
+
+// order = shuffled permutes the acting nodes with Fisher-Yates from the same generator, then draws tokens.
+TEST(Simulation, ShuffledOrderIsSeededFisherYates) {
+    const Scenario s = parse(R"({"name":"race","seed":42,"order":"shuffled",
+      "defaults":{"wait":0,"lease":5,"action":2},
+      "candidates":[{"name":"a"},{"name":"b"},{"name":"c"},{"name":"d"}]})");
+    SplitMix64 rng(42);
+    std::vector<std::string> order = {"a", "b", "c", "d"};
+    for (std::size_t i = order.size(); i-- > 1;) std::swap(order[i], order[rng.next() % (i + 1)]);
+    const Trace t = simulate(s);
+    std::vector<std::string> starts;
+    for (const Event& e : t.events)
+        if (e.op == EventOp::start) starts.push_back(e.node);
+    EXPECT_EQ(starts, order);
+    EXPECT_EQ(only(find(t, 0, order[0], EventOp::start)).token, draw_token(rng));
+    EXPECT_EQ(only(find(t, 0, order[0], EventOp::acquire)).outcome, Outcome::acquired);
+}
+
+// A pause covers p..p+k-1: pause and resume are emitted whatever the node's state; a second crash emits nothing.
+TEST(Simulation, FaultEventsAndOrder) {
+    const Scenario s = parse(R"({"name":"f","horizon":30,
+      "defaults":{"wait":0,"lease":5,"action":3},
+      "candidates":[{"name":"a","start":0},{"name":"b","start":20}],
+      "faults":[{"kind":"crash","node":"a","at":1},{"kind":"pause","node":"a","at":2,"ticks":3},
+                {"kind":"crash","node":"a","at":4},{"kind":"partition","node":"b","at":2,"ticks":1}]})");
+    const Trace t = simulate(s);
+    std::vector<std::pair<Tick, EventOp>> faults;
+    for (const Event& e : t.events)
+        if (e.phase == Phase::faults) faults.push_back({e.tick, e.op});
+    const std::vector<std::pair<Tick, EventOp>> expected = {
+        {1, EventOp::crash}, {2, EventOp::pause}, {2, EventOp::partition}, {3, EventOp::heal}, {5, EventOp::resume}};
+    EXPECT_EQ(faults, expected);
+    EXPECT_EQ(result_of(t, "a").result, "crashed");
+    EXPECT_EQ(result_of(t, "a").fencing, 1);
+}
+
+// A paused node's run starts at its first active tick; its progress does not grow while paused.
+TEST(Simulation, PauseDelaysStartAndProgress) {
+    const Scenario s = parse(R"({"name":"p","defaults":{"wait":0,"lease":20,"action":3},
+      "candidates":[{"name":"a","start":1}],
+      "faults":[{"kind":"pause","node":"a","at":0,"ticks":3},{"kind":"pause","node":"a","at":4,"ticks":2}]})");
+    const Trace t = simulate(s);
+    EXPECT_EQ(only(find(t, 3, "a", EventOp::start)).run, 0);
+    // Acquired at 3; active ticks after it: 6, 7, 8 (4 and 5 paused).
+    EXPECT_EQ(only(find(t, 8, "a", EventOp::release)).outcome, Outcome::released);
+}
+
+// drop_requests: a release never reaches the store, the record is left to expire.
+TEST(Simulation, PartitionDropRequestsRelease) {
+    const Scenario s = parse(R"({"name":"p","defaults":{"wait":0,"lease":10,"action":2},
+      "candidates":[{"name":"a"}],
+      "faults":[{"kind":"partition","node":"a","at":1,"ticks":3}]})");
+    const Trace t = simulate(s);
+    const Event& rel = only(find(t, 2, "a", EventOp::release));
+    EXPECT_EQ(rel.outcome, Outcome::error);
+    EXPECT_FALSE(rel.slot.has_value());
+    EXPECT_EQ(only(find(t, 10, "a", EventOp::expire)).outcome, Outcome::expired);
+    EXPECT_EQ(result_of(t, "a").result, "elected");
+}
+
+// drop_replies: the release is applied (no expire later) but the node sees an error.
+TEST(Simulation, PartitionDropRepliesRelease) {
+    const Scenario s = parse(R"({"name":"p","defaults":{"wait":0,"lease":10,"action":2},
+      "candidates":[{"name":"a"}],
+      "faults":[{"kind":"partition","node":"a","at":1,"ticks":3,"mode":"drop_replies"}]})");
+    const Trace t = simulate(s);
+    EXPECT_EQ(only(find(t, 2, "a", EventOp::release)).outcome, Outcome::error);
+    for (const Event& e : t.events) EXPECT_NE(e.op, EventOp::expire);
+    EXPECT_EQ(t.summary.end_tick, 4);  // the partition heals at 4: the last thing that happens
+}
+
+// drop_replies on acquire: the trace shows the applied slot and fencing with reply_lost; the run is acquire_failed.
+TEST(Simulation, LostReplyOrphan) {
+    const Trace t = simulate(preset("lost-reply-orphan"));
+    const Event& a = only(find(t, 2, "node-a", EventOp::acquire));
+    EXPECT_EQ(a.outcome, Outcome::error);
+    EXPECT_EQ(a.detail, "reply_lost");
+    EXPECT_EQ(a.fencing, 1);
+    EXPECT_EQ(a.slot, 0);
+    EXPECT_EQ(a.ttl, 6);
+    EXPECT_EQ(result_of(t, "node-a").result, "acquire_failed");
+    EXPECT_FALSE(result_of(t, "node-a").fencing.has_value());
+    EXPECT_EQ(only(find(t, 8, "node-b", EventOp::acquire)).outcome, Outcome::acquired);
+}
+
+// failover: vanished slots emit no expire; lose=all reissues fencing numbers, flagged fencing_regressed.
+TEST(Simulation, FailoverLeasesAndAll) {
+    const Trace leases = simulate(preset("failover-lost-lock"));
+    for (const Event& e : leases.events) EXPECT_NE(e.op, EventOp::expire);
+    EXPECT_EQ(only(find(leases, 4, "node-b", EventOp::acquire)).fencing, 2);
+    EXPECT_EQ(only(find(leases, 8, "node-a", EventOp::write)).outcome, Outcome::rejected);
+    EXPECT_EQ(leases.summary.violations.fencing_regressed, 0);
+
+    const Trace all = simulate(preset("failover-fencing-regressed"));
+    const Event& b = only(find(all, 4, "node-b", EventOp::acquire));
+    EXPECT_EQ(b.fencing, 1);
+    EXPECT_EQ(b.detail, "fencing_regressed");
+    EXPECT_EQ(all.summary.violations.fencing_regressed, 1);
+}
+
+// Resource modes: off accepts and flags unsafe_write; check rejects lower fencing; validate needs a current token.
+TEST(Simulation, ResourceModes) {
+    const Trace off = simulate(preset("gc-pause-no-fencing"));
+    const Event& late = only(find(off, 15, "node-a", EventOp::write));
+    EXPECT_EQ(late.outcome, Outcome::accepted);
+    EXPECT_EQ(late.detail, "stale,unsafe_write");
+    EXPECT_EQ(off.summary.violations.unsafe_write, 1);
+
+    const Trace check = simulate(preset("gc-pause-fencing"));
+    EXPECT_EQ(only(find(check, 15, "node-a", EventOp::write)).outcome, Outcome::rejected);
+    EXPECT_EQ(check.summary.violations.unsafe_write, 0);
+
+    // validate: a stale holder's write is rejected even with no newer fencing seen.
+    Scenario v = preset("expiry-takeover");
+    v.resource = ResourceMode::validate;
+    const Trace val = simulate(v);
+    const Event& stale = only(find(val, 12, "node-a", EventOp::write));
+    EXPECT_EQ(stale.outcome, Outcome::rejected);
+    EXPECT_EQ(stale.detail, "stale");
+}
+
+// Ops: status is held or vacant; validate of a node that never started is vacant with a null token.
+TEST(Simulation, ScriptedOps) {
+    const Scenario s = parse(R"({"name":"o","defaults":{"wait":0,"lease":4,"action":2},
+      "candidates":[{"name":"a","start":0},{"name":"b","start":9}],
+      "ops":[{"at":0,"actor":"x","op":"validate","token_of":"b"},{"at":1,"actor":"x","op":"status"},
+             {"at":1,"actor":"y","op":"validate","token_of":"a"},{"at":5,"actor":"x","op":"status"}]})");
+    const Trace t = simulate(s);
+    const Event& never = only(find(t, 0, "x", EventOp::validate));
+    EXPECT_EQ(never.outcome, Outcome::vacant);
+    EXPECT_TRUE(never.token.empty());
+    EXPECT_EQ(never.detail, "b");
+    EXPECT_EQ(only(find(t, 1, "x", EventOp::status)).outcome, Outcome::held);
+    EXPECT_EQ(only(find(t, 1, "y", EventOp::validate)).outcome, Outcome::current);
+    EXPECT_EQ(only(find(t, 5, "x", EventOp::status)).outcome, Outcome::vacant);
+}
+
+// Overlap: one begin with the count when an episode starts, one end when it falls to N; nothing inside.
+TEST(Simulation, OverlapEpisodes) {
+    const Trace t = simulate(preset("group-expiry"));
+    std::vector<std::pair<Tick, std::string>> checks;
+    for (const Event& e : t.events)
+        if (e.phase == Phase::check) checks.push_back({e.tick, std::string(to_string(e.op)) + ":" + e.detail});
+    const std::vector<std::pair<Tick, std::string>> expected = {{6, "overlap_begin:3"}, {12, "overlap_end:"}};
+    EXPECT_EQ(checks, expected);
+    EXPECT_EQ(t.summary.violations.overlap, 1);
+}
+
+// The run ends at the first quiet tick, or at the horizon with unfinished runs.
+TEST(Simulation, EndsWhenQuietOrAtHorizon) {
+    const Trace quiet = simulate(preset("contention"));
+    EXPECT_EQ(quiet.summary.end_tick, 17);
+    Scenario s = preset("contention");
+    s.horizon = 5;
+    const Trace cut = simulate(s);
+    EXPECT_EQ(cut.summary.end_tick, 5);
+    EXPECT_EQ(result_of(cut, "node-a").result, "unfinished");
+    EXPECT_EQ(result_of(cut, "node-b").result, "skipped");
+    const Trace until = simulate(preset("contention"), 5);
+    EXPECT_EQ(until.summary.end_tick, 5);
+    EXPECT_EQ(until.events, cut.events);
+}
+
+// fail_at ends the action with action_failed and still releases.
+TEST(Simulation, FailAtReleases) {
+    const Scenario s = parse(R"({"name":"f","defaults":{"wait":0,"lease":10,"action":5,"fail_at":2},
+      "candidates":[{"name":"a"}]})");
+    const Trace t = simulate(s);
+    EXPECT_EQ(only(find(t, 2, "a", EventOp::release)).outcome, Outcome::released);
+    EXPECT_EQ(result_of(t, "a").result, "action_failed");
+}
+
+// Snapshots from a Timeline equal the state of a fresh run stopped at that tick, at every tick.
+TEST(Timeline, SnapshotsMatchFreshRuns) {
+    for (const char* name : {"expiry-takeover", "watchdog-pause", "scheduled-job", "failover-lost-lock"}) {
+        const Scenario s = preset(name);
+        const Timeline timeline(s, 4);
+        EXPECT_EQ(timeline.trace().summary.trace_sha256, simulate(s).summary.trace_sha256);
+        for (Tick t = 0; t <= timeline.end_tick(); ++t) {
+            Simulation sim(s);
+            ModelStore store(s.lock);
+            class Null final : public EventSink {
+                void on_event(const Event&) override {}
+            } null_sink;
+            while (sim.next_tick() <= t) ASSERT_TRUE(sim.step(store, null_sink).ok());
+            const Snapshot want = take_snapshot(sim, store, t);
+            const Snapshot got = timeline.snapshot_at(t);
+            ASSERT_EQ(got.nodes.size(), want.nodes.size());
+            for (std::size_t i = 0; i < got.nodes.size(); ++i) {
+                EXPECT_EQ(got.nodes[i].status, want.nodes[i].status) << name << " tick " << t;
+                EXPECT_EQ(got.nodes[i].token, want.nodes[i].token);
+                EXPECT_EQ(got.nodes[i].progress, want.nodes[i].progress);
+            }
+            EXPECT_EQ(got.counter, want.counter);
+            EXPECT_EQ(got.resource.highest_accepted, want.resource.highest_accepted);
+        }
+    }
+}
+
+// The omniscient view: after expiry the old holder is stale while it still believes it leads.
+TEST(Timeline, StaleHolderAtTheLesson) {
+    const Timeline timeline(preset("expiry-takeover"));
+    const Snapshot at5 = timeline.snapshot_at(5);
+    EXPECT_EQ(at5.nodes[0].status, NodeStatus::running);
+    const Snapshot at7 = timeline.snapshot_at(7);
+    EXPECT_EQ(at7.nodes[0].status, NodeStatus::stale);
+    EXPECT_TRUE(at7.nodes[0].believes_leader);
+    EXPECT_EQ(at7.nodes[1].status, NodeStatus::running);
+    EXPECT_EQ(at7.nodes[2].status, NodeStatus::idle);
+    EXPECT_TRUE(at7.in_overlap);
+    EXPECT_EQ(at7.slots[0].owner, "node-b");
+    EXPECT_EQ(timeline.snapshot_at(100).tick, timeline.end_tick());
+}

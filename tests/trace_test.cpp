@@ -1,0 +1,159 @@
+// Trace format tests: canonical bytes, hashing, reading back, text view and diff (DESIGN §12).
+#include <gtest/gtest.h>
+
+#include <openssl/sha.h>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "leasescope/sim/simulation.hpp"
+
+using namespace leasescope;
+using namespace leasescope::sim;
+
+namespace {
+
+std::string read_text(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+Scenario preset(const std::string& name) {
+    const std::string path = std::string(LEASESCOPE_SOURCE_DIR) + "/scenarios/" + name + ".json";
+    auto s = parse_scenario(read_text(path), path);
+    EXPECT_TRUE(s.ok()) << (s.ok() ? "" : s.error().to_string());
+    return s.value();
+}
+
+// The line nlohmann writes for an ordered_json built in DESIGN's key order.
+std::string reference_line(const Event& e) {
+    nlohmann::ordered_json j;
+    j["type"] = "event";
+    j["tick"] = e.tick;
+    j["seq"] = e.seq;
+    j["phase"] = to_string(e.phase);
+    j["node"] = e.node.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(e.node);
+    j["run"] = e.run < 0 ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(e.run);
+    j["op"] = to_string(e.op);
+    j["token"] = e.token.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(e.token);
+    j["fencing"] = e.fencing ? nlohmann::ordered_json(*e.fencing) : nlohmann::ordered_json(nullptr);
+    j["slot"] = e.slot ? nlohmann::ordered_json(*e.slot) : nlohmann::ordered_json(nullptr);
+    j["ttl"] = e.ttl ? nlohmann::ordered_json(*e.ttl) : nlohmann::ordered_json(nullptr);
+    j["outcome"] = e.outcome == Outcome::none ? nlohmann::ordered_json(nullptr)
+                                              : nlohmann::ordered_json(to_string(e.outcome));
+    j["detail"] = e.detail.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(e.detail);
+    return j.dump();
+}
+
+}  // namespace
+
+// The fast event writer gives exactly nlohmann's bytes, escapes and UTF-8 included.
+TEST(TraceFormat, EventLineMatchesOrderedJsonDump) {
+    std::vector<Event> samples;
+    for (const char* name : {"expiry-takeover", "lost-reply-orphan", "failover-fencing-regressed"}) {
+        for (const Event& e : simulate(preset(name)).events) samples.push_back(e);
+    }
+    Event odd;
+    odd.tick = 123456789012;
+    odd.seq = 7;
+    odd.node = "노드-\"quoted\"\\\t\x01";
+    odd.token = "ZZ";
+    odd.fencing = -5;
+    odd.detail = "é";
+    samples.push_back(odd);
+    for (const Event& e : samples) EXPECT_EQ(event_line(e), reference_line(e));
+}
+
+// trace_sha256 is the SHA-256 of the event lines, each followed by a newline, as sha256sum sees them.
+TEST(TraceFormat, HashIsSha256OfEventLines) {
+    const Trace t = simulate(preset("expiry-takeover"));
+    std::string lines;
+    for (const Event& e : t.events) lines += event_line(e) + "\n";
+    unsigned char digest[SHA256_DIGEST_LENGTH];
+    SHA256(reinterpret_cast<const unsigned char*>(lines.data()), lines.size(), digest);
+    std::string hex;
+    for (unsigned char b : digest) {
+        static const char* digits = "0123456789abcdef";
+        hex += digits[b >> 4];
+        hex += digits[b & 15];
+    }
+    EXPECT_EQ(t.summary.trace_sha256, hex);
+    EXPECT_EQ(t.summary.events, static_cast<std::int64_t>(t.events.size()));
+}
+
+// A written trace reads back equal, and its bytes are reproduced exactly.
+TEST(TraceFormat, RoundTrip) {
+    const Trace t = simulate(preset("scheduled-job"));
+    const std::string bytes = trace_to_jsonl(t);
+    auto back = parse_trace(bytes, "x.jsonl");
+    ASSERT_TRUE(back.ok()) << back.error().to_string();
+    EXPECT_EQ(trace_to_jsonl(back.value()), bytes);
+    EXPECT_FALSE(first_divergence(t, back.value()).has_value());
+}
+
+// The reader rejects what is not a canonical, complete, self-consistent trace, naming the line.
+TEST(TraceFormat, ReaderRejectsBadFiles) {
+    const std::string good = trace_to_jsonl(simulate(preset("contention")));
+    auto error_of = [](const std::string& text) {
+        auto r = parse_trace(text, "t.jsonl");
+        return r.ok() ? std::string("(accepted)") : r.error().to_string();
+    };
+    EXPECT_NE(error_of("").find("empty"), std::string::npos);
+    EXPECT_NE(error_of(good.substr(0, good.size() - 1)).find("no newline"), std::string::npos);
+    const std::size_t last = good.rfind("{\"type\":\"summary\"");
+    EXPECT_NE(error_of(good.substr(0, last)).find("no summary"), std::string::npos);
+    std::string spaced = good;
+    spaced.replace(spaced.find("\"tick\":0"), 8, "\"tick\": 0");
+    EXPECT_NE(error_of(spaced).find("t.jsonl:2: not in canonical form"), std::string::npos);
+    std::string tampered = good;
+    tampered.replace(tampered.find("\"acquired\""), 10, "\"busy\"");
+    EXPECT_NE(error_of(tampered).find("trace_sha256 does not match"), std::string::npos);
+    std::string reordered = good;
+    reordered.replace(reordered.find("\"tick\":0,\"seq\":0"), 16, "\"seq\":0,\"tick\":0");
+    EXPECT_NE(error_of(reordered).find("expected key \"tick\""), std::string::npos);
+    std::string junk = good;
+    junk.insert(good.find('\n') + 1, "not json\n");
+    EXPECT_NE(error_of(junk).find("t.jsonl:2: not valid JSON"), std::string::npos);
+    std::string unknown_op = good;
+    unknown_op.replace(unknown_op.find("\"op\":\"start\""), 12, "\"op\":\"begin\"");
+    EXPECT_NE(error_of(unknown_op).find("unknown op"), std::string::npos);
+}
+
+// The text view tells a stale holder, a rejected release and a rejected write at a glance.
+TEST(TraceText, MarksStaleAndRejections) {
+    const std::string text = trace_to_text(simulate(preset("gc-pause-fencing")));
+    EXPECT_NE(text.find("! write REJECTED (STALE holder)"), std::string::npos);
+    EXPECT_NE(text.find("! release REJECTED: stale token"), std::string::npos);
+    EXPECT_NE(text.find("Tick  Candidate    Operation"), std::string::npos);
+    const std::string unsafe = trace_to_text(simulate(preset("gc-pause-no-fencing")));
+    EXPECT_NE(unsafe.find("UNSAFE"), std::string::npos);
+}
+
+// diff names the first divergent event, with context, and can ignore tokens.
+TEST(TraceDiff, FirstDivergence) {
+    const Trace a = simulate(preset("expiry-takeover"));
+    Trace b = a;
+    EXPECT_FALSE(first_divergence(a, b).has_value());
+    b.events[7].ttl = 99;
+    auto d = first_divergence(a, b);
+    ASSERT_TRUE(d.has_value());
+    EXPECT_EQ(d->index, 7);
+    EXPECT_NE(d->description.find("first divergence at event 7"), std::string::npos);
+
+    Trace c = a;
+    for (Event& e : c.events) {
+        if (!e.token.empty()) e.token = "live-" + e.token;
+    }
+    c.summary.trace_sha256 = "different";
+    EXPECT_TRUE(first_divergence(a, c).has_value());
+    EXPECT_FALSE(first_divergence(a, c, /*ignore_tokens=*/true).has_value());
+
+    Trace shorter = a;
+    shorter.events.pop_back();
+    auto d2 = first_divergence(a, shorter);
+    ASSERT_TRUE(d2.has_value());
+    EXPECT_NE(d2->description.find("no more events"), std::string::npos);
+}
