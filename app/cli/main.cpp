@@ -204,7 +204,8 @@ int main(int argc, char** argv) {
     run->add_option("--format", run_format, "What stdout shows: jsonl (the trace) or text (a table)")
         ->check(CLI::IsMember({"jsonl", "text"}));
     run->add_option("--trace", run_trace, "Also write the JSONL trace to FILE (written whole or not at all)");
-    run->add_option("--set", run_sets, "Override a value: PATH=VALUE, e.g. defaults.lease=8 or candidates/1/start=3");
+    run->add_option("--set", run_sets, "Override a value: PATH=VALUE, e.g. defaults.lease=8 or candidates/1/start=3")
+        ->allow_extra_args(false);
     run->add_option("--until", run_until, "Stop after this tick (runs still going are unfinished)")
         ->check(CLI::NonNegativeNumber);
     run->callback([&] { exit_code = cmd_run(run_path, run_sets, run_format, run_trace, run_until); });
@@ -230,7 +231,8 @@ int main(int argc, char** argv) {
     auto* validate = app.add_subcommand("validate", "Check scenario files and report every error clearly");
     std::vector<std::string> validate_paths, validate_sets;
     validate->add_option("SCENARIO", validate_paths, "Scenario files")->required();
-    validate->add_option("--set", validate_sets, "Override a value before validating: PATH=VALUE");
+    validate->add_option("--set", validate_sets, "Override a value before validating: PATH=VALUE")
+        ->allow_extra_args(false);
     validate->callback([&] { exit_code = cmd_validate(validate_paths, validate_sets); });
 
     auto* list = app.add_subcommand("list", "List the preset scenarios with their titles");
