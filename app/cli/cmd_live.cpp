@@ -56,7 +56,13 @@ int run_bench(const LiveArgs& args) {
 }
 
 int run_live_command(const LiveArgs& args) {
-    if (args.bench_pairs > 0 && args.scenario_path.empty()) return run_bench(args);
+    if (args.bench_pairs > 0) {
+        if (!args.scenario_path.empty()) {
+            fmt::print(stderr, "error: --bench measures the server and takes no SCENARIO\n");
+            return exit_bad_input;
+        }
+        return run_bench(args);
+    }
     if (args.scenario_path.empty()) {
         fmt::print(stderr, "error: live needs a SCENARIO (or --bench N)\n");
         return exit_bad_input;

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# The live command's edges: malformed URLs are bad input (exit 2) with a clear
+# message; an unreachable server is exit 3 without hanging; an unusable lock
+# name is bad input; and the test server itself must be there.
+set -uo pipefail
+cli=$1 src=$2
+source "$(dirname "$0")/live_lib.sh"
+preset=$src/scenarios/contention.json
+if [ -z "${LEASESCOPE_REDIS_URL:-}" ]; then
+  fail "LEASESCOPE_REDIS_URL is not set (run through ./test.sh)"
+  exit 1
+fi
+
+for url in "localhost:6379" "http://h:1" "redis://" "redis://h:0" "redis://h:70000" "redis://h:1/db" \
+           "redis://secret@h:1" "rediss://h:1" "redis://h:1/0?x=1"; do
+  out=$("$cli" live "$preset" --redis "$url" 2>&1); rc=$?
+  if [ $rc -ne 2 ]; then fail "'$url': exit $rc, expected 2: $out"; continue; fi
+  if ! grep -q "^error: bad Redis URL: " <<<"$out"; then fail "'$url': unclear message: $out"; continue; fi
+  if grep -q secret <<<"$out"; then fail "'$url': the password appears in the message"; continue; fi
+  pass "'$url': $out"
+done
+
+start=$(date +%s)
+out=$("$cli" live "$preset" --redis "redis://127.0.0.1:1" 2>&1); rc=$?
+took=$(( $(date +%s) - start ))
+if [ $rc -ne 3 ] || ! grep -q "cannot connect to redis://127.0.0.1:1" <<<"$out" || [ $took -gt 5 ]; then
+  fail "unreachable server: exit $rc after ${took}s: $out"
+else
+  pass "unreachable server: $out"
+fi
+
+out=$("$cli" live "$preset" --redis "$LEASESCOPE_REDIS_URL" --set 'lock.name="a{b}"' 2>&1); rc=$?
+if [ $rc -ne 2 ] || ! grep -q "contains '{' or '}'" <<<"$out"; then fail "braced lock name: exit $rc: $out"
+else pass "braced lock name: $out"; fi
+
+out=$(LEASESCOPE_REDIS_URL="$LEASESCOPE_REDIS_URL" "$cli" live "$preset" --compare --tick-ms 50 2>&1); rc=$?
+if [ $rc -ne 0 ] || ! grep -qx identical <<<"$out"; then fail "URL from the environment: exit $rc: $out"
+else pass "URL from the environment"; fi
+
+out=$("$cli" live "$preset" --redis "$LEASESCOPE_REDIS_URL" --bench 200 2>&1); rc=$?
+if [ $rc -ne 2 ]; then fail "--bench with a scenario: exit $rc, expected 2: $out"; else pass "--bench with a scenario is refused"; fi
+out=$("$cli" live --redis "$LEASESCOPE_REDIS_URL" --bench 200 2>&1); rc=$?
+if [ $rc -ne 0 ] || ! grep -q "p50" <<<"$out"; then fail "--bench: exit $rc: $out"; else pass "$out"; fi
+exit $((failures > 0))

@@ -1,0 +1,200 @@
+// The live driver: a preset run live equals its simulation; it touches no key
+// but its own lock's, and leaves none of those behind; a cancel stops it.
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <thread>
+
+#include "leasescope/live/live_driver.hpp"
+#include "leasescope/live/os_token_source.hpp"
+#include "leasescope/redis/redis_store.hpp"
+#include "leasescope/sim/simulation.hpp"
+#include "live_test_support.hpp"
+
+using namespace leasescope;
+
+namespace {
+
+sim::Scenario load_preset(const std::string& name) {
+    const std::string path = std::string(LEASESCOPE_SOURCE_DIR) + "/scenarios/" + name + ".json";
+    std::ifstream in(path);
+    std::stringstream bytes;
+    bytes << in.rdbuf();
+    auto parsed = sim::parse_scenario(bytes.str(), path);
+    if (!parsed.ok()) {
+        ADD_FAILURE() << parsed.error().to_string();
+        return {};
+    }
+    return parsed.value();
+}
+
+std::string reply_text(const redisReply* r) { return r->type == REDIS_REPLY_STRING ? std::string(r->str, r->len) : ""; }
+
+struct KeyState {
+    std::string dump;
+    bool has_ttl = false;
+};
+
+}  // namespace
+
+TEST(OsTokens, AreTwentyTwoBase58CharactersAndDiffer) {
+    live::OsTokenSource tokens;
+    const Token a = tokens.next_token("ignored");
+    const Token b = tokens.next_token("ignored");
+    EXPECT_EQ(a.size(), 22u);
+    EXPECT_NE(a, b);
+    for (char c : a) EXPECT_NE(base58_alphabet.find(c), std::string_view::npos);
+}
+
+TEST(LiveDriver, LeavesEveryOtherKeyUnchangedAndRemovesItsNamespace) {
+    const std::string url_text = live_test::redis_url_or_fail();
+    ASSERT_FALSE(url_text.empty());
+    const redis::RedisUrl url = live_test::parsed_url_or_fail();
+    // Presets that write the counter, a hold-off, kept records and a
+    // failover that wipes "everything": the widest reach a run has.
+    const std::vector<std::string> presets{"failover-fencing-regressed", "hold-off-handover", "min-lease"};
+
+    auto admin = redis::RedisConnection::open(url);
+    ASSERT_TRUE(admin.ok()) << admin.error().message;
+    auto& c = admin.value();
+    const std::string tag = "lsguard" + std::to_string(::getpid()) + ":";
+    std::vector<std::string> keys;
+    auto add = [&](std::vector<std::string_view> argv, const std::string& key) {
+        auto r = c.command(argv);
+        ASSERT_TRUE(r.ok()) << r.error().message;
+        keys.push_back(key);
+    };
+    for (int i = 0; i < 1000; ++i) {
+        const std::string key = tag + "user:" + std::to_string(i);
+        const std::string value = "value-" + std::to_string(i * 7919);
+        if (i % 3 == 0) {
+            add({"SET", key, value, "EX", "3600"}, key);
+        } else {
+            add({"SET", key, value}, key);
+        }
+    }
+    for (const auto& name : presets) {
+        const sim::Scenario s = load_preset(name);
+        const std::string lock = s.lock.name;
+        // Near misses: keys that share a prefix or a shape with the lock's.
+        const std::vector<std::string> near_misses{
+            "leasescope:{" + lock + "}x",           "leasescope:{" + lock + "-2}:slot:0",
+            "leasescope:{" + lock + "}:slot:0:backup", "leasescope:{" + lock + "}:fencing2",
+            "leasescope:{" + lock + "}:other",      "LEASESCOPE:{" + lock + "}:slot:0",
+            "leasescope:{" + lock.substr(0, lock.size() - 1) + "}:fencing", "leasescope:" + lock + ":slot:0"};
+        for (const std::string& key : near_misses) {
+            add({"SET", key, "near-miss"}, key);
+        }
+        const std::string hash = "leasescope:{" + lock + "}:slot:0x";
+        add({"HSET", hash, "owner", "someone", "token", "t", "fencing", "99"}, hash);
+    }
+    add({"RPUSH", tag + "list", "a", "b", "c"}, tag + "list");
+    add({"SADD", tag + "set", "x", "y"}, tag + "set");
+    add({"ZADD", tag + "zset", "1", "m"}, tag + "zset");
+
+    auto snapshot = [&] {
+        std::map<std::string, KeyState> out;
+        for (const auto& key : keys) {
+            auto dump = c.command({"DUMP", key});
+            auto pttl = c.command({"PTTL", key});
+            EXPECT_TRUE(dump.ok() && pttl.ok());
+            if (!dump.ok() || !pttl.ok()) continue;
+            out[key] = KeyState{reply_text(dump.value().get()), pttl.value()->integer > 0};
+        }
+        return out;
+    };
+    const auto before = snapshot();
+    ASSERT_EQ(before.size(), keys.size());
+
+    for (const auto& name : presets) {
+        const sim::Scenario s = load_preset(name);
+        live::LiveOptions options;
+        options.redis_url = url_text;
+        options.tick_ms = 50;
+        const live::LiveReport report = live::run_live(s, options);
+        ASSERT_FALSE(report.backend_error) << report.backend_error->message;
+        ASSERT_TRUE(report.completed) << name;
+        // Nothing of the lock is left behind.
+        auto scan = c.command({"KEYS", "leasescope:{" + s.lock.name + "}:*"});
+        ASSERT_TRUE(scan.ok());
+        const redis::KeyLayout layout(s.lock.name, s.lock.capacity);
+        for (std::size_t i = 0; i < scan.value()->elements; ++i) {
+            const std::string key = reply_text(scan.value()->element[i]);
+            EXPECT_FALSE(layout.owns(key)) << name << " left " << key;
+        }
+    }
+
+    const auto after = snapshot();
+    for (const auto& [key, state] : before) {
+        auto it = after.find(key);
+        ASSERT_NE(it, after.end()) << key << " vanished";
+        EXPECT_EQ(it->second.dump, state.dump) << key << " changed";
+        EXPECT_EQ(it->second.has_ttl, state.has_ttl) << key << " gained or lost a TTL";
+    }
+    std::vector<std::string_view> del{"DEL"};
+    for (const auto& k : keys) del.push_back(k);
+    ASSERT_TRUE(c.command(del).ok());
+}
+
+TEST(LiveDriver, PresetRunsIdenticalToTheSimulation) {
+    const std::string url_text = live_test::redis_url_or_fail();
+    ASSERT_FALSE(url_text.empty());
+    const sim::Scenario s = load_preset("expiry-takeover");
+    live::LiveOptions options;
+    options.redis_url = url_text;
+    options.tick_ms = 50;
+    std::int64_t seen = 0;
+    options.on_event = [&](const sim::Event&) { ++seen; };
+    const live::LiveReport report = live::run_live(s, options);
+    ASSERT_TRUE(report.ok()) << (report.backend_error ? report.backend_error->message : "");
+    EXPECT_EQ(seen, report.trace.summary.events);
+    EXPECT_EQ(report.trace.header.tick_ms, 50);
+    const auto comparison = live::compare_with_model(s, report);
+    if (report.timing_faults.empty() && comparison.divergence) {
+        ADD_FAILURE() << comparison.divergence->description;
+    }
+    // Tokens are the operating system's, 22 characters, not the simulator's 8.
+    for (const auto& e : report.trace.events) {
+        if (!e.token.empty()) {
+            EXPECT_EQ(e.token.size(), 22u);
+        }
+    }
+}
+
+TEST(LiveDriver, CancelStopsTheRunWithinATick) {
+    const std::string url_text = live_test::redis_url_or_fail();
+    ASSERT_FALSE(url_text.empty());
+    const sim::Scenario s = load_preset("scheduled-job");
+    std::atomic<bool> cancel{false};
+    live::LiveOptions options;
+    options.redis_url = url_text;
+    options.tick_ms = 200;
+    options.cancel = &cancel;
+    std::thread canceller([&] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(700));
+        cancel = true;
+    });
+    const auto begin = std::chrono::steady_clock::now();
+    const live::LiveReport report = live::run_live(s, options);
+    const auto took = std::chrono::steady_clock::now() - begin;
+    canceller.join();
+    EXPECT_TRUE(report.cancelled);
+    EXPECT_FALSE(report.completed);
+    EXPECT_FALSE(report.backend_error);
+    EXPECT_LT(took, std::chrono::milliseconds(1500));
+    EXPECT_FALSE(report.trace.events.empty());
+}
+
+TEST(LiveDriver, MalformedUrlIsBadInputNotABackendError) {
+    const sim::Scenario s = load_preset("contention");
+    live::LiveOptions options;
+    options.redis_url = "redis://u:pw@host:99999";
+    const live::LiveReport report = live::run_live(s, options);
+    ASSERT_TRUE(report.input_error);
+    EXPECT_FALSE(report.backend_error);
+    EXPECT_EQ(report.input_error->find("pw@"), std::string::npos);
+}
