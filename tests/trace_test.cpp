@@ -157,3 +157,19 @@ TEST(TraceDiff, FirstDivergence) {
     ASSERT_TRUE(d2.has_value());
     EXPECT_NE(d2->description.find("no more events"), std::string::npos);
 }
+
+// Different headers are reported, yet the events are still compared: the first divergent event is named.
+TEST(TraceDiff, HeaderDifferenceStillComparesEvents) {
+    const Trace a = simulate(preset("gc-pause-fencing"));
+    const Trace b = simulate(preset("gc-pause-no-fencing"));
+    auto d = first_divergence(a, b);
+    ASSERT_TRUE(d.has_value());
+    EXPECT_EQ(d->index, 11);
+    EXPECT_NE(d->description.find("headers differ"), std::string::npos);
+    EXPECT_NE(d->description.find("first divergence at event 11 (tick 15, phase work)"), std::string::npos);
+    Trace renamed = a;
+    renamed.header.scenario = "other";
+    auto only_header = first_divergence(a, renamed);
+    ASSERT_TRUE(only_header.has_value());
+    EXPECT_EQ(only_header->index, -1);
+}

@@ -506,9 +506,11 @@ std::string trace_to_text(const Trace& trace) {
 // ---- Diff ----
 
 std::optional<Divergence> first_divergence(const Trace& a, const Trace& b, bool ignore_tokens, int context) {
+    // A header difference (two scenarios, say) is reported, but the events are
+    // still compared: the first divergent event is what a reader wants.
+    std::string header_note;
     if (!(a.header == b.header)) {
-        return Divergence{-1, fmt::format("headers differ:\n  A {}\n  B {}", header_line(a.header),
-                                          header_line(b.header))};
+        header_note = fmt::format("headers differ:\n  A {}\n  B {}\n", header_line(a.header), header_line(b.header));
     }
     auto same = [&](const Event& x, const Event& y) {
         if (!ignore_tokens) return x == y;
@@ -520,7 +522,7 @@ std::optional<Divergence> first_divergence(const Trace& a, const Trace& b, bool 
     std::size_t i = 0;
     while (i < n && same(a.events[i], b.events[i])) ++i;
     if (i < n || a.events.size() != b.events.size()) {
-        std::string d = fmt::format("first divergence at event {}", i);
+        std::string d = header_note + fmt::format("first divergence at event {}", i);
         const Event* at = i < a.events.size() ? &a.events[i] : (i < b.events.size() ? &b.events[i] : nullptr);
         if (at != nullptr) d += fmt::format(" (tick {}, phase {})", at->tick, to_string(at->phase));
         d += ":\n";
@@ -535,9 +537,11 @@ std::optional<Divergence> first_divergence(const Trace& a, const Trace& b, bool 
     TraceSummary sa = a.summary, sb = b.summary;
     if (ignore_tokens) sa.trace_sha256 = sb.trace_sha256 = "";
     if (!(sa == sb)) {
-        return Divergence{static_cast<std::int64_t>(n), fmt::format("summaries differ:\n  A {}\n  B {}",
-                                                                    summary_line(a.summary), summary_line(b.summary))};
+        return Divergence{static_cast<std::int64_t>(n),
+                          header_note + fmt::format("the events agree, the summaries differ:\n  A {}\n  B {}",
+                                                    summary_line(a.summary), summary_line(b.summary))};
     }
+    if (!header_note.empty()) return Divergence{-1, header_note + "the events and summaries agree"};
     return std::nullopt;
 }
 
