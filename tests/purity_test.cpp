@@ -13,7 +13,7 @@ namespace {
 
 std::vector<std::string> violations_in(const fs::path& root, const std::vector<std::string>& exempt) {
     const std::regex forbidden(
-        R"(^\s*#\s*include\s*[<"](chrono|random|thread|ctime|time\.h|sys/time\.h|future|mutex|atomic|imgui[^>"]*|GLFW/[^>"]*|hiredis/[^>"]*)[>"])");
+        R"(^\s*#\s*include\s*[<"](chrono|random|thread|ctime|time\.h|sys/time\.h|future|mutex|condition_variable|imgui[^>"]*|GLFW/[^>"]*|hiredis/[^>"]*)[>"])");
     std::vector<std::string> found;
     for (const auto& entry : fs::recursive_directory_iterator(root)) {
         if (!entry.is_regular_file()) continue;
