@@ -8,7 +8,11 @@ full=0
 if [ "${1:-}" = "--full" ]; then full=1; shift; fi
 source tools/deps.sh
 leasescope_install_deps
-leasescope_build build/test Release
+# A Debug build of the command-line tool alone, whose golden check runs with
+# the Release suite: the trace hashes must not depend on the build type.
+leasescope_build build/test-debug Debug -DLEASESCOPE_GUI=OFF -DLEASESCOPE_REDIS=OFF \
+  -DLEASESCOPE_TESTS=OFF -DLEASESCOPE_BENCH=OFF
+leasescope_build build/test Release -DLEASESCOPE_OTHER_CLI="$PWD/build/test-debug/app/cli/leasescope-cli"
 
 started_pids=()
 cleanup() {

@@ -22,9 +22,11 @@ leasescope_install_deps() {
     || { echo "apt-get install failed for: ${missing[*]}" >&2; return 1; }
 }
 
-# Configures and builds into $1 with build type $2 (defaults: build/release, Release).
+# Configures and builds into $1 with build type $2 (defaults: build/release,
+# Release); further arguments go to cmake's configure step.
 leasescope_build() {
   local dir="${1:-build/release}" type="${2:-Release}"
-  cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE="$type" >&2 || return 1
+  shift 2 || true
+  cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE="$type" "$@" >&2 || return 1
   cmake --build "$dir" -j "$(nproc)" >&2 || return 1
 }
