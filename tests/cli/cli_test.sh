@@ -1,0 +1,338 @@
+#!/usr/bin/env bash
+# Uses leasescope-cli the way a new user would and checks what they would
+# rely on: exit codes (0 ok, 1 a check failed, 2 bad input), data on stdout,
+# diagnostics on stderr, and the first steps of the README.
+#
+#   cli_test.sh <path-to-leasescope-cli> <source-dir>
+#
+# Prints every failure, then "N passed, M failed"; exits non-zero when
+# anything failed. Needs only bash, coreutils, grep and sed.
+set -u
+
+if [ $# -ne 2 ]; then
+  echo "usage: $0 <path-to-leasescope-cli> <source-dir>" >&2
+  exit 2
+fi
+CLI=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+SRC=$(cd "$2" && pwd)
+GOLDEN=$SRC/tests/golden
+PRESET=$SRC/scenarios/expiry-takeover.json
+
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/leasescope-cli-test.XXXXXX")
+trap 'rm -rf "$WORK"' EXIT
+
+passed=0
+failed=0
+current=""
+
+# Runs the CLI; keeps stdout in $WORK/out, stderr in $WORK/err, the exit code in $rc.
+cli() {
+  current="leasescope-cli $*"
+  "$CLI" "$@" >"$WORK/out" 2>"$WORK/err"
+  rc=$?
+}
+
+pass() { passed=$((passed + 1)); }
+fail() {
+  failed=$((failed + 1))
+  {
+    echo "FAIL: $1"
+    echo "  command: $current (exit $rc)"
+    echo "  stdout:"; head -n 8 "$WORK/out" | sed 's/^/    /'
+    echo "  stderr:"; head -n 8 "$WORK/err" | sed 's/^/    /'
+  } >&2
+}
+
+expect_rc() {  # expected-code what
+  if [ "$rc" -eq "$1" ]; then pass; else fail "$2: expected exit $1"; fi
+}
+expect_out() {  # fixed-text what
+  if grep -qF -- "$1" "$WORK/out"; then pass; else fail "$2: stdout lacks \"$1\""; fi
+}
+expect_out_re() {  # extended-regex what
+  if grep -qE -- "$1" "$WORK/out"; then pass; else fail "$2: no stdout line matches /$1/"; fi
+}
+expect_err() {  # fixed-text what
+  if grep -qF -- "$1" "$WORK/err"; then pass; else fail "$2: stderr lacks \"$1\""; fi
+}
+expect_out_empty() {
+  if [ ! -s "$WORK/out" ]; then pass; else fail "$1: stdout should be empty"; fi
+}
+expect_err_empty() {
+  if [ ! -s "$WORK/err" ]; then pass; else fail "$1: stderr should be empty"; fi
+}
+check_that() {  # what command...: passes when the command succeeds
+  local what=$1
+  shift
+  if "$@"; then
+    pass
+  else
+    failed=$((failed + 1))
+    echo "FAIL: $what" >&2
+    echo "  test: $*" >&2
+    echo "  (last command: $current, exit $rc)" >&2
+  fi
+}
+not() { ! "$@"; }
+
+# The value of a top-level integer or string key in a one-line JSON object.
+json_field() {  # key line
+  printf '%s\n' "$2" | sed -n "s/.*\"$1\":\"\{0,1\}\([^\",}]*\).*/\1/p"
+}
+
+cd "$SRC" || exit 2
+
+# ---- help and version -------------------------------------------------------
+
+cli --help
+expect_rc 0 "--help"
+for word in run check diff validate list; do expect_out "$word" "--help lists the $word command"; done
+
+cli --version
+expect_rc 0 "--version"
+expect_out_re '^leasescope-cli [0-9]+\.[0-9]+\.[0-9]+' "--version prints name and version"
+
+cli
+expect_rc 2 "no command is a usage error"
+cli frobnicate
+expect_rc 2 "an unknown command is a usage error"
+cli run "$PRESET" --format xml
+expect_rc 2 "an unknown --format is a usage error"
+
+# ---- list ---------------------------------------------------------------------
+
+presets=("$SRC"/scenarios/*.json)
+cli list
+expect_rc 0 "list"
+check_that "list shows one line per preset (${#presets[@]})" test "$(wc -l <"$WORK/out")" -eq "${#presets[@]}"
+for file in "${presets[@]}"; do
+  name=$(basename "$file" .json)
+  title=$(sed -n 's/.*"title": *{ *"en": *"\([^"]*\)".*/\1/p' "$file" | head -n 1)
+  if [ -z "$title" ]; then fail "cannot read the English title of $file"; continue; fi
+  expect_out_re "^$name +$(printf '%s' "$title" | sed 's/[][\.*^$+?(){}|/]/\\&/g')\$" "list shows $name with its title"
+done
+
+cli list --lang ko
+expect_rc 0 "list --lang ko"
+for file in "${presets[@]}"; do
+  name=$(basename "$file" .json)
+  title=$(sed -n 's/.*"title":.*"ko": *"\([^"]*\)".*/\1/p' "$file" | head -n 1)
+  if [ -z "$title" ]; then fail "cannot read the Korean title of $file"; continue; fi
+  expect_out "$title" "list --lang ko shows the Korean title of $name"
+done
+cli list --lang fr
+expect_rc 2 "list --lang fr is refused"
+
+# ---- run: the text table --------------------------------------------------
+
+cli run "$PRESET" --format text
+expect_rc 0 "run --format text"
+expect_out_re '^ +0 +node-a +acquire +[[:alnum:]]{8} +1 +6 +acquired slot 0' "node-a acquires at tick 0 with fencing 1"
+expect_out_re '^ +6 +node-a +expire .*lease expired' "node-a's lease expires at tick 6"
+expect_out_re '^ +6 +node-b +acquire +[[:alnum:]]{8} +2 +6 +acquired' "node-b acquires at tick 6 with fencing 2"
+expect_out_re '^ +12 +node-a +release .*REJECTED: stale token' "node-a's release at tick 12 is rejected as stale"
+expect_out "violations: overlap 1" "the text summary counts the overlap"
+expect_err_empty "run --format text"
+
+# ---- run: JSONL, diff against the golden --------------------------------
+
+cli run "$PRESET"
+expect_rc 0 "run (JSONL)"
+expect_err_empty "run (JSONL)"
+cp "$WORK/out" "$WORK/run.jsonl"
+check_that "the first JSONL line is the header" grep -q '^{"type":"header",' <(head -n 1 "$WORK/run.jsonl")
+check_that "the last JSONL line is the summary" grep -q '^{"type":"summary",' <(tail -n 1 "$WORK/run.jsonl")
+check_that "every other line is an event" test "$(sed '1d;$d' "$WORK/run.jsonl" | grep -vc '^{"type":"event",')" -eq 0
+summary=$(tail -n 1 "$WORK/run.jsonl")
+events=$(json_field events "$summary")
+check_that "the summary counts the event lines" test "$events" = "$(($(wc -l <"$WORK/run.jsonl") - 2))"
+hash=$(json_field trace_sha256 "$summary")
+check_that "trace_sha256 is sha256sum of the event lines" \
+  test "$hash" = "$(sed '1d;$d' "$WORK/run.jsonl" | sha256sum | cut -d' ' -f1)"
+
+cli diff "$WORK/run.jsonl" "$GOLDEN/expiry-takeover.jsonl"
+expect_rc 0 "run output and the golden trace are identical"
+expect_out "identical" "diff says identical"
+
+# ---- run --trace FILE --------------------------------------------------------
+
+cli run "$PRESET" --trace "$WORK/written.jsonl"
+expect_rc 0 "run --trace"
+check_that "--trace wrote the file" test -s "$WORK/written.jsonl"
+check_that "--trace leaves no temporary file" test ! -e "$WORK/written.jsonl.tmp"
+check_that "--trace file has the bytes stdout had" cmp -s "$WORK/written.jsonl" "$WORK/run.jsonl"
+cli diff "$WORK/written.jsonl" "$GOLDEN/expiry-takeover.jsonl"
+expect_rc 0 "the --trace file passes diff against the golden"
+
+cli run "$PRESET" --format text --trace "$WORK/written2.jsonl"
+expect_rc 0 "run --format text --trace"
+cli diff "$WORK/written2.jsonl" "$GOLDEN/expiry-takeover.jsonl"
+expect_rc 0 "--trace writes JSONL even when stdout shows text"
+
+cli run "$PRESET" --trace "$WORK/no-such-dir/t.jsonl"
+expect_rc 2 "--trace into a missing folder is bad input"
+expect_err "no-such-dir" "--trace failure names the path"
+
+# ---- run --set and --until ---------------------------------------------------
+
+cli run "$PRESET" --set defaults.lease=8
+expect_rc 0 "run --set defaults.lease=8"
+cp "$WORK/out" "$WORK/lease8.jsonl"
+check_that "--set defaults.lease=8 changes the trace hash" \
+  test "$(json_field trace_sha256 "$(tail -n 1 "$WORK/lease8.jsonl")")" != "$hash"
+check_that "with lease 8, node-a's acquire reports ttl 8" \
+  grep -q '"node":"node-a","run":0,"op":"acquire",.*"ttl":8,"outcome":"acquired"' "$WORK/lease8.jsonl"
+
+cli diff "$GOLDEN/expiry-takeover.jsonl" "$WORK/lease8.jsonl"
+expect_rc 1 "diff of two different traces"
+expect_out "first divergence" "diff names the first divergence on stdout"
+
+cli run "$PRESET" --set defaults.leese=8
+expect_rc 2 "--set with a misspelt key"
+expect_err "/defaults/leese" "--set error names the JSON path"
+expect_err "did you mean \"lease\"" "--set error suggests the key"
+expect_out_empty "--set error"
+
+cli run "$PRESET" --set defaults.lease
+expect_rc 2 "--set without '='"
+expect_err "PATH=VALUE" "--set without '=' explains the form"
+
+cli run "$PRESET" --set candidates/7/start=1
+expect_rc 2 "--set with an index out of range"
+expect_err "out of range" "--set index error says out of range"
+
+cli run "$PRESET" --until 5
+expect_rc 0 "run --until 5"
+last=$(tail -n 1 "$WORK/out")
+check_that "--until 5 ends at tick 5" test "$(json_field end_tick "$last")" = 5
+check_that "--until 5 leaves node-a unfinished" grep -q '"result":"unfinished"' <(printf '%s\n' "$last")
+check_that "--until 5 emits no event after tick 5" \
+  test "$(grep '"type":"event"' "$WORK/out" | sed 's/.*"tick":\([0-9]*\),.*/\1/' | sort -n | tail -n 1)" -le 5
+
+# ---- validate -------------------------------------------------------------
+
+cli validate "${presets[@]}"
+expect_rc 0 "validate every preset"
+check_that "validate prints one ok line per preset" test "$(grep -c '^ok ' "$WORK/out")" -eq "${#presets[@]}"
+
+bad_files=("$SRC"/tests/bad_scenarios/*.json)
+check_that "there are bad scenario fixtures" test -e "${bad_files[0]}"
+for file in "${bad_files[@]}"; do
+  name=$(basename "$file")
+  where=$(sed -n 's|^// expect: *||p' "$file" | head -n 1)
+  if [ -z "$where" ]; then
+    check_that "$name has a '// expect: WHERE' line" false
+    continue
+  fi
+  cli validate "tests/bad_scenarios/$name"
+  expect_rc 2 "validate $name"
+  expect_out_empty "validate $name"
+  expect_err "$name" "validate $name names the file"
+  case $where in
+    /*) expect_err "$name: $where: " "validate $name names the JSON path $where" ;;
+    *) expect_err "$name:$where: JSON syntax error" "validate $name names line:column $where" ;;
+  esac
+done
+
+# Several files: every one is reported, and the good one still says ok.
+cli validate "$PRESET" tests/bad_scenarios/typo-in-candidate-key.json tests/bad_scenarios/trailing-comma.json
+expect_rc 2 "validate with one good and two bad files"
+expect_out "ok   $PRESET" "the good file is still reported ok"
+expect_err "typo-in-candidate-key.json" "the first bad file is reported"
+expect_err "trailing-comma.json" "the second bad file is reported"
+
+cli validate "$WORK/does-not-exist.json"
+expect_rc 2 "validate of a missing file"
+expect_err "does-not-exist.json" "missing file is named"
+expect_out_empty "validate of a missing file"
+cli run "$WORK/does-not-exist.json"
+expect_rc 2 "run of a missing file"
+expect_out_empty "run of a missing file"
+
+# ---- check ----------------------------------------------------------------
+
+cli check
+expect_rc 0 "check of every preset against tests/golden"
+check_that "check prints one ok line per preset" test "$(grep -c '^ok ' "$WORK/out")" -eq "${#presets[@]}"
+
+cli check "$PRESET" --golden "$GOLDEN"
+expect_rc 0 "check of one preset"
+
+# A tampered golden that is still a well-formed trace: one event edited and
+# the summary's hash recomputed, so check must report a divergence (exit 1),
+# not a broken file (exit 2).
+mkdir "$WORK/tampered"
+cp "$GOLDEN"/*.jsonl "$WORK/tampered/"
+t=$WORK/tampered/expiry-takeover.jsonl
+sed -i '6s/"fencing":2/"fencing":7/' "$t"
+h=$(sed '1d;$d' "$t" | sha256sum | cut -d' ' -f1)
+sed -i "\$s/\"trace_sha256\":\"[0-9a-f]*\"/\"trace_sha256\":\"$h\"/" "$t"
+check_that "the tampered golden differs from the real one" not cmp -s "$t" "$GOLDEN/expiry-takeover.jsonl"
+cli diff "$t" "$t"
+expect_rc 0 "the tampered golden is still a valid trace"
+cli check "$PRESET" --golden "$WORK/tampered"
+expect_rc 1 "check against a tampered golden"
+expect_err "FAIL" "check says FAIL"
+expect_err "first divergence at event 4 (tick 6, phase acquire)" "check names the first divergent event"
+cli check --golden "$WORK/tampered"
+expect_rc 1 "check of every preset with one tampered golden"
+check_that "the other presets still pass" test "$(grep -c '^ok ' "$WORK/out")" -eq $((${#presets[@]} - 1))
+
+mkdir "$WORK/empty-golden"
+cli check "$PRESET" --golden "$WORK/empty-golden"
+expect_rc 1 "check without a golden file"
+expect_err "--update" "a missing golden suggests --update"
+
+cli check tests/bad_scenarios/typo-in-candidate-key.json
+expect_rc 2 "check of a bad scenario is bad input"
+
+# ---- check --update ----------------------------------------------------------
+
+mkdir "$WORK/update"
+cli check --golden "$WORK/update" --update
+expect_rc 0 "check --update of every preset into an empty folder"
+check_that "--update wrote one file per preset" test "$(find "$WORK/update" -name "*.jsonl" | wc -l)" -eq "${#presets[@]}"
+check_that "--update left no temporary files" test -z "$(find "$WORK/update" -name '*.tmp')"
+for file in "${presets[@]}"; do
+  name=$(basename "$file" .json)
+  check_that "--update wrote $name.jsonl equal to the golden" cmp -s "$WORK/update/$name.jsonl" "$GOLDEN/$name.jsonl"
+done
+cli check --golden "$WORK/update"
+expect_rc 0 "check against freshly updated goldens"
+
+# Writing fails: into a missing folder, and onto a path that is a folder. No
+# temporary file may be left behind, and the file before it stays whole.
+cli check "$PRESET" --golden "$WORK/missing-folder" --update
+expect_rc 2 "check --update into a missing folder"
+check_that "nothing was created for the missing folder" test ! -e "$WORK/missing-folder"
+
+mkdir -p "$WORK/blocked/contention.jsonl"
+cli check "$PRESET" scenarios/contention.json --golden "$WORK/blocked" --update
+expect_rc 2 "check --update onto a folder"
+expect_err "contention.jsonl" "the failed write names its file"
+check_that "the earlier file was written whole" cmp -s "$WORK/blocked/expiry-takeover.jsonl" "$GOLDEN/expiry-takeover.jsonl"
+check_that "no temporary file is left after a failed write" test -z "$(find "$WORK/blocked" -name '*.tmp')"
+
+# ---- diff of corrupted traces --------------------------------------------
+# Each corruption of the golden must be refused as bad input (exit 2) with
+# the file and the line number on stderr, and nothing on stdout.
+
+g=$GOLDEN/expiry-takeover.jsonl
+total=$(wc -l <"$g")
+sed '3s/"fencing":1/"fencing":2/' "$g" >"$WORK/bad-hash.jsonl"
+head -n 10 "$g" >"$WORK/truncated.jsonl"
+sed '4s/"tick":6,/"tick": 6,/' "$g" >"$WORK/spacing.jsonl"
+sed '4s/"tick":6,"seq":2,/"seq":2,"tick":6,/' "$g" >"$WORK/key-order.jsonl"
+for spec in "bad-hash:$total" "truncated:10" "spacing:4" "key-order:4"; do
+  name=${spec%%:*}
+  line=${spec##*:}
+  cli diff "$g" "$WORK/$name.jsonl"
+  expect_rc 2 "diff of a trace with $name"
+  expect_err "$name.jsonl:$line:" "diff of a trace with $name names line $line"
+  expect_out_empty "diff of a trace with $name"
+done
+cli diff "$g" "$WORK/does-not-exist.jsonl"
+expect_rc 2 "diff of a missing trace"
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
