@@ -1,0 +1,269 @@
+#pragma once
+// The explorer (issue 5): adds fault schedules to a base scenario, runs each
+// one deterministically and looks for a schedule that breaks a property
+// (overlap, unsafe_write, fencing_regressed, liveness). It hands back the
+// shortest counterexample: fewest added faults, then earliest.
+//
+// The search is pure and, apart from ExploreControl's atomics, holds no shared
+// mutable state: every evaluate_* member is const and safe to call from many
+// threads at once. Threads belong to the caller (the CLI, the GUI); the result
+// depends only on the base, the options and the seed, never on how the work
+// was split into chunks or how many threads ran them.
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "leasescope/engine/result.hpp"
+#include "leasescope/sim/scenario.hpp"
+#include "leasescope/sim/trace.hpp"
+
+namespace leasescope::sim {
+
+// Limits on a budget. Exhaustive search grows as atoms^faults, so these keep a
+// typo from asking for a search that never ends.
+inline constexpr int explore_faults_max = 4;
+inline constexpr Tick explore_pause_max = 1'000;
+inline constexpr int explore_shuffles_max = 1'000;
+inline constexpr std::int64_t explore_atoms_max = 2'000'000;
+inline constexpr std::uint64_t explore_draws_max = 1'000'000'000'000;
+
+// The properties a schedule is checked against. As a filter (options), true
+// means "check it"; in a verdict, true means "it failed".
+struct Properties {
+    bool overlap = false;  // more than capacity nodes executing: expected with bare leases, so opt-in
+    bool unsafe_write = true;
+    bool fencing_regressed = true;
+    bool liveness = true;  // some run of some node ends elected
+    bool any() const { return overlap || unsafe_write || fencing_regressed || liveness; }
+    bool operator==(const Properties&) const = default;
+};
+// "overlap,unsafe_write,fencing_regressed,liveness" (any subset, or "all").
+Result<Properties, std::string> parse_properties(std::string_view text);
+std::string to_string(const Properties& properties);  // comma-separated, in the order above
+
+// The fault kinds the explorer may add.
+struct FaultMenu {
+    bool pause = true;
+    bool partition_drop_requests = true;
+    bool partition_drop_replies = true;
+    bool crash = true;
+    bool failover_leases = true;
+    bool failover_all = true;
+    bool any() const {
+        return pause || partition_drop_requests || partition_drop_replies || crash || failover_leases || failover_all;
+    }
+};
+// "pause,partition,crash,failover"; a kind may be narrowed with a colon:
+// partition:drop_requests, partition:drop_replies, failover:leases,
+// failover:all. "all" is everything.
+Result<FaultMenu, std::string> parse_fault_kinds(std::string_view text);
+std::string to_string(const FaultMenu& menu);
+
+struct ExploreOptions {
+    int max_faults = 2;  // added faults per schedule, 0 … explore_faults_max
+    FaultMenu kinds;
+    Tick max_pause = 8;  // pauses and partitions last 1 … max_pause ticks
+    // Faults start at ticks 0 … max_tick. Default: the base's end tick plus
+    // max_pause (an added pause can stretch the run that long), capped at the
+    // horizon.
+    std::optional<Tick> max_tick;
+    // Besides the base's own order, try order = "shuffled" with seeds
+    // base.seed + 1 … base.seed + shuffles.
+    int shuffles = 2;
+    Properties properties;
+    // Skip schedules with a fault that provably changes nothing. Off only to
+    // check the pruning itself (the counterexample must be the same).
+    bool prune = true;
+};
+
+// One schedule: an order variant plus added faults, as indices into
+// Explorer::atoms() in increasing order (atoms are sorted by tick first).
+struct Schedule {
+    std::int32_t variant = 0;  // 0: the base's order and seed; v >= 1: shuffled, seed base.seed + v
+    std::vector<std::int32_t> atoms;
+    bool operator==(const Schedule&) const = default;
+};
+
+// What one run of a schedule did.
+struct Verdict {
+    Violations violations;
+    bool elected = false;  // some run ended elected
+    Properties failed;     // only the checked properties can be true here
+    Tick end_tick = 0;
+    bool fails() const { return failed.any(); }
+};
+
+// Counters of a search. schedules = simulated + pruned + invalid: a schedule
+// is pruned when one of its faults provably cannot change the outcome (so a
+// schedule with fewer faults, also in the budget, behaves the same), invalid
+// when two of its pauses or partitions overlap on one node.
+struct SearchStats {
+    std::uint64_t schedules = 0;  // saturates at UINT64_MAX for absurd budgets
+    std::uint64_t simulated = 0;
+    std::uint64_t pruned = 0;
+    std::uint64_t invalid = 0;
+    std::uint64_t failing = 0;  // simulated schedules that broke a checked property
+    std::uint64_t ticks = 0;    // simulated ticks, counting the runs made only to prune
+    void add(const SearchStats& other);
+};
+
+// Progress and cancellation, shared with a caller on another thread. The
+// explorer adds to the counters after each work unit and checks `cancel`
+// between schedules.
+struct ExploreControl {
+    std::atomic<bool> cancel{false};
+    std::atomic<std::uint64_t> schedules_done{0};
+    std::atomic<std::uint64_t> ticks_done{0};
+    std::atomic<int> level{0};  // exhaustive: the fault count being searched
+};
+
+// The result of evaluating a range of work units or draws.
+struct ChunkResult {
+    SearchStats stats;
+    std::optional<Schedule> best;  // the best-ranked failing schedule of the range
+    std::uint64_t best_draw = 0;   // random mode: the draw that produced `best`
+    bool complete = true;          // false when cancelled part way
+};
+
+class Explorer {
+public:
+    // Checks the options against the base and lays out the atoms (every single
+    // fault the budget allows). The base is copied.
+    static Result<Explorer, std::string> create(const Scenario& base, const ExploreOptions& options);
+
+    const Scenario& base() const { return variants_.front(); }
+    const ExploreOptions& options() const { return options_; }
+    // The scenario a variant runs: the base, or the base shuffled with another seed.
+    const Scenario& variant(std::int32_t v) const { return variants_.at(static_cast<std::size_t>(v)); }
+    std::int32_t variant_count() const { return static_cast<std::int32_t>(variants_.size()); }
+    Tick base_end_tick() const { return base_end_tick_; }
+    Tick max_tick() const { return max_tick_; }
+    // Every fault the budget allows, valid beside the base's own faults, in
+    // canonical order: tick, kind (pause, partition, crash, failover), node,
+    // duration, mode. Left out: a pause or partition ending exactly where one
+    // of the base's own (same node, same kind) starts, since the scheduler
+    // would let its end cancel the base's fault.
+    const std::vector<Fault>& atoms() const { return atoms_; }
+
+    // ---- Exhaustive search, one fault count ("level") at a time ----
+    // Work units of a level: level 0 has one per variant (the base itself);
+    // level k >= 1 one per (variant, first fault), each covering every
+    // schedule of k faults that starts with that fault.
+    std::uint64_t level_units(int level) const;
+    // Schedules in the budget with exactly `level` faults (saturating).
+    std::uint64_t level_schedules(int level) const;
+    // Evaluates units [begin, end) of a level. Thread-safe.
+    ChunkResult evaluate_level(int level, std::uint64_t begin, std::uint64_t end,
+                               ExploreControl* control = nullptr) const;
+
+    // ---- Random search ----
+    // Draw `index` of the stream of `seed`: 1 … max_faults faults picked
+    // uniformly among the atoms, and a variant. Independent of other draws.
+    Schedule draw(std::uint64_t seed, std::uint64_t index) const;
+    ChunkResult evaluate_draws(std::uint64_t seed, std::uint64_t begin, std::uint64_t end,
+                               ExploreControl* control = nullptr) const;
+
+    // ---- One schedule ----
+    Verdict check(const Schedule& schedule) const;
+    // Whether `a` ranks before `b`: fewer faults, then earlier fault ticks,
+    // then a lower variant, then lower atom indices.
+    static bool ranks_before(const Schedule& a, const Schedule& b, const std::vector<Fault>& atoms);
+    bool ranks_before(const Schedule& a, const Schedule& b) const { return ranks_before(a, b, atoms_); }
+    // A failing schedule made smaller while it still fails: faults removed,
+    // the base order preferred, durations shortened, faults moved earlier.
+    Schedule shrink(const Schedule& failing) const;
+    // The schedule as a scenario: the variant plus the added faults after the
+    // base's own.
+    Scenario to_scenario(const Schedule& schedule) const;
+
+    // What is due at each tick of one run, recorded so that a fault added
+    // at a later tick can be judged (relevant or not) without simulating it.
+    // Rows are ticks first … first + rows - 1, each the state before the tick.
+    struct DueTable {
+        Tick first = 0;
+        std::int32_t nodes = 0;
+        std::vector<Tick> act_due;         // per (tick, node): first tick >= t at which the node acts
+        std::vector<Tick> call_due;        // per (tick, node): first tick >= t at which it calls the store
+        std::vector<std::uint8_t> flags;   // per tick: see explorer.cpp
+    };
+    struct Worker;
+
+private:
+    Explorer() = default;
+    void run_unit(Worker& worker, int level, std::uint64_t unit, ChunkResult& out) const;
+    void visit(Worker& worker, int level, std::int32_t variant, std::size_t depth, const DueTable& table,
+               std::int32_t atom, ChunkResult& out) const;
+    Verdict run(Worker& worker, std::int32_t variant, const std::vector<std::int32_t>& atoms, DueTable* record,
+                Tick record_from, std::uint64_t& ticks) const;
+    Verdict run_faults(const Scenario& scenario) const;
+    void consider(const Schedule& schedule, const Verdict& verdict, std::uint64_t draw, ChunkResult& out) const;
+
+    ExploreOptions options_;
+    std::vector<Scenario> variants_;
+    std::vector<Fault> atoms_;
+    std::vector<DueTable> base_tables_;  // per variant: what is due at each tick of the bare base
+    Tick base_end_tick_ = 0;
+    Tick max_tick_ = 0;
+};
+
+// ---- A whole search ----
+
+enum class ExploreMode { exhaustive, random };
+
+// Runs run_chunk(c) exactly once for every c in [0, count), on any threads,
+// and returns when all have returned.
+using ChunkRunner = std::function<void(std::size_t count, const std::function<void(std::size_t)>& run_chunk)>;
+
+struct ExploreRun {
+    ExploreMode mode = ExploreMode::exhaustive;
+    std::uint64_t seed = 0;    // random mode
+    std::uint64_t draws = 0;   // random mode
+    std::uint64_t chunk = 16;  // units or draws per chunk; the result does not depend on it
+    ChunkRunner runner;        // empty: chunks run in order on the caller's thread
+};
+
+struct LevelReport {
+    int faults = 0;
+    SearchStats stats;
+};
+
+struct ExploreReport {
+    bool complete = true;             // false when cancelled
+    std::vector<LevelReport> levels;  // exhaustive: each fault count searched, in order
+    SearchStats totals;
+    // The counterexample: the best-ranked failing schedule (exhaustive), or
+    // the best-ranked failing draw after shrinking (random).
+    std::optional<Schedule> found;
+    std::optional<Schedule> drawn;  // random: the failing draw before shrinking
+    std::uint64_t drawn_index = 0;  // random: its index in the seed's stream
+};
+
+// Exhaustive: levels 0, 1, … max_faults, stopping after the first level with
+// a failure, whose best-ranked failing schedule is then the shortest overall.
+// Random: `draws` draws of `seed`, the best-ranked failure shrunk.
+ExploreReport explore(const Explorer& explorer, const ExploreRun& run, ExploreControl* control = nullptr);
+
+// ---- Words ----
+
+// "pause node-a for 3 ticks at tick 1" and its Korean.
+Localized describe_fault(const Scenario& scenario, const Fault& fault);
+// "order shuffled with seed 35", or empty for the base's own order.
+Localized describe_variant(const Explorer& explorer, std::int32_t variant);
+
+struct Counterexample {
+    Scenario scenario;             // opens in the GUI; its trace shows the violation
+    std::vector<Localized> faults;  // the added faults (and a shuffled order), in words
+    Localized explanation;         // what went wrong, from the trace
+    Verdict verdict;
+    Trace trace;
+};
+// Builds the counterexample scenario ("<base>-counterexample", title and
+// summary in English and Korean) and explains the first violation of a
+// checked property in its trace.
+Counterexample make_counterexample(const Explorer& explorer, const Schedule& schedule);
+
+}  // namespace leasescope::sim
