@@ -1,0 +1,401 @@
+#include "app.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include <GLFW/glfw3.h>
+#include <nlohmann/json.hpp>
+
+#include "core/svg.hpp"
+#include "core/words.hpp"
+#include "leasescope/sim/scenario.hpp"
+#include "leasescope/sim/trace.hpp"
+
+namespace leasescope::gui {
+namespace fs = std::filesystem;
+
+namespace {
+
+// The presets in teaching order; files not listed here follow alphabetically.
+const char* const preset_order[] = {
+    "expiry-takeover", "contention", "auto-extension", "min-lease", "gc-pause-fencing", "gc-pause-no-fencing",
+    "watchdog-pause", "partition-extend", "lost-reply-orphan", "crash-no-release", "failover-lost-lock",
+    "failover-fencing-regressed", "hold-off-handover", "group-capacity", "group-saturation", "group-expiry",
+    "racing-acquire", "scheduled-job",
+};
+
+int preset_rank(const std::string& name) {
+    for (std::size_t i = 0; i < std::size(preset_order); ++i)
+        if (name == preset_order[i]) return static_cast<int>(i);
+    return 1000;
+}
+
+}  // namespace
+
+std::string default_config_dir() {
+    const char* xdg = std::getenv("XDG_CONFIG_HOME");
+    if (xdg && *xdg) return std::string(xdg) + "/leasescope";
+    const char* home = std::getenv("HOME");
+    if (home && *home) return std::string(home) + "/.config/leasescope";
+    return {};
+}
+
+App::App(AppOptions options) : options_(std::move(options)), palette_(default_palette()), views_(make_views()) {}
+
+bool App::init(std::string& error) {
+    if (!strings_.load_dir(options_.assets_dir, error)) return false;
+    std::string text;
+    if (read_text_file(options_.assets_dir + "/style.json", text)) apply_style_json(palette_, text, &font_px_);
+    if (!read_text_file(options_.assets_dir + "/tour.json", text)) {
+        error = "cannot read " + options_.assets_dir + "/tour.json";
+        return false;
+    }
+    if (!load_tour(text, tour_, error)) return false;
+
+    // Presets: every scenario file in the scenarios folder that parses.
+    std::error_code ec;
+    if (!options_.scenarios_dir.empty() && fs::is_directory(options_.scenarios_dir, ec)) {
+        for (const auto& entry : fs::directory_iterator(options_.scenarios_dir, ec)) {
+            if (entry.path().extension() != ".json") continue;
+            std::string bytes;
+            if (!read_text_file(entry.path().string(), bytes)) continue;
+            auto parsed = sim::parse_scenario(bytes, entry.path().string());
+            if (!parsed.ok()) continue;
+            presets_.push_back(PresetInfo{entry.path().string(), parsed->name, parsed->title, parsed->summary});
+        }
+    }
+    std::sort(presets_.begin(), presets_.end(), [](const PresetInfo& a, const PresetInfo& b) {
+        const int ra = preset_rank(a.name), rb = preset_rank(b.name);
+        return ra != rb ? ra < rb : a.name < b.name;
+    });
+
+    // Remembered settings: the language and the speed.
+    if (!options_.config_dir.empty() && read_text_file(options_.config_dir + "/settings.json", text)) {
+        nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
+        if (j.is_object()) {
+            if (j.contains("lang") && j["lang"].is_string()) strings_.set_lang(lang_from_code(j["lang"].get<std::string>()));
+            if (j.contains("speed") && j["speed"].is_number()) speed_ = std::clamp(j["speed"].get<double>(), 0.5, 40.0);
+        }
+    }
+    return true;
+}
+
+void App::save_settings() const {
+    if (options_.config_dir.empty()) return;
+    std::error_code ec;
+    fs::create_directories(options_.config_dir, ec);
+    nlohmann::json j{{"lang", lang_code(strings_.lang())}, {"speed", speed_}};
+    std::ofstream out(options_.config_dir + "/settings.json");
+    out << j.dump(2) << "\n";
+}
+
+void App::set_lang(Lang lang) {
+    strings_.set_lang(lang);
+    save_settings();
+}
+
+bool App::load_file(const std::string& path, std::string& error) {
+    std::string bytes;
+    if (!read_text_file(path, bytes)) {
+        error = strings_.tr("msg.cannot_read", {{"path", path}});
+        return false;
+    }
+    auto parsed = sim::parse_scenario(bytes, path);
+    if (!parsed.ok()) {
+        error = parsed.error().to_string();
+        return false;
+    }
+    scenario_path_ = path;
+    rebuild(std::move(parsed).value(), false);
+    return true;
+}
+
+void App::rebuild(sim::Scenario scenario, bool keep_playhead) {
+    timeline_ = std::make_unique<sim::Timeline>(std::move(scenario));
+    lanes_ = build_lanes(*timeline_);
+    if (!keep_playhead) {
+        playhead_ = 0;
+        ++fit_generation_;
+        playing_ = false;
+    }
+    playhead_ = std::clamp<Tick>(playhead_, 0, lanes_.end_tick);
+    selected_event_ = -1;
+    snapshot_tick_ = -1;
+    refresh_snapshot();
+}
+
+void App::refresh_snapshot() {
+    if (!timeline_) return;
+    if (snapshot_tick_ == playhead_) return;
+    snapshot_ = timeline_->snapshot_at(playhead_);
+    snapshot_tick_ = playhead_;
+}
+
+void App::seek(Tick t) {
+    playhead_ = std::clamp<Tick>(t, 0, lanes_.end_tick);
+    refresh_snapshot();
+}
+
+std::optional<std::string> App::take_png_request() {
+    auto r = std::move(png_request_);
+    png_request_.reset();
+    return r;
+}
+
+bool App::write_text(const std::string& path, const std::string& bytes) {
+    std::ofstream out(path, std::ios::binary);
+    out << bytes;
+    out.close();
+    if (!out) {
+        error_ = strings_.tr("msg.cannot_write", {{"path", path}});
+        return false;
+    }
+    notice_ = strings_.tr("msg.saved", {{"path", path}});
+    error_.clear();
+    return true;
+}
+
+void App::tour_goto(int step) {
+    if (step < 0 || static_cast<std::size_t>(step) >= tour_.size()) return;
+    const TourStep& s = tour_[static_cast<std::size_t>(step)];
+    for (const PresetInfo& p : presets_) {
+        if (p.name != s.preset) continue;
+        std::string err;
+        if (p.path != scenario_path_ || !timeline_) {
+            if (!load_file(p.path, err)) error_ = err;
+        }
+        break;
+    }
+    tour_step_ = step;
+    playing_ = false;
+    if (timeline_) {
+        seek(resolve_tour_tick(s, timeline_->trace()));
+        // Select the step's event so the explanation panel and the table agree.
+        const auto& events = timeline_->trace().events;
+        for (std::size_t k = timeline_->first_event_at_or_after(playhead_); k < events.size() && events[k].tick == playhead_;
+             ++k) {
+            if (!s.find_op.empty() && s.find_op != sim::to_string(events[k].op)) continue;
+            selected_event_ = static_cast<std::int32_t>(k);
+            break;
+        }
+    }
+}
+
+void App::apply(const Commands& commands) {
+    if (!timeline_) return;
+    const auto& events = timeline_->trace().events;
+    for (const Command& c : commands) {
+        switch (c.kind) {
+            case Command::Kind::seek:
+                seek(c.value);
+                break;
+            case Command::Kind::step:
+                playing_ = false;
+                seek(playhead_ + c.value);
+                break;
+            case Command::Kind::next_event: {
+                playing_ = false;
+                const std::size_t k = timeline_->first_event_at_or_after(playhead_ + 1);
+                if (k < events.size()) {
+                    seek(events[k].tick);
+                    selected_event_ = static_cast<std::int32_t>(k);
+                }
+                break;
+            }
+            case Command::Kind::prev_event: {
+                playing_ = false;
+                const std::size_t k = timeline_->first_event_at_or_after(playhead_);
+                if (k > 0) {
+                    const Tick t = events[k - 1].tick;
+                    seek(t);
+                    selected_event_ = static_cast<std::int32_t>(timeline_->first_event_at_or_after(t));
+                }
+                break;
+            }
+            case Command::Kind::toggle_play:
+                if (!playing_ && playhead_ >= lanes_.end_tick) seek(0);
+                playing_ = !playing_;
+                play_accum_ = 0;
+                break;
+            case Command::Kind::set_speed:
+                speed_ = std::clamp(c.number, 0.5, 40.0);
+                save_settings();
+                break;
+            case Command::Kind::restart:
+                seek(0);
+                selected_event_ = -1;
+                playing_ = true;
+                play_accum_ = 0;
+                break;
+            case Command::Kind::fit:
+                ++fit_generation_;
+                break;
+            case Command::Kind::select_event:
+                if (c.value >= 0 && static_cast<std::size_t>(c.value) < events.size()) {
+                    selected_event_ = static_cast<std::int32_t>(c.value);
+                    playing_ = false;
+                    seek(events[static_cast<std::size_t>(c.value)].tick);
+                }
+                break;
+            case Command::Kind::edit: {
+                auto edited = apply_edits(timeline_->scenario(), c.edits);
+                if (!edited.ok()) {
+                    error_ = edited.error();
+                    break;
+                }
+                error_.clear();
+                notice_.clear();
+                rebuild(std::move(edited).value(), true);
+                return;  // the old timeline's event indices are gone
+            }
+            case Command::Kind::load_preset:
+            case Command::Kind::open_path: {
+                std::string err;
+                if (load_file(c.text, err)) {
+                    error_.clear();
+                    notice_.clear();
+                    if (c.kind == Command::Kind::open_path) tour_step_ = -1;
+                } else {
+                    error_ = err;
+                }
+                return;
+            }
+            case Command::Kind::save_path:
+                write_text(c.text, sim::scenario_to_json(timeline_->scenario()));
+                break;
+            case Command::Kind::set_lang:
+                set_lang(lang_from_code(c.text));
+                break;
+            case Command::Kind::tour_goto:
+                tour_goto(static_cast<int>(c.value));
+                return;
+            case Command::Kind::tour_stop:
+                tour_step_ = -1;
+                break;
+            case Command::Kind::export_png:
+                png_request_ = c.text;
+                break;
+            case Command::Kind::export_svg: {
+                SvgOptions o;
+                o.first = 0;
+                o.last = lanes_.end_tick;
+                o.playhead = playhead_;
+                const auto& sc = timeline_->scenario();
+                o.title = (strings_.lang() == Lang::ko && !sc.title.ko.empty() ? sc.title.ko : sc.title.en);
+                if (o.title.empty()) o.title = sc.name;
+                write_text(c.text, timeline_svg(lanes_, palette_, strings_, o));
+                break;
+            }
+            case Command::Kind::export_jsonl:
+                write_text(c.text, sim::trace_to_jsonl(timeline_->trace()));
+                break;
+        }
+    }
+}
+
+void App::advance(double dt) {
+    if (!playing_ || !timeline_) return;
+    play_accum_ += dt * speed_;
+    const auto whole = static_cast<Tick>(std::floor(play_accum_));
+    if (whole <= 0) return;
+    play_accum_ -= static_cast<double>(whole);
+    seek(playhead_ + whole);
+    if (playhead_ >= lanes_.end_tick) playing_ = false;
+}
+
+void App::shortcuts(Commands& out) const {
+    const ImGuiIO& io = ImGui::GetIO();
+    if (io.WantTextInput) return;
+    if (ImGui::IsKeyPressed(GLFW_KEY_SPACE, false)) out.push_back(cmd(Command::Kind::toggle_play));
+    if (ImGui::IsKeyPressed(GLFW_KEY_RIGHT)) out.push_back(io.KeyShift ? cmd(Command::Kind::next_event)
+                                                                       : cmd(Command::Kind::step, 1));
+    if (ImGui::IsKeyPressed(GLFW_KEY_LEFT)) out.push_back(io.KeyShift ? cmd(Command::Kind::prev_event)
+                                                                      : cmd(Command::Kind::step, -1));
+    if (ImGui::IsKeyPressed(GLFW_KEY_PAGE_DOWN)) out.push_back(cmd(Command::Kind::next_event));
+    if (ImGui::IsKeyPressed(GLFW_KEY_PAGE_UP)) out.push_back(cmd(Command::Kind::prev_event));
+    if (ImGui::IsKeyPressed(GLFW_KEY_HOME, false)) out.push_back(cmd(Command::Kind::seek, 0));
+    if (ImGui::IsKeyPressed(GLFW_KEY_END, false)) out.push_back(cmd(Command::Kind::seek, lanes_.end_tick));
+    const bool plus = ImGui::IsKeyPressed(GLFW_KEY_EQUAL) || ImGui::IsKeyPressed(GLFW_KEY_KP_ADD);
+    const bool minus = ImGui::IsKeyPressed(GLFW_KEY_MINUS) || ImGui::IsKeyPressed(GLFW_KEY_KP_SUBTRACT);
+    if (plus || minus) {
+        Command c = cmd(Command::Kind::set_speed);
+        c.number = plus ? speed_ * 1.5 : speed_ / 1.5;
+        out.push_back(c);
+    }
+}
+
+void App::compute_layout(float w, float h) {
+    const float em = font_px_;
+    const float top_h = std::round(em * 5.0f);
+    const float transport_h = std::round(em * 2.7f);
+    const float bottom_h = std::round(std::max(em * 10.0f, h * 0.27f));
+    const float left_w = std::round(std::max(em * 13.0f, w * 0.18f));
+    const float right_w = std::round(std::max(em * 15.0f, w * 0.21f));
+    const float mid_h = std::max(em * 8.0f, h - top_h - transport_h - bottom_h);
+    const float side_h = mid_h + transport_h;
+    const float center_w = w - left_w - right_w;
+    layout_["controls"] = {0, 0, w, top_h};
+    layout_["candidates"] = {0, top_h, left_w, std::round(side_h * 0.68f)};
+    layout_["action"] = {0, top_h + std::round(side_h * 0.68f), left_w, side_h - std::round(side_h * 0.68f)};
+    layout_["timeline"] = {left_w, top_h, center_w, mid_h};
+    layout_["transport"] = {left_w, top_h + mid_h, center_w, transport_h};
+    layout_["record"] = {w - right_w, top_h, right_w, std::round(side_h * 0.56f)};
+    layout_["resource"] = {w - right_w, top_h + std::round(side_h * 0.56f), right_w, side_h - std::round(side_h * 0.56f)};
+    const float events_w = std::round(w * 0.57f);
+    layout_["events"] = {0, h - bottom_h, events_w, bottom_h};
+    layout_["explain"] = {events_w, h - bottom_h, w - events_w, bottom_h};
+}
+
+void App::draw_frame(Commands& out) {
+    const ImGuiIO& io = ImGui::GetIO();
+    compute_layout(io.DisplaySize.x, io.DisplaySize.y);
+    if (!timeline_) return;
+    refresh_snapshot();
+    std::string focus;
+    if (tour_step_ >= 0) focus = tour_[static_cast<std::size_t>(tour_step_)].focus;
+    // Relayout on the first frames, after a window resize and on request.
+    static_assert(sizeof(float) == 4);
+    const bool resized = io.DisplaySize.x != last_size_.x || io.DisplaySize.y != last_size_.y;
+    if (resized && frames_ > 0 && !relayout_pending_) relayout_pending_ = true;
+    FrameContext ctx{timeline_->scenario(),
+                     *timeline_,
+                     lanes_,
+                     snapshot_,
+                     playhead_,
+                     selected_event_,
+                     playing_,
+                     speed_,
+                     strings_,
+                     palette_,
+                     fonts_,
+                     presets_,
+                     scenario_path_,
+                     error_,
+                     notice_,
+                     tour_,
+                     tour_step_,
+                     focus,
+                     fit_generation_,
+                     layout_,
+                     relayout_pending_ || frames_ < 2 || force_layout_};
+    last_size_ = io.DisplaySize;
+    for (auto& view : views_) view->draw(ctx, out);
+    relayout_pending_ = false;
+    ++frames_;
+    // The tour points at its panel with a thick outline over everything.
+    if (!focus.empty()) {
+        auto it = layout_.find(focus);
+        if (it != layout_.end()) {
+            const PanelRect& r = it->second;
+            ImDrawList* fg = ImGui::GetForegroundDrawList();
+            const float pulse = 0.6f + 0.4f * static_cast<float>(std::sin(ImGui::GetTime() * 4.0));
+            fg->AddRect(ImVec2(r.x + 2, r.y + 2), ImVec2(r.x + r.w - 2, r.y + r.h - 2), col(palette_.focus, pulse), 6.0f,
+                        0, 5.0f);
+        }
+    }
+}
+
+}  // namespace leasescope::gui

@@ -1,0 +1,114 @@
+#pragma once
+// The app's state and the only code that changes it: the loaded scenario, its
+// simulated timeline and lanes, the playhead, the tour. Views get a const
+// FrameContext and return commands; apply() runs them between frames.
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "commands.hpp"
+#include "core/lanes.hpp"
+#include "core/palette.hpp"
+#include "core/strings.hpp"
+#include "core/tour.hpp"
+#include "views/view.hpp"
+
+namespace leasescope::gui {
+
+struct AppOptions {
+    std::string assets_dir;
+    std::string scenarios_dir;
+    std::string config_dir;  // empty: nothing is remembered (headless runs)
+};
+
+class App {
+public:
+    explicit App(AppOptions options);
+
+    // Loads the string tables, style, tour and preset list; false with `error` set.
+    bool init(std::string& error);
+    // Loads a scenario file (a preset or any path); false and an error message on failure.
+    bool load_file(const std::string& path, std::string& error);
+
+    // Applies the commands the views returned this frame.
+    void apply(const Commands& commands);
+    // Advances playback by `dt_seconds` of wall time.
+    void advance(double dt_seconds);
+    // Keyboard shortcuts, turned into commands.
+    void shortcuts(Commands& out) const;
+
+    // Draws one frame of every view into the current ImGui frame.
+    void draw_frame(Commands& out);
+
+    void set_lang(Lang lang);
+    Lang lang() const { return strings_.lang(); }
+    void seek(Tick t);
+    void set_playing(bool playing) { playing_ = playing; }
+    Tick playhead() const { return playhead_; }
+    Tick end_tick() const { return lanes_.end_tick; }
+    const sim::Timeline* timeline() const { return timeline_.get(); }
+    const Palette& palette() const { return palette_; }
+    const Strings& strings() const { return strings_; }
+    float font_px() const { return font_px_; }
+    Fonts& fonts() { return fonts_; }
+    const std::string& error() const { return error_; }
+
+    // Requests a PNG of the next rendered frame (main.cpp reads pixels after drawing).
+    std::optional<std::string> take_png_request();
+    void set_notice(std::string text) { notice_ = std::move(text); }
+    void set_error(std::string text) { error_ = std::move(text); }
+
+    // The tour: step k loads its preset, seeks and points at its panel.
+    void tour_goto(int step);
+
+private:
+    void rebuild(sim::Scenario scenario, bool keep_playhead);
+    void compute_layout(float width, float height);
+    void refresh_snapshot();
+    bool write_text(const std::string& path, const std::string& bytes);
+    void save_settings() const;
+
+    AppOptions options_;
+    Strings strings_;
+    Palette palette_;
+    float font_px_ = 17.0f;
+    Fonts fonts_;
+    std::vector<PresetInfo> presets_;
+    std::vector<TourStep> tour_;
+    int tour_step_ = -1;
+
+    std::unique_ptr<sim::Timeline> timeline_;
+    LaneModel lanes_;
+    sim::Snapshot snapshot_;
+    Tick snapshot_tick_ = -1;
+    std::string scenario_path_;
+
+    Tick playhead_ = 0;
+    double play_accum_ = 0.0;
+    bool playing_ = false;
+    double speed_ = 4.0;
+    std::int32_t selected_event_ = -1;
+    std::uint64_t fit_generation_ = 1;
+    std::string error_, notice_;
+    std::optional<std::string> png_request_;
+
+    std::map<std::string, PanelRect> layout_;
+    ImVec2 last_size_{0, 0};
+    bool relayout_pending_ = false;
+    std::uint64_t frames_ = 0;
+
+public:
+    // Headless runs and "reset layout" place every panel on the computed layout.
+    bool force_layout_ = false;
+    void request_relayout() { relayout_pending_ = true; }
+
+private:
+    std::vector<std::unique_ptr<View>> views_;
+};
+
+// $XDG_CONFIG_HOME/leasescope or ~/.config/leasescope (created on demand).
+std::string default_config_dir();
+
+}  // namespace leasescope::gui

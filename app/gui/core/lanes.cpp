@@ -1,0 +1,292 @@
+#include "lanes.hpp"
+
+#include <map>
+#include <utility>
+
+namespace leasescope::gui {
+namespace {
+
+// The lane builder replays the scenario; the events themselves come from the
+// timeline's trace, so this sink drops what the replay emits.
+class DropSink final : public sim::EventSink {
+public:
+    void on_event(const sim::Event&) override {}
+};
+
+// One open span per tracked quantity; it closes when the value changes.
+struct OpenSpan {
+    bool open = false;
+    Span span;
+};
+
+void close_span(OpenSpan& open, Tick t, std::vector<Span>& out) {
+    if (!open.open) return;
+    open.span.end = t;
+    if (open.span.end > open.span.begin) out.push_back(open.span);
+    open.open = false;
+}
+
+void open_span(OpenSpan& open, Tick t, Span span) {
+    span.begin = t;
+    open.span = std::move(span);
+    open.open = true;
+}
+
+bool same_state(const Span& a, const Span& b) {
+    return a.kind == b.kind && a.fencing == b.fencing && a.run == b.run && a.owner == b.owner;
+}
+
+// Keeps `open` going while the state stays the same, else starts a new span.
+// `want` with `has` false means nothing to draw from tick t on.
+void track(OpenSpan& open, Tick t, bool has, const Span& want, std::vector<Span>& out) {
+    if (open.open && has && same_state(open.span, want)) {
+        open.span.expires_at = want.expires_at;
+        return;
+    }
+    close_span(open, t, out);
+    if (has) open_span(open, t, want);
+}
+
+struct SlotTracker {
+    OpenSpan open;
+    Token token;
+    Tick acquired_at = tick_none;
+};
+
+}  // namespace
+
+SpanKind span_kind_of(sim::NodeStatus status) {
+    switch (status) {
+        case sim::NodeStatus::idle: return SpanKind::idle;
+        case sim::NodeStatus::waiting: return SpanKind::waiting;
+        case sim::NodeStatus::running: return SpanKind::running;
+        case sim::NodeStatus::stale: return SpanKind::stale;
+        case sim::NodeStatus::done: return SpanKind::done;
+        case sim::NodeStatus::crashed: return SpanKind::crashed;
+    }
+    return SpanKind::idle;
+}
+
+MarkerKind marker_kind_of(const sim::Event& e, bool ends_run) {
+    using sim::EventOp;
+    using sim::Outcome;
+    switch (e.op) {
+        case EventOp::pause: return MarkerKind::pause;
+        case EventOp::resume: return MarkerKind::resume;
+        case EventOp::crash: return MarkerKind::crash;
+        case EventOp::partition: return MarkerKind::partition;
+        case EventOp::heal: return MarkerKind::heal;
+        case EventOp::failover: return MarkerKind::failover;
+        case EventOp::expire: return MarkerKind::expire;
+        case EventOp::write:
+            if (e.outcome == Outcome::rejected) return MarkerKind::write_rejected;
+            if (e.detail.find("stale") != std::string::npos ||
+                e.detail.find("unsafe_write") != std::string::npos)
+                return MarkerKind::write_unsafe;
+            return MarkerKind::write_accepted;
+        case EventOp::release:
+            if (e.outcome == Outcome::not_owner) return MarkerKind::release_rejected;
+            if (e.outcome == Outcome::error) return MarkerKind::release_error;
+            return MarkerKind::release;
+        case EventOp::extend:
+            if (e.outcome == Outcome::renewed) return MarkerKind::extend;
+            return MarkerKind::extend_lost;
+        case EventOp::start: return MarkerKind::start;
+        case EventOp::acquire:
+            if (e.outcome == Outcome::acquired) return MarkerKind::acquire;
+            if (e.outcome == Outcome::error) return MarkerKind::acquire_error;
+            return ends_run ? MarkerKind::skip : MarkerKind::acquire_busy;
+        case EventOp::status:
+        case EventOp::validate: return MarkerKind::op_read;
+        case EventOp::overlap_begin: return MarkerKind::overlap_begin;
+        case EventOp::overlap_end: return MarkerKind::overlap_end;
+    }
+    return MarkerKind::start;
+}
+
+std::int32_t candidate_lane(const LaneModel& model, std::int32_t node) {
+    if (node < 0 || node >= model.candidate_lanes) return -1;
+    return node;  // candidate lanes come first, in declared order
+}
+
+std::int32_t slot_lane(const LaneModel& model, std::int32_t slot) {
+    for (std::size_t i = static_cast<std::size_t>(model.candidate_lanes); i < model.lanes.size(); ++i) {
+        const Lane& lane = model.lanes[i];
+        if (lane.kind == LaneKind::slot && lane.index == slot) return static_cast<std::int32_t>(i);
+    }
+    return -1;
+}
+
+LaneModel build_lanes(const sim::Timeline& timeline) {
+    const sim::Scenario& scenario = timeline.scenario();
+    const sim::Trace& trace = timeline.trace();
+    LaneModel model;
+    model.end_tick = timeline.end_tick();
+    model.event_count = trace.events.size();
+
+    const auto n_nodes = static_cast<std::int32_t>(scenario.candidates.size());
+    const std::int32_t capacity = scenario.lock.capacity;
+    model.candidate_lanes = n_nodes;
+    for (std::int32_t i = 0; i < n_nodes; ++i) {
+        Lane lane;
+        lane.kind = LaneKind::candidate;
+        lane.label = scenario.candidates[static_cast<std::size_t>(i)].name;
+        lane.index = i;
+        model.lanes.push_back(std::move(lane));
+    }
+    const auto first_slot = static_cast<std::int32_t>(model.lanes.size());
+    for (std::int32_t s = 0; s < capacity; ++s) {
+        Lane lane;
+        lane.kind = LaneKind::slot;
+        lane.label = "slot " + std::to_string(s);
+        lane.index = s;
+        model.lanes.push_back(std::move(lane));
+    }
+    const auto holdoff_lane = static_cast<std::int32_t>(model.lanes.size());
+    model.lanes.push_back(Lane{LaneKind::holdoff, "hold-off", 0, {}, {}, {}});
+    const auto resource_lane = static_cast<std::int32_t>(model.lanes.size());
+    model.lanes.push_back(Lane{LaneKind::resource, "resource", 0, {}, {}, {}});
+    std::int32_t ops_lane = -1;
+    if (!scenario.ops.empty()) {
+        ops_lane = static_cast<std::int32_t>(model.lanes.size());
+        model.lanes.push_back(Lane{LaneKind::ops, "ops", 0, {}, {}, {}});
+    }
+    auto lane_at = [&](std::int32_t i) -> Lane& { return model.lanes[static_cast<std::size_t>(i)]; };
+
+    // Spans: replay tick by tick and read the state at the end of each tick.
+    {
+        sim::Simulation simulation(scenario);
+        ModelStore store(scenario.lock);
+        DropSink sink;
+        std::vector<OpenSpan> node_open(static_cast<std::size_t>(n_nodes));
+        std::vector<OpenSpan> pause_open(static_cast<std::size_t>(n_nodes));
+        std::vector<OpenSpan> part_open(static_cast<std::size_t>(n_nodes));
+        std::vector<SlotTracker> slots(static_cast<std::size_t>(capacity));
+        OpenSpan hold_open, fence_open, overlap_open;
+        Tick t = 0;
+        while (!simulation.finished() && simulation.next_tick() <= model.end_tick) {
+            t = simulation.next_tick();
+            auto stepped = simulation.step(store, sink);
+            (void)stepped;  // a store error finishes the run; the trace already says so
+            const sim::Snapshot snap = sim::take_snapshot(simulation, store, t);
+            for (std::int32_t i = 0; i < n_nodes && i < static_cast<std::int32_t>(snap.nodes.size()); ++i) {
+                const auto ui = static_cast<std::size_t>(i);
+                const sim::NodeSnapshot& node = snap.nodes[ui];
+                Span want;
+                want.kind = span_kind_of(node.status);
+                want.run = node.run;
+                const bool executing = want.kind == SpanKind::running || want.kind == SpanKind::stale;
+                if (executing) want.fencing = node.fencing;
+                const bool drawn = want.kind != SpanKind::idle && want.kind != SpanKind::done;
+                track(node_open[ui], t, drawn, want, lane_at(i).spans);
+                Span pause;
+                pause.kind = SpanKind::paused;
+                track(pause_open[ui], t, node.paused, pause, lane_at(i).overlays);
+                Span part;
+                part.kind = node.partition == sim::PartitionMode::drop_replies ? SpanKind::partition_replies
+                                                                               : SpanKind::partition_requests;
+                track(part_open[ui], t, node.partition.has_value(), part, lane_at(i).overlays);
+            }
+            for (std::int32_t s = 0; s < capacity && s < static_cast<std::int32_t>(snap.slots.size()); ++s) {
+                const auto us = static_cast<std::size_t>(s);
+                const SlotRecord& rec = snap.slots[us];
+                SlotTracker& tr = slots[us];
+                const bool has = rec.valid_at(t);
+                const bool same = has && tr.open.open && rec.token == tr.token && rec.acquired_at == tr.acquired_at;
+                Span want;
+                want.kind = SpanKind::record;
+                want.fencing = rec.fencing;
+                want.owner = has ? scenario.find(rec.owner) : -1;
+                want.expires_at = rec.expires_at;
+                if (!same) {
+                    close_span(tr.open, t, lane_at(first_slot + s).spans);
+                    if (has) {
+                        open_span(tr.open, rec.acquired_at <= t ? rec.acquired_at : t, want);
+                        tr.token = rec.token;
+                        tr.acquired_at = rec.acquired_at;
+                    }
+                } else {
+                    tr.open.span.expires_at = rec.expires_at;
+                }
+            }
+            Span hold;
+            hold.kind = SpanKind::holdoff;
+            hold.expires_at = snap.holdoff_until;
+            const bool holding = snap.holdoff_until != tick_none && t < snap.holdoff_until;
+            if (holding && hold_open.open) hold_open.span.expires_at = snap.holdoff_until;
+            track(hold_open, t, holding, hold, lane_at(holdoff_lane).spans);
+            Span fence;
+            fence.kind = SpanKind::fence;
+            fence.fencing = snap.resource.highest_accepted;
+            track(fence_open, t, snap.resource.highest_accepted.has_value(), fence, lane_at(resource_lane).spans);
+            Span over;
+            over.kind = SpanKind::overlap;
+            track(overlap_open, t, snap.in_overlap, over, model.overlap);
+        }
+        const Tick stop = t + 1;
+        for (std::int32_t i = 0; i < n_nodes; ++i) {
+            const auto ui = static_cast<std::size_t>(i);
+            close_span(node_open[ui], stop, lane_at(i).spans);
+            close_span(pause_open[ui], stop, lane_at(i).overlays);
+            close_span(part_open[ui], stop, lane_at(i).overlays);
+        }
+        for (std::int32_t s = 0; s < capacity; ++s)
+            close_span(slots[static_cast<std::size_t>(s)].open, stop, lane_at(first_slot + s).spans);
+        close_span(hold_open, stop, lane_at(holdoff_lane).spans);
+        close_span(fence_open, stop, lane_at(resource_lane).spans);
+        close_span(overlap_open, stop, model.overlap);
+    }
+
+    // Markers: which acquire ended a skipped run (the last attempt of that run).
+    std::map<std::string, std::int32_t> node_index;
+    for (std::int32_t i = 0; i < n_nodes; ++i) node_index[scenario.candidates[static_cast<std::size_t>(i)].name] = i;
+    std::map<std::pair<std::int32_t, std::int32_t>, std::size_t> last_acquire;
+    for (std::size_t k = 0; k < trace.events.size(); ++k) {
+        const sim::Event& e = trace.events[k];
+        if (e.op != sim::EventOp::acquire) continue;
+        auto it = node_index.find(e.node);
+        if (it != node_index.end()) last_acquire[{it->second, e.run}] = k;
+    }
+    std::vector<bool> ends_run(trace.events.size(), false);
+    for (const sim::RunSummary& r : trace.summary.results) {
+        if (r.result != "skipped") continue;
+        auto it = node_index.find(r.node);
+        if (it == node_index.end()) continue;
+        auto found = last_acquire.find({it->second, r.run});
+        if (found != last_acquire.end()) ends_run[found->second] = true;
+    }
+
+    for (std::size_t k = 0; k < trace.events.size(); ++k) {
+        const sim::Event& e = trace.events[k];
+        Marker m;
+        m.tick = e.tick;
+        m.kind = marker_kind_of(e, ends_run[k]);
+        m.event = static_cast<std::int32_t>(k);
+        m.fencing = e.fencing;
+        switch (e.op) {
+            case sim::EventOp::status:
+            case sim::EventOp::validate:
+                if (ops_lane >= 0) lane_at(ops_lane).markers.push_back(m);
+                break;
+            case sim::EventOp::failover:
+                for (std::int32_t s = 0; s < capacity; ++s) lane_at(first_slot + s).markers.push_back(m);
+                break;
+            case sim::EventOp::overlap_begin:
+            case sim::EventOp::overlap_end:
+                break;  // drawn as the overlap band
+            default: {
+                auto it = node_index.find(e.node);
+                if (it != node_index.end()) lane_at(it->second).markers.push_back(m);
+                if (e.op == sim::EventOp::write) lane_at(resource_lane).markers.push_back(m);
+                if (e.op == sim::EventOp::expire && e.slot && *e.slot >= 0 && *e.slot < capacity)
+                    lane_at(first_slot + *e.slot).markers.push_back(m);
+                break;
+            }
+        }
+    }
+    // The hold-off lane only appears when a hold-off happened.
+    if (lane_at(holdoff_lane).spans.empty()) model.lanes.erase(model.lanes.begin() + holdoff_lane);
+    return model;
+}
+
+}  // namespace leasescope::gui

@@ -1,0 +1,108 @@
+#pragma once
+// The timeline's draw data, computed once per simulated timeline ("compute,
+// then draw"): one lane per candidate, per store slot, the hold-off marker, the
+// protected resource and the scripted third-party ops. Each lane holds sorted,
+// non-overlapping spans plus sorted point markers that point back at events.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "leasescope/sim/simulation.hpp"
+
+namespace leasescope::gui {
+
+enum class SpanKind : std::uint8_t {
+    idle,
+    waiting,
+    running,  // executing with a current token (a valid lease)
+    stale,    // executing, token no longer current
+    done,
+    crashed,
+    paused,             // overlay
+    partition_requests, // overlay
+    partition_replies,  // overlay
+    record,             // a slot's record, acquire to expiry or release
+    holdoff,
+    overlap,            // more executing nodes than slots
+    fence,              // the resource's highest accepted fencing number
+    count_,
+};
+
+enum class MarkerKind : std::uint8_t {
+    start,
+    acquire,        // acquired (fresh)
+    acquire_busy,   // a busy attempt that did not end the run
+    acquire_error,  // an error, reply_lost included
+    skip,           // the last busy attempt: the run is skipped
+    extend,         // renewed
+    extend_lost,
+    release,        // released or kept
+    release_rejected,  // not_owner: the old token cannot remove the successor
+    release_error,
+    expire,
+    write_accepted,
+    write_rejected,
+    write_unsafe,   // accepted although stale or below the highest accepted
+    pause,
+    resume,
+    crash,
+    partition,
+    heal,
+    failover,
+    op_read,        // status / validate by a third party
+    overlap_begin,
+    overlap_end,
+    count_,
+};
+
+enum class LaneKind : std::uint8_t { candidate, slot, holdoff, resource, ops };
+
+struct Span {
+    Tick begin = 0;  // first tick covered
+    Tick end = 0;    // one past the last tick covered
+    SpanKind kind = SpanKind::idle;
+    std::optional<Fencing> fencing;  // running/stale/record/fence
+    std::int32_t owner = -1;         // record: the holder's candidate index
+    Tick expires_at = tick_none;     // record: its final expires_at
+    std::int32_t run = -1;
+};
+
+struct Marker {
+    Tick tick = 0;
+    MarkerKind kind = MarkerKind::start;
+    std::int32_t event = -1;  // index into the trace's events
+    std::optional<Fencing> fencing;
+};
+
+struct Lane {
+    LaneKind kind = LaneKind::candidate;
+    std::string label;
+    std::int32_t index = 0;  // candidate or slot index
+    std::vector<Span> spans;     // the main state, sorted, not overlapping
+    std::vector<Span> overlays;  // paused / partitioned, sorted, not overlapping within a kind
+    std::vector<Marker> markers; // sorted by tick, then event
+};
+
+struct LaneModel {
+    std::vector<Lane> lanes;
+    std::vector<Span> overlap;  // overlap episodes, drawn behind the candidate lanes
+    Tick end_tick = 0;
+    std::size_t event_count = 0;
+    std::int32_t candidate_lanes = 0;
+};
+
+// Runs the scenario once more, tick by tick, reading each tick's snapshot
+// for the spans and the trace's events for the markers.
+LaneModel build_lanes(const sim::Timeline& timeline);
+
+// The span kind that shows a node status (one colour per state everywhere).
+SpanKind span_kind_of(sim::NodeStatus status);
+// Which marker an event becomes on the lane of its node; `ends_run` tells an
+// acquire that ended its run (skipped).
+MarkerKind marker_kind_of(const sim::Event& event, bool ends_run);
+
+// The index of the lane for candidate `node`, of slot `slot`, or -1.
+std::int32_t candidate_lane(const LaneModel& model, std::int32_t node);
+std::int32_t slot_lane(const LaneModel& model, std::int32_t slot);
+
+}  // namespace leasescope::gui

@@ -1,0 +1,148 @@
+#include "palette.hpp"
+
+#include <cstdio>
+
+#include <nlohmann/json.hpp>
+
+namespace leasescope::gui {
+
+std::string Rgba::hex() const {
+    char buf[8];
+    std::snprintf(buf, sizeof buf, "#%02x%02x%02x", r, g, b);
+    return buf;
+}
+
+bool parse_hex(std::string_view text, Rgba& out) {
+    if (text.size() != 7 && text.size() != 9) return false;
+    if (text[0] != '#') return false;
+    unsigned v[4] = {0, 0, 0, 255};
+    for (std::size_t i = 0; i * 2 + 1 < text.size(); ++i) {
+        unsigned x = 0;
+        for (std::size_t k = 1 + i * 2; k < 3 + i * 2; ++k) {
+            const char ch = text[k];
+            x <<= 4;
+            if (ch >= '0' && ch <= '9') x |= static_cast<unsigned>(ch - '0');
+            else if (ch >= 'a' && ch <= 'f') x |= static_cast<unsigned>(ch - 'a' + 10);
+            else if (ch >= 'A' && ch <= 'F') x |= static_cast<unsigned>(ch - 'A' + 10);
+            else return false;
+        }
+        v[i] = x;
+    }
+    out = Rgba{static_cast<std::uint8_t>(v[0]), static_cast<std::uint8_t>(v[1]), static_cast<std::uint8_t>(v[2]),
+               static_cast<std::uint8_t>(v[3])};
+    return true;
+}
+
+const char* span_kind_name(SpanKind kind) {
+    switch (kind) {
+        case SpanKind::idle: return "idle";
+        case SpanKind::waiting: return "waiting";
+        case SpanKind::running: return "running";
+        case SpanKind::stale: return "stale";
+        case SpanKind::done: return "done";
+        case SpanKind::crashed: return "crashed";
+        case SpanKind::paused: return "paused";
+        case SpanKind::partition_requests: return "partition_requests";
+        case SpanKind::partition_replies: return "partition_replies";
+        case SpanKind::record: return "record";
+        case SpanKind::holdoff: return "holdoff";
+        case SpanKind::overlap: return "overlap";
+        case SpanKind::fence: return "fence";
+        case SpanKind::count_: break;
+    }
+    return "?";
+}
+
+const char* marker_kind_name(MarkerKind kind) {
+    switch (kind) {
+        case MarkerKind::start: return "start";
+        case MarkerKind::acquire: return "acquire";
+        case MarkerKind::acquire_busy: return "acquire_busy";
+        case MarkerKind::acquire_error: return "acquire_error";
+        case MarkerKind::skip: return "skip";
+        case MarkerKind::extend: return "extend";
+        case MarkerKind::extend_lost: return "extend_lost";
+        case MarkerKind::release: return "release";
+        case MarkerKind::release_rejected: return "release_rejected";
+        case MarkerKind::release_error: return "release_error";
+        case MarkerKind::expire: return "expire";
+        case MarkerKind::write_accepted: return "write_accepted";
+        case MarkerKind::write_rejected: return "write_rejected";
+        case MarkerKind::write_unsafe: return "write_unsafe";
+        case MarkerKind::pause: return "pause";
+        case MarkerKind::resume: return "resume";
+        case MarkerKind::crash: return "crash";
+        case MarkerKind::partition: return "partition";
+        case MarkerKind::heal: return "heal";
+        case MarkerKind::failover: return "failover";
+        case MarkerKind::op_read: return "op_read";
+        case MarkerKind::overlap_begin: return "overlap_begin";
+        case MarkerKind::overlap_end: return "overlap_end";
+        case MarkerKind::count_: break;
+    }
+    return "?";
+}
+
+Palette default_palette() {
+    Palette p;
+    auto set = [&](SpanKind k, Rgba c) { p.span[static_cast<int>(k)] = c; };
+    set(SpanKind::idle, {200, 204, 210, 255});
+    set(SpanKind::waiting, {244, 180, 40, 255});   // amber: trying
+    set(SpanKind::running, {34, 160, 90, 255});    // green: valid lease
+    set(SpanKind::stale, {235, 0, 80, 255});       // hot crimson: the loudest
+    set(SpanKind::done, {170, 176, 186, 255});
+    set(SpanKind::crashed, {45, 45, 52, 255});
+    set(SpanKind::paused, {70, 110, 200, 255});    // blue hatching over the lane
+    set(SpanKind::partition_requests, {140, 80, 200, 255});
+    set(SpanKind::partition_replies, {190, 90, 210, 255});
+    set(SpanKind::record, {40, 110, 190, 255});
+    set(SpanKind::holdoff, {200, 140, 40, 255});
+    set(SpanKind::overlap, {235, 0, 80, 40});
+    set(SpanKind::fence, {90, 100, 120, 255});
+    auto mk = [&](MarkerKind k, Rgba c) { p.marker[static_cast<int>(k)] = c; };
+    const Rgba good{20, 130, 70, 255}, bad{235, 0, 80, 255}, neutral{90, 96, 110, 255};
+    mk(MarkerKind::start, neutral);
+    mk(MarkerKind::acquire, good);
+    mk(MarkerKind::acquire_busy, {190, 140, 30, 255});
+    mk(MarkerKind::acquire_error, bad);
+    mk(MarkerKind::skip, {120, 120, 130, 255});
+    mk(MarkerKind::extend, {20, 140, 150, 255});
+    mk(MarkerKind::extend_lost, bad);
+    mk(MarkerKind::release, {40, 110, 190, 255});
+    mk(MarkerKind::release_rejected, bad);
+    mk(MarkerKind::release_error, bad);
+    mk(MarkerKind::expire, {230, 110, 0, 255});
+    mk(MarkerKind::write_accepted, good);
+    mk(MarkerKind::write_rejected, {200, 40, 40, 255});
+    mk(MarkerKind::write_unsafe, bad);
+    mk(MarkerKind::pause, {70, 110, 200, 255});
+    mk(MarkerKind::resume, {70, 110, 200, 255});
+    mk(MarkerKind::crash, {45, 45, 52, 255});
+    mk(MarkerKind::partition, {140, 80, 200, 255});
+    mk(MarkerKind::heal, {140, 80, 200, 255});
+    mk(MarkerKind::failover, {200, 40, 40, 255});
+    mk(MarkerKind::op_read, neutral);
+    mk(MarkerKind::overlap_begin, bad);
+    mk(MarkerKind::overlap_end, bad);
+    return p;
+}
+
+void apply_style_json(Palette& palette, std::string_view json_text, float* font_px) {
+    nlohmann::json j = nlohmann::json::parse(json_text, nullptr, false, true);
+    if (j.is_discarded() || !j.is_object()) return;
+    if (font_px && j.contains("font_px") && j["font_px"].is_number()) *font_px = j["font_px"].get<float>();
+    if (!j.contains("colors") || !j["colors"].is_object()) return;
+    for (auto it = j["colors"].begin(); it != j["colors"].end(); ++it) {
+        if (!it.value().is_string()) continue;
+        Rgba c;
+        if (!parse_hex(it.value().get<std::string>(), c)) continue;
+        for (int k = 0; k < static_cast<int>(SpanKind::count_); ++k)
+            if (it.key() == span_kind_name(static_cast<SpanKind>(k))) palette.span[k] = c;
+        for (int k = 0; k < static_cast<int>(MarkerKind::count_); ++k)
+            if (it.key() == std::string("marker.") + marker_kind_name(static_cast<MarkerKind>(k))) palette.marker[k] = c;
+        if (it.key() == "playhead") palette.playhead = c;
+        if (it.key() == "focus") palette.focus = c;
+    }
+}
+
+}  // namespace leasescope::gui

@@ -1,0 +1,24 @@
+#pragma once
+// The timeline as an SVG picture for slides: the same lanes, colours and
+// folding as the screen, over a chosen tick range, with a legend.
+#include <string>
+
+#include "cull.hpp"
+#include "lanes.hpp"
+#include "palette.hpp"
+#include "strings.hpp"
+
+namespace leasescope::gui {
+
+struct SvgOptions {
+    Tick first = 0;
+    Tick last = 0;  // inclusive
+    Tick playhead = -1;  // -1: none
+    float width_px = 1400;
+    std::string title;
+};
+
+std::string timeline_svg(const LaneModel& model, const Palette& palette, const Strings& strings,
+                         const SvgOptions& options);
+
+}  // namespace leasescope::gui

@@ -1,0 +1,285 @@
+// leasescope: the desktop app. Opens a scenario (expiry-takeover by default)
+// on a timeline; can also render one frame to a PNG and exit, or measure frame
+// times, for tests and docs.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+#include <GL/gl.h>
+#include <GLFW/glfw3.h>
+#include <imgui.h>
+#include <imgui_impl_glfw.h>
+#include <imgui_impl_opengl3.h>
+
+#include "app.hpp"
+#include "platform.hpp"
+
+namespace fs = std::filesystem;
+using namespace leasescope;
+using namespace leasescope::gui;
+
+namespace {
+
+constexpr int exit_ok = 0;
+constexpr int exit_bad_input = 2;
+constexpr int exit_no_display = 3;
+constexpr int exit_failure = 4;
+
+// Finds the assets: the flag, then $LEASESCOPE_ASSETS, then the source tree
+// this binary was built from, then next to the binary.
+std::string locate_dir(const std::string& flag, const char* env, const char* built_in, const char* beside) {
+    std::error_code ec;
+    if (!flag.empty()) return flag;
+    if (const char* e = std::getenv(env); e && *e) return e;
+    if (fs::is_directory(built_in, ec)) return built_in;
+    const std::string near = executable_dir() + "/" + beside;
+    if (fs::is_directory(near, ec)) return near;
+    return built_in;
+}
+
+// The glyphs the app draws besides Latin and Hangul: arrows, bullets, check
+// marks, media symbols.
+const ImWchar* extra_ranges() {
+    static const ImWchar ranges[] = {
+        0x0020, 0x00FF, 0x2010, 0x2050, 0x2190, 0x21FF, 0x2200, 0x22FF, 0x2300, 0x23FF,
+        0x2500, 0x25FF, 0x2600, 0x26FF, 0x2700, 0x27BF, 0,
+    };
+    return ranges;
+}
+
+void load_fonts(App& app, float px) {
+    ImGuiIO& io = ImGui::GetIO();
+    const std::string latin = find_font_file("DejaVu Sans");
+    const std::string korean = find_font_file(":lang=ko");
+    if (korean.empty())
+        std::fprintf(stderr, "leasescope: no font with Korean glyphs found through fontconfig (install fonts-nanum)\n");
+    ImFontConfig merge;
+    merge.MergeMode = true;
+    merge.OversampleH = 1;  // Hangul has thousands of glyphs: keep the atlas small
+    merge.OversampleV = 1;
+    auto add = [&](float size) -> ImFont* {
+        ImFont* font = nullptr;
+        ImFontConfig base;
+        base.OversampleH = 2;
+        if (!latin.empty()) font = io.Fonts->AddFontFromFileTTF(latin.c_str(), size, &base, extra_ranges());
+        if (!font) {
+            ImFontConfig def;
+            def.SizePixels = size;
+            font = io.Fonts->AddFontDefault(&def);
+        }
+        if (!korean.empty())
+            io.Fonts->AddFontFromFileTTF(korean.c_str(), size, &merge, io.Fonts->GetGlyphRangesKorean());
+        return font;
+    };
+    app.fonts().body = add(px);
+    app.fonts().title = add(std::round(px * 1.22f));
+    app.fonts().small = add(std::round(px * 0.8f));
+    io.FontDefault = app.fonts().body;
+}
+
+void apply_style(float px) {
+    ImGui::StyleColorsLight();
+    ImGuiStyle& s = ImGui::GetStyle();
+    s.WindowRounding = 6;
+    s.FrameRounding = 4;
+    s.GrabRounding = 4;
+    s.WindowPadding = ImVec2(10, 8);
+    s.FramePadding = ImVec2(7, 4);
+    s.ItemSpacing = ImVec2(8, 6);
+    s.ScrollbarSize = std::max(14.0f, px * 0.85f);
+    s.WindowBorderSize = 1;
+    s.Colors[ImGuiCol_WindowBg] = ImVec4(0.985f, 0.985f, 0.975f, 1.0f);
+    s.Colors[ImGuiCol_TitleBg] = ImVec4(0.86f, 0.89f, 0.93f, 1.0f);
+    s.Colors[ImGuiCol_TitleBgActive] = ImVec4(0.78f, 0.84f, 0.93f, 1.0f);
+    s.Colors[ImGuiCol_Text] = ImVec4(0.10f, 0.11f, 0.14f, 1.0f);
+    // Frames a shade darker than the panels, so checkboxes and sliders read on a projector.
+    s.Colors[ImGuiCol_FrameBg] = ImVec4(0.86f, 0.88f, 0.91f, 1.0f);
+    s.Colors[ImGuiCol_FrameBgHovered] = ImVec4(0.80f, 0.85f, 0.93f, 1.0f);
+    s.Colors[ImGuiCol_FrameBgActive] = ImVec4(0.74f, 0.81f, 0.93f, 1.0f);
+    s.Colors[ImGuiCol_SliderGrab] = ImVec4(0.08f, 0.35f, 0.78f, 0.85f);
+    s.Colors[ImGuiCol_SliderGrabActive] = ImVec4(0.08f, 0.35f, 0.78f, 1.0f);
+    s.Colors[ImGuiCol_CheckMark] = ImVec4(0.08f, 0.35f, 0.78f, 1.0f);
+    s.Colors[ImGuiCol_Button] = ImVec4(0.84f, 0.87f, 0.92f, 1.0f);
+    s.GrabMinSize = 12;
+    s.FrameBorderSize = 0;
+}
+
+double percentile(std::vector<double> v, double p) {
+    if (v.empty()) return 0;
+    std::sort(v.begin(), v.end());
+    const auto k = static_cast<std::size_t>(std::min<double>(static_cast<double>(v.size() - 1),
+                                                              std::ceil(p / 100.0 * static_cast<double>(v.size())) - 1));
+    return v[k];
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    CLI::App cli{"LeaseScope: replay Redis lease / leader-election scenarios on a timeline.\n"
+                 "Opens the expiry-takeover preset when no scenario is given."};
+    std::string scenario_path, screenshot, size_text = "1600x900", lang_text, assets_flag, scenarios_flag;
+    std::string svg_path, trace_path;
+    long long tick = -1;
+    int bench_frames = 0;
+    int tour_step = 0;
+    bool tour = false;
+    cli.add_option("scenario", scenario_path, "Scenario file (JSON) to open");
+    cli.add_option("--tick", tick, "Put the playhead on this tick");
+    cli.add_option("--screenshot", screenshot, "Render one frame to this PNG file and exit");
+    cli.add_option("--size", size_text, "Window size WxH (default 1600x900)");
+    cli.add_option("--lang", lang_text, "Language: en or ko (default: the last one used)")->check(CLI::IsMember({"en", "ko"}));
+    cli.add_option("--bench-frames", bench_frames, "Render N frames and print frame-time percentiles, then exit");
+    cli.add_option("--tour", tour_step, "Start the guided tour at this step (1-based)")->each([&](const std::string&) { tour = true; });
+    cli.add_option("--svg", svg_path, "Also write the timeline as SVG to this file");
+    cli.add_option("--trace", trace_path, "Also write the trace as JSONL to this file");
+    cli.add_option("--assets", assets_flag, "Assets folder (string tables, tour, style)");
+    cli.add_option("--scenarios", scenarios_flag, "Folder of preset scenarios");
+    CLI11_PARSE(cli, argc, argv);
+
+    int width = 1600, height = 900;
+    if (std::sscanf(size_text.c_str(), "%dx%d", &width, &height) != 2 || width < 320 || height < 240 ||
+        width > 8192 || height > 8192) {
+        std::fprintf(stderr, "leasescope: --size wants WxH between 320x240 and 8192x8192, got \"%s\"\n",
+                     size_text.c_str());
+        return exit_bad_input;
+    }
+    const bool headless = !screenshot.empty() || bench_frames > 0;
+
+    AppOptions options;
+    options.assets_dir = locate_dir(assets_flag, "LEASESCOPE_ASSETS", LEASESCOPE_SOURCE_DIR "/assets", "assets");
+    options.scenarios_dir =
+        locate_dir(scenarios_flag, "LEASESCOPE_SCENARIOS", LEASESCOPE_SOURCE_DIR "/scenarios", "scenarios");
+    // Headless runs neither read nor write the remembered settings, so their pictures are reproducible.
+    options.config_dir = headless ? std::string() : default_config_dir();
+    App app(options);
+    std::string error;
+    if (!app.init(error)) {
+        std::fprintf(stderr, "leasescope: %s\n", error.c_str());
+        return exit_failure;
+    }
+    if (!lang_text.empty()) app.set_lang(lang_from_code(lang_text));
+    if (scenario_path.empty()) scenario_path = options.scenarios_dir + "/expiry-takeover.json";
+    if (!app.load_file(scenario_path, error)) {
+        std::fprintf(stderr, "leasescope: %s\n", error.c_str());
+        return exit_bad_input;
+    }
+
+    if (!std::getenv("DISPLAY") && !std::getenv("WAYLAND_DISPLAY")) {
+        std::fprintf(stderr,
+                     "leasescope: no display (DISPLAY is not set), so the window cannot open.\n"
+                     "  For a picture without a screen:  xvfb-run -a -s '-screen 0 1600x900x24' leasescope %s "
+                     "--tick 12 --screenshot shot.png\n"
+                     "  For the trace as text:           leasescope-cli run %s --format text\n",
+                     scenario_path.c_str(), scenario_path.c_str());
+        return exit_no_display;
+    }
+    glfwSetErrorCallback([](int code, const char* text) { std::fprintf(stderr, "leasescope: GLFW %d: %s\n", code, text); });
+    if (!glfwInit()) {
+        std::fprintf(stderr, "leasescope: cannot open the display (glfwInit failed)\n");
+        return exit_no_display;
+    }
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 0);
+    GLFWwindow* window = glfwCreateWindow(width, height, "LeaseScope", nullptr, nullptr);
+    if (!window) {
+        std::fprintf(stderr, "leasescope: cannot create an OpenGL 3.0 window\n");
+        glfwTerminate();
+        return exit_no_display;
+    }
+    glfwMakeContextCurrent(window);
+    glfwSwapInterval(headless ? 0 : 1);
+
+    IMGUI_CHECKVERSION();
+    ImGui::CreateContext();
+    ImGuiIO& io = ImGui::GetIO();
+    std::string ini_path;
+    if (options.config_dir.empty()) {
+        io.IniFilename = nullptr;
+        app.force_layout_ = true;
+    } else {
+        std::error_code ec;
+        fs::create_directories(options.config_dir, ec);
+        ini_path = options.config_dir + "/imgui.ini";
+        io.IniFilename = ini_path.c_str();
+    }
+    io.ConfigWindowsMoveFromTitleBarOnly = true;
+    apply_style(app.font_px());
+    load_fonts(app, app.font_px());
+    ImGui_ImplGlfw_InitForOpenGL(window, true);
+    ImGui_ImplOpenGL3_Init("#version 130");
+
+    if (tour) app.tour_goto(std::max(0, tour_step - 1));
+    if (tick >= 0) app.seek(tick);
+    if (!svg_path.empty()) app.apply({cmd_text(Command::Kind::export_svg, svg_path)});
+    if (!trace_path.empty()) app.apply({cmd_text(Command::Kind::export_jsonl, trace_path)});
+
+    int exit_code = exit_ok;
+    std::vector<double> frame_ms;
+    int frame = 0;
+    // A screenshot waits a few frames: ImGui sizes windows and tables on their first frames.
+    const int screenshot_frame = 4;
+    auto last = std::chrono::steady_clock::now();
+    while (!glfwWindowShouldClose(window)) {
+        const auto frame_start = std::chrono::steady_clock::now();
+        glfwPollEvents();
+        const double dt = std::chrono::duration<double>(frame_start - last).count();
+        last = frame_start;
+        app.advance(dt);
+        if (bench_frames > 0) app.seek((app.playhead() + 1) % (app.end_tick() + 1));
+
+        ImGui_ImplOpenGL3_NewFrame();
+        ImGui_ImplGlfw_NewFrame();
+        ImGui::NewFrame();
+        Commands commands;
+        app.shortcuts(commands);
+        app.draw_frame(commands);
+        ImGui::Render();
+        int fb_w = 0, fb_h = 0;
+        glfwGetFramebufferSize(window, &fb_w, &fb_h);
+        glViewport(0, 0, fb_w, fb_h);
+        glClearColor(0.93f, 0.94f, 0.95f, 1.0f);
+        glClear(GL_COLOR_BUFFER_BIT);
+        ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+        if (auto png = app.take_png_request()) {
+            glReadBuffer(GL_BACK);
+            if (write_framebuffer_png(*png, fb_w, fb_h)) app.set_notice(app.strings().tr("msg.saved", {{"path", *png}}));
+            else app.set_error(app.strings().tr("msg.cannot_write", {{"path", *png}}));
+        }
+        if (!screenshot.empty() && frame == screenshot_frame) {
+            glReadBuffer(GL_BACK);
+            if (!write_framebuffer_png(screenshot, fb_w, fb_h)) {
+                std::fprintf(stderr, "leasescope: cannot write %s\n", screenshot.c_str());
+                exit_code = exit_failure;
+            }
+            break;
+        }
+        glfwSwapBuffers(window);
+        if (bench_frames > 0) {
+            glFinish();
+            frame_ms.push_back(
+                std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - frame_start).count());
+            if (static_cast<int>(frame_ms.size()) >= bench_frames) break;
+        }
+        app.apply(commands);
+        ++frame;
+    }
+    if (bench_frames > 0) {
+        const auto* tl = app.timeline();
+        std::printf("frames %zu  size %dx%d  events %zu  ticks %lld\n", frame_ms.size(), width, height,
+                    tl ? tl->trace().events.size() : 0, static_cast<long long>(app.end_tick()));
+        std::printf("frame ms  p50 %.2f  p90 %.2f  p99 %.2f  max %.2f\n", percentile(frame_ms, 50),
+                    percentile(frame_ms, 90), percentile(frame_ms, 99),
+                    frame_ms.empty() ? 0.0 : *std::max_element(frame_ms.begin(), frame_ms.end()));
+    }
+    ImGui_ImplOpenGL3_Shutdown();
+    ImGui_ImplGlfw_Shutdown();
+    ImGui::DestroyContext();
+    glfwDestroyWindow(window);
+    glfwTerminate();
+    return exit_code;
+}

@@ -1,0 +1,70 @@
+#include "platform.hpp"
+
+#include <filesystem>
+#include <vector>
+
+#include <GL/gl.h>
+#include <fontconfig/fontconfig.h>
+
+// The PNG encoder's implementation lives in this one file, with internal
+// linkage, so it cannot clash with a copy inside a shared libstb.
+#define STB_IMAGE_WRITE_STATIC
+#define STB_IMAGE_WRITE_IMPLEMENTATION
+#include <stb_image_write.h>
+
+namespace leasescope::gui {
+
+std::string find_font_file(const std::string& pattern_text) {
+    std::string out;
+    if (!FcInit()) return out;
+    FcPattern* pattern = FcNameParse(reinterpret_cast<const FcChar8*>(pattern_text.c_str()));
+    if (!pattern) return out;
+    FcConfigSubstitute(nullptr, pattern, FcMatchPattern);
+    FcDefaultSubstitute(pattern);
+    FcResult result = FcResultNoMatch;
+    FcPattern* match = FcFontMatch(nullptr, pattern, &result);
+    if (match) {
+        FcChar8* file = nullptr;
+        if (FcPatternGetString(match, FC_FILE, 0, &file) == FcResultMatch && file) {
+            out = reinterpret_cast<const char*>(file);
+            // ImGui reads TrueType/OpenType files only; skip bitmap or Type 1 matches.
+            const auto ext = std::filesystem::path(out).extension().string();
+            if (ext != ".ttf" && ext != ".otf" && ext != ".ttc" && ext != ".TTF" && ext != ".OTF") out.clear();
+        }
+        FcPatternDestroy(match);
+    }
+    FcPatternDestroy(pattern);
+    return out;
+}
+
+bool write_framebuffer_png(const std::string& path, int width, int height) {
+    if (width <= 0 || height <= 0) return false;
+    const auto stride = static_cast<std::size_t>(width) * 4;
+    std::vector<unsigned char> pixels(stride * static_cast<std::size_t>(height));
+    glPixelStorei(GL_PACK_ALIGNMENT, 1);
+    glReadPixels(0, 0, width, height, GL_RGBA, GL_UNSIGNED_BYTE, pixels.data());
+    // OpenGL's rows start at the bottom; PNG's at the top. The window is
+    // opaque, so the picture drops alpha (smaller files, never see-through).
+    const auto rgb_stride = static_cast<std::size_t>(width) * 3;
+    std::vector<unsigned char> rgb(rgb_stride * static_cast<std::size_t>(height));
+    for (int y = 0; y < height; ++y) {
+        const unsigned char* src = pixels.data() + stride * static_cast<std::size_t>(height - 1 - y);
+        unsigned char* dst = rgb.data() + rgb_stride * static_cast<std::size_t>(y);
+        for (int x = 0; x < width; ++x) {
+            dst[x * 3 + 0] = src[x * 4 + 0];
+            dst[x * 3 + 1] = src[x * 4 + 1];
+            dst[x * 3 + 2] = src[x * 4 + 2];
+        }
+    }
+    stbi_write_png_compression_level = 9;
+    return stbi_write_png(path.c_str(), width, height, 3, rgb.data(), static_cast<int>(rgb_stride)) != 0;
+}
+
+std::string executable_dir() {
+    std::error_code ec;
+    const auto p = std::filesystem::read_symlink("/proc/self/exe", ec);
+    if (ec) return {};
+    return p.parent_path().string();
+}
+
+}  // namespace leasescope::gui

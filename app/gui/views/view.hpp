@@ -1,0 +1,90 @@
+#pragma once
+// The small base every panel derives from, and the read-only context a frame
+// gives them. One view per file; the list of views lives in view_list.cpp.
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <imgui.h>
+
+#include "../commands.hpp"
+#include "../core/lanes.hpp"
+#include "../core/palette.hpp"
+#include "../core/strings.hpp"
+#include "../core/tour.hpp"
+#include "leasescope/sim/simulation.hpp"
+
+namespace leasescope::gui {
+
+struct PanelRect {
+    float x = 0, y = 0, w = 0, h = 0;
+};
+
+struct PresetInfo {
+    std::string path;
+    std::string name;
+    sim::Localized title;
+    sim::Localized summary;
+};
+
+struct Fonts {
+    ImFont* body = nullptr;
+    ImFont* title = nullptr;
+    ImFont* small = nullptr;
+};
+
+struct FrameContext {
+    const sim::Scenario& scenario;
+    const sim::Timeline& timeline;
+    const LaneModel& lanes;
+    const sim::Snapshot& snap;  // the state at the end of the playhead's tick
+    Tick playhead = 0;
+    std::int32_t selected_event = -1;
+    bool playing = false;
+    double speed = 4.0;  // ticks per second
+    const Strings& strings;
+    const Palette& palette;
+    const Fonts& fonts;
+    const std::vector<PresetInfo>& presets;
+    std::string scenario_path;
+    std::string error;   // the last refused edit or failed load
+    std::string notice;  // the last done action ("saved to …")
+    const std::vector<TourStep>& tour;
+    int tour_step = -1;  // -1: the tour is not running
+    std::string focus;   // the view the tour points at
+    std::uint64_t fit_generation = 0;  // changes when the timeline should refit
+    const std::map<std::string, PanelRect>& layout;
+    // Always: place panels on the computed layout this frame (first run, window
+    // resized, "reset layout"); otherwise the user's arrangement from imgui.ini stays.
+    bool relayout = true;
+
+    Lang lang() const { return strings.lang(); }
+    const char* tr(const char* key) const { return strings.c(key); }
+};
+
+class View {
+public:
+    virtual ~View() = default;
+    // The layout key, also what a tour step's "focus" names.
+    virtual const char* id() const = 0;
+    virtual void draw(const FrameContext& ctx, Commands& out) = 0;
+};
+
+// Every view, in drawing order (defined in view_list.cpp).
+std::vector<std::unique_ptr<View>> make_views();
+
+// Places the next window on the layout rectangle of `id` and begins it with
+// the fixed-panel flags; returns what ImGui::Begin returns.
+bool begin_panel(const FrameContext& ctx, const char* id, const char* title, ImGuiWindowFlags extra = 0);
+
+ImU32 col(const Rgba& c);
+ImU32 col(const Rgba& c, float alpha_scale);
+// A rounded status badge in the state's colour.
+void badge(const char* text, const Rgba& fill, const Rgba& text_color = Rgba{255, 255, 255, 255});
+// Diagonal stripes over a rectangle (stale, paused, hold-off).
+void hatch(ImDrawList* dl, ImVec2 a, ImVec2 b, ImU32 color, float spacing = 7.0f, float thickness = 2.0f);
+// A small shape for a marker kind, centred at `c`.
+void draw_marker_shape(ImDrawList* dl, ImVec2 c, MarkerKind kind, ImU32 color, float r);
+
+}  // namespace leasescope::gui

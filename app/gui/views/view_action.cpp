@@ -1,0 +1,66 @@
+// The protected action boundary: who is inside it at the playhead, and
+// whether each one still holds a current token (valid) or not (stale).
+#include "../core/words.hpp"
+#include "view.hpp"
+
+namespace leasescope::gui {
+namespace {
+
+class ActionView final : public View {
+public:
+    const char* id() const override { return "action"; }
+
+    void draw(const FrameContext& ctx, Commands&) override {
+        if (!begin_panel(ctx, id(), ctx.tr("panel.action"))) {
+            ImGui::End();
+            return;
+        }
+        ImDrawList* dl = ImGui::GetWindowDrawList();
+        int inside = 0, stale = 0;
+        for (const auto& n : ctx.snap.nodes) {
+            if (n.status == sim::NodeStatus::running) ++inside;
+            if (n.status == sim::NodeStatus::stale) ++stale, ++inside;
+        }
+        // The boundary is a box; its border turns to the stale colour when
+        // more nodes act than the lock allows.
+        const bool overlap = inside > ctx.scenario.lock.capacity;
+        const ImVec2 p = ImGui::GetCursorScreenPos();
+        const ImVec2 avail = ImGui::GetContentRegionAvail();
+        const ImU32 border = overlap ? col(ctx.palette.of(SpanKind::stale)) : col(ctx.palette.of(SpanKind::running));
+        dl->AddRect(p, ImVec2(p.x + avail.x, p.y + avail.y - 2), border, 8.0f, 0, overlap ? 4.0f : 2.0f);
+        ImGui::SetCursorScreenPos(ImVec2(p.x + 10, p.y + 8));
+        ImGui::BeginGroup();
+        if (inside == 0) {
+            ImGui::TextDisabled("%s", ctx.tr("action.empty"));
+        }
+        int listed = 0;
+        for (const auto& n : ctx.snap.nodes) {
+            if (n.status != sim::NodeStatus::running && n.status != sim::NodeStatus::stale) continue;
+            if (++listed > 6) {
+                ImGui::TextDisabled("…");
+                break;
+            }
+            const bool is_stale = n.status == sim::NodeStatus::stale;
+            const std::string text = ctx.strings.tr(is_stale ? "action.inside_stale" : "action.inside_valid",
+                                                    {{"node", n.name},
+                                                     {"fencing", n.fencing ? std::to_string(*n.fencing) : "–"}});
+            badge(text.c_str(), ctx.palette.of(is_stale ? SpanKind::stale : SpanKind::running));
+        }
+        if (overlap) {
+            ImGui::PushTextWrapPos(p.x + avail.x - 12);
+            ImGui::TextColored(ImVec4(0.92f, 0.0f, 0.31f, 1), "%s",
+                               ctx.strings.tr("action.overlap", {{"count", std::to_string(inside)},
+                                                                  {"capacity", std::to_string(ctx.scenario.lock.capacity)}})
+                                   .c_str());
+            ImGui::PopTextWrapPos();
+        }
+        ImGui::EndGroup();
+        ImGui::End();
+    }
+};
+
+}  // namespace
+
+std::unique_ptr<View> make_action_view() { return std::make_unique<ActionView>(); }
+
+}  // namespace leasescope::gui

@@ -1,0 +1,86 @@
+// The candidates at the playhead: a state badge, token and fencing, and what
+// each node believes next to what is true ("believes it leads" but STALE).
+#include <algorithm>
+
+#include "../core/words.hpp"
+#include "view.hpp"
+
+namespace leasescope::gui {
+namespace {
+
+class CandidatesView final : public View {
+public:
+    const char* id() const override { return "candidates"; }
+
+    void draw(const FrameContext& ctx, Commands&) override {
+        if (!begin_panel(ctx, id(), ctx.tr("panel.candidates"))) {
+            ImGui::End();
+            return;
+        }
+        const auto& nodes = ctx.snap.nodes;
+        ImGuiListClipper clipper;
+        clipper.Begin(static_cast<int>(nodes.size()));
+        while (clipper.Step()) {
+            for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) {
+                const sim::NodeSnapshot& n = nodes[static_cast<std::size_t>(i)];
+                ImGui::PushID(i);
+                draw_node(ctx, n);
+                ImGui::PopID();
+            }
+        }
+        ImGui::End();
+    }
+
+private:
+    static void draw_node(const FrameContext& ctx, const sim::NodeSnapshot& n) {
+        const SpanKind kind = span_kind_of(n.status);
+        ImGui::PushFont(ctx.fonts.title);
+        ImGui::TextUnformatted(n.name.c_str());
+        ImGui::PopFont();
+        ImGui::SameLine();
+        const std::string status = status_words(n.status, ctx.strings);
+        badge(status.c_str(), ctx.palette.of(kind),
+              kind == SpanKind::waiting || kind == SpanKind::idle || kind == SpanKind::done ? ctx.palette.text
+                                                                                            : Rgba{255, 255, 255, 255});
+        if (n.paused) {
+            ImGui::SameLine();
+            badge(ctx.tr("legend.paused"), ctx.palette.of(SpanKind::paused));
+        }
+        if (n.partition) {
+            ImGui::SameLine();
+            badge(ctx.tr("legend.partition_short"), ctx.palette.of(SpanKind::partition_requests));
+        }
+        ImGui::Text("%s %s   %s %s", ctx.tr("record.token"), short_token(n.token, 6).c_str(), ctx.tr("record.fencing"),
+                    n.fencing ? std::to_string(*n.fencing).c_str() : "–");
+        if (n.status == sim::NodeStatus::running || n.status == sim::NodeStatus::stale) {
+            // Belief against truth: the node cannot see that its lease is gone.
+            ImGui::TextUnformatted(ctx.tr("cand.believes_leader"));
+            if (n.status == sim::NodeStatus::stale) {
+                ImGui::TextColored(ImVec4(0.92f, 0.0f, 0.31f, 1), "%s", ctx.tr("cand.truth_stale"));
+            } else {
+                ImGui::TextColored(ImVec4(0.13f, 0.55f, 0.3f, 1), "%s", ctx.tr("cand.truth_valid"));
+            }
+            const float frac = n.action > 0 ? static_cast<float>(n.progress) / static_cast<float>(n.action) : 0.0f;
+            const std::string overlay = ctx.strings.tr("cand.progress", {{"progress", std::to_string(n.progress)},
+                                                                          {"action", std::to_string(n.action)}});
+            ImGui::PushStyleColor(ImGuiCol_PlotHistogram, ImGui::ColorConvertU32ToFloat4(col(ctx.palette.of(kind))));
+            ImGui::ProgressBar(std::clamp(frac, 0.0f, 1.0f), ImVec2(-1, ImGui::GetFontSize() * 1.1f), overlay.c_str());
+            ImGui::PopStyleColor();
+        } else if (n.last_result) {
+            ImGui::TextDisabled("%s", ctx.strings.tr("cand.last_result",
+                                                     {{"result", ctx.strings.tr(std::string("result.") +
+                                                                                to_string(*n.last_result))}})
+                                          .c_str());
+        }
+        if (n.watchdog) {
+            ImGui::TextColored(ImVec4(0.08f, 0.55f, 0.59f, 1), "%s", ctx.tr("cand.watchdog"));
+        }
+        ImGui::Separator();
+    }
+};
+
+}  // namespace
+
+std::unique_ptr<View> make_candidates_view() { return std::make_unique<CandidatesView>(); }
+
+}  // namespace leasescope::gui

@@ -1,0 +1,222 @@
+// The top bar: preset picker, open/save, language, tour, export, and the
+// scenario's parameters. Every change is an edit command; the app re-simulates
+// at once and keeps the playhead.
+#include <algorithm>
+
+#include "view.hpp"
+
+// After imgui.h (through view.hpp): it needs IMGUI_API.
+#include <imgui_stdlib.h>
+
+namespace leasescope::gui {
+namespace {
+
+class ControlsView final : public View {
+public:
+    const char* id() const override { return "controls"; }
+
+    void draw(const FrameContext& ctx, Commands& out) override {
+        if (!begin_panel(ctx, id(), "LeaseScope", ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar)) {
+            ImGui::End();
+            return;
+        }
+        const float em = ImGui::GetFontSize();
+        ImGui::PushFont(ctx.fonts.title);
+        ImGui::TextColored(ImVec4(0.08f, 0.35f, 0.78f, 1), "LeaseScope");
+        ImGui::PopFont();
+        ImGui::SameLine(0, em);
+        draw_presets(ctx, out, em);
+        ImGui::SameLine();
+        if (ImGui::Button(ctx.tr("ctl.open"))) {
+            path_ = ctx.scenario_path;
+            ImGui::OpenPopup("open_popup");
+        }
+        ImGui::SameLine();
+        if (ImGui::Button(ctx.tr("ctl.save"))) {
+            path_ = ctx.scenario.name + "-edited.json";
+            ImGui::OpenPopup("save_popup");
+        }
+        path_popup("open_popup", ctx.tr("ctl.open"), Command::Kind::open_path, ctx, out);
+        path_popup("save_popup", ctx.tr("ctl.save"), Command::Kind::save_path, ctx, out);
+        ImGui::SameLine(0, em);
+        // Language: switchable while running.
+        if (lang_button("EN", ctx.lang() == Lang::en)) out.push_back(cmd_text(Command::Kind::set_lang, "en"));
+        ImGui::SameLine(0, 2);
+        if (lang_button("한국어", ctx.lang() == Lang::ko)) out.push_back(cmd_text(Command::Kind::set_lang, "ko"));
+        ImGui::SameLine(0, em);
+        if (ImGui::Button(ctx.tour_step >= 0 ? ctx.tr("ctl.tour_running") : ctx.tr("ctl.tour"))) {
+            if (ctx.tour_step >= 0) out.push_back(cmd(Command::Kind::tour_stop));
+            else out.push_back(cmd(Command::Kind::tour_goto, 0));
+        }
+        ImGui::SameLine();
+        if (ImGui::Button(ctx.tr("ctl.export"))) ImGui::OpenPopup("export_menu");
+        if (ImGui::BeginPopup("export_menu")) {
+            const std::string base = ctx.scenario.name + "-t" + std::to_string(ctx.playhead);
+            if (ImGui::MenuItem(ctx.tr("ctl.export_png"))) out.push_back(cmd_text(Command::Kind::export_png, base + ".png"));
+            if (ImGui::MenuItem(ctx.tr("ctl.export_svg"))) out.push_back(cmd_text(Command::Kind::export_svg, base + ".svg"));
+            if (ImGui::MenuItem(ctx.tr("ctl.export_jsonl")))
+                out.push_back(cmd_text(Command::Kind::export_jsonl, ctx.scenario.name + ".trace.jsonl"));
+            ImGui::EndPopup();
+        }
+        // Messages on the right of the first row.
+        ImGui::SameLine(0, em);
+        if (!ctx.error.empty()) {
+            ImGui::TextColored(ImVec4(0.85f, 0.0f, 0.28f, 1), "%s", ctx.error.c_str());
+            if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", ctx.error.c_str());
+        } else if (!ctx.notice.empty()) {
+            ImGui::TextColored(ImVec4(0.1f, 0.5f, 0.25f, 1), "%s", ctx.notice.c_str());
+        } else {
+            const std::string& summary = ctx.lang() == Lang::ko && !ctx.scenario.summary.ko.empty()
+                                             ? ctx.scenario.summary.ko
+                                             : ctx.scenario.summary.en;
+            ImGui::TextDisabled("%s", summary.c_str());
+            if (ImGui::IsItemHovered() && !summary.empty()) {
+                ImGui::BeginTooltip();
+                ImGui::PushTextWrapPos(em * 30);
+                ImGui::TextUnformatted(summary.c_str());
+                ImGui::PopTextWrapPos();
+                ImGui::EndTooltip();
+            }
+        }
+        draw_parameters(ctx, out, em);
+        ImGui::End();
+    }
+
+private:
+    static bool lang_button(const char* label, bool active) {
+        if (active) ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(0.08f, 0.35f, 0.78f, 1));
+        if (active) ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 1, 1, 1));
+        const bool pressed = ImGui::Button(label);
+        if (active) ImGui::PopStyleColor(2);
+        return pressed && !active;
+    }
+
+    void draw_presets(const FrameContext& ctx, Commands& out, float em) {
+        const std::string& title = ctx.lang() == Lang::ko && !ctx.scenario.title.ko.empty() ? ctx.scenario.title.ko
+                                                                                           : ctx.scenario.title.en;
+        const std::string shown = title.empty() ? ctx.scenario.name : title;
+        ImGui::SetNextItemWidth(em * 15);
+        if (ImGui::BeginCombo("##preset", shown.c_str())) {
+            for (const PresetInfo& p : ctx.presets) {
+                const std::string& t = ctx.lang() == Lang::ko && !p.title.ko.empty() ? p.title.ko : p.title.en;
+                const std::string label = (t.empty() ? p.name : t) + "###" + p.path;
+                if (ImGui::Selectable(label.c_str(), p.path == ctx.scenario_path))
+                    out.push_back(cmd_text(Command::Kind::load_preset, p.path));
+                if (ImGui::IsItemHovered()) {
+                    const std::string& s = ctx.lang() == Lang::ko && !p.summary.ko.empty() ? p.summary.ko : p.summary.en;
+                    if (!s.empty()) {
+                        ImGui::BeginTooltip();
+                        ImGui::PushTextWrapPos(em * 28);
+                        ImGui::TextUnformatted(s.c_str());
+                        ImGui::PopTextWrapPos();
+                        ImGui::EndTooltip();
+                    }
+                }
+            }
+            ImGui::EndCombo();
+        }
+    }
+
+    void path_popup(const char* id, const char* title, Command::Kind kind, const FrameContext& ctx, Commands& out) {
+        if (!ImGui::BeginPopup(id)) return;
+        ImGui::TextUnformatted(title);
+        ImGui::SetNextItemWidth(ImGui::GetFontSize() * 30);
+        const bool enter = ImGui::InputText("##path", &path_, ImGuiInputTextFlags_EnterReturnsTrue);
+        ImGui::SameLine();
+        if ((ImGui::Button(ctx.tr("ctl.ok")) || enter) && !path_.empty()) {
+            out.push_back(cmd_text(kind, path_));
+            ImGui::CloseCurrentPopup();
+        }
+        ImGui::EndPopup();
+    }
+
+    // One parameter slider that edits every candidate at once.
+    static void param(const FrameContext& ctx, Commands& out, const char* label_key, const char* key, Tick value,
+                      int lo, int hi, float width) {
+        int v = static_cast<int>(value);
+        ImGui::SetNextItemWidth(width);
+        // The name sits inside the slider ("lease 6"): compact and readable from the back row.
+        const std::string id = std::string("##") + key;
+        const std::string format = std::string(ctx.tr(label_key)) + " %d";
+        if (ImGui::SliderInt(id.c_str(), &v, lo, hi, format.c_str()))
+            out.push_back(cmd_edit({Edit{Edit::Kind::set_all, key, nlohmann::json(v)}}));
+        const std::string tip_key = std::string("tip.param.") + key;
+        if (ImGui::IsItemHovered()) {
+            ImGui::BeginTooltip();
+            ImGui::PushTextWrapPos(ImGui::GetFontSize() * 26);
+            ImGui::TextUnformatted(ctx.tr(tip_key.c_str()));
+            ImGui::PopTextWrapPos();
+            ImGui::EndTooltip();
+        }
+        ImGui::SameLine(0, ImGui::GetFontSize() * 0.8f);
+    }
+
+    void draw_parameters(const FrameContext& ctx, Commands& out, float em) {
+        if (ctx.scenario.candidates.empty()) return;
+        const ElectorOptions& o = ctx.scenario.candidates.front().options;
+        const float w = em * 6.6f;
+        param(ctx, out, "param.action", "action", o.action, 1, 60, w);
+        param(ctx, out, "param.lease", "lease", o.lease, 1, 60, w);
+        param(ctx, out, "param.wait", "wait", o.wait, 0, 60, w);
+        param(ctx, out, "param.min_lease", "min_lease", o.min_lease, 0, 60, w);
+        param(ctx, out, "param.extend_every", "extend_every", o.extend_every, 1, 60, w);
+        param(ctx, out, "param.retry_every", "retry_every", o.retry_every, 1, 20, w);
+        bool auto_extend = o.auto_extend;
+        if (ImGui::Checkbox(ctx.tr("param.auto_extend"), &auto_extend)) {
+            std::vector<Edit> edits{Edit{Edit::Kind::set_all, "auto_extend", nlohmann::json(auto_extend)}};
+            // The watchdog needs extend_every < lease; pick the library's default when it would not hold.
+            if (auto_extend && o.extend_every >= o.lease)
+                edits.push_back(Edit{Edit::Kind::set_all, "extend_every", nlohmann::json(default_extend_every(o.lease))});
+            out.push_back(cmd_edit(std::move(edits)));
+        }
+        ImGui::SameLine(0, em);
+        int capacity = ctx.scenario.lock.capacity;
+        ImGui::SetNextItemWidth(em * 7.5f);
+        const std::string cap_format = std::string(ctx.tr("param.capacity")) + " %d";
+        if (ImGui::SliderInt("##capacity", &capacity, 1, 8, cap_format.c_str()))
+            out.push_back(cmd_edit({Edit{Edit::Kind::set, "/lock/capacity", nlohmann::json(capacity)}}));
+        ImGui::SameLine(0, em * 0.8f);
+        int count = static_cast<int>(ctx.scenario.candidates.size());
+        ImGui::SetNextItemWidth(em * 7.0f);
+        const std::string count_format = std::string(ctx.tr("param.candidates")) + " %d";
+        if (ImGui::SliderInt("##candidates", &count, 1, 12, count_format.c_str()))
+            out.push_back(cmd_edit({Edit{Edit::Kind::set_candidates, "", nlohmann::json(count)}}));
+        ImGui::SameLine(0, 4);
+        if (ImGui::Button(ctx.tr("param.starts"))) ImGui::OpenPopup("starts_popup");
+        if (ImGui::BeginPopup("starts_popup")) {
+            // Each candidate's start tick: moving one changes who contends with whom.
+            const int shown = std::min<int>(static_cast<int>(ctx.scenario.candidates.size()), 24);
+            for (int i = 0; i < shown; ++i) {
+                const auto& c = ctx.scenario.candidates[static_cast<std::size_t>(i)];
+                int start = static_cast<int>(c.options.start);
+                ImGui::SetNextItemWidth(em * 8);
+                const std::string label = c.name + "##start" + std::to_string(i);
+                if (ImGui::SliderInt(label.c_str(), &start, 0, 60))
+                    out.push_back(cmd_edit({Edit{Edit::Kind::set, "/candidates/" + std::to_string(i) + "/start",
+                                                 nlohmann::json(start)}}));
+            }
+            ImGui::EndPopup();
+        }
+        ImGui::SameLine(0, em * 0.8f);
+        const char* modes[] = {"off", "check", "validate"};
+        int mode = static_cast<int>(ctx.scenario.resource);
+        ImGui::SetNextItemWidth(em * 9.5f);
+        const std::string current = ctx.strings.tr(std::string("mode.") + modes[mode]);
+        if (ImGui::BeginCombo(ctx.tr("param.resource"), current.c_str())) {
+            for (int m = 0; m < 3; ++m) {
+                const std::string label = ctx.strings.tr(std::string("mode.") + modes[m]);
+                if (ImGui::Selectable(label.c_str(), m == mode) && m != mode)
+                    out.push_back(cmd_edit({Edit{Edit::Kind::set, "/resource/mode", nlohmann::json(modes[m])}}));
+            }
+            ImGui::EndCombo();
+        }
+    }
+
+    std::string path_;
+};
+
+}  // namespace
+
+std::unique_ptr<View> make_controls_view() { return std::make_unique<ControlsView>(); }
+
+}  // namespace leasescope::gui

@@ -1,0 +1,169 @@
+// The event table (Tick, Candidate, Operation, Token, Fencing, TTL, Outcome),
+// filterable; a click on a row seeks there. Rows after the playhead are hidden
+// unless asked for, so the table agrees with the rest of the screen.
+#include <algorithm>
+
+#include "../core/cull.hpp"
+#include "../core/words.hpp"
+#include "view.hpp"
+
+// After imgui.h (through view.hpp): it needs IMGUI_API.
+#include <imgui_stdlib.h>
+
+namespace leasescope::gui {
+namespace {
+
+class EventsView final : public View {
+public:
+    const char* id() const override { return "events"; }
+
+    void draw(const FrameContext& ctx, Commands& out) override {
+        if (!begin_panel(ctx, id(), ctx.tr("panel.events"))) {
+            ImGui::End();
+            return;
+        }
+        const auto& events = ctx.timeline.trace().events;
+        ImGui::SetNextItemWidth(ImGui::GetFontSize() * 14);
+        ImGui::InputTextWithHint("##filter", ctx.tr("events.filter_hint"), &filter_);
+        ImGui::SameLine();
+        ImGui::Checkbox(ctx.tr("events.show_future"), &show_future_);
+        ImGui::SameLine();
+        ImGui::Checkbox(ctx.tr("events.show_retries"), &show_retries_);
+        refresh(ctx, events);
+        // Rows up to the playhead (the filtered indices are sorted).
+        const std::size_t limit = ctx.timeline.first_event_at_or_after(ctx.playhead + 1);
+        const std::size_t visible_rows =
+            show_future_ ? rows_.size()
+                         : static_cast<std::size_t>(std::lower_bound(rows_.begin(), rows_.end(), limit) - rows_.begin());
+        ImGui::SameLine();
+        ImGui::TextDisabled("%s", ctx.strings.tr("events.count", {{"shown", std::to_string(visible_rows)},
+                                                                   {"total", std::to_string(events.size())}})
+                                      .c_str());
+
+        const ImGuiTableFlags flags = ImGuiTableFlags_ScrollY | ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV |
+                                      ImGuiTableFlags_Resizable | ImGuiTableFlags_SizingStretchProp;
+        if (ImGui::BeginTable("events", 7, flags)) {
+            ImGui::TableSetupScrollFreeze(0, 1);
+            ImGui::TableSetupColumn(ctx.tr("col.tick"), ImGuiTableColumnFlags_WidthStretch, 0.6f);
+            ImGui::TableSetupColumn(ctx.tr("col.candidate"), ImGuiTableColumnFlags_WidthStretch, 1.1f);
+            ImGui::TableSetupColumn(ctx.tr("col.operation"), ImGuiTableColumnFlags_WidthStretch, 1.0f);
+            ImGui::TableSetupColumn(ctx.tr("col.token"), ImGuiTableColumnFlags_WidthStretch, 1.0f);
+            ImGui::TableSetupColumn(ctx.tr("col.fencing"), ImGuiTableColumnFlags_WidthStretch, 0.7f);
+            ImGui::TableSetupColumn(ctx.tr("col.ttl"), ImGuiTableColumnFlags_WidthStretch, 0.5f);
+            ImGui::TableSetupColumn(ctx.tr("col.outcome"), ImGuiTableColumnFlags_WidthStretch, 2.6f);
+            ImGui::TableHeadersRow();
+            // Follow the playhead: keep its latest row in view when it moves.
+            const float row_h = ImGui::GetTextLineHeightWithSpacing();
+            if (ctx.playhead != followed_tick_ || ctx.selected_event != followed_event_) {
+                followed_tick_ = ctx.playhead;
+                followed_event_ = ctx.selected_event;
+                std::size_t target = visible_rows > 0 ? visible_rows - 1 : 0;
+                if (ctx.selected_event >= 0) {
+                    auto it = std::lower_bound(rows_.begin(), rows_.end(), static_cast<std::size_t>(ctx.selected_event));
+                    if (it != rows_.end() && *it == static_cast<std::size_t>(ctx.selected_event))
+                        target = static_cast<std::size_t>(it - rows_.begin());
+                }
+                const float y = static_cast<float>(target) * row_h;
+                const float view_h = ImGui::GetWindowHeight() - row_h * 2;
+                if (y < ImGui::GetScrollY() || y > ImGui::GetScrollY() + view_h)
+                    ImGui::SetScrollY(std::max(0.0f, y - view_h * 0.5f));
+            }
+            ImGuiListClipper clipper;
+            clipper.Begin(static_cast<int>(visible_rows));
+            while (clipper.Step()) {
+                for (int r = clipper.DisplayStart; r < clipper.DisplayEnd; ++r) {
+                    const std::size_t k = rows_[static_cast<std::size_t>(r)];
+                    const sim::Event& e = events[k];
+                    ImGui::TableNextRow();
+                    const bool at_playhead = e.tick == ctx.playhead;
+                    if (at_playhead)
+                        ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, col(ctx.palette.playhead, 0.14f));
+                    ImGui::TableSetColumnIndex(0);
+                    ImGui::PushID(static_cast<int>(k));
+                    const std::string tick = std::to_string(e.tick);
+                    if (ImGui::Selectable(tick.c_str(), static_cast<std::int32_t>(k) == ctx.selected_event,
+                                          ImGuiSelectableFlags_SpanAllColumns))
+                        out.push_back(cmd(Command::Kind::select_event, static_cast<std::int64_t>(k)));
+                    ImGui::PopID();
+                    ImGui::TableSetColumnIndex(1);
+                    ImGui::TextUnformatted(e.node.empty() ? "–" : e.node.c_str());
+                    ImGui::TableSetColumnIndex(2);
+                    ImGui::TextUnformatted(op_words(e, ctx.strings).c_str());
+                    ImGui::TableSetColumnIndex(3);
+                    ImGui::TextUnformatted(short_token(e.token, 6).c_str());
+                    ImGui::TableSetColumnIndex(4);
+                    ImGui::TextUnformatted(e.fencing ? std::to_string(*e.fencing).c_str() : "–");
+                    ImGui::TableSetColumnIndex(5);
+                    ImGui::TextUnformatted(e.ttl ? std::to_string(*e.ttl).c_str() : "–");
+                    ImGui::TableSetColumnIndex(6);
+                    const MarkerKind mk = marker_kind_of(e, false);
+                    const bool bad = marker_priority(mk) >= 72 && mk != MarkerKind::acquire;
+                    const std::string outcome = outcome_words(e, ctx.strings);
+                    if (bad) ImGui::TextColored(ImVec4(0.85f, 0.0f, 0.28f, 1), "%s", outcome.c_str());
+                    else ImGui::TextUnformatted(outcome.c_str());
+                }
+            }
+            ImGui::EndTable();
+        }
+        ImGui::End();
+    }
+
+private:
+    // Rebuilds the filtered row list only when its inputs change.
+    void refresh(const FrameContext& ctx, const std::vector<sim::Event>& events) {
+        if (&events == cached_events_ && events.size() == cached_size_ && filter_ == cached_filter_ &&
+            ctx.lang() == cached_lang_ && show_retries_ == cached_retries_)
+            return;
+        cached_events_ = &events;
+        cached_size_ = events.size();
+        cached_filter_ = filter_;
+        cached_lang_ = ctx.lang();
+        cached_retries_ = show_retries_;
+        rows_.clear();
+        ImGuiTextFilter filter(filter_.c_str());
+        for (std::size_t k = 0; k < events.size(); ++k) {
+            const sim::Event& e = events[k];
+            // Busy retries repeat every tick; they are hidden unless asked for.
+            if (!show_retries_ && e.op == sim::EventOp::acquire && e.outcome == sim::Outcome::busy) {
+                if (!is_last_attempt(events, k)) continue;
+            }
+            if (filter.IsActive()) {
+                const std::string row = e.node + " " + op_words(e, ctx.strings) + " " + outcome_words(e, ctx.strings) +
+                                        " " + sim::to_string(e.op) + " " + sim::to_string(e.outcome) + " " + e.detail;
+                if (!filter.PassFilter(row.c_str())) continue;
+            }
+            rows_.push_back(k);
+        }
+    }
+
+    // The first busy attempt of a run stays visible, so waiting is not hidden.
+    static bool is_last_attempt(const std::vector<sim::Event>& events, std::size_t k) {
+        const sim::Event& e = events[k];
+        for (std::size_t j = k; j-- > 0;) {
+            const sim::Event& p = events[j];
+            if (p.node != e.node) continue;
+            if (p.op == sim::EventOp::acquire && p.run == e.run) return false;
+            if (p.op == sim::EventOp::start) return true;
+            if (e.tick - p.tick > 1000) return true;
+        }
+        return true;
+    }
+
+    std::string filter_;
+    bool show_future_ = false;
+    bool show_retries_ = false;
+    std::vector<std::size_t> rows_;
+    const void* cached_events_ = nullptr;
+    std::size_t cached_size_ = 0;
+    std::string cached_filter_ = "\x01";
+    Lang cached_lang_ = Lang::en;
+    bool cached_retries_ = false;
+    Tick followed_tick_ = -1;
+    std::int32_t followed_event_ = -1;
+};
+
+}  // namespace
+
+std::unique_ptr<View> make_events_view() { return std::make_unique<EventsView>(); }
+
+}  // namespace leasescope::gui

@@ -1,0 +1,33 @@
+// The one place that lists the views, in drawing order. A new panel is one
+// file and one line here.
+#include "view.hpp"
+
+namespace leasescope::gui {
+
+std::unique_ptr<View> make_controls_view();
+std::unique_ptr<View> make_candidates_view();
+std::unique_ptr<View> make_action_view();
+std::unique_ptr<View> make_timeline_view();
+std::unique_ptr<View> make_transport_view();
+std::unique_ptr<View> make_record_view();
+std::unique_ptr<View> make_resource_view();
+std::unique_ptr<View> make_events_view();
+std::unique_ptr<View> make_explain_view();
+std::unique_ptr<View> make_tour_view();
+
+std::vector<std::unique_ptr<View>> make_views() {
+    std::vector<std::unique_ptr<View>> views;
+    views.push_back(make_controls_view());
+    views.push_back(make_candidates_view());
+    views.push_back(make_action_view());
+    views.push_back(make_timeline_view());
+    views.push_back(make_transport_view());
+    views.push_back(make_record_view());
+    views.push_back(make_resource_view());
+    views.push_back(make_events_view());
+    views.push_back(make_explain_view());
+    views.push_back(make_tour_view());
+    return views;
+}
+
+}  // namespace leasescope::gui

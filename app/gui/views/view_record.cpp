@@ -1,0 +1,98 @@
+// The Redis record at the playhead, drawn as a conceptual record: one card per
+// slot (owner, token, fencing, TTL left, expires at), the fencing counter and
+// the hold-off marker.
+#include <algorithm>
+
+#include "../core/words.hpp"
+#include "view.hpp"
+
+namespace leasescope::gui {
+namespace {
+
+class RecordView final : public View {
+public:
+    const char* id() const override { return "record"; }
+
+    void draw(const FrameContext& ctx, Commands&) override {
+        if (!begin_panel(ctx, id(), ctx.tr("panel.record"))) {
+            ImGui::End();
+            return;
+        }
+        const sim::Snapshot& snap = ctx.snap;
+        const Tick t = snap.tick;
+        ImGui::PushFont(ctx.fonts.title);
+        ImGui::TextUnformatted(ctx.scenario.lock.name.c_str());
+        ImGui::PopFont();
+        ImGui::TextDisabled("%s", ctx.strings.tr("record.at_tick", {{"tick", std::to_string(t)}}).c_str());
+        ImGui::Spacing();
+        ImDrawList* dl = ImGui::GetWindowDrawList();
+        const float w = ImGui::GetContentRegionAvail().x;
+        std::size_t shown = 0;
+        for (std::size_t i = 0; i < snap.slots.size(); ++i) {
+            if (shown >= 12) {
+                ImGui::TextDisabled("%s", ctx.strings.tr("record.more_slots",
+                                                         {{"count", std::to_string(snap.slots.size() - shown)}}).c_str());
+                break;
+            }
+            ++shown;
+            const SlotRecord& r = snap.slots[i];
+            const bool valid = r.valid_at(t);
+            ImGui::PushID(static_cast<int>(i));
+            const ImVec2 p = ImGui::GetCursorScreenPos();
+            const float line = ImGui::GetTextLineHeightWithSpacing();
+            const float card_h = valid ? line * 4.6f : line * 1.3f;
+            dl->AddRectFilled(p, ImVec2(p.x + w, p.y + card_h),
+                              valid ? col(ctx.palette.of(SpanKind::record), 0.10f) : IM_COL32(240, 240, 240, 255), 6.0f);
+            dl->AddRect(p, ImVec2(p.x + w, p.y + card_h),
+                        valid ? col(ctx.palette.of(SpanKind::record)) : col(ctx.palette.grid), 6.0f, 0, 1.5f);
+            ImGui::SetCursorScreenPos(ImVec2(p.x + 8, p.y + 4));
+            ImGui::BeginGroup();
+            const std::string slot_title = ctx.strings.tr("lane.slot", {{"slot", std::to_string(i)}});
+            if (!valid) {
+                ImGui::Text("%s  —  %s", slot_title.c_str(), ctx.tr("record.vacant"));
+            } else {
+                ImGui::Text("%s", slot_title.c_str());
+                ImGui::SameLine();
+                ImGui::TextColored(ImVec4(0.16f, 0.43f, 0.75f, 1), "%s %s", ctx.tr("record.owner"), r.owner.c_str());
+                ImGui::Text("%s %s    %s %lld", ctx.tr("record.token"), short_token(r.token, 8).c_str(),
+                            ctx.tr("record.fencing"), static_cast<long long>(r.fencing));
+                const Tick left = r.expires_at - t;
+                const Tick lease_total = std::max<Tick>(1, r.expires_at - r.acquired_at);
+                ImGui::Text("%s %lld / %lld   %s %lld", ctx.tr("record.ttl_left"), static_cast<long long>(left),
+                            static_cast<long long>(lease_total), ctx.tr("record.expires_at"),
+                            static_cast<long long>(r.expires_at));
+                // The TTL as a draining bar.
+                const ImVec2 bp = ImGui::GetCursorScreenPos();
+                const float bw = w - 20;
+                const float frac = std::clamp(static_cast<float>(left) / static_cast<float>(lease_total), 0.0f, 1.0f);
+                dl->AddRectFilled(bp, ImVec2(bp.x + bw, bp.y + 8), IM_COL32(210, 214, 220, 255), 4.0f);
+                dl->AddRectFilled(bp, ImVec2(bp.x + bw * frac, bp.y + 8),
+                                  col(left <= 1 ? ctx.palette.of(MarkerKind::expire) : ctx.palette.of(SpanKind::running)),
+                                  4.0f);
+                ImGui::Dummy(ImVec2(bw, 10));
+            }
+            ImGui::EndGroup();
+            ImGui::SetCursorScreenPos(ImVec2(p.x, p.y + card_h + 6));
+            ImGui::PopID();
+        }
+        ImGui::Separator();
+        ImGui::Text("%s  %lld", ctx.tr("record.counter"), static_cast<long long>(snap.counter));
+        ImGui::SameLine();
+        ImGui::TextDisabled("%s", ctx.tr("record.counter_note"));
+        if (snap.holdoff_until != tick_none && t < snap.holdoff_until) {
+            ImGui::TextColored(ImVec4(0.78f, 0.55f, 0.15f, 1), "%s",
+                               ctx.strings.tr("record.holdoff_until", {{"until", std::to_string(snap.holdoff_until)},
+                                                                       {"left", std::to_string(snap.holdoff_until - t)}})
+                                   .c_str());
+        } else {
+            ImGui::Text("%s  —", ctx.tr("record.holdoff"));
+        }
+        ImGui::End();
+    }
+};
+
+}  // namespace
+
+std::unique_ptr<View> make_record_view() { return std::make_unique<RecordView>(); }
+
+}  // namespace leasescope::gui
