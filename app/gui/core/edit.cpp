@@ -71,10 +71,14 @@ EditResult apply_edits(const sim::Scenario& scenario, const std::vector<Edit>& e
                         drop_references(j, gone);
                     }
                     while (static_cast<std::int64_t>(cands.size()) < want) {
-                        // A newcomer starts a few ticks after the last one, so it contends.
-                        std::int64_t start = 0;
-                        if (!cands.empty()) start = cands.back().value("start", 0) + 2;
-                        cands.push_back(json{{"name", fresh_name(cands)}, {"start", start}});
+                        // A newcomer copies the last candidate (the written form may
+                        // carry every key per candidate) and starts a few ticks
+                        // later, so it contends.
+                        json fresh = cands.empty() ? json::object() : cands.back();
+                        const std::int64_t start = cands.empty() ? 0 : cands.back().value("start", std::int64_t{0}) + 2;
+                        fresh["name"] = fresh_name(cands);
+                        fresh["start"] = start;
+                        cands.push_back(std::move(fresh));
                     }
                     break;
                 }

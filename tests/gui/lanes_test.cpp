@@ -1,0 +1,113 @@
+// The lanes built from a simulated timeline: each candidate's spans follow its
+// status tick by tick, slot lanes show the records, markers point at events.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "core/lanes.hpp"
+#include "leasescope/sim/scenario.hpp"
+
+using namespace leasescope;
+using namespace leasescope::gui;
+
+namespace {
+
+sim::Scenario load(const std::string& name) {
+    const std::string path = std::string(LEASESCOPE_SOURCE_DIR) + "/scenarios/" + name + ".json";
+    std::ifstream in(path);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    auto parsed = sim::parse_scenario(ss.str(), path);
+    EXPECT_TRUE(parsed.ok()) << (parsed.ok() ? "" : parsed.error().to_string());
+    return std::move(parsed).value();
+}
+
+const Span* span_covering(const Lane& lane, Tick t) {
+    for (const Span& s : lane.spans)
+        if (s.begin <= t && t < s.end) return &s;
+    return nullptr;
+}
+
+}  // namespace
+
+// The default preset's story: node-a runs with a valid lease until its record
+// expires at 6, then keeps working stale; node-b takes over with fencing 2.
+TEST(Lanes, ExpiryTakeoverShowsStaleAfterExpiry) {
+    sim::Timeline timeline(load("expiry-takeover"));
+    const LaneModel model = build_lanes(timeline);
+    ASSERT_EQ(model.candidate_lanes, 3);
+    const Lane& a = model.lanes[0];
+    EXPECT_EQ(a.label, "node-a");
+    const Span* early = span_covering(a, 3);
+    ASSERT_NE(early, nullptr);
+    EXPECT_EQ(early->kind, SpanKind::running);
+    EXPECT_EQ(early->fencing, 1);
+    const Span* late = span_covering(a, 8);
+    ASSERT_NE(late, nullptr);
+    EXPECT_EQ(late->kind, SpanKind::stale);
+    EXPECT_EQ(late->begin, 6);
+
+    const Span* b = span_covering(model.lanes[1], 7);
+    ASSERT_NE(b, nullptr);
+    EXPECT_EQ(b->kind, SpanKind::running);
+    EXPECT_EQ(b->fencing, 2);
+
+    const std::int32_t slot = slot_lane(model, 0);
+    ASSERT_GE(slot, 0);
+    const Span* rec = span_covering(model.lanes[static_cast<std::size_t>(slot)], 2);
+    ASSERT_NE(rec, nullptr);
+    EXPECT_EQ(rec->kind, SpanKind::record);
+    EXPECT_EQ(rec->fencing, 1);
+    EXPECT_EQ(rec->begin, 0);
+    EXPECT_EQ(rec->end, 6);
+}
+
+// node-a's release at the end of its work is drawn as a rejected release.
+TEST(Lanes, RejectedReleaseIsAMarker) {
+    sim::Timeline timeline(load("expiry-takeover"));
+    const LaneModel model = build_lanes(timeline);
+    bool found = false;
+    for (const Marker& m : model.lanes[0].markers)
+        if (m.kind == MarkerKind::release_rejected) found = true;
+    EXPECT_TRUE(found);
+}
+
+// Spans are sorted and disjoint in every lane, and markers sorted: culling relies on it.
+TEST(Lanes, SpansSortedAndDisjointInEveryPreset) {
+    for (const char* name : {"expiry-takeover", "contention", "gc-pause-fencing", "group-saturation",
+                             "partition-extend", "failover-lost-lock", "hold-off-handover"}) {
+        sim::Timeline timeline(load(name));
+        const LaneModel model = build_lanes(timeline);
+        for (const Lane& lane : model.lanes) {
+            for (std::size_t i = 0; i < lane.spans.size(); ++i) {
+                EXPECT_LT(lane.spans[i].begin, lane.spans[i].end) << name << " " << lane.label;
+                if (i > 0) {
+                    EXPECT_LE(lane.spans[i - 1].end, lane.spans[i].begin) << name << " " << lane.label;
+                }
+            }
+            for (std::size_t i = 1; i < lane.markers.size(); ++i)
+                EXPECT_LE(lane.markers[i - 1].tick, lane.markers[i].tick) << name << " " << lane.label;
+        }
+    }
+}
+
+// A skipped run's last busy attempt is drawn as a skip.
+TEST(Lanes, SkippedRunEndsWithSkipMarker) {
+    sim::Timeline timeline(load("contention"));
+    const LaneModel model = build_lanes(timeline);
+    int skips = 0;
+    for (const Marker& m : model.lanes[1].markers)
+        if (m.kind == MarkerKind::skip) ++skips;
+    EXPECT_EQ(skips, 1);
+}
+
+// A pause becomes an overlay over the paused tick range.
+TEST(Lanes, PauseIsAnOverlay) {
+    sim::Timeline timeline(load("gc-pause-fencing"));
+    const LaneModel model = build_lanes(timeline);
+    bool paused = false;
+    for (const Span& s : model.lanes[0].overlays)
+        if (s.kind == SpanKind::paused && s.begin == 2 && s.end == 12) paused = true;
+    EXPECT_TRUE(paused);
+}

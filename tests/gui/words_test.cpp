@@ -1,0 +1,180 @@
+// Events in words, the string tables and the tour: every key an event can
+// produce exists in English and Korean, and texts name the node and numbers.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "core/palette.hpp"
+#include "core/strings.hpp"
+#include "core/svg.hpp"
+#include "core/tour.hpp"
+#include "core/words.hpp"
+#include "leasescope/sim/scenario.hpp"
+
+using namespace leasescope;
+using namespace leasescope::gui;
+
+namespace {
+
+const std::string assets = std::string(LEASESCOPE_SOURCE_DIR) + "/assets";
+
+Strings load_strings() {
+    Strings s;
+    std::string error;
+    EXPECT_TRUE(s.load_dir(assets, error)) << error;
+    return s;
+}
+
+sim::Event event(sim::EventOp op, sim::Outcome outcome, std::string detail = {}) {
+    sim::Event e;
+    e.tick = 12;
+    e.op = op;
+    e.outcome = outcome;
+    e.node = "node-a";
+    e.token = "4xNabcde";
+    e.fencing = 1;
+    e.detail = std::move(detail);
+    return e;
+}
+
+}  // namespace
+
+TEST(Strings, EnglishAndKoreanHaveTheSameKeys) {
+    const Strings s = load_strings();
+    EXPECT_EQ(s.keys(Lang::en), s.keys(Lang::ko));
+    EXPECT_GT(s.keys(Lang::en).size(), 100u);
+}
+
+TEST(Strings, MissingKeyFallsBackToTheKey) {
+    Strings s = load_strings();
+    s.set_lang(Lang::ko);
+    EXPECT_EQ(s.tr("no.such.key"), "no.such.key");
+    EXPECT_EQ(s.tr("lane.slot", {{"slot", "3"}}), "슬롯 3");
+}
+
+// Every (op, outcome, detail) the trace format allows maps to texts in both languages.
+TEST(Words, EveryEventKeyHasTexts) {
+    const Strings s = load_strings();
+    using O = sim::Outcome;
+    using P = sim::EventOp;
+    const std::vector<sim::Event> events = {
+        event(P::pause, O::none), event(P::resume, O::none), event(P::crash, O::none),
+        event(P::partition, O::none, "drop_replies"), event(P::heal, O::none), event(P::failover, O::none, "leases"),
+        event(P::failover, O::none, "all"), event(P::expire, O::expired), event(P::write, O::accepted),
+        event(P::write, O::accepted, "stale"), event(P::write, O::accepted, "stale,unsafe_write"),
+        event(P::write, O::rejected), event(P::write, O::rejected, "stale"), event(P::release, O::released),
+        event(P::release, O::kept), event(P::release, O::not_owner), event(P::release, O::error),
+        event(P::extend, O::renewed), event(P::extend, O::lost), event(P::extend, O::error), event(P::start, O::none),
+        event(P::acquire, O::acquired), event(P::acquire, O::acquired, "fencing_regressed"),
+        event(P::acquire, O::error, "reply_lost"), event(P::acquire, O::error), event(P::acquire, O::busy),
+        event(P::acquire, O::busy, "hold_off"), event(P::status, O::held), event(P::status, O::vacant),
+        event(P::validate, O::current, "node-b"), event(P::validate, O::stale, "node-b"),
+        event(P::validate, O::vacant, "node-b"), event(P::overlap_begin, O::none, "2"), event(P::overlap_end, O::none),
+    };
+    for (Lang lang : {Lang::en, Lang::ko}) {
+        for (const sim::Event& e : events) {
+            const std::string key = event_key(e);
+            EXPECT_TRUE(s.has(lang, "ev." + key)) << lang_code(lang) << " ev." << key;
+            EXPECT_TRUE(s.has(lang, "out." + key)) << lang_code(lang) << " out." << key;
+            EXPECT_TRUE(s.has(lang, std::string("op.") + sim::to_string(e.op))) << sim::to_string(e.op);
+        }
+        EXPECT_TRUE(s.has(lang, "ev.acquire.skip"));
+    }
+}
+
+TEST(Words, RejectedReleaseIsToldAsStaleToken) {
+    Strings s = load_strings();
+    const sim::Event e = event(sim::EventOp::release, sim::Outcome::not_owner);
+    EXPECT_EQ(event_key(e), "release.not_owner");
+    EXPECT_EQ(outcome_words(e, s), "rejected: stale token");
+    const std::string sentence = describe_event(e, s);
+    EXPECT_NE(sentence.find("node-a"), std::string::npos);
+    EXPECT_NE(sentence.find("not_owner"), std::string::npos);
+    s.set_lang(Lang::ko);
+    EXPECT_EQ(outcome_words(e, s), "거부: 낡은 토큰");
+}
+
+TEST(Words, ExplainNamesWhenTheTokenExpired) {
+    const std::string path = std::string(LEASESCOPE_SOURCE_DIR) + "/scenarios/expiry-takeover.json";
+    std::ifstream in(path);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    auto parsed = sim::parse_scenario(ss.str(), path);
+    ASSERT_TRUE(parsed.ok());
+    sim::Timeline timeline(std::move(parsed).value());
+    const auto& events = timeline.trace().events;
+    std::size_t k = 0;
+    while (k < events.size() && !(events[k].op == sim::EventOp::release && events[k].outcome == sim::Outcome::not_owner))
+        ++k;
+    ASSERT_LT(k, events.size());
+    const sim::Snapshot snap = timeline.snapshot_at(events[k].tick);
+    ExplainContext ctx;
+    ctx.trace = &timeline.trace();
+    ctx.event_index = k;
+    ctx.snapshot = &snap;
+    const Strings s = load_strings();
+    const std::string text = explain_event(ctx, s);
+    EXPECT_NE(text.find("expired at tick 6"), std::string::npos) << text;
+}
+
+TEST(Words, ShortToken) {
+    EXPECT_EQ(short_token("", 5), "–");
+    EXPECT_EQ(short_token("abc", 5), "abc");
+    EXPECT_EQ(short_token("abcdefgh", 5), "abcde…");
+}
+
+// The tour has at least five steps, each in both languages, on presets that exist.
+TEST(Tour, LoadsAndResolves) {
+    std::string text, error;
+    ASSERT_TRUE(read_text_file(assets + "/tour.json", text));
+    std::vector<TourStep> steps;
+    ASSERT_TRUE(load_tour(text, steps, error)) << error;
+    EXPECT_GE(steps.size(), 5u);
+    for (const TourStep& step : steps) {
+        EXPECT_FALSE(step.title_ko.empty());
+        EXPECT_FALSE(step.body_ko.empty());
+        const std::string path = std::string(LEASESCOPE_SOURCE_DIR) + "/scenarios/" + step.preset + ".json";
+        std::string bytes;
+        ASSERT_TRUE(read_text_file(path, bytes)) << path;
+        auto parsed = sim::parse_scenario(bytes, path);
+        ASSERT_TRUE(parsed.ok());
+        const sim::Trace trace = sim::simulate(*parsed);
+        const Tick t = resolve_tour_tick(step, trace);
+        if (!step.tick) {
+            EXPECT_GT(t, 0) << step.title_en << ": its event never happens";
+        }
+    }
+}
+
+// Stale is the loudest state colour: the most saturated and distinct from every other.
+TEST(Palette, StaleIsLoudest) {
+    const Palette p = default_palette();
+    auto chroma = [](Rgba c) { return std::max({c.r, c.g, c.b}) - std::min({c.r, c.g, c.b}); };
+    const Rgba stale = p.of(SpanKind::stale);
+    for (SpanKind k : {SpanKind::waiting, SpanKind::running, SpanKind::paused, SpanKind::crashed, SpanKind::record,
+                       SpanKind::holdoff, SpanKind::partition_requests}) {
+        EXPECT_NE(p.of(k).hex(), stale.hex());
+        EXPECT_GT(chroma(stale), chroma(p.of(k))) << span_kind_name(k);
+    }
+}
+
+TEST(Svg, TimelineExportsAsSvg) {
+    const std::string path = std::string(LEASESCOPE_SOURCE_DIR) + "/scenarios/expiry-takeover.json";
+    std::string bytes;
+    ASSERT_TRUE(read_text_file(path, bytes));
+    auto parsed = sim::parse_scenario(bytes, path);
+    ASSERT_TRUE(parsed.ok());
+    sim::Timeline timeline(std::move(parsed).value());
+    const LaneModel model = build_lanes(timeline);
+    const Strings s = load_strings();
+    SvgOptions o;
+    o.last = model.end_tick;
+    o.playhead = 12;
+    o.title = "Expiry + takeover";
+    const std::string svg = timeline_svg(model, default_palette(), s, o);
+    EXPECT_EQ(svg.rfind("<svg", 0), 0u);
+    EXPECT_NE(svg.find("</svg>"), std::string::npos);
+    EXPECT_NE(svg.find(default_palette().of(SpanKind::stale).hex()), std::string::npos);
+    EXPECT_NE(svg.find("node-a"), std::string::npos);
+}
