@@ -256,6 +256,18 @@ TEST(ScenarioSyntax, SingleQuotedStringsAreSyntaxErrors) {
     EXPECT_TRUE(rejected(std::string("{\n\t\"name\": 'x'\n}"), "2:10", {"invalid literal"}));
 }
 
+TEST(ScenarioSyntax, WindowsLineEndingsCountOneLineEach) {
+    // CRLF files get the same line numbers as LF files (a '\r' never starts a line).
+    EXPECT_TRUE(rejected(std::string("{\r\n  \"name\": \"x\",\r\n  \"horizon\": ,\r\n}\r\n"), "3:14", {"unexpected ','"}));
+}
+
+TEST(ScenarioSyntax, ByteOrderMarkIsSkipped) {
+    // A UTF-8 byte order mark, as some Windows editors write, does not make the file invalid.
+    auto s = accepted(std::string("\xEF\xBB\xBF") + text_of(base()));
+    ASSERT_TRUE(s);
+    EXPECT_EQ(s->name, "t");
+}
+
 TEST(ScenarioSyntax, ErrorToStringJoinsFileAndPosition) {
     // to_string writes "file:line:col: message" for syntax and "file: /path: message" for meaning.
     auto syntax = parse("{\n  \"name\": \"x\",\n  \"horizon\": ,\n}\n");
