@@ -9,6 +9,7 @@
 
 #include "common.hpp"
 #include "leasescope/live/live_driver.hpp"
+#include "leasescope/live/tick_pacer.hpp"
 #include "leasescope/redis/redis_url.hpp"
 #include "leasescope/sim/limits.hpp"
 
@@ -104,9 +105,9 @@ int run_live_command(const LiveArgs& args) {
                report.redis, report.tick_ms, report.trace.summary.events, report.trace.summary.end_tick);
     if (!report.timing_faults.empty()) {
         fmt::print(stderr,
-                   "warning: timing fault: the commands of tick(s) {} finished after their tick ended "
-                   "(more than half a tick after mid-tick); those ticks' answers may differ from the model's\n",
-                   timing_fault_list(report.timing_faults));
+                   "warning: timing fault: the commands of tick(s) {} finished after their deadline (the tick's "
+                   "end less {} ms); those ticks' answers may differ from the model's\n",
+                   timing_fault_list(report.timing_faults), live::timing_margin_ms);
     }
     if (!args.compare) return exit_ok;
 

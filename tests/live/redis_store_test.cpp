@@ -156,3 +156,18 @@ TEST(RedisStoreLayout, WritesTheDocumentedKeysAndTheCounterHasNoTtl) {
     ASSERT_TRUE(exists.ok());
     EXPECT_EQ(exists.value()->integer, 0);
 }
+
+TEST(RedisStoreSafety, ARecordItDidNotWriteIsReportedAsAnotherClient) {
+    const LockConfig lock = lock_named("shared");
+    auto mine = connect_or_fail(lock, 1000);
+    auto theirs = connect_or_fail(lock, 1000);
+    ASSERT_TRUE(mine && theirs);
+    auto expired = mine->expire(0);
+    ASSERT_TRUE(expired.ok());
+    ASSERT_TRUE(theirs->acquire(0, "intruder", "tok-x", 5).ok());
+    expired = mine->expire(0);
+    ASSERT_FALSE(expired.ok());
+    EXPECT_FALSE(expired.error().connection);
+    EXPECT_NE(expired.error().message.find("another client"), std::string::npos) << expired.error().message;
+    ASSERT_TRUE(mine->remove_namespace().ok());
+}

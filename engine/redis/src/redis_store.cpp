@@ -262,10 +262,19 @@ StoreResult<std::vector<ExpiredRecord>> RedisStore::expire(Tick /*now*/) {
         if (!is_array(e, 2) || !is_integer(e->element[0]) || !is_string(e->element[1])) {
             return shape_error("expire", "a slot entry is malformed");
         }
-        if (!known_[i]) continue;
-        // Gone, or holding another record: ours vanished since the last look.
-        const bool present = e->element[0]->integer == 1 && text_of(e->element[1]) == known_[i]->token;
-        if (present) continue;
+        const bool exists = e->element[0]->integer == 1;
+        const bool ours = known_[i] && text_of(e->element[1]) == known_[i]->token;
+        // Only this store's acquire writes a slot, and it remembers what it
+        // wrote; a record it does not know means another client is using the
+        // same lock on this server, and every answer from here on would be
+        // about two runs at once.
+        if (exists && !ours) {
+            return Err{StoreError{"another client is writing the keys of lock '" + config_.name +
+                                      "' (slot " + std::to_string(i) +
+                                      " holds a record this run did not write); a live run needs the lock to itself",
+                                  false}};
+        }
+        if (!known_[i] || exists) continue;
         out.push_back(std::move(*known_[i]));
         known_[i].reset();
     }

@@ -144,8 +144,7 @@ LiveReport run_live(const sim::Scenario& original, const LiveOptions& options) {
     std::optional<Tick> previous;
     auto check_previous = [&] {
         if (previous && !pacer.within(*previous)) {
-            const double late = pacer.ms_after_mid(*previous) - static_cast<double>(scenario.tick_ms) / 2.0;
-            report.timing_faults.push_back(TimingFault{*previous, late});
+            report.timing_faults.push_back(TimingFault{*previous, pacer.ms_past_deadline(*previous)});
         }
     };
     auto on_tick_begin = [&](Tick t) {

@@ -20,8 +20,8 @@ TickPacer::Clock::time_point TickPacer::mid_of(Tick t) const {
     return start_ + std::chrono::microseconds(t * tick_ms_ * 1000 + tick_ms_ * 500);
 }
 
-TickPacer::Clock::time_point TickPacer::end_of(Tick t) const {
-    return start_ + std::chrono::milliseconds((t + 1) * tick_ms_);
+TickPacer::Clock::time_point TickPacer::deadline_of(Tick t) const {
+    return start_ + std::chrono::milliseconds((t + 1) * tick_ms_ - timing_margin_ms);
 }
 
 bool TickPacer::wait_for_mid(Tick t, const std::atomic<bool>* cancel) const {
@@ -34,10 +34,10 @@ bool TickPacer::wait_for_mid(Tick t, const std::atomic<bool>* cancel) const {
     }
 }
 
-bool TickPacer::within(Tick t) const { return Clock::now() < end_of(t); }
+bool TickPacer::within(Tick t) const { return Clock::now() < deadline_of(t); }
 
-double TickPacer::ms_after_mid(Tick t) const {
-    return std::chrono::duration<double, std::milli>(Clock::now() - mid_of(t)).count();
+double TickPacer::ms_past_deadline(Tick t) const {
+    return std::chrono::duration<double, std::milli>(Clock::now() - deadline_of(t)).count();
 }
 
 }  // namespace leasescope::live

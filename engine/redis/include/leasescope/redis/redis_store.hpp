@@ -4,8 +4,10 @@
 // `…:fencing` (the counter, no TTL) and `…:holdoff`.
 //
 // Time: the store maps ticks to milliseconds itself. It assumes that tick t's
-// commands reach Redis in the second half of tick t (the live driver sends
-// them at mid-tick, t·tick_ms + tick_ms/2). Every TTL is set to
+// commands reach Redis in the second half of tick t, at least 2 ms before it
+// ends (the live driver sends them at mid-tick, t·tick_ms + tick_ms/2, and
+// reports the ticks that finish later; see live/tick_pacer.hpp for the
+// margin). Every TTL is set to
 // (ticks − ½)·tick_ms, so a record written in tick s is gone at every command
 // of tick s + lease and present at every command before; remaining ticks are
 // read back as ceil(PTTL / tick_ms). `now` itself is only used to turn a
@@ -65,6 +67,8 @@ public:
     StoreResult<Validity> validate(Tick now, std::string_view token) override;
     // Reads the slots and reports the records this store wrote that are no
     // longer there (their TTL ran out). Redis ends an elapsed hold-off itself.
+    // A slot holding a record this store did not write is an error: another
+    // client is using the same lock on this server.
     StoreResult<std::vector<ExpiredRecord>> expire(Tick now) override;
     // lose = leases: deletes the slots and the hold-off; lose = all: also
     // resets the counter to fencing_start − 1.

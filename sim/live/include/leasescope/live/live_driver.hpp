@@ -34,7 +34,7 @@ struct LiveOptions {
 
 struct TimingFault {
     Tick tick = 0;
-    double late_ms = 0;  // how far past the tick's end its commands finished
+    double late_ms = 0;  // how far past the tick's deadline its commands finished
 };
 
 struct LiveReport {
@@ -45,8 +45,9 @@ struct LiveReport {
     std::string redis;         // the server, password redacted
     bool completed = false;    // ran to the end of the scenario
     bool cancelled = false;
-    // Ticks whose commands finished after the tick's end: their answers may
-    // differ from the model's for reasons of time, not of logic.
+    // Ticks whose commands finished after the tick's deadline (its end less
+    // timing_margin_ms): their answers may differ from the model's for
+    // reasons of time, not of logic.
     std::vector<TimingFault> timing_faults;
     // Bad input (a malformed URL, a lock name live mode cannot use): exit 2.
     std::optional<std::string> input_error;
