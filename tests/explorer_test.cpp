@@ -238,21 +238,26 @@ TEST(Explorer, PruningNeverChangesTheCounterexample) {
         std::vector<Override> overrides;
         Properties properties;
         int max_faults;
+        const char* kinds;
     };
     const std::vector<Case> cases = {
-        {"gc-pause-no-fencing", {{"faults", "[]"}}, only(false, true, false, false), 1},
-        {"contention", {}, only(false, true, false, false), 2},
-        {"expiry-takeover", {}, only(false, true, true, true), 1},
-        {"hold-off-handover", {}, only(true, false, false, false), 1},
-        {"auto-extension", {}, only(false, false, false, true), 1},
-        {"watchdog-pause", {{"faults", "[]"}}, only(false, true, false, false), 2},
+        {"gc-pause-no-fencing", {{"faults", "[]"}}, only(false, true, false, false), 1, "all"},
+        {"contention", {}, only(false, true, false, false), 2, "pause,crash,failover"},
+        {"expiry-takeover", {}, only(false, true, true, true), 1, "all"},
+        {"hold-off-handover", {}, only(true, false, false, false), 1, "all"},
+        {"auto-extension", {}, only(false, false, false, true), 1, "all"},
+        {"watchdog-pause", {{"faults", "[]"}}, only(false, true, false, false), 2, "pause,partition:drop_replies"},
+        // Keeps its own partition of node-a: added faults that abut it.
+        {"lost-reply-orphan", {}, only(true, false, false, false), 2, "pause,partition:drop_requests"},
     };
     for (const Case& c : cases) {
         SCOPED_TRACE(c.preset);
         ExploreOptions options;
         options.max_faults = c.max_faults;
-        options.max_pause = 4;
+        options.max_pause = 3;
+        options.max_tick = 20;
         options.shuffles = c.max_faults > 1 ? 0 : 1;
+        options.kinds = kinds(c.kinds);
         options.properties = c.properties;
         const Scenario base = preset(c.preset, c.overrides);
         const ExploreReport pruned = explore(make(base, options), ExploreRun{});

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <ctime>
 #include <memory>
 #include <random>
 #include <thread>
@@ -140,9 +141,13 @@ int cmd_explore(const ExploreArgs& args) {
                random ? fmt::format("random, {} draws", run.draws) : std::string("exhaustive"));
     std::fflush(stdout);
 
+    // Wall time for the rates, and the process's CPU time (all threads) for
+    // a per-core figure that does not depend on how busy the machine is.
     const auto started = std::chrono::steady_clock::now();
+    const std::clock_t cpu_started = std::clock();
     const sim::ExploreReport report = sim::explore(explorer, run);
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    const double cpu_seconds = static_cast<double>(std::clock() - cpu_started) / CLOCKS_PER_SEC;
 
     for (const sim::LevelReport& level : report.levels) {
         fmt::print("  {}: {}\n", count_of(static_cast<std::uint64_t>(level.faults), "fault", "faults"),
@@ -163,9 +168,15 @@ int cmd_explore(const ExploreArgs& args) {
         status = exit_check_failed;
         const sim::Counterexample cx = sim::make_counterexample(explorer, *report.found);
         if (random) {
-            fmt::print("draw {} of seed {} fails; shrunk from {} to {}\n", report.drawn_index, run.seed,
-                       count_of(report.drawn->atoms.size(), "fault", "faults"),
-                       count_of(report.found->atoms.size(), "fault", "faults"));
+            // The draw as it came, then the shrunk schedule below.
+            std::vector<std::string> drawn;
+            if (report.drawn->variant != 0) drawn.push_back(sim::describe_variant(explorer, report.drawn->variant).en);
+            for (const std::int32_t a : report.drawn->atoms) {
+                drawn.push_back(sim::describe_fault(explorer.base(), explorer.atoms()[static_cast<std::size_t>(a)]).en);
+            }
+            fmt::print("draw {} of seed {} fails: {}\n", report.drawn_index, run.seed,
+                       drawn.empty() ? std::string("no added fault") : fmt::format("{}", fmt::join(drawn, "; ")));
+            if (*report.drawn != *report.found) fmt::print("shrunk while it still fails to:\n");
         }
         fmt::print("counterexample ({}):\n", count_of(report.found->atoms.size(), "added fault", "added faults"));
         if (cx.faults.empty()) fmt::print("  (none: the scenario fails as it is)\n");
@@ -186,11 +197,13 @@ int cmd_explore(const ExploreArgs& args) {
     const sim::SearchStats& t = report.totals;
     const double safe_seconds = std::max(seconds, 1e-9);
     const double ticks_per_second = static_cast<double>(t.ticks) / safe_seconds;
-    fmt::print("bench: {} schedules ({} simulated) in {:.3f} s: {} schedules/s, {} simulated/s; {} ticks: {} ticks/s, "
-               "{} ticks/s per job ({} jobs)\n",
-               t.schedules, t.simulated, seconds, rate(static_cast<double>(t.schedules) / safe_seconds),
-               rate(static_cast<double>(t.simulated) / safe_seconds), t.ticks, rate(ticks_per_second),
-               rate(ticks_per_second / jobs), jobs);
+    const double ticks_per_cpu_second = static_cast<double>(t.ticks) / std::max(cpu_seconds, 1e-9);
+    fmt::print("bench: {} schedules ({} simulated) in {:.3f} s with {}: {} schedules/s, {} simulated/s; "
+               "{} simulated ticks: {} ticks/s; {:.3f} s of CPU: {} ticks per CPU second (per core)\n",
+               t.schedules, t.simulated, seconds, count_of(jobs, "job", "jobs"),
+               rate(static_cast<double>(t.schedules) / safe_seconds),
+               rate(static_cast<double>(t.simulated) / safe_seconds), t.ticks, rate(ticks_per_second), cpu_seconds,
+               rate(ticks_per_cpu_second));
     return status;
 }
 
@@ -217,7 +230,8 @@ void add_explore_command(CLI::App& app, int& exit_code) {
         ->capture_default_str();
     cmd->add_option("--max-pause", args->max_pause, "Longest pause or partition, in ticks")->capture_default_str();
     cmd->add_option("--max-tick", args->max_tick,
-                    "Last tick at which a fault may start (default: the base's end tick + --max-pause, within the horizon)")
+                    "Last tick at which a fault may start (default: the base's end tick + --max-pause × --max-faults, "
+                    "within the horizon)")
         ->check(CLI::NonNegativeNumber);
     cmd->add_option("--shuffles", args->shuffles,
                     "Also try order=shuffled with this many seeds (the base's seed + 1, + 2, ...)")

@@ -382,7 +382,11 @@ Result<Explorer, std::string> Explorer::create(const Scenario& base, const Explo
     }
     std::uint64_t ticks = 0;
     ex.base_end_tick_ = simulate_verdict(base, options.properties, nullptr, ticks).end_tick;
-    ex.max_tick_ = options.max_tick ? *options.max_tick : ex.base_end_tick_ + options.max_pause;
+    // Each added pause can stretch the run by up to max_pause ticks, so later
+    // faults may matter that much past the base's end. Faults past a run's
+    // end are pruned at once, so a generous margin costs little.
+    const Tick margin = options.max_pause * std::max(options.max_faults, 1);
+    ex.max_tick_ = options.max_tick ? *options.max_tick : ex.base_end_tick_ + margin;
     ex.max_tick_ = std::min(ex.max_tick_, base.horizon);
 
     // Lay out the atoms, refusing a budget too large to hold.
@@ -887,10 +891,10 @@ std::optional<Localized> explain_fencing_regressed(const Trace& trace) {
         LS_ASSERT(earlier != nullptr);
         return Localized{
             fmt::format("fencing_regressed: {} is issued fencing {} at tick {}, but {} was already issued {} at "
-                        "tick {}; the fence went backwards",
+                        "tick {}: the fence is not above an earlier one",
                         low.node, *low.fencing, low.tick, earlier->node, *earlier->fencing, earlier->tick),
             fmt::format("fencing_regressed: {}의 획득(펜싱 {}, {}틱)이 {}의 획득(펜싱 {}, {}틱)보다 크지 않습니다. "
-                        "펜싱 번호가 뒤로 갔습니다",
+                        "펜싱 번호가 앞으로 나아가지 않았습니다",
                         low.node, *low.fencing, low.tick, earlier->node, *earlier->fencing, earlier->tick)};
     }
     return std::nullopt;

@@ -68,8 +68,8 @@ struct ExploreOptions {
     FaultMenu kinds;
     Tick max_pause = 8;  // pauses and partitions last 1 … max_pause ticks
     // Faults start at ticks 0 … max_tick. Default: the base's end tick plus
-    // max_pause (an added pause can stretch the run that long), capped at the
-    // horizon.
+    // max_pause · max_faults (added pauses can stretch the run that long),
+    // capped at the horizon.
     std::optional<Tick> max_tick;
     // Besides the base's own order, try order = "shuffled" with seeds
     // base.seed + 1 … base.seed + shuffles.
