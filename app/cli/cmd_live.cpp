@@ -103,6 +103,7 @@ int run_live_command(const LiveArgs& args) {
     std::FILE* notes = args.format == "summary" ? stdout : stderr;
     fmt::print(notes, "live: {} against {}, tick {} ms: {} events, ended at tick {}\n", scenario->name,
                report.redis, report.tick_ms, report.trace.summary.events, report.trace.summary.end_tick);
+    for (const auto& line : live::emulated_faults(*scenario)) fmt::print(notes, "  {}\n", line);
     if (!report.timing_faults.empty()) {
         fmt::print(stderr,
                    "warning: timing fault: the commands of tick(s) {} finished after their deadline (the tick's "

@@ -106,6 +106,30 @@ sim::Scenario with_tick_ms(const sim::Scenario& scenario, std::int64_t tick_ms) 
     return out;
 }
 
+std::vector<std::string> emulated_faults(const sim::Scenario& scenario) {
+    bool pause = false, partition = false, crash = false, failover = false;
+    for (const auto& f : scenario.faults) {
+        pause |= f.kind == sim::FaultKind::pause;
+        partition |= f.kind == sim::FaultKind::partition;
+        crash |= f.kind == sim::FaultKind::crash;
+        failover |= f.kind == sim::FaultKind::failover;
+    }
+    std::vector<std::string> out;
+    if (pause) out.emplace_back("pause: emulated, the scheduler does not step the node (no process is stopped)");
+    if (partition) {
+        out.emplace_back(
+            "partition: emulated, the scheduler drops the node's call before Redis (drop_requests) or its reply "
+            "after Redis (drop_replies); the network is untouched");
+    }
+    if (crash) out.emplace_back("crash: emulated, the scheduler stops the node for good without releasing");
+    if (failover) {
+        out.emplace_back(
+            "failover: emulated, this lock's slots and hold-off are deleted (lose = all: its counter is reset "
+            "too); no replica is involved");
+    }
+    return out;
+}
+
 LiveReport run_live(const sim::Scenario& original, const LiveOptions& options) {
     ignore_sigpipe();
     LiveReport report;

@@ -58,6 +58,11 @@ struct LiveReport {
     bool ok() const { return completed && !input_error && !backend_error; }
 };
 
+// How each fault in the scenario is emulated live, one line per fault kind
+// present (empty when there are none). Faults are never real: no process is
+// paused, no network cut, no replica promoted.
+std::vector<std::string> emulated_faults(const sim::Scenario& scenario);
+
 // Runs `scenario` live. Resets the lock's namespace at the start and removes
 // it at the end; touches no other key. Never throws for an operating error.
 LiveReport run_live(const sim::Scenario& scenario, const LiveOptions& options);
