@@ -6,7 +6,7 @@
 // Time is real here, not injected: Redis expires keys by its own clock, and a
 // store whose TTLs followed an injected clock would be a different store
 // (absolute expiry times compared in Lua) from the one live mode runs. So each
-// sequence runs with real ticks of LEASESCOPE_LIVE_DIFF_TICK_MS (default 20)
+// sequence runs with real ticks of LEASESCOPE_LIVE_DIFF_TICK_MS (default 30)
 // and its commands at mid-tick, exactly as the live driver issues them. To
 // keep the wall time short, several sequences run at once, each in its own
 // namespace over its own connection. A sequence with a late tick is a timing
@@ -230,7 +230,7 @@ TEST(Differential, RedisStoreEqualsModelStoreOnRandomSequences) {
     const redis::RedisUrl url = live_test::parsed_url_or_fail();
     ASSERT_FALSE(url.host.empty());
     const std::int64_t wanted = live_test::env_int("LEASESCOPE_LIVE_SOAK", sequences_default);
-    const std::int64_t tick_ms = live_test::env_int("LEASESCOPE_LIVE_DIFF_TICK_MS", 20);
+    const std::int64_t tick_ms = live_test::env_int("LEASESCOPE_LIVE_DIFF_TICK_MS", 30);
     const std::int64_t workers = std::max<std::int64_t>(1, live_test::env_int("LEASESCOPE_LIVE_DIFF_WORKERS",
                                                                               workers_default));
     const std::uint64_t base_seed = static_cast<std::uint64_t>(live_test::env_int("LEASESCOPE_LIVE_DIFF_SEED", 1));
