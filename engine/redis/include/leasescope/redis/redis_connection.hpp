@@ -12,6 +12,7 @@
 
 #include "leasescope/engine/store.hpp"
 #include "leasescope/redis/redis_url.hpp"
+#include "leasescope/redis/timeouts.hpp"
 
 namespace leasescope::redis {
 
@@ -23,12 +24,6 @@ struct ReplyDeleter {
 };
 using ContextPtr = std::unique_ptr<redisContext, ContextDeleter>;
 using ReplyPtr = std::unique_ptr<redisReply, ReplyDeleter>;
-
-struct Timeouts {
-    std::int64_t connect_ms = 2000;
-    // Every command: a server that stops answering is a dead connection after this.
-    std::int64_t command_ms = 2000;
-};
 
 class RedisConnection {
 public:

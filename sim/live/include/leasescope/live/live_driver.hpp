@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "leasescope/engine/store.hpp"
-#include "leasescope/redis/redis_connection.hpp"
+#include "leasescope/redis/timeouts.hpp"
 #include "leasescope/sim/scenario.hpp"
 #include "leasescope/sim/trace.hpp"
 
