@@ -1,6 +1,8 @@
 // `leasescope-cli live`: a scenario in real time against a real Redis, by the
 // same scheduler and electors as the simulation; optionally compared with the
 // simulation event by event (token values ignored).
+#include <atomic>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
@@ -15,6 +17,15 @@
 
 namespace leasescope::cli {
 namespace {
+
+// Ctrl-C asks the run to stop, so that it still removes its keys; a second
+// Ctrl-C ends the process at once. A signal handler can only reach a global.
+std::atomic<bool> interrupted{false};
+extern "C" void on_interrupt(int) {
+    interrupted = true;
+    std::signal(SIGINT, SIG_DFL);
+}
+constexpr int exit_interrupted = 130;
 
 struct LiveArgs {
     std::string scenario_path;
@@ -74,7 +85,10 @@ int run_live_command(const LiveArgs& args) {
     live::LiveOptions options;
     options.redis_url = args.redis_url;
     options.tick_ms = args.tick_ms;
+    options.cancel = &interrupted;
+    std::signal(SIGINT, on_interrupt);
     const live::LiveReport report = live::run_live(*scenario, options);
+    std::signal(SIGINT, SIG_DFL);
     if (report.input_error) {
         fmt::print(stderr, "error: {}\n", *report.input_error);
         return exit_bad_input;
@@ -86,6 +100,11 @@ int run_live_command(const LiveArgs& args) {
                        report.trace.events.size(), report.trace.events.back().tick);
         }
         return exit_backend;
+    }
+    if (report.cancelled) {
+        fmt::print(stderr, "interrupted at tick {}; the lock's keys were removed; no trace was written\n",
+                   report.trace.summary.end_tick);
+        return exit_interrupted;
     }
     LS_ASSERT(report.completed);
 
