@@ -75,7 +75,10 @@ Result<RedisConnection, StoreError> RedisConnection::open(const RedisUrl& url, c
     auto pong = connection.command({"PING"});
     if (!pong.ok()) {
         StoreError error = pong.error();
-        error.message = where + " does not answer PING: " + error.message;
+        error.message = where + " refused PING: " + error.message;
+        if (error.message.find("NOAUTH") != std::string::npos) {
+            error.message += " (the server wants a password: redis://:PASSWORD@host:port)";
+        }
         return Err{std::move(error)};
     }
     return connection;
