@@ -1,6 +1,7 @@
 #include "leasescope/sim/simulation.hpp"
 
 #include <algorithm>
+#include <functional>
 
 namespace leasescope::sim {
 namespace {
@@ -105,6 +106,29 @@ Simulation::Simulation(const Scenario& scenario, TokenSource* tokens)
     std::stable_sort(op_order_.begin(), op_order_.end(), [&](std::int32_t a, std::int32_t b) {
         return scenario.ops[static_cast<std::size_t>(a)].at < scenario.ops[static_cast<std::size_t>(b)].at;
     });
+    unfinished_ = static_cast<std::int64_t>(electors_.size());
+    wake_heap_.reserve(electors_.size());
+    for (std::size_t i = 0; i < electors_.size(); ++i) {
+        wake_heap_.emplace_back(electors_[i].next_run_at(), static_cast<NodeIndex>(i));
+    }
+    std::make_heap(wake_heap_.begin(), wake_heap_.end(), std::greater<>{});
+}
+
+void Simulation::arm(NodeIndex node) {
+    const Elector& e = electors_[static_cast<std::size_t>(node)];
+    Tick due = tick_none;
+    if (e.state() == ElectorState::waiting) due = e.next_attempt();
+    if (e.state() == ElectorState::idle) due = e.next_run_at();
+    if (due == tick_none) return;
+    wake_heap_.emplace_back(due, node);
+    std::push_heap(wake_heap_.begin(), wake_heap_.end(), std::greater<>{});
+}
+
+void Simulation::note_finished(std::size_t node, bool was_finished) {
+    if (!was_finished && electors_[node].state() == ElectorState::finished) {
+        --unfinished_;
+        LS_ASSERT(unfinished_ >= 0);
+    }
 }
 
 void Simulation::emit(EventSink& sink, Event event) {
@@ -135,10 +159,10 @@ Result<Unit, StoreError> Simulation::step(Store& store, EventSink& sink) {
 
 bool Simulation::quiescent_after(Tick t, Store& store) const {
     if (last_scheduled_tick_ > t) return false;
-    for (const Elector& e : electors_) {
-        if (e.state() == ElectorState::waiting || e.state() == ElectorState::running) return false;
-        if (e.state() == ElectorState::idle && e.next_run_at() != tick_none) return false;
-    }
+    // An idle elector always has a run to come (it becomes finished after its
+    // last run), so "no run waiting, running or still to start" is exactly
+    // "every elector finished", counted as they finish.
+    if (unfinished_ > 0) return false;
     // Only asked when every node is done: in live mode this is a Redis call.
     auto status = store.status(t);
     if (!status.ok()) return false;
@@ -157,6 +181,8 @@ void Simulation::phase_faults(Tick t, Store& store, EventSink& sink, std::option
             case FaultKind::pause: {
                 node_faults_[static_cast<std::size_t>(f.node)].paused = !edge.is_end;
                 ev.op = edge.is_end ? EventOp::resume : EventOp::pause;
+                // A due entry met while paused was dropped: file it again.
+                if (edge.is_end) arm(f.node);
                 break;
             }
             case FaultKind::partition: {
@@ -175,7 +201,15 @@ void Simulation::phase_faults(Tick t, Store& store, EventSink& sink, std::option
                 auto& nf = node_faults_[static_cast<std::size_t>(f.node)];
                 if (nf.crashed) continue;  // a second crash emits nothing
                 nf.crashed = true;
-                electors_[static_cast<std::size_t>(f.node)].crash(t);
+                const auto node = static_cast<std::size_t>(f.node);
+                const bool was_finished = electors_[node].state() == ElectorState::finished;
+                if (electors_[node].executing()) {
+                    auto it = std::lower_bound(executing_.begin(), executing_.end(), f.node);
+                    LS_ASSERT(it != executing_.end() && *it == f.node);
+                    executing_.erase(it);
+                }
+                electors_[node].crash(t);
+                note_finished(node, was_finished);
                 ev.op = EventOp::crash;
                 break;
             }
@@ -216,9 +250,27 @@ void Simulation::phase_expiry(Tick t, Store& store, EventSink& sink, std::option
 }
 
 void Simulation::phase_work(Tick t, Store& store, EventSink& sink, std::optional<StoreError>& failure) {
-    for (std::size_t i = 0; i < electors_.size(); ++i) {
+    // Walks the executing nodes in declared order, keeping those still
+    // executing in place (kept = how many so far).
+    std::size_t kept = 0;
+    std::size_t next = 0;
+    struct Compact {
+        std::vector<NodeIndex>& list;
+        std::size_t& kept;
+        std::size_t& next;
+        // Also on an early return: the nodes not reached stay executing.
+        ~Compact() {
+            while (next < list.size()) list[kept++] = list[next++];
+            list.resize(kept);
+        }
+    } compact{executing_, kept, next};
+    while (next < executing_.size()) {
+        const NodeIndex node = executing_[next++];
+        const auto i = static_cast<std::size_t>(node);
+        executing_[kept++] = node;
         Elector& e = electors_[i];
-        if (!e.executing() || !node_faults_[i].active()) continue;
+        LS_ASSERT(e.executing());
+        if (!node_faults_[i].active()) continue;
         const WorkEffect effect = e.advance(t);
         const RunRecord& run = *e.latest_run();
         if (effect.write) {
@@ -263,6 +315,9 @@ void Simulation::phase_work(Tick t, Store& store, EventSink& sink, std::optional
         PartitionChannel channel(store, node_faults_[i].partition);
         const Fencing fencing = *run.fencing;
         auto reply = e.end_action(t, *effect.ended, channel);
+        --kept;  // no longer executing
+        note_finished(i, false);
+        arm(node);
         const RunRecord& ended = *e.latest_run();
         Event ev;
         ev.tick = t;
@@ -294,7 +349,9 @@ void Simulation::phase_work(Tick t, Store& store, EventSink& sink, std::optional
 }
 
 void Simulation::phase_extend(Tick t, Store& store, EventSink& sink) {
-    for (std::size_t i = 0; i < electors_.size(); ++i) {
+    // Only an executing node has a watchdog.
+    for (const NodeIndex node : executing_) {
+        const auto i = static_cast<std::size_t>(node);
         Elector& e = electors_[i];
         if (!e.extend_due(t, node_faults_[i].active())) continue;
         PartitionChannel channel(store, node_faults_[i].partition);
@@ -322,13 +379,24 @@ void Simulation::phase_extend(Tick t, Store& store, EventSink& sink) {
 }
 
 void Simulation::phase_acquire(Tick t, Store& store, EventSink& sink) {
+    // The candidates: every node filed under a tick at or before t. Entries
+    // are hints; the elector's predicates decide, as in a scan of all nodes.
     acting_.clear();
-    for (std::size_t i = 0; i < electors_.size(); ++i) {
-        const bool active = node_faults_[i].active();
-        if (electors_[i].run_due(t, active) || electors_[i].attempt_due(t, active)) {
-            acting_.push_back(static_cast<NodeIndex>(i));
-        }
+    while (!wake_heap_.empty() && wake_heap_.front().first <= t) {
+        acting_.push_back(wake_heap_.front().second);
+        std::pop_heap(wake_heap_.begin(), wake_heap_.end(), std::greater<>{});
+        wake_heap_.pop_back();
     }
+    std::sort(acting_.begin(), acting_.end());
+    acting_.erase(std::unique(acting_.begin(), acting_.end()), acting_.end());
+    acting_.erase(std::remove_if(acting_.begin(), acting_.end(),
+                                 [&](NodeIndex n) {
+                                     const auto i = static_cast<std::size_t>(n);
+                                     const bool active = node_faults_[i].active();
+                                     return !(electors_[i].run_due(t, active) || electors_[i].attempt_due(t, active));
+                                 }),
+                  acting_.end());
+    joined_.clear();
     if (scenario_->order == Order::shuffled) {
         for (std::size_t i = acting_.size(); i-- > 1;) {
             const std::size_t j = static_cast<std::size_t>(rng_.next() % (i + 1));
@@ -354,6 +422,12 @@ void Simulation::phase_acquire(Tick t, Store& store, EventSink& sink) {
         }
         PartitionChannel channel(store, node_faults_[i].partition);
         AttemptEffect effect = e.attempt(t, channel);
+        if (e.executing()) {
+            joined_.push_back(n);
+        } else {
+            note_finished(i, false);
+            arm(n);
+        }
         const RunRecord& run = *e.latest_run();
         Event ev;
         ev.tick = t;
@@ -389,6 +463,12 @@ void Simulation::phase_acquire(Tick t, Store& store, EventSink& sink) {
             if (applied->reason == BusyReason::hold_off) ev.detail = "hold_off";
         }
         emit(sink, std::move(ev));
+    }
+    if (!joined_.empty()) {
+        std::sort(joined_.begin(), joined_.end());
+        const auto middle = static_cast<std::ptrdiff_t>(executing_.size());
+        executing_.insert(executing_.end(), joined_.begin(), joined_.end());
+        std::inplace_merge(executing_.begin(), executing_.begin() + middle, executing_.end());
     }
 }
 
@@ -434,8 +514,7 @@ void Simulation::phase_ops(Tick t, Store& store, EventSink& sink, std::optional<
 }
 
 void Simulation::phase_check(Tick t, Store& /*store*/, EventSink& sink) {
-    std::int64_t executing = 0;
-    for (const Elector& e : electors_) executing += e.executing() ? 1 : 0;
+    const auto executing = static_cast<std::int64_t>(executing_.size());
     const bool over = executing > scenario_->lock.capacity;
     if (over == in_overlap_) return;
     in_overlap_ = over;
@@ -454,6 +533,9 @@ void Simulation::phase_check(Tick t, Store& /*store*/, EventSink& sink) {
 
 std::vector<RunSummary> Simulation::results() const {
     std::vector<RunSummary> out;
+    std::size_t total = 0;
+    for (const Elector& e : electors_) total += e.runs().size();
+    out.reserve(total);
     for (const Elector& e : electors_) {
         for (const RunRecord& r : e.runs()) out.push_back(RunSummary{e.owner(), r.run, to_string(r.result), r.fencing});
     }

@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "leasescope/engine/elector.hpp"
@@ -107,6 +108,21 @@ private:
     std::size_t next_op_ = 0;
     Tick last_scheduled_tick_ = 0;  // the last tick at which a fault or op starts or ends
     std::vector<NodeIndex> acting_;  // scratch for phase 5
+
+    // Bookkeeping that keeps a tick's work proportional to what is due, not to
+    // the number of candidates. None of it changes behaviour: the electors'
+    // own predicates (run_due, attempt_due, extend_due) still decide.
+    void arm(NodeIndex node);  // files a waiting or idle node under its next due tick
+    void note_finished(std::size_t node, bool was_finished);
+    // Nodes executing (acquired, action not ended, not crashed), sorted by
+    // declared index so that phases 3 and 4 go in declared order.
+    std::vector<NodeIndex> executing_;
+    std::vector<NodeIndex> joined_;  // scratch: nodes that acquired in phase 5
+    // Min-heap of (due tick, node) for run starts and attempts. An entry is a
+    // hint: a node may have stale entries (they are skipped), and a paused node
+    // whose entry came due is filed again when it resumes.
+    std::vector<std::pair<Tick, NodeIndex>> wake_heap_;
+    std::int64_t unfinished_ = 0;  // electors not in ElectorState::finished
     Tick next_tick_ = 0;
     Tick end_tick_ = 0;
     bool finished_ = false;
