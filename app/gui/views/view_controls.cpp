@@ -154,7 +154,8 @@ private:
     void draw_parameters(const FrameContext& ctx, Commands& out, float em) {
         if (ctx.scenario.candidates.empty()) return;
         const ElectorOptions& o = ctx.scenario.candidates.front().options;
-        const float w = em * 6.6f;
+        // Narrower sliders on small windows so the row still fits.
+        const float w = std::min(em * 6.6f, ImGui::GetContentRegionAvail().x / 13.5f);
         param(ctx, out, "param.action", "action", o.action, 1, 60, w);
         param(ctx, out, "param.lease", "lease", o.lease, 1, 60, w);
         param(ctx, out, "param.wait", "wait", o.wait, 0, 60, w);

@@ -40,7 +40,7 @@ public:
                                                                    {"total", std::to_string(events.size())}})
                                       .c_str());
 
-        const ImGuiTableFlags flags = ImGuiTableFlags_ScrollY | ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV |
+        const ImGuiTableFlags flags = ImGuiTableFlags_ScrollY | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_BordersInnerH |
                                       ImGuiTableFlags_Resizable | ImGuiTableFlags_SizingStretchProp;
         if (ImGui::BeginTable("events", 7, flags)) {
             ImGui::TableSetupScrollFreeze(0, 1);

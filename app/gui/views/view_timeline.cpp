@@ -2,6 +2,7 @@
 // resource and the third-party ops. Wheel zooms around the mouse, dragging
 // pans, dragging in the ruler moves the playhead, right-click injects faults.
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
 
 #include "../core/cull.hpp"
@@ -124,10 +125,9 @@ public:
             const float y0 = lanes_y - scroll_y_;
             const float y1 = y0 + lane_h * static_cast<float>(ctx.lanes.candidate_lanes);
             for (const DrawSpan& d : spans_) {
+                // A pale band behind the lanes and a solid strip under the ruler (see the legend).
                 dl->AddRectFilled(ImVec2(d.x0, y0), ImVec2(d.x1, y1), col(ctx.palette.of(SpanKind::stale), 0.10f));
-                if (d.x1 - d.x0 > 60)
-                    dl->AddText(ImVec2(d.x0 + 4, y1 - ImGui::GetFontSize() - 2), col(ctx.palette.of(SpanKind::stale)),
-                                ctx.tr("legend.overlap"));
+                dl->AddRectFilled(ImVec2(d.x0, lanes_y), ImVec2(d.x1, lanes_y + 4), col(ctx.palette.of(SpanKind::stale)));
             }
         }
         std::string buf;
@@ -138,9 +138,11 @@ public:
             if (lane_hovered) hover_lane = li;
             // Background stripe and a separator before the store lanes.
             const bool store_part = lane.kind != LaneKind::candidate;
-            const Rgba bg = li % 2 ? ctx.palette.lane_odd : ctx.palette.lane_even;
-            dl->AddRectFilled(ImVec2(origin.x, y), ImVec2(plot_x + plot_w, y + lane_h),
-                              col(store_part ? Rgba{232, 238, 246, 255} : bg));
+            // Every other lane gets a stripe; the rest shows the panel behind
+            // (fewer filled pixels for a software renderer).
+            if (store_part || li % 2)
+                dl->AddRectFilled(ImVec2(origin.x, y), ImVec2(plot_x + plot_w, y + lane_h),
+                                  col(store_part ? Rgba{232, 238, 246, 255} : ctx.palette.lane_odd));
             if (li == ctx.lanes.candidate_lanes)
                 dl->AddLine(ImVec2(origin.x, y), ImVec2(plot_x + plot_w, y), col(ctx.palette.text_dim), 2.0f);
             // Label with the node's current state colour.
@@ -172,8 +174,8 @@ public:
                 const Rgba c = ctx.palette.of(d.kind);
                 const ImVec2 a(d.x0, y + 1), b(d.x1, y + lane_h - 1);
                 if (d.kind == SpanKind::paused) {
-                    dl->AddRectFilled(a, b, col(c, 0.35f));
-                    hatch(dl, a, b, col(c, 0.9f), 6.0f, 1.5f);
+                    // Thin hatching only: the state under a pause (often STALE) must stay readable.
+                    hatch(dl, a, b, col(c, 0.75f), 9.0f, 1.5f);
                 } else {
                     dl->AddRectFilled(a, ImVec2(b.x, a.y + 4), col(c));
                     dl->AddRectFilled(ImVec2(a.x, b.y - 4), b, col(c));
@@ -194,10 +196,27 @@ public:
             // Markers.
             markers_.clear();
             const float r = std::clamp(lane_h * 0.24f, 4.0f, 10.0f);
-            cull_markers(lane.markers, axis_, r * 1.6f, markers_);
-            const float cy = y + lane_h * 0.5f;
+            // Zoomed far out, markers become thin ticks (a few pixels apart):
+            // the spans carry the story and the picture stays cheap to draw.
+            const bool overview = axis_.px_per_tick < 2.0;
+            cull_markers(lane.markers, axis_, overview ? 4.0f : r * 1.6f, markers_);
+            // On the resource lane the markers sit higher, above the highest-accepted line.
+            const float cy = y + lane_h * (lane.kind == LaneKind::resource ? 0.38f : 0.5f);
             for (const DrawMarker& m : markers_) {
                 const Marker& mk = lane.markers[static_cast<std::size_t>(m.marker)];
+                if (overview) {
+                    if (marker_priority(m.kind) >= 50)
+                        dl->AddRectFilled(ImVec2(m.x - 1.0f, y + pad * 0.5f), ImVec2(m.x + 1.0f, y + lane_h - pad * 0.5f),
+                                          col(ctx.palette.of(m.kind)));
+                    if (lane_hovered && std::fabs(mouse.x - m.x) <= 2.5f) {
+                        const sim::Event& e = ctx.timeline.trace().events[static_cast<std::size_t>(mk.event)];
+                        hover_text = describe_event(e, ctx.strings, mk.kind == MarkerKind::skip);
+                        if (m.folded > 1)
+                            hover_text += "\n" + ctx.strings.tr("tip.folded", {{"count", std::to_string(m.folded)}});
+                        hover_event_ = mk.event;
+                    }
+                    continue;
+                }
                 draw_marker_shape(dl, ImVec2(m.x, cy), m.kind, col(ctx.palette.of(m.kind)), r);
                 if (m.folded > 1 && axis_.px_per_tick < 3) continue;
                 // Fencing numbers next to acquisitions and writes, where there is room.
@@ -264,11 +283,16 @@ private:
         const float h = ImGui::GetFontSize();
         const SpanKind kinds[] = {SpanKind::waiting, SpanKind::running, SpanKind::stale, SpanKind::paused,
                                   SpanKind::partition_requests, SpanKind::crashed, SpanKind::record,
-                                  SpanKind::holdoff};
+                                  SpanKind::holdoff, SpanKind::overlap};
         for (SpanKind k : kinds) {
             const ImVec2 p = ImGui::GetCursorScreenPos();
             const ImVec2 q(p.x + h * 1.6f, p.y + h);
-            dl->AddRectFilled(p, q, col(ctx.palette.of(k)), 3.0f);
+            if (k == SpanKind::overlap) {
+                dl->AddRectFilled(p, q, col(ctx.palette.of(SpanKind::stale), 0.12f), 3.0f);
+                dl->AddRectFilled(p, ImVec2(q.x, p.y + 4), col(ctx.palette.of(SpanKind::stale)));
+            } else {
+                dl->AddRectFilled(p, q, col(ctx.palette.of(k)), 3.0f);
+            }
             if (k == SpanKind::stale) hatch(dl, p, q, IM_COL32(255, 255, 255, 150), 6.0f, 2.0f);
             if (k == SpanKind::paused) hatch(dl, p, q, IM_COL32(255, 255, 255, 120), 6.0f, 1.5f);
             ImGui::Dummy(ImVec2(h * 1.6f, h));
@@ -344,10 +368,14 @@ private:
         if (d.kind == SpanKind::fence) {
             // The resource's highest accepted fencing: a thin line with its value.
             dl->AddRectFilled(ImVec2(a.x, y1 - 3), ImVec2(b.x, y1), col(c));
-            if (d.folded == 1 && sp.fencing && b.x - a.x > 40) {
+            if (d.folded == 1 && sp.fencing) {
+                // Right-aligned in the span, clear of the write marker at its start.
                 const std::string t = ctx.strings.tr("timeline.highest", {{"fencing", std::to_string(*sp.fencing)}});
-                dl->AddText(ctx.fonts.small, ctx.fonts.small->FontSize, ImVec2(a.x + 3, y1 - 4 - ctx.fonts.small->FontSize),
-                            col(ctx.palette.text_dim), t.c_str());
+                const float tw = ctx.fonts.small->CalcTextSizeA(ctx.fonts.small->FontSize, FLT_MAX, 0, t.c_str()).x;
+                if (b.x - a.x > tw + 30)
+                    dl->AddText(ctx.fonts.small, ctx.fonts.small->FontSize,
+                                ImVec2(b.x - tw - 4, y1 - 3 - ctx.fonts.small->FontSize), col(ctx.palette.text_dim),
+                                t.c_str());
             }
             return;
         }
@@ -382,7 +410,7 @@ private:
         const ImU32 tc = d.kind == SpanKind::waiting ? col(ctx.palette.text) : IM_COL32(255, 255, 255, 255);
         const float ty = (y0 + y1 - ts.y) * 0.5f;
         // Markers sit in the middle of the first tick's cell; start the words after it.
-        const float tx = std::max(a.x + static_cast<float>(std::min(axis_.px_per_tick, 30.0)) * 0.5f + 12.0f,
+        const float tx = std::max(a.x + static_cast<float>(std::min(axis_.px_per_tick * 0.5, 40.0)) + 13.0f,
                                   axis_.left_px + 5);
         if (tx + ts.x > b.x) return;
         dl->AddText(ImVec2(tx, ty), tc, label.c_str());
