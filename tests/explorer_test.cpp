@@ -181,7 +181,7 @@ TEST(Explorer, SameResultWhateverChunksAndThreads) {
     const Scenario base = preset("contention");
     ExploreOptions options;
     options.max_faults = 2;
-    options.max_pause = 4;
+    options.max_pause = 3;
     options.shuffles = 1;
     options.kinds = kinds("pause,crash,failover");
     options.properties = only(false, true, false, false);

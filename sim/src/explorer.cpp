@@ -856,7 +856,7 @@ bool has_detail(const Event& e, std::string_view item) {
     return false;
 }
 
-std::optional<Localized> explain_unsafe_write(const Trace& trace) {
+std::optional<Localized> explain_unsafe_write(const Scenario& scenario, const Trace& trace) {
     for (std::size_t i = 0; i < trace.events.size(); ++i) {
         const Event& late = trace.events[i];
         if (late.op != EventOp::write || !has_detail(late, "unsafe_write")) continue;
@@ -870,10 +870,12 @@ std::optional<Localized> explain_unsafe_write(const Trace& trace) {
         return Localized{
             fmt::format("unsafe_write: {}'s write with fencing {} at tick {} lands after {}'s write with fencing {} "
                         "at tick {}; the resource (mode {}) accepts it",
-                        late.node, *late.fencing, late.tick, newer->node, *newer->fencing, newer->tick, "off"),
+                        late.node, *late.fencing, late.tick, newer->node, *newer->fencing, newer->tick,
+                        to_string(scenario.resource)),
             fmt::format("unsafe_write: {}의 쓰기(펜싱 {}, {}틱)가 {}의 쓰기(펜싱 {}, {}틱) 뒤에 도착했는데도 "
-                        "리소스(off 모드)가 받아들입니다",
-                        late.node, *late.fencing, late.tick, newer->node, *newer->fencing, newer->tick)};
+                        "리소스({} 모드)가 받아들입니다",
+                        late.node, *late.fencing, late.tick, newer->node, *newer->fencing, newer->tick,
+                        to_string(scenario.resource))};
     }
     return std::nullopt;
 }
@@ -951,7 +953,7 @@ Counterexample make_counterexample(const Explorer& ex, const Schedule& schedule)
     std::vector<Localized> reasons;
     const Properties& failed = out.verdict.failed;
     if (failed.unsafe_write) {
-        if (auto r = explain_unsafe_write(out.trace)) reasons.push_back(*r);
+        if (auto r = explain_unsafe_write(s, out.trace)) reasons.push_back(*r);
     }
     if (failed.fencing_regressed) {
         if (auto r = explain_fencing_regressed(out.trace)) reasons.push_back(*r);
