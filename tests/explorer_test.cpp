@@ -203,6 +203,31 @@ TEST(Explorer, SameResultWhateverChunksAndThreads) {
     }
 }
 
+// A search advanced a few units at a time (the app's frame loop) reaches
+// the same report as one run in a go, in both modes.
+TEST(Explorer, SessionStepsReachTheSameReport) {
+    const Scenario base = preset("gc-pause-no-fencing", {{"faults", "[]"}, {"resource.mode", "\"check\""}});
+    ExploreOptions options;
+    options.max_faults = 2;
+    options.max_pause = 3;
+    options.shuffles = 0;
+    options.properties = only(false, true, true, false);
+    const Explorer ex = make(base, options);
+    for (const ExploreMode mode : {ExploreMode::exhaustive, ExploreMode::random}) {
+        ExploreRun run;
+        run.mode = mode;
+        run.seed = 11;
+        run.draws = 500;
+        const ExploreReport whole = explore(ex, run);
+        ExploreSession session(ex, run);
+        int steps = 0;
+        while (!session.step(37)) ++steps;
+        EXPECT_GT(steps, 3);
+        EXPECT_TRUE(session.done());
+        expect_same_report(whole, session.report());
+    }
+}
+
 // Random mode is a pure function of its seed: the same seed gives the same
 // draws, the same failure and the same shrunk counterexample, on any number
 // of threads.

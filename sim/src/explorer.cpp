@@ -814,6 +814,56 @@ ExploreReport explore(const Explorer& ex, const ExploreRun& run, ExploreControl*
     return report;
 }
 
+ExploreSession::ExploreSession(const Explorer& explorer, ExploreRun run)
+    : explorer_(&explorer), run_(std::move(run)) {
+    if (run_.mode == ExploreMode::exhaustive) {
+        begin_level();
+    } else {
+        LS_ASSERT(run_.draws <= explore_draws_max);
+        total_ = run_.draws;
+    }
+}
+
+void ExploreSession::begin_level() {
+    current_ = ChunkResult{};
+    next_ = 0;
+    total_ = explorer_->level_units(level_);
+}
+
+bool ExploreSession::step(std::uint64_t units) {
+    if (done_) return true;
+    const std::uint64_t end = next_ + std::min(units, total_ - next_);
+    const ChunkResult chunk = run_.mode == ExploreMode::exhaustive
+                                  ? explorer_->evaluate_level(level_, next_, end)
+                                  : explorer_->evaluate_draws(run_.seed, next_, end);
+    merge_chunk(current_, chunk, explorer_->atoms());
+    next_ = end;
+    if (next_ < total_) return false;
+    if (run_.mode == ExploreMode::random) {
+        report_.totals = current_.stats;
+        if (current_.best) {
+            report_.drawn = current_.best;
+            report_.drawn_index = current_.best_draw;
+            report_.found = explorer_->shrink(*current_.best);
+        }
+        done_ = true;
+        return true;
+    }
+    // A level is over: the same bookkeeping as explore().
+    report_.levels.push_back(LevelReport{level_, current_.stats});
+    report_.totals.add(current_.stats);
+    if (current_.best) {
+        report_.found = current_.best;
+        done_ = true;
+    } else if (level_ >= explorer_->options().max_faults) {
+        done_ = true;
+    } else {
+        ++level_;
+        begin_level();
+    }
+    return done_;
+}
+
 // ---- Words ----
 
 Localized describe_fault(const Scenario& s, const Fault& f) {

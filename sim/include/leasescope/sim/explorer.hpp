@@ -247,6 +247,36 @@ struct ExploreReport {
 // Random: `draws` draws of `seed`, the best-ranked failure shrunk.
 ExploreReport explore(const Explorer& explorer, const ExploreRun& run, ExploreControl* control = nullptr);
 
+// The same search, advanced a few work units at a time by the caller: for a
+// GUI frame loop that wants progress without a thread. It reaches the same
+// report as explore() with the same explorer and run (the runner is unused).
+// The explorer must outlive the session.
+class ExploreSession {
+public:
+    ExploreSession(const Explorer& explorer, ExploreRun run);
+    // Evaluates up to `units` work units (exhaustive) or draws (random).
+    // Returns true once the search is over.
+    bool step(std::uint64_t units);
+    bool done() const { return done_; }
+    // The report so far (levels finished, totals); final once done().
+    const ExploreReport& report() const { return report_; }
+    // Exhaustive: the level being searched, and how far into it.
+    int level() const { return level_; }
+    std::uint64_t position() const { return next_; }
+    std::uint64_t total() const { return total_; }
+
+private:
+    void begin_level();
+    const Explorer* explorer_;
+    ExploreRun run_;
+    ExploreReport report_;
+    ChunkResult current_;  // the level (or the draws) so far
+    int level_ = 0;
+    std::uint64_t next_ = 0;
+    std::uint64_t total_ = 0;
+    bool done_ = false;
+};
+
 // ---- Words ----
 
 // "pause node-a for 3 ticks at tick 1" and its Korean.
