@@ -116,6 +116,7 @@ bool App::load_file(const std::string& path, std::string& error) {
 void App::rebuild(sim::Scenario scenario, bool keep_playhead) {
     timeline_ = std::make_unique<sim::Timeline>(std::move(scenario));
     lanes_ = build_lanes(*timeline_);
+    ++timeline_generation_;
     if (!keep_playhead) {
         playhead_ = 0;
         ++fit_generation_;
@@ -379,6 +380,7 @@ void App::draw_frame(Commands& out) {
                      tour_step_,
                      focus,
                      fit_generation_,
+                     timeline_generation_,
                      layout_,
                      relayout_pending_ || frames_ < 2 || force_layout_};
     last_size_ = io.DisplaySize;

@@ -91,6 +91,7 @@ private:
     double speed_ = 4.0;
     std::int32_t selected_event_ = -1;
     std::uint64_t fit_generation_ = 1;
+    std::uint64_t timeline_generation_ = 0;
     std::string error_, notice_;
     std::optional<std::string> png_request_;
 

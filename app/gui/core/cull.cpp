@@ -64,7 +64,7 @@ int marker_priority(MarkerKind kind) {
         case MarkerKind::heal: return 40;
         case MarkerKind::op_read: return 30;
         case MarkerKind::start: return 20;
-        case MarkerKind::acquire_busy: return 10;
+        case MarkerKind::acquire_busy: return 22;  // tells more than the run's start at the same tick
         default: return 0;
     }
 }

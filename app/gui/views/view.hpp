@@ -54,6 +54,7 @@ struct FrameContext {
     int tour_step = -1;  // -1: the tour is not running
     std::string focus;   // the view the tour points at
     std::uint64_t fit_generation = 0;  // changes when the timeline should refit
+    std::uint64_t timeline_generation = 0;  // changes whenever the scenario is simulated again
     const std::map<std::string, PanelRect>& layout;
     // Always: place panels on the computed layout this frame (first run, window
     // resized, "reset layout"); otherwise the user's arrangement from imgui.ini stays.

@@ -30,6 +30,7 @@ public:
         dl->AddRect(p, ImVec2(p.x + avail.x, p.y + avail.y - 2), border, 8.0f, 0, overlap ? 4.0f : 2.0f);
         ImGui::SetCursorScreenPos(ImVec2(p.x + 10, p.y + 8));
         ImGui::BeginGroup();
+        ImGui::PushTextWrapPos(ImGui::GetWindowContentRegionMax().x - 12);  // window-local x
         if (inside == 0) {
             ImGui::TextDisabled("%s", ctx.tr("action.empty"));
         }
@@ -47,13 +48,12 @@ public:
             badge(text.c_str(), ctx.palette.of(is_stale ? SpanKind::stale : SpanKind::running));
         }
         if (overlap) {
-            ImGui::PushTextWrapPos(p.x + avail.x - 12);
             ImGui::TextColored(ImVec4(0.92f, 0.0f, 0.31f, 1), "%s",
                                ctx.strings.tr("action.overlap", {{"count", std::to_string(inside)},
                                                                   {"capacity", std::to_string(ctx.scenario.lock.capacity)}})
                                    .c_str());
-            ImGui::PopTextWrapPos();
         }
+        ImGui::PopTextWrapPos();
         ImGui::EndGroup();
         ImGui::End();
     }

@@ -111,21 +111,25 @@ public:
 private:
     // Rebuilds the filtered row list only when its inputs change.
     void refresh(const FrameContext& ctx, const std::vector<sim::Event>& events) {
-        if (&events == cached_events_ && events.size() == cached_size_ && filter_ == cached_filter_ &&
+        if (ctx.timeline_generation == cached_generation_ && filter_ == cached_filter_ &&
             ctx.lang() == cached_lang_ && show_retries_ == cached_retries_)
             return;
-        cached_events_ = &events;
-        cached_size_ = events.size();
+        cached_generation_ = ctx.timeline_generation;
         cached_filter_ = filter_;
         cached_lang_ = ctx.lang();
         cached_retries_ = show_retries_;
         rows_.clear();
+        // The attempt that ended a run (skipped) always shows: it tells the result.
+        std::vector<bool> ends_run(events.size(), false);
+        for (const Lane& lane : ctx.lanes.lanes)
+            for (const Marker& m : lane.markers)
+                if (m.kind == MarkerKind::skip && m.event >= 0) ends_run[static_cast<std::size_t>(m.event)] = true;
         ImGuiTextFilter filter(filter_.c_str());
         for (std::size_t k = 0; k < events.size(); ++k) {
             const sim::Event& e = events[k];
             // Busy retries repeat every tick; they are hidden unless asked for.
             if (!show_retries_ && e.op == sim::EventOp::acquire && e.outcome == sim::Outcome::busy) {
-                if (!is_last_attempt(events, k)) continue;
+                if (!ends_run[k] && !is_first_attempt(events, k)) continue;
             }
             if (filter.IsActive()) {
                 const std::string row = e.node + " " + op_words(e, ctx.strings) + " " + outcome_words(e, ctx.strings) +
@@ -137,7 +141,7 @@ private:
     }
 
     // The first busy attempt of a run stays visible, so waiting is not hidden.
-    static bool is_last_attempt(const std::vector<sim::Event>& events, std::size_t k) {
+    static bool is_first_attempt(const std::vector<sim::Event>& events, std::size_t k) {
         const sim::Event& e = events[k];
         for (std::size_t j = k; j-- > 0;) {
             const sim::Event& p = events[j];
@@ -153,8 +157,7 @@ private:
     bool show_future_ = false;
     bool show_retries_ = false;
     std::vector<std::size_t> rows_;
-    const void* cached_events_ = nullptr;
-    std::size_t cached_size_ = 0;
+    std::uint64_t cached_generation_ = ~std::uint64_t{0};
     std::string cached_filter_ = "\x01";
     Lang cached_lang_ = Lang::en;
     bool cached_retries_ = false;

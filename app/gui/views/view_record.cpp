@@ -79,6 +79,7 @@ public:
         ImGui::Text("%s  %lld", ctx.tr("record.counter"), static_cast<long long>(snap.counter));
         ImGui::SameLine();
         ImGui::TextDisabled("%s", ctx.tr("record.counter_note"));
+        ImGui::PushTextWrapPos(0.0f);
         if (snap.holdoff_until != tick_none && t < snap.holdoff_until) {
             ImGui::TextColored(ImVec4(0.78f, 0.55f, 0.15f, 1), "%s",
                                ctx.strings.tr("record.holdoff_until", {{"until", std::to_string(snap.holdoff_until)},
@@ -87,6 +88,7 @@ public:
         } else {
             ImGui::Text("%s  —", ctx.tr("record.holdoff"));
         }
+        ImGui::PopTextWrapPos();
         ImGui::End();
     }
 };
