@@ -144,7 +144,8 @@ Result<ReplyPtr, StoreError> RedisStore::run_script(std::size_t index, const std
     return reply;
 }
 
-StoreResult<AcquireReply> RedisStore::acquire(Tick now, std::string_view owner, std::string_view token, Tick lease) {
+StoreResult<AcquireReply> RedisStore::acquire(Tick /*now*/, std::string_view owner, std::string_view token,
+                                              Tick lease) {
     LS_ASSERT(lease >= 1);
     const std::int64_t lease_ms = ttl_ms_for(lease, tick_ms_);
     auto reply = run_script(script_acquire, {std::string(owner), std::string(token), std::to_string(lease_ms),
@@ -172,7 +173,6 @@ StoreResult<AcquireReply> RedisStore::acquire(Tick now, std::string_view owner, 
         out.reason = flag ? BusyReason::hold_off : BusyReason::held;
         out.remaining = ticks_left(pttl, tick_ms_);
     }
-    (void)now;
     return out;
 }
 
