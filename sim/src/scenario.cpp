@@ -407,8 +407,17 @@ void apply_override(json& root, const Override& o) {
     json value;
     try {
         value = json::parse(o.value);
-    } catch (const json::parse_error&) {
-        value = o.value;  // not JSON: a plain string
+    } catch (const json::exception&) {
+        // Not JSON (a parse error), or a number beyond a double (1e400, an
+        // out_of_range error): a plain string, which validation then rejects.
+        value = o.value;
+        // The JSON parser only lets valid UTF-8 in; a plain string must be
+        // too, or every later dump() of it (errors, traces) would throw.
+        try {
+            (void)value.dump();
+        } catch (const json::type_error&) {
+            fail(where, "the value is not valid UTF-8");
+        }
     }
     const std::string pointer = override_pointer(o.path);
     // Walk the path: objects are created as needed, array indices must exist.
@@ -509,6 +518,10 @@ ScenarioResult parse_scenario(std::string_view text, const std::string& file, co
         // nlohmann's text after its own position prefix says what was expected.
         if (const auto colon = what.find(": "); colon != std::string::npos) what = what.substr(colon + 2);
         return Err{ScenarioError{file, fmt::format("{}:{}", line, column), "JSON syntax error: " + what}};
+    } catch (const json::out_of_range&) {
+        // A number beyond a double, like 1e400: nlohmann throws this one
+        // instead of a parse_error, without a position.
+        return Err{ScenarioError{file, "", "JSON number out of range: a number is too large for a double (like 1e400)"}};
     }
     try {
         for (const Override& o : overrides) apply_override(root, o);
