@@ -78,6 +78,11 @@ bool App::init(std::string& error) {
         if (j.is_object()) {
             if (j.contains("lang") && j["lang"].is_string()) strings_.set_lang(lang_from_code(j["lang"].get<std::string>()));
             if (j.contains("speed") && j["speed"].is_number()) speed_ = std::clamp(j["speed"].get<double>(), 0.5, 40.0);
+            if (j.contains("window") && j["window"].is_array() && j["window"].size() == 2 && j["window"][0].is_number_integer() &&
+                j["window"][1].is_number_integer()) {
+                window_w_ = std::clamp(j["window"][0].get<int>(), 320, 8192);
+                window_h_ = std::clamp(j["window"][1].get<int>(), 240, 8192);
+            }
         }
     }
     return true;
@@ -88,6 +93,8 @@ void App::save_settings() const {
     std::error_code ec;
     fs::create_directories(options_.config_dir, ec);
     nlohmann::json j{{"lang", lang_code(strings_.lang())}, {"speed", speed_}};
+    // The window size goes with imgui.ini: the remembered panel places only fit the same size.
+    if (window_w_ > 0 && window_h_ > 0) j["window"] = {window_w_, window_h_};
     std::ofstream out(options_.config_dir + "/settings.json");
     out << j.dump(2) << "\n";
 }
@@ -273,6 +280,9 @@ void App::apply(const Commands& commands) {
             case Command::Kind::tour_goto:
                 tour_goto(static_cast<int>(c.value));
                 return;
+            case Command::Kind::reset_layout:
+                relayout_pending_ = true;
+                break;
             case Command::Kind::tour_stop:
                 tour_step_ = -1;
                 break;
@@ -382,7 +392,7 @@ void App::draw_frame(Commands& out) {
                      fit_generation_,
                      timeline_generation_,
                      layout_,
-                     relayout_pending_ || frames_ < 2 || force_layout_};
+                     relayout_pending_ || force_layout_};
     last_size_ = io.DisplaySize;
     for (auto& view : views_) view->draw(ctx, out);
     relayout_pending_ = false;

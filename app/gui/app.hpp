@@ -46,6 +46,16 @@ public:
     Lang lang() const { return strings_.lang(); }
     void seek(Tick t);
     void set_playing(bool playing) { playing_ = playing; }
+    bool playing() const { return playing_; }
+    bool touring() const { return tour_step_ >= 0; }
+    // The window size remembered from the last run (0 when none), and the one to remember.
+    int saved_window_w() const { return window_w_; }
+    int saved_window_h() const { return window_h_; }
+    void remember_window(int w, int h) {
+        window_w_ = w;
+        window_h_ = h;
+        save_settings();
+    }
     Tick playhead() const { return playhead_; }
     Tick end_tick() const { return lanes_.end_tick; }
     const sim::Timeline* timeline() const { return timeline_.get(); }
@@ -90,6 +100,7 @@ private:
     bool playing_ = false;
     double speed_ = 4.0;
     std::int32_t selected_event_ = -1;
+    int window_w_ = 0, window_h_ = 0;
     std::uint64_t fit_generation_ = 1;
     std::uint64_t timeline_generation_ = 0;
     std::string error_, notice_;

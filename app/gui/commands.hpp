@@ -27,6 +27,7 @@ struct Command {
         set_lang,      // text: "en" / "ko"
         tour_goto,     // value: step index
         tour_stop,
+        reset_layout,  // place every panel on the computed layout again
         export_png,    // text: path
         export_svg,    // text: path
         export_jsonl,  // text: path

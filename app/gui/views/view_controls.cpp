@@ -58,6 +58,8 @@ public:
                 out.push_back(cmd_text(Command::Kind::export_jsonl, ctx.scenario.name + ".trace.jsonl"));
             ImGui::EndPopup();
         }
+        ImGui::SameLine();
+        if (ImGui::Button(ctx.tr("ctl.reset_layout"))) out.push_back(cmd(Command::Kind::reset_layout));
         // Messages on the right of the first row.
         ImGui::SameLine(0, em);
         if (!ctx.error.empty()) {

@@ -382,7 +382,8 @@ private:
         const float rounding = (b.x - a.x) > 8 ? 4.0f : 0.0f;
         dl->AddRectFilled(a, b, col(c), rounding);
         if (d.kind == SpanKind::stale) {
-            hatch(dl, a, b, IM_COL32(255, 255, 255, 110), 8.0f, 2.5f);
+            // Narrow stale items stay solid crimson: stripes there cost many tiny triangles and read as noise.
+            if (b.x - a.x >= 12) hatch(dl, a, b, IM_COL32(255, 255, 255, 110), 8.0f, 2.5f);
             dl->AddRect(a, b, IM_COL32(120, 0, 30, 255), rounding, 0, 2.0f);
         }
         if (d.kind == SpanKind::holdoff) hatch(dl, a, b, IM_COL32(255, 255, 255, 120), 7.0f, 2.0f);
