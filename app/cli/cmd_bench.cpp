@@ -1,0 +1,246 @@
+// `leasescope-cli generate` and `leasescope-cli bench`: a scenario generator
+// and a measurement a user can run without Google Benchmark (bench/ holds the
+// fine-grained benchmarks). Wall-clock time and getrusage live here, in app/,
+// never in engine/ or sim/.
+#include <sys/resource.h>
+
+#include <chrono>
+#include <map>
+#include <memory>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "../../bench/scenario_generator.hpp"  // header-only; shared with bench/
+#include "common.hpp"
+#include "leasescope/engine/model_store.hpp"
+#include "leasescope/sim/simulation.hpp"
+
+namespace leasescope::cli {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point start) {
+    return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+// Peak resident set of this process so far, in MiB (Linux reports KiB).
+double peak_rss_mib() {
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    return static_cast<double>(usage.ru_maxrss) / 1024.0;
+}
+
+class CountingSink final : public sim::EventSink {
+public:
+    void on_event(const sim::Event&) override { ++count; }
+    std::int64_t count = 0;
+};
+
+// Serialises every event as the streaming `run` does, without the I/O.
+class LineSink final : public sim::EventSink {
+public:
+    void on_event(const sim::Event& e) override {
+        line_.clear();
+        sim::append_event_line(line_, e);
+        line_ += '\n';
+        bytes += static_cast<std::int64_t>(line_.size());
+        ++count;
+    }
+    std::int64_t count = 0;
+    std::int64_t bytes = 0;
+
+private:
+    std::string line_;
+};
+
+int cmd_generate(const bench::GeneratorOptions& options) {
+    const std::string text = bench::generate_scenario(options);
+    // The generator's promise: what it prints is a valid scenario.
+    auto parsed = sim::parse_scenario(text, "<generated>");
+    if (!parsed.ok()) {
+        fmt::print(stderr, "internal error: the generated scenario is invalid: {}\n", parsed.error().to_string());
+        return exit_check_failed;
+    }
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    return exit_ok;
+}
+
+// Operations per second of the model store: an acquire, an extend, a validate
+// and a release per round, over `capacity` slots.
+void bench_store(double budget_s) {
+    ModelStore store(LockConfig{"bench", 4, 1});
+    const std::string tokens[4] = {"tokenAAA", "tokenBBB", "tokenCCC", "tokenDDD"};
+    std::int64_t ops = 0;
+    Tick now = 0;
+    const auto start = Clock::now();
+    double elapsed = 0;
+    do {
+        for (int round = 0; round < 10'000; ++round, ++now) {
+            const std::string& token = tokens[now % 4];
+            auto a = store.do_acquire(now, "node", token, 8);
+            auto e = store.do_extend(now, token, 8);
+            auto v = store.do_validate(now, token);
+            auto r = store.do_release(now, token, 0, 0);
+            ops += 4;
+            if (!a.acquired || !e.renewed || v != Validity::current || r.outcome != ReleaseOutcome::released) {
+                fmt::print(stderr, "internal error: unexpected store reply in the benchmark\n");
+                return;
+            }
+        }
+        elapsed = seconds_since(start);
+    } while (elapsed < budget_s);
+    fmt::print("store       {:>12.0f} operations/s  (acquire, extend, validate, release on 4 slots)\n",
+               static_cast<double>(ops) / elapsed);
+}
+
+struct SimFigures {
+    double parse_s = 0;
+    std::int64_t scenario_bytes = 0;
+    std::int64_t events = 0;
+    Tick ticks = 0;
+    double core_s = 0;    // Simulation::step with a counting sink
+    double hashed_s = 0;  // run_to_end: every event line built and hashed
+};
+
+bool bench_simulation(std::int64_t candidates, Tick horizon, std::uint64_t seed, SimFigures& f) {
+    const std::string text = bench::generate_scenario({candidates, horizon, seed, false, true});
+    f.scenario_bytes = static_cast<std::int64_t>(text.size());
+    auto start = Clock::now();
+    auto parsed = sim::parse_scenario(text, "<generated>");
+    f.parse_s = seconds_since(start);
+    if (!parsed.ok()) {
+        fmt::print(stderr, "internal error: {}\n", parsed.error().to_string());
+        return false;
+    }
+    const sim::Scenario& scenario = parsed.value();
+    {
+        sim::Simulation simulation(scenario);
+        ModelStore store(scenario.lock);
+        CountingSink sink;
+        start = Clock::now();
+        while (!simulation.finished()) {
+            auto stepped = simulation.step(store, sink);
+            if (!stepped.ok()) return false;
+        }
+        f.core_s = seconds_since(start);
+        f.events = sink.count;
+        f.ticks = simulation.end_tick() + 1;
+    }
+    {
+        sim::Simulation simulation(scenario);
+        ModelStore store(scenario.lock);
+        CountingSink sink;
+        start = Clock::now();
+        auto summary = sim::run_to_end(simulation, store, sink);
+        f.hashed_s = seconds_since(start);
+        if (!summary.ok() || sink.count != f.events) return false;
+    }
+    return true;
+}
+
+// Trace bytes written (canonical JSONL) and read back (parse_trace checks
+// keys, order, count and hash) per second.
+void bench_trace_io(std::uint64_t seed, double budget_s) {
+    auto parsed = sim::parse_scenario(bench::generate_scenario({1'000, 200'000, seed, false, true}), "<generated>");
+    if (!parsed.ok()) return;
+    const sim::Trace trace = sim::simulate(parsed.value());
+    std::string jsonl;
+    std::int64_t written = 0;
+    auto start = Clock::now();
+    double elapsed = 0;
+    do {
+        jsonl = sim::trace_to_jsonl(trace);
+        written += static_cast<std::int64_t>(jsonl.size());
+        elapsed = seconds_since(start);
+    } while (elapsed < budget_s);
+    const double write_mb_s = static_cast<double>(written) / 1e6 / elapsed;
+    std::int64_t read = 0;
+    start = Clock::now();
+    do {
+        auto back = sim::parse_trace(jsonl, "<bench>");
+        if (!back.ok()) {
+            fmt::print(stderr, "internal error: {}\n", back.error().to_string());
+            return;
+        }
+        read += static_cast<std::int64_t>(jsonl.size());
+        elapsed = seconds_since(start);
+    } while (elapsed < budget_s);
+    const double read_mb_s = static_cast<double>(read) / 1e6 / elapsed;
+    fmt::print("trace write {:>12.1f} MB/s  ({} events, {:.1f} MB of JSONL)\n", write_mb_s, trace.events.size(),
+               static_cast<double>(jsonl.size()) / 1e6);
+    fmt::print("trace read  {:>12.1f} MB/s  (parse_trace: keys, order, count and SHA-256 checked)\n", read_mb_s);
+}
+
+int cmd_bench(const std::vector<std::int64_t>& sizes, Tick horizon, std::uint64_t seed, bool quick) {
+    const double budget_s = quick ? 0.2 : 1.0;
+    if (quick) horizon = std::min<Tick>(horizon, 100'000);
+    fmt::print("leasescope-cli bench: seed {}, horizon {} ticks, one thread\n", seed, horizon);
+    bench_store(budget_s);
+    for (const std::int64_t n : sizes) {
+        if (n < 1 || n > bench::generator_candidates_max) {
+            fmt::print(stderr, "error: --candidates {}: expected 1 to {}\n", n, bench::generator_candidates_max);
+            return exit_bad_input;
+        }
+        SimFigures f;
+        if (!bench_simulation(n, horizon, seed, f)) {
+            fmt::print(stderr, "error: the simulation of {} candidates failed\n", n);
+            return exit_check_failed;
+        }
+        fmt::print("simulate    {:>7} candidates: {:>10} events, {:>8} ticks | core {:>6.2f} M events/s, "
+                   "{:>6.2f} M ticks/s | hashed {:>6.2f} M events/s | parse {:.1f} MB in {:.3f} s | peak RSS "
+                   "{:.0f} MiB\n",
+                   n, f.events, f.ticks, static_cast<double>(f.events) / f.core_s / 1e6,
+                   static_cast<double>(f.ticks) / f.core_s / 1e6, static_cast<double>(f.events) / f.hashed_s / 1e6,
+                   static_cast<double>(f.scenario_bytes) / 1e6, f.parse_s, peak_rss_mib());
+    }
+    bench_trace_io(seed, budget_s);
+    fmt::print("peak RSS    {:>12.0f} MiB (getrusage ru_maxrss, whole bench)\n", peak_rss_mib());
+    return exit_ok;
+}
+
+}  // namespace
+
+void add_bench_commands(CLI::App& app, int& exit_code) {
+    // CLI11 binds options by reference; the values live in shared state that
+    // the callbacks own, as long as the app does.
+    struct Options {
+        bench::GeneratorOptions generate;
+        std::vector<std::int64_t> sizes = {10, 1'000, 100'000};
+        Tick horizon = 1'000'000;
+        std::uint64_t seed = 1;
+        bool quick = false;
+    };
+    auto o = std::make_shared<Options>();
+
+    auto* generate = app.add_subcommand(
+        "generate", "Print a generated, valid scenario (JSON) to stdout: repeating runs, faults, varied starts");
+    generate->add_option("--candidates", o->generate.candidates, "Number of candidates")
+        ->check(CLI::Range(std::int64_t{1}, bench::generator_candidates_max))
+        ->capture_default_str();
+    generate->add_option("--horizon", o->generate.horizon, "Last tick")
+        ->check(CLI::Range(bench::generator_horizon_min, bench::generator_horizon_max))
+        ->capture_default_str();
+    generate->add_option("--seed", o->generate.seed, "Seed: the same arguments give the same bytes")
+        ->capture_default_str();
+    generate->add_option("--order", o->generate.shuffled, "Phase-5 order: declared (default) or shuffled")
+        ->transform(CLI::CheckedTransformer(std::map<std::string, bool>{{"declared", false}, {"shuffled", true}}));
+    generate->add_flag_callback("--no-faults", [o] { o->generate.faults = false; }, "Leave out faults");
+    generate->callback([o, &exit_code] { exit_code = cmd_generate(o->generate); });
+
+    auto* bench = app.add_subcommand("bench", "Measure store, simulator, parser and trace speed on generated scenarios");
+    bench->add_option("--candidates", o->sizes, "Scenario sizes to simulate (repeat or separate with commas)")
+        ->delimiter(',')
+        ->capture_default_str();
+    bench->add_option("--horizon", o->horizon, "Ticks each generated scenario covers")
+        ->check(CLI::Range(bench::generator_horizon_min, bench::generator_horizon_max))
+        ->capture_default_str();
+    bench->add_option("--seed", o->seed, "Generator seed")->capture_default_str();
+    bench->add_flag("--quick", o->quick, "Short budgets and a horizon of at most 100,000: a smoke test");
+    bench->callback([o, &exit_code] { exit_code = cmd_bench(o->sizes, o->horizon, o->seed, o->quick); });
+}
+
+}  // namespace leasescope::cli
