@@ -1,0 +1,124 @@
+#!/usr/bin/env bash
+# The long checks of `./test.sh --full` (issue 6), run after the default suite
+# in the environment test.sh prepared (redis-server and Xvfb started,
+# LEASESCOPE_REDIS_URL and DISPLAY exported). Each stage is timed; every stage
+# runs even when an earlier one failed, and the script fails if any did.
+#   1. sanitizers: the asan preset (AddressSanitizer + UBSan), every test
+#   2. a second compiler: Clang 14 Release (every test) and Debug (the golden
+#      suite), and GCC 12 Debug (the golden suite); the trace hashes of all
+#      four builds and of build/test (GCC Release) must be identical
+#   3. fuzzing: the three libFuzzer targets, FUZZ_SECONDS (60) each
+# Environment: FULL_JOBS (2) parallel jobs, FUZZ_SECONDS, FULL_STAGES (a
+# subset of "asan clang fuzz").
+set -uo pipefail
+cd "$(dirname "$0")/.."
+jobs="${FULL_JOBS:-2}"
+fuzz_seconds="${FUZZ_SECONDS:-60}"
+stages="${FULL_STAGES:-asan clang fuzz}"
+failed=()
+summary=()
+
+stage() {  # stage NAME COMMAND...: runs and times one stage
+  local name="$1"; shift
+  local start=$SECONDS
+  echo "== full.sh: $name" >&2
+  if "$@"; then
+    summary+=("ok   $name ($((SECONDS - start)) s)")
+  else
+    summary+=("FAIL $name ($((SECONDS - start)) s)")
+    failed+=("$name")
+  fi
+}
+
+configure_build() {  # configure_build DIR TARGET [cmake args...]
+  local dir="$1" target="$2"; shift 2
+  cmake -S . -B "$dir" "$@" >/dev/null || return 1
+  if [ "$target" = all ]; then
+    cmake --build "$dir" -j "$jobs" >/dev/null || return 1
+  else
+    cmake --build "$dir" -j "$jobs" --target "$target" >/dev/null || return 1
+  fi
+}
+
+# ---- 1. Sanitizers ----
+# The GUI is left out of the ASan build: its tests render with Mesa's software
+# OpenGL (llvmpipe), which under ASan is slow and reports leaks inside the
+# driver that are not ours.
+asan_tests() {
+  cmake --preset asan -DLEASESCOPE_GUI=OFF -DLEASESCOPE_BENCH=OFF >/dev/null || return 1
+  cmake --build --preset asan -j "$jobs" >/dev/null || return 1
+  ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:strict_string_checks=1" \
+  UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1" \
+    ctest --test-dir build/asan --output-on-failure -j "$jobs" --timeout 1200
+}
+
+# ---- 2. Compilers and build types ----
+hashes_of() {  # the "ok NAME (N events, sha256 H)" lines of `check`
+  "$1" check --golden tests/golden | sort
+}
+
+compilers() {
+  local ok=0
+  CXX=clang++-14 configure_build build/clang-release all -DCMAKE_BUILD_TYPE=Release \
+    -DLEASESCOPE_GUI=OFF -DLEASESCOPE_BENCH=OFF || return 1
+  ctest --test-dir build/clang-release --output-on-failure -j "$jobs" --timeout 600 || ok=1
+  CXX=clang++-14 configure_build build/clang-debug leasescope-cli -DCMAKE_BUILD_TYPE=Debug \
+    -DLEASESCOPE_GUI=OFF -DLEASESCOPE_REDIS=OFF -DLEASESCOPE_TESTS=OFF -DLEASESCOPE_BENCH=OFF || return 1
+  CXX=g++ configure_build build/gcc-debug leasescope-cli -DCMAKE_BUILD_TYPE=Debug \
+    -DLEASESCOPE_GUI=OFF -DLEASESCOPE_REDIS=OFF -DLEASESCOPE_TESTS=OFF -DLEASESCOPE_BENCH=OFF || return 1
+  local reference
+  reference=$(hashes_of build/test/app/cli/leasescope-cli) || { echo "GCC Release: check failed" >&2; ok=1; }
+  for build in gcc-debug clang-debug clang-release; do
+    local got
+    got=$(hashes_of "build/$build/app/cli/leasescope-cli") || { echo "$build: check failed" >&2; ok=1; continue; }
+    if [ "$got" != "$reference" ]; then
+      echo "$build: trace hashes differ from GCC Release:" >&2
+      diff <(echo "$reference") <(echo "$got") >&2
+      ok=1
+    else
+      echo "$build: $(echo "$got" | wc -l) golden traces, hashes identical to GCC Release" >&2
+    fi
+  done
+  return $ok
+}
+
+# ---- 3. Fuzzing ----
+fuzzing() {
+  CXX=clang++-14 cmake -S fuzz -B build/fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null || return 1
+  cmake --build build/fuzz -j "$jobs" >/dev/null || return 1
+  local ok=0 kind dict
+  for kind in scenario trace override; do
+    dict=""
+    [ -f "fuzz/$kind.dict" ] && dict="-dict=fuzz/$kind.dict"
+    # The working corpus grows in build/; the checked-in seeds stay as they are.
+    mkdir -p "build/fuzz/corpus/$kind" "build/fuzz/artifacts/$kind"
+    echo "fuzz_$kind: $fuzz_seconds s" >&2
+    if ! ASAN_OPTIONS="detect_leaks=1" UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1" \
+        "build/fuzz/fuzz_$kind" -max_total_time="$fuzz_seconds" -timeout=10 -rss_limit_mb=2048 \
+        -max_len=65536 -print_final_stats=1 $dict -artifact_prefix="build/fuzz/artifacts/$kind/" \
+        "build/fuzz/corpus/$kind" "fuzz/corpus/$kind" "tests/fuzz_regressions/$kind" \
+        >"build/fuzz/$kind.log" 2>&1; then
+      ok=1
+      echo "fuzz_$kind FOUND A CRASH: see build/fuzz/$kind.log; check the input in:" >&2
+      ls "build/fuzz/artifacts/$kind/" >&2
+      echo "  cp build/fuzz/artifacts/$kind/<file> tests/fuzz_regressions/$kind/" >&2
+      tail -40 "build/fuzz/$kind.log" >&2
+    else
+      grep -E "stat::number_of_executed_units|cov:|corp:" "build/fuzz/$kind.log" | tail -2 >&2
+    fi
+  done
+  return $ok
+}
+
+for s in $stages; do
+  case "$s" in
+    asan) stage "asan: every test under AddressSanitizer + UBSan" asan_tests ;;
+    clang) stage "compilers: Clang 14 and GCC 12, Debug and Release, same hashes" compilers ;;
+    fuzz) stage "fuzzing: scenario, trace, override, ${fuzz_seconds} s each" fuzzing ;;
+    *) echo "full.sh: unknown stage $s" >&2; failed+=("$s") ;;
+  esac
+done
+
+echo "== full.sh summary (${SECONDS} s)" >&2
+for line in "${summary[@]}"; do echo "$line" >&2; done
+[ ${#failed[@]} -eq 0 ]
