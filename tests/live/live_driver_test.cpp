@@ -11,6 +11,7 @@
 
 #include "leasescope/live/live_driver.hpp"
 #include "leasescope/live/os_token_source.hpp"
+#include "leasescope/live/tick_pacer.hpp"
 #include "leasescope/redis/redis_store.hpp"
 #include "leasescope/sim/simulation.hpp"
 #include "live_test_support.hpp"
@@ -197,4 +198,38 @@ TEST(LiveDriver, MalformedUrlIsBadInputNotABackendError) {
     ASSERT_TRUE(report.input_error);
     EXPECT_FALSE(report.backend_error);
     EXPECT_EQ(report.input_error->find("pw@"), std::string::npos);
+}
+
+TEST(LiveDriver, ATickThatOverrunsIsReportedAsATimingFault) {
+    const std::string url_text = live_test::redis_url_or_fail();
+    ASSERT_FALSE(url_text.empty());
+    const sim::Scenario s = load_preset("contention");
+    live::LiveOptions options;
+    options.redis_url = url_text;
+    options.tick_ms = 50;
+    // Stall inside tick 0 (after its first event) for longer than a tick:
+    // tick 0's commands end after its deadline.
+    bool stalled = false;
+    options.on_event = [&](const sim::Event& e) {
+        if (!stalled && e.tick == 0) {
+            stalled = true;
+            std::this_thread::sleep_for(std::chrono::milliseconds(60));
+        }
+    };
+    const live::LiveReport report = live::run_live(s, options);
+    ASSERT_TRUE(report.ok()) << (report.backend_error ? report.backend_error->message : "");
+    ASSERT_FALSE(report.timing_faults.empty());
+    EXPECT_EQ(report.timing_faults.front().tick, 0);
+    EXPECT_GT(report.timing_faults.front().late_ms, 30.0);
+}
+
+TEST(TickPacer, DeadlineIsTheTicksEndLessTheMargin) {
+    live::TickPacer pacer(40);
+    pacer.start();
+    ASSERT_TRUE(pacer.wait_for_mid(0));
+    EXPECT_GE(pacer.ms_past_deadline(0), -(20.0 - static_cast<double>(live::timing_margin_ms)) - 0.001);
+    EXPECT_TRUE(pacer.within(0));
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    EXPECT_FALSE(pacer.within(0));
+    EXPECT_TRUE(pacer.within(1));
 }
