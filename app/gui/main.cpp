@@ -257,6 +257,8 @@ int main(int argc, char** argv) {
 
     if (tour) app.tour_goto(std::max(0, tour_step - 1));
     if (tick >= 0) app.seek(tick);
+    // Opened plainly, the app plays the story once from tick 0 (Space pauses).
+    if (tick < 0 && !tour && !headless) app.set_playing(true);
     if (!svg_path.empty()) app.apply({cmd_text(Command::Kind::export_svg, svg_path)});
     if (!trace_path.empty()) app.apply({cmd_text(Command::Kind::export_jsonl, trace_path)});
 

@@ -198,6 +198,7 @@ LaneModel build_lanes(const sim::Timeline& timeline) {
                 want.fencing = rec.fencing;
                 want.owner = has ? scenario.find(rec.owner) : -1;
                 want.expires_at = rec.expires_at;
+                want.ttl = rec.expires_at - rec.acquired_at;
                 if (!same) {
                     close_span(tr.open, t, lane_at(first_slot + s).spans);
                     if (has) {

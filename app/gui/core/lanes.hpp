@@ -64,6 +64,7 @@ struct Span {
     std::optional<Fencing> fencing;  // running/stale/record/fence
     std::int32_t owner = -1;         // record: the holder's candidate index
     Tick expires_at = tick_none;     // record: its final expires_at
+    Tick ttl = 0;                    // record: the TTL it was written with
     std::int32_t run = -1;
 };
 

@@ -394,6 +394,7 @@ private:
             label = "#" + std::to_string(sp.fencing.value_or(0));
             if (sp.owner >= 0 && static_cast<std::size_t>(sp.owner) < ctx.scenario.candidates.size())
                 label += "  " + ctx.scenario.candidates[static_cast<std::size_t>(sp.owner)].name;
+            label += "  " + ctx.strings.tr("timeline.ttl", {{"ttl", std::to_string(sp.ttl)}});
         } else if (d.kind == SpanKind::stale) {
             label = ctx.strings.tr("timeline.stale_label", {{"fencing", sp.fencing ? std::to_string(*sp.fencing) : "–"}});
         } else if (d.kind == SpanKind::running && sp.fencing) {
@@ -404,17 +405,24 @@ private:
         (void)lane;
         if (label.empty()) return;
         const ImVec2 ts = ImGui::CalcTextSize(label.c_str());
-        if (ts.x + 8 > b.x - a.x) {
-            label = label.substr(0, label.find(' '));
-            if (ImGui::CalcTextSize(label.c_str()).x + 8 > b.x - a.x) return;
+        // Too long for the bar: drop words from the end until it fits.
+        ImVec2 fit = ts;
+        while (fit.x + 8 + (tx_offset(a.x) - a.x) > b.x - a.x) {
+            const auto cut = label.rfind("  ");
+            if (cut == std::string::npos) return;
+            label.erase(cut);
+            fit = ImGui::CalcTextSize(label.c_str());
         }
         const ImU32 tc = d.kind == SpanKind::waiting ? col(ctx.palette.text) : IM_COL32(255, 255, 255, 255);
-        const float ty = (y0 + y1 - ts.y) * 0.5f;
-        // Markers sit in the middle of the first tick's cell; start the words after it.
-        const float tx = std::max(a.x + static_cast<float>(std::min(axis_.px_per_tick * 0.5, 40.0)) + 13.0f,
-                                  axis_.left_px + 5);
-        if (tx + ts.x > b.x) return;
+        const float ty = (y0 + y1 - fit.y) * 0.5f;
+        const float tx = tx_offset(a.x);
+        if (tx + fit.x > b.x) return;
         dl->AddText(ImVec2(tx, ty), tc, label.c_str());
+    }
+
+    // Markers sit in the middle of a span's first tick cell; its words start after them.
+    float tx_offset(float x0) const {
+        return std::max(x0 + static_cast<float>(std::min(axis_.px_per_tick * 0.5, 40.0)) + 13.0f, axis_.left_px + 5);
     }
 
     std::string span_words(const FrameContext& ctx, const Span& sp, const Lane& lane, const DrawSpan& d) const {
