@@ -14,7 +14,9 @@ out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 name=$(basename "$scenario" .json)
 # The tick where most presets have something to show: the middle of the run.
-"$app" "$scenario" --tick 8 --lang "$lang" --size 1280x720 --screenshot "$out/$name.png" 2>"$out/stderr" || {
+# LEASESCOPE_TEST_APP_ARGS adds flags (the tour tests pass --tour K, which picks its own tick).
+extra=(${LEASESCOPE_TEST_APP_ARGS:---tick 8})
+"$app" "$scenario" "${extra[@]}" --lang "$lang" --size 1280x720 --screenshot "$out/$name.png" 2>"$out/stderr" || {
   cat "$out/stderr" >&2; echo "FAIL: the app exited with $?" >&2; exit 1; }
 if grep -q "no font with Korean glyphs" "$out/stderr"; then
   cat "$out/stderr" >&2; echo "FAIL: no Korean font" >&2; exit 1

@@ -2,6 +2,7 @@
 // produce exists in English and Korean, and texts name the node and numbers.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -177,4 +178,38 @@ TEST(Svg, TimelineExportsAsSvg) {
     EXPECT_NE(svg.find("</svg>"), std::string::npos);
     EXPECT_NE(svg.find(default_palette().of(SpanKind::stale).hex()), std::string::npos);
     EXPECT_NE(svg.find("node-a"), std::string::npos);
+}
+
+// Every event of every preset reads as finished text in both languages: no
+// field left unfilled ("{node}"), no empty sentence.
+TEST(Words, EveryPresetEventFormatsCompletely) {
+    Strings s = load_strings();
+    std::size_t checked = 0;
+    for (const auto& entry : std::filesystem::directory_iterator(std::string(LEASESCOPE_SOURCE_DIR) + "/scenarios")) {
+        if (entry.path().extension() != ".json") continue;
+        std::string bytes;
+        ASSERT_TRUE(read_text_file(entry.path().string(), bytes));
+        auto parsed = sim::parse_scenario(bytes, entry.path().string());
+        ASSERT_TRUE(parsed.ok()) << entry.path();
+        sim::Timeline timeline(std::move(parsed).value());
+        const auto& events = timeline.trace().events;
+        for (Lang lang : {Lang::en, Lang::ko}) {
+            s.set_lang(lang);
+            for (std::size_t k = 0; k < events.size(); ++k) {
+                const sim::Snapshot snap = timeline.snapshot_at(events[k].tick);
+                ExplainContext ctx;
+                ctx.trace = &timeline.trace();
+                ctx.event_index = k;
+                ctx.snapshot = &snap;
+                ctx.resource = timeline.scenario().resource;
+                for (const std::string& text : {describe_event(events[k], s), outcome_words(events[k], s),
+                                                 explain_event(ctx, s), explain_state(snap, s)}) {
+                    EXPECT_FALSE(text.empty()) << entry.path().filename() << " event " << k;
+                    EXPECT_EQ(text.find('{'), std::string::npos) << entry.path().filename() << " event " << k << ": " << text;
+                }
+                ++checked;
+            }
+        }
+    }
+    EXPECT_GT(checked, 200u);
 }
