@@ -108,11 +108,12 @@ void apply_style(float px) {
     s.Colors[ImGuiCol_FrameBg] = ImVec4(0.86f, 0.88f, 0.91f, 1.0f);
     s.Colors[ImGuiCol_FrameBgHovered] = ImVec4(0.80f, 0.85f, 0.93f, 1.0f);
     s.Colors[ImGuiCol_FrameBgActive] = ImVec4(0.74f, 0.81f, 0.93f, 1.0f);
-    s.Colors[ImGuiCol_SliderGrab] = ImVec4(0.08f, 0.35f, 0.78f, 0.85f);
+    // Light, narrow grabs: the value is written inside the slider and must stay readable over them.
+    s.Colors[ImGuiCol_SliderGrab] = ImVec4(0.08f, 0.35f, 0.78f, 0.40f);
     s.Colors[ImGuiCol_SliderGrabActive] = ImVec4(0.08f, 0.35f, 0.78f, 1.0f);
     s.Colors[ImGuiCol_CheckMark] = ImVec4(0.08f, 0.35f, 0.78f, 1.0f);
     s.Colors[ImGuiCol_Button] = ImVec4(0.84f, 0.87f, 0.92f, 1.0f);
-    s.GrabMinSize = 12;
+    s.GrabMinSize = 8;
     // Coarser circles: markers stay round at this size and cost fewer triangles.
     s.CircleTessellationMaxError = 0.6f;
 
@@ -261,6 +262,9 @@ int main(int argc, char** argv) {
     if (tick < 0 && !tour && !headless) app.set_playing(true);
     if (!svg_path.empty()) app.apply({cmd_text(Command::Kind::export_svg, svg_path)});
     if (!trace_path.empty()) app.apply({cmd_text(Command::Kind::export_jsonl, trace_path)});
+    // Exports asked for on the command line report on stderr, not in the picture.
+    if (!app.error().empty()) std::fprintf(stderr, "leasescope: %s\n", app.error().c_str());
+    app.set_notice("");
 
     const bool fill_report = std::getenv("LEASESCOPE_FILL_REPORT") != nullptr;
     int exit_code = exit_ok;
