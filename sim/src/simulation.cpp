@@ -659,7 +659,26 @@ Snapshot take_snapshot(const Simulation& sim, const ModelStore& store, Tick tick
     return snap;
 }
 
-Timeline::Timeline(Scenario scenario, Tick checkpoint_every)
+namespace {
+
+// Roughly what a copy of the state costs: the heap memory of the electors and
+// their runs, which dominates on big scenarios.
+std::size_t state_bytes(const Simulation& sim, const ModelStore& store) {
+    std::size_t bytes = sizeof(Simulation) + sizeof(ModelStore);
+    bytes += store.slots().size() * sizeof(SlotRecord);
+    bytes += sim.faults().size() * sizeof(NodeFaults);
+    for (const Elector& e : sim.electors()) {
+        bytes += sizeof(Elector) + e.owner().capacity() + e.options().writes.size() * sizeof(Tick);
+        bytes += e.runs().size() * sizeof(RunRecord);
+    }
+    // The scheduler's own lists: at most a few entries per node.
+    bytes += sim.electors().size() * 3 * sizeof(std::pair<Tick, NodeIndex>);
+    return bytes;
+}
+
+}  // namespace
+
+Timeline::Timeline(Scenario scenario, Tick checkpoint_every, std::size_t checkpoint_bytes_max)
     : scenario_(std::make_unique<Scenario>(std::move(scenario))), checkpoint_every_(checkpoint_every) {
     LS_ASSERT(checkpoint_every_ >= 1);
     Simulation sim(*scenario_);
@@ -668,7 +687,28 @@ Timeline::Timeline(Scenario scenario, Tick checkpoint_every)
     CollectingSink collect(trace_.events);
     HashingSink hashing(collect);
     while (!sim.finished()) {
-        if (sim.next_tick() % checkpoint_every_ == 0) checkpoints_.push_back(Checkpoint{sim, store});
+        if (sim.next_tick() % checkpoint_every_ == 0) {
+            checkpoints_.push_back(Checkpoint{sim, store});
+            checkpoint_sizes_.push_back(state_bytes(sim, store));
+            checkpoint_bytes_ += checkpoint_sizes_.back();
+            // Over budget: double the spacing, keep the checkpoints at its
+            // multiples (the first always stays).
+            while (checkpoint_bytes_ > checkpoint_bytes_max && checkpoints_.size() > 1) {
+                std::size_t kept = 0;
+                checkpoint_bytes_ = 0;
+                for (std::size_t k = 0; k < checkpoints_.size(); k += 2) {
+                    if (kept != k) {
+                        checkpoints_[kept] = std::move(checkpoints_[k]);
+                        checkpoint_sizes_[kept] = checkpoint_sizes_[k];
+                    }
+                    checkpoint_bytes_ += checkpoint_sizes_[kept];
+                    ++kept;
+                }
+                checkpoints_.erase(checkpoints_.begin() + static_cast<std::ptrdiff_t>(kept), checkpoints_.end());
+                checkpoint_sizes_.resize(kept);
+                checkpoint_every_ *= 2;
+            }
+        }
         auto stepped = sim.step(store, hashing);
         LS_ASSERT(stepped.ok());
     }

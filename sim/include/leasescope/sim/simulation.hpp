@@ -182,10 +182,22 @@ Snapshot take_snapshot(const Simulation& sim, const ModelStore& store, Tick tick
 
 // A whole simulated run, kept for seeking: every event, plus checkpoints of
 // the state every `checkpoint_every` ticks, so the snapshot at any tick costs
-// at most that many ticks of re-simulation.
+// at most that many ticks of re-simulation. A checkpoint is a copy of the
+// whole state (every elector and its runs), so on big scenarios the spacing
+// adapts: when the checkpoints together would pass `checkpoint_bytes_max`,
+// the spacing doubles and every other checkpoint goes. Memory stays bounded;
+// a seek then re-simulates up to checkpoint_every() ticks.
 class Timeline {
 public:
-    explicit Timeline(Scenario scenario, Tick checkpoint_every = 64);
+    static constexpr std::size_t default_checkpoint_bytes_max = std::size_t{256} << 20;
+
+    explicit Timeline(Scenario scenario, Tick checkpoint_every = 64,
+                      std::size_t checkpoint_bytes_max = default_checkpoint_bytes_max);
+
+    // The spacing in use (at least the one asked for).
+    Tick checkpoint_every() const { return checkpoint_every_; }
+    // What the checkpoints hold, estimated.
+    std::size_t checkpoint_bytes() const { return checkpoint_bytes_; }
 
     const Scenario& scenario() const { return *scenario_; }
     const Trace& trace() const { return trace_; }
@@ -203,7 +215,9 @@ private:
     std::unique_ptr<Scenario> scenario_;  // stable address for the checkpoints
     Trace trace_;
     std::vector<Checkpoint> checkpoints_;  // state before tick k * checkpoint_every
+    std::vector<std::size_t> checkpoint_sizes_;  // estimated bytes of each
     Tick checkpoint_every_;
+    std::size_t checkpoint_bytes_ = 0;
 };
 
 }  // namespace leasescope::sim
