@@ -36,7 +36,7 @@ void BM_SimulateCore(benchmark::State& state) {
     }
     report(state, events, ticks);
 }
-BENCHMARK(BM_SimulateCore)->Arg(10)->Arg(1'000)->Arg(100'000)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_SimulateCore)->Arg(10)->Arg(1'000)->Arg(100'000)->Unit(benchmark::kMillisecond);
 
 // run_to_end: every event line built and hashed (SHA-256), as `run` and
 // `check` do.
@@ -55,7 +55,7 @@ void BM_SimulateHashed(benchmark::State& state) {
     }
     report(state, events, ticks);
 }
-BENCHMARK(BM_SimulateHashed)->Arg(10)->Arg(1'000)->Arg(100'000)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_SimulateHashed)->Arg(10)->Arg(1'000)->Arg(100'000)->Unit(benchmark::kMillisecond);
 
 // A Timeline (every event kept, checkpoints for seeking) and 100 seeks.
 void BM_TimelineSeek(benchmark::State& state) {

@@ -3,6 +3,7 @@
 // fine-grained benchmarks). Wall-clock time and getrusage live here, in app/,
 // never in engine/ or sim/.
 #include <sys/resource.h>
+#include <time.h>
 
 #include <chrono>
 #include <map>
@@ -26,6 +27,21 @@ using Clock = std::chrono::steady_clock;
 double seconds_since(Clock::time_point start) {
     return std::chrono::duration<double>(Clock::now() - start).count();
 }
+
+// CPU time of this process: on a machine shared with other work, rates per
+// CPU second are the stable figure; wall-clock rates are printed beside them.
+double cpu_seconds() {
+    timespec ts{};
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) / 1e9;
+}
+
+struct Stopwatch {
+    Clock::time_point wall = Clock::now();
+    double cpu = cpu_seconds();
+    double wall_s() const { return seconds_since(wall); }
+    double cpu_s() const { return cpu_seconds() - cpu; }
+};
 
 // Peak resident set of this process so far, in MiB (Linux reports KiB).
 double peak_rss_mib() {
@@ -76,7 +92,7 @@ void bench_store(double budget_s) {
     const std::string tokens[4] = {"tokenAAA", "tokenBBB", "tokenCCC", "tokenDDD"};
     std::int64_t ops = 0;
     Tick now = 0;
-    const auto start = Clock::now();
+    Stopwatch watch;
     double elapsed = 0;
     do {
         for (int round = 0; round < 10'000; ++round, ++now) {
@@ -91,7 +107,7 @@ void bench_store(double budget_s) {
                 return;
             }
         }
-        elapsed = seconds_since(start);
+        elapsed = watch.cpu_s();
     } while (elapsed < budget_s);
     fmt::print("store       {:>12.0f} operations/s  (acquire, extend, validate, release on 4 slots)\n",
                static_cast<double>(ops) / elapsed);
@@ -102,16 +118,18 @@ struct SimFigures {
     std::int64_t scenario_bytes = 0;
     std::int64_t events = 0;
     Tick ticks = 0;
-    double core_s = 0;    // Simulation::step with a counting sink
-    double hashed_s = 0;  // run_to_end: every event line built and hashed
+    double core_s = 0;    // Simulation::step with a counting sink (CPU)
+    double core_wall_s = 0;
+    double hashed_s = 0;  // run_to_end: every event line built and hashed (CPU)
+    double hashed_wall_s = 0;
 };
 
 bool bench_simulation(std::int64_t candidates, Tick horizon, std::uint64_t seed, SimFigures& f) {
     const std::string text = bench::generate_scenario({candidates, horizon, seed, false, true});
     f.scenario_bytes = static_cast<std::int64_t>(text.size());
-    auto start = Clock::now();
+    Stopwatch parse_watch;
     auto parsed = sim::parse_scenario(text, "<generated>");
-    f.parse_s = seconds_since(start);
+    f.parse_s = parse_watch.cpu_s();
     if (!parsed.ok()) {
         fmt::print(stderr, "internal error: {}\n", parsed.error().to_string());
         return false;
@@ -121,12 +139,13 @@ bool bench_simulation(std::int64_t candidates, Tick horizon, std::uint64_t seed,
         sim::Simulation simulation(scenario);
         ModelStore store(scenario.lock);
         CountingSink sink;
-        start = Clock::now();
+        Stopwatch watch;
         while (!simulation.finished()) {
             auto stepped = simulation.step(store, sink);
             if (!stepped.ok()) return false;
         }
-        f.core_s = seconds_since(start);
+        f.core_s = watch.cpu_s();
+        f.core_wall_s = watch.wall_s();
         f.events = sink.count;
         f.ticks = simulation.end_tick() + 1;
     }
@@ -134,9 +153,10 @@ bool bench_simulation(std::int64_t candidates, Tick horizon, std::uint64_t seed,
         sim::Simulation simulation(scenario);
         ModelStore store(scenario.lock);
         CountingSink sink;
-        start = Clock::now();
+        Stopwatch watch;
         auto summary = sim::run_to_end(simulation, store, sink);
-        f.hashed_s = seconds_since(start);
+        f.hashed_s = watch.cpu_s();
+        f.hashed_wall_s = watch.wall_s();
         if (!summary.ok() || sink.count != f.events) return false;
     }
     return true;
@@ -150,16 +170,16 @@ void bench_trace_io(std::uint64_t seed, double budget_s) {
     const sim::Trace trace = sim::simulate(parsed.value());
     std::string jsonl;
     std::int64_t written = 0;
-    auto start = Clock::now();
+    Stopwatch write_watch;
     double elapsed = 0;
     do {
         jsonl = sim::trace_to_jsonl(trace);
         written += static_cast<std::int64_t>(jsonl.size());
-        elapsed = seconds_since(start);
+        elapsed = write_watch.cpu_s();
     } while (elapsed < budget_s);
     const double write_mb_s = static_cast<double>(written) / 1e6 / elapsed;
     std::int64_t read = 0;
-    start = Clock::now();
+    Stopwatch read_watch;
     do {
         auto back = sim::parse_trace(jsonl, "<bench>");
         if (!back.ok()) {
@@ -167,7 +187,7 @@ void bench_trace_io(std::uint64_t seed, double budget_s) {
             return;
         }
         read += static_cast<std::int64_t>(jsonl.size());
-        elapsed = seconds_since(start);
+        elapsed = read_watch.cpu_s();
     } while (elapsed < budget_s);
     const double read_mb_s = static_cast<double>(read) / 1e6 / elapsed;
     fmt::print("trace write {:>12.1f} MB/s  ({} events, {:.1f} MB of JSONL)\n", write_mb_s, trace.events.size(),
@@ -178,7 +198,9 @@ void bench_trace_io(std::uint64_t seed, double budget_s) {
 int cmd_bench(const std::vector<std::int64_t>& sizes, Tick horizon, std::uint64_t seed, bool quick) {
     const double budget_s = quick ? 0.2 : 1.0;
     if (quick) horizon = std::min<Tick>(horizon, 100'000);
-    fmt::print("leasescope-cli bench: seed {}, horizon {} ticks, one thread\n", seed, horizon);
+    fmt::print("leasescope-cli bench: seed {}, horizon {} ticks, one thread; rates per CPU second "
+               "(wall-clock rates in parentheses)\n",
+               seed, horizon);
     bench_store(budget_s);
     for (const std::int64_t n : sizes) {
         if (n < 1 || n > bench::generator_candidates_max) {
@@ -190,11 +212,13 @@ int cmd_bench(const std::vector<std::int64_t>& sizes, Tick horizon, std::uint64_
             fmt::print(stderr, "error: the simulation of {} candidates failed\n", n);
             return exit_check_failed;
         }
+        const auto events = static_cast<double>(f.events);
         fmt::print("simulate    {:>7} candidates: {:>10} events, {:>8} ticks | core {:>6.2f} M events/s, "
-                   "{:>6.2f} M ticks/s | hashed {:>6.2f} M events/s | parse {:.1f} MB in {:.3f} s | peak RSS "
-                   "{:.0f} MiB\n",
-                   n, f.events, f.ticks, static_cast<double>(f.events) / f.core_s / 1e6,
-                   static_cast<double>(f.ticks) / f.core_s / 1e6, static_cast<double>(f.events) / f.hashed_s / 1e6,
+                   "{:>6.2f} M ticks/s (wall {:.2f}, {:.2f}) | hashed {:>6.2f} M events/s (wall {:.2f}) | parse "
+                   "{:.1f} MB in {:.3f} s | peak RSS {:.0f} MiB\n",
+                   n, f.events, f.ticks, events / f.core_s / 1e6, static_cast<double>(f.ticks) / f.core_s / 1e6,
+                   events / f.core_wall_s / 1e6, static_cast<double>(f.ticks) / f.core_wall_s / 1e6,
+                   events / f.hashed_s / 1e6, events / f.hashed_wall_s / 1e6,
                    static_cast<double>(f.scenario_bytes) / 1e6, f.parse_s, peak_rss_mib());
     }
     bench_trace_io(seed, budget_s);
