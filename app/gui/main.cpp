@@ -147,8 +147,8 @@ void report_fill(const ImDrawData* data) {
             area += std::fabs((b.x - a.x) * (c.y - a.y) - (c.x - a.x) * (b.y - a.y)) * 0.5;
         }
         total += area;
-        std::fprintf(stderr, "fill %-28s %10.0f px  %6d triangles\n", list->_OwnerName ? list->_OwnerName : "?", area,
-                     list->IdxBuffer.Size / 3);
+        std::fprintf(stderr, "fill %-28s %10.0f px  %6d triangles  %4d draw calls\n",
+                     list->_OwnerName ? list->_OwnerName : "?", area, list->IdxBuffer.Size / 3, list->CmdBuffer.Size);
     }
     std::fprintf(stderr, "font atlas %dx%d\n", ImGui::GetIO().Fonts->TexWidth, ImGui::GetIO().Fonts->TexHeight);
     std::fprintf(stderr, "fill total %.0f px (%.2f screens)\n", total,

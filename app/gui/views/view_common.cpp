@@ -1,5 +1,6 @@
 // Helpers shared by the views: panel placement, colours, badges, hatching and
 // marker shapes, so every panel draws a state the same way.
+#include <algorithm>
 #include <cmath>
 
 #include "view.hpp"
@@ -38,10 +39,17 @@ void badge(const char* text, const Rgba& fill, const Rgba& text_color) {
 }
 
 void hatch(ImDrawList* dl, ImVec2 a, ImVec2 b, ImU32 color, float spacing, float thickness) {
-    dl->PushClipRect(a, b, true);
+    // Each 45° stripe is cut to the rectangle by hand rather than with a clip
+    // rectangle: a clip rectangle per span would split the draw list into
+    // many small draw calls, which a software renderer pays for.
     const float h = b.y - a.y;
-    for (float x = a.x - h; x < b.x; x += spacing) dl->AddLine(ImVec2(x, b.y), ImVec2(x + h, a.y), color, thickness);
-    dl->PopClipRect();
+    if (h <= 0 || b.x <= a.x) return;
+    for (float x = a.x - h; x < b.x; x += spacing) {
+        const float t0 = std::max(0.0f, (a.x - x) / h);
+        const float t1 = std::min(1.0f, (b.x - x) / h);
+        if (t0 >= t1) continue;
+        dl->AddLine(ImVec2(x + h * t0, b.y - h * t0), ImVec2(x + h * t1, b.y - h * t1), color, thickness);
+    }
 }
 
 void draw_marker_shape(ImDrawList* dl, ImVec2 c, MarkerKind kind, ImU32 color, float r) {

@@ -5,6 +5,8 @@
 #include <cfloat>
 #include <cmath>
 
+#include <fmt/format.h>
+
 #include "../core/cull.hpp"
 #include "../core/words.hpp"
 #include "view.hpp"
@@ -124,7 +126,10 @@ public:
             cull_spans(ctx.lanes.overlap, axis_, 2.0f, spans_);
             const float y0 = lanes_y - scroll_y_;
             const float y1 = y0 + lane_h * static_cast<float>(ctx.lanes.candidate_lanes);
-            for (const DrawSpan& d : spans_) {
+            for (DrawSpan d : spans_) {
+                d.x0 = std::max(d.x0, plot_x);
+                d.x1 = std::min(d.x1, plot_x + plot_w);
+                if (d.x1 <= d.x0) continue;
                 // A pale band behind the lanes and a solid strip under the ruler (see the legend).
                 dl->AddRectFilled(ImVec2(d.x0, y0), ImVec2(d.x1, y1), col(ctx.palette.of(SpanKind::stale), 0.10f));
                 dl->AddRectFilled(ImVec2(d.x0, lanes_y), ImVec2(d.x1, lanes_y + 4), col(ctx.palette.of(SpanKind::stale)));
@@ -156,21 +161,28 @@ public:
             }
             dl->AddText(ImVec2(tx, y + (lane_h - ImGui::GetFontSize()) * 0.5f), col(ctx.palette.text), title);
 
-            dl->PushClipRect(ImVec2(plot_x, y), ImVec2(plot_x + plot_w, y + lane_h), true);
+            // No clip rectangle per lane (each would be its own draw call):
+            // spans are clamped to the plot and markers outside it skipped.
             const float pad = std::max(2.0f, lane_h * 0.14f);
             const float y0 = y + pad, y1 = y + lane_h - pad;
             // Main spans.
             spans_.clear();
             cull_spans(lane.spans, axis_, 3.0f, spans_);
-            for (const DrawSpan& d : spans_) {
+            for (DrawSpan d : spans_) {
                 const Span& sp = lane.spans[static_cast<std::size_t>(d.span)];
+                d.x0 = std::max(d.x0, plot_x);
+                d.x1 = std::min(d.x1, plot_x + plot_w);
+                if (d.x1 <= d.x0) continue;
                 draw_span(ctx, dl, d, sp, lane, y0, y1);
                 if (lane_hovered && mouse.x >= d.x0 && mouse.x < d.x1) hover_text = span_words(ctx, sp, lane, d);
             }
             // Overlays: paused and partitioned.
             spans_.clear();
             cull_spans(lane.overlays, axis_, 3.0f, spans_);
-            for (const DrawSpan& d : spans_) {
+            for (DrawSpan d : spans_) {
+                d.x0 = std::max(d.x0, plot_x);
+                d.x1 = std::min(d.x1, plot_x + plot_w);
+                if (d.x1 <= d.x0) continue;
                 const Rgba c = ctx.palette.of(d.kind);
                 const ImVec2 a(d.x0, y + 1), b(d.x1, y + lane_h - 1);
                 if (d.kind == SpanKind::paused) {
@@ -203,6 +215,7 @@ public:
             // On the resource lane the markers sit higher, above the highest-accepted line.
             const float cy = y + lane_h * (lane.kind == LaneKind::resource ? 0.38f : 0.5f);
             for (const DrawMarker& m : markers_) {
+                if (m.x < plot_x + 2 || m.x > plot_x + plot_w + r) continue;
                 const Marker& mk = lane.markers[static_cast<std::size_t>(m.marker)];
                 if (overview) {
                     if (marker_priority(m.kind) >= 50)
@@ -212,7 +225,7 @@ public:
                         const sim::Event& e = ctx.timeline.trace().events[static_cast<std::size_t>(mk.event)];
                         hover_text = describe_event(e, ctx.strings, mk.kind == MarkerKind::skip);
                         if (m.folded > 1)
-                            hover_text += "\n" + ctx.strings.tr("tip.folded", {{"count", std::to_string(m.folded)}});
+                            hover_text.append("\n").append(ctx.strings.tr("tip.folded", {{"count", std::to_string(m.folded)}}));
                         hover_event_ = mk.event;
                     }
                     continue;
@@ -225,7 +238,7 @@ public:
                                       m.kind == MarkerKind::write_rejected || m.kind == MarkerKind::write_unsafe ||
                                       m.kind == MarkerKind::release_rejected;
                 if (labelled && mk.fencing && axis_.px_per_tick >= 14 && lane.kind != LaneKind::slot) {
-                    const std::string label = "#" + std::to_string(*mk.fencing);
+                    const std::string label = fmt::format("#{}", *mk.fencing);
                     dl->AddText(ctx.fonts.small, ctx.fonts.small->FontSize, ImVec2(m.x + r + 1, y + 1),
                                 col(ctx.palette.text), label.c_str());
                 }
@@ -234,11 +247,10 @@ public:
                     const bool ends = mk.kind == MarkerKind::skip;
                     hover_text = describe_event(e, ctx.strings, ends);
                     if (m.folded > 1)
-                        hover_text += "\n" + ctx.strings.tr("tip.folded", {{"count", std::to_string(m.folded)}});
+                        hover_text.append("\n").append(ctx.strings.tr("tip.folded", {{"count", std::to_string(m.folded)}}));
                     hover_event_ = mk.event;
                 }
             }
-            dl->PopClipRect();
         }
         // The future is veiled: everything shown in the panels is the playhead's tick.
         const float ph_x = static_cast<float>(axis_.x_of(static_cast<double>(ctx.playhead) + 1.0));
@@ -391,14 +403,14 @@ private:
         // Inline label when the span is wide enough to read it.
         std::string label;
         if (d.kind == SpanKind::record) {
-            label = "#" + std::to_string(sp.fencing.value_or(0));
+            label = fmt::format("#{}", sp.fencing.value_or(0));
             if (sp.owner >= 0 && static_cast<std::size_t>(sp.owner) < ctx.scenario.candidates.size())
                 label += "  " + ctx.scenario.candidates[static_cast<std::size_t>(sp.owner)].name;
             label += "  " + ctx.strings.tr("timeline.ttl", {{"ttl", std::to_string(sp.ttl)}});
         } else if (d.kind == SpanKind::stale) {
             label = ctx.strings.tr("timeline.stale_label", {{"fencing", sp.fencing ? std::to_string(*sp.fencing) : "–"}});
         } else if (d.kind == SpanKind::running && sp.fencing) {
-            label = "#" + std::to_string(*sp.fencing);
+            label = fmt::format("#{}", *sp.fencing);
         } else if (d.kind == SpanKind::holdoff) {
             label = ctx.tr("legend.holdoff");
         }
