@@ -482,7 +482,8 @@ TEST(ScenarioRanges, ZeroIsRejectedWhereTheMinimumIsOne) {
         {"/defaults/extend_every", 0, range(1, d)},
         {"/defaults/runs", 0, range(1, limits::runs_max)},
         {"/defaults/every", 0, range(1, d)},
-        {"/defaults/fail_at", 0, range(1, 4)},
+        // A default is checked on its own first; the bound by each candidate's action comes after.
+        {"/defaults/fail_at", 0, range(1, d)},
         {"/faults/0/ticks", 0, range(1, d)},
     });
 }
@@ -1296,3 +1297,37 @@ TEST(ScenarioPresets, HandMadeScenarioWithEveryFeatureRoundTrips) {
 }
 
 }  // namespace
+
+TEST(ScenarioKeys, DuplicateKeysAreErrorsWithTheirPath) {
+    // A key written twice in one object is an error naming where, not a silent "last one wins".
+    EXPECT_TRUE(rejected(std::string(R"({"name":"t","horizon":5,"horizon":7,"defaults":{"wait":1,"lease":2,"action":1},
+                          "candidates":[{"name":"a"}]})"),
+                         "/horizon", {"appears twice"}));
+    EXPECT_TRUE(rejected(std::string(R"({"name":"t","defaults":{"wait":1,"lease":2,"action":1},
+                          "candidates":[{"name":"a"},{"name":"b","start":1,"start":2}]})"),
+                         "/candidates/1/start", {"appears twice"}));
+    EXPECT_TRUE(rejected(std::string(R"({"name":"t","defaults":{"wait":1,"lease":2,"action":1},
+                          "candidates":[{"name":"a","writes":[1]}],
+                          "faults":[{"kind":"crash","node":"a","at":1},{"kind":"pause","node":"a","at":1,"ticks":1,"at":2}]})"),
+                         "/faults/1/at", {"appears twice"}));
+}
+
+TEST(ScenarioKeys, SuggestionsCountASwapAsOneEditAndStayClose) {
+    // "mdoe" suggests "mode" (a swap is one edit); "node" on a failover does not suggest "lose".
+    EXPECT_TRUE(rejected(std::string(R"({"name":"t","resource":{"mdoe":"check"},"defaults":{"wait":1,"lease":2,"action":1},
+                          "candidates":[{"name":"a"}]})"),
+                         "/resource/mdoe", {"did you mean \"mode\"?"}));
+    auto r = leasescope::sim::parse_scenario(R"({"name":"t","defaults":{"wait":1,"lease":2,"action":1},
+        "candidates":[{"name":"a"}],"faults":[{"kind":"failover","node":"a","at":1}]})", "f.json");
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.error().where, "/faults/0/node");
+    EXPECT_EQ(r.error().message.find("did you mean"), std::string::npos) << r.error().message;
+}
+
+TEST(ScenarioOverrides, APathCopiedFromAnErrorWithItsLeadingSlashWorks) {
+    // --set /defaults/lease=8 is the same as --set defaults/lease=8.
+    const std::string text = R"({"name":"t","defaults":{"wait":1,"lease":2,"action":1},"candidates":[{"name":"a"}]})";
+    auto r = leasescope::sim::parse_scenario(text, "f.json", {{"/defaults/lease", "8"}});
+    ASSERT_TRUE(r.ok()) << r.error().to_string();
+    EXPECT_EQ(r.value().candidates[0].options.lease, 8);
+}

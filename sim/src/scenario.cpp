@@ -1,7 +1,10 @@
 #include "leasescope/sim/scenario.hpp"
 
 #include <algorithm>
+#include <map>
 #include <nlohmann/json.hpp>
+#include <set>
+#include <tuple>
 
 #include <fmt/format.h>
 
@@ -21,19 +24,76 @@ struct Failure {
 
 [[noreturn]] void fail(std::string where, std::string message) { throw Failure{std::move(where), std::move(message)}; }
 
+// A SAX pass that reports a key given twice in one object (nlohmann's DOM
+// would silently keep the last), with the JSON path of that object. It runs
+// after the DOM parse succeeded, so it never sees a syntax error. (nlohmann's
+// parse callback could do this in the same pass, but its DOM-with-callback
+// parser is quadratic in array length.)
+class DuplicateKeyWatch final : public nlohmann::json_sax<json> {
+public:
+    bool null() override { return scalar(); }
+    bool boolean(bool) override { return scalar(); }
+    bool number_integer(number_integer_t) override { return scalar(); }
+    bool number_unsigned(number_unsigned_t) override { return scalar(); }
+    bool number_float(number_float_t, const string_t&) override { return scalar(); }
+    bool string(string_t&) override { return scalar(); }
+    bool binary(binary_t&) override { return scalar(); }
+    bool start_object(std::size_t) override { return open(false); }
+    bool start_array(std::size_t) override { return open(true); }
+    bool end_object() override { return close(); }
+    bool end_array() override { return close(); }
+    bool key(string_t& key) override {
+        Frame& f = stack_.back();
+        if (!f.keys.insert(key).second)
+            fail(f.path + "/" + key, fmt::format("key \"{}\" appears twice in this object; keep one", key));
+        f.last_key = key;
+        return true;
+    }
+    bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override { return false; }
+
+private:
+    struct Frame {
+        bool is_array;
+        std::size_t next_index;
+        std::string path;
+        std::string last_key;
+        std::set<std::string> keys;
+    };
+    bool scalar() {
+        if (!stack_.empty() && stack_.back().is_array) ++stack_.back().next_index;
+        return true;
+    }
+    bool open(bool is_array) {
+        std::string path;
+        if (!stack_.empty()) {
+            Frame& f = stack_.back();
+            path = f.is_array ? f.path + "/" + std::to_string(f.next_index++) : f.path + "/" + f.last_key;
+        }
+        stack_.push_back(Frame{is_array, 0, std::move(path), {}, {}});
+        return true;
+    }
+    bool close() {
+        stack_.pop_back();
+        return true;
+    }
+    std::vector<Frame> stack_;
+};
+
+// Edits between two words, a swap of neighbours counting as one ("mdoe" is
+// one edit from "mode"): the optimal string alignment distance.
 std::size_t edit_distance(std::string_view a, std::string_view b) {
-    std::vector<std::size_t> row(b.size() + 1);
-    for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+    std::vector<std::vector<std::size_t>> d(a.size() + 1, std::vector<std::size_t>(b.size() + 1));
+    for (std::size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
+    for (std::size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
     for (std::size_t i = 1; i <= a.size(); ++i) {
-        std::size_t diagonal = row[0];
-        row[0] = i;
         for (std::size_t j = 1; j <= b.size(); ++j) {
-            const std::size_t above = row[j];
-            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-            diagonal = above;
+            const std::size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
+            d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost});
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
+                d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
         }
     }
-    return row[b.size()];
+    return d[a.size()][b.size()];
 }
 
 // ", did you mean \"lease\"?" when a known word is close; else the list.
@@ -47,7 +107,9 @@ std::string suggestion(std::string_view word, const std::vector<std::string>& kn
             best = k;
         }
     }
-    if (!best.empty() && best_distance <= std::max<std::size_t>(2, word.size() / 3))
+    // One edit per three letters, at least one: "leese" finds "lease", but
+    // "node" does not find "lose".
+    if (!best.empty() && best_distance <= std::max<std::size_t>(1, word.size() / 3))
         return fmt::format("; did you mean \"{}\"?", best);
     std::string list;
     for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
@@ -77,10 +139,18 @@ const json& need_object(const json& v, const std::string& path) {
 }
 
 std::int64_t get_int(const json& v, const std::string& path, std::int64_t lo, std::int64_t hi) {
-    const bool integral = v.is_number_integer() || v.is_number_unsigned();
-    const bool in_range = integral && (v.is_number_unsigned() ? v.get<std::uint64_t>() <= static_cast<std::uint64_t>(hi)
-                                                              : v.get<std::int64_t>() <= hi) &&
-                          (v.is_number_unsigned() || v.get<std::int64_t>() >= lo);
+    LS_ASSERT(lo <= hi);
+    LS_ASSERT(hi >= 0);
+    // nlohmann keeps every non-negative integer as unsigned: both bounds are
+    // checked in that representation too.
+    bool in_range = false;
+    if (v.is_number_unsigned()) {
+        const std::uint64_t u = v.get<std::uint64_t>();
+        in_range = u <= static_cast<std::uint64_t>(hi) && (lo <= 0 || u >= static_cast<std::uint64_t>(lo));
+    } else if (v.is_number_integer()) {
+        const std::int64_t i = v.get<std::int64_t>();
+        in_range = i >= lo && i <= hi;
+    }
     if (!in_range) fail(path, fmt::format("expected an integer from {} to {}, found {}", lo, hi, describe(v)));
     return v.get<std::int64_t>();
 }
@@ -144,6 +214,63 @@ const std::vector<std::string> candidate_keys = {"name", "start", "wait", "lease
                                                  "extend_every", "retry_every", "action", "writes", "fail_at",
                                                  "hold_off", "runs", "every"};
 
+// The range of each integer key of a candidate, on its own. Relations between
+// keys (min_lease <= lease, writes and fail_at <= action) are checked per
+// candidate, once its values are merged.
+struct KeyRange {
+    const char* key;
+    std::int64_t lo;
+    std::int64_t hi;
+};
+constexpr KeyRange candidate_ranges[] = {
+    {"start", 0, limits::horizon_max},     {"wait", 0, limits::duration_max},
+    {"lease", 1, limits::duration_max},    {"action", 1, limits::duration_max},
+    {"min_lease", 0, limits::duration_max}, {"extend_every", 1, limits::duration_max},
+    {"retry_every", 1, limits::duration_max}, {"hold_off", 0, limits::duration_max},
+    {"runs", 1, limits::runs_max},         {"every", 1, limits::duration_max},
+    {"fail_at", 1, limits::duration_max},
+};
+
+const KeyRange& range_of(std::string_view key) {
+    for (const KeyRange& r : candidate_ranges) {
+        if (key == r.key) return r;
+    }
+    LS_ASSERT(false && "no range for key");
+    return candidate_ranges[0];
+}
+
+// `writes`: strictly increasing offsets in [1, action_max].
+std::vector<Tick> get_writes(const json& v, const std::string& path, Tick action_max) {
+    if (!v.is_array()) fail(path, fmt::format("expected an array of progress offsets, found {}", describe(v)));
+    if (static_cast<std::int64_t>(v.size()) > limits::writes_max)
+        fail(path, fmt::format("expected at most {} writes, found {}", limits::writes_max, v.size()));
+    std::vector<Tick> writes;
+    for (std::size_t k = 0; k < v.size(); ++k) {
+        const std::string item_path = fmt::format("{}/{}", path, k);
+        const Tick w = get_int(v[k], item_path, 1, action_max);
+        if (!writes.empty() && w <= writes.back())
+            fail(item_path, fmt::format("writes must be strictly increasing; {} follows {}", w, writes.back()));
+        writes.push_back(w);
+    }
+    return writes;
+}
+
+// Every value in "defaults" is checked on its own, even where each candidate
+// overrides it: a bad default is a bad file.
+void check_defaults(const json& defaults) {
+    for (auto it = defaults.begin(); it != defaults.end(); ++it) {
+        const std::string path = "/defaults/" + it.key();
+        if (it.key() == "auto_extend") {
+            get_bool(it.value(), path);
+        } else if (it.key() == "writes") {
+            get_writes(it.value(), path, limits::duration_max);
+        } else {
+            const KeyRange& r = range_of(it.key());
+            get_int(it.value(), path, r.lo, r.hi);
+        }
+    }
+}
+
 Candidate read_candidate(const json& defaults, const json& own, std::size_t index) {
     const std::string own_path = fmt::format("/candidates/{}", index);
     need_object(own, own_path);
@@ -157,16 +284,18 @@ Candidate read_candidate(const json& defaults, const json& own, std::size_t inde
         if (defaults.is_object() && defaults.contains(key)) return {&defaults[key], std::string("/defaults/") + key};
         return {nullptr, ""};
     };
-    auto int_or = [&](const char* key, std::int64_t fallback, std::int64_t lo, std::int64_t hi) {
+    auto int_or = [&](const char* key, std::int64_t fallback) {
         auto [v, path] = source(key);
-        return v == nullptr ? fallback : get_int(*v, path, lo, hi);
+        const KeyRange& r = range_of(key);
+        return v == nullptr ? fallback : get_int(*v, path, r.lo, r.hi);
     };
-    auto required = [&](const char* key, std::int64_t lo, std::int64_t hi) {
+    auto required = [&](const char* key) {
         auto [v, path] = source(key);
+        const KeyRange& r = range_of(key);
         if (v == nullptr)
             fail(own_path, fmt::format("missing \"{}\" (required here or in \"defaults\"; an integer from {} to {})",
-                                       key, lo, hi));
-        return get_int(*v, path, lo, hi);
+                                       key, r.lo, r.hi));
+        return get_int(*v, path, r.lo, r.hi);
     };
     auto path_of = [&](const char* key) {
         auto [v, path] = source(key);
@@ -176,45 +305,32 @@ Candidate read_candidate(const json& defaults, const json& own, std::size_t inde
     Candidate c;
     c.name = get_name(own["name"], own_path + "/name");
     ElectorOptions& o = c.options;
-    o.start = int_or("start", 0, 0, limits::horizon_max);
-    o.wait = required("wait", 0, limits::duration_max);
-    o.lease = required("lease", 1, limits::duration_max);
-    o.action = required("action", 1, limits::duration_max);
-    o.min_lease = int_or("min_lease", 0, 0, limits::duration_max);
+    o.start = int_or("start", 0);
+    o.wait = required("wait");
+    o.lease = required("lease");
+    o.action = required("action");
+    o.min_lease = int_or("min_lease", 0);
     if (o.min_lease > o.lease)
         fail(path_of("min_lease"), fmt::format("min_lease {} must not exceed lease {} (the library requires "
                                                "minLeaseTime <= leaseTime)", o.min_lease, o.lease));
     if (auto [v, path] = source("auto_extend"); v != nullptr) o.auto_extend = get_bool(*v, path);
     c.extend_every_given = source("extend_every").first != nullptr;
-    o.extend_every = int_or("extend_every", default_extend_every(o.lease), 1, limits::duration_max);
+    o.extend_every = int_or("extend_every", default_extend_every(o.lease));
     if (o.auto_extend && o.extend_every >= o.lease) {
         fail(c.extend_every_given ? path_of("extend_every") : path_of("lease"),
              fmt::format("with auto_extend, extend_every ({}) must be less than lease ({}){}", o.extend_every, o.lease,
                          c.extend_every_given ? "" : "; a lease of at least 2 is needed"));
     }
-    o.retry_every = int_or("retry_every", 1, 1, limits::duration_max);
-    o.hold_off = int_or("hold_off", 0, 0, limits::duration_max);
-    o.runs = static_cast<std::int32_t>(int_or("runs", 1, 1, limits::runs_max));
-    if (o.runs > 1) {
-        o.every = required("every", 1, limits::duration_max);
-    } else {
-        o.every = int_or("every", 0, 1, limits::duration_max);
-    }
+    o.retry_every = int_or("retry_every", 1);
+    o.hold_off = int_or("hold_off", 0);
+    o.runs = static_cast<std::int32_t>(int_or("runs", 1));
+    o.every = o.runs > 1 ? required("every") : int_or("every", 0);
     if (auto [v, path] = source("fail_at"); v != nullptr) {
         o.fail_at = get_int(*v, path, 1, o.action);
     }
     if (auto [v, path] = source("writes"); v != nullptr) {
         c.writes_given = true;
-        if (!v->is_array()) fail(path, fmt::format("expected an array of progress offsets, found {}", describe(*v)));
-        if (static_cast<std::int64_t>(v->size()) > limits::writes_max)
-            fail(path, fmt::format("expected at most {} writes, found {}", limits::writes_max, v->size()));
-        for (std::size_t k = 0; k < v->size(); ++k) {
-            const std::string item_path = fmt::format("{}/{}", path, k);
-            const Tick w = get_int((*v)[k], item_path, 1, o.action);
-            if (!o.writes.empty() && w <= o.writes.back())
-                fail(item_path, fmt::format("writes must be strictly increasing; {} follows {}", w, o.writes.back()));
-            o.writes.push_back(w);
-        }
+        o.writes = get_writes(*v, path, o.action);
     } else {
         o.writes = {o.action};
     }
@@ -284,8 +400,24 @@ Op read_op(const json& v, std::size_t index, const Scenario& s) {
     return op;
 }
 
-// Two pauses, or two partitions, on one node must not overlap.
+// Two pauses, or two partitions, on one node must not overlap. A sort finds
+// whether any pair does in O(F log F); only then does the pairwise loop name
+// the first such pair in file order.
 void check_fault_overlaps(const Scenario& s) {
+    std::vector<const Fault*> spans;
+    for (const Fault& f : s.faults) {
+        if (f.kind == FaultKind::pause || f.kind == FaultKind::partition) spans.push_back(&f);
+    }
+    std::sort(spans.begin(), spans.end(), [](const Fault* a, const Fault* b) {
+        return std::tie(a->node, a->kind, a->at) < std::tie(b->node, b->kind, b->at);
+    });
+    bool any = false;
+    for (std::size_t k = 1; k < spans.size() && !any; ++k) {
+        const Fault& a = *spans[k - 1];
+        const Fault& b = *spans[k];
+        any = a.node == b.node && a.kind == b.kind && b.at < a.end();
+    }
+    if (!any) return;
     for (std::size_t i = 0; i < s.faults.size(); ++i) {
         const Fault& a = s.faults[i];
         if (a.kind != FaultKind::pause && a.kind != FaultKind::partition) continue;
@@ -343,6 +475,7 @@ Scenario read_scenario(const json& root) {
         defaults = need_object(root["defaults"], "/defaults");
         std::vector<std::string> keys(candidate_keys.begin() + 1, candidate_keys.end());
         check_keys(defaults, "/defaults", keys);
+        check_defaults(defaults);
     }
     if (!root.contains("candidates")) fail("/", "missing \"candidates\" (required: an array of one or more candidates)");
     const json& candidates = root["candidates"];
@@ -351,13 +484,12 @@ Scenario read_scenario(const json& root) {
                                         candidates.is_array() ? "an empty array" : describe(candidates)));
     if (static_cast<std::int64_t>(candidates.size()) > limits::candidates_max)
         fail("/candidates", fmt::format("expected at most {} candidates, found {}", limits::candidates_max, candidates.size()));
+    std::map<std::string, std::size_t> seen;  // name -> index, for duplicates
     for (std::size_t i = 0; i < candidates.size(); ++i) {
         Candidate c = read_candidate(defaults, candidates[i], i);
-        for (std::size_t j = 0; j < s.candidates.size(); ++j) {
-            if (s.candidates[j].name == c.name)
-                fail(fmt::format("/candidates/{}/name", i),
-                     fmt::format("duplicate name \"{}\" (also /candidates/{}); names must be unique", c.name, j));
-        }
+        if (auto [it, fresh] = seen.emplace(c.name, i); !fresh)
+            fail(fmt::format("/candidates/{}/name", i),
+                 fmt::format("duplicate name \"{}\" (also /candidates/{}); names must be unique", c.name, it->second));
         s.candidates.push_back(std::move(c));
     }
     if (root.contains("faults")) {
@@ -419,7 +551,8 @@ void apply_override(json& root, const Override& o) {
             fail(where, "the value is not valid UTF-8");
         }
     }
-    const std::string pointer = override_pointer(o.path);
+    // A path copied from an error message starts with '/': accept it.
+    const std::string pointer = override_pointer(o.path.size() > 1 && o.path[0] == '/' ? o.path.substr(1) : o.path);
     // Walk the path: objects are created as needed, array indices must exist.
     json* node = &root;
     std::string walked;
@@ -524,6 +657,9 @@ ScenarioResult parse_scenario(std::string_view text, const std::string& file, co
         return Err{ScenarioError{file, "", "JSON number out of range: a number is too large for a double (like 1e400)"}};
     }
     try {
+        DuplicateKeyWatch watch;
+        json::sax_parse(text.begin(), text.end(), &watch, nlohmann::detail::input_format_t::json, true,
+                        /*ignore_comments=*/true);
         for (const Override& o : overrides) apply_override(root, o);
         return read_scenario(root);
     } catch (const Failure& f) {
