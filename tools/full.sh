@@ -64,11 +64,16 @@ compilers() {
   ctest --test-dir build/clang-release --output-on-failure -j "$jobs" --timeout 600 || ok=1
   CXX=clang++-14 configure_build build/clang-debug leasescope-cli -DCMAKE_BUILD_TYPE=Debug \
     -DLEASESCOPE_GUI=OFF -DLEASESCOPE_REDIS=OFF -DLEASESCOPE_TESTS=OFF -DLEASESCOPE_BENCH=OFF || return 1
-  CXX=g++ configure_build build/gcc-debug leasescope-cli -DCMAKE_BUILD_TYPE=Debug \
-    -DLEASESCOPE_GUI=OFF -DLEASESCOPE_REDIS=OFF -DLEASESCOPE_TESTS=OFF -DLEASESCOPE_BENCH=OFF || return 1
+  # test.sh builds a GCC Debug tool in build/test-debug; build one if it did not.
+  local gcc_debug=test-debug
+  if [ ! -x build/test-debug/app/cli/leasescope-cli ]; then
+    gcc_debug=gcc-debug
+    CXX=g++ configure_build build/gcc-debug leasescope-cli -DCMAKE_BUILD_TYPE=Debug \
+      -DLEASESCOPE_GUI=OFF -DLEASESCOPE_REDIS=OFF -DLEASESCOPE_TESTS=OFF -DLEASESCOPE_BENCH=OFF || return 1
+  fi
   local reference
   reference=$(hashes_of build/test/app/cli/leasescope-cli) || { echo "GCC Release: check failed" >&2; ok=1; }
-  for build in gcc-debug clang-debug clang-release; do
+  for build in "$gcc_debug" clang-debug clang-release; do
     local got
     got=$(hashes_of "build/$build/app/cli/leasescope-cli") || { echo "$build: check failed" >&2; ok=1; continue; }
     if [ "$got" != "$reference" ]; then
