@@ -179,16 +179,22 @@ void Simulation::phase_faults(Tick t, Store& store, EventSink& sink, std::option
         if (f.node >= 0) ev.node = scenario_->candidates[static_cast<std::size_t>(f.node)].name;
         switch (f.kind) {
             case FaultKind::pause: {
-                node_faults_[static_cast<std::size_t>(f.node)].paused = !edge.is_end;
+                auto& nf = node_faults_[static_cast<std::size_t>(f.node)];
+                nf.pauses_active += edge.is_end ? -1 : 1;
+                LS_ASSERT(nf.pauses_active >= 0);
+                nf.paused = nf.pauses_active > 0;
                 ev.op = edge.is_end ? EventOp::resume : EventOp::pause;
                 // A due entry met while paused was dropped: file it again.
-                if (edge.is_end) arm(f.node);
+                if (!nf.paused) arm(f.node);
                 break;
             }
             case FaultKind::partition: {
                 auto& nf = node_faults_[static_cast<std::size_t>(f.node)];
+                nf.partitions_active += edge.is_end ? -1 : 1;
+                LS_ASSERT(nf.partitions_active >= 0);
                 if (edge.is_end) {
-                    nf.partition.reset();
+                    // The partition that began at this very tick, if any, stays.
+                    if (nf.partitions_active == 0) nf.partition.reset();
                     ev.op = EventOp::heal;
                 } else {
                     nf.partition = f.mode;

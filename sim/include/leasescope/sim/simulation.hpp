@@ -36,6 +36,11 @@ struct NodeFaults {
     bool paused = false;
     bool crashed = false;
     std::optional<PartitionMode> partition;
+    // Pauses (and partitions) of one node never overlap, but one may end at the
+    // very tick the next begins, and the fault list decides which edge comes
+    // first: counting them keeps the node paused whatever that order.
+    std::int32_t pauses_active = 0;
+    std::int32_t partitions_active = 0;
     bool active() const { return !paused && !crashed; }
 };
 
