@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/svg.hpp"
+#include "core/trace_lanes.hpp"
 #include "core/words.hpp"
 #include "leasescope/sim/scenario.hpp"
 #include "leasescope/sim/trace.hpp"
@@ -43,7 +44,12 @@ std::string default_config_dir() {
     return {};
 }
 
-App::App(AppOptions options) : options_(std::move(options)), palette_(default_palette()), views_(make_views()) {}
+App::App(AppOptions options) : options_(std::move(options)), palette_(default_palette()), views_(make_views()) {
+    live_.supported = live_supported();
+    const char* env = std::getenv("LEASESCOPE_REDIS_URL");
+    live_.url_initial = env && *env ? env : "redis://127.0.0.1:6379";
+    live_.url_shown = redact_redis_url(live_.url_initial);
+}
 
 bool App::init(std::string& error) {
     if (!strings_.load_dir(options_.assets_dir, error)) return false;
@@ -303,7 +309,106 @@ void App::apply(const Commands& commands) {
             case Command::Kind::export_jsonl:
                 write_text(c.text, sim::trace_to_jsonl(timeline_->trace()));
                 break;
+            case Command::Kind::live_toggle:
+                live_.open = !live_.open;
+                if (live_.open) find_.open = false;
+                break;
+            case Command::Kind::live_run:
+                if (live_job_ || !live_.supported) break;
+                {
+                    const bool supported = live_.supported;
+                    live_ = LiveStatus{};
+                    live_.supported = supported;
+                    live_.url_initial = c.text;
+                    live_.open = true;
+                }
+                live_.verdict = LiveVerdict::running;
+                live_.url_shown = redact_redis_url(c.text);
+                live_.end_tick = lanes_.end_tick;
+                live_.tick_ms = c.value > 0 ? c.value : timeline_->scenario().tick_ms;
+                live_job_ = std::make_unique<LiveJob>(timeline_->scenario(), c.text, c.value);
+                break;
+            case Command::Kind::live_cancel:
+                if (live_job_) live_job_->cancel();
+                break;
+            case Command::Kind::find_toggle:
+                find_.open = !find_.open;
+                if (find_.open) live_.open = false;
+                break;
+            case Command::Kind::find_run:
+                start_find(c.text, static_cast<int>(c.value));
+                break;
+            case Command::Kind::find_cancel:
+                if (find_job_) {
+                    find_job_.reset();
+                    find_.running = false;
+                    find_.cancelled = true;
+                }
+                break;
         }
+    }
+}
+
+void App::start_find(const std::string& properties, int max_faults) {
+    if (find_job_) return;
+    sim::ExploreOptions options;
+    options.max_faults = std::clamp(max_faults, 1, 3);
+    if (auto parsed = sim::parse_properties(properties); parsed.ok()) options.properties = parsed.value();
+    find_properties_ = options.properties;
+    find_ = FindStatus{};
+    find_.open = true;
+    find_.max_faults = options.max_faults;
+    find_.base_name = timeline_->scenario().name;
+    find_job_ = std::make_unique<FindJob>(timeline_->scenario(), options);
+    find_.running = true;
+    if (!find_job_->error().empty()) {
+        find_.error = find_job_->error();
+        find_.running = false;
+        find_job_.reset();
+    }
+}
+
+void App::finish_find() {
+    find_job_->progress(find_);
+    find_.running = false;
+    find_.finished = true;
+    auto found = find_job_->counterexample();
+    find_job_.reset();
+    if (!found) return;
+    find_.found = true;
+    find_.faults = found->faults;
+    find_.explanation = found->explanation;
+    // The counterexample opens as an edited scenario (no file behind it; Save writes one).
+    scenario_path_.clear();
+    tour_step_ = -1;
+    rebuild(std::move(found->scenario), false);
+    error_.clear();
+    notice_.clear();
+    const auto& trace = timeline_->trace();
+    const std::int64_t k = violation_event(trace, find_properties_.unsafe_write, find_properties_.fencing_regressed,
+                                           find_properties_.overlap);
+    if (k >= 0) {
+        seek(trace.events[static_cast<std::size_t>(k)].tick);
+        selected_event_ = static_cast<std::int32_t>(k);
+    } else {
+        seek(lanes_.end_tick);  // liveness: the end shows that no run was elected
+    }
+    find_.violation_tick = playhead_;
+}
+
+void App::poll_jobs() {
+    if (live_job_) {
+        live_.tick_now = live_job_->tick();
+        live_.events_so_far = live_job_->events();
+        if (live_job_->done()) {
+            live_job_->result(live_);
+            live_job_.reset();
+        }
+    }
+    if (find_job_) {
+        const bool over = find_job_->step(find_budget_ms_);
+        find_job_->progress(find_);
+        if (over) finish_find();
     }
 }
 
@@ -358,6 +463,8 @@ void App::compute_layout(float w, float h) {
     const float events_w = std::round(w * 0.57f);
     layout_["events"] = {0, h - bottom_h, events_w, bottom_h};
     layout_["explain"] = {events_w, h - bottom_h, w - events_w, bottom_h};
+    layout_["live"] = {0, h - bottom_h, w, bottom_h};
+    layout_["find"] = {0, h - bottom_h, w, bottom_h};
 }
 
 void App::draw_frame(Commands& out) {
@@ -392,7 +499,9 @@ void App::draw_frame(Commands& out) {
                      fit_generation_,
                      timeline_generation_,
                      layout_,
-                     relayout_pending_ || force_layout_};
+                     relayout_pending_ || force_layout_,
+                     live_,
+                     find_};
     last_size_ = io.DisplaySize;
     for (auto& view : views_) view->draw(ctx, out);
     relayout_pending_ = false;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "jobs.hpp"
 #include "core/lanes.hpp"
 #include "core/palette.hpp"
 #include "core/strings.hpp"
@@ -73,6 +74,15 @@ public:
     // The tour: step k loads its preset, seeks and points at its panel.
     void tour_goto(int step);
 
+    // Background work (live run, counterexample search): advances the search
+    // by a slice of `find_budget_ms`, copies progress into the statuses and
+    // takes in finished results. Called once per frame, before drawing.
+    void poll_jobs();
+    bool jobs_busy() const { return live_job_ != nullptr || find_job_ != nullptr; }
+    void set_find_budget_ms(double ms) { find_budget_ms_ = ms; }
+    const LiveStatus& live_status() const { return live_; }
+    const FindStatus& find_status() const { return find_; }
+
 private:
     void rebuild(sim::Scenario scenario, bool keep_playhead);
     void compute_layout(float width, float height);
@@ -118,6 +128,15 @@ public:
 
 private:
     std::vector<std::unique_ptr<View>> views_;
+
+    LiveStatus live_;
+    FindStatus find_;
+    std::unique_ptr<LiveJob> live_job_;
+    std::unique_ptr<FindJob> find_job_;
+    sim::Properties find_properties_;
+    double find_budget_ms_ = 12.0;
+    void start_find(const std::string& properties, int max_faults);
+    void finish_find();
 };
 
 // $XDG_CONFIG_HOME/leasescope or ~/.config/leasescope (created on demand).

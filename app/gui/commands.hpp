@@ -31,6 +31,12 @@ struct Command {
         export_png,    // text: path
         export_svg,    // text: path
         export_jsonl,  // text: path
+        live_toggle,   // show or hide the Live panel
+        live_run,      // text: Redis URL (password included), value: tick_ms (0: the scenario's)
+        live_cancel,
+        find_toggle,   // show or hide the "find a counterexample" panel
+        find_run,      // text: properties ("unsafe_write,liveness"), value: max faults
+        find_cancel,
     };
     Kind kind = Kind::seek;
     std::int64_t value = 0;

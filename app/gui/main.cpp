@@ -10,6 +10,7 @@
 #include <ctime>
 #include <filesystem>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <CLI/CLI.hpp>
@@ -32,6 +33,62 @@ constexpr int exit_ok = 0;
 constexpr int exit_bad_input = 2;
 constexpr int exit_no_display = 3;
 constexpr int exit_failure = 4;
+constexpr int exit_live_differs = 5;      // --live: the live run differs from the simulation
+constexpr int exit_live_unavailable = 6;  // --live: Redis unreachable or failing, no verdict, or no live mode
+
+// What --live and --find-counterexample print once their work is over, and the exit status.
+int report_live(const App& app) {
+    const LiveStatus& s = app.live_status();
+    const Strings& t = app.strings();
+    const Fields f{{"url", s.url_shown},
+                   {"reason", s.message},
+                   {"events", std::to_string(s.live_trace.events.size())},
+                   {"tick_ms", std::to_string(s.tick_ms)}};
+    switch (s.verdict) {
+        case LiveVerdict::identical:
+            std::printf("live: %s (%s)\n", t.tr("live.identical", f).c_str(), t.tr("live.identical_detail", f).c_str());
+            break;
+        case LiveVerdict::diverged:
+            std::printf("live: %s at event %lld\n%s\n", t.tr("live.diverged", f).c_str(),
+                        static_cast<long long>(s.divergence_event), s.message.c_str());
+            break;
+        case LiveVerdict::void_timing: std::printf("live: %s\n%s\n", t.tr("live.void", f).c_str(), s.message.c_str()); break;
+        case LiveVerdict::unreachable: std::printf("live: %s\n", t.tr("live.unreachable", f).c_str()); break;
+        case LiveVerdict::failed: std::printf("live: %s\n", t.tr("live.failed", f).c_str()); break;
+        case LiveVerdict::bad_input: std::printf("live: %s\n", t.tr("live.bad_input", f).c_str()); break;
+        case LiveVerdict::cancelled: std::printf("live: %s\n", t.tr("live.cancelled", f).c_str()); break;
+        case LiveVerdict::none:
+        case LiveVerdict::running: std::printf("live: %s\n", t.tr("live.unsupported").c_str()); break;
+    }
+    for (const auto& [tick, late] : s.timing_faults)
+        std::printf("live: timing fault at tick %lld: %.1f ms late (not a divergence)\n", static_cast<long long>(tick), late);
+    std::fflush(stdout);
+    switch (s.verdict) {
+        case LiveVerdict::identical: return exit_ok;
+        case LiveVerdict::diverged: return exit_live_differs;
+        case LiveVerdict::bad_input: return exit_bad_input;
+        default: return exit_live_unavailable;
+    }
+}
+
+void report_find(const App& app) {
+    const FindStatus& s = app.find_status();
+    if (!s.error.empty()) {
+        std::printf("find: %s\n", s.error.c_str());
+    } else if (s.found) {
+        std::string faults;
+        for (const sim::Localized& f : s.faults) faults += (faults.empty() ? "" : "; ") + f.en;
+        std::printf("find: counterexample (%zu added fault%s): %s\n", s.faults.size(), s.faults.size() == 1 ? "" : "s",
+                    faults.empty() ? "none" : faults.c_str());
+        std::printf("find: => %s\n", s.explanation.en.c_str());
+        std::printf("find: loaded %s at tick %lld\n", app.timeline()->scenario().name.c_str(),
+                    static_cast<long long>(s.violation_tick));
+    } else {
+        std::printf("find: no counterexample with up to %d added faults (%llu schedules checked)\n", s.max_faults,
+                    static_cast<unsigned long long>(s.schedules));
+    }
+    std::fflush(stdout);
+}
 
 // Finds the assets: the flag, then $LEASESCOPE_ASSETS, then the source tree
 // this binary was built from, then next to the binary.
@@ -166,6 +223,9 @@ int main(int argc, char** argv) {
     int bench_frames = 0;
     int tour_step = 0;
     bool tour = false;
+    std::string live_url;
+    long long live_tick_ms = 0;
+    bool find_counterexample = false;
     cli.add_option("scenario", scenario_path, "Scenario file (JSON) to open");
     cli.add_option("--tick", tick, "Put the playhead on this tick");
     cli.add_option("--screenshot", screenshot, "Render one frame to this PNG file and exit");
@@ -175,6 +235,18 @@ int main(int argc, char** argv) {
     cli.add_option("--tour", tour_step, "Start the guided tour at this step (1-based)")->each([&](const std::string&) { tour = true; });
     cli.add_option("--svg", svg_path, "Also write the timeline as SVG to this file");
     cli.add_option("--trace", trace_path, "Also write the trace as JSONL to this file");
+    cli.add_option("--live", live_url,
+                   "Open the Live panel and run the scenario against Redis at URL (default $LEASESCOPE_REDIS_URL, "
+                   "else redis://127.0.0.1:6379); with --screenshot, waits for the result, prints it and exits "
+                   "5 if it differs, 6 if Redis cannot be reached")
+        ->expected(0, 1);
+    cli.add_option("--live-tick-ms", live_tick_ms, "Milliseconds per tick for --live (default: the scenario's)")
+        ->check(CLI::Range(1LL, 60000LL));
+    cli.add_flag("--find-counterexample", find_counterexample,
+                 "Search for a counterexample to the opened scenario (up to 2 added faults), load what it finds "
+                 "and put the playhead on the violation; with --screenshot, prints the result");
+    cli.footer("Exit status: 0 ok, 2 bad input, 3 no display, 4 failure, 5 --live differs from the simulation,\n"
+               "6 --live could not reach Redis or reached no verdict.");
     cli.add_option("--assets", assets_flag, "Assets folder (string tables, tour, style)");
     cli.add_option("--scenarios", scenarios_flag, "Folder of preset scenarios");
     CLI11_PARSE(cli, argc, argv);
@@ -265,6 +337,22 @@ int main(int argc, char** argv) {
     // Exports asked for on the command line report on stderr, not in the picture.
     if (!app.error().empty()) std::fprintf(stderr, "leasescope: %s\n", app.error().c_str());
     app.set_notice("");
+    const bool live_asked = cli.count("--live") > 0;
+    if (live_asked) {
+        std::string url = live_url;
+        if (url.empty()) {
+            const char* env = std::getenv("LEASESCOPE_REDIS_URL");
+            url = env && *env ? env : "redis://127.0.0.1:6379";
+        }
+        app.apply({cmd(Command::Kind::live_toggle)});
+        app.apply({Command{Command::Kind::live_run, live_tick_ms, 0, url, {}}});
+    }
+    if (find_counterexample) {
+        app.apply({cmd(Command::Kind::find_toggle)});
+        app.apply({Command{Command::Kind::find_run, 2, 0, "unsafe_write,fencing_regressed,liveness", {}}});
+    }
+    // Headless, nothing is on screen while the search runs: give it long slices.
+    if (headless) app.set_find_budget_ms(250);
 
     const bool fill_report = std::getenv("LEASESCOPE_FILL_REPORT") != nullptr;
     int exit_code = exit_ok;
@@ -272,21 +360,37 @@ int main(int argc, char** argv) {
     std::vector<double> ui_ms;     // building the frame (views + ImGui), before any GL work
     std::vector<double> cpu_ms;    // CPU time of the whole process (its renderer threads too)
     int frame = 0;
-    // A screenshot waits a few frames: ImGui sizes windows and tables on their first frames.
+    // A screenshot waits a few frames: ImGui sizes windows and tables on their first frames,
+    // and, with --live or --find-counterexample, a few more after their work is over.
     const int screenshot_frame = 4;
+    int ready_frame = screenshot_frame;
     auto last = std::chrono::steady_clock::now();
     while (!glfwWindowShouldClose(window)) {
         const auto frame_start = std::chrono::steady_clock::now();
         const double cpu_start = bench_frames > 0 ? process_cpu_ms() : 0.0;
+        // Headless, a live run or a search in progress is only waited for: no
+        // frames are rendered meanwhile, so the software renderer does not
+        // take the CPU the live run needs to keep time.
+        if (!screenshot.empty() && app.jobs_busy()) {
+            app.poll_jobs();
+            if (app.jobs_busy()) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+            ready_frame = frame + screenshot_frame;
+            continue;
+        }
         // Idle in class costs nothing: without playback or the tour's pulse,
         // wait for input (or a quarter second) instead of redrawing flat out.
-        if (!headless && !app.playing() && !app.touring() && frame > screenshot_frame)
+        // A search in progress draws every frame (its progress bar); a live run
+        // only needs its progress a few times a second.
+        if (!headless && app.jobs_busy() && !app.find_status().running && !app.playing())
+            glfwWaitEventsTimeout(0.1);
+        else if (!headless && !app.playing() && !app.touring() && !app.jobs_busy() && frame > screenshot_frame)
             glfwWaitEventsTimeout(0.25);
         else
             glfwPollEvents();
         const double dt = std::chrono::duration<double>(frame_start - last).count();
         last = frame_start;
         app.advance(dt);
+        app.poll_jobs();
         if (bench_frames > 0) app.seek((app.playhead() + 1) % (app.end_tick() + 1));
 
         ImGui_ImplOpenGL3_NewFrame();
@@ -311,7 +415,7 @@ int main(int argc, char** argv) {
             if (write_framebuffer_png(*png, fb_w, fb_h)) app.set_notice(app.strings().tr("msg.saved", {{"path", *png}}));
             else app.set_error(app.strings().tr("msg.cannot_write", {{"path", *png}}));
         }
-        if (!screenshot.empty() && frame == screenshot_frame) {
+        if (!screenshot.empty() && frame >= ready_frame) {
             glReadBuffer(GL_BACK);
             if (!write_framebuffer_png(screenshot, fb_w, fb_h)) {
                 std::fprintf(stderr, "leasescope: cannot write %s\n", screenshot.c_str());
@@ -349,6 +453,11 @@ int main(int argc, char** argv) {
                     percentile(cpu_ms, 50), percentile(cpu_ms, 90), percentile(cpu_ms, 99),
                     cpu_ms.empty() ? 0.0 : *std::max_element(cpu_ms.begin(), cpu_ms.end()));
     }
+    if (live_asked && !screenshot.empty()) {
+        const int live_code = report_live(app);
+        if (exit_code == exit_ok) exit_code = live_code;
+    }
+    if (find_counterexample && !screenshot.empty()) report_find(app);
     if (!headless) {
         int w = 0, h = 0;
         glfwGetWindowSize(window, &w, &h);

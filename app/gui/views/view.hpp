@@ -9,6 +9,7 @@
 #include <imgui.h>
 
 #include "../commands.hpp"
+#include "../core/job_status.hpp"
 #include "../core/lanes.hpp"
 #include "../core/palette.hpp"
 #include "../core/strings.hpp"
@@ -59,6 +60,10 @@ struct FrameContext {
     // Always: place panels on the computed layout this frame (first run, window
     // resized, "reset layout"); otherwise the user's arrangement from imgui.ini stays.
     bool relayout = true;
+    const LiveStatus& live;
+    const FindStatus& find;
+    // The Live or Find panel covers the bottom row (events and explanation).
+    bool bottom_taken() const { return live.open || find.open; }
 
     Lang lang() const { return strings.lang(); }
     const char* tr(const char* key) const { return strings.c(key); }

@@ -49,6 +49,12 @@ public:
             else out.push_back(cmd(Command::Kind::tour_goto, 0));
         }
         ImGui::SameLine();
+        if (toggle_button(ctx.tr("ctl.live"), ctx.live.open)) out.push_back(cmd(Command::Kind::live_toggle));
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", ctx.tr("tip.live"));
+        ImGui::SameLine();
+        if (toggle_button(ctx.tr("ctl.find"), ctx.find.open)) out.push_back(cmd(Command::Kind::find_toggle));
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", ctx.tr("tip.find"));
+        ImGui::SameLine();
         if (ImGui::Button(ctx.tr("ctl.export"))) ImGui::OpenPopup("export_menu");
         if (ImGui::BeginPopup("export_menu")) {
             const std::string base = ctx.scenario.name + "-t" + std::to_string(ctx.playhead);
@@ -85,6 +91,15 @@ public:
     }
 
 private:
+    // A button that stays lit while its panel is open.
+    static bool toggle_button(const char* label, bool active) {
+        if (active) ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(0.08f, 0.35f, 0.78f, 1));
+        if (active) ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 1, 1, 1));
+        const bool pressed = ImGui::Button(label);
+        if (active) ImGui::PopStyleColor(2);
+        return pressed;
+    }
+
     static bool lang_button(const char* label, bool active) {
         if (active) ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(0.08f, 0.35f, 0.78f, 1));
         if (active) ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 1, 1, 1));

@@ -18,6 +18,7 @@ public:
     const char* id() const override { return "events"; }
 
     void draw(const FrameContext& ctx, Commands& out) override {
+        if (ctx.bottom_taken()) return;  // the Live or Find panel takes this place
         if (!begin_panel(ctx, id(), ctx.tr("panel.events"))) {
             ImGui::End();
             return;

@@ -13,6 +13,7 @@ public:
 
     void draw(const FrameContext& ctx, Commands&) override {
         if (ctx.tour_step >= 0) return;  // the tour card takes this place
+        if (ctx.bottom_taken()) return;  // so does the Live or Find panel
         if (!begin_panel(ctx, id(), ctx.tr("panel.explain"))) {
             ImGui::End();
             return;

@@ -14,6 +14,8 @@ std::unique_ptr<View> make_resource_view();
 std::unique_ptr<View> make_events_view();
 std::unique_ptr<View> make_explain_view();
 std::unique_ptr<View> make_tour_view();
+std::unique_ptr<View> make_live_view();
+std::unique_ptr<View> make_find_view();
 
 std::vector<std::unique_ptr<View>> make_views() {
     std::vector<std::unique_ptr<View>> views;
@@ -27,6 +29,8 @@ std::vector<std::unique_ptr<View>> make_views() {
     views.push_back(make_events_view());
     views.push_back(make_explain_view());
     views.push_back(make_tour_view());
+    views.push_back(make_live_view());
+    views.push_back(make_find_view());
     return views;
 }
 

@@ -1,0 +1,38 @@
+#pragma once
+// Pure helpers for the live switch and the counterexample finder: markers
+// built from a bare trace (a live run has no Timeline to replay), the Redis
+// URL split so that its password never shows, and the event where a
+// counterexample's violation happens.
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "lanes.hpp"
+#include "leasescope/sim/trace.hpp"
+
+namespace leasescope::gui {
+
+// One lane per candidate of the trace's header, in its order, then one lane
+// for events that name no candidate (a failover): markers only, no spans.
+// Marker kinds are the timeline's, so both timelines speak the same shapes.
+LaneModel build_trace_lanes(const sim::Trace& trace);
+
+// "redis://user:secret@host:6379/2" -> url "redis://user@host:6379/2",
+// password "secret" (as written, %XX escapes included). A URL without a
+// password comes back unchanged with an empty password.
+struct UrlParts {
+    std::string url;
+    std::string password;
+};
+UrlParts split_redis_password(std::string_view url);
+// The inverse: puts `password` back into the user-info part.
+std::string join_redis_password(std::string_view url, std::string_view password);
+// The URL with any password replaced by "***", for every place it is shown.
+std::string redact_redis_url(std::string_view url);
+
+// The index of the event where the first violation of a checked property
+// shows in the trace (an unsafe write, a regressed fencing number, the start
+// of an overlap), or -1 when none does (a liveness failure has no event).
+std::int64_t violation_event(const sim::Trace& trace, bool unsafe_write, bool fencing_regressed, bool overlap);
+
+}  // namespace leasescope::gui

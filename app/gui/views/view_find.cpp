@@ -1,0 +1,125 @@
+// "Find a counterexample": searches fault schedules added to the current
+// scenario (the explorer, advanced by the app a slice per frame), with a
+// progress bar and a cancel button. What it finds is loaded as an edited
+// scenario with the playhead on the violation; this panel then explains it.
+#include <algorithm>
+
+#include "view.hpp"
+
+namespace leasescope::gui {
+namespace {
+
+class FindView final : public View {
+public:
+    const char* id() const override { return "find"; }
+
+    void draw(const FrameContext& ctx, Commands& out) override {
+        if (!ctx.find.open) return;
+        if (!begin_panel(ctx, id(), ctx.tr("panel.find"))) {
+            ImGui::End();
+            return;
+        }
+        const FindStatus& s = ctx.find;
+        const float em = ImGui::GetFontSize();
+        const float left_w = std::max(em * 22, ImGui::GetContentRegionAvail().x * 0.32f);
+        ImGui::BeginChild("##find_left", ImVec2(left_w, 0), false);
+        ImGui::BeginDisabled(s.running);
+        ImGui::TextUnformatted(ctx.tr("find.properties"));
+        ImGui::Checkbox(ctx.tr("find.unsafe_write"), &unsafe_write_);
+        ImGui::SameLine();
+        ImGui::Checkbox(ctx.tr("find.fencing_regressed"), &fencing_regressed_);
+        ImGui::Checkbox(ctx.tr("find.liveness"), &liveness_);
+        ImGui::SameLine();
+        ImGui::Checkbox(ctx.tr("find.overlap"), &overlap_);
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", ctx.tr("find.overlap_tip"));
+        ImGui::SetNextItemWidth(em * 9);
+        const std::string format = std::string(ctx.tr("find.max_faults")) + " %d";
+        ImGui::SliderInt("##max_faults", &max_faults_, 1, 3, format.c_str());
+        ImGui::EndDisabled();
+        const bool any = unsafe_write_ || fencing_regressed_ || liveness_ || overlap_;
+        if (!s.running) {
+            ImGui::BeginDisabled(!any);
+            if (ImGui::Button(ctx.tr("find.run"))) {
+                std::string props;
+                auto add = [&](bool on, const char* name) {
+                    if (!on) return;
+                    if (!props.empty()) props += ",";
+                    props += name;
+                };
+                add(unsafe_write_, "unsafe_write");
+                add(fencing_regressed_, "fencing_regressed");
+                add(liveness_, "liveness");
+                add(overlap_, "overlap");
+                out.push_back(Command{Command::Kind::find_run, max_faults_, 0, props, {}});
+            }
+            ImGui::EndDisabled();
+        } else if (ImGui::Button(ctx.tr("find.cancel"))) {
+            out.push_back(cmd(Command::Kind::find_cancel));
+        }
+        ImGui::SameLine();
+        if (ImGui::Button(ctx.tr("live.close"))) out.push_back(cmd(Command::Kind::find_toggle));
+        ImGui::PushTextWrapPos(0);
+        ImGui::TextDisabled("%s", ctx.tr("find.hint"));
+        ImGui::PopTextWrapPos();
+        ImGui::EndChild();
+        ImGui::SameLine();
+        ImGui::BeginChild("##find_right", ImVec2(0, 0), false);
+        draw_result(ctx, em);
+        ImGui::EndChild();
+        ImGui::End();
+    }
+
+private:
+    static void draw_result(const FrameContext& ctx, float em) {
+        const FindStatus& s = ctx.find;
+        const bool ko = ctx.lang() == Lang::ko;
+        ImGui::PushTextWrapPos(0);
+        const Fields counts{{"schedules", std::to_string(s.schedules)},
+                            {"simulated", std::to_string(s.simulated)},
+                            {"faults", std::to_string(s.max_faults)},
+                            {"level", std::to_string(s.level)},
+                            {"base", s.base_name},
+                            {"tick", std::to_string(s.violation_tick)}};
+        if (!s.error.empty()) {
+            ImGui::TextColored(ImVec4(0.85f, 0.0f, 0.28f, 1), "%s", s.error.c_str());
+        } else if (s.running) {
+            const float frac = s.total > 0 ? static_cast<float>(s.position) / static_cast<float>(s.total) : 0.0f;
+            const std::string overlay = ctx.strings.tr("find.progress", {{"level", std::to_string(s.level)},
+                                                                         {"faults", std::to_string(s.max_faults)},
+                                                                         {"pos", std::to_string(s.position)},
+                                                                         {"total", std::to_string(s.total)}});
+            ImGui::ProgressBar(std::clamp(frac, 0.0f, 1.0f), ImVec2(-1, em * 1.4f), overlay.c_str());
+            ImGui::TextDisabled("%s", ctx.strings.tr("find.counts", counts).c_str());
+        } else if (s.cancelled) {
+            ImGui::TextColored(ImVec4(0.72f, 0.42f, 0.0f, 1), "%s", ctx.tr("find.cancelled"));
+        } else if (s.finished && !s.found) {
+            ImGui::PushFont(ctx.fonts.title);
+            ImGui::TextColored(ImVec4(0.1f, 0.5f, 0.25f, 1), "%s", ctx.strings.tr("find.none", counts).c_str());
+            ImGui::PopFont();
+            ImGui::TextDisabled("%s", ctx.strings.tr("find.counts", counts).c_str());
+        } else if (s.found) {
+            ImGui::PushFont(ctx.fonts.title);
+            ImGui::TextColored(ImVec4(0.85f, 0.0f, 0.28f, 1), "%s", ctx.strings.tr("find.found", counts).c_str());
+            ImGui::PopFont();
+            if (s.faults.empty()) ImGui::TextUnformatted(ctx.tr("find.no_fault_needed"));
+            for (const sim::Localized& f : s.faults) ImGui::BulletText("%s", (ko && !f.ko.empty() ? f.ko : f.en).c_str());
+            ImGui::Spacing();
+            const std::string& why = ko && !s.explanation.ko.empty() ? s.explanation.ko : s.explanation.en;
+            ImGui::TextUnformatted(why.c_str());
+            ImGui::Spacing();
+            ImGui::TextDisabled("%s", ctx.strings.tr("find.loaded", counts).c_str());
+        } else {
+            ImGui::TextDisabled("%s", ctx.strings.tr("find.intro", counts).c_str());
+        }
+        ImGui::PopTextWrapPos();
+    }
+
+    bool unsafe_write_ = true, fencing_regressed_ = true, liveness_ = true, overlap_ = false;
+    int max_faults_ = 2;
+};
+
+}  // namespace
+
+std::unique_ptr<View> make_find_view() { return std::make_unique<FindView>(); }
+
+}  // namespace leasescope::gui
