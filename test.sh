@@ -7,7 +7,11 @@ cd "$(dirname "$0")"
 full=0
 if [ "${1:-}" = "--full" ]; then full=1; shift; fi
 source tools/deps.sh
-leasescope_install_deps
+if [ "$full" = 1 ]; then
+  leasescope_install_deps clang-14 libclang-rt-14-dev  # the second compiler and libFuzzer
+else
+  leasescope_install_deps
+fi
 # A Debug build of the command-line tool alone, whose golden check runs with
 # the Release suite: the trace hashes must not depend on the build type.
 leasescope_build build/test-debug Debug -DLEASESCOPE_GUI=OFF -DLEASESCOPE_REDIS=OFF \

@@ -1,7 +1,7 @@
-// Every input checked in for the fuzzers — the seed corpora in fuzz/corpus/
+// Every input checked in for the fuzzers — the seed corpora in tests/fuzz/corpus/
 // and the inputs that once crashed a fuzzer, in tests/fuzz_regressions/ —
 // replayed through the very entry points the fuzzers call
-// (fuzz/fuzz_entry.hpp), so a fixed crash stays fixed in every build,
+// (tests/fuzz/fuzz_entry.hpp), so a fixed crash stays fixed in every build,
 // sanitizers included, without libFuzzer.
 #include <gtest/gtest.h>
 
@@ -10,7 +10,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "../fuzz/fuzz_entry.hpp"
+#include "fuzz/fuzz_entry.hpp"
 
 namespace fs = std::filesystem;
 
@@ -20,7 +20,7 @@ using EntryPoint = int (*)(const std::uint8_t*, std::size_t);
 
 std::vector<fs::path> inputs_of(const std::string& kind) {
     std::vector<fs::path> files;
-    for (const char* root : {"fuzz/corpus", "tests/fuzz_regressions"}) {
+    for (const char* root : {"tests/fuzz/corpus", "tests/fuzz_regressions"}) {
         const fs::path dir = fs::path(LEASESCOPE_SOURCE_DIR) / root / kind;
         if (!fs::is_directory(dir)) continue;
         for (const auto& entry : fs::directory_iterator(dir)) {

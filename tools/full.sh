@@ -89,19 +89,19 @@ compilers() {
 
 # ---- 3. Fuzzing ----
 fuzzing() {
-  CXX=clang++-14 cmake -S fuzz -B build/fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null || return 1
+  CXX=clang++-14 cmake -S tests/fuzz -B build/fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null || return 1
   cmake --build build/fuzz -j "$jobs" >/dev/null || return 1
   local ok=0 kind dict
   for kind in scenario trace override; do
     dict=""
-    [ -f "fuzz/$kind.dict" ] && dict="-dict=fuzz/$kind.dict"
+    [ -f "tests/fuzz/$kind.dict" ] && dict="-dict=tests/fuzz/$kind.dict"
     # The working corpus grows in build/; the checked-in seeds stay as they are.
     mkdir -p "build/fuzz/corpus/$kind" "build/fuzz/artifacts/$kind"
     echo "fuzz_$kind: $fuzz_seconds s" >&2
     if ! ASAN_OPTIONS="detect_leaks=1" UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1" \
         "build/fuzz/fuzz_$kind" -max_total_time="$fuzz_seconds" -timeout=10 -rss_limit_mb=2048 \
         -max_len=65536 -print_final_stats=1 $dict -artifact_prefix="build/fuzz/artifacts/$kind/" \
-        "build/fuzz/corpus/$kind" "fuzz/corpus/$kind" "tests/fuzz_regressions/$kind" \
+        "build/fuzz/corpus/$kind" "tests/fuzz/corpus/$kind" "tests/fuzz_regressions/$kind" \
         >"build/fuzz/$kind.log" 2>&1; then
       ok=1
       echo "fuzz_$kind FOUND A CRASH: see build/fuzz/$kind.log; check the input in:" >&2

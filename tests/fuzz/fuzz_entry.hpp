@@ -1,5 +1,5 @@
 #pragma once
-// The fuzzers' entry points, shared by the libFuzzer targets (fuzz/*.cpp) and
+// The fuzzers' entry points, shared by the libFuzzer targets (tests/fuzz/*.cpp) and
 // by the regression test that replays every checked-in input
 // (tests/fuzz_regression_test.cpp). Each takes arbitrary bytes, must never
 // crash, hang or trip a sanitizer, and checks a few properties that hold for
