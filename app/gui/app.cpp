@@ -501,7 +501,8 @@ void App::draw_frame(Commands& out) {
                      layout_,
                      relayout_pending_ || force_layout_,
                      live_,
-                     find_};
+                     find_,
+                     offscreen_};
     last_size_ = io.DisplaySize;
     for (auto& view : views_) view->draw(ctx, out);
     relayout_pending_ = false;

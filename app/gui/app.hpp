@@ -80,6 +80,7 @@ public:
     void poll_jobs();
     bool jobs_busy() const { return live_job_ != nullptr || find_job_ != nullptr; }
     void set_find_budget_ms(double ms) { find_budget_ms_ = ms; }
+    void set_offscreen(Offscreen* offscreen) { offscreen_ = offscreen; }
     const LiveStatus& live_status() const { return live_; }
     const FindStatus& find_status() const { return find_; }
 
@@ -135,6 +136,7 @@ private:
     std::unique_ptr<FindJob> find_job_;
     sim::Properties find_properties_;
     double find_budget_ms_ = 12.0;
+    Offscreen* offscreen_ = nullptr;
     void start_find(const std::string& properties, int max_faults);
     void finish_find();
 };

@@ -27,4 +27,21 @@ shot lost-reply-orphan-t5 lost-reply-orphan 5 en
 shot failover-fencing-regressed-t8 failover-fencing-regressed 8 en
 shot hold-off-handover-t4 hold-off-handover 4 en
 shot group-saturation-t6 group-saturation 6 en
+# Find a counterexample: gc-pause-no-fencing without its pause; the app loads
+# what the search finds and puts the playhead on the violation.
+find_shot() {  # name lang
+  xvfb-run -a -s "-screen 0 1600x900x24" "$app" tests/gui/gc-pause-no-faults.json --find-counterexample \
+    --lang "$2" --size 1600x900 --screenshot "$out/$1.png" >/dev/null
+  if command -v pngquant >/dev/null; then
+    pngquant --quality 70-95 --speed 1 --force --output "$out/$1.png" "$out/$1.png"
+  fi
+}
+find_shot find-counterexample en
+find_shot find-counterexample-ko ko
+# The Live panel needs a server: LEASESCOPE_REDIS_URL (test.sh sets one).
+if [ -n "${LEASESCOPE_REDIS_URL:-}" ]; then
+  shot live-expiry-takeover expiry-takeover 12 en --live "$LEASESCOPE_REDIS_URL" --live-tick-ms 50
+else
+  echo "LEASESCOPE_REDIS_URL is not set: docs/images/live-expiry-takeover.png not regenerated" >&2
+fi
 ls -la "$out"

@@ -35,6 +35,18 @@ struct Fonts {
     ImFont* small = nullptr;
 };
 
+// Renders a draw list into a texture once, to be drawn as an image on later
+// frames (see offscreen.hpp). A rendering service, not state: views that use
+// it still change nothing but their own cache.
+class Offscreen {
+public:
+    virtual ~Offscreen() = default;
+    // Queues `list` (screen coordinates covering pos … pos + size) to be
+    // rendered into texture `slot` before this frame is drawn, and returns
+    // that texture (row 0 at the bottom), or null when it cannot.
+    virtual ImTextureID render(int slot, ImDrawList& list, ImVec2 pos, ImVec2 size) = 0;
+};
+
 struct FrameContext {
     const sim::Scenario& scenario;
     const sim::Timeline& timeline;
@@ -62,6 +74,7 @@ struct FrameContext {
     bool relayout = true;
     const LiveStatus& live;
     const FindStatus& find;
+    Offscreen* offscreen = nullptr;  // null: draw everything directly
     // The Live or Find panel covers the bottom row (events and explanation).
     bool bottom_taken() const { return live.open || find.open; }
 

@@ -34,7 +34,7 @@ public:
             const UrlParts parts = split_redis_password(ctx.live.url_initial);
             url_ = parts.url;
             password_ = parts.password;
-            tick_ms_ = static_cast<int>(ctx.scenario.tick_ms);
+            tick_ms_ = static_cast<int>(ctx.live.tick_ms > 0 ? ctx.live.tick_ms : ctx.scenario.tick_ms);
             initialised_ = true;
         }
         if (!begin_panel(ctx, id(), ctx.tr("panel.live"), ImGuiWindowFlags_NoScrollbar)) {
@@ -137,7 +137,8 @@ private:
             ImGui::TextDisabled("%s", ctx.strings.tr("live.identical_detail", f).c_str());
         if ((s.verdict == LiveVerdict::diverged || s.verdict == LiveVerdict::void_timing) && !s.message.empty()) {
             // The driver's own words: the first differing event, both sides.
-            ImGui::BeginChild("##divergence", ImVec2(0, em * 4.5f), true);
+            ImGui::BeginChild("##divergence", ImVec2(0, std::max(em * 4.5f, ImGui::GetContentRegionAvail().y)), true,
+                              ImGuiWindowFlags_HorizontalScrollbar);
             ImGui::TextUnformatted(s.message.c_str());
             ImGui::EndChild();
         }

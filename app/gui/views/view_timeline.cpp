@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
+#include <memory>
 
 #include <fmt/format.h>
 
@@ -109,12 +110,36 @@ public:
         }
 
         const ImVec2 clip_a(origin.x, origin.y);
-        const ImVec2 clip_b(origin.x + avail.x, lanes_y + lanes_h);
-        dl->PushClipRect(clip_a, clip_b, true);
-        draw_ruler(ctx, dl, origin, plot_x, plot_w, ruler_h);
+        const ImVec2 clip_b(origin.x + std::floor(avail.x), std::floor(lanes_y + lanes_h));
+        // Ruler, lanes, spans, markers and labels go to `sdl`. With an
+        // offscreen service that is a list of the view's own, rendered into a
+        // texture only when its picture changes, and the frame draws the image;
+        // what changes with the playhead (the state squares, the veil, the
+        // playhead) is drawn over it every frame.
+        ImDrawList* sdl = dl;
+        if (ctx.offscreen) {
+            if (!static_list_) static_list_ = std::make_unique<ImDrawList>(ImGui::GetDrawListSharedData());
+            sdl = static_list_.get();
+            sdl->_ResetForNewFrame();
+            sdl->PushClipRectFullScreen();
+            sdl->PushTextureID(ImGui::GetIO().Fonts->TexID);
+            const CacheKey key{ctx.timeline_generation, ctx.lang(), axis_.first_tick, axis_.px_per_tick, scroll_y_,
+                               clip_a.x, clip_a.y, clip_b.x, clip_b.y};
+            if (!cache_texture_ || !(key == cache_key_)) {
+                cache_texture_ = ctx.offscreen->render(0, *sdl, clip_a, ImVec2(clip_b.x - clip_a.x, clip_b.y - clip_a.y));
+                cache_key_ = key;
+                ++cache_renders_;
+            }
+            if (cache_texture_) dl->AddImage(cache_texture_, clip_a, clip_b, ImVec2(0, 1), ImVec2(1, 0));
+            else sdl = dl;  // no framebuffer: draw directly, as without the service
+        }
+        sdl->PushClipRect(clip_a, clip_b, true);
+        if (sdl != dl) dl->PushClipRect(clip_a, clip_b, true);
+        draw_ruler(ctx, sdl, origin, plot_x, plot_w, ruler_h);
 
         // Lanes.
-        dl->PushClipRect(ImVec2(origin.x, lanes_y), clip_b, true);
+        sdl->PushClipRect(ImVec2(origin.x, lanes_y), clip_b, true);
+        if (sdl != dl) dl->PushClipRect(ImVec2(origin.x, lanes_y), clip_b, true);
         hover_event_ = -1;
         std::string hover_text;
         int hover_lane = -1;
@@ -131,8 +156,8 @@ public:
                 d.x1 = std::min(d.x1, plot_x + plot_w);
                 if (d.x1 <= d.x0) continue;
                 // A pale band behind the lanes and a solid strip under the ruler (see the legend).
-                dl->AddRectFilled(ImVec2(d.x0, y0), ImVec2(d.x1, y1), col(ctx.palette.of(SpanKind::stale), 0.10f));
-                dl->AddRectFilled(ImVec2(d.x0, lanes_y), ImVec2(d.x1, lanes_y + 4), col(ctx.palette.of(SpanKind::stale)));
+                sdl->AddRectFilled(ImVec2(d.x0, y0), ImVec2(d.x1, y1), col(ctx.palette.of(SpanKind::stale), 0.10f));
+                sdl->AddRectFilled(ImVec2(d.x0, lanes_y), ImVec2(d.x1, lanes_y + 4), col(ctx.palette.of(SpanKind::stale)));
             }
         }
         std::string buf;
@@ -146,10 +171,10 @@ public:
             // Every other lane gets a stripe; the rest shows the panel behind
             // (fewer filled pixels for a software renderer).
             if (store_part || li % 2)
-                dl->AddRectFilled(ImVec2(origin.x, y), ImVec2(plot_x + plot_w, y + lane_h),
+                sdl->AddRectFilled(ImVec2(origin.x, y), ImVec2(plot_x + plot_w, y + lane_h),
                                   col(store_part ? Rgba{232, 238, 246, 255} : ctx.palette.lane_odd));
             if (li == ctx.lanes.candidate_lanes)
-                dl->AddLine(ImVec2(origin.x, y), ImVec2(plot_x + plot_w, y), col(ctx.palette.text_dim), 2.0f);
+                sdl->AddLine(ImVec2(origin.x, y), ImVec2(plot_x + plot_w, y), col(ctx.palette.text_dim), 2.0f);
             // Label with the node's current state colour.
             const char* title = lane_title(ctx, lane, buf);
             float tx = origin.x + 6;
@@ -159,7 +184,7 @@ public:
                 dl->AddRectFilled(ImVec2(tx, y + lane_h * 0.25f), ImVec2(tx + 6, y + lane_h * 0.75f), col(c), 2.0f);
                 tx += 11;
             }
-            dl->AddText(ImVec2(tx, y + (lane_h - ImGui::GetFontSize()) * 0.5f), col(ctx.palette.text), title);
+            sdl->AddText(ImVec2(tx, y + (lane_h - ImGui::GetFontSize()) * 0.5f), col(ctx.palette.text), title);
 
             // No clip rectangle per lane (each would be its own draw call):
             // spans are clamped to the plot and markers outside it skipped.
@@ -173,7 +198,7 @@ public:
                 d.x0 = std::max(d.x0, plot_x);
                 d.x1 = std::min(d.x1, plot_x + plot_w);
                 if (d.x1 <= d.x0) continue;
-                draw_span(ctx, dl, d, sp, lane, y0, y1);
+                draw_span(ctx, sdl, d, sp, lane, y0, y1);
                 if (lane_hovered && mouse.x >= d.x0 && mouse.x < d.x1) hover_text = span_words(ctx, sp, lane, d);
             }
             // Overlays: paused and partitioned.
@@ -187,15 +212,15 @@ public:
                 const ImVec2 a(d.x0, y + 1), b(d.x1, y + lane_h - 1);
                 if (d.kind == SpanKind::paused) {
                     // Thin hatching only: the state under a pause (often STALE) must stay readable.
-                    hatch(dl, a, b, col(c, 0.75f), 9.0f, 1.5f);
+                    hatch(sdl, a, b, col(c, 0.75f), 9.0f, 1.5f);
                 } else {
-                    dl->AddRectFilled(a, ImVec2(b.x, a.y + 4), col(c));
-                    dl->AddRectFilled(ImVec2(a.x, b.y - 4), b, col(c));
+                    sdl->AddRectFilled(a, ImVec2(b.x, a.y + 4), col(c));
+                    sdl->AddRectFilled(ImVec2(a.x, b.y - 4), b, col(c));
                 }
-                dl->AddRect(a, b, col(c), 0, 0, 2.0f);
+                sdl->AddRect(a, b, col(c), 0, 0, 2.0f);
                 if (d.x1 - d.x0 > 50) {
                     const char* word = ctx.tr(d.kind == SpanKind::paused ? "legend.paused" : "legend.partition_short");
-                    dl->AddText(ImVec2(d.x0 + 4, y + 1), col(c), word);
+                    sdl->AddText(ImVec2(d.x0 + 4, y + 1), col(c), word);
                 }
                 if (lane_hovered && mouse.x >= d.x0 && mouse.x < d.x1 && hover_text.empty()) {
                     const Span& sp = lane.overlays[static_cast<std::size_t>(d.span)];
@@ -219,7 +244,7 @@ public:
                 const Marker& mk = lane.markers[static_cast<std::size_t>(m.marker)];
                 if (overview) {
                     if (marker_priority(m.kind) >= 50)
-                        dl->AddRectFilled(ImVec2(m.x - 1.0f, y + pad * 0.5f), ImVec2(m.x + 1.0f, y + lane_h - pad * 0.5f),
+                        sdl->AddRectFilled(ImVec2(m.x - 1.0f, y + pad * 0.5f), ImVec2(m.x + 1.0f, y + lane_h - pad * 0.5f),
                                           col(ctx.palette.of(m.kind)));
                     if (lane_hovered && std::fabs(mouse.x - m.x) <= 2.5f) {
                         const sim::Event& e = ctx.timeline.trace().events[static_cast<std::size_t>(mk.event)];
@@ -230,7 +255,7 @@ public:
                     }
                     continue;
                 }
-                draw_marker_shape(dl, ImVec2(m.x, cy), m.kind, col(ctx.palette.of(m.kind)), r);
+                draw_marker_shape(sdl, ImVec2(m.x, cy), m.kind, col(ctx.palette.of(m.kind)), r);
                 if (m.folded > 1 && axis_.px_per_tick < 3) continue;
                 // Fencing numbers next to acquisitions and writes, where there is room.
                 // Acquisitions are labelled by the running span that follows them.
@@ -239,7 +264,7 @@ public:
                                       m.kind == MarkerKind::release_rejected;
                 if (labelled && mk.fencing && axis_.px_per_tick >= 14 && lane.kind != LaneKind::slot) {
                     const std::string label = fmt::format("#{}", *mk.fencing);
-                    dl->AddText(ctx.fonts.small, ctx.fonts.small->FontSize, ImVec2(m.x + r + 1, y + 1),
+                    sdl->AddText(ctx.fonts.small, ctx.fonts.small->FontSize, ImVec2(m.x + r + 1, y + 1),
                                 col(ctx.palette.text), label.c_str());
                 }
                 if (lane_hovered && std::fabs(mouse.x - m.x) <= r + 2) {
@@ -257,9 +282,11 @@ public:
         if (ph_x < plot_x + plot_w)
             dl->AddRectFilled(ImVec2(std::max(ph_x, plot_x), lanes_y), ImVec2(plot_x + plot_w, lanes_y + lanes_h),
                               IM_COL32(255, 255, 255, 90));
-        dl->PopClipRect();
+        sdl->PopClipRect();
+        if (sdl != dl) dl->PopClipRect();
         draw_playhead(ctx, dl, plot_x, plot_w, origin.y, lanes_y + std::min(lanes_h, content_h - scroll_y_));
-        dl->PopClipRect();
+        sdl->PopClipRect();
+        if (sdl != dl) dl->PopClipRect();
 
         if (!hover_text.empty() && !ImGui::IsPopupOpen("fault_menu")) {
             ImGui::BeginTooltip();
@@ -490,6 +517,19 @@ private:
         }
         ImGui::EndPopup();
     }
+
+    // What the cached picture depends on; a change renders it again.
+    struct CacheKey {
+        std::uint64_t generation = 0;
+        Lang lang = Lang::en;
+        double first_tick = 0, px_per_tick = 0;
+        float scroll_y = 0, x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+        bool operator==(const CacheKey&) const = default;
+    };
+    std::unique_ptr<ImDrawList> static_list_;
+    ImTextureID cache_texture_ = nullptr;
+    CacheKey cache_key_;
+    std::uint64_t cache_renders_ = 0;
 
     TimeAxis axis_;
     bool initialised_ = false;
