@@ -56,6 +56,18 @@ private:
     std::optional<PartitionMode> mode_;
 };
 
+// An event about one run of one node: who, which run, which token.
+Event run_event(Tick t, Phase phase, EventOp op, const Elector& e, const RunRecord& run) {
+    Event ev;
+    ev.tick = t;
+    ev.phase = phase;
+    ev.op = op;
+    ev.node = e.owner();
+    ev.run = run.run;
+    ev.token = run.token;
+    return ev;
+}
+
 void append_detail(std::string& detail, const char* item) {
     if (!detail.empty()) detail += ',';
     detail += item;
@@ -295,13 +307,7 @@ void Simulation::phase_work(Tick t, Store& store, EventSink& sink, std::optional
                 case ResourceMode::check: accepted = !below; break;
                 case ResourceMode::validate: accepted = current; break;
             }
-            Event ev;
-            ev.tick = t;
-            ev.phase = Phase::work;
-            ev.op = EventOp::write;
-            ev.node = e.owner();
-            ev.run = run.run;
-            ev.token = run.token;
+            Event ev = run_event(t, Phase::work, EventOp::write, e, run);
             ev.fencing = fencing;
             ev.outcome = accepted ? Outcome::accepted : Outcome::rejected;
             if (!current) append_detail(ev.detail, "stale");
@@ -325,13 +331,7 @@ void Simulation::phase_work(Tick t, Store& store, EventSink& sink, std::optional
         note_finished(i, false);
         arm(node);
         const RunRecord& ended = *e.latest_run();
-        Event ev;
-        ev.tick = t;
-        ev.phase = Phase::work;
-        ev.op = EventOp::release;
-        ev.node = e.owner();
-        ev.run = ended.run;
-        ev.token = ended.token;
+        Event ev = run_event(t, Phase::work, EventOp::release, e, ended);
         ev.fencing = fencing;
         if (!reply.ok()) {
             ev.outcome = Outcome::error;
@@ -363,13 +363,7 @@ void Simulation::phase_extend(Tick t, Store& store, EventSink& sink) {
         PartitionChannel channel(store, node_faults_[i].partition);
         auto reply = e.extend(t, channel);
         const RunRecord& run = *e.latest_run();
-        Event ev;
-        ev.tick = t;
-        ev.phase = Phase::extend;
-        ev.op = EventOp::extend;
-        ev.node = e.owner();
-        ev.run = run.run;
-        ev.token = run.token;
+        Event ev = run_event(t, Phase::extend, EventOp::extend, e, run);
         ev.fencing = run.fencing;
         if (!reply.ok()) {
             ev.outcome = Outcome::error;
@@ -417,13 +411,7 @@ void Simulation::phase_acquire(Tick t, Store& store, EventSink& sink) {
             if (tokens_ != nullptr) token = tokens_->next_token(token);
             e.begin_run(t, std::move(token));
             const RunRecord& run = *e.latest_run();
-            Event ev;
-            ev.tick = t;
-            ev.phase = Phase::acquire;
-            ev.op = EventOp::start;
-            ev.node = e.owner();
-            ev.run = run.run;
-            ev.token = run.token;
+            Event ev = run_event(t, Phase::acquire, EventOp::start, e, run);
             emit(sink, std::move(ev));
         }
         PartitionChannel channel(store, node_faults_[i].partition);
@@ -435,13 +423,7 @@ void Simulation::phase_acquire(Tick t, Store& store, EventSink& sink) {
             arm(n);
         }
         const RunRecord& run = *e.latest_run();
-        Event ev;
-        ev.tick = t;
-        ev.phase = Phase::acquire;
-        ev.op = EventOp::acquire;
-        ev.node = e.owner();
-        ev.run = run.run;
-        ev.token = run.token;
+        Event ev = run_event(t, Phase::acquire, EventOp::acquire, e, run);
         // The reply the store applied, whether or not the node heard it.
         std::optional<AcquireReply> applied;
         if (effect.reply.ok()) {
