@@ -117,6 +117,7 @@ public:
         // what changes with the playhead (the state squares, the veil, the
         // playhead) is drawn over it every frame.
         ImDrawList* sdl = dl;
+        bool veiled = false;
         if (ctx.offscreen) {
             if (!static_list_) static_list_ = std::make_unique<ImDrawList>(ImGui::GetDrawListSharedData());
             sdl = static_list_.get();
@@ -130,8 +131,27 @@ public:
                 cache_key_ = key;
                 ++cache_renders_;
             }
-            if (cache_texture_) dl->AddImage(cache_texture_, clip_a, clip_b, ImVec2(0, 1), ImVec2(1, 0));
-            else sdl = dl;  // no framebuffer: draw directly, as without the service
+            if (cache_texture_) {
+                // The future is veiled (see below): here by drawing that part of
+                // the image at 65 % over the panel's background, rather than a
+                // translucent rectangle over the image, which would fill those
+                // pixels twice.
+                const float veil_x = std::clamp(static_cast<float>(axis_.x_of(static_cast<double>(ctx.playhead) + 1.0)),
+                                                plot_x, clip_b.x);
+                const float veil_y = std::clamp(lanes_y, clip_a.y, clip_b.y);
+                const auto uv = [&](float x, float y) {
+                    return ImVec2((x - clip_a.x) / (clip_b.x - clip_a.x), 1.0f - (y - clip_a.y) / (clip_b.y - clip_a.y));
+                };
+                const auto part = [&](ImVec2 a, ImVec2 b, ImU32 tint) {
+                    if (b.x > a.x && b.y > a.y) dl->AddImage(cache_texture_, a, b, uv(a.x, a.y), uv(b.x, b.y), tint);
+                };
+                part(clip_a, ImVec2(clip_b.x, veil_y), IM_COL32_WHITE);
+                part(ImVec2(clip_a.x, veil_y), ImVec2(veil_x, clip_b.y), IM_COL32_WHITE);
+                part(ImVec2(veil_x, veil_y), clip_b, IM_COL32(255, 255, 255, 165));
+                veiled = true;
+            } else {
+                sdl = dl;  // no framebuffer: draw directly, as without the service
+            }
         }
         sdl->PushClipRect(clip_a, clip_b, true);
         if (sdl != dl) dl->PushClipRect(clip_a, clip_b, true);
@@ -279,7 +299,7 @@ public:
         }
         // The future is veiled: everything shown in the panels is the playhead's tick.
         const float ph_x = static_cast<float>(axis_.x_of(static_cast<double>(ctx.playhead) + 1.0));
-        if (ph_x < plot_x + plot_w)
+        if (ph_x < plot_x + plot_w && !veiled)
             dl->AddRectFilled(ImVec2(std::max(ph_x, plot_x), lanes_y), ImVec2(plot_x + plot_w, lanes_y + lanes_h),
                               IM_COL32(255, 255, 255, 90));
         sdl->PopClipRect();
