@@ -261,6 +261,12 @@ int main(int argc, char** argv) {
     cli.add_option("--scenarios", scenarios_flag, "Folder of preset scenarios");
     CLI11_PARSE(cli, argc, argv);
 
+    // "leasescope --live FILE": --live takes an optional URL, so CLI11 hands it
+    // the scenario; a value that is not a URL is the scenario after all.
+    if (!live_url.empty() && live_url.find("://") == std::string::npos && scenario_path.empty()) {
+        scenario_path = live_url;
+        live_url.clear();
+    }
     int width = 1600, height = 900;
     const bool size_given = cli.count("--size") > 0;
     if (std::sscanf(size_text.c_str(), "%dx%d", &width, &height) != 2 || width < 320 || height < 240 ||
