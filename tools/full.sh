@@ -97,14 +97,19 @@ fuzzing() {
     [ -f "tests/fuzz/$kind.dict" ] && dict="-dict=tests/fuzz/$kind.dict"
     # The working corpus grows in build/; the checked-in seeds stay as they are.
     mkdir -p "build/fuzz/corpus/$kind" "build/fuzz/artifacts/$kind"
+    # Only folders that exist: git keeps no empty folder, and libFuzzer stops
+    # at a missing one (tests/fuzz_regressions/trace has no input yet).
+    local corpora=("build/fuzz/corpus/$kind") dir
+    for dir in "tests/fuzz/corpus/$kind" "tests/fuzz_regressions/$kind"; do
+      [ -d "$dir" ] && corpora+=("$dir")
+    done
     echo "fuzz_$kind: $fuzz_seconds s" >&2
     if ! ASAN_OPTIONS="detect_leaks=1" UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1" \
         "build/fuzz/fuzz_$kind" -max_total_time="$fuzz_seconds" -timeout=10 -rss_limit_mb=2048 \
         -max_len=65536 -print_final_stats=1 $dict -artifact_prefix="build/fuzz/artifacts/$kind/" \
-        "build/fuzz/corpus/$kind" "tests/fuzz/corpus/$kind" "tests/fuzz_regressions/$kind" \
-        >"build/fuzz/$kind.log" 2>&1; then
+        "${corpora[@]}" >"build/fuzz/$kind.log" 2>&1; then
       ok=1
-      echo "fuzz_$kind FOUND A CRASH: see build/fuzz/$kind.log; check the input in:" >&2
+      echo "fuzz_$kind FAILED (a crash, or libFuzzer could not start): see build/fuzz/$kind.log; inputs that crashed:" >&2
       ls "build/fuzz/artifacts/$kind/" >&2
       echo "  cp build/fuzz/artifacts/$kind/<file> tests/fuzz_regressions/$kind/" >&2
       tail -40 "build/fuzz/$kind.log" >&2
