@@ -385,6 +385,10 @@ Result<Trace, TraceError> parse_trace(std::string_view text, const std::string& 
         } catch (const nlohmann::json::parse_error& e) {
             return fail(fmt::format("not valid JSON at column {}: expected one compact JSON object per line",
                                     e.byte));
+        } catch (const nlohmann::json::exception&) {
+            // Valid syntax the reader cannot hold, such as a number too large
+            // for a double (found by the trace fuzzer).
+            return fail("a value out of range: expected one compact JSON object per line");
         }
         if (!j.is_object() || !j.contains("type") || !j["type"].is_string())
             return fail("expected a JSON object with a \"type\"");
