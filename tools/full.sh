@@ -8,12 +8,15 @@
 #      suite), and GCC 12 Debug (the golden suite); the trace hashes of all
 #      four builds and of build/test (GCC Release) must be identical
 #   3. fuzzing: the three libFuzzer targets, FUZZ_SECONDS (60) each
-# Environment: FULL_JOBS (2) parallel jobs, FUZZ_SECONDS, FULL_STAGES (a
+# Environment: FULL_JOBS (2) parallel jobs, FUZZ_SECONDS, FUZZ_SEED (1), FULL_STAGES (a
 # subset of "asan clang fuzz").
 set -uo pipefail
 cd "$(dirname "$0")/.."
 jobs="${FULL_JOBS:-2}"
 fuzz_seconds="${FUZZ_SECONDS:-60}"
+# A fixed seed: what CI finds, a developer replays with the same mutations
+# (FUZZ_SEED=0 lets libFuzzer pick one).
+fuzz_seed="${FUZZ_SEED:-1}"
 stages="${FULL_STAGES:-asan clang fuzz}"
 failed=()
 summary=()
@@ -105,7 +108,7 @@ fuzzing() {
     done
     echo "fuzz_$kind: $fuzz_seconds s" >&2
     if ! ASAN_OPTIONS="detect_leaks=1" UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1" \
-        "build/fuzz/fuzz_$kind" -max_total_time="$fuzz_seconds" -timeout=10 -rss_limit_mb=2048 \
+        "build/fuzz/fuzz_$kind" -max_total_time="$fuzz_seconds" -seed="$fuzz_seed" -timeout=10 -rss_limit_mb=2048 \
         -max_len=65536 -print_final_stats=1 $dict -artifact_prefix="build/fuzz/artifacts/$kind/" \
         "${corpora[@]}" >"build/fuzz/$kind.log" 2>&1; then
       ok=1
