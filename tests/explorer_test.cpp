@@ -2,6 +2,7 @@
 // within a budget), and the promises of its search: the answer does not
 // depend on chunks or threads, random mode replays from its seed, pruning
 // never changes the counterexample, and every schedule stays a valid scenario.
+#include "preset_loader.hpp"
 #include <algorithm>
 #include <atomic>
 #include <fstream>
@@ -16,14 +17,7 @@
 namespace leasescope::sim {
 namespace {
 
-std::string read_preset(const std::string& name) {
-    const std::string path = std::string(LEASESCOPE_SOURCE_DIR) + "/scenarios/" + name + ".json";
-    std::ifstream in(path, std::ios::binary);
-    EXPECT_TRUE(in.good()) << path;
-    std::ostringstream buffer;
-    buffer << in.rdbuf();
-    return buffer.str();
-}
+using test::read_preset;
 
 // A preset with overrides applied, e.g. {"faults", "[]"} to take its own faults out.
 Scenario preset(const std::string& name, const std::vector<Override>& overrides = {}) {

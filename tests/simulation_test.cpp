@@ -1,5 +1,6 @@
 // Scheduler tests: the phases of a tick (DESIGN §6), faults (§7), resource (§8),
 // invariants (§9), determinism (§10) and snapshots.
+#include "preset_loader.hpp"
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -19,13 +20,7 @@ Scenario parse(const std::string& text) {
     return s.value();
 }
 
-Scenario preset(const std::string& name) {
-    const std::string path = std::string(LEASESCOPE_SOURCE_DIR) + "/scenarios/" + name + ".json";
-    std::ifstream in(path);
-    std::ostringstream text;
-    text << in.rdbuf();
-    return parse(text.str());
-}
+Scenario preset(const std::string& name) { return test::load_preset(name); }
 
 std::vector<std::string> preset_names() {
     std::vector<std::string> names;

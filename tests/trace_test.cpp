@@ -1,4 +1,5 @@
 // Trace format tests: canonical bytes, hashing, reading back, text view and diff (DESIGN §12).
+#include "preset_loader.hpp"
 #include <gtest/gtest.h>
 
 #include <openssl/sha.h>
@@ -14,19 +15,7 @@ using namespace leasescope::sim;
 
 namespace {
 
-std::string read_text(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-
-Scenario preset(const std::string& name) {
-    const std::string path = std::string(LEASESCOPE_SOURCE_DIR) + "/scenarios/" + name + ".json";
-    auto s = parse_scenario(read_text(path), path);
-    EXPECT_TRUE(s.ok()) << (s.ok() ? "" : s.error().to_string());
-    return s.value();
-}
+Scenario preset(const std::string& name) { return test::load_preset(name); }
 
 // The line nlohmann writes for an ordered_json built in DESIGN's key order.
 std::string reference_line(const Event& e) {

@@ -1,5 +1,6 @@
 // Edits go through the parser: valid edits re-simulate, invalid ones come back
 // as the parser's message and leave nothing half-applied.
+#include "../preset_loader.hpp"
 #include <gtest/gtest.h>
 
 #include "core/edit.hpp"
@@ -11,14 +12,7 @@ using namespace leasescope::gui;
 
 namespace {
 
-sim::Scenario preset(const char* name) {
-    std::string bytes;
-    const std::string path = std::string(LEASESCOPE_SOURCE_DIR) + "/scenarios/" + name + ".json";
-    EXPECT_TRUE(read_text_file(path, bytes));
-    auto parsed = sim::parse_scenario(bytes, path);
-    EXPECT_TRUE(parsed.ok());
-    return std::move(parsed).value();
-}
+sim::Scenario preset(const char* name) { return test::load_preset(name); }
 
 }  // namespace
 

@@ -1,5 +1,6 @@
 // The lanes built from a simulated timeline: each candidate's spans follow its
 // status tick by tick, slot lanes show the records, markers point at events.
+#include "../preset_loader.hpp"
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -13,15 +14,7 @@ using namespace leasescope::gui;
 
 namespace {
 
-sim::Scenario load(const std::string& name) {
-    const std::string path = std::string(LEASESCOPE_SOURCE_DIR) + "/scenarios/" + name + ".json";
-    std::ifstream in(path);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    auto parsed = sim::parse_scenario(ss.str(), path);
-    EXPECT_TRUE(parsed.ok()) << (parsed.ok() ? "" : parsed.error().to_string());
-    return std::move(parsed).value();
-}
+sim::Scenario load(const std::string& name) { return test::load_preset(name); }
 
 const Span* span_covering(const Lane& lane, Tick t) {
     for (const Span& s : lane.spans)

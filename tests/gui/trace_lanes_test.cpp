@@ -1,6 +1,7 @@
 // The pure helpers behind the Live and Find panels: markers built from a bare
 // trace, the Redis password kept out of sight, the violation a counterexample
 // opens on.
+#include "../preset_loader.hpp"
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -15,15 +16,7 @@ using namespace leasescope::gui;
 
 namespace {
 
-sim::Scenario load(const std::string& name) {
-    const std::string path = std::string(LEASESCOPE_SOURCE_DIR) + "/scenarios/" + name + ".json";
-    std::ifstream in(path);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    auto parsed = sim::parse_scenario(ss.str(), path);
-    EXPECT_TRUE(parsed.ok()) << (parsed.ok() ? "" : parsed.error().to_string());
-    return std::move(parsed).value();
-}
+sim::Scenario load(const std::string& name) { return test::load_preset(name); }
 
 }  // namespace
 
