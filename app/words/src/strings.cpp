@@ -1,25 +1,13 @@
-#include "strings.hpp"
-
-#include <fstream>
-#include <sstream>
+#include "leasescope/words/strings.hpp"
 
 #include <fmt/args.h>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-namespace leasescope::gui {
+namespace leasescope::words {
 
 const char* lang_code(Lang lang) { return lang == Lang::ko ? "ko" : "en"; }
 Lang lang_from_code(std::string_view code) { return code == "ko" ? Lang::ko : Lang::en; }
-
-bool read_text_file(const std::string& path, std::string& out) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return false;
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    out = ss.str();
-    return true;
-}
 
 bool Strings::load(Lang lang, std::string_view json_text, std::string& error) {
     nlohmann::json j = nlohmann::json::parse(json_text, nullptr, false, true);
@@ -39,22 +27,6 @@ bool Strings::load(Lang lang, std::string_view json_text, std::string& error) {
     return true;
 }
 
-bool Strings::load_dir(const std::string& assets_dir, std::string& error) {
-    for (Lang lang : {Lang::en, Lang::ko}) {
-        const std::string path = assets_dir + "/i18n/" + lang_code(lang) + ".json";
-        std::string text;
-        if (!read_text_file(path, text)) {
-            error = "cannot read " + path;
-            return false;
-        }
-        if (!load(lang, text, error)) {
-            error = path + ": " + error;
-            return false;
-        }
-    }
-    return true;
-}
-
 const std::map<std::string, std::string, std::less<>>& Strings::table(Lang lang) const {
     return lang == Lang::ko ? ko_ : en_;
 }
@@ -66,20 +38,24 @@ const char* Strings::c(std::string_view key) const {
     return "?";
 }
 
+std::string format_fields(std::string_view text, const Fields& fields) {
+    if (fields.empty() && text.find('{') == std::string_view::npos) return std::string(text);
+    fmt::dynamic_format_arg_store<fmt::format_context> store;
+    for (const auto& [name, value] : fields) store.push_back(fmt::arg(name.c_str(), value));
+    try {
+        return fmt::vformat(text, store);
+    } catch (const fmt::format_error&) {
+        return std::string(text);
+    }
+}
+
 std::string Strings::tr(std::string_view key, const Fields& fields) const {
     const auto& t = table(lang_);
     const std::string* text = nullptr;
     if (auto it = t.find(key); it != t.end()) text = &it->second;
     else if (auto it2 = en_.find(key); it2 != en_.end()) text = &it2->second;
     if (!text) return std::string(key);
-    if (fields.empty() && text->find('{') == std::string::npos) return *text;
-    fmt::dynamic_format_arg_store<fmt::format_context> store;
-    for (const auto& [name, value] : fields) store.push_back(fmt::arg(name, value));
-    try {
-        return fmt::vformat(*text, store);
-    } catch (const fmt::format_error&) {
-        return *text;
-    }
+    return format_fields(*text, fields);
 }
 
 bool Strings::has(Lang lang, std::string_view key) const { return table(lang).count(key) > 0; }
@@ -90,4 +66,4 @@ std::vector<std::string> Strings::keys(Lang lang) const {
     return out;
 }
 
-}  // namespace leasescope::gui
+}  // namespace leasescope::words
