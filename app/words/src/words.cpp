@@ -257,7 +257,7 @@ public:
         out_.heading = s_.tr("explain.heading", {{"tick", std::to_string(e_.tick)},
                                                   {"op", op_words(e_, s_)},
                                                   {"node", e_.node.empty() ? std::string("–") : e_.node}});
-        add("ev." + key, busy_fields());
+        add("ev." + key);
         if (is_skip(e_)) {
             skip();
         } else {
@@ -284,8 +284,6 @@ public:
     }
 
 private:
-    Fields busy_fields() const { return {}; }
-
     // The holders other than the event's own token, just before the event.
     std::vector<Held> others() const {
         std::vector<Held> h = records_before(trace_, i_);
@@ -533,8 +531,6 @@ private:
 
     void resume() {
         // The node's latest run that acquired a record, and whether that record outlived the pause.
-        const NodeFaultState before = faults_before(trace_, e_.node, i_);
-        (void)before;
         Token token;
         for (std::size_t k = i_; k-- > 0;) {
             const Event& p = trace_.events[k];
@@ -685,7 +681,9 @@ Fields event_fields(const Event& e) {
 
 std::string op_words(const Event& e, const Strings& s) { return s.tr(std::string("op.") + sim::to_string(e.op)); }
 
-std::string outcome_words(const Event& e, const Strings& s) { return s.tr("out." + event_key(e), event_fields(e)); }
+std::string outcome_words(const Event& e, const Strings& s, bool ends) {
+    return s.tr("out." + event_key(e, ends), event_fields(e));
+}
 
 std::string describe_event(const Event& e, const Strings& s, bool ends) {
     return s.tr("ev." + event_key(e, ends), event_fields(e));
