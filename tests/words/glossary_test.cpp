@@ -5,6 +5,7 @@
 // glossary's code terms aside). English and Korean tables have the same keys.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <fstream>
 #include <regex>
 #include <sstream>
@@ -30,7 +31,8 @@ std::string read_all(const std::string& path) {
 
 nlohmann::json glossary() { return nlohmann::json::parse(read_all(source_dir + "/assets/i18n/glossary.ko.json")); }
 
-// Every Korean text that people read, by name: the table's values and the tour's Korean titles and bodies.
+// Every Korean text that people read, by name: the table's values, the tour's
+// Korean titles and bodies, and the presets' Korean titles and summaries.
 std::vector<std::pair<std::string, std::string>> korean_texts() {
     std::vector<std::pair<std::string, std::string>> out;
     const auto ko = nlohmann::json::parse(read_all(source_dir + "/assets/i18n/ko.json"));
@@ -41,6 +43,14 @@ std::vector<std::pair<std::string, std::string>> korean_texts() {
     for (std::size_t i = 0; i < steps.size(); ++i) {
         out.emplace_back("tour step " + std::to_string(i + 1) + " title", steps[i].title_ko);
         out.emplace_back("tour step " + std::to_string(i + 1) + " body", steps[i].body_ko);
+    }
+    // The presets' Korean titles and summaries: the lesson each one teaches.
+    for (const auto& entry : std::filesystem::directory_iterator(source_dir + "/scenarios")) {
+        if (entry.path().extension() != ".json") continue;
+        const auto j = nlohmann::json::parse(read_all(entry.path().string()), nullptr, true, true);
+        const std::string name = entry.path().stem().string();
+        for (const char* part : {"title", "summary"})
+            if (j.contains(part) && j[part].contains("ko")) out.emplace_back(name + " " + part, j[part]["ko"].get<std::string>());
     }
     return out;
 }
