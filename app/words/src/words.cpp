@@ -240,6 +240,7 @@ public:
     Builder(const ExplainContext& ctx, const Strings& s) : ctx_(ctx), s_(s), trace_(*ctx.trace), i_(ctx.event_index),
                                                            e_(trace_.events[ctx.event_index]) {
         f_ = event_fields(e_);
+        f_.emplace_back("ticks", s.tr(e_.ttl && *e_.ttl == 1 ? "word.tick" : "word.ticks"));
         mode_ = ctx.scenario ? ctx.scenario->resource : sim::ResourceMode::off;
         f_.emplace_back("resource_mode", s.tr(std::string("mode.") + sim::to_string(mode_)));
         f_.emplace_back("capacity", std::to_string(trace_.header.capacity));
@@ -681,12 +682,21 @@ Fields event_fields(const Event& e) {
 
 std::string op_words(const Event& e, const Strings& s) { return s.tr(std::string("op.") + sim::to_string(e.op)); }
 
+namespace {
+// The event's fields plus {ticks}: "tick" or "ticks" after its TTL, as the language says it.
+Fields fields_with_units(const Event& e, const Strings& s) {
+    Fields f = event_fields(e);
+    f.emplace_back("ticks", s.tr(e.ttl && *e.ttl == 1 ? "word.tick" : "word.ticks"));
+    return f;
+}
+}  // namespace
+
 std::string outcome_words(const Event& e, const Strings& s, bool ends) {
-    return s.tr("out." + event_key(e, ends), event_fields(e));
+    return s.tr("out." + event_key(e, ends), fields_with_units(e, s));
 }
 
 std::string describe_event(const Event& e, const Strings& s, bool ends) {
-    return s.tr("ev." + event_key(e, ends), event_fields(e));
+    return s.tr("ev." + event_key(e, ends), fields_with_units(e, s));
 }
 
 bool ends_run(const sim::Trace& trace, std::size_t index) {
