@@ -447,7 +447,9 @@ private:
             case Outcome::not_owner: {
                 lease_cause("explain.release.ended_");
                 const Fields h = holder_fields();
-                add(others().empty() ? "explain.release.not_owner_vacant" : "explain.release.not_owner_held", h);
+                if (others().empty()) add("explain.release.not_owner_vacant");
+                else if (trace_.header.capacity > 1) add("explain.release.not_owner_group");
+                else add("explain.release.not_owner_held", h);
                 const LeaseEnd end = lease_end(trace_, e_.token, i_);
                 if (end.kind != LeaseEnd::Kind::none) add("explain.release.work_done", end_fields(end));
                 break;
