@@ -188,7 +188,7 @@ struct Checker {
             EXPECT_EQ(sentence.text.find_first_of("{}"), std::string::npos) << where(k) << ": " << sentence.text;
         }
         EXPECT_EQ(all.find_first_of("{}"), std::string::npos) << where(k) << ": " << all;
-        const std::string table_cell = outcome_words(e, s);
+        const std::string table_cell = outcome_words(e, s, ends_run(trace, k), trace.header.capacity);
         EXPECT_EQ(table_cell.find_first_of("{}"), std::string::npos) << where(k) << ": " << table_cell;
         EXPECT_NE(table_cell.rfind("out.", 0), 0u) << where(k) << ": missing key " << table_cell;
 
@@ -361,6 +361,15 @@ TEST(ExplainProperties, TheFenceIsToldAsItStood) {
         }
         EXPECT_TRUE(found) << preset << " tick " << tick << " lacks " << key;
     }
+}
+
+// An overlap in the table: "more nodes act than the lock allows (3 > 2)".
+TEST(Words, OverlapNamesTheCountAndTheCapacity) {
+    sim::Event e;
+    e.op = sim::EventOp::overlap_begin;
+    e.detail = "3";
+    EXPECT_EQ(outcome_words(e, in(Lang::en), false, 2), "more nodes act than the lock allows (3 > 2)");
+    EXPECT_NE(outcome_words(e, in(Lang::ko), false, 2).find("(3 > 2)"), std::string::npos);
 }
 
 // "busy: held for 9 more ticks": the table cell names the holder's time left.

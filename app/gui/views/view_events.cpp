@@ -100,7 +100,8 @@ public:
                     const MarkerKind mk = marker_kind_of(e, false);
                     const bool bad = marker_priority(mk) >= 72 && mk != MarkerKind::acquire;
                     // The attempt that ended its run reads "skipped", not "busy".
-                    const std::string outcome = outcome_words(e, ctx.strings, words::ends_run(ctx.timeline.trace(), k));
+                    const std::string outcome = outcome_words(e, ctx.strings, words::ends_run(ctx.timeline.trace(), k),
+                                                                ctx.timeline.trace().header.capacity);
                     if (bad) ImGui::TextColored(ImVec4(0.85f, 0.0f, 0.28f, 1), "%s", outcome.c_str());
                     else ImGui::TextUnformatted(outcome.c_str());
                 }

@@ -693,8 +693,13 @@ Fields fields_with_units(const Event& e, const Strings& s) {
 }
 }  // namespace
 
-std::string outcome_words(const Event& e, const Strings& s, bool ends) {
-    return s.tr("out." + event_key(e, ends), fields_with_units(e, s));
+std::string outcome_words(const Event& e, const Strings& s, bool ends, std::int32_t capacity) {
+    Fields f = fields_with_units(e, s);
+    if (e.op == EventOp::overlap_begin && capacity > 0) {
+        f.emplace_back("capacity", std::to_string(capacity));
+        return s.tr("out.overlap_begin_of", f);
+    }
+    return s.tr("out." + event_key(e, ends), f);
 }
 
 std::string describe_event(const Event& e, const Strings& s, bool ends) {

@@ -26,8 +26,11 @@ std::string event_key(const sim::Event& event, bool ends_run = false);
 Fields event_fields(const sim::Event& event);
 
 std::string op_words(const sim::Event& event, const Strings& strings);       // "release" / "해제"
-std::string outcome_words(const sim::Event& event, const Strings& strings,
-                          bool ends_run = false);  // "rejected: stale token", "busy at the deadline: skipped"
+// The Outcome cell: "rejected: stale token", "busy at the deadline: skipped".
+// With the lock's capacity, an overlap reads "more nodes act than the lock
+// allows (3 > 2)".
+std::string outcome_words(const sim::Event& event, const Strings& strings, bool ends_run = false,
+                          std::int32_t capacity = 0);
 std::string describe_event(const sim::Event& event, const Strings& strings, bool ends_run = false);
 
 // Whether the event at `index` is a busy attempt that ended its run: the
