@@ -218,6 +218,12 @@ struct Checker {
         }
 
         const Cues c = cues(lang);
+        // A writer is called stale only when the trace marks the write stale.
+        if (e.op == sim::EventOp::write && e.detail.find("stale") == std::string::npos) {
+            const std::string stale_word = lang == Lang::ko ? "낡은" : "stale";
+            EXPECT_FALSE(contains(ex.sentences.front().text + table_cell, stale_word))
+                << where(k) << ": a current writer called stale: " << ex.sentences.front().text << " / " << table_cell;
+        }
         // A pause is never called a partition, nor the reverse: a sentence
         // about a pause (partition) of this node needs one in the trace.
         auto had = [&](sim::EventOp op) {
