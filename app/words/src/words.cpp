@@ -477,7 +477,7 @@ private:
             }
         } else if (e_.outcome == Outcome::busy) {
             if (ends) {
-                add("explain.acquire.skip");
+                skip();
             } else if (has_detail(e_, "hold_off")) {
                 add("explain.acquire.busy_holdoff", deadline_fields());
             } else {
@@ -497,6 +497,14 @@ private:
 
     void skip() {
         add("explain.acquire.skip");
+        // Why it did not get in: a pause or a partition while it waited, as the trace shows.
+        if (const std::optional<Tick> started = run_start(trace_, e_.node, e_.run, i_)) {
+            if (auto p = fault_during(trace_, e_.node, *started, i_, EventOp::pause, EventOp::resume)) {
+                add("explain.skip.paused", {{"since", std::to_string(p->from)}});
+            } else if (auto c = fault_during(trace_, e_.node, *started, i_, EventOp::partition, EventOp::heal)) {
+                add("explain.skip.partitioned", {{"since", std::to_string(c->from)}});
+            }
+        }
         const Fields h = holder_fields();
         if (!others().empty()) add("explain.skip.holder", h);
     }
