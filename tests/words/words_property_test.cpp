@@ -186,6 +186,8 @@ struct Checker {
             EXPECT_TRUE(s.has(lang, sentence.key)) << where(k) << ": missing key " << sentence.key;
             EXPECT_FALSE(sentence.text.empty()) << where(k) << " " << sentence.key;
             EXPECT_EQ(sentence.text.find_first_of("{}"), std::string::npos) << where(k) << ": " << sentence.text;
+            // "–" stands for a missing value: a sentence never states one.
+            EXPECT_EQ(sentence.text.find("–"), std::string::npos) << where(k) << ": a missing value in " << sentence.text;
         }
         EXPECT_EQ(all.find_first_of("{}"), std::string::npos) << where(k) << ": " << all;
         const std::string table_cell = outcome_words(e, s, ends_run(trace, k), trace.header.capacity);

@@ -246,9 +246,11 @@ public:
         f_.emplace_back("capacity", std::to_string(trace_.header.capacity));
     }
 
+    // The sentence `key` with the event's fields and `extra`; a field of
+    // `extra` wins over the event's field of the same name.
     void add(const std::string& key, const Fields& extra = {}) {
-        Fields f = f_;
-        f.insert(f.end(), extra.begin(), extra.end());
+        Fields f = extra;
+        f.insert(f.end(), f_.begin(), f_.end());
         out_.sentences.push_back({key, s_.tr(key, f)});
     }
 
