@@ -1,6 +1,7 @@
 // `leasescope-cli explain`: the words of the app's "Explain this tick" panel
 // (and of the guided tour) for a scenario at a tick, from the same library
 // (leasescope::words) and the same string tables (assets/i18n).
+#include <cstdlib>
 #include <filesystem>
 
 #include <fmt/format.h>
@@ -24,7 +25,9 @@ struct ExplainOptions {
     std::string assets_dir;
 };
 
+// The flag's folder, else $LEASESCOPE_ASSETS (as for the app), else ./assets, else the source tree's.
 std::string default_assets_dir() {
+    if (const char* env = std::getenv("LEASESCOPE_ASSETS"); env && *env) return env;
     if (fs::is_directory("assets/i18n")) return "assets";
     return std::string(LEASESCOPE_SOURCE_DIR) + "/assets";
 }
@@ -126,15 +129,15 @@ void add_explain_command(CLI::App& app, int& exit_code) {
     auto o = std::make_shared<ExplainOptions>();
     auto* cmd = app.add_subcommand(
         "explain",
-        "Explain a tick in words: for each event of the tick, the text of the app's \"Explain this tick\" panel, "
-        "then the state at the end of the tick (with --tour-step, the tour step's text first)");
+        "Explain a tick in words, as the app's \"Explain this tick\" panel does: each event of the tick, then the "
+        "state at its end (--tour-step K: the tour step's text first)");
     cmd->add_option("SCENARIO", o->scenario_path, "Scenario file (optional with --tour-step: the step's preset)");
     cmd->add_option("--tick", o->tick, "The tick to explain (default with --tour-step: the step's tick)")
         ->check(CLI::NonNegativeNumber);
     cmd->add_option("--lang", o->lang, "Language: en or ko")->check(CLI::IsMember({"en", "ko"}))->capture_default_str();
     cmd->add_option("--tour-step", o->tour_step, "Also print step K of the guided tour (1-based, as leasescope --tour K)");
     cmd->add_option("--set", o->sets, "Override a value: PATH=VALUE")->allow_extra_args(false);
-    cmd->add_option("--assets", o->assets_dir, "Folder with i18n/ and tour.json (default: ./assets or the source tree's)");
+    cmd->add_option("--assets", o->assets_dir, "Folder with i18n/ and tour.json (default: $LEASESCOPE_ASSETS, ./assets, or the source tree's)");
     cmd->callback([o, &exit_code] { exit_code = cmd_explain(*o); });
 }
 
