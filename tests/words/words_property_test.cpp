@@ -455,6 +455,13 @@ TEST(Tour, EveryStepTellsTheTraceAsItStandsAtItsTick) {
             if (any_of(body, c.pause)) {
                 EXPECT_TRUE(paused) << at << body;
             }
+            // A step that names a resource mode names its preset's (it may suggest another too).
+            bool names_a_mode = false;
+            for (const char* m : {"off", "check", "validate"}) names_a_mode = names_a_mode || contains(body, s.tr(std::string("mode.") + m));
+            if (names_a_mode) {
+                EXPECT_TRUE(contains(body, s.tr(std::string("mode.") + sim::to_string(scenario.resource))))
+                    << at << "names a mode but not its preset's (" << sim::to_string(scenario.resource) << "): " << body;
+            }
             for (const sim::RunSummary& r : trace.summary.results) {
                 if (!contains(body, r.node)) continue;
                 // "node-b … skipped": a result named with its node is told at or after its end.
