@@ -193,7 +193,7 @@ struct Checker {
             EXPECT_EQ(sentence.text.find("–"), std::string::npos) << where(k) << ": a missing value in " << sentence.text;
         }
         EXPECT_EQ(all.find_first_of("{}"), std::string::npos) << where(k) << ": " << all;
-        const std::string table_cell = outcome_words(e, s, ends_run(trace, k), trace.header.capacity);
+        const std::string table_cell = outcome_words(e, s, trace.header.capacity);
         EXPECT_EQ(table_cell.find_first_of("{}"), std::string::npos) << where(k) << ": " << table_cell;
         EXPECT_NE(table_cell.rfind("out.", 0), 0u) << where(k) << ": missing key " << table_cell;
 
@@ -341,7 +341,7 @@ const std::vector<std::string> preset_facts = {
     "explain.expire.after_kept", "explain.extend.late_paused", "explain.extend.late_partitioned",
     "explain.release.ended_expired", "explain.release.ended_failover", "explain.acquire.regressed",
     "explain.order.shuffled", "explain.overlap_end.stale_left", "explain.overlap_end.clear",
-    "explain.failover.all", "explain.failover.leases", "explain.acquire.skip", "explain.resume.expired"};
+    "explain.failover.all", "explain.failover.leases", "explain.skip", "explain.resume.expired"};
 const std::vector<std::string> generated_facts = {
     "explain.write.validate_accepted", "explain.write.validate_rejected", "explain.write.check_vacant",
     "explain.write.off_stale", "explain.advice.check_stale", "explain.acquire.group", "explain.release.not_owner_group",
@@ -398,8 +398,8 @@ TEST(Words, OverlapNamesTheCountAndTheCapacity) {
     sim::Event e;
     e.op = sim::EventOp::overlap_begin;
     e.detail = "3";
-    EXPECT_EQ(outcome_words(e, in(Lang::en), false, 2), "more nodes act than the lock allows (3 > 2)");
-    EXPECT_NE(outcome_words(e, in(Lang::ko), false, 2).find("(3 > 2)"), std::string::npos);
+    EXPECT_EQ(outcome_words(e, in(Lang::en), 2), "more nodes act than the lock allows (3 > 2)");
+    EXPECT_NE(outcome_words(e, in(Lang::ko), 2).find("(3 > 2)"), std::string::npos);
 }
 
 // "busy: held for 9 more ticks": the table cell names the holder's time left.

@@ -7,7 +7,6 @@
 namespace leasescope::gui {
 
 using words::describe_event;
-using words::ends_run;
 using words::event_fields;
 using words::event_key;
 using words::explain;

@@ -28,7 +28,7 @@ public:
             int best = -1;
             for (std::size_t k = ctx.timeline.first_event_at_or_after(ctx.playhead);
                  k < events.size() && events[k].tick == ctx.playhead; ++k) {
-                const int p = marker_priority(marker_kind_of(events[k], false));
+                const int p = marker_priority(marker_kind_of(events[k]));
                 if (p > best) {
                     best = p;
                     chosen = static_cast<std::int32_t>(k);

@@ -26,9 +26,8 @@ bool has_detail(const Event& e, std::string_view word) {
     return false;
 }
 
-// The give-up event (DESIGN §5: op `skip`, outcome `skipped`), matched by
-// name so that this code reads traces with and without it.
-bool is_skip(const Event& e) { return std::string_view(sim::to_string(e.op)) == "skip"; }
+// The give-up event (model.md: op `skip`, outcome `skipped`).
+bool is_skip(const Event& e) { return e.op == EventOp::skip; }
 
 std::string opt_text(const std::optional<std::int64_t>& v) { return v ? std::to_string(*v) : "–"; }
 
@@ -255,21 +254,19 @@ public:
     }
 
     Explanation build() {
-        const bool ends = e_.op == EventOp::acquire && e_.outcome == Outcome::busy && ends_run(trace_, i_);
-        const std::string key = event_key(e_, ends);
+        const std::string key = event_key(e_);
         out_.heading = s_.tr("explain.heading", {{"tick", std::to_string(e_.tick)},
                                                   {"op", op_words(e_, s_)},
                                                   {"node", e_.node.empty() ? std::string("–") : e_.node}});
         add("ev." + key);
-        if (is_skip(e_)) {
-            skip();
-        } else {
+        {
             switch (e_.op) {
+                case EventOp::skip: skip(); break;
                 case EventOp::write: write(); break;
                 case EventOp::expire: expire(); break;
                 case EventOp::extend: extend(); break;
                 case EventOp::release: release(); break;
-                case EventOp::acquire: acquire(ends); break;
+                case EventOp::acquire: acquire(); break;
                 case EventOp::pause: pause(); break;
                 case EventOp::resume: resume(); break;
                 case EventOp::crash: crash(); break;
@@ -466,7 +463,7 @@ private:
         }
     }
 
-    void acquire(bool ends) {
+    void acquire() {
         if (e_.outcome == Outcome::acquired) {
             if (has_detail(e_, "fencing_regressed")) {
                 add("explain.acquire.regressed", {{"reset_tick", opt_text(counter_reset_before(trace_, i_))}});
@@ -478,9 +475,7 @@ private:
                 add("explain.acquire.group", holder_fields());
             }
         } else if (e_.outcome == Outcome::busy) {
-            if (ends) {
-                skip();
-            } else if (has_detail(e_, "hold_off")) {
+            if (has_detail(e_, "hold_off")) {
                 add("explain.acquire.busy_holdoff", deadline_fields());
             } else {
                 Fields f = deadline_fields();
@@ -498,7 +493,7 @@ private:
     }
 
     void skip() {
-        add("explain.acquire.skip");
+        add("explain.skip");
         // Why it did not get in: a pause or a partition while it waited, as the trace shows.
         if (const std::optional<Tick> started = run_start(trace_, e_.node, e_.run, i_)) {
             if (auto p = fault_during(trace_, e_.node, *started, i_, EventOp::pause, EventOp::resume)) {
@@ -632,8 +627,7 @@ std::string short_token(const std::string& token, std::size_t keep) {
     return token.substr(0, keep) + "…";
 }
 
-std::string event_key(const Event& e, bool ends_run) {
-    if (is_skip(e)) return "skip";
+std::string event_key(const Event& e) {
     switch (e.op) {
         case EventOp::pause: return "pause";
         case EventOp::resume: return "resume";
@@ -663,8 +657,8 @@ std::string event_key(const Event& e, bool ends_run) {
             if (e.outcome == Outcome::acquired)
                 return has_detail(e, "fencing_regressed") ? "acquire.regressed" : "acquire.acquired";
             if (e.outcome == Outcome::error) return has_detail(e, "reply_lost") ? "acquire.reply_lost" : "acquire.error";
-            if (ends_run) return "acquire.skip";
             return has_detail(e, "hold_off") ? "acquire.busy_holdoff" : "acquire.busy";
+        case EventOp::skip: return "skip";
         case EventOp::status: return e.outcome == Outcome::held ? "status.held" : "status.vacant";
         case EventOp::validate:
             if (e.outcome == Outcome::current) return "validate.current";
@@ -703,30 +697,17 @@ Fields fields_with_units(const Event& e, const Strings& s) {
 }
 }  // namespace
 
-std::string outcome_words(const Event& e, const Strings& s, bool ends, std::int32_t capacity) {
+std::string outcome_words(const Event& e, const Strings& s, std::int32_t capacity) {
     Fields f = fields_with_units(e, s);
     if (e.op == EventOp::overlap_begin && capacity > 0) {
         f.emplace_back("capacity", std::to_string(capacity));
         return s.tr("out.overlap_begin_of", f);
     }
-    return s.tr("out." + event_key(e, ends), f);
+    return s.tr("out." + event_key(e), f);
 }
 
-std::string describe_event(const Event& e, const Strings& s, bool ends) {
-    return s.tr("ev." + event_key(e, ends), fields_with_units(e, s));
-}
-
-bool ends_run(const sim::Trace& trace, std::size_t index) {
-    if (index >= trace.events.size()) return false;
-    const Event& e = trace.events[index];
-    if (e.op != EventOp::acquire || e.outcome != Outcome::busy) return false;
-    for (std::size_t k = index + 1; k < trace.events.size(); ++k) {
-        const Event& later = trace.events[k];
-        if (later.node == e.node && later.run == e.run) return false;
-    }
-    for (const sim::RunSummary& r : trace.summary.results)
-        if (r.node == e.node && r.run == e.run) return r.result == "skipped";
-    return false;
+std::string describe_event(const Event& e, const Strings& s) {
+    return s.tr("ev." + event_key(e), fields_with_units(e, s));
 }
 
 std::string status_words(sim::NodeStatus status, const Strings& s) {

@@ -17,26 +17,19 @@
 namespace leasescope::words {
 
 // The table key that tells this event, e.g. "acquire.busy_holdoff",
-// "release.not_owner", "write.unsafe", "skip". `ends_run` marks a busy attempt
-// that ended its run (a trace without `skip` events; see ends_run()).
-std::string event_key(const sim::Event& event, bool ends_run = false);
+// "release.not_owner", "write.unsafe", "skip".
+std::string event_key(const sim::Event& event);
 
 // The fields every text may use: node, tick, run, slot, fencing, ttl, token,
 // detail, mode, lose.
 Fields event_fields(const sim::Event& event);
 
 std::string op_words(const sim::Event& event, const Strings& strings);       // "release" / "해제"
-// The Outcome cell: "rejected: stale token", "busy at the deadline: skipped".
+// The Outcome cell: "rejected: stale token", "skipped: gave up waiting".
 // With the lock's capacity, an overlap reads "more nodes act than the lock
 // allows (3 > 2)".
-std::string outcome_words(const sim::Event& event, const Strings& strings, bool ends_run = false,
-                          std::int32_t capacity = 0);
-std::string describe_event(const sim::Event& event, const Strings& strings, bool ends_run = false);
-
-// Whether the event at `index` is a busy attempt that ended its run: the
-// run's last event, in a run whose result is skipped. (Traces that record
-// the give-up as its own `skip` event never need this.)
-bool ends_run(const sim::Trace& trace, std::size_t index);
+std::string outcome_words(const sim::Event& event, const Strings& strings, std::int32_t capacity = 0);
+std::string describe_event(const sim::Event& event, const Strings& strings);
 
 // What the explanation reads: the scenario (resource mode, candidates'
 // options, capacity, order), the trace up to the event, and the state at the
