@@ -503,7 +503,13 @@ private:
             }
         }
         const Fields h = holder_fields();
-        if (!others().empty()) add("explain.skip.holder", h);
+        if (!others().empty()) {
+            add("explain.skip.holder", h);
+        } else if (ctx_.scenario && ctx_.scenario->elector == ElectorKind::lock &&
+                   records_before(trace_, i_).size() < static_cast<std::size_t>(trace_.header.capacity)) {
+            // Free at the deadline, yet no try: the single lock's rule (model.md, waiting loops).
+            add("explain.skip.free_at_deadline");
+        }
     }
 
     Fields deadline_fields() const {
