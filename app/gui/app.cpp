@@ -289,6 +289,15 @@ void App::apply(const Commands& commands) {
             case Command::Kind::reset_layout:
                 relayout_pending_ = true;
                 break;
+            case Command::Kind::set_top_height: {
+                // The top bar wraps its knobs and the lesson: the panels below move with it.
+                const auto h = static_cast<float>(std::round(c.number));
+                if (std::fabs(h - top_h_) >= 1.0f) {
+                    top_h_ = h;
+                    relayout_pending_ = true;
+                }
+                break;
+            }
             case Command::Kind::tour_stop:
                 tour_step_ = -1;
                 break;
@@ -445,7 +454,9 @@ void App::shortcuts(Commands& out) const {
 
 void App::compute_layout(float w, float h) {
     const float em = font_px_;
-    const float top_h = std::round(em * 5.0f);
+    // The top bar's height is what it asked for (its knobs and the lesson
+    // wrap), within bounds that leave the timeline room.
+    const float top_h = std::round(std::clamp(top_h_ > 0 ? top_h_ : em * 5.0f, em * 4.0f, h * 0.3f));
     const float transport_h = std::round(em * 2.7f);
     const float bottom_h = std::round(std::max(em * 10.0f, h * 0.27f));
     const float left_w = std::round(std::max(em * 13.0f, w * 0.18f));
