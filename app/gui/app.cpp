@@ -465,8 +465,10 @@ void App::compute_layout(float w, float h) {
     const float side_h = mid_h + transport_h;
     const float center_w = w - left_w - right_w;
     layout_["controls"] = {0, 0, w, top_h};
-    layout_["candidates"] = {0, top_h, left_w, std::round(side_h * 0.68f)};
-    layout_["action"] = {0, top_h + std::round(side_h * 0.68f), left_w, side_h - std::round(side_h * 0.68f)};
+    // The action panel keeps room for two badges and the overlap sentence.
+    const float cand_h = std::round(std::min(side_h * 0.68f, side_h - em * 8.0f));
+    layout_["candidates"] = {0, top_h, left_w, cand_h};
+    layout_["action"] = {0, top_h + cand_h, left_w, side_h - cand_h};
     layout_["timeline"] = {left_w, top_h, center_w, mid_h};
     layout_["transport"] = {left_w, top_h + mid_h, center_w, transport_h};
     layout_["record"] = {w - right_w, top_h, right_w, std::round(side_h * 0.56f)};

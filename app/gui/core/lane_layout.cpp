@@ -325,9 +325,16 @@ void layout_lanes(const LaneModel& model, const LayoutFrame& f, const Strings& s
                 proto.small = true;
                 const std::string key = std::string("mark.label.") + marker_kind_name(pm.kind);
                 const std::vector<std::string> texts{s.tr(key), s.tr("mark.label.failover")};
+                // Right beside its mark, after it or before it (over the record
+                // the failover ended, on a pill); the short word when the long one has no room.
                 const float y0 = pm.y - (m.small_h + 2) * 0.5f;
-                if (!place_label(lw, out, proto, texts, m, y0, pm.box.x1 + 1, plot_x1, false, true))
-                    place_label(lw, out, proto, texts, m, y0, f.plot_x, pm.box.x0 - 1, true, true);
+                const auto beside = [&](const std::string& text) {
+                    const float w = m.small_width(text) + 2 * label_pad + gap;
+                    return place_label(lw, out, proto, {text}, m, y0, pm.box.x1, pm.box.x1 + w + 1, false, true) ||
+                           place_label(lw, out, proto, {text}, m, y0, pm.box.x0 - w - 1, pm.box.x0, true, true);
+                };
+                for (const std::string& text : texts)
+                    if (beside(text)) break;
             }
         }
 
@@ -352,8 +359,8 @@ void layout_lanes(const LaneModel& model, const LayoutFrame& f, const Strings& s
                     float fxb = xb;
                     if (resource && f.resource_until != tick_none)
                         fxb = std::min(xb, static_cast<float>(f.axis.x_of(static_cast<double>(f.resource_until) + 1.0)) - 3);
+                    // Whole or not at all: a bare "#34" would read as a write's number.
                     texts.push_back(s.tr("timeline.highest", {{"fencing", std::to_string(*sp.fencing)}}));
-                    texts.push_back(fmt::format("#{}", *sp.fencing));
                     const float y1 = lw.y + f.lane_h - std::max(2.0f, f.lane_h * 0.14f) - 3;
                     place_label(lw, out, proto, texts, m, y1 - m.small_h, xa, fxb, true, false);
                     continue;
@@ -377,8 +384,11 @@ void layout_lanes(const LaneModel& model, const LayoutFrame& f, const Strings& s
                 } else {
                     continue;
                 }
+                // Words follow the marks of the span's first tick ("△ #2", not "#2 △").
+                const float after_first = static_cast<float>(f.axis.x_of(static_cast<double>(sp.begin) + 0.5));
                 const float y0 = lw.y + (f.lane_h - m.body_h) * 0.5f;
-                place_label(lw, out, proto, texts, m, y0, xa, xb, false, false);
+                place_label(lw, out, proto, texts, m, y0, std::max(xa, after_first), xb, false, false) ||
+                    place_label(lw, out, proto, texts, m, y0, xa, xb, false, false);
             }
             // 4. Tags on paused / partitioned boxes, inside the box's top edge.
             spans.clear();
@@ -455,7 +465,9 @@ RulerLayout layout_ruler(const TimeAxis& axis, float plot_x, float plot_w, float
         label.box = Box{x + 3, top + 2, x + 3 + w, top + 2 + m.body_h};
         if (label.box.x1 > plot_x1) break;
         // Never under the badge, never over the previous number (a long number, a tight step).
-        if (out.playhead_visible && label.box.intersects(Box{out.badge.x0 - 3, out.badge.y0, out.badge.x1 + 3, out.badge.y1}))
+        // The badge already says the playhead's tick; a number beside it would read twice ("8 [8]").
+        if (out.playhead_visible && (t == playhead || label.box.intersects(Box{out.badge.x0 - 3, out.badge.y0,
+                                                                                  out.badge.x1 + 3, out.badge.y1})))
             continue;
         if (label.box.x0 < previous.x1 + 4) continue;
         previous = label.box;

@@ -136,6 +136,8 @@ Glyph make(MarkerKind kind) {
                 const float rr = i % 2 == 0 ? 1.3f : 0.72f;
                 star.push_back(P{rr * std::cos(a), rr * std::sin(a)});
             }
+            // A white halo first: the burst stays loud on a crimson STALE bar.
+            g.parts.push_back(outline(star, Ink::white, 0.4f));
             // Filled as a fan of convex pieces (a star is not convex).
             g.parts.push_back(poly(regular(8, 0.74f, -1.5707963f + 0.3926991f)));
             for (int i = 0; i < 16; i += 2) {
@@ -147,7 +149,7 @@ Glyph make(MarkerKind kind) {
             g.parts.push_back(outline(star, Ink::dark, 0.12f));
             g.parts.push_back(line({P{0, -0.62f}, P{0, 0.12f}}, Ink::white, 0.26f));
             g.parts.push_back(disc(0, 0.42f, 0.15f, Ink::white));
-            g.extent = 1.3f;
+            g.extent = 1.45f;
             break;
         }
         case MarkerKind::write_rejected_fence: {  // an octagon (a stop sign) with a bar: the fence refused it
