@@ -10,6 +10,7 @@
 #include "core/marks.hpp"
 #include "core/palette.hpp"
 #include "core/strings.hpp"
+#include "core/svg.hpp"
 
 using namespace leasescope;
 using namespace leasescope::gui;
@@ -126,5 +127,38 @@ TEST(Marks, FailoverMarksTellWhatWasLost) {
         for (const Marker& m : slot.markers)
             if (m.kind == want) ++found;
         EXPECT_EQ(found, 1) << name;
+    }
+}
+
+// The SVG export draws the same marks, each in a group whose <title> names its
+// outcome in words: a script or a screen reader tells the gc-pause pair apart
+// by the text alone.
+TEST(Marks, SvgMarksCarryTheirOutcomeInATitle) {
+    Strings strings;
+    std::string error;
+    ASSERT_TRUE(strings.load_dir(std::string(LEASESCOPE_SOURCE_DIR) + "/assets", error)) << error;
+    for (const auto& [name, want] : {std::pair{"gc-pause-fencing", MarkerKind::write_rejected_fence},
+                                     std::pair{"gc-pause-no-fencing", MarkerKind::write_unsafe}}) {
+        sim::Timeline timeline(test::load_preset(name));
+        const LaneModel model = build_lanes(timeline);
+        SvgOptions o;
+        o.last = model.end_tick;
+        o.playhead = 15;
+        o.title = name;
+        const std::string svg = timeline_svg(model, default_palette(), strings, o);
+        const std::string title = "node-a · " + strings.tr("word.tick") + " 15 · " +
+                                  strings.tr(std::string("legend.") + marker_kind_name(want));
+        EXPECT_NE(svg.find("<g class=\"mark " + std::string(marker_kind_name(want)) + "\"><title>" + title + "</title>"),
+                  std::string::npos)
+            << name;
+        // Every mark group has a title.
+        std::size_t groups = 0, titled = 0;
+        for (std::size_t at = svg.find("<g class=\"mark "); at != std::string::npos;
+             at = svg.find("<g class=\"mark ", at + 1)) {
+            ++groups;
+            if (svg.find("><title>", at) == svg.find('>', at)) ++titled;
+        }
+        EXPECT_GT(groups, 5u) << name;
+        EXPECT_EQ(groups, titled) << name;
     }
 }

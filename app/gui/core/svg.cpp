@@ -69,6 +69,17 @@ std::string svg_mark(MarkerKind kind, float cx, float cy, float r, const Palette
     return out;
 }
 
+std::string lane_name(const Lane& lane, const Strings& s) {
+    switch (lane.kind) {
+        case LaneKind::candidate: return lane.label;
+        case LaneKind::slot: return s.tr("lane.slot", {{"slot", std::to_string(lane.index)}});
+        case LaneKind::holdoff: return s.tr("lane.holdoff");
+        case LaneKind::resource: return s.tr("lane.resource");
+        case LaneKind::ops: return s.tr("lane.ops");
+    }
+    return lane.label;
+}
+
 std::string rect(const Box& b, const std::string& fill, float rx = 0, const char* extra = "") {
     return fmt::format("<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"{:.1f}\" rx=\"{:.0f}\" fill=\"{}\"{}/>\n",
                        b.x0, b.y0, b.w(), b.h(), rx, fill, extra);
@@ -159,11 +170,7 @@ std::string timeline_svg(const LaneModel& model, const Palette& pal, const Strin
         const Lane& lane = model.lanes[li];
         const float y = top + lane_h * static_cast<float>(li);
         out += rect(Box{0, y, o.width_px, y + lane_h}, (li % 2 ? pal.lane_odd : pal.lane_even).hex());
-        std::string label = lane.label;
-        if (lane.kind == LaneKind::slot) label = s.tr("lane.slot", {{"slot", std::to_string(lane.index)}});
-        if (lane.kind == LaneKind::holdoff) label = s.tr("lane.holdoff");
-        if (lane.kind == LaneKind::resource) label = s.tr("lane.resource");
-        if (lane.kind == LaneKind::ops) label = s.tr("lane.ops");
+        const std::string label = lane_name(lane, s);
         out += fmt::format("<text x=\"8\" y=\"{:.1f}\" fill=\"{}\">{}</text>\n", y + lane_h * 0.62f, pal.text.hex(),
                            escape(label));
         const bool resource = lane.kind == LaneKind::resource;
@@ -196,7 +203,7 @@ std::string timeline_svg(const LaneModel& model, const Palette& pal, const Strin
         const Lane& lane = model.lanes[static_cast<std::size_t>(pm.lane)];
         const Marker& mk = lane.markers[static_cast<std::size_t>(pm.marker)];
         title = fmt::format("{} {} · {}", s.tr("word.tick"), mk.tick, title);
-        if (lane.kind == LaneKind::candidate) title = lane.label + " · " + title;
+        title = lane_name(lane, s) + " · " + title;
         if (pm.folded > 1) title += " · " + s.tr("tip.folded", {{"count", std::to_string(pm.folded)}});
         out += svg_mark(pm.kind, pm.x, pm.y, pm.r, pal, title);
     }
@@ -225,9 +232,16 @@ std::string timeline_svg(const LaneModel& model, const Palette& pal, const Strin
                            escape(pl.text));
     }
     if (ruler.playhead_visible) {
+        // As on screen: the playhead's cell is outlined through the lanes, its
+        // line runs only through the ruler, so no mark of that tick is crossed.
+        const auto x0 = static_cast<float>(axis.x_of(static_cast<double>(o.playhead)));
+        const auto x1 = static_cast<float>(axis.x_of(static_cast<double>(o.playhead) + 1.0));
+        out += fmt::format("<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"{:.1f}\" fill=\"{}\" "
+                           "fill-opacity=\"0.06\" stroke=\"{}\" stroke-width=\"2\"/>\n",
+                           x0, top - 26, x1 - x0, lanes_bottom - top + 26, pal.playhead.hex(), pal.playhead.hex());
         out += fmt::format("<line x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\" stroke=\"{}\" "
                            "stroke-width=\"2\"/>\n",
-                           ruler.playhead_x, top - 26, ruler.playhead_x, lanes_bottom, pal.playhead.hex());
+                           ruler.playhead_x, top - 26, ruler.playhead_x, top - 6, pal.playhead.hex());
         out += rect(ruler.badge, pal.playhead.hex(), 3);
         out += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" fill=\"#ffffff\">{}</text>\n", ruler.badge.x0 + 4,
                            ruler.badge.y1 - 4, ruler.badge_text);
