@@ -85,19 +85,19 @@ TEST(Marks, EveryDrawnMarkHasAGlyphAndALegendEntryInBothLanguages) {
 TEST(Marks, WriteOutcomesMapFromTheTrace) {
     using sim::Outcome;
     using sim::ResourceMode;
-    EXPECT_EQ(marker_kind_of(write_event(Outcome::accepted, ""), false, ResourceMode::off), MarkerKind::write_current);
-    EXPECT_EQ(marker_kind_of(write_event(Outcome::accepted, "stale"), false, ResourceMode::check),
+    EXPECT_EQ(marker_kind_of(write_event(Outcome::accepted, ""), ResourceMode::off), MarkerKind::write_current);
+    EXPECT_EQ(marker_kind_of(write_event(Outcome::accepted, "stale"), ResourceMode::check),
               MarkerKind::write_stale);
-    EXPECT_EQ(marker_kind_of(write_event(Outcome::accepted, "stale,unsafe_write"), false, ResourceMode::off),
+    EXPECT_EQ(marker_kind_of(write_event(Outcome::accepted, "stale,unsafe_write"), ResourceMode::off),
               MarkerKind::write_unsafe);
-    EXPECT_EQ(marker_kind_of(write_event(Outcome::accepted, "unsafe_write"), false, ResourceMode::off),
+    EXPECT_EQ(marker_kind_of(write_event(Outcome::accepted, "unsafe_write"), ResourceMode::off),
               MarkerKind::write_unsafe);
-    EXPECT_EQ(marker_kind_of(write_event(Outcome::rejected, "stale"), false, ResourceMode::check),
+    EXPECT_EQ(marker_kind_of(write_event(Outcome::rejected, "stale"), ResourceMode::check),
               MarkerKind::write_rejected_fence);
-    EXPECT_EQ(marker_kind_of(write_event(Outcome::rejected, "stale"), false, ResourceMode::validate),
+    EXPECT_EQ(marker_kind_of(write_event(Outcome::rejected, "stale"), ResourceMode::validate),
               MarkerKind::write_rejected_token);
     // A detail word is matched whole ("unstale" is not "stale").
-    EXPECT_EQ(marker_kind_of(write_event(Outcome::accepted, "unstale"), false, ResourceMode::off),
+    EXPECT_EQ(marker_kind_of(write_event(Outcome::accepted, "unstale"), ResourceMode::off),
               MarkerKind::write_current);
 }
 

@@ -82,7 +82,7 @@ bool has_detail(const sim::Event& e, std::string_view word) {
 }
 }  // namespace
 
-MarkerKind marker_kind_of(const sim::Event& e, bool ends_run, sim::ResourceMode mode) {
+MarkerKind marker_kind_of(const sim::Event& e, sim::ResourceMode mode) {
     using sim::EventOp;
     using sim::Outcome;
     switch (e.op) {
@@ -113,21 +113,17 @@ MarkerKind marker_kind_of(const sim::Event& e, bool ends_run, sim::ResourceMode 
             if (e.outcome == Outcome::acquired)
                 return has_detail(e, "fencing_regressed") ? MarkerKind::acquire_regressed : MarkerKind::acquire;
             if (e.outcome == Outcome::error) return MarkerKind::acquire_error;
-            return ends_run ? MarkerKind::skip : MarkerKind::acquire_busy;
+            return MarkerKind::acquire_busy;
+        case EventOp::skip: return MarkerKind::skip;
         case EventOp::status:
         case EventOp::validate: return MarkerKind::op_read;
         case EventOp::overlap_begin: return MarkerKind::overlap_begin;
         case EventOp::overlap_end: return MarkerKind::overlap_end;
-        default: break;
     }
-    // The run that gives up waiting (`skip`, outcome `skipped`).
-    if (std::string_view(sim::to_string(e.op)) == "skip") return MarkerKind::skip;
     return MarkerKind::start;
 }
 
-MarkerKind marker_kind_of(const sim::Event& e, bool ends_run) {
-    return marker_kind_of(e, ends_run, sim::ResourceMode::check);
-}
+MarkerKind marker_kind_of(const sim::Event& e) { return marker_kind_of(e, sim::ResourceMode::check); }
 
 bool is_alarm(MarkerKind k) {
     switch (k) {
@@ -281,36 +277,13 @@ LaneModel build_lanes(const sim::Timeline& timeline) {
         close_span(overlap_open, stop, model.overlap);
     }
 
-    // Markers: which acquire ended a skipped run (the last attempt of that run).
     std::map<std::string, std::int32_t> node_index;
     for (std::int32_t i = 0; i < n_nodes; ++i) node_index[scenario.candidates[static_cast<std::size_t>(i)].name] = i;
-    std::map<std::pair<std::int32_t, std::int32_t>, std::size_t> last_acquire;
-    for (std::size_t k = 0; k < trace.events.size(); ++k) {
-        const sim::Event& e = trace.events[k];
-        if (e.op != sim::EventOp::acquire) continue;
-        auto it = node_index.find(e.node);
-        if (it != node_index.end()) last_acquire[{it->second, e.run}] = k;
-    }
-    std::vector<bool> ends_run(trace.events.size(), false);
-    // A trace that has `skip` events tells the give-up itself; older traces
-    // only have the last busy attempt.
-    bool has_skip_events = false;
-    for (const sim::Event& e : trace.events)
-        if (marker_kind_of(e, false, scenario.resource) == MarkerKind::skip) has_skip_events = true;
-    for (const sim::RunSummary& r : trace.summary.results) {
-        if (has_skip_events) break;
-        if (r.result != "skipped") continue;
-        auto it = node_index.find(r.node);
-        if (it == node_index.end()) continue;
-        auto found = last_acquire.find({it->second, r.run});
-        if (found != last_acquire.end()) ends_run[found->second] = true;
-    }
-
     for (std::size_t k = 0; k < trace.events.size(); ++k) {
         const sim::Event& e = trace.events[k];
         Marker m;
         m.tick = e.tick;
-        m.kind = marker_kind_of(e, ends_run[k], scenario.resource);
+        m.kind = marker_kind_of(e, scenario.resource);
         m.event = static_cast<std::int32_t>(k);
         m.fencing = e.fencing;
         switch (e.op) {

@@ -106,13 +106,13 @@ LaneModel build_lanes(const sim::Timeline& timeline);
 
 // The span kind that shows a node status (one colour per state everywhere).
 SpanKind span_kind_of(sim::NodeStatus status);
-// Which marker an event becomes. `ends_run` tells a busy acquire that ended
-// its run (traces without a `skip` event); `mode` is the resource's, which
-// decides what rejected a write (the fencing check or token validation).
-MarkerKind marker_kind_of(const sim::Event& event, bool ends_run, sim::ResourceMode mode);
+// Which marker an event becomes (a run that gives up has its own `skip`
+// event); `mode` is the resource's, which decides what rejected a write (the
+// fencing check or token validation).
+MarkerKind marker_kind_of(const sim::Event& event, sim::ResourceMode mode);
 // Only for ranking events (marker_priority): a rejected write comes back as
 // rejected by the fencing check whatever the mode. Never use it to draw.
-MarkerKind marker_kind_of(const sim::Event& event, bool ends_run);
+MarkerKind marker_kind_of(const sim::Event& event);
 // The marks that tell outcomes a teacher must not miss (drawn in red in the
 // event table, never folded away).
 bool is_alarm(MarkerKind kind);

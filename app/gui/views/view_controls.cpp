@@ -180,11 +180,19 @@ private:
         ImGui::EndPopup();
     }
 
-    // The words inside a knob: "lease 6 ticks = 300 ms" (the tick length is the scenario's).
-    static std::string knob_text(const FrameContext& ctx, const char* label_key, long long ticks) {
-        const long long ms = ticks * static_cast<long long>(ctx.scenario.tick_ms);
+    // The words inside a knob: "lease 6 ticks = 300 ms" (the tick length is the
+    // scenario's); `shown` stands for the number. extend_every 0 is the
+    // library's own period, max(lease / 3, 25 ms), told in milliseconds.
+    static std::string knob_text(const FrameContext& ctx, const char* label_key, const char* key, long long ticks,
+                                 const std::string& shown) {
+        const long long tick_ms = ctx.scenario.tick_ms;
+        if (ticks == 0 && std::string_view(key) == "extend_every" && !ctx.scenario.candidates.empty()) {
+            const long long lease_ms = ctx.scenario.candidates.front().options.lease * tick_ms;
+            return ctx.strings.tr("unit.knob_library",
+                                  {{"label", ctx.tr(label_key)}, {"ms", std::to_string(std::max(lease_ms / 3, 25LL))}});
+        }
         return ctx.strings.tr(ticks == 1 ? "unit.knob_one" : "unit.knob",
-                              {{"label", ctx.tr(label_key)}, {"ticks", std::to_string(ticks)}, {"ms", std::to_string(ms)}});
+                              {{"label", ctx.tr(label_key)}, {"ticks", shown}, {"ms", std::to_string(ticks * tick_ms)}});
     }
 
     // One parameter slider that edits every candidate at once, as wide as its
@@ -193,23 +201,24 @@ private:
                       int lo, int hi, bool first) {
         int v = static_cast<int>(value);
         const float frame = ImGui::GetStyle().FramePadding.x * 2 + 8;
-        const float width = ImGui::CalcTextSize(knob_text(ctx, label_key, hi).c_str()).x + frame;
+        const float width = std::max(ImGui::CalcTextSize(knob_text(ctx, label_key, key, hi, std::to_string(hi)).c_str()).x,
+                                     ImGui::CalcTextSize(knob_text(ctx, label_key, key, 0, "0").c_str()).x) +
+                            frame;
         if (!first) flow(width, ImGui::GetFontSize() * 0.6f);
         ImGui::SetNextItemWidth(width);
         // The name and the unit sit inside the slider: compact and readable from the back row.
         const std::string id = std::string("##") + key;
         // The slider prints the value itself (%d); the milliseconds follow the value shown.
         std::string with_value;
-        for (char c : ctx.strings.tr(v == 1 ? "unit.knob_one" : "unit.knob",
-                                     {{"label", ctx.tr(label_key)},
-                                      {"ticks", "\x01"},
-                                      {"ms", std::to_string(static_cast<long long>(v) * ctx.scenario.tick_ms)}})) {
+        for (char c : knob_text(ctx, label_key, key, v, "\x01")) {
             if (c == '%') with_value += "%%";
             else if (c == '\x01') with_value += "%d";
             else with_value += c;
         }
         if (ImGui::SliderInt(id.c_str(), &v, lo, hi, with_value.c_str()))
-            out.push_back(cmd_edit({Edit{Edit::Kind::set_all, key, nlohmann::json(v)}}));
+            out.push_back(cmd_edit({Edit{Edit::Kind::set_all, key,
+                                         v == 0 && std::string_view(key) == "extend_every" ? nlohmann::json(nullptr)
+                                                                                          : nlohmann::json(v)}}));
         const std::string tip_key = std::string("tip.param.") + key;
         if (ImGui::IsItemHovered()) {
             ImGui::BeginTooltip();
@@ -229,7 +238,8 @@ private:
         param(ctx, out, "param.lease", "lease", o.lease, 1, 60, false);
         param(ctx, out, "param.wait", "wait", o.wait, 0, 60, false);
         param(ctx, out, "param.min_lease", "min_lease", o.min_lease, 0, 60, false);
-        param(ctx, out, "param.extend_every", "extend_every", o.extend_every, 1, 60, false);
+        // 0 is the library's own period in milliseconds (no extend_every key).
+        param(ctx, out, "param.extend_every", "extend_every", o.extend_every, 0, 60, false);
         param(ctx, out, "param.retry_every", "retry_every", o.retry_every, 1, 20, false);
         bool auto_extend = o.auto_extend;
         flow(ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x +
@@ -237,9 +247,9 @@ private:
              gap);
         if (ImGui::Checkbox(ctx.tr("param.auto_extend"), &auto_extend)) {
             std::vector<Edit> edits{Edit{Edit::Kind::set_all, "auto_extend", nlohmann::json(auto_extend)}};
-            // The watchdog needs extend_every < lease; pick the library's default when it would not hold.
+            // The watchdog needs extend_every < lease; fall back to the library's period when it would not hold.
             if (auto_extend && o.extend_every >= o.lease)
-                edits.push_back(Edit{Edit::Kind::set_all, "extend_every", nlohmann::json(default_extend_every(o.lease))});
+                edits.push_back(Edit{Edit::Kind::set_all, "extend_every", nlohmann::json(nullptr)});
             out.push_back(cmd_edit(std::move(edits)));
         }
         int capacity = ctx.scenario.lock.capacity;

@@ -133,22 +133,18 @@ private:
         cached_lang_ = ctx.lang();
         cached_retries_ = show_retries_;
         rows_.clear();
-        // The attempt that ended a run (skipped) always shows: it tells the result.
-        std::vector<bool> ends_run(events.size(), false);
         // Each event's mark, read off the lanes so the table shows exactly the timeline's.
         marks_.assign(events.size(), -1);
         for (const Lane& lane : ctx.lanes.lanes)
-            for (const Marker& m : lane.markers) {
-                if (m.event < 0 || static_cast<std::size_t>(m.event) >= events.size()) continue;
-                marks_[static_cast<std::size_t>(m.event)] = static_cast<int>(m.kind);
-                if (m.kind == MarkerKind::skip) ends_run[static_cast<std::size_t>(m.event)] = true;
-            }
+            for (const Marker& m : lane.markers)
+                if (m.event >= 0 && static_cast<std::size_t>(m.event) < events.size())
+                    marks_[static_cast<std::size_t>(m.event)] = static_cast<int>(m.kind);
         ImGuiTextFilter filter(filter_.c_str());
         for (std::size_t k = 0; k < events.size(); ++k) {
             const sim::Event& e = events[k];
             // Busy retries repeat every tick; they are hidden unless asked for.
             if (!show_retries_ && e.op == sim::EventOp::acquire && e.outcome == sim::Outcome::busy) {
-                if (!ends_run[k] && !is_first_attempt(events, k)) continue;
+                if (!is_first_attempt(events, k)) continue;
             }
             if (filter.IsActive()) {
                 const std::string row = e.node + " " + op_words(e, ctx.strings) + " " + outcome_words(e, ctx.strings) +

@@ -292,7 +292,7 @@ public:
             if (hovered && !in_ruler && hover_lane == pm.lane && near) {
                 const sim::Event& e = ctx.timeline.trace().events[static_cast<std::size_t>(mk.event)];
                 hover_text = ctx.strings.tr(std::string("legend.") + marker_kind_name(pm.kind)) + "\n" +
-                             describe_event(e, ctx.strings, mk.kind == MarkerKind::skip);
+                             describe_event(e, ctx.strings);
                 if (pm.folded > 1)
                     hover_text.append("\n").append(ctx.strings.tr("tip.folded", {{"count", std::to_string(pm.folded)}}));
                 hover_event_ = mk.event;
