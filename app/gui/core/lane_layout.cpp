@@ -385,7 +385,12 @@ void layout_lanes(const LaneModel& model, const LayoutFrame& f, const Strings& s
                     continue;
                 }
                 // Words follow the marks of the span's first tick ("△ #2", not "#2 △").
-                const float after_first = static_cast<float>(f.axis.x_of(static_cast<double>(sp.begin) + 0.5));
+                float after_first = xa;
+                for (std::size_t k = 0; k < lane_marks_end; ++k) {
+                    const PlacedMark& pm = out.marks[k];
+                    if (pm.lane == li && lane.markers[static_cast<std::size_t>(pm.marker)].tick == sp.begin)
+                        after_first = std::max(after_first, pm.box.x1 + gap);
+                }
                 const float y0 = lw.y + (f.lane_h - m.body_h) * 0.5f;
                 place_label(lw, out, proto, texts, m, y0, std::max(xa, after_first), xb, false, false) ||
                     place_label(lw, out, proto, texts, m, y0, xa, xb, false, false);
