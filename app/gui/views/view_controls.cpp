@@ -201,9 +201,10 @@ private:
                       int lo, int hi, bool first) {
         int v = static_cast<int>(value);
         const float frame = ImGui::GetStyle().FramePadding.x * 2 + 8;
-        const float width = std::max(ImGui::CalcTextSize(knob_text(ctx, label_key, key, hi, std::to_string(hi)).c_str()).x,
-                                     ImGui::CalcTextSize(knob_text(ctx, label_key, key, 0, "0").c_str()).x) +
-                            frame;
+        // As wide as its words now, plus two digits of slack, so dragging by a
+        // step or two does not reflow the row under the mouse.
+        const float width = ImGui::CalcTextSize(knob_text(ctx, label_key, key, v, std::to_string(v)).c_str()).x +
+                            ImGui::CalcTextSize("00").x + frame;
         if (!first) flow(width, ImGui::GetFontSize() * 0.6f);
         ImGui::SetNextItemWidth(width);
         // The name and the unit sit inside the slider: compact and readable from the back row.

@@ -408,7 +408,14 @@ private:
             ImGui::SameLine(0, 3);
             ImGui::TextUnformatted(text);
         }
-        ImGui::TextDisabled("%s", ctx.tr("timeline.hint"));
+        // The mouse hint only where the lanes keep room; else it waits in a tooltip.
+        if (ImGui::GetContentRegionAvail().y > ImGui::GetFontSize() * 16) {
+            ImGui::TextDisabled("%s", ctx.tr("timeline.hint"));
+        } else {
+            ImGui::SameLine(0, 14);
+            ImGui::TextDisabled("(?)");
+            if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", ctx.tr("timeline.hint"));
+        }
         ImGui::PopFont();
         ImGui::Spacing();
     }
