@@ -49,6 +49,23 @@ public:
         ImGui::TextUnformatted(ctx.scenario.lock.name.c_str());
         ImGui::PopFont();
         ImGui::TextDisabled("%s", ctx.strings.tr("record.at_tick", {{"tick", std::to_string(t)}}).c_str());
+        // The store-wide part first (the counter, what a failover did, the
+        // hold-off): it tells the fencing lesson and must not scroll away.
+        ImGui::Text("%s  %lld", ctx.tr("record.counter"), static_cast<long long>(snap.counter));
+        ImGui::SameLine();
+        ImGui::TextDisabled("%s", ctx.tr("record.counter_note"));
+        ImGui::PushTextWrapPos(0.0f);
+        draw_failover(ctx);
+        if (snap.holdoff_until != tick_none && t < snap.holdoff_until) {
+            ImGui::TextColored(ImVec4(0.78f, 0.55f, 0.15f, 1), "%s",
+                               ctx.strings.tr("record.holdoff_until", {{"until", std::to_string(snap.holdoff_until)},
+                                                                       {"left", std::to_string(snap.holdoff_until - t)}})
+                                   .c_str());
+        } else {
+            ImGui::Text("%s  —", ctx.tr("record.holdoff"));
+        }
+        ImGui::PopTextWrapPos();
+        ImGui::Separator();
         ImGui::Spacing();
         ImDrawList* dl = ImGui::GetWindowDrawList();
         const float w = ImGui::GetContentRegionAvail().x;
@@ -100,21 +117,6 @@ public:
             ImGui::SetCursorScreenPos(ImVec2(p.x, p.y + card_h + 6));
             ImGui::PopID();
         }
-        ImGui::Separator();
-        ImGui::Text("%s  %lld", ctx.tr("record.counter"), static_cast<long long>(snap.counter));
-        ImGui::SameLine();
-        ImGui::TextDisabled("%s", ctx.tr("record.counter_note"));
-        ImGui::PushTextWrapPos(0.0f);
-        draw_failover(ctx);
-        if (snap.holdoff_until != tick_none && t < snap.holdoff_until) {
-            ImGui::TextColored(ImVec4(0.78f, 0.55f, 0.15f, 1), "%s",
-                               ctx.strings.tr("record.holdoff_until", {{"until", std::to_string(snap.holdoff_until)},
-                                                                       {"left", std::to_string(snap.holdoff_until - t)}})
-                                   .c_str());
-        } else {
-            ImGui::Text("%s  —", ctx.tr("record.holdoff"));
-        }
-        ImGui::PopTextWrapPos();
         ImGui::End();
     }
 
