@@ -289,6 +289,15 @@ void App::apply(const Commands& commands) {
             case Command::Kind::reset_layout:
                 relayout_pending_ = true;
                 break;
+            case Command::Kind::set_top_height: {
+                // The top bar wraps its knobs and the lesson: the panels below move with it.
+                const auto h = static_cast<float>(std::round(c.number));
+                if (std::fabs(h - top_h_) >= 1.0f) {
+                    top_h_ = h;
+                    relayout_pending_ = true;
+                }
+                break;
+            }
             case Command::Kind::tour_stop:
                 tour_step_ = -1;
                 break;
@@ -445,7 +454,9 @@ void App::shortcuts(Commands& out) const {
 
 void App::compute_layout(float w, float h) {
     const float em = font_px_;
-    const float top_h = std::round(em * 5.0f);
+    // The top bar's height is what it asked for (its knobs and the lesson
+    // wrap), within bounds that leave the timeline room.
+    const float top_h = std::round(std::clamp(top_h_ > 0 ? top_h_ : em * 5.0f, em * 4.0f, h * 0.3f));
     const float transport_h = std::round(em * 2.7f);
     const float bottom_h = std::round(std::max(em * 10.0f, h * 0.27f));
     const float left_w = std::round(std::max(em * 13.0f, w * 0.18f));
@@ -454,8 +465,10 @@ void App::compute_layout(float w, float h) {
     const float side_h = mid_h + transport_h;
     const float center_w = w - left_w - right_w;
     layout_["controls"] = {0, 0, w, top_h};
-    layout_["candidates"] = {0, top_h, left_w, std::round(side_h * 0.68f)};
-    layout_["action"] = {0, top_h + std::round(side_h * 0.68f), left_w, side_h - std::round(side_h * 0.68f)};
+    // The action panel keeps room for two badges and the overlap sentence.
+    const float cand_h = std::round(std::min(side_h * 0.68f, side_h - em * 8.0f));
+    layout_["candidates"] = {0, top_h, left_w, cand_h};
+    layout_["action"] = {0, top_h + cand_h, left_w, side_h - cand_h};
     layout_["timeline"] = {left_w, top_h, center_w, mid_h};
     layout_["transport"] = {left_w, top_h + mid_h, center_w, transport_h};
     layout_["record"] = {w - right_w, top_h, right_w, std::round(side_h * 0.56f)};

@@ -95,6 +95,7 @@ private:
     Strings strings_;
     Palette palette_;
     float font_px_ = 17.0f;
+    float top_h_ = 0.0f;  // what the top bar asked for (0: the default)
     Fonts fonts_;
     std::vector<PresetInfo> presets_;
     std::vector<TourStep> tour_;

@@ -28,6 +28,7 @@ struct Command {
         tour_goto,     // value: step index
         tour_stop,
         reset_layout,  // place every panel on the computed layout again
+        set_top_height,  // number: the height the top bar needs (its knobs and the lesson wrap)
         export_png,    // text: path
         export_svg,    // text: path
         export_jsonl,  // text: path

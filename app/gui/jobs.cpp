@@ -19,7 +19,7 @@ struct LiveJob::Outcome {
 };
 
 LiveJob::LiveJob(const sim::Scenario& scenario, std::string url, std::int64_t tick_ms)
-    : outcome_(std::make_unique<Outcome>()) {
+    : resource_(scenario.resource), outcome_(std::make_unique<Outcome>()) {
     // The thread owns copies of everything it reads; it writes only `outcome_`
     // and the atomics, and `done_` publishes the outcome.
     thread_ = std::thread([this, scenario, url = std::move(url), tick_ms] {
@@ -51,7 +51,7 @@ void LiveJob::result(LiveStatus& s) const {
     s.timing_faults.clear();
     for (const live::TimingFault& f : r.timing_faults) s.timing_faults.emplace_back(f.tick, f.late_ms);
     s.live_trace = r.trace;
-    s.live_lanes = build_trace_lanes(s.live_trace);
+    s.live_lanes = build_trace_lanes(s.live_trace, resource_);
     s.divergence_event = -1;
     s.message.clear();
     if (r.input_error) {
@@ -71,7 +71,7 @@ void LiveJob::result(LiveStatus& s) const {
     } else if (outcome_->comparison) {
         const live::Comparison& c = *outcome_->comparison;
         s.sim_trace = c.simulated;
-        s.sim_lanes = build_trace_lanes(s.sim_trace);
+        s.sim_lanes = build_trace_lanes(s.sim_trace, resource_);
         if (!c.divergence) {
             s.verdict = LiveVerdict::identical;
         } else {

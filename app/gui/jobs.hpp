@@ -36,6 +36,7 @@ public:
 
 private:
     struct Outcome;
+    sim::ResourceMode resource_ = sim::ResourceMode::off;  // the scenario's: what rejected a write
     std::atomic<bool> cancel_{false};
     std::atomic<bool> done_{false};
     std::atomic<Tick> tick_{-1};

@@ -1,21 +1,57 @@
 #!/usr/bin/env bash
 # Regenerates the pictures in docs/images/ with the app itself (headless, under
 # Xvfb), then shrinks them with pngquant (256-colour palette) so each stays
-# well under 200 KB. Usage: app/gui/make_docs_images.sh [path/to/leasescope]
+# well under 200 KB. Also every preset at its lesson tick (the tick that shows
+# its point, listed below) in English and Korean at 1600x900, and a few at
+# 1280x720, into docs/images/lessons/ (docs/lessons.md shows them).
+# Usage: app/gui/make_docs_images.sh [path/to/leasescope] [--lessons-only]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 app=${1:-build/gui/app/gui/leasescope}
+lessons_only=${2:-}
 out=docs/images
-mkdir -p "$out"
+mkdir -p "$out" "$out/lessons"
+# With DISPLAY set (an Xvfb of your own), the app runs on it; else each shot starts one.
+run_app() {
+  if [ -n "${DISPLAY:-}" ]; then "$app" "$@"; else xvfb-run -a -s "-screen 0 1600x900x24" "$app" "$@"; fi
+}
+shrink() {
+  if command -v pngquant >/dev/null; then
+    pngquant --quality 70-95 --speed 1 --force --output "$1" "$1"
+  fi
+}
 shot() {  # name scenario tick lang [extra app flags...]
   local name=$1 scenario=$2 tick=$3 lang=$4
   shift 4
-  xvfb-run -a -s "-screen 0 1600x900x24" "$app" "scenarios/$scenario.json" --tick "$tick" --lang "$lang" \
-    --size 1600x900 --screenshot "$out/$name.png" "$@"
-  if command -v pngquant >/dev/null; then
-    pngquant --quality 70-95 --speed 1 --force --output "$out/$name.png" "$out/$name.png"
-  fi
+  run_app "scenarios/$scenario.json" --tick "$tick" --lang "$lang" --size 1600x900 --screenshot "$out/$name.png" "$@"
+  shrink "$out/$name.png"
 }
+# Each preset at the tick that shows its point (its summary's key moment).
+lesson_ticks=(
+  auto-extension:12 contention:3 crash-no-release:8 deadline-lock-vs-group:3 expiry-takeover:12
+  failover-fencing-regressed:8 failover-lost-lock:8 gc-pause-fencing:15 gc-pause-no-fencing:15
+  group-capacity:9 group-expiry:12 group-saturation:9 hold-off-handover:6
+  lost-reply-orphan:8 min-lease:5 partition-extend:14 racing-acquire:3
+  scheduled-job:13 watchdog-pause:12
+)
+# The same at the smallest supported window.
+small_lessons=(expiry-takeover gc-pause-fencing gc-pause-no-fencing failover-fencing-regressed watchdog-pause)
+for entry in "${lesson_ticks[@]}"; do
+  preset=${entry%%:*} tick=${entry##*:}
+  for lang in en ko; do
+    file="$out/lessons/$preset-t$tick-$lang.png"
+    run_app "scenarios/$preset.json" --tick "$tick" --lang "$lang" --size 1600x900 --screenshot "$file"
+    shrink "$file"
+    for small in "${small_lessons[@]}"; do
+      if [ "$small" = "$preset" ]; then
+        file="$out/lessons/$preset-t$tick-$lang-1280x720.png"
+        run_app "scenarios/$preset.json" --tick "$tick" --lang "$lang" --size 1280x720 --screenshot "$file"
+        shrink "$file"
+      fi
+    done
+  done
+done
+if [ "$lessons_only" = "--lessons-only" ]; then exit 0; fi
 shot expiry-takeover-t12 expiry-takeover 12 en --svg "$out/expiry-takeover.svg"
 shot expiry-takeover-t8-ko expiry-takeover 8 ko
 shot tour-results contention 3 en --tour 3
@@ -30,11 +66,9 @@ shot group-saturation-t6 group-saturation 6 en
 # Find a counterexample: gc-pause-no-fencing without its pause; the app loads
 # what the search finds and puts the playhead on the violation.
 find_shot() {  # name lang
-  xvfb-run -a -s "-screen 0 1600x900x24" "$app" tests/gui/gc-pause-no-faults.json --find-counterexample \
+  run_app tests/gui/gc-pause-no-faults.json --find-counterexample \
     --lang "$2" --size 1600x900 --screenshot "$out/$1.png" >/dev/null
-  if command -v pngquant >/dev/null; then
-    pngquant --quality 70-95 --speed 1 --force --output "$out/$1.png" "$out/$1.png"
-  fi
+  shrink "$out/$1.png"
 }
 find_shot find-counterexample en
 find_shot find-counterexample-ko ko

@@ -25,7 +25,7 @@ sim::Scenario load(const std::string& name) { return test::load_preset(name); }
 TEST(TraceLanes, EveryEventIsOneMarkerOnItsNodesLane) {
     sim::Timeline timeline(load("failover-lost-lock"));
     const sim::Trace& trace = timeline.trace();
-    const LaneModel model = build_trace_lanes(trace);
+    const LaneModel model = build_trace_lanes(trace, timeline.scenario().resource);
     ASSERT_EQ(model.candidate_lanes, static_cast<std::int32_t>(trace.header.candidates.size()));
     ASSERT_EQ(model.lanes.size(), trace.header.candidates.size() + 1);
     std::size_t markers = 0;

@@ -45,17 +45,22 @@ int span_priority(SpanKind kind) {
 int marker_priority(MarkerKind kind) {
     switch (kind) {
         case MarkerKind::write_unsafe: return 100;
+        case MarkerKind::acquire_regressed: return 98;
         case MarkerKind::release_rejected: return 95;
-        case MarkerKind::write_rejected: return 90;
+        case MarkerKind::write_stale: return 93;
+        case MarkerKind::write_rejected_fence:
+        case MarkerKind::write_rejected_token: return 90;
         case MarkerKind::crash: return 85;
-        case MarkerKind::failover: return 84;
+        case MarkerKind::failover_all: return 84;
+        case MarkerKind::failover_leases: return 83;
         case MarkerKind::expire: return 80;
         case MarkerKind::extend_lost: return 75;
         case MarkerKind::acquire_error:
-        case MarkerKind::release_error: return 72;
+        case MarkerKind::release_error:
+        case MarkerKind::extend_error: return 72;
         case MarkerKind::acquire: return 70;
         case MarkerKind::skip: return 65;
-        case MarkerKind::write_accepted: return 60;
+        case MarkerKind::write_current: return 60;
         case MarkerKind::release: return 55;
         case MarkerKind::extend: return 50;
         case MarkerKind::pause:

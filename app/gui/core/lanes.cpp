@@ -1,6 +1,7 @@
 #include "lanes.hpp"
 
 #include <map>
+#include <string_view>
 #include <utility>
 
 namespace leasescope::gui {
@@ -67,7 +68,21 @@ SpanKind span_kind_of(sim::NodeStatus status) {
     return SpanKind::idle;
 }
 
-MarkerKind marker_kind_of(const sim::Event& e) {
+namespace {
+bool has_detail(const sim::Event& e, std::string_view word) {
+    // Details are comma-separated words ("stale,unsafe_write").
+    std::string_view d = e.detail;
+    while (!d.empty()) {
+        const auto comma = d.find(',');
+        if (d.substr(0, comma) == word) return true;
+        if (comma == std::string_view::npos) break;
+        d.remove_prefix(comma + 1);
+    }
+    return false;
+}
+}  // namespace
+
+MarkerKind marker_kind_of(const sim::Event& e, sim::ResourceMode mode) {
     using sim::EventOp;
     using sim::Outcome;
     switch (e.op) {
@@ -76,24 +91,27 @@ MarkerKind marker_kind_of(const sim::Event& e) {
         case EventOp::crash: return MarkerKind::crash;
         case EventOp::partition: return MarkerKind::partition;
         case EventOp::heal: return MarkerKind::heal;
-        case EventOp::failover: return MarkerKind::failover;
+        case EventOp::failover: return e.detail == "all" ? MarkerKind::failover_all : MarkerKind::failover_leases;
         case EventOp::expire: return MarkerKind::expire;
         case EventOp::write:
-            if (e.outcome == Outcome::rejected) return MarkerKind::write_rejected;
-            if (e.detail.find("stale") != std::string::npos ||
-                e.detail.find("unsafe_write") != std::string::npos)
-                return MarkerKind::write_unsafe;
-            return MarkerKind::write_accepted;
+            if (e.outcome == Outcome::rejected)
+                return mode == sim::ResourceMode::validate ? MarkerKind::write_rejected_token
+                                                           : MarkerKind::write_rejected_fence;
+            if (has_detail(e, "unsafe_write")) return MarkerKind::write_unsafe;
+            if (has_detail(e, "stale")) return MarkerKind::write_stale;
+            return MarkerKind::write_current;
         case EventOp::release:
             if (e.outcome == Outcome::not_owner) return MarkerKind::release_rejected;
             if (e.outcome == Outcome::error) return MarkerKind::release_error;
             return MarkerKind::release;
         case EventOp::extend:
             if (e.outcome == Outcome::renewed) return MarkerKind::extend;
+            if (e.outcome == Outcome::error) return MarkerKind::extend_error;
             return MarkerKind::extend_lost;
         case EventOp::start: return MarkerKind::start;
         case EventOp::acquire:
-            if (e.outcome == Outcome::acquired) return MarkerKind::acquire;
+            if (e.outcome == Outcome::acquired)
+                return has_detail(e, "fencing_regressed") ? MarkerKind::acquire_regressed : MarkerKind::acquire;
             if (e.outcome == Outcome::error) return MarkerKind::acquire_error;
             return MarkerKind::acquire_busy;
         case EventOp::skip: return MarkerKind::skip;
@@ -103,6 +121,25 @@ MarkerKind marker_kind_of(const sim::Event& e) {
         case EventOp::overlap_end: return MarkerKind::overlap_end;
     }
     return MarkerKind::start;
+}
+
+MarkerKind marker_kind_of(const sim::Event& e) { return marker_kind_of(e, sim::ResourceMode::check); }
+
+bool is_alarm(MarkerKind k) {
+    switch (k) {
+        case MarkerKind::acquire_error:
+        case MarkerKind::acquire_regressed:
+        case MarkerKind::extend_lost:
+        case MarkerKind::release_rejected:
+        case MarkerKind::write_stale:
+        case MarkerKind::write_unsafe:
+        case MarkerKind::write_rejected_fence:
+        case MarkerKind::write_rejected_token:
+        case MarkerKind::crash:
+        case MarkerKind::failover_leases:
+        case MarkerKind::failover_all: return true;
+        default: return false;
+    }
 }
 
 std::int32_t candidate_lane(const LaneModel& model, std::int32_t node) {
@@ -122,6 +159,7 @@ LaneModel build_lanes(const sim::Timeline& timeline) {
     const sim::Scenario& scenario = timeline.scenario();
     const sim::Trace& trace = timeline.trace();
     LaneModel model;
+    model.resource = scenario.resource;
     model.end_tick = timeline.end_tick();
     model.event_count = trace.events.size();
 
@@ -245,7 +283,7 @@ LaneModel build_lanes(const sim::Timeline& timeline) {
         const sim::Event& e = trace.events[k];
         Marker m;
         m.tick = e.tick;
-        m.kind = marker_kind_of(e);
+        m.kind = marker_kind_of(e, scenario.resource);
         m.event = static_cast<std::int32_t>(k);
         m.fencing = e.fencing;
         switch (e.op) {
@@ -263,7 +301,10 @@ LaneModel build_lanes(const sim::Timeline& timeline) {
                 auto it = node_index.find(e.node);
                 if (it != node_index.end()) lane_at(it->second).markers.push_back(m);
                 if (e.op == sim::EventOp::write) lane_at(resource_lane).markers.push_back(m);
-                if (e.op == sim::EventOp::expire && e.slot && *e.slot >= 0 && *e.slot < capacity)
+                // The store's side of the story on the slot lane: the record
+                // expired, or was issued a fencing number that went backwards.
+                const bool on_slot = e.op == sim::EventOp::expire || m.kind == MarkerKind::acquire_regressed;
+                if (on_slot && e.slot && *e.slot >= 0 && *e.slot < capacity)
                     lane_at(first_slot + *e.slot).markers.push_back(m);
                 break;
             }

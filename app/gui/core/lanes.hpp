@@ -28,28 +28,35 @@ enum class SpanKind : std::uint8_t {
     count_,
 };
 
+// One mark per outcome (issue 9): every kind has its own shape and colour
+// (core/marks.hpp), its own legend entry and its own SVG <title>.
 enum class MarkerKind : std::uint8_t {
     start,
-    acquire,        // acquired (fresh)
-    acquire_busy,   // a busy attempt that did not end the run
-    acquire_error,  // an error, reply_lost included
-    skip,           // the last busy attempt: the run is skipped
-    extend,         // renewed
-    extend_lost,
-    release,        // released or kept
-    release_rejected,  // not_owner: the old token cannot remove the successor
-    release_error,
+    acquire,            // acquired (fresh)
+    acquire_busy,       // a busy attempt that did not end the run
+    acquire_error,      // failed: an error, a lost reply included
+    acquire_regressed,  // acquired, but the fencing number went backwards (after a failover that lost all)
+    skip,               // the run gave up waiting (skipped)
+    extend,             // renewed
+    extend_lost,        // the token no longer held a slot: the lease is gone
+    extend_error,       // no answer (partition); the watchdog tries again
+    release,            // released or kept
+    release_rejected,   // not_owner: the old token cannot remove the successor
+    release_error,      // no answer (partition)
     expire,
-    write_accepted,
-    write_rejected,
-    write_unsafe,   // accepted although stale or below the highest accepted
+    write_current,         // accepted from the current holder
+    write_stale,           // accepted although the writer's lease is gone
+    write_unsafe,          // accepted below the highest accepted number (mode off): unsafe_write
+    write_rejected_fence,  // rejected by the fencing check (mode check)
+    write_rejected_token,  // rejected by token validation (mode validate)
     pause,
     resume,
     crash,
     partition,
     heal,
-    failover,
-    op_read,        // status / validate by a third party
+    failover_leases,    // the store failed over and lost its leases
+    failover_all,       // … and its fencing counter too
+    op_read,            // status / validate by a third party
     overlap_begin,
     overlap_end,
     count_,
@@ -86,6 +93,7 @@ struct Lane {
 
 struct LaneModel {
     std::vector<Lane> lanes;
+    sim::ResourceMode resource = sim::ResourceMode::off;  // what a rejected write was rejected by
     std::vector<Span> overlap;  // overlap episodes, drawn behind the candidate lanes
     Tick end_tick = 0;
     std::size_t event_count = 0;
@@ -98,9 +106,16 @@ LaneModel build_lanes(const sim::Timeline& timeline);
 
 // The span kind that shows a node status (one colour per state everywhere).
 SpanKind span_kind_of(sim::NodeStatus status);
-// Which marker an event becomes on the lane of its node (a run that gives up
-// has its own `skip` event).
+// Which marker an event becomes (a run that gives up has its own `skip`
+// event); `mode` is the resource's, which decides what rejected a write (the
+// fencing check or token validation).
+MarkerKind marker_kind_of(const sim::Event& event, sim::ResourceMode mode);
+// Only for ranking events (marker_priority): a rejected write comes back as
+// rejected by the fencing check whatever the mode. Never use it to draw.
 MarkerKind marker_kind_of(const sim::Event& event);
+// The marks that tell outcomes a teacher must not miss (drawn in red in the
+// event table, never folded away).
+bool is_alarm(MarkerKind kind);
 
 // The index of the lane for candidate `node`, of slot `slot`, or -1.
 std::int32_t candidate_lane(const LaneModel& model, std::int32_t node);

@@ -59,22 +59,27 @@ const char* marker_kind_name(MarkerKind kind) {
         case MarkerKind::acquire: return "acquire";
         case MarkerKind::acquire_busy: return "acquire_busy";
         case MarkerKind::acquire_error: return "acquire_error";
+        case MarkerKind::acquire_regressed: return "acquire_regressed";
         case MarkerKind::skip: return "skip";
         case MarkerKind::extend: return "extend";
         case MarkerKind::extend_lost: return "extend_lost";
+        case MarkerKind::extend_error: return "extend_error";
         case MarkerKind::release: return "release";
         case MarkerKind::release_rejected: return "release_rejected";
         case MarkerKind::release_error: return "release_error";
         case MarkerKind::expire: return "expire";
-        case MarkerKind::write_accepted: return "write_accepted";
-        case MarkerKind::write_rejected: return "write_rejected";
+        case MarkerKind::write_current: return "write_current";
+        case MarkerKind::write_stale: return "write_stale";
         case MarkerKind::write_unsafe: return "write_unsafe";
+        case MarkerKind::write_rejected_fence: return "write_rejected_fence";
+        case MarkerKind::write_rejected_token: return "write_rejected_token";
         case MarkerKind::pause: return "pause";
         case MarkerKind::resume: return "resume";
         case MarkerKind::crash: return "crash";
         case MarkerKind::partition: return "partition";
         case MarkerKind::heal: return "heal";
-        case MarkerKind::failover: return "failover";
+        case MarkerKind::failover_leases: return "failover_leases";
+        case MarkerKind::failover_all: return "failover_all";
         case MarkerKind::op_read: return "op_read";
         case MarkerKind::overlap_begin: return "overlap_begin";
         case MarkerKind::overlap_end: return "overlap_end";
@@ -100,30 +105,38 @@ Palette default_palette() {
     set(SpanKind::overlap, {235, 0, 80, 40});
     set(SpanKind::fence, {90, 100, 120, 255});
     auto mk = [&](MarkerKind k, Rgba c) { p.marker[static_cast<int>(k)] = c; };
-    const Rgba good{20, 130, 70, 255}, bad{235, 0, 80, 255}, neutral{90, 96, 110, 255};
+    // Families share a hue (failures red, "no answer" purple, the fence
+    // slate); inside a family the shapes tell the outcomes apart.
+    const Rgba good{20, 140, 70, 255}, refused{200, 40, 40, 255}, no_answer{130, 60, 190, 255},
+        neutral{90, 96, 110, 255};
     mk(MarkerKind::start, neutral);
     mk(MarkerKind::acquire, good);
     mk(MarkerKind::acquire_busy, {190, 140, 30, 255});
-    mk(MarkerKind::acquire_error, bad);
-    mk(MarkerKind::skip, {120, 120, 130, 255});
+    mk(MarkerKind::acquire_error, no_answer);
+    mk(MarkerKind::acquire_regressed, {175, 0, 175, 255});
+    mk(MarkerKind::skip, {105, 105, 120, 255});
     mk(MarkerKind::extend, {20, 140, 150, 255});
-    mk(MarkerKind::extend_lost, bad);
+    mk(MarkerKind::extend_lost, refused);
+    mk(MarkerKind::extend_error, no_answer);
     mk(MarkerKind::release, {40, 110, 190, 255});
-    mk(MarkerKind::release_rejected, bad);
-    mk(MarkerKind::release_error, bad);
+    mk(MarkerKind::release_rejected, refused);
+    mk(MarkerKind::release_error, no_answer);
     mk(MarkerKind::expire, {230, 110, 0, 255});
-    mk(MarkerKind::write_accepted, good);
-    mk(MarkerKind::write_rejected, {200, 40, 40, 255});
-    mk(MarkerKind::write_unsafe, bad);
+    mk(MarkerKind::write_current, good);
+    mk(MarkerKind::write_stale, {235, 0, 80, 255});       // the stale colour: the writer's lease was gone
+    mk(MarkerKind::write_unsafe, {175, 0, 45, 255});      // darker and bigger: the violation
+    mk(MarkerKind::write_rejected_fence, {55, 65, 95, 255});  // the fence line's slate
+    mk(MarkerKind::write_rejected_token, {85, 60, 175, 255});
     mk(MarkerKind::pause, {70, 110, 200, 255});
     mk(MarkerKind::resume, {70, 110, 200, 255});
     mk(MarkerKind::crash, {45, 45, 52, 255});
     mk(MarkerKind::partition, {140, 80, 200, 255});
     mk(MarkerKind::heal, {140, 80, 200, 255});
-    mk(MarkerKind::failover, {200, 40, 40, 255});
+    mk(MarkerKind::failover_leases, {190, 70, 20, 255});
+    mk(MarkerKind::failover_all, {150, 20, 20, 255});
     mk(MarkerKind::op_read, neutral);
-    mk(MarkerKind::overlap_begin, bad);
-    mk(MarkerKind::overlap_end, bad);
+    mk(MarkerKind::overlap_begin, {235, 0, 80, 255});
+    mk(MarkerKind::overlap_end, {235, 0, 80, 255});
     return p;
 }
 

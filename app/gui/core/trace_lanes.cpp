@@ -4,8 +4,9 @@
 
 namespace leasescope::gui {
 
-LaneModel build_trace_lanes(const sim::Trace& trace) {
+LaneModel build_trace_lanes(const sim::Trace& trace, sim::ResourceMode mode) {
     LaneModel model;
+    model.resource = mode;
     const auto& names = trace.header.candidates;
     for (std::size_t i = 0; i < names.size(); ++i) {
         Lane lane;
@@ -24,7 +25,7 @@ LaneModel build_trace_lanes(const sim::Trace& trace) {
         end = std::max(end, e.tick);
         Marker m;
         m.tick = e.tick;
-        m.kind = marker_kind_of(e);
+        m.kind = marker_kind_of(e, mode);
         m.event = static_cast<std::int32_t>(k);
         m.fencing = e.fencing;
         const auto it = std::find(names.begin(), names.end(), e.node);

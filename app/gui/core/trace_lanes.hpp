@@ -14,8 +14,9 @@ namespace leasescope::gui {
 
 // One lane per candidate of the trace's header, in its order, then one lane
 // for events that name no candidate (a failover): markers only, no spans.
-// Marker kinds are the timeline's, so both timelines speak the same shapes.
-LaneModel build_trace_lanes(const sim::Trace& trace);
+// Marker kinds are the timeline's, so both timelines speak the same shapes;
+// `mode` is the scenario's resource mode (what rejected a write).
+LaneModel build_trace_lanes(const sim::Trace& trace, sim::ResourceMode mode);
 
 // "redis://user:secret@host:6379/2" -> url "redis://user@host:6379/2",
 // password "secret" (as written, %XX escapes included). A URL without a

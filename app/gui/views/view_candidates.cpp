@@ -32,6 +32,32 @@ public:
     }
 
 private:
+    // The node's latest outcome up to the playhead, with its timeline mark.
+    static void draw_last_mark(const FrameContext& ctx, const sim::NodeSnapshot& n) {
+        const std::int32_t li = candidate_lane(ctx.lanes, ctx.scenario.find(n.name));
+        if (li < 0) return;
+        const auto& markers = ctx.lanes.lanes[static_cast<std::size_t>(li)].markers;
+        auto it = std::upper_bound(markers.begin(), markers.end(), ctx.playhead,
+                                   [](Tick t, const Marker& m) { return t < m.tick; });
+        while (it != markers.begin()) {
+            --it;
+            if (it->kind == MarkerKind::start || it->kind == MarkerKind::acquire_busy) continue;
+            const float h = ImGui::GetFontSize();
+            const ImVec2 p = ImGui::GetCursorScreenPos();
+            draw_marker_shape(ImGui::GetWindowDrawList(), ImVec2(p.x + h * 0.5f, p.y + h * 0.55f), it->kind,
+                              col(ctx.palette.of(it->kind)), h * 0.36f);
+            ImGui::Dummy(ImVec2(h, h));
+            ImGui::SameLine(0, 4);
+            const std::string text = ctx.strings.tr(
+                "mark.panel.last", {{"tick", std::to_string(it->tick)},
+                                    {"mark", ctx.strings.tr(std::string("legend.") + marker_kind_name(it->kind))}});
+            ImGui::PushTextWrapPos(0.0f);
+            ImGui::TextDisabled("%s", text.c_str());
+            ImGui::PopTextWrapPos();
+            return;
+        }
+    }
+
     static void draw_node(const FrameContext& ctx, const sim::NodeSnapshot& n) {
         const SpanKind kind = span_kind_of(n.status);
         ImGui::PushFont(ctx.fonts.title);
@@ -72,6 +98,7 @@ private:
                                                                                 to_string(*n.last_result))}})
                                           .c_str());
         }
+        draw_last_mark(ctx, n);
         if (n.watchdog) {
             ImGui::TextColored(ImVec4(0.08f, 0.55f, 0.59f, 1), "%s", ctx.tr("cand.watchdog"));
         }

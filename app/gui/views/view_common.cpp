@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "../core/marks.hpp"
 #include "view.hpp"
 
 namespace leasescope::gui {
@@ -53,70 +54,31 @@ void hatch(ImDrawList* dl, ImVec2 a, ImVec2 b, ImU32 color, float spacing, float
 }
 
 void draw_marker_shape(ImDrawList* dl, ImVec2 c, MarkerKind kind, ImU32 color, float r) {
+    // The glyph (core/marks.hpp) is the single definition of each mark's shape;
+    // the SVG export reads the same one.
     const ImU32 white = IM_COL32(255, 255, 255, 255);
-    switch (kind) {
-        case MarkerKind::acquire:  // an upward triangle: the lock is taken
-            dl->AddTriangleFilled(ImVec2(c.x, c.y - r * 1.2f), ImVec2(c.x - r, c.y + r * 0.8f),
-                                  ImVec2(c.x + r, c.y + r * 0.8f), color);
-            dl->AddTriangle(ImVec2(c.x, c.y - r * 1.2f), ImVec2(c.x - r, c.y + r * 0.8f),
-                            ImVec2(c.x + r, c.y + r * 0.8f), white, 1.5f);
-            break;
-        case MarkerKind::release:  // a downward triangle: the lock is given back
-            dl->AddTriangleFilled(ImVec2(c.x, c.y + r * 1.2f), ImVec2(c.x - r, c.y - r * 0.8f),
-                                  ImVec2(c.x + r, c.y - r * 0.8f), color);
-            dl->AddTriangle(ImVec2(c.x, c.y + r * 1.2f), ImVec2(c.x - r, c.y - r * 0.8f),
-                            ImVec2(c.x + r, c.y - r * 0.8f), white, 1.5f);
-            break;
-        case MarkerKind::extend:  // a diamond: the lease is pushed forward
-            dl->AddQuadFilled(ImVec2(c.x, c.y - r), ImVec2(c.x + r, c.y), ImVec2(c.x, c.y + r), ImVec2(c.x - r, c.y),
-                              color);
-            dl->AddQuad(ImVec2(c.x, c.y - r), ImVec2(c.x + r, c.y), ImVec2(c.x, c.y + r), ImVec2(c.x - r, c.y), white,
-                        1.5f);
-            break;
-        case MarkerKind::expire: {  // a cross in a circle: the record's time ran out
-            dl->AddCircleFilled(c, r, white);
-            dl->AddCircle(c, r, color, 0, 2.0f);
-            const float k = r * 0.55f;
-            dl->AddLine(ImVec2(c.x - k, c.y - k), ImVec2(c.x + k, c.y + k), color, 2.5f);
-            dl->AddLine(ImVec2(c.x - k, c.y + k), ImVec2(c.x + k, c.y - k), color, 2.5f);
-            break;
+    const ImU32 dark = IM_COL32(25, 28, 35, 255);
+    const auto at = [&](const GlyphPoint& p) { return ImVec2(c.x + p.x * r, c.y + p.y * r); };
+    for (const GlyphPart& part : mark_glyph(kind).parts) {
+        const ImU32 ink = part.ink == Ink::mark ? color : part.ink == Ink::white ? white : dark;
+        const float stroke = std::max(1.0f, part.stroke * r);
+        switch (part.type) {
+            case GlyphPart::Type::polygon:
+                for (const GlyphPoint& p : part.points) dl->PathLineTo(at(p));
+                dl->PathFillConvex(ink);
+                break;
+            case GlyphPart::Type::polyline:
+            case GlyphPart::Type::outline:
+                for (const GlyphPoint& p : part.points) dl->PathLineTo(at(p));
+                dl->PathStroke(ink, part.type == GlyphPart::Type::outline ? ImDrawFlags_Closed : 0, stroke);
+                break;
+            case GlyphPart::Type::circle:
+                dl->AddCircleFilled(at(part.points[0]), part.size * r, ink);
+                break;
+            case GlyphPart::Type::ring:
+                dl->AddCircle(at(part.points[0]), part.size * r, ink, 0, stroke);
+                break;
         }
-        case MarkerKind::release_rejected:
-        case MarkerKind::write_rejected:
-        case MarkerKind::write_unsafe:
-        case MarkerKind::extend_lost:
-        case MarkerKind::acquire_error:
-        case MarkerKind::release_error:
-        case MarkerKind::crash:
-        case MarkerKind::failover: {  // a bold X on a white disc: refused or broken
-            dl->AddCircleFilled(c, r + 1.5f, white);
-            const float k = r * 0.8f;
-            dl->AddLine(ImVec2(c.x - k, c.y - k), ImVec2(c.x + k, c.y + k), color, 3.5f);
-            dl->AddLine(ImVec2(c.x - k, c.y + k), ImVec2(c.x + k, c.y - k), color, 3.5f);
-            if (kind == MarkerKind::write_unsafe) dl->AddCircle(c, r + 2.5f, color, 0, 2.0f);
-            break;
-        }
-        case MarkerKind::write_accepted: {  // a check mark on a disc
-            dl->AddCircleFilled(c, r, color);
-            dl->AddLine(ImVec2(c.x - r * 0.5f, c.y), ImVec2(c.x - r * 0.1f, c.y + r * 0.45f), white, 2.2f);
-            dl->AddLine(ImVec2(c.x - r * 0.1f, c.y + r * 0.45f), ImVec2(c.x + r * 0.55f, c.y - r * 0.45f), white, 2.2f);
-            break;
-        }
-        case MarkerKind::skip:  // a hollow square: gave up waiting
-            dl->AddRectFilled(ImVec2(c.x - r * 0.8f, c.y - r * 0.8f), ImVec2(c.x + r * 0.8f, c.y + r * 0.8f), white);
-            dl->AddRect(ImVec2(c.x - r * 0.8f, c.y - r * 0.8f), ImVec2(c.x + r * 0.8f, c.y + r * 0.8f), color, 0, 0,
-                        2.5f);
-            break;
-        case MarkerKind::acquire_busy:  // a small dot: one more try
-            dl->AddCircleFilled(c, r * 0.35f, color);
-            break;
-        case MarkerKind::start:
-            dl->AddLine(ImVec2(c.x, c.y - r), ImVec2(c.x, c.y + r), color, 2.0f);
-            break;
-        default:
-            dl->AddCircleFilled(c, r * 0.6f, color);
-            dl->AddCircle(c, r * 0.6f, white, 0, 1.5f);
-            break;
     }
 }
 

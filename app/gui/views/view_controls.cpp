@@ -2,6 +2,7 @@
 // scenario's parameters. Every change is an edit command; the app re-simulates
 // at once and keeps the playhead.
 #include <algorithm>
+#include <cmath>
 
 #include "view.hpp"
 
@@ -74,23 +75,55 @@ public:
         } else if (!ctx.notice.empty()) {
             ImGui::TextColored(ImVec4(0.1f, 0.5f, 0.25f, 1), "%s", ctx.notice.c_str());
         } else {
-            const std::string& summary = ctx.lang() == Lang::ko && !ctx.scenario.summary.ko.empty()
-                                             ? ctx.scenario.summary.ko
-                                             : ctx.scenario.summary.en;
-            ImGui::TextDisabled("%s", summary.c_str());
-            if (ImGui::IsItemHovered() && !summary.empty()) {
-                ImGui::BeginTooltip();
-                ImGui::PushTextWrapPos(em * 30);
-                ImGui::TextUnformatted(summary.c_str());
-                ImGui::PopTextWrapPos();
-                ImGui::EndTooltip();
-            }
+            ImGui::NewLine();
         }
         draw_parameters(ctx, out, em);
+        ImGui::Spacing();
+        draw_lesson(ctx);
+        // The bar is as tall as its wrapped knobs and lesson: ask the app for that height.
+        const float needed = ImGui::GetCursorPosY() + ImGui::GetStyle().WindowPadding.y - ImGui::GetStyle().ItemSpacing.y;
+        if (std::fabs(needed - ImGui::GetWindowHeight()) >= 1.0f) {
+            Command c = cmd(Command::Kind::set_top_height);
+            c.number = needed;
+            out.push_back(c);
+        }
         ImGui::End();
     }
 
 private:
+    // The preset's point, whole: a strip that wraps to the window's width in
+    // either language (never cut, never only in a tooltip).
+    static void draw_lesson(const FrameContext& ctx) {
+        const std::string& summary = ctx.lang() == Lang::ko && !ctx.scenario.summary.ko.empty()
+                                         ? ctx.scenario.summary.ko
+                                         : ctx.scenario.summary.en;
+        if (summary.empty()) return;
+        ImDrawList* dl = ImGui::GetWindowDrawList();
+        const char* tag = ctx.tr("lesson.tag");
+        const ImVec2 tag_size = ImGui::CalcTextSize(tag);
+        const ImVec2 p = ImGui::GetCursorScreenPos();
+        const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+        const float text_x = p.x + tag_size.x + 16;
+        const float wrap_w = std::max(50.0f, right - text_x - 6);
+        const ImVec2 text_size = ImGui::CalcTextSize(summary.c_str(), nullptr, false, wrap_w);
+        const float h = std::max(text_size.y, tag_size.y) + 6;
+        dl->AddRectFilled(p, ImVec2(right, p.y + h), IM_COL32(232, 240, 252, 255), 4.0f);
+        dl->AddRectFilled(p, ImVec2(p.x + tag_size.x + 10, p.y + h), IM_COL32(20, 90, 200, 255), 4.0f);
+        dl->AddText(ImVec2(p.x + 5, p.y + 3), IM_COL32(255, 255, 255, 255), tag);
+        ImGui::SetCursorScreenPos(ImVec2(text_x, p.y + 3));
+        ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + wrap_w);
+        ImGui::TextUnformatted(summary.c_str());
+        ImGui::PopTextWrapPos();
+        ImGui::SetCursorScreenPos(ImVec2(p.x, p.y + h + 2));
+        ImGui::Dummy(ImVec2(1, 1));
+    }
+
+    // Starts a new row when an item `w` wide no longer fits on this one.
+    static void flow(float w, float spacing) {
+        const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+        if (ImGui::GetItemRectMax().x + spacing + w <= right) ImGui::SameLine(0, spacing);
+    }
+
     // A button that stays lit while its panel is open.
     static bool toggle_button(const char* label, bool active) {
         if (active) ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(0.08f, 0.35f, 0.78f, 1));
@@ -147,15 +180,43 @@ private:
         ImGui::EndPopup();
     }
 
-    // One parameter slider that edits every candidate at once.
+    // The words inside a knob: "lease 6 ticks = 300 ms" (the tick length is the
+    // scenario's); `shown` stands for the number. extend_every 0 is the
+    // library's own period, max(lease / 3, 25 ms), told in milliseconds.
+    static std::string knob_text(const FrameContext& ctx, const char* label_key, const char* key, long long ticks,
+                                 const std::string& shown) {
+        const long long tick_ms = ctx.scenario.tick_ms;
+        if (ticks == 0 && std::string_view(key) == "extend_every" && !ctx.scenario.candidates.empty()) {
+            const long long lease_ms = ctx.scenario.candidates.front().options.lease * tick_ms;
+            return ctx.strings.tr("unit.knob_library",
+                                  {{"label", ctx.tr(label_key)}, {"ms", std::to_string(std::max(lease_ms / 3, 25LL))}});
+        }
+        return ctx.strings.tr(ticks == 1 ? "unit.knob_one" : "unit.knob",
+                              {{"label", ctx.tr(label_key)}, {"ticks", shown}, {"ms", std::to_string(ticks * tick_ms)}});
+    }
+
+    // One parameter slider that edits every candidate at once, as wide as its
+    // words need at the largest value, on a new row when this one is full.
     static void param(const FrameContext& ctx, Commands& out, const char* label_key, const char* key, Tick value,
-                      int lo, int hi, float width) {
+                      int lo, int hi, bool first) {
         int v = static_cast<int>(value);
+        const float frame = ImGui::GetStyle().FramePadding.x * 2 + 8;
+        // As wide as its words now, plus two digits of slack, so dragging by a
+        // step or two does not reflow the row under the mouse.
+        const float width = ImGui::CalcTextSize(knob_text(ctx, label_key, key, v, std::to_string(v)).c_str()).x +
+                            ImGui::CalcTextSize("00").x + frame;
+        if (!first) flow(width, ImGui::GetFontSize() * 0.6f);
         ImGui::SetNextItemWidth(width);
-        // The name sits inside the slider ("lease 6"): compact and readable from the back row.
+        // The name and the unit sit inside the slider: compact and readable from the back row.
         const std::string id = std::string("##") + key;
-        const std::string format = std::string(ctx.tr(label_key)) + " %d";
-        if (ImGui::SliderInt(id.c_str(), &v, lo, hi, format.c_str()))
+        // The slider prints the value itself (%d); the milliseconds follow the value shown.
+        std::string with_value;
+        for (char c : knob_text(ctx, label_key, key, v, "\x01")) {
+            if (c == '%') with_value += "%%";
+            else if (c == '\x01') with_value += "%d";
+            else with_value += c;
+        }
+        if (ImGui::SliderInt(id.c_str(), &v, lo, hi, with_value.c_str()))
             out.push_back(cmd_edit({Edit{Edit::Kind::set_all, key,
                                          v == 0 && std::string_view(key) == "extend_every" ? nlohmann::json(nullptr)
                                                                                           : nlohmann::json(v)}}));
@@ -164,25 +225,27 @@ private:
             ImGui::BeginTooltip();
             ImGui::PushTextWrapPos(ImGui::GetFontSize() * 26);
             ImGui::TextUnformatted(ctx.tr(tip_key.c_str()));
+            ImGui::TextDisabled("%s", ctx.strings.tr("unit.tick_is", {{"ms", std::to_string(ctx.scenario.tick_ms)}}).c_str());
             ImGui::PopTextWrapPos();
             ImGui::EndTooltip();
         }
-        ImGui::SameLine(0, ImGui::GetFontSize() * 0.8f);
     }
 
     void draw_parameters(const FrameContext& ctx, Commands& out, float em) {
         if (ctx.scenario.candidates.empty()) return;
         const ElectorOptions& o = ctx.scenario.candidates.front().options;
-        // Narrower sliders on small windows so the row still fits.
-        const float w = std::min(em * 6.6f, ImGui::GetContentRegionAvail().x / 13.5f);
-        param(ctx, out, "param.action", "action", o.action, 1, 60, w);
-        param(ctx, out, "param.lease", "lease", o.lease, 1, 60, w);
-        param(ctx, out, "param.wait", "wait", o.wait, 0, 60, w);
-        param(ctx, out, "param.min_lease", "min_lease", o.min_lease, 0, 60, w);
+        const float gap = em * 0.6f;
+        param(ctx, out, "param.action", "action", o.action, 1, 60, true);
+        param(ctx, out, "param.lease", "lease", o.lease, 1, 60, false);
+        param(ctx, out, "param.wait", "wait", o.wait, 0, 60, false);
+        param(ctx, out, "param.min_lease", "min_lease", o.min_lease, 0, 60, false);
         // 0 is the library's own period in milliseconds (no extend_every key).
-        param(ctx, out, "param.extend_every", "extend_every", o.extend_every, 0, 60, w);
-        param(ctx, out, "param.retry_every", "retry_every", o.retry_every, 1, 20, w);
+        param(ctx, out, "param.extend_every", "extend_every", o.extend_every, 0, 60, false);
+        param(ctx, out, "param.retry_every", "retry_every", o.retry_every, 1, 20, false);
         bool auto_extend = o.auto_extend;
+        flow(ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x +
+                 ImGui::CalcTextSize(ctx.tr("param.auto_extend")).x,
+             gap);
         if (ImGui::Checkbox(ctx.tr("param.auto_extend"), &auto_extend)) {
             std::vector<Edit> edits{Edit{Edit::Kind::set_all, "auto_extend", nlohmann::json(auto_extend)}};
             // The watchdog needs extend_every < lease; fall back to the library's period when it would not hold.
@@ -190,14 +253,15 @@ private:
                 edits.push_back(Edit{Edit::Kind::set_all, "extend_every", nlohmann::json(nullptr)});
             out.push_back(cmd_edit(std::move(edits)));
         }
-        ImGui::SameLine(0, em);
         int capacity = ctx.scenario.lock.capacity;
+        flow(em * 7.5f, gap);
         ImGui::SetNextItemWidth(em * 7.5f);
         const std::string cap_format = std::string(ctx.tr("param.capacity")) + " %d";
         if (ImGui::SliderInt("##capacity", &capacity, 1, 8, cap_format.c_str()))
             out.push_back(cmd_edit({Edit{Edit::Kind::set, "/lock/capacity", nlohmann::json(capacity)}}));
-        ImGui::SameLine(0, em * 0.8f);
         int count = static_cast<int>(ctx.scenario.candidates.size());
+        const float starts_w = ImGui::CalcTextSize(ctx.tr("param.starts")).x + ImGui::GetStyle().FramePadding.x * 2;
+        flow(em * 7.0f + 4 + starts_w, gap);
         ImGui::SetNextItemWidth(em * 7.0f);
         const std::string count_format = std::string(ctx.tr("param.candidates")) + " %d";
         if (ImGui::SliderInt("##candidates", &count, 1, 12, count_format.c_str()))
@@ -218,9 +282,9 @@ private:
             }
             ImGui::EndPopup();
         }
-        ImGui::SameLine(0, em * 0.8f);
         const char* modes[] = {"off", "check", "validate"};
         int mode = static_cast<int>(ctx.scenario.resource);
+        flow(em * 9.5f + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(ctx.tr("param.resource")).x, gap);
         ImGui::SetNextItemWidth(em * 9.5f);
         const std::string current = ctx.strings.tr(std::string("mode.") + modes[mode]);
         if (ImGui::BeginCombo(ctx.tr("param.resource"), current.c_str())) {

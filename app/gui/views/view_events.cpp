@@ -43,7 +43,7 @@ public:
 
         const ImGuiTableFlags flags = ImGuiTableFlags_ScrollY | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_BordersInnerH |
                                       ImGuiTableFlags_Resizable | ImGuiTableFlags_SizingStretchProp;
-        if (ImGui::BeginTable("events", 7, flags)) {
+        if (ImGui::BeginTable("events", 8, flags)) {
             ImGui::TableSetupScrollFreeze(0, 1);
             ImGui::TableSetupColumn(ctx.tr("col.tick"), ImGuiTableColumnFlags_WidthStretch, 0.6f);
             ImGui::TableSetupColumn(ctx.tr("col.candidate"), ImGuiTableColumnFlags_WidthStretch, 1.1f);
@@ -51,6 +51,8 @@ public:
             ImGui::TableSetupColumn(ctx.tr("col.token"), ImGuiTableColumnFlags_WidthStretch, 1.0f);
             ImGui::TableSetupColumn(ctx.tr("col.fencing"), ImGuiTableColumnFlags_WidthStretch, 0.7f);
             ImGui::TableSetupColumn(ctx.tr("col.ttl"), ImGuiTableColumnFlags_WidthStretch, 0.5f);
+            // The event's mark, the same glyph as on the timeline and in the legend.
+            ImGui::TableSetupColumn("##mark", ImGuiTableColumnFlags_WidthFixed, ImGui::GetFontSize() * 1.3f);
             ImGui::TableSetupColumn(ctx.tr("col.outcome"), ImGuiTableColumnFlags_WidthStretch, 2.6f);
             ImGui::TableHeadersRow();
             // Follow the playhead: keep its latest row in view when it moves.
@@ -97,8 +99,19 @@ public:
                     ImGui::TableSetColumnIndex(5);
                     ImGui::TextUnformatted(e.ttl ? std::to_string(*e.ttl).c_str() : "–");
                     ImGui::TableSetColumnIndex(6);
-                    const MarkerKind mk = marker_kind_of(e);
-                    const bool bad = marker_priority(mk) >= 72 && mk != MarkerKind::acquire;
+                    const int mark = k < marks_.size() ? marks_[k] : -1;
+                    if (mark >= 0) {
+                        const auto mk = static_cast<MarkerKind>(mark);
+                        const float h = ImGui::GetFontSize();
+                        const ImVec2 p = ImGui::GetCursorScreenPos();
+                        draw_marker_shape(ImGui::GetWindowDrawList(), ImVec2(p.x + h * 0.6f, p.y + h * 0.55f), mk,
+                                          col(ctx.palette.of(mk)), h * 0.36f);
+                        ImGui::Dummy(ImVec2(h * 1.2f, h));
+                        if (ImGui::IsItemHovered())
+                            ImGui::SetTooltip("%s", ctx.tr((std::string("legend.") + marker_kind_name(mk)).c_str()));
+                    }
+                    ImGui::TableSetColumnIndex(7);
+                    const bool bad = mark >= 0 && is_alarm(static_cast<MarkerKind>(mark));
                     const std::string outcome = outcome_words(e, ctx.strings, ctx.timeline.trace().header.capacity);
                     if (bad) ImGui::TextColored(ImVec4(0.85f, 0.0f, 0.28f, 1), "%s", outcome.c_str());
                     else ImGui::TextUnformatted(outcome.c_str());
@@ -120,6 +133,12 @@ private:
         cached_lang_ = ctx.lang();
         cached_retries_ = show_retries_;
         rows_.clear();
+        // Each event's mark, read off the lanes so the table shows exactly the timeline's.
+        marks_.assign(events.size(), -1);
+        for (const Lane& lane : ctx.lanes.lanes)
+            for (const Marker& m : lane.markers)
+                if (m.event >= 0 && static_cast<std::size_t>(m.event) < events.size())
+                    marks_[static_cast<std::size_t>(m.event)] = static_cast<int>(m.kind);
         ImGuiTextFilter filter(filter_.c_str());
         for (std::size_t k = 0; k < events.size(); ++k) {
             const sim::Event& e = events[k];
@@ -153,6 +172,7 @@ private:
     bool show_future_ = false;
     bool show_retries_ = false;
     std::vector<std::size_t> rows_;
+    std::vector<int> marks_;  // per event: its MarkerKind, -1 when it has no mark
     std::uint64_t cached_generation_ = ~std::uint64_t{0};
     std::string cached_filter_ = "\x01";
     Lang cached_lang_ = Lang::en;

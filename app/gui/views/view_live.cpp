@@ -276,7 +276,7 @@ private:
     // The app's simulated run as bare markers, rebuilt when the scenario changes.
     const LaneModel& own_lanes(const FrameContext& ctx) {
         if (own_generation_ != ctx.timeline_generation) {
-            own_ = build_trace_lanes(ctx.timeline.trace());
+            own_ = build_trace_lanes(ctx.timeline.trace(), ctx.scenario.resource);
             own_generation_ = ctx.timeline_generation;
         }
         return own_;

@@ -2,12 +2,37 @@
 // slot (owner, token, fencing, TTL left, expires at), the fencing counter and
 // the hold-off marker.
 #include <algorithm>
+#include <optional>
 
 #include "../core/words.hpp"
 #include "view.hpp"
 
 namespace leasescope::gui {
 namespace {
+
+// The last failover up to the playhead and the highest fencing number issued
+// before it (what a counter reset threw away).
+struct FailoverFact {
+    std::int64_t event = -1;
+    Tick tick = 0;
+    bool lost_all = false;
+    std::optional<Fencing> issued_before;
+};
+
+FailoverFact last_failover(const sim::Trace& trace, std::size_t end) {
+    FailoverFact f;
+    std::optional<Fencing> highest;
+    for (std::size_t k = 0; k < end && k < trace.events.size(); ++k) {
+        const sim::Event& e = trace.events[k];
+        if (e.op == sim::EventOp::acquire && e.fencing) highest = std::max(highest.value_or(*e.fencing), *e.fencing);
+        if (e.op != sim::EventOp::failover) continue;
+        f.event = static_cast<std::int64_t>(k);
+        f.tick = e.tick;
+        f.lost_all = e.detail == "all";
+        f.issued_before = highest;
+    }
+    return f;
+}
 
 class RecordView final : public View {
 public:
@@ -24,6 +49,23 @@ public:
         ImGui::TextUnformatted(ctx.scenario.lock.name.c_str());
         ImGui::PopFont();
         ImGui::TextDisabled("%s", ctx.strings.tr("record.at_tick", {{"tick", std::to_string(t)}}).c_str());
+        // The store-wide part first (the counter, what a failover did, the
+        // hold-off): it tells the fencing lesson and must not scroll away.
+        ImGui::Text("%s  %lld", ctx.tr("record.counter"), static_cast<long long>(snap.counter));
+        ImGui::SameLine();
+        ImGui::TextDisabled("%s", ctx.tr("record.counter_note"));
+        ImGui::PushTextWrapPos(0.0f);
+        draw_failover(ctx);
+        if (snap.holdoff_until != tick_none && t < snap.holdoff_until) {
+            ImGui::TextColored(ImVec4(0.78f, 0.55f, 0.15f, 1), "%s",
+                               ctx.strings.tr("record.holdoff_until", {{"until", std::to_string(snap.holdoff_until)},
+                                                                       {"left", std::to_string(snap.holdoff_until - t)}})
+                                   .c_str());
+        } else {
+            ImGui::Text("%s  —", ctx.tr("record.holdoff"));
+        }
+        ImGui::PopTextWrapPos();
+        ImGui::Separator();
         ImGui::Spacing();
         ImDrawList* dl = ImGui::GetWindowDrawList();
         const float w = ImGui::GetContentRegionAvail().x;
@@ -75,21 +117,29 @@ public:
             ImGui::SetCursorScreenPos(ImVec2(p.x, p.y + card_h + 6));
             ImGui::PopID();
         }
-        ImGui::Separator();
-        ImGui::Text("%s  %lld", ctx.tr("record.counter"), static_cast<long long>(snap.counter));
-        ImGui::SameLine();
-        ImGui::TextDisabled("%s", ctx.tr("record.counter_note"));
-        ImGui::PushTextWrapPos(0.0f);
-        if (snap.holdoff_until != tick_none && t < snap.holdoff_until) {
-            ImGui::TextColored(ImVec4(0.78f, 0.55f, 0.15f, 1), "%s",
-                               ctx.strings.tr("record.holdoff_until", {{"until", std::to_string(snap.holdoff_until)},
-                                                                       {"left", std::to_string(snap.holdoff_until - t)}})
-                                   .c_str());
-        } else {
-            ImGui::Text("%s  —", ctx.tr("record.holdoff"));
-        }
-        ImGui::PopTextWrapPos();
         ImGui::End();
+    }
+
+private:
+    // After a failover the panel says what the store lost, with the failover's
+    // mark: the leases, or the counter too (then the number shown was reset).
+    static void draw_failover(const FrameContext& ctx) {
+        const std::size_t end = ctx.timeline.first_event_at_or_after(ctx.playhead + 1);
+        const FailoverFact f = last_failover(ctx.timeline.trace(), end);
+        if (f.event < 0) return;
+        const MarkerKind kind = f.lost_all ? MarkerKind::failover_all : MarkerKind::failover_leases;
+        const float h = ImGui::GetFontSize();
+        const ImVec2 p = ImGui::GetCursorScreenPos();
+        draw_marker_shape(ImGui::GetWindowDrawList(), ImVec2(p.x + h * 0.5f, p.y + h * 0.6f), kind,
+                          col(ctx.palette.of(kind)), h * 0.42f);
+        ImGui::Dummy(ImVec2(h, h));
+        ImGui::SameLine();
+        const std::string was = f.issued_before ? std::to_string(*f.issued_before) : "–";
+        const std::string text =
+            f.lost_all ? ctx.strings.tr("mark.panel.counter_reset", {{"tick", std::to_string(f.tick)}, {"was", was}})
+                       : ctx.strings.tr("mark.panel.failover_leases", {{"tick", std::to_string(f.tick)}});
+        const ImVec4 c = ImGui::ColorConvertU32ToFloat4(col(ctx.palette.of(kind)));
+        ImGui::TextColored(c, "%s", text.c_str());
     }
 };
 

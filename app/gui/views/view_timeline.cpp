@@ -9,6 +9,8 @@
 #include <fmt/format.h>
 
 #include "../core/cull.hpp"
+#include "../core/lane_layout.hpp"
+#include "../core/marks.hpp"
 #include "../core/words.hpp"
 #include "view.hpp"
 
@@ -180,12 +182,27 @@ public:
                 sdl->AddRectFilled(ImVec2(d.x0, lanes_y), ImVec2(d.x1, lanes_y + 4), col(ctx.palette.of(SpanKind::stale)));
             }
         }
+        // Where every mark and word goes (core/lane_layout.hpp): nothing overlaps.
+        LayoutFrame lf;
+        lf.axis = axis_;
+        lf.plot_x = plot_x;
+        lf.plot_w = plot_w;
+        lf.lanes_top = lanes_y - scroll_y_;
+        lf.lane_h = lane_h;
+        lf.first_lane = first_lane;
+        lf.last_lane = last_lane;
+        lf.resource_until = ctx.playhead;
+        layout_lanes(ctx.lanes, lf, ctx.strings, metrics(ctx), layout_);
         std::string buf;
         for (int li = first_lane; li <= last_lane; ++li) {
             const Lane& lane = ctx.lanes.lanes[static_cast<std::size_t>(li)];
             const float y = lanes_y + lane_h * static_cast<float>(li) - scroll_y_;
             const bool lane_hovered = hovered && !in_ruler && mouse.y >= y && mouse.y < y + lane_h;
             if (lane_hovered) hover_lane = li;
+            // The resource lane tells only what the resource panel counts, so it
+            // ends at the playhead and is drawn with the playhead's layer.
+            const bool resource = lane.kind == LaneKind::resource;
+            ImDrawList* ldl = resource ? dl : sdl;
             // Background stripe and a separator before the store lanes.
             const bool store_part = lane.kind != LaneKind::candidate;
             // Every other lane gets a stripe; the rest shows the panel behind
@@ -210,6 +227,8 @@ public:
             // spans are clamped to the plot and markers outside it skipped.
             const float pad = std::max(2.0f, lane_h * 0.14f);
             const float y0 = y + pad, y1 = y + lane_h - pad;
+            const float resource_end =
+                static_cast<float>(axis_.x_of(static_cast<double>(ctx.playhead) + 1.0));
             // Main spans.
             spans_.clear();
             cull_spans(lane.spans, axis_, 3.0f, spans_);
@@ -217,11 +236,12 @@ public:
                 const Span& sp = lane.spans[static_cast<std::size_t>(d.span)];
                 d.x0 = std::max(d.x0, plot_x);
                 d.x1 = std::min(d.x1, plot_x + plot_w);
+                if (resource) d.x1 = std::min(d.x1, resource_end);
                 if (d.x1 <= d.x0) continue;
-                draw_span(ctx, sdl, d, sp, lane, y0, y1);
+                draw_span(ctx, ldl, d, y0, y1);
                 if (lane_hovered && mouse.x >= d.x0 && mouse.x < d.x1) hover_text = span_words(ctx, sp, lane, d);
             }
-            // Overlays: paused and partitioned.
+            // Overlays: paused and partitioned (their words are in the layout).
             spans_.clear();
             cull_spans(lane.overlays, axis_, 3.0f, spans_);
             for (DrawSpan d : spans_) {
@@ -234,14 +254,10 @@ public:
                     // Thin hatching only: the state under a pause (often STALE) must stay readable.
                     hatch(sdl, a, b, col(c, 0.75f), 9.0f, 1.5f);
                 } else {
-                    sdl->AddRectFilled(a, ImVec2(b.x, a.y + 4), col(c));
-                    sdl->AddRectFilled(ImVec2(a.x, b.y - 4), b, col(c));
+                    sdl->AddRectFilled(a, ImVec2(b.x, a.y + 3), col(c));
+                    sdl->AddRectFilled(ImVec2(a.x, b.y - 3), b, col(c));
                 }
                 sdl->AddRect(a, b, col(c), 0, 0, 2.0f);
-                if (d.x1 - d.x0 > 50) {
-                    const char* word = ctx.tr(d.kind == SpanKind::paused ? "legend.paused" : "legend.partition_short");
-                    sdl->AddText(ImVec2(d.x0 + 4, y + 1), col(c), word);
-                }
                 if (lane_hovered && mouse.x >= d.x0 && mouse.x < d.x1 && hover_text.empty()) {
                     const Span& sp = lane.overlays[static_cast<std::size_t>(d.span)];
                     hover_text = ctx.strings.tr(std::string("tip.") + span_kind_name(sp.kind),
@@ -250,51 +266,41 @@ public:
                                                  {"to", std::to_string(sp.end - 1)}});
                 }
             }
-            // Markers.
-            markers_.clear();
-            const float r = std::clamp(lane_h * 0.24f, 4.0f, 10.0f);
-            // Zoomed far out, markers become thin ticks (a few pixels apart):
-            // the spans carry the story and the picture stays cheap to draw.
-            const bool overview = axis_.px_per_tick < 2.0;
-            cull_markers(lane.markers, axis_, overview ? 4.0f : r * 1.6f, markers_);
-            // On the resource lane the markers sit higher, above the highest-accepted line.
-            const float cy = y + lane_h * (lane.kind == LaneKind::resource ? 0.38f : 0.5f);
-            for (const DrawMarker& m : markers_) {
-                if (m.x < plot_x + 2 || m.x > plot_x + plot_w + r) continue;
-                const Marker& mk = lane.markers[static_cast<std::size_t>(m.marker)];
-                if (overview) {
-                    if (marker_priority(m.kind) >= 50)
-                        sdl->AddRectFilled(ImVec2(m.x - 1.0f, y + pad * 0.5f), ImVec2(m.x + 1.0f, y + lane_h - pad * 0.5f),
-                                          col(ctx.palette.of(m.kind)));
-                    if (lane_hovered && std::fabs(mouse.x - m.x) <= 2.5f) {
-                        const sim::Event& e = ctx.timeline.trace().events[static_cast<std::size_t>(mk.event)];
-                        hover_text = describe_event(e, ctx.strings);
-                        if (m.folded > 1)
-                            hover_text.append("\n").append(ctx.strings.tr("tip.folded", {{"count", std::to_string(m.folded)}}));
-                        hover_event_ = mk.event;
-                    }
-                    continue;
-                }
-                draw_marker_shape(sdl, ImVec2(m.x, cy), m.kind, col(ctx.palette.of(m.kind)), r);
-                if (m.folded > 1 && axis_.px_per_tick < 3) continue;
-                // Fencing numbers next to acquisitions and writes, where there is room.
-                // Acquisitions are labelled by the running span that follows them.
-                const bool labelled = m.kind == MarkerKind::write_accepted ||
-                                      m.kind == MarkerKind::write_rejected || m.kind == MarkerKind::write_unsafe ||
-                                      m.kind == MarkerKind::release_rejected;
-                if (labelled && mk.fencing && axis_.px_per_tick >= 14 && lane.kind != LaneKind::slot) {
-                    const std::string label = fmt::format("#{}", *mk.fencing);
-                    sdl->AddText(ctx.fonts.small, ctx.fonts.small->FontSize, ImVec2(m.x + r + 1, y + 1),
-                                col(ctx.palette.text), label.c_str());
-                }
-                if (lane_hovered && std::fabs(mouse.x - m.x) <= r + 2) {
-                    const sim::Event& e = ctx.timeline.trace().events[static_cast<std::size_t>(mk.event)];
-                    hover_text = describe_event(e, ctx.strings);
-                    if (m.folded > 1)
-                        hover_text.append("\n").append(ctx.strings.tr("tip.folded", {{"count", std::to_string(m.folded)}}));
-                    hover_event_ = mk.event;
+        }
+        // Marks, then words, as laid out.
+        for (const PlacedMark& pm : layout_.marks) {
+            const Lane& lane = ctx.lanes.lanes[static_cast<std::size_t>(pm.lane)];
+            ImDrawList* ldl = lane.kind == LaneKind::resource ? dl : sdl;
+            const Marker& mk = lane.markers[static_cast<std::size_t>(pm.marker)];
+            if (layout_.overview) {
+                if (marker_priority(pm.kind) >= 50)
+                    ldl->AddRectFilled(ImVec2(pm.box.x0, pm.box.y0), ImVec2(pm.box.x1, pm.box.y1),
+                                       col(ctx.palette.of(pm.kind)));
+            } else {
+                draw_marker_shape(ldl, ImVec2(pm.x, pm.y), pm.kind, col(ctx.palette.of(pm.kind)), pm.r);
+                if (pm.folded > 1) {
+                    // A small count tells that more marks hide here.
+                    const std::string n = fmt::format("+{}", pm.folded - 1);
+                    ldl->AddText(ctx.fonts.small, ctx.fonts.small->FontSize * 0.85f,
+                                 ImVec2(pm.box.x1 - 2, pm.box.y1 - ctx.fonts.small->FontSize * 0.6f),
+                                 col(ctx.palette.text), n.c_str());
                 }
             }
+            const bool near = layout_.overview ? std::fabs(mouse.x - pm.x) <= 2.5f
+                                               : mouse.x >= pm.box.x0 - 2 && mouse.x <= pm.box.x1 + 2 &&
+                                                     mouse.y >= pm.box.y0 - 2 && mouse.y <= pm.box.y1 + 2;
+            if (hovered && !in_ruler && hover_lane == pm.lane && near) {
+                const sim::Event& e = ctx.timeline.trace().events[static_cast<std::size_t>(mk.event)];
+                hover_text = ctx.strings.tr(std::string("legend.") + marker_kind_name(pm.kind)) + "\n" +
+                             describe_event(e, ctx.strings);
+                if (pm.folded > 1)
+                    hover_text.append("\n").append(ctx.strings.tr("tip.folded", {{"count", std::to_string(pm.folded)}}));
+                hover_event_ = mk.event;
+            }
+        }
+        for (const PlacedLabel& pl : layout_.labels) {
+            const Lane& lane = ctx.lanes.lanes[static_cast<std::size_t>(pl.lane)];
+            draw_label(ctx, lane.kind == LaneKind::resource ? dl : sdl, pl);
         }
         // The future is veiled: everything shown in the panels is the playhead's tick.
         const float ph_x = static_cast<float>(axis_.x_of(static_cast<double>(ctx.playhead) + 1.0));
@@ -303,7 +309,7 @@ public:
                               IM_COL32(255, 255, 255, 90));
         sdl->PopClipRect();
         if (sdl != dl) dl->PopClipRect();
-        draw_playhead(ctx, dl, plot_x, plot_w, origin.y, lanes_y + std::min(lanes_h, content_h - scroll_y_));
+        draw_playhead(ctx, dl, plot_x, plot_w, origin.y, lanes_y + std::min(lanes_h, content_h - scroll_y_), ruler_h);
         sdl->PopClipRect();
         if (sdl != dl) dl->PopClipRect();
 
@@ -328,50 +334,89 @@ public:
     }
 
 private:
-    // Continues the legend on this line when the next item (a swatch and its
-    // word, guessed from the last one) still fits, else starts a new line.
-    static void wrap_next(float swatch_w) {
-        const float last_w = ImGui::GetItemRectSize().x + swatch_w + 14;
+    // Continues the legend on this line when the next item (`next_w` wide)
+    // still fits, else starts a new line: no entry is ever cut.
+    static void wrap_before(float next_w) {
         const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
-        if (ImGui::GetItemRectMax().x + 14 + last_w < right) ImGui::SameLine(0, 14);
+        if (ImGui::GetItemRectMax().x + 14 + next_w < right) ImGui::SameLine(0, 14);
+    }
+
+    // What this timeline shows, so the legend lists each of its marks once.
+    void refresh_present(const FrameContext& ctx) {
+        if (present_generation_ == ctx.timeline_generation && present_valid_) return;
+        present_generation_ = ctx.timeline_generation;
+        present_valid_ = true;
+        present_spans_.assign(static_cast<std::size_t>(SpanKind::count_), false);
+        present_marks_.assign(static_cast<std::size_t>(MarkerKind::count_), false);
+        for (const Lane& lane : ctx.lanes.lanes) {
+            for (const Span& sp : lane.spans) present_spans_[static_cast<std::size_t>(sp.kind)] = true;
+            for (const Span& sp : lane.overlays) present_spans_[static_cast<std::size_t>(sp.kind)] = true;
+            for (const Marker& m : lane.markers) present_marks_[static_cast<std::size_t>(m.kind)] = true;
+        }
+        if (!ctx.lanes.overlap.empty()) present_spans_[static_cast<std::size_t>(SpanKind::overlap)] = true;
     }
 
     void draw_legend(const FrameContext& ctx) {
+        refresh_present(ctx);
+        ImGui::PushFont(ctx.fonts.small);
         ImDrawList* dl = ImGui::GetWindowDrawList();
         const float h = ImGui::GetFontSize();
         const SpanKind kinds[] = {SpanKind::waiting, SpanKind::running, SpanKind::stale, SpanKind::paused,
-                                  SpanKind::partition_requests, SpanKind::crashed, SpanKind::record,
-                                  SpanKind::holdoff, SpanKind::overlap};
+                                  SpanKind::partition_requests, SpanKind::partition_replies, SpanKind::crashed,
+                                  SpanKind::record, SpanKind::holdoff, SpanKind::overlap, SpanKind::fence};
+        bool first = true;
         for (SpanKind k : kinds) {
+            if (!present_spans_[static_cast<std::size_t>(k)]) continue;
+            const std::string text =
+                k == SpanKind::overlap
+                    ? ctx.strings.tr("legend.overlap", {{"capacity", std::to_string(ctx.scenario.lock.capacity)}})
+                    : ctx.strings.tr(std::string("legend.") + span_kind_name(k));
+            if (!first) wrap_before(h * 1.6f + 4 + ImGui::CalcTextSize(text.c_str()).x);
+            first = false;
             const ImVec2 p = ImGui::GetCursorScreenPos();
             const ImVec2 q(p.x + h * 1.6f, p.y + h);
             if (k == SpanKind::overlap) {
                 dl->AddRectFilled(p, q, col(ctx.palette.of(SpanKind::stale), 0.12f), 3.0f);
                 dl->AddRectFilled(p, ImVec2(q.x, p.y + 4), col(ctx.palette.of(SpanKind::stale)));
+            } else if (k == SpanKind::fence) {
+                dl->AddRectFilled(ImVec2(p.x, q.y - 4), q, col(ctx.palette.of(k)));
+            } else if (k == SpanKind::paused) {
+                hatch(dl, p, q, col(ctx.palette.of(k), 0.75f), 6.0f, 1.5f);
+                dl->AddRect(p, q, col(ctx.palette.of(k)), 0, 0, 2.0f);
+            } else if (k == SpanKind::partition_requests || k == SpanKind::partition_replies) {
+                dl->AddRectFilled(p, ImVec2(q.x, p.y + 3), col(ctx.palette.of(k)));
+                dl->AddRectFilled(ImVec2(p.x, q.y - 3), q, col(ctx.palette.of(k)));
+                dl->AddRect(p, q, col(ctx.palette.of(k)), 0, 0, 2.0f);
             } else {
                 dl->AddRectFilled(p, q, col(ctx.palette.of(k)), 3.0f);
             }
             if (k == SpanKind::stale) hatch(dl, p, q, IM_COL32(255, 255, 255, 150), 6.0f, 2.0f);
-            if (k == SpanKind::paused) hatch(dl, p, q, IM_COL32(255, 255, 255, 120), 6.0f, 1.5f);
+            if (k == SpanKind::holdoff) hatch(dl, p, q, IM_COL32(255, 255, 255, 120), 6.0f, 2.0f);
             ImGui::Dummy(ImVec2(h * 1.6f, h));
             ImGui::SameLine(0, 4);
-            const char* text = ctx.tr((std::string("legend.") + span_kind_name(k)).c_str());
-            ImGui::TextUnformatted(text);
-            wrap_next(h * 1.6f + 4);
+            ImGui::TextUnformatted(text.c_str());
         }
-        ImGui::NewLine();
-        const MarkerKind marks[] = {MarkerKind::acquire, MarkerKind::extend, MarkerKind::release,
-                                    MarkerKind::expire, MarkerKind::skip, MarkerKind::write_accepted,
-                                    MarkerKind::release_rejected};
-        for (MarkerKind k : marks) {
+        // Every mark this timeline shows, each once, in the order a reader meets them.
+        for (MarkerKind k : legend_marks()) {
+            if (!present_marks_[static_cast<std::size_t>(k)]) continue;
+            const char* text = ctx.tr((std::string("legend.") + marker_kind_name(k)).c_str());
+            if (!first) wrap_before(h * 1.1f + 3 + ImGui::CalcTextSize(text).x);
+            first = false;
             const ImVec2 p = ImGui::GetCursorScreenPos();
-            draw_marker_shape(dl, ImVec2(p.x + h * 0.5f, p.y + h * 0.55f), k, col(ctx.palette.of(k)), h * 0.38f);
-            ImGui::Dummy(ImVec2(h, h));
+            draw_marker_shape(dl, ImVec2(p.x + h * 0.55f, p.y + h * 0.55f), k, col(ctx.palette.of(k)), h * 0.36f);
+            ImGui::Dummy(ImVec2(h * 1.1f, h));
             ImGui::SameLine(0, 3);
-            ImGui::TextUnformatted(ctx.tr((std::string("legend.") + marker_kind_name(k)).c_str()));
-            wrap_next(h + 3);
+            ImGui::TextUnformatted(text);
         }
-        ImGui::TextDisabled("%s", ctx.tr("timeline.hint"));
+        // The mouse hint only where the lanes keep room; else it waits in a tooltip.
+        if (ImGui::GetContentRegionAvail().y > ImGui::GetFontSize() * 16) {
+            ImGui::TextDisabled("%s", ctx.tr("timeline.hint"));
+        } else {
+            ImGui::SameLine(0, 14);
+            ImGui::TextDisabled("(?)");
+            if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", ctx.tr("timeline.hint"));
+        }
+        ImGui::PopFont();
         ImGui::Spacing();
     }
 
@@ -388,9 +433,8 @@ private:
             const auto x = static_cast<float>(axis_.x_of(static_cast<double>(t)));
             if (x < plot_x) continue;
             dl->AddLine(ImVec2(x, origin.y + ruler_h - 6), ImVec2(x, bottom), col(ctx.palette.grid), 1.0f);
-            const std::string label = std::to_string(t);
-            dl->AddText(ImVec2(x + 3, origin.y + 4), col(ctx.palette.text), label.c_str());
         }
+        // The numbers are drawn with the playhead (draw_playhead), which they give way to.
         // Single-tick gridlines when zoomed in enough to count cells.
         if (step > 1 && axis_.px_per_tick >= 8) {
             for (Tick t = t0; static_cast<double>(t) <= t1; ++t) {
@@ -402,39 +446,35 @@ private:
     }
 
     void draw_playhead(const FrameContext& ctx, ImDrawList* dl, float plot_x, float plot_w, float top,
-                       float bottom) {
+                       float bottom, float ruler_h) {
+        // The ruler's numbers first: none sits under the playhead's badge.
+        const RulerLayout ruler = layout_ruler(axis_, plot_x, plot_w, top, ruler_h, ctx.playhead, metrics(ctx));
+        for (const RulerLabel& l : ruler.labels)
+            dl->AddText(ImVec2(l.box.x0, l.box.y0), col(ctx.palette.text), l.text.c_str());
+        if (!ruler.playhead_visible) return;
         const auto x0 = static_cast<float>(axis_.x_of(static_cast<double>(ctx.playhead)));
         const auto x1 = static_cast<float>(axis_.x_of(static_cast<double>(ctx.playhead) + 1.0));
-        if (x1 < plot_x || x0 > plot_x + plot_w) return;
         const ImU32 c = col(ctx.palette.playhead);
-        // The playhead's cell is outlined; the line runs through its middle.
-        if (x1 - x0 > 6) dl->AddRect(ImVec2(x0, top), ImVec2(x1, bottom), col(ctx.palette.playhead, 0.6f), 0, 0, 1.5f);
+        // The playhead's cell is outlined down through the lanes; its line runs
+        // only through the ruler, so it never covers the marks of that tick.
         const float xm = (x0 + x1) * 0.5f;
-        dl->AddLine(ImVec2(xm, top), ImVec2(xm, bottom), c, 2.5f);
-        const float s = 8;
-        dl->AddTriangleFilled(ImVec2(xm - s, top), ImVec2(xm + s, top), ImVec2(xm, top + s * 1.3f), c);
-        const std::string label = std::to_string(ctx.playhead);
-        const ImVec2 ts = ImGui::CalcTextSize(label.c_str());
-        dl->AddRectFilled(ImVec2(xm + s, top), ImVec2(xm + s + ts.x + 8, top + ts.y + 2), c, 3.0f);
-        dl->AddText(ImVec2(xm + s + 4, top + 1), IM_COL32(255, 255, 255, 255), label.c_str());
+        if (x1 - x0 > 6) {
+            dl->AddRectFilled(ImVec2(x0, top + ruler_h), ImVec2(x1, bottom), col(ctx.palette.playhead, 0.06f));
+            dl->AddRect(ImVec2(x0, top), ImVec2(x1, bottom), col(ctx.palette.playhead, 0.8f), 0, 0, 2.0f);
+            dl->AddLine(ImVec2(xm, top), ImVec2(xm, top + ruler_h), c, 2.5f);
+        } else {
+            dl->AddLine(ImVec2(xm, top), ImVec2(xm, bottom), c, 2.5f);
+        }
+        dl->AddRectFilled(ImVec2(ruler.badge.x0, ruler.badge.y0), ImVec2(ruler.badge.x1, ruler.badge.y1), c, 3.0f);
+        dl->AddText(ImVec2(ruler.badge.x0 + 4, ruler.badge.y0 + 1), IM_COL32(255, 255, 255, 255), ruler.badge_text.c_str());
     }
 
-    void draw_span(const FrameContext& ctx, ImDrawList* dl, const DrawSpan& d, const Span& sp, const Lane& lane,
-                   float y0, float y1) {
+    void draw_span(const FrameContext& ctx, ImDrawList* dl, const DrawSpan& d, float y0, float y1) {
         const Rgba c = ctx.palette.of(d.kind);
         const ImVec2 a(d.x0, y0), b(std::max(d.x1 - 1.0f, d.x0 + 1.0f), y1);
         if (d.kind == SpanKind::fence) {
-            // The resource's highest accepted fencing: a thin line with its value.
+            // The resource's highest accepted fencing: a thin line (its value is a laid-out word).
             dl->AddRectFilled(ImVec2(a.x, y1 - 3), ImVec2(b.x, y1), col(c));
-            if (d.folded == 1 && sp.fencing) {
-                // Right-aligned in the span, clear of the write marker at its start.
-                const std::string t = ctx.strings.tr("timeline.highest", {{"fencing", std::to_string(*sp.fencing)}});
-                const float tw = ctx.fonts.small->CalcTextSizeA(ctx.fonts.small->FontSize, FLT_MAX, 0, t.c_str()).x;
-                if (b.x - a.x > tw + 30)
-                    dl->AddText(ctx.fonts.small, ctx.fonts.small->FontSize,
-                                ImVec2(b.x - tw - 4, y1 - 3 - ctx.fonts.small->FontSize), col(ctx.palette.text_dim),
-                                t.c_str());
-            }
             return;
         }
         const float rounding = (b.x - a.x) > 8 ? 4.0f : 0.0f;
@@ -445,42 +485,57 @@ private:
             dl->AddRect(a, b, IM_COL32(120, 0, 30, 255), rounding, 0, 2.0f);
         }
         if (d.kind == SpanKind::holdoff) hatch(dl, a, b, IM_COL32(255, 255, 255, 120), 7.0f, 2.0f);
-        if (d.folded > 1) return;
-        // Inline label when the span is wide enough to read it.
-        std::string label;
-        if (d.kind == SpanKind::record) {
-            label = fmt::format("#{}", sp.fencing.value_or(0));
-            if (sp.owner >= 0 && static_cast<std::size_t>(sp.owner) < ctx.scenario.candidates.size())
-                label += "  " + ctx.scenario.candidates[static_cast<std::size_t>(sp.owner)].name;
-            label += "  " + ctx.strings.tr("timeline.ttl", {{"ttl", std::to_string(sp.ttl)}});
-        } else if (d.kind == SpanKind::stale) {
-            label = ctx.strings.tr("timeline.stale_label", {{"fencing", sp.fencing ? std::to_string(*sp.fencing) : "–"}});
-        } else if (d.kind == SpanKind::running && sp.fencing) {
-            label = fmt::format("#{}", *sp.fencing);
-        } else if (d.kind == SpanKind::holdoff) {
-            label = ctx.tr("legend.holdoff");
-        }
-        (void)lane;
-        if (label.empty()) return;
-        const ImVec2 ts = ImGui::CalcTextSize(label.c_str());
-        // Too long for the bar: drop words from the end until it fits.
-        ImVec2 fit = ts;
-        while (fit.x + 8 + (tx_offset(a.x) - a.x) > b.x - a.x) {
-            const auto cut = label.rfind("  ");
-            if (cut == std::string::npos) return;
-            label.erase(cut);
-            fit = ImGui::CalcTextSize(label.c_str());
-        }
-        const ImU32 tc = d.kind == SpanKind::waiting ? col(ctx.palette.text) : IM_COL32(255, 255, 255, 255);
-        const float ty = (y0 + y1 - fit.y) * 0.5f;
-        const float tx = tx_offset(a.x);
-        if (tx + fit.x > b.x) return;
-        dl->AddText(ImVec2(tx, ty), tc, label.c_str());
     }
 
-    // Markers sit in the middle of a span's first tick cell; its words start after them.
-    float tx_offset(float x0) const {
-        return std::max(x0 + static_cast<float>(std::min(axis_.px_per_tick * 0.5, 40.0)) + 13.0f, axis_.left_px + 5);
+    // One laid-out word: span words straight on their span, tags on a pill.
+    void draw_label(const FrameContext& ctx, ImDrawList* dl, const PlacedLabel& pl) const {
+        ImFont* font = pl.small ? ctx.fonts.small : ImGui::GetFont();
+        const float size = pl.small ? ctx.fonts.small->FontSize : ImGui::GetFontSize();
+        const ImVec2 a(pl.box.x0, pl.box.y0), b(pl.box.x1, pl.box.y1);
+        ImU32 text = col(ctx.palette.text);
+        switch (pl.kind) {
+            case LabelKind::span:
+                // Dark words on the amber bar, white on the rest; on the stale
+                // bar a dark backing keeps them readable over the stripes.
+                text = pl.span == SpanKind::waiting ? col(ctx.palette.text) : IM_COL32(255, 255, 255, 255);
+                if (pl.span == SpanKind::stale)
+                    dl->AddRectFilled(ImVec2(a.x - 2, a.y), ImVec2(b.x + 2, b.y), IM_COL32(150, 0, 45, 200), 3.0f);
+                break;
+            case LabelKind::overlay:
+                dl->AddRectFilled(a, b, col(ctx.palette.of(pl.span)), 3.0f);
+                text = IM_COL32(255, 255, 255, 255);
+                break;
+            case LabelKind::fence:
+                dl->AddRectFilled(a, b, IM_COL32(232, 238, 246, 220), 2.0f);
+                text = col(ctx.palette.text_dim);
+                break;
+            case LabelKind::fencing:
+                dl->AddRectFilled(a, b, IM_COL32(255, 255, 255, 225), 3.0f);
+                break;
+            case LabelKind::failover:
+                dl->AddRectFilled(a, b, IM_COL32(255, 255, 255, 240), 3.0f);
+                dl->AddRect(a, b, col(ctx.palette.of(pl.mark)), 3.0f, 0, 1.5f);
+                text = col(ctx.palette.of(pl.mark));
+                break;
+        }
+        dl->AddText(font, size, ImVec2(pl.text_x, pl.text_y), text, pl.text.c_str());
+    }
+
+    static TextMetrics metrics(const FrameContext& ctx) {
+        TextMetrics m;
+        ImFont* body = ImGui::GetFont();
+        const float body_px = ImGui::GetFontSize();
+        ImFont* small = ctx.fonts.small;
+        const float small_px = small->FontSize;
+        m.body_width = [body, body_px](std::string_view t) {
+            return body->CalcTextSizeA(body_px, FLT_MAX, 0, t.data(), t.data() + t.size()).x;
+        };
+        m.small_width = [small, small_px](std::string_view t) {
+            return small->CalcTextSizeA(small_px, FLT_MAX, 0, t.data(), t.data() + t.size()).x;
+        };
+        m.body_h = body_px;
+        m.small_h = small_px;
+        return m;
     }
 
     std::string span_words(const FrameContext& ctx, const Span& sp, const Lane& lane, const DrawSpan& d) const {
@@ -561,7 +616,10 @@ private:
     Tick popup_tick_ = 0;
     int fault_ticks_ = 3;
     std::vector<DrawSpan> spans_;
-    std::vector<DrawMarker> markers_;
+    LaneLayout layout_;
+    std::vector<bool> present_spans_, present_marks_;
+    std::uint64_t present_generation_ = 0;
+    bool present_valid_ = false;
 };
 
 }  // namespace

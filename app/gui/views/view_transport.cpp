@@ -45,7 +45,14 @@ public:
         ImGui::SameLine(0, em);
         if (ImGui::Button(ctx.tr("transport.fit"))) out.push_back(cmd(Command::Kind::fit));
         ImGui::SameLine(0, em);
-        ImGui::TextDisabled("%s", ctx.tr("transport.keys"));
+        // The keys, whole when they fit; else a "?" that shows them (never cut mid-word).
+        const char* keys = ctx.tr("transport.keys");
+        if (ImGui::CalcTextSize(keys).x <= ImGui::GetContentRegionAvail().x) {
+            ImGui::TextDisabled("%s", keys);
+        } else {
+            ImGui::TextDisabled("(?)");
+            if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", keys);
+        }
         ImGui::End();
     }
 

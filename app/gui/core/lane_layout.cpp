@@ -1,0 +1,485 @@
+#include "lane_layout.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "marks.hpp"
+#include "palette.hpp"
+
+namespace leasescope::gui {
+
+float estimated_width(std::string_view text, float px) {
+    float w = 0;
+    for (std::size_t i = 0; i < text.size();) {
+        const auto c = static_cast<unsigned char>(text[i]);
+        const std::size_t len = c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
+        w += len >= 3 ? px : px * 0.62f;  // Hangul and other wide letters take a whole em
+        i += len;
+    }
+    return w;
+}
+
+TextMetrics estimated_metrics(float body_px, float small_px) {
+    TextMetrics m;
+    m.body_width = [body_px](std::string_view t) { return estimated_width(t, body_px); };
+    m.small_width = [small_px](std::string_view t) { return estimated_width(t, small_px); };
+    m.body_h = body_px;
+    m.small_h = small_px;
+    return m;
+}
+
+float mark_radius(double px_per_tick, float lane_h) {
+    const float by_lane = std::clamp(lane_h * 0.22f, 4.0f, 9.0f);
+    // Two ticks' marks must not touch: a mark is at most a cell wide.
+    const auto by_cell = static_cast<float>(px_per_tick / 2.5);
+    return std::max(3.5f, std::min(by_lane, by_cell));
+}
+
+namespace {
+
+constexpr float gap = 2.0f;        // between a mark and its neighbour
+constexpr float label_pad = 3.0f;  // the background around a word
+
+Box mark_box(MarkerKind kind, float x, float y, float r) {
+    const float e = mark_glyph(kind).extent * r;
+    return Box{x - e, y - e, x + e, y + e};
+}
+
+// The free stretch of [xa, xb] in the band [y0, y1] that is clear of every
+// box in `taken`: the leftmost one at least `w` wide (or the rightmost).
+bool find_room(const std::vector<Box>& taken, float y0, float y1, float xa, float xb, float w, bool right,
+               float& x_out) {
+    std::vector<std::pair<float, float>> blocked;
+    for (const Box& b : taken)
+        if (b.y0 < y1 && y0 < b.y1 && b.x1 > xa && b.x0 < xb) blocked.emplace_back(b.x0 - gap, b.x1 + gap);
+    std::sort(blocked.begin(), blocked.end());
+    std::vector<std::pair<float, float>> free;
+    float cursor = xa;
+    for (const auto& [b0, b1] : blocked) {
+        if (b0 > cursor) free.emplace_back(cursor, std::min(b0, xb));
+        cursor = std::max(cursor, b1);
+        if (cursor >= xb) break;
+    }
+    if (cursor < xb) free.emplace_back(cursor, xb);
+    if (right) {
+        for (auto it = free.rbegin(); it != free.rend(); ++it)
+            if (it->second - it->first >= w) {
+                x_out = it->second - w;
+                return true;
+            }
+    } else {
+        for (const auto& [f0, f1] : free)
+            if (f1 - f0 >= w) {
+                x_out = f0;
+                return true;
+            }
+    }
+    return false;
+}
+
+struct LaneWork {
+    const Lane& lane;
+    std::int32_t index;
+    float y;       // top of the lane row
+    float h;
+    float plot_x0, plot_x1;  // words stay inside the plot
+    std::vector<Box> taken;  // marks and words placed so far
+};
+
+// Tries the texts in order (longest first) and places the first that fits.
+bool place_label(LaneWork& lw, LaneLayout& out, PlacedLabel proto, const std::vector<std::string>& texts,
+                 const TextMetrics& m, float y0, float xa, float xb, bool right, bool padded) {
+    const float th = proto.small ? m.small_h : m.body_h;
+    const float pad = padded ? label_pad : 0.0f;
+    const float h = th + (padded ? 2.0f : 0.0f);
+    const float y1 = y0 + h;
+    if (y0 < lw.y || y1 > lw.y + lw.h + 0.01f) return false;  // never outside its lane
+    xa = std::max(xa, lw.plot_x0);
+    xb = std::min(xb, lw.plot_x1);
+    for (const std::string& text : texts) {
+        if (text.empty()) continue;
+        const float tw = proto.small ? m.small_width(text) : m.body_width(text);
+        const float w = tw + 2 * pad;
+        float x = 0;
+        if (!find_room(lw.taken, y0, y1, xa, xb, w, right, x)) continue;
+        proto.text = text;
+        proto.box = Box{x, y0, x + w, y1};
+        proto.text_x = x + pad;
+        proto.text_y = y0 + (padded ? 1.0f : 0.0f);
+        lw.taken.push_back(proto.box);
+        out.labels.push_back(std::move(proto));
+        return true;
+    }
+    return false;
+}
+
+// Marks of one tick: side by side when the cell is wide enough, else on top
+// of each other; what still does not fit folds into the last one shown.
+void place_group(LaneWork& lw, LaneLayout& out, const std::vector<std::int32_t>& group, Tick tick,
+                 const LayoutFrame& f, float r, float cy) {
+    const Lane& lane = lw.lane;
+    // The run's start says nothing when its first attempt sits on the same tick.
+    std::vector<std::int32_t> shown;
+    std::size_t group_size = 0;
+    for (std::int32_t i : group)
+        if (group.size() == 1 || lane.markers[static_cast<std::size_t>(i)].kind != MarkerKind::start) shown.push_back(i);
+    group_size = shown.size();
+    // In the order they happened (left to right, top to bottom). If space
+    // still runs out, the most telling come first and the rest fold into the last.
+    const auto cx = static_cast<float>(f.axis.x_of(static_cast<double>(tick) + 0.5));
+    const auto cell_w = static_cast<float>(f.axis.px_per_tick);
+    const float room = lw.h - 2;  // the lane's height, for marks on top of each other
+    float extents = 0;            // the group's size in units of the radius
+    for (std::int32_t i : shown) extents += 2 * mark_glyph(lane.markers[static_cast<std::size_t>(i)].kind).extent;
+    const float gaps = gap * static_cast<float>(shown.size() - 1);
+    // Side by side when that fits the cell, else on top of each other; a
+    // crowded tick draws its marks a little smaller rather than hide one.
+    bool side_by_side = shown.size() == 1 || extents * r + gaps <= cell_w + 0.05f;
+    if (!side_by_side && extents * r + gaps > room + 0.05f) {
+        const float r_across = (cell_w - gaps) / extents;
+        const float r_down = (room - gaps) / extents;
+        const float smaller = std::max(r_across, r_down) - 0.01f;
+        if (smaller >= 3.0f) {
+            r = smaller;
+            side_by_side = r_across >= r_down;
+        }
+    }
+    std::vector<float> size;  // each mark's full width (= height)
+    float total = 0;
+    for (std::int32_t i : shown) {
+        const float sz = 2 * mark_glyph(lane.markers[static_cast<std::size_t>(i)].kind).extent * r;
+        size.push_back(sz);
+        total += sz;
+    }
+    total += gaps;
+    std::vector<PlacedMark> placed;
+    auto make = [&](std::size_t k, float x, float y) {
+        const std::int32_t i = shown[k];
+        const Marker& mk = lane.markers[static_cast<std::size_t>(i)];
+        PlacedMark pm;
+        pm.lane = lw.index;
+        pm.marker = i;
+        pm.kind = mk.kind;
+        pm.x = x;
+        pm.y = y;
+        pm.r = r;
+        pm.box = mark_box(mk.kind, x, y, r);
+        placed.push_back(pm);
+    };
+    if (side_by_side) {
+        float x = cx - total * 0.5f;
+        for (std::size_t k = 0; k < shown.size(); ++k) {
+            make(k, x + size[k] * 0.5f, cy);
+            x += size[k] + gap;
+        }
+    } else {
+        // Stacked: as many as the lane's height holds, centred on the lane.
+        std::size_t fit = 0;
+        float used = 0;
+        for (std::size_t k = 0; k < shown.size(); ++k) {
+            const float need = size[k] + (k > 0 ? gap : 0);
+            if (used + need > room + 0.05f) break;  // a hair of slack for rounding
+            used += need;
+            ++fit;
+        }
+        fit = std::max<std::size_t>(fit, 1);
+        if (fit < shown.size()) {
+            // Not all fit: the most telling stay (in the order they happened).
+            std::vector<std::size_t> order(shown.size());
+            for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
+            std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+                return marker_priority(lane.markers[static_cast<std::size_t>(shown[a])].kind) >
+                       marker_priority(lane.markers[static_cast<std::size_t>(shown[b])].kind);
+            });
+            order.resize(fit);
+            std::sort(order.begin(), order.end());
+            std::vector<std::int32_t> kept;
+            std::vector<float> kept_size;
+            used = 0;
+            for (std::size_t k : order) {
+                kept.push_back(shown[k]);
+                kept_size.push_back(size[k]);
+                used += size[k] + (kept.size() > 1 ? gap : 0);
+            }
+            shown = std::move(kept);
+            size = std::move(kept_size);
+        }
+        float y = lw.y + (lw.h - used) * 0.5f;
+        for (std::size_t k = 0; k < fit; ++k) {
+            make(k, cx, y + size[k] * 0.5f);
+            y += size[k] + gap;
+        }
+        placed.back().folded += static_cast<std::int32_t>(group_size - fit);
+    }
+    // Zoomed out, ticks crowd: a group that touches the marks before it folds
+    // into the last of them (which keeps the most telling kind).
+    bool clash = false;
+    for (const PlacedMark& pm : placed)
+        for (std::size_t j = out.marks.size(); j-- > 0;) {
+            const PlacedMark& prev = out.marks[j];
+            if (prev.lane != lw.index) break;
+            if (prev.box.intersects(pm.box)) clash = true;
+            if (prev.box.x1 < pm.box.x0 - 40) break;
+        }
+    if (clash && !out.marks.empty() && out.marks.back().lane == lw.index) {
+        PlacedMark& last = out.marks.back();
+        for (const PlacedMark& pm : placed) {
+            last.folded += pm.folded;
+            if (marker_priority(pm.kind) > marker_priority(last.kind)) {
+                last.kind = pm.kind;
+                last.marker = pm.marker;
+                last.box = mark_box(pm.kind, last.x, last.y, last.r);
+            }
+        }
+        lw.taken.back() = last.box;
+        return;
+    }
+    for (PlacedMark& pm : placed) {
+        lw.taken.push_back(pm.box);
+        out.marks.push_back(pm);
+    }
+}
+
+std::string owner_name(const LaneModel& model, std::int32_t owner) {
+    if (owner < 0 || owner >= model.candidate_lanes) return {};
+    return model.lanes[static_cast<std::size_t>(owner)].label;
+}
+
+bool is_write(MarkerKind k) {
+    return k == MarkerKind::write_current || k == MarkerKind::write_stale || k == MarkerKind::write_unsafe ||
+           k == MarkerKind::write_rejected_fence || k == MarkerKind::write_rejected_token;
+}
+
+}  // namespace
+
+void layout_lanes(const LaneModel& model, const LayoutFrame& f, const Strings& s, const TextMetrics& m,
+                  LaneLayout& out) {
+    out.marks.clear();
+    out.labels.clear();
+    out.overview = f.axis.px_per_tick < 2.0;
+    const float plot_x1 = f.plot_x + f.plot_w;
+    const float r = mark_radius(f.axis.px_per_tick, f.lane_h);
+    const int last = std::min(f.last_lane, static_cast<int>(model.lanes.size()) - 1);
+    std::vector<DrawMarker> culled;
+    std::vector<DrawSpan> spans;
+    for (int li = std::max(0, f.first_lane); li <= last; ++li) {
+        const Lane& lane = model.lanes[static_cast<std::size_t>(li)];
+        LaneWork lw{lane, li, f.lanes_top + f.lane_h * static_cast<float>(li), f.lane_h, f.plot_x, plot_x1, {}};
+        const bool resource = lane.kind == LaneKind::resource;
+        const auto shows = [&](Tick t) { return !resource || f.resource_until == tick_none || t <= f.resource_until; };
+        const float cy = lw.y + f.lane_h * (resource ? 0.4f : 0.5f);
+
+        // 1. Marks.
+        if (out.overview) {
+            culled.clear();
+            cull_markers(lane.markers, f.axis, 4.0f, culled);
+            for (const DrawMarker& d : culled) {
+                if (d.x < f.plot_x || d.x > plot_x1) continue;
+                const Marker& mk = lane.markers[static_cast<std::size_t>(d.marker)];
+                if (!shows(mk.tick)) continue;
+                PlacedMark pm;
+                pm.lane = li;
+                pm.marker = d.marker;
+                pm.kind = d.kind;
+                pm.x = d.x;
+                pm.y = cy;
+                pm.r = 1.0f;
+                pm.folded = d.folded;
+                pm.box = Box{d.x - 1, lw.y + 2, d.x + 1, lw.y + f.lane_h - 2};
+                out.marks.push_back(pm);
+            }
+        } else {
+            const double t0 = std::floor(f.axis.first_tick) - 1;
+            const double t1 = f.axis.last_tick() + 1;
+            auto it = std::lower_bound(lane.markers.begin(), lane.markers.end(), t0,
+                                       [](const Marker& mk, double t) { return static_cast<double>(mk.tick) < t; });
+            std::vector<std::int32_t> group;
+            Tick group_tick = 0;
+            auto flush = [&] {
+                if (group.empty()) return;
+                const auto x = static_cast<float>(f.axis.x_of(static_cast<double>(group_tick) + 0.5));
+                if (x >= f.plot_x && x <= plot_x1 && shows(group_tick)) place_group(lw, out, group, group_tick, f, r, cy);
+                group.clear();
+            };
+            for (; it != lane.markers.end() && static_cast<double>(it->tick) <= t1; ++it) {
+                if (!group.empty() && it->tick != group_tick) flush();
+                group_tick = it->tick;
+                group.push_back(static_cast<std::int32_t>(it - lane.markers.begin()));
+            }
+            flush();
+        }
+        const std::size_t lane_marks_end = out.marks.size();
+
+        // 2. The failover's words, next to its mark on the slot lane.
+        if (!out.overview && lane.kind == LaneKind::slot) {
+            for (std::size_t k = 0; k < lane_marks_end; ++k) {
+                const PlacedMark& pm = out.marks[k];
+                if (pm.lane != li) continue;
+                if (pm.kind != MarkerKind::failover_leases && pm.kind != MarkerKind::failover_all) continue;
+                PlacedLabel proto;
+                proto.lane = li;
+                proto.kind = LabelKind::failover;
+                proto.mark = pm.kind;
+                proto.small = true;
+                const std::string key = std::string("mark.label.") + marker_kind_name(pm.kind);
+                const std::vector<std::string> texts{s.tr(key), s.tr("mark.label.failover")};
+                // Right beside its mark, after it or before it (over the record
+                // the failover ended, on a pill); the short word when the long one has no room.
+                const float y0 = pm.y - (m.small_h + 2) * 0.5f;
+                const auto beside = [&](const std::string& text) {
+                    const float w = m.small_width(text) + 2 * label_pad + gap;
+                    return place_label(lw, out, proto, {text}, m, y0, pm.box.x1, pm.box.x1 + w + 1, false, true) ||
+                           place_label(lw, out, proto, {text}, m, y0, pm.box.x0 - w - 1, pm.box.x0, true, true);
+                };
+                for (const std::string& text : texts)
+                    if (beside(text)) break;
+            }
+        }
+
+        // 3. Words inside spans.
+        if (!out.overview) {
+            spans.clear();
+            cull_spans(lane.spans, f.axis, 3.0f, spans);
+            for (const DrawSpan& d : spans) {
+                if (d.folded > 1) continue;
+                const Span& sp = lane.spans[static_cast<std::size_t>(d.span)];
+                const float xa = std::max(d.x0, f.plot_x) + 3, xb = std::min(d.x1, plot_x1) - 3;
+                if (xb - xa < 8) continue;
+                std::vector<std::string> texts;
+                PlacedLabel proto;
+                proto.lane = li;
+                proto.span = d.kind;
+                if (d.kind == SpanKind::fence) {
+                    if (!sp.fencing) continue;
+                    if (resource && f.resource_until != tick_none && sp.begin > f.resource_until) continue;
+                    proto.kind = LabelKind::fence;
+                    proto.small = true;
+                    float fxb = xb;
+                    if (resource && f.resource_until != tick_none)
+                        fxb = std::min(xb, static_cast<float>(f.axis.x_of(static_cast<double>(f.resource_until) + 1.0)) - 3);
+                    // Whole or not at all: a bare "#34" would read as a write's number.
+                    texts.push_back(s.tr("timeline.highest", {{"fencing", std::to_string(*sp.fencing)}}));
+                    const float y1 = lw.y + f.lane_h - std::max(2.0f, f.lane_h * 0.14f) - 3;
+                    place_label(lw, out, proto, texts, m, y1 - m.small_h, xa, fxb, true, false);
+                    continue;
+                }
+                proto.kind = LabelKind::span;
+                if (d.kind == SpanKind::record) {
+                    const std::string owner = owner_name(model, sp.owner);
+                    const std::string num = fmt::format("#{}", sp.fencing.value_or(0));
+                    const std::string ttl = s.tr("timeline.ttl", {{"ttl", std::to_string(sp.ttl)}});
+                    if (!owner.empty()) texts.push_back(num + "  " + owner + "  " + ttl);
+                    if (!owner.empty()) texts.push_back(num + "  " + owner);
+                    texts.push_back(num);
+                } else if (d.kind == SpanKind::stale) {
+                    const std::string num = sp.fencing ? std::to_string(*sp.fencing) : "–";
+                    texts.push_back(s.tr("timeline.stale_label", {{"fencing", num}}));
+                    texts.push_back(s.tr("mark.label.stale_short"));
+                } else if (d.kind == SpanKind::running && sp.fencing) {
+                    texts.push_back(fmt::format("#{}", *sp.fencing));
+                } else if (d.kind == SpanKind::holdoff) {
+                    texts.push_back(s.tr("legend.holdoff"));
+                } else {
+                    continue;
+                }
+                // Words follow the marks of the span's first tick ("△ #2", not "#2 △").
+                float after_first = xa;
+                for (std::size_t k = 0; k < lane_marks_end; ++k) {
+                    const PlacedMark& pm = out.marks[k];
+                    if (pm.lane == li && lane.markers[static_cast<std::size_t>(pm.marker)].tick == sp.begin)
+                        after_first = std::max(after_first, pm.box.x1 + gap);
+                }
+                const float y0 = lw.y + (f.lane_h - m.body_h) * 0.5f;
+                place_label(lw, out, proto, texts, m, y0, std::max(xa, after_first), xb, false, false) ||
+                    place_label(lw, out, proto, texts, m, y0, xa, xb, false, false);
+            }
+            // 4. Tags on paused / partitioned boxes, inside the box's top edge.
+            spans.clear();
+            cull_spans(lane.overlays, f.axis, 3.0f, spans);
+            for (const DrawSpan& d : spans) {
+                const float xa = std::max(d.x0, f.plot_x) + 2, xb = std::min(d.x1, plot_x1) - 2;
+                if (xb - xa < 12) continue;
+                PlacedLabel proto;
+                proto.lane = li;
+                proto.kind = LabelKind::overlay;
+                proto.span = d.kind;
+                proto.small = true;
+                const std::string word = s.tr(d.kind == SpanKind::paused ? "legend.paused" : "legend.partition_short");
+                const float top = lw.y + 2;
+                if (!place_label(lw, out, proto, {word}, m, top, xa, xb, false, true))
+                    place_label(lw, out, proto, {word}, m, lw.y + f.lane_h - m.small_h - 4, xa, xb, false, true);
+            }
+            // 5. Fencing numbers beside writes (not on slot lanes).
+            if (lane.kind != LaneKind::slot && f.axis.px_per_tick >= 14) {
+                for (std::size_t k = 0; k < lane_marks_end; ++k) {
+                    const PlacedMark& pm = out.marks[k];
+                    if (pm.lane != li || pm.folded > 1) continue;
+                    if (!is_write(pm.kind)) continue;
+                    const Marker& mk = lane.markers[static_cast<std::size_t>(pm.marker)];
+                    if (!mk.fencing) continue;
+                    PlacedLabel proto;
+                    proto.lane = li;
+                    proto.kind = LabelKind::fencing;
+                    proto.mark = pm.kind;
+                    proto.small = true;
+                    const std::string text = fmt::format("#{}", *mk.fencing);
+                    const float w = m.small_width(text) + 2 * label_pad;
+                    const float top = lw.y + 1;
+                    if (place_label(lw, out, proto, {text}, m, top, pm.box.x1, pm.box.x1 + w + 2 * gap, false, true))
+                        continue;
+                    if (place_label(lw, out, proto, {text}, m, top, pm.box.x0 - w - 2 * gap, pm.box.x0, true, true))
+                        continue;
+                    const float below = lw.y + f.lane_h - m.small_h - 3;
+                    if (place_label(lw, out, proto, {text}, m, below, pm.box.x1, pm.box.x1 + w + 2 * gap, false, true))
+                        continue;
+                }
+            }
+        }
+    }
+}
+
+RulerLayout layout_ruler(const TimeAxis& axis, float plot_x, float plot_w, float top, float height, Tick playhead,
+                         const TextMetrics& m) {
+    RulerLayout out;
+    const float plot_x1 = plot_x + plot_w;
+    const auto x0 = static_cast<float>(axis.x_of(static_cast<double>(playhead)));
+    const auto x1 = static_cast<float>(axis.x_of(static_cast<double>(playhead) + 1.0));
+    out.playhead_visible = x1 >= plot_x && x0 <= plot_x1;
+    out.playhead_x = (x0 + x1) * 0.5f;
+    if (out.playhead_visible) {
+        out.badge_text = std::to_string(playhead);
+        const float w = m.body_width(out.badge_text) + 8;
+        // Centred on the playhead line, inside the ruler; pushed in at the edges.
+        float bx = out.playhead_x - w * 0.5f;
+        bx = std::clamp(bx, plot_x, std::max(plot_x, plot_x1 - w));
+        out.badge = Box{bx, top + 1, bx + w, top + 1 + m.body_h + 2};
+    }
+    const Tick step = ruler_step(axis.px_per_tick, 46.0f);
+    const Tick t0 = std::max<Tick>(0, static_cast<Tick>(std::floor(axis.first_tick)) / step * step);
+    const double t1 = axis.last_tick();
+    Box previous{-1e9f, 0, -1e9f, 0};
+    for (Tick t = t0; static_cast<double>(t) <= t1; t += step) {
+        const auto x = static_cast<float>(axis.x_of(static_cast<double>(t)));
+        if (x < plot_x) continue;
+        RulerLabel label;
+        label.tick = t;
+        label.text = std::to_string(t);
+        const float w = m.body_width(label.text);
+        label.box = Box{x + 3, top + 2, x + 3 + w, top + 2 + m.body_h};
+        if (label.box.x1 > plot_x1) break;
+        // Never under the badge, never over the previous number (a long number, a tight step).
+        // The badge already says the playhead's tick; a number beside it would read twice ("8 [8]").
+        if (out.playhead_visible && (t == playhead || label.box.intersects(Box{out.badge.x0 - 3, out.badge.y0,
+                                                                                  out.badge.x1 + 3, out.badge.y1})))
+            continue;
+        if (label.box.x0 < previous.x1 + 4) continue;
+        previous = label.box;
+        (void)height;
+        out.labels.push_back(std::move(label));
+    }
+    return out;
+}
+
+}  // namespace leasescope::gui

@@ -1,0 +1,110 @@
+#pragma once
+// Where every mark and every word of the timeline goes, before anything is
+// drawn: marks on one tick stack side by side or on top of each other so each
+// stays visible; words (span labels, "paused", "highest accepted #34",
+// fencing numbers, the failover label) are placed only where they overlap no
+// mark and no other word, shortened or left out when there is no room. The
+// ruler's tick numbers give way to the playhead's badge. No ImGui here: the
+// screen and the SVG export draw the same layout, and a test checks every
+// preset for collisions.
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "cull.hpp"
+#include "lanes.hpp"
+#include "strings.hpp"
+
+namespace leasescope::gui {
+
+struct Box {
+    float x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+    float w() const { return x1 - x0; }
+    float h() const { return y1 - y0; }
+    bool intersects(const Box& o) const { return x0 < o.x1 && o.x0 < x1 && y0 < o.y1 && o.y0 < y1; }
+    bool contains(const Box& o) const { return o.x0 >= x0 && o.x1 <= x1 && o.y0 >= y0 && o.y1 <= y1; }
+};
+
+// How wide a text is, in the two fonts the timeline uses.
+struct TextMetrics {
+    std::function<float(std::string_view)> body_width;
+    std::function<float(std::string_view)> small_width;
+    float body_h = 17.0f;
+    float small_h = 13.0f;
+};
+// A stand-in when no font is at hand (the SVG export, the tests): a Latin
+// letter is 0.6 em wide, a Korean syllable 1 em.
+TextMetrics estimated_metrics(float body_px, float small_px);
+float estimated_width(std::string_view text, float px);
+
+struct LayoutFrame {
+    TimeAxis axis;
+    float plot_x = 0, plot_w = 0;
+    float lanes_top = 0;  // screen y of lane 0 (scrolling applied)
+    float lane_h = 40;
+    int first_lane = 0, last_lane = -1;  // the lanes to lay out, inclusive
+    // The resource lane shows only what the resource panel counts: writes up
+    // to this tick (tick_none: all of them).
+    Tick resource_until = tick_none;
+};
+
+enum class LabelKind : std::uint8_t {
+    span,      // inside a span: "#2", "STALE #1", "#1  node-a  TTL 6", "hold-off"
+    overlay,   // a tag inside a paused / partitioned box
+    fence,     // "highest accepted #34" on the resource lane
+    fencing,   // "#33" beside a write or a rejected release
+    failover,  // "failover: leases lost" on a slot lane
+};
+
+struct PlacedMark {
+    std::int32_t lane = 0;
+    std::int32_t marker = -1;  // index into the lane's markers (the one shown)
+    MarkerKind kind = MarkerKind::start;
+    float x = 0, y = 0, r = 0;
+    std::int32_t folded = 1;  // > 1: marks of several ticks fold here (zoomed far out)
+    Box box;
+};
+
+struct PlacedLabel {
+    std::int32_t lane = 0;
+    LabelKind kind = LabelKind::span;
+    SpanKind span = SpanKind::idle;        // span / overlay / fence: the span's kind
+    MarkerKind mark = MarkerKind::start;   // fencing / failover: the mark's kind
+    std::string text;
+    Box box;           // the whole label, its background included
+    float text_x = 0, text_y = 0;  // where the text starts
+    bool small = false;
+};
+
+struct LaneLayout {
+    bool overview = false;  // zoomed far out: marks are thin bars and carry no words
+    std::vector<PlacedMark> marks;
+    std::vector<PlacedLabel> labels;
+};
+
+// Lays out the lanes first_lane … last_lane of `model` in `frame`.
+void layout_lanes(const LaneModel& model, const LayoutFrame& frame, const Strings& strings,
+                  const TextMetrics& metrics, LaneLayout& out);
+
+// The mark radius for this zoom and lane height (also the legend's size).
+float mark_radius(double px_per_tick, float lane_h);
+
+// The ruler: tick numbers every `ruler_step`, none under the playhead badge.
+struct RulerLabel {
+    Tick tick = 0;
+    std::string text;
+    Box box;
+};
+struct RulerLayout {
+    std::vector<RulerLabel> labels;
+    Box badge;            // the playhead's number (empty when the playhead is off screen)
+    std::string badge_text;
+    float playhead_x = 0;
+    bool playhead_visible = false;
+};
+RulerLayout layout_ruler(const TimeAxis& axis, float plot_x, float plot_w, float top, float height, Tick playhead,
+                         const TextMetrics& metrics);
+
+}  // namespace leasescope::gui

@@ -1,0 +1,164 @@
+// One mark per outcome (issue 9): every outcome a class must tell apart has a
+// shape of its own (never colour alone) and a colour of its own, a legend
+// entry in both languages, and the trace's events map onto them.
+#include "../preset_loader.hpp"
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "core/lanes.hpp"
+#include "core/marks.hpp"
+#include "core/palette.hpp"
+#include "core/strings.hpp"
+#include "core/svg.hpp"
+
+using namespace leasescope;
+using namespace leasescope::gui;
+
+namespace {
+
+// Two glyphs have the same shape when their parts have the same geometry,
+// whatever the ink.
+bool same_shape(const Glyph& a, const Glyph& b) {
+    if (a.parts.size() != b.parts.size()) return false;
+    for (std::size_t i = 0; i < a.parts.size(); ++i) {
+        const GlyphPart& p = a.parts[i];
+        const GlyphPart& q = b.parts[i];
+        if (p.type != q.type || p.points != q.points || p.size != q.size) return false;
+    }
+    return true;
+}
+
+const MarkerKind outcomes[] = {
+    MarkerKind::write_current,        MarkerKind::write_stale,          MarkerKind::write_unsafe,
+    MarkerKind::write_rejected_fence, MarkerKind::write_rejected_token, MarkerKind::release_rejected,
+    MarkerKind::extend_lost,          MarkerKind::acquire_error,        MarkerKind::skip,
+    MarkerKind::failover_leases,      MarkerKind::failover_all,         MarkerKind::acquire_regressed,
+    MarkerKind::acquire,              MarkerKind::release,              MarkerKind::extend,
+    MarkerKind::expire,               MarkerKind::crash,
+};
+
+sim::Event write_event(sim::Outcome outcome, const char* detail) {
+    sim::Event e;
+    e.op = sim::EventOp::write;
+    e.outcome = outcome;
+    e.detail = detail;
+    return e;
+}
+
+}  // namespace
+
+TEST(Marks, EveryOutcomeHasItsOwnShapeAndColour) {
+    const Palette palette = default_palette();
+    for (MarkerKind a : outcomes)
+        for (MarkerKind b : outcomes) {
+            if (a == b) continue;
+            EXPECT_FALSE(same_shape(mark_glyph(a), mark_glyph(b)))
+                << marker_kind_name(a) << " and " << marker_kind_name(b) << " share a shape";
+        }
+    // Writes: five outcomes, five colours as well.
+    const MarkerKind writes[] = {MarkerKind::write_current, MarkerKind::write_stale, MarkerKind::write_unsafe,
+                                 MarkerKind::write_rejected_fence, MarkerKind::write_rejected_token};
+    for (MarkerKind a : writes)
+        for (MarkerKind b : writes)
+            if (a != b) EXPECT_NE(palette.of(a).hex(), palette.of(b).hex()) << marker_kind_name(a) << " " << marker_kind_name(b);
+}
+
+TEST(Marks, EveryDrawnMarkHasAGlyphAndALegendEntryInBothLanguages) {
+    Strings strings;
+    std::string error;
+    ASSERT_TRUE(strings.load_dir(std::string(LEASESCOPE_SOURCE_DIR) + "/assets", error)) << error;
+    std::set<MarkerKind> listed(legend_marks().begin(), legend_marks().end());
+    EXPECT_EQ(listed.size(), legend_marks().size()) << "a mark is listed twice in the legend";
+    for (int k = 0; k < static_cast<int>(MarkerKind::count_); ++k) {
+        const auto kind = static_cast<MarkerKind>(k);
+        EXPECT_FALSE(mark_glyph(kind).parts.empty()) << marker_kind_name(kind);
+        if (!has_legend_entry(kind)) continue;
+        EXPECT_TRUE(listed.count(kind)) << marker_kind_name(kind) << " is not in the legend";
+        const std::string key = std::string("legend.") + marker_kind_name(kind);
+        EXPECT_TRUE(strings.has(Lang::en, key)) << key;
+        EXPECT_TRUE(strings.has(Lang::ko, key)) << key;
+    }
+}
+
+// What rejected a write is the resource mode's; what an accepted write was is its detail.
+TEST(Marks, WriteOutcomesMapFromTheTrace) {
+    using sim::Outcome;
+    using sim::ResourceMode;
+    EXPECT_EQ(marker_kind_of(write_event(Outcome::accepted, ""), ResourceMode::off), MarkerKind::write_current);
+    EXPECT_EQ(marker_kind_of(write_event(Outcome::accepted, "stale"), ResourceMode::check),
+              MarkerKind::write_stale);
+    EXPECT_EQ(marker_kind_of(write_event(Outcome::accepted, "stale,unsafe_write"), ResourceMode::off),
+              MarkerKind::write_unsafe);
+    EXPECT_EQ(marker_kind_of(write_event(Outcome::accepted, "unsafe_write"), ResourceMode::off),
+              MarkerKind::write_unsafe);
+    EXPECT_EQ(marker_kind_of(write_event(Outcome::rejected, "stale"), ResourceMode::check),
+              MarkerKind::write_rejected_fence);
+    EXPECT_EQ(marker_kind_of(write_event(Outcome::rejected, "stale"), ResourceMode::validate),
+              MarkerKind::write_rejected_token);
+    // A detail word is matched whole ("unstale" is not "stale").
+    EXPECT_EQ(marker_kind_of(write_event(Outcome::accepted, "unstale"), ResourceMode::off),
+              MarkerKind::write_current);
+}
+
+// The pair that carries the lesson: the fenced GC pause shows a rejected write
+// at tick 15, the unfenced one an unsafe write, on the writer's lane and the resource lane.
+TEST(Marks, GcPausePairDiffersAtTick15) {
+    for (const auto& [name, want] : {std::pair{"gc-pause-fencing", MarkerKind::write_rejected_fence},
+                                     std::pair{"gc-pause-no-fencing", MarkerKind::write_unsafe}}) {
+        sim::Timeline timeline(test::load_preset(name));
+        const LaneModel model = build_lanes(timeline);
+        int found = 0;
+        for (const Lane& lane : model.lanes)
+            for (const Marker& m : lane.markers)
+                if (m.tick == 15 && m.kind == want) ++found;
+        EXPECT_EQ(found, 2) << name;
+    }
+}
+
+// A failover is a labelled mark on every slot lane; one that lost all is told apart.
+TEST(Marks, FailoverMarksTellWhatWasLost) {
+    for (const auto& [name, want] : {std::pair{"failover-lost-lock", MarkerKind::failover_leases},
+                                     std::pair{"failover-fencing-regressed", MarkerKind::failover_all}}) {
+        sim::Timeline timeline(test::load_preset(name));
+        const LaneModel model = build_lanes(timeline);
+        const Lane& slot = model.lanes[static_cast<std::size_t>(slot_lane(model, 0))];
+        int found = 0;
+        for (const Marker& m : slot.markers)
+            if (m.kind == want) ++found;
+        EXPECT_EQ(found, 1) << name;
+    }
+}
+
+// The SVG export draws the same marks, each in a group whose <title> names its
+// outcome in words: a script or a screen reader tells the gc-pause pair apart
+// by the text alone.
+TEST(Marks, SvgMarksCarryTheirOutcomeInATitle) {
+    Strings strings;
+    std::string error;
+    ASSERT_TRUE(strings.load_dir(std::string(LEASESCOPE_SOURCE_DIR) + "/assets", error)) << error;
+    for (const auto& [name, want] : {std::pair{"gc-pause-fencing", MarkerKind::write_rejected_fence},
+                                     std::pair{"gc-pause-no-fencing", MarkerKind::write_unsafe}}) {
+        sim::Timeline timeline(test::load_preset(name));
+        const LaneModel model = build_lanes(timeline);
+        SvgOptions o;
+        o.last = model.end_tick;
+        o.playhead = 15;
+        o.title = name;
+        const std::string svg = timeline_svg(model, default_palette(), strings, o);
+        const std::string title = "node-a · " + strings.tr("word.tick") + " 15 · " +
+                                  strings.tr(std::string("legend.") + marker_kind_name(want));
+        EXPECT_NE(svg.find("<g class=\"mark " + std::string(marker_kind_name(want)) + "\"><title>" + title + "</title>"),
+                  std::string::npos)
+            << name;
+        // Every mark group has a title.
+        std::size_t groups = 0, titled = 0;
+        for (std::size_t at = svg.find("<g class=\"mark "); at != std::string::npos;
+             at = svg.find("<g class=\"mark ", at + 1)) {
+            ++groups;
+            if (svg.find("><title>", at) == svg.find('>', at)) ++titled;
+        }
+        EXPECT_GT(groups, 5u) << name;
+        EXPECT_EQ(groups, titled) << name;
+    }
+}
