@@ -536,16 +536,17 @@ void Explorer::run_unit(Worker& w, int level, std::uint64_t unit, ChunkResult& o
     visit(w, level, variant, 0, base_tables_[static_cast<std::size_t>(variant)], atom, out);
 }
 
-ChunkResult Explorer::evaluate_level(int level, std::uint64_t begin, std::uint64_t end, ExploreControl* control) const {
+ChunkResult Explorer::evaluate_level(int level, std::uint64_t begin, std::uint64_t end, ExploreControl* control,
+                                     std::uint64_t stride) const {
     LS_ASSERT(level >= 0);
     LS_ASSERT(level <= options_.max_faults);
-    LS_ASSERT(begin <= end);
+    LS_ASSERT(stride >= 1);
     LS_ASSERT(end <= level_units(level));
     ChunkResult out;
     Worker w;
     w.control = control;
     w.tables.resize(static_cast<std::size_t>(std::max(level, 1)));
-    for (std::uint64_t unit = begin; unit < end; ++unit) {
+    for (std::uint64_t unit = begin; unit < end; unit = end - unit > stride ? unit + stride : end) {
         if (cancelled(control)) {
             out.complete = false;
             break;
@@ -625,12 +626,12 @@ Schedule Explorer::draw(std::uint64_t seed, std::uint64_t index) const {
 }
 
 ChunkResult Explorer::evaluate_draws(std::uint64_t seed, std::uint64_t begin, std::uint64_t end,
-                                     ExploreControl* control) const {
-    LS_ASSERT(begin <= end);
+                                     ExploreControl* control, std::uint64_t stride) const {
+    LS_ASSERT(stride >= 1);
     ChunkResult out;
     Worker w;
     w.control = control;
-    for (std::uint64_t i = begin; i < end; ++i) {
+    for (std::uint64_t i = begin; i < end; i = end - i > stride ? i + stride : end) {
         if (cancelled(control)) {
             out.complete = false;
             break;
@@ -774,85 +775,81 @@ ChunkResult run_chunks(const ExploreRun& run, std::uint64_t total, const Explore
     return merged;
 }
 
+// How many of `total` units (or draws) fall to a part: those whose index is
+// `shard` modulo `shards`.
+std::uint64_t part_size(std::uint64_t total, std::uint64_t shard, std::uint64_t shards) {
+    return total > shard ? (total - shard - 1) / shards + 1 : 0;
+}
+
 }  // namespace
 
 ExploreReport explore(const Explorer& ex, const ExploreRun& run, ExploreControl* control) {
-    ExploreReport report;
-    if (run.mode == ExploreMode::exhaustive) {
-        for (int level = 0; level <= ex.options().max_faults; ++level) {
-            if (control != nullptr) control->level.store(level, std::memory_order_relaxed);
-            const ChunkResult merged =
-                run_chunks(run, ex.level_units(level), ex, [&](std::uint64_t begin, std::uint64_t end) {
-                    return ex.evaluate_level(level, begin, end, control);
-                });
-            report.levels.push_back(LevelReport{level, merged.stats});
-            report.totals.add(merged.stats);
-            if (!merged.complete) {
-                report.complete = false;
-                break;
-            }
-            // Every schedule with fewer faults passed, so the best failing
-            // schedule of this level is the shortest counterexample overall.
-            if (merged.best) {
-                report.found = merged.best;
-                break;
-            }
-        }
-        return report;
+    ExploreSession session(ex, run, control);
+    while (!session.step(std::numeric_limits<std::uint64_t>::max())) {
     }
-    LS_ASSERT(run.draws <= explore_draws_max);
-    const ChunkResult merged = run_chunks(run, run.draws, ex, [&](std::uint64_t begin, std::uint64_t end) {
-        return ex.evaluate_draws(run.seed, begin, end, control);
-    });
-    report.totals = merged.stats;
-    report.complete = merged.complete;
-    if (merged.best) {
-        report.drawn = merged.best;
-        report.drawn_index = merged.best_draw;
-        report.found = ex.shrink(*merged.best);
-    }
-    return report;
+    return session.report();
 }
 
-ExploreSession::ExploreSession(const Explorer& explorer, ExploreRun run)
-    : explorer_(&explorer), run_(std::move(run)) {
+ExploreSession::ExploreSession(const Explorer& explorer, ExploreRun run, ExploreControl* control)
+    : explorer_(&explorer), run_(std::move(run)), control_(control) {
+    LS_ASSERT(run_.shards >= 1);
+    LS_ASSERT(run_.shards <= explore_shards_max);
+    LS_ASSERT(run_.shard < run_.shards);
     if (run_.mode == ExploreMode::exhaustive) {
         begin_level();
     } else {
         LS_ASSERT(run_.draws <= explore_draws_max);
-        total_ = run_.draws;
+        total_ = part_size(run_.draws, run_.shard, run_.shards);
     }
 }
 
 void ExploreSession::begin_level() {
+    if (control_ != nullptr) control_->level.store(level_, std::memory_order_relaxed);
     current_ = ChunkResult{};
     next_ = 0;
-    total_ = explorer_->level_units(level_);
+    total_ = part_size(explorer_->level_units(level_), run_.shard, run_.shards);
+}
+
+// Units [begin, end) of this part, counted within the part: unit i of the
+// part is unit shard + i · shards of the level (or draw).
+ChunkResult ExploreSession::evaluate(std::uint64_t begin, std::uint64_t end) const {
+    if (begin >= end) return ChunkResult{};
+    const std::uint64_t first = run_.shard + begin * run_.shards;
+    const std::uint64_t last = run_.shard + (end - 1) * run_.shards;
+    return run_.mode == ExploreMode::exhaustive
+               ? explorer_->evaluate_level(level_, first, last + 1, control_, run_.shards)
+               : explorer_->evaluate_draws(run_.seed, first, last + 1, control_, run_.shards);
 }
 
 bool ExploreSession::step(std::uint64_t units) {
     if (done_) return true;
-    const std::uint64_t end = next_ + std::min(units, total_ - next_);
-    const ChunkResult chunk = run_.mode == ExploreMode::exhaustive
-                                  ? explorer_->evaluate_level(level_, next_, end)
-                                  : explorer_->evaluate_draws(run_.seed, next_, end);
+    const std::uint64_t from = next_;
+    const std::uint64_t count = std::min(units, total_ - next_);
+    const ChunkResult chunk = run_chunks(run_, count, *explorer_, [&](std::uint64_t begin, std::uint64_t end) {
+        return evaluate(from + begin, from + end);
+    });
     merge_chunk(current_, chunk, explorer_->atoms());
-    next_ = end;
-    if (next_ < total_) return false;
+    next_ = from + count;
+    if (next_ < total_ && current_.complete) return false;
     if (run_.mode == ExploreMode::random) {
         report_.totals = current_.stats;
+        report_.complete = current_.complete;
         if (current_.best) {
             report_.drawn = current_.best;
             report_.drawn_index = current_.best_draw;
-            report_.found = explorer_->shrink(*current_.best);
+            if (run_.shrink) report_.found = explorer_->shrink(*current_.best);
         }
         done_ = true;
         return true;
     }
-    // A level is over: the same bookkeeping as explore().
     report_.levels.push_back(LevelReport{level_, current_.stats});
     report_.totals.add(current_.stats);
-    if (current_.best) {
+    if (!current_.complete) {
+        report_.complete = false;
+        done_ = true;
+    } else if (current_.best) {
+        // Every schedule with fewer faults passed, so the best failing
+        // schedule of this level is the shortest counterexample overall.
         report_.found = current_.best;
         done_ = true;
     } else if (level_ >= explorer_->options().max_faults) {
@@ -862,6 +859,54 @@ bool ExploreSession::step(std::uint64_t units) {
         begin_level();
     }
     return done_;
+}
+
+ExploreReport merge_shard_reports(const Explorer& ex, const ExploreRun& run, const std::vector<ExploreReport>& parts) {
+    LS_ASSERT(!parts.empty());
+    ExploreReport merged;
+    if (run.mode == ExploreMode::random) {
+        ChunkResult best;
+        for (const ExploreReport& part : parts) {
+            ChunkResult c;
+            c.stats = part.totals;
+            c.complete = part.complete;
+            c.best = part.drawn;
+            c.best_draw = part.drawn_index;
+            merge_chunk(best, c, ex.atoms());
+        }
+        merged.totals = best.stats;
+        merged.complete = best.complete;
+        if (best.best) {
+            merged.drawn = best.best;
+            merged.drawn_index = best.best_draw;
+            if (run.shrink) merged.found = ex.shrink(*best.best);
+        }
+        return merged;
+    }
+    for (int level = 0; level <= ex.options().max_faults; ++level) {
+        ChunkResult sum;
+        for (const ExploreReport& part : parts) {
+            // A part that stopped before this level failed at a lower one
+            // and ended the search there.
+            LS_ASSERT(static_cast<std::size_t>(level) < part.levels.size());
+            ChunkResult c;
+            c.stats = part.levels[static_cast<std::size_t>(level)].stats;
+            c.complete = part.complete || static_cast<std::size_t>(level) + 1 < part.levels.size();
+            if (static_cast<std::size_t>(level) + 1 == part.levels.size()) c.best = part.found;
+            merge_chunk(sum, c, ex.atoms());
+        }
+        merged.levels.push_back(LevelReport{level, sum.stats});
+        merged.totals.add(sum.stats);
+        if (!sum.complete) {
+            merged.complete = false;
+            break;
+        }
+        if (sum.best) {
+            merged.found = sum.best;
+            break;
+        }
+    }
+    return merged;
 }
 
 // ---- Words ----
