@@ -31,5 +31,6 @@ std::optional<sim::Trace> load_trace(const std::string& path);
 void add_live_command(CLI::App& app, int& exit_code);      // cmd_live.cpp (needs leasescope::live)
 void add_explore_command(CLI::App& app, int& exit_code);   // cmd_explore.cpp
 void add_bench_commands(CLI::App& app, int& exit_code);    // cmd_bench.cpp: bench, generate
+void add_explain_command(CLI::App& app, int& exit_code);   // cmd_explain.cpp (needs leasescope::words)
 
 }  // namespace leasescope::cli

@@ -241,6 +241,7 @@ int main(int argc, char** argv) {
     list->add_option("--lang", list_lang, "Title language: en or ko")->check(CLI::IsMember({"en", "ko"}));
     list->callback([&] { exit_code = cmd_list(list_dir, list_lang); });
 
+    add_explain_command(app, exit_code);
 #ifdef LEASESCOPE_HAVE_EXPLORE
     add_explore_command(app, exit_code);
 #endif

@@ -52,7 +52,7 @@ App::App(AppOptions options) : options_(std::move(options)), palette_(default_pa
 }
 
 bool App::init(std::string& error) {
-    if (!strings_.load_dir(options_.assets_dir, error)) return false;
+    if (!load_strings_dir(strings_, options_.assets_dir, error)) return false;
     std::string text;
     if (read_text_file(options_.assets_dir + "/style.json", text)) apply_style_json(palette_, text, &font_px_);
     if (!read_text_file(options_.assets_dir + "/tour.json", text)) {
@@ -191,7 +191,7 @@ void App::tour_goto(int step) {
         const auto& events = timeline_->trace().events;
         for (std::size_t k = timeline_->first_event_at_or_after(playhead_); k < events.size() && events[k].tick == playhead_;
              ++k) {
-            if (!s.find_op.empty() && s.find_op != sim::to_string(events[k].op)) continue;
+            if (!s.find.empty() && !s.find.front().op.empty() && s.find.front().op != sim::to_string(events[k].op)) continue;
             selected_event_ = static_cast<std::int32_t>(k);
             break;
         }

@@ -86,7 +86,7 @@ cd "$SRC" || exit 2
 
 cli --help
 expect_rc 0 "--help"
-for word in run check diff validate list; do expect_out "$word" "--help lists the $word command"; done
+for word in run check diff validate list explain; do expect_out "$word" "--help lists the $word command"; done
 
 cli --version
 expect_rc 0 "--version"
@@ -333,6 +333,27 @@ for spec in "bad-hash:$total" "truncated:10" "spacing:4" "key-order:4"; do
 done
 cli diff "$g" "$WORK/does-not-exist.jsonl"
 expect_rc 2 "diff of a missing trace"
+
+# explain: the words of the app's "Explain this tick" panel, in both languages.
+cli explain "$SRC/scenarios/watchdog-pause.json" --tick 12
+expect_rc 0 "explain watchdog-pause --tick 12"
+expect_out "Tick 12 · write · node-a" "explain heads each event of the tick"
+expect_out "no write with it has reached the resource yet" "explain tells why check fencing accepted the stale write"
+expect_out "At the end of tick 12:" "explain ends with the state at the end of the tick"
+expect_err_empty "explain"
+cli explain "$SRC/scenarios/failover-fencing-regressed.json" --tick 8 --lang ko
+expect_rc 0 "explain --lang ko"
+expect_out "카운터가 뒤로 갔고" "explain in Korean tells that the counter went backwards"
+cli explain --tour-step 3
+expect_rc 0 "explain --tour-step 3 without a scenario"
+expect_out "3 · Results" "explain --tour-step prints the step's title"
+cli explain "$PRESET" --tick 999
+expect_rc 2 "explain past the end of the run"
+expect_err "ends at tick" "explain past the end names the last tick"
+cli explain "$PRESET"
+expect_rc 2 "explain without --tick"
+cli explain --tour-step 99
+expect_rc 2 "explain of a tour step that does not exist"
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -23,7 +23,7 @@ const std::string assets = std::string(LEASESCOPE_SOURCE_DIR) + "/assets";
 Strings load_strings() {
     Strings s;
     std::string error;
-    EXPECT_TRUE(s.load_dir(assets, error)) << error;
+    EXPECT_TRUE(load_strings_dir(s, assets, error)) << error;
     return s;
 }
 
@@ -201,7 +201,7 @@ TEST(Words, EveryPresetEventFormatsCompletely) {
                 ctx.trace = &timeline.trace();
                 ctx.event_index = k;
                 ctx.snapshot = &snap;
-                ctx.resource = timeline.scenario().resource;
+                ctx.scenario = &timeline.scenario();
                 for (const std::string& text : {describe_event(events[k], s), outcome_words(events[k], s),
                                                  explain_event(ctx, s), explain_state(snap, s)}) {
                     EXPECT_FALSE(text.empty()) << entry.path().filename() << " event " << k;

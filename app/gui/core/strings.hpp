@@ -1,47 +1,23 @@
 #pragma once
-// The string tables (assets/i18n/<lang>.json): flat key -> text maps with
-// fmt-style named fields ("{node} acquired slot {slot}"). A key missing in
-// the chosen language falls back to English, then to the key itself, so a
-// gap shows as a readable key rather than an empty label.
-#include <map>
+// The string tables as the app uses them: the pure tables of the words
+// library (leasescope/words/strings.hpp), plus reading them from the assets
+// folder, which only a shell may do.
 #include <string>
-#include <string_view>
-#include <utility>
-#include <vector>
+
+#include "leasescope/words/strings.hpp"
 
 namespace leasescope::gui {
 
-enum class Lang { en, ko };
-const char* lang_code(Lang lang);
-Lang lang_from_code(std::string_view code);  // anything but "ko" is English
-
-using Fields = std::vector<std::pair<const char*, std::string>>;
-
-class Strings {
-public:
-    // Parses one table; false (and `error` set) when the JSON is not an object of strings.
-    bool load(Lang lang, std::string_view json_text, std::string& error);
-    // Reads <dir>/i18n/en.json and ko.json.
-    bool load_dir(const std::string& assets_dir, std::string& error);
-
-    Lang lang() const { return lang_; }
-    void set_lang(Lang lang) { lang_ = lang; }
-
-    // The text for `key` in the current language, formatted with `fields`.
-    // A format error leaves the raw text (never throws into a frame).
-    std::string tr(std::string_view key, const Fields& fields = {}) const;
-    // Null-terminated, stable until the next load: for ImGui labels.
-    const char* c(std::string_view key) const;
-    bool has(Lang lang, std::string_view key) const;
-    std::vector<std::string> keys(Lang lang) const;
-
-private:
-    const std::map<std::string, std::string, std::less<>>& table(Lang lang) const;
-    std::map<std::string, std::string, std::less<>> en_, ko_;
-    Lang lang_ = Lang::en;
-};
+using words::Fields;
+using words::Lang;
+using words::lang_code;
+using words::lang_from_code;
+using words::Strings;
 
 // Reads a whole file; false when it cannot.
 bool read_text_file(const std::string& path, std::string& out);
+
+// Reads <assets_dir>/i18n/en.json and ko.json into `strings`.
+bool load_strings_dir(Strings& strings, const std::string& assets_dir, std::string& error);
 
 }  // namespace leasescope::gui

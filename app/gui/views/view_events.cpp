@@ -99,7 +99,7 @@ public:
                     ImGui::TableSetColumnIndex(6);
                     const MarkerKind mk = marker_kind_of(e);
                     const bool bad = marker_priority(mk) >= 72 && mk != MarkerKind::acquire;
-                    const std::string outcome = outcome_words(e, ctx.strings);
+                    const std::string outcome = outcome_words(e, ctx.strings, ctx.timeline.trace().header.capacity);
                     if (bad) ImGui::TextColored(ImVec4(0.85f, 0.0f, 0.28f, 1), "%s", outcome.c_str());
                     else ImGui::TextUnformatted(outcome.c_str());
                 }

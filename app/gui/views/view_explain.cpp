@@ -37,19 +37,17 @@ public:
         }
         ImGui::PushTextWrapPos(0.0f);
         if (chosen >= 0) {
-            const sim::Event& e = events[static_cast<std::size_t>(chosen)];
-            ImGui::PushFont(ctx.fonts.title);
-            ImGui::TextUnformatted(ctx.strings.tr("explain.heading", {{"tick", std::to_string(e.tick)},
-                                                                       {"op", op_words(e, ctx.strings)},
-                                                                       {"node", e.node.empty() ? "–" : e.node}})
-                                       .c_str());
-            ImGui::PopFont();
             ExplainContext ec;
+            ec.scenario = &ctx.scenario;
             ec.trace = &ctx.timeline.trace();
             ec.event_index = static_cast<std::size_t>(chosen);
             ec.snapshot = &ctx.snap;
-            ec.resource = ctx.scenario.resource;
-            ImGui::TextUnformatted(explain_event(ec, ctx.strings).c_str());
+            // The same words as `leasescope-cli explain` prints for this event.
+            const Explanation ex = explain(ec, ctx.strings);
+            ImGui::PushFont(ctx.fonts.title);
+            ImGui::TextUnformatted(ex.heading.c_str());
+            ImGui::PopFont();
+            ImGui::TextUnformatted(ex.body().c_str());
         } else {
             ImGui::TextDisabled("%s", ctx.strings.tr("explain.quiet_tick", {{"tick", std::to_string(ctx.playhead)}}).c_str());
         }

@@ -1,0 +1,144 @@
+// `leasescope-cli explain`: the words of the app's "Explain this tick" panel
+// (and of the guided tour) for a scenario at a tick, from the same library
+// (leasescope::words) and the same string tables (assets/i18n).
+#include <cstdlib>
+#include <filesystem>
+
+#include <fmt/format.h>
+
+#include "common.hpp"
+#include "leasescope/sim/simulation.hpp"
+#include "leasescope/words/tour.hpp"
+#include "leasescope/words/words.hpp"
+
+namespace fs = std::filesystem;
+
+namespace leasescope::cli {
+namespace {
+
+struct ExplainOptions {
+    std::string scenario_path;
+    std::vector<std::string> sets;
+    std::optional<Tick> tick;
+    std::string lang = "en";
+    std::optional<int> tour_step;  // 1-based, as the app's --tour
+    std::string assets_dir;
+};
+
+// The flag's folder, else $LEASESCOPE_ASSETS (as for the app), else ./assets, else the source tree's.
+std::string default_assets_dir() {
+    if (const char* env = std::getenv("LEASESCOPE_ASSETS"); env && *env) return env;
+    if (fs::is_directory("assets/i18n")) return "assets";
+    return std::string(LEASESCOPE_SOURCE_DIR) + "/assets";
+}
+
+bool load_tables(const std::string& dir, words::Strings& strings) {
+    for (words::Lang lang : {words::Lang::en, words::Lang::ko}) {
+        const std::string path = dir + "/i18n/" + words::lang_code(lang) + ".json";
+        auto text = read_file(path);
+        if (!text) return false;
+        std::string error;
+        if (!strings.load(lang, *text, error)) {
+            fmt::print(stderr, "error: {}: {}\n", path, error);
+            return false;
+        }
+    }
+    return true;
+}
+
+int cmd_explain(const ExplainOptions& o) {
+    words::Strings strings;
+    const std::string assets = o.assets_dir.empty() ? default_assets_dir() : o.assets_dir;
+    if (!load_tables(assets, strings)) return exit_bad_input;
+    strings.set_lang(words::lang_from_code(o.lang));
+
+    std::string scenario_path = o.scenario_path;
+    std::optional<words::TourStep> step;
+    std::size_t step_count = 0;
+    if (o.tour_step) {
+        auto text = read_file(assets + "/tour.json");
+        if (!text) return exit_bad_input;
+        std::vector<words::TourStep> steps;
+        std::string error;
+        if (!words::load_tour(*text, steps, error)) {
+            fmt::print(stderr, "error: {}/tour.json: {}\n", assets, error);
+            return exit_bad_input;
+        }
+        if (*o.tour_step < 1 || static_cast<std::size_t>(*o.tour_step) > steps.size()) {
+            fmt::print(stderr, "error: --tour-step {}: the tour has steps 1 to {}\n", *o.tour_step, steps.size());
+            return exit_bad_input;
+        }
+        step = steps[static_cast<std::size_t>(*o.tour_step - 1)];
+        step_count = steps.size();
+        const std::string preset = (fs::path(assets).parent_path() / "scenarios" / (step->preset + ".json")).string();
+        if (scenario_path.empty()) {
+            scenario_path = fs::exists(preset) ? preset : std::string(LEASESCOPE_SOURCE_DIR) + "/scenarios/" + step->preset + ".json";
+        }
+    }
+    if (scenario_path.empty()) {
+        fmt::print(stderr, "error: a SCENARIO is required unless --tour-step names one\n");
+        return exit_bad_input;
+    }
+    auto scenario = load_scenario(scenario_path, o.sets);
+    if (!scenario) return exit_bad_input;
+    if (step && scenario->name != step->preset) {
+        fmt::print(stderr, "error: tour step {} is about {}, not {}\n", *o.tour_step, step->preset, scenario->name);
+        return exit_bad_input;
+    }
+    sim::Timeline timeline(*scenario);
+    const sim::Trace& trace = timeline.trace();
+    Tick tick = 0;
+    if (o.tick) {
+        tick = *o.tick;
+    } else if (step) {
+        tick = words::resolve_tour_tick(*step, trace);
+    } else {
+        fmt::print(stderr, "error: --tick is required (or --tour-step)\n");
+        return exit_bad_input;
+    }
+    if (tick > timeline.end_tick()) {
+        fmt::print(stderr, "error: --tick {}: the run of {} ends at tick {}\n", tick, scenario->name, timeline.end_tick());
+        return exit_bad_input;
+    }
+    const words::Lang lang = strings.lang();
+    if (step) {
+        fmt::print("{}\n{}\n\n{}\n\n", strings.tr("tour.step_of", {{"step", std::to_string(*o.tour_step)}, {"count", std::to_string(step_count)}}),
+                   step->title(lang), words::tour_body(*step, trace, lang));
+    }
+    const sim::Snapshot snap = timeline.snapshot_at(tick);
+    std::size_t shown = 0;
+    for (std::size_t k = timeline.first_event_at_or_after(tick); k < trace.events.size() && trace.events[k].tick == tick;
+         ++k) {
+        words::ExplainContext ctx;
+        ctx.scenario = &timeline.scenario();
+        ctx.trace = &trace;
+        ctx.event_index = k;
+        ctx.snapshot = &snap;
+        const words::Explanation ex = words::explain(ctx, strings);
+        fmt::print("{}\n{}\n\n", ex.heading, ex.body());
+        ++shown;
+    }
+    if (shown == 0) fmt::print("{}\n\n", strings.tr("explain.quiet_tick", {{"tick", std::to_string(tick)}}));
+    fmt::print("{}\n", words::explain_state(snap, strings));
+    return exit_ok;
+}
+
+}  // namespace
+
+void add_explain_command(CLI::App& app, int& exit_code) {
+    auto o = std::make_shared<ExplainOptions>();
+    auto* cmd = app.add_subcommand(
+        "explain",
+        "Explain a tick in words, as the app's \"Explain this tick\" panel does: each event of the tick, then the "
+        "state at its end (--tour-step K: the tour step's text first)");
+    cmd->add_option("SCENARIO", o->scenario_path, "Scenario file (optional with --tour-step: the step's preset)");
+    cmd->add_option("--tick", o->tick, "The tick to explain (default with --tour-step: the step's tick)")
+        ->check(CLI::NonNegativeNumber);
+    cmd->add_option("--lang", o->lang, "Language: en or ko")->check(CLI::IsMember({"en", "ko"}))->capture_default_str();
+    cmd->add_option("--tour-step", o->tour_step, "Also print step K of the guided tour (1-based, as leasescope --tour K)");
+    cmd->add_option("--set", o->sets, "Override a value: PATH=VALUE")->allow_extra_args(false);
+    cmd->add_option("--assets", o->assets_dir, "Folder with i18n/ and tour.json (default: $LEASESCOPE_ASSETS, ./assets, or the source tree's)");
+    cmd->callback([o, &exit_code] { exit_code = cmd_explain(*o); });
+}
+
+}  // namespace leasescope::cli

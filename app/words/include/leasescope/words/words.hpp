@@ -1,0 +1,69 @@
+#pragma once
+// Events told in words: the short cells of the event table, one-sentence
+// tooltips, and the longer "explain this tick" text. All text comes from the
+// string tables; this library only picks keys and fills in fields, and every
+// sentence it picks is chosen from facts of the trace and of the state at
+// that tick (the resource mode and what it compared, why a lease ended, why a
+// node did not act, whether the counter went backwards), never from a guess.
+// Pure: no ImGui, no I/O, no clock.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "leasescope/sim/scenario.hpp"
+#include "leasescope/sim/simulation.hpp"
+#include "leasescope/words/strings.hpp"
+
+namespace leasescope::words {
+
+// The table key that tells this event, e.g. "acquire.busy_holdoff",
+// "release.not_owner", "write.unsafe", "skip".
+std::string event_key(const sim::Event& event);
+
+// The fields every text may use: node, tick, run, slot, fencing, ttl, token,
+// detail, mode, lose.
+Fields event_fields(const sim::Event& event);
+
+std::string op_words(const sim::Event& event, const Strings& strings);       // "release" / "해제"
+// The Outcome cell: "rejected: stale token", "skipped: gave up waiting".
+// With the lock's capacity, an overlap reads "more nodes act than the lock
+// allows (3 > 2)".
+std::string outcome_words(const sim::Event& event, const Strings& strings, std::int32_t capacity = 0);
+std::string describe_event(const sim::Event& event, const Strings& strings);
+
+// What the explanation reads: the scenario (resource mode, candidates'
+// options, capacity, order), the trace up to the event, and the state at the
+// end of the event's tick (for "who still works").
+struct ExplainContext {
+    const sim::Scenario* scenario = nullptr;
+    const sim::Trace* trace = nullptr;
+    std::size_t event_index = 0;
+    const sim::Snapshot* snapshot = nullptr;
+};
+
+// One sentence and the table key it came from: the tests check sentences by
+// their keys as well as by their words.
+struct Sentence {
+    std::string key;
+    std::string text;
+};
+
+struct Explanation {
+    std::string heading;              // "Tick 12 · write · node-a"
+    std::vector<Sentence> sentences;  // the event in one sentence, then the facts that explain it
+    std::string body() const;         // the sentences as the panel shows them
+};
+
+Explanation explain(const ExplainContext& ctx, const Strings& strings);
+std::string explain_event(const ExplainContext& ctx, const Strings& strings);  // explain(ctx).body()
+
+// One line per node and slot: the state at the end of a tick, in words.
+std::string explain_state(const sim::Snapshot& snapshot, const Strings& strings);
+
+// The status word of a node ("STALE", "running", …).
+std::string status_words(sim::NodeStatus status, const Strings& strings);
+
+// The token as shown on screen: its first characters and an ellipsis.
+std::string short_token(const std::string& token, std::size_t keep = 5);
+
+}  // namespace leasescope::words

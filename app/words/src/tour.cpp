@@ -1,0 +1,119 @@
+// The guided tour: parsing tour.json, and the facts its texts state, read from the trace.
+#include "leasescope/words/tour.hpp"
+
+#include <algorithm>
+
+#include <nlohmann/json.hpp>
+
+namespace leasescope::words {
+namespace {
+
+using nlohmann::json;
+
+TourFind parse_find(const json& f) {
+    TourFind find;
+    find.op = f.value("op", "");
+    find.outcome = f.value("outcome", "");
+    find.node = f.value("node", "");
+    find.last = f.value("last", false);
+    find.offset = f.value("offset", Tick{0});
+    return find;
+}
+
+// One find or a list of alternatives.
+std::vector<TourFind> parse_finds(const json& f) {
+    std::vector<TourFind> out;
+    if (f.is_array()) {
+        for (const json& alt : f) out.push_back(parse_find(alt));
+    } else {
+        out.push_back(parse_find(f));
+    }
+    return out;
+}
+
+bool matches(const TourFind& f, const sim::Event& e) {
+    if (!f.op.empty() && f.op != sim::to_string(e.op)) return false;
+    if (!f.outcome.empty() && f.outcome != sim::to_string(e.outcome)) return false;
+    if (!f.node.empty() && f.node != e.node) return false;
+    return true;
+}
+
+// The event the alternatives point at, or null.
+const sim::Event* find_event(const std::vector<TourFind>& alternatives, const sim::Trace& trace, Tick* offset) {
+    for (const TourFind& f : alternatives) {
+        const sim::Event* found = nullptr;
+        for (const sim::Event& e : trace.events) {
+            if (!matches(f, e)) continue;
+            found = &e;
+            if (!f.last) break;
+        }
+        if (found) {
+            if (offset) *offset = f.offset;
+            return found;
+        }
+    }
+    return nullptr;
+}
+
+}  // namespace
+
+bool load_tour(const std::string& json_text, std::vector<TourStep>& out, std::string& error) {
+    json j = json::parse(json_text, nullptr, false, true);
+    if (j.is_discarded() || !j.is_object() || !j.contains("steps") || !j["steps"].is_array()) {
+        error = "the tour must be an object with a \"steps\" array";
+        return false;
+    }
+    out.clear();
+    std::size_t i = 0;
+    for (const json& s : j["steps"]) {
+        TourStep step;
+        try {
+            step.preset = s.at("preset").get<std::string>();
+            if (s.contains("tick")) step.tick = s["tick"].get<Tick>();
+            if (s.contains("find")) step.find = parse_finds(s["find"]);
+            if (!step.tick && step.find.empty()) {
+                error = "tour step " + std::to_string(i) + ": needs \"tick\" or \"find\"";
+                return false;
+            }
+            if (s.contains("facts")) {
+                for (const auto& [name, f] : s["facts"].items()) step.facts.push_back({name, parse_finds(f)});
+            }
+            step.focus = s.value("focus", "timeline");
+            step.title_en = s.at("title").at("en").get<std::string>();
+            step.title_ko = s.at("title").at("ko").get<std::string>();
+            step.body_en = s.at("body").at("en").get<std::string>();
+            step.body_ko = s.at("body").at("ko").get<std::string>();
+        } catch (const json::exception& ex) {
+            error = "tour step " + std::to_string(i) + ": " + ex.what();
+            return false;
+        }
+        out.push_back(std::move(step));
+        ++i;
+    }
+    return true;
+}
+
+Tick resolve_tour_tick(const TourStep& step, const sim::Trace& trace) {
+    if (step.tick) return *step.tick;
+    Tick offset = 0;
+    const sim::Event* e = find_event(step.find, trace, &offset);
+    return e ? std::max<Tick>(0, e->tick + offset) : 0;
+}
+
+Fields tour_fields(const TourStep& step, const sim::Trace& trace) {
+    Fields f;
+    f.emplace_back("tick", std::to_string(resolve_tour_tick(step, trace)));
+    for (const TourFact& fact : step.facts) {
+        const sim::Event* e = find_event(fact.alternatives, trace, nullptr);
+        f.emplace_back(fact.name + "_tick", e ? std::to_string(e->tick) : "?");
+        f.emplace_back(fact.name + "_fencing", e && e->fencing ? std::to_string(*e->fencing) : "?");
+        f.emplace_back(fact.name + "_node", e && !e->node.empty() ? e->node : "?");
+    }
+    return f;
+}
+
+std::string tour_body(const TourStep& step, const sim::Trace& trace, Lang lang) {
+    return format_fields(step.body(lang), tour_fields(step, trace));
+}
+
+}  // namespace leasescope::words

@@ -1,0 +1,773 @@
+// Events in words, and the explanation of an event built from the facts of
+// the trace (see words.hpp). Each fact helper below reads only the events
+// before the explained one, so no sentence can tell what has not happened yet.
+#include "leasescope/words/words.hpp"
+
+#include <algorithm>
+#include <string_view>
+
+namespace leasescope::words {
+namespace {
+
+using sim::Event;
+using sim::EventOp;
+using sim::Outcome;
+
+bool has_detail(const Event& e, std::string_view word) {
+    // Details combine with commas (DESIGN §12); match whole items only.
+    std::string_view d = e.detail;
+    while (!d.empty()) {
+        const auto comma = d.find(',');
+        const std::string_view item = d.substr(0, comma);
+        if (item == word) return true;
+        if (comma == std::string_view::npos) break;
+        d.remove_prefix(comma + 1);
+    }
+    return false;
+}
+
+// The give-up event (model.md: op `skip`, outcome `skipped`).
+bool is_skip(const Event& e) { return e.op == EventOp::skip; }
+
+std::string opt_text(const std::optional<std::int64_t>& v) { return v ? std::to_string(*v) : "–"; }
+
+std::string join(const std::vector<std::string>& items) {
+    std::string out;
+    for (std::size_t i = 0; i < items.size(); ++i) {
+        if (i) out += ", ";
+        out += items[i];
+    }
+    return out;
+}
+
+// ---- facts read from the trace, before event `index` ----
+
+// A record the store holds, replayed from the events.
+struct Held {
+    std::string owner;
+    Token token;
+    Fencing fencing = 0;
+};
+
+bool acquires_record(const Event& e) {
+    return e.op == EventOp::acquire && e.fencing &&
+           (e.outcome == Outcome::acquired || (e.outcome == Outcome::error && has_detail(e, "reply_lost")));
+}
+
+std::vector<Held> records_before(const sim::Trace& trace, std::size_t index) {
+    std::vector<Held> held;
+    for (std::size_t k = 0; k < index && k < trace.events.size(); ++k) {
+        const Event& e = trace.events[k];
+        auto drop = [&](const Token& token) {
+            held.erase(std::remove_if(held.begin(), held.end(), [&](const Held& h) { return h.token == token; }),
+                       held.end());
+        };
+        if (acquires_record(e)) {
+            const bool again = std::any_of(held.begin(), held.end(), [&](const Held& h) { return h.token == e.token; });
+            if (!again) held.push_back({e.node, e.token, *e.fencing});
+        } else if (e.op == EventOp::expire || (e.op == EventOp::release && e.outcome == Outcome::released)) {
+            drop(e.token);
+        } else if (e.op == EventOp::failover) {
+            held.clear();
+        }
+    }
+    return held;
+}
+
+// The highest fencing number the resource accepted before `index`.
+std::optional<Fencing> highest_accepted_before(const sim::Trace& trace, std::size_t index) {
+    std::optional<Fencing> h;
+    for (std::size_t k = 0; k < index && k < trace.events.size(); ++k) {
+        const Event& e = trace.events[k];
+        if (e.op == EventOp::write && e.outcome == Outcome::accepted && e.fencing) h = h ? std::max(*h, *e.fencing) : *e.fencing;
+    }
+    return h;
+}
+
+// How a token's lease ended before `index`, as the trace shows it.
+struct LeaseEnd {
+    enum class Kind { none, expiry, release, failover } kind = Kind::none;
+    Tick tick = 0;
+    std::string lose;  // failover: "leases" or "all"
+};
+
+LeaseEnd lease_end(const sim::Trace& trace, const Token& token, std::size_t index) {
+    LeaseEnd out;
+    if (token.empty()) return out;
+    bool holding = false;
+    for (std::size_t k = 0; k < index && k < trace.events.size(); ++k) {
+        const Event& e = trace.events[k];
+        if (acquires_record(e) && e.token == token) {
+            holding = true;
+            out = {};
+            continue;
+        }
+        if (!holding) continue;
+        if (e.op == EventOp::expire && e.token == token) {
+            out = {LeaseEnd::Kind::expiry, e.tick, {}};
+            holding = false;
+        } else if (e.op == EventOp::release && e.outcome == Outcome::released && e.token == token) {
+            out = {LeaseEnd::Kind::release, e.tick, {}};
+            holding = false;
+        } else if (e.op == EventOp::failover) {
+            out = {LeaseEnd::Kind::failover, e.tick, e.detail};
+            holding = false;
+        }
+    }
+    return out;
+}
+
+// A node's faults as they stand just before `index`.
+struct NodeFaultState {
+    bool paused = false;
+    Tick paused_since = 0;
+    bool partitioned = false;
+    Tick partitioned_since = 0;
+    std::string partition_mode;
+    bool crashed = false;
+    Tick crashed_at = 0;
+};
+
+NodeFaultState faults_before(const sim::Trace& trace, const std::string& node, std::size_t index) {
+    NodeFaultState s;
+    for (std::size_t k = 0; k < index && k < trace.events.size(); ++k) {
+        const Event& e = trace.events[k];
+        if (e.node != node) continue;
+        switch (e.op) {
+            case EventOp::pause: s.paused = true; s.paused_since = e.tick; break;
+            case EventOp::resume: s.paused = false; break;
+            case EventOp::partition:
+                s.partitioned = true;
+                s.partitioned_since = e.tick;
+                s.partition_mode = e.detail;
+                break;
+            case EventOp::heal: s.partitioned = false; break;
+            case EventOp::crash: s.crashed = true; s.crashed_at = e.tick; break;
+            default: break;
+        }
+    }
+    return s;
+}
+
+// A pause of `node` that covered some tick in [from, the tick of `index`]:
+// its first tick and the tick it ended (or nullopt when it still lasts).
+struct Span {
+    Tick from = 0;
+    std::optional<Tick> until;
+};
+
+std::optional<Span> fault_during(const sim::Trace& trace, const std::string& node, Tick from, std::size_t index,
+                                 EventOp begin_op, EventOp end_op) {
+    std::optional<Span> current, hit;
+    for (std::size_t k = 0; k < index && k < trace.events.size(); ++k) {
+        const Event& e = trace.events[k];
+        if (e.node != node) continue;
+        if (e.op == begin_op) current = Span{e.tick, std::nullopt};
+        if (e.op == end_op && current) {
+            current->until = e.tick;
+            if (e.tick > from) hit = current;  // it covered ticks in [from, until)
+            current.reset();
+        }
+    }
+    if (current) hit = current;  // still in force
+    return hit;
+}
+
+// The tick `node`'s run `run` started, or nullopt.
+std::optional<Tick> run_start(const sim::Trace& trace, const std::string& node, std::int32_t run, std::size_t index) {
+    for (std::size_t k = 0; k < index && k < trace.events.size(); ++k) {
+        const Event& e = trace.events[k];
+        if (e.op == EventOp::start && e.node == node && e.run == run) return e.tick;
+    }
+    return std::nullopt;
+}
+
+// The latest tick at which `token`'s record was acquired or renewed before `index`.
+Tick last_renewal(const sim::Trace& trace, const Token& token, std::size_t index) {
+    Tick t = 0;
+    for (std::size_t k = 0; k < index && k < trace.events.size(); ++k) {
+        const Event& e = trace.events[k];
+        if (e.token != token) continue;
+        if (acquires_record(e) || (e.op == EventOp::extend && e.outcome == Outcome::renewed)) t = e.tick;
+    }
+    return t;
+}
+
+// The failover with lose = all before `index`, if any (the latest).
+std::optional<Tick> counter_reset_before(const sim::Trace& trace, std::size_t index) {
+    std::optional<Tick> t;
+    for (std::size_t k = 0; k < index && k < trace.events.size(); ++k) {
+        const Event& e = trace.events[k];
+        if (e.op == EventOp::failover && e.detail == "all") t = e.tick;
+    }
+    return t;
+}
+
+bool regressed_before(const sim::Trace& trace, std::size_t index) {
+    for (std::size_t k = 0; k < index && k < trace.events.size(); ++k) {
+        const Event& e = trace.events[k];
+        if (e.op == EventOp::acquire && has_detail(e, "fencing_regressed")) return true;
+    }
+    return false;
+}
+
+const sim::Candidate* candidate_of(const sim::Scenario* scenario, const std::string& node) {
+    if (!scenario) return nullptr;
+    for (const sim::Candidate& c : scenario->candidates)
+        if (c.name == node) return &c;
+    return nullptr;
+}
+
+// Whether `node`'s run `run` ended (released, gave up, failed, crashed) before `index`.
+std::optional<Tick> run_ended_before(const sim::Trace& trace, const std::string& node, std::int32_t run,
+                                     std::size_t index) {
+    for (std::size_t k = 0; k < index && k < trace.events.size(); ++k) {
+        const Event& e = trace.events[k];
+        if (e.node != node) continue;
+        if (e.op == EventOp::crash) return e.tick;
+        if (e.run != run) continue;
+        if (e.op == EventOp::release || is_skip(e)) return e.tick;
+        if (e.op == EventOp::acquire && e.outcome == Outcome::error && !has_detail(e, "reply_lost")) return e.tick;
+    }
+    return std::nullopt;
+}
+
+// ---- building the explanation ----
+
+class Builder {
+public:
+    Builder(const ExplainContext& ctx, const Strings& s) : ctx_(ctx), s_(s), trace_(*ctx.trace), i_(ctx.event_index),
+                                                           e_(trace_.events[ctx.event_index]) {
+        f_ = event_fields(e_);
+        f_.emplace_back("ticks", s.tr(e_.ttl && *e_.ttl == 1 ? "word.tick" : "word.ticks"));
+        mode_ = ctx.scenario ? ctx.scenario->resource : sim::ResourceMode::off;
+        f_.emplace_back("resource_mode", s.tr(std::string("mode.") + sim::to_string(mode_)));
+        f_.emplace_back("capacity", std::to_string(trace_.header.capacity));
+    }
+
+    // The sentence `key` with the event's fields and `extra`; a field of
+    // `extra` wins over the event's field of the same name.
+    void add(const std::string& key, const Fields& extra = {}) {
+        Fields f = extra;
+        f.insert(f.end(), f_.begin(), f_.end());
+        out_.sentences.push_back({key, s_.tr(key, f)});
+    }
+
+    Explanation build() {
+        const std::string key = event_key(e_);
+        out_.heading = s_.tr("explain.heading", {{"tick", std::to_string(e_.tick)},
+                                                  {"op", op_words(e_, s_)},
+                                                  {"node", e_.node.empty() ? std::string("–") : e_.node}});
+        add("ev." + key);
+        {
+            switch (e_.op) {
+                case EventOp::skip: skip(); break;
+                case EventOp::write: write(); break;
+                case EventOp::expire: expire(); break;
+                case EventOp::extend: extend(); break;
+                case EventOp::release: release(); break;
+                case EventOp::acquire: acquire(); break;
+                case EventOp::pause: pause(); break;
+                case EventOp::resume: resume(); break;
+                case EventOp::crash: crash(); break;
+                case EventOp::partition: partition(); break;
+                case EventOp::failover: failover(); break;
+                case EventOp::validate:
+                    if (e_.outcome == Outcome::stale) add("explain.validate.stale", holder_fields());
+                    break;
+                case EventOp::overlap_begin: overlap_begin(); break;
+                case EventOp::overlap_end: overlap_end(); break;
+                default: break;
+            }
+        }
+        return out_;
+    }
+
+private:
+    // The holders other than the event's own token, just before the event.
+    std::vector<Held> others() const {
+        std::vector<Held> h = records_before(trace_, i_);
+        h.erase(std::remove_if(h.begin(), h.end(), [&](const Held& r) { return r.token == e_.token; }), h.end());
+        return h;
+    }
+
+    Fields holder_fields() const {
+        const std::vector<Held> h = others();
+        if (h.empty()) return {{"holder", s_.tr("explain.nobody")}, {"holder_fencing", "–"}};
+        // The newest holder: the highest fencing number.
+        const Held* best = &h.front();
+        for (const Held& r : h)
+            if (r.fencing > best->fencing) best = &r;
+        return {{"holder", best->owner}, {"holder_fencing", std::to_string(best->fencing)}};
+    }
+
+    Fields end_fields(const LeaseEnd& end) const { return {{"end_tick", std::to_string(end.tick)}}; }
+
+    // Why the lease of the event's token ended, as the trace shows it.
+    void lease_cause(const std::string& prefix) {
+        const LeaseEnd end = lease_end(trace_, e_.token, i_);
+        if (end.kind == LeaseEnd::Kind::expiry) add(prefix + "expired", end_fields(end));
+        else if (end.kind == LeaseEnd::Kind::failover) add(prefix + "failover", end_fields(end));
+        else if (end.kind == LeaseEnd::Kind::release) add(prefix + "released", end_fields(end));
+    }
+
+    void write() {
+        const bool stale = has_detail(e_, "stale");
+        const std::optional<Fencing> highest = highest_accepted_before(trace_, i_);
+        Fields f{{"highest_before", opt_text(highest)}};
+        const Fields h = holder_fields();
+        f.insert(f.end(), h.begin(), h.end());
+        if (stale) lease_cause("explain.write.stale_");
+        const std::vector<Held> holders = others();
+        Fencing newest = 0;
+        for (const Held& r : holders) newest = std::max(newest, r.fencing);
+        const Fencing mine = e_.fencing.value_or(0);
+        if (e_.outcome == Outcome::accepted) {
+            switch (mode_) {
+                case sim::ResourceMode::off:
+                    if (has_detail(e_, "unsafe_write")) {
+                        add("explain.write.off_unsafe", f);
+                        add("explain.advice.check_unsafe", f);
+                    } else if (stale) {
+                        add(highest ? "explain.write.off_stale" : "explain.write.off_stale_first", f);
+                        add("explain.advice.check_stale", f);
+                    } else {
+                        add("explain.write.off", f);
+                    }
+                    break;
+                case sim::ResourceMode::check:
+                    add(highest ? "explain.write.check_accepted" : "explain.write.check_accepted_first", f);
+                    if (!stale) break;
+                    if (!holders.empty() && newest > mine) {
+                        add("explain.write.check_not_yet", f);
+                    } else if (!holders.empty() && regressed_before(trace_, i_)) {
+                        Fields g = f;
+                        g.emplace_back("reset_tick", opt_text(counter_reset_before(trace_, i_)));
+                        add("explain.write.check_regressed", g);
+                    } else if (holders.empty()) {
+                        add("explain.write.check_vacant", f);
+                    }
+                    break;
+                case sim::ResourceMode::validate:
+                    add("explain.write.validate_accepted", f);
+                    break;
+            }
+        } else {
+            switch (mode_) {
+                case sim::ResourceMode::check:
+                    add("explain.write.check_rejected", f);
+                    if (stale) {
+                        add("explain.write.rejected_harmless", f);
+                    } else if (regressed_before(trace_, i_)) {
+                        Fields g = f;
+                        g.emplace_back("reset_tick", opt_text(counter_reset_before(trace_, i_)));
+                        add("explain.write.check_rejects_holder", g);
+                    }
+                    break;
+                case sim::ResourceMode::validate:
+                    add(holders.empty() ? "explain.write.validate_rejected_vacant" : "explain.write.validate_rejected",
+                        f);
+                    if (stale) add("explain.write.rejected_harmless", f);
+                    break;
+                case sim::ResourceMode::off: break;  // mode off rejects nothing
+            }
+        }
+    }
+
+    void expire() {
+        // The acquisition of this record, and what its owner was doing since.
+        std::size_t a = i_;
+        for (std::size_t k = i_; k-- > 0;) {
+            if (acquires_record(trace_.events[k]) && trace_.events[k].token == e_.token) {
+                a = k;
+                break;
+            }
+        }
+        if (a == i_) {
+            add("explain.expire.other");
+            return;
+        }
+        const Event& acq = trace_.events[a];
+        const std::optional<Tick> ended = run_ended_before(trace_, acq.node, acq.run, i_);
+        const NodeFaultState faults = faults_before(trace_, e_.node, i_);
+        const Tick renewed = last_renewal(trace_, e_.token, i_);
+        const sim::Candidate* cand = candidate_of(ctx_.scenario, e_.node);
+        if (acq.outcome == Outcome::error) {
+            add("explain.expire.orphan", {{"at", std::to_string(acq.tick)}});
+        } else if (faults.crashed) {
+            add("explain.expire.crashed", {{"at", std::to_string(faults.crashed_at)}});
+        } else if (ended) {
+            add("explain.expire.after_kept", {{"at", std::to_string(*ended)}});
+        } else {
+            const auto paused = fault_during(trace_, e_.node, renewed, i_, EventOp::pause, EventOp::resume);
+            const auto cut = fault_during(trace_, e_.node, renewed, i_, EventOp::partition, EventOp::heal);
+            const bool watchdog = cand && cand->options.auto_extend;
+            if (!watchdog) add("explain.expire.no_watchdog", {{"renewed", std::to_string(renewed)}});
+            if (paused) {
+                add(watchdog ? "explain.expire.paused_watchdog" : "explain.expire.paused",
+                    {{"since", std::to_string(paused->from)}});
+            }
+            if (cut && watchdog) add("explain.expire.partitioned", {{"since", std::to_string(cut->from)}});
+            if (watchdog && !paused && !cut) add("explain.expire.other");
+            add("explain.expire.stale_now");
+        }
+    }
+
+    void extend() {
+        if (e_.outcome == Outcome::renewed) {
+            add("explain.extend.renewed");
+            return;
+        }
+        if (e_.outcome == Outcome::error) {
+            const NodeFaultState faults = faults_before(trace_, e_.node, i_);
+            if (faults.partitioned) add("explain.extend.error_partition", {{"since", std::to_string(faults.partitioned_since)}});
+            return;
+        }
+        // lost
+        const LeaseEnd end = lease_end(trace_, e_.token, i_);
+        if (end.kind == LeaseEnd::Kind::expiry) {
+            add("explain.extend.lost_expired", end_fields(end));
+            const Tick renewed = last_renewal(trace_, e_.token, i_);
+            if (auto p = fault_during(trace_, e_.node, renewed, i_, EventOp::pause, EventOp::resume)) {
+                add("explain.extend.late_paused", {{"since", std::to_string(p->from)}});
+            } else if (auto c = fault_during(trace_, e_.node, renewed, i_, EventOp::partition, EventOp::heal)) {
+                add("explain.extend.late_partitioned", {{"since", std::to_string(c->from)}});
+            }
+        } else if (end.kind == LeaseEnd::Kind::failover) {
+            add("explain.extend.lost_failover", end_fields(end));
+        }
+        add("explain.extend.lost_tail");
+    }
+
+    void release() {
+        switch (e_.outcome) {
+            case Outcome::released: add("explain.release.released"); break;
+            case Outcome::kept: add("explain.release.kept"); break;
+            case Outcome::not_owner: {
+                lease_cause("explain.release.ended_");
+                const Fields h = holder_fields();
+                if (others().empty()) add("explain.release.not_owner_vacant");
+                else if (trace_.header.capacity > 1) add("explain.release.not_owner_group");
+                else add("explain.release.not_owner_held", h);
+                const LeaseEnd end = lease_end(trace_, e_.token, i_);
+                if (end.kind != LeaseEnd::Kind::none) add("explain.release.work_done", end_fields(end));
+                break;
+            }
+            default: {
+                const NodeFaultState faults = faults_before(trace_, e_.node, i_);
+                if (faults.partitioned) {
+                    add("explain.release.error_partition", {{"since", std::to_string(faults.partitioned_since)}});
+                }
+                break;
+            }
+        }
+    }
+
+    void acquire() {
+        if (e_.outcome == Outcome::acquired) {
+            if (has_detail(e_, "fencing_regressed")) {
+                add("explain.acquire.regressed", {{"reset_tick", opt_text(counter_reset_before(trace_, i_))}});
+            } else {
+                add("explain.acquire.acquired");
+            }
+            if (!others().empty()) {
+                // Another node's record is still held: only in a group with a free slot.
+                add("explain.acquire.group", holder_fields());
+            }
+        } else if (e_.outcome == Outcome::busy) {
+            if (has_detail(e_, "hold_off")) {
+                add("explain.acquire.busy_holdoff", deadline_fields());
+            } else {
+                Fields f = deadline_fields();
+                const Fields h = holder_fields();
+                f.insert(f.end(), h.begin(), h.end());
+                add("explain.acquire.busy", f);
+            }
+        } else if (has_detail(e_, "reply_lost")) {
+            add("explain.acquire.reply_lost");
+        } else {
+            const NodeFaultState faults = faults_before(trace_, e_.node, i_);
+            if (faults.partitioned) add("explain.acquire.error_partition", {{"since", std::to_string(faults.partitioned_since)}});
+        }
+        shuffled_order();
+    }
+
+    void skip() {
+        add("explain.skip");
+        // Why it did not get in: a pause or a partition while it waited, as the trace shows.
+        if (const std::optional<Tick> started = run_start(trace_, e_.node, e_.run, i_)) {
+            if (auto p = fault_during(trace_, e_.node, *started, i_, EventOp::pause, EventOp::resume)) {
+                add("explain.skip.paused", {{"since", std::to_string(p->from)}});
+            } else if (auto c = fault_during(trace_, e_.node, *started, i_, EventOp::partition, EventOp::heal)) {
+                add("explain.skip.partitioned", {{"since", std::to_string(c->from)}});
+            }
+        }
+        const Fields h = holder_fields();
+        if (!others().empty()) {
+            add("explain.skip.holder", h);
+        } else if (ctx_.scenario && ctx_.scenario->elector == ElectorKind::lock &&
+                   records_before(trace_, i_).size() < static_cast<std::size_t>(trace_.header.capacity)) {
+            // Free at the deadline, yet no try: the single lock's rule (model.md, waiting loops).
+            add("explain.skip.free_at_deadline");
+        }
+    }
+
+    Fields deadline_fields() const {
+        const sim::Candidate* cand = candidate_of(ctx_.scenario, e_.node);
+        const std::optional<Tick> started = run_start(trace_, e_.node, e_.run, i_ + 1);
+        if (!cand || !started) return {{"deadline", "–"}};
+        return {{"deadline", std::to_string(*started + cand->options.wait)}};
+    }
+
+    // With order = shuffled, the order of this tick's callers when it decided
+    // a race: some acquired and some found the lock busy.
+    void shuffled_order() {
+        if (!ctx_.scenario || ctx_.scenario->order != sim::Order::shuffled) return;
+        std::vector<std::string> order, winners, losers;
+        for (const Event& e : trace_.events) {
+            if (e.tick != e_.tick || e.phase != sim::Phase::acquire) continue;
+            if (std::find(order.begin(), order.end(), e.node) == order.end()) order.push_back(e.node);
+            if (e.op == EventOp::acquire && e.outcome == Outcome::acquired) winners.push_back(e.node);
+            if (e.op == EventOp::acquire && e.outcome == Outcome::busy) losers.push_back(e.node);
+        }
+        if (order.size() < 2 || winners.empty() || losers.empty()) return;
+        add("explain.order.shuffled", {{"order", join(order)}, {"winners", join(winners)}, {"losers", join(losers)}});
+    }
+
+    void pause() {
+        add("explain.pause");
+        for (const Held& r : records_before(trace_, i_)) {
+            if (r.owner != e_.node) continue;
+            add("explain.pause.holding", {{"fencing", std::to_string(r.fencing)}});
+            break;
+        }
+    }
+
+    void resume() {
+        // The node's latest run that acquired a record, and whether that record outlived the pause.
+        Token token;
+        for (std::size_t k = i_; k-- > 0;) {
+            const Event& p = trace_.events[k];
+            if (p.node == e_.node && acquires_record(p)) {
+                token = p.token;
+                break;
+            }
+        }
+        if (token.empty()) return;
+        // Only a run that is still going matters.
+        std::int32_t run = -1;
+        for (std::size_t k = i_; k-- > 0;)
+            if (trace_.events[k].token == token && trace_.events[k].run >= 0) {
+                run = trace_.events[k].run;
+                break;
+            }
+        if (run_ended_before(trace_, e_.node, run, i_)) return;
+        const LeaseEnd end = lease_end(trace_, token, i_);
+        if (end.kind == LeaseEnd::Kind::expiry) add("explain.resume.expired", end_fields(end));
+        else if (end.kind == LeaseEnd::Kind::failover) add("explain.resume.failover", end_fields(end));
+        else if (end.kind == LeaseEnd::Kind::none) add("explain.resume.still_held");
+    }
+
+    void crash() {
+        bool holding = false;
+        for (const Held& r : records_before(trace_, i_)) holding = holding || r.owner == e_.node;
+        add(holding ? "explain.crash" : "explain.crash.nothing_held");
+    }
+
+    void partition() {
+        add(e_.detail == "drop_replies" ? "explain.partition.replies" : "explain.partition.requests");
+    }
+
+    void failover() {
+        std::vector<std::string> lost;
+        for (const Held& r : records_before(trace_, i_)) lost.push_back(r.owner + " #" + std::to_string(r.fencing));
+        add(lost.empty() ? "explain.failover.nothing_held" : "explain.failover.records", {{"records", join(lost)}});
+        if (e_.detail == "all") {
+            add("explain.failover.all", {{"counter", ctx_.snapshot ? std::to_string(ctx_.snapshot->counter) : "–"}});
+        } else {
+            add("explain.failover.leases");
+        }
+    }
+
+    std::vector<std::string> executing(sim::NodeStatus which) const {
+        std::vector<std::string> out;
+        if (!ctx_.snapshot) return out;
+        for (const sim::NodeSnapshot& n : ctx_.snapshot->nodes)
+            if (n.status == which) out.push_back(n.name);
+        return out;
+    }
+
+    void overlap_begin() {
+        std::vector<std::string> acting = executing(sim::NodeStatus::running);
+        const std::vector<std::string> stale = executing(sim::NodeStatus::stale);
+        add("explain.overlap_begin", {{"count", e_.detail}});
+        if (!stale.empty()) add("explain.overlap.stale_nodes", {{"stale", join(stale)}});
+        switch (mode_) {
+            case sim::ResourceMode::off: add("explain.advice.fence_overlap"); break;
+            case sim::ResourceMode::check: add("explain.overlap.check"); break;
+            case sim::ResourceMode::validate: add("explain.overlap.validate"); break;
+        }
+    }
+
+    void overlap_end() {
+        const std::vector<std::string> stale = executing(sim::NodeStatus::stale);
+        if (!stale.empty()) add("explain.overlap_end.stale_left", {{"stale", join(stale)}});
+        else if (ctx_.snapshot) add("explain.overlap_end.clear");
+    }
+
+    const ExplainContext& ctx_;
+    const Strings& s_;
+    const sim::Trace& trace_;
+    std::size_t i_;
+    const Event& e_;
+    Fields f_;
+    sim::ResourceMode mode_ = sim::ResourceMode::off;
+    Explanation out_;
+};
+
+}  // namespace
+
+std::string short_token(const std::string& token, std::size_t keep) {
+    if (token.empty()) return "–";
+    if (token.size() <= keep) return token;
+    return token.substr(0, keep) + "…";
+}
+
+std::string event_key(const Event& e) {
+    switch (e.op) {
+        case EventOp::pause: return "pause";
+        case EventOp::resume: return "resume";
+        case EventOp::crash: return "crash";
+        case EventOp::partition: return "partition";
+        case EventOp::heal: return "heal";
+        case EventOp::failover: return e.detail == "all" ? "failover.all" : "failover.leases";
+        case EventOp::expire: return "expire";
+        case EventOp::write:
+            if (e.outcome == Outcome::rejected) return has_detail(e, "stale") ? "write.rejected_stale" : "write.rejected";
+            if (has_detail(e, "unsafe_write")) return "write.unsafe";
+            if (has_detail(e, "stale")) return "write.accepted_stale";
+            return "write.accepted";
+        case EventOp::release:
+            switch (e.outcome) {
+                case Outcome::released: return "release.released";
+                case Outcome::kept: return "release.kept";
+                case Outcome::not_owner: return "release.not_owner";
+                default: return "release.error";
+            }
+        case EventOp::extend:
+            if (e.outcome == Outcome::renewed) return "extend.renewed";
+            if (e.outcome == Outcome::lost) return "extend.lost";
+            return "extend.error";
+        case EventOp::start: return "start";
+        case EventOp::acquire:
+            if (e.outcome == Outcome::acquired)
+                return has_detail(e, "fencing_regressed") ? "acquire.regressed" : "acquire.acquired";
+            if (e.outcome == Outcome::error) return has_detail(e, "reply_lost") ? "acquire.reply_lost" : "acquire.error";
+            return has_detail(e, "hold_off") ? "acquire.busy_holdoff" : "acquire.busy";
+        case EventOp::skip: return "skip";
+        case EventOp::status: return e.outcome == Outcome::held ? "status.held" : "status.vacant";
+        case EventOp::validate:
+            if (e.outcome == Outcome::current) return "validate.current";
+            if (e.outcome == Outcome::stale) return "validate.stale";
+            return "validate.vacant";
+        case EventOp::overlap_begin: return "overlap_begin";
+        case EventOp::overlap_end: return "overlap_end";
+        default: break;
+    }
+    return "unknown";
+}
+
+Fields event_fields(const Event& e) {
+    Fields f;
+    f.emplace_back("node", e.node.empty() ? std::string("–") : e.node);
+    f.emplace_back("tick", std::to_string(e.tick));
+    f.emplace_back("run", e.run >= 0 ? std::to_string(e.run) : std::string("–"));
+    f.emplace_back("slot", e.slot ? std::to_string(*e.slot) : std::string("–"));
+    f.emplace_back("fencing", opt_text(e.fencing));
+    f.emplace_back("ttl", opt_text(e.ttl));
+    f.emplace_back("token", short_token(e.token, 8));
+    f.emplace_back("detail", e.detail);
+    f.emplace_back("mode", e.detail == "drop_replies" ? "drop_replies" : "drop_requests");
+    f.emplace_back("lose", e.detail);
+    return f;
+}
+
+std::string op_words(const Event& e, const Strings& s) { return s.tr(std::string("op.") + sim::to_string(e.op)); }
+
+namespace {
+// The event's fields plus {ticks}: "tick" or "ticks" after its TTL, as the language says it.
+Fields fields_with_units(const Event& e, const Strings& s) {
+    Fields f = event_fields(e);
+    f.emplace_back("ticks", s.tr(e.ttl && *e.ttl == 1 ? "word.tick" : "word.ticks"));
+    return f;
+}
+}  // namespace
+
+std::string outcome_words(const Event& e, const Strings& s, std::int32_t capacity) {
+    Fields f = fields_with_units(e, s);
+    if (e.op == EventOp::overlap_begin && capacity > 0) {
+        f.emplace_back("capacity", std::to_string(capacity));
+        return s.tr("out.overlap_begin_of", f);
+    }
+    return s.tr("out." + event_key(e), f);
+}
+
+std::string describe_event(const Event& e, const Strings& s) {
+    return s.tr("ev." + event_key(e), fields_with_units(e, s));
+}
+
+std::string status_words(sim::NodeStatus status, const Strings& s) {
+    return s.tr(std::string("status.") + sim::to_string(status));
+}
+
+std::string Explanation::body() const {
+    std::string out;
+    for (std::size_t k = 0; k < sentences.size(); ++k) {
+        if (k == 1) out += "\n\n";
+        else if (k > 1) out += ' ';
+        out += sentences[k].text;
+    }
+    return out;
+}
+
+Explanation explain(const ExplainContext& ctx, const Strings& s) {
+    if (!ctx.trace || ctx.event_index >= ctx.trace->events.size()) {
+        Explanation none;
+        none.sentences.push_back({"explain.none", s.tr("explain.none")});
+        return none;
+    }
+    return Builder(ctx, s).build();
+}
+
+std::string explain_event(const ExplainContext& ctx, const Strings& s) { return explain(ctx, s).body(); }
+
+std::string explain_state(const sim::Snapshot& snap, const Strings& s) {
+    std::string out = s.tr("explain.state_at", {{"tick", std::to_string(snap.tick)}});
+    std::size_t shown = 0;
+    for (const sim::NodeSnapshot& n : snap.nodes) {
+        if (n.status == sim::NodeStatus::idle || n.status == sim::NodeStatus::done) continue;
+        if (++shown > 8) break;  // a summary, not the whole candidates panel
+        Fields f{{"node", n.name},
+                 {"status", status_words(n.status, s)},
+                 {"fencing", opt_text(n.fencing)},
+                 {"progress", std::to_string(n.progress)},
+                 {"action", std::to_string(n.action)}};
+        const char* key = n.status == sim::NodeStatus::stale     ? "explain.node_stale"
+                          : n.status == sim::NodeStatus::running ? "explain.node_running"
+                                                                  : "explain.node_other";
+        out += "\n• " + s.tr(key, f);
+        if (n.paused || n.partition) {
+            out += ' ';
+            out += s.tr(n.paused ? "explain.node_paused" : "explain.node_partitioned");
+        }
+    }
+    for (const SlotRecord& r : snap.slots) {
+        if (!r.valid_at(snap.tick)) continue;
+        out += "\n• " + s.tr("explain.slot_held", {{"owner", r.owner},
+                                                    {"fencing", std::to_string(r.fencing)},
+                                                    {"expires", std::to_string(r.expires_at)}});
+    }
+    return out;
+}
+
+}  // namespace leasescope::words
