@@ -191,7 +191,7 @@ public:
         std::int32_t nodes = 0;
         std::vector<Tick> act_due;         // per (tick, node): first tick >= t at which the node acts
         std::vector<Tick> call_due;        // per (tick, node): first tick >= t at which it calls the store
-        std::vector<std::uint8_t> flags;   // per tick: see explorer.cpp
+        std::vector<std::uint8_t> flags;   // per tick: see explore_space.cpp
     };
     struct Worker;
 
