@@ -16,6 +16,7 @@
 #include "common.hpp"
 #include "leasescope/sim/explore_shard.hpp"
 #include "leasescope/sim/explorer.hpp"
+#include "leasescope/words/counterexample_words.hpp"
 
 namespace leasescope::cli {
 namespace {
@@ -37,11 +38,13 @@ struct ExploreArgs {
     std::uint64_t chunk = 16;
     bool no_prune = false;
     std::string shard;  // "K/N"
+    std::string assets;
 };
 
 struct MergeArgs {
     std::vector<std::string> results;
     std::string out;
+    std::string assets;
 };
 
 // "K/N" with 0 <= K < N <= explore_shards_max.
@@ -123,7 +126,7 @@ void print_header(const sim::Explorer& explorer, const sim::ExploreRun& run) {
 // The counters, the counterexample (written to `out`, or NAME-counterexample.json)
 // or its absence; returns the exit code.
 int print_outcome(const sim::Explorer& explorer, const sim::ExploreRun& run, const sim::ExploreReport& report,
-                  const std::string& out) {
+                  const std::string& out, const words::Strings& strings) {
     const bool random = run.mode == sim::ExploreMode::random;
     const sim::ExploreOptions& options = explorer.options();
     for (const sim::LevelReport& level : report.levels) {
@@ -142,22 +145,21 @@ int print_outcome(const sim::Explorer& explorer, const sim::ExploreRun& run, con
         }
         return exit_ok;
     }
-    const sim::Counterexample cx = sim::make_counterexample(explorer, *report.found);
+    sim::Counterexample cx = sim::make_counterexample(explorer, *report.found);
+    words::title_counterexample(cx, explorer.base(), strings);
     if (random) {
         // The draw as it came, then the shrunk schedule below.
-        std::vector<std::string> drawn;
-        if (report.drawn->variant != 0) drawn.push_back(sim::describe_variant(explorer, report.drawn->variant).en);
-        for (const std::int32_t a : report.drawn->atoms) {
-            drawn.push_back(sim::describe_fault(explorer.base(), explorer.atoms()[static_cast<std::size_t>(a)]).en);
-        }
+        const std::vector<std::string> drawn =
+            words::fault_lines(sim::schedule_facts(explorer, *report.drawn), strings);
         fmt::print("draw {} of seed {} fails: {}\n", report.drawn_index, run.seed,
                    drawn.empty() ? std::string("no added fault") : fmt::format("{}", fmt::join(drawn, "; ")));
         if (*report.drawn != *report.found) fmt::print("shrunk while it still fails to:\n");
     }
     fmt::print("counterexample ({}):\n", count_of(report.found->atoms.size(), "added fault", "added faults"));
-    if (cx.faults.empty()) fmt::print("  (none: the scenario fails as it is)\n");
-    for (const sim::Localized& f : cx.faults) fmt::print("  {}\n", f.en);
-    fmt::print("  => {}\n", cx.explanation.en);
+    const std::vector<std::string> faults = words::fault_lines(cx.facts, strings);
+    if (faults.empty()) fmt::print("  (none: the scenario fails as it is)\n");
+    for (const std::string& f : faults) fmt::print("  {}\n", f);
+    fmt::print("  => {}\n", words::explanation_words(cx.facts, strings));
     const std::string out_path = out.empty() ? cx.scenario.name + ".json" : out;
     const std::string bytes = sim::scenario_to_json(cx.scenario);
     // The file must open as it is: parse what is about to be written.
@@ -266,6 +268,10 @@ int cmd_explore(const ExploreArgs& args) {
         std::fflush(stdout);
     }
 
+    // The counterexample is told in the string tables' English; a shard tells nothing.
+    words::Strings strings;
+    if (!shard && !read_string_tables(find_assets_dir(args.assets), strings)) return exit_bad_input;
+
     auto created = sim::Explorer::create(*scenario, options);
     if (!created.ok()) {
         fmt::print(stderr, "error: {}\n", created.error());
@@ -286,7 +292,7 @@ int cmd_explore(const ExploreArgs& args) {
     const double cpu_seconds = static_cast<double>(std::clock() - cpu_started) / CLOCKS_PER_SEC;
 
     if (shard) return finish_shard(explorer, run, report, args.out, {seconds, cpu_seconds, jobs});
-    const int status = print_outcome(explorer, run, report, args.out);
+    const int status = print_outcome(explorer, run, report, args.out, strings);
     print_bench(report.totals, {seconds, cpu_seconds, jobs});
     return status;
 }
@@ -294,6 +300,8 @@ int cmd_explore(const ExploreArgs& args) {
 // Reads the shards' result files, checks they are the whole of one search,
 // and prints (and writes) what the search unsplit prints (and writes).
 int cmd_explore_merge(const MergeArgs& args) {
+    words::Strings strings;
+    if (!read_string_tables(find_assets_dir(args.assets), strings)) return exit_bad_input;
     std::vector<sim::ShardFile> files;
     for (const std::string& path : args.results) {
         auto text = read_file(path);
@@ -308,7 +316,7 @@ int cmd_explore_merge(const MergeArgs& args) {
     const sim::MergedSearch& m = merged.value();
     if (m.run.mode == sim::ExploreMode::random) fmt::print("seed {} (replay with --seed {})\n", m.run.seed, m.run.seed);
     print_header(m.explorer, m.run);
-    const int status = print_outcome(m.explorer, m.run, m.report, args.out);
+    const int status = print_outcome(m.explorer, m.run, m.report, args.out, strings);
     // Wall time: the slowest shard's; CPU time and threads: all shards'.
     print_bench(m.report.totals, {m.timing.seconds, m.timing.cpu_seconds, m.timing.jobs});
     return status;
@@ -356,6 +364,9 @@ void add_explore_command(CLI::App& app, int& exit_code) {
     cmd->add_flag("--no-prune", args->no_prune,
                   "Simulate every schedule, even those with a fault that provably changes nothing (to check the "
                   "pruning; same counterexample, slower)");
+    cmd->add_option("--assets", args->assets,
+                    "Folder with i18n/en.json, the words of the counterexample (default: $LEASESCOPE_ASSETS, "
+                    "./assets, or the source tree's)");
     cmd->add_option("--shard", args->shard,
                     "Search only shard K of N (0 <= K < N), e.g. 2/8: every N-th work unit or draw from K on. "
                     "Writes a result file instead of a counterexample and exits 0; random mode needs --seed. "
@@ -371,6 +382,7 @@ void add_explore_command(CLI::App& app, int& exit_code) {
         "given twice, of another search, or not a result file).");
     merge->add_option("RESULTS", margs->results, "The N result files, in any order")->required();
     merge->add_option("--out", margs->out, "Where to write the counterexample (default: NAME-counterexample.json)");
+    merge->add_option("--assets", margs->assets, "Folder with i18n/en.json (as for explore)");
     merge->callback([margs, &exit_code] { exit_code = cmd_explore_merge(*margs); });
 }
 

@@ -306,23 +306,61 @@ private:
     bool done_ = false;
 };
 
-// ---- Words ----
+// ---- The counterexample, as facts ----
+// Words are the shells' (leasescope/words/counterexample_words.hpp renders
+// these from the "explore.*" keys of assets/i18n).
 
-// "pause node-a for 3 ticks at tick 1" and its Korean.
-Localized describe_fault(const Scenario& scenario, const Fault& fault);
-// "order shuffled with seed 35", or empty for the base's own order.
-Localized describe_variant(const Explorer& explorer, std::int32_t variant);
+// One act of a node in the trace: who, with which fencing number, when.
+struct Act {
+    std::string node;
+    Fencing fencing = 0;
+    Tick tick = 0;
+};
+
+// What the trace of a counterexample shows for one failed property
+// (docs/model.md §9 for the invariants).
+struct Failure {
+    enum class Property { unsafe_write, fencing_regressed, overlap, liveness };
+    Property property = Property::liveness;
+    Tick tick = 0;  // when it shows: the late write, the low acquire, the overlap's start, the end (liveness)
+    // unsafe_write: the write accepted late, and the accepted write with the
+    // highest fencing number before it. fencing_regressed: the acquire with
+    // the low number, and the acquire with the highest number before it.
+    Act late, earlier;
+    ResourceMode resource = ResourceMode::off;  // unsafe_write: what the resource did (§8)
+    std::vector<std::string> nodes;            // overlap: the nodes executing at the end of that tick
+    std::int32_t capacity = 0;                 // overlap: the lock's slots
+    std::vector<RunSummary> runs;              // liveness: how each run ended (empty: none started)
+};
+
+// An added fault and the name of its node (empty for a failover).
+struct AddedFault {
+    Fault fault;
+    std::string node;
+};
+
+struct CounterexampleFacts {
+    std::optional<std::uint64_t> shuffled_seed;  // the order was shuffled with this seed; else the base's own
+    std::vector<AddedFault> faults;              // the added faults, in tick order
+    // One per failed checked property, in the order unsafe_write,
+    // fencing_regressed, overlap, liveness.
+    std::vector<Failure> failures;
+};
 
 struct Counterexample {
-    Scenario scenario;             // opens in the GUI; its trace shows the violation
-    std::vector<Localized> faults;  // the added faults (and a shuffled order), in words
-    Localized explanation;         // what went wrong, from the trace
+    // Opens in the GUI; its trace shows the violation. Named
+    // "<base>-counterexample"; its title and summary are the base's until a
+    // shell words them (words::title_counterexample).
+    Scenario scenario;
+    CounterexampleFacts facts;
     Verdict verdict;
     Trace trace;
 };
-// Builds the counterexample scenario ("<base>-counterexample", title and
-// summary in English and Korean) and explains the first violation of a
-// checked property in its trace.
+// A schedule's order and faults as facts (no failures): for a draw as it
+// came, before shrinking.
+CounterexampleFacts schedule_facts(const Explorer& explorer, const Schedule& schedule);
+// Builds the counterexample scenario and reads, from its trace, the first
+// violation of each checked property that failed.
 Counterexample make_counterexample(const Explorer& explorer, const Schedule& schedule);
 
 }  // namespace leasescope::sim
