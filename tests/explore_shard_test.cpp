@@ -6,9 +6,11 @@
 #include "preset_loader.hpp"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "leasescope/sim/explore_shard.hpp"
 #include "leasescope/sim/explorer.hpp"
+#include "leasescope/sim/trace.hpp"
 
 namespace leasescope::sim {
 namespace {
@@ -62,6 +64,13 @@ std::vector<ShardFile> shard_files(const Explorer& ex, const ExploreRun& whole, 
                                   shard_result_to_json(ex, run, part, ShardTiming{1.5, 1.0, 2})});
     }
     return files;
+}
+
+// The fingerprint as the result files compute it: SHA-256 of the search's dump.
+std::string fingerprint_of_search(const nlohmann::json& search) {
+    TraceHasher hasher;
+    hasher.add_line(search.dump());
+    return hasher.hex();
 }
 
 struct Case {
@@ -195,6 +204,17 @@ TEST(ExplorerShards, MergeNamesAMissingDuplicatedOrForeignShard) {
     // A file that is not a result, and a result whose search was edited.
     EXPECT_EQ(error_of({files[0], ShardFile{"notes.txt", "hello"}}).rfind("notes.txt: not an explorer shard result", 0),
               0u);
+    // A search whose fingerprint matches but whose options are not options.
+    {
+        ShardFile crafted = shard_files(ex, ExploreRun{}, 1).at(0);
+        crafted.name = "crafted.json";
+        auto doc = nlohmann::json::parse(crafted.text);
+        doc["search"]["options"]["max_faults"] = "two";
+        doc["fingerprint"] = fingerprint_of_search(doc["search"]);
+        crafted.text = doc.dump();
+        const std::string error = error_of({crafted});
+        EXPECT_EQ(error.rfind("crafted.json: not an explorer shard result", 0), 0u) << error;
+    }
     ShardFile edited = files[1];
     const std::size_t at = edited.text.find("\"max_pause\": 3");
     ASSERT_NE(at, std::string::npos);

@@ -271,7 +271,13 @@ Result<MergedSearch, std::string> merge_shard_results(const std::vector<ShardFil
                                count == 1 ? "" : "s", fmt::join(missing, ", "), count > missing.size() ? ", …" : "")};
     }
 
-    auto rebuilt = rebuild(first);
+    auto rebuilt = [&]() -> Result<MergedSearch, std::string> {
+        try {
+            return rebuild(first);
+        } catch (const json::exception& e) {
+            return Err{fmt::format("{}: not an explorer shard result: {}", first.file->name, e.what())};
+        }
+    }();
     if (!rebuilt.ok()) return rebuilt;
     MergedSearch merged = std::move(rebuilt).value();
     std::vector<ExploreReport> reports;
