@@ -13,6 +13,7 @@
 
 #include "leasescope/sim/explorer.hpp"
 #include "leasescope/sim/simulation.hpp"
+#include "leasescope/words/counterexample_words.hpp"
 
 namespace leasescope::sim {
 namespace {
@@ -24,6 +25,20 @@ Scenario preset(const std::string& name, const std::vector<Override>& overrides 
     auto parsed = parse_scenario(read_preset(name), name + ".json", overrides);
     EXPECT_TRUE(parsed.ok()) << (parsed.ok() ? "" : parsed.error().to_string());
     return std::move(parsed).value();
+}
+
+// The string tables of assets/i18n, as the CLI and the app load them.
+words::Strings string_tables() {
+    words::Strings strings;
+    for (const words::Lang lang : {words::Lang::en, words::Lang::ko}) {
+        const std::string path = std::string(LEASESCOPE_SOURCE_DIR) + "/assets/i18n/" + words::lang_code(lang) + ".json";
+        std::ifstream in(path, std::ios::binary);
+        std::ostringstream text;
+        text << in.rdbuf();
+        std::string error;
+        EXPECT_TRUE(strings.load(lang, text.str(), error)) << path << ": " << error;
+    }
+    return strings;
 }
 
 Properties only(bool overlap, bool unsafe_write, bool fencing_regressed, bool liveness) {
@@ -100,11 +115,23 @@ TEST(Explorer, OnePauseIsEnoughForAnUnsafeWriteWithoutFencing) {
     EXPECT_EQ(f.ticks, 3);
     EXPECT_EQ(report.found->variant, 0);
 
-    const Counterexample cx = make_counterexample(ex, *report.found);
+    Counterexample cx = make_counterexample(ex, *report.found);
     EXPECT_EQ(cx.scenario.name, "gc-pause-no-fencing-counterexample");
-    EXPECT_EQ(cx.faults.at(0).en, "pause node-a for 3 ticks at tick 1");
-    EXPECT_NE(cx.explanation.en.find("node-a's write with fencing 33"), std::string::npos) << cx.explanation.en;
-    EXPECT_NE(cx.explanation.en.find("node-b's write with fencing 34"), std::string::npos) << cx.explanation.en;
+    // The facts: node-a's late write (fencing 33) after node-b's (34).
+    ASSERT_EQ(cx.facts.failures.size(), 1u);
+    const Failure& failure = cx.facts.failures[0];
+    EXPECT_EQ(failure.property, Failure::Property::unsafe_write);
+    EXPECT_EQ(failure.late.node, "node-a");
+    EXPECT_EQ(failure.late.fencing, 33);
+    EXPECT_EQ(failure.earlier.node, "node-b");
+    EXPECT_EQ(failure.earlier.fencing, 34);
+    // The same in words, from the string tables.
+    const words::Strings tables = string_tables();
+    EXPECT_EQ(words::fault_lines(cx.facts, tables).at(0), "pause node-a for 3 ticks at tick 1");
+    const std::string why = words::explanation_words(cx.facts, tables);
+    EXPECT_NE(why.find("node-a's write with fencing 33"), std::string::npos) << why;
+    EXPECT_NE(why.find("node-b's write with fencing 34"), std::string::npos) << why;
+    words::title_counterexample(cx, base, tables);
     EXPECT_FALSE(cx.scenario.title.ko.empty());
     EXPECT_FALSE(cx.scenario.summary.ko.empty());
     // The file opens as it is, and its trace shows the violation.
@@ -166,7 +193,10 @@ TEST(Explorer, FailoverLosingAllRegressesFencing) {
     EXPECT_TRUE(v.failed.fencing_regressed);
     EXPECT_GT(v.violations.fencing_regressed, 0);
     const Counterexample cx = make_counterexample(ex, *report.found);
-    EXPECT_NE(cx.explanation.en.find("fencing_regressed"), std::string::npos) << cx.explanation.en;
+    ASSERT_EQ(cx.facts.failures.size(), 1u);
+    EXPECT_EQ(cx.facts.failures[0].property, Failure::Property::fencing_regressed);
+    const std::string why = words::explanation_words(cx.facts, string_tables());
+    EXPECT_NE(why.find("fencing_regressed"), std::string::npos) << why;
 }
 
 // The answer, and every counter, is the same however the work is cut into

@@ -1,7 +1,7 @@
-// `leasescope-cli explore`: searches fault schedules added to a scenario for
-// a broken property and writes the shortest counterexample as a scenario.
-// The search itself is pure (sim/explorer); this file owns the threads and
-// the clock, which sim/ must not touch.
+// `leasescope-cli explore` and `explore-merge`: search fault schedules added
+// to a scenario for a broken property, whole or one shard at a time, and write
+// the shortest counterexample as a scenario. The search itself is pure
+// (sim/explorer); this file owns the threads, the clock and the files.
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -14,7 +14,9 @@
 #include <fmt/ranges.h>
 
 #include "common.hpp"
+#include "leasescope/sim/explore_shard.hpp"
 #include "leasescope/sim/explorer.hpp"
+#include "leasescope/words/counterexample_words.hpp"
 
 namespace leasescope::cli {
 namespace {
@@ -35,7 +37,29 @@ struct ExploreArgs {
     std::string out;
     std::uint64_t chunk = 16;
     bool no_prune = false;
+    std::string shard;  // "K/N"
+    std::string assets;
 };
+
+struct MergeArgs {
+    std::vector<std::string> results;
+    std::string out;
+    std::string assets;
+};
+
+// "K/N" with 0 <= K < N <= explore_shards_max.
+std::optional<std::pair<std::uint64_t, std::uint64_t>> parse_shard(const std::string& text) {
+    const std::size_t slash = text.find('/');
+    if (slash == std::string::npos || slash == 0 || slash + 1 == text.size()) return std::nullopt;
+    const std::string k = text.substr(0, slash), n = text.substr(slash + 1);
+    auto digits = [](const std::string& t) {
+        return t.size() <= 6 && std::all_of(t.begin(), t.end(), [](char c) { return c >= '0' && c <= '9'; });
+    };
+    if (!digits(k) || !digits(n)) return std::nullopt;
+    const std::uint64_t index = std::stoull(k), count = std::stoull(n);
+    if (count < 1 || count > sim::explore_shards_max || index >= count) return std::nullopt;
+    return std::pair{index, count};
+}
 
 // Hands chunks to `jobs` threads from a shared counter, so a thread that drew
 // cheap chunks takes more. Which thread ran which chunk does not matter: the
@@ -75,6 +99,114 @@ std::string rate(double per_second) {
     return fmt::format("{:.0f}", per_second);
 }
 
+struct Timing {
+    double seconds = 0;
+    double cpu_seconds = 0;
+    std::uint64_t jobs = 0;
+};
+
+// What is searched: the base, the budget, the properties, the mode.
+void print_header(const sim::Explorer& explorer, const sim::ExploreRun& run) {
+    const sim::Scenario& base = explorer.base();
+    const sim::ExploreOptions& options = explorer.options();
+    const bool random = run.mode == sim::ExploreMode::random;
+    fmt::print("exploring {}: {}, base ends at tick {}; faults start at ticks 0..{}\n", base.name,
+               count_of(base.candidates.size(), "candidate", "candidates"), explorer.base_end_tick(),
+               explorer.max_tick());
+    fmt::print("  budget: up to {} of {}; pauses and partitions 1..{} ticks; orders: as given{}; {} single faults\n",
+               count_of(static_cast<std::uint64_t>(options.max_faults), "fault", "faults"),
+               sim::to_string(options.kinds), options.max_pause,
+               options.shuffles > 0 ? fmt::format(" + {} shuffled", options.shuffles) : std::string(),
+               explorer.atoms().size());
+    fmt::print("  checking: {}; mode: {}\n", sim::to_string(options.properties),
+               random ? fmt::format("random, {} draws", run.draws) : std::string("exhaustive"));
+    std::fflush(stdout);
+}
+
+// The counters, the counterexample (written to `out`, or NAME-counterexample.json)
+// or its absence; returns the exit code.
+int print_outcome(const sim::Explorer& explorer, const sim::ExploreRun& run, const sim::ExploreReport& report,
+                  const std::string& out, const words::Strings& strings) {
+    const bool random = run.mode == sim::ExploreMode::random;
+    const sim::ExploreOptions& options = explorer.options();
+    for (const sim::LevelReport& level : report.levels) {
+        fmt::print("  {}: {}\n", count_of(static_cast<std::uint64_t>(level.faults), "fault", "faults"),
+                   stats_line(level.stats));
+    }
+    if (random) fmt::print("  draws: {}\n", stats_line(report.totals));
+
+    if (!report.found) {
+        if (random) {
+            fmt::print("no counterexample in {} of seed {}\n", count_of(run.draws, "draw", "draws"), run.seed);
+        } else {
+            fmt::print("no counterexample: every schedule with up to {} holds ({} checked)\n",
+                       count_of(static_cast<std::uint64_t>(options.max_faults), "added fault", "added faults"),
+                       sim::to_string(options.properties));
+        }
+        return exit_ok;
+    }
+    sim::Counterexample cx = sim::make_counterexample(explorer, *report.found);
+    words::title_counterexample(cx, explorer.base(), strings);
+    if (random) {
+        // The draw as it came, then the shrunk schedule below.
+        const std::vector<std::string> drawn =
+            words::fault_lines(sim::schedule_facts(explorer, *report.drawn), strings);
+        fmt::print("draw {} of seed {} fails: {}\n", report.drawn_index, run.seed,
+                   drawn.empty() ? std::string("no added fault") : fmt::format("{}", fmt::join(drawn, "; ")));
+        if (*report.drawn != *report.found) fmt::print("shrunk while it still fails to:\n");
+    }
+    fmt::print("counterexample ({}):\n", count_of(report.found->atoms.size(), "added fault", "added faults"));
+    const std::vector<std::string> faults = words::fault_lines(cx.facts, strings);
+    if (faults.empty()) fmt::print("  (none: the scenario fails as it is)\n");
+    for (const std::string& f : faults) fmt::print("  {}\n", f);
+    fmt::print("  => {}\n", words::explanation_words(cx.facts, strings));
+    const std::string out_path = out.empty() ? cx.scenario.name + ".json" : out;
+    const std::string bytes = sim::scenario_to_json(cx.scenario);
+    // The file must open as it is: parse what is about to be written.
+    auto reparsed = sim::parse_scenario(bytes, out_path);
+    if (!reparsed.ok()) {
+        fmt::print(stderr, "error: the counterexample does not parse back: {}\n", reparsed.error().to_string());
+        return exit_bad_input;
+    }
+    if (!write_file_atomic(out_path, bytes)) return exit_bad_input;
+    fmt::print("written {} (open it in the app, or: leasescope-cli run {} --format text)\n", out_path, out_path);
+    return exit_check_failed;
+}
+
+void print_bench(const sim::SearchStats& t, const Timing& timing) {
+    const double seconds = timing.seconds;
+    const double cpu_seconds = timing.cpu_seconds;
+    const double safe_seconds = std::max(seconds, 1e-9);
+    const double ticks_per_second = static_cast<double>(t.ticks) / safe_seconds;
+    const double ticks_per_cpu_second = static_cast<double>(t.ticks) / std::max(cpu_seconds, 1e-9);
+    fmt::print("bench: {} schedules ({} simulated) in {:.3f} s with {}: {} schedules/s, {} simulated/s; "
+               "{} simulated ticks: {} ticks/s; {:.3f} s of CPU: {} ticks per CPU second (per core)\n",
+               t.schedules, t.simulated, seconds, count_of(timing.jobs, "job", "jobs"),
+               rate(static_cast<double>(t.schedules) / safe_seconds),
+               rate(static_cast<double>(t.simulated) / safe_seconds), t.ticks, rate(ticks_per_second), cpu_seconds,
+               rate(ticks_per_cpu_second));
+}
+
+// A shard's end: its own counters, then its result file for explore-merge.
+int finish_shard(const sim::Explorer& explorer, const sim::ExploreRun& run, const sim::ExploreReport& report,
+                 const std::string& out, const Timing& timing) {
+    const std::string label = fmt::format("shard {}/{}", run.shard, run.shards);
+    for (const sim::LevelReport& level : report.levels) {
+        fmt::print("  {}, {}: {}\n", label, count_of(static_cast<std::uint64_t>(level.faults), "fault", "faults"),
+                   stats_line(level.stats));
+    }
+    if (run.mode == sim::ExploreMode::random) fmt::print("  {}, draws: {}\n", label, stats_line(report.totals));
+    const std::string path =
+        out.empty() ? fmt::format("{}.shard-{}-of-{}.json", explorer.base().name, run.shard, run.shards) : out;
+    const std::string bytes =
+        sim::shard_result_to_json(explorer, run, report, sim::ShardTiming{timing.seconds, timing.cpu_seconds, timing.jobs});
+    if (!write_file_atomic(path, bytes)) return exit_bad_input;
+    fmt::print("written {} ({} of search {}); merge all {} with: leasescope-cli explore-merge FILE...\n", path,
+               label, sim::search_fingerprint(explorer, run).substr(0, 12), run.shards);
+    print_bench(report.totals, timing);
+    return exit_ok;
+}
+
 int cmd_explore(const ExploreArgs& args) {
     auto scenario = load_scenario(args.path, args.sets);
     if (!scenario) return exit_bad_input;
@@ -101,6 +233,22 @@ int cmd_explore(const ExploreArgs& args) {
     sim::ExploreRun run;
     run.chunk = std::max<std::uint64_t>(args.chunk, 1);
     const bool random = args.seeds.has_value() || args.seed.has_value();
+    std::optional<std::pair<std::uint64_t, std::uint64_t>> shard;
+    if (!args.shard.empty()) {
+        shard = parse_shard(args.shard);
+        if (!shard) {
+            fmt::print(stderr, "error: --shard: expected K/N with 0 <= K < N <= {}, found \"{}\"\n",
+                       sim::explore_shards_max, args.shard);
+            return exit_bad_input;
+        }
+        if (random && !args.seed) {
+            fmt::print(stderr, "error: --shard in random mode needs --seed: every shard must draw from one stream\n");
+            return exit_bad_input;
+        }
+        run.shard = shard->first;
+        run.shards = shard->second;
+        run.shrink = false;  // explore-merge shrinks the best failing draw of all shards, once
+    }
     if (random) {
         run.mode = sim::ExploreMode::random;
         run.draws = args.seeds.value_or(10'000);
@@ -120,6 +268,10 @@ int cmd_explore(const ExploreArgs& args) {
         std::fflush(stdout);
     }
 
+    // The counterexample is told in the string tables' English; a shard tells nothing.
+    words::Strings strings;
+    if (!shard && !read_string_tables(find_assets_dir(args.assets), strings)) return exit_bad_input;
+
     auto created = sim::Explorer::create(*scenario, options);
     if (!created.ok()) {
         fmt::print(stderr, "error: {}\n", created.error());
@@ -129,17 +281,7 @@ int cmd_explore(const ExploreArgs& args) {
     const unsigned jobs = args.jobs > 0 ? args.jobs : std::max(1u, std::thread::hardware_concurrency());
     if (jobs > 1) run.runner = thread_runner(jobs);
 
-    fmt::print("exploring {}: {}, base ends at tick {}; faults start at ticks 0..{}\n", scenario->name,
-               count_of(scenario->candidates.size(), "candidate", "candidates"), explorer.base_end_tick(),
-               explorer.max_tick());
-    fmt::print("  budget: up to {} of {}; pauses and partitions 1..{} ticks; orders: as given{}; {} single faults\n",
-               count_of(static_cast<std::uint64_t>(options.max_faults), "fault", "faults"),
-               sim::to_string(options.kinds), options.max_pause,
-               options.shuffles > 0 ? fmt::format(" + {} shuffled", options.shuffles) : std::string(),
-               explorer.atoms().size());
-    fmt::print("  checking: {}; mode: {}\n", sim::to_string(options.properties),
-               random ? fmt::format("random, {} draws", run.draws) : std::string("exhaustive"));
-    std::fflush(stdout);
+    print_header(explorer, run);
 
     // Wall time for the rates, and the process's CPU time (all threads) for
     // a per-core figure that does not depend on how busy the machine is.
@@ -149,61 +291,34 @@ int cmd_explore(const ExploreArgs& args) {
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     const double cpu_seconds = static_cast<double>(std::clock() - cpu_started) / CLOCKS_PER_SEC;
 
-    for (const sim::LevelReport& level : report.levels) {
-        fmt::print("  {}: {}\n", count_of(static_cast<std::uint64_t>(level.faults), "fault", "faults"),
-                   stats_line(level.stats));
-    }
-    if (random) fmt::print("  draws: {}\n", stats_line(report.totals));
+    if (shard) return finish_shard(explorer, run, report, args.out, {seconds, cpu_seconds, jobs});
+    const int status = print_outcome(explorer, run, report, args.out, strings);
+    print_bench(report.totals, {seconds, cpu_seconds, jobs});
+    return status;
+}
 
-    int status = exit_ok;
-    if (!report.found) {
-        if (random) {
-            fmt::print("no counterexample in {} of seed {}\n", count_of(run.draws, "draw", "draws"), run.seed);
-        } else {
-            fmt::print("no counterexample: every schedule with up to {} holds ({} checked)\n",
-                       count_of(static_cast<std::uint64_t>(options.max_faults), "added fault", "added faults"),
-                       sim::to_string(options.properties));
-        }
-    } else {
-        status = exit_check_failed;
-        const sim::Counterexample cx = sim::make_counterexample(explorer, *report.found);
-        if (random) {
-            // The draw as it came, then the shrunk schedule below.
-            std::vector<std::string> drawn;
-            if (report.drawn->variant != 0) drawn.push_back(sim::describe_variant(explorer, report.drawn->variant).en);
-            for (const std::int32_t a : report.drawn->atoms) {
-                drawn.push_back(sim::describe_fault(explorer.base(), explorer.atoms()[static_cast<std::size_t>(a)]).en);
-            }
-            fmt::print("draw {} of seed {} fails: {}\n", report.drawn_index, run.seed,
-                       drawn.empty() ? std::string("no added fault") : fmt::format("{}", fmt::join(drawn, "; ")));
-            if (*report.drawn != *report.found) fmt::print("shrunk while it still fails to:\n");
-        }
-        fmt::print("counterexample ({}):\n", count_of(report.found->atoms.size(), "added fault", "added faults"));
-        if (cx.faults.empty()) fmt::print("  (none: the scenario fails as it is)\n");
-        for (const sim::Localized& f : cx.faults) fmt::print("  {}\n", f.en);
-        fmt::print("  => {}\n", cx.explanation.en);
-        const std::string out_path = args.out.empty() ? cx.scenario.name + ".json" : args.out;
-        const std::string bytes = sim::scenario_to_json(cx.scenario);
-        // The file must open as it is: parse what is about to be written.
-        auto reparsed = sim::parse_scenario(bytes, out_path);
-        if (!reparsed.ok()) {
-            fmt::print(stderr, "error: the counterexample does not parse back: {}\n", reparsed.error().to_string());
-            return exit_bad_input;
-        }
-        if (!write_file_atomic(out_path, bytes)) return exit_bad_input;
-        fmt::print("written {} (open it in the app, or: leasescope-cli run {} --format text)\n", out_path, out_path);
+// Reads the shards' result files, checks they are the whole of one search,
+// and prints (and writes) what the search unsplit prints (and writes).
+int cmd_explore_merge(const MergeArgs& args) {
+    words::Strings strings;
+    if (!read_string_tables(find_assets_dir(args.assets), strings)) return exit_bad_input;
+    std::vector<sim::ShardFile> files;
+    for (const std::string& path : args.results) {
+        auto text = read_file(path);
+        if (!text) return exit_bad_input;
+        files.push_back(sim::ShardFile{path, std::move(*text)});
     }
-
-    const sim::SearchStats& t = report.totals;
-    const double safe_seconds = std::max(seconds, 1e-9);
-    const double ticks_per_second = static_cast<double>(t.ticks) / safe_seconds;
-    const double ticks_per_cpu_second = static_cast<double>(t.ticks) / std::max(cpu_seconds, 1e-9);
-    fmt::print("bench: {} schedules ({} simulated) in {:.3f} s with {}: {} schedules/s, {} simulated/s; "
-               "{} simulated ticks: {} ticks/s; {:.3f} s of CPU: {} ticks per CPU second (per core)\n",
-               t.schedules, t.simulated, seconds, count_of(jobs, "job", "jobs"),
-               rate(static_cast<double>(t.schedules) / safe_seconds),
-               rate(static_cast<double>(t.simulated) / safe_seconds), t.ticks, rate(ticks_per_second), cpu_seconds,
-               rate(ticks_per_cpu_second));
+    auto merged = sim::merge_shard_results(files);
+    if (!merged.ok()) {
+        fmt::print(stderr, "error: {}\n", merged.error());
+        return exit_bad_input;
+    }
+    const sim::MergedSearch& m = merged.value();
+    if (m.run.mode == sim::ExploreMode::random) fmt::print("seed {} (replay with --seed {})\n", m.run.seed, m.run.seed);
+    print_header(m.explorer, m.run);
+    const int status = print_outcome(m.explorer, m.run, m.report, args.out, strings);
+    // Wall time: the slowest shard's; CPU time and threads: all shards'.
+    print_bench(m.report.totals, {m.timing.seconds, m.timing.cpu_seconds, m.timing.jobs});
     return status;
 }
 
@@ -214,7 +329,8 @@ void add_explore_command(CLI::App& app, int& exit_code) {
     auto* cmd = app.add_subcommand(
         "explore",
         "Add fault schedules to a scenario, look for a broken property and write the shortest counterexample.\n"
-        "Exit codes: 1 a counterexample was found, 0 none within the budget, 2 bad input.");
+        "Exit codes: 1 a counterexample was found, 0 none within the budget, 2 bad input; with --shard, 0 once "
+        "the shard's result file is written.");
     cmd->add_option("SCENARIO", args->path, "Base scenario file (its own faults stay in every schedule)")->required();
     auto* exhaustive = cmd->add_flag("--exhaustive", args->exhaustive,
                                      "Cover every schedule in the budget, fewest faults first (the default)");
@@ -240,14 +356,35 @@ void add_explore_command(CLI::App& app, int& exit_code) {
                     "Properties to check: overlap,unsafe_write,fencing_regressed,liveness or all")
         ->capture_default_str();
     cmd->add_option("--jobs", args->jobs, "Threads (default: one per core); the result does not depend on it");
-    cmd->add_option("--out", args->out, "Where to write the counterexample (default: NAME-counterexample.json)");
+    cmd->add_option("--out", args->out,
+                    "Where to write the counterexample (default: NAME-counterexample.json), or with --shard the "
+                    "shard's result (default: NAME.shard-K-of-N.json)");
     cmd->add_option("--set", args->sets, "Override a value of the base: PATH=VALUE, e.g. resource.mode=check");
     cmd->add_option("--chunk", args->chunk, "Work units per chunk handed to a thread (tuning; no effect on the result)")
         ->capture_default_str();
     cmd->add_flag("--no-prune", args->no_prune,
                   "Simulate every schedule, even those with a fault that provably changes nothing (to check the "
                   "pruning; same counterexample, slower)");
+    cmd->add_option("--assets", args->assets,
+                    "Folder with i18n/en.json, the words of the counterexample (default: $LEASESCOPE_ASSETS, "
+                    "./assets, or the source tree's)");
+    cmd->add_option("--shard", args->shard,
+                    "Search only shard K of N (0 <= K < N), e.g. 2/8: every N-th work unit or draw from K on. "
+                    "Writes a result file instead of a counterexample and exits 0; random mode needs --seed. "
+                    "Combine all N with explore-merge");
     cmd->callback([args, &exit_code] { exit_code = cmd_explore(*args); });
+
+    auto margs = std::make_shared<MergeArgs>();
+    auto* merge = app.add_subcommand(
+        "explore-merge",
+        "Combine the result files of explore --shard K/N, for K = 0 … N-1, into what explore prints and writes "
+        "for the whole search.\n"
+        "Exit codes: 1 a counterexample was found, 0 none within the budget, 2 bad input (a shard missing, "
+        "given twice, of another search, or not a result file).");
+    merge->add_option("RESULTS", margs->results, "The N result files, in any order")->required();
+    merge->add_option("--out", margs->out, "Where to write the counterexample (default: NAME-counterexample.json)");
+    merge->add_option("--assets", margs->assets, "Folder with i18n/en.json (as for explore)");
+    merge->callback([margs, &exit_code] { exit_code = cmd_explore_merge(*margs); });
 }
 
 }  // namespace leasescope::cli

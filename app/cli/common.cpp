@@ -2,7 +2,9 @@
 
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -78,6 +80,27 @@ std::optional<sim::Trace> load_trace(const std::string& path) {
         return std::nullopt;
     }
     return std::move(trace).value();
+}
+
+std::string find_assets_dir(const std::string& flag) {
+    if (!flag.empty()) return flag;
+    if (const char* env = std::getenv("LEASESCOPE_ASSETS"); env != nullptr && *env != '\0') return env;
+    if (std::filesystem::is_directory("assets/i18n")) return "assets";
+    return std::string(LEASESCOPE_SOURCE_DIR) + "/assets";
+}
+
+bool read_string_tables(const std::string& assets_dir, words::Strings& strings) {
+    for (const words::Lang lang : {words::Lang::en, words::Lang::ko}) {
+        const std::string path = assets_dir + "/i18n/" + words::lang_code(lang) + ".json";
+        auto text = read_file(path);
+        if (!text) return false;
+        std::string error;
+        if (!strings.load(lang, *text, error)) {
+            fmt::print(stderr, "error: {}: {}\n", path, error);
+            return false;
+        }
+    }
+    return true;
 }
 
 }  // namespace leasescope::cli

@@ -8,6 +8,7 @@
 
 #include "leasescope/sim/scenario.hpp"
 #include "leasescope/sim/trace.hpp"
+#include "leasescope/words/strings.hpp"
 
 namespace leasescope::cli {
 
@@ -25,6 +26,13 @@ bool write_file_atomic(const std::string& path, const std::string& bytes);
 // Loads, overrides and validates a scenario; prints the error on stderr.
 std::optional<sim::Scenario> load_scenario(const std::string& path, const std::vector<std::string>& sets);
 std::optional<sim::Trace> load_trace(const std::string& path);
+
+// The assets folder: `flag` when given, else $LEASESCOPE_ASSETS (as for the
+// app), else ./assets when it has i18n/, else the source tree's.
+std::string find_assets_dir(const std::string& flag);
+// Reads <assets>/i18n/en.json and ko.json; false (and a message on stderr
+// naming the file) when one cannot be read or parsed.
+bool read_string_tables(const std::string& assets_dir, words::Strings& strings);
 
 // Commands that live in their own files; each stores its exit code in
 // `exit_code` when it runs.

@@ -381,12 +381,11 @@ void App::finish_find() {
     find_job_->progress(find_);
     find_.running = false;
     find_.finished = true;
-    auto found = find_job_->counterexample();
+    auto found = find_job_->counterexample(strings_);
     find_job_.reset();
     if (!found) return;
     find_.found = true;
-    find_.faults = found->faults;
-    find_.explanation = found->explanation;
+    find_.facts = found->facts;
     // The counterexample opens as an edited scenario (no file behind it; Save writes one).
     scenario_path_.clear();
     tour_step_ = -1;

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "leasescope/words/counterexample_words.hpp"
+
 #include "core/trace_lanes.hpp"
 
 #ifdef LEASESCOPE_HAVE_LIVE
@@ -123,9 +125,11 @@ void FindJob::progress(FindStatus& s) const {
     s.simulated = r.totals.simulated;
 }
 
-std::optional<sim::Counterexample> FindJob::counterexample() const {
+std::optional<sim::Counterexample> FindJob::counterexample(const words::Strings& strings) const {
     if (!session_ || !session_->done() || !session_->report().found) return std::nullopt;
-    return sim::make_counterexample(*explorer_, *session_->report().found);
+    sim::Counterexample cx = sim::make_counterexample(*explorer_, *session_->report().found);
+    words::title_counterexample(cx, explorer_->base(), strings);
+    return cx;
 }
 
 }  // namespace leasescope::gui

@@ -12,6 +12,7 @@
 
 #include "core/job_status.hpp"
 #include "leasescope/sim/explorer.hpp"
+#include "leasescope/words/strings.hpp"
 
 namespace leasescope::gui {
 
@@ -54,8 +55,9 @@ public:
     bool done() const { return !error_.empty() || (session_ && session_->done()); }
     const std::string& error() const { return error_; }
     void progress(FindStatus& status) const;
-    // Once done: the counterexample, when one was found.
-    std::optional<sim::Counterexample> counterexample() const;
+    // Once done: the counterexample, when one was found, its title and
+    // summary worded from the string tables.
+    std::optional<sim::Counterexample> counterexample(const words::Strings& strings) const;
 
 private:
     std::optional<sim::Explorer> explorer_;

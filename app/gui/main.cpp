@@ -22,6 +22,7 @@
 #include <imgui_impl_opengl3.h>
 
 #include "app.hpp"
+#include "leasescope/words/counterexample_words.hpp"
 #include "offscreen.hpp"
 #include "platform.hpp"
 
@@ -78,11 +79,14 @@ void report_find(const App& app) {
     if (!s.error.empty()) {
         std::printf("find: %s\n", s.error.c_str());
     } else if (s.found) {
+        Strings en = app.strings();
+        en.set_lang(Lang::en);
         std::string faults;
-        for (const sim::Localized& f : s.faults) faults += (faults.empty() ? "" : "; ") + f.en;
-        std::printf("find: counterexample (%zu added fault%s): %s\n", s.faults.size(), s.faults.size() == 1 ? "" : "s",
+        const std::vector<std::string> lines = words::fault_lines(s.facts, en);
+        for (const std::string& f : lines) faults += (faults.empty() ? "" : "; ") + f;
+        std::printf("find: counterexample (%zu added fault%s): %s\n", lines.size(), lines.size() == 1 ? "" : "s",
                     faults.empty() ? "none" : faults.c_str());
-        std::printf("find: => %s\n", s.explanation.en.c_str());
+        std::printf("find: => %s\n", words::explanation_words(s.facts, en).c_str());
         std::printf("find: loaded %s at tick %lld\n", app.timeline()->scenario().name.c_str(),
                     static_cast<long long>(s.violation_tick));
     } else {

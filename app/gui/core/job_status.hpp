@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "lanes.hpp"
+#include "leasescope/sim/explorer.hpp"
 #include "leasescope/sim/scenario.hpp"
 #include "leasescope/sim/trace.hpp"
 
@@ -57,8 +58,7 @@ struct FindStatus {
     std::uint64_t position = 0, total = 0;  // work units of the level
     std::uint64_t schedules = 0, simulated = 0;
     std::string base_name;
-    std::vector<sim::Localized> faults;  // the added faults of what was found
-    sim::Localized explanation;
+    sim::CounterexampleFacts facts;  // what was found; the Find panel words it
     Tick violation_tick = -1;
     std::string error;       // a bad budget
 };

@@ -4,6 +4,7 @@
 // scenario with the playhead on the violation; this panel then explains it.
 #include <algorithm>
 
+#include "leasescope/words/counterexample_words.hpp"
 #include "view.hpp"
 
 namespace leasescope::gui {
@@ -72,7 +73,6 @@ public:
 private:
     static void draw_result(const FrameContext& ctx, float em) {
         const FindStatus& s = ctx.find;
-        const bool ko = ctx.lang() == Lang::ko;
         ImGui::PushTextWrapPos(0);
         const Fields counts{{"schedules", std::to_string(s.schedules)},
                             {"simulated", std::to_string(s.simulated)},
@@ -101,11 +101,11 @@ private:
             ImGui::PushFont(ctx.fonts.title);
             ImGui::TextColored(ImVec4(0.85f, 0.0f, 0.28f, 1), "%s", ctx.strings.tr("find.found", counts).c_str());
             ImGui::PopFont();
-            if (s.faults.empty()) ImGui::TextUnformatted(ctx.tr("find.no_fault_needed"));
-            for (const sim::Localized& f : s.faults) ImGui::BulletText("%s", (ko && !f.ko.empty() ? f.ko : f.en).c_str());
+            const std::vector<std::string> faults = words::fault_lines(s.facts, ctx.strings);
+            if (faults.empty()) ImGui::TextUnformatted(ctx.tr("find.no_fault_needed"));
+            for (const std::string& f : faults) ImGui::BulletText("%s", f.c_str());
             ImGui::Spacing();
-            const std::string& why = ko && !s.explanation.ko.empty() ? s.explanation.ko : s.explanation.en;
-            ImGui::TextUnformatted(why.c_str());
+            ImGui::TextUnformatted(words::explanation_words(s.facts, ctx.strings).c_str());
             ImGui::Spacing();
             ImGui::TextDisabled("%s", ctx.strings.tr("find.loaded", counts).c_str());
         } else {

@@ -30,6 +30,8 @@ inline constexpr Tick explore_pause_max = 1'000;
 inline constexpr int explore_shuffles_max = 1'000;
 inline constexpr std::int64_t explore_atoms_max = 2'000'000;
 inline constexpr std::uint64_t explore_draws_max = 1'000'000'000'000;
+// Parts a search may be split into (ExploreRun::shards), one per machine or job.
+inline constexpr std::uint64_t explore_shards_max = 100'000;
 
 // The properties a schedule is checked against. As a filter (options), true
 // means "check it"; in a verdict, true means "it failed".
@@ -156,16 +158,17 @@ public:
     std::uint64_t level_units(int level) const;
     // Schedules in the budget with exactly `level` faults (saturating).
     std::uint64_t level_schedules(int level) const;
-    // Evaluates units [begin, end) of a level. Thread-safe.
+    // Evaluates units begin, begin + stride, … below end of a level. Thread-safe.
     ChunkResult evaluate_level(int level, std::uint64_t begin, std::uint64_t end,
-                               ExploreControl* control = nullptr) const;
+                               ExploreControl* control = nullptr, std::uint64_t stride = 1) const;
 
     // ---- Random search ----
     // Draw `index` of the stream of `seed`: 1 … max_faults faults picked
     // uniformly among the atoms, and a variant. Independent of other draws.
     Schedule draw(std::uint64_t seed, std::uint64_t index) const;
+    // Evaluates draws begin, begin + stride, … below end. Thread-safe.
     ChunkResult evaluate_draws(std::uint64_t seed, std::uint64_t begin, std::uint64_t end,
-                               ExploreControl* control = nullptr) const;
+                               ExploreControl* control = nullptr, std::uint64_t stride = 1) const;
 
     // ---- One schedule ----
     Verdict check(const Schedule& schedule) const;
@@ -188,7 +191,7 @@ public:
         std::int32_t nodes = 0;
         std::vector<Tick> act_due;         // per (tick, node): first tick >= t at which the node acts
         std::vector<Tick> call_due;        // per (tick, node): first tick >= t at which it calls the store
-        std::vector<std::uint8_t> flags;   // per tick: see explorer.cpp
+        std::vector<std::uint8_t> flags;   // per tick: see explore_space.cpp
     };
     struct Worker;
 
@@ -224,6 +227,16 @@ struct ExploreRun {
     std::uint64_t draws = 0;   // random mode
     std::uint64_t chunk = 16;  // units or draws per chunk; the result does not depend on it
     ChunkRunner runner;        // empty: chunks run in order on the caller's thread
+    // One part of a search split across machines: of every level's work
+    // units (exhaustive) or of the draws (random), this run takes those whose
+    // index is `shard` modulo `shards`. Round-robin rather than contiguous
+    // ranges, because units differ in size. merge_shard_reports() combines
+    // the parts into the report of the whole search.
+    std::uint64_t shard = 0;
+    std::uint64_t shards = 1;
+    // Random: shrink the best failing draw into `found`. A shard leaves
+    // that to the merge (false), which shrinks once.
+    bool shrink = true;
 };
 
 struct LevelReport {
@@ -245,30 +258,46 @@ struct ExploreReport {
 // Exhaustive: levels 0, 1, … max_faults, stopping after the first level with
 // a failure, whose best-ranked failing schedule is then the shortest overall.
 // Random: `draws` draws of `seed`, the best-ranked failure shrunk.
+// With run.shards > 1, only that part of the search (see ExploreRun::shard).
+// It is an ExploreSession stepped a whole level (or all draws) at a time.
 ExploreReport explore(const Explorer& explorer, const ExploreRun& run, ExploreControl* control = nullptr);
 
-// The same search, advanced a few work units at a time by the caller: for a
-// GUI frame loop that wants progress without a thread. It reaches the same
-// report as explore() with the same explorer and run (the runner is unused).
-// The explorer must outlive the session.
+// The reports of parts 0 … shards − 1 of one search (each made with the same
+// explorer and run but for ExploreRun::shard) combined into the report the
+// whole search gives: per-level counters summed up to the first level where
+// any part failed (a part stops after its own first failing level, which can
+// only rank worse), the best-ranked failure of that level; in random mode the
+// counters summed and the best-ranked failing draw (lowest index on a tie),
+// shrunk here. `parts[k]` is part k.
+ExploreReport merge_shard_reports(const Explorer& explorer, const ExploreRun& run,
+                                  const std::vector<ExploreReport>& parts);
+
+// The search, advanced a few work units at a time by the caller: for a GUI
+// frame loop that wants progress without a thread, and the loop explore()
+// runs. Each step's units are cut into chunks handed to run.runner (in
+// order on this thread when it is empty). The explorer must outlive the
+// session; `control`, when given, gets progress and may cancel.
 class ExploreSession {
 public:
-    ExploreSession(const Explorer& explorer, ExploreRun run);
-    // Evaluates up to `units` work units (exhaustive) or draws (random).
-    // Returns true once the search is over.
+    ExploreSession(const Explorer& explorer, ExploreRun run, ExploreControl* control = nullptr);
+    // Evaluates up to `units` work units (exhaustive) or draws (random) of
+    // this run's part. Returns true once the search is over.
     bool step(std::uint64_t units);
     bool done() const { return done_; }
     // The report so far (levels finished, totals); final once done().
     const ExploreReport& report() const { return report_; }
-    // Exhaustive: the level being searched, and how far into it.
+    // Exhaustive: the level being searched, and how far into it (counting
+    // only this run's part of the units).
     int level() const { return level_; }
     std::uint64_t position() const { return next_; }
     std::uint64_t total() const { return total_; }
 
 private:
     void begin_level();
+    ChunkResult evaluate(std::uint64_t begin, std::uint64_t end) const;
     const Explorer* explorer_;
     ExploreRun run_;
+    ExploreControl* control_ = nullptr;
     ExploreReport report_;
     ChunkResult current_;  // the level (or the draws) so far
     int level_ = 0;
@@ -277,23 +306,61 @@ private:
     bool done_ = false;
 };
 
-// ---- Words ----
+// ---- The counterexample, as facts ----
+// Words are the shells' (leasescope/words/counterexample_words.hpp renders
+// these from the "explore.*" keys of assets/i18n).
 
-// "pause node-a for 3 ticks at tick 1" and its Korean.
-Localized describe_fault(const Scenario& scenario, const Fault& fault);
-// "order shuffled with seed 35", or empty for the base's own order.
-Localized describe_variant(const Explorer& explorer, std::int32_t variant);
+// One act of a node in the trace: who, with which fencing number, when.
+struct Act {
+    std::string node;
+    Fencing fencing = 0;
+    Tick tick = 0;
+};
+
+// What the trace of a counterexample shows for one failed property
+// (docs/model.md §9 for the invariants).
+struct Failure {
+    enum class Property { unsafe_write, fencing_regressed, overlap, liveness };
+    Property property = Property::liveness;
+    Tick tick = 0;  // when it shows: the late write, the low acquire, the overlap's start, the end (liveness)
+    // unsafe_write: the write accepted late, and the accepted write with the
+    // highest fencing number before it. fencing_regressed: the acquire with
+    // the low number, and the acquire with the highest number before it.
+    Act late, earlier;
+    ResourceMode resource = ResourceMode::off;  // unsafe_write: what the resource did (§8)
+    std::vector<std::string> nodes;            // overlap: the nodes executing at the end of that tick
+    std::int32_t capacity = 0;                 // overlap: the lock's slots
+    std::vector<RunSummary> runs;              // liveness: how each run ended (empty: none started)
+};
+
+// An added fault and the name of its node (empty for a failover).
+struct AddedFault {
+    Fault fault;
+    std::string node;
+};
+
+struct CounterexampleFacts {
+    std::optional<std::uint64_t> shuffled_seed;  // the order was shuffled with this seed; else the base's own
+    std::vector<AddedFault> faults;              // the added faults, in tick order
+    // One per failed checked property, in the order unsafe_write,
+    // fencing_regressed, overlap, liveness.
+    std::vector<Failure> failures;
+};
 
 struct Counterexample {
-    Scenario scenario;             // opens in the GUI; its trace shows the violation
-    std::vector<Localized> faults;  // the added faults (and a shuffled order), in words
-    Localized explanation;         // what went wrong, from the trace
+    // Opens in the GUI; its trace shows the violation. Named
+    // "<base>-counterexample"; its title and summary are the base's until a
+    // shell words them (words::title_counterexample).
+    Scenario scenario;
+    CounterexampleFacts facts;
     Verdict verdict;
     Trace trace;
 };
-// Builds the counterexample scenario ("<base>-counterexample", title and
-// summary in English and Korean) and explains the first violation of a
-// checked property in its trace.
+// A schedule's order and faults as facts (no failures): for a draw as it
+// came, before shrinking.
+CounterexampleFacts schedule_facts(const Explorer& explorer, const Schedule& schedule);
+// Builds the counterexample scenario and reads, from its trace, the first
+// violation of each checked property that failed.
 Counterexample make_counterexample(const Explorer& explorer, const Schedule& schedule);
 
 }  // namespace leasescope::sim

@@ -1,0 +1,124 @@
+// The explorer's counterexample in words (see counterexample_words.hpp): keys
+// of the "explore." family filled with the facts of one counterexample.
+#include "leasescope/words/counterexample_words.hpp"
+
+#include "leasescope/sim/limits.hpp"
+
+namespace leasescope::words {
+namespace {
+
+std::string join(const std::vector<std::string>& items, const std::string& separator) {
+    std::string out;
+    for (const std::string& item : items) out += (out.empty() ? "" : separator) + item;
+    return out;
+}
+
+// Cuts UTF-8 text to at most `max_bytes` without splitting a character.
+std::string clip_utf8(std::string text, std::size_t max_bytes) {
+    if (text.size() <= max_bytes) return text;
+    std::size_t cut = max_bytes;
+    while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
+    text.resize(cut);
+    return text;
+}
+
+std::string count_word(std::int64_t n, const char* one, const char* many, const Strings& s) {
+    return s.tr(n == 1 ? one : many);
+}
+
+Strings in(const Strings& strings, Lang lang) {
+    Strings copy = strings;
+    copy.set_lang(lang);
+    return copy;
+}
+
+}  // namespace
+
+std::string fault_words(const sim::AddedFault& added, const Strings& s) {
+    const sim::Fault& f = added.fault;
+    Fields fields{{"node", added.node},
+                  {"at", std::to_string(f.at)},
+                  {"ticks", std::to_string(f.ticks)},
+                  {"ticks_word", count_word(f.ticks, "explore.tick", "explore.ticks", s)}};
+    switch (f.kind) {
+        case sim::FaultKind::pause: return s.tr("explore.fault.pause", fields);
+        case sim::FaultKind::partition:
+            fields.emplace_back("mode", sim::to_string(f.mode));
+            return s.tr("explore.fault.partition", fields);
+        case sim::FaultKind::crash: return s.tr("explore.fault.crash", fields);
+        case sim::FaultKind::failover:
+            return s.tr(f.lose == FailoverLoss::all ? "explore.fault.failover_all" : "explore.fault.failover_leases",
+                        fields);
+    }
+    return {};
+}
+
+std::vector<std::string> fault_lines(const sim::CounterexampleFacts& facts, const Strings& s) {
+    std::vector<std::string> lines;
+    if (facts.shuffled_seed) lines.push_back(s.tr("explore.shuffled", {{"seed", std::to_string(*facts.shuffled_seed)}}));
+    for (const sim::AddedFault& f : facts.faults) lines.push_back(fault_words(f, s));
+    return lines;
+}
+
+std::string failure_words(const sim::Failure& f, const Strings& s) {
+    using Property = sim::Failure::Property;
+    const Fields acts{{"node", f.late.node},
+                      {"fencing", std::to_string(f.late.fencing)},
+                      {"tick", std::to_string(f.late.tick)},
+                      {"other", f.earlier.node},
+                      {"other_fencing", std::to_string(f.earlier.fencing)},
+                      {"other_tick", std::to_string(f.earlier.tick)}};
+    switch (f.property) {
+        case Property::unsafe_write: {
+            Fields fields = acts;
+            fields.emplace_back("mode", sim::to_string(f.resource));
+            return s.tr("explore.failure.unsafe_write", fields);
+        }
+        case Property::fencing_regressed: return s.tr("explore.failure.fencing_regressed", acts);
+        case Property::overlap:
+            return s.tr("explore.failure.overlap",
+                        {{"tick", std::to_string(f.tick)},
+                         {"count", std::to_string(f.nodes.size())},
+                         {"nodes", join(f.nodes, s.tr("explore.separator.items"))},
+                         {"capacity", std::to_string(f.capacity)},
+                         {"slots_word", count_word(f.capacity, "explore.slot", "explore.slots", s)}});
+        case Property::liveness: {
+            if (f.runs.empty()) return s.tr("explore.failure.liveness_no_run");
+            std::vector<std::string> runs;
+            for (const sim::RunSummary& r : f.runs) {
+                runs.push_back(
+                    s.tr("explore.run", {{"node", r.node}, {"run", std::to_string(r.run)}, {"result", r.result}}));
+            }
+            return s.tr("explore.failure.liveness", {{"runs", join(runs, s.tr("explore.separator.items"))}});
+        }
+    }
+    return {};
+}
+
+std::string explanation_words(const sim::CounterexampleFacts& facts, const Strings& s) {
+    std::vector<std::string> parts;
+    for (const sim::Failure& f : facts.failures) parts.push_back(failure_words(f, s));
+    return join(parts, s.tr("explore.separator.clauses"));
+}
+
+void title_counterexample(sim::Counterexample& cx, const sim::Scenario& base, const Strings& strings) {
+    const auto text_max = static_cast<std::size_t>(limits::text_length_max);
+    const std::string title_en = base.title.en.empty() ? base.name : base.title.en;
+    const std::string title_ko = base.title.ko.empty() ? title_en : base.title.ko;
+    for (const Lang lang : {Lang::en, Lang::ko}) {
+        const Strings s = in(strings, lang);
+        const Fields fields{{"base", base.name},
+                            {"title", lang == Lang::ko ? title_ko : title_en},
+                            {"faults", join(fault_lines(cx.facts, s), s.tr("explore.separator.clauses"))},
+                            {"explanation", explanation_words(cx.facts, s)}};
+        std::string& title = lang == Lang::ko ? cx.scenario.title.ko : cx.scenario.title.en;
+        std::string& summary = lang == Lang::ko ? cx.scenario.summary.ko : cx.scenario.summary.en;
+        title = clip_utf8(s.tr("explore.title", fields), text_max);
+        summary = clip_utf8(
+            s.tr(cx.facts.faults.empty() && !cx.facts.shuffled_seed ? "explore.summary.no_fault" : "explore.summary",
+                 fields),
+            text_max);
+    }
+}
+
+}  // namespace leasescope::words

@@ -1,0 +1,155 @@
+// The counterexample as facts: the schedule as a scenario named after its
+// base, and what its trace shows for each failed property (who, which
+// fencing numbers, which tick). No words: the shells tell these.
+#include "leasescope/sim/explorer.hpp"
+
+#include <optional>
+
+#include "explore_internal.hpp"
+#include "leasescope/engine/model_store.hpp"
+#include "leasescope/sim/limits.hpp"
+
+namespace leasescope::sim {
+
+using namespace explore_detail;
+
+namespace {
+
+// Cuts UTF-8 text to at most `max_bytes` without splitting a character.
+std::string clip_utf8(std::string text, std::size_t max_bytes) {
+    if (text.size() <= max_bytes) return text;
+    std::size_t cut = max_bytes;
+    while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
+    text.resize(cut);
+    return text;
+}
+
+bool has_detail(const Event& e, std::string_view item) {
+    for (std::string_view part : split_list(e.detail)) {
+        if (part == item) return true;
+    }
+    return false;
+}
+
+Act act_of(const Event& e) { return Act{e.node, *e.fencing, e.tick}; }
+
+// The first write the resource accepted although a higher fencing number had
+// been accepted before (docs/model.md §9.3), and that higher write.
+std::optional<Failure> unsafe_write(const Scenario& scenario, const Trace& trace) {
+    for (std::size_t i = 0; i < trace.events.size(); ++i) {
+        const Event& late = trace.events[i];
+        if (late.op != EventOp::write || !has_detail(late, "unsafe_write")) continue;
+        const Event* newer = nullptr;
+        for (std::size_t j = 0; j < i; ++j) {
+            const Event& e = trace.events[j];
+            if (e.op != EventOp::write || e.outcome != Outcome::accepted || !e.fencing) continue;
+            if (newer == nullptr || *e.fencing > *newer->fencing) newer = &e;
+        }
+        LS_ASSERT(newer != nullptr);
+        Failure f;
+        f.property = Failure::Property::unsafe_write;
+        f.tick = late.tick;
+        f.late = act_of(late);
+        f.earlier = act_of(*newer);
+        f.resource = scenario.resource;
+        return f;
+    }
+    return std::nullopt;
+}
+
+// The first acquire issued a fencing number not above an earlier one
+// (docs/model.md §9.4), and the earlier acquire with the highest number.
+std::optional<Failure> fencing_regressed(const Trace& trace) {
+    for (std::size_t i = 0; i < trace.events.size(); ++i) {
+        const Event& low = trace.events[i];
+        if (low.op != EventOp::acquire || !has_detail(low, "fencing_regressed")) continue;
+        const Event* earlier = nullptr;
+        for (std::size_t j = 0; j < i; ++j) {
+            const Event& e = trace.events[j];
+            if (e.op != EventOp::acquire || !e.fencing) continue;
+            if (earlier == nullptr || *e.fencing > *earlier->fencing) earlier = &e;
+        }
+        LS_ASSERT(earlier != nullptr);
+        Failure f;
+        f.property = Failure::Property::fencing_regressed;
+        f.tick = low.tick;
+        f.late = act_of(low);
+        f.earlier = act_of(*earlier);
+        return f;
+    }
+    return std::nullopt;
+}
+
+// The first overlap (docs/model.md §9.2) and who executes at the end of its tick.
+std::optional<Failure> overlap(const Scenario& scenario, const Trace& trace) {
+    for (const Event& e : trace.events) {
+        if (e.op != EventOp::overlap_begin) continue;
+        // Which nodes execute at the end of that tick: replay up to it.
+        Simulation sim(scenario);
+        ModelStore store(scenario.lock);
+        NullSink sink;
+        while (!sim.finished() && sim.next_tick() <= e.tick) {
+            auto stepped = sim.step(store, sink);
+            LS_ASSERT(stepped.ok());
+        }
+        Failure f;
+        f.property = Failure::Property::overlap;
+        f.tick = e.tick;
+        for (const Elector& el : sim.electors()) {
+            if (el.executing()) f.nodes.push_back(el.owner());
+        }
+        f.capacity = scenario.lock.capacity;
+        return f;
+    }
+    return std::nullopt;
+}
+
+// No run ended elected: how each one ended instead.
+Failure liveness(const Trace& trace) {
+    Failure f;
+    f.property = Failure::Property::liveness;
+    f.tick = trace.summary.end_tick;
+    f.runs = trace.summary.results;
+    return f;
+}
+
+}  // namespace
+
+CounterexampleFacts schedule_facts(const Explorer& ex, const Schedule& schedule) {
+    CounterexampleFacts facts;
+    if (schedule.variant != 0) facts.shuffled_seed = ex.variant(schedule.variant).seed;
+    const Scenario& base = ex.base();
+    for (const std::int32_t a : schedule.atoms) {
+        const Fault& f = ex.atoms().at(static_cast<std::size_t>(a));
+        facts.faults.push_back(
+            AddedFault{f, f.node >= 0 ? base.candidates.at(static_cast<std::size_t>(f.node)).name : std::string()});
+    }
+    return facts;
+}
+
+Counterexample make_counterexample(const Explorer& ex, const Schedule& schedule) {
+    Counterexample out;
+    out.scenario = ex.to_scenario(schedule);
+    out.verdict = ex.check(schedule);
+    Scenario& s = out.scenario;
+    s.name = clip_utf8(ex.base().name, static_cast<std::size_t>(limits::name_length_max) - 15) + "-counterexample";
+
+    out.facts = schedule_facts(ex, schedule);
+    CounterexampleFacts& facts = out.facts;
+
+    out.trace = simulate(s);
+    const Properties& failed = out.verdict.failed;
+    if (failed.unsafe_write) {
+        if (auto f = unsafe_write(s, out.trace)) facts.failures.push_back(std::move(*f));
+    }
+    if (failed.fencing_regressed) {
+        if (auto f = fencing_regressed(out.trace)) facts.failures.push_back(std::move(*f));
+    }
+    if (failed.overlap) {
+        if (auto f = overlap(s, out.trace)) facts.failures.push_back(std::move(*f));
+    }
+    if (failed.liveness) facts.failures.push_back(liveness(out.trace));
+    return out;
+}
+
+}  // namespace leasescope::sim

@@ -1,0 +1,82 @@
+#pragma once
+// What the explorer's files share and nothing else needs: saturating counts,
+// the canonical order of faults and their clashes, the run of one scenario
+// to its verdict (recording a due table for the pruning), and a sink that
+// drops events. Private to sim/src.
+#include <cstdint>
+#include <limits>
+#include <string_view>
+#include <vector>
+
+#include "leasescope/sim/explorer.hpp"
+#include "leasescope/sim/simulation.hpp"
+
+namespace leasescope::sim::explore_detail {
+
+class NullSink final : public EventSink {
+public:
+    void on_event(const Event&) override {}
+};
+
+inline std::uint64_t saturating_add(std::uint64_t a, std::uint64_t b) {
+    const std::uint64_t sum = a + b;
+    return sum < a ? std::numeric_limits<std::uint64_t>::max() : sum;
+}
+
+inline std::uint64_t saturating_mul(std::uint64_t a, std::uint64_t b) {
+    std::uint64_t product = 0;
+    if (__builtin_mul_overflow(a, b, &product)) return std::numeric_limits<std::uint64_t>::max();
+    return product;
+}
+
+// C(n, r), saturating at UINT64_MAX; r is small (at most explore_faults_max).
+inline std::uint64_t binomial(std::uint64_t n, int r) {
+    if (r < 0) return 0;
+    const auto rr = static_cast<std::uint64_t>(r);
+    if (n < rr) return 0;
+    __extension__ typedef unsigned __int128 Wide;
+    Wide c = 1;
+    for (std::uint64_t i = 0; i < rr; ++i) {
+        // c · (n − i) is divisible by i + 1 because c = C(n, i).
+        c = c * static_cast<Wide>(n - i) / static_cast<Wide>(i + 1);
+        if (c > static_cast<Wide>(std::numeric_limits<std::uint64_t>::max())) {
+            return std::numeric_limits<std::uint64_t>::max();
+        }
+    }
+    return static_cast<std::uint64_t>(c);
+}
+
+// Canonical order of faults: tick, kind, node, duration, mode, loss. The atom
+// table is sorted by it, so a schedule in increasing atom order is in tick order.
+inline bool fault_less(const Fault& a, const Fault& b) {
+    if (a.at != b.at) return a.at < b.at;
+    if (a.kind != b.kind) return a.kind < b.kind;
+    if (a.node != b.node) return a.node < b.node;
+    if (a.ticks != b.ticks) return a.ticks < b.ticks;
+    if (a.mode != b.mode) return a.mode < b.mode;
+    return a.lose < b.lose;
+}
+
+// Two pauses, or two partitions, on one node must not overlap (docs/model.md §7.4).
+inline bool clashes(const Fault& a, const Fault& b) {
+    if (a.kind != b.kind || a.node != b.node) return false;
+    if (a.kind != FaultKind::pause && a.kind != FaultKind::partition) return false;
+    return a.at < b.end() && b.at < a.end();
+}
+
+// "a, b , c" -> {"a", "b", "c"}, each trimmed of spaces (explore_options.cpp).
+std::vector<std::string_view> split_list(std::string_view text);
+
+// The due table's rows: ticks first … last, nothing due yet (explore_space.cpp).
+void size_table(Explorer::DueTable& table, Tick first, Tick last, std::int32_t nodes);
+// Whether adding `f` to the run the table records can change anything
+// (docs/model.md §7 for what a fault on a node does, §4.4 for a failover;
+// docs/explorer.md, Pruning).
+bool relevant(const Fault& f, const Explorer::DueTable& table);
+// Runs a scenario to its end on the model store; with a table, records what
+// is due before each tick from table.first on. Adds the ticks run to `ticks`.
+// The verdict reads the invariants of docs/model.md §9.
+Verdict simulate_verdict(const Scenario& scenario, const Properties& checked, Explorer::DueTable* table,
+                         std::uint64_t& ticks);
+
+}  // namespace leasescope::sim::explore_detail

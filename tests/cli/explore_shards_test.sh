@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# A search split across machines, as a batch engine runs it: every
+# `leasescope-cli explore ... --shard K/N` writes its result file and exits 0,
+# and `explore-merge` of all N prints, writes and exits exactly as the unsplit
+# `explore` does (but for the timing figures of the bench line). A shard
+# missing, given twice or of another search is exit 2 with its name.
+#
+#   explore_shards_test.sh <path-to-leasescope-cli> <source-dir>
+set -u
+
+if [ $# -ne 2 ]; then
+  echo "usage: $0 <path-to-leasescope-cli> <source-dir>" >&2
+  exit 2
+fi
+CLI=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+SRC=$(cd "$2" && pwd)
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/leasescope-shards-test.XXXXXX")
+trap 'rm -rf "$WORK"' EXIT
+cd "$WORK" || exit 2
+
+failed=0
+fail() {
+  failed=$((failed + 1))
+  echo "FAIL: $1"
+}
+
+# The printed report without the bench line (timings) and with the written
+# file's name replaced, so a whole run and a merge can be compared.
+report() { grep -v '^bench: ' "$1" | sed "s/$2/OUT/g"; }
+
+# Runs one search whole and in N shards (merged from the files in reverse
+# order), and compares output, exit code and the counterexample written.
+compare() {
+  local label=$1 shards=$2
+  shift 2
+  "$CLI" explore "$@" --jobs 1 --out whole.json >whole.txt 2>whole.err
+  local whole_rc=$?
+  rm -f -- *.shard-*.json
+  local k
+  for ((k = 0; k < shards; k++)); do
+    "$CLI" explore "$@" --jobs 1 --shard "$k/$shards" >"shard$k.txt" 2>&1
+    local rc=$?
+    [ $rc -eq 0 ] || fail "$label: shard $k/$shards exits $rc, expected 0: $(cat "shard$k.txt")"
+  done
+  local files
+  files=$(ls -- *.shard-*-of-"$shards".json | sort -r)
+  [ "$(echo "$files" | wc -l)" -eq "$shards" ] || fail "$label: expected $shards result files, found: $files"
+  # shellcheck disable=SC2086
+  "$CLI" explore-merge $files --out merged.json >merged.txt 2>merged.err
+  local merged_rc=$?
+  [ $merged_rc -eq $whole_rc ] || fail "$label: merge exits $merged_rc, whole search $whole_rc: $(cat merged.err)"
+  if ! diff <(report whole.txt whole.json) <(report merged.txt merged.json) >diff.txt; then
+    fail "$label: merged output differs from the whole search:"
+    cat diff.txt
+  fi
+  if [ -e whole.json ] || [ -e merged.json ]; then
+    cmp -s whole.json merged.json || fail "$label: the counterexample files differ"
+  fi
+  grep -q '^bench: ' merged.txt || fail "$label: merge prints no bench line"
+  rm -f whole.json merged.json
+}
+
+S=$SRC/scenarios
+compare "exhaustive, found at level 1" 3 "$S/gc-pause-no-fencing.json" --set 'faults=[]' --property unsafe_write \
+  --max-pause 4
+compare "exhaustive, found at level 2" 7 "$S/contention.json" --property unsafe_write,liveness --max-faults 2 \
+  --max-pause 3
+compare "exhaustive, none in the budget" 2 "$S/gc-pause-no-fencing.json" --set 'faults=[]' \
+  --set resource.mode=check --property unsafe_write --max-pause 3 --shuffles 0
+compare "random" 3 "$S/contention.json" --seeds 400 --seed 5 --max-faults 4 --property unsafe_write,liveness
+compare "one shard" 1 "$S/contention.json" --seeds 100 --seed 9 --max-faults 3
+
+# Errors name the shard at fault.
+expect_error() {
+  local label=$1 pattern=$2
+  shift 2
+  "$CLI" "$@" >out.txt 2>err.txt
+  local rc=$?
+  [ $rc -eq 2 ] || fail "$label: exit $rc, expected 2"
+  grep -q -- "$pattern" err.txt || fail "$label: stderr lacks '$pattern': $(cat err.txt)"
+  [ -s out.txt ] && fail "$label: printed on stdout: $(cat out.txt)"
+}
+rm -f -- *.shard-*.json
+A=("$S/contention.json" --seeds 60 --seed 5 --jobs 1)
+for k in 0 1 2; do "$CLI" explore "${A[@]}" --shard "$k/3" >/dev/null 2>&1; done
+"$CLI" explore "$S/contention.json" --seeds 60 --seed 6 --jobs 1 --shard 1/3 --out other.json >/dev/null 2>&1
+expect_error "missing" "a shard is missing: shard 1/3" explore-merge contention.shard-0-of-3.json contention.shard-2-of-3.json
+expect_error "duplicated" "contention.shard-2-of-3.json and contention.shard-2-of-3.json are both shard 2/3" \
+  explore-merge contention.shard-0-of-3.json contention.shard-1-of-3.json contention.shard-2-of-3.json \
+  contention.shard-2-of-3.json
+expect_error "foreign" "other.json is a shard of another search than contention.shard-0-of-3.json" \
+  explore-merge contention.shard-0-of-3.json other.json contention.shard-2-of-3.json
+expect_error "unreadable" "nowhere.json" explore-merge contention.shard-0-of-3.json nowhere.json
+expect_error "bad --shard" "--shard: expected K/N" explore "${A[@]}" --shard 3/3
+expect_error "random without --seed" "needs --seed" explore "$S/contention.json" --seeds 60 --shard 0/2
+
+"$CLI" explore --help >help.txt 2>&1
+grep -q -- "--shard" help.txt || fail "explore --help does not mention --shard"
+"$CLI" --help >help.txt 2>&1
+grep -q "explore-merge" help.txt || fail "--help does not list explore-merge"
+
+if [ $failed -gt 0 ]; then
+  echo "$failed failed"
+  exit 1
+fi
+echo "all passed"

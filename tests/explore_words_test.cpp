@@ -1,0 +1,153 @@
+// The explorer's counterexamples in words: every kind of fault and failure,
+// rendered from the string tables in English and Korean, fills every field
+// (no "{…}" left, no key shown for a missing text), and the English names the
+// nodes, fencing numbers and ticks of the facts it tells.
+#include "preset_loader.hpp"
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+
+#include <gtest/gtest.h>
+
+#include "leasescope/sim/explorer.hpp"
+#include "leasescope/words/counterexample_words.hpp"
+
+namespace leasescope::sim {
+namespace {
+
+words::Strings tables(words::Lang lang) {
+    words::Strings strings;
+    for (const words::Lang l : {words::Lang::en, words::Lang::ko}) {
+        const std::string path = std::string(LEASESCOPE_SOURCE_DIR) + "/assets/i18n/" + words::lang_code(l) + ".json";
+        std::ifstream in(path, std::ios::binary);
+        std::ostringstream text;
+        text << in.rdbuf();
+        std::string error;
+        EXPECT_TRUE(strings.load(l, text.str(), error)) << path << ": " << error;
+    }
+    strings.set_lang(lang);
+    return strings;
+}
+
+void expect_filled(const std::string& text) {
+    EXPECT_FALSE(text.empty());
+    EXPECT_EQ(text.find('{'), std::string::npos) << text;
+    EXPECT_EQ(text.find("explore."), std::string::npos) << text;  // a key shown for a missing text
+}
+
+Explorer make(const char* name, const std::vector<Override>& overrides, const ExploreOptions& options) {
+    auto parsed = parse_scenario(test::read_preset(name), std::string(name) + ".json", overrides);
+    EXPECT_TRUE(parsed.ok());
+    auto created = Explorer::create(parsed.value(), options);
+    EXPECT_TRUE(created.ok());
+    return std::move(created).value();
+}
+
+TEST(ExplorerWords, EveryFailureAndFaultIsToldInBothLanguages) {
+    struct Case {
+        const char* preset;
+        std::vector<Override> overrides;
+        Properties properties;
+        const char* kinds;
+        Failure::Property expected;
+    };
+    const std::vector<Case> cases = {
+        {"gc-pause-no-fencing", {{"faults", "[]"}}, {false, true, false, false}, "all", Failure::Property::unsafe_write},
+        {"failover-lost-lock", {{"faults", "[]"}}, {false, true, true, false}, "failover:all",
+         Failure::Property::fencing_regressed},
+        {"hold-off-handover", {}, {true, false, false, false}, "all", Failure::Property::overlap},
+        {"contention", {}, {false, false, false, true}, "crash,partition", Failure::Property::liveness},
+    };
+    const words::Strings en = tables(words::Lang::en);
+    const words::Strings ko = tables(words::Lang::ko);
+    for (const Case& c : cases) {
+        SCOPED_TRACE(c.preset);
+        ExploreOptions options;
+        options.max_faults = 2;
+        options.max_pause = 3;
+        options.shuffles = 1;
+        options.kinds = parse_fault_kinds(c.kinds).value();
+        options.properties = c.properties;
+        const Explorer ex = make(c.preset, c.overrides, options);
+        const ExploreReport report = explore(ex, ExploreRun{});
+        ASSERT_TRUE(report.found);
+        Counterexample cx = make_counterexample(ex, *report.found);
+        ASSERT_FALSE(cx.facts.failures.empty());
+        const Failure& f = cx.facts.failures.front();
+        EXPECT_EQ(f.property, c.expected);
+        const std::string told = words::failure_words(f, en);
+        expect_filled(told);
+        expect_filled(words::failure_words(f, ko));
+        switch (f.property) {
+            case Failure::Property::unsafe_write:
+            case Failure::Property::fencing_regressed:
+                EXPECT_NE(told.find(f.late.node), std::string::npos) << told;
+                EXPECT_NE(told.find(f.earlier.node), std::string::npos) << told;
+                EXPECT_NE(told.find("fencing " + std::to_string(f.late.fencing)), std::string::npos) << told;
+                EXPECT_NE(told.find("tick " + std::to_string(f.late.tick)), std::string::npos) << told;
+                break;
+            case Failure::Property::overlap:
+                ASSERT_GE(f.nodes.size(), 2u);
+                EXPECT_NE(told.find(f.nodes[0] + ", " + f.nodes[1]), std::string::npos) << told;
+                EXPECT_NE(told.find("at tick " + std::to_string(f.tick)), std::string::npos) << told;
+                break;
+            case Failure::Property::liveness:
+                ASSERT_FALSE(f.runs.empty());
+                EXPECT_NE(told.find(f.runs[0].node + " run " + std::to_string(f.runs[0].run)), std::string::npos)
+                    << told;
+                break;
+        }
+        for (const words::Strings* s : {&en, &ko}) {
+            for (const std::string& line : words::fault_lines(cx.facts, *s)) expect_filled(line);
+        }
+        words::title_counterexample(cx, ex.base(), en);
+        for (const std::string* text : {&cx.scenario.title.en, &cx.scenario.title.ko, &cx.scenario.summary.en,
+                                        &cx.scenario.summary.ko}) {
+            expect_filled(*text);
+        }
+        EXPECT_NE(cx.scenario.summary.en.find(told), std::string::npos) << cx.scenario.summary.en;
+        EXPECT_NE(cx.scenario.summary.ko.find(words::failure_words(f, ko)), std::string::npos);
+    }
+}
+
+// Each fault kind, and a shuffled order, in words: the kind's own sentence
+// with its node, tick, length and mode.
+TEST(ExplorerWords, EveryFaultKindHasItsSentence) {
+    ExploreOptions options;
+    options.max_faults = 1;
+    options.max_pause = 2;
+    options.shuffles = 1;
+    const Explorer ex = make("contention", {}, options);
+    const words::Strings en = tables(words::Lang::en);
+    const words::Strings ko = tables(words::Lang::ko);
+    std::vector<std::string> seen;
+    for (std::int32_t a = 0; a < static_cast<std::int32_t>(ex.atoms().size()) && ex.atoms()[static_cast<std::size_t>(a)].at == 0; ++a) {
+        const CounterexampleFacts facts = schedule_facts(ex, Schedule{0, {a}});
+        ASSERT_EQ(facts.faults.size(), 1u);
+        const std::string line = words::fault_words(facts.faults[0], en);
+        expect_filled(line);
+        expect_filled(words::fault_words(facts.faults[0], ko));
+        EXPECT_NE(line.find("at tick 0"), std::string::npos) << line;
+        EXPECT_NE(line.find(facts.faults[0].node), std::string::npos) << line;
+        seen.push_back(line);
+    }
+    auto any = [&](const std::string& part) {
+        return std::any_of(seen.begin(), seen.end(), [&](const std::string& l) { return l.find(part) != std::string::npos; });
+    };
+    EXPECT_TRUE(any("pause node-a for 1 tick at tick 0"));
+    EXPECT_TRUE(any("pause node-a for 2 ticks at tick 0"));
+    EXPECT_TRUE(any("(drop_requests)"));
+    EXPECT_TRUE(any("(drop_replies)"));
+    EXPECT_TRUE(any("crash node-c at tick 0"));
+    EXPECT_TRUE(any("losing everything"));
+    EXPECT_TRUE(any("losing the leases"));
+    const CounterexampleFacts shuffled = schedule_facts(ex, Schedule{1, {}});
+    const std::vector<std::string> lines = words::fault_lines(shuffled, en);
+    ASSERT_EQ(lines.size(), 1u);
+    EXPECT_EQ(lines[0], "order shuffled with seed " + std::to_string(ex.variant(1).seed));
+    expect_filled(words::fault_lines(shuffled, ko).at(0));
+}
+
+}  // namespace
+}  // namespace leasescope::sim
