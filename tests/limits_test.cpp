@@ -79,7 +79,10 @@ TEST(Limits, ErrorLinesQuoteAtMostAFewBytesOfWhatTheUserWrote) {
     const auto max = static_cast<std::size_t>(limits::json_string_bytes_max);
     for (const std::string& text : {"{\"" + std::string(max, 'k') + "\": 1}",
                                     "{\"name\": \"x\", \"order\": \"" + std::string(max, 'q') + "\"}",
-                                    "{\"" + std::string(max + 10, 'k') + "\": 1}"}) {
+                                    "{\"" + std::string(max + 10, 'k') + "\": 1}",
+                                    // nlohmann quotes the token it was reading in a syntax error
+                                    "{\"name\": \"x\", \"order\": \"" + std::string(max, 'q') + "\x01\"}",
+                                    "{\"name\": \"x\", \"order\": \"" + std::string(max, 'q')}) {
         const std::string error = error_of(text);
         EXPECT_FALSE(error.empty());
         EXPECT_LT(error.size(), 600u) << error.substr(0, 300);
