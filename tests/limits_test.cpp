@@ -269,6 +269,22 @@ TEST(Limits, TheTraceReaderRefusesLongStringsDepthAndNulBytes) {
     EXPECT_NE(trace_error(nul).find("NUL"), std::string::npos);
 }
 
+TEST(Limits, ATraceLineWithManyKeysIsRefusedBeforeItIsParsed) {
+    // Found by the structure fuzzer: 40,813 keys in one line took over 10 s
+    // (the reader's ordered objects look every key up one by one).
+    std::string text = edited_trace([](auto&) {});
+    const std::size_t second = text.find('\n') + 1;
+    std::string line = "{";
+    for (int k = 0; k < 40'813; ++k) line += (k ? ",\"" : "\"") + std::to_string(k) + "\":0";
+    line += "}\n";
+    text.insert(second, line);
+    const auto start = std::chrono::steady_clock::now();
+    const std::string error = trace_error(text);
+    EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(1));
+    EXPECT_NE(error.find("json_object_keys_max"), std::string::npos) << error;
+    EXPECT_NE(error.find("t.jsonl:2:"), std::string::npos) << error;
+}
+
 TEST(Limits, TheTraceReaderChecksTheFileSizeFirst) {
     const std::string huge(static_cast<std::size_t>(limits::trace_bytes_max) + 1, '\n');
     EXPECT_NE(trace_error(huge).find("trace_bytes_max"), std::string::npos);
