@@ -285,6 +285,19 @@ TEST(Limits, ATraceLineWithManyKeysIsRefusedBeforeItIsParsed) {
     EXPECT_NE(error.find("t.jsonl:2:"), std::string::npos) << error;
 }
 
+TEST(Limits, ATraceLineWithTooManyValuesIsRefusedBeforeItIsParsed) {
+    // Found by the structure fuzzer: an array of 8 million numbers in one
+    // line made the reader ask for a 256 MB block.
+    std::string text = edited_trace([](auto&) {});
+    const std::size_t second = text.find('\n') + 1;
+    std::string line = "[0";
+    for (std::int64_t k = 1; k <= limits::json_values_max; ++k) line += ",0";
+    text.insert(second, line + "]\n");
+    const std::string error = trace_error(text);
+    EXPECT_NE(error.find("json_values_max"), std::string::npos) << error.substr(0, 300);
+    EXPECT_NE(error.find("t.jsonl:2:"), std::string::npos) << error.substr(0, 300);
+}
+
 TEST(Limits, TheTraceReaderChecksTheFileSizeFirst) {
     const std::string huge(static_cast<std::size_t>(limits::trace_bytes_max) + 1, '\n');
     EXPECT_NE(trace_error(huge).find("trace_bytes_max"), std::string::npos);

@@ -298,10 +298,13 @@ std::optional<LineError> get_string(const ordered_json& j, const char* key, std:
 // and objects nested deeper than json_depth_max (a trace line nests 3 deep),
 // or an object with more than json_object_keys_max keys (the reader's ordered
 // objects look keys up one by one: 40,000 keys in one line took a fuzzer's
-// input past 10 s).
+// input past 10 s), or more than json_values_max values (an array of 8
+// million numbers asked for a 256 MB block; a real line within
+// trace_bytes_max has far fewer).
 std::optional<std::string> line_shape_error(std::string_view line) {
     std::array<std::int64_t, limits::json_depth_max + 1> keys{};
     std::int64_t depth = 0;
+    std::int64_t separators = 0;
     bool in_string = false;
     for (std::size_t i = 0; i < line.size(); ++i) {
         const char c = line[i];
@@ -317,6 +320,9 @@ std::optional<std::string> line_shape_error(std::string_view line) {
             keys[static_cast<std::size_t>(depth)] = 0;
         } else if (c == ']' || c == '}') {
             if (depth > 0) --depth;
+        } else if (c == ',') {
+            if (++separators >= limits::json_values_max)
+                return fmt::format("more than {} values in one line (json_values_max)", limits::json_values_max);
         } else if (c == ':') {
             if (++keys[static_cast<std::size_t>(depth)] > limits::json_object_keys_max)
                 return fmt::format("an object with more than {} keys (json_object_keys_max)",
