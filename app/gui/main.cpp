@@ -21,8 +21,8 @@
 #include <imgui_impl_glfw.h>
 #include <imgui_impl_opengl3.h>
 
-#include "leasescope/io/signals.hpp"
 #include "app.hpp"
+#include "leasescope/io/signals.hpp"
 #include "offscreen.hpp"
 #include "platform.hpp"
 
