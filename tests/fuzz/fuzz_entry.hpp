@@ -187,9 +187,19 @@ inline std::string build_structure(const std::uint8_t* data, std::size_t size) {
     std::string out;
     std::string closers;  // what closes the open arrays and objects, innermost last
     auto room = [&] { return out.size() < structure_bytes_max ? structure_bytes_max - out.size() : 0; };
+    // `piece` n times (as many as fit), by doubling: a few large copies
+    // rather than millions of small appends.
     auto repeat = [&](std::string_view piece, std::size_t n) {
         n = std::min(n, room() / std::max<std::size_t>(piece.size(), 1));
-        for (std::size_t i = 0; i < n; ++i) out += piece;
+        if (n == 0) return n;
+        const std::size_t start = out.size();
+        const std::size_t total = n * piece.size();
+        out.reserve(start + total);
+        out += piece;
+        while (out.size() - start < total) {
+            const std::size_t have = out.size() - start;
+            out.append(out, start, std::min(have, total - have));
+        }
         return n;
     };
     while (p.at < p.size && room() > 0) {
