@@ -15,6 +15,7 @@
 
 #include "common.hpp"
 #include "leasescope/sim/explore_shard.hpp"
+#include "leasescope/sim/limits.hpp"
 #include "leasescope/sim/explorer.hpp"
 #include "leasescope/words/counterexample_words.hpp"
 
@@ -168,7 +169,7 @@ int print_outcome(const sim::Explorer& explorer, const sim::ExploreRun& run, con
         fmt::print(stderr, "error: the counterexample does not parse back: {}\n", reparsed.error().to_string());
         return exit_bad_input;
     }
-    if (!write_file_atomic(out_path, bytes)) return exit_bad_input;
+    if (!write_file_atomic(out_path, bytes)) return exit_write_failed;
     fmt::print("written {} (open it in the app, or: leasescope-cli run {} --format text)\n", out_path, out_path);
     return exit_check_failed;
 }
@@ -200,7 +201,7 @@ int finish_shard(const sim::Explorer& explorer, const sim::ExploreRun& run, cons
         out.empty() ? fmt::format("{}.shard-{}-of-{}.json", explorer.base().name, run.shard, run.shards) : out;
     const std::string bytes =
         sim::shard_result_to_json(explorer, run, report, sim::ShardTiming{timing.seconds, timing.cpu_seconds, timing.jobs});
-    if (!write_file_atomic(path, bytes)) return exit_bad_input;
+    if (!write_file_atomic(path, bytes)) return exit_write_failed;
     fmt::print("written {} ({} of search {}); merge all {} with: leasescope-cli explore-merge FILE...\n", path,
                label, sim::search_fingerprint(explorer, run).substr(0, 12), run.shards);
     print_bench(report.totals, timing);
@@ -329,38 +330,44 @@ void add_explore_command(CLI::App& app, int& exit_code) {
     auto* cmd = app.add_subcommand(
         "explore",
         "Add fault schedules to a scenario, look for a broken property and write the shortest counterexample.\n"
-        "Exit codes: 1 a counterexample was found, 0 none within the budget, 2 bad input; with --shard, 0 once "
-        "the shard's result file is written.");
+        "Exit codes: 1 a counterexample was found, 0 none within the budget, 2 bad input, 4 the counterexample "
+        "(or standard output) could not be written; with --shard, 0 once the shard's result file is written.");
     cmd->add_option("SCENARIO", args->path, "Base scenario file (its own faults stay in every schedule)")->required();
     auto* exhaustive = cmd->add_flag("--exhaustive", args->exhaustive,
                                      "Cover every schedule in the budget, fewest faults first (the default)");
     cmd->add_option("--seeds", args->seeds, "Random mode: evaluate N drawn schedules instead")
         ->check(CLI::PositiveNumber)
+        ->check(unsigned_integer())
         ->excludes(exhaustive);
     cmd->add_option("--seed", args->seed, "Random mode: the seed of the draws (default: printed, fresh each run)")
+        ->check(unsigned_integer())
         ->excludes(exhaustive);
-    cmd->add_option("--max-faults", args->max_faults, "Added faults per schedule (0 to 4)")->capture_default_str();
+    cmd->add_option("--max-faults", args->max_faults, "Added faults per schedule (0 to 4)")->check(integer_in(0, std::int64_t{2147483647}))->capture_default_str();
     cmd->add_option("--fault-kinds", args->fault_kinds,
                     "Kinds to add: pause,partition,crash,failover, or narrowed: partition:drop_requests, "
                     "partition:drop_replies, failover:leases, failover:all")
         ->capture_default_str();
-    cmd->add_option("--max-pause", args->max_pause, "Longest pause or partition, in ticks")->capture_default_str();
+    cmd->add_option("--max-pause", args->max_pause, "Longest pause or partition, in ticks")
+        ->check(integer_in(0, limits::duration_max))->capture_default_str();
     cmd->add_option("--max-tick", args->max_tick,
                     "Last tick at which a fault may start (default: the base's end tick + --max-pause × --max-faults, "
                     "within the horizon)")
-        ->check(CLI::NonNegativeNumber);
+        ->check(integer_in(0, limits::horizon_max));
     cmd->add_option("--shuffles", args->shuffles,
                     "Also try order=shuffled with this many seeds (the base's seed + 1, + 2, ...)")
+        ->check(integer_in(0, std::int64_t{2147483647}))
         ->capture_default_str();
     cmd->add_option("--property", args->properties,
                     "Properties to check: overlap,unsafe_write,fencing_regressed,liveness or all")
         ->capture_default_str();
-    cmd->add_option("--jobs", args->jobs, "Threads (default: one per core); the result does not depend on it");
+    cmd->add_option("--jobs", args->jobs, "Threads (default: one per core); the result does not depend on it")
+        ->check(integer_in(0, 4096));
     cmd->add_option("--out", args->out,
                     "Where to write the counterexample (default: NAME-counterexample.json), or with --shard the "
                     "shard's result (default: NAME.shard-K-of-N.json)");
     cmd->add_option("--set", args->sets, "Override a value of the base: PATH=VALUE, e.g. resource.mode=check");
     cmd->add_option("--chunk", args->chunk, "Work units per chunk handed to a thread (tuning; no effect on the result)")
+        ->check(unsigned_integer())
         ->capture_default_str();
     cmd->add_flag("--no-prune", args->no_prune,
                   "Simulate every schedule, even those with a fault that provably changes nothing (to check the "

@@ -12,6 +12,8 @@
 #include "core/svg.hpp"
 #include "core/trace_lanes.hpp"
 #include "core/words.hpp"
+#include "leasescope/io/files.hpp"
+#include "leasescope/sim/limits.hpp"
 #include "leasescope/sim/scenario.hpp"
 #include "leasescope/sim/trace.hpp"
 
@@ -66,8 +68,10 @@ bool App::init(std::string& error) {
     if (!options_.scenarios_dir.empty() && fs::is_directory(options_.scenarios_dir, ec)) {
         for (const auto& entry : fs::directory_iterator(options_.scenarios_dir, ec)) {
             if (entry.path().extension() != ".json") continue;
-            std::string bytes;
-            if (!read_text_file(entry.path().string(), bytes)) continue;
+            std::string why;
+            const auto read = io::read_file(entry.path().string(), limits::scenario_bytes_max, "scenario_bytes_max", why);
+            if (!read) continue;
+            const std::string& bytes = *read;
             auto parsed = sim::parse_scenario(bytes, entry.path().string());
             if (!parsed.ok()) continue;
             presets_.push_back(PresetInfo{entry.path().string(), parsed->name, parsed->title, parsed->summary});
@@ -111,11 +115,13 @@ void App::set_lang(Lang lang) {
 }
 
 bool App::load_file(const std::string& path, std::string& error) {
-    std::string bytes;
-    if (!read_text_file(path, bytes)) {
-        error = strings_.tr("msg.cannot_read", {{"path", path}});
+    std::string why;
+    const auto read = io::read_file(path, limits::scenario_bytes_max, "scenario_bytes_max", why);
+    if (!read) {
+        error = strings_.tr("msg.cannot_read", {{"path", path}}) + " (" + why + ")";
         return false;
     }
+    const std::string& bytes = *read;
     auto parsed = sim::parse_scenario(bytes, path);
     if (!parsed.ok()) {
         error = parsed.error().to_string();
@@ -160,11 +166,10 @@ std::optional<std::string> App::take_png_request() {
 }
 
 bool App::write_text(const std::string& path, const std::string& bytes) {
-    std::ofstream out(path, std::ios::binary);
-    out << bytes;
-    out.close();
-    if (!out) {
-        error_ = strings_.tr("msg.cannot_write", {{"path", path}});
+    // Whole or not at all, never through a link (io::write_file).
+    std::string why;
+    if (!io::write_file(path, bytes, why)) {
+        error_ = strings_.tr("msg.cannot_write", {{"path", path}}) + " (" + why + ")";
         return false;
     }
     notice_ = strings_.tr("msg.saved", {{"path", path}});

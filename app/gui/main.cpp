@@ -23,6 +23,7 @@
 
 #include "app.hpp"
 #include "leasescope/words/counterexample_words.hpp"
+#include "leasescope/io/signals.hpp"
 #include "offscreen.hpp"
 #include "platform.hpp"
 
@@ -225,6 +226,8 @@ void report_fill(const ImDrawData* data) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    // Ctrl-C or SIGTERM during an export removes its temporary file.
+    leasescope::io::install_cleanup_on_signals();
     CLI::App cli{"LeaseScope: replay Redis lease / leader-election scenarios on a timeline.\n"
                  "Opens the expiry-takeover preset when no scenario is given."};
     std::string scenario_path, screenshot, size_text = "1600x900", lang_text, assets_flag, scenarios_flag;
@@ -374,7 +377,8 @@ int main(int argc, char** argv) {
     if (!svg_path.empty()) app.apply({cmd_text(Command::Kind::export_svg, svg_path)});
     if (!trace_path.empty()) app.apply({cmd_text(Command::Kind::export_jsonl, trace_path)});
     // Exports asked for on the command line report on stderr, not in the picture.
-    if (!app.error().empty()) std::fprintf(stderr, "leasescope: %s\n", app.error().c_str());
+    const bool export_failed = !app.error().empty();
+    if (export_failed) std::fprintf(stderr, "leasescope: %s\n", app.error().c_str());
     app.set_notice("");
     const bool live_asked = cli.count("--live") > 0;
     if (live_asked) {
@@ -510,5 +514,7 @@ int main(int argc, char** argv) {
     ImGui::DestroyContext();
     glfwDestroyWindow(window);
     glfwTerminate();
+    // An export asked for on the command line that could not be written.
+    if (export_failed && exit_code == exit_ok) exit_code = exit_failure;
     return exit_code;
 }
