@@ -78,8 +78,11 @@ int cmd_generate(const bench::GeneratorOptions& options) {
     // The generator's promise: what it prints is a valid scenario.
     auto parsed = sim::parse_scenario(text, "<generated>");
     if (!parsed.ok()) {
-        fmt::print(stderr, "internal error: the generated scenario is invalid: {}\n", parsed.error().to_string());
-        return exit_check_failed;
+        // Sizes the generator accepts can still ask for more work than a
+        // scenario may (runs_total_max): bad input, named by the limit.
+        fmt::print(stderr, "error: --candidates {} --horizon {}: the generated scenario would be refused: {}\n",
+                   options.candidates, options.horizon, parsed.error().to_string());
+        return exit_bad_input;
     }
     std::fwrite(text.data(), 1, text.size(), stdout);
     return exit_ok;
@@ -243,12 +246,13 @@ void add_bench_commands(CLI::App& app, int& exit_code) {
     auto* generate = app.add_subcommand(
         "generate", "Print a generated, valid scenario (JSON) to stdout: repeating runs, faults, varied starts");
     generate->add_option("--candidates", o->generate.candidates, "Number of candidates")
-        ->check(CLI::Range(std::int64_t{1}, bench::generator_candidates_max))
+        ->check(integer_in(1, bench::generator_candidates_max))
         ->capture_default_str();
     generate->add_option("--horizon", o->generate.horizon, "Last tick")
-        ->check(CLI::Range(bench::generator_horizon_min, bench::generator_horizon_max))
+        ->check(integer_in(bench::generator_horizon_min, bench::generator_horizon_max))
         ->capture_default_str();
     generate->add_option("--seed", o->generate.seed, "Seed: the same arguments give the same bytes")
+        ->check(unsigned_integer())
         ->capture_default_str();
     generate->add_option("--order", o->generate.shuffled, "Phase-5 order: declared (default) or shuffled")
         ->transform(CLI::CheckedTransformer(std::map<std::string, bool>{{"declared", false}, {"shuffled", true}}));
@@ -258,11 +262,12 @@ void add_bench_commands(CLI::App& app, int& exit_code) {
     auto* bench = app.add_subcommand("bench", "Measure store, simulator, parser and trace speed on generated scenarios");
     bench->add_option("--candidates", o->sizes, "Scenario sizes to simulate (repeat or separate with commas)")
         ->delimiter(',')
+        ->check(integer_in(1, bench::generator_candidates_max))
         ->capture_default_str();
     bench->add_option("--horizon", o->horizon, "Ticks each generated scenario covers")
-        ->check(CLI::Range(bench::generator_horizon_min, bench::generator_horizon_max))
+        ->check(integer_in(bench::generator_horizon_min, bench::generator_horizon_max))
         ->capture_default_str();
-    bench->add_option("--seed", o->seed, "Generator seed")->capture_default_str();
+    bench->add_option("--seed", o->seed, "Generator seed")->check(unsigned_integer())->capture_default_str();
     bench->add_flag("--quick", o->quick, "Short budgets and a horizon of at most 100,000: a smoke test");
     bench->callback([o, &exit_code] { exit_code = cmd_bench(o->sizes, o->horizon, o->seed, o->quick); });
 }

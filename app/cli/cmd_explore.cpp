@@ -14,6 +14,7 @@
 #include <fmt/ranges.h>
 
 #include "common.hpp"
+#include "leasescope/sim/limits.hpp"
 #include "leasescope/sim/explorer.hpp"
 
 namespace leasescope::cli {
@@ -190,7 +191,7 @@ int cmd_explore(const ExploreArgs& args) {
             fmt::print(stderr, "error: the counterexample does not parse back: {}\n", reparsed.error().to_string());
             return exit_bad_input;
         }
-        if (!write_file_atomic(out_path, bytes)) return exit_bad_input;
+        if (!write_file_atomic(out_path, bytes)) return exit_write_failed;
         fmt::print("written {} (open it in the app, or: leasescope-cli run {} --format text)\n", out_path, out_path);
     }
 
@@ -220,29 +221,35 @@ void add_explore_command(CLI::App& app, int& exit_code) {
                                      "Cover every schedule in the budget, fewest faults first (the default)");
     cmd->add_option("--seeds", args->seeds, "Random mode: evaluate N drawn schedules instead")
         ->check(CLI::PositiveNumber)
+        ->check(unsigned_integer())
         ->excludes(exhaustive);
     cmd->add_option("--seed", args->seed, "Random mode: the seed of the draws (default: printed, fresh each run)")
+        ->check(unsigned_integer())
         ->excludes(exhaustive);
-    cmd->add_option("--max-faults", args->max_faults, "Added faults per schedule (0 to 4)")->capture_default_str();
+    cmd->add_option("--max-faults", args->max_faults, "Added faults per schedule (0 to 4)")->check(integer_in(0, std::int64_t{2147483647}))->capture_default_str();
     cmd->add_option("--fault-kinds", args->fault_kinds,
                     "Kinds to add: pause,partition,crash,failover, or narrowed: partition:drop_requests, "
                     "partition:drop_replies, failover:leases, failover:all")
         ->capture_default_str();
-    cmd->add_option("--max-pause", args->max_pause, "Longest pause or partition, in ticks")->capture_default_str();
+    cmd->add_option("--max-pause", args->max_pause, "Longest pause or partition, in ticks")
+        ->check(integer_in(0, limits::duration_max))->capture_default_str();
     cmd->add_option("--max-tick", args->max_tick,
                     "Last tick at which a fault may start (default: the base's end tick + --max-pause × --max-faults, "
                     "within the horizon)")
-        ->check(CLI::NonNegativeNumber);
+        ->check(integer_in(0, limits::horizon_max));
     cmd->add_option("--shuffles", args->shuffles,
                     "Also try order=shuffled with this many seeds (the base's seed + 1, + 2, ...)")
+        ->check(integer_in(0, std::int64_t{2147483647}))
         ->capture_default_str();
     cmd->add_option("--property", args->properties,
                     "Properties to check: overlap,unsafe_write,fencing_regressed,liveness or all")
         ->capture_default_str();
-    cmd->add_option("--jobs", args->jobs, "Threads (default: one per core); the result does not depend on it");
+    cmd->add_option("--jobs", args->jobs, "Threads (default: one per core); the result does not depend on it")
+        ->check(integer_in(0, 4096));
     cmd->add_option("--out", args->out, "Where to write the counterexample (default: NAME-counterexample.json)");
     cmd->add_option("--set", args->sets, "Override a value of the base: PATH=VALUE, e.g. resource.mode=check");
     cmd->add_option("--chunk", args->chunk, "Work units per chunk handed to a thread (tuning; no effect on the result)")
+        ->check(unsigned_integer())
         ->capture_default_str();
     cmd->add_flag("--no-prune", args->no_prune,
                   "Simulate every schedule, even those with a fault that provably changes nothing (to check the "

@@ -10,6 +10,8 @@
 #include <fmt/format.h>
 
 #include "common.hpp"
+#include "leasescope/io/files.hpp"
+#include "leasescope/io/signals.hpp"
 #include "leasescope/live/live_driver.hpp"
 #include "leasescope/live/tick_pacer.hpp"
 #include "leasescope/redis/redis_url.hpp"
@@ -18,14 +20,42 @@
 namespace leasescope::cli {
 namespace {
 
-// Ctrl-C asks the run to stop, so that it still removes its keys; a second
-// Ctrl-C ends the process at once. A signal handler can only reach a global.
+// Ctrl-C or SIGTERM asks the run to stop, so that it still removes its keys;
+// a second one ends the process at once (removing any temporary file first).
+// A signal handler can only reach a global.
 std::atomic<bool> interrupted{false};
-extern "C" void on_interrupt(int) {
-    interrupted = true;
-    std::signal(SIGINT, SIG_DFL);
+std::atomic<int> interrupt_signal{0};
+extern "C" void on_interrupt(int signal_number) {
+    interrupt_signal.store(signal_number);
+    if (interrupted.exchange(true)) {
+        io::remove_temporaries_now();
+        std::signal(signal_number, SIG_DFL);
+        std::raise(signal_number);
+    }
 }
-constexpr int exit_interrupted = 130;
+
+// Installs on_interrupt for SIGINT and SIGTERM while it lives; restores the
+// handlers that were there before.
+class InterruptHandlers {
+public:
+    InterruptHandlers() {
+        struct sigaction action = {};
+        action.sa_handler = on_interrupt;
+        sigemptyset(&action.sa_mask);
+        ::sigaction(SIGINT, &action, &old_int_);
+        ::sigaction(SIGTERM, &action, &old_term_);
+    }
+    ~InterruptHandlers() {
+        ::sigaction(SIGINT, &old_int_, nullptr);
+        ::sigaction(SIGTERM, &old_term_, nullptr);
+    }
+    InterruptHandlers(const InterruptHandlers&) = delete;
+    InterruptHandlers& operator=(const InterruptHandlers&) = delete;
+
+private:
+    struct sigaction old_int_ = {};
+    struct sigaction old_term_ = {};
+};
 
 struct LiveArgs {
     std::string scenario_path;
@@ -82,16 +112,34 @@ int run_live_command(const LiveArgs& args) {
     auto scenario = load_scenario(args.scenario_path, args.sets);
     if (!scenario) return exit_bad_input;
 
+    // The trace file is opened before the run (an unwritable path fails
+    // before any key is touched) and put in place only after it.
+    std::unique_ptr<io::OutputFile> trace_file;
+    if (!args.trace_path.empty()) {
+        std::string error;
+        trace_file = io::OutputFile::open(args.trace_path, error);
+        if (!trace_file) {
+            fmt::print(stderr, "error: {}\n", error);
+            return exit_write_failed;
+        }
+    }
+
     live::LiveOptions options;
     options.redis_url = args.redis_url;
     options.tick_ms = args.tick_ms;
     options.cancel = &interrupted;
-    std::signal(SIGINT, on_interrupt);
-    const live::LiveReport report = live::run_live(*scenario, options);
-    std::signal(SIGINT, SIG_DFL);
+    live::LiveReport report;
+    {
+        const InterruptHandlers handlers;
+        report = live::run_live(*scenario, options);
+    }
     if (report.input_error) {
         fmt::print(stderr, "error: {}\n", *report.input_error);
         return exit_bad_input;
+    }
+    if (report.lock_in_use) {
+        fmt::print(stderr, "error: {}\n", report.backend_error->message);
+        return exit_backend;
     }
     if (report.backend_error) {
         fmt::print(stderr, "error: Redis failed: {}\n", report.backend_error->message);
@@ -102,14 +150,21 @@ int run_live_command(const LiveArgs& args) {
         return exit_backend;
     }
     if (report.cancelled) {
-        fmt::print(stderr, "interrupted at tick {}; the lock's keys were removed; no trace was written\n",
-                   report.trace.summary.end_tick);
-        return exit_interrupted;
+        const int signal_number = interrupt_signal.load();
+        fmt::print(stderr, "interrupted ({}) at tick {}; the lock's keys were removed; no trace was written\n",
+                   signal_number == SIGTERM ? "SIGTERM" : "SIGINT", report.trace.summary.end_tick);
+        // As a shell reports a process ended by the signal: 128 + its number.
+        return 128 + (signal_number == 0 ? SIGINT : signal_number);
     }
     LS_ASSERT(report.completed);
 
-    if (!args.trace_path.empty() && !write_file_atomic(args.trace_path, sim::trace_to_jsonl(report.trace))) {
-        return exit_bad_input;
+    if (trace_file) {
+        std::string error;
+        trace_file->write(sim::trace_to_jsonl(report.trace));
+        if (!trace_file->commit(error)) {
+            fmt::print(stderr, "error: {}\n", error);
+            return exit_write_failed;
+        }
     }
     if (args.format == "jsonl") {
         const std::string out = sim::trace_to_jsonl(report.trace);
@@ -160,11 +215,12 @@ void add_live_command(CLI::App& app, int& exit_code) {
                      "redis://[user:password@]host[:port][/db] (default: $LEASESCOPE_REDIS_URL or "
                      "redis://127.0.0.1:6379)");
     live->add_option("--tick-ms", args->tick_ms, "Milliseconds per tick (default: the scenario's tick_ms)")
-        ->check(CLI::Range(limits::tick_ms_min, limits::tick_ms_max));
+        ->check(integer_in(limits::tick_ms_min, limits::tick_ms_max));
     live->add_flag("--compare", args->compare,
                    "Also simulate and compare event by event, token values ignored: prints identical or the first "
                    "divergence (exit 1)");
-    live->add_option("--trace", args->trace_path, "Write the live JSONL trace to FILE (written whole or not at all)");
+    live->add_option("--trace", args->trace_path,
+                     "Write the live JSONL trace to FILE (whole or not at all; checked before the run starts)");
     live->add_option("--set", args->sets, "Override a value: PATH=VALUE, e.g. defaults.lease=8");
     live->add_option("--format", args->format,
                      "What stdout shows: summary (a line, and the comparison), text (the table) or jsonl (the trace)")
@@ -172,7 +228,7 @@ void add_live_command(CLI::App& app, int& exit_code) {
     live->add_option("--bench", args->bench_pairs,
                      "Measure N acquire+release round trips (p50, p99) against the server instead of running a "
                      "scenario")
-        ->check(CLI::Range(std::int64_t{1}, std::int64_t{10'000'000}));
+        ->check(integer_in(1, 10'000'000));
     live->callback([args, &exit_code] { exit_code = run_live_command(*args); });
 }
 

@@ -1,52 +1,70 @@
 #include "common.hpp"
 
-#include <cerrno>
+#include <algorithm>
+#include <charconv>
 #include <cstdio>
-#include <cstring>
-#include <fstream>
-#include <sstream>
+#include <limits>
 
 #include <fmt/format.h>
 
+#include "leasescope/io/files.hpp"
+#include "leasescope/sim/limits.hpp"
+
 namespace leasescope::cli {
 
-std::optional<std::string> read_file(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        fmt::print(stderr, "error: {}: cannot open: {}\n", path, std::strerror(errno));
-        return std::nullopt;
-    }
-    std::ostringstream buffer;
-    buffer << in.rdbuf();
-    if (in.bad()) {
-        fmt::print(stderr, "error: {}: read failed\n", path);
-        return std::nullopt;
-    }
-    return std::move(buffer).str();
+std::optional<std::string> read_file(const std::string& path, std::int64_t max_bytes, std::string_view limit_name) {
+    std::string error;
+    auto bytes = io::read_file(path, max_bytes, limit_name, error);
+    if (!bytes) fmt::print(stderr, "error: {}\n", error);
+    return bytes;
 }
 
 bool write_file_atomic(const std::string& path, const std::string& bytes) {
-    const std::string temporary = path + ".tmp";
-    {
-        std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-        if (!out) {
-            fmt::print(stderr, "error: {}: cannot write: {}\n", temporary, std::strerror(errno));
-            return false;
-        }
-        out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-        out.flush();
-        if (!out) {
-            fmt::print(stderr, "error: {}: write failed\n", temporary);
-            std::remove(temporary.c_str());
-            return false;
-        }
-    }
-    if (std::rename(temporary.c_str(), path.c_str()) != 0) {
-        fmt::print(stderr, "error: {}: cannot rename into place: {}\n", path, std::strerror(errno));
-        std::remove(temporary.c_str());
-        return false;
-    }
-    return true;
+    std::string error;
+    if (io::write_file(path, bytes, error)) return true;
+    fmt::print(stderr, "error: {}\n", error);
+    return false;
+}
+
+int finish_output(int exit_code) {
+    std::string error;
+    if (io::finish_stdout(error)) return exit_code;
+    fmt::print(stderr, "error: {}\n", error);
+    return exit_code == exit_ok || exit_code == exit_check_failed ? exit_write_failed : exit_code;
+}
+
+namespace {
+
+// Empty when `text` is an integer in [lo, hi] written plainly; else the reason.
+template <class T>
+std::string check_integer(const std::string& text, T lo, T hi) {
+    const bool negative_ok = lo < T{0};
+    const char* first = text.data();
+    const char* last = text.data() + text.size();
+    const bool digits = !text.empty() && std::all_of(text.begin() + (negative_ok && text[0] == '-' ? 1 : 0),
+                                                     text.end(), [](char c) { return c >= '0' && c <= '9'; });
+    T value{};
+    const auto [end, ec] = std::from_chars(first, last, value);
+    if (!digits || text == "-" || ec == std::errc::invalid_argument || end != last)
+        return fmt::format("{}: expected a whole number from {} to {}", text, lo, hi);
+    if (ec == std::errc::result_out_of_range || value < lo || value > hi)
+        return fmt::format("{}: out of range; expected {} to {}", text, lo, hi);
+    return {};
+}
+
+}  // namespace
+
+CLI::Validator integer_in(std::int64_t lo, std::int64_t hi) {
+    return CLI::Validator([lo, hi](std::string& text) { return check_integer<std::int64_t>(text, lo, hi); },
+                          fmt::format("INT in [{} - {}]", lo, hi));
+}
+
+CLI::Validator unsigned_integer() {
+    return CLI::Validator(
+        [](std::string& text) {
+            return check_integer<std::uint64_t>(text, 0, std::numeric_limits<std::uint64_t>::max());
+        },
+        "UINT64");
 }
 
 std::optional<sim::Scenario> load_scenario(const std::string& path, const std::vector<std::string>& sets) {
@@ -59,7 +77,7 @@ std::optional<sim::Scenario> load_scenario(const std::string& path, const std::v
         }
         overrides.push_back(o.value());
     }
-    auto text = read_file(path);
+    auto text = read_file(path, limits::scenario_bytes_max, "scenario_bytes_max");
     if (!text) return std::nullopt;
     auto scenario = sim::parse_scenario(*text, path, overrides);
     if (!scenario.ok()) {
@@ -70,7 +88,7 @@ std::optional<sim::Scenario> load_scenario(const std::string& path, const std::v
 }
 
 std::optional<sim::Trace> load_trace(const std::string& path) {
-    auto text = read_file(path);
+    auto text = read_file(path, limits::trace_bytes_max, "trace_bytes_max");
     if (!text) return std::nullopt;
     auto trace = sim::parse_trace(*text, path);
     if (!trace.ok()) {

@@ -1,6 +1,8 @@
 #pragma once
 // Shared pieces of the CLI's commands: exit codes, file loading, errors.
+#include <cstdint>
 #include <optional>
+#include <string_view>
 #include <string>
 #include <vector>
 
@@ -15,12 +17,26 @@ inline constexpr int exit_ok = 0;
 inline constexpr int exit_check_failed = 1;  // a check, compare or diff found a difference
 inline constexpr int exit_bad_input = 2;     // a bad scenario, trace, option or file
 inline constexpr int exit_backend = 3;       // Redis unreachable or failing (live mode)
+inline constexpr int exit_write_failed = 4;  // an output (a file, or standard output) could not be written
 
-// Reads a whole file; nullopt (and a message on stderr naming the file) on failure.
-std::optional<std::string> read_file(const std::string& path);
-// Writes atomically: a temporary file beside `path`, then rename. Nothing is
-// half-written. False (and a message on stderr) on failure.
+// Reads a whole file of at most `max_bytes` (named `limit_name` in the
+// error); nullopt (and a message on stderr naming the file) on failure.
+std::optional<std::string> read_file(const std::string& path, std::int64_t max_bytes, std::string_view limit_name);
+// Writes whole or not at all (io::OutputFile: a new temporary file beside
+// `path`, then rename; links and non-regular files are never replaced).
+// False (and a message on stderr naming `path`) on failure: exit_write_failed.
 bool write_file_atomic(const std::string& path, const std::string& bytes);
+// Flushes and checks standard output at the end of a command: a failed write
+// (a full disk, /dev/full) turns an exit code of 0 or 1 into
+// exit_write_failed, with a message on stderr.
+int finish_output(int exit_code);
+
+// A numeric option checked as the user wrote it: digits only (a leading '-'
+// only when `lo` is negative), within [lo, hi]. CLI11's own conversion would
+// clamp or wrap "-1" or 2^64 silently.
+CLI::Validator integer_in(std::int64_t lo, std::int64_t hi);
+// The same for a 64-bit unsigned value (seeds): 0 to 18446744073709551615.
+CLI::Validator unsigned_integer();
 
 // Loads, overrides and validates a scenario; prints the error on stderr.
 std::optional<sim::Scenario> load_scenario(const std::string& path, const std::vector<std::string>& sets);

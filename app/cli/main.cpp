@@ -1,6 +1,7 @@
 // leasescope-cli: run, check, diff and validate scenarios and traces.
 // Data goes to stdout, diagnostics to stderr. Exit codes: 0 ok, 1 a check
-// failed, 2 bad input, 3 the store (Redis) failed.
+// failed, 2 bad input, 3 the store (Redis) failed, 4 an output could not be
+// written.
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
@@ -10,6 +11,9 @@
 #include <fmt/format.h>
 
 #include "common.hpp"
+#include "leasescope/io/files.hpp"
+#include "leasescope/io/signals.hpp"
+#include "leasescope/sim/limits.hpp"
 #include "leasescope/sim/simulation.hpp"
 
 namespace fs = std::filesystem;
@@ -18,26 +22,37 @@ using namespace leasescope::cli;
 
 namespace {
 
-// Writes each event to stdout as it happens, so a long run never holds its
-// trace in memory.
+// Writes each event to stdout as it happens, and to the trace file when
+// there is one, so a long run never holds its trace in memory.
 class StreamSink final : public sim::EventSink {
 public:
-    StreamSink(std::FILE* out, bool text) : out_(out), text_(text) {}
+    StreamSink(std::FILE* out, bool text, io::OutputFile* trace_file)
+        : out_(out), text_(text), trace_file_(trace_file) {}
     void on_event(const sim::Event& e) override {
-        line_.clear();
+        jsonl_.clear();
+        if (!text_ || trace_file_ != nullptr) {
+            sim::append_event_line(jsonl_, e);
+            jsonl_ += '\n';
+        }
+        if (trace_file_ != nullptr) trace_file_->write(jsonl_);
+        // After a failed write (a full disk) nothing more is formatted; the
+        // failure is reported when the command ends.
+        if (std::ferror(out_)) return;
         if (text_) {
             line_ = sim::text_row(e);
+            line_ += '\n';
+            std::fwrite(line_.data(), 1, line_.size(), out_);
         } else {
-            sim::append_event_line(line_, e);
+            std::fwrite(jsonl_.data(), 1, jsonl_.size(), out_);
         }
-        line_ += '\n';
-        std::fwrite(line_.data(), 1, line_.size(), out_);
     }
 
 private:
     std::FILE* out_;
     bool text_;
+    io::OutputFile* trace_file_;
     std::string line_;
+    std::string jsonl_;
 };
 
 std::string default_scenarios_dir() {
@@ -60,28 +75,41 @@ int cmd_run(const std::string& path, const std::vector<std::string>& sets, const
     auto scenario = load_scenario(path, sets);
     if (!scenario) return exit_bad_input;
     const bool text = format == "text";
+    // The trace file is opened before any work (an unwritable folder fails
+    // at once), written as the run goes and put in place only at its end: it
+    // is written whole or not at all.
+    std::unique_ptr<io::OutputFile> trace_file;
     if (!trace_path.empty()) {
-        // The file is written whole or not at all.
-        sim::Trace trace = sim::simulate(*scenario, until);
-        if (!write_file_atomic(trace_path, sim::trace_to_jsonl(trace))) return exit_bad_input;
-        std::string out = text ? sim::trace_to_text(trace) : sim::trace_to_jsonl(trace);
-        std::fwrite(out.data(), 1, out.size(), stdout);
-        return exit_ok;
+        std::string error;
+        trace_file = io::OutputFile::open(trace_path, error);
+        if (!trace_file) {
+            fmt::print(stderr, "error: {}\n", error);
+            return exit_write_failed;
+        }
     }
     sim::Simulation simulation(*scenario);
     ModelStore store(scenario->lock);
     const sim::TraceHeader header = simulation.header();
+    if (trace_file) trace_file->write(sim::header_line(header) + "\n");
     if (text) {
         fmt::print("{} (seed {}, lock {}, {} slot{}, tick {} ms)\n{}\n", header.scenario, header.seed, header.lock,
                    header.capacity, header.capacity == 1 ? "" : "s", header.tick_ms, sim::text_table_header());
     } else {
         fmt::print("{}\n", sim::header_line(header));
     }
-    StreamSink sink(stdout, text);
+    StreamSink sink(stdout, text, trace_file.get());
     auto summary = sim::run_to_end(simulation, store, sink, {}, until);
     if (!summary.ok()) {
         fmt::print(stderr, "error: store failed: {}\n", summary.error().message);
         return exit_backend;
+    }
+    if (trace_file) {
+        trace_file->write(sim::summary_line(summary.value()) + "\n");
+        std::string error;
+        if (!trace_file->commit(error)) {
+            fmt::print(stderr, "error: {}\n", error);
+            return exit_write_failed;
+        }
     }
     if (text) {
         sim::Trace just_summary;
@@ -116,7 +144,7 @@ int cmd_check(std::vector<std::string> paths, const std::string& golden_dir, boo
         }
         const std::string golden = (fs::path(golden_dir) / (scenario->name + ".jsonl")).string();
         if (update) {
-            if (!write_file_atomic(golden, sim::trace_to_jsonl(first))) return exit_bad_input;
+            if (!write_file_atomic(golden, sim::trace_to_jsonl(first))) return exit_write_failed;
             fmt::print("updated {} ({} events, sha256 {})\n", golden, first.summary.events,
                        first.summary.trace_sha256);
             continue;
@@ -191,10 +219,13 @@ int cmd_list(const std::string& dir, const std::string& lang) {
 
 int main(int argc, char** argv) {
     CLI::App app{"LeaseScope: a deterministic simulator of Redis leases, leader election and fencing tokens.\n"
-                 "Exit codes: 0 ok, 1 a check or comparison failed, 2 bad input, 3 the store failed."};
+                 "Exit codes: 0 ok, 1 a check or comparison failed, 2 bad input, 3 the store failed, 4 an output could not\n"
+                 "be written (a file, or standard output: a full disk, /dev/full)."};
     app.set_version_flag("--version", std::string("leasescope-cli ") + LEASESCOPE_VERSION);
     app.require_subcommand(1);
     int exit_code = exit_ok;
+    // Ctrl-C or SIGTERM while a file is being written removes its temporary.
+    io::install_cleanup_on_signals();
 
     auto* run = app.add_subcommand("run", "Simulate a scenario and print its trace");
     std::string run_path, run_format = "jsonl", run_trace;
@@ -203,11 +234,13 @@ int main(int argc, char** argv) {
     run->add_option("SCENARIO", run_path, "Scenario file (JSON with comments)")->required();
     run->add_option("--format", run_format, "What stdout shows: jsonl (the trace) or text (a table)")
         ->check(CLI::IsMember({"jsonl", "text"}));
-    run->add_option("--trace", run_trace, "Also write the JSONL trace to FILE (written whole or not at all)");
+    run->add_option("--trace", run_trace,
+                    "Also write the JSONL trace to FILE: whole or not at all, never through a link; a named pipe is "
+                    "written straight through");
     run->add_option("--set", run_sets, "Override a value: PATH=VALUE, e.g. defaults.lease=8 or candidates/1/start=3")
         ->allow_extra_args(false);
     run->add_option("--until", run_until, "Stop after this tick (runs still going are unfinished)")
-        ->check(CLI::NonNegativeNumber);
+        ->check(integer_in(0, limits::horizon_max));
     run->callback([&] { exit_code = cmd_run(run_path, run_sets, run_format, run_trace, run_until); });
 
     auto* check = app.add_subcommand("check", "Compare scenarios with their golden traces (all presets by default)");
@@ -255,8 +288,7 @@ int main(int argc, char** argv) {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
         const int code = app.exit(e);
-        return code == 0 ? exit_ok : exit_bad_input;
+        return finish_output(code == 0 ? exit_ok : exit_bad_input);
     }
-    std::fflush(stdout);
-    return exit_code;
+    return finish_output(exit_code);
 }

@@ -12,6 +12,8 @@
 #include "core/svg.hpp"
 #include "core/trace_lanes.hpp"
 #include "core/words.hpp"
+#include "leasescope/io/files.hpp"
+#include "leasescope/sim/limits.hpp"
 #include "leasescope/sim/scenario.hpp"
 #include "leasescope/sim/trace.hpp"
 
@@ -111,11 +113,13 @@ void App::set_lang(Lang lang) {
 }
 
 bool App::load_file(const std::string& path, std::string& error) {
-    std::string bytes;
-    if (!read_text_file(path, bytes)) {
-        error = strings_.tr("msg.cannot_read", {{"path", path}});
+    std::string why;
+    const auto read = io::read_file(path, limits::scenario_bytes_max, "scenario_bytes_max", why);
+    if (!read) {
+        error = strings_.tr("msg.cannot_read", {{"path", path}}) + " (" + why + ")";
         return false;
     }
+    const std::string& bytes = *read;
     auto parsed = sim::parse_scenario(bytes, path);
     if (!parsed.ok()) {
         error = parsed.error().to_string();
@@ -160,11 +164,10 @@ std::optional<std::string> App::take_png_request() {
 }
 
 bool App::write_text(const std::string& path, const std::string& bytes) {
-    std::ofstream out(path, std::ios::binary);
-    out << bytes;
-    out.close();
-    if (!out) {
-        error_ = strings_.tr("msg.cannot_write", {{"path", path}});
+    // Whole or not at all, never through a link (io::write_file).
+    std::string why;
+    if (!io::write_file(path, bytes, why)) {
+        error_ = strings_.tr("msg.cannot_write", {{"path", path}}) + " (" + why + ")";
         return false;
     }
     notice_ = strings_.tr("msg.saved", {{"path", path}});

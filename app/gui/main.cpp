@@ -370,7 +370,8 @@ int main(int argc, char** argv) {
     if (!svg_path.empty()) app.apply({cmd_text(Command::Kind::export_svg, svg_path)});
     if (!trace_path.empty()) app.apply({cmd_text(Command::Kind::export_jsonl, trace_path)});
     // Exports asked for on the command line report on stderr, not in the picture.
-    if (!app.error().empty()) std::fprintf(stderr, "leasescope: %s\n", app.error().c_str());
+    const bool export_failed = !app.error().empty();
+    if (export_failed) std::fprintf(stderr, "leasescope: %s\n", app.error().c_str());
     app.set_notice("");
     const bool live_asked = cli.count("--live") > 0;
     if (live_asked) {
@@ -506,5 +507,7 @@ int main(int argc, char** argv) {
     ImGui::DestroyContext();
     glfwDestroyWindow(window);
     glfwTerminate();
+    // An export asked for on the command line that could not be written.
+    if (export_failed && exit_code == exit_ok) exit_code = exit_failure;
     return exit_code;
 }

@@ -1,5 +1,7 @@
 #include "platform.hpp"
 
+#include "leasescope/io/files.hpp"
+
 #include <filesystem>
 #include <vector>
 
@@ -75,7 +77,15 @@ bool write_framebuffer_png(const std::string& path, int width, int height) {
         }
     }
     stbi_write_png_compression_level = 9;
-    return stbi_write_png(path.c_str(), width, height, 3, rgb.data(), static_cast<int>(rgb_stride)) != 0;
+    // Encoded in memory, then written whole or not at all (io::write_file).
+    std::string png;
+    const auto append = [](void* context, void* data, int size) {
+        static_cast<std::string*>(context)->append(static_cast<const char*>(data), static_cast<std::size_t>(size));
+    };
+    if (stbi_write_png_to_func(append, &png, width, height, 3, rgb.data(), static_cast<int>(rgb_stride)) == 0)
+        return false;
+    std::string error;
+    return io::write_file(path, png, error);
 }
 
 std::string executable_dir() {

@@ -24,19 +24,70 @@ struct Failure {
 
 [[noreturn]] void fail(std::string where, std::string message) { throw Failure{std::move(where), std::move(message)}; }
 
-// A SAX pass that reports a key given twice in one object (nlohmann's DOM
-// would silently keep the last), with the JSON path of that object. It runs
-// after the DOM parse succeeded, so it never sees a syntax error. (nlohmann's
-// parse callback could do this in the same pass, but its DOM-with-callback
-// parser is quadratic in array length.)
-class DuplicateKeyWatch final : public nlohmann::json_sax<json> {
+// A byte-bounded quotation of something the user wrote, for an error line: at
+// most limits::quoted_bytes_max bytes (cut at a UTF-8 character boundary), as
+// a JSON string, with the full length when it was cut. A 60 MB key must not
+// become a 120 MB error line.
+std::string quote(std::string_view s) {
+    const auto max = static_cast<std::size_t>(limits::quoted_bytes_max);
+    if (s.size() <= max) return json(std::string(s)).dump(-1, ' ', false, json::error_handler_t::replace);
+    std::size_t cut = max;
+    while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;
+    return fmt::format("{}… ({} bytes)",
+                       json(std::string(s.substr(0, cut))).dump(-1, ' ', false, json::error_handler_t::replace),
+                       s.size());
+}
+
+// A JSON-pointer component for a path in an error line (clipped like quote).
+std::string path_part(std::string_view s) {
+    const auto max = static_cast<std::size_t>(limits::quoted_bytes_max);
+    if (s.size() <= max) return std::string(s);
+    std::size_t cut = max;
+    while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;
+    return std::string(s.substr(0, cut)) + "…";
+}
+
+// Line and column (1-based) of byte `offset` of `text`.
+std::string line_column(std::string_view text, std::size_t offset) {
+    offset = std::min(offset, text.size());
+    std::size_t line = 1, column = 1;
+    for (std::size_t i = 0; i < offset; ++i) {
+        if (text[i] == '\n') {
+            ++line;
+            column = 1;
+        } else {
+            ++column;
+        }
+    }
+    return fmt::format("{}:{}", line, column);
+}
+
+// One SAX pass over a JSON text before any document is built (docs/
+// scenario-format.md "Limits"). It stops at the first syntax error (kept for
+// the caller, which names its line and column), at the first limit of
+// limits.hpp that the text exceeds (depth, string and key bytes, keys per
+// object, values), and at a key given twice in one object (nlohmann's DOM
+// would silently keep the last). A frame keeps only its own keys and the
+// last key or index; a path is built only for an error, so the pass uses
+// memory in proportion to the open objects' keys, never depth × path.
+class StructureWatch final : public nlohmann::json_sax<json> {
 public:
+    // `base`: the path of the document's root in error messages ("" for a
+    // file, "/defaults/lease" for the value of a --set).
+    explicit StructureWatch(std::string base, std::int64_t base_depth = 0)
+        : base_(std::move(base)), base_depth_(base_depth) {}
+
     bool null() override { return scalar(); }
     bool boolean(bool) override { return scalar(); }
     bool number_integer(number_integer_t) override { return scalar(); }
     bool number_unsigned(number_unsigned_t) override { return scalar(); }
     bool number_float(number_float_t, const string_t&) override { return scalar(); }
-    bool string(string_t&) override { return scalar(); }
+    bool string(string_t& s) override {
+        if (static_cast<std::int64_t>(s.size()) > limits::json_string_bytes_max)
+            fail(value_path(), fmt::format("a string of {} bytes; at most {} (json_string_bytes_max)", s.size(),
+                                           limits::json_string_bytes_max));
+        return scalar();
+    }
     bool binary(binary_t&) override { return scalar(); }
     bool start_object(std::size_t) override { return open(false); }
     bool start_array(std::size_t) override { return open(true); }
@@ -44,40 +95,95 @@ public:
     bool end_array() override { return close(); }
     bool key(string_t& key) override {
         Frame& f = stack_.back();
+        if (static_cast<std::int64_t>(key.size()) > limits::json_string_bytes_max)
+            fail(container_path() + "/" + path_part(key),
+                 fmt::format("a key of {} bytes; at most {} (json_string_bytes_max)", key.size(),
+                             limits::json_string_bytes_max));
+        if (static_cast<std::int64_t>(f.keys.size()) >= limits::json_object_keys_max)
+            fail(shown(container_path()), fmt::format("an object with more than {} keys (json_object_keys_max)",
+                                               limits::json_object_keys_max));
         if (!f.keys.insert(key).second)
-            fail(f.path + "/" + key, fmt::format("key \"{}\" appears twice in this object; keep one", key));
+            fail(container_path() + "/" + path_part(key),
+                 fmt::format("key {} appears twice in this object; keep one", quote(key)));
         f.last_key = key;
         return true;
     }
-    bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override { return false; }
+    bool parse_error(std::size_t position, const std::string&, const nlohmann::detail::exception& e) override {
+        syntax_error_ = e.what();
+        syntax_position_ = position;
+        // A number beyond a double (1e400) is nlohmann's out_of_range 406,
+        // reported here like a syntax error but with its own words.
+        out_of_range_ = e.id == 406;
+        return false;
+    }
+
+    const std::optional<std::string>& syntax_error() const { return syntax_error_; }
+    std::size_t syntax_position() const { return syntax_position_; }
+    bool out_of_range() const { return out_of_range_; }
+    std::int64_t values() const { return values_; }
 
 private:
     struct Frame {
         bool is_array;
-        std::size_t next_index;
-        std::string path;
+        std::size_t next_index = 0;
         std::string last_key;
         std::set<std::string> keys;
     };
+    // The path of the innermost open container ("" for the root of a file).
+    std::string container_path() const {
+        std::string path = base_;
+        for (std::size_t i = 1; i < stack_.size(); ++i) {
+            const Frame& parent = stack_[i - 1];
+            path += "/" + (parent.is_array ? std::to_string(parent.next_index - 1) : path_part(parent.last_key));
+        }
+        return path;
+    }
+    static std::string shown(std::string path) { return path.empty() ? "/" : path; }
+    // The path of the value being read now.
+    std::string value_path() const {
+        if (stack_.empty()) return shown(base_);
+        const Frame& f = stack_.back();
+        return container_path() + "/" + (f.is_array ? std::to_string(f.next_index) : path_part(f.last_key));
+    }
+    void count() {
+        if (++values_ > limits::json_values_max)
+            fail(value_path(), fmt::format("the document has more than {} values (json_values_max)",
+                                           limits::json_values_max));
+    }
     bool scalar() {
+        count();
         if (!stack_.empty() && stack_.back().is_array) ++stack_.back().next_index;
         return true;
     }
     bool open(bool is_array) {
-        std::string path;
-        if (!stack_.empty()) {
-            Frame& f = stack_.back();
-            path = f.is_array ? f.path + "/" + std::to_string(f.next_index++) : f.path + "/" + f.last_key;
-        }
-        stack_.push_back(Frame{is_array, 0, std::move(path), {}, {}});
+        count();
+        if (base_depth_ + static_cast<std::int64_t>(stack_.size()) + 1 > limits::json_depth_max)
+            fail(value_path(), fmt::format("arrays and objects nested more than {} deep (json_depth_max)",
+                                           limits::json_depth_max));
+        if (!stack_.empty() && stack_.back().is_array) ++stack_.back().next_index;
+        stack_.push_back(Frame{is_array, 0, {}, {}});
         return true;
     }
     bool close() {
         stack_.pop_back();
         return true;
     }
+    std::string base_;
+    std::int64_t base_depth_ = 0;
     std::vector<Frame> stack_;
+    std::int64_t values_ = 0;
+    std::optional<std::string> syntax_error_;
+    std::size_t syntax_position_ = 0;
+    bool out_of_range_ = false;
 };
+
+// A NUL byte: nlohmann's reader takes it for the end of the input and would
+// ignore everything after it. Returns its offset.
+std::optional<std::size_t> find_nul(std::string_view text) {
+    const std::size_t at = text.find('\0');
+    if (at == std::string_view::npos) return std::nullopt;
+    return at;
+}
 
 // Edits between two words, a swap of neighbours counting as one ("mdoe" is
 // one edit from "mode"): the optimal string alignment distance.
@@ -100,7 +206,11 @@ std::size_t edit_distance(std::string_view a, std::string_view b) {
 std::string suggestion(std::string_view word, const std::vector<std::string>& known) {
     std::string best;
     std::size_t best_distance = std::string::npos;
+    // The distance table is |word| x |known word|: only short words are
+    // compared (a long one is close to nothing a scenario knows anyway).
+    const bool comparable = static_cast<std::int64_t>(word.size()) <= limits::quoted_bytes_max;
     for (const auto& k : known) {
+        if (!comparable) break;
         const std::size_t d = edit_distance(word, k);
         if (d < best_distance) {
             best_distance = d;
@@ -119,7 +229,7 @@ std::string suggestion(std::string_view word, const std::vector<std::string>& kn
 std::string describe(const json& v) {
     if (v.is_null()) return "null";
     if (v.is_boolean()) return v.get<bool>() ? "true" : "false";
-    if (v.is_string()) return fmt::format("the string {}", v.dump());
+    if (v.is_string()) return fmt::format("the string {}", quote(v.get_ref<const std::string&>()));
     if (v.is_number_float()) return fmt::format("the number {}", v.dump());
     if (v.is_number()) return v.dump();
     if (v.is_array()) return "an array";
@@ -129,7 +239,8 @@ std::string describe(const json& v) {
 void check_keys(const json& obj, const std::string& path, const std::vector<std::string>& allowed) {
     for (auto it = obj.begin(); it != obj.end(); ++it) {
         if (std::find(allowed.begin(), allowed.end(), it.key()) == allowed.end())
-            fail(path + "/" + it.key(), fmt::format("unknown key \"{}\"{}", it.key(), suggestion(it.key(), allowed)));
+            fail(path + "/" + path_part(it.key()),
+                 fmt::format("unknown key {}{}", quote(it.key()), suggestion(it.key(), allowed)));
     }
 }
 
@@ -184,7 +295,7 @@ std::string get_identifier(const json& v, const std::string& path) {
     for (const char c : s) {
         const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' ||
                         c == '_' || c == '.' || c == ':';
-        if (!ok) fail(path, fmt::format("expected letters, digits, '-', '_', '.' or ':' only, found {}", v.dump()));
+        if (!ok) fail(path, fmt::format("expected letters, digits, '-', '_', '.' or ':' only, found {}", quote(s)));
     }
     return s;
 }
@@ -198,7 +309,7 @@ E get_enum(const json& v, const std::string& path, const std::vector<std::pair<s
     for (const auto& [name, value] : choices) {
         if (name == s) return value;
     }
-    fail(path, fmt::format("unknown value \"{}\"{}", s, suggestion(s, names)));
+    fail(path, fmt::format("unknown value {}{}", quote(s), suggestion(s, names)));
 }
 
 Localized get_localized(const json& v, const std::string& path) {
@@ -344,7 +455,7 @@ NodeIndex get_node(const json& v, const std::string& path, const Scenario& s) {
     if (n < 0) {
         std::vector<std::string> names;
         for (const auto& c : s.candidates) names.push_back(c.name);
-        fail(path, fmt::format("unknown node \"{}\"{}", name, suggestion(name, names)));
+        fail(path, fmt::format("unknown node {}{}", quote(name), suggestion(name, names)));
     }
     return n;
 }
@@ -434,6 +545,25 @@ void check_fault_overlaps(const Scenario& s) {
     }
 }
 
+// The work a scenario asks for, estimated before any of it is done
+// (limits.hpp, "Work"): every run keeps a record for the whole simulation,
+// so the runs that can start before the horizon are bounded.
+void check_work(const Scenario& s) {
+    std::int64_t runs_total = 0;
+    for (const Candidate& c : s.candidates) {
+        const ElectorOptions& o = c.options;
+        if (o.start > s.horizon) continue;
+        const std::int64_t fit = o.runs > 1 ? (s.horizon - o.start) / o.every + 1 : 1;
+        runs_total += std::min<std::int64_t>(o.runs, fit);
+    }
+    if (runs_total > limits::runs_total_max)
+        fail("/candidates",
+             fmt::format("the candidates would start {} runs before the horizon (the sum of min(runs, (horizon - "
+                         "start) / every + 1)); at most {} (runs_total_max): lower runs, raise every or shorten "
+                         "the horizon",
+                         runs_total, limits::runs_total_max));
+}
+
 Scenario read_scenario(const json& root) {
     need_object(root, "/");
     check_keys(root, "",
@@ -506,6 +636,7 @@ Scenario read_scenario(const json& root) {
         c.options.tick_ms = s.tick_ms;
         s.candidates.push_back(std::move(c));
     }
+    check_work(s);
     if (root.contains("faults")) {
         const json& faults = root["faults"];
         if (!faults.is_array()) fail("/faults", fmt::format("expected an array of faults, found {}", describe(faults)));
@@ -548,25 +679,79 @@ std::string override_pointer(const std::string& path) {
     return pointer;
 }
 
-void apply_override(json& root, const Override& o) {
-    const std::string where = fmt::format("--set {}={}", o.path, o.value);
-    json value;
-    try {
-        value = json::parse(o.value);
-    } catch (const json::exception&) {
-        // Not JSON (a parse error), or a number beyond a double (1e400, an
-        // out_of_range error): a plain string, which validation then rejects.
-        value = o.value;
-        // The JSON parser only lets valid UTF-8 in; a plain string must be
-        // too, or every later dump() of it (errors, traces) would throw.
-        try {
-            (void)value.dump();
-        } catch (const json::type_error&) {
-            fail(where, "the value is not valid UTF-8");
-        }
+// Checks a JSON text against the limits and for duplicate keys (one SAX pass,
+// no document built), then parses it. Syntax errors come back as nullopt with
+// `syntax` set; a limit or duplicate throws Failure at its path under `base`.
+struct SyntaxError {
+    std::string where;  // line:column in the text
+    std::string message;
+};
+std::optional<json> parse_bounded(std::string_view text, const std::string& base, std::int64_t base_depth,
+                                  std::optional<SyntaxError>& syntax) {
+    if (const auto nul = find_nul(text)) {
+        syntax = SyntaxError{line_column(text, *nul),
+                             "a NUL byte (\\0): JSON text cannot contain one; is this a binary file?"};
+        return std::nullopt;
     }
+    StructureWatch watch(base, base_depth);
+    json::sax_parse(text.begin(), text.end(), &watch, nlohmann::detail::input_format_t::json, true,
+                    /*ignore_comments=*/true);
+    if (watch.syntax_error()) {
+        if (watch.out_of_range()) {
+            syntax = SyntaxError{"", "JSON number out of range: a number is too large for a double (like 1e400)"};
+            return std::nullopt;
+        }
+        std::string what = *watch.syntax_error();
+        // nlohmann's text after its own position prefix says what was expected.
+        if (const auto colon = what.find(": "); colon != std::string::npos) what = what.substr(colon + 2);
+        const std::size_t position = watch.syntax_position();
+        syntax = SyntaxError{line_column(text, position == 0 ? 0 : position - 1), "JSON syntax error: " + what};
+        return std::nullopt;
+    }
+    // The same bytes passed the same parser: this cannot fail, and its
+    // document has at most json_values_max values.
+    return json::parse(text.begin(), text.end(), nullptr, true, /*ignore_comments=*/true);
+}
+
+void apply_override(json& root, const Override& o) {
+    // The value is quoted clipped: a long --set value must not make a long error line.
+    const std::string shown_value = o.value.size() <= static_cast<std::size_t>(limits::quoted_bytes_max)
+                                        ? o.value
+                                        : quote(o.value);
+    const std::string where = fmt::format("--set {}={}", path_part(o.path), shown_value);
     // A path copied from an error message starts with '/': accept it.
     const std::string pointer = override_pointer(o.path.size() > 1 && o.path[0] == '/' ? o.path.substr(1) : o.path);
+    const auto depth = static_cast<std::int64_t>(std::count(pointer.begin(), pointer.end(), '/'));
+    if (depth >= limits::json_depth_max)
+        fail(where, fmt::format("a path of {} parts; at most {} (json_depth_max)", depth, limits::json_depth_max - 1));
+    // The value follows the rules of a file: no NUL byte, the same limits, no
+    // duplicate keys; where it is not JSON it is a plain string.
+    json value;
+    try {
+        std::optional<SyntaxError> syntax;
+        if (auto parsed = parse_bounded(o.value, "", depth, syntax)) {
+            value = std::move(*parsed);
+        } else if (o.value.find('\0') != std::string::npos) {
+            fail(where, "the value contains a NUL byte (\\0)");
+        } else {
+            // Not JSON (a syntax error), or a number beyond a double (1e400):
+            // a plain string, which validation then rejects.
+            if (static_cast<std::int64_t>(o.value.size()) > limits::json_string_bytes_max)
+                fail(where, fmt::format("a value of {} bytes; at most {} (json_string_bytes_max)", o.value.size(),
+                                        limits::json_string_bytes_max));
+            value = o.value;
+            // The JSON parser only lets valid UTF-8 in; a plain string must
+            // be too, or every later dump() of it (errors, traces) would throw.
+            try {
+                (void)value.dump();
+            } catch (const json::type_error&) {
+                fail(where, "the value is not valid UTF-8");
+            }
+        }
+    } catch (const Failure& f) {
+        if (f.where == where) throw;
+        fail(where, fmt::format("{}: {}", f.where, f.message));
+    }
     // Walk the path: objects are created as needed, array indices must exist.
     json* node = &root;
     std::string walked;
@@ -645,37 +830,14 @@ Result<Override, std::string> parse_override(std::string_view text) {
 
 ScenarioResult parse_scenario(std::string_view text, const std::string& file, const std::vector<Override>& overrides) {
     if (static_cast<std::int64_t>(text.size()) > limits::scenario_bytes_max)
-        return Err{ScenarioError{file, "", fmt::format("the file is larger than {} bytes", limits::scenario_bytes_max)}};
-    json root;
+        return Err{ScenarioError{file, "", fmt::format("the file is larger than {} bytes (scenario_bytes_max)",
+                                                       limits::scenario_bytes_max)}};
     try {
-        root = json::parse(text.begin(), text.end(), nullptr, true, /*ignore_comments=*/true);
-    } catch (const json::parse_error& e) {
-        // Line and column of the byte where the parser stopped.
-        const std::size_t stop = std::min<std::size_t>(e.byte == 0 ? 0 : e.byte - 1, text.size());
-        std::size_t line = 1, column = 1;
-        for (std::size_t i = 0; i < stop; ++i) {
-            if (text[i] == '\n') {
-                ++line;
-                column = 1;
-            } else {
-                ++column;
-            }
-        }
-        std::string what = e.what();
-        // nlohmann's text after its own position prefix says what was expected.
-        if (const auto colon = what.find(": "); colon != std::string::npos) what = what.substr(colon + 2);
-        return Err{ScenarioError{file, fmt::format("{}:{}", line, column), "JSON syntax error: " + what}};
-    } catch (const json::out_of_range&) {
-        // A number beyond a double, like 1e400: nlohmann throws this one
-        // instead of a parse_error, without a position.
-        return Err{ScenarioError{file, "", "JSON number out of range: a number is too large for a double (like 1e400)"}};
-    }
-    try {
-        DuplicateKeyWatch watch;
-        json::sax_parse(text.begin(), text.end(), &watch, nlohmann::detail::input_format_t::json, true,
-                        /*ignore_comments=*/true);
-        for (const Override& o : overrides) apply_override(root, o);
-        return read_scenario(root);
+        std::optional<SyntaxError> syntax;
+        std::optional<json> root = parse_bounded(text, "", 0, syntax);
+        if (!root) return Err{ScenarioError{file, syntax->where, syntax->message}};
+        for (const Override& o : overrides) apply_override(*root, o);
+        return read_scenario(*root);
     } catch (const Failure& f) {
         return Err{ScenarioError{file, f.where, f.message}};
     }

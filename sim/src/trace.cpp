@@ -3,9 +3,13 @@
 #include <openssl/evp.h>
 
 #include <array>
+#include <limits>
+#include <type_traits>
 #include <nlohmann/json.hpp>
 
 #include <fmt/format.h>
+
+#include "leasescope/sim/limits.hpp"
 
 namespace leasescope::sim {
 namespace {
@@ -246,8 +250,15 @@ std::optional<LineError> check_keys(const ordered_json& j, std::initializer_list
     return std::nullopt;
 }
 
+// An integer in [lo, hi], checked before it is narrowed to T: a slot of 2^32
+// must not wrap to 0, nor a tick of 2^63 to a negative number.
 template <class T>
-std::optional<LineError> get_int(const ordered_json& j, const char* key, T& out, bool nullable, bool& was_null) {
+std::optional<LineError> get_int(const ordered_json& j, const char* key, T& out, bool nullable, bool& was_null,
+                                 std::int64_t lo, std::int64_t hi) {
+    static_assert(std::is_signed_v<T>);
+    LS_ASSERT(lo <= hi);
+    LS_ASSERT(hi >= 0);
+    LS_ASSERT(hi <= static_cast<std::int64_t>(std::numeric_limits<T>::max()));
     const auto& v = j.at(key);
     was_null = v.is_null();
     if (was_null) {
@@ -255,20 +266,55 @@ std::optional<LineError> get_int(const ordered_json& j, const char* key, T& out,
         return LineError{fmt::format("\"{}\" must be an integer, not null", key)};
     }
     if (!v.is_number_integer()) return LineError{fmt::format("\"{}\" must be an integer", key)};
-    out = v.get<T>();
+    bool in_range = false;
+    if (v.is_number_unsigned()) {
+        in_range = v.get<std::uint64_t>() <= static_cast<std::uint64_t>(hi) &&
+                   (lo <= 0 || v.get<std::uint64_t>() >= static_cast<std::uint64_t>(lo));
+    } else {
+        const std::int64_t i = v.get<std::int64_t>();
+        in_range = i >= lo && i <= hi;
+    }
+    if (!in_range)
+        return LineError{fmt::format("\"{}\" is {}; expected an integer from {} to {}", key, v.dump(), lo, hi)};
+    out = static_cast<T>(v.get<std::int64_t>());
     return std::nullopt;
 }
 
-std::optional<LineError> get_string(const ordered_json& j, const char* key, std::string& out, bool nullable) {
+std::optional<LineError> get_string(const ordered_json& j, const char* key, std::string& out, bool nullable,
+                                    std::int64_t length_max) {
     const auto& v = j.at(key);
     if (v.is_null() && nullable) {
         out.clear();
         return std::nullopt;
     }
     if (!v.is_string()) return LineError{fmt::format("\"{}\" must be a string{}", key, nullable ? " or null" : "")};
-    out = v.get<std::string>();
+    const auto& text = v.get_ref<const std::string&>();
+    if (static_cast<std::int64_t>(text.size()) > length_max)
+        return LineError{fmt::format("\"{}\" is {} bytes long; at most {}", key, text.size(), length_max)};
+    out = text;
     if (out.empty() && nullable) return LineError{fmt::format("\"{}\" must not be empty (use null)", key)};
     return std::nullopt;
+}
+
+// Arrays and objects nested deeper than the limit, found by a scan of the
+// bytes before the line is parsed (a trace line nests 3 deep at most).
+bool nested_too_deep(std::string_view line) {
+    std::int64_t depth = 0;
+    bool in_string = false;
+    for (std::size_t i = 0; i < line.size(); ++i) {
+        const char c = line[i];
+        if (in_string) {
+            if (c == '\\') ++i;
+            else if (c == '"') in_string = false;
+        } else if (c == '"') {
+            in_string = true;
+        } else if (c == '[' || c == '{') {
+            if (++depth > limits::json_depth_max) return true;
+        } else if (c == ']' || c == '}') {
+            --depth;
+        }
+    }
+    return false;
 }
 
 std::optional<LineError> read_header(const ordered_json& j, TraceHeader& h) {
@@ -278,16 +324,21 @@ std::optional<LineError> read_header(const ordered_json& j, TraceHeader& h) {
     if (j["format"] != trace_format)
         return LineError{fmt::format("unsupported format; expected \"{}\"", trace_format)};
     bool null = false;
-    if (auto e = get_string(j, "scenario", h.scenario, false)) return e;
+    if (auto e = get_string(j, "scenario", h.scenario, false, limits::name_length_max)) return e;
     if (!j["seed"].is_number_unsigned() && !(j["seed"].is_number_integer() && j["seed"].get<std::int64_t>() >= 0))
         return LineError{"\"seed\" must be a non-negative integer"};
     h.seed = j["seed"].get<std::uint64_t>();
-    if (auto e = get_int(j, "tick_ms", h.tick_ms, false, null)) return e;
-    if (auto e = get_string(j, "lock", h.lock, false)) return e;
-    if (auto e = get_int(j, "capacity", h.capacity, false, null)) return e;
+    if (auto e = get_int(j, "tick_ms", h.tick_ms, false, null, limits::tick_ms_min, limits::tick_ms_max)) return e;
+    if (auto e = get_string(j, "lock", h.lock, false, limits::name_length_max)) return e;
+    if (auto e = get_int(j, "capacity", h.capacity, false, null, 1, limits::capacity_max)) return e;
     if (!j["candidates"].is_array()) return LineError{"\"candidates\" must be an array of names"};
+    if (static_cast<std::int64_t>(j["candidates"].size()) > limits::candidates_max)
+        return LineError{fmt::format("\"candidates\" has {} names; at most {}", j["candidates"].size(),
+                                     limits::candidates_max)};
     for (const auto& c : j["candidates"]) {
-        if (!c.is_string()) return LineError{"\"candidates\" must be an array of names"};
+        if (!c.is_string() || static_cast<std::int64_t>(c.get_ref<const std::string&>().size()) > limits::name_length_max)
+            return LineError{fmt::format("\"candidates\" must be an array of names of at most {} bytes",
+                                         limits::name_length_max)};
         h.candidates.push_back(c.get<std::string>());
     }
     return std::nullopt;
@@ -298,31 +349,31 @@ std::optional<LineError> read_event(const ordered_json& j, Event& e) {
                                   "ttl", "outcome", "detail"}))
         return err;
     bool null = false;
-    if (auto err = get_int(j, "tick", e.tick, false, null)) return err;
-    if (auto err = get_int(j, "seq", e.seq, false, null)) return err;
+    if (auto err = get_int(j, "tick", e.tick, false, null, 0, limits::horizon_max)) return err;
+    if (auto err = get_int(j, "seq", e.seq, false, null, 0, limits::trace_events_max - 1)) return err;
     std::string s;
-    if (auto err = get_string(j, "phase", s, false)) return err;
+    if (auto err = get_string(j, "phase", s, false, limits::name_length_max)) return err;
     auto phase = phase_from_string(s);
     if (!phase) return LineError{fmt::format("unknown phase \"{}\"", s)};
     e.phase = *phase;
-    if (auto err = get_string(j, "node", e.node, true)) return err;
-    if (auto err = get_int(j, "run", e.run, true, null)) return err;
+    if (auto err = get_string(j, "node", e.node, true, limits::name_length_max)) return err;
+    if (auto err = get_int(j, "run", e.run, true, null, 0, limits::runs_max - 1)) return err;
     if (null) e.run = -1;
-    if (auto err = get_string(j, "op", s, false)) return err;
+    if (auto err = get_string(j, "op", s, false, limits::name_length_max)) return err;
     auto op = op_from_string(s);
     if (!op) return LineError{fmt::format("unknown op \"{}\"", s)};
     e.op = *op;
-    if (auto err = get_string(j, "token", e.token, true)) return err;
+    if (auto err = get_string(j, "token", e.token, true, limits::token_length_max)) return err;
     Fencing fencing = 0;
-    if (auto err = get_int(j, "fencing", fencing, true, null)) return err;
+    if (auto err = get_int(j, "fencing", fencing, true, null, 1, limits::fencing_max)) return err;
     if (!null) e.fencing = fencing;
     SlotIndex slot = 0;
-    if (auto err = get_int(j, "slot", slot, true, null)) return err;
+    if (auto err = get_int(j, "slot", slot, true, null, 0, limits::capacity_max - 1)) return err;
     if (!null) e.slot = slot;
     Tick ttl = 0;
-    if (auto err = get_int(j, "ttl", ttl, true, null)) return err;
+    if (auto err = get_int(j, "ttl", ttl, true, null, 0, limits::duration_max)) return err;
     if (!null) e.ttl = ttl;
-    if (auto err = get_string(j, "outcome", s, true)) return err;
+    if (auto err = get_string(j, "outcome", s, true, limits::name_length_max)) return err;
     if (s.empty()) {
         e.outcome = Outcome::none;
     } else {
@@ -330,35 +381,38 @@ std::optional<LineError> read_event(const ordered_json& j, Event& e) {
         if (!outcome) return LineError{fmt::format("unknown outcome \"{}\"", s)};
         e.outcome = *outcome;
     }
-    if (auto err = get_string(j, "detail", e.detail, true)) return err;
+    if (auto err = get_string(j, "detail", e.detail, true, limits::detail_length_max)) return err;
     return std::nullopt;
 }
 
 std::optional<LineError> read_summary(const ordered_json& j, TraceSummary& s) {
     if (auto err = check_keys(j, {"type", "end_tick", "results", "violations", "events", "trace_sha256"})) return err;
     bool null = false;
-    if (auto err = get_int(j, "end_tick", s.end_tick, false, null)) return err;
+    if (auto err = get_int(j, "end_tick", s.end_tick, false, null, 0, limits::horizon_max)) return err;
     if (!j["results"].is_array()) return LineError{"\"results\" must be an array"};
+    if (static_cast<std::int64_t>(j["results"].size()) > limits::runs_total_max)
+        return LineError{fmt::format("\"results\" has {} entries; at most {}", j["results"].size(),
+                                     limits::runs_total_max)};
     for (const auto& r : j["results"]) {
         if (auto err = check_keys(r, {"node", "run", "result", "fencing"}))
             return LineError{"in \"results\": " + err->message};
         RunSummary rs;
-        if (auto err = get_string(r, "node", rs.node, false)) return err;
-        if (auto err = get_int(r, "run", rs.run, false, null)) return err;
-        if (auto err = get_string(r, "result", rs.result, false)) return err;
+        if (auto err = get_string(r, "node", rs.node, false, limits::name_length_max)) return err;
+        if (auto err = get_int(r, "run", rs.run, false, null, 0, limits::runs_max - 1)) return err;
+        if (auto err = get_string(r, "result", rs.result, false, limits::name_length_max)) return err;
         Fencing f = 0;
-        if (auto err = get_int(r, "fencing", f, true, null)) return err;
+        if (auto err = get_int(r, "fencing", f, true, null, 1, limits::fencing_max)) return err;
         if (!null) rs.fencing = f;
         s.results.push_back(std::move(rs));
     }
     const auto& v = j["violations"];
     if (auto err = check_keys(v, {"overlap", "unsafe_write", "fencing_regressed"}))
         return LineError{"in \"violations\": " + err->message};
-    if (auto err = get_int(v, "overlap", s.violations.overlap, false, null)) return err;
-    if (auto err = get_int(v, "unsafe_write", s.violations.unsafe_write, false, null)) return err;
-    if (auto err = get_int(v, "fencing_regressed", s.violations.fencing_regressed, false, null)) return err;
-    if (auto err = get_int(j, "events", s.events, false, null)) return err;
-    if (auto err = get_string(j, "trace_sha256", s.trace_sha256, false)) return err;
+    if (auto err = get_int(v, "overlap", s.violations.overlap, false, null, 0, limits::trace_events_max)) return err;
+    if (auto err = get_int(v, "unsafe_write", s.violations.unsafe_write, false, null, 0, limits::trace_events_max)) return err;
+    if (auto err = get_int(v, "fencing_regressed", s.violations.fencing_regressed, false, null, 0, limits::trace_events_max)) return err;
+    if (auto err = get_int(j, "events", s.events, false, null, 0, limits::trace_events_max)) return err;
+    if (auto err = get_string(j, "trace_sha256", s.trace_sha256, false, 64)) return err;
     return std::nullopt;
 }
 
@@ -371,6 +425,8 @@ Result<Trace, TraceError> parse_trace(std::string_view text, const std::string& 
     bool have_summary = false;
     std::size_t pos = 0;
     auto fail = [&](std::string message) { return Err{TraceError{file, line_no, std::move(message)}}; };
+    if (static_cast<std::int64_t>(text.size()) > limits::trace_bytes_max)
+        return fail(fmt::format("the file is larger than {} bytes (trace_bytes_max)", limits::trace_bytes_max));
     while (pos < text.size()) {
         const std::size_t end = text.find('\n', pos);
         if (end == std::string_view::npos) {
@@ -381,6 +437,11 @@ Result<Trace, TraceError> parse_trace(std::string_view text, const std::string& 
         pos = end + 1;
         ++line_no;
         if (have_summary) return fail("text after the summary line");
+        if (const std::size_t nul = line.find('\0'); nul != std::string_view::npos)
+            return fail(fmt::format("a NUL byte (\\0) at column {}: a trace is text", nul + 1));
+        if (nested_too_deep(line))
+            return fail(fmt::format("arrays and objects nested more than {} deep (json_depth_max)",
+                                    limits::json_depth_max));
         ordered_json j;
         try {
             j = ordered_json::parse(line);
@@ -404,6 +465,9 @@ Result<Trace, TraceError> parse_trace(std::string_view text, const std::string& 
             err = read_event(j, e);
             if (!err && e.seq != static_cast<std::int64_t>(trace.events.size()))
                 err = LineError{fmt::format("seq {} out of order; expected {}", e.seq, trace.events.size())};
+            if (!err && e.slot && *e.slot >= trace.header.capacity)
+                err = LineError{fmt::format("\"slot\" is {}; the lock has {} slot{}", *e.slot, trace.header.capacity,
+                                            trace.header.capacity == 1 ? "" : "s")};
             if (!err && !trace.events.empty() && e.tick < trace.events.back().tick)
                 err = LineError{fmt::format("tick {} goes backwards (previous event at {})", e.tick,
                                             trace.events.back().tick)};

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Uses leasescope-cli the way a new user would and checks what they would
-# rely on: exit codes (0 ok, 1 a check failed, 2 bad input), data on stdout,
+# rely on: exit codes (0 ok, 1 a check failed, 2 bad input, 4 an output could
+# not be written), data on stdout,
 # diagnostics on stderr, and the first steps of the README.
 #
 #   cli_test.sh <path-to-leasescope-cli> <source-dir>
@@ -170,7 +171,8 @@ cli diff "$WORK/written2.jsonl" "$GOLDEN/expiry-takeover.jsonl"
 expect_rc 0 "--trace writes JSONL even when stdout shows text"
 
 cli run "$PRESET" --trace "$WORK/no-such-dir/t.jsonl"
-expect_rc 2 "--trace into a missing folder is bad input"
+expect_rc 4 "--trace into a missing folder is a write failure"
+expect_out_empty "--trace into a missing folder fails before the run prints anything"
 expect_err "no-such-dir" "--trace failure names the path"
 
 # ---- run --set and --until ---------------------------------------------------
@@ -303,15 +305,15 @@ expect_rc 0 "check against freshly updated goldens"
 # Writing fails: into a missing folder, and onto a path that is a folder. No
 # temporary file may be left behind, and the file before it stays whole.
 cli check "$PRESET" --golden "$WORK/missing-folder" --update
-expect_rc 2 "check --update into a missing folder"
+expect_rc 4 "check --update into a missing folder"
 check_that "nothing was created for the missing folder" test ! -e "$WORK/missing-folder"
 
 mkdir -p "$WORK/blocked/contention.jsonl"
 cli check "$PRESET" scenarios/contention.json --golden "$WORK/blocked" --update
-expect_rc 2 "check --update onto a folder"
+expect_rc 4 "check --update onto a folder"
 expect_err "contention.jsonl" "the failed write names its file"
 check_that "the earlier file was written whole" cmp -s "$WORK/blocked/expiry-takeover.jsonl" "$GOLDEN/expiry-takeover.jsonl"
-check_that "no temporary file is left after a failed write" test -z "$(find "$WORK/blocked" -name '*.tmp')"
+check_that "no temporary file is left after a failed write" test -z "$(find "$WORK/blocked" -name '*.tmp*')"
 
 # ---- diff of corrupted traces --------------------------------------------
 # Each corruption of the golden must be refused as bad input (exit 2) with

@@ -340,4 +340,49 @@ StoreResult<Unit> RedisStore::reset_namespace() {
 
 StoreResult<Unit> RedisStore::remove_namespace() { return delete_namespace(); }
 
+// ---- run ownership ----
+
+namespace {
+// Compare-and-act on the run-ownership key: only the run that holds it may
+// extend or delete it.
+constexpr std::string_view renew_run_script =
+    "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return 0";
+constexpr std::string_view release_run_script =
+    "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0";
+}  // namespace
+
+StoreResult<bool> RedisStore::claim_run(std::string_view run_id, std::int64_t lease_ms, std::int64_t& held_for_ms) {
+    LS_ASSERT(lease_ms >= 1);
+    held_for_ms = 0;
+    const std::string key = keys_.run_owner();
+    const std::string ms = std::to_string(lease_ms);
+    auto set = connection_.command({"SET", key, run_id, "NX", "PX", ms});
+    if (!set.ok()) return Err{set.error()};
+    const redisReply* r = set.value().get();
+    if (r != nullptr && r->type == REDIS_REPLY_STATUS) return true;
+    if (r == nullptr || r->type != REDIS_REPLY_NIL)
+        return Err{StoreError{"unexpected reply from SET NX: " + describe_reply(r), false}};
+    auto pttl = connection_.command({"PTTL", key});
+    if (!pttl.ok()) return Err{pttl.error()};
+    if (is_integer(pttl.value().get())) held_for_ms = std::max<std::int64_t>(0, pttl.value()->integer);
+    return false;
+}
+
+StoreResult<bool> RedisStore::renew_run(std::string_view run_id, std::int64_t lease_ms) {
+    LS_ASSERT(lease_ms >= 1);
+    const std::string ms = std::to_string(lease_ms);
+    auto reply = connection_.command({"EVAL", renew_run_script, "1", keys_.run_owner(), run_id, ms});
+    if (!reply.ok()) return Err{reply.error()};
+    if (!is_integer(reply.value().get()))
+        return Err{StoreError{"unexpected reply from the run-ownership renewal: " + describe_reply(reply.value().get()),
+                              false}};
+    return reply.value()->integer == 1;
+}
+
+StoreResult<Unit> RedisStore::release_run(std::string_view run_id) {
+    auto reply = connection_.command({"EVAL", release_run_script, "1", keys_.run_owner(), run_id});
+    if (!reply.ok()) return Err{reply.error()};
+    return Unit{};
+}
+
 }  // namespace leasescope::redis

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <csignal>
 #include <memory>
 #include <random>
@@ -49,6 +50,10 @@ public:
         if (auto stop = stop_reason()) return Err{*stop};
         return note(inner_.failover(now, loss));
     }
+    // Stops the run at the next tick, as a failed call would.
+    void stop_with(StoreError error) {
+        if (!first_error_) first_error_ = std::move(error);
+    }
 
 private:
     std::optional<StoreError> stop_reason() const {
@@ -92,6 +97,19 @@ sim::TraceSummary partial_summary(const sim::Simulation& sim, const std::vector<
     for (const auto& e : events) hasher.add_line(sim::event_line(e));
     summary.trace_sha256 = hasher.hex();
     return summary;
+}
+
+// A random id for the run-ownership key (not a lease token: it never
+// reaches a trace).
+std::string new_run_id() {
+    std::random_device device;
+    std::string id;
+    for (int i = 0; i < 4; ++i) {
+        char part[9];
+        std::snprintf(part, sizeof part, "%08x", static_cast<unsigned>(device()));
+        id += part;
+    }
+    return id;
 }
 
 // hiredis writes with write(2): a server that closed the connection would
@@ -153,8 +171,29 @@ LiveReport run_live(const sim::Scenario& original, const LiveOptions& options) {
         return report;
     }
     redis::RedisStore& store = *connected.value();
+    // One live run per lock and server: two runs would each read the other's
+    // records and end with verdicts about a history that was not theirs.
+    const std::string run_id = new_run_id();
+    const std::int64_t owner_lease_ms = run_owner_lease_ms(scenario.tick_ms);
+    std::int64_t held_for_ms = 0;
+    auto claimed = store.claim_run(run_id, owner_lease_ms, held_for_ms);
+    if (!claimed.ok()) {
+        report.backend_error = claimed.error();
+        return report;
+    }
+    if (!claimed.value()) {
+        report.lock_in_use = true;
+        report.backend_error = StoreError{
+            "another live run of lock '" + scenario.lock.name + "' is using " + report.redis + " (its key " +
+                store.keys().run_owner() + " is held for " + std::to_string(held_for_ms) +
+                " ms more and renewed while that run lives); wait for it to end, or give this scenario another "
+                "lock name",
+            false};
+        return report;
+    }
     if (auto reset = store.reset_namespace(); !reset.ok()) {
         report.backend_error = reset.error();
+        (void)store.release_run(run_id);
         return report;
     }
 
@@ -171,8 +210,24 @@ LiveReport run_live(const sim::Scenario& original, const LiveOptions& options) {
             report.timing_faults.push_back(TimingFault{*previous, pacer.ms_past_deadline(*previous)});
         }
     };
+    auto renewed_at = std::chrono::steady_clock::now();
     auto on_tick_begin = [&](Tick t) {
         check_previous();
+        // Renew the run-ownership key a third of its lease after the last time.
+        const auto now = std::chrono::steady_clock::now();
+        if (now - renewed_at >= std::chrono::milliseconds(owner_lease_ms / 3)) {
+            auto renewed = store.renew_run(run_id, owner_lease_ms);
+            if (!renewed.ok()) {
+                guarded.stop_with(renewed.error());
+            } else if (!renewed.value()) {
+                report.lock_in_use = true;
+                guarded.stop_with(StoreError{"this run lost its key " + store.keys().run_owner() +
+                                                 " (deleted or taken by another client): its verdict would not be "
+                                                 "its own",
+                                             false});
+            }
+            renewed_at = now;
+        }
         // A cancel during the wait is acted on by the guarded store, before
         // any node's call in this tick.
         (void)pacer.wait_for_mid(t, options.cancel);
@@ -198,6 +253,9 @@ LiveReport run_live(const sim::Scenario& original, const LiveOptions& options) {
     if (!store.connection().broken()) {
         if (auto removed = store.remove_namespace(); !removed.ok() && !report.backend_error) {
             report.backend_error = removed.error();
+        }
+        if (auto released = store.release_run(run_id); !released.ok() && !report.backend_error) {
+            report.backend_error = released.error();
         }
     }
     return report;

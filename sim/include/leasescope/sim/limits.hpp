@@ -1,18 +1,24 @@
 #pragma once
-// Named limits on every number a scenario can carry. Hitting one is a typed
-// error naming the JSON path, never silent growth.
+// Every limit on what LeaseScope reads, in one place (docs/scenario-format.md
+// "Limits" and docs/trace-format.md "Limits" list them for users). Each is
+// checked before the work it protects: a file is never read past its size
+// limit, a JSON document is never nested deeper than json_depth_max, a
+// scenario whose runs would not fit in memory is refused at validation.
+// Hitting one is an error that names the limit and the value, never silent
+// growth.
 #include <cstdint>
 
 #include "leasescope/engine/types.hpp"
 
 namespace leasescope::limits {
 
+// ---- Numbers in a scenario ----
 inline constexpr std::int64_t candidates_max = 100'000;
 inline constexpr std::int64_t capacity_max = 1'024;
 inline constexpr Tick horizon_max = 100'000'000;
 inline constexpr Tick duration_max = horizon_max;  // wait, lease, action, every, …
-inline constexpr std::int64_t runs_max = 1'000'000;
-inline constexpr std::int64_t writes_max = 10'000;  // per candidate
+inline constexpr std::int64_t runs_max = 1'000'000;  // one candidate's `runs`
+inline constexpr std::int64_t writes_max = 10'000;   // per candidate
 inline constexpr std::int64_t faults_max = 100'000;
 inline constexpr std::int64_t ops_max = 100'000;
 inline constexpr std::int64_t tick_ms_min = 1;
@@ -20,11 +26,56 @@ inline constexpr std::int64_t tick_ms_max = 60'000;
 inline constexpr Fencing fencing_start_max = 1'000'000'000'000;
 inline constexpr std::int64_t name_length_max = 200;
 inline constexpr std::int64_t text_length_max = 4'000;  // title and summary
-// Events one simulation may emit (a Timeline keeps them in memory).
+
+// ---- Work a scenario may ask for (checked at validation) ----
+// Runs that can start before the horizon, summed over the candidates: each
+// candidate's min(runs, (horizon - start) / every + 1). Every run keeps a
+// record (about 150 bytes with its token and its summary entry) for the whole
+// simulation, so this bounds the memory of a run at about 3 GB. The largest
+// benchmark, `bench --candidates 100000` over 1,000,000 ticks, starts about
+// 9.4 million runs; a scenario of 1,000 candidates repeating every tick for
+// 10^8 ticks (10^11 runs) is refused.
+inline constexpr std::int64_t runs_total_max = 20'000'000;
+// Events one simulation may emit (a Timeline keeps them in memory); also the
+// largest event count a trace file may claim.
 inline constexpr std::int64_t trace_events_max = 50'000'000;
-inline constexpr std::int64_t scenario_bytes_max = 64 * 1024 * 1024;
+// Fencing numbers: a counter starts at most at fencing_start_max and is
+// incremented once per acquisition, at most once per run.
+inline constexpr Fencing fencing_max = fencing_start_max + runs_total_max;
+
+// ---- JSON documents (scenario files and --set values) ----
+// The whole file, checked before it is read past this size.
+inline constexpr std::int64_t scenario_bytes_max = 32 * 1024 * 1024;
+// Arrays and objects inside each other. A scenario needs 4 levels
+// (root, candidates, a candidate, its writes).
+inline constexpr std::int64_t json_depth_max = 64;
+// One string or key, in bytes as written (escapes counted once decoded).
+inline constexpr std::int64_t json_string_bytes_max = 16 * 1024;
+// Keys of one object (a scenario object has at most 14).
+inline constexpr std::int64_t json_object_keys_max = 1'024;
+// Values in one document (objects, arrays, strings, numbers, booleans, nulls;
+// keys not counted). The 100,000-candidate benchmark scenario has about
+// 1.1 million; the in-memory document costs about 60 bytes per value.
+inline constexpr std::int64_t json_values_max = 2'000'000;
+// Error messages quote at most this many bytes of a key or value, and "did
+// you mean" looks for a close word only for words up to this length.
+inline constexpr std::int64_t quoted_bytes_max = 64;
+
+// ---- Trace files (docs/trace-format.md) ----
+// The reader checks about 32 MB/s and holds every event: 64 MiB is read in
+// about 2 s and 200 MB.
+inline constexpr std::int64_t trace_bytes_max = 64 * 1024 * 1024;
+// Tokens are 22 Base58 characters; live tokens are no longer.
+inline constexpr std::int64_t token_length_max = 64;
+// The `detail` of an event: a node name, or a few comma-separated words.
+inline constexpr std::int64_t detail_length_max = name_length_max;
 
 static_assert(capacity_max <= candidates_max);
 static_assert(duration_max <= horizon_max);
+static_assert(runs_max <= runs_total_max);
+static_assert(text_length_max <= json_string_bytes_max);
+static_assert(name_length_max <= json_string_bytes_max);
+static_assert(quoted_bytes_max < name_length_max);
+static_assert(scenario_bytes_max <= trace_bytes_max);
 
 }  // namespace leasescope::limits

@@ -31,6 +31,10 @@ public:
     std::string slot(std::int32_t index) const { return prefix_ + "slot:" + std::to_string(index); }
     std::string counter() const { return prefix_ + "fencing"; }
     std::string holdoff() const { return prefix_ + "holdoff"; }
+    // The run-ownership key: which live run uses this lock on this server
+    // (a random id, with a lease of its own). Not one of the lock's keys:
+    // owns() is false for it and reset/remove_namespace leave it alone.
+    std::string run_owner() const { return prefix_ + "run"; }
     // KEYS for every script: the slots in order, the counter, the hold-off.
     const std::vector<std::string>& script_keys() const { return script_keys_; }
     // True for exactly the keys this layout can write, whatever the capacity
@@ -79,6 +83,15 @@ public:
     StoreResult<Unit> reset_namespace();
     // Deletes every key of this lock's namespace, the counter included.
     StoreResult<Unit> remove_namespace();
+
+    // One live run per lock and server. claim_run sets the run-ownership key
+    // to `run_id` for `lease_ms` unless it exists (false: another run holds
+    // it; `held_for_ms` says for how long yet). renew_run extends it while it
+    // is still `run_id`'s (false: it was lost). release_run deletes it if it
+    // is still `run_id`'s.
+    StoreResult<bool> claim_run(std::string_view run_id, std::int64_t lease_ms, std::int64_t& held_for_ms);
+    StoreResult<bool> renew_run(std::string_view run_id, std::int64_t lease_ms);
+    StoreResult<Unit> release_run(std::string_view run_id);
 
     const LockConfig& config() const { return config_; }
     std::int64_t tick_ms() const { return tick_ms_; }

@@ -54,6 +54,11 @@ struct LiveReport {
     // Redis unreachable, failing or gone (exit 3). A Redis error reply or a
     // lost connection stops the run: its answers would not be the model's.
     std::optional<StoreError> backend_error;
+    // Set with backend_error when another live run of the same lock holds
+    // this server's run-ownership key: this run was refused before it
+    // touched any key (or stopped when it lost the key), so that neither run
+    // ends with a verdict made of the other's commands.
+    bool lock_in_use = false;
 
     bool ok() const { return completed && !input_error && !backend_error; }
 };
@@ -63,9 +68,16 @@ struct LiveReport {
 // paused, no network cut, no replica promoted.
 std::vector<std::string> emulated_faults(const sim::Scenario& scenario);
 
-// Runs `scenario` live. Resets the lock's namespace at the start and removes
-// it at the end; touches no other key. Never throws for an operating error.
+// Runs `scenario` live. First claims the lock's run-ownership key on the
+// server (a random id with a lease of run_owner_lease_ms(tick_ms), renewed as
+// the run goes; refused when another run holds it), then resets the lock's
+// namespace, and at the end removes it and releases the key; touches no other
+// key. Never throws for an operating error.
 LiveReport run_live(const sim::Scenario& scenario, const LiveOptions& options);
+
+// The lease of the run-ownership key: long enough to outlast one tick's wait
+// between renewals, short enough that a killed run frees the lock soon.
+inline std::int64_t run_owner_lease_ms(std::int64_t tick_ms) { return 5'000 + 3 * tick_ms; }
 
 // The scenario as run live: tick_ms replaced when `tick_ms` > 0.
 sim::Scenario with_tick_ms(const sim::Scenario& scenario, std::int64_t tick_ms);
