@@ -67,6 +67,30 @@ TEST(FuzzRegressions, OverrideInputs) {
     EXPECT_GT(replay("override", leasescope::fuzz::override_one_input), 0u);
 }
 
+// Structurally built inputs (deep, long, many values, NUL bytes, work): each
+// is refused or accepted with a short error, quickly.
+TEST(FuzzRegressions, StructureInputs) {
+    EXPECT_GT(replay("structure", leasescope::fuzz::structure_one_input), 0u);
+}
+
+// Traces with their hash fixed up, so the reader's range checks are reached.
+TEST(FuzzRegressions, TraceFixedInputs) {
+    EXPECT_GT(replay("trace_fixed", leasescope::fuzz::trace_fixed_one_input), 0u);
+    EXPECT_GT(replay("trace", leasescope::fuzz::trace_fixed_one_input), 0u);
+}
+
+// The fix-up makes a trace with a changed value pass the hash check, so what
+// the reader says is about the value: a guard that the target reaches it.
+TEST(FuzzRegressions, TraceFixUpReachesTheRangeChecks) {
+    const std::string golden = bytes_of(fs::path(LEASESCOPE_SOURCE_DIR) / "tests/golden/expiry-takeover.jsonl");
+    auto intact = leasescope::sim::parse_trace(leasescope::fuzz::fix_up_trace(golden), "t");
+    EXPECT_TRUE(intact.ok());
+    const std::string wrapped = bytes_of(fs::path(LEASESCOPE_SOURCE_DIR) / "tests/fuzz/corpus/trace_fixed/slot-2-to-the-32.jsonl");
+    auto read = leasescope::sim::parse_trace(leasescope::fuzz::fix_up_trace(wrapped), "t");
+    ASSERT_FALSE(read.ok());
+    EXPECT_NE(read.error().message.find("\"slot\" is 4294967296"), std::string::npos) << read.error().to_string();
+}
+
 // The empty input, and the base scenario of the override fuzzer, parse as
 // expected: a guard that the entry points still look at their input.
 TEST(FuzzRegressions, EntryPointsSeeTheirInput) {

@@ -3,6 +3,7 @@
 // through), leaves no temporary behind, and names the user's path in every
 // error; a read never goes past its limit.
 #include <csignal>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -11,7 +12,10 @@
 
 #include <gtest/gtest.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #include "leasescope/io/files.hpp"
@@ -82,12 +86,26 @@ TEST_F(IoTest, ALinkAtTheTargetIsRefusedNotReplaced) {
 }
 
 TEST_F(IoTest, DevicesAndDirectoriesAreRefused) {
+    // A node of our own, never /dev/null: a writer with the old bug would
+    // replace the shared node with a plain file. mknod needs root; without
+    // it a socket stands in (not a regular file either).
     std::string error;
-    EXPECT_FALSE(io::write_file("/dev/null", "x", error));
-    EXPECT_NE(error.find("/dev/null: is a character device"), std::string::npos) << error;
+    const std::string node = path("device");
+    bool is_device = ::mknod(node.c_str(), S_IFCHR | 0666, makedev(1, 3)) == 0;
+    if (!is_device) {
+        const int fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
+        sockaddr_un address = {};
+        address.sun_family = AF_UNIX;
+        std::snprintf(address.sun_path, sizeof address.sun_path, "%s", node.c_str());
+        ASSERT_EQ(::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address), 0);
+        ::close(fd);
+    }
+    EXPECT_FALSE(io::write_file(node, "x", error));
+    EXPECT_NE(error.find(node + (is_device ? ": is a character device" : ": is a socket")), std::string::npos)
+        << error;
     struct stat st = {};
-    ASSERT_EQ(::stat("/dev/null", &st), 0);
-    EXPECT_TRUE(S_ISCHR(st.st_mode));
+    ASSERT_EQ(::lstat(node.c_str(), &st), 0);
+    EXPECT_TRUE(is_device ? S_ISCHR(st.st_mode) : S_ISSOCK(st.st_mode));
     fs::create_directory(path("d"));
     EXPECT_FALSE(io::write_file(path("d"), "x", error));
     EXPECT_NE(error.find(path("d") + ": is a directory"), std::string::npos) << error;

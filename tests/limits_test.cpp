@@ -79,7 +79,10 @@ TEST(Limits, ErrorLinesQuoteAtMostAFewBytesOfWhatTheUserWrote) {
     const auto max = static_cast<std::size_t>(limits::json_string_bytes_max);
     for (const std::string& text : {"{\"" + std::string(max, 'k') + "\": 1}",
                                     "{\"name\": \"x\", \"order\": \"" + std::string(max, 'q') + "\"}",
-                                    "{\"" + std::string(max + 10, 'k') + "\": 1}"}) {
+                                    "{\"" + std::string(max + 10, 'k') + "\": 1}",
+                                    // nlohmann quotes the token it was reading in a syntax error
+                                    "{\"name\": \"x\", \"order\": \"" + std::string(max, 'q') + "\x01\"}",
+                                    "{\"name\": \"x\", \"order\": \"" + std::string(max, 'q')}) {
         const std::string error = error_of(text);
         EXPECT_FALSE(error.empty());
         EXPECT_LT(error.size(), 600u) << error.substr(0, 300);
@@ -264,6 +267,35 @@ TEST(Limits, TheTraceReaderRefusesLongStringsDepthAndNulBytes) {
     std::string nul = text;
     nul[second + 5] = '\0';
     EXPECT_NE(trace_error(nul).find("NUL"), std::string::npos);
+}
+
+TEST(Limits, ATraceLineWithManyKeysIsRefusedBeforeItIsParsed) {
+    // Found by the structure fuzzer: 40,813 keys in one line took over 10 s
+    // (the reader's ordered objects look every key up one by one).
+    std::string text = edited_trace([](auto&) {});
+    const std::size_t second = text.find('\n') + 1;
+    std::string line = "{";
+    for (int k = 0; k < 40'813; ++k) line += (k ? ",\"" : "\"") + std::to_string(k) + "\":0";
+    line += "}\n";
+    text.insert(second, line);
+    const auto start = std::chrono::steady_clock::now();
+    const std::string error = trace_error(text);
+    EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(1));
+    EXPECT_NE(error.find("json_object_keys_max"), std::string::npos) << error;
+    EXPECT_NE(error.find("t.jsonl:2:"), std::string::npos) << error;
+}
+
+TEST(Limits, ATraceLineWithTooManyValuesIsRefusedBeforeItIsParsed) {
+    // Found by the structure fuzzer: an array of 8 million numbers in one
+    // line made the reader ask for a 256 MB block.
+    std::string text = edited_trace([](auto&) {});
+    const std::size_t second = text.find('\n') + 1;
+    std::string line = "[0";
+    for (std::int64_t k = 1; k <= limits::json_values_max; ++k) line += ",0";
+    text.insert(second, line + "]\n");
+    const std::string error = trace_error(text);
+    EXPECT_NE(error.find("json_values_max"), std::string::npos) << error.substr(0, 300);
+    EXPECT_NE(error.find("t.jsonl:2:"), std::string::npos) << error.substr(0, 300);
 }
 
 TEST(Limits, TheTraceReaderChecksTheFileSizeFirst) {

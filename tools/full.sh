@@ -7,8 +7,13 @@
 #   2. a second compiler: Clang 14 Release (every test) and Debug (the golden
 #      suite), and GCC 12 Debug (the golden suite); the trace hashes of all
 #      four builds and of build/test (GCC Release) must be identical
-#   3. fuzzing: the three libFuzzer targets, FUZZ_SECONDS (60) each
-# Environment: FULL_JOBS (2) parallel jobs, FUZZ_SECONDS, FUZZ_SEED (1), FULL_STAGES (a
+#   3. fuzzing: the five libFuzzer targets, FUZZ_SECONDS (60) each, under a
+#      memory limit (FUZZ_RSS_MB, 1024 MiB of RSS with ASan's own overhead;
+#      one allocation over 256 MiB is a failure too): scenario, trace,
+#      override, structure (deep and long inputs built from a small program,
+#      past max_len) and trace_fixed (traces whose hash is fixed up, so the
+#      reader's range checks are reached)
+# Environment: FULL_JOBS (2) parallel jobs, FUZZ_SECONDS, FUZZ_SEED (1), FUZZ_RSS_MB (1024), FULL_STAGES (a
 # subset of "asan clang fuzz").
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -17,6 +22,7 @@ fuzz_seconds="${FUZZ_SECONDS:-60}"
 # A fixed seed: what CI finds, a developer replays with the same mutations
 # (FUZZ_SEED=0 lets libFuzzer pick one).
 fuzz_seed="${FUZZ_SEED:-1}"
+fuzz_rss_mb="${FUZZ_RSS_MB:-1024}"
 stages="${FULL_STAGES:-asan clang fuzz}"
 failed=()
 summary=()
@@ -95,20 +101,23 @@ fuzzing() {
   CXX=clang++-14 cmake -S tests/fuzz -B build/fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null || return 1
   cmake --build build/fuzz -j "$jobs" >/dev/null || return 1
   local ok=0 kind dict
-  for kind in scenario trace override; do
+  for kind in scenario trace override structure trace_fixed; do
     dict=""
     [ -f "tests/fuzz/$kind.dict" ] && dict="-dict=tests/fuzz/$kind.dict"
+    # trace_fixed mutates traces: the trace seeds and dictionary serve it too.
+    [ "$kind" = trace_fixed ] && dict="-dict=tests/fuzz/trace.dict"
     # The working corpus grows in build/; the checked-in seeds stay as they are.
     mkdir -p "build/fuzz/corpus/$kind" "build/fuzz/artifacts/$kind"
     # Only folders that exist: git keeps no empty folder, and libFuzzer stops
     # at a missing one (tests/fuzz_regressions/trace has no input yet).
     local corpora=("build/fuzz/corpus/$kind") dir
-    for dir in "tests/fuzz/corpus/$kind" "tests/fuzz_regressions/$kind"; do
+    for dir in "tests/fuzz/corpus/$kind" "tests/fuzz_regressions/$kind" \
+               $([ "$kind" = trace_fixed ] && echo tests/fuzz/corpus/trace); do
       [ -d "$dir" ] && corpora+=("$dir")
     done
     echo "fuzz_$kind: $fuzz_seconds s" >&2
     if ! ASAN_OPTIONS="detect_leaks=1" UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1" \
-        "build/fuzz/fuzz_$kind" -max_total_time="$fuzz_seconds" -seed="$fuzz_seed" -timeout=10 -rss_limit_mb=2048 \
+        "build/fuzz/fuzz_$kind" -max_total_time="$fuzz_seconds" -seed="$fuzz_seed" -timeout=10 -rss_limit_mb="$fuzz_rss_mb" -malloc_limit_mb=256 \
         -max_len=65536 -print_final_stats=1 $dict -artifact_prefix="build/fuzz/artifacts/$kind/" \
         "${corpora[@]}" >"build/fuzz/$kind.log" 2>&1; then
       ok=1
@@ -127,7 +136,7 @@ for s in $stages; do
   case "$s" in
     asan) stage "asan: every test under AddressSanitizer + UBSan" asan_tests ;;
     clang) stage "compilers: Clang 14 and GCC 12, Debug and Release, same hashes" compilers ;;
-    fuzz) stage "fuzzing: scenario, trace, override, ${fuzz_seconds} s each" fuzzing ;;
+    fuzz) stage "fuzzing: scenario, trace, override, structure, trace_fixed, ${fuzz_seconds} s each" fuzzing ;;
     *) echo "full.sh: unknown stage $s" >&2; failed+=("$s") ;;
   esac
 done

@@ -215,7 +215,8 @@ void add_explore_command(CLI::App& app, int& exit_code) {
     auto* cmd = app.add_subcommand(
         "explore",
         "Add fault schedules to a scenario, look for a broken property and write the shortest counterexample.\n"
-        "Exit codes: 1 a counterexample was found, 0 none within the budget, 2 bad input.");
+        "Exit codes: 1 a counterexample was found, 0 none within the budget, 2 bad input, 4 the counterexample "
+        "(or standard output) could not be written.");
     cmd->add_option("SCENARIO", args->path, "Base scenario file (its own faults stay in every schedule)")->required();
     auto* exhaustive = cmd->add_flag("--exhaustive", args->exhaustive,
                                      "Cover every schedule in the budget, fewest faults first (the default)");

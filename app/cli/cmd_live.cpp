@@ -209,7 +209,11 @@ int run_live_command(const LiveArgs& args) {
 void add_live_command(CLI::App& app, int& exit_code) {
     auto args = std::make_shared<LiveArgs>();
     args->redis_url = default_url();
-    auto* live = app.add_subcommand("live", "Run a scenario in real time against a real Redis (same elector code)");
+    auto* live = app.add_subcommand(
+        "live",
+        "Run a scenario in real time against a real Redis (same elector code).\n"
+        "Exit codes: 0 ok, 1 differs from the simulation (--compare), 2 bad input, 3 Redis failed or another live run "
+        "of the same lock holds it, 4 an output could not be written, 130/143 interrupted by SIGINT/SIGTERM.");
     live->add_option("SCENARIO", args->scenario_path, "Scenario file (JSON with comments)");
     live->add_option("--redis", args->redis_url,
                      "redis://[user:password@]host[:port][/db] (default: $LEASESCOPE_REDIS_URL or "

@@ -68,8 +68,10 @@ bool App::init(std::string& error) {
     if (!options_.scenarios_dir.empty() && fs::is_directory(options_.scenarios_dir, ec)) {
         for (const auto& entry : fs::directory_iterator(options_.scenarios_dir, ec)) {
             if (entry.path().extension() != ".json") continue;
-            std::string bytes;
-            if (!read_text_file(entry.path().string(), bytes)) continue;
+            std::string why;
+            const auto read = io::read_file(entry.path().string(), limits::scenario_bytes_max, "scenario_bytes_max", why);
+            if (!read) continue;
+            const std::string& bytes = *read;
             auto parsed = sim::parse_scenario(bytes, entry.path().string());
             if (!parsed.ok()) continue;
             presets_.push_back(PresetInfo{entry.path().string(), parsed->name, parsed->title, parsed->summary});

@@ -23,6 +23,7 @@
 
 #include "app.hpp"
 #include "leasescope/io/data_dir.hpp"
+#include "leasescope/io/signals.hpp"
 #include "offscreen.hpp"
 #include "platform.hpp"
 
@@ -224,6 +225,8 @@ void report_fill(const ImDrawData* data) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    // Ctrl-C or SIGTERM during an export removes its temporary file.
+    leasescope::io::install_cleanup_on_signals();
     CLI::App cli{"LeaseScope: replay Redis lease / leader-election scenarios on a timeline.\n"
                  "Opens the expiry-takeover preset when no scenario is given."};
     std::string scenario_path, screenshot, size_text = "1600x900", lang_text, assets_flag, scenarios_flag;

@@ -24,27 +24,33 @@ struct Failure {
 
 [[noreturn]] void fail(std::string where, std::string message) { throw Failure{std::move(where), std::move(message)}; }
 
-// A byte-bounded quotation of something the user wrote, for an error line: at
-// most limits::quoted_bytes_max bytes (cut at a UTF-8 character boundary), as
-// a JSON string, with the full length when it was cut. A 60 MB key must not
-// become a 120 MB error line.
-std::string quote(std::string_view s) {
+// The first limits::quoted_bytes_max bytes of `s`, cut at a UTF-8 character
+// boundary (all of it when it is that short).
+std::string_view clipped(std::string_view s) {
     const auto max = static_cast<std::size_t>(limits::quoted_bytes_max);
-    if (s.size() <= max) return json(std::string(s)).dump(-1, ' ', false, json::error_handler_t::replace);
+    if (s.size() <= max) return s;
     std::size_t cut = max;
     while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;
-    return fmt::format("{}… ({} bytes)",
-                       json(std::string(s.substr(0, cut))).dump(-1, ' ', false, json::error_handler_t::replace),
-                       s.size());
+    return s.substr(0, cut);
+}
+
+std::string json_quoted(std::string_view s) {
+    return json(std::string(s)).dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+// A byte-bounded quotation of something the user wrote, for an error line: at
+// most limits::quoted_bytes_max bytes, as a JSON string, with the full length
+// when it was cut. A 60 MB key must not become a 120 MB error line.
+std::string quote(std::string_view s) {
+    const std::string_view head = clipped(s);
+    if (head.size() == s.size()) return json_quoted(s);
+    return fmt::format("{}… ({} bytes)", json_quoted(head), s.size());
 }
 
 // A JSON-pointer component for a path in an error line (clipped like quote).
 std::string path_part(std::string_view s) {
-    const auto max = static_cast<std::size_t>(limits::quoted_bytes_max);
-    if (s.size() <= max) return std::string(s);
-    std::size_t cut = max;
-    while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;
-    return std::string(s.substr(0, cut)) + "…";
+    const std::string_view head = clipped(s);
+    return head.size() == s.size() ? std::string(s) : std::string(head) + "…";
 }
 
 // Line and column (1-based) of byte `offset` of `text`.
@@ -704,6 +710,14 @@ std::optional<json> parse_bounded(std::string_view text, const std::string& base
         std::string what = *watch.syntax_error();
         // nlohmann's text after its own position prefix says what was expected.
         if (const auto colon = what.find(": "); colon != std::string::npos) what = what.substr(colon + 2);
+        // It quotes the token it was reading ("last read: '...'"), which can
+        // be a whole 30 MB string: quote a few bytes of it, like every error.
+        constexpr std::string_view last_read = "; last read: '";
+        if (const auto at = what.find(last_read); at != std::string::npos) {
+            const std::string token = what.substr(at + last_read.size());
+            if (static_cast<std::int64_t>(token.size()) > limits::quoted_bytes_max)
+                what = fmt::format("{}{}{}…' ({} bytes)", what.substr(0, at), last_read, clipped(token), token.size());
+        }
         const std::size_t position = watch.syntax_position();
         syntax = SyntaxError{line_column(text, position == 0 ? 0 : position - 1), "JSON syntax error: " + what};
         return std::nullopt;

@@ -296,10 +296,17 @@ std::optional<LineError> get_string(const ordered_json& j, const char* key, std:
     return std::nullopt;
 }
 
-// Arrays and objects nested deeper than the limit, found by a scan of the
-// bytes before the line is parsed (a trace line nests 3 deep at most).
-bool nested_too_deep(std::string_view line) {
+// The shape of a line, from a scan of its bytes before it is parsed: arrays
+// and objects nested deeper than json_depth_max (a trace line nests 3 deep),
+// or an object with more than json_object_keys_max keys (the reader's ordered
+// objects look keys up one by one: 40,000 keys in one line took a fuzzer's
+// input past 10 s), or more than json_values_max values (an array of 8
+// million numbers asked for a 256 MB block; a real line within
+// trace_bytes_max has far fewer).
+std::optional<std::string> line_shape_error(std::string_view line) {
+    std::array<std::int64_t, limits::json_depth_max + 1> keys{};
     std::int64_t depth = 0;
+    std::int64_t separators = 0;
     bool in_string = false;
     for (std::size_t i = 0; i < line.size(); ++i) {
         const char c = line[i];
@@ -309,12 +316,22 @@ bool nested_too_deep(std::string_view line) {
         } else if (c == '"') {
             in_string = true;
         } else if (c == '[' || c == '{') {
-            if (++depth > limits::json_depth_max) return true;
+            if (++depth > limits::json_depth_max)
+                return fmt::format("arrays and objects nested more than {} deep (json_depth_max)",
+                                   limits::json_depth_max);
+            keys[static_cast<std::size_t>(depth)] = 0;
         } else if (c == ']' || c == '}') {
-            --depth;
+            if (depth > 0) --depth;
+        } else if (c == ',') {
+            if (++separators >= limits::json_values_max)
+                return fmt::format("more than {} values in one line (json_values_max)", limits::json_values_max);
+        } else if (c == ':') {
+            if (++keys[static_cast<std::size_t>(depth)] > limits::json_object_keys_max)
+                return fmt::format("an object with more than {} keys (json_object_keys_max)",
+                                   limits::json_object_keys_max);
         }
     }
-    return false;
+    return std::nullopt;
 }
 
 std::optional<LineError> read_header(const ordered_json& j, TraceHeader& h) {
@@ -439,9 +456,7 @@ Result<Trace, TraceError> parse_trace(std::string_view text, const std::string& 
         if (have_summary) return fail("text after the summary line");
         if (const std::size_t nul = line.find('\0'); nul != std::string_view::npos)
             return fail(fmt::format("a NUL byte (\\0) at column {}: a trace is text", nul + 1));
-        if (nested_too_deep(line))
-            return fail(fmt::format("arrays and objects nested more than {} deep (json_depth_max)",
-                                    limits::json_depth_max));
+        if (auto shape = line_shape_error(line)) return fail(*shape);
         ordered_json j;
         try {
             j = ordered_json::parse(line);

@@ -15,4 +15,17 @@ env -u DISPLAY "$app" "$bad" >/dev/null 2>&1; rc=$?
 [ "$rc" -eq 2 ] || fail "bad scenario: expected exit 2, got $rc"
 "$app" "$scenario" --size 10x10 >/dev/null 2>&1; rc=$?
 [ "$rc" -eq 2 ] || fail "bad --size: expected exit 2, got $rc"
+# Exports go through the safe writer and report failures (issue 15): a
+# trace into a missing folder and a screenshot onto a symbolic link are
+# errors naming the path, with exit 4, and the link is left alone.
+out=$(mktemp -d); trap 'rm -f "$bad"; rm -rf "$out"' EXIT
+"$app" "$scenario" --screenshot "$out/ok.png" --trace "$out/no-such-dir/t.jsonl" >/dev/null 2>"$out/err"; rc=$?
+[ "$rc" -eq 4 ] || fail "--trace into a missing folder: expected exit 4, got $rc: $(cat "$out/err")"
+grep -q "no-such-dir/t.jsonl" "$out/err" || fail "--trace into a missing folder: the path is not named: $(cat "$out/err")"
+echo precious >"$out/victim"
+ln -s "$out/victim" "$out/link.png"
+"$app" "$scenario" --screenshot "$out/link.png" >/dev/null 2>"$out/err"; rc=$?
+[ "$rc" -eq 4 ] || fail "--screenshot onto a link: expected exit 4, got $rc"
+[ -L "$out/link.png" ] && [ "$(cat "$out/victim")" = precious ] || fail "--screenshot followed or replaced a link"
+[ -z "$(find "$out" -name '*.tmp')" ] || fail "a temporary file was left: $(find "$out" -name '*.tmp')"
 echo "ok"
