@@ -12,6 +12,7 @@
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <nlohmann/json.hpp>
 
 #include "common.hpp"
 #include "leasescope/sim/limits.hpp"
@@ -36,7 +37,14 @@ struct ExploreArgs {
     std::string out;
     std::uint64_t chunk = 16;
     bool no_prune = false;
+    std::string format = "text";
 };
+
+// Human lines on stdout, left out with --format json (which prints one document at the end).
+template <typename... T>
+void say(bool quiet, fmt::format_string<T...> format, T&&... args) {
+    if (!quiet) fmt::print(format, std::forward<T>(args)...);
+}
 
 // Hands chunks to `jobs` threads from a shared counter, so a thread that drew
 // cheap chunks takes more. Which thread ran which chunk does not matter: the
@@ -77,6 +85,7 @@ std::string rate(double per_second) {
 }
 
 int cmd_explore(const ExploreArgs& args) {
+    const bool json = args.format == "json";
     auto scenario = load_scenario(args.path, args.sets);
     if (!scenario) return exit_bad_input;
 
@@ -117,7 +126,7 @@ int cmd_explore(const ExploreArgs& args) {
             std::random_device device;
             run.seed = (static_cast<std::uint64_t>(device()) << 32) ^ device();
         }
-        fmt::print("seed {} (replay with --seed {})\n", run.seed, run.seed);
+        say(json, "seed {} (replay with --seed {})\n", run.seed, run.seed);
         std::fflush(stdout);
     }
 
@@ -130,15 +139,15 @@ int cmd_explore(const ExploreArgs& args) {
     const unsigned jobs = args.jobs > 0 ? args.jobs : std::max(1u, std::thread::hardware_concurrency());
     if (jobs > 1) run.runner = thread_runner(jobs);
 
-    fmt::print("exploring {}: {}, base ends at tick {}; faults start at ticks 0..{}\n", scenario->name,
+    say(json, "exploring {}: {}, base ends at tick {}; faults start at ticks 0..{}\n", scenario->name,
                count_of(scenario->candidates.size(), "candidate", "candidates"), explorer.base_end_tick(),
                explorer.max_tick());
-    fmt::print("  budget: up to {} of {}; pauses and partitions 1..{} ticks; orders: as given{}; {} single faults\n",
+    say(json, "  budget: up to {} of {}; pauses and partitions 1..{} ticks; orders: as given{}; {} single faults\n",
                count_of(static_cast<std::uint64_t>(options.max_faults), "fault", "faults"),
                sim::to_string(options.kinds), options.max_pause,
                options.shuffles > 0 ? fmt::format(" + {} shuffled", options.shuffles) : std::string(),
                explorer.atoms().size());
-    fmt::print("  checking: {}; mode: {}\n", sim::to_string(options.properties),
+    say(json, "  checking: {}; mode: {}\n", sim::to_string(options.properties),
                random ? fmt::format("random, {} draws", run.draws) : std::string("exhaustive"));
     std::fflush(stdout);
 
@@ -151,17 +160,18 @@ int cmd_explore(const ExploreArgs& args) {
     const double cpu_seconds = static_cast<double>(std::clock() - cpu_started) / CLOCKS_PER_SEC;
 
     for (const sim::LevelReport& level : report.levels) {
-        fmt::print("  {}: {}\n", count_of(static_cast<std::uint64_t>(level.faults), "fault", "faults"),
+        say(json, "  {}: {}\n", count_of(static_cast<std::uint64_t>(level.faults), "fault", "faults"),
                    stats_line(level.stats));
     }
-    if (random) fmt::print("  draws: {}\n", stats_line(report.totals));
+    if (random) say(json, "  draws: {}\n", stats_line(report.totals));
 
     int status = exit_ok;
+    nlohmann::ordered_json counterexample;  // null when none was found
     if (!report.found) {
         if (random) {
-            fmt::print("no counterexample in {} of seed {}\n", count_of(run.draws, "draw", "draws"), run.seed);
+            say(json, "no counterexample in {} of seed {}\n", count_of(run.draws, "draw", "draws"), run.seed);
         } else {
-            fmt::print("no counterexample: every schedule with up to {} holds ({} checked)\n",
+            say(json, "no counterexample: every schedule with up to {} holds ({} checked)\n",
                        count_of(static_cast<std::uint64_t>(options.max_faults), "added fault", "added faults"),
                        sim::to_string(options.properties));
         }
@@ -175,14 +185,14 @@ int cmd_explore(const ExploreArgs& args) {
             for (const std::int32_t a : report.drawn->atoms) {
                 drawn.push_back(sim::describe_fault(explorer.base(), explorer.atoms()[static_cast<std::size_t>(a)]).en);
             }
-            fmt::print("draw {} of seed {} fails: {}\n", report.drawn_index, run.seed,
+            say(json, "draw {} of seed {} fails: {}\n", report.drawn_index, run.seed,
                        drawn.empty() ? std::string("no added fault") : fmt::format("{}", fmt::join(drawn, "; ")));
-            if (*report.drawn != *report.found) fmt::print("shrunk while it still fails to:\n");
+            if (*report.drawn != *report.found) say(json, "shrunk while it still fails to:\n");
         }
-        fmt::print("counterexample ({}):\n", count_of(report.found->atoms.size(), "added fault", "added faults"));
-        if (cx.faults.empty()) fmt::print("  (none: the scenario fails as it is)\n");
-        for (const sim::Localized& f : cx.faults) fmt::print("  {}\n", f.en);
-        fmt::print("  => {}\n", cx.explanation.en);
+        say(json, "counterexample ({}):\n", count_of(report.found->atoms.size(), "added fault", "added faults"));
+        if (cx.faults.empty()) say(json, "  (none: the scenario fails as it is)\n");
+        for (const sim::Localized& f : cx.faults) say(json, "  {}\n", f.en);
+        say(json, "  => {}\n", cx.explanation.en);
         const std::string out_path = args.out.empty() ? cx.scenario.name + ".json" : args.out;
         const std::string bytes = sim::scenario_to_json(cx.scenario);
         // The file must open as it is: parse what is about to be written.
@@ -192,19 +202,54 @@ int cmd_explore(const ExploreArgs& args) {
             return exit_bad_input;
         }
         if (!write_file_atomic(out_path, bytes)) return exit_write_failed;
-        fmt::print("written {} (open it in the app, or: leasescope-cli run {} --format text)\n", out_path, out_path);
+        nlohmann::ordered_json faults = nlohmann::ordered_json::array();
+        for (const sim::Localized& f : cx.faults) faults.push_back(f.en);
+        counterexample = {{"faults", faults}, {"explanation", cx.explanation.en}, {"file", out_path}};
+        say(json, "written {} (open it in the app, or: leasescope-cli run {} --format text)\n", out_path, out_path);
     }
 
     const sim::SearchStats& t = report.totals;
     const double safe_seconds = std::max(seconds, 1e-9);
     const double ticks_per_second = static_cast<double>(t.ticks) / safe_seconds;
     const double ticks_per_cpu_second = static_cast<double>(t.ticks) / std::max(cpu_seconds, 1e-9);
-    fmt::print("bench: {} schedules ({} simulated) in {:.3f} s with {}: {} schedules/s, {} simulated/s; "
+    say(json, "bench: {} schedules ({} simulated) in {:.3f} s with {}: {} schedules/s, {} simulated/s; "
                "{} simulated ticks: {} ticks/s; {:.3f} s of CPU: {} ticks per CPU second (per core)\n",
                t.schedules, t.simulated, seconds, count_of(jobs, "job", "jobs"),
                rate(static_cast<double>(t.schedules) / safe_seconds),
                rate(static_cast<double>(t.simulated) / safe_seconds), t.ticks, rate(ticks_per_second), cpu_seconds,
                rate(ticks_per_cpu_second));
+    if (json) {
+        auto stats = [](const sim::SearchStats& st) {
+            return nlohmann::ordered_json{{"schedules", st.schedules}, {"simulated", st.simulated},
+                                          {"pruned", st.pruned},       {"invalid", st.invalid},
+                                          {"failing", st.failing},     {"ticks", st.ticks}};
+        };
+        nlohmann::ordered_json doc;
+        doc["command"] = "explore";
+        doc["scenario"] = args.path;
+        doc["name"] = scenario->name;
+        doc["mode"] = random ? "random" : "exhaustive";
+        doc["seed"] = random ? nlohmann::ordered_json(run.seed) : nlohmann::ordered_json();
+        doc["draws"] = random ? nlohmann::ordered_json(run.draws) : nlohmann::ordered_json();
+        doc["max_faults"] = options.max_faults;
+        doc["properties"] = sim::to_string(options.properties);
+        nlohmann::ordered_json levels = nlohmann::ordered_json::array();
+        for (const sim::LevelReport& level : report.levels) {
+            nlohmann::ordered_json l = stats(level.stats);
+            l["faults"] = level.faults;
+            levels.push_back(std::move(l));
+        }
+        doc["levels"] = std::move(levels);
+        doc["totals"] = stats(report.totals);
+        doc["found"] = report.found.has_value();
+        doc["counterexample"] = counterexample;
+        doc["seconds"] = seconds;
+        doc["cpu_seconds"] = cpu_seconds;
+        doc["jobs"] = jobs;
+        doc["exit_code"] = status;
+        const std::string text = doc.dump(2) + "\n";
+        std::fwrite(text.data(), 1, text.size(), stdout);
+    }
     return status;
 }
 
@@ -255,6 +300,9 @@ void add_explore_command(CLI::App& app, int& exit_code) {
     cmd->add_flag("--no-prune", args->no_prune,
                   "Simulate every schedule, even those with a fault that provably changes nothing (to check the "
                   "pruning; same counterexample, slower)");
+    cmd->add_option("--format", args->format,
+                    "What stdout shows: text, or json (one document at the end; fields in docs/cli-json.md)")
+        ->check(CLI::IsMember({"text", "json"}));
     cmd->callback([args, &exit_code] { exit_code = cmd_explore(*args); });
 }
 
