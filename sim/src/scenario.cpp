@@ -415,14 +415,15 @@ void check_defaults(const json& defaults) {
     }
 }
 
-Candidate read_candidate(const json& defaults, const json& own, std::size_t index, Failures& errors) {
+Candidate read_candidate(const json& defaults, bool defaults_ok, const json& own, std::size_t index,
+                         Failures& errors) {
     const std::string own_path = fmt::format("/candidates/{}", index);
     need_object(own, own_path);
     const std::size_t before = errors.size();
     check_keys(own, own_path, candidate_keys, errors);
     // A misspelt key ("leese") also makes a required one look missing: that
     // second error is not shown.
-    const bool misspelt = errors.size() > before;
+    const bool misspelt = errors.size() > before || !defaults_ok;
     if (!own.contains("name")) fail(own_path, "missing \"name\" (required: a unique candidate name)");
 
     // A value comes from the candidate or, failing that, from "defaults"; its
@@ -686,14 +687,19 @@ Scenario read_scenario(const json& root, Failures& errors) {
         });
     }
     json defaults = json::object();
+    bool defaults_ok = true;  // else a candidate's missing value may only follow from it
     if (root.contains("defaults")) {
+        const std::size_t before = errors.size();
         attempt(errors, [&] {
-            defaults = need_object(root["defaults"], "/defaults");
-            std::vector<std::string> keys(candidate_keys.begin() + 1, candidate_keys.end());
-            check_keys(defaults, "/defaults", keys, errors);
-            for (auto it = defaults.begin(); it != defaults.end(); ++it)
-                attempt(errors, [&] { check_defaults(json{{it.key(), it.value()}}); });
+            const std::vector<std::string> keys(candidate_keys.begin() + 1, candidate_keys.end());
+            check_keys(need_object(root["defaults"], "/defaults"), "/defaults", keys, errors);
+            defaults = root["defaults"];
+            for (auto it = defaults.begin(); it != defaults.end(); ++it) {
+                if (std::find(keys.begin(), keys.end(), it.key()) != keys.end())
+                    attempt(errors, [&] { check_defaults(json{{it.key(), it.value()}}); });
+            }
         });
+        defaults_ok = errors.size() == before;
     }
     bool candidates_ok = attempt(errors, [&] {
         if (!root.contains("candidates"))
@@ -712,7 +718,7 @@ Scenario read_scenario(const json& root, Failures& errors) {
     for (std::size_t i = 0; i < candidates.size(); ++i) {
         Candidate c;
         try {
-            c = read_candidate(defaults, candidates[i], i, errors);
+            c = read_candidate(defaults, defaults_ok, candidates[i], i, errors);
         } catch (Failure& f) {
             errors.push_back(std::move(f));
             candidates_ok = false;
@@ -757,34 +763,37 @@ Scenario read_scenario(const json& root, Failures& errors) {
     return s;
 }
 
-// The document order of every JSON pointer in `root` (parsed keeping key
-// order): errors are listed in file order by their path, or by the nearest
-// enclosing path that exists (a missing key is reported at its object).
-std::map<std::string, std::size_t> document_order(const ordered_json& root) {
-    std::map<std::string, std::size_t> order;
-    std::vector<std::pair<const ordered_json*, std::string>> stack{{&root, ""}};
-    while (!stack.empty()) {
-        auto [v, path] = stack.back();
-        stack.pop_back();
-        order.emplace(path.empty() ? "/" : path, order.size());
-        std::vector<std::pair<const ordered_json*, std::string>> children;
-        if (v->is_object()) {
-            for (auto it = v->begin(); it != v->end(); ++it) children.emplace_back(&it.value(), path + "/" + path_part(it.key()));
-        } else if (v->is_array()) {
-            for (std::size_t k = 0; k < v->size(); ++k) children.emplace_back(&(*v)[k], fmt::format("{}/{}", path, k));
-        }
-        for (auto it = children.rbegin(); it != children.rend(); ++it) stack.push_back(*it);
+// Where each JSON pointer of `root` (parsed keeping key order) starts and
+// ends in document order: errors are listed in file order by their path, a
+// missing key at the end of the object that lacks it (where a reader notices
+// it), any other error at the start of its value or, for a path that does
+// not exist, of the nearest enclosing one.
+struct Span {
+    std::size_t start = 0;
+    std::size_t end = 0;
+};
+void document_order(const ordered_json& v, const std::string& path, std::map<std::string, Span>& order,
+                    std::size_t& counter) {
+    Span& span = order[path.empty() ? "/" : path];
+    span.start = counter++;
+    if (v.is_object()) {
+        for (auto it = v.begin(); it != v.end(); ++it)
+            document_order(it.value(), path + "/" + path_part(it.key()), order, counter);
+    } else if (v.is_array()) {
+        for (std::size_t k = 0; k < v.size(); ++k) document_order(v[k], fmt::format("{}/{}", path, k), order, counter);
     }
-    return order;
+    order[path.empty() ? "/" : path].end = counter++;
 }
 
-std::size_t order_of(const std::map<std::string, std::size_t>& order, std::string path) {
+std::size_t order_of(const std::map<std::string, Span>& order, const Failure& f) {
+    std::string path = f.where;
     if (path.empty() || path[0] != '/') return 0;  // --set errors come first
+    const bool missing = f.message.rfind("missing ", 0) == 0;
     while (true) {
-        if (auto it = order.find(path); it != order.end()) return it->second;
+        if (auto it = order.find(path); it != order.end()) return missing ? it->second.end : it->second.start + 1;
         const std::size_t slash = path.rfind('/');
-        if (slash == 0 || slash == std::string::npos) return 0;
-        path.resize(slash);
+        if (slash == 0 || slash == std::string::npos) path = "/";
+        else path.resize(slash);
     }
 }
 
@@ -993,9 +1002,11 @@ Result<Scenario, std::vector<ScenarioError>> parse_scenario_all_errors(std::stri
         // File order: the document as written, with the overrides applied
         // (the text passed the bounded parse, so this parse cannot fail).
         ordered_json ordered = ordered_json::parse(text.begin(), text.end(), nullptr, false, /*ignore_comments=*/true);
-        const auto order = document_order(ordered);
+        std::map<std::string, Span> order;
+        std::size_t counter = 1;
+        document_order(ordered, "", order, counter);
         std::stable_sort(failures.begin(), failures.end(), [&](const Failure& a, const Failure& b) {
-            return order_of(order, a.where) < order_of(order, b.where);
+            return order_of(order, a) < order_of(order, b);
         });
     }
     Errors errors;
