@@ -16,8 +16,8 @@ string(TOUPPER "${NAME}" upper)
 string(REGEX REPLACE "Usage: [^ \n]*" "Usage: ${NAME}" help "${help}")
 escape("${help}" help_text)
 set(page ".TH ${upper} 1 \"\" \"LeaseScope ${VERSION}\" \"User Commands\"\n.SH NAME\n${NAME} \\- ${SUMMARY}\n.SH SYNOPSIS\n.nf\n${help_text}.fi\n")
-# Subcommands are listed under "SUBCOMMANDS:" as indented names.
-string(FIND "${help}" "SUBCOMMANDS:" at)
+# Subcommands are listed under "Subcommands:" as indented names.
+string(FIND "${help}" "Subcommands:" at)
 if(at GREATER -1)
   string(SUBSTRING "${help}" ${at} -1 tail)
   string(REGEX MATCHALL "\n  [a-z][a-z-]*" subs "${tail}")

@@ -89,7 +89,8 @@ check_installed_tree() {
   sed -i 's/"lease": 10/"lease": 20/' "$user/scenarios/report-lock.json"
   fails_with 1 "a changed lease in the user's scenario fails check" \
     bash -c "cd '$user' && '$cli' check scenarios/report-lock.json --golden golden"
-  check_that "the failure names the first divergent event" grep -q "A = golden, B = now" "$WORK/err"
+  cp "$WORK/err" "$WORK/check-err"
+  check_that "the failure names the first divergent event" grep -q "A = golden, B = now" "$WORK/check-err"
   check_that "check --junit writes a report" \
     bash -c "cd '$user' && '$cli' check scenarios/report-lock.json --golden golden --junit report.xml; test -s report.xml"
 }
