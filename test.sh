@@ -58,7 +58,7 @@ for _ in $(seq 1 50); do
 done
 export LIBGL_ALWAYS_SOFTWARE=1
 
-ctest --test-dir build/test --output-on-failure -j 2 --timeout 600 "$@"
+leasescope_step "testing build/test (ctest)" ctest --test-dir build/test --output-on-failure -j 2 --timeout 600 "$@"
 
 # --full: sanitizers, the second compiler and fuzzing (tools/full.sh).
 if [ "$full" = 1 ]; then

@@ -1,12 +1,39 @@
 #!/usr/bin/env bash
-# Installs the Debian packages LeaseScope needs, only those missing.
-# Sourced by run.sh and test.sh.
+# Installs the Debian packages LeaseScope needs, only those missing, and
+# builds. Sourced by run.sh and test.sh. Each step prints one line on stderr;
+# apt's and the compiler's output go to a log file ($LEASESCOPE_LOG, default
+# build/setup.log), whose last lines and name are shown when a step fails.
 leasescope_packages=(
   build-essential cmake pkg-config
   libimgui-dev libglfw3-dev libhiredis-dev redis-server nlohmann-json3-dev
   libcli11-dev libfmt-dev libstb-dev libfontconfig1-dev fonts-nanum libssl-dev
   googletest libgtest-dev libbenchmark-dev xvfb xauth
+  python3-jsonschema desktop-file-utils man-db
 )
+leasescope_log=${LEASESCOPE_LOG:-$PWD/build/setup.log}
+mkdir -p "$(dirname "$leasescope_log")" && : >"$leasescope_log"
+
+# Runs a step quietly: "what ... ok", or "what ... FAILED" with the log's tail.
+leasescope_step() {  # what command...
+  local what=$1
+  shift
+  printf '%s ... ' "$what" >&2
+  echo "==== $what: $*" >>"$leasescope_log"
+  if "$@" >>"$leasescope_log" 2>&1; then
+    echo "ok" >&2
+    return 0
+  fi
+  echo "FAILED" >&2
+  tail -n 30 "$leasescope_log" | sed 's/^/  | /' >&2
+  echo "The whole output is in $leasescope_log" >&2
+  return 1
+}
+
+leasescope_apt_install() {
+  local sudo=""
+  if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+  $sudo apt-get update -q && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "$@"
+}
 
 leasescope_install_deps() {
   local missing=()
@@ -14,12 +41,7 @@ leasescope_install_deps() {
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
   done
   if [ ${#missing[@]} -eq 0 ]; then return 0; fi
-  echo "Installing missing packages: ${missing[*]}" >&2
-  local sudo=""
-  if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
-  $sudo apt-get update -qq >&2 || { echo "apt-get update failed" >&2; return 1; }
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2 \
-    || { echo "apt-get install failed for: ${missing[*]}" >&2; return 1; }
+  leasescope_step "installing ${#missing[@]} packages (${missing[*]})" leasescope_apt_install "${missing[@]}"
 }
 
 # Configures and builds into $1 with build type $2 (defaults: build/release,
@@ -27,6 +49,6 @@ leasescope_install_deps() {
 leasescope_build() {
   local dir="${1:-build/release}" type="${2:-Release}"
   shift 2 || true
-  cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE="$type" "$@" >&2 || return 1
-  cmake --build "$dir" -j "$(nproc)" >&2 || return 1
+  leasescope_step "configuring $dir ($type)" cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE="$type" "$@" || return 1
+  leasescope_step "building $dir" cmake --build "$dir" -j "$(nproc)" || return 1
 }

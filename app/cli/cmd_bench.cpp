@@ -13,6 +13,7 @@
 #include <vector>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "../../bench/scenario_generator.hpp"  // header-only; shared with bench/
 #include "common.hpp"
@@ -90,7 +91,7 @@ int cmd_generate(const bench::GeneratorOptions& options) {
 
 // Operations per second of the model store: an acquire, an extend, a validate
 // and a release per round, over `capacity` slots.
-void bench_store(double budget_s) {
+double bench_store(double budget_s) {
     ModelStore store(LockConfig{"bench", 4, 1});
     const std::string tokens[4] = {"tokenAAA", "tokenBBB", "tokenCCC", "tokenDDD"};
     std::int64_t ops = 0;
@@ -107,13 +108,12 @@ void bench_store(double budget_s) {
             ops += 4;
             if (!a.acquired || !e.renewed || v != Validity::current || r.outcome != ReleaseOutcome::released) {
                 fmt::print(stderr, "internal error: unexpected store reply in the benchmark\n");
-                return;
+                return 0;
             }
         }
         elapsed = watch.cpu_s();
     } while (elapsed < budget_s);
-    fmt::print("store       {:>12.0f} operations/s  (acquire, extend, validate, release on 4 slots)\n",
-               static_cast<double>(ops) / elapsed);
+    return static_cast<double>(ops) / elapsed;
 }
 
 struct SimFigures {
@@ -167,9 +167,17 @@ bool bench_simulation(std::int64_t candidates, Tick horizon, std::uint64_t seed,
 
 // Trace bytes written (canonical JSONL) and read back (parse_trace checks
 // keys, order, count and hash) per second.
-void bench_trace_io(std::uint64_t seed, double budget_s) {
+struct TraceIoFigures {
+    double write_mb_s = 0;
+    double read_mb_s = 0;
+    std::size_t events = 0;
+    double megabytes = 0;
+};
+
+TraceIoFigures bench_trace_io(std::uint64_t seed, double budget_s) {
+    TraceIoFigures out;
     auto parsed = sim::parse_scenario(bench::generate_scenario({1'000, 200'000, seed, false, true}), "<generated>");
-    if (!parsed.ok()) return;
+    if (!parsed.ok()) return out;
     const sim::Trace trace = sim::simulate(parsed.value());
     std::string jsonl;
     std::int64_t written = 0;
@@ -187,24 +195,37 @@ void bench_trace_io(std::uint64_t seed, double budget_s) {
         auto back = sim::parse_trace(jsonl, "<bench>");
         if (!back.ok()) {
             fmt::print(stderr, "internal error: {}\n", back.error().to_string());
-            return;
+            return out;
         }
         read += static_cast<std::int64_t>(jsonl.size());
         elapsed = read_watch.cpu_s();
     } while (elapsed < budget_s);
     const double read_mb_s = static_cast<double>(read) / 1e6 / elapsed;
-    fmt::print("trace write {:>12.1f} MB/s  ({} events, {:.1f} MB of JSONL)\n", write_mb_s, trace.events.size(),
-               static_cast<double>(jsonl.size()) / 1e6);
-    fmt::print("trace read  {:>12.1f} MB/s  (parse_trace: keys, order, count and SHA-256 checked)\n", read_mb_s);
+    out.write_mb_s = write_mb_s;
+    out.read_mb_s = read_mb_s;
+    out.events = trace.events.size();
+    out.megabytes = static_cast<double>(jsonl.size()) / 1e6;
+    return out;
 }
 
-int cmd_bench(const std::vector<std::int64_t>& sizes, Tick horizon, std::uint64_t seed, bool quick) {
+int cmd_bench(const std::vector<std::int64_t>& sizes, Tick horizon, std::uint64_t seed, bool quick,
+              const std::string& format) {
+    const bool json = format == "json";
     const double budget_s = quick ? 0.2 : 1.0;
     if (quick) horizon = std::min<Tick>(horizon, 100'000);
-    fmt::print("leasescope-cli bench: seed {}, horizon {} ticks, one thread; rates per CPU second "
-               "(wall-clock rates in parentheses)\n",
-               seed, horizon);
-    bench_store(budget_s);
+    nlohmann::ordered_json doc;
+    doc["command"] = "bench";
+    doc["seed"] = seed;
+    doc["horizon"] = horizon;
+    if (!json)
+        fmt::print("leasescope-cli bench: seed {}, horizon {} ticks, one thread; rates per CPU second "
+                   "(wall-clock rates in parentheses)\n",
+                   seed, horizon);
+    const double store_ops = bench_store(budget_s);
+    doc["store_ops_per_cpu_s"] = store_ops;
+    if (!json)
+        fmt::print("store       {:>12.0f} operations/s  (acquire, extend, validate, release on 4 slots)\n", store_ops);
+    nlohmann::ordered_json simulations = nlohmann::ordered_json::array();
     for (const std::int64_t n : sizes) {
         if (n < 1 || n > bench::generator_candidates_max) {
             fmt::print(stderr, "error: --candidates {}: expected 1 to {}\n", n, bench::generator_candidates_max);
@@ -216,6 +237,18 @@ int cmd_bench(const std::vector<std::int64_t>& sizes, Tick horizon, std::uint64_
             return exit_check_failed;
         }
         const auto events = static_cast<double>(f.events);
+        simulations.push_back({{"candidates", n},
+                               {"events", f.events},
+                               {"ticks", f.ticks},
+                               {"core_events_per_cpu_s", events / f.core_s},
+                               {"core_ticks_per_cpu_s", static_cast<double>(f.ticks) / f.core_s},
+                               {"core_events_per_wall_s", events / f.core_wall_s},
+                               {"hashed_events_per_cpu_s", events / f.hashed_s},
+                               {"hashed_events_per_wall_s", events / f.hashed_wall_s},
+                               {"scenario_bytes", f.scenario_bytes},
+                               {"parse_cpu_s", f.parse_s},
+                               {"peak_rss_mib", peak_rss_mib()}});
+        if (json) continue;
         fmt::print("simulate    {:>7} candidates: {:>10} events, {:>8} ticks | core {:>6.2f} M events/s, "
                    "{:>6.2f} M ticks/s (wall {:.2f}, {:.2f}) | hashed {:>6.2f} M events/s (wall {:.2f}) | parse "
                    "{:.1f} MB in {:.3f} s | peak RSS {:.0f} MiB\n",
@@ -224,7 +257,20 @@ int cmd_bench(const std::vector<std::int64_t>& sizes, Tick horizon, std::uint64_
                    events / f.hashed_s / 1e6, events / f.hashed_wall_s / 1e6,
                    static_cast<double>(f.scenario_bytes) / 1e6, f.parse_s, peak_rss_mib());
     }
-    bench_trace_io(seed, budget_s);
+    doc["simulations"] = std::move(simulations);
+    const TraceIoFigures io = bench_trace_io(seed, budget_s);
+    doc["trace_write_mb_per_cpu_s"] = io.write_mb_s;
+    doc["trace_read_mb_per_cpu_s"] = io.read_mb_s;
+    doc["trace_events"] = io.events;
+    doc["trace_mb"] = io.megabytes;
+    doc["peak_rss_mib"] = peak_rss_mib();
+    if (json) {
+        const std::string text = doc.dump(2) + "\n";
+        std::fwrite(text.data(), 1, text.size(), stdout);
+        return exit_ok;
+    }
+    fmt::print("trace write {:>12.1f} MB/s  ({} events, {:.1f} MB of JSONL)\n", io.write_mb_s, io.events, io.megabytes);
+    fmt::print("trace read  {:>12.1f} MB/s  (parse_trace: keys, order, count and SHA-256 checked)\n", io.read_mb_s);
     fmt::print("peak RSS    {:>12.0f} MiB (getrusage ru_maxrss, whole bench)\n", peak_rss_mib());
     return exit_ok;
 }
@@ -240,6 +286,7 @@ void add_bench_commands(CLI::App& app, int& exit_code) {
         Tick horizon = 1'000'000;
         std::uint64_t seed = 1;
         bool quick = false;
+        std::string format = "text";
     };
     auto o = std::make_shared<Options>();
 
@@ -269,7 +316,9 @@ void add_bench_commands(CLI::App& app, int& exit_code) {
         ->capture_default_str();
     bench->add_option("--seed", o->seed, "Generator seed")->check(unsigned_integer())->capture_default_str();
     bench->add_flag("--quick", o->quick, "Short budgets and a horizon of at most 100,000: a smoke test");
-    bench->callback([o, &exit_code] { exit_code = cmd_bench(o->sizes, o->horizon, o->seed, o->quick); });
+    bench->add_option("--format", o->format, "What stdout shows: text, or json (one document; fields in docs/cli-json.md)")
+        ->check(CLI::IsMember({"text", "json"}));
+    bench->callback([o, &exit_code] { exit_code = cmd_bench(o->sizes, o->horizon, o->seed, o->quick, o->format); });
 }
 
 }  // namespace leasescope::cli

@@ -12,6 +12,7 @@
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <nlohmann/json.hpp>
 
 #include "common.hpp"
 #include "leasescope/sim/explore_shard.hpp"
@@ -209,6 +210,7 @@ int finish_shard(const sim::Explorer& explorer, const sim::ExploreRun& run, cons
 }
 
 int cmd_explore(const ExploreArgs& args) {
+    const bool json = args.format == "json";
     auto scenario = load_scenario(args.path, args.sets);
     if (!scenario) return exit_bad_input;
 
@@ -265,7 +267,7 @@ int cmd_explore(const ExploreArgs& args) {
             std::random_device device;
             run.seed = (static_cast<std::uint64_t>(device()) << 32) ^ device();
         }
-        fmt::print("seed {} (replay with --seed {})\n", run.seed, run.seed);
+        say(json, "seed {} (replay with --seed {})\n", run.seed, run.seed);
         std::fflush(stdout);
     }
 

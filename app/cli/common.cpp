@@ -72,24 +72,54 @@ CLI::Validator unsigned_integer() {
         "UINT64");
 }
 
-std::optional<sim::Scenario> load_scenario(const std::string& path, const std::vector<std::string>& sets) {
+std::optional<sim::Scenario> load_scenario(const std::string& path, const std::vector<std::string>& sets,
+                                           std::vector<std::string>* errors) {
+    auto report = [&](const std::string& message) {
+        fmt::print(stderr, "error: {}\n", message);
+        if (errors != nullptr) errors->push_back(message);
+    };
     std::vector<sim::Override> overrides;
     for (const auto& s : sets) {
         auto o = sim::parse_override(s);
         if (!o.ok()) {
-            fmt::print(stderr, "error: {}\n", o.error());
+            report(o.error());
             return std::nullopt;
         }
         overrides.push_back(o.value());
     }
     auto text = read_file(path, limits::scenario_bytes_max, "scenario_bytes_max");
-    if (!text) return std::nullopt;
-    auto scenario = sim::parse_scenario(*text, path, overrides);
+    if (!text) {
+        if (errors != nullptr) errors->push_back(fmt::format("{}: cannot read the file", path));
+        return std::nullopt;
+    }
+    auto scenario = sim::parse_scenario_all_errors(*text, path, overrides);
     if (!scenario.ok()) {
-        fmt::print(stderr, "error: {}\n", scenario.error().to_string());
+        for (const sim::ScenarioError& e : scenario.error()) report(e.to_string());
+        if (scenario.error().size() > 1) fmt::print(stderr, "{}: {} errors\n", path, scenario.error().size());
         return std::nullopt;
     }
     return std::move(scenario).value();
+}
+
+std::string xml_escape(std::string_view text) {
+    std::string out;
+    for (const char c : text) {
+        switch (c) {
+            case '&': out += "&amp;"; break;
+            case '<': out += "&lt;"; break;
+            case '>': out += "&gt;"; break;
+            case '"': out += "&quot;"; break;
+            case '\'': out += "&apos;"; break;
+            default:
+                // XML 1.0 allows no control characters but tab and newlines.
+                if (static_cast<unsigned char>(c) < 0x20 && c != '\t' && c != '\n' && c != '\r') {
+                    out += '?';
+                } else {
+                    out += c;
+                }
+        }
+    }
+    return out;
 }
 
 std::optional<sim::Trace> load_trace(const std::string& path) {

@@ -39,8 +39,13 @@ CLI::Validator integer_in(std::int64_t lo, std::int64_t hi);
 // The same for a 64-bit unsigned value (seeds): 0 to 18446744073709551615.
 CLI::Validator unsigned_integer();
 
-// Loads, overrides and validates a scenario; prints the error on stderr.
-std::optional<sim::Scenario> load_scenario(const std::string& path, const std::vector<std::string>& sets);
+// Loads, overrides and validates a scenario. Prints every error on stderr
+// (all of them, in file order, then their count when there are several) and,
+// when `errors` is given, appends each one there too ("FILE: WHERE: WHAT").
+std::optional<sim::Scenario> load_scenario(const std::string& path, const std::vector<std::string>& sets,
+                                           std::vector<std::string>* errors = nullptr);
+// Text for XML attributes and content (JUnit reports).
+std::string xml_escape(std::string_view text);
 std::optional<sim::Trace> load_trace(const std::string& path);
 
 // The assets folder: `flag` when given, else $LEASESCOPE_ASSETS (as for the
@@ -56,5 +61,8 @@ void add_live_command(CLI::App& app, int& exit_code);      // cmd_live.cpp (need
 void add_explore_command(CLI::App& app, int& exit_code);   // cmd_explore.cpp
 void add_bench_commands(CLI::App& app, int& exit_code);    // cmd_bench.cpp: bench, generate
 void add_explain_command(CLI::App& app, int& exit_code);   // cmd_explain.cpp (needs leasescope::words)
+void add_schema_command(CLI::App& app, int& exit_code);    // cmd_schema.cpp
+// The JSON Schema of scenario files (cmd_schema.cpp), built from sim/limits.hpp.
+std::string scenario_schema();
 
 }  // namespace leasescope::cli

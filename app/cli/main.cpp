@@ -10,7 +10,10 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <nlohmann/json.hpp>
+
 #include "common.hpp"
+#include "leasescope/io/data_dir.hpp"
 #include "leasescope/io/files.hpp"
 #include "leasescope/io/signals.hpp"
 #include "leasescope/sim/limits.hpp"
@@ -55,9 +58,18 @@ private:
     std::string jsonl_;
 };
 
+// The presets: ./scenarios when there is one, else the installed copy
+// (<executable>/../share/leasescope/scenarios), else the source tree.
 std::string default_scenarios_dir() {
     if (fs::is_directory("scenarios")) return "scenarios";
-    return std::string(LEASESCOPE_SOURCE_DIR) + "/scenarios";
+    return io::data_path("scenarios", std::string(LEASESCOPE_SOURCE_DIR) + "/scenarios");
+}
+
+// The golden traces, found the same way: ./tests/golden, the installed
+// share/leasescope/golden, the source tree's tests/golden.
+std::string default_golden_dir() {
+    if (fs::is_directory("tests/golden")) return "tests/golden";
+    return io::data_path("golden", std::string(LEASESCOPE_SOURCE_DIR) + "/tests/golden");
 }
 
 std::vector<std::string> preset_files(const std::string& dir) {
@@ -124,45 +136,150 @@ int cmd_run(const std::string& path, const std::vector<std::string>& sets, const
     return exit_ok;
 }
 
-int cmd_check(std::vector<std::string> paths, const std::string& golden_dir, bool update) {
+// One scenario's result in `check` (for --format json and --junit).
+struct CheckResult {
+    std::string scenario;  // the file
+    std::string name;      // the scenario's name, "" when it did not parse
+    std::string golden;
+    std::string status;  // ok, updated, differs, no_golden, not_deterministic, bad_input
+    std::int64_t events = 0;
+    std::string sha256;
+    std::optional<sim::Divergence> divergence;
+    std::vector<std::string> errors;  // bad_input: what was wrong
+};
+
+std::string check_json(const std::vector<CheckResult>& results, int status) {
+    nlohmann::ordered_json out;
+    out["command"] = "check";
+    out["exit_code"] = status;
+    std::int64_t passed = 0, failed = 0;
+    nlohmann::ordered_json list = nlohmann::ordered_json::array();
+    for (const CheckResult& r : results) {
+        (r.status == "ok" || r.status == "updated" ? passed : failed) += 1;
+        nlohmann::ordered_json j;
+        j["scenario"] = r.scenario;
+        j["name"] = r.name.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(r.name);
+        j["golden"] = r.golden.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(r.golden);
+        j["status"] = r.status;
+        j["events"] = r.events;
+        j["sha256"] = r.sha256.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(r.sha256);
+        if (r.divergence) {
+            j["divergence"] = {{"index", r.divergence->index}, {"description", r.divergence->description}};
+        } else {
+            j["divergence"] = nullptr;
+        }
+        j["errors"] = r.errors;
+        list.push_back(std::move(j));
+    }
+    out["passed"] = passed;
+    out["failed"] = failed;
+    out["results"] = std::move(list);
+    return out.dump(2) + "\n";
+}
+
+std::string check_junit(const std::vector<CheckResult>& results) {
+    std::int64_t failures = 0, errors = 0;
+    std::string cases;
+    for (const CheckResult& r : results) {
+        const std::string name = r.name.empty() ? r.scenario : r.name;
+        cases += fmt::format("    <testcase classname=\"leasescope.check\" name=\"{}\" file=\"{}\">\n",
+                             xml_escape(name), xml_escape(r.scenario));
+        if (r.status == "bad_input") {
+            ++errors;
+            std::string text;
+            for (const auto& e : r.errors) text += e + "\n";
+            cases += fmt::format("      <error message=\"bad scenario\">{}</error>\n", xml_escape(text));
+        } else if (r.status != "ok" && r.status != "updated") {
+            ++failures;
+            const std::string message = r.status == "differs"     ? "differs from " + r.golden
+                                        : r.status == "no_golden" ? "no golden trace at " + r.golden
+                                                                  : "not deterministic";
+            cases += fmt::format("      <failure message=\"{}\" type=\"{}\">{}</failure>\n", xml_escape(message),
+                                 r.status, xml_escape(r.divergence ? r.divergence->description : message));
+        }
+        cases += "    </testcase>\n";
+    }
+    return fmt::format("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+                       "<testsuites tests=\"{0}\" failures=\"{1}\" errors=\"{2}\">\n"
+                       "  <testsuite name=\"leasescope check\" tests=\"{0}\" failures=\"{1}\" errors=\"{2}\">\n"
+                       "{3}  </testsuite>\n</testsuites>\n",
+                       results.size(), failures, errors, cases);
+}
+
+int check_one(const std::string& path, const std::string& golden_dir, bool update, bool quiet, CheckResult& r) {
+    r.scenario = path;
+    auto scenario = load_scenario(path, {}, &r.errors);
+    if (!scenario) {
+        r.status = "bad_input";
+        return exit_bad_input;
+    }
+    r.name = scenario->name;
+    const sim::Trace first = sim::simulate(*scenario);
+    const sim::Trace second = sim::simulate(*scenario);
+    r.events = first.summary.events;
+    r.sha256 = first.summary.trace_sha256;
+    if (first.summary.trace_sha256 != second.summary.trace_sha256) {
+        fmt::print(stderr, "FAIL {}: not deterministic: two runs in one process gave {} and {}\n", path,
+                   first.summary.trace_sha256, second.summary.trace_sha256);
+        r.status = "not_deterministic";
+        return exit_check_failed;
+    }
+    r.golden = (fs::path(golden_dir) / (scenario->name + ".jsonl")).string();
+    if (update) {
+        if (!write_file_atomic(r.golden, sim::trace_to_jsonl(first))) return exit_write_failed;
+        if (!quiet)
+            fmt::print("updated {} ({} events, sha256 {})\n", r.golden, first.summary.events,
+                       first.summary.trace_sha256);
+        r.status = "updated";
+        return exit_ok;
+    }
+    if (!fs::exists(r.golden)) {
+        fmt::print(stderr, "FAIL {}: no golden trace at {}; create it with --update and review it\n", path, r.golden);
+        r.status = "no_golden";
+        return exit_check_failed;
+    }
+    auto expected = load_trace(r.golden);
+    if (!expected) {
+        r.status = "bad_input";
+        r.errors.push_back(fmt::format("{}: not a valid trace", r.golden));
+        return exit_bad_input;
+    }
+    if (auto d = sim::first_divergence(*expected, first)) {
+        fmt::print(stderr, "FAIL {}: differs from {} (A = golden, B = now)\n{}\n", path, r.golden, d->description);
+        r.status = "differs";
+        r.divergence = std::move(d);
+        return exit_check_failed;
+    }
+    if (!quiet) fmt::print("ok   {} ({} events, sha256 {})\n", path, first.summary.events, first.summary.trace_sha256);
+    r.status = "ok";
+    return exit_ok;
+}
+
+int cmd_check(std::vector<std::string> paths, const std::string& golden_dir, bool update, const std::string& format,
+              const std::string& junit_path) {
     if (paths.empty()) paths = preset_files(default_scenarios_dir());
     if (paths.empty()) {
         fmt::print(stderr, "error: no scenarios given and none found in {}\n", default_scenarios_dir());
         return exit_bad_input;
     }
+    const bool json = format == "json";
     int status = exit_ok;
+    std::vector<CheckResult> results;
     for (const auto& path : paths) {
-        auto scenario = load_scenario(path, {});
-        if (!scenario) return exit_bad_input;
-        const sim::Trace first = sim::simulate(*scenario);
-        const sim::Trace second = sim::simulate(*scenario);
-        if (first.summary.trace_sha256 != second.summary.trace_sha256) {
-            fmt::print(stderr, "FAIL {}: not deterministic: two runs in one process gave {} and {}\n", path,
-                       first.summary.trace_sha256, second.summary.trace_sha256);
-            status = exit_check_failed;
-            continue;
+        CheckResult r;
+        const int code = check_one(path, golden_dir, update, json, r);
+        results.push_back(std::move(r));
+        // A bad scenario or golden file stops the check, as a bad write does.
+        if (code == exit_bad_input || code == exit_write_failed) {
+            status = code;
+            break;
         }
-        const std::string golden = (fs::path(golden_dir) / (scenario->name + ".jsonl")).string();
-        if (update) {
-            if (!write_file_atomic(golden, sim::trace_to_jsonl(first))) return exit_write_failed;
-            fmt::print("updated {} ({} events, sha256 {})\n", golden, first.summary.events,
-                       first.summary.trace_sha256);
-            continue;
-        }
-        if (!fs::exists(golden)) {
-            fmt::print(stderr, "FAIL {}: no golden trace at {}; create it with --update and review it\n", path,
-                       golden);
-            status = exit_check_failed;
-            continue;
-        }
-        auto expected = load_trace(golden);
-        if (!expected) return exit_bad_input;
-        if (auto d = sim::first_divergence(*expected, first)) {
-            fmt::print(stderr, "FAIL {}: differs from {} (A = golden, B = now)\n{}\n", path, golden, d->description);
-            status = exit_check_failed;
-            continue;
-        }
-        fmt::print("ok   {} ({} events, sha256 {})\n", path, first.summary.events, first.summary.trace_sha256);
+        if (code != exit_ok) status = code;
+    }
+    if (!junit_path.empty() && !write_file_atomic(junit_path, check_junit(results))) return exit_write_failed;
+    if (json) {
+        const std::string text = check_json(results, status);
+        std::fwrite(text.data(), 1, text.size(), stdout);
     }
     return status;
 }
@@ -180,18 +297,44 @@ int cmd_diff(const std::string& a_path, const std::string& b_path, bool ignore_t
     return exit_ok;
 }
 
-int cmd_validate(const std::vector<std::string>& paths, const std::vector<std::string>& sets) {
+int cmd_validate(const std::vector<std::string>& paths, const std::vector<std::string>& sets,
+                 const std::string& format) {
+    const bool json = format == "json";
     int status = exit_ok;
+    nlohmann::ordered_json files = nlohmann::ordered_json::array();
     for (const auto& path : paths) {
-        auto scenario = load_scenario(path, sets);
+        std::vector<std::string> errors;
+        auto scenario = load_scenario(path, sets, &errors);
+        nlohmann::ordered_json j;
+        j["file"] = path;
+        j["ok"] = scenario.has_value();
         if (!scenario) {
             status = exit_bad_input;
+            j["name"] = nullptr;
+            j["errors"] = errors;
+            files.push_back(std::move(j));
             continue;
         }
+        j["name"] = scenario->name;
+        j["candidates"] = scenario->candidates.size();
+        j["faults"] = scenario->faults.size();
+        j["ops"] = scenario->ops.size();
+        j["horizon"] = scenario->horizon;
+        j["errors"] = nlohmann::ordered_json::array();
+        files.push_back(std::move(j));
+        if (json) continue;
         fmt::print("ok   {}: {} ({} candidate{}, {} fault{}, {} op{}, horizon {})\n", path, scenario->name,
                    scenario->candidates.size(), scenario->candidates.size() == 1 ? "" : "s",
                    scenario->faults.size(), scenario->faults.size() == 1 ? "" : "s", scenario->ops.size(),
                    scenario->ops.size() == 1 ? "" : "s", scenario->horizon);
+    }
+    if (json) {
+        nlohmann::ordered_json out;
+        out["command"] = "validate";
+        out["exit_code"] = status;
+        out["files"] = std::move(files);
+        const std::string text = out.dump(2) + "\n";
+        std::fwrite(text.data(), 1, text.size(), stdout);
     }
     return status;
 }
@@ -245,13 +388,20 @@ int main(int argc, char** argv) {
 
     auto* check = app.add_subcommand("check", "Compare scenarios with their golden traces (all presets by default)");
     std::vector<std::string> check_paths;
-    std::string golden_dir = "tests/golden";
+    std::string golden_dir = default_golden_dir();
     bool update = false;
     check->add_option("SCENARIO", check_paths, "Scenario files (default: every preset in scenarios/)");
-    check->add_option("--golden", golden_dir, "Folder of golden traces, one NAME.jsonl per scenario")
+    check->add_option("--golden", golden_dir,
+                      "Folder of golden traces, one NAME.jsonl per scenario (default: ./tests/golden if it exists, "
+                      "else the installed goldens)")
         ->capture_default_str();
     check->add_flag("--update", update, "Write the golden traces instead of comparing (review with git diff)");
-    check->callback([&] { exit_code = cmd_check(check_paths, golden_dir, update); });
+    std::string check_format = "text", junit_path;
+    check->add_option("--format", check_format,
+                      "What stdout shows: text, or json (one document; fields in docs/cli-json.md)")
+        ->check(CLI::IsMember({"text", "json"}));
+    check->add_option("--junit", junit_path, "Also write a JUnit XML report to FILE, one test case per scenario");
+    check->callback([&] { exit_code = cmd_check(check_paths, golden_dir, update, check_format, junit_path); });
 
     auto* diff = app.add_subcommand("diff", "Compare two trace files; name the first divergent event");
     std::string diff_a, diff_b;
@@ -266,7 +416,11 @@ int main(int argc, char** argv) {
     validate->add_option("SCENARIO", validate_paths, "Scenario files")->required();
     validate->add_option("--set", validate_sets, "Override a value before validating: PATH=VALUE")
         ->allow_extra_args(false);
-    validate->callback([&] { exit_code = cmd_validate(validate_paths, validate_sets); });
+    std::string validate_format = "text";
+    validate->add_option("--format", validate_format,
+                         "What stdout shows: text, or json (one document; fields in docs/cli-json.md)")
+        ->check(CLI::IsMember({"text", "json"}));
+    validate->callback([&] { exit_code = cmd_validate(validate_paths, validate_sets, validate_format); });
 
     auto* list = app.add_subcommand("list", "List the preset scenarios with their titles");
     std::string list_dir = default_scenarios_dir(), list_lang = "en";
@@ -275,6 +429,7 @@ int main(int argc, char** argv) {
     list->callback([&] { exit_code = cmd_list(list_dir, list_lang); });
 
     add_explain_command(app, exit_code);
+    add_schema_command(app, exit_code);
 #ifdef LEASESCOPE_HAVE_EXPLORE
     add_explore_command(app, exit_code);
 #endif

@@ -23,6 +23,7 @@
 
 #include "app.hpp"
 #include "leasescope/words/counterexample_words.hpp"
+#include "leasescope/io/data_dir.hpp"
 #include "leasescope/io/signals.hpp"
 #include "offscreen.hpp"
 #include "platform.hpp"
@@ -97,12 +98,14 @@ void report_find(const App& app) {
     std::fflush(stdout);
 }
 
-// Finds the assets: the flag, then $LEASESCOPE_ASSETS, then the source tree
-// this binary was built from, then next to the binary.
+// Finds the assets: the flag, then $LEASESCOPE_ASSETS, then an installed
+// copy (<executable>/../share/leasescope/...), then the source tree this
+// binary was built from, then next to the binary.
 std::string locate_dir(const std::string& flag, const char* env, const char* built_in, const char* beside) {
     std::error_code ec;
     if (!flag.empty()) return flag;
     if (const char* e = std::getenv(env); e && *e) return e;
+    if (auto data = leasescope::io::installed_data_dir()) return *data + "/" + beside;
     if (fs::is_directory(built_in, ec)) return built_in;
     const std::string near = executable_dir() + "/" + beside;
     if (fs::is_directory(near, ec)) return near;

@@ -20,9 +20,30 @@ using ordered_json = nlohmann::ordered_json;
 struct Failure {
     std::string where;
     std::string message;
+    bool follows = false;  // follows from an error already reported (not shown)
 };
 
 [[noreturn]] void fail(std::string where, std::string message) { throw Failure{std::move(where), std::move(message)}; }
+
+// Thrown by a reader whose errors are already in the list; carries what the
+// checks after it still need (a candidate's name).
+struct Reported {
+    std::string name;
+};
+
+// Every error at once: each independent check runs inside attempt(), which
+// keeps its Failure and lets the next check go on. False when it failed.
+using Failures = std::vector<Failure>;
+template <class F>
+bool attempt(Failures& errors, F&& check) {
+    try {
+        check();
+        return true;
+    } catch (Failure& f) {
+        errors.push_back(std::move(f));
+        return false;
+    }
+}
 
 // The first limits::quoted_bytes_max bytes of `s`, cut at a UTF-8 character
 // boundary (all of it when it is that short).
@@ -242,12 +263,18 @@ std::string describe(const json& v) {
     return "an object";
 }
 
+void check_key(const std::string& key, const std::string& path, const std::vector<std::string>& allowed) {
+    if (std::find(allowed.begin(), allowed.end(), key) == allowed.end())
+        fail(path + "/" + path_part(key), fmt::format("unknown key {}{}", quote(key), suggestion(key, allowed)));
+}
+
 void check_keys(const json& obj, const std::string& path, const std::vector<std::string>& allowed) {
-    for (auto it = obj.begin(); it != obj.end(); ++it) {
-        if (std::find(allowed.begin(), allowed.end(), it.key()) == allowed.end())
-            fail(path + "/" + path_part(it.key()),
-                 fmt::format("unknown key {}{}", quote(it.key()), suggestion(it.key(), allowed)));
-    }
+    for (auto it = obj.begin(); it != obj.end(); ++it) check_key(it.key(), path, allowed);
+}
+
+// The same, reporting every unknown key.
+void check_keys(const json& obj, const std::string& path, const std::vector<std::string>& allowed, Failures& errors) {
+    for (auto it = obj.begin(); it != obj.end(); ++it) attempt(errors, [&] { check_key(it.key(), path, allowed); });
 }
 
 const json& need_object(const json& v, const std::string& path) {
@@ -388,10 +415,15 @@ void check_defaults(const json& defaults) {
     }
 }
 
-Candidate read_candidate(const json& defaults, const json& own, std::size_t index) {
+Candidate read_candidate(const json& defaults, bool defaults_ok, const json& own, std::size_t index,
+                         Failures& errors) {
     const std::string own_path = fmt::format("/candidates/{}", index);
     need_object(own, own_path);
-    check_keys(own, own_path, candidate_keys);
+    const std::size_t before = errors.size();
+    check_keys(own, own_path, candidate_keys, errors);
+    // A misspelt key ("leese") also makes a required one look missing: that
+    // second error is not shown.
+    const bool misspelt = errors.size() > before || !defaults_ok;
     if (!own.contains("name")) fail(own_path, "missing \"name\" (required: a unique candidate name)");
 
     // A value comes from the candidate or, failing that, from "defaults"; its
@@ -410,8 +442,10 @@ Candidate read_candidate(const json& defaults, const json& own, std::size_t inde
         auto [v, path] = source(key);
         const KeyRange& r = range_of(key);
         if (v == nullptr)
-            fail(own_path, fmt::format("missing \"{}\" (required here or in \"defaults\"; an integer from {} to {})",
-                                       key, r.lo, r.hi));
+            throw Failure{own_path,
+                          fmt::format("missing \"{}\" (required here or in \"defaults\"; an integer from {} to {})",
+                                      key, r.lo, r.hi),
+                          misspelt};
         return get_int(*v, path, r.lo, r.hi);
     };
     auto path_of = [&](const char* key) {
@@ -422,36 +456,51 @@ Candidate read_candidate(const json& defaults, const json& own, std::size_t inde
     Candidate c;
     c.name = get_name(own["name"], own_path + "/name");
     ElectorOptions& o = c.options;
-    o.start = int_or("start", 0);
-    o.wait = required("wait");
-    o.lease = required("lease");
-    o.action = required("action");
-    o.min_lease = int_or("min_lease", 0);
-    if (o.min_lease > o.lease)
-        fail(path_of("min_lease"), fmt::format("min_lease {} must not exceed lease {} (the library requires "
-                                               "minLeaseTime <= leaseTime)", o.min_lease, o.lease));
-    if (auto [v, path] = source("auto_extend"); v != nullptr) o.auto_extend = get_bool(*v, path);
+    // Each value on its own; a relation between values only when all of its
+    // values were read.
+    bool ok = true;
+    auto read = [&](auto&& check) { ok = attempt(errors, check) && ok; };
+    read([&] { o.start = int_or("start", 0); });
+    bool sizes_ok = true;
+    for (auto [field, key] : {std::pair{&o.wait, "wait"}, std::pair{&o.lease, "lease"}, std::pair{&o.action, "action"}})
+        sizes_ok = attempt(errors, [&, field = field, key = key] { *field = required(key); }) && sizes_ok;
+    ok = ok && sizes_ok;
+    read([&] {
+        o.min_lease = int_or("min_lease", 0);
+        if (sizes_ok && o.min_lease > o.lease)
+            fail(path_of("min_lease"), fmt::format("min_lease {} must not exceed lease {} (the library requires "
+                                                   "minLeaseTime <= leaseTime)", o.min_lease, o.lease));
+    });
+    bool auto_extend_ok = true;
+    if (auto [v, path] = source("auto_extend"); v != nullptr)
+        auto_extend_ok = attempt(errors, [&, v = v, path = path] { o.auto_extend = get_bool(*v, path); });
+    ok = ok && auto_extend_ok;
     // Absent, the watchdog runs on the library's period in milliseconds
     // (model.md §5.5); given, it overrides that period in ticks.
     c.extend_every_given = source("extend_every").first != nullptr;
-    o.extend_every = int_or("extend_every", 0);
-    if (o.auto_extend && c.extend_every_given && o.extend_every >= o.lease) {
-        fail(path_of("extend_every"),
-             fmt::format("with auto_extend, extend_every ({}) must be less than lease ({})", o.extend_every, o.lease));
-    }
-    o.retry_every = int_or("retry_every", 1);
-    o.hold_off = int_or("hold_off", 0);
-    o.runs = static_cast<std::int32_t>(int_or("runs", 1));
-    o.every = o.runs > 1 ? required("every") : int_or("every", 0);
+    read([&] {
+        o.extend_every = int_or("extend_every", 0);
+        if (sizes_ok && auto_extend_ok && o.auto_extend && c.extend_every_given && o.extend_every >= o.lease) {
+            fail(path_of("extend_every"), fmt::format("with auto_extend, extend_every ({}) must be less than lease ({})",
+                                                      o.extend_every, o.lease));
+        }
+    });
+    read([&] { o.retry_every = int_or("retry_every", 1); });
+    read([&] { o.hold_off = int_or("hold_off", 0); });
+    read([&] {
+        o.runs = static_cast<std::int32_t>(int_or("runs", 1));
+        o.every = o.runs > 1 ? required("every") : int_or("every", 0);
+    });
     if (auto [v, path] = source("fail_at"); v != nullptr) {
-        o.fail_at = get_int(*v, path, 1, o.action);
+        read([&, v = v, path = path] { o.fail_at = get_int(*v, path, 1, sizes_ok ? o.action : limits::duration_max); });
     }
     if (auto [v, path] = source("writes"); v != nullptr) {
         c.writes_given = true;
-        o.writes = get_writes(*v, path, o.action);
+        read([&, v = v, path = path] { o.writes = get_writes(*v, path, sizes_ok ? o.action : limits::duration_max); });
     } else {
         o.writes = {o.action};
     }
+    if (!ok) throw Reported{c.name};
     return c;
 }
 
@@ -570,95 +619,182 @@ void check_work(const Scenario& s) {
                          runs_total, limits::runs_total_max));
 }
 
-Scenario read_scenario(const json& root) {
+// Reads the whole document, keeping every error in `errors` (in the order
+// checked; parse_scenario_all_errors puts them in file order). A check that
+// depends on a value with an error is left out rather than reported twice.
+Scenario read_scenario(const json& root, Failures& errors) {
     need_object(root, "/");
     check_keys(root, "",
-               {"name", "title", "summary", "tick_ms", "horizon", "seed", "order", "lock", "resource", "defaults",
-                "candidates", "faults", "ops"});
+               {"$schema", "name", "title", "summary", "tick_ms", "horizon", "seed", "order", "lock", "resource",
+                "defaults", "candidates", "faults", "ops"},
+               errors);
     Scenario s;
-    if (!root.contains("name")) fail("/", "missing \"name\" (required: the scenario's name)");
-    s.name = get_identifier(root["name"], "/name");
-    if (root.contains("title")) s.title = get_localized(root["title"], "/title");
-    if (root.contains("summary")) s.summary = get_localized(root["summary"], "/summary");
-    if (root.contains("tick_ms")) s.tick_ms = get_int(root["tick_ms"], "/tick_ms", limits::tick_ms_min, limits::tick_ms_max);
-    if (root.contains("horizon")) s.horizon = get_int(root["horizon"], "/horizon", 0, limits::horizon_max);
+    // "$schema" names the schema for editors (leasescope-cli schema); it must be a string.
+    if (root.contains("$schema"))
+        attempt(errors, [&] { get_text(root["$schema"], "/$schema", limits::text_length_max); });
+    attempt(errors, [&] {
+        if (!root.contains("name")) fail("/", "missing \"name\" (required: the scenario's name)");
+        s.name = get_identifier(root["name"], "/name");
+    });
+    if (root.contains("title")) attempt(errors, [&] { s.title = get_localized(root["title"], "/title"); });
+    if (root.contains("summary")) attempt(errors, [&] { s.summary = get_localized(root["summary"], "/summary"); });
+    if (root.contains("tick_ms"))
+        attempt(errors, [&] { s.tick_ms = get_int(root["tick_ms"], "/tick_ms", limits::tick_ms_min, limits::tick_ms_max); });
+    if (root.contains("horizon"))
+        attempt(errors, [&] { s.horizon = get_int(root["horizon"], "/horizon", 0, limits::horizon_max); });
     if (root.contains("seed")) {
-        const json& v = root["seed"];
-        if (!(v.is_number_unsigned() || (v.is_number_integer() && v.get<std::int64_t>() >= 0)))
-            fail("/seed", fmt::format("expected an integer from 0 to 18446744073709551615, found {}", describe(v)));
-        s.seed = v.get<std::uint64_t>();
+        attempt(errors, [&] {
+            const json& v = root["seed"];
+            if (!(v.is_number_unsigned() || (v.is_number_integer() && v.get<std::int64_t>() >= 0)))
+                fail("/seed", fmt::format("expected an integer from 0 to 18446744073709551615, found {}", describe(v)));
+            s.seed = v.get<std::uint64_t>();
+        });
     }
     if (root.contains("order"))
-        s.order = get_enum<Order>(root["order"], "/order", {{"declared", Order::declared}, {"shuffled", Order::shuffled}});
-    if (root.contains("lock")) {
-        const json& lock = need_object(root["lock"], "/lock");
-        check_keys(lock, "/lock", {"name", "capacity", "fencing_start", "elector"});
-        if (lock.contains("name")) s.lock.name = get_identifier(lock["name"], "/lock/name");
-        if (lock.contains("capacity"))
-            s.lock.capacity = static_cast<std::int32_t>(get_int(lock["capacity"], "/lock/capacity", 1, limits::capacity_max));
-        if (lock.contains("fencing_start"))
-            s.lock.fencing_start = get_int(lock["fencing_start"], "/lock/fencing_start", 1, limits::fencing_start_max);
-    }
-    // The single lock for one slot, the leader group for more (model.md §5.2).
-    s.elector = s.lock.capacity == 1 ? ElectorKind::lock : ElectorKind::group;
-    if (root.contains("lock") && root["lock"].contains("elector")) {
-        s.elector = get_enum<ElectorKind>(root["lock"]["elector"], "/lock/elector",
-                                          {{"lock", ElectorKind::lock}, {"group", ElectorKind::group}});
-        if (s.elector == ElectorKind::lock && s.lock.capacity > 1)
-            fail("/lock/elector",
-                 fmt::format("\"lock\" is the single-leader elector and needs capacity 1, found capacity {}; "
-                             "use \"group\" for a leader group of {} slots",
-                             s.lock.capacity, s.lock.capacity));
-    }
+        attempt(errors, [&] {
+            s.order = get_enum<Order>(root["order"], "/order", {{"declared", Order::declared}, {"shuffled", Order::shuffled}});
+        });
+    attempt(errors, [&] {
+        if (root.contains("lock")) {
+            const json& lock = need_object(root["lock"], "/lock");
+            check_keys(lock, "/lock", {"name", "capacity", "fencing_start", "elector"});
+            if (lock.contains("name")) s.lock.name = get_identifier(lock["name"], "/lock/name");
+            if (lock.contains("capacity"))
+                s.lock.capacity = static_cast<std::int32_t>(get_int(lock["capacity"], "/lock/capacity", 1, limits::capacity_max));
+            if (lock.contains("fencing_start"))
+                s.lock.fencing_start = get_int(lock["fencing_start"], "/lock/fencing_start", 1, limits::fencing_start_max);
+        }
+        // The single lock for one slot, the leader group for more (model.md §5.2).
+        s.elector = s.lock.capacity == 1 ? ElectorKind::lock : ElectorKind::group;
+        if (root.contains("lock") && root["lock"].contains("elector")) {
+            s.elector = get_enum<ElectorKind>(root["lock"]["elector"], "/lock/elector",
+                                              {{"lock", ElectorKind::lock}, {"group", ElectorKind::group}});
+            if (s.elector == ElectorKind::lock && s.lock.capacity > 1)
+                fail("/lock/elector",
+                     fmt::format("\"lock\" is the single-leader elector and needs capacity 1, found capacity {}; "
+                                 "use \"group\" for a leader group of {} slots",
+                                 s.lock.capacity, s.lock.capacity));
+        }
+    });
     if (root.contains("resource")) {
-        const json& res = need_object(root["resource"], "/resource");
-        check_keys(res, "/resource", {"mode"});
-        if (res.contains("mode"))
-            s.resource = get_enum<ResourceMode>(res["mode"], "/resource/mode",
-                                                {{"off", ResourceMode::off}, {"check", ResourceMode::check},
-                                                 {"validate", ResourceMode::validate}});
+        attempt(errors, [&] {
+            const json& res = need_object(root["resource"], "/resource");
+            check_keys(res, "/resource", {"mode"});
+            if (res.contains("mode"))
+                s.resource = get_enum<ResourceMode>(res["mode"], "/resource/mode",
+                                                    {{"off", ResourceMode::off}, {"check", ResourceMode::check},
+                                                     {"validate", ResourceMode::validate}});
+        });
     }
     json defaults = json::object();
+    bool defaults_ok = true;  // else a candidate's missing value may only follow from it
     if (root.contains("defaults")) {
-        defaults = need_object(root["defaults"], "/defaults");
-        std::vector<std::string> keys(candidate_keys.begin() + 1, candidate_keys.end());
-        check_keys(defaults, "/defaults", keys);
-        check_defaults(defaults);
+        const std::size_t before = errors.size();
+        attempt(errors, [&] {
+            const std::vector<std::string> keys(candidate_keys.begin() + 1, candidate_keys.end());
+            check_keys(need_object(root["defaults"], "/defaults"), "/defaults", keys, errors);
+            defaults = root["defaults"];
+            for (auto it = defaults.begin(); it != defaults.end(); ++it) {
+                if (std::find(keys.begin(), keys.end(), it.key()) != keys.end())
+                    attempt(errors, [&] { check_defaults(json{{it.key(), it.value()}}); });
+            }
+        });
+        defaults_ok = errors.size() == before;
     }
-    if (!root.contains("candidates")) fail("/", "missing \"candidates\" (required: an array of one or more candidates)");
+    bool candidates_ok = attempt(errors, [&] {
+        if (!root.contains("candidates"))
+            fail("/", "missing \"candidates\" (required: an array of one or more candidates)");
+        const json& candidates = root["candidates"];
+        if (!candidates.is_array() || candidates.empty())
+            fail("/candidates", fmt::format("expected an array of one or more candidates, found {}",
+                                            candidates.is_array() ? "an empty array" : describe(candidates)));
+        if (static_cast<std::int64_t>(candidates.size()) > limits::candidates_max)
+            fail("/candidates", fmt::format("expected at most {} candidates, found {}", limits::candidates_max, candidates.size()));
+    });
+    // Without the candidates, the nodes named by faults and ops cannot be checked.
+    if (!candidates_ok) return s;
     const json& candidates = root["candidates"];
-    if (!candidates.is_array() || candidates.empty())
-        fail("/candidates", fmt::format("expected an array of one or more candidates, found {}",
-                                        candidates.is_array() ? "an empty array" : describe(candidates)));
-    if (static_cast<std::int64_t>(candidates.size()) > limits::candidates_max)
-        fail("/candidates", fmt::format("expected at most {} candidates, found {}", limits::candidates_max, candidates.size()));
     std::map<std::string, std::size_t> seen;  // name -> index, for duplicates
     for (std::size_t i = 0; i < candidates.size(); ++i) {
-        Candidate c = read_candidate(defaults, candidates[i], i);
-        if (auto [it, fresh] = seen.emplace(c.name, i); !fresh)
-            fail(fmt::format("/candidates/{}/name", i),
-                 fmt::format("duplicate name \"{}\" (also /candidates/{}); names must be unique", c.name, it->second));
+        Candidate c;
+        try {
+            c = read_candidate(defaults, defaults_ok, candidates[i], i, errors);
+        } catch (Failure& f) {
+            errors.push_back(std::move(f));
+            candidates_ok = false;
+            continue;
+        } catch (Reported& r) {
+            // Its errors are listed; its name still counts for faults and ops.
+            c.name = r.name;
+            candidates_ok = false;
+        }
+        attempt(errors, [&] {
+            if (auto [it, fresh] = seen.emplace(c.name, i); !fresh)
+                fail(fmt::format("/candidates/{}/name", i),
+                     fmt::format("duplicate name \"{}\" (also /candidates/{}); names must be unique", c.name, it->second));
+        });
         c.options.elector = s.elector;
         c.options.tick_ms = s.tick_ms;
         s.candidates.push_back(std::move(c));
     }
-    check_work(s);
+    if (candidates_ok && errors.empty()) attempt(errors, [&] { check_work(s); });
     if (root.contains("faults")) {
         const json& faults = root["faults"];
-        if (!faults.is_array()) fail("/faults", fmt::format("expected an array of faults, found {}", describe(faults)));
-        if (static_cast<std::int64_t>(faults.size()) > limits::faults_max)
-            fail("/faults", fmt::format("expected at most {} faults, found {}", limits::faults_max, faults.size()));
-        for (std::size_t i = 0; i < faults.size(); ++i) s.faults.push_back(read_fault(faults[i], i, s));
-        check_fault_overlaps(s);
+        const bool faults_ok = attempt(errors, [&] {
+            if (!faults.is_array()) fail("/faults", fmt::format("expected an array of faults, found {}", describe(faults)));
+            if (static_cast<std::int64_t>(faults.size()) > limits::faults_max)
+                fail("/faults", fmt::format("expected at most {} faults, found {}", limits::faults_max, faults.size()));
+        });
+        bool each_ok = faults_ok;
+        for (std::size_t i = 0; faults_ok && i < faults.size(); ++i)
+            each_ok = attempt(errors, [&] { s.faults.push_back(read_fault(faults[i], i, s)); }) && each_ok;
+        if (each_ok) attempt(errors, [&] { check_fault_overlaps(s); });
     }
     if (root.contains("ops")) {
         const json& ops = root["ops"];
-        if (!ops.is_array()) fail("/ops", fmt::format("expected an array of ops, found {}", describe(ops)));
-        if (static_cast<std::int64_t>(ops.size()) > limits::ops_max)
-            fail("/ops", fmt::format("expected at most {} ops, found {}", limits::ops_max, ops.size()));
-        for (std::size_t i = 0; i < ops.size(); ++i) s.ops.push_back(read_op(ops[i], i, s));
+        const bool ops_ok = attempt(errors, [&] {
+            if (!ops.is_array()) fail("/ops", fmt::format("expected an array of ops, found {}", describe(ops)));
+            if (static_cast<std::int64_t>(ops.size()) > limits::ops_max)
+                fail("/ops", fmt::format("expected at most {} ops, found {}", limits::ops_max, ops.size()));
+        });
+        for (std::size_t i = 0; ops_ok && i < ops.size(); ++i)
+            attempt(errors, [&] { s.ops.push_back(read_op(ops[i], i, s)); });
     }
     return s;
+}
+
+// Where each JSON pointer of `root` (parsed keeping key order) starts and
+// ends in document order: errors are listed in file order by their path, a
+// missing key at the end of the object that lacks it (where a reader notices
+// it), any other error at the start of its value or, for a path that does
+// not exist, of the nearest enclosing one.
+struct Span {
+    std::size_t start = 0;
+    std::size_t end = 0;
+};
+void document_order(const ordered_json& v, const std::string& path, std::map<std::string, Span>& order,
+                    std::size_t& counter) {
+    Span& span = order[path.empty() ? "/" : path];
+    span.start = counter++;
+    if (v.is_object()) {
+        for (auto it = v.begin(); it != v.end(); ++it)
+            document_order(it.value(), path + "/" + path_part(it.key()), order, counter);
+    } else if (v.is_array()) {
+        for (std::size_t k = 0; k < v.size(); ++k) document_order(v[k], fmt::format("{}/{}", path, k), order, counter);
+    }
+    order[path.empty() ? "/" : path].end = counter++;
+}
+
+std::size_t order_of(const std::map<std::string, Span>& order, const Failure& f) {
+    std::string path = f.where;
+    if (path.empty() || path[0] != '/') return 0;  // --set errors come first
+    const bool missing = f.message.rfind("missing ", 0) == 0;
+    while (true) {
+        if (auto it = order.find(path); it != order.end()) return missing ? it->second.end : it->second.start + 1;
+        const std::size_t slash = path.rfind('/');
+        if (slash == 0 || slash == std::string::npos) path = "/";
+        else path.resize(slash);
+    }
 }
 
 // "candidates/1/start" or "defaults.lease" as a JSON pointer.
@@ -842,19 +978,51 @@ Result<Override, std::string> parse_override(std::string_view text) {
     return Override{std::string(text.substr(0, eq)), std::string(text.substr(eq + 1))};
 }
 
-ScenarioResult parse_scenario(std::string_view text, const std::string& file, const std::vector<Override>& overrides) {
+Result<Scenario, std::vector<ScenarioError>> parse_scenario_all_errors(std::string_view text, const std::string& file,
+                                                                       const std::vector<Override>& overrides) {
+    using Errors = std::vector<ScenarioError>;
     if (static_cast<std::int64_t>(text.size()) > limits::scenario_bytes_max)
-        return Err{ScenarioError{file, "", fmt::format("the file is larger than {} bytes (scenario_bytes_max)",
-                                                       limits::scenario_bytes_max)}};
+        return Err{Errors{ScenarioError{file, "", fmt::format("the file is larger than {} bytes (scenario_bytes_max)",
+                                                              limits::scenario_bytes_max)}}};
+    Failures failures;
+    std::optional<Scenario> scenario;
     try {
         std::optional<SyntaxError> syntax;
         std::optional<json> root = parse_bounded(text, "", 0, syntax);
-        if (!root) return Err{ScenarioError{file, syntax->where, syntax->message}};
+        // A syntax error stops the parser: it is the only one reported.
+        if (!root) return Err{Errors{ScenarioError{file, syntax->where, syntax->message}}};
         for (const Override& o : overrides) apply_override(*root, o);
-        return read_scenario(*root);
-    } catch (const Failure& f) {
-        return Err{ScenarioError{file, f.where, f.message}};
+        scenario = read_scenario(*root, failures);
+    } catch (Failure& f) {
+        failures.push_back(std::move(f));
     }
+    std::erase_if(failures, [](const Failure& f) { return f.follows; });
+    if (failures.empty()) return std::move(*scenario);
+    if (failures.size() > 1) {
+        // File order: the document as written, with the overrides applied
+        // (the text passed the bounded parse, so this parse cannot fail).
+        ordered_json ordered = ordered_json::parse(text.begin(), text.end(), nullptr, false, /*ignore_comments=*/true);
+        std::map<std::string, Span> order;
+        std::size_t counter = 1;
+        document_order(ordered, "", order, counter);
+        std::stable_sort(failures.begin(), failures.end(), [&](const Failure& a, const Failure& b) {
+            return order_of(order, a) < order_of(order, b);
+        });
+    }
+    Errors errors;
+    for (const Failure& f : failures) {
+        const bool repeat = std::any_of(errors.begin(), errors.end(), [&](const ScenarioError& e) {
+            return e.where == f.where && e.message == f.message;
+        });
+        if (!repeat) errors.push_back(ScenarioError{file, f.where, f.message});
+    }
+    return Err{std::move(errors)};
+}
+
+ScenarioResult parse_scenario(std::string_view text, const std::string& file, const std::vector<Override>& overrides) {
+    auto all = parse_scenario_all_errors(text, file, overrides);
+    if (!all.ok()) return Err{std::move(all.error().front())};
+    return std::move(all).value();
 }
 
 std::string scenario_to_json(const Scenario& s) {

@@ -356,6 +356,81 @@ cli explain "$PRESET"
 expect_rc 2 "explain without --tick"
 cli explain --tour-step 99
 expect_rc 2 "explain of a tour step that does not exist"
+# ---- every error at once, machine-readable results, the schema -------------
+
+# Three mistakes in three places, written faults-first: all three are
+# reported, in file order, with their count.
+cat >"$WORK/three.json" <<'JSON'
+// three mistakes
+{
+  "faults": [ { "kind": "pause", "node": "c", "at": 1, "ticks": 2 } ],
+  "name": "three mistakes",
+  "defaults": { "wait": 1, "lease": 5, "action": 3 },
+  "candidates": [ { "name": "a", "leese": 4 }, { "name": "b" } ]
+}
+JSON
+cli validate "$WORK/three.json"
+expect_rc 2 "validate of a file with three mistakes"
+expect_err "three.json: /faults/0/node: unknown node" "the first mistake is named"
+expect_err "three.json: /name: expected letters" "the second mistake is named"
+expect_err "three.json: /candidates/0/leese: unknown key" "the third mistake is named"
+expect_err "three.json: 3 errors" "the count is given"
+check_that "the errors are in file order" \
+  test "$(grep -o '/faults/0/node\|/name:\|/candidates/0/leese' "$WORK/err" | tr '\n' ' ')" = "/faults/0/node /name: /candidates/0/leese "
+check_that "a misspelt key is not also reported missing" test "$(grep -c '^error:' "$WORK/err")" -eq 3
+cli run "$WORK/three.json"
+expect_err "three.json: 3 errors" "run reports every error too"
+cli check "$WORK/three.json"
+expect_err "three.json: 3 errors" "check reports every error too"
+# A syntax error stops at the first.
+printf '{ "name": "x",, "candidates": [,] }' >"$WORK/syntax.json"
+cli validate "$WORK/syntax.json"
+check_that "a syntax error is the only error" test "$(grep -c '^error:' "$WORK/err")" -eq 1
+
+cli validate --format json "$PRESET" "$WORK/three.json"
+expect_rc 2 "validate --format json with a bad file"
+check_that "validate --format json lists the three errors" python3 -c "
+import json, sys
+d = json.load(open('$WORK/out'))
+assert d['command'] == 'validate' and d['exit_code'] == 2
+assert d['files'][0]['ok'] and d['files'][0]['name'] == 'expiry-takeover'
+assert not d['files'][1]['ok'] and len(d['files'][1]['errors']) == 3
+"
+mkdir -p "$WORK/jgold"
+cp "$GOLDEN/expiry-takeover.jsonl" "$WORK/jgold/"
+"$CLI" run scenarios/contention.json --set seed=99 --trace "$WORK/jgold/contention.jsonl" >/dev/null
+cli check "$PRESET" scenarios/contention.json --golden "$WORK/jgold" --format json --junit "$WORK/junit.xml"
+expect_rc 1 "check --format json with one changed golden"
+check_that "check --format json: one ok, one differs with its divergence" python3 -c "
+import json
+d = json.load(open('$WORK/out'))
+assert d['passed'] == 1 and d['failed'] == 1, d
+assert d['results'][0]['status'] == 'ok' and d['results'][1]['status'] == 'differs', d
+assert d['results'][1]['divergence']['description'], d
+"
+check_that "check --junit: a valid JUnit file with one failure" python3 -c "
+import xml.etree.ElementTree as ET
+r = ET.parse('$WORK/junit.xml').getroot()
+assert r.tag == 'testsuites' and r.get('tests') == '2', r.attrib
+cases = r.findall('./testsuite/testcase')
+assert [c.get('name') for c in cases] == ['expiry-takeover', 'contention']
+assert cases[0].find('failure') is None and cases[1].find('failure') is not None
+"
+cli schema
+expect_rc 0 "schema"
+expect_out '"$schema": "https://json-schema.org/draft/2020-12/schema"' "schema prints a draft 2020-12 schema"
+printf '{ "$schema": "scenario.schema.json", "name": "s", "defaults": {"wait": 1, "lease": 5, "action": 3}, "candidates": [{"name": "a"}] }' >"$WORK/with-schema.json"
+cli validate "$WORK/with-schema.json"
+expect_rc 0 "a scenario with \"\$schema\" is valid"
+
+cli bench --quick --candidates 10 --horizon 1000 --format json
+expect_rc 0 "bench --format json"
+check_that "bench --format json: one document with the figures" python3 -c "
+import json
+d = json.load(open('$WORK/out'))
+assert d['command'] == 'bench' and d['simulations'][0]['candidates'] == 10 and d['simulations'][0]['events'] > 0, d
+assert d['store_ops_per_cpu_s'] > 0 and d['trace_read_mb_per_cpu_s'] > 0, d
+"
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

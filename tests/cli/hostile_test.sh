@@ -98,7 +98,8 @@ expect_rc 2 "a 30 MB key"
 expect_err "json_string_bytes_max" "a long key names the limit"
 expect_fast "a 30 MB key"
 expect_short_err "a 30 MB key"
-python3 -c "print('{\"name\":\"x\",\"order\":\"' + 'v'*10000 + '\"}')" >long-value.json
+# Otherwise valid, so the long value is its only error (validate lists every error).
+python3 -c "print('{\"name\":\"x\",\"candidates\":[{\"name\":\"a\",\"wait\":1,\"lease\":2,\"action\":1}],\"order\":\"' + 'v'*10000 + '\"}')" >long-value.json
 cli validate long-value.json
 expect_rc 2 "a 10 kB unknown value"
 expect_short_err "a 10 kB unknown value is quoted briefly"

@@ -99,6 +99,12 @@ Result<Override, std::string> parse_override(std::string_view text);
 // Parses and validates the bytes of a scenario file. `file` only names it in errors.
 ScenarioResult parse_scenario(std::string_view text, const std::string& file,
                               const std::vector<Override>& overrides = {});
+// The same, with every error of the file (validation goes on past the first
+// where the next check does not depend on it), in file order by JSON path. A
+// syntax error stops parsing: it is then the only one. parse_scenario
+// returns the first of these.
+Result<Scenario, std::vector<ScenarioError>> parse_scenario_all_errors(std::string_view text, const std::string& file,
+                                                                       const std::vector<Override>& overrides = {});
 
 // The scenario as a JSON document (two-space indent, ending in a newline) that
 // parses back to an equal scenario.

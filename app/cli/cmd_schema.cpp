@@ -1,0 +1,288 @@
+// `leasescope-cli schema`: the JSON Schema (draft 2020-12) of scenario files,
+// built here from the named limits in sim/include/leasescope/sim/limits.hpp,
+// so its numbers cannot drift from the parser's. The build writes it to
+// share/leasescope/schema/scenario.schema.json; tests/schema/ checks it
+// against the presets, the bad scenarios and the parser's own boundaries.
+// The descriptions follow docs/scenario-format.md.
+#include <cstdint>
+#include <limits>
+
+#include <nlohmann/json.hpp>
+
+#include "common.hpp"
+#include "leasescope/sim/limits.hpp"
+
+namespace leasescope::cli {
+namespace {
+
+using json = nlohmann::ordered_json;
+
+json integer(std::int64_t lo, std::int64_t hi, const char* description) {
+    return json{{"type", "integer"}, {"minimum", lo}, {"maximum", hi}, {"description", description}};
+}
+json with_default(json j, json value) {
+    j["default"] = std::move(value);
+    return j;
+}
+json ref(const char* name) { return json{{"$ref", std::string("#/$defs/") + name}}; }
+json described(json j, const char* description) {
+    j["description"] = description;
+    return j;
+}
+
+// The keys a candidate and "defaults" share (everything but "name").
+json candidate_properties() {
+    const std::int64_t d = limits::duration_max;
+    json p = json::object();
+    p["start"] = with_default(integer(0, limits::horizon_max, "Tick at which the first run is scheduled."), 0);
+    p["wait"] = integer(0, d,
+                        "waitTime: how long a run keeps trying to acquire; 0 means one attempt. Required here or in "
+                        "\"defaults\".");
+    p["lease"] = integer(1, d,
+                         "leaseTime: the record expires this many ticks after it was written. Required here or in "
+                         "\"defaults\".");
+    p["min_lease"] = with_default(
+        integer(0, d, "minLeaseTime: an early finish keeps the record at least this long after acquiring; must not "
+                      "exceed lease."),
+        0);
+    p["auto_extend"] = {{"type", "boolean"},
+                        {"default", false},
+                        {"description", "Run the watchdog that renews the lease."}};
+    p["extend_every"] = integer(1, d,
+                                "Ticks between watchdog renewals; less than lease when auto_extend. Absent: the "
+                                "library's period, max(floor(lease * tick_ms / 3), 25) ms.");
+    p["retry_every"] = with_default(integer(1, d, "Ticks between acquire attempts while waiting."), 1);
+    p["action"] = integer(1, d,
+                          "How many active (unpaused) ticks the protected work takes. Required here or in "
+                          "\"defaults\".");
+    p["writes"] = {{"type", "array"},
+                   {"items", integer(1, d, "A progress point, from 1 to action.")},
+                   {"maxItems", limits::writes_max},
+                   {"description",
+                    "Progress points at which the work writes to the resource, strictly increasing, each from 1 to "
+                    "action. Absent: one write at the end of the action; [] never writes."}};
+    p["fail_at"] = integer(1, d, "Progress (1 to action) at which the work throws and ends as action_failed.");
+    p["hold_off"] = with_default(
+        integer(0, d, "After releasing, nobody (the releaser included) may acquire for this long."), 0);
+    p["runs"] = with_default(integer(1, limits::runs_max, "How many times the job runs."), 1);
+    p["every"] = integer(1, d, "Ticks between scheduled run starts; required when runs > 1.");
+    return p;
+}
+
+json fault_schema() {
+    const json at = integer(0, limits::horizon_max, "Tick at which the fault takes effect.");
+    const json ticks = integer(1, limits::duration_max, "How many ticks it lasts.");
+    const json node = described(ref("name"), "The candidate it happens to.");
+    json kinds = json::array();
+    auto kind = [&](const char* name, json properties, json required) {
+        properties["kind"] = json{{"const", name}};
+        kinds.push_back(json{{"if", {{"properties", {{"kind", {{"const", name}}}}}, {"required", {"kind"}}}},
+                             {"then", {{"properties", properties},
+                                       {"required", required},
+                                       {"additionalProperties", false}}}});
+    };
+    kind("pause", {{"node", node}, {"at", at}, {"ticks", ticks}}, {"kind", "node", "at", "ticks"});
+    kind("partition",
+         {{"node", node},
+          {"at", at},
+          {"ticks", ticks},
+          {"mode", {{"enum", {"drop_requests", "drop_replies"}},
+                    {"default", "drop_requests"},
+                    {"description", "drop_requests: calls never arrive; drop_replies: calls are applied but the node "
+                                    "sees an error."}}}},
+         {"kind", "node", "at", "ticks"});
+    kind("crash", {{"node", node}, {"at", at}}, {"kind", "node", "at"});
+    kind("failover",
+         {{"at", at},
+          {"lose", {{"enum", {"leases", "all"}},
+                    {"default", "leases"},
+                    {"description", "leases: slots and hold-off vanish, the fencing counter survives; all: the "
+                                    "counter is reset as well."}}}},
+         {"kind", "at"});
+    return json{{"type", "object"},
+                {"description",
+                 "Something that goes wrong, at the start of tick \"at\". The keys allowed depend on \"kind\"."},
+                {"properties", {{"kind", {{"enum", {"pause", "partition", "crash", "failover"}},
+                                          {"description", "pause, partition, crash or failover."}}}}},
+                {"required", {"kind"}},
+                {"allOf", kinds}};
+}
+
+json op_schema() {
+    const json at = integer(0, limits::horizon_max, "Tick of the call (after the nodes have acted).");
+    const json actor = described(ref("name"), "Who asks (any name; not necessarily a candidate).");
+    json status = {{"properties", {{"at", at}, {"actor", actor}, {"op", {{"const", "status"}}}}},
+                   {"required", {"at", "actor", "op"}},
+                   {"additionalProperties", false}};
+    json validate = {{"properties", {{"at", at},
+                                     {"actor", actor},
+                                     {"op", {{"const", "validate"}}},
+                                     {"token_of", described(ref("name"), "The candidate whose token is checked.")}}},
+                     {"required", {"at", "actor", "op", "token_of"}},
+                     {"additionalProperties", false}};
+    auto when = [](const char* op, json then) {
+        return json{{"if", {{"properties", {{"op", {{"const", op}}}}}, {"required", {"op"}}}}, {"then", then}};
+    };
+    return json{{"type", "object"},
+                {"description", "A read-only call by a third party: status (held or vacant) or validate (is "
+                                "token_of's token current, stale or vacant)."},
+                {"properties", {{"op", {{"enum", {"status", "validate"}}}}}},
+                {"required", {"op"}},
+                {"allOf", {when("status", status), when("validate", validate)}}};
+}
+
+}  // namespace
+
+std::string scenario_schema() {
+    json identifier = {{"type", "string"},
+                       {"minLength", 1},
+                       {"maxLength", limits::name_length_max},
+                       {"pattern", "^[A-Za-z0-9._:-]+$"},
+                       {"description", "Letters, digits, '-', '_', '.' and ':' only (it becomes part of a file name "
+                                       "and of Redis keys)."}};
+    json name = {{"type", "string"},
+                 {"minLength", 1},
+                 {"maxLength", limits::name_length_max},
+                 {"pattern", "^[^\\u0000-\\u001f\\u007f]+$"},
+                 {"description", "A displayed name: not empty, no control characters, at most name_length_max "
+                                 "bytes."}};
+    json text = {{"type", "object"},
+                 {"properties", {{"en", {{"type", "string"}, {"maxLength", limits::text_length_max}}},
+                                 {"ko", {{"type", "string"}, {"maxLength", limits::text_length_max}}}}},
+                 {"additionalProperties", false},
+                 {"description", "English and Korean text, each optional, at most text_length_max bytes."}};
+
+    json defaults_properties = candidate_properties();
+    json candidate_props = json::object();
+    candidate_props["name"] = described(ref("name"), "The node's name in traces, faults and ops; unique.");
+    for (auto& [key, value] : defaults_properties.items()) candidate_props[key] = value;
+    json candidate = {{"type", "object"},
+                      {"description", "One node and the settings of its elector."},
+                      {"properties", candidate_props},
+                      {"required", {"name"}},
+                      {"additionalProperties", false}};
+
+    // wait, lease and action are required in each candidate unless
+    // "defaults" gives them; a candidate with runs > 1 needs every when
+    // "defaults" has none.
+    json rules = json::array();
+    for (const char* key : {"wait", "lease", "action"}) {
+        rules.push_back(json{
+            {"if", {{"properties", {{"defaults", {{"required", {key}}}}}}, {"required", {"defaults"}}}},
+            {"else", {{"properties", {{"candidates", {{"items", {{"required", {key}}}}}}}}}}});
+    }
+    json needs_every = {{"if", {{"properties", {{"runs", {{"minimum", 2}}}}}, {"required", {"runs"}}}},
+                        {"then", {{"required", {"every"}}}}};
+    json every_rule;
+    every_rule["if"] = {{"properties", {{"defaults", {{"required", {"every"}}}}}}, {"required", {"defaults"}}};
+    every_rule["else"]["properties"]["candidates"]["items"] = needs_every;
+    rules.push_back(every_rule);
+
+    json root;
+    root["$schema"] = "https://json-schema.org/draft/2020-12/schema";
+    root["$id"] = "urn:leasescope:scenario";
+    root["title"] = "LeaseScope scenario";
+    root["description"] =
+        "A LeaseScope scenario: who competes for a Redis lock, with what settings, and what goes wrong. All times "
+        "are whole ticks. The parser (leasescope-cli validate) also checks what a schema cannot: unique candidate "
+        "names, min_lease <= lease, writes strictly increasing, fail_at and writes <= action, extend_every < lease "
+        "with auto_extend, fault and op nodes naming candidates, overlapping pauses or partitions, lengths in bytes, "
+        "duplicate keys and the total work (runs_total_max). See docs/scenario-format.md.";
+    root["type"] = "object";
+    json props = json::object();
+    props["$schema"] = {{"type", "string"},
+                        {"description", "The schema of this file, for editors (share/leasescope/schema/"
+                                        "scenario.schema.json, or the output of leasescope-cli schema)."}};
+    props["name"] = described(ref("identifier"),
+                              "Names the scenario in traces; check looks for the golden trace NAME.jsonl.");
+    props["title"] = described(ref("text"), "Shown by list and the app.");
+    props["summary"] = described(ref("text"), "The lesson, in a few sentences.");
+    props["tick_ms"] = with_default(
+        integer(limits::tick_ms_min, limits::tick_ms_max,
+                "Milliseconds per tick (display, live mode, and the watchdog's millisecond period)."),
+        50);
+    props["horizon"] = with_default(
+        integer(0, limits::horizon_max,
+                "Last tick simulated; a run can end earlier once nothing else can happen."),
+        1000);
+    props["seed"] = {{"type", "integer"},
+                     {"minimum", 0},
+                     {"maximum", std::numeric_limits<std::uint64_t>::max()},
+                     {"default", 0},
+                     {"description", "Seeds the token generator and the shuffle."}};
+    props["order"] = {{"enum", {"declared", "shuffled"}},
+                      {"default", "declared"},
+                      {"description", "Order in which nodes act within a tick's acquire phase."}};
+    props["lock"] = {
+        {"type", "object"},
+        {"description", "The Redis record."},
+        {"properties",
+         {{"name", with_default(described(ref("identifier"), "Part of the Redis keys in live mode."), "lock")},
+          {"capacity", with_default(integer(1, limits::capacity_max,
+                                            "Slots: 1 is a single leader, more a leader group."),
+                                    1)},
+          {"fencing_start",
+           with_default(integer(1, limits::fencing_start_max, "The first fencing number handed out."), 1)},
+          {"elector", {{"enum", {"lock", "group"}},
+                       {"description", "Which elector of the library: \"lock\" (the single lock; capacity 1 only; it "
+                                       "gives up at its deadline without a last try) or \"group\" (the leader group; "
+                                       "it tries at its deadline). Absent: \"lock\" for capacity 1, else "
+                                       "\"group\"."}}}}},
+        {"additionalProperties", false},
+        {"if", {{"properties", {{"elector", {{"const", "lock"}}}}}, {"required", {"elector"}}}},
+        {"then", {{"properties", {{"capacity", {{"maximum", 1}}}}}}}};
+    props["resource"] = {
+        {"type", "object"},
+        {"description", "The protected resource."},
+        {"properties",
+         {{"mode", {{"enum", {"off", "check", "validate"}},
+                    {"default", "off"},
+                    {"description", "off: every write is accepted; check: writes with a fencing number below the "
+                                    "highest accepted are refused (the fence); validate: the store is asked whether "
+                                    "the writer's token is current."}}}}},
+        {"additionalProperties", false}};
+    props["defaults"] = {{"type", "object"},
+                         {"description", "Values shared by every candidate (any candidate key except name)."},
+                         {"properties", defaults_properties},
+                         {"additionalProperties", false}};
+    props["candidates"] = {{"type", "array"},
+                           {"description", "The competing nodes."},
+                           {"items", ref("candidate")},
+                           {"minItems", 1},
+                           {"maxItems", limits::candidates_max}};
+    props["faults"] = {{"type", "array"},
+                       {"description", "Things that go wrong."},
+                       {"items", ref("fault")},
+                       {"maxItems", limits::faults_max},
+                       {"default", json::array()}};
+    props["ops"] = {{"type", "array"},
+                    {"description", "Read-only checks by a third party."},
+                    {"items", ref("op")},
+                    {"maxItems", limits::ops_max},
+                    {"default", json::array()}};
+    root["properties"] = props;
+    root["required"] = {"name", "candidates"};
+    root["additionalProperties"] = false;
+    root["allOf"] = rules;
+    root["$defs"] = {{"identifier", identifier},
+                     {"name", name},
+                     {"text", text},
+                     {"candidate", candidate},
+                     {"fault", fault_schema()},
+                     {"op", op_schema()}};
+    return root.dump(2) + "\n";
+}
+
+void add_schema_command(CLI::App& app, int& exit_code) {
+    auto* cmd = app.add_subcommand(
+        "schema",
+        "Print the JSON Schema (draft 2020-12) of scenario files: every key with its documentation, range and "
+        "default. Point \"$schema\" in a scenario at it and an editor checks and completes the file.");
+    cmd->callback([&exit_code] {
+        const std::string text = scenario_schema();
+        std::fwrite(text.data(), 1, text.size(), stdout);
+        exit_code = exit_ok;
+    });
+}
+
+}  // namespace leasescope::cli

@@ -1,0 +1,37 @@
+# Writes a man page (troff) for PROGRAM from its own --help and, for each of
+# its subcommands, `PROGRAM SUB --help`, so the page says what the program
+# says. Run at build time: cmake -DPROGRAM=... -DNAME=... -DSUMMARY=... -DOUT=... -P man_from_help.cmake
+execute_process(COMMAND ${PROGRAM} --help OUTPUT_VARIABLE help RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "${PROGRAM} --help failed (${rc})")
+endif()
+# troff: a leading '.' or '\'' starts a request, and '\' is an escape.
+function(escape in out)
+  string(REPLACE "\\" "\\e" text "${in}")
+  string(REGEX REPLACE "(^|\n)([.'])" "\\1\\\\&\\2" text "${text}")
+  set(${out} "${text}" PARENT_SCOPE)
+endfunction()
+string(TOUPPER "${NAME}" upper)
+# The usage line names the program, not the build path it ran from.
+string(REGEX REPLACE "Usage: [^ \n]*" "Usage: ${NAME}" help "${help}")
+escape("${help}" help_text)
+set(page ".TH ${upper} 1 \"\" \"LeaseScope ${VERSION}\" \"User Commands\"\n.SH NAME\n${NAME} \\- ${SUMMARY}\n.SH SYNOPSIS\n.nf\n${help_text}.fi\n")
+# Subcommands are listed under "Subcommands:" as indented names.
+string(FIND "${help}" "Subcommands:" at)
+if(at GREATER -1)
+  string(SUBSTRING "${help}" ${at} -1 tail)
+  string(REGEX MATCHALL "\n  [a-z][a-z-]*" subs "${tail}")
+  string(APPEND page ".SH COMMANDS\n")
+  foreach(sub ${subs})
+    string(STRIP "${sub}" sub)
+    execute_process(COMMAND ${PROGRAM} ${sub} --help OUTPUT_VARIABLE sub_help RESULT_VARIABLE rc)
+    if(NOT rc EQUAL 0)
+      message(FATAL_ERROR "${PROGRAM} ${sub} --help failed (${rc})")
+    endif()
+    escape("${sub_help}" sub_text)
+    string(APPEND page ".SS ${sub}\n.nf\n${sub_text}.fi\n")
+  endforeach()
+endif()
+string(APPEND page ".SH FILES\n.TP\n.I /usr/share/leasescope/\nPresets (scenarios/), golden traces (golden/), string tables and tour (assets/) and the scenario schema (schema/scenario.schema.json). An installed program looks for them in ../share/leasescope beside its own directory.\n")
+string(APPEND page ".SH SEE ALSO\n.BR leasescope (1),\n.BR leasescope-cli (1)\n")
+file(WRITE "${OUT}" "${page}")
