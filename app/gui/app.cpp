@@ -12,6 +12,7 @@
 #include "core/svg.hpp"
 #include "core/trace_lanes.hpp"
 #include "core/words.hpp"
+#include "platform.hpp"
 #include "leasescope/sim/scenario.hpp"
 #include "leasescope/sim/trace.hpp"
 
@@ -167,6 +168,7 @@ bool App::write_text(const std::string& path, const std::string& bytes) {
         error_ = strings_.tr("msg.cannot_write", {{"path", path}});
         return false;
     }
+    file_saved(path);
     notice_ = strings_.tr("msg.saved", {{"path", path}});
     error_.clear();
     return true;
@@ -277,6 +279,9 @@ void App::apply(const Commands& commands) {
                 }
                 return;
             }
+            case Command::Kind::open_picker:
+                pick_file_to_open();
+                break;
             case Command::Kind::save_path:
                 write_text(c.text, sim::scenario_to_json(timeline_->scenario()));
                 break;
