@@ -85,7 +85,8 @@ export class Browser {
     try { await Promise.race([this.send("Browser.close"), new Promise((r) => setTimeout(r, 3000))]); } catch (e) { /* gone */ }
     if (this.child.exitCode === null) this.child.kill("SIGKILL");
     await this.exited;
-    rmSync(this.profile, { recursive: true, force: true });
+    // Chromium's helper processes may still be writing for a moment after it exits.
+    try { rmSync(this.profile, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 }); } catch (e) { /* left in /tmp */ }
   }
 }
 
