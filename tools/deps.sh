@@ -8,6 +8,10 @@ leasescope_packages=(
   googletest libgtest-dev libbenchmark-dev xvfb xauth
 )
 
+# The browser build (tools/web_build.sh) and its tests: Emscripten, headless
+# Chromium, fontTools for the fonts; dpkg-dev unpacks ImGui's source package.
+leasescope_web_packages=(emscripten chromium fonttools dpkg-dev nodejs)
+
 leasescope_install_deps() {
   local missing=()
   for p in "${leasescope_packages[@]}" "$@"; do

@@ -48,6 +48,7 @@ struct Shell {
 Shell* shell = nullptr;
 
 const char* default_preset = "expiry-takeover";
+const char* link_scenario_path = "/link/scenario.json";  // where shell.js puts a link's scenario
 
 // The size of the page's stage, in CSS pixels.
 void stage_size(int& w, int& h) {
@@ -122,10 +123,14 @@ bool preset_name_ok(const std::string& name) {
 }
 
 // The message for a link that cannot be opened, and the fallback it shows.
-void report_link_error(App& app, const std::string& key, const std::string& detail) {
+void report_link_error(App& app, const std::string& key, std::string detail) {
+    // The scenario of a link sits in a file of the page's own: its path means nothing to the reader.
+    const std::string own_path = std::string(link_scenario_path) + ": ";
+    if (detail.rfind(own_path, 0) == 0) detail.erase(0, own_path.size());
     const Strings& t = app.strings();
-    const std::string text =
-        t.tr(key, {{"detail", detail}}) + " " + t.tr("web.link.fallback", {{"preset", default_preset}});
+    std::string text = t.tr(key, {{"detail", detail}});
+    if (!text.empty() && std::string_view(".\"?!").find(text.back()) == std::string_view::npos) text += '.';
+    text += " " + t.tr("web.link.fallback", {{"preset", default_preset}});
     app.set_error(text);
     tell_page_error(text);
 }

@@ -109,7 +109,7 @@ const lsShell = (() => {
       try {
         text = new TextDecoder("utf-8", { fatal: true }).decode(await inflate(packed));
       } catch (e) {
-        return fail("web.link.truncated", (e && e.message) || String(e));
+        return fail("web.link.truncated", s.length);
       }
       const FS = Module.FS;
       try { FS.mkdir("/link"); } catch (e) { /* exists */ }
