@@ -10,7 +10,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${1:-build/web}
 deps=build/web-deps
-obj=build/web-obj
+obj=${LEASESCOPE_WEB_OBJ:-build/web-obj}
 # Debian's emcc finds acorn and other Node modules here.
 export NODE_PATH=${NODE_PATH:-/usr/share/nodejs}
 command -v emcc >/dev/null || { echo "web_build.sh: emcc is missing (apt-get install emscripten)" >&2; exit 1; }

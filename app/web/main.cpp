@@ -9,10 +9,13 @@
 #include <emscripten.h>
 #include <emscripten/html5.h>
 
+#include <GLES3/gl3.h>
 #include <GLFW/glfw3.h>
 #include <imgui.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -177,6 +180,31 @@ EMSCRIPTEN_KEEPALIVE const char* ls_lang() { return shell && shell->app ? lang_c
 // A file the page put into the memory file system (picked or dropped): opened before the next frame.
 EMSCRIPTEN_KEEPALIVE void ls_open_path(const char* path) {
     if (shell) shell->pending.push_back(cmd_text(Command::Kind::open_path, path));
+}
+
+// Frame time, as the desktop's --bench-frames measures it: `frames` frames
+// drawn back to back (after 5 warm-up frames), the playhead one tick further
+// each time, each finished with glFinish. JSON with the percentiles in ms.
+EMSCRIPTEN_KEEPALIVE const char* ls_bench(int frames) {
+    if (!shell || !shell->app || frames <= 0) return "{}";
+    Shell& s = *shell;
+    std::vector<double> ms;
+    for (int i = 0; i < frames + 5; ++i) {
+        const double start = emscripten_get_now();
+        s.app->seek((s.app->playhead() + 1) % (s.app->end_tick() + 1));
+        HostFrame built = host_frame(*s.app, s.window, s.offscreen ? &*s.offscreen : nullptr, true);
+        glFinish();
+        if (i >= 5) ms.push_back(emscripten_get_now() - start);
+    }
+    std::sort(ms.begin(), ms.end());
+    auto pct = [&](double p) {
+        return ms[std::min(ms.size() - 1, static_cast<std::size_t>(std::ceil(p / 100.0 * static_cast<double>(ms.size()))) - 1)];
+    };
+    const auto* tl = s.app->timeline();
+    nlohmann::json j{{"frames", ms.size()}, {"events", tl ? tl->trace().events.size() : 0},
+                     {"p50", pct(50)}, {"p90", pct(90)}, {"p99", pct(99)}, {"max", ms.back()}};
+    s.reply = j.dump();
+    return s.reply.c_str();
 }
 
 // Frames drawn so far (the browser tests wait for the layout to settle).
