@@ -1,4 +1,5 @@
-// Unit tests of the elector rules of DESIGN §5, driven tick by tick by hand.
+// Unit tests of the elector rules of docs/model.md §5, driven tick by tick by hand,
+// with the library's own numbers where it has them (tick_ms 50, its retry poll).
 #include <gtest/gtest.h>
 
 #include "leasescope/engine/elector.hpp"
@@ -24,13 +25,14 @@ private:
     static Err<StoreError> down() { return Err{StoreError{"down", true}}; }
 };
 
-ElectorOptions options(Tick wait, Tick lease, Tick action) {
+ElectorOptions options(Tick wait, Tick lease, Tick action, ElectorKind kind = ElectorKind::lock) {
     ElectorOptions o;
     o.wait = wait;
     o.lease = lease;
     o.action = action;
-    o.extend_every = default_extend_every(lease);
     o.writes = {action};
+    o.elector = kind;
+    o.tick_ms = 50;
     return o;
 }
 
@@ -40,50 +42,123 @@ ModelStore held_store() {
     return s;
 }
 
-// Drives the acquiring phase from `from` to `to`, returning the ticks with an attempt.
+// Drives the acquiring phase from `from` to `to`, returning the ticks with an
+// attempt (a check that only gives up is not one).
 std::vector<Tick> attempt_ticks(Elector& e, Store& store, Tick from, Tick to) {
     std::vector<Tick> ticks;
     for (Tick t = from; t <= to && e.state() == ElectorState::waiting; ++t) {
         if (!e.attempt_due(t, true)) continue;
-        ticks.push_back(t);
-        (void)e.attempt(t, store);
+        if (e.attempt(t, store).reply) ticks.push_back(t);
+    }
+    return ticks;
+}
+
+// The ticks at which the watchdog runs, from the tick after the acquisition
+// (phase 4 of the acquisition tick comes before phase 5) to `to`, with the node
+// paused on the ticks in `paused`.
+std::vector<Tick> extend_ticks(Elector& e, Store& store, Tick to, const std::vector<Tick>& paused = {}) {
+    std::vector<Tick> ticks;
+    for (Tick t = e.runs().back().acquired_at + 1; t <= to; ++t) {
+        const bool active = std::find(paused.begin(), paused.end(), t) == paused.end();
+        while (e.extend_due(t, active)) {
+            ticks.push_back(t);
+            EXPECT_TRUE(e.extend(t, store)->renewed);
+        }
     }
     return ticks;
 }
 
 }  // namespace
 
-// waitTime 0 is a do-while: exactly one attempt, then skipped.
+// waitTime 0 is a do-while: exactly one attempt, then skipped, for both electors.
 TEST(ElectorAcquire, WaitZeroIsOneAttempt) {
-    auto store = held_store();
-    Elector e("a", options(0, 5, 3));
-    e.begin_run(0, "t");
-    EXPECT_EQ(attempt_ticks(e, store, 0, 10), std::vector<Tick>({0}));
-    EXPECT_EQ(e.runs()[0].result, RunResult::skipped);
+    for (const ElectorKind kind : {ElectorKind::lock, ElectorKind::group}) {
+        auto store = held_store();
+        Elector e("a", options(0, 5, 3, kind));
+        e.begin_run(0, "t");
+        EXPECT_EQ(attempt_ticks(e, store, 0, 10), std::vector<Tick>({0})) << to_string(kind);
+        EXPECT_EQ(e.runs()[0].result, RunResult::skipped);
+        EXPECT_EQ(e.runs()[0].ended_at, 0);
+    }
 }
 
-// Attempts at the start, every retry_every, and one last exactly at the deadline.
-TEST(ElectorAcquire, RetryCadenceEndsAtDeadline) {
+// The library's numbers: waitTime 100 ms at a 50 ms poll. The single lock tests
+// the time left after sleeping, so it attempts at 0 and 50 ms and gives up at
+// 100 ms without an attempt; the group attempts at 0, 50 and 100 ms.
+TEST(ElectorAcquire, LockNeverAttemptsAtDeadlineGroupDoes) {
+    auto store = held_store();
+    Elector lock("a", options(2, 5, 3, ElectorKind::lock));
+    lock.begin_run(0, "t");
+    EXPECT_EQ(attempt_ticks(lock, store, 0, 10), std::vector<Tick>({0, 1}));
+    EXPECT_EQ(lock.runs()[0].result, RunResult::skipped);
+    EXPECT_EQ(lock.runs()[0].ended_at, 2);  // it gives up at the deadline
+
+    Elector group("b", options(2, 5, 3, ElectorKind::group));
+    group.begin_run(0, "u");
+    EXPECT_EQ(attempt_ticks(group, store, 0, 10), std::vector<Tick>({0, 1, 2}));
+    EXPECT_EQ(group.runs()[0].result, RunResult::skipped);
+    EXPECT_EQ(group.runs()[0].ended_at, 2);
+}
+
+// The give-up check at the deadline makes no store call: it cannot fail.
+TEST(ElectorAcquire, LockGivesUpAtDeadlineWithoutCallingTheStore) {
+    auto held = held_store();
+    DownStore down;
+    Elector e("a", options(1, 5, 3));
+    e.begin_run(0, "t");
+    EXPECT_TRUE(e.attempt(0, held).reply.has_value());
+    EXPECT_TRUE(e.attempt_due(1, true));
+    const AttemptEffect effect = e.attempt(1, down);
+    EXPECT_FALSE(effect.reply.has_value());
+    EXPECT_EQ(effect.ended, RunResult::skipped);
+}
+
+// Attempts at the start and every retry_every; the lock stops before the
+// deadline, the group attempts once more exactly at it.
+TEST(ElectorAcquire, RetryCadenceAndDeadline) {
     auto store = held_store();
     auto o = options(5, 5, 3);
     o.retry_every = 2;
-    Elector e("a", o);
-    e.begin_run(3, "t");
-    EXPECT_EQ(attempt_ticks(e, store, 3, 20), std::vector<Tick>({3, 5, 7, 8}));
-    EXPECT_EQ(e.runs()[0].result, RunResult::skipped);
-    EXPECT_EQ(e.runs()[0].ended_at, 8);
+    Elector lock("a", o);
+    lock.begin_run(3, "t");
+    EXPECT_EQ(attempt_ticks(lock, store, 3, 20), std::vector<Tick>({3, 5, 7}));
+    EXPECT_EQ(lock.runs()[0].result, RunResult::skipped);
+    EXPECT_EQ(lock.runs()[0].ended_at, 8);
+
+    o.elector = ElectorKind::group;
+    Elector group("b", o);
+    group.begin_run(3, "u");
+    EXPECT_EQ(attempt_ticks(group, store, 3, 20), std::vector<Tick>({3, 5, 7, 8}));
+    EXPECT_EQ(group.runs()[0].ended_at, 8);
 }
 
-// A waiter paused past its deadline makes one attempt at its first active tick, which may acquire.
-TEST(ElectorAcquire, PausedPastDeadlineStillTriesOnce) {
+// A waiter paused past its deadline: the lock gives up when it wakes, without
+// an attempt; the group attempts once, which may acquire.
+TEST(ElectorAcquire, PausedPastDeadline) {
     ModelStore store(LockConfig{"lock", 1, 1});
-    Elector e("a", options(2, 5, 3));
-    e.begin_run(0, "t");
-    EXPECT_FALSE(e.attempt_due(0, false));  // paused
-    EXPECT_TRUE(e.attempt_due(9, true));
-    auto effect = e.attempt(9, store);
-    EXPECT_TRUE(effect.reply->acquired);
-    EXPECT_EQ(e.state(), ElectorState::running);
+    Elector lock("a", options(2, 5, 3, ElectorKind::lock));
+    lock.begin_run(0, "t");
+    EXPECT_TRUE(lock.attempt(0, store).reply.has_value());  // acquired by nobody else: it holds now
+    ModelStore held = held_store();
+    Elector late_lock("b", options(2, 5, 3, ElectorKind::lock));
+    late_lock.begin_run(0, "u");
+    (void)late_lock.attempt(0, held);  // busy
+    EXPECT_FALSE(late_lock.attempt_due(1, false));  // paused
+    ModelStore free_store(LockConfig{"lock", 1, 1});
+    EXPECT_TRUE(late_lock.attempt_due(9, true));
+    const AttemptEffect gave_up = late_lock.attempt(9, free_store);
+    EXPECT_FALSE(gave_up.reply.has_value());
+    EXPECT_EQ(gave_up.ended, RunResult::skipped);
+    EXPECT_FALSE(free_store.do_status(9).held());
+
+    Elector group("c", options(2, 5, 3, ElectorKind::group));
+    group.begin_run(0, "v");
+    (void)group.attempt(0, held);  // busy
+    EXPECT_TRUE(group.attempt_due(9, true));
+    const AttemptEffect late = group.attempt(9, free_store);
+    ASSERT_TRUE(late.reply.has_value());
+    EXPECT_TRUE((*late.reply)->acquired);
+    EXPECT_EQ(group.state(), ElectorState::running);
 }
 
 // A backend error while acquiring is acquire_failed at once, never relabelled as skipped.
@@ -92,7 +167,8 @@ TEST(ElectorAcquire, BackendErrorIsAcquireFailed) {
     Elector e("a", options(5, 5, 3));
     e.begin_run(0, "t");
     auto effect = e.attempt(0, store);
-    EXPECT_FALSE(effect.reply.ok());
+    ASSERT_TRUE(effect.reply.has_value());
+    EXPECT_FALSE(effect.reply->ok());
     EXPECT_EQ(effect.ended, RunResult::acquire_failed);
     EXPECT_EQ(e.runs()[0].result, RunResult::acquire_failed);
     EXPECT_FALSE(e.runs()[0].fencing.has_value());
@@ -162,23 +238,91 @@ TEST(ElectorRun, ResultStandsOnRejectedRelease) {
     EXPECT_EQ(e.runs()[0].result, RunResult::elected);
 }
 
-// The watchdog is first due at acquired_at + extend_every, then a fixed delay after each attempt.
-TEST(ElectorWatchdog, FixedDelayCadence) {
+// The library's period: lease 10 ticks of 50 ms = 500 ms gives
+// max(floor(500 / 3), 25) = 166 ms, a fixed delay from the acquisition at the
+// middle of its tick (25 ms): runs at 191, 357, 523, 689 ms, so at ticks +3,
+// +7, +10 and +13, not every 3 ticks.
+TEST(ElectorWatchdog, LibraryPeriodInMilliseconds) {
+    ModelStore store(LockConfig{"lock", 1, 1});
+    auto o = options(0, 10, 40);
+    o.auto_extend = true;
+    Elector e("a", o);
+    EXPECT_EQ(e.watchdog_period_ms(), 166);
+    e.begin_run(0, "t");
+    (void)e.attempt(0, store);
+    EXPECT_EQ(extend_ticks(e, store, 13), std::vector<Tick>({3, 7, 10, 13}));
+}
+
+// Lease 100 ms (2 ticks of 50 ms) extends every 33 ms: several runs fall in one tick.
+TEST(ElectorWatchdog, SeveralRunsInOneTick) {
+    ModelStore store(LockConfig{"lock", 1, 1});
+    auto o = options(0, 2, 40);
+    o.auto_extend = true;
+    Elector e("a", o);
+    EXPECT_EQ(e.watchdog_period_ms(), 33);
+    e.begin_run(0, "t");
+    (void)e.attempt(0, store);
+    // 25 + 33k ms: 58, 91 (tick 1), 124 (2), 157, 190 (3), 223 (4).
+    EXPECT_EQ(extend_ticks(e, store, 4), std::vector<Tick>({1, 1, 2, 3, 3, 4}));
+}
+
+// The period never falls below 25 ms: a lease of 1 tick of 50 ms extends every 25 ms.
+TEST(ElectorWatchdog, PeriodFloor) {
+    auto o = options(0, 1, 4);
+    o.auto_extend = true;
+    EXPECT_EQ(Elector("a", o).watchdog_period_ms(), 25);
+    o.tick_ms = 1000;
+    o.lease = 6;
+    EXPECT_EQ(Elector("b", o).watchdog_period_ms(), 2000);
+}
+
+// A run due inside the acquisition tick (its phase 4 came before the
+// acquisition) happens at the next active tick's middle: tick_ms 200 and
+// lease 1 give 66 ms; acquired at 100 ms, due at 166 ms, still tick 0. By
+// tick 1 the one-tick lease has expired, so that late run finds it lost.
+TEST(ElectorWatchdog, RunInsideAcquisitionTickIsLate) {
+    ModelStore store(LockConfig{"lock", 1, 1});
+    auto o = options(0, 1, 40);
+    o.auto_extend = true;
+    o.tick_ms = 200;
+    Elector e("a", o);
+    EXPECT_EQ(e.watchdog_period_ms(), 66);
+    e.begin_run(0, "t");
+    (void)e.attempt(0, store);
+    EXPECT_EQ(e.next_extend(), 0);
+    EXPECT_TRUE(e.extend_due(1, true));
+    EXPECT_FALSE(e.extend(1, store)->renewed);
+    EXPECT_FALSE(e.watchdog_running());
+}
+
+// A late run reschedules from the tick's middle: lease 6 ticks of 200 ms
+// (400 ms period), acquired at 100 ms, paused at 2 and 3: the run due at
+// 500 ms (tick 2) happens at 900 ms (tick 4), the next at 1300 ms (tick 6)
+// and 1700 ms (tick 8).
+TEST(ElectorWatchdog, LateRunReschedulesFromMiddle) {
+    ModelStore store(LockConfig{"lock", 1, 1});
+    auto o = options(0, 6, 40);
+    o.auto_extend = true;
+    o.tick_ms = 200;
+    Elector e("a", o);
+    e.begin_run(0, "t");
+    (void)e.attempt(0, store);
+    EXPECT_EQ(extend_ticks(e, store, 8, {2, 3}), std::vector<Tick>({4, 6, 8}));
+}
+
+// extend_every overrides the period in ticks, still a fixed delay; missed runs
+// while paused collapse into one at the first active tick's middle.
+TEST(ElectorWatchdog, ExtendEveryOverrideAndPause) {
     ModelStore store(LockConfig{"lock", 1, 1});
     auto o = options(0, 6, 20);
     o.auto_extend = true;
-    Elector e("a", o);  // extend_every = 2
+    o.extend_every = 2;
+    Elector e("a", o);
+    EXPECT_EQ(e.watchdog_period_ms(), 100);
     e.begin_run(1, "t");
     (void)e.attempt(1, store);
-    std::vector<Tick> due;
-    for (Tick t = 1; t <= 9; ++t) {
-        // Paused at 4 and 5: the extension due at 5 fires at 6, and the next at 8.
-        if (e.extend_due(t, t != 4 && t != 5)) {
-            due.push_back(t);
-            EXPECT_TRUE(e.extend(t, store)->renewed);
-        }
-    }
-    EXPECT_EQ(due, std::vector<Tick>({3, 6, 8}));
+    // Paused at 4 and 5: the run due at 5 happens at 6, and the next at 8.
+    EXPECT_EQ(extend_ticks(e, store, 9, {4, 5}), std::vector<Tick>({3, 6, 8}));
 }
 
 // A lost answer stops the watchdog for good; the action keeps running.
@@ -186,7 +330,7 @@ TEST(ElectorWatchdog, LostStopsForGood) {
     ModelStore store(LockConfig{"lock", 1, 1});
     auto o = options(0, 3, 20);
     o.auto_extend = true;
-    Elector e("a", o);  // extend_every = 1
+    Elector e("a", o);  // every 50 ms: one tick
     e.begin_run(0, "t");
     (void)e.attempt(0, store);
     std::vector<ExpiredRecord> gone;
@@ -198,7 +342,8 @@ TEST(ElectorWatchdog, LostStopsForGood) {
     EXPECT_TRUE(e.executing());
 }
 
-// A backend error while extending is transient: retried at the next due tick.
+// A backend error while extending is transient: retried at the next due run
+// (lease 6 ticks = 300 ms: every 100 ms, two ticks).
 TEST(ElectorWatchdog, ErrorIsTransient) {
     ModelStore model(LockConfig{"lock", 1, 1});
     DownStore down;
@@ -296,7 +441,7 @@ TEST(RunIfLeader, SkippedAndActionFailed) {
     });
     EXPECT_EQ(skipped.result, RunResult::skipped);
     EXPECT_FALSE(called);
-    EXPECT_EQ(time.now(), 3);  // the last attempt was exactly at the deadline
+    EXPECT_EQ(time.now(), 3);  // it gave up at the deadline (the last attempt was at 2)
 
     ModelStore free_store(LockConfig{"lock", 1, 1});
     const LeaderRun failed = run_if_leader(free_store, time, rng, "node-a", options(0, 5, 1),

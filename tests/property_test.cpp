@@ -26,6 +26,10 @@ Scenario random_scenario(std::uint64_t seed, bool with_failover_all) {
     s.order = pick(rng, 0, 1) == 0 ? Order::declared : Order::shuffled;
     s.lock.capacity = static_cast<std::int32_t>(pick(rng, 1, 3));
     s.lock.fencing_start = pick(rng, 1, 5);
+    // The group elector for more than one slot; either for one.
+    s.elector = s.lock.capacity > 1 || pick(rng, 0, 1) == 1 ? ElectorKind::group : ElectorKind::lock;
+    constexpr std::int64_t tick_ms_choices[] = {50, 10, 200};
+    s.tick_ms = tick_ms_choices[pick(rng, 0, 2)];
     s.resource = static_cast<ResourceMode>(pick(rng, 0, 2));
     const int n = static_cast<int>(pick(rng, 1, 6));
     for (int i = 0; i < n; ++i) {
@@ -37,7 +41,10 @@ Scenario random_scenario(std::uint64_t seed, bool with_failover_all) {
         o.lease = pick(rng, 2, 10);
         o.min_lease = pick(rng, 0, o.lease);
         o.auto_extend = pick(rng, 0, 2) == 0;
-        o.extend_every = pick(rng, 1, o.lease - 1);
+        // 0: the library's period in milliseconds.
+        o.extend_every = pick(rng, 0, 2) == 0 ? 0 : pick(rng, 1, o.lease - 1);
+        o.elector = s.elector;
+        o.tick_ms = s.tick_ms;
         o.retry_every = pick(rng, 1, 3);
         o.action = pick(rng, 1, 14);
         o.writes.clear();
@@ -154,7 +161,10 @@ TEST(Property, FencingNeverRegressesWithoutLoseAll) {
 TEST(Property, ScenarioJsonRoundTrip) {
     for (std::uint64_t seed = 2000; seed < 2100; ++seed) {
         Scenario s = random_scenario(seed, true);
-        for (auto& c : s.candidates) c.extend_every_given = c.writes_given = true;
+        for (auto& c : s.candidates) {
+            c.extend_every_given = c.options.extend_every > 0;
+            c.writes_given = true;
+        }
         auto back = parse_scenario(scenario_to_json(s), "round.json");
         ASSERT_TRUE(back.ok()) << "seed " << seed << ": " << back.error().to_string();
         EXPECT_EQ(simulate(back.value()).summary.trace_sha256, simulate(s).summary.trace_sha256) << "seed " << seed;

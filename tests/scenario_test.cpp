@@ -24,6 +24,8 @@ namespace fs = std::filesystem;
 namespace sim = leasescope::sim;
 namespace limits = leasescope::limits;
 using json = nlohmann::json;
+using leasescope::Elector;
+using leasescope::ElectorKind;
 using leasescope::ElectorOptions;
 using leasescope::FailoverLoss;
 
@@ -564,7 +566,7 @@ TEST(ScenarioRanges, SmallestMeaningfulValuesAreAccepted) {
     ASSERT_TRUE(s);
     EXPECT_EQ(s->horizon, 0);
     EXPECT_EQ(s->candidates.at(0).options.wait, 0);
-    EXPECT_EQ(s->candidates.at(0).options.extend_every, 1);
+    EXPECT_EQ(s->candidates.at(0).options.extend_every, 0);  // the library's period
 }
 
 TEST(ScenarioRanges, TooManyWritesIsALimitError) {
@@ -920,11 +922,14 @@ TEST(ScenarioCandidates, AutoExtendNeedsExtendEveryBelowLease) {
     EXPECT_TRUE(accepted(with(doc, "/defaults/extend_every", 5)));
 }
 
-TEST(ScenarioCandidates, AutoExtendWithALeaseOfOneIsRejectedAtTheLease) {
-    // With a lease of 1 the default extend_every is 1, so the error names the lease and asks for at least 2.
+TEST(ScenarioCandidates, AutoExtendWithALeaseOfOneIsAccepted) {
+    // Without extend_every the watchdog runs on the library's period in ms
+    // (max(lease_ms / 3, 25)), which needs no relation to the lease in ticks.
     json doc = with(base(), "/defaults/auto_extend", true);
-    EXPECT_TRUE(rejected(with(doc, "/candidates/1/lease", 1), "/candidates/1/lease", {"a lease of at least 2"}));
-    EXPECT_TRUE(rejected(with(doc, "/defaults/lease", 1), "/defaults/lease", {"a lease of at least 2"}));
+    auto s = accepted(with(doc, "/defaults/lease", 1));
+    ASSERT_TRUE(s);
+    EXPECT_EQ(s->candidates[0].options.extend_every, 0);
+    EXPECT_EQ(Elector("x", s->candidates[0].options).watchdog_period_ms(), 25);
 }
 
 TEST(ScenarioCandidates, ExtendEveryWithoutAutoExtendIsIgnoredNotRejected) {
@@ -1014,18 +1019,54 @@ TEST(ScenarioDefaults, CandidateDefaultsFollowTheDesign) {
     EXPECT_EQ(s->candidates[1].options.start, 3);
 }
 
-TEST(ScenarioDefaults, ExtendEveryDefaultsToAThirdOfTheFinalLease) {
-    // extend_every defaults to max(lease / 3, 1) with integer division, from the candidate's own lease if it has one.
+TEST(ScenarioDefaults, AbsentExtendEveryIsTheLibraryPeriodInMilliseconds) {
+    // Without extend_every the period is max(floor(lease * tick_ms / 3), 25) ms,
+    // from the candidate's own lease if it has one.
     json doc = with(base(), "/defaults/lease", 10);
     doc["candidates"][1]["lease"] = 2;
     doc["candidates"].push_back({{"name", "node-c"}, {"lease", 8}});
     doc["candidates"].push_back({{"name", "node-d"}, {"lease", 1}});
     auto s = accepted(doc);
     ASSERT_TRUE(s);
-    EXPECT_EQ(s->candidates[0].options.extend_every, 3);  // 10 / 3
-    EXPECT_EQ(s->candidates[1].options.extend_every, 1);  // max(0, 1)
-    EXPECT_EQ(s->candidates[2].options.extend_every, 2);  // 8 / 3
-    EXPECT_EQ(s->candidates[3].options.extend_every, 1);
+    std::vector<std::int64_t> periods;
+    for (const auto& c : s->candidates) {
+        EXPECT_EQ(c.options.extend_every, 0);
+        EXPECT_EQ(c.options.tick_ms, 50);
+        periods.push_back(Elector(c.name, c.options).watchdog_period_ms());
+    }
+    EXPECT_EQ(periods, (std::vector<std::int64_t>{166, 33, 133, 25}));
+}
+
+TEST(ScenarioLock, ElectorDefaultsFollowCapacity) {
+    // "lock" (the single-leader elector) for capacity 1, "group" for more.
+    auto one = accepted(base());
+    ASSERT_TRUE(one);
+    EXPECT_EQ(one->elector, ElectorKind::lock);
+    EXPECT_EQ(one->candidates[0].options.elector, ElectorKind::lock);
+    auto three = accepted(with(base(), "/lock/capacity", 3));
+    ASSERT_TRUE(three);
+    EXPECT_EQ(three->elector, ElectorKind::group);
+    EXPECT_EQ(three->candidates[1].options.elector, ElectorKind::group);
+}
+
+TEST(ScenarioLock, GroupOfOneIsAllowedLockOfManyIsNot) {
+    auto group_of_one = accepted(with(base(), "/lock/elector", "group"));
+    ASSERT_TRUE(group_of_one);
+    EXPECT_EQ(group_of_one->elector, ElectorKind::group);
+    EXPECT_EQ(group_of_one->candidates[0].options.elector, ElectorKind::group);
+    json many = with(base(), "/lock/capacity", 2);
+    EXPECT_TRUE(rejected(with(many, "/lock/elector", "lock"), "/lock/elector",
+                         {"needs capacity 1, found capacity 2", "use \"group\""}));
+    EXPECT_TRUE(rejected(with(base(), "/lock/elector", "semaphore"), "/lock/elector", {"unknown value"}));
+    EXPECT_TRUE(rejected(with(base(), "/lock/elector", 1), "/lock/elector", {"expected one of lock, group"}));
+}
+
+TEST(ScenarioLock, ElectorSurvivesWriteBack) {
+    auto s = accepted(with(base(), "/lock/elector", "group"));
+    ASSERT_TRUE(s);
+    auto back = sim::parse_scenario(sim::scenario_to_json(*s), "back.json");
+    ASSERT_TRUE(back.ok()) << back.error().to_string();
+    EXPECT_EQ(back.value().elector, ElectorKind::group);
 }
 
 TEST(ScenarioDefaults, WritesDefaultToTheFinalAction) {

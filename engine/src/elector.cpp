@@ -14,6 +14,22 @@ const char* to_string(RunResult r) {
     return "?";
 }
 
+const char* to_string(ElectorKind k) {
+    switch (k) {
+        case ElectorKind::lock: return "lock";
+        case ElectorKind::group: return "group";
+    }
+    return "?";
+}
+
+namespace {
+
+// The middle of tick t, where every operation of the tick happens for timing
+// purposes, in half milliseconds (model.md §5.5).
+std::int64_t middle_half_ms(Tick t, std::int64_t tick_ms) { return 2 * t * tick_ms + tick_ms; }
+
+}  // namespace
+
 Elector::Elector(std::string owner, ElectorOptions options)
     : owner_(std::move(owner)), options_(std::move(options)) {
     LS_ASSERT(options_.lease >= 1);
@@ -22,7 +38,8 @@ Elector::Elector(std::string owner, ElectorOptions options)
     LS_ASSERT(options_.wait >= 0);
     LS_ASSERT(options_.retry_every >= 1);
     LS_ASSERT(options_.action >= 1);
-    LS_ASSERT(options_.extend_every >= 1);
+    LS_ASSERT(options_.extend_every >= 0);
+    LS_ASSERT(options_.tick_ms >= 1);
     LS_ASSERT(options_.runs >= 1);
     LS_ASSERT(options_.runs == 1 || options_.every >= 1);
 }
@@ -51,6 +68,7 @@ void Elector::begin_run(Tick now, Token token) {
     runs_.push_back(std::move(r));
     state_ = ElectorState::waiting;
     next_attempt_ = now;
+    attempted_ = false;
     deadline_ = now + options_.wait;
 }
 
@@ -61,24 +79,36 @@ bool Elector::attempt_due(Tick now, bool active) const {
 AttemptEffect Elector::attempt(Tick now, Store& store) {
     LS_ASSERT(state_ == ElectorState::waiting);
     RunRecord& run = runs_.back();
-    AttemptEffect effect{store.acquire(now, owner_, run.token, options_.lease), std::nullopt};
-    if (!effect.reply.ok()) {
+    AttemptEffect effect;
+    // The single lock tests the time left after its sleep: once the deadline
+    // has come it gives up without another attempt (model.md §5.2). The first
+    // check of a run always attempts (a do-while loop).
+    if (options_.elector == ElectorKind::lock && attempted_ && now >= deadline_) {
+        end_run(now, RunResult::skipped);
+        effect.ended = RunResult::skipped;
+        return effect;
+    }
+    attempted_ = true;
+    effect.reply = store.acquire(now, owner_, run.token, options_.lease);
+    if (!effect.reply->ok()) {
         // A backend failure is never relabelled as contention.
         end_run(now, RunResult::acquire_failed);
         effect.ended = RunResult::acquire_failed;
         return effect;
     }
-    const AcquireReply& reply = effect.reply.value();
+    const AcquireReply& reply = effect.reply->value();
     if (reply.acquired) {
         state_ = ElectorState::running;
         run.fencing = reply.fencing;
         run.acquired_at = now;
         progress_ = 0;
         next_write_ = 0;
-        next_extend_ = now + options_.extend_every;
+        next_extend_half_ms_ = middle_half_ms(now, options_.tick_ms) + 2 * watchdog_period_ms();
         watchdog_stopped_ = false;
         return effect;
     }
+    // Busy at or after the deadline: the group tests the time left before
+    // sleeping and gives up here; so does the lock's first attempt of wait 0.
     if (now >= deadline_) {
         end_run(now, RunResult::skipped);
         effect.ended = RunResult::skipped;
@@ -119,15 +149,28 @@ StoreResult<ReleaseReply> Elector::end_action(Tick now, RunResult result, Store&
     return reply;
 }
 
+std::int64_t Elector::watchdog_period_ms() const {
+    if (options_.extend_every > 0) return options_.extend_every * options_.tick_ms;
+    return library_watchdog_period_ms(options_.lease, options_.tick_ms);
+}
+
+Tick Elector::next_extend() const { return next_extend_half_ms_ / (2 * options_.tick_ms); }
+
 bool Elector::extend_due(Tick now, bool active) const {
-    return active && watchdog_running() && now >= next_extend_;
+    return active && watchdog_running() && next_extend() <= now;
 }
 
 StoreResult<ExtendReply> Elector::extend(Tick now, Store& store) {
     LS_ASSERT(watchdog_running());
+    LS_ASSERT(next_extend() <= now);
+    // A run due in this tick happens at its own moment; one whose tick has
+    // passed (the node was paused, or it fell inside the acquisition tick)
+    // happens now, at this tick's middle, and the missed runs collapse into it.
+    const std::int64_t moment =
+        next_extend() == now ? next_extend_half_ms_ : middle_half_ms(now, options_.tick_ms);
     auto reply = store.extend(now, runs_.back().token, options_.lease);
-    // Fixed delay: the next extension is due a period after this attempt.
-    next_extend_ = now + options_.extend_every;
+    // Fixed delay: the next run is due a period after this one.
+    next_extend_half_ms_ = moment + 2 * watchdog_period_ms();
     if (reply.ok() && !reply.value().renewed) watchdog_stopped_ = true;  // lost: stop for good
     return reply;
 }

@@ -40,7 +40,7 @@ LeaderRun run_if_leader(Store& store, TickSource& time, SplitMix64& rng, const s
                                      store);
             break;
         }
-        if (elector.extend_due(now, true)) (void)elector.extend(now, store);
+        while (elector.extend_due(now, true)) (void)elector.extend(now, store);
     }
     const RunRecord& run = *elector.latest_run();
     return LeaderRun{run.result, run.fencing, run.token};

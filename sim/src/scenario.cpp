@@ -314,12 +314,13 @@ Candidate read_candidate(const json& defaults, const json& own, std::size_t inde
         fail(path_of("min_lease"), fmt::format("min_lease {} must not exceed lease {} (the library requires "
                                                "minLeaseTime <= leaseTime)", o.min_lease, o.lease));
     if (auto [v, path] = source("auto_extend"); v != nullptr) o.auto_extend = get_bool(*v, path);
+    // Absent, the watchdog runs on the library's period in milliseconds
+    // (model.md §5.5); given, it overrides that period in ticks.
     c.extend_every_given = source("extend_every").first != nullptr;
-    o.extend_every = int_or("extend_every", default_extend_every(o.lease));
-    if (o.auto_extend && o.extend_every >= o.lease) {
-        fail(c.extend_every_given ? path_of("extend_every") : path_of("lease"),
-             fmt::format("with auto_extend, extend_every ({}) must be less than lease ({}){}", o.extend_every, o.lease,
-                         c.extend_every_given ? "" : "; a lease of at least 2 is needed"));
+    o.extend_every = int_or("extend_every", 0);
+    if (o.auto_extend && c.extend_every_given && o.extend_every >= o.lease) {
+        fail(path_of("extend_every"),
+             fmt::format("with auto_extend, extend_every ({}) must be less than lease ({})", o.extend_every, o.lease));
     }
     o.retry_every = int_or("retry_every", 1);
     o.hold_off = int_or("hold_off", 0);
@@ -455,12 +456,23 @@ Scenario read_scenario(const json& root) {
         s.order = get_enum<Order>(root["order"], "/order", {{"declared", Order::declared}, {"shuffled", Order::shuffled}});
     if (root.contains("lock")) {
         const json& lock = need_object(root["lock"], "/lock");
-        check_keys(lock, "/lock", {"name", "capacity", "fencing_start"});
+        check_keys(lock, "/lock", {"name", "capacity", "fencing_start", "elector"});
         if (lock.contains("name")) s.lock.name = get_identifier(lock["name"], "/lock/name");
         if (lock.contains("capacity"))
             s.lock.capacity = static_cast<std::int32_t>(get_int(lock["capacity"], "/lock/capacity", 1, limits::capacity_max));
         if (lock.contains("fencing_start"))
             s.lock.fencing_start = get_int(lock["fencing_start"], "/lock/fencing_start", 1, limits::fencing_start_max);
+    }
+    // The single lock for one slot, the leader group for more (model.md §5.2).
+    s.elector = s.lock.capacity == 1 ? ElectorKind::lock : ElectorKind::group;
+    if (root.contains("lock") && root["lock"].contains("elector")) {
+        s.elector = get_enum<ElectorKind>(root["lock"]["elector"], "/lock/elector",
+                                          {{"lock", ElectorKind::lock}, {"group", ElectorKind::group}});
+        if (s.elector == ElectorKind::lock && s.lock.capacity > 1)
+            fail("/lock/elector",
+                 fmt::format("\"lock\" is the single-leader elector and needs capacity 1, found capacity {}; "
+                             "use \"group\" for a leader group of {} slots",
+                             s.lock.capacity, s.lock.capacity));
     }
     if (root.contains("resource")) {
         const json& res = need_object(root["resource"], "/resource");
@@ -490,6 +502,8 @@ Scenario read_scenario(const json& root) {
         if (auto [it, fresh] = seen.emplace(c.name, i); !fresh)
             fail(fmt::format("/candidates/{}/name", i),
                  fmt::format("duplicate name \"{}\" (also /candidates/{}); names must be unique", c.name, it->second));
+        c.options.elector = s.elector;
+        c.options.tick_ms = s.tick_ms;
         s.candidates.push_back(std::move(c));
     }
     if (root.contains("faults")) {
@@ -677,7 +691,10 @@ std::string scenario_to_json(const Scenario& s) {
     root["horizon"] = s.horizon;
     root["seed"] = s.seed;
     root["order"] = to_string(s.order);
-    root["lock"] = {{"name", s.lock.name}, {"capacity", s.lock.capacity}, {"fencing_start", s.lock.fencing_start}};
+    root["lock"] = {{"name", s.lock.name},
+                    {"capacity", s.lock.capacity},
+                    {"fencing_start", s.lock.fencing_start},
+                    {"elector", to_string(s.elector)}};
     root["resource"] = {{"mode", to_string(s.resource)}};
     ordered_json candidates = ordered_json::array();
     for (const Candidate& c : s.candidates) {

@@ -32,13 +32,13 @@ public:
         if (!reply.ok()) return reply;
         return dropped_reply();
     }
+    // The library reads the record before it sends the release script; under
+    // either mode that read fails, so the script is never sent and the record
+    // is left to its TTL (model.md §7.2).
     StoreResult<ReleaseReply> release(Tick now, std::string_view token, Tick keep_for,
                                       Tick hold_off) override {
         if (!mode_) return inner_.release(now, token, keep_for, hold_off);
-        if (*mode_ == PartitionMode::drop_requests) return dropped_request();
-        auto reply = inner_.release(now, token, keep_for, hold_off);
-        if (!reply.ok()) return reply;
-        return dropped_reply();
+        return *mode_ == PartitionMode::drop_requests ? dropped_request() : dropped_reply();
     }
     // Not node calls: the scheduler never routes these through a partition.
     StoreResult<StatusReply> status(Tick now) override { return inner_.status(now); }
@@ -311,7 +311,9 @@ void Simulation::phase_work(Tick t, Store& store, EventSink& sink, std::optional
             ev.fencing = fencing;
             ev.outcome = accepted ? Outcome::accepted : Outcome::rejected;
             if (!current) append_detail(ev.detail, "stale");
-            if (accepted && below) {
+            // unsafe_write is defined for mode off only: validate does not
+            // compare fencing numbers, and check never accepts one below.
+            if (accepted && below && scenario_->resource == ResourceMode::off) {
                 append_detail(ev.detail, "unsafe_write");
                 ++violations_.unsafe_write;
             }
@@ -359,22 +361,24 @@ void Simulation::phase_extend(Tick t, Store& store, EventSink& sink) {
     for (const NodeIndex node : executing_) {
         const auto i = static_cast<std::size_t>(node);
         Elector& e = electors_[i];
-        if (!e.extend_due(t, node_faults_[i].active())) continue;
-        PartitionChannel channel(store, node_faults_[i].partition);
-        auto reply = e.extend(t, channel);
-        const RunRecord& run = *e.latest_run();
-        Event ev = run_event(t, Phase::extend, EventOp::extend, e, run);
-        ev.fencing = run.fencing;
-        if (!reply.ok()) {
-            ev.outcome = Outcome::error;
-        } else if (reply.value().renewed) {
-            ev.outcome = Outcome::renewed;
-            ev.slot = reply.value().slot;
-            ev.ttl = e.options().lease;
-        } else {
-            ev.outcome = Outcome::lost;
+        // Several runs fall in one tick when the period is shorter than a tick.
+        while (e.extend_due(t, node_faults_[i].active())) {
+            PartitionChannel channel(store, node_faults_[i].partition);
+            auto reply = e.extend(t, channel);
+            const RunRecord& run = *e.latest_run();
+            Event ev = run_event(t, Phase::extend, EventOp::extend, e, run);
+            ev.fencing = run.fencing;
+            if (!reply.ok()) {
+                ev.outcome = Outcome::error;
+            } else if (reply.value().renewed) {
+                ev.outcome = Outcome::renewed;
+                ev.slot = reply.value().slot;
+                ev.ttl = e.options().lease;
+            } else {
+                ev.outcome = Outcome::lost;
+            }
+            emit(sink, std::move(ev));
         }
-        emit(sink, std::move(ev));
     }
 }
 
@@ -423,34 +427,12 @@ void Simulation::phase_acquire(Tick t, Store& store, EventSink& sink) {
             arm(n);
         }
         const RunRecord& run = *e.latest_run();
-        Event ev = run_event(t, Phase::acquire, EventOp::acquire, e, run);
-        // The reply the store applied, whether or not the node heard it.
-        std::optional<AcquireReply> applied;
-        if (effect.reply.ok()) {
-            applied = effect.reply.value();
-        } else if (channel.lost_acquire && channel.lost_acquire->acquired) {
-            applied = channel.lost_acquire;
-            append_detail(ev.detail, "reply_lost");
+        if (effect.reply) emit(sink, acquire_event(t, e, run, *effect.reply, channel.lost_acquire));
+        if (effect.ended == RunResult::skipped) {
+            Event ev = run_event(t, Phase::acquire, EventOp::skip, e, run);
+            ev.outcome = Outcome::skipped;
+            emit(sink, std::move(ev));
         }
-        if (!effect.reply.ok()) ev.outcome = Outcome::error;
-        if (applied && applied->acquired) {
-            if (effect.reply.ok()) ev.outcome = Outcome::acquired;
-            ev.fencing = applied->fencing;
-            ev.slot = applied->slot;
-            ev.ttl = applied->ttl;
-            if (applied->fresh) {
-                if (highest_issued_ && applied->fencing <= *highest_issued_) {
-                    append_detail(ev.detail, "fencing_regressed");
-                    ++violations_.fencing_regressed;
-                }
-                highest_issued_ = highest_issued_ ? std::max(*highest_issued_, applied->fencing) : applied->fencing;
-            }
-        } else if (applied) {
-            ev.outcome = Outcome::busy;
-            ev.ttl = applied->remaining;
-            if (applied->reason == BusyReason::hold_off) ev.detail = "hold_off";
-        }
-        emit(sink, std::move(ev));
     }
     if (!joined_.empty()) {
         std::sort(joined_.begin(), joined_.end());
@@ -458,6 +440,40 @@ void Simulation::phase_acquire(Tick t, Store& store, EventSink& sink) {
         executing_.insert(executing_.end(), joined_.begin(), joined_.end());
         std::inplace_merge(executing_.begin(), executing_.begin() + middle, executing_.end());
     }
+}
+
+// The acquire event of one attempt, with the reply the store applied whether
+// or not the node heard it (an acquire whose reply was lost shows its orphaned
+// lease), and the fencing_regressed check of model.md §9.
+Event Simulation::acquire_event(Tick t, const Elector& e, const RunRecord& run, const StoreResult<AcquireReply>& reply,
+                                const std::optional<AcquireReply>& lost_acquire) {
+    Event ev = run_event(t, Phase::acquire, EventOp::acquire, e, run);
+    std::optional<AcquireReply> applied;
+    if (reply.ok()) {
+        applied = reply.value();
+    } else if (lost_acquire && lost_acquire->acquired) {
+        applied = lost_acquire;
+        append_detail(ev.detail, "reply_lost");
+    }
+    if (!reply.ok()) ev.outcome = Outcome::error;
+    if (applied && applied->acquired) {
+        if (reply.ok()) ev.outcome = Outcome::acquired;
+        ev.fencing = applied->fencing;
+        ev.slot = applied->slot;
+        ev.ttl = applied->ttl;
+        if (applied->fresh) {
+            if (highest_issued_ && applied->fencing <= *highest_issued_) {
+                append_detail(ev.detail, "fencing_regressed");
+                ++violations_.fencing_regressed;
+            }
+            highest_issued_ = highest_issued_ ? std::max(*highest_issued_, applied->fencing) : applied->fencing;
+        }
+    } else if (applied) {
+        ev.outcome = Outcome::busy;
+        ev.ttl = applied->remaining;
+        if (applied->reason == BusyReason::hold_off) ev.detail = "hold_off";
+    }
+    return ev;
 }
 
 void Simulation::phase_ops(Tick t, Store& store, EventSink& sink, std::optional<StoreError>& failure) {

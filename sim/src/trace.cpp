@@ -12,12 +12,14 @@ using ordered_json = nlohmann::ordered_json;
 
 constexpr std::array<const char*, 7> phase_names = {"faults", "expiry", "work", "extend",
                                                     "acquire", "ops", "check"};
-constexpr std::array<const char*, 16> op_names = {
-    "pause", "resume", "crash", "partition", "heal", "failover", "expire", "write",
-    "release", "extend", "start", "acquire", "status", "validate", "overlap_begin", "overlap_end"};
-constexpr std::array<const char*, 16> outcome_names = {
-    "", "expired", "accepted", "rejected", "released", "kept", "not_owner", "error",
-    "renewed", "lost", "acquired", "busy", "held", "vacant", "current", "stale"};
+constexpr std::array<const char*, 17> op_names = {
+    "pause", "resume", "crash", "partition", "heal", "failover", "expire", "write", "release",
+    "extend", "start", "acquire", "skip", "status", "validate", "overlap_begin", "overlap_end"};
+constexpr std::array<const char*, 17> outcome_names = {
+    "", "expired", "accepted", "rejected", "released", "kept", "not_owner", "error", "renewed",
+    "lost", "acquired", "busy", "skipped", "held", "vacant", "current", "stale"};
+static_assert(static_cast<std::size_t>(EventOp::overlap_end) + 1 == op_names.size());
+static_assert(static_cast<std::size_t>(Outcome::stale) + 1 == outcome_names.size());
 
 template <class E, std::size_t N>
 std::optional<E> from_names(const std::array<const char*, N>& names, std::string_view s, std::size_t first = 0) {
@@ -437,6 +439,7 @@ std::string outcome_words(const Event& e) {
         case EventOp::failover: return fmt::format("failover: replica takes over, lost {}", e.detail);
         case EventOp::expire: return fmt::format("lease expired,{} vacant", slot);
         case EventOp::start: return fmt::format("run {} starts with a new token", e.run);
+        case EventOp::skip: return "skipped: gives up waiting, the action is not called";
         case EventOp::acquire:
             if (e.outcome == Outcome::acquired)
                 return fmt::format("acquired{}{}", slot, has_detail(e, "fencing_regressed") ? "  ! FENCING REGRESSED" : "");

@@ -69,7 +69,7 @@ TEST(Words, EveryEventKeyHasTexts) {
         event(P::extend, O::renewed), event(P::extend, O::lost), event(P::extend, O::error), event(P::start, O::none),
         event(P::acquire, O::acquired), event(P::acquire, O::acquired, "fencing_regressed"),
         event(P::acquire, O::error, "reply_lost"), event(P::acquire, O::error), event(P::acquire, O::busy),
-        event(P::acquire, O::busy, "hold_off"), event(P::status, O::held), event(P::status, O::vacant),
+        event(P::acquire, O::busy, "hold_off"), event(P::skip, O::skipped), event(P::status, O::held), event(P::status, O::vacant),
         event(P::validate, O::current, "node-b"), event(P::validate, O::stale, "node-b"),
         event(P::validate, O::vacant, "node-b"), event(P::overlap_begin, O::none, "2"), event(P::overlap_end, O::none),
     };
@@ -80,7 +80,7 @@ TEST(Words, EveryEventKeyHasTexts) {
             EXPECT_TRUE(s.has(lang, "out." + key)) << lang_code(lang) << " out." << key;
             EXPECT_TRUE(s.has(lang, std::string("op.") + sim::to_string(e.op))) << sim::to_string(e.op);
         }
-        EXPECT_TRUE(s.has(lang, "ev.acquire.skip"));
+        EXPECT_TRUE(s.has(lang, "ev.skip"));
     }
 }
 

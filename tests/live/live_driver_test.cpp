@@ -166,6 +166,53 @@ TEST(LiveDriver, PresetRunsIdenticalToTheSimulation) {
     }
 }
 
+// The library's rules of model.md §5 against a real server: the group elector
+// attempting at its deadline and after a pause, the single lock giving up,
+// releases under both partition modes (read first, never sent), and the
+// watchdog on its millisecond period, several runs in one tick included. Each
+// runs live at 50 ms and must equal its simulation; a run the machine could
+// not keep in time is run again (at most three times), never counted.
+TEST(LiveDriver, LibraryRulesRunIdenticalToTheSimulation) {
+    const std::string url_text = live_test::redis_url_or_fail();
+    ASSERT_FALSE(url_text.empty());
+    const std::vector<std::pair<const char*, const char*>> cases = {
+        {"group-deadline", R"({"name":"group-deadline","lock":{"name":"rules-g","elector":"group"},
+           "defaults":{"wait":2,"lease":6,"action":3},
+           "candidates":[{"name":"a"},{"name":"b","start":1},{"name":"c","start":1}],
+           "faults":[{"kind":"pause","node":"c","at":2,"ticks":4}]})"},
+        {"lock-deadline", R"({"name":"lock-deadline","lock":{"name":"rules-l"},
+           "defaults":{"wait":2,"lease":6,"action":3},
+           "candidates":[{"name":"a"},{"name":"b","start":1},{"name":"c","start":1}],
+           "faults":[{"kind":"pause","node":"c","at":2,"ticks":4}]})"},
+        {"release-partitions", R"({"name":"release-partitions","lock":{"name":"rules-r","capacity":2},
+           "defaults":{"wait":0,"lease":6,"action":2},
+           "candidates":[{"name":"a"},{"name":"b"},{"name":"c","start":3,"wait":6}],
+           "faults":[{"kind":"partition","node":"a","at":1,"ticks":3,"mode":"drop_replies"},
+                     {"kind":"partition","node":"b","at":1,"ticks":3,"mode":"drop_requests"}]})"},
+        {"watchdog-ms", R"({"name":"watchdog-ms","lock":{"name":"rules-w"},
+           "defaults":{"wait":0,"action":14,"auto_extend":true},
+           "candidates":[{"name":"a","lease":10},{"name":"b","lease":2,"start":15,"action":5}]})"},
+    };
+    for (const auto& [name, text] : cases) {
+        SCOPED_TRACE(name);
+        auto parsed = sim::parse_scenario(text, name);
+        ASSERT_TRUE(parsed.ok()) << parsed.error().to_string();
+        live::LiveOptions options;
+        options.redis_url = url_text;
+        options.tick_ms = 50;
+        bool compared = false;
+        for (int attempt = 0; attempt < 3 && !compared; ++attempt) {
+            const live::LiveReport report = live::run_live(parsed.value(), options);
+            ASSERT_FALSE(report.backend_error) << report.backend_error->message;
+            if (!report.timing_faults.empty()) continue;
+            const auto comparison = live::compare_with_model(parsed.value(), report);
+            EXPECT_FALSE(comparison.divergence) << comparison.divergence->description;
+            compared = true;
+        }
+        EXPECT_TRUE(compared) << "three live runs in a row could not keep time";
+    }
+}
+
 TEST(LiveDriver, CancelStopsTheRunWithinATick) {
     const std::string url_text = live_test::redis_url_or_fail();
     ASSERT_FALSE(url_text.empty());

@@ -45,7 +45,9 @@ EditResult apply_edits(const sim::Scenario& scenario, const std::vector<Edit>& e
             switch (e.kind) {
                 case Edit::Kind::set: j[json::json_pointer(e.path)] = e.value; break;
                 case Edit::Kind::set_all:
-                    j["defaults"][e.path] = e.value;
+                    // A null value removes the key everywhere: back to its default.
+                    if (e.value.is_null()) j["defaults"].erase(e.path);
+                    else j["defaults"][e.path] = e.value;
                     for (json& c : j["candidates"]) c.erase(e.path);
                     break;
                 case Edit::Kind::append: {

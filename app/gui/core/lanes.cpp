@@ -67,7 +67,7 @@ SpanKind span_kind_of(sim::NodeStatus status) {
     return SpanKind::idle;
 }
 
-MarkerKind marker_kind_of(const sim::Event& e, bool ends_run) {
+MarkerKind marker_kind_of(const sim::Event& e) {
     using sim::EventOp;
     using sim::Outcome;
     switch (e.op) {
@@ -95,7 +95,8 @@ MarkerKind marker_kind_of(const sim::Event& e, bool ends_run) {
         case EventOp::acquire:
             if (e.outcome == Outcome::acquired) return MarkerKind::acquire;
             if (e.outcome == Outcome::error) return MarkerKind::acquire_error;
-            return ends_run ? MarkerKind::skip : MarkerKind::acquire_busy;
+            return MarkerKind::acquire_busy;
+        case EventOp::skip: return MarkerKind::skip;
         case EventOp::status:
         case EventOp::validate: return MarkerKind::op_read;
         case EventOp::overlap_begin: return MarkerKind::overlap_begin;
@@ -238,30 +239,13 @@ LaneModel build_lanes(const sim::Timeline& timeline) {
         close_span(overlap_open, stop, model.overlap);
     }
 
-    // Markers: which acquire ended a skipped run (the last attempt of that run).
     std::map<std::string, std::int32_t> node_index;
     for (std::int32_t i = 0; i < n_nodes; ++i) node_index[scenario.candidates[static_cast<std::size_t>(i)].name] = i;
-    std::map<std::pair<std::int32_t, std::int32_t>, std::size_t> last_acquire;
-    for (std::size_t k = 0; k < trace.events.size(); ++k) {
-        const sim::Event& e = trace.events[k];
-        if (e.op != sim::EventOp::acquire) continue;
-        auto it = node_index.find(e.node);
-        if (it != node_index.end()) last_acquire[{it->second, e.run}] = k;
-    }
-    std::vector<bool> ends_run(trace.events.size(), false);
-    for (const sim::RunSummary& r : trace.summary.results) {
-        if (r.result != "skipped") continue;
-        auto it = node_index.find(r.node);
-        if (it == node_index.end()) continue;
-        auto found = last_acquire.find({it->second, r.run});
-        if (found != last_acquire.end()) ends_run[found->second] = true;
-    }
-
     for (std::size_t k = 0; k < trace.events.size(); ++k) {
         const sim::Event& e = trace.events[k];
         Marker m;
         m.tick = e.tick;
-        m.kind = marker_kind_of(e, ends_run[k]);
+        m.kind = marker_kind_of(e);
         m.event = static_cast<std::int32_t>(k);
         m.fencing = e.fencing;
         switch (e.op) {

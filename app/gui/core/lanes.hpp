@@ -98,9 +98,9 @@ LaneModel build_lanes(const sim::Timeline& timeline);
 
 // The span kind that shows a node status (one colour per state everywhere).
 SpanKind span_kind_of(sim::NodeStatus status);
-// Which marker an event becomes on the lane of its node; `ends_run` tells an
-// acquire that ended its run (skipped).
-MarkerKind marker_kind_of(const sim::Event& event, bool ends_run);
+// Which marker an event becomes on the lane of its node (a run that gives up
+// has its own `skip` event).
+MarkerKind marker_kind_of(const sim::Event& event);
 
 // The index of the lane for candidate `node`, of slot `slot`, or -1.
 std::int32_t candidate_lane(const LaneModel& model, std::int32_t node);

@@ -24,7 +24,7 @@ LaneModel build_trace_lanes(const sim::Trace& trace) {
         end = std::max(end, e.tick);
         Marker m;
         m.tick = e.tick;
-        m.kind = marker_kind_of(e, false);
+        m.kind = marker_kind_of(e);
         m.event = static_cast<std::int32_t>(k);
         m.fencing = e.fencing;
         const auto it = std::find(names.begin(), names.end(), e.node);

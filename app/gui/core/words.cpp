@@ -28,7 +28,7 @@ std::string short_token(const std::string& token, std::size_t keep) {
     return token.substr(0, keep) + "…";
 }
 
-std::string event_key(const sim::Event& e, bool ends_run) {
+std::string event_key(const sim::Event& e) {
     using sim::EventOp;
     using sim::Outcome;
     switch (e.op) {
@@ -60,8 +60,8 @@ std::string event_key(const sim::Event& e, bool ends_run) {
             if (e.outcome == Outcome::acquired)
                 return has_detail(e, "fencing_regressed") ? "acquire.regressed" : "acquire.acquired";
             if (e.outcome == Outcome::error) return has_detail(e, "reply_lost") ? "acquire.reply_lost" : "acquire.error";
-            if (ends_run) return "acquire.skip";
             return has_detail(e, "hold_off") ? "acquire.busy_holdoff" : "acquire.busy";
+        case EventOp::skip: return "skip";
         case EventOp::status: return e.outcome == Outcome::held ? "status.held" : "status.vacant";
         case EventOp::validate:
             if (e.outcome == Outcome::current) return "validate.current";
@@ -97,8 +97,8 @@ std::string outcome_words(const sim::Event& e, const Strings& s) {
     return s.tr("out." + key, event_fields(e));
 }
 
-std::string describe_event(const sim::Event& e, const Strings& s, bool ends_run) {
-    return s.tr("ev." + event_key(e, ends_run), event_fields(e));
+std::string describe_event(const sim::Event& e, const Strings& s) {
+    return s.tr("ev." + event_key(e), event_fields(e));
 }
 
 std::string status_words(sim::NodeStatus status, const Strings& s) {
@@ -150,7 +150,7 @@ std::string explain_event(const ExplainContext& ctx, const Strings& s) {
     f.emplace_back("holder_fencing", holder_fencing);
     f.emplace_back("holder_until", holder_until);
     f.emplace_back("resource_mode", s.tr(std::string("mode.") + sim::to_string(ctx.resource)));
-    const std::string key = event_key(e, ctx.ends_run);
+    const std::string key = event_key(e);
     std::string text = s.tr("ev." + key, f);
     if (s.has(s.lang(), "explain." + key) || s.has(Lang::en, "explain." + key)) text += "\n\n" + s.tr("explain." + key, f);
     return text;

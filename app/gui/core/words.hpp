@@ -11,9 +11,8 @@
 namespace leasescope::gui {
 
 // The table key that tells this event, e.g. "acquire.busy_holdoff",
-// "release.not_owner", "write.unsafe". `ends_run` marks a busy attempt that
-// ended its run (skipped).
-std::string event_key(const sim::Event& event, bool ends_run = false);
+// "release.not_owner", "write.unsafe", "skip".
+std::string event_key(const sim::Event& event);
 
 // The fields every text may use: node, tick, run, slot, fencing, ttl, token,
 // detail, mode, lose.
@@ -21,7 +20,7 @@ Fields event_fields(const sim::Event& event);
 
 std::string op_words(const sim::Event& event, const Strings& strings);       // "release" / "해제"
 std::string outcome_words(const sim::Event& event, const Strings& strings);  // "rejected: stale token"
-std::string describe_event(const sim::Event& event, const Strings& strings, bool ends_run = false);
+std::string describe_event(const sim::Event& event, const Strings& strings);
 
 // What the explanation needs beyond the event: the trace (to find when the
 // node's token expired) and the state at the end of the event's tick.
@@ -30,7 +29,6 @@ struct ExplainContext {
     std::size_t event_index = 0;
     const sim::Snapshot* snapshot = nullptr;  // at the event's tick
     sim::ResourceMode resource = sim::ResourceMode::off;
-    bool ends_run = false;
 };
 std::string explain_event(const ExplainContext& ctx, const Strings& strings);
 

@@ -160,7 +160,9 @@ private:
         const std::string id = std::string("##") + key;
         const std::string format = std::string(ctx.tr(label_key)) + " %d";
         if (ImGui::SliderInt(id.c_str(), &v, lo, hi, format.c_str()))
-            out.push_back(cmd_edit({Edit{Edit::Kind::set_all, key, nlohmann::json(v)}}));
+            out.push_back(cmd_edit({Edit{Edit::Kind::set_all, key,
+                                         v == 0 && std::string_view(key) == "extend_every" ? nlohmann::json(nullptr)
+                                                                                          : nlohmann::json(v)}}));
         const std::string tip_key = std::string("tip.param.") + key;
         if (ImGui::IsItemHovered()) {
             ImGui::BeginTooltip();
@@ -181,14 +183,15 @@ private:
         param(ctx, out, "param.lease", "lease", o.lease, 1, 60, w);
         param(ctx, out, "param.wait", "wait", o.wait, 0, 60, w);
         param(ctx, out, "param.min_lease", "min_lease", o.min_lease, 0, 60, w);
-        param(ctx, out, "param.extend_every", "extend_every", o.extend_every, 1, 60, w);
+        // 0 is the library's own period in milliseconds (no extend_every key).
+        param(ctx, out, "param.extend_every", "extend_every", o.extend_every, 0, 60, w);
         param(ctx, out, "param.retry_every", "retry_every", o.retry_every, 1, 20, w);
         bool auto_extend = o.auto_extend;
         if (ImGui::Checkbox(ctx.tr("param.auto_extend"), &auto_extend)) {
             std::vector<Edit> edits{Edit{Edit::Kind::set_all, "auto_extend", nlohmann::json(auto_extend)}};
-            // The watchdog needs extend_every < lease; pick the library's default when it would not hold.
+            // The watchdog needs extend_every < lease; fall back to the library's period when it would not hold.
             if (auto_extend && o.extend_every >= o.lease)
-                edits.push_back(Edit{Edit::Kind::set_all, "extend_every", nlohmann::json(default_extend_every(o.lease))});
+                edits.push_back(Edit{Edit::Kind::set_all, "extend_every", nlohmann::json(nullptr)});
             out.push_back(cmd_edit(std::move(edits)));
         }
         ImGui::SameLine(0, em);

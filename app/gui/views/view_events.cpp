@@ -97,7 +97,7 @@ public:
                     ImGui::TableSetColumnIndex(5);
                     ImGui::TextUnformatted(e.ttl ? std::to_string(*e.ttl).c_str() : "–");
                     ImGui::TableSetColumnIndex(6);
-                    const MarkerKind mk = marker_kind_of(e, false);
+                    const MarkerKind mk = marker_kind_of(e);
                     const bool bad = marker_priority(mk) >= 72 && mk != MarkerKind::acquire;
                     const std::string outcome = outcome_words(e, ctx.strings);
                     if (bad) ImGui::TextColored(ImVec4(0.85f, 0.0f, 0.28f, 1), "%s", outcome.c_str());
@@ -120,17 +120,12 @@ private:
         cached_lang_ = ctx.lang();
         cached_retries_ = show_retries_;
         rows_.clear();
-        // The attempt that ended a run (skipped) always shows: it tells the result.
-        std::vector<bool> ends_run(events.size(), false);
-        for (const Lane& lane : ctx.lanes.lanes)
-            for (const Marker& m : lane.markers)
-                if (m.kind == MarkerKind::skip && m.event >= 0) ends_run[static_cast<std::size_t>(m.event)] = true;
         ImGuiTextFilter filter(filter_.c_str());
         for (std::size_t k = 0; k < events.size(); ++k) {
             const sim::Event& e = events[k];
             // Busy retries repeat every tick; they are hidden unless asked for.
             if (!show_retries_ && e.op == sim::EventOp::acquire && e.outcome == sim::Outcome::busy) {
-                if (!ends_run[k] && !is_first_attempt(events, k)) continue;
+                if (!is_first_attempt(events, k)) continue;
             }
             if (filter.IsActive()) {
                 const std::string row = e.node + " " + op_words(e, ctx.strings) + " " + outcome_words(e, ctx.strings) +

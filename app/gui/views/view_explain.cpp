@@ -28,7 +28,7 @@ public:
             int best = -1;
             for (std::size_t k = ctx.timeline.first_event_at_or_after(ctx.playhead);
                  k < events.size() && events[k].tick == ctx.playhead; ++k) {
-                const int p = marker_priority(marker_kind_of(events[k], false));
+                const int p = marker_priority(marker_kind_of(events[k]));
                 if (p > best) {
                     best = p;
                     chosen = static_cast<std::int32_t>(k);
@@ -49,12 +49,6 @@ public:
             ec.event_index = static_cast<std::size_t>(chosen);
             ec.snapshot = &ctx.snap;
             ec.resource = ctx.scenario.resource;
-            // A busy attempt that ends its run is drawn as a skip on the timeline.
-            for (const Lane& lane : ctx.lanes.lanes) {
-                if (lane.kind != LaneKind::candidate || lane.label != e.node) continue;
-                for (const Marker& m : lane.markers)
-                    if (m.event == chosen) ec.ends_run = m.kind == MarkerKind::skip;
-            }
             ImGui::TextUnformatted(explain_event(ec, ctx.strings).c_str());
         } else {
             ImGui::TextDisabled("%s", ctx.strings.tr("explain.quiet_tick", {{"tick", std::to_string(ctx.playhead)}}).c_str());

@@ -41,7 +41,7 @@ public:
             const sim::Event& e = events[k];
             if (e.op != sim::EventOp::write) continue;
             ++shown;
-            const MarkerKind mk = marker_kind_of(e, false);
+            const MarkerKind mk = marker_kind_of(e);
             ImDrawList* dl = ImGui::GetWindowDrawList();
             const ImVec2 p = ImGui::GetCursorScreenPos();
             const float h = ImGui::GetFontSize();

@@ -268,7 +268,7 @@ public:
                                           col(ctx.palette.of(m.kind)));
                     if (lane_hovered && std::fabs(mouse.x - m.x) <= 2.5f) {
                         const sim::Event& e = ctx.timeline.trace().events[static_cast<std::size_t>(mk.event)];
-                        hover_text = describe_event(e, ctx.strings, mk.kind == MarkerKind::skip);
+                        hover_text = describe_event(e, ctx.strings);
                         if (m.folded > 1)
                             hover_text.append("\n").append(ctx.strings.tr("tip.folded", {{"count", std::to_string(m.folded)}}));
                         hover_event_ = mk.event;
@@ -289,8 +289,7 @@ public:
                 }
                 if (lane_hovered && std::fabs(mouse.x - m.x) <= r + 2) {
                     const sim::Event& e = ctx.timeline.trace().events[static_cast<std::size_t>(mk.event)];
-                    const bool ends = mk.kind == MarkerKind::skip;
-                    hover_text = describe_event(e, ctx.strings, ends);
+                    hover_text = describe_event(e, ctx.strings);
                     if (m.folded > 1)
                         hover_text.append("\n").append(ctx.strings.tr("tip.folded", {{"count", std::to_string(m.folded)}}));
                     hover_event_ = mk.event;

@@ -197,6 +197,12 @@ StoreResult<ReleaseReply> RedisStore::release(Tick now, std::string_view token, 
     LS_ASSERT(hold_off >= 0);
     const std::int64_t keep_ms = keep_for > 0 ? ttl_ms_for(keep_for, tick_ms_) : 0;
     const std::int64_t hold_off_ms = hold_off > 0 ? ttl_ms_for(hold_off, tick_ms_) : 0;
+    // Like the library's elector, read first and send the release script only
+    // if this token still holds a record (model.md §5.4); the script checks
+    // again, atomically.
+    auto held = validate(now, token);
+    if (!held.ok()) return Err{held.error()};
+    if (held.value() != Validity::current) return ReleaseReply{};  // not_owner, nothing sent
     auto reply = run_script(script_release,
                             {std::string(token), std::to_string(keep_ms), std::to_string(hold_off_ms)});
     if (!reply.ok()) return Err{reply.error()};

@@ -11,9 +11,17 @@
 
 namespace leasescope {
 
-// extend_every's default: max(lease / 3, 1), integer division (the library's
-// max(leaseTime / 3, 25 ms)).
-inline Tick default_extend_every(Tick lease) { return std::max<Tick>(lease / 3, 1); }
+// Which of the library's two waiting loops a candidate runs (model.md §5.2):
+// the single lock never attempts at its deadline, the leader group does.
+enum class ElectorKind { lock, group };
+const char* to_string(ElectorKind k);
+
+// The library's watchdog period for a lease, in whole milliseconds:
+// max(floor(lease_ms / 3), 25) (model.md §5.5).
+inline constexpr std::int64_t watchdog_period_floor_ms = 25;
+inline std::int64_t library_watchdog_period_ms(Tick lease, std::int64_t tick_ms) {
+    return std::max<std::int64_t>(lease * tick_ms / 3, watchdog_period_floor_ms);
+}
 
 struct ElectorOptions {
     Tick start = 0;
@@ -21,7 +29,9 @@ struct ElectorOptions {
     Tick lease = 1;      // leaseTime
     Tick min_lease = 0;  // minLeaseTime, 0 <= min_lease <= lease
     bool auto_extend = false;
-    Tick extend_every = 1;  // resolved (see default_extend_every)
+    Tick extend_every = 0;  // the watchdog period in ticks; 0: the library's period in ms
+    ElectorKind elector = ElectorKind::lock;
+    std::int64_t tick_ms = 50;  // only for the watchdog's millisecond schedule
     Tick retry_every = 1;
     Tick action = 1;           // duration in active ticks
     std::vector<Tick> writes;  // strictly increasing offsets in [1, action]
@@ -49,7 +59,9 @@ struct RunRecord {
 };
 
 struct AttemptEffect {
-    StoreResult<AcquireReply> reply;
+    // The store's answer; empty when the check gave up without an attempt
+    // (the single lock at or after its deadline).
+    std::optional<StoreResult<AcquireReply>> reply;
     std::optional<RunResult> ended;  // skipped or acquire_failed
 };
 
@@ -72,7 +84,11 @@ public:
     Tick progress() const { return progress_; }
     Tick deadline() const { return deadline_; }
     Tick next_attempt() const { return next_attempt_; }
-    Tick next_extend() const { return next_extend_; }
+    // The tick in which the next watchdog run is due (it may have passed: a
+    // late run happens at the node's next active tick).
+    Tick next_extend() const;
+    // The watchdog period in milliseconds (model.md §5.5).
+    std::int64_t watchdog_period_ms() const;
     bool watchdog_running() const { return executing() && options_.auto_extend && !watchdog_stopped_; }
     // The tick at which the next run is scheduled; tick_none when none will.
     Tick next_run_at() const;
@@ -89,7 +105,8 @@ public:
     StoreResult<ReleaseReply> end_action(Tick now, RunResult result, Store& store);
     Tick keep_for(Tick now) const;
 
-    // Watchdog (phase 4).
+    // Watchdog (phase 4). Several runs can be due in one tick when the
+    // period is shorter than a tick: call extend() while extend_due().
     bool extend_due(Tick now, bool active) const;
     StoreResult<ExtendReply> extend(Tick now, Store& store);
 
@@ -105,9 +122,12 @@ private:
     std::vector<RunRecord> runs_;
     Tick deadline_ = 0;
     Tick next_attempt_ = 0;
+    bool attempted_ = false;  // the run's first check always attempts (do-while)
     Tick progress_ = 0;
     std::size_t next_write_ = 0;
-    Tick next_extend_ = 0;
+    // The moment the next watchdog run is due, in half milliseconds (so that
+    // the middle of a tick, t·tick_ms + tick_ms/2, is a whole number).
+    std::int64_t next_extend_half_ms_ = 0;
     bool watchdog_stopped_ = false;
 };
 

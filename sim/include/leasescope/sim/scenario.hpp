@@ -67,6 +67,7 @@ struct Scenario {
     std::uint64_t seed = 0;
     Order order = Order::declared;
     LockConfig lock;
+    ElectorKind elector = ElectorKind::lock;  // lock.elector; copied into every candidate's options
     ResourceMode resource = ResourceMode::off;
     std::vector<Candidate> candidates;
     std::vector<Fault> faults;

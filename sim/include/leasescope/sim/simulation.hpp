@@ -89,6 +89,8 @@ private:
     void phase_work(Tick t, Store& store, EventSink& sink, std::optional<StoreError>& failure);
     void phase_extend(Tick t, Store& store, EventSink& sink);
     void phase_acquire(Tick t, Store& store, EventSink& sink);
+    Event acquire_event(Tick t, const Elector& e, const RunRecord& run, const StoreResult<AcquireReply>& reply,
+                        const std::optional<AcquireReply>& lost_acquire);
     void phase_ops(Tick t, Store& store, EventSink& sink, std::optional<StoreError>& failure);
     void phase_check(Tick t, Store& store, EventSink& sink);
 

@@ -21,7 +21,7 @@ enum class EventOp : std::uint8_t {
     expire,                                           // expiry
     write, release,                                   // work
     extend,                                           // extend
-    start, acquire,                                   // acquire
+    start, acquire, skip,                             // acquire
     status, validate,                                 // ops
     overlap_begin, overlap_end,                       // check
 };
@@ -32,7 +32,7 @@ enum class Outcome : std::uint8_t {
     accepted, rejected,
     released, kept, not_owner, error,
     renewed, lost,
-    acquired, busy,
+    acquired, busy, skipped,
     held, vacant,
     current, stale,
 };
