@@ -2,9 +2,22 @@
 # Installs what is missing, builds, and opens LeaseScope on the default preset
 # (expiry-takeover). Without a display it says so and runs the CLI instead.
 # Arguments are passed to the app (or to `leasescope-cli run` without a display).
+#   ./run.sh --web [PORT]   builds the browser version into build/web/ and
+#                           serves it on 127.0.0.1 (default port 8000)
 set -euo pipefail
 cd "$(dirname "$0")"
 source tools/deps.sh
+if [ "${1:-}" = "--web" ]; then
+  port=${2:-${LEASESCOPE_WEB_PORT:-8000}}
+  leasescope_install_deps "${leasescope_web_packages[@]}"
+  tools/web_build.sh build/web
+  if ! python3 -c "import socket, sys; s = socket.socket(); s.bind(('127.0.0.1', int(sys.argv[1])))" "$port" 2>/dev/null; then
+    port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+  fi
+  echo "LeaseScope in the browser: http://127.0.0.1:$port/"
+  echo "  (a static folder: copy build/web/ to any web server to publish it; Ctrl+C stops this one)" >&2
+  exec python3 -m http.server "$port" --bind 127.0.0.1 --directory build/web
+fi
 leasescope_install_deps
 leasescope_build build/release Release
 

@@ -1,22 +1,37 @@
 #!/usr/bin/env bash
-# Installs what is missing, builds, starts what the tests need (a loopback
-# redis-server without persistence, an Xvfb display), runs every test with
-# CTest and stops what it started.
+# Installs what is missing, builds (the browser version too), starts what the
+# tests need (a loopback redis-server without persistence, an Xvfb display),
+# runs every test with CTest and stops what it started.
+#   --full    adds sanitizers, a second compiler and fuzzing (tools/full.sh)
+#   --no-web  leaves out the browser build and its tests (Emscripten, Chromium)
 set -euo pipefail
 cd "$(dirname "$0")"
-full=0
-if [ "${1:-}" = "--full" ]; then full=1; shift; fi
+full=0 web=1
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --full) full=1; shift ;;
+    --no-web) web=0; shift ;;
+    *) break ;;
+  esac
+done
 source tools/deps.sh
-if [ "$full" = 1 ]; then
-  leasescope_install_deps clang-14 libclang-rt-14-dev  # the second compiler and libFuzzer
-else
-  leasescope_install_deps
+extra_packages=()
+if [ "$full" = 1 ]; then extra_packages+=(clang-14 libclang-rt-14-dev); fi  # the second compiler and libFuzzer
+if [ "$web" = 1 ]; then extra_packages+=("${leasescope_web_packages[@]}"); fi
+leasescope_install_deps "${extra_packages[@]}"
+# The browser version (build/web) and the Node.js CLI beside it (build/web-obj):
+# web.browser and web.determinism test them.
+web_flags=(-DLEASESCOPE_WEB_DIR= -DLEASESCOPE_WEB_OBJ_DIR=)
+if [ "$web" = 1 ]; then
+  tools/web_build.sh build/web
+  web_flags=(-DLEASESCOPE_WEB_DIR="$PWD/build/web" -DLEASESCOPE_WEB_OBJ_DIR="$PWD/build/web-obj")
 fi
 # A Debug build of the command-line tool alone, whose golden check runs with
 # the Release suite: the trace hashes must not depend on the build type.
 leasescope_build build/test-debug Debug -DLEASESCOPE_GUI=OFF -DLEASESCOPE_REDIS=OFF \
   -DLEASESCOPE_TESTS=OFF -DLEASESCOPE_BENCH=OFF
-leasescope_build build/test Release -DLEASESCOPE_OTHER_CLI="$PWD/build/test-debug/app/cli/leasescope-cli"
+leasescope_build build/test Release -DLEASESCOPE_OTHER_CLI="$PWD/build/test-debug/app/cli/leasescope-cli" \
+  "${web_flags[@]}"
 
 started_pids=()
 cleanup() {

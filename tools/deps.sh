@@ -35,6 +35,10 @@ leasescope_apt_install() {
   $sudo apt-get update -q && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "$@"
 }
 
+# The browser build (tools/web_build.sh) and its tests: Emscripten, headless
+# Chromium, fontTools for the fonts; dpkg-dev unpacks ImGui's source package.
+leasescope_web_packages=(emscripten chromium fonttools dpkg-dev nodejs)
+
 leasescope_install_deps() {
   local missing=()
   for p in "${leasescope_packages[@]}" "$@"; do

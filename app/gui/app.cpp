@@ -14,6 +14,7 @@
 #include "core/words.hpp"
 #include "leasescope/io/files.hpp"
 #include "leasescope/sim/limits.hpp"
+#include "platform.hpp"
 #include "leasescope/sim/scenario.hpp"
 #include "leasescope/sim/trace.hpp"
 
@@ -172,6 +173,7 @@ bool App::write_text(const std::string& path, const std::string& bytes) {
         error_ = strings_.tr("msg.cannot_write", {{"path", path}}) + " (" + why + ")";
         return false;
     }
+    file_saved(path);
     notice_ = strings_.tr("msg.saved", {{"path", path}});
     error_.clear();
     return true;
@@ -282,6 +284,9 @@ void App::apply(const Commands& commands) {
                 }
                 return;
             }
+            case Command::Kind::open_picker:
+                pick_file_to_open();
+                break;
             case Command::Kind::save_path:
                 write_text(c.text, sim::scenario_to_json(timeline_->scenario()));
                 break;

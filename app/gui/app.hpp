@@ -58,6 +58,13 @@ public:
         save_settings();
     }
     Tick playhead() const { return playhead_; }
+    // What a shared link records besides the scenario (app/web): the selected
+    // event (-1: none), the open tour step (-1: none), the file behind the
+    // scenario and the presets.
+    std::int32_t selected_event() const { return selected_event_; }
+    int tour_step() const { return tour_step_; }
+    const std::string& scenario_path() const { return scenario_path_; }
+    const std::vector<PresetInfo>& presets() const { return presets_; }
     Tick end_tick() const { return lanes_.end_tick; }
     const sim::Timeline* timeline() const { return timeline_.get(); }
     const Palette& palette() const { return palette_; }

@@ -38,6 +38,7 @@ struct Command {
         find_toggle,   // show or hide the "find a counterexample" panel
         find_run,      // text: properties ("unsafe_write,liveness"), value: max faults
         find_cancel,
+        open_picker,   // the shell's own file dialog (the browser's); the file comes back as open_path
     };
     Kind kind = Kind::seek;
     std::int64_t value = 0;

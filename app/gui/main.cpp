@@ -18,13 +18,12 @@
 #include <GL/gl.h>
 #include <GLFW/glfw3.h>
 #include <imgui.h>
-#include <imgui_impl_glfw.h>
-#include <imgui_impl_opengl3.h>
 
 #include "app.hpp"
 #include "leasescope/words/counterexample_words.hpp"
 #include "leasescope/io/data_dir.hpp"
 #include "leasescope/io/signals.hpp"
+#include "host.hpp"
 #include "offscreen.hpp"
 #include "platform.hpp"
 
@@ -110,85 +109,6 @@ std::string locate_dir(const std::string& flag, const char* env, const char* bui
     const std::string near = executable_dir() + "/" + beside;
     if (fs::is_directory(near, ec)) return near;
     return built_in;
-}
-
-// The glyphs the app draws besides Latin and Hangul: arrows, bullets, check
-// marks, media symbols.
-const ImWchar* extra_ranges() {
-    static const ImWchar ranges[] = {
-        0x0020, 0x00FF, 0x2010, 0x2050, 0x2190, 0x21FF, 0x2200, 0x22FF, 0x2300, 0x23FF,
-        0x2500, 0x25FF, 0x2600, 0x26FF, 0x2700, 0x27BF, 0,
-    };
-    return ranges;
-}
-
-void load_fonts(App& app, float px) {
-    ImGuiIO& io = ImGui::GetIO();
-    const std::string latin = find_font_file("DejaVu Sans");
-    const std::string korean = find_font_file(":lang=ko");
-    if (korean.empty())
-        std::fprintf(stderr, "leasescope: no font with Korean glyphs found through fontconfig (install fonts-nanum)\n");
-    ImFontConfig merge;
-    merge.MergeMode = true;
-    merge.OversampleH = 1;  // Hangul has thousands of glyphs: keep the atlas small
-    merge.OversampleV = 1;
-    auto add = [&](float size) -> ImFont* {
-        ImFont* font = nullptr;
-        ImFontConfig base;
-        base.OversampleH = 1;  // one texel per pixel: see the nearest sampling in main()
-        base.PixelSnapH = true;
-        if (!latin.empty()) font = io.Fonts->AddFontFromFileTTF(latin.c_str(), size, &base, extra_ranges());
-        if (!font) {
-            ImFontConfig def;
-            def.SizePixels = size;
-            font = io.Fonts->AddFontDefault(&def);
-        }
-        if (!korean.empty())
-            io.Fonts->AddFontFromFileTTF(korean.c_str(), size, &merge, io.Fonts->GetGlyphRangesKorean());
-        return font;
-    };
-    app.fonts().body = add(px);
-    app.fonts().title = add(std::round(px * 1.22f));
-    app.fonts().small = add(std::round(px * 0.8f));
-    io.FontDefault = app.fonts().body;
-}
-
-void apply_style(float px) {
-    ImGui::StyleColorsLight();
-    ImGuiStyle& s = ImGui::GetStyle();
-    s.WindowRounding = 6;
-    s.FrameRounding = 4;
-    s.GrabRounding = 4;
-    s.WindowPadding = ImVec2(10, 8);
-    s.FramePadding = ImVec2(7, 4);
-    s.ItemSpacing = ImVec2(8, 6);
-    s.ScrollbarSize = std::max(14.0f, px * 0.85f);
-    s.WindowBorderSize = 1;
-    // Panels are tiled and never overlap, so their background is the clear
-    // colour: a transparent window background saves a full-screen fill per
-    // frame, which matters with software rendering (fill rate bound).
-    s.Colors[ImGuiCol_WindowBg] = ImVec4(0.985f, 0.985f, 0.975f, 0.0f);
-    s.Colors[ImGuiCol_PopupBg] = ImVec4(0.99f, 0.99f, 0.98f, 1.0f);
-    s.Colors[ImGuiCol_TitleBg] = ImVec4(0.86f, 0.89f, 0.93f, 1.0f);
-    s.Colors[ImGuiCol_TitleBgActive] = ImVec4(0.78f, 0.84f, 0.93f, 1.0f);
-    s.Colors[ImGuiCol_Text] = ImVec4(0.10f, 0.11f, 0.14f, 1.0f);
-    // Frames a shade darker than the panels, so checkboxes and sliders read on a projector.
-    s.Colors[ImGuiCol_FrameBg] = ImVec4(0.86f, 0.88f, 0.91f, 1.0f);
-    s.Colors[ImGuiCol_FrameBgHovered] = ImVec4(0.80f, 0.85f, 0.93f, 1.0f);
-    s.Colors[ImGuiCol_FrameBgActive] = ImVec4(0.74f, 0.81f, 0.93f, 1.0f);
-    // Light, narrow grabs: the value is written inside the slider and must stay readable over them.
-    s.Colors[ImGuiCol_SliderGrab] = ImVec4(0.08f, 0.35f, 0.78f, 0.40f);
-    s.Colors[ImGuiCol_SliderGrabActive] = ImVec4(0.08f, 0.35f, 0.78f, 1.0f);
-    s.Colors[ImGuiCol_CheckMark] = ImVec4(0.08f, 0.35f, 0.78f, 1.0f);
-    s.Colors[ImGuiCol_Button] = ImVec4(0.84f, 0.87f, 0.92f, 1.0f);
-    s.GrabMinSize = 8;
-    // Coarser circles: markers stay round at this size and cost fewer triangles.
-    s.CircleTessellationMaxError = 0.6f;
-
-    s.FrameBorderSize = 0;
-    // Thick lines from the atlas's baked line texture need bilinear sampling;
-    // the atlas is sampled nearest (see main()), so lines get geometric edges.
-    s.AntiAliasedLinesUseTex = false;
 }
 
 double process_cpu_ms() {
@@ -335,35 +255,13 @@ int main(int argc, char** argv) {
     glfwMakeContextCurrent(window);
     glfwSwapInterval(headless ? 0 : 1);
 
-    IMGUI_CHECKVERSION();
-    ImGui::CreateContext();
-    ImGuiIO& io = ImGui::GetIO();
     std::string ini_path;
-    if (options.config_dir.empty()) {
-        io.IniFilename = nullptr;
-        app.force_layout_ = true;
-    } else {
+    if (!options.config_dir.empty()) {
         std::error_code ec;
         fs::create_directories(options.config_dir, ec);
         ini_path = options.config_dir + "/imgui.ini";
-        io.IniFilename = ini_path.c_str();
     }
-    io.ConfigWindowsMoveFromTitleBarOnly = true;
-    apply_style(app.font_px());
-    load_fonts(app, app.font_px());
-    ImGui_ImplGlfw_InitForOpenGL(window, true);
-    ImGui_ImplOpenGL3_Init("#version 130");
-    // Glyphs are rasterised at the size they are drawn and snapped to whole
-    // pixels, so every text and solid pixel samples the atlas one texel per
-    // pixel: nearest sampling gives the same picture as bilinear, and under
-    // software rendering costs a quarter of the texel fetches (about a third
-    // of the frame time, measured).
-    {
-        ImGui_ImplOpenGL3_CreateDeviceObjects();
-        glBindTexture(GL_TEXTURE_2D, static_cast<GLuint>(reinterpret_cast<std::intptr_t>(io.Fonts->TexID)));
-        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
-        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
-    }
+    host_init(app, window, "#version 130", ini_path.c_str());
 
     // The timeline's picture is kept in a texture while it does not change.
     std::optional<GlOffscreen> offscreen;
@@ -439,31 +337,12 @@ int main(int argc, char** argv) {
         app.poll_jobs();
         if (bench_frames > 0) app.seek((app.playhead() + 1) % (app.end_tick() + 1));
 
-        ImGui_ImplOpenGL3_NewFrame();
-        ImGui_ImplGlfw_NewFrame();
-        // Headless pictures must not depend on where the X pointer happens to be.
-        if (headless) io.MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
-        ImGui::NewFrame();
-        Commands commands;
-        app.shortcuts(commands);
-        app.draw_frame(commands);
-        ImGui::Render();
-        const auto ui_end = std::chrono::steady_clock::now();
-        if (offscreen) offscreen->flush();
-        int fb_w = 0, fb_h = 0;
-        glfwGetFramebufferSize(window, &fb_w, &fb_h);
-        glViewport(0, 0, fb_w, fb_h);
-        glClearColor(0.985f, 0.985f, 0.975f, 1.0f);
-        glClear(GL_COLOR_BUFFER_BIT);
-        ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+        HostFrame built = host_frame(app, window, offscreen ? &*offscreen : nullptr, headless);
+        const auto ui_end = built.ui_end;
+        const int fb_w = built.fb_w, fb_h = built.fb_h;
+        Commands& commands = built.commands;
         if (fill_report && frame == screenshot_frame) report_fill(ImGui::GetDrawData());
-        if (auto png = app.take_png_request()) {
-            glReadBuffer(GL_BACK);
-            if (write_framebuffer_png(*png, fb_w, fb_h)) app.set_notice(app.strings().tr("msg.saved", {{"path", *png}}));
-            else app.set_error(app.strings().tr("msg.cannot_write", {{"path", *png}}));
-        }
         if (!screenshot.empty() && frame >= ready_frame) {
-            glReadBuffer(GL_BACK);
             if (!write_framebuffer_png(screenshot, fb_w, fb_h)) {
                 std::fprintf(stderr, "leasescope: cannot write %s\n", screenshot.c_str());
                 exit_code = exit_failure;
@@ -512,9 +391,7 @@ int main(int argc, char** argv) {
     }
     app.set_offscreen(nullptr);
     offscreen.reset();  // its textures go before the context
-    ImGui_ImplOpenGL3_Shutdown();
-    ImGui_ImplGlfw_Shutdown();
-    ImGui::DestroyContext();
+    host_shutdown();
     glfwDestroyWindow(window);
     glfwTerminate();
     // An export asked for on the command line that could not be written.

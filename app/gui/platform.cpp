@@ -1,3 +1,4 @@
+// The desktop shell's platform: fontconfig, files on disk, zlib for PNGs.
 #include "platform.hpp"
 
 #include "leasescope/io/files.hpp"
@@ -59,6 +60,7 @@ std::string find_font_file(const std::string& pattern_text) {
 
 bool write_framebuffer_png(const std::string& path, int width, int height) {
     if (width <= 0 || height <= 0) return false;
+    glReadBuffer(GL_BACK);
     const auto stride = static_cast<std::size_t>(width) * 4;
     std::vector<unsigned char> pixels(stride * static_cast<std::size_t>(height));
     glPixelStorei(GL_PACK_ALIGNMENT, 1);
@@ -94,5 +96,11 @@ std::string executable_dir() {
     if (ec) return {};
     return p.parent_path().string();
 }
+
+void file_saved(const std::string&) {}
+
+bool shell_picks_files() { return false; }
+
+void pick_file_to_open() {}
 
 }  // namespace leasescope::gui

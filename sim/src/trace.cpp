@@ -1,7 +1,5 @@
 #include "leasescope/sim/trace.hpp"
 
-#include <openssl/evp.h>
-
 #include <array>
 #include <limits>
 #include <type_traits>
@@ -187,28 +185,6 @@ std::string summary_line(const TraceSummary& s) {
     out += R"(,"trace_sha256":)";
     append_json_string(out, s.trace_sha256);
     out += '}';
-    return out;
-}
-
-TraceHasher::TraceHasher() : ctx_(EVP_MD_CTX_new()) {
-    LS_ASSERT(ctx_ != nullptr);
-    LS_ASSERT(EVP_DigestInit_ex(static_cast<EVP_MD_CTX*>(ctx_), EVP_sha256(), nullptr) == 1);
-}
-
-TraceHasher::~TraceHasher() { EVP_MD_CTX_free(static_cast<EVP_MD_CTX*>(ctx_)); }
-
-void TraceHasher::add_line(std::string_view line) {
-    auto* ctx = static_cast<EVP_MD_CTX*>(ctx_);
-    LS_ASSERT(EVP_DigestUpdate(ctx, line.data(), line.size()) == 1);
-    LS_ASSERT(EVP_DigestUpdate(ctx, "\n", 1) == 1);
-}
-
-std::string TraceHasher::hex() {
-    unsigned char digest[EVP_MAX_MD_SIZE];
-    unsigned int length = 0;
-    LS_ASSERT(EVP_DigestFinal_ex(static_cast<EVP_MD_CTX*>(ctx_), digest, &length) == 1);
-    std::string out;
-    for (unsigned int i = 0; i < length; ++i) fmt::format_to(std::back_inserter(out), "{:02x}", digest[i]);
     return out;
 }
 

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "../platform.hpp"
 #include "view.hpp"
 
 // After imgui.h (through view.hpp): it needs IMGUI_API.
@@ -28,14 +29,17 @@ public:
         ImGui::SameLine(0, em);
         draw_presets(ctx, out, em);
         ImGui::SameLine();
+        // In the browser, Open is the browser's file dialog and Save a download (platform.hpp).
         if (ImGui::Button(ctx.tr("ctl.open"))) {
             path_ = ctx.scenario_path;
-            ImGui::OpenPopup("open_popup");
+            if (shell_picks_files()) out.push_back(cmd(Command::Kind::open_picker));
+            else ImGui::OpenPopup("open_popup");
         }
         ImGui::SameLine();
         if (ImGui::Button(ctx.tr("ctl.save"))) {
             path_ = ctx.scenario.name + "-edited.json";
-            ImGui::OpenPopup("save_popup");
+            if (shell_picks_files()) out.push_back(cmd_text(Command::Kind::save_path, path_));
+            else ImGui::OpenPopup("save_popup");
         }
         path_popup("open_popup", ctx.tr("ctl.open"), Command::Kind::open_path, ctx, out);
         path_popup("save_popup", ctx.tr("ctl.save"), Command::Kind::save_path, ctx, out);

@@ -1,0 +1,21 @@
+// The trace hasher of builds without OpenSSL's libcrypto (WebAssembly):
+// the portable SHA-256 of sha256.cpp, proven equal to libcrypto's by
+// tests/sha256_test.cpp, so a trace hashes the same in the browser.
+#include "leasescope/sim/sha256.hpp"
+#include "leasescope/sim/trace.hpp"
+
+namespace leasescope::sim {
+
+TraceHasher::TraceHasher() : ctx_(new Sha256()) {}
+
+TraceHasher::~TraceHasher() { delete static_cast<Sha256*>(ctx_); }
+
+void TraceHasher::add_line(std::string_view line) {
+    auto* sha = static_cast<Sha256*>(ctx_);
+    sha->update(line);
+    sha->update("\n", 1);
+}
+
+std::string TraceHasher::hex() { return to_hex(static_cast<Sha256*>(ctx_)->finish()); }
+
+}  // namespace leasescope::sim
