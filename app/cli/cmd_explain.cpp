@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "common.hpp"
+#include "leasescope/sim/limits.hpp"
 #include "leasescope/sim/simulation.hpp"
 #include "leasescope/words/tour.hpp"
 #include "leasescope/words/words.hpp"
@@ -35,7 +36,7 @@ std::string default_assets_dir() {
 bool load_tables(const std::string& dir, words::Strings& strings) {
     for (words::Lang lang : {words::Lang::en, words::Lang::ko}) {
         const std::string path = dir + "/i18n/" + words::lang_code(lang) + ".json";
-        auto text = read_file(path);
+        auto text = read_file(path, limits::scenario_bytes_max, "scenario_bytes_max");
         if (!text) return false;
         std::string error;
         if (!strings.load(lang, *text, error)) {
@@ -56,7 +57,7 @@ int cmd_explain(const ExplainOptions& o) {
     std::optional<words::TourStep> step;
     std::size_t step_count = 0;
     if (o.tour_step) {
-        auto text = read_file(assets + "/tour.json");
+        auto text = read_file(assets + "/tour.json", limits::scenario_bytes_max, "scenario_bytes_max");
         if (!text) return exit_bad_input;
         std::vector<words::TourStep> steps;
         std::string error;

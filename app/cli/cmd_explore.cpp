@@ -210,7 +210,6 @@ int finish_shard(const sim::Explorer& explorer, const sim::ExploreRun& run, cons
 }
 
 int cmd_explore(const ExploreArgs& args) {
-    const bool json = args.format == "json";
     auto scenario = load_scenario(args.path, args.sets);
     if (!scenario) return exit_bad_input;
 
@@ -267,7 +266,7 @@ int cmd_explore(const ExploreArgs& args) {
             std::random_device device;
             run.seed = (static_cast<std::uint64_t>(device()) << 32) ^ device();
         }
-        say(json, "seed {} (replay with --seed {})\n", run.seed, run.seed);
+        fmt::print("seed {} (replay with --seed {})\n", run.seed, run.seed);
         std::fflush(stdout);
     }
 
@@ -307,7 +306,7 @@ int cmd_explore_merge(const MergeArgs& args) {
     if (!read_string_tables(find_assets_dir(args.assets), strings)) return exit_bad_input;
     std::vector<sim::ShardFile> files;
     for (const std::string& path : args.results) {
-        auto text = read_file(path);
+        auto text = read_file(path, limits::scenario_bytes_max, "scenario_bytes_max");
         if (!text) return exit_bad_input;
         files.push_back(sim::ShardFile{path, std::move(*text)});
     }

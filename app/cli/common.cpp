@@ -143,7 +143,7 @@ std::string find_assets_dir(const std::string& flag) {
 bool read_string_tables(const std::string& assets_dir, words::Strings& strings) {
     for (const words::Lang lang : {words::Lang::en, words::Lang::ko}) {
         const std::string path = assets_dir + "/i18n/" + words::lang_code(lang) + ".json";
-        auto text = read_file(path);
+        auto text = read_file(path, limits::scenario_bytes_max, "scenario_bytes_max");
         if (!text) return false;
         std::string error;
         if (!strings.load(lang, *text, error)) {

@@ -34,7 +34,7 @@ std::vector<std::string> preset_names() {
 Strings load_strings(Lang lang) {
     Strings s;
     std::string error;
-    EXPECT_TRUE(s.load_dir(std::string(LEASESCOPE_SOURCE_DIR) + "/assets", error)) << error;
+    EXPECT_TRUE(load_strings_dir(s, std::string(LEASESCOPE_SOURCE_DIR) + "/assets", error)) << error;
     s.set_lang(lang);
     return s;
 }

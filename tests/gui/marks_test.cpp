@@ -67,7 +67,7 @@ TEST(Marks, EveryOutcomeHasItsOwnShapeAndColour) {
 TEST(Marks, EveryDrawnMarkHasAGlyphAndALegendEntryInBothLanguages) {
     Strings strings;
     std::string error;
-    ASSERT_TRUE(strings.load_dir(std::string(LEASESCOPE_SOURCE_DIR) + "/assets", error)) << error;
+    ASSERT_TRUE(load_strings_dir(strings, std::string(LEASESCOPE_SOURCE_DIR) + "/assets", error)) << error;
     std::set<MarkerKind> listed(legend_marks().begin(), legend_marks().end());
     EXPECT_EQ(listed.size(), legend_marks().size()) << "a mark is listed twice in the legend";
     for (int k = 0; k < static_cast<int>(MarkerKind::count_); ++k) {
@@ -136,7 +136,7 @@ TEST(Marks, FailoverMarksTellWhatWasLost) {
 TEST(Marks, SvgMarksCarryTheirOutcomeInATitle) {
     Strings strings;
     std::string error;
-    ASSERT_TRUE(strings.load_dir(std::string(LEASESCOPE_SOURCE_DIR) + "/assets", error)) << error;
+    ASSERT_TRUE(load_strings_dir(strings, std::string(LEASESCOPE_SOURCE_DIR) + "/assets", error)) << error;
     for (const auto& [name, want] : {std::pair{"gc-pause-fencing", MarkerKind::write_rejected_fence},
                                      std::pair{"gc-pause-no-fencing", MarkerKind::write_unsafe}}) {
         sim::Timeline timeline(test::load_preset(name));
