@@ -148,7 +148,7 @@ std::unique_ptr<OutputFile> OutputFile::open(const std::string& path, std::strin
     if (base.size() > 100) base.resize(100);
     for (int attempt = 0; attempt < 32; ++attempt) {
         unsigned char random[6] = {};
-        if (::getrandom(random, sizeof random, 0) != static_cast<ssize_t>(sizeof random)) {
+        if (::getentropy(random, sizeof random) != 0) {
             for (auto& b : random) b = static_cast<unsigned char>(attempt * 37 + 11);
         }
         std::string name = fmt::format("{}/.{}.{}.", folder, base, static_cast<long>(::getpid()));

@@ -2,6 +2,7 @@
 // process (signals.hpp).
 #include "leasescope/io/signals.hpp"
 
+#include <initializer_list>
 #include <atomic>
 #include <climits>
 #include <csignal>
