@@ -41,6 +41,7 @@ struct ExploreArgs {
     bool no_prune = false;
     std::string shard;  // "K/N"
     std::string assets;
+    std::string format = "text";
 };
 
 struct MergeArgs {
@@ -108,40 +109,41 @@ struct Timing {
 };
 
 // What is searched: the base, the budget, the properties, the mode.
-void print_header(const sim::Explorer& explorer, const sim::ExploreRun& run) {
+void print_header(std::FILE* o, const sim::Explorer& explorer, const sim::ExploreRun& run) {
     const sim::Scenario& base = explorer.base();
     const sim::ExploreOptions& options = explorer.options();
     const bool random = run.mode == sim::ExploreMode::random;
-    fmt::print("exploring {}: {}, base ends at tick {}; faults start at ticks 0..{}\n", base.name,
+    fmt::print(o, "exploring {}: {}, base ends at tick {}; faults start at ticks 0..{}\n", base.name,
                count_of(base.candidates.size(), "candidate", "candidates"), explorer.base_end_tick(),
                explorer.max_tick());
-    fmt::print("  budget: up to {} of {}; pauses and partitions 1..{} ticks; orders: as given{}; {} single faults\n",
+    fmt::print(o, "  budget: up to {} of {}; pauses and partitions 1..{} ticks; orders: as given{}; {} single faults\n",
                count_of(static_cast<std::uint64_t>(options.max_faults), "fault", "faults"),
                sim::to_string(options.kinds), options.max_pause,
                options.shuffles > 0 ? fmt::format(" + {} shuffled", options.shuffles) : std::string(),
                explorer.atoms().size());
-    fmt::print("  checking: {}; mode: {}\n", sim::to_string(options.properties),
+    fmt::print(o, "  checking: {}; mode: {}\n", sim::to_string(options.properties),
                random ? fmt::format("random, {} draws", run.draws) : std::string("exhaustive"));
-    std::fflush(stdout);
+    std::fflush(o);
 }
 
 // The counters, the counterexample (written to `out`, or NAME-counterexample.json)
 // or its absence; returns the exit code.
-int print_outcome(const sim::Explorer& explorer, const sim::ExploreRun& run, const sim::ExploreReport& report,
-                  const std::string& out, const words::Strings& strings) {
+int print_outcome(std::FILE* o, const sim::Explorer& explorer, const sim::ExploreRun& run,
+                  const sim::ExploreReport& report, const std::string& out, const words::Strings& strings,
+                  nlohmann::ordered_json& found) {
     const bool random = run.mode == sim::ExploreMode::random;
     const sim::ExploreOptions& options = explorer.options();
     for (const sim::LevelReport& level : report.levels) {
-        fmt::print("  {}: {}\n", count_of(static_cast<std::uint64_t>(level.faults), "fault", "faults"),
+        fmt::print(o, "  {}: {}\n", count_of(static_cast<std::uint64_t>(level.faults), "fault", "faults"),
                    stats_line(level.stats));
     }
-    if (random) fmt::print("  draws: {}\n", stats_line(report.totals));
+    if (random) fmt::print(o, "  draws: {}\n", stats_line(report.totals));
 
     if (!report.found) {
         if (random) {
-            fmt::print("no counterexample in {} of seed {}\n", count_of(run.draws, "draw", "draws"), run.seed);
+            fmt::print(o, "no counterexample in {} of seed {}\n", count_of(run.draws, "draw", "draws"), run.seed);
         } else {
-            fmt::print("no counterexample: every schedule with up to {} holds ({} checked)\n",
+            fmt::print(o, "no counterexample: every schedule with up to {} holds ({} checked)\n",
                        count_of(static_cast<std::uint64_t>(options.max_faults), "added fault", "added faults"),
                        sim::to_string(options.properties));
         }
@@ -153,15 +155,15 @@ int print_outcome(const sim::Explorer& explorer, const sim::ExploreRun& run, con
         // The draw as it came, then the shrunk schedule below.
         const std::vector<std::string> drawn =
             words::fault_lines(sim::schedule_facts(explorer, *report.drawn), strings);
-        fmt::print("draw {} of seed {} fails: {}\n", report.drawn_index, run.seed,
+        fmt::print(o, "draw {} of seed {} fails: {}\n", report.drawn_index, run.seed,
                    drawn.empty() ? std::string("no added fault") : fmt::format("{}", fmt::join(drawn, "; ")));
-        if (*report.drawn != *report.found) fmt::print("shrunk while it still fails to:\n");
+        if (*report.drawn != *report.found) fmt::print(o, "shrunk while it still fails to:\n");
     }
-    fmt::print("counterexample ({}):\n", count_of(report.found->atoms.size(), "added fault", "added faults"));
+    fmt::print(o, "counterexample ({}):\n", count_of(report.found->atoms.size(), "added fault", "added faults"));
     const std::vector<std::string> faults = words::fault_lines(cx.facts, strings);
-    if (faults.empty()) fmt::print("  (none: the scenario fails as it is)\n");
-    for (const std::string& f : faults) fmt::print("  {}\n", f);
-    fmt::print("  => {}\n", words::explanation_words(cx.facts, strings));
+    if (faults.empty()) fmt::print(o, "  (none: the scenario fails as it is)\n");
+    for (const std::string& f : faults) fmt::print(o, "  {}\n", f);
+    fmt::print(o, "  => {}\n", words::explanation_words(cx.facts, strings));
     const std::string out_path = out.empty() ? cx.scenario.name + ".json" : out;
     const std::string bytes = sim::scenario_to_json(cx.scenario);
     // The file must open as it is: parse what is about to be written.
@@ -171,22 +173,59 @@ int print_outcome(const sim::Explorer& explorer, const sim::ExploreRun& run, con
         return exit_bad_input;
     }
     if (!write_file_atomic(out_path, bytes)) return exit_write_failed;
-    fmt::print("written {} (open it in the app, or: leasescope-cli run {} --format text)\n", out_path, out_path);
+    found = {{"faults", faults}, {"explanation", words::explanation_words(cx.facts, strings)}, {"file", out_path}};
+    fmt::print(o, "written {} (open it in the app, or: leasescope-cli run {} --format text)\n", out_path, out_path);
     return exit_check_failed;
 }
 
-void print_bench(const sim::SearchStats& t, const Timing& timing) {
+void print_bench(std::FILE* o, const sim::SearchStats& t, const Timing& timing) {
     const double seconds = timing.seconds;
     const double cpu_seconds = timing.cpu_seconds;
     const double safe_seconds = std::max(seconds, 1e-9);
     const double ticks_per_second = static_cast<double>(t.ticks) / safe_seconds;
     const double ticks_per_cpu_second = static_cast<double>(t.ticks) / std::max(cpu_seconds, 1e-9);
-    fmt::print("bench: {} schedules ({} simulated) in {:.3f} s with {}: {} schedules/s, {} simulated/s; "
+    fmt::print(o, "bench: {} schedules ({} simulated) in {:.3f} s with {}: {} schedules/s, {} simulated/s; "
                "{} simulated ticks: {} ticks/s; {:.3f} s of CPU: {} ticks per CPU second (per core)\n",
                t.schedules, t.simulated, seconds, count_of(timing.jobs, "job", "jobs"),
                rate(static_cast<double>(t.schedules) / safe_seconds),
                rate(static_cast<double>(t.simulated) / safe_seconds), t.ticks, rate(ticks_per_second), cpu_seconds,
                rate(ticks_per_cpu_second));
+}
+
+// explore --format json: one document on stdout (fields in docs/cli-json.md);
+// the human lines then go to stderr.
+void print_json(const sim::Explorer& explorer, const sim::ExploreRun& run, const sim::ExploreReport& report,
+                const std::string& path, const nlohmann::ordered_json& found, const Timing& timing, int status) {
+    auto stats = [](const sim::SearchStats& st) {
+        return nlohmann::ordered_json{{"schedules", st.schedules}, {"simulated", st.simulated}, {"pruned", st.pruned},
+                                      {"invalid", st.invalid},     {"failing", st.failing},     {"ticks", st.ticks}};
+    };
+    const bool random = run.mode == sim::ExploreMode::random;
+    nlohmann::ordered_json doc;
+    doc["command"] = "explore";
+    doc["scenario"] = path;
+    doc["name"] = explorer.base().name;
+    doc["mode"] = random ? "random" : "exhaustive";
+    doc["seed"] = random ? nlohmann::ordered_json(run.seed) : nlohmann::ordered_json();
+    doc["draws"] = random ? nlohmann::ordered_json(run.draws) : nlohmann::ordered_json();
+    doc["max_faults"] = explorer.options().max_faults;
+    doc["properties"] = sim::to_string(explorer.options().properties);
+    nlohmann::ordered_json levels = nlohmann::ordered_json::array();
+    for (const sim::LevelReport& level : report.levels) {
+        nlohmann::ordered_json l = stats(level.stats);
+        l["faults"] = level.faults;
+        levels.push_back(std::move(l));
+    }
+    doc["levels"] = std::move(levels);
+    doc["totals"] = stats(report.totals);
+    doc["found"] = report.found.has_value();
+    doc["counterexample"] = found;
+    doc["seconds"] = timing.seconds;
+    doc["cpu_seconds"] = timing.cpu_seconds;
+    doc["jobs"] = timing.jobs;
+    doc["exit_code"] = status;
+    const std::string text = doc.dump(2) + "\n";
+    std::fwrite(text.data(), 1, text.size(), stdout);
 }
 
 // A shard's end: its own counters, then its result file for explore-merge.
@@ -205,11 +244,14 @@ int finish_shard(const sim::Explorer& explorer, const sim::ExploreRun& run, cons
     if (!write_file_atomic(path, bytes)) return exit_write_failed;
     fmt::print("written {} ({} of search {}); merge all {} with: leasescope-cli explore-merge FILE...\n", path,
                label, sim::search_fingerprint(explorer, run).substr(0, 12), run.shards);
-    print_bench(report.totals, timing);
+    print_bench(stdout, report.totals, timing);
     return exit_ok;
 }
 
 int cmd_explore(const ExploreArgs& args) {
+    // With --format json the human lines go to stderr and stdout holds one document.
+    const bool json = args.format == "json";
+    std::FILE* human = json ? stderr : stdout;
     auto scenario = load_scenario(args.path, args.sets);
     if (!scenario) return exit_bad_input;
 
@@ -266,8 +308,8 @@ int cmd_explore(const ExploreArgs& args) {
             std::random_device device;
             run.seed = (static_cast<std::uint64_t>(device()) << 32) ^ device();
         }
-        fmt::print("seed {} (replay with --seed {})\n", run.seed, run.seed);
-        std::fflush(stdout);
+        fmt::print(human, "seed {} (replay with --seed {})\n", run.seed, run.seed);
+        std::fflush(human);
     }
 
     // The counterexample is told in the string tables' English; a shard tells nothing.
@@ -283,7 +325,7 @@ int cmd_explore(const ExploreArgs& args) {
     const unsigned jobs = args.jobs > 0 ? args.jobs : std::max(1u, std::thread::hardware_concurrency());
     if (jobs > 1) run.runner = thread_runner(jobs);
 
-    print_header(explorer, run);
+    print_header(human, explorer, run);
 
     // Wall time for the rates, and the process's CPU time (all threads) for
     // a per-core figure that does not depend on how busy the machine is.
@@ -294,8 +336,10 @@ int cmd_explore(const ExploreArgs& args) {
     const double cpu_seconds = static_cast<double>(std::clock() - cpu_started) / CLOCKS_PER_SEC;
 
     if (shard) return finish_shard(explorer, run, report, args.out, {seconds, cpu_seconds, jobs});
-    const int status = print_outcome(explorer, run, report, args.out, strings);
-    print_bench(report.totals, {seconds, cpu_seconds, jobs});
+    nlohmann::ordered_json found;  // null when none was found
+    const int status = print_outcome(human, explorer, run, report, args.out, strings, found);
+    print_bench(human, report.totals, {seconds, cpu_seconds, jobs});
+    if (json) print_json(explorer, run, report, args.path, found, {seconds, cpu_seconds, jobs}, status);
     return status;
 }
 
@@ -317,10 +361,11 @@ int cmd_explore_merge(const MergeArgs& args) {
     }
     const sim::MergedSearch& m = merged.value();
     if (m.run.mode == sim::ExploreMode::random) fmt::print("seed {} (replay with --seed {})\n", m.run.seed, m.run.seed);
-    print_header(m.explorer, m.run);
-    const int status = print_outcome(m.explorer, m.run, m.report, args.out, strings);
+    print_header(stdout, m.explorer, m.run);
+    nlohmann::ordered_json found;
+    const int status = print_outcome(stdout, m.explorer, m.run, m.report, args.out, strings, found);
     // Wall time: the slowest shard's; CPU time and threads: all shards'.
-    print_bench(m.report.totals, {m.timing.seconds, m.timing.cpu_seconds, m.timing.jobs});
+    print_bench(stdout, m.report.totals, {m.timing.seconds, m.timing.cpu_seconds, m.timing.jobs});
     return status;
 }
 
@@ -380,6 +425,10 @@ void add_explore_command(CLI::App& app, int& exit_code) {
                     "Search only shard K of N (0 <= K < N), e.g. 2/8: every N-th work unit or draw from K on. "
                     "Writes a result file instead of a counterexample and exits 0; random mode needs --seed. "
                     "Combine all N with explore-merge");
+    cmd->add_option("--format", args->format,
+                    "text, or json: one document on stdout at the end (fields in docs/cli-json.md), the human "
+                    "lines on stderr")
+        ->check(CLI::IsMember({"text", "json"}));
     cmd->callback([args, &exit_code] { exit_code = cmd_explore(*args); });
 
     auto margs = std::make_shared<MergeArgs>();

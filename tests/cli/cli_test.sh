@@ -423,6 +423,15 @@ printf '{ "$schema": "scenario.schema.json", "name": "s", "defaults": {"wait": 1
 cli validate "$WORK/with-schema.json"
 expect_rc 0 "a scenario with \"\$schema\" is valid"
 
+cli explore scenarios/gc-pause-no-fencing.json --max-faults 1 --jobs 1 --format json --out "$WORK/cx.json"
+expect_rc 1 "explore --format json finds the counterexample"
+check_that "explore --format json: one document with the counterexample" python3 -c "
+import json
+d = json.load(open('$WORK/out'))
+assert d['command'] == 'explore' and d['found'] and d['exit_code'] == 1, d
+assert d['counterexample']['file'] == '$WORK/cx.json' and d['counterexample']['explanation'].startswith('unsafe_write'), d
+assert d['totals']['schedules'] == sum(l['schedules'] for l in d['levels']), d
+"
 cli bench --quick --candidates 10 --horizon 1000 --format json
 expect_rc 0 "bench --format json"
 check_that "bench --format json: one document with the figures" python3 -c "
