@@ -26,31 +26,10 @@ struct ExplainOptions {
     std::string assets_dir;
 };
 
-// The flag's folder, else $LEASESCOPE_ASSETS (as for the app), else ./assets, else the source tree's.
-std::string default_assets_dir() {
-    if (const char* env = std::getenv("LEASESCOPE_ASSETS"); env && *env) return env;
-    if (fs::is_directory("assets/i18n")) return "assets";
-    return std::string(LEASESCOPE_SOURCE_DIR) + "/assets";
-}
-
-bool load_tables(const std::string& dir, words::Strings& strings) {
-    for (words::Lang lang : {words::Lang::en, words::Lang::ko}) {
-        const std::string path = dir + "/i18n/" + words::lang_code(lang) + ".json";
-        auto text = read_file(path, limits::scenario_bytes_max, "scenario_bytes_max");
-        if (!text) return false;
-        std::string error;
-        if (!strings.load(lang, *text, error)) {
-            fmt::print(stderr, "error: {}: {}\n", path, error);
-            return false;
-        }
-    }
-    return true;
-}
-
 int cmd_explain(const ExplainOptions& o) {
     words::Strings strings;
-    const std::string assets = o.assets_dir.empty() ? default_assets_dir() : o.assets_dir;
-    if (!load_tables(assets, strings)) return exit_bad_input;
+    const std::string assets = find_assets_dir(o.assets_dir);
+    if (!read_string_tables(assets, strings)) return exit_bad_input;
     strings.set_lang(words::lang_from_code(o.lang));
 
     std::string scenario_path = o.scenario_path;
