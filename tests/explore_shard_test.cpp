@@ -11,6 +11,7 @@
 #include "leasescope/sim/explore_shard.hpp"
 #include "leasescope/sim/explorer.hpp"
 #include "leasescope/sim/trace.hpp"
+#include "explore_report_checks.hpp"
 
 namespace leasescope::sim {
 namespace {
@@ -27,27 +28,8 @@ Explorer make(const Scenario& base, const ExploreOptions& options) {
     return std::move(created).value();
 }
 
-void expect_same_stats(const SearchStats& a, const SearchStats& b) {
-    EXPECT_EQ(a.schedules, b.schedules);
-    EXPECT_EQ(a.simulated, b.simulated);
-    EXPECT_EQ(a.pruned, b.pruned);
-    EXPECT_EQ(a.invalid, b.invalid);
-    EXPECT_EQ(a.failing, b.failing);
-    EXPECT_EQ(a.ticks, b.ticks);
-}
-
-void expect_same_report(const ExploreReport& a, const ExploreReport& b) {
-    EXPECT_EQ(a.complete, b.complete);
-    EXPECT_EQ(a.found, b.found);
-    EXPECT_EQ(a.drawn, b.drawn);
-    EXPECT_EQ(a.drawn_index, b.drawn_index);
-    ASSERT_EQ(a.levels.size(), b.levels.size());
-    for (std::size_t i = 0; i < a.levels.size(); ++i) {
-        EXPECT_EQ(a.levels[i].faults, b.levels[i].faults);
-        expect_same_stats(a.levels[i].stats, b.levels[i].stats);
-    }
-    expect_same_stats(a.totals, b.totals);
-}
+using test::expect_same_report;
+using test::expect_same_stats;
 
 // The result files of every shard of a search, as explore --shard writes them.
 std::vector<ShardFile> shard_files(const Explorer& ex, const ExploreRun& whole, std::uint64_t shards,
