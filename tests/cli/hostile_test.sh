@@ -53,8 +53,11 @@ fail() {
 }
 expect_rc() { if [ "$rc" -eq "$1" ]; then pass; else fail "$2: expected exit $1"; fi; }
 expect_err() { if grep -qF -- "$1" err; then pass; else fail "$2: stderr lacks \"$1\""; fi; }
-expect_fast() {  # what: the command took less than 2 s
-  if [ "$ms" -lt 2000 ]; then pass; else fail "$1: took $ms ms, expected under 2 s"; fi
+expect_fast() {  # what: the command ended within 60 s
+  # A guard against a path that grows with the square of the input (30 MB
+  # of it would take hours), not a speed goal: those live in the benchmarks,
+  # and a sanitizer build of this test takes several seconds per input.
+  if [ "$ms" -lt 60000 ]; then pass; else fail "$1: took $ms ms, expected under 60 s"; fi
 }
 expect_short_err() {  # what: one short error line
   local bytes; bytes=$(wc -c <err)

@@ -5,7 +5,9 @@
 #                                        goldens and schema beside itself and checks a user folder
 #   install_test.sh deb      BUILD SRC   cpack -G DEB, dpkg -x into a throwaway root, the same checks
 #   install_test.sh consumer BUILD SRC   tests/consumer built with find_package(LeaseScope) against an
-#                                        installed prefix and run; a pkg-config build too
+#                                        installed prefix and run; a pkg-config build too. CONSUMER_CXX_FLAGS and
+#                                        CONSUMER_LINK_FLAGS: the flags of BUILD (a sanitizer build's consumer
+#                                        must link the sanitizer runtime)
 # Prints every failure, then "N passed, M failed"; exits non-zero when anything failed.
 set -u
 mode=$1
@@ -115,14 +117,15 @@ deb)
 consumer)
   check_that "cmake --install into a prefix" cmake --install "$BUILD" --prefix "$WORK/prefix"
   check_that "configure tests/consumer with find_package(LeaseScope)" \
-    cmake -S "$SRC/tests/consumer" -B "$WORK/consumer" -DCMAKE_PREFIX_PATH="$WORK/prefix" -DCMAKE_BUILD_TYPE=Release
+    cmake -S "$SRC/tests/consumer" -B "$WORK/consumer" -DCMAKE_PREFIX_PATH="$WORK/prefix" -DCMAKE_BUILD_TYPE=Release \
+      -DCMAKE_CXX_FLAGS="${CONSUMER_CXX_FLAGS:-}" -DCMAKE_EXE_LINKER_FLAGS="${CONSUMER_LINK_FLAGS:-}"
   check_that "the consumer does not see the source tree" \
     bash -c "! grep -rq '$SRC/sim/include\|$SRC/engine/include' '$WORK/consumer/CMakeFiles' '$WORK/consumer/CMakeCache.txt'"
   check_that "build the consumer" cmake --build "$WORK/consumer" -j 2
   check_that "the consumer's tests pass" "$WORK/consumer/consumer_test"
   pcdir=$(dirname "$(find "$WORK/prefix" -name leasescope.pc | head -n 1)")
   check_that "a program built with pkg-config's flags" bash -c \
-    "c++ -o '$WORK/pc' '$SRC/tests/consumer/pkgconfig_main.cpp' \$(PKG_CONFIG_PATH='$pcdir' pkg-config --cflags --libs leasescope) && '$WORK/pc'"
+    "c++ ${CONSUMER_CXX_FLAGS:-} ${CONSUMER_LINK_FLAGS:-} -o '$WORK/pc' '$SRC/tests/consumer/pkgconfig_main.cpp' \$(PKG_CONFIG_PATH='$pcdir' pkg-config --cflags --libs leasescope) && '$WORK/pc'"
   ;;
 *)
   echo "usage: $0 destdir|deb|consumer BUILD SRC" >&2

@@ -368,11 +368,15 @@ TEST(ExplainProperties, EveryEventOfGeneratedScenarios) {
 // the resource yet; at failover-fencing-regressed tick 8 that the counter
 // went backwards.
 TEST(ExplainProperties, TheFenceIsToldAsItStood) {
-    for (const auto& [preset, tick, key] : std::vector<std::tuple<std::string, Tick, std::string>>{
+    for (const auto& row : std::vector<std::tuple<std::string, Tick, std::string>>{
              {"watchdog-pause", 12, "explain.write.check_not_yet"},
              {"failover-fencing-regressed", 8, "explain.write.check_regressed"},
              {"gc-pause-fencing", 15, "explain.write.check_rejected"},
              {"gc-pause-no-fencing", 15, "explain.write.off_unsafe"}}) {
+        // Named copies: a lambda may not capture a structured binding (Clang).
+        const std::string& preset = std::get<0>(row);
+        const Tick tick = std::get<1>(row);
+        const std::string& key = std::get<2>(row);
         const std::string path = source_dir + "/scenarios/" + preset + ".json";
         auto parsed = sim::parse_scenario(read_all(path), path);
         ASSERT_TRUE(parsed.ok());
