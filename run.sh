@@ -19,7 +19,7 @@ if [ "${1:-}" = "--web" ]; then
   exec python3 -m http.server "$port" --bind 127.0.0.1 --directory build/web
 fi
 leasescope_install_deps
-leasescope_build build/release Release
+leasescope_build release
 
 preset=scenarios/expiry-takeover.json
 if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ] && [ -x build/release/app/gui/leasescope ]; then

@@ -16,7 +16,7 @@ while [ $# -gt 0 ]; do
 done
 source tools/deps.sh
 extra_packages=()
-if [ "$full" = 1 ]; then extra_packages+=(clang-14 libclang-rt-14-dev); fi  # the second compiler and libFuzzer
+if [ "$full" = 1 ]; then extra_packages+=(clang-14 libclang-rt-14-dev clang-format-14); fi  # the second compiler, libFuzzer, the format check
 if [ "$web" = 1 ]; then extra_packages+=("${leasescope_web_packages[@]}"); fi
 leasescope_install_deps "${extra_packages[@]}"
 # The browser version (build/web) and the Node.js CLI beside it (build/web-obj):
@@ -28,10 +28,9 @@ if [ "$web" = 1 ]; then
 fi
 # A Debug build of the command-line tool alone, whose golden check runs with
 # the Release suite: the trace hashes must not depend on the build type.
-leasescope_build build/test-debug Debug -DLEASESCOPE_GUI=OFF -DLEASESCOPE_REDIS=OFF \
-  -DLEASESCOPE_TESTS=OFF -DLEASESCOPE_BENCH=OFF
-leasescope_build build/test Release -DLEASESCOPE_OTHER_CLI="$PWD/build/test-debug/app/cli/leasescope-cli" \
-  "${web_flags[@]}"
+# (Both are presets of CMakePresets.json: test-debug and test.)
+leasescope_build test-debug
+leasescope_build test -DLEASESCOPE_OTHER_CLI="$PWD/build/test-debug/app/cli/leasescope-cli" "${web_flags[@]}"
 
 started_pids=()
 cleanup() {

@@ -48,11 +48,11 @@ leasescope_install_deps() {
   leasescope_step "installing ${#missing[@]} packages (${missing[*]})" leasescope_apt_install "${missing[@]}"
 }
 
-# Configures and builds into $1 with build type $2 (defaults: build/release,
-# Release); further arguments go to cmake's configure step.
+# Configures and builds one preset of CMakePresets.json (default: release,
+# into build/release); further arguments go to cmake's configure step.
 leasescope_build() {
-  local dir="${1:-build/release}" type="${2:-Release}"
-  shift 2 || true
-  leasescope_step "configuring $dir ($type)" cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE="$type" "$@" || return 1
-  leasescope_step "building $dir" cmake --build "$dir" -j "$(nproc)" || return 1
+  local preset="${1:-release}"
+  shift || true
+  leasescope_step "configuring build/$preset" cmake --preset "$preset" "$@" || return 1
+  leasescope_step "building build/$preset" cmake --build --preset "$preset" -j "$(nproc)" || return 1
 }

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# The long checks of `./test.sh --full` (issue 6), run after the default suite
+# The long checks of `./test.sh --full`, run after the default suite
 # in the environment test.sh prepared (redis-server and Xvfb started,
 # LEASESCOPE_REDIS_URL and DISPLAY exported). Each stage is timed; every stage
 # runs even when an earlier one failed, and the script fails if any did.
+#   0. formatting: every C++ file as .clang-format says (tools/format.sh --check)
 #   1. sanitizers: the asan preset (AddressSanitizer + UBSan), every test
 #   2. a second compiler: Clang 14 Release (every test) and Debug (the golden
 #      suite), and GCC 12 Debug (the golden suite); the trace hashes of all
@@ -14,7 +15,7 @@
 #      past max_len) and trace_fixed (traces whose hash is fixed up, so the
 #      reader's range checks are reached)
 # Environment: FULL_JOBS (2) parallel jobs, FUZZ_SECONDS, FUZZ_SEED (1), FUZZ_RSS_MB (1024), FULL_STAGES (a
-# subset of "asan clang fuzz").
+# subset of "format asan clang fuzz").
 set -uo pipefail
 cd "$(dirname "$0")/.."
 jobs="${FULL_JOBS:-2}"
@@ -23,7 +24,7 @@ fuzz_seconds="${FUZZ_SECONDS:-60}"
 # (FUZZ_SEED=0 lets libFuzzer pick one).
 fuzz_seed="${FUZZ_SEED:-1}"
 fuzz_rss_mb="${FUZZ_RSS_MB:-1024}"
-stages="${FULL_STAGES:-asan clang fuzz}"
+stages="${FULL_STAGES:-format asan clang fuzz}"
 failed=()
 summary=()
 
@@ -39,14 +40,9 @@ stage() {  # stage NAME COMMAND...: runs and times one stage
   fi
 }
 
-configure_build() {  # configure_build DIR TARGET [cmake args...]
-  local dir="$1" target="$2"; shift 2
-  cmake -S . -B "$dir" "$@" >/dev/null || return 1
-  if [ "$target" = all ]; then
-    cmake --build "$dir" -j "$jobs" >/dev/null || return 1
-  else
-    cmake --build "$dir" -j "$jobs" --target "$target" >/dev/null || return 1
-  fi
+configure_build() {  # configure_build PRESET: a configure and build preset of CMakePresets.json
+  cmake --preset "$1" >/dev/null || return 1
+  cmake --build --preset "$1" -j "$jobs" >/dev/null || return 1
 }
 
 # ---- 1. Sanitizers ----
@@ -54,8 +50,7 @@ configure_build() {  # configure_build DIR TARGET [cmake args...]
 # OpenGL (llvmpipe), which under ASan is slow and reports leaks inside the
 # driver that are not ours.
 asan_tests() {
-  cmake --preset asan -DLEASESCOPE_GUI=OFF -DLEASESCOPE_BENCH=OFF >/dev/null || return 1
-  cmake --build --preset asan -j "$jobs" >/dev/null || return 1
+  configure_build asan || return 1
   ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:strict_string_checks=1" \
   UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1" \
     ctest --test-dir build/asan --output-on-failure -j "$jobs" --timeout 1200
@@ -68,17 +63,14 @@ hashes_of() {  # the "ok NAME (N events, sha256 H)" lines of `check`
 
 compilers() {
   local ok=0
-  CXX=clang++-14 configure_build build/clang-release all -DCMAKE_BUILD_TYPE=Release \
-    -DLEASESCOPE_GUI=OFF -DLEASESCOPE_BENCH=OFF || return 1
+  configure_build clang-release || return 1
   ctest --test-dir build/clang-release --output-on-failure -j "$jobs" --timeout 600 || ok=1
-  CXX=clang++-14 configure_build build/clang-debug leasescope-cli -DCMAKE_BUILD_TYPE=Debug \
-    -DLEASESCOPE_GUI=OFF -DLEASESCOPE_REDIS=OFF -DLEASESCOPE_TESTS=OFF -DLEASESCOPE_BENCH=OFF || return 1
+  configure_build clang-debug || return 1
   # test.sh builds a GCC Debug tool in build/test-debug; build one if it did not.
   local gcc_debug=test-debug
   if [ ! -x build/test-debug/app/cli/leasescope-cli ]; then
     gcc_debug=gcc-debug
-    CXX=g++ configure_build build/gcc-debug leasescope-cli -DCMAKE_BUILD_TYPE=Debug \
-      -DLEASESCOPE_GUI=OFF -DLEASESCOPE_REDIS=OFF -DLEASESCOPE_TESTS=OFF -DLEASESCOPE_BENCH=OFF || return 1
+    configure_build gcc-debug || return 1
   fi
   local reference
   reference=$(hashes_of build/test/app/cli/leasescope-cli) || { echo "GCC Release: check failed" >&2; ok=1; }
@@ -134,6 +126,7 @@ fuzzing() {
 
 for s in $stages; do
   case "$s" in
+    format) stage "formatting: clang-format-14, .clang-format" tools/format.sh --check ;;
     asan) stage "asan: every test under AddressSanitizer + UBSan" asan_tests ;;
     clang) stage "compilers: Clang 14 and GCC 12, Debug and Release, same hashes" compilers ;;
     fuzz) stage "fuzzing: scenario, trace, override, structure, trace_fixed, ${fuzz_seconds} s each" fuzzing ;;
