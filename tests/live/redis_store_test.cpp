@@ -53,6 +53,34 @@ TEST(RedisTime, TtlIsTicksMinusHalfAndRemainingRoundsUp) {
     EXPECT_EQ(ticks_left(0, 50), 1);
 }
 
+// The pacer's side of the same rule (live_timing.hpp): commands at the exact
+// middle of the tick, done by its end less the 2 ms margin.
+TEST(RedisTime, TickMiddleAndDeadline) {
+    EXPECT_EQ(timing_margin_ms, 2);
+    EXPECT_EQ(tick_mid_us(0, 50), 25'000);
+    EXPECT_EQ(tick_mid_us(3, 50), 175'000);
+    EXPECT_EQ(tick_mid_us(1, 15), 22'500);  // an odd tick_ms keeps its half millisecond
+    EXPECT_EQ(tick_deadline_ms(0, 50), 48);
+    EXPECT_EQ(tick_deadline_ms(3, 15), 58);
+    // Together with the TTLs, and allowing Redis its 1 ms of truncation: a
+    // record written in tick s with a lease of L ticks (at the latest, just
+    // before s's deadline) is gone before tick s + L's middle, and (at the
+    // earliest, at s's middle) still there until tick s + L - 1's deadline.
+    constexpr std::int64_t redis_slack_ms = 1;
+    for (std::int64_t tick_ms : {10, 15, 50, 1000}) {
+        for (Tick s : {0, 1, 7}) {
+            for (Tick lease : {1, 2, 6}) {
+                const std::int64_t latest_gone_ms =
+                    tick_deadline_ms(s, tick_ms) + ttl_ms_for(lease, tick_ms) + redis_slack_ms;
+                EXPECT_LT(latest_gone_ms * 1000, tick_mid_us(s + lease, tick_ms));
+                const std::int64_t earliest_gone_ms =
+                    tick_mid_us(s, tick_ms) / 1000 + ttl_ms_for(lease, tick_ms) - redis_slack_ms;
+                EXPECT_GE(earliest_gone_ms, tick_deadline_ms(s + lease - 1, tick_ms));
+            }
+        }
+    }
+}
+
 TEST(RedisKeys, OwnsExactlyItsOwnKeys) {
     const KeyLayout keys("orders", 2);
     EXPECT_EQ(keys.slot(1), "leasescope:{orders}:slot:1");

@@ -65,24 +65,6 @@ bool KeyLayout::owns(std::string_view key) const {
            std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
 
-// ---- time ----
-
-std::int64_t ttl_ms_for(Tick ticks, std::int64_t tick_ms) {
-    LS_ASSERT(ticks >= 1);
-    LS_ASSERT(tick_ms >= 1);
-    const std::int64_t ms = ticks * tick_ms - tick_ms / 2;
-    LS_ASSERT(ms >= 1);
-    return ms;
-}
-
-Tick ticks_left(std::int64_t pttl_ms, std::int64_t tick_ms) {
-    LS_ASSERT(pttl_ms >= 0);
-    LS_ASSERT(tick_ms >= 1);
-    // Redis keeps a key whose expiry time equals the current millisecond
-    // (PTTL 0); it still exists, so it is still valid for one more command.
-    return std::max<Tick>(1, (pttl_ms + tick_ms - 1) / tick_ms);
-}
-
 // ---- store ----
 
 RedisStore::RedisStore(RedisConnection connection, LockConfig config, std::int64_t tick_ms)

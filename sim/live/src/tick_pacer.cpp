@@ -16,12 +16,11 @@ TickPacer::TickPacer(std::int64_t tick_ms) : tick_ms_(tick_ms), start_(Clock::no
 void TickPacer::start() { start_ = Clock::now(); }
 
 TickPacer::Clock::time_point TickPacer::mid_of(Tick t) const {
-    // Microseconds, so an odd tick_ms still has its exact mid-point.
-    return start_ + std::chrono::microseconds(t * tick_ms_ * 1000 + tick_ms_ * 500);
+    return start_ + std::chrono::microseconds(redis::tick_mid_us(t, tick_ms_));
 }
 
 TickPacer::Clock::time_point TickPacer::deadline_of(Tick t) const {
-    return start_ + std::chrono::milliseconds((t + 1) * tick_ms_ - timing_margin_ms);
+    return start_ + std::chrono::milliseconds(redis::tick_deadline_ms(t, tick_ms_));
 }
 
 bool TickPacer::wait_for_mid(Tick t, const std::atomic<bool>* cancel) const {

@@ -3,15 +3,11 @@
 // keys `leasescope:{<lock>}:slot:<i>` (a hash: owner, token, fencing),
 // `…:fencing` (the counter, no TTL) and `…:holdoff`.
 //
-// Time: the store maps ticks to milliseconds itself. It assumes that tick t's
-// commands reach Redis in the second half of tick t, at least 2 ms before it
-// ends (the live driver sends them at mid-tick, t·tick_ms + tick_ms/2, and
-// reports the ticks that finish later; see live/tick_pacer.hpp for the
-// margin). Every TTL is set to
-// (ticks − ½)·tick_ms, so a record written in tick s is gone at every command
-// of tick s + lease and present at every command before; remaining ticks are
-// read back as ceil(PTTL / tick_ms). `now` itself is only used to turn a
-// remaining time into an absolute tick (release's `kept until`).
+// Time: the store turns ticks into TTLs and back by the live timing rule
+// (live_timing.hpp, docs/model.md §13.3), which holds while tick t's commands
+// arrive between its middle and its deadline, as the live driver's pacer
+// ensures. `now` itself is only used to turn a remaining time into an
+// absolute tick (release's `kept until`).
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -19,6 +15,7 @@
 #include <vector>
 
 #include "leasescope/engine/store.hpp"
+#include "leasescope/redis/live_timing.hpp"
 #include "leasescope/redis/redis_connection.hpp"
 
 namespace leasescope::redis {
@@ -46,12 +43,6 @@ private:
     std::string prefix_;
     std::vector<std::string> script_keys_;
 };
-
-// Milliseconds of a TTL of `ticks` ticks: (ticks − ½)·tick_ms, rounded down.
-std::int64_t ttl_ms_for(Tick ticks, std::int64_t tick_ms);
-// Remaining whole ticks of a key with `pttl_ms` left: ceil(pttl / tick_ms),
-// at least 1 (a key that exists is valid).
-Tick ticks_left(std::int64_t pttl_ms, std::int64_t tick_ms);
 
 class RedisStore final : public Store {
 public:

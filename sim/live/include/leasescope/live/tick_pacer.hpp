@@ -1,26 +1,20 @@
 #pragma once
-// Real time for live mode: tick t's commands are issued at its mid-point,
-// t·tick_ms + tick_ms/2 after the start (monotonic clock), and must be done
-// before the tick ends (DESIGN §13), less a margin of timing_margin_ms. A tick
-// whose commands finish later is a timing fault: they may have crossed a TTL
-// boundary, so their answers say nothing about the model.
-//
-// The margin: Redis keeps time in whole milliseconds (it truncates both the
-// moment a TTL starts and the moment it checks one), so a TTL can run up to
-// 1 ms long or short; TTLs for an odd tick_ms are also rounded down by half
-// a millisecond. With commands done 2 ms before the tick's end, a record
-// written in tick s is still there at every command of tick s + lease − 1,
-// gone at every command of tick s + lease, and ceil(PTTL / tick_ms) reads
-// back the model's remaining ticks.
+// Real time for live mode: the steady clock that issues tick t's commands at
+// its middle and says whether they were done by its deadline. The middle, the
+// deadline and the margin are the live timing rule, kept with the store's TTL
+// conversions in leasescope/redis/live_timing.hpp (docs/model.md §13.3). A tick
+// whose commands finish later is a timing fault (docs/model.md §13.4).
 #include <atomic>
 #include <chrono>
 #include <cstdint>
 
 #include "leasescope/engine/types.hpp"
+#include "leasescope/redis/live_timing.hpp"
 
 namespace leasescope::live {
 
-inline constexpr std::int64_t timing_margin_ms = 2;
+// The margin of the timing rule, under the name the live driver's users know.
+using redis::timing_margin_ms;
 
 class TickPacer {
 public:
