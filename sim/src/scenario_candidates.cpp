@@ -97,8 +97,10 @@ constexpr const CandidateKey* candidate_keys[] = {
     &key::fail_at,     &key::hold_off,    &key::runs,   &key::every,
 };
 
-// Each row fills exactly the one field of its kind.
+// Each row fills exactly the one field of its kind, and a key written back
+// only when given says where that is recorded.
 constexpr bool well_formed(const CandidateKey& k) {
+    if (k.write == WriteBack::when_given && k.given == nullptr) return false;
     const int fields = (k.tick != nullptr) + (k.count != nullptr) + (k.flag != nullptr) + (k.offsets != nullptr);
     switch (k.kind) {
         case KeyKind::name: return fields == 0;

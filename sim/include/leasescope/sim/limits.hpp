@@ -1,14 +1,13 @@
 #pragma once
-// Every limit of the simulator on what LeaseScope reads and searches, in one
-// place (docs/scenario-format.md "Limits" and docs/trace-format.md "Limits"
-// list them for users). The one limit below this layer, the database number
-// of a Redis URL (redis_db_max), lives with the URL parser in
-// engine/redis/include/leasescope/redis/redis_url.hpp. Each is
-// checked before the work it protects: a file is never read past its size
-// limit, a JSON document is never nested deeper than json_depth_max, a
-// scenario whose runs would not fit in memory is refused at validation.
-// Hitting one is an error that names the limit and the value, never silent
-// growth.
+// Every limit on what LeaseScope reads, searches and generates, in one place
+// (docs/scenario-format.md "Limits" and docs/trace-format.md "Limits" list
+// them for users). The one limit below this layer, the database number of a
+// Redis URL (redis_db_max), lives with the URL parser in
+// engine/redis/include/leasescope/redis/redis_url.hpp. Each is checked
+// before the work it protects: a file is never read past its size limit, a
+// JSON document is never nested deeper than json_depth_max, a scenario whose
+// runs would not fit in memory is refused at validation. Hitting one is an
+// error that names the limit and the value, never silent growth.
 #include <cstdint>
 
 #include "leasescope/engine/types.hpp"
