@@ -5,9 +5,9 @@
 #include <memory>
 #include <utility>
 
+#include "leasescope/sim/generator.hpp"
 #include "leasescope/sim/scenario.hpp"
 #include "leasescope/sim/simulation.hpp"
-#include "scenario_generator.hpp"
 
 namespace leasescope::bench {
 
@@ -16,7 +16,7 @@ namespace leasescope::bench {
 inline Tick bench_horizon() {
     if (const char* v = std::getenv("LEASESCOPE_BENCH_HORIZON")) {
         const long long h = std::atoll(v);
-        if (h >= generator_horizon_min) return h;
+        if (h >= sim::generator_horizon_min) return h;
     }
     return 1'000'000;
 }
@@ -27,7 +27,7 @@ inline const sim::Scenario& generated(std::int64_t candidates, Tick horizon) {
     static std::map<std::pair<std::int64_t, Tick>, std::unique_ptr<sim::Scenario>> cache;
     auto& slot = cache[{candidates, horizon}];
     if (!slot) {
-        auto parsed = sim::parse_scenario(generate_scenario({candidates, horizon, 1, false, true}), "<generated>");
+        auto parsed = sim::parse_scenario(sim::generate_scenario({candidates, horizon, 1, false, true}), "<generated>");
         LS_ASSERT(parsed.ok());
         slot = std::make_unique<sim::Scenario>(std::move(parsed).value());
     }

@@ -8,7 +8,7 @@ namespace {
 using namespace leasescope;
 
 void BM_ParseScenario(benchmark::State& state) {
-    const std::string text = bench::generate_scenario({state.range(0), 1'000'000, 1, false, true});
+    const std::string text = sim::generate_scenario({state.range(0), 1'000'000, 1, false, true});
     for (auto _ : state) {
         auto parsed = sim::parse_scenario(text, "<generated>");
         LS_ASSERT(parsed.ok());
@@ -19,7 +19,7 @@ void BM_ParseScenario(benchmark::State& state) {
 BENCHMARK(BM_ParseScenario)->Arg(10)->Arg(1'000)->Arg(10'000)->Unit(benchmark::kMillisecond);
 
 void BM_GenerateScenario(benchmark::State& state) {
-    for (auto _ : state) benchmark::DoNotOptimize(bench::generate_scenario({state.range(0), 1'000'000, 1, false, true}));
+    for (auto _ : state) benchmark::DoNotOptimize(sim::generate_scenario({state.range(0), 1'000'000, 1, false, true}));
 }
 BENCHMARK(BM_GenerateScenario)->Arg(1'000)->Unit(benchmark::kMillisecond);
 

@@ -1,4 +1,4 @@
-// The explorer (issue 5): the teaching results it must find (or prove absent
+// The explorer: the teaching results it must find (or prove absent
 // within a budget), and the promises of its search: the answer does not
 // depend on chunks or threads, random mode replays from its seed, pruning
 // never changes the counterexample, and every schedule stays a valid scenario.

@@ -15,9 +15,9 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "../../bench/scenario_generator.hpp"  // header-only; shared with bench/
 #include "common.hpp"
 #include "leasescope/engine/model_store.hpp"
+#include "leasescope/sim/generator.hpp"
 #include "leasescope/sim/simulation.hpp"
 
 namespace leasescope::cli {
@@ -74,8 +74,8 @@ private:
     std::string line_;
 };
 
-int cmd_generate(const bench::GeneratorOptions& options) {
-    const std::string text = bench::generate_scenario(options);
+int cmd_generate(const sim::GeneratorOptions& options) {
+    const std::string text = sim::generate_scenario(options);
     // The generator's promise: what it prints is a valid scenario.
     auto parsed = sim::parse_scenario(text, "<generated>");
     if (!parsed.ok()) {
@@ -128,7 +128,7 @@ struct SimFigures {
 };
 
 bool bench_simulation(std::int64_t candidates, Tick horizon, std::uint64_t seed, SimFigures& f) {
-    const std::string text = bench::generate_scenario({candidates, horizon, seed, false, true});
+    const std::string text = sim::generate_scenario({candidates, horizon, seed, false, true});
     f.scenario_bytes = static_cast<std::int64_t>(text.size());
     Stopwatch parse_watch;
     auto parsed = sim::parse_scenario(text, "<generated>");
@@ -176,7 +176,7 @@ struct TraceIoFigures {
 
 TraceIoFigures bench_trace_io(std::uint64_t seed, double budget_s) {
     TraceIoFigures out;
-    auto parsed = sim::parse_scenario(bench::generate_scenario({1'000, 200'000, seed, false, true}), "<generated>");
+    auto parsed = sim::parse_scenario(sim::generate_scenario({1'000, 200'000, seed, false, true}), "<generated>");
     if (!parsed.ok()) return out;
     const sim::Trace trace = sim::simulate(parsed.value());
     std::string jsonl;
@@ -227,8 +227,8 @@ int cmd_bench(const std::vector<std::int64_t>& sizes, Tick horizon, std::uint64_
         fmt::print("store       {:>12.0f} operations/s  (acquire, extend, validate, release on 4 slots)\n", store_ops);
     nlohmann::ordered_json simulations = nlohmann::ordered_json::array();
     for (const std::int64_t n : sizes) {
-        if (n < 1 || n > bench::generator_candidates_max) {
-            fmt::print(stderr, "error: --candidates {}: expected 1 to {}\n", n, bench::generator_candidates_max);
+        if (n < 1 || n > sim::generator_candidates_max) {
+            fmt::print(stderr, "error: --candidates {}: expected 1 to {}\n", n, sim::generator_candidates_max);
             return exit_bad_input;
         }
         SimFigures f;
@@ -281,7 +281,7 @@ void add_bench_commands(CLI::App& app, int& exit_code) {
     // CLI11 binds options by reference; the values live in shared state that
     // the callbacks own, as long as the app does.
     struct Options {
-        bench::GeneratorOptions generate;
+        sim::GeneratorOptions generate;
         std::vector<std::int64_t> sizes = {10, 1'000, 100'000};
         Tick horizon = 1'000'000;
         std::uint64_t seed = 1;
@@ -293,10 +293,10 @@ void add_bench_commands(CLI::App& app, int& exit_code) {
     auto* generate = app.add_subcommand(
         "generate", "Print a generated, valid scenario (JSON) to stdout: repeating runs, faults, varied starts");
     generate->add_option("--candidates", o->generate.candidates, "Number of candidates")
-        ->check(integer_in(1, bench::generator_candidates_max))
+        ->check(integer_in(1, sim::generator_candidates_max))
         ->capture_default_str();
     generate->add_option("--horizon", o->generate.horizon, "Last tick")
-        ->check(integer_in(bench::generator_horizon_min, bench::generator_horizon_max))
+        ->check(integer_in(sim::generator_horizon_min, sim::generator_horizon_max))
         ->capture_default_str();
     generate->add_option("--seed", o->generate.seed, "Seed: the same arguments give the same bytes")
         ->check(unsigned_integer())
@@ -309,10 +309,10 @@ void add_bench_commands(CLI::App& app, int& exit_code) {
     auto* bench = app.add_subcommand("bench", "Measure store, simulator, parser and trace speed on generated scenarios");
     bench->add_option("--candidates", o->sizes, "Scenario sizes to simulate (repeat or separate with commas)")
         ->delimiter(',')
-        ->check(integer_in(1, bench::generator_candidates_max))
+        ->check(integer_in(1, sim::generator_candidates_max))
         ->capture_default_str();
     bench->add_option("--horizon", o->horizon, "Ticks each generated scenario covers")
-        ->check(integer_in(bench::generator_horizon_min, bench::generator_horizon_max))
+        ->check(integer_in(sim::generator_horizon_min, sim::generator_horizon_max))
         ->capture_default_str();
     bench->add_option("--seed", o->seed, "Generator seed")->check(unsigned_integer())->capture_default_str();
     bench->add_flag("--quick", o->quick, "Short budgets and a horizon of at most 100,000: a smoke test");

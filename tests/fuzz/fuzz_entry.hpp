@@ -155,7 +155,7 @@ inline int override_one_input(const std::uint8_t* data, std::size_t size) {
     return 0;
 }
 
-// ---- Structural inputs (issue 15) ----
+// ---- Structural inputs: deep and long texts from a few bytes ----
 //
 // libFuzzer's max_len caps its inputs at 64 KiB, far below the depths and
 // lengths where memory and time blow up. This target reads its input as a
@@ -286,7 +286,7 @@ inline int structure_one_input(const std::uint8_t* data, std::size_t size) {
     return 0;
 }
 
-// ---- Traces whose hash matches (issue 15) ----
+// ---- Traces whose hash matches ----
 //
 // Almost every mutation of a trace breaks its SHA-256, so the plain trace
 // target rarely reaches the reader's checks behind the hash (ranges, slots,

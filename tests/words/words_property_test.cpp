@@ -19,10 +19,10 @@
 #include <regex>
 #include <sstream>
 
+#include "leasescope/sim/generator.hpp"
 #include "leasescope/sim/simulation.hpp"
 #include "leasescope/words/tour.hpp"
 #include "leasescope/words/words.hpp"
-#include "scenario_generator.hpp"
 
 using namespace leasescope;
 using namespace leasescope::words;
@@ -84,7 +84,7 @@ std::vector<Named> presets() {
 std::vector<Named> generated(int count) {
     std::vector<Named> out;
     for (int i = 0; i < count; ++i) {
-        bench::GeneratorOptions o;
+        sim::GeneratorOptions o;
         o.candidates = 3 + i % 6;
         o.horizon = 100 + (i % 3) * 20;
         o.seed = static_cast<std::uint64_t>(1000 + i);
@@ -95,7 +95,7 @@ std::vector<Named> generated(int count) {
         sets.push_back({"resource.mode", modes[i % 3]});
         if (i % 5 == 1) sets.push_back({"lock.capacity", "2"});
         if (i % 4 == 2) sets.push_back({"defaults.auto_extend", "true"});
-        auto parsed = sim::parse_scenario(bench::generate_scenario(o), "<generated>", sets);
+        auto parsed = sim::parse_scenario(sim::generate_scenario(o), "<generated>", sets);
         EXPECT_TRUE(parsed.ok()) << i << ": " << (parsed.ok() ? "" : parsed.error().to_string());
         if (!parsed.ok()) continue;
         sim::Scenario s = std::move(parsed).value();
@@ -363,7 +363,7 @@ TEST(ExplainProperties, EveryEventOfGeneratedScenarios) {
     for (const std::string& key : generated_facts) EXPECT_TRUE(seen.count(key)) << "no generated event tells " << key;
 }
 
-// The two texts issue 9 found false, pinned as facts (not strings): at
+// The two texts once found false, pinned as facts (not strings): at
 // watchdog-pause tick 12 the explanation says no newer number had reached
 // the resource yet; at failover-fencing-regressed tick 8 that the counter
 // went backwards.

@@ -1,5 +1,5 @@
 #pragma once
-// The explorer (issue 5): adds fault schedules to a base scenario, runs each
+// The explorer: adds fault schedules to a base scenario, runs each
 // one deterministically and looks for a schedule that breaks a property
 // (overlap, unsafe_write, fencing_regressed, liveness). It hands back the
 // shortest counterexample: fewest added faults, then earliest.
@@ -18,20 +18,19 @@
 #include <vector>
 
 #include "leasescope/engine/result.hpp"
+#include "leasescope/sim/limits.hpp"
 #include "leasescope/sim/scenario.hpp"
 #include "leasescope/sim/trace.hpp"
 
 namespace leasescope::sim {
 
-// Limits on a budget. Exhaustive search grows as atoms^faults, so these keep a
-// typo from asking for a search that never ends.
-inline constexpr int explore_faults_max = 4;
-inline constexpr Tick explore_pause_max = 1'000;
-inline constexpr int explore_shuffles_max = 1'000;
-inline constexpr std::int64_t explore_atoms_max = 2'000'000;
-inline constexpr std::uint64_t explore_draws_max = 1'000'000'000'000;
-// Parts a search may be split into (ExploreRun::shards), one per machine or job.
-inline constexpr std::uint64_t explore_shards_max = 100'000;
+// Limits on a budget, defined with every other limit in limits.hpp.
+using limits::explore_atoms_max;
+using limits::explore_draws_max;
+using limits::explore_faults_max;
+using limits::explore_pause_max;
+using limits::explore_shards_max;
+using limits::explore_shuffles_max;
 
 // The properties a schedule is checked against. As a filter (options), true
 // means "check it"; in a verdict, true means "it failed".

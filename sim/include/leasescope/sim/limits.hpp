@@ -1,11 +1,13 @@
 #pragma once
-// Every limit on what LeaseScope reads, in one place (docs/scenario-format.md
-// "Limits" and docs/trace-format.md "Limits" list them for users). Each is
-// checked before the work it protects: a file is never read past its size
-// limit, a JSON document is never nested deeper than json_depth_max, a
-// scenario whose runs would not fit in memory is refused at validation.
-// Hitting one is an error that names the limit and the value, never silent
-// growth.
+// Every limit on what LeaseScope reads, searches and generates, in one place
+// (docs/scenario-format.md "Limits" and docs/trace-format.md "Limits" list
+// them for users). The one limit below this layer, the database number of a
+// Redis URL (redis_db_max), lives with the URL parser in
+// engine/redis/include/leasescope/redis/redis_url.hpp. Each is checked
+// before the work it protects: a file is never read past its size limit, a
+// JSON document is never nested deeper than json_depth_max, a scenario whose
+// runs would not fit in memory is refused at validation. Hitting one is an
+// error that names the limit and the value, never silent growth.
 #include <cstdint>
 
 #include "leasescope/engine/types.hpp"
@@ -70,6 +72,23 @@ inline constexpr std::int64_t trace_bytes_max = 64 * 1024 * 1024;
 inline constexpr std::int64_t token_length_max = 64;
 // The `detail` of an event: a node name, or a few comma-separated words.
 inline constexpr std::int64_t detail_length_max = name_length_max;
+
+// ---- Explorer budgets (sim/explorer.hpp) ----
+// Exhaustive search grows as atoms^faults, so these keep a typo from asking
+// for a search that never ends. The explorer's header brings them into
+// leasescope::sim under the same names.
+inline constexpr int explore_faults_max = 4;
+inline constexpr Tick explore_pause_max = 1'000;
+inline constexpr int explore_shuffles_max = 1'000;
+inline constexpr std::int64_t explore_atoms_max = 2'000'000;
+inline constexpr std::uint64_t explore_draws_max = 1'000'000'000'000;
+// Parts a search may be split into (ExploreRun::shards), one per machine or job.
+inline constexpr std::uint64_t explore_shards_max = 100'000;
+
+// ---- Generated scenarios (sim/generator.hpp, `leasescope-cli generate`) ----
+inline constexpr std::int64_t generator_candidates_max = candidates_max;
+inline constexpr Tick generator_horizon_min = 100;
+inline constexpr Tick generator_horizon_max = horizon_max;
 
 static_assert(capacity_max <= candidates_max);
 static_assert(duration_max <= horizon_max);

@@ -1,60 +1,31 @@
-#pragma once
-// Generated scenarios for benchmarks, fuzz seeds and `leasescope-cli generate`.
-//
-// Header-only on purpose: the CLI (app/cli/cmd_bench.cpp) and the benchmark
-// executables (bench/) both include it, and neither build owns a library the
-// other links. Everything is derived from one seed through splitmix64, and the
-// JSON is written by hand in a fixed layout, so the same arguments give the
-// same bytes on every compiler and standard library.
+// The scenario generator: a valid scenario written by hand from one seed.
+#include "leasescope/sim/generator.hpp"
+
 #include <algorithm>
-#include <cstdint>
-#include <string>
 
 #include <fmt/format.h>
 
 #include "leasescope/engine/prng.hpp"
-#include "leasescope/engine/types.hpp"
-#include "leasescope/sim/limits.hpp"
 
-namespace leasescope::bench {
-
-struct GeneratorOptions {
-    std::int64_t candidates = 10;
-    Tick horizon = 1'000'000;
-    std::uint64_t seed = 1;
-    bool shuffled = false;  // order "shuffled" instead of "declared"
-    bool faults = true;     // pauses, partitions, a crash and a failover
-};
-
-// Limits the generator enforces on its own arguments (the CLI reports them).
-inline constexpr std::int64_t generator_candidates_max = limits::candidates_max;
-inline constexpr Tick generator_horizon_min = 100;
-inline constexpr Tick generator_horizon_max = limits::horizon_max;
-
-namespace detail {
+namespace leasescope::sim {
+namespace {
 
 // A draw in [lo, hi], both included. Modulo bias is irrelevant here, and the
 // arithmetic is the same everywhere (no std::*_distribution).
-inline std::int64_t draw_between(SplitMix64& rng, std::int64_t lo, std::int64_t hi) {
+std::int64_t draw_between(SplitMix64& rng, std::int64_t lo, std::int64_t hi) {
     const auto span = static_cast<std::uint64_t>(hi - lo) + 1;
     return lo + static_cast<std::int64_t>(rng.next() % span);
 }
 
-inline std::string candidate_name(std::int64_t i) { return fmt::format("node-{:06}", i); }
+std::string candidate_name(std::int64_t i) { return fmt::format("node-{:06}", i); }
 
-}  // namespace detail
+}  // namespace
 
-// The slots of the generated lock: one per 2,000 candidates, at least 1, at
-// most 64, so big scenarios keep a few nodes executing at once (a group lock)
-// while small ones are the single-leader lock.
-inline std::int32_t generated_capacity(std::int64_t candidates) {
+std::int32_t generated_capacity(std::int64_t candidates) {
     return static_cast<std::int32_t>(std::clamp<std::int64_t>(candidates / 2'000 + 1, 1, 64));
 }
 
-// Writes a valid scenario. The load is tuned so that, on average, about 1.5
-// nodes per slot want the lock at any tick: enough contention for busy
-// replies, skips and retries without every tick being full.
-inline std::string generate_scenario(const GeneratorOptions& o) {
+std::string generate_scenario(const GeneratorOptions& o) {
     SplitMix64 rng(o.seed);
     const std::int64_t n = o.candidates;
     const Tick horizon = o.horizon;
@@ -78,25 +49,25 @@ inline std::string generate_scenario(const GeneratorOptions& o) {
     out += "  \"defaults\": { \"wait\": 2, \"lease\": 8, \"min_lease\": 1, \"retry_every\": 1, \"action\": 6 },\n";
     out += "  \"candidates\": [\n";
     for (std::int64_t i = 0; i < n; ++i) {
-        const Tick action = detail::draw_between(rng, 3, 12);
-        const Tick lease = detail::draw_between(rng, action / 2 + 2, action + 4);
-        const Tick wait = detail::draw_between(rng, 0, 4);
-        const Tick min_lease = detail::draw_between(rng, 0, std::min<Tick>(2, lease));
+        const Tick action = draw_between(rng, 3, 12);
+        const Tick lease = draw_between(rng, action / 2 + 2, action + 4);
+        const Tick wait = draw_between(rng, 0, 4);
+        const Tick min_lease = draw_between(rng, 0, std::min<Tick>(2, lease));
         const bool auto_extend = rng.next() % 4 == 0;
         // Every period jitters by ±25% around the base, never below the run itself.
         const Tick every = std::max<Tick>(action + wait + 1,
-                                          detail::draw_between(rng, base_every * 3 / 4, base_every * 5 / 4));
-        const Tick start = detail::draw_between(rng, 0, std::min<Tick>(every, horizon / 2));
+                                          draw_between(rng, base_every * 3 / 4, base_every * 5 / 4));
+        const Tick start = draw_between(rng, 0, std::min<Tick>(every, horizon / 2));
         const std::int64_t runs =
             std::clamp<std::int64_t>((horizon - start) / every + 1, 1, limits::runs_max);
         out += fmt::format("    {{ \"name\": \"{}\", \"start\": {}, \"wait\": {}, \"lease\": {}, \"min_lease\": {}, "
                            "\"action\": {}",
-                           detail::candidate_name(i), start, wait, lease, min_lease, action);
+                           candidate_name(i), start, wait, lease, min_lease, action);
         if (auto_extend) out += ", \"auto_extend\": true";
         if (rng.next() % 3 == 0 && action >= 2) {
             out += fmt::format(", \"writes\": [{}, {}]", action / 2, action);
         }
-        if (rng.next() % 50 == 0) out += fmt::format(", \"fail_at\": {}", detail::draw_between(rng, 1, action));
+        if (rng.next() % 50 == 0) out += fmt::format(", \"fail_at\": {}", draw_between(rng, 1, action));
         if (rng.next() % 20 == 0) out += ", \"hold_off\": 1";
         if (runs > 1) out += fmt::format(", \"runs\": {}, \"every\": {}", runs, every);
         out += i + 1 < n ? " },\n" : " }\n";
@@ -118,32 +89,32 @@ inline std::string generate_scenario(const GeneratorOptions& o) {
         const std::int64_t stride = std::max<std::int64_t>(1, n / std::max<std::int64_t>(faulty, 1));
         for (std::int64_t k = 0; k < faulty; ++k) {
             const std::int64_t node = (k * stride) % n;
-            const Tick at = detail::draw_between(rng, 0, horizon - 50);
+            const Tick at = draw_between(rng, 0, horizon - 50);
             add_fault(fmt::format(R"({{ "kind": "pause", "node": "{}", "at": {}, "ticks": {} }})",
-                                  detail::candidate_name(node), at, detail::draw_between(rng, 1, 20)));
-            const Tick p_at = detail::draw_between(rng, 0, horizon - 50);
+                                  candidate_name(node), at, draw_between(rng, 1, 20)));
+            const Tick p_at = draw_between(rng, 0, horizon - 50);
             // One draw per statement: the order in which a call's arguments are
             // evaluated is unspecified (GCC goes right to left, Clang and so
             // Emscripten left to right). This is GCC's order, so the bytes stay
             // those the native build always wrote.
             const bool drop_requests = rng.next() % 2 == 0;
-            const Tick p_ticks = detail::draw_between(rng, 1, 10);
+            const Tick p_ticks = draw_between(rng, 1, 10);
             add_fault(fmt::format(R"({{ "kind": "partition", "node": "{}", "at": {}, "ticks": {}, "mode": "{}" }})",
-                                  detail::candidate_name(node), p_at, p_ticks,
+                                  candidate_name(node), p_at, p_ticks,
                                   drop_requests ? "drop_requests" : "drop_replies"));
         }
         if (n >= 3) {
             add_fault(fmt::format(R"({{ "kind": "crash", "node": "{}", "at": {} }})",
-                                  detail::candidate_name(n - 1), horizon / 3));
+                                  candidate_name(n - 1), horizon / 3));
         }
         add_fault(fmt::format(R"({{ "kind": "failover", "at": {}, "lose": "leases" }})", horizon / 2));
     }
     out += first ? "],\n" : "\n  ],\n";
     out += fmt::format("  \"ops\": [\n    {{ \"at\": {}, \"actor\": \"auditor\", \"op\": \"status\" }},\n"
                        "    {{ \"at\": {}, \"actor\": \"auditor\", \"op\": \"validate\", \"token_of\": \"{}\" }}\n  ]\n",
-                       horizon / 4, horizon / 4 + 1, detail::candidate_name(0));
+                       horizon / 4, horizon / 4 + 1, candidate_name(0));
     out += "}\n";
     return out;
 }
 
-}  // namespace leasescope::bench
+}  // namespace leasescope::sim

@@ -1,0 +1,40 @@
+#pragma once
+// The scenario generator behind `leasescope-cli generate`, the benchmarks and
+// the fuzz seeds: a valid scenario of any size from one seed.
+//
+// Everything is derived from the seed through splitmix64, and the JSON is
+// written by hand in a fixed layout, so the same arguments give the same bytes
+// on every compiler and standard library.
+#include <cstdint>
+#include <string>
+
+#include "leasescope/engine/types.hpp"
+#include "leasescope/sim/limits.hpp"
+
+namespace leasescope::sim {
+
+struct GeneratorOptions {
+    std::int64_t candidates = 10;
+    Tick horizon = 1'000'000;
+    std::uint64_t seed = 1;
+    bool shuffled = false;  // order "shuffled" instead of "declared"
+    bool faults = true;     // pauses, partitions, a crash and a failover
+};
+
+// Limits the generator enforces on its own arguments (the CLI reports them),
+// defined with every other limit in limits.hpp.
+using limits::generator_candidates_max;
+using limits::generator_horizon_max;
+using limits::generator_horizon_min;
+
+// The slots of the generated lock: one per 2,000 candidates, at least 1, at
+// most 64, so big scenarios keep a few nodes executing at once (a group lock)
+// while small ones are the single-leader lock.
+std::int32_t generated_capacity(std::int64_t candidates);
+
+// Writes a valid scenario. The load is tuned so that, on average, about 1.5
+// nodes per slot want the lock at any tick: enough contention for busy
+// replies, skips and retries without every tick being full.
+std::string generate_scenario(const GeneratorOptions& o);
+
+}  // namespace leasescope::sim

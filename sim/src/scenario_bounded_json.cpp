@@ -1,0 +1,174 @@
+// The bounded JSON parse of a scenario file or a --set value: one SAX pass
+// that stops at a syntax error, a limit or a duplicate key before any
+// document is built.
+#include <set>
+
+#include <fmt/format.h>
+
+#include "leasescope/sim/limits.hpp"
+#include "scenario_internal.hpp"
+
+namespace leasescope::sim::scenario_detail {
+namespace {
+
+// One SAX pass over a JSON text before any document is built (docs/
+// scenario-format.md "Limits"). It stops at the first syntax error (kept for
+// the caller, which names its line and column), at the first limit of
+// limits.hpp that the text exceeds (depth, string and key bytes, keys per
+// object, values), and at a key given twice in one object (nlohmann's DOM
+// would silently keep the last). A frame keeps only its own keys and the
+// last key or index; a path is built only for an error, so the pass uses
+// memory in proportion to the open objects' keys, never depth × path.
+class StructureWatch final : public nlohmann::json_sax<json> {
+public:
+    // `base`: the path of the document's root in error messages ("" for a
+    // file, "/defaults/lease" for the value of a --set).
+    explicit StructureWatch(std::string base, std::int64_t base_depth = 0)
+        : base_(std::move(base)), base_depth_(base_depth) {}
+
+    bool null() override { return scalar(); }
+    bool boolean(bool) override { return scalar(); }
+    bool number_integer(number_integer_t) override { return scalar(); }
+    bool number_unsigned(number_unsigned_t) override { return scalar(); }
+    bool number_float(number_float_t, const string_t&) override { return scalar(); }
+    bool string(string_t& s) override {
+        if (static_cast<std::int64_t>(s.size()) > limits::json_string_bytes_max)
+            fail(value_path(), fmt::format("a string of {} bytes; at most {} (json_string_bytes_max)", s.size(),
+                                           limits::json_string_bytes_max));
+        return scalar();
+    }
+    bool binary(binary_t&) override { return scalar(); }
+    bool start_object(std::size_t) override { return open(false); }
+    bool start_array(std::size_t) override { return open(true); }
+    bool end_object() override { return close(); }
+    bool end_array() override { return close(); }
+    bool key(string_t& key) override {
+        Frame& f = stack_.back();
+        if (static_cast<std::int64_t>(key.size()) > limits::json_string_bytes_max)
+            fail(container_path() + "/" + path_part(key),
+                 fmt::format("a key of {} bytes; at most {} (json_string_bytes_max)", key.size(),
+                             limits::json_string_bytes_max));
+        if (static_cast<std::int64_t>(f.keys.size()) >= limits::json_object_keys_max)
+            fail(shown(container_path()), fmt::format("an object with more than {} keys (json_object_keys_max)",
+                                               limits::json_object_keys_max));
+        if (!f.keys.insert(key).second)
+            fail(container_path() + "/" + path_part(key),
+                 fmt::format("key {} appears twice in this object; keep one", quote(key)));
+        f.last_key = key;
+        return true;
+    }
+    bool parse_error(std::size_t position, const std::string&, const nlohmann::detail::exception& e) override {
+        syntax_error_ = e.what();
+        syntax_position_ = position;
+        // A number beyond a double (1e400) is nlohmann's out_of_range 406,
+        // reported here like a syntax error but with its own words.
+        out_of_range_ = e.id == 406;
+        return false;
+    }
+
+    const std::optional<std::string>& syntax_error() const { return syntax_error_; }
+    std::size_t syntax_position() const { return syntax_position_; }
+    bool out_of_range() const { return out_of_range_; }
+    std::int64_t values() const { return values_; }
+
+private:
+    struct Frame {
+        bool is_array;
+        std::size_t next_index = 0;
+        std::string last_key;
+        std::set<std::string> keys;
+    };
+    // The path of the innermost open container ("" for the root of a file).
+    std::string container_path() const {
+        std::string path = base_;
+        for (std::size_t i = 1; i < stack_.size(); ++i) {
+            const Frame& parent = stack_[i - 1];
+            path += "/" + (parent.is_array ? std::to_string(parent.next_index - 1) : path_part(parent.last_key));
+        }
+        return path;
+    }
+    static std::string shown(std::string path) { return path.empty() ? "/" : path; }
+    // The path of the value being read now.
+    std::string value_path() const {
+        if (stack_.empty()) return shown(base_);
+        const Frame& f = stack_.back();
+        return container_path() + "/" + (f.is_array ? std::to_string(f.next_index) : path_part(f.last_key));
+    }
+    void count() {
+        if (++values_ > limits::json_values_max)
+            fail(value_path(), fmt::format("the document has more than {} values (json_values_max)",
+                                           limits::json_values_max));
+    }
+    bool scalar() {
+        count();
+        if (!stack_.empty() && stack_.back().is_array) ++stack_.back().next_index;
+        return true;
+    }
+    bool open(bool is_array) {
+        count();
+        if (base_depth_ + static_cast<std::int64_t>(stack_.size()) + 1 > limits::json_depth_max)
+            fail(value_path(), fmt::format("arrays and objects nested more than {} deep (json_depth_max)",
+                                           limits::json_depth_max));
+        if (!stack_.empty() && stack_.back().is_array) ++stack_.back().next_index;
+        stack_.push_back(Frame{is_array, 0, {}, {}});
+        return true;
+    }
+    bool close() {
+        stack_.pop_back();
+        return true;
+    }
+    std::string base_;
+    std::int64_t base_depth_ = 0;
+    std::vector<Frame> stack_;
+    std::int64_t values_ = 0;
+    std::optional<std::string> syntax_error_;
+    std::size_t syntax_position_ = 0;
+    bool out_of_range_ = false;
+};
+
+// A NUL byte: nlohmann's reader takes it for the end of the input and would
+// ignore everything after it. Returns its offset.
+std::optional<std::size_t> find_nul(std::string_view text) {
+    const std::size_t at = text.find('\0');
+    if (at == std::string_view::npos) return std::nullopt;
+    return at;
+}
+
+}  // namespace
+
+std::optional<json> parse_bounded(std::string_view text, const std::string& base, std::int64_t base_depth,
+                                  std::optional<SyntaxError>& syntax) {
+    if (const auto nul = find_nul(text)) {
+        syntax = SyntaxError{line_column(text, *nul),
+                             "a NUL byte (\\0): JSON text cannot contain one; is this a binary file?"};
+        return std::nullopt;
+    }
+    StructureWatch watch(base, base_depth);
+    json::sax_parse(text.begin(), text.end(), &watch, nlohmann::detail::input_format_t::json, true,
+                    /*ignore_comments=*/true);
+    if (watch.syntax_error()) {
+        if (watch.out_of_range()) {
+            syntax = SyntaxError{"", "JSON number out of range: a number is too large for a double (like 1e400)"};
+            return std::nullopt;
+        }
+        std::string what = *watch.syntax_error();
+        // nlohmann's text after its own position prefix says what was expected.
+        if (const auto colon = what.find(": "); colon != std::string::npos) what = what.substr(colon + 2);
+        // It quotes the token it was reading ("last read: '...'"), which can
+        // be a whole 30 MB string: quote a few bytes of it, like every error.
+        constexpr std::string_view last_read = "; last read: '";
+        if (const auto at = what.find(last_read); at != std::string::npos) {
+            const std::string token = what.substr(at + last_read.size());
+            if (static_cast<std::int64_t>(token.size()) > limits::quoted_bytes_max)
+                what = fmt::format("{}{}{}…' ({} bytes)", what.substr(0, at), last_read, clipped(token), token.size());
+        }
+        const std::size_t position = watch.syntax_position();
+        syntax = SyntaxError{line_column(text, position == 0 ? 0 : position - 1), "JSON syntax error: " + what};
+        return std::nullopt;
+    }
+    // The same bytes passed the same parser: this cannot fail, and its
+    // document has at most json_values_max values.
+    return json::parse(text.begin(), text.end(), nullptr, true, /*ignore_comments=*/true);
+}
+
+}  // namespace leasescope::sim::scenario_detail

@@ -1,0 +1,285 @@
+// The candidate keys in one table (name, kind, range, value when absent,
+// field, how it is written back) and what reads and writes them: the
+// "defaults" object, each candidate merged with it, and the write-back.
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "leasescope/sim/limits.hpp"
+#include "scenario_internal.hpp"
+
+namespace leasescope::sim::scenario_detail {
+namespace {
+
+enum class KeyKind {
+    name,     // the candidate's own name; never in "defaults"
+    integer,  // a Tick or a count in [lo, hi]
+    flag,     // true or false
+    offsets,  // strictly increasing offsets in [1, hi]
+};
+
+enum class Need {
+    optional,           // absent: `fallback`
+    required,           // here or in "defaults"
+    required_to_repeat, // required when runs > 1, else optional
+};
+
+// When scenario_to_json writes the key: a scenario written back stays
+// minimal and still means the same.
+enum class WriteBack {
+    always,
+    when_given,     // only when the file gave it (Candidate::*given)
+    when_positive,  // only when above 0 (0 means "none")
+};
+
+// One key a candidate may have. `lo`..`hi` is its range on its own;
+// relations between keys (min_lease <= lease, writes and fail_at within the
+// action) are checked per candidate once its values are merged.
+struct CandidateKey {
+    const char* name;
+    KeyKind kind;
+    std::int64_t lo = 0;
+    std::int64_t hi = 0;
+    Need need = Need::optional;
+    std::int64_t fallback = 0;  // integer or flag, when neither the candidate nor "defaults" gives it
+    WriteBack write = WriteBack::always;
+    bool within_action = false;  // its upper bound is the candidate's action, when that is known
+    // The field it fills: the one member pointer of its kind.
+    Tick ElectorOptions::*tick = nullptr;
+    std::int32_t ElectorOptions::*count = nullptr;
+    bool ElectorOptions::*flag = nullptr;
+    std::vector<Tick> ElectorOptions::*offsets = nullptr;
+    bool Candidate::*given = nullptr;  // set when the key is given, here or in "defaults"
+};
+
+// The keys in the order a scenario file lists them (and "expected one of"
+// names them). What each means: docs/scenario-format.md, model.md §5.1.
+namespace key {
+constexpr CandidateKey name{.name = "name", .kind = KeyKind::name, .need = Need::required};
+constexpr CandidateKey start{.name = "start", .kind = KeyKind::integer, .lo = 0, .hi = limits::horizon_max,
+                             .fallback = 0, .tick = &ElectorOptions::start};
+constexpr CandidateKey wait{.name = "wait", .kind = KeyKind::integer, .lo = 0, .hi = limits::duration_max,
+                            .need = Need::required, .tick = &ElectorOptions::wait};
+constexpr CandidateKey lease{.name = "lease", .kind = KeyKind::integer, .lo = 1, .hi = limits::duration_max,
+                             .need = Need::required, .tick = &ElectorOptions::lease};
+constexpr CandidateKey min_lease{.name = "min_lease", .kind = KeyKind::integer, .lo = 0, .hi = limits::duration_max,
+                                 .fallback = 0, .tick = &ElectorOptions::min_lease};
+constexpr CandidateKey auto_extend{.name = "auto_extend", .kind = KeyKind::flag, .fallback = 0,
+                                   .flag = &ElectorOptions::auto_extend};
+// Absent, the watchdog runs on the library's period in milliseconds
+// (model.md §5.5); given, it overrides that period in ticks.
+constexpr CandidateKey extend_every{.name = "extend_every", .kind = KeyKind::integer, .lo = 1,
+                                    .hi = limits::duration_max, .fallback = 0, .write = WriteBack::when_given,
+                                    .tick = &ElectorOptions::extend_every, .given = &Candidate::extend_every_given};
+constexpr CandidateKey retry_every{.name = "retry_every", .kind = KeyKind::integer, .lo = 1,
+                                   .hi = limits::duration_max, .fallback = 1, .tick = &ElectorOptions::retry_every};
+constexpr CandidateKey action{.name = "action", .kind = KeyKind::integer, .lo = 1, .hi = limits::duration_max,
+                              .need = Need::required, .tick = &ElectorOptions::action};
+// Absent, the one write is at the end of the action.
+constexpr CandidateKey writes{.name = "writes", .kind = KeyKind::offsets, .lo = 1, .hi = limits::duration_max,
+                              .write = WriteBack::when_given, .within_action = true,
+                              .offsets = &ElectorOptions::writes, .given = &Candidate::writes_given};
+constexpr CandidateKey fail_at{.name = "fail_at", .kind = KeyKind::integer, .lo = 1, .hi = limits::duration_max,
+                               .fallback = 0, .write = WriteBack::when_positive, .within_action = true,
+                               .tick = &ElectorOptions::fail_at};
+constexpr CandidateKey hold_off{.name = "hold_off", .kind = KeyKind::integer, .lo = 0, .hi = limits::duration_max,
+                                .fallback = 0, .tick = &ElectorOptions::hold_off};
+constexpr CandidateKey runs{.name = "runs", .kind = KeyKind::integer, .lo = 1, .hi = limits::runs_max,
+                            .fallback = 1, .count = &ElectorOptions::runs};
+constexpr CandidateKey every{.name = "every", .kind = KeyKind::integer, .lo = 1, .hi = limits::duration_max,
+                             .need = Need::required_to_repeat, .fallback = 0, .write = WriteBack::when_positive,
+                             .tick = &ElectorOptions::every};
+}  // namespace key
+
+constexpr const CandidateKey* candidate_keys[] = {
+    &key::name,        &key::start,       &key::wait,   &key::lease,   &key::min_lease,
+    &key::auto_extend, &key::extend_every, &key::retry_every, &key::action, &key::writes,
+    &key::fail_at,     &key::hold_off,    &key::runs,   &key::every,
+};
+
+// Each row fills exactly the one field of its kind, and a key written back
+// only when given says where that is recorded.
+constexpr bool well_formed(const CandidateKey& k) {
+    if (k.write == WriteBack::when_given && k.given == nullptr) return false;
+    const int fields = (k.tick != nullptr) + (k.count != nullptr) + (k.flag != nullptr) + (k.offsets != nullptr);
+    switch (k.kind) {
+        case KeyKind::name: return fields == 0;
+        case KeyKind::integer: return fields == 1 && (k.tick != nullptr || k.count != nullptr) && k.lo <= k.hi;
+        case KeyKind::flag: return fields == 1 && k.flag != nullptr;
+        case KeyKind::offsets: return fields == 1 && k.offsets != nullptr && k.lo == 1;
+    }
+    return false;
+}
+constexpr bool all_well_formed() {
+    for (const CandidateKey* k : candidate_keys) {
+        if (!well_formed(*k)) return false;
+    }
+    return true;
+}
+static_assert(all_well_formed());
+
+std::vector<std::string> key_names(bool with_name) {
+    std::vector<std::string> names;
+    for (const CandidateKey* k : candidate_keys) {
+        if (with_name || k->kind != KeyKind::name) names.emplace_back(k->name);
+    }
+    return names;
+}
+
+const CandidateKey* find_key(std::string_view name) {
+    for (const CandidateKey* k : candidate_keys) {
+        if (name == k->name) return k;
+    }
+    return nullptr;
+}
+
+// A value of "defaults" on its own, even where each candidate overrides it:
+// a bad default is a bad file.
+void check_default(const CandidateKey& k, const json& v, const std::string& path) {
+    switch (k.kind) {
+        case KeyKind::name: LS_ASSERT(false && "name is not a defaults key"); break;
+        case KeyKind::integer: get_int(v, path, k.lo, k.hi); break;
+        case KeyKind::flag: get_bool(v, path); break;
+        case KeyKind::offsets: get_writes(v, path, k.hi); break;
+    }
+}
+
+}  // namespace
+
+Defaults read_defaults(const json& root, Failures& errors) {
+    Defaults defaults;
+    if (!root.contains("defaults")) return defaults;
+    const std::size_t before = errors.size();
+    attempt(errors, [&] {
+        check_keys(need_object(root["defaults"], "/defaults"), "/defaults", key_names(false), errors);
+        defaults.values = root["defaults"];
+        for (auto it = defaults.values.begin(); it != defaults.values.end(); ++it) {
+            const CandidateKey* k = find_key(it.key());
+            if (k != nullptr && k->kind != KeyKind::name)
+                attempt(errors, [&] { check_default(*k, it.value(), "/defaults/" + it.key()); });
+        }
+    });
+    defaults.ok = errors.size() == before;
+    return defaults;
+}
+
+Candidate read_candidate(const Defaults& defaults, const json& own, std::size_t index, Failures& errors) {
+    const std::string own_path = fmt::format("/candidates/{}", index);
+    need_object(own, own_path);
+    const std::size_t before = errors.size();
+    check_keys(own, own_path, key_names(true), errors);
+    // A misspelt key ("leese") also makes a required one look missing: that
+    // second error is not shown.
+    const bool misspelt = errors.size() > before || !defaults.ok;
+    if (!own.contains(key::name.name))
+        fail(own_path, fmt::format("missing \"{}\" (required: a unique candidate name)", key::name.name));
+
+    // A value comes from the candidate or, failing that, from "defaults"; its
+    // error path says which.
+    auto source = [&](const CandidateKey& k) -> std::pair<const json*, std::string> {
+        if (own.contains(k.name)) return {&own[k.name], own_path + "/" + k.name};
+        if (defaults.values.is_object() && defaults.values.contains(k.name))
+            return {&defaults.values[k.name], std::string("/defaults/") + k.name};
+        return {nullptr, ""};
+    };
+    auto path_of = [&](const CandidateKey& k) {
+        auto [v, path] = source(k);
+        return v == nullptr ? own_path : path;
+    };
+
+    Candidate c;
+    c.name = get_name(own[key::name.name], own_path + "/" + key::name.name);
+    ElectorOptions& o = c.options;
+    for (const CandidateKey* k : candidate_keys) {
+        if (k->given != nullptr) c.*(k->given) = source(*k).first != nullptr;
+    }
+    // wait, lease and action all read: the relations that need them can be checked.
+    bool sizes_ok = true;
+    // An integer key from its source, its fallback when absent (or an error
+    // when it is required), within its range or, for a key within the
+    // action, up to the action.
+    auto read_int = [&](const CandidateKey& k, bool required) {
+        LS_ASSERT(k.kind == KeyKind::integer);
+        auto [v, path] = source(k);
+        const std::int64_t hi = k.within_action && sizes_ok ? o.action : k.hi;
+        std::int64_t value = k.fallback;
+        if (v != nullptr) {
+            value = get_int(*v, path, k.lo, hi);
+        } else if (required) {
+            throw Failure{own_path,
+                          fmt::format("missing \"{}\" (required here or in \"defaults\"; an integer from {} to {})",
+                                      k.name, k.lo, k.hi),
+                          misspelt};
+        }
+        if (k.tick != nullptr) o.*(k.tick) = value;
+        if (k.count != nullptr) o.*(k.count) = static_cast<std::int32_t>(value);
+    };
+    // Each value on its own; a relation between values only when all of its
+    // values were read.
+    bool ok = true;
+    auto read = [&](auto&& check) { ok = attempt(errors, check) && ok; };
+    read([&] { read_int(key::start, false); });
+    for (const CandidateKey* k : {&key::wait, &key::lease, &key::action})
+        sizes_ok = attempt(errors, [&] { read_int(*k, k->need == Need::required); }) && sizes_ok;
+    ok = ok && sizes_ok;
+    read([&] {
+        read_int(key::min_lease, false);
+        if (sizes_ok && o.min_lease > o.lease)
+            fail(path_of(key::min_lease), fmt::format("min_lease {} must not exceed lease {} (the library requires "
+                                                      "minLeaseTime <= leaseTime)", o.min_lease, o.lease));
+    });
+    bool auto_extend_ok = true;
+    o.*(key::auto_extend.flag) = key::auto_extend.fallback != 0;
+    if (auto [v, path] = source(key::auto_extend); v != nullptr)
+        auto_extend_ok = attempt(errors, [&, v = v, path = path] { o.*(key::auto_extend.flag) = get_bool(*v, path); });
+    ok = ok && auto_extend_ok;
+    read([&] {
+        read_int(key::extend_every, false);
+        if (sizes_ok && auto_extend_ok && o.auto_extend && c.extend_every_given && o.extend_every >= o.lease) {
+            fail(path_of(key::extend_every), fmt::format("with auto_extend, extend_every ({}) must be less than lease ({})",
+                                                         o.extend_every, o.lease));
+        }
+    });
+    read([&] { read_int(key::retry_every, false); });
+    read([&] { read_int(key::hold_off, false); });
+    read([&] {
+        read_int(key::runs, false);
+        read_int(key::every, key::every.need == Need::required || (key::every.need == Need::required_to_repeat && o.runs > 1));
+    });
+    if (source(key::fail_at).first != nullptr) read([&] { read_int(key::fail_at, false); });
+    if (auto [v, path] = source(key::writes); v != nullptr) {
+        read([&, v = v, path = path] {
+            o.*(key::writes.offsets) = get_writes(*v, path, sizes_ok ? o.action : key::writes.hi);
+        });
+    } else {
+        o.*(key::writes.offsets) = {o.action};
+    }
+    if (!ok) throw Reported{c.name};
+    return c;
+}
+
+ordered_json candidate_to_json(const Candidate& c) {
+    const ElectorOptions& o = c.options;
+    ordered_json j;
+    for (const CandidateKey* k : candidate_keys) {
+        std::int64_t number = 0;
+        if (k->tick != nullptr) number = o.*(k->tick);
+        if (k->count != nullptr) number = o.*(k->count);
+        const bool written = k->write == WriteBack::always ||
+                             (k->write == WriteBack::when_given && c.*(k->given)) ||
+                             (k->write == WriteBack::when_positive && number > 0);
+        if (!written) continue;
+        switch (k->kind) {
+            case KeyKind::name: j[k->name] = c.name; break;
+            case KeyKind::integer:
+                if (k->tick != nullptr) j[k->name] = o.*(k->tick);
+                if (k->count != nullptr) j[k->name] = o.*(k->count);
+                break;
+            case KeyKind::flag: j[k->name] = o.*(k->flag); break;
+            case KeyKind::offsets: j[k->name] = o.*(k->offsets); break;
+        }
+    }
+    return j;
+}
+
+}  // namespace leasescope::sim::scenario_detail

@@ -1,0 +1,131 @@
+#pragma once
+// What the scenario reader's files share and nothing else needs: the error a
+// check throws, bounded quotation of what the user wrote, the bounded JSON
+// parse, the typed value readers and the candidate keys. Private to sim/src.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+#include <nlohmann/json.hpp>
+
+#include <fmt/format.h>
+
+#include "leasescope/sim/scenario.hpp"
+
+namespace leasescope::sim::scenario_detail {
+
+using json = nlohmann::json;
+using ordered_json = nlohmann::ordered_json;
+
+// ---- Errors while reading (thrown inside the validator only; the parse
+// functions turn them into values) ----
+
+struct Failure {
+    std::string where;
+    std::string message;
+    bool follows = false;  // follows from an error already reported (not shown)
+};
+
+[[noreturn]] inline void fail(std::string where, std::string message) {
+    throw Failure{std::move(where), std::move(message)};
+}
+
+// Thrown by a reader whose errors are already in the list; carries what the
+// checks after it still need (a candidate's name).
+struct Reported {
+    std::string name;
+};
+
+// Every error at once: each independent check runs inside attempt(), which
+// keeps its Failure and lets the next check go on. False when it failed.
+using Failures = std::vector<Failure>;
+template <class F>
+bool attempt(Failures& errors, F&& check) {
+    try {
+        check();
+        return true;
+    } catch (Failure& f) {
+        errors.push_back(std::move(f));
+        return false;
+    }
+}
+
+// ---- Messages (scenario_messages.cpp) ----
+
+// The first limits::quoted_bytes_max bytes of `s`, cut at a UTF-8 character
+// boundary (all of it when it is that short).
+std::string_view clipped(std::string_view s);
+// A byte-bounded quotation of something the user wrote, for an error line.
+std::string quote(std::string_view s);
+// A JSON-pointer component for a path in an error line (clipped like quote).
+std::string path_part(std::string_view s);
+// Line and column (1-based) of byte `offset` of `text`.
+std::string line_column(std::string_view text, std::size_t offset);
+// ", did you mean \"lease\"?" when a known word is close; else the list.
+std::string suggestion(std::string_view word, const std::vector<std::string>& known);
+// A value as an error line names it: "null", "the string \"x\"", "an array".
+std::string describe(const json& v);
+
+// ---- The bounded JSON parse (scenario_bounded_json.cpp) ----
+
+struct SyntaxError {
+    std::string where;  // line:column in the text
+    std::string message;
+};
+// Checks a JSON text against the limits and for duplicate keys (one SAX pass,
+// no document built), then parses it. Syntax errors come back as nullopt with
+// `syntax` set; a limit or duplicate throws Failure at its path under `base`.
+std::optional<json> parse_bounded(std::string_view text, const std::string& base, std::int64_t base_depth,
+                                  std::optional<SyntaxError>& syntax);
+
+// ---- Typed values (scenario_values.cpp); each fails at `path` ----
+
+void check_keys(const json& obj, const std::string& path, const std::vector<std::string>& allowed);
+// The same, reporting every unknown key.
+void check_keys(const json& obj, const std::string& path, const std::vector<std::string>& allowed, Failures& errors);
+const json& need_object(const json& v, const std::string& path);
+std::int64_t get_int(const json& v, const std::string& path, std::int64_t lo, std::int64_t hi);
+bool get_bool(const json& v, const std::string& path);
+std::string get_text(const json& v, const std::string& path, std::int64_t max_length);
+// A name that shows in tables and traces: non-empty, no control characters.
+std::string get_name(const json& v, const std::string& path);
+// A name that becomes part of a file or Redis key: letters, digits, . _ - :
+std::string get_identifier(const json& v, const std::string& path);
+Localized get_localized(const json& v, const std::string& path);
+// `writes`: strictly increasing offsets in [1, action_max].
+std::vector<Tick> get_writes(const json& v, const std::string& path, Tick action_max);
+
+template <class E>
+E get_enum(const json& v, const std::string& path, const std::vector<std::pair<std::string, E>>& choices) {
+    std::vector<std::string> names;
+    for (const auto& [name, value] : choices) names.push_back(name);
+    if (!v.is_string()) fail(path, fmt::format("expected one of {}, found {}", fmt::join(names, ", "), describe(v)));
+    const std::string s = v.get<std::string>();
+    for (const auto& [name, value] : choices) {
+        if (name == s) return value;
+    }
+    fail(path, fmt::format("unknown value {}{}", quote(s), suggestion(s, names)));
+}
+
+// ---- Candidates and "defaults" (scenario_candidates.cpp) ----
+
+struct Defaults {
+    json values = json::object();
+    bool ok = true;  // else a candidate's missing value may only follow from it
+};
+// The "defaults" object of `root`: its keys are candidate keys (not "name"),
+// each value checked on its own.
+Defaults read_defaults(const json& root, Failures& errors);
+// One candidate, its values from itself or else from the defaults. Throws
+// Failure when it cannot be read at all, Reported when its errors are listed.
+Candidate read_candidate(const Defaults& defaults, const json& own, std::size_t index, Failures& errors);
+// The candidate as scenario_to_json writes it: only what reads back the same.
+ordered_json candidate_to_json(const Candidate& c);
+
+// ---- --set (scenario_overrides.cpp) ----
+
+void apply_override(json& root, const Override& o);
+
+}  // namespace leasescope::sim::scenario_detail

@@ -1,0 +1,347 @@
+// Reading a whole scenario: the top-level keys, the lock, the candidates,
+// faults and ops with their checks, and every error listed in file order.
+#include <algorithm>
+#include <map>
+#include <tuple>
+
+#include <fmt/format.h>
+
+#include "leasescope/sim/limits.hpp"
+#include "scenario_internal.hpp"
+
+namespace leasescope::sim {
+namespace scenario_detail {
+namespace {
+
+NodeIndex get_node(const json& v, const std::string& path, const Scenario& s) {
+    const std::string name = get_name(v, path);
+    const NodeIndex n = s.find(name);
+    if (n < 0) {
+        std::vector<std::string> names;
+        for (const auto& c : s.candidates) names.push_back(c.name);
+        fail(path, fmt::format("unknown node {}{}", quote(name), suggestion(name, names)));
+    }
+    return n;
+}
+
+Fault read_fault(const json& v, std::size_t index, const Scenario& s) {
+    const std::string path = fmt::format("/faults/{}", index);
+    need_object(v, path);
+    if (!v.contains("kind")) fail(path, "missing \"kind\" (pause, partition, crash or failover)");
+    Fault f;
+    f.kind = get_enum<FaultKind>(v["kind"], path + "/kind",
+                                 {{"pause", FaultKind::pause}, {"partition", FaultKind::partition},
+                                  {"crash", FaultKind::crash}, {"failover", FaultKind::failover}});
+    std::vector<std::string> keys;
+    switch (f.kind) {
+        case FaultKind::pause: keys = {"kind", "node", "at", "ticks"}; break;
+        case FaultKind::partition: keys = {"kind", "node", "at", "ticks", "mode"}; break;
+        case FaultKind::crash: keys = {"kind", "node", "at"}; break;
+        case FaultKind::failover: keys = {"kind", "at", "lose"}; break;
+    }
+    check_keys(v, path, keys);
+    for (const auto& key : keys) {
+        if (key == "mode" || key == "lose") continue;
+        if (!v.contains(key)) fail(path, fmt::format("missing \"{}\" (required for a {})", key, to_string(f.kind)));
+    }
+    f.at = get_int(v["at"], path + "/at", 0, limits::horizon_max);
+    if (f.kind != FaultKind::failover) f.node = get_node(v["node"], path + "/node", s);
+    if (f.kind == FaultKind::pause || f.kind == FaultKind::partition)
+        f.ticks = get_int(v["ticks"], path + "/ticks", 1, limits::duration_max);
+    if (v.contains("mode"))
+        f.mode = get_enum<PartitionMode>(v["mode"], path + "/mode",
+                                         {{"drop_requests", PartitionMode::drop_requests},
+                                          {"drop_replies", PartitionMode::drop_replies}});
+    if (v.contains("lose"))
+        f.lose = get_enum<FailoverLoss>(v["lose"], path + "/lose",
+                                        {{"leases", FailoverLoss::leases}, {"all", FailoverLoss::all}});
+    return f;
+}
+
+Op read_op(const json& v, std::size_t index, const Scenario& s) {
+    const std::string path = fmt::format("/ops/{}", index);
+    need_object(v, path);
+    if (!v.contains("op")) fail(path, "missing \"op\" (status or validate)");
+    Op op;
+    op.op = get_enum<OpKind>(v["op"], path + "/op", {{"status", OpKind::status}, {"validate", OpKind::validate}});
+    const std::vector<std::string> keys = op.op == OpKind::status ? std::vector<std::string>{"at", "actor", "op"}
+                                                                  : std::vector<std::string>{"at", "actor", "op", "token_of"};
+    check_keys(v, path, keys);
+    for (const auto& key : keys) {
+        if (!v.contains(key)) fail(path, fmt::format("missing \"{}\" (required for a {} op)", key, to_string(op.op)));
+    }
+    op.at = get_int(v["at"], path + "/at", 0, limits::horizon_max);
+    op.actor = get_name(v["actor"], path + "/actor");
+    if (op.op == OpKind::validate) op.token_of = get_node(v["token_of"], path + "/token_of", s);
+    return op;
+}
+
+// Two pauses, or two partitions, on one node must not overlap. A sort finds
+// whether any pair does in O(F log F); only then does the pairwise loop name
+// the first such pair in file order.
+void check_fault_overlaps(const Scenario& s) {
+    std::vector<const Fault*> spans;
+    for (const Fault& f : s.faults) {
+        if (f.kind == FaultKind::pause || f.kind == FaultKind::partition) spans.push_back(&f);
+    }
+    std::sort(spans.begin(), spans.end(), [](const Fault* a, const Fault* b) {
+        return std::tie(a->node, a->kind, a->at) < std::tie(b->node, b->kind, b->at);
+    });
+    bool any = false;
+    for (std::size_t k = 1; k < spans.size() && !any; ++k) {
+        const Fault& a = *spans[k - 1];
+        const Fault& b = *spans[k];
+        any = a.node == b.node && a.kind == b.kind && b.at < a.end();
+    }
+    if (!any) return;
+    for (std::size_t i = 0; i < s.faults.size(); ++i) {
+        const Fault& a = s.faults[i];
+        if (a.kind != FaultKind::pause && a.kind != FaultKind::partition) continue;
+        for (std::size_t j = 0; j < i; ++j) {
+            const Fault& b = s.faults[j];
+            if (b.kind != a.kind || b.node != a.node) continue;
+            if (a.at < b.end() && b.at < a.end())
+                fail(fmt::format("/faults/{}", i),
+                     fmt::format("this {} of {} (ticks {}..{}) overlaps the one at /faults/{} (ticks {}..{})",
+                                 to_string(a.kind), s.candidates[static_cast<std::size_t>(a.node)].name, a.at,
+                                 a.end() - 1, j, b.at, b.end() - 1));
+        }
+    }
+}
+
+// The work a scenario asks for, estimated before any of it is done
+// (limits.hpp, "Work"): every run keeps a record for the whole simulation,
+// so the runs that can start before the horizon are bounded.
+void check_work(const Scenario& s) {
+    std::int64_t runs_total = 0;
+    for (const Candidate& c : s.candidates) {
+        const ElectorOptions& o = c.options;
+        if (o.start > s.horizon) continue;
+        const std::int64_t fit = o.runs > 1 ? (s.horizon - o.start) / o.every + 1 : 1;
+        runs_total += std::min<std::int64_t>(o.runs, fit);
+    }
+    if (runs_total > limits::runs_total_max)
+        fail("/candidates",
+             fmt::format("the candidates would start {} runs before the horizon (the sum of min(runs, (horizon - "
+                         "start) / every + 1)); at most {} (runs_total_max): lower runs, raise every or shorten "
+                         "the horizon",
+                         runs_total, limits::runs_total_max));
+}
+
+// Reads the whole document, keeping every error in `errors` (in the order
+// checked; parse_scenario_all_errors puts them in file order). A check that
+// depends on a value with an error is left out rather than reported twice.
+Scenario read_scenario(const json& root, Failures& errors) {
+    need_object(root, "/");
+    check_keys(root, "",
+               {"$schema", "name", "title", "summary", "tick_ms", "horizon", "seed", "order", "lock", "resource",
+                "defaults", "candidates", "faults", "ops"},
+               errors);
+    Scenario s;
+    // "$schema" names the schema for editors (leasescope-cli schema); it must be a string.
+    if (root.contains("$schema"))
+        attempt(errors, [&] { get_text(root["$schema"], "/$schema", limits::text_length_max); });
+    attempt(errors, [&] {
+        if (!root.contains("name")) fail("/", "missing \"name\" (required: the scenario's name)");
+        s.name = get_identifier(root["name"], "/name");
+    });
+    if (root.contains("title")) attempt(errors, [&] { s.title = get_localized(root["title"], "/title"); });
+    if (root.contains("summary")) attempt(errors, [&] { s.summary = get_localized(root["summary"], "/summary"); });
+    if (root.contains("tick_ms"))
+        attempt(errors, [&] { s.tick_ms = get_int(root["tick_ms"], "/tick_ms", limits::tick_ms_min, limits::tick_ms_max); });
+    if (root.contains("horizon"))
+        attempt(errors, [&] { s.horizon = get_int(root["horizon"], "/horizon", 0, limits::horizon_max); });
+    if (root.contains("seed")) {
+        attempt(errors, [&] {
+            const json& v = root["seed"];
+            if (!(v.is_number_unsigned() || (v.is_number_integer() && v.get<std::int64_t>() >= 0)))
+                fail("/seed", fmt::format("expected an integer from 0 to 18446744073709551615, found {}", describe(v)));
+            s.seed = v.get<std::uint64_t>();
+        });
+    }
+    if (root.contains("order"))
+        attempt(errors, [&] {
+            s.order = get_enum<Order>(root["order"], "/order", {{"declared", Order::declared}, {"shuffled", Order::shuffled}});
+        });
+    attempt(errors, [&] {
+        if (root.contains("lock")) {
+            const json& lock = need_object(root["lock"], "/lock");
+            check_keys(lock, "/lock", {"name", "capacity", "fencing_start", "elector"});
+            if (lock.contains("name")) s.lock.name = get_identifier(lock["name"], "/lock/name");
+            if (lock.contains("capacity"))
+                s.lock.capacity = static_cast<std::int32_t>(get_int(lock["capacity"], "/lock/capacity", 1, limits::capacity_max));
+            if (lock.contains("fencing_start"))
+                s.lock.fencing_start = get_int(lock["fencing_start"], "/lock/fencing_start", 1, limits::fencing_start_max);
+        }
+        // The single lock for one slot, the leader group for more (model.md §5.2).
+        s.elector = s.lock.capacity == 1 ? ElectorKind::lock : ElectorKind::group;
+        if (root.contains("lock") && root["lock"].contains("elector")) {
+            s.elector = get_enum<ElectorKind>(root["lock"]["elector"], "/lock/elector",
+                                              {{"lock", ElectorKind::lock}, {"group", ElectorKind::group}});
+            if (s.elector == ElectorKind::lock && s.lock.capacity > 1)
+                fail("/lock/elector",
+                     fmt::format("\"lock\" is the single-leader elector and needs capacity 1, found capacity {}; "
+                                 "use \"group\" for a leader group of {} slots",
+                                 s.lock.capacity, s.lock.capacity));
+        }
+    });
+    if (root.contains("resource")) {
+        attempt(errors, [&] {
+            const json& res = need_object(root["resource"], "/resource");
+            check_keys(res, "/resource", {"mode"});
+            if (res.contains("mode"))
+                s.resource = get_enum<ResourceMode>(res["mode"], "/resource/mode",
+                                                    {{"off", ResourceMode::off}, {"check", ResourceMode::check},
+                                                     {"validate", ResourceMode::validate}});
+        });
+    }
+    const Defaults defaults = read_defaults(root, errors);
+    bool candidates_ok = attempt(errors, [&] {
+        if (!root.contains("candidates"))
+            fail("/", "missing \"candidates\" (required: an array of one or more candidates)");
+        const json& candidates = root["candidates"];
+        if (!candidates.is_array() || candidates.empty())
+            fail("/candidates", fmt::format("expected an array of one or more candidates, found {}",
+                                            candidates.is_array() ? "an empty array" : describe(candidates)));
+        if (static_cast<std::int64_t>(candidates.size()) > limits::candidates_max)
+            fail("/candidates", fmt::format("expected at most {} candidates, found {}", limits::candidates_max, candidates.size()));
+    });
+    // Without the candidates, the nodes named by faults and ops cannot be checked.
+    if (!candidates_ok) return s;
+    const json& candidates = root["candidates"];
+    std::map<std::string, std::size_t> seen;  // name -> index, for duplicates
+    for (std::size_t i = 0; i < candidates.size(); ++i) {
+        Candidate c;
+        try {
+            c = read_candidate(defaults, candidates[i], i, errors);
+        } catch (Failure& f) {
+            errors.push_back(std::move(f));
+            candidates_ok = false;
+            continue;
+        } catch (Reported& r) {
+            // Its errors are listed; its name still counts for faults and ops.
+            c.name = r.name;
+            candidates_ok = false;
+        }
+        attempt(errors, [&] {
+            if (auto [it, fresh] = seen.emplace(c.name, i); !fresh)
+                fail(fmt::format("/candidates/{}/name", i),
+                     fmt::format("duplicate name \"{}\" (also /candidates/{}); names must be unique", c.name, it->second));
+        });
+        c.options.elector = s.elector;
+        c.options.tick_ms = s.tick_ms;
+        s.candidates.push_back(std::move(c));
+    }
+    if (candidates_ok && errors.empty()) attempt(errors, [&] { check_work(s); });
+    if (root.contains("faults")) {
+        const json& faults = root["faults"];
+        const bool faults_ok = attempt(errors, [&] {
+            if (!faults.is_array()) fail("/faults", fmt::format("expected an array of faults, found {}", describe(faults)));
+            if (static_cast<std::int64_t>(faults.size()) > limits::faults_max)
+                fail("/faults", fmt::format("expected at most {} faults, found {}", limits::faults_max, faults.size()));
+        });
+        bool each_ok = faults_ok;
+        for (std::size_t i = 0; faults_ok && i < faults.size(); ++i)
+            each_ok = attempt(errors, [&] { s.faults.push_back(read_fault(faults[i], i, s)); }) && each_ok;
+        if (each_ok) attempt(errors, [&] { check_fault_overlaps(s); });
+    }
+    if (root.contains("ops")) {
+        const json& ops = root["ops"];
+        const bool ops_ok = attempt(errors, [&] {
+            if (!ops.is_array()) fail("/ops", fmt::format("expected an array of ops, found {}", describe(ops)));
+            if (static_cast<std::int64_t>(ops.size()) > limits::ops_max)
+                fail("/ops", fmt::format("expected at most {} ops, found {}", limits::ops_max, ops.size()));
+        });
+        for (std::size_t i = 0; ops_ok && i < ops.size(); ++i)
+            attempt(errors, [&] { s.ops.push_back(read_op(ops[i], i, s)); });
+    }
+    return s;
+}
+
+// Where each JSON pointer of `root` (parsed keeping key order) starts and
+// ends in document order: errors are listed in file order by their path, a
+// missing key at the end of the object that lacks it (where a reader notices
+// it), any other error at the start of its value or, for a path that does
+// not exist, of the nearest enclosing one.
+struct Span {
+    std::size_t start = 0;
+    std::size_t end = 0;
+};
+void document_order(const ordered_json& v, const std::string& path, std::map<std::string, Span>& order,
+                    std::size_t& counter) {
+    Span& span = order[path.empty() ? "/" : path];
+    span.start = counter++;
+    if (v.is_object()) {
+        for (auto it = v.begin(); it != v.end(); ++it)
+            document_order(it.value(), path + "/" + path_part(it.key()), order, counter);
+    } else if (v.is_array()) {
+        for (std::size_t k = 0; k < v.size(); ++k) document_order(v[k], fmt::format("{}/{}", path, k), order, counter);
+    }
+    order[path.empty() ? "/" : path].end = counter++;
+}
+
+std::size_t order_of(const std::map<std::string, Span>& order, const Failure& f) {
+    std::string path = f.where;
+    if (path.empty() || path[0] != '/') return 0;  // --set errors come first
+    const bool missing = f.message.rfind("missing ", 0) == 0;
+    while (true) {
+        if (auto it = order.find(path); it != order.end()) return missing ? it->second.end : it->second.start + 1;
+        const std::size_t slash = path.rfind('/');
+        if (slash == 0 || slash == std::string::npos) path = "/";
+        else path.resize(slash);
+    }
+}
+
+}  // namespace
+}  // namespace scenario_detail
+
+using namespace scenario_detail;
+
+Result<Scenario, std::vector<ScenarioError>> parse_scenario_all_errors(std::string_view text, const std::string& file,
+                                                                       const std::vector<Override>& overrides) {
+    using Errors = std::vector<ScenarioError>;
+    if (static_cast<std::int64_t>(text.size()) > limits::scenario_bytes_max)
+        return Err{Errors{ScenarioError{file, "", fmt::format("the file is larger than {} bytes (scenario_bytes_max)",
+                                                              limits::scenario_bytes_max)}}};
+    Failures failures;
+    std::optional<Scenario> scenario;
+    try {
+        std::optional<SyntaxError> syntax;
+        std::optional<json> root = parse_bounded(text, "", 0, syntax);
+        // A syntax error stops the parser: it is the only one reported.
+        if (!root) return Err{Errors{ScenarioError{file, syntax->where, syntax->message}}};
+        for (const Override& o : overrides) apply_override(*root, o);
+        scenario = read_scenario(*root, failures);
+    } catch (Failure& f) {
+        failures.push_back(std::move(f));
+    }
+    std::erase_if(failures, [](const Failure& f) { return f.follows; });
+    if (failures.empty()) return std::move(*scenario);
+    if (failures.size() > 1) {
+        // File order: the document as written, with the overrides applied
+        // (the text passed the bounded parse, so this parse cannot fail).
+        ordered_json ordered = ordered_json::parse(text.begin(), text.end(), nullptr, false, /*ignore_comments=*/true);
+        std::map<std::string, Span> order;
+        std::size_t counter = 1;
+        document_order(ordered, "", order, counter);
+        std::stable_sort(failures.begin(), failures.end(), [&](const Failure& a, const Failure& b) {
+            return order_of(order, a) < order_of(order, b);
+        });
+    }
+    Errors errors;
+    for (const Failure& f : failures) {
+        const bool repeat = std::any_of(errors.begin(), errors.end(), [&](const ScenarioError& e) {
+            return e.where == f.where && e.message == f.message;
+        });
+        if (!repeat) errors.push_back(ScenarioError{file, f.where, f.message});
+    }
+    return Err{std::move(errors)};
+}
+
+ScenarioResult parse_scenario(std::string_view text, const std::string& file, const std::vector<Override>& overrides) {
+    auto all = parse_scenario_all_errors(text, file, overrides);
+    if (!all.ok()) return Err{std::move(all.error().front())};
+    return std::move(all).value();
+}
+
+}  // namespace leasescope::sim

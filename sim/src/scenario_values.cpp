@@ -1,0 +1,110 @@
+// The typed values of a scenario: known keys, objects, integers in a range,
+// booleans, texts, names, identifiers, localized texts and write offsets,
+// each failing at its JSON path with what was expected.
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "leasescope/sim/limits.hpp"
+#include "scenario_internal.hpp"
+
+namespace leasescope::sim::scenario_detail {
+namespace {
+
+void check_key(const std::string& key, const std::string& path, const std::vector<std::string>& allowed) {
+    if (std::find(allowed.begin(), allowed.end(), key) == allowed.end())
+        fail(path + "/" + path_part(key), fmt::format("unknown key {}{}", quote(key), suggestion(key, allowed)));
+}
+
+}  // namespace
+
+void check_keys(const json& obj, const std::string& path, const std::vector<std::string>& allowed) {
+    for (auto it = obj.begin(); it != obj.end(); ++it) check_key(it.key(), path, allowed);
+}
+
+void check_keys(const json& obj, const std::string& path, const std::vector<std::string>& allowed, Failures& errors) {
+    for (auto it = obj.begin(); it != obj.end(); ++it) attempt(errors, [&] { check_key(it.key(), path, allowed); });
+}
+
+const json& need_object(const json& v, const std::string& path) {
+    if (!v.is_object()) fail(path, fmt::format("expected an object, found {}", describe(v)));
+    return v;
+}
+
+std::int64_t get_int(const json& v, const std::string& path, std::int64_t lo, std::int64_t hi) {
+    LS_ASSERT(lo <= hi);
+    LS_ASSERT(hi >= 0);
+    // nlohmann keeps every non-negative integer as unsigned: both bounds are
+    // checked in that representation too.
+    bool in_range = false;
+    if (v.is_number_unsigned()) {
+        const std::uint64_t u = v.get<std::uint64_t>();
+        in_range = u <= static_cast<std::uint64_t>(hi) && (lo <= 0 || u >= static_cast<std::uint64_t>(lo));
+    } else if (v.is_number_integer()) {
+        const std::int64_t i = v.get<std::int64_t>();
+        in_range = i >= lo && i <= hi;
+    }
+    if (!in_range) fail(path, fmt::format("expected an integer from {} to {}, found {}", lo, hi, describe(v)));
+    return v.get<std::int64_t>();
+}
+
+bool get_bool(const json& v, const std::string& path) {
+    if (!v.is_boolean()) fail(path, fmt::format("expected true or false, found {}", describe(v)));
+    return v.get<bool>();
+}
+
+std::string get_text(const json& v, const std::string& path, std::int64_t max_length) {
+    if (!v.is_string()) fail(path, fmt::format("expected a string, found {}", describe(v)));
+    std::string s = v.get<std::string>();
+    if (static_cast<std::int64_t>(s.size()) > max_length)
+        fail(path, fmt::format("expected at most {} bytes, found {}", max_length, s.size()));
+    return s;
+}
+
+// A name that shows in tables and traces: non-empty, no control characters.
+std::string get_name(const json& v, const std::string& path) {
+    std::string s = get_text(v, path, limits::name_length_max);
+    if (s.empty()) fail(path, "expected a non-empty name");
+    for (const char c : s) {
+        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) fail(path, "a name must not contain control characters");
+    }
+    return s;
+}
+
+// A name that becomes part of a file or Redis key: letters, digits, . _ - :
+std::string get_identifier(const json& v, const std::string& path) {
+    std::string s = get_name(v, path);
+    for (const char c : s) {
+        const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' ||
+                        c == '_' || c == '.' || c == ':';
+        if (!ok) fail(path, fmt::format("expected letters, digits, '-', '_', '.' or ':' only, found {}", quote(s)));
+    }
+    return s;
+}
+
+Localized get_localized(const json& v, const std::string& path) {
+    need_object(v, path);
+    check_keys(v, path, {"en", "ko"});
+    Localized out;
+    if (v.contains("en")) out.en = get_text(v["en"], path + "/en", limits::text_length_max);
+    if (v.contains("ko")) out.ko = get_text(v["ko"], path + "/ko", limits::text_length_max);
+    return out;
+}
+
+// `writes`: strictly increasing offsets in [1, action_max].
+std::vector<Tick> get_writes(const json& v, const std::string& path, Tick action_max) {
+    if (!v.is_array()) fail(path, fmt::format("expected an array of progress offsets, found {}", describe(v)));
+    if (static_cast<std::int64_t>(v.size()) > limits::writes_max)
+        fail(path, fmt::format("expected at most {} writes, found {}", limits::writes_max, v.size()));
+    std::vector<Tick> writes;
+    for (std::size_t k = 0; k < v.size(); ++k) {
+        const std::string item_path = fmt::format("{}/{}", path, k);
+        const Tick w = get_int(v[k], item_path, 1, action_max);
+        if (!writes.empty() && w <= writes.back())
+            fail(item_path, fmt::format("writes must be strictly increasing; {} follows {}", w, writes.back()));
+        writes.push_back(w);
+    }
+    return writes;
+}
+
+}  // namespace leasescope::sim::scenario_detail

@@ -1,0 +1,434 @@
+// The seven phases of a tick (faults, expiry, work, extend, acquire, ops,
+// check) and the partition that stands between a node and the store.
+#include <algorithm>
+#include <functional>
+
+#include "leasescope/sim/simulation.hpp"
+
+namespace leasescope::sim {
+namespace {
+
+// The node's way to the store: a partition drops the request (the store never
+// sees it) or the reply (the store applied it). Either way the node sees an
+// error. For an acquire whose reply was lost, the applied reply is kept so the
+// trace can show the orphaned lease.
+class PartitionChannel final : public Store {
+public:
+    PartitionChannel(Store& inner, std::optional<PartitionMode> mode) : inner_(inner), mode_(mode) {}
+
+    std::optional<AcquireReply> lost_acquire;
+
+    StoreResult<AcquireReply> acquire(Tick now, std::string_view owner, std::string_view token,
+                                      Tick lease) override {
+        if (!mode_) return inner_.acquire(now, owner, token, lease);
+        if (*mode_ == PartitionMode::drop_requests) return dropped_request();
+        auto reply = inner_.acquire(now, owner, token, lease);
+        if (!reply.ok()) return reply;
+        lost_acquire = reply.value();
+        return dropped_reply();
+    }
+    StoreResult<ExtendReply> extend(Tick now, std::string_view token, Tick lease) override {
+        if (!mode_) return inner_.extend(now, token, lease);
+        if (*mode_ == PartitionMode::drop_requests) return dropped_request();
+        auto reply = inner_.extend(now, token, lease);
+        if (!reply.ok()) return reply;
+        return dropped_reply();
+    }
+    // The library reads the record before it sends the release script; under
+    // either mode that read fails, so the script is never sent and the record
+    // is left to its TTL (model.md §7.2).
+    StoreResult<ReleaseReply> release(Tick now, std::string_view token, Tick keep_for,
+                                      Tick hold_off) override {
+        if (!mode_) return inner_.release(now, token, keep_for, hold_off);
+        return *mode_ == PartitionMode::drop_requests ? dropped_request() : dropped_reply();
+    }
+    // Not node calls: the scheduler never routes these through a partition.
+    StoreResult<StatusReply> status(Tick now) override { return inner_.status(now); }
+    StoreResult<Validity> validate(Tick now, std::string_view token) override {
+        return inner_.validate(now, token);
+    }
+    StoreResult<std::vector<ExpiredRecord>> expire(Tick now) override { return inner_.expire(now); }
+    StoreResult<Unit> failover(Tick now, FailoverLoss loss) override { return inner_.failover(now, loss); }
+
+private:
+    static Err<StoreError> dropped_request() { return Err{StoreError{"partition: request dropped", true}}; }
+    static Err<StoreError> dropped_reply() { return Err{StoreError{"partition: reply dropped", true}}; }
+
+    Store& inner_;
+    std::optional<PartitionMode> mode_;
+};
+
+// An event about one run of one node: who, which run, which token.
+Event run_event(Tick t, Phase phase, EventOp op, const Elector& e, const RunRecord& run) {
+    Event ev;
+    ev.tick = t;
+    ev.phase = phase;
+    ev.op = op;
+    ev.node = e.owner();
+    ev.run = run.run;
+    ev.token = run.token;
+    return ev;
+}
+
+void append_detail(std::string& detail, const char* item) {
+    if (!detail.empty()) detail += ',';
+    detail += item;
+}
+
+}  // namespace
+
+void Simulation::phase_faults(Tick t, Store& store, EventSink& sink, std::optional<StoreError>& failure) {
+    while (next_fault_edge_ < fault_edges_.size() && fault_edges_[next_fault_edge_].tick == t) {
+        const FaultEdge edge = fault_edges_[next_fault_edge_++];
+        const Fault& f = scenario_->faults[static_cast<std::size_t>(edge.fault)];
+        Event ev;
+        ev.tick = t;
+        ev.phase = Phase::faults;
+        if (f.node >= 0) ev.node = scenario_->candidates[static_cast<std::size_t>(f.node)].name;
+        switch (f.kind) {
+            case FaultKind::pause: {
+                auto& nf = node_faults_[static_cast<std::size_t>(f.node)];
+                nf.pauses_active += edge.is_end ? -1 : 1;
+                LS_ASSERT(nf.pauses_active >= 0);
+                nf.paused = nf.pauses_active > 0;
+                ev.op = edge.is_end ? EventOp::resume : EventOp::pause;
+                // A due entry met while paused was dropped: file it again.
+                if (!nf.paused) arm(f.node);
+                break;
+            }
+            case FaultKind::partition: {
+                auto& nf = node_faults_[static_cast<std::size_t>(f.node)];
+                nf.partitions_active += edge.is_end ? -1 : 1;
+                LS_ASSERT(nf.partitions_active >= 0);
+                if (edge.is_end) {
+                    // The partition that began at this very tick, if any, stays.
+                    if (nf.partitions_active == 0) nf.partition.reset();
+                    ev.op = EventOp::heal;
+                } else {
+                    nf.partition = f.mode;
+                    ev.op = EventOp::partition;
+                    ev.detail = to_string(f.mode);
+                }
+                break;
+            }
+            case FaultKind::crash: {
+                auto& nf = node_faults_[static_cast<std::size_t>(f.node)];
+                if (nf.crashed) continue;  // a second crash emits nothing
+                nf.crashed = true;
+                const auto node = static_cast<std::size_t>(f.node);
+                const bool was_finished = electors_[node].state() == ElectorState::finished;
+                if (electors_[node].executing()) {
+                    auto it = std::lower_bound(executing_.begin(), executing_.end(), f.node);
+                    LS_ASSERT(it != executing_.end() && *it == f.node);
+                    executing_.erase(it);
+                }
+                electors_[node].crash(t);
+                note_finished(node, was_finished);
+                ev.op = EventOp::crash;
+                break;
+            }
+            case FaultKind::failover: {
+                auto done = store.failover(t, f.lose);
+                if (!done.ok()) {
+                    failure = done.error();
+                    return;
+                }
+                ev.op = EventOp::failover;
+                ev.detail = to_string(f.lose);
+                break;
+            }
+        }
+        emit(sink, std::move(ev));
+    }
+}
+
+void Simulation::phase_expiry(Tick t, Store& store, EventSink& sink, std::optional<StoreError>& failure) {
+    auto expired = store.expire(t);
+    if (!expired.ok()) {
+        failure = expired.error();
+        return;
+    }
+    for (ExpiredRecord& r : expired.value()) {
+        Event ev;
+        ev.tick = t;
+        ev.phase = Phase::expiry;
+        ev.op = EventOp::expire;
+        ev.node = std::move(r.owner);
+        ev.token = std::move(r.token);
+        ev.fencing = r.fencing;
+        ev.slot = r.slot;
+        ev.ttl = 0;
+        ev.outcome = Outcome::expired;
+        emit(sink, std::move(ev));
+    }
+}
+
+void Simulation::phase_work(Tick t, Store& store, EventSink& sink, std::optional<StoreError>& failure) {
+    // Walks the executing nodes in declared order, keeping those still
+    // executing in place (kept = how many so far).
+    std::size_t kept = 0;
+    std::size_t next = 0;
+    struct Compact {
+        std::vector<NodeIndex>& list;
+        std::size_t& kept;
+        std::size_t& next;
+        // Also on an early return: the nodes not reached stay executing.
+        ~Compact() {
+            while (next < list.size()) list[kept++] = list[next++];
+            list.resize(kept);
+        }
+    } compact{executing_, kept, next};
+    while (next < executing_.size()) {
+        const NodeIndex node = executing_[next++];
+        const auto i = static_cast<std::size_t>(node);
+        executing_[kept++] = node;
+        Elector& e = electors_[i];
+        LS_ASSERT(e.executing());
+        if (!node_faults_[i].active()) continue;
+        const WorkEffect effect = e.advance(t);
+        const RunRecord& run = *e.latest_run();
+        if (effect.write) {
+            auto validity = store.validate(t, run.token);
+            if (!validity.ok()) {
+                failure = validity.error();
+                return;
+            }
+            const bool current = validity.value() == Validity::current;
+            const Fencing fencing = *run.fencing;
+            const auto& highest = resource_.highest_accepted;
+            const bool below = highest && fencing < *highest;
+            bool accepted = true;
+            switch (scenario_->resource) {
+                case ResourceMode::off: accepted = true; break;
+                case ResourceMode::check: accepted = !below; break;
+                case ResourceMode::validate: accepted = current; break;
+            }
+            Event ev = run_event(t, Phase::work, EventOp::write, e, run);
+            ev.fencing = fencing;
+            ev.outcome = accepted ? Outcome::accepted : Outcome::rejected;
+            if (!current) append_detail(ev.detail, "stale");
+            // unsafe_write is defined for mode off only: validate does not
+            // compare fencing numbers, and check never accepts one below.
+            if (accepted && below && scenario_->resource == ResourceMode::off) {
+                append_detail(ev.detail, "unsafe_write");
+                ++violations_.unsafe_write;
+            }
+            if (accepted) {
+                ++resource_.accepted;
+                resource_.highest_accepted = highest ? std::max(*highest, fencing) : fencing;
+            } else {
+                ++resource_.rejected;
+            }
+            emit(sink, std::move(ev));
+        }
+        if (!effect.ended) continue;
+        PartitionChannel channel(store, node_faults_[i].partition);
+        const Fencing fencing = *run.fencing;
+        auto reply = e.end_action(t, *effect.ended, channel);
+        --kept;  // no longer executing
+        note_finished(i, false);
+        arm(node);
+        const RunRecord& ended = *e.latest_run();
+        Event ev = run_event(t, Phase::work, EventOp::release, e, ended);
+        ev.fencing = fencing;
+        if (!reply.ok()) {
+            ev.outcome = Outcome::error;
+        } else {
+            const ReleaseReply& r = reply.value();
+            switch (r.outcome) {
+                case ReleaseOutcome::released:
+                    ev.outcome = Outcome::released;
+                    ev.slot = r.slot;
+                    break;
+                case ReleaseOutcome::kept:
+                    ev.outcome = Outcome::kept;
+                    ev.slot = r.slot;
+                    ev.ttl = r.until - t;
+                    break;
+                case ReleaseOutcome::not_owner: ev.outcome = Outcome::not_owner; break;
+            }
+        }
+        emit(sink, std::move(ev));
+    }
+}
+
+void Simulation::phase_extend(Tick t, Store& store, EventSink& sink) {
+    // Only an executing node has a watchdog.
+    for (const NodeIndex node : executing_) {
+        const auto i = static_cast<std::size_t>(node);
+        Elector& e = electors_[i];
+        // Several runs fall in one tick when the period is shorter than a tick.
+        while (e.extend_due(t, node_faults_[i].active())) {
+            PartitionChannel channel(store, node_faults_[i].partition);
+            auto reply = e.extend(t, channel);
+            const RunRecord& run = *e.latest_run();
+            Event ev = run_event(t, Phase::extend, EventOp::extend, e, run);
+            ev.fencing = run.fencing;
+            if (!reply.ok()) {
+                ev.outcome = Outcome::error;
+            } else if (reply.value().renewed) {
+                ev.outcome = Outcome::renewed;
+                ev.slot = reply.value().slot;
+                ev.ttl = e.options().lease;
+            } else {
+                ev.outcome = Outcome::lost;
+            }
+            emit(sink, std::move(ev));
+        }
+    }
+}
+
+void Simulation::phase_acquire(Tick t, Store& store, EventSink& sink) {
+    // The candidates: every node filed under a tick at or before t. Entries
+    // are hints; the elector's predicates decide, as in a scan of all nodes.
+    acting_.clear();
+    while (!wake_heap_.empty() && wake_heap_.front().first <= t) {
+        acting_.push_back(wake_heap_.front().second);
+        std::pop_heap(wake_heap_.begin(), wake_heap_.end(), std::greater<>{});
+        wake_heap_.pop_back();
+    }
+    std::sort(acting_.begin(), acting_.end());
+    acting_.erase(std::unique(acting_.begin(), acting_.end()), acting_.end());
+    acting_.erase(std::remove_if(acting_.begin(), acting_.end(),
+                                 [&](NodeIndex n) {
+                                     const auto i = static_cast<std::size_t>(n);
+                                     const bool active = node_faults_[i].active();
+                                     return !(electors_[i].run_due(t, active) || electors_[i].attempt_due(t, active));
+                                 }),
+                  acting_.end());
+    joined_.clear();
+    if (scenario_->order == Order::shuffled) {
+        for (std::size_t i = acting_.size(); i-- > 1;) {
+            const std::size_t j = static_cast<std::size_t>(rng_.next() % (i + 1));
+            std::swap(acting_[i], acting_[j]);
+        }
+    }
+    for (const NodeIndex n : acting_) {
+        const auto i = static_cast<std::size_t>(n);
+        Elector& e = electors_[i];
+        if (e.run_due(t, true)) {
+            Token token = draw_token(rng_);
+            if (tokens_ != nullptr) token = tokens_->next_token(token);
+            e.begin_run(t, std::move(token));
+            const RunRecord& run = *e.latest_run();
+            Event ev = run_event(t, Phase::acquire, EventOp::start, e, run);
+            emit(sink, std::move(ev));
+        }
+        PartitionChannel channel(store, node_faults_[i].partition);
+        AttemptEffect effect = e.attempt(t, channel);
+        if (e.executing()) {
+            joined_.push_back(n);
+        } else {
+            note_finished(i, false);
+            arm(n);
+        }
+        const RunRecord& run = *e.latest_run();
+        if (effect.reply) emit(sink, acquire_event(t, e, run, *effect.reply, channel.lost_acquire));
+        if (effect.ended == RunResult::skipped) {
+            Event ev = run_event(t, Phase::acquire, EventOp::skip, e, run);
+            ev.outcome = Outcome::skipped;
+            emit(sink, std::move(ev));
+        }
+    }
+    if (!joined_.empty()) {
+        std::sort(joined_.begin(), joined_.end());
+        const auto middle = static_cast<std::ptrdiff_t>(executing_.size());
+        executing_.insert(executing_.end(), joined_.begin(), joined_.end());
+        std::inplace_merge(executing_.begin(), executing_.begin() + middle, executing_.end());
+    }
+}
+
+// The acquire event of one attempt, with the reply the store applied whether
+// or not the node heard it (an acquire whose reply was lost shows its orphaned
+// lease), and the fencing_regressed check of model.md §9.
+Event Simulation::acquire_event(Tick t, const Elector& e, const RunRecord& run, const StoreResult<AcquireReply>& reply,
+                                const std::optional<AcquireReply>& lost_acquire) {
+    Event ev = run_event(t, Phase::acquire, EventOp::acquire, e, run);
+    std::optional<AcquireReply> applied;
+    if (reply.ok()) {
+        applied = reply.value();
+    } else if (lost_acquire && lost_acquire->acquired) {
+        applied = lost_acquire;
+        append_detail(ev.detail, "reply_lost");
+    }
+    if (!reply.ok()) ev.outcome = Outcome::error;
+    if (applied && applied->acquired) {
+        if (reply.ok()) ev.outcome = Outcome::acquired;
+        ev.fencing = applied->fencing;
+        ev.slot = applied->slot;
+        ev.ttl = applied->ttl;
+        if (applied->fresh) {
+            if (highest_issued_ && applied->fencing <= *highest_issued_) {
+                append_detail(ev.detail, "fencing_regressed");
+                ++violations_.fencing_regressed;
+            }
+            highest_issued_ = highest_issued_ ? std::max(*highest_issued_, applied->fencing) : applied->fencing;
+        }
+    } else if (applied) {
+        ev.outcome = Outcome::busy;
+        ev.ttl = applied->remaining;
+        if (applied->reason == BusyReason::hold_off) ev.detail = "hold_off";
+    }
+    return ev;
+}
+
+void Simulation::phase_ops(Tick t, Store& store, EventSink& sink, std::optional<StoreError>& failure) {
+    while (next_op_ < op_order_.size() &&
+           scenario_->ops[static_cast<std::size_t>(op_order_[next_op_])].at == t) {
+        const Op& op = scenario_->ops[static_cast<std::size_t>(op_order_[next_op_++])];
+        Event ev;
+        ev.tick = t;
+        ev.phase = Phase::ops;
+        ev.node = op.actor;
+        if (op.op == OpKind::status) {
+            ev.op = EventOp::status;
+            auto status = store.status(t);
+            if (!status.ok()) {
+                failure = status.error();
+                return;
+            }
+            ev.outcome = status.value().held() ? Outcome::held : Outcome::vacant;
+        } else {
+            ev.op = EventOp::validate;
+            const Elector& named = electors_[static_cast<std::size_t>(op.token_of)];
+            ev.detail = named.owner();
+            const RunRecord* run = named.latest_run();
+            if (run == nullptr) {
+                ev.outcome = Outcome::vacant;
+            } else {
+                ev.token = run->token;
+                auto validity = store.validate(t, run->token);
+                if (!validity.ok()) {
+                    failure = validity.error();
+                    return;
+                }
+                switch (validity.value()) {
+                    case Validity::current: ev.outcome = Outcome::current; break;
+                    case Validity::stale: ev.outcome = Outcome::stale; break;
+                    case Validity::vacant: ev.outcome = Outcome::vacant; break;
+                }
+            }
+        }
+        emit(sink, std::move(ev));
+    }
+}
+
+void Simulation::phase_check(Tick t, Store& /*store*/, EventSink& sink) {
+    const auto executing = static_cast<std::int64_t>(executing_.size());
+    const bool over = executing > scenario_->lock.capacity;
+    if (over == in_overlap_) return;
+    in_overlap_ = over;
+    Event ev;
+    ev.tick = t;
+    ev.phase = Phase::check;
+    if (over) {
+        ev.op = EventOp::overlap_begin;
+        ev.detail = std::to_string(executing);
+        ++violations_.overlap;
+    } else {
+        ev.op = EventOp::overlap_end;
+    }
+    emit(sink, std::move(ev));
+}
+
+}  // namespace leasescope::sim

@@ -1,0 +1,202 @@
+// Running a simulation: to its end with the trace hash (run_to_end,
+// simulate), snapshots of its state, and the Timeline's checkpoints for
+// seeking to any tick.
+#include <algorithm>
+#include <functional>
+
+#include "leasescope/sim/simulation.hpp"
+
+namespace leasescope::sim {
+
+namespace {
+
+class NullSink final : public EventSink {
+public:
+    void on_event(const Event&) override {}
+};
+
+// Hashes the canonical line of every event and passes the event on.
+class HashingSink final : public EventSink {
+public:
+    explicit HashingSink(EventSink& next) : next_(next) {}
+    void on_event(const Event& event) override {
+        line_.clear();
+        append_event_line(line_, event);
+        hasher_.add_line(line_);
+        ++count_;
+        next_.on_event(event);
+    }
+    std::string hex() { return hasher_.hex(); }
+    std::int64_t count() const { return count_; }
+
+private:
+    EventSink& next_;
+    TraceHasher hasher_;
+    std::string line_;
+    std::int64_t count_ = 0;
+};
+
+class CollectingSink final : public EventSink {
+public:
+    explicit CollectingSink(std::vector<Event>& out) : out_(out) {}
+    void on_event(const Event& event) override { out_.push_back(event); }
+
+private:
+    std::vector<Event>& out_;
+};
+
+}  // namespace
+
+Result<TraceSummary, StoreError> run_to_end(Simulation& sim, Store& store, EventSink& sink,
+                                            const std::function<void(Tick)>& on_tick_begin,
+                                            std::optional<Tick> until) {
+    HashingSink hashing(sink);
+    while (!sim.finished() && (!until || sim.next_tick() <= *until)) {
+        if (on_tick_begin) on_tick_begin(sim.next_tick());
+        auto stepped = sim.step(store, hashing);
+        if (!stepped.ok()) return Err{stepped.error()};
+    }
+    TraceSummary summary;
+    summary.end_tick = sim.finished() ? sim.end_tick() : sim.next_tick() - 1;
+    summary.results = sim.results();
+    summary.violations = sim.violations();
+    summary.events = hashing.count();
+    summary.trace_sha256 = hashing.hex();
+    return summary;
+}
+
+Trace simulate(const Scenario& scenario, std::optional<Tick> until) {
+    Trace trace;
+    Simulation sim(scenario);
+    ModelStore store(scenario.lock);
+    trace.header = sim.header();
+    CollectingSink collect(trace.events);
+    auto summary = run_to_end(sim, store, collect, {}, until);
+    LS_ASSERT(summary.ok());  // the model store never fails
+    trace.summary = std::move(summary.value());
+    return trace;
+}
+
+Snapshot take_snapshot(const Simulation& sim, const ModelStore& store, Tick tick) {
+    Snapshot snap;
+    snap.tick = tick;
+    snap.slots = store.slots();
+    snap.counter = store.counter();
+    snap.holdoff_until = store.holdoff_until();
+    snap.resource = sim.resource();
+    snap.violations = sim.violations();
+    snap.in_overlap = sim.in_overlap();
+    const auto& electors = sim.electors();
+    for (std::size_t i = 0; i < electors.size(); ++i) {
+        const Elector& e = electors[i];
+        const NodeFaults& nf = sim.faults()[i];
+        NodeSnapshot n;
+        n.name = e.owner();
+        n.paused = nf.paused;
+        n.partition = nf.partition;
+        n.action = e.options().action;
+        n.watchdog = e.watchdog_running();
+        if (const RunRecord* run = e.latest_run()) {
+            n.run = run->run;
+            n.token = run->token;
+            n.fencing = run->fencing;
+            if (run->result != RunResult::unfinished) n.last_result = run->result;
+        }
+        switch (e.state()) {
+            case ElectorState::idle: n.status = NodeStatus::idle; break;
+            case ElectorState::waiting: n.status = NodeStatus::waiting; break;
+            case ElectorState::running:
+                n.believes_leader = true;
+                n.progress = e.progress();
+                n.status = store.do_validate(tick, n.token) == Validity::current ? NodeStatus::running
+                                                                                   : NodeStatus::stale;
+                break;
+            case ElectorState::finished: n.status = NodeStatus::done; break;
+        }
+        if (nf.crashed) n.status = NodeStatus::crashed;
+        snap.nodes.push_back(std::move(n));
+    }
+    return snap;
+}
+
+namespace {
+
+// Roughly what a copy of the state costs: the heap memory of the electors and
+// their runs, which dominates on big scenarios.
+std::size_t state_bytes(const Simulation& sim, const ModelStore& store) {
+    std::size_t bytes = sizeof(Simulation) + sizeof(ModelStore);
+    bytes += store.slots().size() * sizeof(SlotRecord);
+    bytes += sim.faults().size() * sizeof(NodeFaults);
+    for (const Elector& e : sim.electors()) {
+        bytes += sizeof(Elector) + e.owner().capacity() + e.options().writes.size() * sizeof(Tick);
+        bytes += e.runs().size() * sizeof(RunRecord);
+    }
+    // The scheduler's own lists: at most a few entries per node.
+    bytes += sim.electors().size() * 3 * sizeof(std::pair<Tick, NodeIndex>);
+    return bytes;
+}
+
+}  // namespace
+
+Timeline::Timeline(Scenario scenario, Tick checkpoint_every, std::size_t checkpoint_bytes_max)
+    : scenario_(std::make_unique<Scenario>(std::move(scenario))), checkpoint_every_(checkpoint_every) {
+    LS_ASSERT(checkpoint_every_ >= 1);
+    Simulation sim(*scenario_);
+    ModelStore store(scenario_->lock);
+    trace_.header = sim.header();
+    CollectingSink collect(trace_.events);
+    HashingSink hashing(collect);
+    while (!sim.finished()) {
+        if (sim.next_tick() % checkpoint_every_ == 0) {
+            checkpoints_.push_back(Checkpoint{sim, store});
+            checkpoint_sizes_.push_back(state_bytes(sim, store));
+            checkpoint_bytes_ += checkpoint_sizes_.back();
+            // Over budget: double the spacing, keep the checkpoints at its
+            // multiples (the first always stays).
+            while (checkpoint_bytes_ > checkpoint_bytes_max && checkpoints_.size() > 1) {
+                std::size_t kept = 0;
+                checkpoint_bytes_ = 0;
+                for (std::size_t k = 0; k < checkpoints_.size(); k += 2) {
+                    if (kept != k) {
+                        checkpoints_[kept] = std::move(checkpoints_[k]);
+                        checkpoint_sizes_[kept] = checkpoint_sizes_[k];
+                    }
+                    checkpoint_bytes_ += checkpoint_sizes_[kept];
+                    ++kept;
+                }
+                checkpoints_.erase(checkpoints_.begin() + static_cast<std::ptrdiff_t>(kept), checkpoints_.end());
+                checkpoint_sizes_.resize(kept);
+                checkpoint_every_ *= 2;
+            }
+        }
+        auto stepped = sim.step(store, hashing);
+        LS_ASSERT(stepped.ok());
+    }
+    trace_.summary.end_tick = sim.end_tick();
+    trace_.summary.results = sim.results();
+    trace_.summary.violations = sim.violations();
+    trace_.summary.events = hashing.count();
+    trace_.summary.trace_sha256 = hashing.hex();
+}
+
+Snapshot Timeline::snapshot_at(Tick t) const {
+    t = std::clamp<Tick>(t, 0, end_tick());
+    const auto index = static_cast<std::size_t>(t / checkpoint_every_);
+    LS_ASSERT(index < checkpoints_.size());
+    Checkpoint cp = checkpoints_[index];
+    NullSink null_sink;
+    while (!cp.sim.finished() && cp.sim.next_tick() <= t) {
+        auto stepped = cp.sim.step(cp.store, null_sink);
+        LS_ASSERT(stepped.ok());
+    }
+    return take_snapshot(cp.sim, cp.store, t);
+}
+
+std::size_t Timeline::first_event_at_or_after(Tick t) const {
+    const auto& events = trace_.events;
+    return static_cast<std::size_t>(
+        std::lower_bound(events.begin(), events.end(), t, [](const Event& e, Tick v) { return e.tick < v; }) -
+        events.begin());
+}
+
+}  // namespace leasescope::sim

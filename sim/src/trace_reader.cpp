@@ -1,0 +1,301 @@
+// The trace reader: reads a JSONL trace back and checks every line's shape,
+// ranges and order, the event count and the SHA-256 of the event lines.
+#include <array>
+#include <limits>
+#include <type_traits>
+#include <nlohmann/json.hpp>
+
+#include <fmt/format.h>
+
+#include "leasescope/sim/limits.hpp"
+#include "leasescope/sim/trace.hpp"
+
+namespace leasescope::sim {
+namespace {
+using ordered_json = nlohmann::ordered_json;
+}  // namespace
+
+std::string TraceError::to_string() const {
+    if (line > 0) return fmt::format("{}:{}: {}", file, line, message);
+    return fmt::format("{}: {}", file, message);
+}
+
+namespace {
+
+struct LineError {
+    std::string message;
+};
+
+// Expects exactly these keys, in this order.
+std::optional<LineError> check_keys(const ordered_json& j, std::initializer_list<const char*> keys) {
+    if (!j.is_object()) return LineError{"expected a JSON object"};
+    auto it = j.begin();
+    for (const char* key : keys) {
+        if (it == j.end()) return LineError{fmt::format("missing key \"{}\"", key)};
+        if (it.key() != key) return LineError{fmt::format("expected key \"{}\", found \"{}\"", key, it.key())};
+        ++it;
+    }
+    if (it != j.end()) return LineError{fmt::format("unexpected key \"{}\"", it.key())};
+    return std::nullopt;
+}
+
+// An integer in [lo, hi], checked before it is narrowed to T: a slot of 2^32
+// must not wrap to 0, nor a tick of 2^63 to a negative number.
+template <class T>
+std::optional<LineError> get_int(const ordered_json& j, const char* key, T& out, bool nullable, bool& was_null,
+                                 std::int64_t lo, std::int64_t hi) {
+    static_assert(std::is_signed_v<T>);
+    LS_ASSERT(lo <= hi);
+    LS_ASSERT(hi >= 0);
+    LS_ASSERT(hi <= static_cast<std::int64_t>(std::numeric_limits<T>::max()));
+    const auto& v = j.at(key);
+    was_null = v.is_null();
+    if (was_null) {
+        if (nullable) return std::nullopt;
+        return LineError{fmt::format("\"{}\" must be an integer, not null", key)};
+    }
+    if (!v.is_number_integer()) return LineError{fmt::format("\"{}\" must be an integer", key)};
+    bool in_range = false;
+    if (v.is_number_unsigned()) {
+        in_range = v.get<std::uint64_t>() <= static_cast<std::uint64_t>(hi) &&
+                   (lo <= 0 || v.get<std::uint64_t>() >= static_cast<std::uint64_t>(lo));
+    } else {
+        const std::int64_t i = v.get<std::int64_t>();
+        in_range = i >= lo && i <= hi;
+    }
+    if (!in_range)
+        return LineError{fmt::format("\"{}\" is {}; expected an integer from {} to {}", key, v.dump(), lo, hi)};
+    out = static_cast<T>(v.get<std::int64_t>());
+    return std::nullopt;
+}
+
+std::optional<LineError> get_string(const ordered_json& j, const char* key, std::string& out, bool nullable,
+                                    std::int64_t length_max) {
+    const auto& v = j.at(key);
+    if (v.is_null() && nullable) {
+        out.clear();
+        return std::nullopt;
+    }
+    if (!v.is_string()) return LineError{fmt::format("\"{}\" must be a string{}", key, nullable ? " or null" : "")};
+    const auto& text = v.get_ref<const std::string&>();
+    if (static_cast<std::int64_t>(text.size()) > length_max)
+        return LineError{fmt::format("\"{}\" is {} bytes long; at most {}", key, text.size(), length_max)};
+    out = text;
+    if (out.empty() && nullable) return LineError{fmt::format("\"{}\" must not be empty (use null)", key)};
+    return std::nullopt;
+}
+
+// The shape of a line, from a scan of its bytes before it is parsed: arrays
+// and objects nested deeper than json_depth_max (a trace line nests 3 deep),
+// or an object with more than json_object_keys_max keys (the reader's ordered
+// objects look keys up one by one: 40,000 keys in one line took a fuzzer's
+// input past 10 s), or more than json_values_max values (an array of 8
+// million numbers asked for a 256 MB block; a real line within
+// trace_bytes_max has far fewer).
+std::optional<std::string> line_shape_error(std::string_view line) {
+    std::array<std::int64_t, limits::json_depth_max + 1> keys{};
+    std::int64_t depth = 0;
+    std::int64_t separators = 0;
+    bool in_string = false;
+    for (std::size_t i = 0; i < line.size(); ++i) {
+        const char c = line[i];
+        if (in_string) {
+            if (c == '\\') ++i;
+            else if (c == '"') in_string = false;
+        } else if (c == '"') {
+            in_string = true;
+        } else if (c == '[' || c == '{') {
+            if (++depth > limits::json_depth_max)
+                return fmt::format("arrays and objects nested more than {} deep (json_depth_max)",
+                                   limits::json_depth_max);
+            keys[static_cast<std::size_t>(depth)] = 0;
+        } else if (c == ']' || c == '}') {
+            if (depth > 0) --depth;
+        } else if (c == ',') {
+            if (++separators >= limits::json_values_max)
+                return fmt::format("more than {} values in one line (json_values_max)", limits::json_values_max);
+        } else if (c == ':') {
+            if (++keys[static_cast<std::size_t>(depth)] > limits::json_object_keys_max)
+                return fmt::format("an object with more than {} keys (json_object_keys_max)",
+                                   limits::json_object_keys_max);
+        }
+    }
+    return std::nullopt;
+}
+
+std::optional<LineError> read_header(const ordered_json& j, TraceHeader& h) {
+    if (auto e = check_keys(j, {"type", "format", "scenario", "seed", "tick_ms", "lock", "capacity", "candidates"}))
+        return e;
+    if (j["type"] != "header") return LineError{"line 1 must be the header (\"type\":\"header\")"};
+    if (j["format"] != trace_format)
+        return LineError{fmt::format("unsupported format; expected \"{}\"", trace_format)};
+    bool null = false;
+    if (auto e = get_string(j, "scenario", h.scenario, false, limits::name_length_max)) return e;
+    if (!j["seed"].is_number_unsigned() && !(j["seed"].is_number_integer() && j["seed"].get<std::int64_t>() >= 0))
+        return LineError{"\"seed\" must be a non-negative integer"};
+    h.seed = j["seed"].get<std::uint64_t>();
+    if (auto e = get_int(j, "tick_ms", h.tick_ms, false, null, limits::tick_ms_min, limits::tick_ms_max)) return e;
+    if (auto e = get_string(j, "lock", h.lock, false, limits::name_length_max)) return e;
+    if (auto e = get_int(j, "capacity", h.capacity, false, null, 1, limits::capacity_max)) return e;
+    if (!j["candidates"].is_array()) return LineError{"\"candidates\" must be an array of names"};
+    if (static_cast<std::int64_t>(j["candidates"].size()) > limits::candidates_max)
+        return LineError{fmt::format("\"candidates\" has {} names; at most {}", j["candidates"].size(),
+                                     limits::candidates_max)};
+    for (const auto& c : j["candidates"]) {
+        if (!c.is_string() || static_cast<std::int64_t>(c.get_ref<const std::string&>().size()) > limits::name_length_max)
+            return LineError{fmt::format("\"candidates\" must be an array of names of at most {} bytes",
+                                         limits::name_length_max)};
+        h.candidates.push_back(c.get<std::string>());
+    }
+    return std::nullopt;
+}
+
+std::optional<LineError> read_event(const ordered_json& j, Event& e) {
+    if (auto err = check_keys(j, {"type", "tick", "seq", "phase", "node", "run", "op", "token", "fencing", "slot",
+                                  "ttl", "outcome", "detail"}))
+        return err;
+    bool null = false;
+    if (auto err = get_int(j, "tick", e.tick, false, null, 0, limits::horizon_max)) return err;
+    if (auto err = get_int(j, "seq", e.seq, false, null, 0, limits::trace_events_max - 1)) return err;
+    std::string s;
+    if (auto err = get_string(j, "phase", s, false, limits::name_length_max)) return err;
+    auto phase = phase_from_string(s);
+    if (!phase) return LineError{fmt::format("unknown phase \"{}\"", s)};
+    e.phase = *phase;
+    if (auto err = get_string(j, "node", e.node, true, limits::name_length_max)) return err;
+    if (auto err = get_int(j, "run", e.run, true, null, 0, limits::runs_max - 1)) return err;
+    if (null) e.run = -1;
+    if (auto err = get_string(j, "op", s, false, limits::name_length_max)) return err;
+    auto op = op_from_string(s);
+    if (!op) return LineError{fmt::format("unknown op \"{}\"", s)};
+    e.op = *op;
+    if (auto err = get_string(j, "token", e.token, true, limits::token_length_max)) return err;
+    Fencing fencing = 0;
+    if (auto err = get_int(j, "fencing", fencing, true, null, 1, limits::fencing_max)) return err;
+    if (!null) e.fencing = fencing;
+    SlotIndex slot = 0;
+    if (auto err = get_int(j, "slot", slot, true, null, 0, limits::capacity_max - 1)) return err;
+    if (!null) e.slot = slot;
+    Tick ttl = 0;
+    if (auto err = get_int(j, "ttl", ttl, true, null, 0, limits::duration_max)) return err;
+    if (!null) e.ttl = ttl;
+    if (auto err = get_string(j, "outcome", s, true, limits::name_length_max)) return err;
+    if (s.empty()) {
+        e.outcome = Outcome::none;
+    } else {
+        auto outcome = outcome_from_string(s);
+        if (!outcome) return LineError{fmt::format("unknown outcome \"{}\"", s)};
+        e.outcome = *outcome;
+    }
+    if (auto err = get_string(j, "detail", e.detail, true, limits::detail_length_max)) return err;
+    return std::nullopt;
+}
+
+std::optional<LineError> read_summary(const ordered_json& j, TraceSummary& s) {
+    if (auto err = check_keys(j, {"type", "end_tick", "results", "violations", "events", "trace_sha256"})) return err;
+    bool null = false;
+    if (auto err = get_int(j, "end_tick", s.end_tick, false, null, 0, limits::horizon_max)) return err;
+    if (!j["results"].is_array()) return LineError{"\"results\" must be an array"};
+    if (static_cast<std::int64_t>(j["results"].size()) > limits::runs_total_max)
+        return LineError{fmt::format("\"results\" has {} entries; at most {}", j["results"].size(),
+                                     limits::runs_total_max)};
+    for (const auto& r : j["results"]) {
+        if (auto err = check_keys(r, {"node", "run", "result", "fencing"}))
+            return LineError{"in \"results\": " + err->message};
+        RunSummary rs;
+        if (auto err = get_string(r, "node", rs.node, false, limits::name_length_max)) return err;
+        if (auto err = get_int(r, "run", rs.run, false, null, 0, limits::runs_max - 1)) return err;
+        if (auto err = get_string(r, "result", rs.result, false, limits::name_length_max)) return err;
+        Fencing f = 0;
+        if (auto err = get_int(r, "fencing", f, true, null, 1, limits::fencing_max)) return err;
+        if (!null) rs.fencing = f;
+        s.results.push_back(std::move(rs));
+    }
+    const auto& v = j["violations"];
+    if (auto err = check_keys(v, {"overlap", "unsafe_write", "fencing_regressed"}))
+        return LineError{"in \"violations\": " + err->message};
+    if (auto err = get_int(v, "overlap", s.violations.overlap, false, null, 0, limits::trace_events_max)) return err;
+    if (auto err = get_int(v, "unsafe_write", s.violations.unsafe_write, false, null, 0, limits::trace_events_max)) return err;
+    if (auto err = get_int(v, "fencing_regressed", s.violations.fencing_regressed, false, null, 0, limits::trace_events_max)) return err;
+    if (auto err = get_int(j, "events", s.events, false, null, 0, limits::trace_events_max)) return err;
+    if (auto err = get_string(j, "trace_sha256", s.trace_sha256, false, 64)) return err;
+    return std::nullopt;
+}
+
+}  // namespace
+
+Result<Trace, TraceError> parse_trace(std::string_view text, const std::string& file) {
+    Trace trace;
+    TraceHasher hasher;
+    std::int64_t line_no = 0;
+    bool have_summary = false;
+    std::size_t pos = 0;
+    auto fail = [&](std::string message) { return Err{TraceError{file, line_no, std::move(message)}}; };
+    if (static_cast<std::int64_t>(text.size()) > limits::trace_bytes_max)
+        return fail(fmt::format("the file is larger than {} bytes (trace_bytes_max)", limits::trace_bytes_max));
+    while (pos < text.size()) {
+        const std::size_t end = text.find('\n', pos);
+        if (end == std::string_view::npos) {
+            ++line_no;
+            return fail("the last line has no newline (truncated file?)");
+        }
+        const std::string_view line = text.substr(pos, end - pos);
+        pos = end + 1;
+        ++line_no;
+        if (have_summary) return fail("text after the summary line");
+        if (const std::size_t nul = line.find('\0'); nul != std::string_view::npos)
+            return fail(fmt::format("a NUL byte (\\0) at column {}: a trace is text", nul + 1));
+        if (auto shape = line_shape_error(line)) return fail(*shape);
+        ordered_json j;
+        try {
+            j = ordered_json::parse(line);
+        } catch (const nlohmann::json::parse_error& e) {
+            return fail(fmt::format("not valid JSON at column {}: expected one compact JSON object per line",
+                                    e.byte));
+        } catch (const nlohmann::json::exception&) {
+            // Valid syntax the reader cannot hold, such as a number too large
+            // for a double (found by the trace fuzzer).
+            return fail("a value out of range: expected one compact JSON object per line");
+        }
+        if (!j.is_object() || !j.contains("type") || !j["type"].is_string())
+            return fail("expected a JSON object with a \"type\"");
+        const std::string type = j["type"].get<std::string>();
+        std::optional<LineError> err;
+        if (line_no == 1) {
+            if (type != "header") return fail("line 1 must be the header (\"type\":\"header\")");
+            err = read_header(j, trace.header);
+        } else if (type == "event") {
+            Event e;
+            err = read_event(j, e);
+            if (!err && e.seq != static_cast<std::int64_t>(trace.events.size()))
+                err = LineError{fmt::format("seq {} out of order; expected {}", e.seq, trace.events.size())};
+            if (!err && e.slot && *e.slot >= trace.header.capacity)
+                err = LineError{fmt::format("\"slot\" is {}; the lock has {} slot{}", *e.slot, trace.header.capacity,
+                                            trace.header.capacity == 1 ? "" : "s")};
+            if (!err && !trace.events.empty() && e.tick < trace.events.back().tick)
+                err = LineError{fmt::format("tick {} goes backwards (previous event at {})", e.tick,
+                                            trace.events.back().tick)};
+            if (!err) trace.events.push_back(std::move(e));
+        } else if (type == "summary") {
+            err = read_summary(j, trace.summary);
+            have_summary = true;
+        } else {
+            return fail(fmt::format("unknown line type \"{}\"; expected event or summary", type));
+        }
+        if (err) return fail(err->message);
+        // Canonical bytes: what we write back must be what we read.
+        if (j.dump() != line) return fail("not in canonical form (compact JSON, keys in the documented order)");
+        if (type == "event") hasher.add_line(line);
+    }
+    if (line_no == 0) return fail("empty file: expected a header line");
+    if (!have_summary) return fail("no summary line (truncated file?)");
+    if (trace.summary.events != static_cast<std::int64_t>(trace.events.size()))
+        return fail(fmt::format("the summary counts {} events, the file has {}", trace.summary.events,
+                                trace.events.size()));
+    const std::string hex = hasher.hex();
+    if (hex != trace.summary.trace_sha256)
+        return fail(fmt::format("trace_sha256 does not match the event lines (computed {})", hex));
+    return trace;
+}
+
+}  // namespace leasescope::sim
