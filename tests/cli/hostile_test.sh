@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Hostile input and hostile file systems, as a careful tester would try them
-# (issue 15): each case must end with a clear error and a non-zero exit code
+# Hostile input and hostile file systems, as a careful tester would try them:
+# each case must end with a clear error and a non-zero exit code
 # (or the right behaviour), quickly and within a memory bound.
 #
 #   hostile_test.sh <path-to-leasescope-cli> <source-dir>
