@@ -79,7 +79,7 @@ if(DPKG_SHLIBDEPS)
   set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 else()
   set(CPACK_DEBIAN_PACKAGE_DEPENDS
-    "libc6, libstdc++6, libgcc-s1, libssl3, libfmt9, libhiredis0.14, libglfw3, libgl1, libfontconfig1, zlib1g")
+    "libc6, libstdc++6, libgcc-s1, libssl3, libfmt9, libhiredis0.14, libglfw3, libepoxy0, libgl1, libfontconfig1, zlib1g")
 endif()
 # The static libraries and headers are for building against: their own
 # headers and libraries come from these.

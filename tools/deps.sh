@@ -5,7 +5,7 @@
 # build/setup.log), whose last lines and name are shown when a step fails.
 leasescope_packages=(
   build-essential cmake pkg-config
-  libimgui-dev libglfw3-dev libhiredis-dev redis-server nlohmann-json3-dev
+  libimgui-dev libglfw3-dev libepoxy-dev libhiredis-dev redis-server nlohmann-json3-dev
   libcli11-dev libfmt-dev libstb-dev libfontconfig1-dev fonts-nanum libssl-dev
   googletest libgtest-dev libbenchmark-dev xvfb xauth
   python3-jsonschema desktop-file-utils man-db

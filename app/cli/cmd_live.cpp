@@ -68,11 +68,6 @@ struct LiveArgs {
     std::int64_t bench_pairs = 0;
 };
 
-std::string default_url() {
-    const char* env = std::getenv("LEASESCOPE_REDIS_URL");
-    return env != nullptr && *env != '\0' ? std::string(env) : std::string(redis::default_redis_url);
-}
-
 std::string timing_fault_list(const std::vector<live::TimingFault>& faults) {
     std::string out;
     for (const auto& f : faults) {
@@ -208,7 +203,7 @@ int run_live_command(const LiveArgs& args) {
 
 void add_live_command(CLI::App& app, int& exit_code) {
     auto args = std::make_shared<LiveArgs>();
-    args->redis_url = default_url();
+    args->redis_url = redis::redis_url_from_env();
     auto* live = app.add_subcommand(
         "live",
         "Run a scenario in real time against a real Redis (same elector code).\n"
@@ -216,8 +211,8 @@ void add_live_command(CLI::App& app, int& exit_code) {
         "of the same lock holds it, 4 an output could not be written, 130/143 interrupted by SIGINT/SIGTERM.");
     live->add_option("SCENARIO", args->scenario_path, "Scenario file (JSON with comments)");
     live->add_option("--redis", args->redis_url,
-                     "redis://[user:password@]host[:port][/db] (default: $LEASESCOPE_REDIS_URL or "
-                     "redis://127.0.0.1:6379)");
+                     "redis://[user:password@]host[:port][/db] (default: $LEASESCOPE_REDIS_URL or " +
+                         std::string(redis::default_redis_url) + ")");
     live->add_option("--tick-ms", args->tick_ms, "Milliseconds per tick (default: the scenario's tick_ms)")
         ->check(integer_in(limits::tick_ms_min, limits::tick_ms_max));
     live->add_flag("--compare", args->compare,

@@ -1,5 +1,5 @@
 #pragma once
-// Shared pieces of the CLI's commands: exit codes, file loading, errors.
+// Shared pieces of the CLI's commands: file loading, errors, the exit codes in use.
 #include <cstdint>
 #include <optional>
 #include <string_view>
@@ -8,17 +8,19 @@
 
 #include <CLI/CLI.hpp>
 
+#include "leasescope/io/exit_codes.hpp"
 #include "leasescope/sim/scenario.hpp"
 #include "leasescope/sim/trace.hpp"
 #include "leasescope/words/strings.hpp"
 
 namespace leasescope::cli {
 
-inline constexpr int exit_ok = 0;
-inline constexpr int exit_check_failed = 1;  // a check, compare or diff found a difference
-inline constexpr int exit_bad_input = 2;     // a bad scenario, trace, option or file
-inline constexpr int exit_backend = 3;       // Redis unreachable or failing (live mode)
-inline constexpr int exit_write_failed = 4;  // an output (a file, or standard output) could not be written
+// The exit codes, shared with the app (leasescope/io/exit_codes.hpp).
+using io::exit_backend;
+using io::exit_bad_input;
+using io::exit_check_failed;
+using io::exit_ok;
+using io::exit_write_failed;
 
 // Reads a whole file of at most `max_bytes` (named `limit_name` in the
 // error); nullopt (and a message on stderr naming the file) on failure.

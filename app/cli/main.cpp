@@ -430,12 +430,8 @@ int main(int argc, char** argv) {
 
     add_explain_command(app, exit_code);
     add_schema_command(app, exit_code);
-#ifdef LEASESCOPE_HAVE_EXPLORE
     add_explore_command(app, exit_code);
-#endif
-#ifdef LEASESCOPE_HAVE_BENCH
     add_bench_commands(app, exit_code);
-#endif
 #ifdef LEASESCOPE_HAVE_LIVE
     add_live_command(app, exit_code);
 #endif

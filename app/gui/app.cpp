@@ -1,3 +1,5 @@
+// The app's state outside the commands: assets, presets and settings, the timeline and playhead, the tour,
+// background jobs, shortcuts and the panel layout.
 #include "app.hpp"
 
 #include <algorithm>
@@ -11,6 +13,7 @@
 
 #include "core/svg.hpp"
 #include "core/trace_lanes.hpp"
+#include "leasescope/redis/redis_url.hpp"
 #include "core/words.hpp"
 #include "leasescope/io/files.hpp"
 #include "leasescope/sim/limits.hpp"
@@ -49,9 +52,8 @@ std::string default_config_dir() {
 
 App::App(AppOptions options) : options_(std::move(options)), palette_(default_palette()), views_(make_views()) {
     live_.supported = live_supported();
-    const char* env = std::getenv("LEASESCOPE_REDIS_URL");
-    live_.url_initial = env && *env ? env : "redis://127.0.0.1:6379";
-    live_.url_shown = redact_redis_url(live_.url_initial);
+    live_.url_initial = redis::redis_url_from_env();
+    live_.url_shown = redis::redact_redis_url(live_.url_initial);
 }
 
 bool App::init(std::string& error) {
@@ -205,174 +207,11 @@ void App::tour_goto(int step) {
     }
 }
 
-void App::apply(const Commands& commands) {
-    if (!timeline_) return;
-    const auto& events = timeline_->trace().events;
-    for (const Command& c : commands) {
-        switch (c.kind) {
-            case Command::Kind::seek:
-                seek(c.value);
-                break;
-            case Command::Kind::step:
-                playing_ = false;
-                seek(playhead_ + c.value);
-                break;
-            case Command::Kind::next_event: {
-                playing_ = false;
-                const std::size_t k = timeline_->first_event_at_or_after(playhead_ + 1);
-                if (k < events.size()) {
-                    seek(events[k].tick);
-                    selected_event_ = static_cast<std::int32_t>(k);
-                }
-                break;
-            }
-            case Command::Kind::prev_event: {
-                playing_ = false;
-                const std::size_t k = timeline_->first_event_at_or_after(playhead_);
-                if (k > 0) {
-                    const Tick t = events[k - 1].tick;
-                    seek(t);
-                    selected_event_ = static_cast<std::int32_t>(timeline_->first_event_at_or_after(t));
-                }
-                break;
-            }
-            case Command::Kind::toggle_play:
-                if (!playing_ && playhead_ >= lanes_.end_tick) seek(0);
-                playing_ = !playing_;
-                play_accum_ = 0;
-                break;
-            case Command::Kind::set_speed:
-                speed_ = std::clamp(c.number, 0.5, 40.0);
-                save_settings();
-                break;
-            case Command::Kind::restart:
-                seek(0);
-                selected_event_ = -1;
-                playing_ = true;
-                play_accum_ = 0;
-                break;
-            case Command::Kind::fit:
-                ++fit_generation_;
-                break;
-            case Command::Kind::select_event:
-                if (c.value >= 0 && static_cast<std::size_t>(c.value) < events.size()) {
-                    selected_event_ = static_cast<std::int32_t>(c.value);
-                    playing_ = false;
-                    seek(events[static_cast<std::size_t>(c.value)].tick);
-                }
-                break;
-            case Command::Kind::edit: {
-                auto edited = apply_edits(timeline_->scenario(), c.edits);
-                if (!edited.ok()) {
-                    error_ = edited.error();
-                    break;
-                }
-                error_.clear();
-                notice_.clear();
-                rebuild(std::move(edited).value(), true);
-                return;  // the old timeline's event indices are gone
-            }
-            case Command::Kind::load_preset:
-            case Command::Kind::open_path: {
-                std::string err;
-                if (load_file(c.text, err)) {
-                    error_.clear();
-                    notice_.clear();
-                    if (c.kind == Command::Kind::open_path) tour_step_ = -1;
-                } else {
-                    error_ = err;
-                }
-                return;
-            }
-            case Command::Kind::open_picker:
-                pick_file_to_open();
-                break;
-            case Command::Kind::save_path:
-                write_text(c.text, sim::scenario_to_json(timeline_->scenario()));
-                break;
-            case Command::Kind::set_lang:
-                set_lang(lang_from_code(c.text));
-                break;
-            case Command::Kind::tour_goto:
-                tour_goto(static_cast<int>(c.value));
-                return;
-            case Command::Kind::reset_layout:
-                relayout_pending_ = true;
-                break;
-            case Command::Kind::set_top_height: {
-                // The top bar wraps its knobs and the lesson: the panels below move with it.
-                const auto h = static_cast<float>(std::round(c.number));
-                if (std::fabs(h - top_h_) >= 1.0f) {
-                    top_h_ = h;
-                    relayout_pending_ = true;
-                }
-                break;
-            }
-            case Command::Kind::tour_stop:
-                tour_step_ = -1;
-                break;
-            case Command::Kind::export_png:
-                png_request_ = c.text;
-                break;
-            case Command::Kind::export_svg: {
-                SvgOptions o;
-                o.first = 0;
-                o.last = lanes_.end_tick;
-                o.playhead = playhead_;
-                const auto& sc = timeline_->scenario();
-                o.title = (strings_.lang() == Lang::ko && !sc.title.ko.empty() ? sc.title.ko : sc.title.en);
-                if (o.title.empty()) o.title = sc.name;
-                write_text(c.text, timeline_svg(lanes_, palette_, strings_, o));
-                break;
-            }
-            case Command::Kind::export_jsonl:
-                write_text(c.text, sim::trace_to_jsonl(timeline_->trace()));
-                break;
-            case Command::Kind::live_toggle:
-                live_.open = !live_.open;
-                if (live_.open) find_.open = false;
-                break;
-            case Command::Kind::live_run:
-                if (live_job_ || !live_.supported) break;
-                {
-                    const bool supported = live_.supported;
-                    live_ = LiveStatus{};
-                    live_.supported = supported;
-                    live_.url_initial = c.text;
-                    live_.open = true;
-                }
-                live_.verdict = LiveVerdict::running;
-                live_.url_shown = redact_redis_url(c.text);
-                live_.end_tick = lanes_.end_tick;
-                live_.tick_ms = c.value > 0 ? c.value : timeline_->scenario().tick_ms;
-                live_job_ = std::make_unique<LiveJob>(timeline_->scenario(), c.text, c.value);
-                break;
-            case Command::Kind::live_cancel:
-                if (live_job_) live_job_->cancel();
-                break;
-            case Command::Kind::find_toggle:
-                find_.open = !find_.open;
-                if (find_.open) live_.open = false;
-                break;
-            case Command::Kind::find_run:
-                start_find(c.text, static_cast<int>(c.value));
-                break;
-            case Command::Kind::find_cancel:
-                if (find_job_) {
-                    find_job_.reset();
-                    find_.running = false;
-                    find_.cancelled = true;
-                }
-                break;
-        }
-    }
-}
-
-void App::start_find(const std::string& properties, int max_faults) {
+void App::start_find(const sim::Properties& properties, int max_faults) {
     if (find_job_) return;
     sim::ExploreOptions options;
     options.max_faults = std::clamp(max_faults, 1, 3);
-    if (auto parsed = sim::parse_properties(properties); parsed.ok()) options.properties = parsed.value();
+    options.properties = properties;
     find_properties_ = options.properties;
     find_ = FindStatus{};
     find_.open = true;
@@ -443,22 +282,22 @@ void App::advance(double dt) {
 void App::shortcuts(Commands& out) const {
     const ImGuiIO& io = ImGui::GetIO();
     if (io.WantTextInput) return;
-    if (ImGui::IsKeyPressed(GLFW_KEY_SPACE, false)) out.push_back(cmd(Command::Kind::toggle_play));
-    if (ImGui::IsKeyPressed(GLFW_KEY_RIGHT)) out.push_back(io.KeyShift ? cmd(Command::Kind::next_event)
-                                                                       : cmd(Command::Kind::step, 1));
-    if (ImGui::IsKeyPressed(GLFW_KEY_LEFT)) out.push_back(io.KeyShift ? cmd(Command::Kind::prev_event)
-                                                                      : cmd(Command::Kind::step, -1));
-    if (ImGui::IsKeyPressed(GLFW_KEY_PAGE_DOWN)) out.push_back(cmd(Command::Kind::next_event));
-    if (ImGui::IsKeyPressed(GLFW_KEY_PAGE_UP)) out.push_back(cmd(Command::Kind::prev_event));
-    if (ImGui::IsKeyPressed(GLFW_KEY_HOME, false)) out.push_back(cmd(Command::Kind::seek, 0));
-    if (ImGui::IsKeyPressed(GLFW_KEY_END, false)) out.push_back(cmd(Command::Kind::seek, lanes_.end_tick));
+    if (ImGui::IsKeyPressed(GLFW_KEY_SPACE, false)) out.push_back(command::TogglePlay{});
+    if (ImGui::IsKeyPressed(GLFW_KEY_RIGHT)) {
+        if (io.KeyShift) out.push_back(command::NextEvent{});
+        else out.push_back(command::Step{1});
+    }
+    if (ImGui::IsKeyPressed(GLFW_KEY_LEFT)) {
+        if (io.KeyShift) out.push_back(command::PrevEvent{});
+        else out.push_back(command::Step{-1});
+    }
+    if (ImGui::IsKeyPressed(GLFW_KEY_PAGE_DOWN)) out.push_back(command::NextEvent{});
+    if (ImGui::IsKeyPressed(GLFW_KEY_PAGE_UP)) out.push_back(command::PrevEvent{});
+    if (ImGui::IsKeyPressed(GLFW_KEY_HOME, false)) out.push_back(command::Seek{0});
+    if (ImGui::IsKeyPressed(GLFW_KEY_END, false)) out.push_back(command::Seek{lanes_.end_tick});
     const bool plus = ImGui::IsKeyPressed(GLFW_KEY_EQUAL) || ImGui::IsKeyPressed(GLFW_KEY_KP_ADD);
     const bool minus = ImGui::IsKeyPressed(GLFW_KEY_MINUS) || ImGui::IsKeyPressed(GLFW_KEY_KP_SUBTRACT);
-    if (plus || minus) {
-        Command c = cmd(Command::Kind::set_speed);
-        c.number = plus ? speed_ * 1.5 : speed_ / 1.5;
-        out.push_back(c);
-    }
+    if (plus || minus) out.push_back(command::SetSpeed{plus ? speed_ * 1.5 : speed_ / 1.5});
 }
 
 void App::compute_layout(float w, float h) {

@@ -33,7 +33,7 @@ public:
     // Loads a scenario file (a preset or any path); false and an error message on failure.
     bool load_file(const std::string& path, std::string& error);
 
-    // Applies the commands the views returned this frame.
+    // Applies the commands the views returned this frame (app_commands.cpp).
     void apply(const Commands& commands);
     // Advances playback by `dt_seconds` of wall time.
     void advance(double dt_seconds);
@@ -73,7 +73,7 @@ public:
     Fonts& fonts() { return fonts_; }
     const std::string& error() const { return error_; }
 
-    // Requests a PNG of the next rendered frame (main.cpp reads pixels after drawing).
+    // Requests a PNG of the next rendered frame (host_frame reads pixels after drawing).
     std::optional<std::string> take_png_request();
     void set_notice(std::string text) { notice_ = std::move(text); }
     void set_error(std::string text) { error_ = std::move(text); }
@@ -145,8 +145,41 @@ private:
     sim::Properties find_properties_;
     double find_budget_ms_ = 12.0;
     Offscreen* offscreen_ = nullptr;
-    void start_find(const std::string& properties, int max_faults);
+    void start_find(const sim::Properties& properties, int max_faults);
     void finish_find();
+
+    // One handler per command (app_commands.cpp). `stop`: the commands after
+    // this one were made against a timeline that is gone.
+    enum class After { next, stop };
+    After open_file(const std::string& path, bool leaves_tour);
+    After on(const command::Seek& c);
+    After on(const command::Step& c);
+    After on(const command::NextEvent& c);
+    After on(const command::PrevEvent& c);
+    After on(const command::TogglePlay& c);
+    After on(const command::SetSpeed& c);
+    After on(const command::Restart& c);
+    After on(const command::Fit& c);
+    After on(const command::SelectEvent& c);
+    After on(const command::EditScenario& c);
+    After on(const command::LoadPreset& c);
+    After on(const command::OpenPath& c);
+    After on(const command::SavePath& c);
+    After on(const command::OpenPicker& c);
+    After on(const command::SetLang& c);
+    After on(const command::TourGoto& c);
+    After on(const command::TourStop& c);
+    After on(const command::ResetLayout& c);
+    After on(const command::SetTopHeight& c);
+    After on(const command::ExportPng& c);
+    After on(const command::ExportSvg& c);
+    After on(const command::ExportJsonl& c);
+    After on(const command::LiveToggle& c);
+    After on(const command::LiveRun& c);
+    After on(const command::LiveCancel& c);
+    After on(const command::FindToggle& c);
+    After on(const command::FindRun& c);
+    After on(const command::FindCancel& c);
 };
 
 // $XDG_CONFIG_HOME/leasescope or ~/.config/leasescope (created on demand).

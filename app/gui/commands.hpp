@@ -1,71 +1,101 @@
 #pragma once
-// What views ask the app to do. Views never touch the simulation: they read a
-// const frame context and push commands, which the app applies between frames.
+// What views ask the app to do, one small typed struct per request. Views
+// never touch the simulation: they read a const frame context and push
+// commands, which the app applies between frames (App::apply, app_commands.cpp).
 #include <cstdint>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "core/edit.hpp"
+#include "core/strings.hpp"
+#include "leasescope/sim/explorer.hpp"
 
 namespace leasescope::gui {
+namespace command {
 
-struct Command {
-    enum class Kind {
-        seek,          // value: tick
-        step,          // value: +1 / -1 ticks
-        next_event,    // jump to the next tick with an event
-        prev_event,
-        toggle_play,
-        set_speed,     // number: ticks per second
-        restart,
-        fit,           // fit the timeline to the whole run
-        select_event,  // value: event index (also seeks there)
-        edit,          // edits
-        load_preset,   // text: path
-        open_path,     // text: path
-        save_path,     // text: path
-        set_lang,      // text: "en" / "ko"
-        tour_goto,     // value: step index
-        tour_stop,
-        reset_layout,  // place every panel on the computed layout again
-        set_top_height,  // number: the height the top bar needs (its knobs and the lesson wrap)
-        export_png,    // text: path
-        export_svg,    // text: path
-        export_jsonl,  // text: path
-        live_toggle,   // show or hide the Live panel
-        live_run,      // text: Redis URL (password included), value: tick_ms (0: the scenario's)
-        live_cancel,
-        find_toggle,   // show or hide the "find a counterexample" panel
-        find_run,      // text: properties ("unsafe_write,liveness"), value: max faults
-        find_cancel,
-        open_picker,   // the shell's own file dialog (the browser's); the file comes back as open_path
-    };
-    Kind kind = Kind::seek;
-    std::int64_t value = 0;
-    double number = 0;
-    std::string text;
-    std::vector<Edit> edits;
+// The playhead and playback.
+struct Seek {
+    Tick tick = 0;
+};
+struct Step {
+    Tick ticks = 0;  // +1 forward, -1 back
+};
+struct NextEvent {};  // jump to the next tick with an event
+struct PrevEvent {};
+struct TogglePlay {};
+struct SetSpeed {
+    double ticks_per_second = 0;
+};
+struct Restart {};
+struct Fit {};  // fit the timeline to the whole run
+struct SelectEvent {
+    std::int64_t event = 0;  // index in the trace (also seeks there)
 };
 
-using Commands = std::vector<Command>;
+// The scenario and its files.
+struct EditScenario {
+    std::vector<Edit> edits;
+};
+struct LoadPreset {
+    std::string path;
+};
+struct OpenPath {
+    std::string path;
+};
+struct SavePath {
+    std::string path;
+};
+struct OpenPicker {};  // the shell's own file dialog (the browser's); the file comes back as OpenPath
 
-inline Command cmd(Command::Kind kind, std::int64_t value = 0) {
-    Command c;
-    c.kind = kind;
-    c.value = value;
-    return c;
-}
-inline Command cmd_text(Command::Kind kind, std::string text) {
-    Command c;
-    c.kind = kind;
-    c.text = std::move(text);
-    return c;
-}
-inline Command cmd_edit(std::vector<Edit> edits) {
-    Command c;
-    c.kind = Command::Kind::edit;
-    c.edits = std::move(edits);
-    return c;
-}
+// The language, the tour and the layout.
+struct SetLang {
+    Lang lang = Lang::en;
+};
+struct TourGoto {
+    int step = 0;  // 0-based
+};
+struct TourStop {};
+struct ResetLayout {};  // place every panel on the computed layout again
+struct SetTopHeight {
+    float height = 0;  // what the top bar needs (its knobs and the lesson wrap)
+};
+
+// Exports.
+struct ExportPng {
+    std::string path;
+};
+struct ExportSvg {
+    std::string path;
+};
+struct ExportJsonl {
+    std::string path;
+};
+
+// The live run against Redis and the counterexample search.
+struct LiveToggle {};  // show or hide the Live panel
+struct LiveRun {
+    std::string url;           // password included; shown only redacted
+    std::int64_t tick_ms = 0;  // 0: the scenario's
+};
+struct LiveCancel {};
+struct FindToggle {};  // show or hide the "find a counterexample" panel
+struct FindRun {
+    sim::Properties properties;
+    int max_faults = 2;
+};
+struct FindCancel {};
+
+}  // namespace command
+
+using Command = std::variant<command::Seek, command::Step, command::NextEvent, command::PrevEvent,
+                             command::TogglePlay, command::SetSpeed, command::Restart, command::Fit,
+                             command::SelectEvent, command::EditScenario, command::LoadPreset, command::OpenPath,
+                             command::SavePath, command::OpenPicker, command::SetLang, command::TourGoto,
+                             command::TourStop, command::ResetLayout, command::SetTopHeight, command::ExportPng,
+                             command::ExportSvg, command::ExportJsonl, command::LiveToggle, command::LiveRun,
+                             command::LiveCancel, command::FindToggle, command::FindRun, command::FindCancel>;
+
+using Commands = std::vector<Command>;
 
 }  // namespace leasescope::gui

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <string>
 
+#include "gl.hpp"  // before GLFW: the GL header is chosen there
 #include <GLFW/glfw3.h>
 #include <imgui.h>
 #include <imgui_impl_glfw.h>
@@ -42,7 +43,7 @@ void load_fonts(App& app, float px) {
     auto add = [&](float size) -> ImFont* {
         ImFont* font = nullptr;
         ImFontConfig base;
-        base.OversampleH = 1;  // one texel per pixel: see the nearest sampling in main()
+        base.OversampleH = 1;  // one texel per pixel: see the nearest sampling in host_init()
         base.PixelSnapH = true;
         if (!latin.empty()) font = io.Fonts->AddFontFromFileTTF(latin.c_str(), size, &base, extra_ranges());
         if (!font) {
@@ -94,7 +95,7 @@ void apply_style(float px) {
 
     s.FrameBorderSize = 0;
     // Thick lines from the atlas's baked line texture need bilinear sampling;
-    // the atlas is sampled nearest (see main()), so lines get geometric edges.
+    // the atlas is sampled nearest (see host_init()), so lines get geometric edges.
     s.AntiAliasedLinesUseTex = false;
 }
 

@@ -1,5 +1,5 @@
 #pragma once
-// The window host both shells share (app/gui/main.cpp on the desktop,
+// The window host both shells share (app/gui/window_host.cpp on the desktop,
 // app/web/main.cpp in the browser): ImGui's style, fonts and backends on a
 // GLFW window, and one frame of the app from input to pixels. What differs
 // between the shells (fonts on disk, files, settings) is behind platform.hpp.

@@ -1,40 +1,32 @@
+// Draw lists rendered into textures through framebuffer objects (offscreen.hpp).
 #include "offscreen.hpp"
 
 #include <cstdint>
 
-#include <GL/glext.h>
-#include <GLFW/glfw3.h>
 #include <imgui_impl_opengl3.h>
+
+#include "gl.hpp"
 
 namespace leasescope::gui {
 namespace {
-
-PFNGLGENFRAMEBUFFERSPROC gen_framebuffers = nullptr;
-PFNGLDELETEFRAMEBUFFERSPROC delete_framebuffers = nullptr;
-PFNGLBINDFRAMEBUFFERPROC bind_framebuffer = nullptr;
-PFNGLFRAMEBUFFERTEXTURE2DPROC framebuffer_texture_2d = nullptr;
-PFNGLCHECKFRAMEBUFFERSTATUSPROC check_framebuffer_status = nullptr;
 
 ImTextureID as_id(GLuint texture) { return reinterpret_cast<ImTextureID>(static_cast<std::intptr_t>(texture)); }
 
 }  // namespace
 
 bool GlOffscreen::init() {
-    gen_framebuffers = reinterpret_cast<PFNGLGENFRAMEBUFFERSPROC>(glfwGetProcAddress("glGenFramebuffers"));
-    delete_framebuffers = reinterpret_cast<PFNGLDELETEFRAMEBUFFERSPROC>(glfwGetProcAddress("glDeleteFramebuffers"));
-    bind_framebuffer = reinterpret_cast<PFNGLBINDFRAMEBUFFERPROC>(glfwGetProcAddress("glBindFramebuffer"));
-    framebuffer_texture_2d =
-        reinterpret_cast<PFNGLFRAMEBUFFERTEXTURE2DPROC>(glfwGetProcAddress("glFramebufferTexture2D"));
-    check_framebuffer_status =
-        reinterpret_cast<PFNGLCHECKFRAMEBUFFERSTATUSPROC>(glfwGetProcAddress("glCheckFramebufferStatus"));
-    ready_ = gen_framebuffers && delete_framebuffers && bind_framebuffer && framebuffer_texture_2d &&
-             check_framebuffer_status;
+#ifdef __EMSCRIPTEN__
+    ready_ = true;  // WebGL 2 always has framebuffer objects
+#else
+    // OpenGL 3.0 or GL_ARB_framebuffer_object; epoxy resolves the functions on first call.
+    ready_ = epoxy_gl_version() >= 30 || epoxy_has_gl_extension("GL_ARB_framebuffer_object");
+#endif
     return ready_;
 }
 
 GlOffscreen::~GlOffscreen() {
     for (Target& t : targets_) {
-        if (t.fbo && delete_framebuffers) delete_framebuffers(1, &t.fbo);
+        if (t.fbo) glDeleteFramebuffers(1, &t.fbo);
         if (t.texture) glDeleteTextures(1, &t.texture);
     }
 }
@@ -46,7 +38,7 @@ ImTextureID GlOffscreen::render(int slot, ImDrawList& list, ImVec2 pos, ImVec2 s
     const int w = static_cast<int>(size.x), h = static_cast<int>(size.y);
     if (!t.texture) {
         glGenTextures(1, &t.texture);
-        gen_framebuffers(1, &t.fbo);
+        glGenFramebuffers(1, &t.fbo);
     }
     if (t.w != w || t.h != h) {
         GLint bound = 0;
@@ -57,10 +49,10 @@ ImTextureID GlOffscreen::render(int slot, ImDrawList& list, ImVec2 pos, ImVec2 s
         glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
         glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA, w, h, 0, GL_RGBA, GL_UNSIGNED_BYTE, nullptr);
         glBindTexture(GL_TEXTURE_2D, static_cast<GLuint>(bound));
-        bind_framebuffer(GL_FRAMEBUFFER, t.fbo);
-        framebuffer_texture_2d(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, t.texture, 0);
-        const GLenum status = check_framebuffer_status(GL_FRAMEBUFFER);
-        bind_framebuffer(GL_FRAMEBUFFER, 0);
+        glBindFramebuffer(GL_FRAMEBUFFER, t.fbo);
+        glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, t.texture, 0);
+        const GLenum status = glCheckFramebufferStatus(GL_FRAMEBUFFER);
+        glBindFramebuffer(GL_FRAMEBUFFER, 0);
         if (status != GL_FRAMEBUFFER_COMPLETE) return nullptr;
         t.w = w;
         t.h = h;
@@ -82,7 +74,7 @@ void GlOffscreen::flush() {
         data.DisplayPos = job.pos;
         data.DisplaySize = job.size;
         data.FramebufferScale = ImVec2(1, 1);
-        bind_framebuffer(GL_FRAMEBUFFER, t.fbo);
+        glBindFramebuffer(GL_FRAMEBUFFER, t.fbo);
         glViewport(0, 0, t.w, t.h);
         // The panels' background, opaque: the image then looks exactly like
         // drawing the list straight onto the frame. Alpha stays 1 (the mask)
@@ -92,7 +84,7 @@ void GlOffscreen::flush() {
         glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_FALSE);
         ImGui_ImplOpenGL3_RenderDrawData(&data);
         glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
-        bind_framebuffer(GL_FRAMEBUFFER, 0);
+        glBindFramebuffer(GL_FRAMEBUFFER, 0);
     }
     queue_.clear();
 }

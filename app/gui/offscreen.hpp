@@ -6,12 +6,11 @@
 // drawn again only when it changes (zoom, pan, scroll, a new simulation,
 // another language), not on every frame.
 //
-// Needs framebuffer objects (OpenGL 3.0). Their five entry points come from
-// glfwGetProcAddress: ImGui's loader is internal to its backend and five
-// pointers do not call for a loader library.
+// Needs framebuffer objects (OpenGL 3.0, WebGL 2), called through gl.hpp
+// (libepoxy on the desktop, Emscripten's GL in the browser).
 #include <vector>
 
-#include <GL/gl.h>
+#include "gl.hpp"
 
 #include "views/view.hpp"
 
@@ -24,7 +23,7 @@ public:
     GlOffscreen(const GlOffscreen&) = delete;
     GlOffscreen& operator=(const GlOffscreen&) = delete;
 
-    // Loads the framebuffer functions; false (and the app draws directly) when missing.
+    // Checks for framebuffer objects; false (and the app draws directly) without them.
     bool init();
     ImTextureID render(int slot, ImDrawList& list, ImVec2 pos, ImVec2 size) override;
     // Renders the lists queued this frame. Call after ImGui::Render(), before

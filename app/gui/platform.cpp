@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <vector>
 
-#include <GL/gl.h>
+#include "gl.hpp"
 #include <fontconfig/fontconfig.h>
 
 #include <cstdlib>

@@ -9,7 +9,7 @@
 #include <emscripten.h>
 #include <emscripten/html5.h>
 
-#include <GLES3/gl3.h>
+#include "gl.hpp"  // before GLFW: the GL header is chosen there
 #include <GLFW/glfw3.h>
 #include <imgui.h>
 
@@ -179,7 +179,7 @@ EMSCRIPTEN_KEEPALIVE const char* ls_lang() { return shell && shell->app ? lang_c
 
 // A file the page put into the memory file system (picked or dropped): opened before the next frame.
 EMSCRIPTEN_KEEPALIVE void ls_open_path(const char* path) {
-    if (shell) shell->pending.push_back(cmd_text(Command::Kind::open_path, path));
+    if (shell) shell->pending.push_back(command::OpenPath{path});
 }
 
 // Frame time, as the desktop's --bench-frames measures it: `frames` frames
@@ -276,7 +276,7 @@ int main(int argc, char** argv) {
 
     if (from_link) {
         if (args.tour > 0) app.tour_goto(static_cast<int>(args.tour - 1));
-        if (args.event >= 0) app.apply({cmd(Command::Kind::select_event, args.event)});
+        if (args.event >= 0) app.apply({command::SelectEvent{args.event}});
         if (args.given_tick) app.seek(args.tick);
     } else if (args.link_error.empty() && args.preset.empty() && args.scenario.empty()) {
         // Opened plainly, the app plays the story once from tick 0, as on the desktop.

@@ -6,7 +6,7 @@
 
 #include <emscripten.h>
 
-#include <GLES3/gl3.h>
+#include "gl.hpp"
 
 #include <cstdio>
 #include <filesystem>

@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
-# The app's command line: --help works anywhere; without a display it says so
-# and exits non-zero; a bad scenario is refused with a message.
+# The app's command line: --help works anywhere and lists the exit codes;
+# without a display it says so and exits 5; a bad scenario is refused with a
+# message (exit 2), as is a bad flag.
 set -uo pipefail
 app=$1 scenario=$2
 fail() { echo "FAIL: $*" >&2; exit 1; }
 "$app" --help >/dev/null || fail "--help exited non-zero"
 "$app" --help | grep -q -- "--screenshot" || fail "--help does not mention --screenshot"
+"$app" --help | grep -q "5 no display" || fail "--help does not list exit 5 (no display)"
 msg=$(env -u DISPLAY -u WAYLAND_DISPLAY "$app" "$scenario" 2>&1); rc=$?
-[ "$rc" -ne 0 ] || fail "no display: expected a non-zero exit"
+[ "$rc" -eq 5 ] || fail "no display: expected exit 5, got $rc"
 echo "$msg" | grep -q "no display" || fail "no display: the message does not say so: $msg"
 bad=$(mktemp); trap 'rm -f "$bad"' EXIT
 echo '{"name": "x", "candidates": []}' >"$bad"
@@ -15,7 +17,9 @@ env -u DISPLAY "$app" "$bad" >/dev/null 2>&1; rc=$?
 [ "$rc" -eq 2 ] || fail "bad scenario: expected exit 2, got $rc"
 "$app" "$scenario" --size 10x10 >/dev/null 2>&1; rc=$?
 [ "$rc" -eq 2 ] || fail "bad --size: expected exit 2, got $rc"
-# Exports go through the safe writer and report failures (issue 15): a
+"$app" "$scenario" --lang fr >/dev/null 2>&1; rc=$?
+[ "$rc" -eq 2 ] || fail "bad --lang: expected exit 2, got $rc"
+# Exports go through the safe writer and report failures: a
 # trace into a missing folder and a screenshot onto a symbolic link are
 # errors naming the path, with exit 4, and the link is left alone.
 out=$(mktemp -d); trap 'rm -f "$bad"; rm -rf "$out"' EXIT

@@ -2,7 +2,7 @@
 # The Live switch, headless: --live runs the opened scenario against the
 # loopback Redis that test.sh starts (LEASESCOPE_REDIS_URL) and must say
 # "identical"; against a port nobody listens on it must say clearly that Redis
-# cannot be reached, within a few seconds, and exit 6. Without the server or a
+# cannot be reached, within a few seconds, and exit 3 (as leasescope-cli live). Without the server or a
 # display the test fails rather than skips.
 # Usage: live_test.sh APP PNG_CHECK SCENARIO
 set -uo pipefail
@@ -20,7 +20,7 @@ for attempt in 1 2 3; do
   rc=$?
   cat "$out/stdout"
   if [ "$rc" -eq 0 ] && grep -q "^live: Identical to the simulation" "$out/stdout"; then ok=1; break; fi
-  [ "$rc" -eq 5 ] && { cat "$out/stderr" >&2; fail "the live run differs from the simulation (exit 5)"; }
+  [ "$rc" -eq 1 ] && { cat "$out/stderr" >&2; fail "the live run differs from the simulation (exit 1)"; }
   grep -q "timing fault" "$out/stdout" || { cat "$out/stderr" >&2; fail "--live exited $rc without a verdict"; }
   echo "attempt $attempt had timing faults; retrying" >&2
 done
@@ -31,7 +31,7 @@ secret_url=$(echo "$LEASESCOPE_REDIS_URL" | sed 's|redis://|redis://:hunter2secr
 "$app" "$scenario" --live "$secret_url" --size 1280x720 --screenshot "$out/pw.png" >"$out/pw.out" 2>&1
 grep -q "hunter2secret" "$out/pw.out" && fail "the password was printed: $(cat "$out/pw.out")"
 
-# 2. A free port nobody listens on: a clear message, quickly, exit 6.
+# 2. A free port nobody listens on: a clear message, quickly, exit 3.
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')
 start=$(date +%s)
 timeout 30 "$app" "$scenario" --live "redis://127.0.0.1:$port" --size 1280x720 --screenshot "$out/down.png" \
@@ -39,7 +39,7 @@ timeout 30 "$app" "$scenario" --live "redis://127.0.0.1:$port" --size 1280x720 -
 rc=$?
 elapsed=$(( $(date +%s) - start ))
 cat "$out/down.out"
-[ "$rc" -eq 6 ] || fail "unreachable Redis: expected exit 6, got $rc"
+[ "$rc" -eq 3 ] || fail "unreachable Redis: expected exit 3, got $rc"
 grep -q "Cannot reach Redis at redis://127.0.0.1:$port" "$out/down.out" || fail "unreachable Redis: no clear message"
 [ "$elapsed" -le 15 ] || fail "unreachable Redis: took ${elapsed}s"
 "$check" "$out/down.png" --size 1280x720 --expect-color eb0050 || fail "the error is not shown in red in the picture"

@@ -1,4 +1,4 @@
-// One mark per outcome (issue 9): every outcome a class must tell apart has a
+// One mark per outcome: every outcome a class must tell apart has a
 // shape of its own (never colour alone) and a colour of its own, a legend
 // entry in both languages, and the trace's events map onto them.
 #include "../preset_loader.hpp"

@@ -8,11 +8,16 @@
 #include <sstream>
 
 #include "core/trace_lanes.hpp"
+#include "leasescope/redis/redis_url.hpp"
 #include "leasescope/sim/explorer.hpp"
 #include "leasescope/sim/scenario.hpp"
 
 using namespace leasescope;
 using namespace leasescope::gui;
+// The typed-URL helpers the Live panel uses live beside the URL parser.
+using leasescope::redis::join_redis_password;
+using leasescope::redis::redact_redis_url;
+using leasescope::redis::split_redis_password;
 
 namespace {
 

@@ -363,7 +363,7 @@ TEST(ExplainProperties, EveryEventOfGeneratedScenarios) {
     for (const std::string& key : generated_facts) EXPECT_TRUE(seen.count(key)) << "no generated event tells " << key;
 }
 
-// The two texts once found false, pinned as facts (not strings): at
+// The two texts a review found false, pinned as facts (not strings): at
 // watchdog-pause tick 12 the explanation says no newer number had reached
 // the resource yet; at failover-fencing-regressed tick 8 that the counter
 // went backwards.

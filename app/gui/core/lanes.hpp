@@ -28,7 +28,7 @@ enum class SpanKind : std::uint8_t {
     count_,
 };
 
-// One mark per outcome (issue 9): every kind has its own shape and colour
+// One mark per outcome: every kind has its own shape and colour
 // (core/marks.hpp), its own legend entry and its own SVG <title>.
 enum class MarkerKind : std::uint8_t {
     start,

@@ -2,7 +2,7 @@
 // The shape of every mark, as plain geometry: the timeline, the panels, the
 // legend, the event table and the SVG export all draw marks from these
 // glyphs, so a mark looks the same everywhere and a test can check that no
-// two outcomes share a shape (issue 9: shape and colour, never colour alone).
+// two outcomes share a shape (shape and colour, never colour alone).
 #include <cstdint>
 #include <vector>
 

@@ -1,3 +1,4 @@
+// Lanes built from a bare trace and the event where a counterexample's violation shows (trace_lanes.hpp).
 #include "trace_lanes.hpp"
 
 #include <algorithm>
@@ -36,64 +37,6 @@ LaneModel build_trace_lanes(const sim::Trace& trace, sim::ResourceMode mode) {
     model.end_tick = end;
     model.event_count = trace.events.size();
     return model;
-}
-
-namespace {
-// Where the user-info of a URL sits: [begin, at) before the '@' of the authority.
-struct UserInfo {
-    std::size_t begin = std::string_view::npos;
-    std::size_t at = std::string_view::npos;
-};
-UserInfo find_userinfo(std::string_view url) {
-    UserInfo u;
-    const auto scheme = url.find("://");
-    if (scheme == std::string_view::npos) return u;
-    const std::size_t begin = scheme + 3;
-    const std::size_t end = std::min(url.find('/', begin), url.size());
-    const auto at = url.substr(begin, end - begin).rfind('@');
-    if (at == std::string_view::npos) return u;
-    u.begin = begin;
-    u.at = begin + at;
-    return u;
-}
-}  // namespace
-
-UrlParts split_redis_password(std::string_view url) {
-    const UserInfo u = find_userinfo(url);
-    if (u.at == std::string_view::npos) return {std::string(url), {}};
-    const std::string_view info = url.substr(u.begin, u.at - u.begin);
-    const auto colon = info.find(':');
-    if (colon == std::string_view::npos) return {std::string(url), {}};
-    const std::string_view user = info.substr(0, colon);
-    UrlParts parts;
-    parts.password = std::string(info.substr(colon + 1));
-    parts.url = std::string(url.substr(0, u.begin));
-    if (!user.empty()) parts.url.append(user).append("@");
-    parts.url.append(url.substr(u.at + 1));
-    return parts;
-}
-
-std::string join_redis_password(std::string_view url, std::string_view password) {
-    if (password.empty()) return std::string(url);
-    const auto scheme = url.find("://");
-    if (scheme == std::string_view::npos) return std::string(url);
-    const UserInfo u = find_userinfo(url);
-    std::string out;
-    if (u.at == std::string_view::npos) {
-        out.append(url.substr(0, scheme + 3)).append(":").append(password).append("@").append(url.substr(scheme + 3));
-        return out;
-    }
-    // Drop a password already there, keep the user.
-    std::string_view user = url.substr(u.begin, u.at - u.begin);
-    user = user.substr(0, user.find(':'));
-    out.append(url.substr(0, u.begin)).append(user).append(":").append(password).append(url.substr(u.at));
-    return out;
-}
-
-std::string redact_redis_url(std::string_view url) {
-    const UrlParts parts = split_redis_password(url);
-    if (parts.password.empty()) return parts.url;
-    return join_redis_password(parts.url, "***");
 }
 
 std::int64_t violation_event(const sim::Trace& trace, bool unsafe_write, bool fencing_regressed, bool overlap) {

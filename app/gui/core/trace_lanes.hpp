@@ -1,8 +1,8 @@
 #pragma once
 // Pure helpers for the live switch and the counterexample finder: markers
-// built from a bare trace (a live run has no Timeline to replay), the Redis
-// URL split so that its password never shows, and the event where a
-// counterexample's violation happens.
+// built from a bare trace (a live run has no Timeline to replay) and the
+// event where a counterexample's violation happens. (The Redis URL and its
+// password mask: leasescope/redis/redis_url.hpp.)
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -17,19 +17,6 @@ namespace leasescope::gui {
 // Marker kinds are the timeline's, so both timelines speak the same shapes;
 // `mode` is the scenario's resource mode (what rejected a write).
 LaneModel build_trace_lanes(const sim::Trace& trace, sim::ResourceMode mode);
-
-// "redis://user:secret@host:6379/2" -> url "redis://user@host:6379/2",
-// password "secret" (as written, %XX escapes included). A URL without a
-// password comes back unchanged with an empty password.
-struct UrlParts {
-    std::string url;
-    std::string password;
-};
-UrlParts split_redis_password(std::string_view url);
-// The inverse: puts `password` back into the user-info part.
-std::string join_redis_password(std::string_view url, std::string_view password);
-// The URL with any password replaced by "***", for every place it is shown.
-std::string redact_redis_url(std::string_view url);
 
 // The index of the event where the first violation of a checked property
 // shows in the trace (an unsafe write, a regressed fencing number, the start

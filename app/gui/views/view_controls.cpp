@@ -32,45 +32,45 @@ public:
         // In the browser, Open is the browser's file dialog and Save a download (platform.hpp).
         if (ImGui::Button(ctx.tr("ctl.open"))) {
             path_ = ctx.scenario_path;
-            if (shell_picks_files()) out.push_back(cmd(Command::Kind::open_picker));
+            if (shell_picks_files()) out.push_back(command::OpenPicker{});
             else ImGui::OpenPopup("open_popup");
         }
         ImGui::SameLine();
         if (ImGui::Button(ctx.tr("ctl.save"))) {
             path_ = ctx.scenario.name + "-edited.json";
-            if (shell_picks_files()) out.push_back(cmd_text(Command::Kind::save_path, path_));
+            if (shell_picks_files()) out.push_back(command::SavePath{path_});
             else ImGui::OpenPopup("save_popup");
         }
-        path_popup("open_popup", ctx.tr("ctl.open"), Command::Kind::open_path, ctx, out);
-        path_popup("save_popup", ctx.tr("ctl.save"), Command::Kind::save_path, ctx, out);
+        path_popup<command::OpenPath>("open_popup", ctx.tr("ctl.open"), ctx, out);
+        path_popup<command::SavePath>("save_popup", ctx.tr("ctl.save"), ctx, out);
         ImGui::SameLine(0, em);
         // Language: switchable while running.
-        if (lang_button("EN", ctx.lang() == Lang::en)) out.push_back(cmd_text(Command::Kind::set_lang, "en"));
+        if (lang_button("EN", ctx.lang() == Lang::en)) out.push_back(command::SetLang{Lang::en});
         ImGui::SameLine(0, 2);
-        if (lang_button("한국어", ctx.lang() == Lang::ko)) out.push_back(cmd_text(Command::Kind::set_lang, "ko"));
+        if (lang_button("한국어", ctx.lang() == Lang::ko)) out.push_back(command::SetLang{Lang::ko});
         ImGui::SameLine(0, em);
         if (ImGui::Button(ctx.tour_step >= 0 ? ctx.tr("ctl.tour_running") : ctx.tr("ctl.tour"))) {
-            if (ctx.tour_step >= 0) out.push_back(cmd(Command::Kind::tour_stop));
-            else out.push_back(cmd(Command::Kind::tour_goto, 0));
+            if (ctx.tour_step >= 0) out.push_back(command::TourStop{});
+            else out.push_back(command::TourGoto{0});
         }
         ImGui::SameLine();
-        if (toggle_button(ctx.tr("ctl.live"), ctx.live.open)) out.push_back(cmd(Command::Kind::live_toggle));
+        if (toggle_button(ctx.tr("ctl.live"), ctx.live.open)) out.push_back(command::LiveToggle{});
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", ctx.tr("tip.live"));
         ImGui::SameLine();
-        if (toggle_button(ctx.tr("ctl.find"), ctx.find.open)) out.push_back(cmd(Command::Kind::find_toggle));
+        if (toggle_button(ctx.tr("ctl.find"), ctx.find.open)) out.push_back(command::FindToggle{});
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", ctx.tr("tip.find"));
         ImGui::SameLine();
         if (ImGui::Button(ctx.tr("ctl.export"))) ImGui::OpenPopup("export_menu");
         if (ImGui::BeginPopup("export_menu")) {
             const std::string base = ctx.scenario.name + "-t" + std::to_string(ctx.playhead);
-            if (ImGui::MenuItem(ctx.tr("ctl.export_png"))) out.push_back(cmd_text(Command::Kind::export_png, base + ".png"));
-            if (ImGui::MenuItem(ctx.tr("ctl.export_svg"))) out.push_back(cmd_text(Command::Kind::export_svg, base + ".svg"));
+            if (ImGui::MenuItem(ctx.tr("ctl.export_png"))) out.push_back(command::ExportPng{base + ".png"});
+            if (ImGui::MenuItem(ctx.tr("ctl.export_svg"))) out.push_back(command::ExportSvg{base + ".svg"});
             if (ImGui::MenuItem(ctx.tr("ctl.export_jsonl")))
-                out.push_back(cmd_text(Command::Kind::export_jsonl, ctx.scenario.name + ".trace.jsonl"));
+                out.push_back(command::ExportJsonl{ctx.scenario.name + ".trace.jsonl"});
             ImGui::EndPopup();
         }
         ImGui::SameLine();
-        if (ImGui::Button(ctx.tr("ctl.reset_layout"))) out.push_back(cmd(Command::Kind::reset_layout));
+        if (ImGui::Button(ctx.tr("ctl.reset_layout"))) out.push_back(command::ResetLayout{});
         // Messages on the right of the first row.
         ImGui::SameLine(0, em);
         if (!ctx.error.empty()) {
@@ -87,9 +87,7 @@ public:
         // The bar is as tall as its wrapped knobs and lesson: ask the app for that height.
         const float needed = ImGui::GetCursorPosY() + ImGui::GetStyle().WindowPadding.y - ImGui::GetStyle().ItemSpacing.y;
         if (std::fabs(needed - ImGui::GetWindowHeight()) >= 1.0f) {
-            Command c = cmd(Command::Kind::set_top_height);
-            c.number = needed;
-            out.push_back(c);
+            out.push_back(command::SetTopHeight{needed});
         }
         ImGui::End();
     }
@@ -155,7 +153,7 @@ private:
                 const std::string& t = ctx.lang() == Lang::ko && !p.title.ko.empty() ? p.title.ko : p.title.en;
                 const std::string label = (t.empty() ? p.name : t) + "###" + p.path;
                 if (ImGui::Selectable(label.c_str(), p.path == ctx.scenario_path))
-                    out.push_back(cmd_text(Command::Kind::load_preset, p.path));
+                    out.push_back(command::LoadPreset{p.path});
                 if (ImGui::IsItemHovered()) {
                     const std::string& s = ctx.lang() == Lang::ko && !p.summary.ko.empty() ? p.summary.ko : p.summary.en;
                     if (!s.empty()) {
@@ -171,14 +169,16 @@ private:
         }
     }
 
-    void path_popup(const char* id, const char* title, Command::Kind kind, const FrameContext& ctx, Commands& out) {
+    // PathCommand: command::OpenPath or command::SavePath.
+    template <class PathCommand>
+    void path_popup(const char* id, const char* title, const FrameContext& ctx, Commands& out) {
         if (!ImGui::BeginPopup(id)) return;
         ImGui::TextUnformatted(title);
         ImGui::SetNextItemWidth(ImGui::GetFontSize() * 30);
         const bool enter = ImGui::InputText("##path", &path_, ImGuiInputTextFlags_EnterReturnsTrue);
         ImGui::SameLine();
         if ((ImGui::Button(ctx.tr("ctl.ok")) || enter) && !path_.empty()) {
-            out.push_back(cmd_text(kind, path_));
+            out.push_back(PathCommand{path_});
             ImGui::CloseCurrentPopup();
         }
         ImGui::EndPopup();
@@ -221,9 +221,9 @@ private:
             else with_value += c;
         }
         if (ImGui::SliderInt(id.c_str(), &v, lo, hi, with_value.c_str()))
-            out.push_back(cmd_edit({Edit{Edit::Kind::set_all, key,
+            out.push_back(command::EditScenario{{Edit{Edit::Kind::set_all, key,
                                          v == 0 && std::string_view(key) == "extend_every" ? nlohmann::json(nullptr)
-                                                                                          : nlohmann::json(v)}}));
+                                                                                          : nlohmann::json(v)}}});
         const std::string tip_key = std::string("tip.param.") + key;
         if (ImGui::IsItemHovered()) {
             ImGui::BeginTooltip();
@@ -255,21 +255,21 @@ private:
             // The watchdog needs extend_every < lease; fall back to the library's period when it would not hold.
             if (auto_extend && o.extend_every >= o.lease)
                 edits.push_back(Edit{Edit::Kind::set_all, "extend_every", nlohmann::json(nullptr)});
-            out.push_back(cmd_edit(std::move(edits)));
+            out.push_back(command::EditScenario{std::move(edits)});
         }
         int capacity = ctx.scenario.lock.capacity;
         flow(em * 7.5f, gap);
         ImGui::SetNextItemWidth(em * 7.5f);
         const std::string cap_format = std::string(ctx.tr("param.capacity")) + " %d";
         if (ImGui::SliderInt("##capacity", &capacity, 1, 8, cap_format.c_str()))
-            out.push_back(cmd_edit({Edit{Edit::Kind::set, "/lock/capacity", nlohmann::json(capacity)}}));
+            out.push_back(command::EditScenario{{Edit{Edit::Kind::set, "/lock/capacity", nlohmann::json(capacity)}}});
         int count = static_cast<int>(ctx.scenario.candidates.size());
         const float starts_w = ImGui::CalcTextSize(ctx.tr("param.starts")).x + ImGui::GetStyle().FramePadding.x * 2;
         flow(em * 7.0f + 4 + starts_w, gap);
         ImGui::SetNextItemWidth(em * 7.0f);
         const std::string count_format = std::string(ctx.tr("param.candidates")) + " %d";
         if (ImGui::SliderInt("##candidates", &count, 1, 12, count_format.c_str()))
-            out.push_back(cmd_edit({Edit{Edit::Kind::set_candidates, "", nlohmann::json(count)}}));
+            out.push_back(command::EditScenario{{Edit{Edit::Kind::set_candidates, "", nlohmann::json(count)}}});
         ImGui::SameLine(0, 4);
         if (ImGui::Button(ctx.tr("param.starts"))) ImGui::OpenPopup("starts_popup");
         if (ImGui::BeginPopup("starts_popup")) {
@@ -281,8 +281,8 @@ private:
                 ImGui::SetNextItemWidth(em * 8);
                 const std::string label = c.name + "##start" + std::to_string(i);
                 if (ImGui::SliderInt(label.c_str(), &start, 0, 60))
-                    out.push_back(cmd_edit({Edit{Edit::Kind::set, "/candidates/" + std::to_string(i) + "/start",
-                                                 nlohmann::json(start)}}));
+                    out.push_back(command::EditScenario{{Edit{Edit::Kind::set, "/candidates/" + std::to_string(i) + "/start",
+                                                 nlohmann::json(start)}}});
             }
             ImGui::EndPopup();
         }
@@ -295,7 +295,7 @@ private:
             for (int m = 0; m < 3; ++m) {
                 const std::string label = ctx.strings.tr(std::string("mode.") + modes[m]);
                 if (ImGui::Selectable(label.c_str(), m == mode) && m != mode)
-                    out.push_back(cmd_edit({Edit{Edit::Kind::set, "/resource/mode", nlohmann::json(modes[m])}}));
+                    out.push_back(command::EditScenario{{Edit{Edit::Kind::set, "/resource/mode", nlohmann::json(modes[m])}}});
             }
             ImGui::EndCombo();
         }

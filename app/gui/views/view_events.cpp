@@ -86,7 +86,7 @@ public:
                     const std::string tick = std::to_string(e.tick);
                     if (ImGui::Selectable(tick.c_str(), static_cast<std::int32_t>(k) == ctx.selected_event,
                                           ImGuiSelectableFlags_SpanAllColumns))
-                        out.push_back(cmd(Command::Kind::select_event, static_cast<std::int64_t>(k)));
+                        out.push_back(command::SelectEvent{static_cast<std::int64_t>(k)});
                     ImGui::PopID();
                     ImGui::TableSetColumnIndex(1);
                     ImGui::TextUnformatted(e.node.empty() ? "–" : e.node.c_str());

@@ -41,24 +41,19 @@ public:
         if (!s.running) {
             ImGui::BeginDisabled(!any);
             if (ImGui::Button(ctx.tr("find.run"))) {
-                std::string props;
-                auto add = [&](bool on, const char* name) {
-                    if (!on) return;
-                    if (!props.empty()) props += ",";
-                    props += name;
-                };
-                add(unsafe_write_, "unsafe_write");
-                add(fencing_regressed_, "fencing_regressed");
-                add(liveness_, "liveness");
-                add(overlap_, "overlap");
-                out.push_back(Command{Command::Kind::find_run, max_faults_, 0, props, {}});
+                sim::Properties properties;
+                properties.overlap = overlap_;
+                properties.unsafe_write = unsafe_write_;
+                properties.fencing_regressed = fencing_regressed_;
+                properties.liveness = liveness_;
+                out.push_back(command::FindRun{properties, max_faults_});
             }
             ImGui::EndDisabled();
         } else if (ImGui::Button(ctx.tr("find.cancel"))) {
-            out.push_back(cmd(Command::Kind::find_cancel));
+            out.push_back(command::FindCancel{});
         }
         ImGui::SameLine();
-        if (ImGui::Button(ctx.tr("live.close"))) out.push_back(cmd(Command::Kind::find_toggle));
+        if (ImGui::Button(ctx.tr("live.close"))) out.push_back(command::FindToggle{});
         ImGui::PushTextWrapPos(0);
         ImGui::TextDisabled("%s", ctx.tr("find.hint"));
         ImGui::PopTextWrapPos();

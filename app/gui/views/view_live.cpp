@@ -10,6 +10,7 @@
 #include "../core/cull.hpp"
 #include "../core/trace_lanes.hpp"
 #include "../core/words.hpp"
+#include "leasescope/redis/redis_url.hpp"
 #include "view.hpp"
 
 // After imgui.h (through view.hpp): it needs IMGUI_API.
@@ -31,7 +32,7 @@ public:
         if (!ctx.live.open) return;
         if (!initialised_) {
             // The password never shows: it goes to a masked field of its own.
-            const UrlParts parts = split_redis_password(ctx.live.url_initial);
+            const redis::UrlParts parts = redis::split_redis_password(ctx.live.url_initial);
             url_ = parts.url;
             password_ = parts.password;
             tick_ms_ = static_cast<int>(ctx.live.tick_ms > 0 ? ctx.live.tick_ms : ctx.scenario.tick_ms);
@@ -75,12 +76,12 @@ private:
         ImGui::EndDisabled();
         if (!running) {
             if (ImGui::Button(ctx.tr("live.run")))
-                out.push_back(Command{Command::Kind::live_run, tick_ms_, 0, join_redis_password(url_, password_), {}});
+                out.push_back(command::LiveRun{redis::join_redis_password(url_, password_), tick_ms_});
         } else if (ImGui::Button(ctx.tr("live.cancel"))) {
-            out.push_back(cmd(Command::Kind::live_cancel));
+            out.push_back(command::LiveCancel{});
         }
         ImGui::SameLine();
-        if (ImGui::Button(ctx.tr("live.close"))) out.push_back(cmd(Command::Kind::live_toggle));
+        if (ImGui::Button(ctx.tr("live.close"))) out.push_back(command::LiveToggle{});
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", ctx.tr("live.close_tip"));
 
         ImGui::PushTextWrapPos(0);

@@ -60,7 +60,7 @@ public:
             else
                 ImGui::TextUnformatted(line.c_str());
             ImGui::PopTextWrapPos();
-            if (ImGui::IsItemClicked()) out.push_back(cmd(Command::Kind::select_event, static_cast<std::int64_t>(k)));
+            if (ImGui::IsItemClicked()) out.push_back(command::SelectEvent{static_cast<std::int64_t>(k)});
         }
         if (shown == 0) ImGui::TextDisabled("%s", ctx.tr("resource.no_writes"));
         ImGui::End();

@@ -34,13 +34,13 @@ public:
         ImGui::TextUnformatted(tour_body(step, ctx.timeline.trace(), ctx.lang()).c_str());
         ImGui::PopTextWrapPos();
         ImGui::Spacing();
-        if (ctx.tour_step > 0 && ImGui::Button(ctx.tr("tour.back"))) out.push_back(cmd(Command::Kind::tour_goto, ctx.tour_step - 1));
+        if (ctx.tour_step > 0 && ImGui::Button(ctx.tr("tour.back"))) out.push_back(command::TourGoto{ctx.tour_step - 1});
         ImGui::SameLine();
         if (static_cast<std::size_t>(ctx.tour_step + 1) < ctx.tour.size()) {
-            if (ImGui::Button(ctx.tr("tour.next"))) out.push_back(cmd(Command::Kind::tour_goto, ctx.tour_step + 1));
+            if (ImGui::Button(ctx.tr("tour.next"))) out.push_back(command::TourGoto{ctx.tour_step + 1});
             ImGui::SameLine();
         }
-        if (ImGui::Button(ctx.tr("tour.end"))) out.push_back(cmd(Command::Kind::tour_stop));
+        if (ImGui::Button(ctx.tr("tour.end"))) out.push_back(command::TourStop{});
         ImGui::End();
     }
 };

@@ -16,17 +16,17 @@ public:
         }
         const float em = ImGui::GetFontSize();
         const ImVec2 b(em * 2.4f, 0);
-        button("|◀", ctx.tr("key.home"), b, out, cmd(Command::Kind::seek, 0));
-        button("◀◀", ctx.tr("key.prev_event"), b, out, cmd(Command::Kind::prev_event));
-        button("◀", ctx.tr("key.step_back"), b, out, cmd(Command::Kind::step, -1));
+        button("|◀", ctx.tr("key.home"), b, out, command::Seek{0});
+        button("◀◀", ctx.tr("key.prev_event"), b, out, command::PrevEvent{});
+        button("◀", ctx.tr("key.step_back"), b, out, command::Step{-1});
         ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(0.08f, 0.35f, 0.78f, 1));
         ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 1, 1, 1));
-        button(ctx.playing ? "❚❚" : "▶", ctx.tr("key.play"), ImVec2(em * 3.2f, 0), out, cmd(Command::Kind::toggle_play));
+        button(ctx.playing ? "❚❚" : "▶", ctx.tr("key.play"), ImVec2(em * 3.2f, 0), out, command::TogglePlay{});
         ImGui::PopStyleColor(2);
-        button("▶", ctx.tr("key.step_forward"), b, out, cmd(Command::Kind::step, 1));
-        button("▶▶", ctx.tr("key.next_event"), b, out, cmd(Command::Kind::next_event));
-        button("▶|", ctx.tr("key.end"), b, out, cmd(Command::Kind::seek, ctx.lanes.end_tick));
-        button("↺", ctx.tr("key.restart"), b, out, cmd(Command::Kind::restart));
+        button("▶", ctx.tr("key.step_forward"), b, out, command::Step{1});
+        button("▶▶", ctx.tr("key.next_event"), b, out, command::NextEvent{});
+        button("▶|", ctx.tr("key.end"), b, out, command::Seek{ctx.lanes.end_tick});
+        button("↺", ctx.tr("key.restart"), b, out, command::Restart{});
         ImGui::SameLine(0, em);
         ImGui::PushFont(ctx.fonts.title);
         ImGui::Text("%s", ctx.strings.tr("transport.tick", {{"tick", std::to_string(ctx.playhead)},
@@ -38,12 +38,10 @@ public:
         ImGui::SetNextItemWidth(em * 7);
         if (ImGui::SliderFloat(ctx.tr("transport.speed"), &speed, 0.5f, 40.0f, "%.1f t/s",
                                ImGuiSliderFlags_Logarithmic)) {
-            Command c = cmd(Command::Kind::set_speed);
-            c.number = speed;
-            out.push_back(c);
+            out.push_back(command::SetSpeed{speed});
         }
         ImGui::SameLine(0, em);
-        if (ImGui::Button(ctx.tr("transport.fit"))) out.push_back(cmd(Command::Kind::fit));
+        if (ImGui::Button(ctx.tr("transport.fit"))) out.push_back(command::Fit{});
         ImGui::SameLine(0, em);
         // The keys, whole when they fit; else a "?" that shows them (never cut mid-word).
         const char* keys = ctx.tr("transport.keys");

@@ -1,6 +1,9 @@
+// Parsing, the default from the environment and password masking of Redis URLs (redis_url.hpp).
 #include "leasescope/redis/redis_url.hpp"
 
+#include <algorithm>
 #include <charconv>
+#include <cstdlib>
 
 namespace leasescope::redis {
 namespace {
@@ -45,13 +48,31 @@ bool parse_number(std::string_view text, std::int64_t min, std::int64_t max, std
     return ec == std::errc{} && end == text.data() + text.size() && out >= min && out <= max;
 }
 
+// Where the user-info of a URL sits: [begin, at) before the '@' of the authority.
+struct UserInfo {
+    std::size_t begin = std::string_view::npos;
+    std::size_t at = std::string_view::npos;
+};
+UserInfo find_userinfo(std::string_view url) {
+    UserInfo u;
+    const auto scheme = url.find("://");
+    if (scheme == std::string_view::npos) return u;
+    const std::size_t begin = scheme + 3;
+    const std::size_t end = std::min(url.find('/', begin), url.size());
+    const auto at = url.substr(begin, end - begin).rfind('@');
+    if (at == std::string_view::npos) return u;
+    u.begin = begin;
+    u.at = begin + at;
+    return u;
+}
+
 }  // namespace
 
 std::string RedisUrl::redacted() const {
     std::string out = "redis://";
     if (!user.empty() || has_password) {
         out += user;
-        if (has_password) out += ":***";
+        if (has_password) out.append(":").append(redis_password_mask);
         out += '@';
     }
     const bool ipv6 = host.find(':') != std::string::npos;
@@ -59,6 +80,49 @@ std::string RedisUrl::redacted() const {
     out += ':' + std::to_string(port);
     if (db != 0) out += '/' + std::to_string(db);
     return out;
+}
+
+std::string redis_url_from_env() {
+    const char* env = std::getenv("LEASESCOPE_REDIS_URL");
+    return env != nullptr && *env != '\0' ? std::string(env) : std::string(default_redis_url);
+}
+
+UrlParts split_redis_password(std::string_view url) {
+    const UserInfo u = find_userinfo(url);
+    if (u.at == std::string_view::npos) return {std::string(url), {}};
+    const std::string_view info = url.substr(u.begin, u.at - u.begin);
+    const auto colon = info.find(':');
+    if (colon == std::string_view::npos) return {std::string(url), {}};
+    const std::string_view user = info.substr(0, colon);
+    UrlParts parts;
+    parts.password = std::string(info.substr(colon + 1));
+    parts.url = std::string(url.substr(0, u.begin));
+    if (!user.empty()) parts.url.append(user).append("@");
+    parts.url.append(url.substr(u.at + 1));
+    return parts;
+}
+
+std::string join_redis_password(std::string_view url, std::string_view password) {
+    if (password.empty()) return std::string(url);
+    const auto scheme = url.find("://");
+    if (scheme == std::string_view::npos) return std::string(url);
+    const UserInfo u = find_userinfo(url);
+    std::string out;
+    if (u.at == std::string_view::npos) {
+        out.append(url.substr(0, scheme + 3)).append(":").append(password).append("@").append(url.substr(scheme + 3));
+        return out;
+    }
+    // Drop a password already there, keep the user.
+    std::string_view user = url.substr(u.begin, u.at - u.begin);
+    user = user.substr(0, user.find(':'));
+    out.append(url.substr(0, u.begin)).append(user).append(":").append(password).append(url.substr(u.at));
+    return out;
+}
+
+std::string redact_redis_url(std::string_view url) {
+    const UrlParts parts = split_redis_password(url);
+    if (parts.password.empty()) return parts.url;
+    return join_redis_password(parts.url, redis_password_mask);
 }
 
 Result<RedisUrl, std::string> parse_redis_url(std::string_view text) {

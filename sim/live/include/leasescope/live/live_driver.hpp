@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "leasescope/engine/store.hpp"
+#include "leasescope/redis/redis_url.hpp"
 #include "leasescope/redis/timeouts.hpp"
 #include "leasescope/sim/scenario.hpp"
 #include "leasescope/sim/trace.hpp"
@@ -21,7 +22,7 @@ namespace leasescope::live {
 
 struct LiveOptions {
     // redis://[user:password@]host[:port][/db]
-    std::string redis_url = "redis://127.0.0.1:6379";
+    std::string redis_url = std::string(redis::default_redis_url);
     // 0: the scenario's own tick_ms.
     std::int64_t tick_ms = 0;
     redis::Timeouts timeouts;

@@ -1,0 +1,71 @@
+// The desktop app's flags (flags.hpp): their help texts, CLI11 parsing and the checks on their values.
+#include "flags.hpp"
+
+#include <cstdio>
+
+#include <CLI/CLI.hpp>
+
+#include "leasescope/io/exit_codes.hpp"
+#include "leasescope/redis/redis_url.hpp"
+
+namespace leasescope::gui {
+
+std::optional<int> parse_flags(int argc, char** argv, GuiFlags& f) {
+    CLI::App cli{"LeaseScope: replay Redis lease / leader-election scenarios on a timeline.\n"
+                 "Opens the expiry-takeover preset when no scenario is given."};
+    std::string size_text = "1600x900";
+    cli.add_option("scenario", f.scenario_path, "Scenario file (JSON) to open");
+    cli.add_option("--tick", f.tick, "Put the playhead on this tick");
+    cli.add_option("--screenshot", f.screenshot, "Render one frame to this PNG file and exit");
+    cli.add_option("--size", size_text, "Window size WxH (default 1600x900)");
+    cli.add_option("--lang", f.lang, "Language: en or ko (default: the last one used)")->check(CLI::IsMember({"en", "ko"}));
+    cli.add_option("--bench-frames", f.bench_frames, "Render N frames and print frame-time percentiles, then exit");
+    cli.add_option("--tour", f.tour_step, "Start the guided tour at this step (1-based)")->each([&f](const std::string&) {
+        f.tour = true;
+    });
+    cli.add_option("--svg", f.svg_path, "Also write the timeline as SVG to this file");
+    cli.add_option("--trace", f.trace_path, "Also write the trace as JSONL to this file");
+    cli.add_option("--live", f.live_url,
+                   "Open the Live panel and run the scenario against Redis at URL (default $LEASESCOPE_REDIS_URL, "
+                   "else " +
+                       std::string(redis::default_redis_url) +
+                       "); with --screenshot, waits for the result, prints it and exits 1 if it differs, 3 if "
+                       "Redis cannot be reached")
+        ->expected(0, 1);
+    cli.add_option("--live-tick-ms", f.live_tick_ms, "Milliseconds per tick for --live (default: the scenario's)")
+        ->check(CLI::Range(1LL, 60000LL));
+    cli.add_flag("--find-counterexample", f.find_counterexample,
+                 "Search for a counterexample to the opened scenario (up to 2 added faults), load what it finds "
+                 "and put the playhead on the violation; with --screenshot, prints the result");
+    cli.add_flag("--direct-draw", f.direct_draw,
+                 "Draw the timeline afresh every frame instead of keeping its picture in a texture until it "
+                 "changes (to compare frame times)");
+    cli.footer("Exit status (as leasescope-cli's): 0 ok, 1 --live differs from the simulation, 2 bad input,\n"
+               "3 --live could not reach Redis or reached no verdict, 4 an output could not be written,\n"
+               "5 no display.");
+    cli.add_option("--assets", f.assets, "Assets folder (string tables, tour, style)");
+    cli.add_option("--scenarios", f.scenarios, "Folder of preset scenarios");
+    try {
+        cli.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        return cli.exit(e) == 0 ? io::exit_ok : io::exit_bad_input;
+    }
+
+    f.live = cli.count("--live") > 0;
+    // "leasescope --live FILE": --live takes an optional URL, so CLI11 hands it
+    // the scenario; a value that is not a URL is the scenario after all.
+    if (!f.live_url.empty() && f.live_url.find("://") == std::string::npos && f.scenario_path.empty()) {
+        f.scenario_path = f.live_url;
+        f.live_url.clear();
+    }
+    f.size_given = cli.count("--size") > 0;
+    if (std::sscanf(size_text.c_str(), "%dx%d", &f.width, &f.height) != 2 || f.width < 320 || f.height < 240 ||
+        f.width > 8192 || f.height > 8192) {
+        std::fprintf(stderr, "leasescope: --size wants WxH between 320x240 and 8192x8192, got \"%s\"\n",
+                     size_text.c_str());
+        return io::exit_bad_input;
+    }
+    return std::nullopt;
+}
+
+}  // namespace leasescope::gui

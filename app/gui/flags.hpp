@@ -1,0 +1,34 @@
+#pragma once
+// The desktop app's command line: every flag and its parsed value.
+#include <optional>
+#include <string>
+
+namespace leasescope::gui {
+
+struct GuiFlags {
+    std::string scenario_path;  // empty: the expiry-takeover preset
+    std::string screenshot;     // render one frame to this PNG and exit
+    std::string svg_path, trace_path;
+    std::string lang;           // "en", "ko" or empty (the remembered one)
+    std::string assets, scenarios;
+    long long tick = -1;        // -1: not given
+    int width = 1600, height = 900;
+    bool size_given = false;
+    int bench_frames = 0;
+    bool tour = false;
+    int tour_step = 0;          // 1-based, with `tour`
+    bool live = false;          // --live given (with or without a URL)
+    std::string live_url;       // empty: $LEASESCOPE_REDIS_URL, else the default
+    long long live_tick_ms = 0;
+    bool find_counterexample = false;
+    bool direct_draw = false;
+
+    // Headless runs draw for a picture or a measurement, not for a person.
+    bool headless() const { return !screenshot.empty() || bench_frames > 0; }
+};
+
+// Parses argv. nullopt: go on with `flags`; a value: exit with it (0 after
+// --help, exit_bad_input after a bad flag, with the message printed).
+std::optional<int> parse_flags(int argc, char** argv, GuiFlags& flags);
+
+}  // namespace leasescope::gui

@@ -1,0 +1,30 @@
+#pragma once
+// The three ways the desktop app runs its frames in a window host: one
+// picture to a PNG, a frame-time measurement, or the interactive loop.
+#include <string>
+
+namespace leasescope::gui {
+
+class App;
+class WindowHost;
+
+// ImGui sizes windows and tables on their first frames: a picture is taken,
+// and the interactive loop starts to idle, only after these.
+inline constexpr int settle_frames = 4;
+
+// Draws until the layout has settled (and a --live run or a search is over),
+// then writes the frame to `png_path`. Returns exit_ok or exit_write_failed.
+int run_screenshot(App& app, WindowHost& host, const std::string& png_path);
+// Draws `frames` frames after 5 warm-up frames, the playhead one tick further
+// each time, and prints frame-time percentiles (run_frame_bench.cpp).
+void run_frame_bench(App& app, WindowHost& host, int frames, int width, int height);
+// Until the window closes: input, playback, background jobs, frames; idle
+// when nothing moves. Remembers the window size at the end.
+void run_interactive(App& app, WindowHost& host);
+
+// With LEASESCOPE_FILL_REPORT=1, on the settled frame: how many pixels each
+// window's draw list covers, on stderr (what costs fill rate under software
+// rendering). Call after the frame is built.
+void report_fill_if_asked(int frame);
+
+}  // namespace leasescope::gui

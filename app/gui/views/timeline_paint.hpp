@@ -1,0 +1,42 @@
+#pragma once
+// The timeline's drawing pieces, used by view_timeline.cpp: its legend, the
+// tick ruler and the playhead, one span, one laid-out word, the text metrics
+// for the lane layout and the words of a span's tooltip.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "../core/cull.hpp"
+#include "../core/lane_layout.hpp"
+#include "view.hpp"
+
+namespace leasescope::gui {
+
+// The legend above the lanes: each span and mark this timeline shows, once.
+class TimelineLegend {
+public:
+    void draw(const FrameContext& ctx);
+
+private:
+    // What this timeline shows, so the legend lists each of its marks once.
+    void refresh_present(const FrameContext& ctx);
+    std::vector<bool> present_spans_, present_marks_;
+    std::uint64_t present_generation_ = 0;
+    bool present_valid_ = false;
+};
+
+// The tick ruler and its gridlines through the lanes (its numbers come with the playhead).
+void draw_ruler(const FrameContext& ctx, ImDrawList* dl, const TimeAxis& axis, ImVec2 origin, float plot_x,
+                float plot_w, float ruler_h);
+// The ruler's numbers, then the playhead's cell, line and badge.
+void draw_playhead(const FrameContext& ctx, ImDrawList* dl, const TimeAxis& axis, float plot_x, float plot_w,
+                   float top, float bottom, float ruler_h);
+void draw_span(const FrameContext& ctx, ImDrawList* dl, const DrawSpan& d, float y0, float y1);
+// One laid-out word: span words straight on their span, tags on a pill.
+void draw_label(const FrameContext& ctx, ImDrawList* dl, const PlacedLabel& pl);
+// Text widths in the body and small fonts, for the lane layout.
+TextMetrics metrics(const FrameContext& ctx);
+// The tooltip of a span (or of several folded into one).
+std::string span_words(const FrameContext& ctx, const Span& sp, const Lane& lane, const DrawSpan& d);
+
+}  // namespace leasescope::gui

@@ -1,0 +1,61 @@
+// The desktop window host (window_host.hpp): GLFW, the window, ImGui and the offscreen picture, set up and torn down.
+#include "window_host.hpp"
+
+#include <cstdio>
+
+#include "gl.hpp"  // before GLFW: the GL header is chosen there
+#include <GLFW/glfw3.h>
+
+#include "app.hpp"
+
+namespace leasescope::gui {
+
+std::unique_ptr<WindowHost> WindowHost::open(App& app, const WindowSpec& spec) {
+    std::unique_ptr<WindowHost> host(new WindowHost(app, spec));
+    glfwSetErrorCallback([](int code, const char* text) { std::fprintf(stderr, "leasescope: GLFW %d: %s\n", code, text); });
+    if (!glfwInit()) {
+        std::fprintf(stderr, "leasescope: cannot open the display (glfwInit failed)\n");
+        return nullptr;
+    }
+    host->glfw_ = true;
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 0);
+    host->window_ = glfwCreateWindow(spec.width, spec.height, "LeaseScope", nullptr, nullptr);
+    if (!host->window_) {
+        std::fprintf(stderr, "leasescope: cannot create an OpenGL 3.0 window\n");
+        return nullptr;  // the destructor ends GLFW
+    }
+    glfwMakeContextCurrent(host->window_);
+    glfwSwapInterval(spec.headless ? 0 : 1);
+    host_init(app, host->window_, "#version 130", spec.ini_path.c_str());
+    host->imgui_ = true;
+    // The timeline's picture is kept in a texture while it does not change.
+    if (!spec.direct_draw) {
+        host->offscreen_.emplace();
+        if (host->offscreen_->init()) app.set_offscreen(&*host->offscreen_);
+        else host->offscreen_.reset();
+    }
+    return host;
+}
+
+WindowHost::~WindowHost() {
+    app_.set_offscreen(nullptr);
+    offscreen_.reset();  // its textures go before the context
+    if (imgui_) host_shutdown();
+    if (window_) glfwDestroyWindow(window_);
+    if (glfw_) glfwTerminate();
+}
+
+bool WindowHost::should_close() const { return glfwWindowShouldClose(window_) != 0; }
+
+void WindowHost::poll_events() { glfwPollEvents(); }
+
+void WindowHost::wait_events(double timeout_s) { glfwWaitEventsTimeout(timeout_s); }
+
+HostFrame WindowHost::frame() { return host_frame(app_, window_, offscreen_ ? &*offscreen_ : nullptr, spec_.headless); }
+
+void WindowHost::swap() { glfwSwapBuffers(window_); }
+
+void WindowHost::size(int& w, int& h) const { glfwGetWindowSize(window_, &w, &h); }
+
+}  // namespace leasescope::gui

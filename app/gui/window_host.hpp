@@ -1,0 +1,55 @@
+#pragma once
+// The desktop window the app draws in, owned start to end: GLFW, the window
+// and its GL context, ImGui with its backends (host.hpp), and the offscreen
+// picture of the timeline, set up in open() and torn down, in the reverse
+// order, by the destructor.
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "host.hpp"
+#include "offscreen.hpp"
+
+struct GLFWwindow;
+
+namespace leasescope::gui {
+
+class App;
+
+struct WindowSpec {
+    int width = 1600, height = 900;
+    bool headless = false;     // no vsync, pointer hidden, nothing remembered
+    bool direct_draw = false;  // no offscreen picture of the timeline
+    std::string ini_path;      // imgui.ini; empty: none
+};
+
+class WindowHost {
+public:
+    // Opens the window and sets ImGui up on it; nullptr, with the reason on
+    // stderr, when there is no display or no OpenGL 3.0 context.
+    static std::unique_ptr<WindowHost> open(App& app, const WindowSpec& spec);
+    ~WindowHost();
+    WindowHost(const WindowHost&) = delete;
+    WindowHost& operator=(const WindowHost&) = delete;
+
+    bool should_close() const;
+    void poll_events();
+    void wait_events(double timeout_s);
+    // One frame of the app into the back buffer (host_frame); not yet shown.
+    HostFrame frame();
+    void swap();
+    // The window's size now, in screen coordinates.
+    void size(int& w, int& h) const;
+
+private:
+    WindowHost(App& app, const WindowSpec& spec) : app_(app), spec_(spec) {}
+
+    App& app_;
+    WindowSpec spec_;
+    bool glfw_ = false;
+    GLFWwindow* window_ = nullptr;
+    bool imgui_ = false;
+    std::optional<GlOffscreen> offscreen_;
+};
+
+}  // namespace leasescope::gui

@@ -1,0 +1,134 @@
+// Events, outcomes and node states in words (words.hpp): the keys and fields of the string tables for one event.
+#include "leasescope/words/words.hpp"
+
+#include <string>
+
+#include "trace_facts.hpp"
+
+namespace leasescope::words {
+
+using namespace facts;
+
+std::string short_token(const std::string& token, std::size_t keep) {
+    if (token.empty()) return "–";
+    if (token.size() <= keep) return token;
+    return token.substr(0, keep) + "…";
+}
+
+std::string event_key(const Event& e) {
+    switch (e.op) {
+        case EventOp::pause: return "pause";
+        case EventOp::resume: return "resume";
+        case EventOp::crash: return "crash";
+        case EventOp::partition: return "partition";
+        case EventOp::heal: return "heal";
+        case EventOp::failover: return e.detail == "all" ? "failover.all" : "failover.leases";
+        case EventOp::expire: return "expire";
+        case EventOp::write:
+            if (e.outcome == Outcome::rejected) return has_detail(e, "stale") ? "write.rejected_stale" : "write.rejected";
+            if (has_detail(e, "unsafe_write")) return "write.unsafe";
+            if (has_detail(e, "stale")) return "write.accepted_stale";
+            return "write.accepted";
+        case EventOp::release:
+            switch (e.outcome) {
+                case Outcome::released: return "release.released";
+                case Outcome::kept: return "release.kept";
+                case Outcome::not_owner: return "release.not_owner";
+                default: return "release.error";
+            }
+        case EventOp::extend:
+            if (e.outcome == Outcome::renewed) return "extend.renewed";
+            if (e.outcome == Outcome::lost) return "extend.lost";
+            return "extend.error";
+        case EventOp::start: return "start";
+        case EventOp::acquire:
+            if (e.outcome == Outcome::acquired)
+                return has_detail(e, "fencing_regressed") ? "acquire.regressed" : "acquire.acquired";
+            if (e.outcome == Outcome::error) return has_detail(e, "reply_lost") ? "acquire.reply_lost" : "acquire.error";
+            return has_detail(e, "hold_off") ? "acquire.busy_holdoff" : "acquire.busy";
+        case EventOp::skip: return "skip";
+        case EventOp::status: return e.outcome == Outcome::held ? "status.held" : "status.vacant";
+        case EventOp::validate:
+            if (e.outcome == Outcome::current) return "validate.current";
+            if (e.outcome == Outcome::stale) return "validate.stale";
+            return "validate.vacant";
+        case EventOp::overlap_begin: return "overlap_begin";
+        case EventOp::overlap_end: return "overlap_end";
+        default: break;
+    }
+    return "unknown";
+}
+
+Fields event_fields(const Event& e) {
+    Fields f;
+    f.emplace_back("node", e.node.empty() ? std::string("–") : e.node);
+    f.emplace_back("tick", std::to_string(e.tick));
+    f.emplace_back("run", e.run >= 0 ? std::to_string(e.run) : std::string("–"));
+    f.emplace_back("slot", e.slot ? std::to_string(*e.slot) : std::string("–"));
+    f.emplace_back("fencing", opt_text(e.fencing));
+    f.emplace_back("ttl", opt_text(e.ttl));
+    f.emplace_back("token", short_token(e.token, 8));
+    f.emplace_back("detail", e.detail);
+    f.emplace_back("mode", e.detail == "drop_replies" ? "drop_replies" : "drop_requests");
+    f.emplace_back("lose", e.detail);
+    return f;
+}
+
+std::string op_words(const Event& e, const Strings& s) { return s.tr(std::string("op.") + sim::to_string(e.op)); }
+
+namespace {
+// The event's fields plus {ticks}: "tick" or "ticks" after its TTL, as the language says it.
+Fields fields_with_units(const Event& e, const Strings& s) {
+    Fields f = event_fields(e);
+    f.emplace_back("ticks", s.tr(e.ttl && *e.ttl == 1 ? "word.tick" : "word.ticks"));
+    return f;
+}
+}  // namespace
+
+std::string outcome_words(const Event& e, const Strings& s, std::int32_t capacity) {
+    Fields f = fields_with_units(e, s);
+    if (e.op == EventOp::overlap_begin && capacity > 0) {
+        f.emplace_back("capacity", std::to_string(capacity));
+        return s.tr("out.overlap_begin_of", f);
+    }
+    return s.tr("out." + event_key(e), f);
+}
+
+std::string describe_event(const Event& e, const Strings& s) {
+    return s.tr("ev." + event_key(e), fields_with_units(e, s));
+}
+
+std::string status_words(sim::NodeStatus status, const Strings& s) {
+    return s.tr(std::string("status.") + sim::to_string(status));
+}
+
+std::string explain_state(const sim::Snapshot& snap, const Strings& s) {
+    std::string out = s.tr("explain.state_at", {{"tick", std::to_string(snap.tick)}});
+    std::size_t shown = 0;
+    for (const sim::NodeSnapshot& n : snap.nodes) {
+        if (n.status == sim::NodeStatus::idle || n.status == sim::NodeStatus::done) continue;
+        if (++shown > 8) break;  // a summary, not the whole candidates panel
+        Fields f{{"node", n.name},
+                 {"status", status_words(n.status, s)},
+                 {"fencing", opt_text(n.fencing)},
+                 {"progress", std::to_string(n.progress)},
+                 {"action", std::to_string(n.action)}};
+        const char* key = n.status == sim::NodeStatus::stale     ? "explain.node_stale"
+                          : n.status == sim::NodeStatus::running ? "explain.node_running"
+                                                                  : "explain.node_other";
+        out += "\n• " + s.tr(key, f);
+        if (n.paused || n.partition) {
+            out += ' ';
+            out += s.tr(n.paused ? "explain.node_paused" : "explain.node_partitioned");
+        }
+    }
+    for (const SlotRecord& r : snap.slots) {
+        if (!r.valid_at(snap.tick)) continue;
+        out += "\n• " + s.tr("explain.slot_held", {{"owner", r.owner},
+                                                    {"fencing", std::to_string(r.fencing)},
+                                                    {"expires", std::to_string(r.expires_at)}});
+    }
+    return out;
+}
+
+}  // namespace leasescope::words

@@ -1,0 +1,192 @@
+// The facts an explanation is built from, read from the trace before the explained event (trace_facts.hpp).
+#include "trace_facts.hpp"
+
+#include <algorithm>
+
+namespace leasescope::words::facts {
+
+bool has_detail(const Event& e, std::string_view word) {
+    // Details combine with commas (DESIGN §12); match whole items only.
+    std::string_view d = e.detail;
+    while (!d.empty()) {
+        const auto comma = d.find(',');
+        const std::string_view item = d.substr(0, comma);
+        if (item == word) return true;
+        if (comma == std::string_view::npos) break;
+        d.remove_prefix(comma + 1);
+    }
+    return false;
+}
+
+// The give-up event (model.md: op `skip`, outcome `skipped`).
+bool is_skip(const Event& e) { return e.op == EventOp::skip; }
+
+std::string opt_text(const std::optional<std::int64_t>& v) { return v ? std::to_string(*v) : "–"; }
+
+std::string join(const std::vector<std::string>& items) {
+    std::string out;
+    for (std::size_t i = 0; i < items.size(); ++i) {
+        if (i) out += ", ";
+        out += items[i];
+    }
+    return out;
+}
+
+
+bool acquires_record(const Event& e) {
+    return e.op == EventOp::acquire && e.fencing &&
+           (e.outcome == Outcome::acquired || (e.outcome == Outcome::error && has_detail(e, "reply_lost")));
+}
+
+std::vector<Held> records_before(const sim::Trace& trace, std::size_t index) {
+    std::vector<Held> held;
+    for (std::size_t k = 0; k < index && k < trace.events.size(); ++k) {
+        const Event& e = trace.events[k];
+        auto drop = [&](const Token& token) {
+            held.erase(std::remove_if(held.begin(), held.end(), [&](const Held& h) { return h.token == token; }),
+                       held.end());
+        };
+        if (acquires_record(e)) {
+            const bool again = std::any_of(held.begin(), held.end(), [&](const Held& h) { return h.token == e.token; });
+            if (!again) held.push_back({e.node, e.token, *e.fencing});
+        } else if (e.op == EventOp::expire || (e.op == EventOp::release && e.outcome == Outcome::released)) {
+            drop(e.token);
+        } else if (e.op == EventOp::failover) {
+            held.clear();
+        }
+    }
+    return held;
+}
+
+std::optional<Fencing> highest_accepted_before(const sim::Trace& trace, std::size_t index) {
+    std::optional<Fencing> h;
+    for (std::size_t k = 0; k < index && k < trace.events.size(); ++k) {
+        const Event& e = trace.events[k];
+        if (e.op == EventOp::write && e.outcome == Outcome::accepted && e.fencing) h = h ? std::max(*h, *e.fencing) : *e.fencing;
+    }
+    return h;
+}
+
+
+LeaseEnd lease_end(const sim::Trace& trace, const Token& token, std::size_t index) {
+    LeaseEnd out;
+    if (token.empty()) return out;
+    bool holding = false;
+    for (std::size_t k = 0; k < index && k < trace.events.size(); ++k) {
+        const Event& e = trace.events[k];
+        if (acquires_record(e) && e.token == token) {
+            holding = true;
+            out = {};
+            continue;
+        }
+        if (!holding) continue;
+        if (e.op == EventOp::expire && e.token == token) {
+            out = {LeaseEnd::Kind::expiry, e.tick, {}};
+            holding = false;
+        } else if (e.op == EventOp::release && e.outcome == Outcome::released && e.token == token) {
+            out = {LeaseEnd::Kind::release, e.tick, {}};
+            holding = false;
+        } else if (e.op == EventOp::failover) {
+            out = {LeaseEnd::Kind::failover, e.tick, e.detail};
+            holding = false;
+        }
+    }
+    return out;
+}
+
+
+NodeFaultState faults_before(const sim::Trace& trace, const std::string& node, std::size_t index) {
+    NodeFaultState s;
+    for (std::size_t k = 0; k < index && k < trace.events.size(); ++k) {
+        const Event& e = trace.events[k];
+        if (e.node != node) continue;
+        switch (e.op) {
+            case EventOp::pause: s.paused = true; s.paused_since = e.tick; break;
+            case EventOp::resume: s.paused = false; break;
+            case EventOp::partition:
+                s.partitioned = true;
+                s.partitioned_since = e.tick;
+                s.partition_mode = e.detail;
+                break;
+            case EventOp::heal: s.partitioned = false; break;
+            case EventOp::crash: s.crashed = true; s.crashed_at = e.tick; break;
+            default: break;
+        }
+    }
+    return s;
+}
+
+
+std::optional<Span> fault_during(const sim::Trace& trace, const std::string& node, Tick from, std::size_t index,
+                                 EventOp begin_op, EventOp end_op) {
+    std::optional<Span> current, hit;
+    for (std::size_t k = 0; k < index && k < trace.events.size(); ++k) {
+        const Event& e = trace.events[k];
+        if (e.node != node) continue;
+        if (e.op == begin_op) current = Span{e.tick, std::nullopt};
+        if (e.op == end_op && current) {
+            current->until = e.tick;
+            if (e.tick > from) hit = current;  // it covered ticks in [from, until)
+            current.reset();
+        }
+    }
+    if (current) hit = current;  // still in force
+    return hit;
+}
+
+std::optional<Tick> run_start(const sim::Trace& trace, const std::string& node, std::int32_t run, std::size_t index) {
+    for (std::size_t k = 0; k < index && k < trace.events.size(); ++k) {
+        const Event& e = trace.events[k];
+        if (e.op == EventOp::start && e.node == node && e.run == run) return e.tick;
+    }
+    return std::nullopt;
+}
+
+Tick last_renewal(const sim::Trace& trace, const Token& token, std::size_t index) {
+    Tick t = 0;
+    for (std::size_t k = 0; k < index && k < trace.events.size(); ++k) {
+        const Event& e = trace.events[k];
+        if (e.token != token) continue;
+        if (acquires_record(e) || (e.op == EventOp::extend && e.outcome == Outcome::renewed)) t = e.tick;
+    }
+    return t;
+}
+
+std::optional<Tick> counter_reset_before(const sim::Trace& trace, std::size_t index) {
+    std::optional<Tick> t;
+    for (std::size_t k = 0; k < index && k < trace.events.size(); ++k) {
+        const Event& e = trace.events[k];
+        if (e.op == EventOp::failover && e.detail == "all") t = e.tick;
+    }
+    return t;
+}
+
+bool regressed_before(const sim::Trace& trace, std::size_t index) {
+    for (std::size_t k = 0; k < index && k < trace.events.size(); ++k) {
+        const Event& e = trace.events[k];
+        if (e.op == EventOp::acquire && has_detail(e, "fencing_regressed")) return true;
+    }
+    return false;
+}
+
+const sim::Candidate* candidate_of(const sim::Scenario* scenario, const std::string& node) {
+    if (!scenario) return nullptr;
+    for (const sim::Candidate& c : scenario->candidates)
+        if (c.name == node) return &c;
+    return nullptr;
+}
+
+std::optional<Tick> run_ended_before(const sim::Trace& trace, const std::string& node, std::int32_t run,
+                                     std::size_t index) {
+    for (std::size_t k = 0; k < index && k < trace.events.size(); ++k) {
+        const Event& e = trace.events[k];
+        if (e.node != node) continue;
+        if (e.op == EventOp::crash) return e.tick;
+        if (e.run != run) continue;
+        if (e.op == EventOp::release || is_skip(e)) return e.tick;
+        if (e.op == EventOp::acquire && e.outcome == Outcome::error && !has_detail(e, "reply_lost")) return e.tick;
+    }
+    return std::nullopt;
+}
+
+}  // namespace leasescope::words::facts

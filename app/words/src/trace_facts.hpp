@@ -1,0 +1,92 @@
+#pragma once
+// The facts an explanation is built from, each read from the trace before the
+// explained event only (so no sentence tells what has not happened yet), and
+// the small helpers on events they share. Internal to the words library.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "leasescope/sim/scenario.hpp"
+#include "leasescope/sim/trace.hpp"
+
+namespace leasescope::words::facts {
+
+using sim::Event;
+using sim::EventOp;
+using sim::Outcome;
+
+bool has_detail(const Event& e, std::string_view word);
+
+// The give-up event (model.md: op `skip`, outcome `skipped`).
+bool is_skip(const Event& e);
+std::string opt_text(const std::optional<std::int64_t>& v);
+std::string join(const std::vector<std::string>& items);
+
+// Facts read from the trace, before event `index`.
+
+// A record the store holds, replayed from the events.
+struct Held {
+    std::string owner;
+    Token token;
+    Fencing fencing = 0;
+};
+
+bool acquires_record(const Event& e);
+
+std::vector<Held> records_before(const sim::Trace& trace, std::size_t index);
+
+// The highest fencing number the resource accepted before `index`.
+std::optional<Fencing> highest_accepted_before(const sim::Trace& trace, std::size_t index);
+
+// How a token's lease ended before `index`, as the trace shows it.
+struct LeaseEnd {
+    enum class Kind { none, expiry, release, failover } kind = Kind::none;
+    Tick tick = 0;
+    std::string lose;  // failover: "leases" or "all"
+};
+
+LeaseEnd lease_end(const sim::Trace& trace, const Token& token, std::size_t index);
+
+// A node's faults as they stand just before `index`.
+struct NodeFaultState {
+    bool paused = false;
+    Tick paused_since = 0;
+    bool partitioned = false;
+    Tick partitioned_since = 0;
+    std::string partition_mode;
+    bool crashed = false;
+    Tick crashed_at = 0;
+};
+
+NodeFaultState faults_before(const sim::Trace& trace, const std::string& node, std::size_t index);
+
+// A pause of `node` that covered some tick in [from, the tick of `index`]:
+// its first tick and the tick it ended (or nullopt when it still lasts).
+struct Span {
+    Tick from = 0;
+    std::optional<Tick> until;
+};
+
+std::optional<Span> fault_during(const sim::Trace& trace, const std::string& node, Tick from, std::size_t index,
+                                 EventOp begin_op, EventOp end_op);
+
+// The tick `node`'s run `run` started, or nullopt.
+std::optional<Tick> run_start(const sim::Trace& trace, const std::string& node, std::int32_t run, std::size_t index);
+
+// The latest tick at which `token`'s record was acquired or renewed before `index`.
+Tick last_renewal(const sim::Trace& trace, const Token& token, std::size_t index);
+
+// The failover with lose = all before `index`, if any (the latest).
+std::optional<Tick> counter_reset_before(const sim::Trace& trace, std::size_t index);
+
+bool regressed_before(const sim::Trace& trace, std::size_t index);
+
+const sim::Candidate* candidate_of(const sim::Scenario* scenario, const std::string& node);
+
+// Whether `node`'s run `run` ended (released, gave up, failed, crashed) before `index`.
+std::optional<Tick> run_ended_before(const sim::Trace& trace, const std::string& node, std::int32_t run,
+                                     std::size_t index);
+
+}  // namespace leasescope::words::facts
