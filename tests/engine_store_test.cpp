@@ -1,4 +1,4 @@
-// Unit tests of the store model: one group per operation of DESIGN §4.
+// Unit tests of the store model: one group per operation of docs/model.md §4.
 #include <gtest/gtest.h>
 
 #include "leasescope/engine/model_store.hpp"

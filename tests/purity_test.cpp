@@ -1,4 +1,4 @@
-// Engine and sim are pure (DESIGN §2): outside engine/redis and sim/live, no
+// Engine and sim are pure (docs/model.md §2): outside engine/redis and sim/live, no
 // source includes a clock, <random>, <thread>, ImGui, GLFW or hiredis.
 #include <gtest/gtest.h>
 

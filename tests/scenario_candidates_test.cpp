@@ -149,7 +149,7 @@ TEST(ScenarioNames, ScenarioAndLockNamesAreRestrictedToSafeCharacters) {
 // ---------------------------------------------------------------- defaults
 
 TEST(ScenarioDefaults, TopLevelDefaultsFollowTheDesign) {
-    // Unwritten top-level keys take DESIGN §11's defaults.
+    // Unwritten top-level keys take docs/model.md §11's defaults.
     auto s = accepted(base());
     ASSERT_TRUE(s);
     EXPECT_EQ(s->tick_ms, 50);

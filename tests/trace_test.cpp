@@ -1,4 +1,4 @@
-// Trace format tests: canonical bytes, hashing, reading back, text view and diff (DESIGN §12).
+// Trace format tests: canonical bytes, hashing, reading back, text view and diff (docs/model.md §12).
 #include "preset_loader.hpp"
 #include <gtest/gtest.h>
 
@@ -17,7 +17,7 @@ namespace {
 
 Scenario preset(const std::string& name) { return test::load_preset(name); }
 
-// The line nlohmann writes for an ordered_json built in DESIGN's key order.
+// The line nlohmann writes for an ordered_json built in the key order of docs/model.md §12.
 std::string reference_line(const Event& e) {
     nlohmann::ordered_json j;
     j["type"] = "event";

@@ -150,7 +150,7 @@ std::string event_line(const Event& e) {
 }
 
 // Written by hand in the bytes nlohmann's dump() gives for the ordered_json of
-// DESIGN's key order (as event lines are): a summary lists every run, and
+// the key order of docs/model.md §12 (as event lines are): a summary lists every run, and
 // building a JSON value per run cost about 300 bytes and a few allocations
 // each. Strings go through append_json_string, like event lines.
 std::string summary_line(const TraceSummary& s) {

@@ -38,7 +38,7 @@ inline std::string_view as_text(const std::uint8_t* data, std::size_t size) {
 }
 
 // The summary line as nlohmann's dump() writes the ordered_json built in
-// DESIGN's key order: the definition that sim::summary_line (written by hand,
+// the key order of docs/model.md §12: the definition that sim::summary_line (written by hand,
 // for speed) must match byte for byte.
 inline std::string summary_line_reference(const sim::TraceSummary& s) {
     nlohmann::ordered_json j;

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Live mode among neighbours and signals (issue 15): a second live run of the
+# Live mode among neighbours and signals: a second live run of the
 # same lock on the same server is refused at its start with exit 3 (and the
 # first one's verdict is its own); SIGTERM removes the lock's keys as SIGINT
 # does; an output path that cannot be written fails before the run starts;

@@ -6,7 +6,7 @@
 namespace leasescope::words::facts {
 
 bool has_detail(const Event& e, std::string_view word) {
-    // Details combine with commas (DESIGN §12); match whole items only.
+    // Details combine with commas (docs/model.md §12); match whole items only.
     std::string_view d = e.detail;
     while (!d.empty()) {
         const auto comma = d.find(',');

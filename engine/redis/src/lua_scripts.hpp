@@ -1,5 +1,5 @@
 #pragma once
-// The Lua scripts of the Redis store, one per operation (DESIGN §4, §13).
+// The Lua scripts of the Redis store, one per operation (docs/model.md §4, §13).
 // Every script gets KEYS = the lock's N slot keys, then its fencing counter,
 // then its hold-off marker, so one lock stays in one cluster slot and the
 // script knows N from #KEYS. Times go in and come out in milliseconds; the

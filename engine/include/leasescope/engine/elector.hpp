@@ -1,5 +1,5 @@
 #pragma once
-// The elector: one candidate's runs of `runIfLeader`, in ticks (DESIGN §5).
+// The elector: one candidate's runs of `runIfLeader`, in ticks (docs/model.md §5).
 // The scheduler (sim/) or run_if_leader() decides *when* each step happens; the
 // elector decides *what* it does and talks to any Store.
 #include <algorithm>

@@ -1,6 +1,6 @@
 #pragma once
 // The store model: N slots, a persistent fencing counter and a hold-off
-// marker, exactly as DESIGN §4. Pure, copyable (the simulator checkpoints it).
+// marker, exactly as docs/model.md §4. Pure, copyable (the simulator checkpoints it).
 #include <vector>
 
 #include "leasescope/engine/store.hpp"

@@ -1,5 +1,5 @@
 #pragma once
-// splitmix64 and Base58 tokens (DESIGN §10). The generator is a value passed
+// splitmix64 and Base58 tokens (docs/model.md §10). The generator is a value passed
 // explicitly; draws happen only for tokens and shuffles, in processing order.
 #include <cstdint>
 #include <string>

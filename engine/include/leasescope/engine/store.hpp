@@ -1,6 +1,6 @@
 #pragma once
 // The Store: the Redis record of one lock, as the elector and the scheduler
-// see it (DESIGN §4). Two implementations: ModelStore (pure, in memory) and
+// see it (docs/model.md §4). Two implementations: ModelStore (pure, in memory) and
 // RedisStore (engine/redis/, hiredis). Every operation is atomic; `now` is the
 // tick at which the operation is processed.
 #include <optional>
@@ -100,7 +100,7 @@ public:
     // elapsed hold-off ends.
     virtual StoreResult<std::vector<ExpiredRecord>> expire(Tick now) = 0;
 
-    // Store fault: the primary is lost (DESIGN §4, "Store faults").
+    // Store fault: the primary is lost (docs/model.md §4, "Store faults").
     virtual StoreResult<Unit> failover(Tick now, FailoverLoss loss) = 0;
 };
 

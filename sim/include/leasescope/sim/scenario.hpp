@@ -1,5 +1,5 @@
 #pragma once
-// Scenario files (DESIGN §11): parse, validate, override, write back.
+// Scenario files (docs/model.md §11): parse, validate, override, write back.
 #include <cstdint>
 #include <optional>
 #include <string>

@@ -1,5 +1,5 @@
 #pragma once
-// The tick scheduler (DESIGN §6): faults, the protected resource, invariants
+// The tick scheduler (docs/model.md §6): faults, the protected resource, invariants
 // and scripted ops around one Elector per candidate. The simulation state holds
 // no store: each step is given the Store to drive, so the same code runs on
 // the model (copyable, checkpointed by Timeline) and on a real Redis.

@@ -1,5 +1,5 @@
 #pragma once
-// Traces (DESIGN §12): events, the canonical JSONL bytes, SHA-256 of the event
+// Traces (docs/model.md §12): events, the canonical JSONL bytes, SHA-256 of the event
 // lines, a reader that checks what it reads, a text table and a diff.
 #include <cstdint>
 #include <optional>
@@ -104,7 +104,7 @@ struct Trace {
 };
 
 // Canonical lines, without the trailing newline: the bytes nlohmann's dump()
-// writes for an ordered_json built in DESIGN's key order.
+// writes for an ordered_json built in the key order of docs/model.md §12.
 std::string header_line(const TraceHeader&);
 void append_event_line(std::string& out, const Event&);
 std::string event_line(const Event&);

@@ -1,5 +1,5 @@
 #pragma once
-// The Store on a real Redis (DESIGN §4, §13): one Lua script per operation,
+// The Store on a real Redis (docs/model.md §4, §13): one Lua script per operation,
 // keys `leasescope:{<lock>}:slot:<i>` (a hash: owner, token, fencing),
 // `…:fencing` (the counter, no TTL) and `…:holdoff`.
 //

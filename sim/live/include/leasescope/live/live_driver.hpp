@@ -1,5 +1,5 @@
 #pragma once
-// Live mode (DESIGN §13): a scenario run in real time against a real Redis,
+// Live mode (docs/model.md §13): a scenario run in real time against a real Redis,
 // by the very scheduler and electors the simulation runs. Only the store (the
 // Redis store), the clock (a tick every tick_ms) and the tokens (from the
 // operating system) differ. Faults stay emulated by the scheduler: a pause is
