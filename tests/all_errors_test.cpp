@@ -77,7 +77,8 @@ TEST(AllErrors, NoNodeErrorsWithoutCandidates) {
 // "$schema" is accepted as a string and nothing else.
 TEST(AllErrors, SchemaKey) {
     EXPECT_TRUE(wheres(R"({"$schema": "s.json", "name": "x", "defaults": {"wait": 1, "lease": 5, "action": 3},
-                           "candidates": [ {"name": "a"} ]})").empty());
+                           "candidates": [ {"name": "a"} ]})")
+                    .empty());
     EXPECT_EQ(wheres(R"({"$schema": 3, "name": "x", "defaults": {"wait": 1, "lease": 5, "action": 3},
                          "candidates": [ {"name": "a"} ]})"),
               (std::vector<std::string>{"/$schema"}));

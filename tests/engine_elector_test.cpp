@@ -142,7 +142,7 @@ TEST(ElectorAcquire, PausedPastDeadline) {
     ModelStore held = held_store();
     Elector late_lock("b", options(2, 5, 3, ElectorKind::lock));
     late_lock.begin_run(0, "u");
-    (void)late_lock.attempt(0, held);  // busy
+    (void)late_lock.attempt(0, held);               // busy
     EXPECT_FALSE(late_lock.attempt_due(1, false));  // paused
     ModelStore free_store(LockConfig{"lock", 1, 1});
     EXPECT_TRUE(late_lock.attempt_due(9, true));

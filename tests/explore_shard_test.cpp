@@ -77,15 +77,29 @@ TEST(ExplorerShards, MergeEqualsTheWholeSearch) {
     const Properties safety{false, true, true, false};
     const std::vector<Case> cases = {
         {"gc-pause-no-fencing", {{"faults", "[]"}}, unsafe, 2, "all", 2, ExploreMode::exhaustive, 0, 0},
-        {"gc-pause-no-fencing", {{"faults", "[]"}, {"resource.mode", "\"check\""}}, unsafe, 2, "all", 1,
-         ExploreMode::exhaustive, 0, 0},
+        {"gc-pause-no-fencing",
+         {{"faults", "[]"}, {"resource.mode", "\"check\""}},
+         unsafe,
+         2,
+         "all",
+         1,
+         ExploreMode::exhaustive,
+         0,
+         0},
         {"contention", {}, unsafe, 2, "pause,crash,failover", 1, ExploreMode::exhaustive, 0, 0},
         {"failover-lost-lock", {{"faults", "[]"}}, safety, 3, "failover:all,crash", 0, ExploreMode::exhaustive, 0, 0},
         {"hold-off-handover", {}, Properties{true, false, false, false}, 1, "all", 1, ExploreMode::exhaustive, 0, 0},
         {"gc-pause-no-fencing", {{"faults", "[]"}}, safety, 3, "all", 2, ExploreMode::random, 20261129, 3000},
         {"contention", {}, Properties{false, true, false, true}, 4, "all", 2, ExploreMode::random, 5, 400},
-        {"gc-pause-no-fencing", {{"faults", "[]"}, {"resource.mode", "\"check\""}}, unsafe, 2, "all", 2,
-         ExploreMode::random, 3, 300},
+        {"gc-pause-no-fencing",
+         {{"faults", "[]"}, {"resource.mode", "\"check\""}},
+         unsafe,
+         2,
+         "all",
+         2,
+         ExploreMode::random,
+         3,
+         300},
     };
     bool a_shard_went_further = false;
     int found = 0;
@@ -126,8 +140,8 @@ TEST(ExplorerShards, MergeEqualsTheWholeSearch) {
             EXPECT_EQ(merged.value().timing.seconds, 1.5);
             if (whole.found) {
                 EXPECT_EQ(scenario_to_json(make_counterexample(ex, *whole.found).scenario),
-                          scenario_to_json(make_counterexample(merged.value().explorer, *merged.value().report.found)
-                                               .scenario));
+                          scenario_to_json(
+                              make_counterexample(merged.value().explorer, *merged.value().report.found).scenario));
             }
         }
     }

@@ -53,8 +53,15 @@ TEST(ExplorerWords, EveryFailureAndFaultIsToldInBothLanguages) {
         Failure::Property expected;
     };
     const std::vector<Case> cases = {
-        {"gc-pause-no-fencing", {{"faults", "[]"}}, {false, true, false, false}, "all", Failure::Property::unsafe_write},
-        {"failover-lost-lock", {{"faults", "[]"}}, {false, true, true, false}, "failover:all",
+        {"gc-pause-no-fencing",
+         {{"faults", "[]"}},
+         {false, true, false, false},
+         "all",
+         Failure::Property::unsafe_write},
+        {"failover-lost-lock",
+         {{"faults", "[]"}},
+         {false, true, true, false},
+         "failover:all",
          Failure::Property::fencing_regressed},
         {"hold-off-handover", {}, {true, false, false, false}, "all", Failure::Property::overlap},
         {"contention", {}, {false, false, false, true}, "crash,partition", Failure::Property::liveness},
@@ -102,8 +109,8 @@ TEST(ExplorerWords, EveryFailureAndFaultIsToldInBothLanguages) {
             for (const std::string& line : words::fault_lines(cx.facts, *s)) expect_filled(line);
         }
         words::title_counterexample(cx, ex.base(), en);
-        for (const std::string* text : {&cx.scenario.title.en, &cx.scenario.title.ko, &cx.scenario.summary.en,
-                                        &cx.scenario.summary.ko}) {
+        for (const std::string* text :
+             {&cx.scenario.title.en, &cx.scenario.title.ko, &cx.scenario.summary.en, &cx.scenario.summary.ko}) {
             expect_filled(*text);
         }
         EXPECT_NE(cx.scenario.summary.en.find(told), std::string::npos) << cx.scenario.summary.en;
@@ -122,7 +129,8 @@ TEST(ExplorerWords, EveryFaultKindHasItsSentence) {
     const words::Strings en = tables(words::Lang::en);
     const words::Strings ko = tables(words::Lang::ko);
     std::vector<std::string> seen;
-    for (std::int32_t a = 0; a < static_cast<std::int32_t>(ex.atoms().size()) && ex.atoms()[static_cast<std::size_t>(a)].at == 0; ++a) {
+    for (std::int32_t a = 0;
+         a < static_cast<std::int32_t>(ex.atoms().size()) && ex.atoms()[static_cast<std::size_t>(a)].at == 0; ++a) {
         const CounterexampleFacts facts = schedule_facts(ex, Schedule{0, {a}});
         ASSERT_EQ(facts.faults.size(), 1u);
         const std::string line = words::fault_words(facts.faults[0], en);
@@ -133,7 +141,8 @@ TEST(ExplorerWords, EveryFaultKindHasItsSentence) {
         seen.push_back(line);
     }
     auto any = [&](const std::string& part) {
-        return std::any_of(seen.begin(), seen.end(), [&](const std::string& l) { return l.find(part) != std::string::npos; });
+        return std::any_of(seen.begin(), seen.end(),
+                           [&](const std::string& l) { return l.find(part) != std::string::npos; });
     };
     EXPECT_TRUE(any("pause node-a for 1 tick at tick 0"));
     EXPECT_TRUE(any("pause node-a for 2 ticks at tick 0"));

@@ -32,7 +32,8 @@ Scenario preset(const std::string& name, const std::vector<Override>& overrides 
 words::Strings string_tables() {
     words::Strings strings;
     for (const words::Lang lang : {words::Lang::en, words::Lang::ko}) {
-        const std::string path = std::string(LEASESCOPE_SOURCE_DIR) + "/assets/i18n/" + words::lang_code(lang) + ".json";
+        const std::string path =
+            std::string(LEASESCOPE_SOURCE_DIR) + "/assets/i18n/" + words::lang_code(lang) + ".json";
         std::ifstream in(path, std::ios::binary);
         std::ostringstream text;
         text << in.rdbuf();

@@ -55,23 +55,17 @@ std::size_t replay(const std::string& kind, EntryPoint entry) {
 
 // The scenario parser and validator never crash on a checked-in input, and a
 // scenario they accept simulates and writes back to the same trace.
-TEST(FuzzRegressions, ScenarioInputs) {
-    EXPECT_GT(replay("scenario", leasescope::fuzz::scenario_one_input), 0u);
-}
+TEST(FuzzRegressions, ScenarioInputs) { EXPECT_GT(replay("scenario", leasescope::fuzz::scenario_one_input), 0u); }
 
 // The trace reader never crashes, and a trace it accepts reads back the same.
 TEST(FuzzRegressions, TraceInputs) { EXPECT_GT(replay("trace", leasescope::fuzz::trace_one_input), 0u); }
 
 // --set overrides never crash the override parser or the scenario parser.
-TEST(FuzzRegressions, OverrideInputs) {
-    EXPECT_GT(replay("override", leasescope::fuzz::override_one_input), 0u);
-}
+TEST(FuzzRegressions, OverrideInputs) { EXPECT_GT(replay("override", leasescope::fuzz::override_one_input), 0u); }
 
 // Structurally built inputs (deep, long, many values, NUL bytes, work): each
 // is refused or accepted with a short error, quickly.
-TEST(FuzzRegressions, StructureInputs) {
-    EXPECT_GT(replay("structure", leasescope::fuzz::structure_one_input), 0u);
-}
+TEST(FuzzRegressions, StructureInputs) { EXPECT_GT(replay("structure", leasescope::fuzz::structure_one_input), 0u); }
 
 // Traces with their hash fixed up, so the reader's range checks are reached.
 TEST(FuzzRegressions, TraceFixedInputs) {
@@ -85,7 +79,8 @@ TEST(FuzzRegressions, TraceFixUpReachesTheRangeChecks) {
     const std::string golden = bytes_of(fs::path(LEASESCOPE_SOURCE_DIR) / "tests/golden/expiry-takeover.jsonl");
     auto intact = leasescope::sim::parse_trace(leasescope::fuzz::fix_up_trace(golden), "t");
     EXPECT_TRUE(intact.ok());
-    const std::string wrapped = bytes_of(fs::path(LEASESCOPE_SOURCE_DIR) / "tests/fuzz/corpus/trace_fixed/slot-2-to-the-32.jsonl");
+    const std::string wrapped =
+        bytes_of(fs::path(LEASESCOPE_SOURCE_DIR) / "tests/fuzz/corpus/trace_fixed/slot-2-to-the-32.jsonl");
     auto read = leasescope::sim::parse_trace(leasescope::fuzz::fix_up_trace(wrapped), "t");
     ASSERT_FALSE(read.ok());
     EXPECT_NE(read.error().message.find("\"slot\" is 4294967296"), std::string::npos) << read.error().to_string();

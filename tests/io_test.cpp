@@ -101,8 +101,7 @@ TEST_F(IoTest, DevicesAndDirectoriesAreRefused) {
         ::close(fd);
     }
     EXPECT_FALSE(io::write_file(node, "x", error));
-    EXPECT_NE(error.find(node + (is_device ? ": is a character device" : ": is a socket")), std::string::npos)
-        << error;
+    EXPECT_NE(error.find(node + (is_device ? ": is a character device" : ": is a socket")), std::string::npos) << error;
     struct stat st = {};
     ASSERT_EQ(::lstat(node.c_str(), &st), 0);
     EXPECT_TRUE(is_device ? S_ISCHR(st.st_mode) : S_ISSOCK(st.st_mode));

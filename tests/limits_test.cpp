@@ -77,12 +77,12 @@ TEST(Limits, StringsAndKeysAtTheLimitAreReadOnePastAreRefusedByName) {
 TEST(Limits, ErrorLinesQuoteAtMostAFewBytesOfWhatTheUserWrote) {
     // A 60 MB key made a 120 MB error line (and a 7 GB distance table).
     const auto max = static_cast<std::size_t>(limits::json_string_bytes_max);
-    for (const std::string& text : {"{\"" + std::string(max, 'k') + "\": 1}",
-                                    "{\"name\": \"x\", \"order\": \"" + std::string(max, 'q') + "\"}",
-                                    "{\"" + std::string(max + 10, 'k') + "\": 1}",
-                                    // nlohmann quotes the token it was reading in a syntax error
-                                    "{\"name\": \"x\", \"order\": \"" + std::string(max, 'q') + "\x01\"}",
-                                    "{\"name\": \"x\", \"order\": \"" + std::string(max, 'q')}) {
+    for (const std::string& text :
+         {"{\"" + std::string(max, 'k') + "\": 1}", "{\"name\": \"x\", \"order\": \"" + std::string(max, 'q') + "\"}",
+          "{\"" + std::string(max + 10, 'k') + "\": 1}",
+          // nlohmann quotes the token it was reading in a syntax error
+          "{\"name\": \"x\", \"order\": \"" + std::string(max, 'q') + "\x01\"}",
+          "{\"name\": \"x\", \"order\": \"" + std::string(max, 'q')}) {
         const std::string error = error_of(text);
         EXPECT_FALSE(error.empty());
         EXPECT_LT(error.size(), 600u) << error.substr(0, 300);
@@ -152,8 +152,8 @@ TEST(Limits, SetValuesFollowTheRulesOfFiles) {
     for (int k = 0; k < 100; ++k) long_path += ".a";
     const std::string path_error = error_of(small_scenario, {{long_path, "1"}});
     EXPECT_NE(path_error.find("json_depth_max"), std::string::npos) << path_error;
-    const std::string long_plain =
-        error_of(small_scenario, {{"lock.name", std::string(static_cast<std::size_t>(limits::json_string_bytes_max) + 1, 'x')}});
+    const std::string long_plain = error_of(
+        small_scenario, {{"lock.name", std::string(static_cast<std::size_t>(limits::json_string_bytes_max) + 1, 'x')}});
     EXPECT_NE(long_plain.find("json_string_bytes_max"), std::string::npos) << long_plain.substr(0, 300);
     EXPECT_LT(long_plain.size(), 600u);
 }
@@ -164,7 +164,8 @@ TEST(Limits, RunsThatWouldNotFitInMemoryAreRefusedAtValidation) {
     json doc = json::parse(small_scenario);
     doc["horizon"] = limits::horizon_max;
     doc["candidates"] = json::array();
-    for (int i = 0; i < 1'000; ++i) doc["candidates"].push_back({{"name", fmt::format("n{}", i)}, {"runs", limits::runs_max}, {"every", 1}});
+    for (int i = 0; i < 1'000; ++i)
+        doc["candidates"].push_back({{"name", fmt::format("n{}", i)}, {"runs", limits::runs_max}, {"every", 1}});
     const std::string error = error_of(doc.dump());
     EXPECT_NE(error.find("runs_total_max"), std::string::npos) << error;
     EXPECT_NE(error.find("1000000000"), std::string::npos) << error;
@@ -225,10 +226,10 @@ TEST(Limits, TheTraceReaderRefusesNumbersOutsideEachFieldsRange) {
         nlohmann::ordered_json value;
     };
     const Case cases[] = {
-        {"slot", 4294967296ULL},            // read as slot 0 before
-        {"slot", limits::capacity_max},     // beyond any lock
-        {"slot", 1},                        // beyond this lock's one slot
-        {"tick", 9223372036854775808ULL},   // read as a negative tick before
+        {"slot", 4294967296ULL},           // read as slot 0 before
+        {"slot", limits::capacity_max},    // beyond any lock
+        {"slot", 1},                       // beyond this lock's one slot
+        {"tick", 9223372036854775808ULL},  // read as a negative tick before
         {"tick", -1},
         {"tick", limits::horizon_max + 1},
         {"fencing", 0},
@@ -241,7 +242,8 @@ TEST(Limits, TheTraceReaderRefusesNumbersOutsideEachFieldsRange) {
     };
     for (const Case& c : cases) {
         const std::string error = trace_error(edited_trace([&](auto& j) { j[c.key] = c.value; }));
-        EXPECT_NE(error.find(std::string("\"") + c.key + "\""), std::string::npos) << c.key << " " << c.value << ": " << error;
+        EXPECT_NE(error.find(std::string("\"") + c.key + "\""), std::string::npos)
+            << c.key << " " << c.value << ": " << error;
         EXPECT_NE(error.find("t.jsonl:3:"), std::string::npos) << error;  // the line
     }
     // At the ends of the ranges the field is accepted (other checks may still apply).
@@ -250,13 +252,11 @@ TEST(Limits, TheTraceReaderRefusesNumbersOutsideEachFieldsRange) {
 }
 
 TEST(Limits, TheTraceReaderRefusesLongStringsDepthAndNulBytes) {
-    const std::string long_token = trace_error(edited_trace([](auto& j) {
-        j["token"] = std::string(static_cast<std::size_t>(limits::token_length_max) + 1, 't');
-    }));
+    const std::string long_token = trace_error(edited_trace(
+        [](auto& j) { j["token"] = std::string(static_cast<std::size_t>(limits::token_length_max) + 1, 't'); }));
     EXPECT_NE(long_token.find("\"token\""), std::string::npos) << long_token;
-    const std::string long_node = trace_error(edited_trace([](auto& j) {
-        j["node"] = std::string(static_cast<std::size_t>(limits::name_length_max) + 1, 'n');
-    }));
+    const std::string long_node = trace_error(edited_trace(
+        [](auto& j) { j["node"] = std::string(static_cast<std::size_t>(limits::name_length_max) + 1, 'n'); }));
     EXPECT_NE(long_node.find("\"node\""), std::string::npos) << long_node;
 
     std::string text = edited_trace([](auto&) {});

@@ -11,8 +11,8 @@ using namespace scenario_test;
 
 TEST(ScenarioCandidates, MinLeaseAboveLeaseIsReportedWhereMinLeaseCameFrom) {
     // min_lease > lease names the candidate's min_lease, or /defaults/min_lease when it came from there.
-    EXPECT_TRUE(rejected(with(base(), "/candidates/1/min_lease", 7), "/candidates/1/min_lease",
-                         {"min_lease 7", "lease 6"}));
+    EXPECT_TRUE(
+        rejected(with(base(), "/candidates/1/min_lease", 7), "/candidates/1/min_lease", {"min_lease 7", "lease 6"}));
     json doc = with(base(), "/defaults/min_lease", 5);
     doc["candidates"][1]["lease"] = 3;
     EXPECT_TRUE(rejected(doc, "/defaults/min_lease", {"min_lease 5", "lease 3"}));
@@ -247,12 +247,15 @@ TEST(ScenarioDefaults, WritesDefaultToTheFinalAction) {
 TEST(ScenarioDefaults, CandidateKeysWinOverDefaults) {
     // Every key a candidate writes replaces the one in defaults; the rest still come from defaults.
     json doc = base();
-    doc["defaults"] = {{"start", 1},  {"wait", 2},       {"lease", 6},     {"min_lease", 1}, {"auto_extend", true},
-                       {"extend_every", 2}, {"retry_every", 2}, {"action", 4}, {"writes", json::array({1, 4})}, {"fail_at", 3},
-                       {"hold_off", 1}, {"runs", 2},     {"every", 20}};
-    doc["candidates"][1] = {{"name", "node-b"}, {"start", 5},  {"wait", 0},    {"lease", 9},     {"min_lease", 9},
-                            {"auto_extend", false}, {"extend_every", 4}, {"retry_every", 3}, {"action", 7},
-                            {"writes", json::array({7})}, {"fail_at", 6}, {"hold_off", 0}, {"runs", 1}, {"every", 3}};
+    doc["defaults"] = {{"start", 1},       {"wait", 2},           {"lease", 6},
+                       {"min_lease", 1},   {"auto_extend", true}, {"extend_every", 2},
+                       {"retry_every", 2}, {"action", 4},         {"writes", json::array({1, 4})},
+                       {"fail_at", 3},     {"hold_off", 1},       {"runs", 2},
+                       {"every", 20}};
+    doc["candidates"][1] = {
+        {"name", "node-b"},     {"start", 5},        {"wait", 0},        {"lease", 9},  {"min_lease", 9},
+        {"auto_extend", false}, {"extend_every", 4}, {"retry_every", 3}, {"action", 7}, {"writes", json::array({7})},
+        {"fail_at", 6},         {"hold_off", 0},     {"runs", 1},        {"every", 3}};
     auto s = accepted(doc);
     ASSERT_TRUE(s);
     const ElectorOptions& a = s->candidates[0].options;

@@ -65,7 +65,8 @@ TEST(ScenarioKeys, FaultKeysDependOnTheKind) {
     EXPECT_TRUE(rejected(doc, "/faults/0/node", {"unknown key \"node\""}));
     doc["faults"] = json::array({{{"kind", "crash"}, {"node", "node-a"}, {"at", 3}, {"ticks", 2}}});
     EXPECT_TRUE(rejected(doc, "/faults/0/ticks", {"unknown key \"ticks\""}));
-    doc["faults"] = json::array({{{"kind", "pause"}, {"node", "node-a"}, {"at", 3}, {"ticks", 2}, {"mode", "drop_replies"}}});
+    doc["faults"] =
+        json::array({{{"kind", "pause"}, {"node", "node-a"}, {"at", 3}, {"ticks", 2}, {"mode", "drop_replies"}}});
     EXPECT_TRUE(rejected(doc, "/faults/0/mode", {"unknown key \"mode\""}));
     doc["faults"] = json::array({{{"kind", "pause"}, {"node", "node-a"}, {"at", 3}, {"ticks", 2}, {"lose", "all"}}});
     EXPECT_TRUE(rejected(doc, "/faults/0/lose", {"unknown key \"lose\""}));
@@ -89,8 +90,8 @@ struct EnumCase {
 TEST(ScenarioEnums, UnknownEnumValuesSuggestOrList) {
     // An unknown word for order, resource.mode, kind, partition mode, lose or op names the near one or lists all.
     json doc = base();
-    doc["faults"] = json::array({{{"kind", "partition"}, {"node", "node-a"}, {"at", 2}, {"ticks", 3}},
-                                 {{"kind", "failover"}, {"at", 3}}});
+    doc["faults"] = json::array(
+        {{{"kind", "partition"}, {"node", "node-a"}, {"at", 2}, {"ticks", 3}}, {{"kind", "failover"}, {"at", 3}}});
     doc["ops"] = json::array({{{"at", 1}, {"actor", "auditor"}, {"op", "status"}}});
     const std::vector<EnumCase> cases = {
         {"/order", "shufled", "did you mean \"shuffled\"?"},
@@ -161,10 +162,10 @@ TEST(ScenarioFaults, OverlappingPausesOnOneNodeAreRejected) {
 
 TEST(ScenarioFaults, OverlappingPartitionsOnOneNodeAreRejectedWhateverTheirModes) {
     // Two partitions of one node sharing a tick are rejected even when one drops requests and the other replies.
-    json doc = with(base(), "/faults",
-                    json::array({{{"kind", "partition"}, {"node", "node-b"}, {"at", 5}, {"ticks", 4}},
-                                 {{"kind", "partition"}, {"node", "node-b"}, {"at", 1}, {"ticks", 5},
-                                  {"mode", "drop_replies"}}}));
+    json doc = with(
+        base(), "/faults",
+        json::array({{{"kind", "partition"}, {"node", "node-b"}, {"at", 5}, {"ticks", 4}},
+                     {{"kind", "partition"}, {"node", "node-b"}, {"at", 1}, {"ticks", 5}, {"mode", "drop_replies"}}}));
     EXPECT_TRUE(rejected(doc, "/faults/1", {"partition", "overlaps", "/faults/0"}));
 }
 
@@ -255,11 +256,13 @@ TEST(ScenarioKeys, DuplicateKeysAreErrorsWithTheirPath) {
 
 TEST(ScenarioKeys, SuggestionsCountASwapAsOneEditAndStayClose) {
     // "mdoe" suggests "mode" (a swap is one edit); "node" on a failover does not suggest "lose".
-    EXPECT_TRUE(rejected(std::string(R"({"name":"t","resource":{"mdoe":"check"},"defaults":{"wait":1,"lease":2,"action":1},
+    EXPECT_TRUE(
+        rejected(std::string(R"({"name":"t","resource":{"mdoe":"check"},"defaults":{"wait":1,"lease":2,"action":1},
                           "candidates":[{"name":"a"}]})"),
-                         "/resource/mdoe", {"did you mean \"mode\"?"}));
+                 "/resource/mdoe", {"did you mean \"mode\"?"}));
     auto r = leasescope::sim::parse_scenario(R"({"name":"t","defaults":{"wait":1,"lease":2,"action":1},
-        "candidates":[{"name":"a"}],"faults":[{"kind":"failover","node":"a","at":1}]})", "f.json");
+        "candidates":[{"name":"a"}],"faults":[{"kind":"failover","node":"a","at":1}]})",
+                                             "f.json");
     ASSERT_FALSE(r.ok());
     EXPECT_EQ(r.error().where, "/faults/0/node");
     EXPECT_EQ(r.error().message.find("did you mean"), std::string::npos) << r.error().message;

@@ -46,9 +46,8 @@ TEST(ScenarioOverrides, DotAndSlashPathsBothWork) {
 
 TEST(ScenarioOverrides, MissingObjectsAreCreated) {
     // --set defaults.x creates "defaults" (and lock.name creates "lock") when the file has none.
-    auto s = accepted(
-        std::string(R"({"name":"x","candidates":[{"name":"a","wait":1,"lease":6,"action":2}]})"),
-        sets({"defaults.hold_off=3", "lock.name=jobs", "resource.mode=check"}));
+    auto s = accepted(std::string(R"({"name":"x","candidates":[{"name":"a","wait":1,"lease":6,"action":2}]})"),
+                      sets({"defaults.hold_off=3", "lock.name=jobs", "resource.mode=check"}));
     ASSERT_TRUE(s);
     EXPECT_EQ(s->candidates[0].options.hold_off, 3);
     EXPECT_EQ(s->lock.name, "jobs");
@@ -105,7 +104,8 @@ TEST(ScenarioOverrides, EmptyPathComponentIsAnOverrideError) {
 
 TEST(ScenarioOverrides, InvalidOverriddenValuesAreReportedByTheValidatorWithTheJsonPath) {
     // An override is checked like the file: a bad value or misspelt key is reported at its JSON path.
-    EXPECT_TRUE(rejected(base(), "/defaults/lease", {range(1, limits::duration_max), "-1"}, sets({"defaults.lease=-1"})));
+    EXPECT_TRUE(
+        rejected(base(), "/defaults/lease", {range(1, limits::duration_max), "-1"}, sets({"defaults.lease=-1"})));
     EXPECT_TRUE(rejected(base(), "/defaults/lease", {"the string \"abc\""}, sets({"defaults.lease=abc"})));
     EXPECT_TRUE(rejected(base(), "/candidates/1/leese", {"did you mean \"lease\"?"}, sets({"candidates/1/leese=3"})));
     EXPECT_TRUE(rejected(base(), "/order", {"did you mean \"shuffled\"?"}, sets({"order=shufled"})));

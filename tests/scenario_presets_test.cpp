@@ -43,7 +43,8 @@ TEST(ScenarioPresets, EveryPresetRoundTripsThroughScenarioToJson) {
             EXPECT_EQ(first.value().candidates[i].writes_given, second.value().candidates[i].writes_given);
             EXPECT_EQ(first.value().candidates[i].extend_every_given, second.value().candidates[i].extend_every_given);
         }
-        EXPECT_EQ(sim::simulate(first.value()).summary.trace_sha256, sim::simulate(second.value()).summary.trace_sha256);
+        EXPECT_EQ(sim::simulate(first.value()).summary.trace_sha256,
+                  sim::simulate(second.value()).summary.trace_sha256);
         // Writing the re-read scenario gives the same bytes: the output is a fixed point.
         EXPECT_EQ(sim::scenario_to_json(second.value()), written);
     }

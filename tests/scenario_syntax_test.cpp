@@ -83,7 +83,8 @@ TEST(ScenarioSyntax, SingleQuotedStringsAreSyntaxErrors) {
 
 TEST(ScenarioSyntax, WindowsLineEndingsCountOneLineEach) {
     // CRLF files get the same line numbers as LF files (a '\r' never starts a line).
-    EXPECT_TRUE(rejected(std::string("{\r\n  \"name\": \"x\",\r\n  \"horizon\": ,\r\n}\r\n"), "3:14", {"unexpected ','"}));
+    EXPECT_TRUE(
+        rejected(std::string("{\r\n  \"name\": \"x\",\r\n  \"horizon\": ,\r\n}\r\n"), "3:14", {"unexpected ','"}));
 }
 
 TEST(ScenarioSyntax, ByteOrderMarkIsSkipped) {
@@ -145,8 +146,9 @@ TEST(ScenarioShape, TooManyCandidatesIsALimitError) {
     for (std::int64_t i = 0; i <= limits::candidates_max; ++i)
         text += (i == 0 ? "" : ",") + std::string(R"({"name":"n)") + std::to_string(i) + "\"}";
     text += "]}";
-    EXPECT_TRUE(rejected(text, "/candidates",
-                         {"at most " + std::to_string(limits::candidates_max), std::to_string(limits::candidates_max + 1)}));
+    EXPECT_TRUE(
+        rejected(text, "/candidates",
+                 {"at most " + std::to_string(limits::candidates_max), std::to_string(limits::candidates_max + 1)}));
 }
 
 TEST(ScenarioShape, EachCandidateMustBeAnObjectWithAName) {
@@ -159,8 +161,8 @@ TEST(ScenarioShape, WaitLeaseAndActionAreRequiredPerCandidate) {
     // Without wait, lease or action in the candidate or in defaults, the candidate's path names the missing key.
     for (const std::string key : {"wait", "lease", "action"}) {
         SCOPED_TRACE(key);
-        EXPECT_TRUE(rejected(without(base(), "/defaults/" + key), "/candidates/0",
-                             {"missing \"" + key + "\"", "defaults"}));
+        EXPECT_TRUE(
+            rejected(without(base(), "/defaults/" + key), "/candidates/0", {"missing \"" + key + "\"", "defaults"}));
         // Given to the first candidate only: the second one still misses it.
         json doc = with(without(base(), "/defaults/" + key), "/candidates/0/" + key, 3);
         EXPECT_TRUE(rejected(doc, "/candidates/1", {"missing \"" + key + "\""}));
@@ -181,8 +183,7 @@ TEST(ScenarioShape, DefaultsSatisfyRequiredKeys) {
 
 TEST(ScenarioShape, RequiredKeysWithoutAnyDefaults) {
     // A scenario with no defaults object at all is valid when each candidate carries its own keys.
-    auto s = accepted(std::string(
-        R"({"name":"x","candidates":[{"name":"a","wait":0,"lease":1,"action":1}]})"));
+    auto s = accepted(std::string(R"({"name":"x","candidates":[{"name":"a","wait":0,"lease":1,"action":1}]})"));
     ASSERT_TRUE(s);
     EXPECT_EQ(s->candidates.at(0).options.wait, 0);
 }

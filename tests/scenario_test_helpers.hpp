@@ -63,15 +63,16 @@ inline std::string text_of(const json& doc) { return doc.dump(); }
 
 // Rejected with this `where` and a message containing every word.
 inline ::testing::AssertionResult rejected(const std::string& text, const std::string& where,
-                                    const std::vector<std::string>& words,
-                                    const std::vector<sim::Override>& overrides = {}) {
+                                           const std::vector<std::string>& words,
+                                           const std::vector<sim::Override>& overrides = {}) {
     auto result = parse(text, overrides);
-    if (result.ok()) return ::testing::AssertionFailure() << "accepted; expected an error at " << where << " in\n" << text;
+    if (result.ok())
+        return ::testing::AssertionFailure() << "accepted; expected an error at " << where << " in\n" << text;
     const sim::ScenarioError& e = result.error();
     if (e.file != test_file) return ::testing::AssertionFailure() << "file is \"" << e.file << "\"";
     if (e.where != where)
-        return ::testing::AssertionFailure() << "where is \"" << e.where << "\", expected \"" << where
-                                             << "\"; message: " << e.message;
+        return ::testing::AssertionFailure()
+               << "where is \"" << e.where << "\", expected \"" << where << "\"; message: " << e.message;
     for (const auto& word : words) {
         if (e.message.find(word) == std::string::npos)
             return ::testing::AssertionFailure() << "message \"" << e.message << "\" lacks \"" << word << "\"";
@@ -79,13 +80,15 @@ inline ::testing::AssertionResult rejected(const std::string& text, const std::s
     return ::testing::AssertionSuccess();
 }
 
-inline ::testing::AssertionResult rejected(const json& doc, const std::string& where, const std::vector<std::string>& words,
-                                    const std::vector<sim::Override>& overrides = {}) {
+inline ::testing::AssertionResult rejected(const json& doc, const std::string& where,
+                                           const std::vector<std::string>& words,
+                                           const std::vector<sim::Override>& overrides = {}) {
     return rejected(text_of(doc), where, words, overrides);
 }
 
 // Parses a scenario that must be valid; a failure names the error.
-inline std::optional<sim::Scenario> accepted(const std::string& text, const std::vector<sim::Override>& overrides = {}) {
+inline std::optional<sim::Scenario> accepted(const std::string& text,
+                                             const std::vector<sim::Override>& overrides = {}) {
     auto result = parse(text, overrides);
     if (!result.ok()) {
         ADD_FAILURE() << "rejected: " << result.error().to_string() << "\nin\n" << text;

@@ -27,13 +27,16 @@ TEST(ScenarioTypes, FloatWhereAnIntegerIsExpected) {
 
 TEST(ScenarioTypes, BoolAndNullWhereAnIntegerIsExpected) {
     // true and null are not integers either.
-    EXPECT_TRUE(rejected(with(base(), "/candidates/0/start", true), "/candidates/0/start", {"expected an integer", "true"}));
-    EXPECT_TRUE(rejected(with(base(), "/candidates/0/wait", nullptr), "/candidates/0/wait", {"expected an integer", "null"}));
+    EXPECT_TRUE(
+        rejected(with(base(), "/candidates/0/start", true), "/candidates/0/start", {"expected an integer", "true"}));
+    EXPECT_TRUE(
+        rejected(with(base(), "/candidates/0/wait", nullptr), "/candidates/0/wait", {"expected an integer", "null"}));
 }
 
 TEST(ScenarioTypes, AutoExtendMustBeABool) {
     // auto_extend takes true or false only; 1 and "yes" are rejected.
-    EXPECT_TRUE(rejected(with(base(), "/defaults/auto_extend", "yes"), "/defaults/auto_extend", {"expected true or false"}));
+    EXPECT_TRUE(
+        rejected(with(base(), "/defaults/auto_extend", "yes"), "/defaults/auto_extend", {"expected true or false"}));
     EXPECT_TRUE(rejected(with(base(), "/candidates/1/auto_extend", 1), "/candidates/1/auto_extend",
                          {"expected true or false", "1"}));
 }
@@ -51,7 +54,8 @@ TEST(ScenarioTypes, FaultsAndOpsMustBeArraysOfObjects) {
     EXPECT_TRUE(rejected(with(base(), "/faults", json::object()), "/faults", {"expected an array of faults"}));
     EXPECT_TRUE(rejected(with(base(), "/ops", 3), "/ops", {"expected an array of ops"}));
     EXPECT_TRUE(rejected(with(base(), "/faults", json::array({"pause"})), "/faults/0", {"expected an object"}));
-    EXPECT_TRUE(rejected(with(base(), "/ops", json::array({json::array()})), "/ops/0", {"expected an object", "an array"}));
+    EXPECT_TRUE(
+        rejected(with(base(), "/ops", json::array({json::array()})), "/ops/0", {"expected an object", "an array"}));
 }
 
 TEST(ScenarioTypes, NamesAndTextsMustBeStrings) {
@@ -120,8 +124,8 @@ TEST(ScenarioRanges, ZeroIsRejectedWhereTheMinimumIsOne) {
 
 TEST(ScenarioRanges, WritesZeroIsReportedAtTheItem) {
     // A write at progress 0 is outside [1, action] and is reported at its own index.
-    EXPECT_TRUE(rejected(with(base(), "/candidates/0/writes", json::array({0})), "/candidates/0/writes/0",
-                         {range(1, 4)}));
+    EXPECT_TRUE(
+        rejected(with(base(), "/candidates/0/writes", json::array({0})), "/candidates/0/writes/0", {range(1, 4)}));
 }
 
 TEST(ScenarioRanges, NegativeNumbersAreRejected) {
@@ -174,9 +178,9 @@ TEST(ScenarioRanges, NumbersAtTheirLimitsAreAccepted) {
     doc["tick_ms"] = limits::tick_ms_max;
     doc["horizon"] = limits::horizon_max;
     doc["lock"] = {{"capacity", limits::capacity_max}, {"fencing_start", limits::fencing_start_max}};
-    doc["defaults"] = {{"wait", limits::duration_max}, {"lease", limits::duration_max},
-                       {"action", limits::duration_max}, {"runs", limits::runs_max}, {"every", limits::duration_max},
-                       {"min_lease", limits::duration_max}};
+    doc["defaults"] = {{"wait", limits::duration_max},   {"lease", limits::duration_max},
+                       {"action", limits::duration_max}, {"runs", limits::runs_max},
+                       {"every", limits::duration_max},  {"min_lease", limits::duration_max}};
     auto s = accepted(doc);
     ASSERT_TRUE(s);
     EXPECT_EQ(s->lock.capacity, limits::capacity_max);

@@ -431,11 +431,13 @@ TEST(Timeline, StaleHolderAtTheLesson) {
 
 // A pause that ends at the tick the next one begins leaves the node paused, whichever is listed first.
 TEST(Simulation, BackToBackPausesInAnyListOrder) {
-    for (const char* faults : {R"([{"kind":"pause","node":"a","at":5,"ticks":3},{"kind":"pause","node":"a","at":2,"ticks":3}])",
-                               R"([{"kind":"pause","node":"a","at":2,"ticks":3},{"kind":"pause","node":"a","at":5,"ticks":3}])"}) {
+    for (const char* faults :
+         {R"([{"kind":"pause","node":"a","at":5,"ticks":3},{"kind":"pause","node":"a","at":2,"ticks":3}])",
+          R"([{"kind":"pause","node":"a","at":2,"ticks":3},{"kind":"pause","node":"a","at":5,"ticks":3}])"}) {
         SCOPED_TRACE(faults);
         const Trace t = simulate(parse(std::string(R"({"name":"p","defaults":{"wait":0,"lease":30,"action":3},
-          "candidates":[{"name":"a","start":0}],"faults":)") + faults + "}"));
+          "candidates":[{"name":"a","start":0}],"faults":)") +
+                                       faults + "}"));
         // Acquired at 0, progress 1 at tick 1, paused 2..7, then 8 and 9: the action ends at 9.
         EXPECT_EQ(only(find(t, 9, "a", EventOp::release)).outcome, Outcome::released);
     }
@@ -443,11 +445,14 @@ TEST(Simulation, BackToBackPausesInAnyListOrder) {
 
 // A partition that heals at the tick the next one begins keeps the node cut off, in the new mode.
 TEST(Simulation, BackToBackPartitionsInAnyListOrder) {
-    for (const char* faults : {R"([{"kind":"partition","node":"a","at":3,"ticks":5,"mode":"drop_replies"},{"kind":"partition","node":"a","at":1,"ticks":2}])",
-                               R"([{"kind":"partition","node":"a","at":1,"ticks":2},{"kind":"partition","node":"a","at":3,"ticks":5,"mode":"drop_replies"}])"}) {
+    for (
+        const char* faults :
+        {R"([{"kind":"partition","node":"a","at":3,"ticks":5,"mode":"drop_replies"},{"kind":"partition","node":"a","at":1,"ticks":2}])",
+         R"([{"kind":"partition","node":"a","at":1,"ticks":2},{"kind":"partition","node":"a","at":3,"ticks":5,"mode":"drop_replies"}])"}) {
         SCOPED_TRACE(faults);
         const Trace t = simulate(parse(std::string(R"({"name":"p","defaults":{"wait":0,"lease":30,"action":4},
-          "candidates":[{"name":"a","start":0}],"faults":)") + faults + "}"));
+          "candidates":[{"name":"a","start":0}],"faults":)") +
+                                       faults + "}"));
         // The release at 4 falls in the second partition (drop_replies): an
         // error, and the record is left to expire at 30.
         EXPECT_EQ(only(find(t, 4, "a", EventOp::release)).outcome, Outcome::error);

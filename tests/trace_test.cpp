@@ -31,8 +31,8 @@ std::string reference_line(const Event& e) {
     j["fencing"] = e.fencing ? nlohmann::ordered_json(*e.fencing) : nlohmann::ordered_json(nullptr);
     j["slot"] = e.slot ? nlohmann::ordered_json(*e.slot) : nlohmann::ordered_json(nullptr);
     j["ttl"] = e.ttl ? nlohmann::ordered_json(*e.ttl) : nlohmann::ordered_json(nullptr);
-    j["outcome"] = e.outcome == Outcome::none ? nlohmann::ordered_json(nullptr)
-                                              : nlohmann::ordered_json(to_string(e.outcome));
+    j["outcome"] =
+        e.outcome == Outcome::none ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(to_string(e.outcome));
     j["detail"] = e.detail.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(e.detail);
     return j.dump();
 }

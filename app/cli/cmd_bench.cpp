@@ -25,9 +25,7 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-double seconds_since(Clock::time_point start) {
-    return std::chrono::duration<double>(Clock::now() - start).count();
-}
+double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
 // CPU time of this process: on a machine shared with other work, rates per
 // CPU second are the stable figure; wall-clock rates are printed beside them.
@@ -121,7 +119,7 @@ struct SimFigures {
     std::int64_t scenario_bytes = 0;
     std::int64_t events = 0;
     Tick ticks = 0;
-    double core_s = 0;    // Simulation::step with a counting sink (CPU)
+    double core_s = 0;  // Simulation::step with a counting sink (CPU)
     double core_wall_s = 0;
     double hashed_s = 0;  // run_to_end: every event line built and hashed (CPU)
     double hashed_wall_s = 0;
@@ -218,9 +216,10 @@ int cmd_bench(const std::vector<std::int64_t>& sizes, Tick horizon, std::uint64_
     doc["seed"] = seed;
     doc["horizon"] = horizon;
     if (!json)
-        fmt::print("leasescope-cli bench: seed {}, horizon {} ticks, one thread; rates per CPU second "
-                   "(wall-clock rates in parentheses)\n",
-                   seed, horizon);
+        fmt::print(
+            "leasescope-cli bench: seed {}, horizon {} ticks, one thread; rates per CPU second "
+            "(wall-clock rates in parentheses)\n",
+            seed, horizon);
     const double store_ops = bench_store(budget_s);
     doc["store_ops_per_cpu_s"] = store_ops;
     if (!json)
@@ -249,13 +248,13 @@ int cmd_bench(const std::vector<std::int64_t>& sizes, Tick horizon, std::uint64_
                                {"parse_cpu_s", f.parse_s},
                                {"peak_rss_mib", peak_rss_mib()}});
         if (json) continue;
-        fmt::print("simulate    {:>7} candidates: {:>10} events, {:>8} ticks | core {:>6.2f} M events/s, "
-                   "{:>6.2f} M ticks/s (wall {:.2f}, {:.2f}) | hashed {:>6.2f} M events/s (wall {:.2f}) | parse "
-                   "{:.1f} MB in {:.3f} s | peak RSS {:.0f} MiB\n",
-                   n, f.events, f.ticks, events / f.core_s / 1e6, static_cast<double>(f.ticks) / f.core_s / 1e6,
-                   events / f.core_wall_s / 1e6, static_cast<double>(f.ticks) / f.core_wall_s / 1e6,
-                   events / f.hashed_s / 1e6, events / f.hashed_wall_s / 1e6,
-                   static_cast<double>(f.scenario_bytes) / 1e6, f.parse_s, peak_rss_mib());
+        fmt::print(
+            "simulate    {:>7} candidates: {:>10} events, {:>8} ticks | core {:>6.2f} M events/s, "
+            "{:>6.2f} M ticks/s (wall {:.2f}, {:.2f}) | hashed {:>6.2f} M events/s (wall {:.2f}) | parse "
+            "{:.1f} MB in {:.3f} s | peak RSS {:.0f} MiB\n",
+            n, f.events, f.ticks, events / f.core_s / 1e6, static_cast<double>(f.ticks) / f.core_s / 1e6,
+            events / f.core_wall_s / 1e6, static_cast<double>(f.ticks) / f.core_wall_s / 1e6, events / f.hashed_s / 1e6,
+            events / f.hashed_wall_s / 1e6, static_cast<double>(f.scenario_bytes) / 1e6, f.parse_s, peak_rss_mib());
     }
     doc["simulations"] = std::move(simulations);
     const TraceIoFigures io = bench_trace_io(seed, budget_s);
@@ -303,10 +302,12 @@ void add_bench_commands(CLI::App& app, int& exit_code) {
         ->capture_default_str();
     generate->add_option("--order", o->generate.shuffled, "Phase-5 order: declared (default) or shuffled")
         ->transform(CLI::CheckedTransformer(std::map<std::string, bool>{{"declared", false}, {"shuffled", true}}));
-    generate->add_flag_callback("--no-faults", [o] { o->generate.faults = false; }, "Leave out faults");
+    generate->add_flag_callback(
+        "--no-faults", [o] { o->generate.faults = false; }, "Leave out faults");
     generate->callback([o, &exit_code] { exit_code = cmd_generate(o->generate); });
 
-    auto* bench = app.add_subcommand("bench", "Measure store, simulator, parser and trace speed on generated scenarios");
+    auto* bench =
+        app.add_subcommand("bench", "Measure store, simulator, parser and trace speed on generated scenarios");
     bench->add_option("--candidates", o->sizes, "Scenario sizes to simulate (repeat or separate with commas)")
         ->delimiter(',')
         ->check(integer_in(1, sim::generator_candidates_max))
@@ -316,7 +317,9 @@ void add_bench_commands(CLI::App& app, int& exit_code) {
         ->capture_default_str();
     bench->add_option("--seed", o->seed, "Generator seed")->check(unsigned_integer())->capture_default_str();
     bench->add_flag("--quick", o->quick, "Short budgets and a horizon of at most 100,000: a smoke test");
-    bench->add_option("--format", o->format, "What stdout shows: text, or json (one document; fields in docs/cli-json.md)")
+    bench
+        ->add_option("--format", o->format,
+                     "What stdout shows: text, or json (one document; fields in docs/cli-json.md)")
         ->check(CLI::IsMember({"text", "json"}));
     bench->callback([o, &exit_code] { exit_code = cmd_bench(o->sizes, o->horizon, o->seed, o->quick, o->format); });
 }

@@ -52,7 +52,9 @@ int cmd_explain(const ExplainOptions& o) {
         step_count = steps.size();
         const std::string preset = (fs::path(assets).parent_path() / "scenarios" / (step->preset + ".json")).string();
         if (scenario_path.empty()) {
-            scenario_path = fs::exists(preset) ? preset : std::string(LEASESCOPE_SOURCE_DIR) + "/scenarios/" + step->preset + ".json";
+            scenario_path = fs::exists(preset)
+                                ? preset
+                                : std::string(LEASESCOPE_SOURCE_DIR) + "/scenarios/" + step->preset + ".json";
         }
     }
     if (scenario_path.empty()) {
@@ -77,18 +79,21 @@ int cmd_explain(const ExplainOptions& o) {
         return exit_bad_input;
     }
     if (tick > timeline.end_tick()) {
-        fmt::print(stderr, "error: --tick {}: the run of {} ends at tick {}\n", tick, scenario->name, timeline.end_tick());
+        fmt::print(stderr, "error: --tick {}: the run of {} ends at tick {}\n", tick, scenario->name,
+                   timeline.end_tick());
         return exit_bad_input;
     }
     const words::Lang lang = strings.lang();
     if (step) {
-        fmt::print("{}\n{}\n\n{}\n\n", strings.tr("tour.step_of", {{"step", std::to_string(*o.tour_step)}, {"count", std::to_string(step_count)}}),
-                   step->title(lang), words::tour_body(*step, trace, lang));
+        fmt::print(
+            "{}\n{}\n\n{}\n\n",
+            strings.tr("tour.step_of", {{"step", std::to_string(*o.tour_step)}, {"count", std::to_string(step_count)}}),
+            step->title(lang), words::tour_body(*step, trace, lang));
     }
     const sim::Snapshot snap = timeline.snapshot_at(tick);
     std::size_t shown = 0;
-    for (std::size_t k = timeline.first_event_at_or_after(tick); k < trace.events.size() && trace.events[k].tick == tick;
-         ++k) {
+    for (std::size_t k = timeline.first_event_at_or_after(tick);
+         k < trace.events.size() && trace.events[k].tick == tick; ++k) {
         words::ExplainContext ctx;
         ctx.scenario = &timeline.scenario();
         ctx.trace = &trace;
@@ -115,9 +120,11 @@ void add_explain_command(CLI::App& app, int& exit_code) {
     cmd->add_option("--tick", o->tick, "The tick to explain (default with --tour-step: the step's tick)")
         ->check(CLI::NonNegativeNumber);
     cmd->add_option("--lang", o->lang, "Language: en or ko")->check(CLI::IsMember({"en", "ko"}))->capture_default_str();
-    cmd->add_option("--tour-step", o->tour_step, "Also print step K of the guided tour (1-based, as leasescope --tour K)");
+    cmd->add_option("--tour-step", o->tour_step,
+                    "Also print step K of the guided tour (1-based, as leasescope --tour K)");
     cmd->add_option("--set", o->sets, "Override a value: PATH=VALUE")->allow_extra_args(false);
-    cmd->add_option("--assets", o->assets_dir, "Folder with i18n/ and tour.json (default: $LEASESCOPE_ASSETS, ./assets, or the source tree's)");
+    cmd->add_option("--assets", o->assets_dir,
+                    "Folder with i18n/ and tour.json (default: $LEASESCOPE_ASSETS, ./assets, or the source tree's)");
     cmd->callback([o, &exit_code] { exit_code = cmd_explain(*o); });
 }
 

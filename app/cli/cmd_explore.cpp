@@ -184,7 +184,8 @@ void print_bench(std::FILE* o, const sim::SearchStats& t, const Timing& timing) 
     const double safe_seconds = std::max(seconds, 1e-9);
     const double ticks_per_second = static_cast<double>(t.ticks) / safe_seconds;
     const double ticks_per_cpu_second = static_cast<double>(t.ticks) / std::max(cpu_seconds, 1e-9);
-    fmt::print(o, "bench: {} schedules ({} simulated) in {:.3f} s with {}: {} schedules/s, {} simulated/s; "
+    fmt::print(o,
+               "bench: {} schedules ({} simulated) in {:.3f} s with {}: {} schedules/s, {} simulated/s; "
                "{} simulated ticks: {} ticks/s; {:.3f} s of CPU: {} ticks per CPU second (per core)\n",
                t.schedules, t.simulated, seconds, count_of(timing.jobs, "job", "jobs"),
                rate(static_cast<double>(t.schedules) / safe_seconds),
@@ -239,11 +240,11 @@ int finish_shard(const sim::Explorer& explorer, const sim::ExploreRun& run, cons
     if (run.mode == sim::ExploreMode::random) fmt::print("  {}, draws: {}\n", label, stats_line(report.totals));
     const std::string path =
         out.empty() ? fmt::format("{}.shard-{}-of-{}.json", explorer.base().name, run.shard, run.shards) : out;
-    const std::string bytes =
-        sim::shard_result_to_json(explorer, run, report, sim::ShardTiming{timing.seconds, timing.cpu_seconds, timing.jobs});
+    const std::string bytes = sim::shard_result_to_json(
+        explorer, run, report, sim::ShardTiming{timing.seconds, timing.cpu_seconds, timing.jobs});
     if (!write_file_atomic(path, bytes)) return exit_write_failed;
-    fmt::print("written {} ({} of search {}); merge all {} with: leasescope-cli explore-merge FILE...\n", path,
-               label, sim::search_fingerprint(explorer, run).substr(0, 12), run.shards);
+    fmt::print("written {} ({} of search {}); merge all {} with: leasescope-cli explore-merge FILE...\n", path, label,
+               sim::search_fingerprint(explorer, run).substr(0, 12), run.shards);
     print_bench(stdout, report.totals, timing);
     return exit_ok;
 }
@@ -388,13 +389,16 @@ void add_explore_command(CLI::App& app, int& exit_code) {
     cmd->add_option("--seed", args->seed, "Random mode: the seed of the draws (default: printed, fresh each run)")
         ->check(unsigned_integer())
         ->excludes(exhaustive);
-    cmd->add_option("--max-faults", args->max_faults, "Added faults per schedule (0 to 4)")->check(integer_in(0, std::int64_t{2147483647}))->capture_default_str();
+    cmd->add_option("--max-faults", args->max_faults, "Added faults per schedule (0 to 4)")
+        ->check(integer_in(0, std::int64_t{2147483647}))
+        ->capture_default_str();
     cmd->add_option("--fault-kinds", args->fault_kinds,
                     "Kinds to add: pause,partition,crash,failover, or narrowed: partition:drop_requests, "
                     "partition:drop_replies, failover:leases, failover:all")
         ->capture_default_str();
     cmd->add_option("--max-pause", args->max_pause, "Longest pause or partition, in ticks")
-        ->check(integer_in(0, limits::duration_max))->capture_default_str();
+        ->check(integer_in(0, limits::duration_max))
+        ->capture_default_str();
     cmd->add_option("--max-tick", args->max_tick,
                     "Last tick at which a fault may start (default: the base's end tick + --max-pause × --max-faults, "
                     "within the horizon)")

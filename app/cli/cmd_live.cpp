@@ -170,8 +170,8 @@ int run_live_command(const LiveArgs& args) {
     }
     // Diagnostics go to stderr when stdout carries the trace.
     std::FILE* notes = args.format == "summary" ? stdout : stderr;
-    fmt::print(notes, "live: {} against {}, tick {} ms: {} events, ended at tick {}\n", scenario->name,
-               report.redis, report.tick_ms, report.trace.summary.events, report.trace.summary.end_tick);
+    fmt::print(notes, "live: {} against {}, tick {} ms: {} events, ended at tick {}\n", scenario->name, report.redis,
+               report.tick_ms, report.trace.summary.events, report.trace.summary.end_tick);
     for (const auto& line : live::emulated_faults(*scenario)) fmt::print(notes, "  {}\n", line);
     if (!report.timing_faults.empty()) {
         fmt::print(stderr,

@@ -42,12 +42,12 @@ json candidate_properties() {
                          "leaseTime: the record expires this many ticks after it was written. Required here or in "
                          "\"defaults\".");
     p["min_lease"] = with_default(
-        integer(0, d, "minLeaseTime: an early finish keeps the record at least this long after acquiring; must not "
-                      "exceed lease."),
+        integer(0, d,
+                "minLeaseTime: an early finish keeps the record at least this long after acquiring; must not "
+                "exceed lease."),
         0);
-    p["auto_extend"] = {{"type", "boolean"},
-                        {"default", false},
-                        {"description", "Run the watchdog that renews the lease."}};
+    p["auto_extend"] = {
+        {"type", "boolean"}, {"default", false}, {"description", "Run the watchdog that renews the lease."}};
     p["extend_every"] = integer(1, d,
                                 "Ticks between watchdog renewals; less than lease when auto_extend. Absent: the "
                                 "library's period, max(floor(lease * tick_ms / 3), 25) ms.");
@@ -62,8 +62,8 @@ json candidate_properties() {
                     "Progress points at which the work writes to the resource, strictly increasing, each from 1 to "
                     "action. Absent: one write at the end of the action; [] never writes."}};
     p["fail_at"] = integer(1, d, "Progress (1 to action) at which the work throws and ends as action_failed.");
-    p["hold_off"] = with_default(
-        integer(0, d, "After releasing, nobody (the releaser included) may acquire for this long."), 0);
+    p["hold_off"] =
+        with_default(integer(0, d, "After releasing, nobody (the releaser included) may acquire for this long."), 0);
     p["runs"] = with_default(integer(1, limits::runs_max, "How many times the job runs."), 1);
     p["every"] = integer(1, d, "Ticks between scheduled run starts; required when runs > 1.");
     return p;
@@ -76,36 +76,41 @@ json fault_schema() {
     json kinds = json::array();
     auto kind = [&](const char* name, json properties, json required) {
         properties["kind"] = json{{"const", name}};
-        kinds.push_back(json{{"if", {{"properties", {{"kind", {{"const", name}}}}}, {"required", {"kind"}}}},
-                             {"then", {{"properties", properties},
-                                       {"required", required},
-                                       {"additionalProperties", false}}}});
+        kinds.push_back(
+            json{{"if", {{"properties", {{"kind", {{"const", name}}}}}, {"required", {"kind"}}}},
+                 {"then", {{"properties", properties}, {"required", required}, {"additionalProperties", false}}}});
     };
     kind("pause", {{"node", node}, {"at", at}, {"ticks", ticks}}, {"kind", "node", "at", "ticks"});
     kind("partition",
          {{"node", node},
           {"at", at},
           {"ticks", ticks},
-          {"mode", {{"enum", {"drop_requests", "drop_replies"}},
-                    {"default", "drop_requests"},
-                    {"description", "drop_requests: calls never arrive; drop_replies: calls are applied but the node "
-                                    "sees an error."}}}},
+          {"mode",
+           {{"enum", {"drop_requests", "drop_replies"}},
+            {"default", "drop_requests"},
+            {"description",
+             "drop_requests: calls never arrive; drop_replies: calls are applied but the node "
+             "sees an error."}}}},
          {"kind", "node", "at", "ticks"});
     kind("crash", {{"node", node}, {"at", at}}, {"kind", "node", "at"});
     kind("failover",
          {{"at", at},
-          {"lose", {{"enum", {"leases", "all"}},
-                    {"default", "leases"},
-                    {"description", "leases: slots and hold-off vanish, the fencing counter survives; all: the "
-                                    "counter is reset as well."}}}},
+          {"lose",
+           {{"enum", {"leases", "all"}},
+            {"default", "leases"},
+            {"description",
+             "leases: slots and hold-off vanish, the fencing counter survives; all: the "
+             "counter is reset as well."}}}},
          {"kind", "at"});
-    return json{{"type", "object"},
-                {"description",
-                 "Something that goes wrong, at the start of tick \"at\". The keys allowed depend on \"kind\"."},
-                {"properties", {{"kind", {{"enum", {"pause", "partition", "crash", "failover"}},
-                                          {"description", "pause, partition, crash or failover."}}}}},
-                {"required", {"kind"}},
-                {"allOf", kinds}};
+    return json{
+        {"type", "object"},
+        {"description", "Something that goes wrong, at the start of tick \"at\". The keys allowed depend on \"kind\"."},
+        {"properties",
+         {{"kind",
+           {{"enum", {"pause", "partition", "crash", "failover"}},
+            {"description", "pause, partition, crash or failover."}}}}},
+        {"required", {"kind"}},
+        {"allOf", kinds}};
 }
 
 json op_schema() {
@@ -114,18 +119,20 @@ json op_schema() {
     json status = {{"properties", {{"at", at}, {"actor", actor}, {"op", {{"const", "status"}}}}},
                    {"required", {"at", "actor", "op"}},
                    {"additionalProperties", false}};
-    json validate = {{"properties", {{"at", at},
-                                     {"actor", actor},
-                                     {"op", {{"const", "validate"}}},
-                                     {"token_of", described(ref("name"), "The candidate whose token is checked.")}}},
+    json validate = {{"properties",
+                      {{"at", at},
+                       {"actor", actor},
+                       {"op", {{"const", "validate"}}},
+                       {"token_of", described(ref("name"), "The candidate whose token is checked.")}}},
                      {"required", {"at", "actor", "op", "token_of"}},
                      {"additionalProperties", false}};
     auto when = [](const char* op, json then) {
         return json{{"if", {{"properties", {{"op", {{"const", op}}}}}, {"required", {"op"}}}}, {"then", then}};
     };
     return json{{"type", "object"},
-                {"description", "A read-only call by a third party: status (held or vacant) or validate (is "
-                                "token_of's token current, stale or vacant)."},
+                {"description",
+                 "A read-only call by a third party: status (held or vacant) or validate (is "
+                 "token_of's token current, stale or vacant)."},
                 {"properties", {{"op", {{"enum", {"status", "validate"}}}}}},
                 {"required", {"op"}},
                 {"allOf", {when("status", status), when("validate", validate)}}};
@@ -138,17 +145,20 @@ std::string scenario_schema() {
                        {"minLength", 1},
                        {"maxLength", limits::name_length_max},
                        {"pattern", "^[A-Za-z0-9._:-]+$"},
-                       {"description", "Letters, digits, '-', '_', '.' and ':' only (it becomes part of a file name "
-                                       "and of Redis keys)."}};
+                       {"description",
+                        "Letters, digits, '-', '_', '.' and ':' only (it becomes part of a file name "
+                        "and of Redis keys)."}};
     json name = {{"type", "string"},
                  {"minLength", 1},
                  {"maxLength", limits::name_length_max},
                  {"pattern", "^[^\\u0000-\\u001f\\u007f]+$"},
-                 {"description", "A displayed name: not empty, no control characters, at most name_length_max "
-                                 "bytes."}};
+                 {"description",
+                  "A displayed name: not empty, no control characters, at most name_length_max "
+                  "bytes."}};
     json text = {{"type", "object"},
-                 {"properties", {{"en", {{"type", "string"}, {"maxLength", limits::text_length_max}}},
-                                 {"ko", {{"type", "string"}, {"maxLength", limits::text_length_max}}}}},
+                 {"properties",
+                  {{"en", {{"type", "string"}, {"maxLength", limits::text_length_max}}},
+                   {"ko", {{"type", "string"}, {"maxLength", limits::text_length_max}}}}},
                  {"additionalProperties", false},
                  {"description", "English and Korean text, each optional, at most text_length_max bytes."}};
 
@@ -167,9 +177,9 @@ std::string scenario_schema() {
     // "defaults" has none.
     json rules = json::array();
     for (const char* key : {"wait", "lease", "action"}) {
-        rules.push_back(json{
-            {"if", {{"properties", {{"defaults", {{"required", {key}}}}}}, {"required", {"defaults"}}}},
-            {"else", {{"properties", {{"candidates", {{"items", {{"required", {key}}}}}}}}}}});
+        rules.push_back(
+            json{{"if", {{"properties", {{"defaults", {{"required", {key}}}}}}, {"required", {"defaults"}}}},
+                 {"else", {{"properties", {{"candidates", {{"items", {{"required", {key}}}}}}}}}}});
     }
     json needs_every = {{"if", {{"properties", {{"runs", {{"minimum", 2}}}}}, {"required", {"runs"}}}},
                         {"then", {{"required", {"every"}}}}};
@@ -191,19 +201,19 @@ std::string scenario_schema() {
     root["type"] = "object";
     json props = json::object();
     props["$schema"] = {{"type", "string"},
-                        {"description", "The schema of this file, for editors (share/leasescope/schema/"
-                                        "scenario.schema.json, or the output of leasescope-cli schema)."}};
-    props["name"] = described(ref("identifier"),
-                              "Names the scenario in traces; check looks for the golden trace NAME.jsonl.");
+                        {"description",
+                         "The schema of this file, for editors (share/leasescope/schema/"
+                         "scenario.schema.json, or the output of leasescope-cli schema)."}};
+    props["name"] =
+        described(ref("identifier"), "Names the scenario in traces; check looks for the golden trace NAME.jsonl.");
     props["title"] = described(ref("text"), "Shown by list and the app.");
     props["summary"] = described(ref("text"), "The lesson, in a few sentences.");
-    props["tick_ms"] = with_default(
-        integer(limits::tick_ms_min, limits::tick_ms_max,
-                "Milliseconds per tick (display, live mode, and the watchdog's millisecond period)."),
-        50);
+    props["tick_ms"] =
+        with_default(integer(limits::tick_ms_min, limits::tick_ms_max,
+                             "Milliseconds per tick (display, live mode, and the watchdog's millisecond period)."),
+                     50);
     props["horizon"] = with_default(
-        integer(0, limits::horizon_max,
-                "Last tick simulated; a run can end earlier once nothing else can happen."),
+        integer(0, limits::horizon_max, "Last tick simulated; a run can end earlier once nothing else can happen."),
         1000);
     props["seed"] = {{"type", "integer"},
                      {"minimum", 0},
@@ -218,29 +228,31 @@ std::string scenario_schema() {
         {"description", "The Redis record."},
         {"properties",
          {{"name", with_default(described(ref("identifier"), "Part of the Redis keys in live mode."), "lock")},
-          {"capacity", with_default(integer(1, limits::capacity_max,
-                                            "Slots: 1 is a single leader, more a leader group."),
-                                    1)},
+          {"capacity",
+           with_default(integer(1, limits::capacity_max, "Slots: 1 is a single leader, more a leader group."), 1)},
           {"fencing_start",
            with_default(integer(1, limits::fencing_start_max, "The first fencing number handed out."), 1)},
-          {"elector", {{"enum", {"lock", "group"}},
-                       {"description", "Which elector of the library: \"lock\" (the single lock; capacity 1 only; it "
-                                       "gives up at its deadline without a last try) or \"group\" (the leader group; "
-                                       "it tries at its deadline). Absent: \"lock\" for capacity 1, else "
-                                       "\"group\"."}}}}},
+          {"elector",
+           {{"enum", {"lock", "group"}},
+            {"description",
+             "Which elector of the library: \"lock\" (the single lock; capacity 1 only; it "
+             "gives up at its deadline without a last try) or \"group\" (the leader group; "
+             "it tries at its deadline). Absent: \"lock\" for capacity 1, else "
+             "\"group\"."}}}}},
         {"additionalProperties", false},
         {"if", {{"properties", {{"elector", {{"const", "lock"}}}}}, {"required", {"elector"}}}},
         {"then", {{"properties", {{"capacity", {{"maximum", 1}}}}}}}};
-    props["resource"] = {
-        {"type", "object"},
-        {"description", "The protected resource."},
-        {"properties",
-         {{"mode", {{"enum", {"off", "check", "validate"}},
-                    {"default", "off"},
-                    {"description", "off: every write is accepted; check: writes with a fencing number below the "
-                                    "highest accepted are refused (the fence); validate: the store is asked whether "
-                                    "the writer's token is current."}}}}},
-        {"additionalProperties", false}};
+    props["resource"] = {{"type", "object"},
+                         {"description", "The protected resource."},
+                         {"properties",
+                          {{"mode",
+                            {{"enum", {"off", "check", "validate"}},
+                             {"default", "off"},
+                             {"description",
+                              "off: every write is accepted; check: writes with a fencing number below the "
+                              "highest accepted are refused (the fence); validate: the store is asked whether "
+                              "the writer's token is current."}}}}},
+                         {"additionalProperties", false}};
     props["defaults"] = {{"type", "object"},
                          {"description", "Values shared by every candidate (any candidate key except name)."},
                          {"properties", defaults_properties},
@@ -264,12 +276,8 @@ std::string scenario_schema() {
     root["required"] = {"name", "candidates"};
     root["additionalProperties"] = false;
     root["allOf"] = rules;
-    root["$defs"] = {{"identifier", identifier},
-                     {"name", name},
-                     {"text", text},
-                     {"candidate", candidate},
-                     {"fault", fault_schema()},
-                     {"op", op_schema()}};
+    root["$defs"] = {{"identifier", identifier}, {"name", name},     {"text", text}, {"candidate", candidate},
+                     {"fault", fault_schema()},  {"op", op_schema()}};
     return root.dump(2) + "\n";
 }
 

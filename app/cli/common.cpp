@@ -46,8 +46,8 @@ std::string check_integer(const std::string& text, T lo, T hi) {
     const bool negative_ok = lo < T{0};
     const char* first = text.data();
     const char* last = text.data() + text.size();
-    const bool digits = !text.empty() && std::all_of(text.begin() + (negative_ok && text[0] == '-' ? 1 : 0),
-                                                     text.end(), [](char c) { return c >= '0' && c <= '9'; });
+    const bool digits = !text.empty() && std::all_of(text.begin() + (negative_ok && text[0] == '-' ? 1 : 0), text.end(),
+                                                     [](char c) { return c >= '0' && c <= '9'; });
     T value{};
     const auto [end, ec] = std::from_chars(first, last, value);
     if (!digits || text == "-" || ec == std::errc::invalid_argument || end != last)

@@ -59,11 +59,11 @@ bool read_string_tables(const std::string& assets_dir, words::Strings& strings);
 
 // Commands that live in their own files; each stores its exit code in
 // `exit_code` when it runs.
-void add_live_command(CLI::App& app, int& exit_code);      // cmd_live.cpp (needs leasescope::live)
-void add_explore_command(CLI::App& app, int& exit_code);   // cmd_explore.cpp
-void add_bench_commands(CLI::App& app, int& exit_code);    // cmd_bench.cpp: bench, generate
-void add_explain_command(CLI::App& app, int& exit_code);   // cmd_explain.cpp (needs leasescope::words)
-void add_schema_command(CLI::App& app, int& exit_code);    // cmd_schema.cpp
+void add_live_command(CLI::App& app, int& exit_code);     // cmd_live.cpp (needs leasescope::live)
+void add_explore_command(CLI::App& app, int& exit_code);  // cmd_explore.cpp
+void add_bench_commands(CLI::App& app, int& exit_code);   // cmd_bench.cpp: bench, generate
+void add_explain_command(CLI::App& app, int& exit_code);  // cmd_explain.cpp (needs leasescope::words)
+void add_schema_command(CLI::App& app, int& exit_code);   // cmd_schema.cpp
 // The JSON Schema of scenario files (cmd_schema.cpp), built from sim/limits.hpp.
 std::string scenario_schema();
 

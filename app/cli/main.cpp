@@ -199,11 +199,12 @@ std::string check_junit(const std::vector<CheckResult>& results) {
         }
         cases += "    </testcase>\n";
     }
-    return fmt::format("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-                       "<testsuites tests=\"{0}\" failures=\"{1}\" errors=\"{2}\">\n"
-                       "  <testsuite name=\"leasescope check\" tests=\"{0}\" failures=\"{1}\" errors=\"{2}\">\n"
-                       "{3}  </testsuite>\n</testsuites>\n",
-                       results.size(), failures, errors, cases);
+    return fmt::format(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        "<testsuites tests=\"{0}\" failures=\"{1}\" errors=\"{2}\">\n"
+        "  <testsuite name=\"leasescope check\" tests=\"{0}\" failures=\"{1}\" errors=\"{2}\">\n"
+        "{3}  </testsuite>\n</testsuites>\n",
+        results.size(), failures, errors, cases);
 }
 
 int check_one(const std::string& path, const std::string& golden_dir, bool update, bool quiet, CheckResult& r) {
@@ -324,9 +325,9 @@ int cmd_validate(const std::vector<std::string>& paths, const std::vector<std::s
         files.push_back(std::move(j));
         if (json) continue;
         fmt::print("ok   {}: {} ({} candidate{}, {} fault{}, {} op{}, horizon {})\n", path, scenario->name,
-                   scenario->candidates.size(), scenario->candidates.size() == 1 ? "" : "s",
-                   scenario->faults.size(), scenario->faults.size() == 1 ? "" : "s", scenario->ops.size(),
-                   scenario->ops.size() == 1 ? "" : "s", scenario->horizon);
+                   scenario->candidates.size(), scenario->candidates.size() == 1 ? "" : "s", scenario->faults.size(),
+                   scenario->faults.size() == 1 ? "" : "s", scenario->ops.size(), scenario->ops.size() == 1 ? "" : "s",
+                   scenario->horizon);
     }
     if (json) {
         nlohmann::ordered_json out;
@@ -352,7 +353,8 @@ int cmd_list(const std::string& dir, const std::string& lang) {
             status = exit_bad_input;
             continue;
         }
-        const std::string& title = lang == "ko" && !scenario->title.ko.empty() ? scenario->title.ko : scenario->title.en;
+        const std::string& title =
+            lang == "ko" && !scenario->title.ko.empty() ? scenario->title.ko : scenario->title.en;
         fmt::print("{:<28} {}\n", scenario->name, title);
     }
     return status;
@@ -361,9 +363,10 @@ int cmd_list(const std::string& dir, const std::string& lang) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    CLI::App app{"LeaseScope: a deterministic simulator of Redis leases, leader election and fencing tokens.\n"
-                 "Exit codes: 0 ok, 1 a check or comparison failed, 2 bad input, 3 the store failed, 4 an output could not\n"
-                 "be written (a file, or standard output: a full disk, /dev/full)."};
+    CLI::App app{
+        "LeaseScope: a deterministic simulator of Redis leases, leader election and fencing tokens.\n"
+        "Exit codes: 0 ok, 1 a check or comparison failed, 2 bad input, 3 the store failed, 4 an output could not\n"
+        "be written (a file, or standard output: a full disk, /dev/full)."};
     app.set_version_flag("--version", std::string("leasescope-cli ") + LEASESCOPE_VERSION);
     app.require_subcommand(1);
     int exit_code = exit_ok;
@@ -391,14 +394,16 @@ int main(int argc, char** argv) {
     std::string golden_dir = default_golden_dir();
     bool update = false;
     check->add_option("SCENARIO", check_paths, "Scenario files (default: every preset in scenarios/)");
-    check->add_option("--golden", golden_dir,
-                      "Folder of golden traces, one NAME.jsonl per scenario (default: ./tests/golden if it exists, "
-                      "else the installed goldens)")
+    check
+        ->add_option("--golden", golden_dir,
+                     "Folder of golden traces, one NAME.jsonl per scenario (default: ./tests/golden if it exists, "
+                     "else the installed goldens)")
         ->capture_default_str();
     check->add_flag("--update", update, "Write the golden traces instead of comparing (review with git diff)");
     std::string check_format = "text", junit_path;
-    check->add_option("--format", check_format,
-                      "What stdout shows: text, or json (one document; fields in docs/cli-json.md)")
+    check
+        ->add_option("--format", check_format,
+                     "What stdout shows: text, or json (one document; fields in docs/cli-json.md)")
         ->check(CLI::IsMember({"text", "json"}));
     check->add_option("--junit", junit_path, "Also write a JUnit XML report to FILE, one test case per scenario");
     check->callback([&] { exit_code = cmd_check(check_paths, golden_dir, update, check_format, junit_path); });
@@ -417,8 +422,9 @@ int main(int argc, char** argv) {
     validate->add_option("--set", validate_sets, "Override a value before validating: PATH=VALUE")
         ->allow_extra_args(false);
     std::string validate_format = "text";
-    validate->add_option("--format", validate_format,
-                         "What stdout shows: text, or json (one document; fields in docs/cli-json.md)")
+    validate
+        ->add_option("--format", validate_format,
+                     "What stdout shows: text, or json (one document; fields in docs/cli-json.md)")
         ->check(CLI::IsMember({"text", "json"}));
     validate->callback([&] { exit_code = cmd_validate(validate_paths, validate_sets, validate_format); });
 

@@ -28,10 +28,11 @@ namespace {
 
 // The presets in teaching order; files not listed here follow alphabetically.
 const char* const preset_order[] = {
-    "expiry-takeover", "contention", "auto-extension", "min-lease", "gc-pause-fencing", "gc-pause-no-fencing",
-    "watchdog-pause", "partition-extend", "lost-reply-orphan", "crash-no-release", "failover-lost-lock",
-    "failover-fencing-regressed", "hold-off-handover", "group-capacity", "group-saturation", "group-expiry",
-    "racing-acquire", "scheduled-job",
+    "expiry-takeover",   "contention",          "auto-extension",     "min-lease",
+    "gc-pause-fencing",  "gc-pause-no-fencing", "watchdog-pause",     "partition-extend",
+    "lost-reply-orphan", "crash-no-release",    "failover-lost-lock", "failover-fencing-regressed",
+    "hold-off-handover", "group-capacity",      "group-saturation",   "group-expiry",
+    "racing-acquire",    "scheduled-job",
 };
 
 int preset_rank(const std::string& name) {
@@ -72,7 +73,8 @@ bool App::init(std::string& error) {
         for (const auto& entry : fs::directory_iterator(options_.scenarios_dir, ec)) {
             if (entry.path().extension() != ".json") continue;
             std::string why;
-            const auto read = io::read_file(entry.path().string(), limits::scenario_bytes_max, "scenario_bytes_max", why);
+            const auto read =
+                io::read_file(entry.path().string(), limits::scenario_bytes_max, "scenario_bytes_max", why);
             if (!read) continue;
             const std::string& bytes = *read;
             auto parsed = sim::parse_scenario(bytes, entry.path().string());
@@ -89,10 +91,11 @@ bool App::init(std::string& error) {
     if (!options_.config_dir.empty() && read_text_file(options_.config_dir + "/settings.json", text)) {
         nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
         if (j.is_object()) {
-            if (j.contains("lang") && j["lang"].is_string()) strings_.set_lang(lang_from_code(j["lang"].get<std::string>()));
+            if (j.contains("lang") && j["lang"].is_string())
+                strings_.set_lang(lang_from_code(j["lang"].get<std::string>()));
             if (j.contains("speed") && j["speed"].is_number()) speed_ = std::clamp(j["speed"].get<double>(), 0.5, 40.0);
-            if (j.contains("window") && j["window"].is_array() && j["window"].size() == 2 && j["window"][0].is_number_integer() &&
-                j["window"][1].is_number_integer()) {
+            if (j.contains("window") && j["window"].is_array() && j["window"].size() == 2 &&
+                j["window"][0].is_number_integer() && j["window"][1].is_number_integer()) {
                 window_w_ = std::clamp(j["window"][0].get<int>(), 320, 8192);
                 window_h_ = std::clamp(j["window"][1].get<int>(), 240, 8192);
             }
@@ -198,9 +201,10 @@ void App::tour_goto(int step) {
         seek(resolve_tour_tick(s, timeline_->trace()));
         // Select the step's event so the explanation panel and the table agree.
         const auto& events = timeline_->trace().events;
-        for (std::size_t k = timeline_->first_event_at_or_after(playhead_); k < events.size() && events[k].tick == playhead_;
-             ++k) {
-            if (!s.find.empty() && !s.find.front().op.empty() && s.find.front().op != sim::to_string(events[k].op)) continue;
+        for (std::size_t k = timeline_->first_event_at_or_after(playhead_);
+             k < events.size() && events[k].tick == playhead_; ++k) {
+            if (!s.find.empty() && !s.find.front().op.empty() && s.find.front().op != sim::to_string(events[k].op))
+                continue;
             selected_event_ = static_cast<std::int32_t>(k);
             break;
         }
@@ -284,12 +288,16 @@ void App::shortcuts(Commands& out) const {
     if (io.WantTextInput) return;
     if (ImGui::IsKeyPressed(GLFW_KEY_SPACE, false)) out.push_back(command::TogglePlay{});
     if (ImGui::IsKeyPressed(GLFW_KEY_RIGHT)) {
-        if (io.KeyShift) out.push_back(command::NextEvent{});
-        else out.push_back(command::Step{1});
+        if (io.KeyShift)
+            out.push_back(command::NextEvent{});
+        else
+            out.push_back(command::Step{1});
     }
     if (ImGui::IsKeyPressed(GLFW_KEY_LEFT)) {
-        if (io.KeyShift) out.push_back(command::PrevEvent{});
-        else out.push_back(command::Step{-1});
+        if (io.KeyShift)
+            out.push_back(command::PrevEvent{});
+        else
+            out.push_back(command::Step{-1});
     }
     if (ImGui::IsKeyPressed(GLFW_KEY_PAGE_DOWN)) out.push_back(command::NextEvent{});
     if (ImGui::IsKeyPressed(GLFW_KEY_PAGE_UP)) out.push_back(command::PrevEvent{});
@@ -320,7 +328,8 @@ void App::compute_layout(float w, float h) {
     layout_["timeline"] = {left_w, top_h, center_w, mid_h};
     layout_["transport"] = {left_w, top_h + mid_h, center_w, transport_h};
     layout_["record"] = {w - right_w, top_h, right_w, std::round(side_h * 0.56f)};
-    layout_["resource"] = {w - right_w, top_h + std::round(side_h * 0.56f), right_w, side_h - std::round(side_h * 0.56f)};
+    layout_["resource"] = {w - right_w, top_h + std::round(side_h * 0.56f), right_w,
+                           side_h - std::round(side_h * 0.56f)};
     const float events_w = std::round(w * 0.57f);
     layout_["events"] = {0, h - bottom_h, events_w, bottom_h};
     layout_["explain"] = {events_w, h - bottom_h, w - events_w, bottom_h};
@@ -375,8 +384,8 @@ void App::draw_frame(Commands& out) {
             const PanelRect& r = it->second;
             ImDrawList* fg = ImGui::GetForegroundDrawList();
             const float pulse = 0.6f + 0.4f * static_cast<float>(std::sin(ImGui::GetTime() * 4.0));
-            fg->AddRect(ImVec2(r.x + 2, r.y + 2), ImVec2(r.x + r.w - 2, r.y + r.h - 2), col(palette_.focus, pulse), 6.0f,
-                        0, 5.0f);
+            fg->AddRect(ImVec2(r.x + 2, r.y + 2), ImVec2(r.x + r.w - 2, r.y + r.h - 2), col(palette_.focus, pulse),
+                        6.0f, 0, 5.0f);
         }
     }
 }

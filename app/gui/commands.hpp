@@ -88,13 +88,13 @@ struct FindCancel {};
 
 }  // namespace command
 
-using Command = std::variant<command::Seek, command::Step, command::NextEvent, command::PrevEvent,
-                             command::TogglePlay, command::SetSpeed, command::Restart, command::Fit,
-                             command::SelectEvent, command::EditScenario, command::LoadPreset, command::OpenPath,
-                             command::SavePath, command::OpenPicker, command::SetLang, command::TourGoto,
-                             command::TourStop, command::ResetLayout, command::SetTopHeight, command::ExportPng,
-                             command::ExportSvg, command::ExportJsonl, command::LiveToggle, command::LiveRun,
-                             command::LiveCancel, command::FindToggle, command::FindRun, command::FindCancel>;
+using Command =
+    std::variant<command::Seek, command::Step, command::NextEvent, command::PrevEvent, command::TogglePlay,
+                 command::SetSpeed, command::Restart, command::Fit, command::SelectEvent, command::EditScenario,
+                 command::LoadPreset, command::OpenPath, command::SavePath, command::OpenPicker, command::SetLang,
+                 command::TourGoto, command::TourStop, command::ResetLayout, command::SetTopHeight, command::ExportPng,
+                 command::ExportSvg, command::ExportJsonl, command::LiveToggle, command::LiveRun, command::LiveCancel,
+                 command::FindToggle, command::FindRun, command::FindCancel>;
 
 using Commands = std::vector<Command>;
 

@@ -11,18 +11,19 @@
 namespace leasescope::gui {
 
 std::optional<int> parse_flags(int argc, char** argv, GuiFlags& f) {
-    CLI::App cli{"LeaseScope: replay Redis lease / leader-election scenarios on a timeline.\n"
-                 "Opens the expiry-takeover preset when no scenario is given."};
+    CLI::App cli{
+        "LeaseScope: replay Redis lease / leader-election scenarios on a timeline.\n"
+        "Opens the expiry-takeover preset when no scenario is given."};
     std::string size_text = "1600x900";
     cli.add_option("scenario", f.scenario_path, "Scenario file (JSON) to open");
     cli.add_option("--tick", f.tick, "Put the playhead on this tick");
     cli.add_option("--screenshot", f.screenshot, "Render one frame to this PNG file and exit");
     cli.add_option("--size", size_text, "Window size WxH (default 1600x900)");
-    cli.add_option("--lang", f.lang, "Language: en or ko (default: the last one used)")->check(CLI::IsMember({"en", "ko"}));
+    cli.add_option("--lang", f.lang, "Language: en or ko (default: the last one used)")
+        ->check(CLI::IsMember({"en", "ko"}));
     cli.add_option("--bench-frames", f.bench_frames, "Render N frames and print frame-time percentiles, then exit");
-    cli.add_option("--tour", f.tour_step, "Start the guided tour at this step (1-based)")->each([&f](const std::string&) {
-        f.tour = true;
-    });
+    cli.add_option("--tour", f.tour_step, "Start the guided tour at this step (1-based)")
+        ->each([&f](const std::string&) { f.tour = true; });
     cli.add_option("--svg", f.svg_path, "Also write the timeline as SVG to this file");
     cli.add_option("--trace", f.trace_path, "Also write the trace as JSONL to this file");
     cli.add_option("--live", f.live_url,
@@ -40,9 +41,10 @@ std::optional<int> parse_flags(int argc, char** argv, GuiFlags& f) {
     cli.add_flag("--direct-draw", f.direct_draw,
                  "Draw the timeline afresh every frame instead of keeping its picture in a texture until it "
                  "changes (to compare frame times)");
-    cli.footer("Exit status (as leasescope-cli's): 0 ok, 1 --live differs from the simulation, 2 bad input,\n"
-               "3 --live could not reach Redis or reached no verdict, 4 an output could not be written,\n"
-               "5 no display.");
+    cli.footer(
+        "Exit status (as leasescope-cli's): 0 ok, 1 --live differs from the simulation, 2 bad input,\n"
+        "3 --live could not reach Redis or reached no verdict, 4 an output could not be written,\n"
+        "5 no display.");
     cli.add_option("--assets", f.assets, "Assets folder (string tables, tour, style)");
     cli.add_option("--scenarios", f.scenarios, "Folder of preset scenarios");
     try {

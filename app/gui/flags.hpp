@@ -9,16 +9,16 @@ struct GuiFlags {
     std::string scenario_path;  // empty: the expiry-takeover preset
     std::string screenshot;     // render one frame to this PNG and exit
     std::string svg_path, trace_path;
-    std::string lang;           // "en", "ko" or empty (the remembered one)
+    std::string lang;  // "en", "ko" or empty (the remembered one)
     std::string assets, scenarios;
-    long long tick = -1;        // -1: not given
+    long long tick = -1;  // -1: not given
     int width = 1600, height = 900;
     bool size_given = false;
     int bench_frames = 0;
     bool tour = false;
-    int tour_step = 0;          // 1-based, with `tour`
-    bool live = false;          // --live given (with or without a URL)
-    std::string live_url;       // empty: $LEASESCOPE_REDIS_URL, else the default
+    int tour_step = 0;     // 1-based, with `tour`
+    bool live = false;     // --live given (with or without a URL)
+    std::string live_url;  // empty: $LEASESCOPE_REDIS_URL, else the default
     long long live_tick_ms = 0;
     bool find_counterexample = false;
     bool direct_draw = false;

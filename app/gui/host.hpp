@@ -23,7 +23,7 @@ void host_init(App& app, GLFWwindow* window, const char* glsl_version, const cha
 void host_shutdown();
 
 struct HostFrame {
-    Commands commands;                           // what the views asked for; apply after the frame
+    Commands commands;                             // what the views asked for; apply after the frame
     std::chrono::steady_clock::time_point ui_end;  // views and ImGui done, before any GL work
     int fb_w = 0, fb_h = 0;
 };

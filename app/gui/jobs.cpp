@@ -35,7 +35,8 @@ LiveJob::LiveJob(const sim::Scenario& scenario, std::string url, std::int64_t ti
         };
         outcome_->report = live::run_live(scenario, options);
         const live::LiveReport& r = outcome_->report;
-        if (r.completed && !r.input_error && !r.backend_error) outcome_->comparison = live::compare_with_model(scenario, r);
+        if (r.completed && !r.input_error && !r.backend_error)
+            outcome_->comparison = live::compare_with_model(scenario, r);
         done_.store(true, std::memory_order_release);
     });
 }
@@ -109,7 +110,8 @@ bool FindJob::step(double budget_ms) {
     // One work unit at a time until the frame's budget is spent: a unit is
     // every schedule that starts with one fault, a few milliseconds at most.
     while (!session_->step(1)) {
-        const double spent = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+        const double spent =
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
         if (spent >= budget_ms) return false;
     }
     return true;

@@ -26,7 +26,9 @@ int report_live(const App& app) {
             std::printf("live: %s at event %lld\n%s\n", t.tr("live.diverged", f).c_str(),
                         static_cast<long long>(s.divergence_event), s.message.c_str());
             break;
-        case LiveVerdict::void_timing: std::printf("live: %s\n%s\n", t.tr("live.void", f).c_str(), s.message.c_str()); break;
+        case LiveVerdict::void_timing:
+            std::printf("live: %s\n%s\n", t.tr("live.void", f).c_str(), s.message.c_str());
+            break;
         case LiveVerdict::unreachable: std::printf("live: %s\n", t.tr("live.unreachable", f).c_str()); break;
         case LiveVerdict::failed: std::printf("live: %s\n", t.tr("live.failed", f).c_str()); break;
         case LiveVerdict::bad_input: std::printf("live: %s\n", t.tr("live.bad_input", f).c_str()); break;
@@ -35,7 +37,8 @@ int report_live(const App& app) {
         case LiveVerdict::running: std::printf("live: %s\n", t.tr("live.unsupported").c_str()); break;
     }
     for (const auto& [tick, late] : s.timing_faults)
-        std::printf("live: timing fault at tick %lld: %.1f ms late (not a divergence)\n", static_cast<long long>(tick), late);
+        std::printf("live: timing fault at tick %lld: %.1f ms late (not a divergence)\n", static_cast<long long>(tick),
+                    late);
     std::fflush(stdout);
     switch (s.verdict) {
         case LiveVerdict::identical: return io::exit_ok;

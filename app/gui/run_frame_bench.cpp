@@ -26,8 +26,8 @@ double process_cpu_ms() {
 double percentile(std::vector<double> v, double p) {
     if (v.empty()) return 0;
     std::sort(v.begin(), v.end());
-    const auto k = static_cast<std::size_t>(std::min<double>(static_cast<double>(v.size() - 1),
-                                                              std::ceil(p / 100.0 * static_cast<double>(v.size())) - 1));
+    const auto k = static_cast<std::size_t>(
+        std::min<double>(static_cast<double>(v.size() - 1), std::ceil(p / 100.0 * static_cast<double>(v.size())) - 1));
     return v[k];
 }
 
@@ -93,8 +93,8 @@ void run_frame_bench(App& app, WindowHost& host, int frames, int width, int heig
     const auto* tl = app.timeline();
     std::printf("frames %zu (after 5 warm-up)  size %dx%d  events %zu  ticks %lld\n", frame_ms.size(), width, height,
                 tl ? tl->trace().events.size() : 0, static_cast<long long>(app.end_tick()));
-    std::printf("frame ms  p50 %.2f  p90 %.2f  p99 %.2f  max %.2f\n", percentile(frame_ms, 50), percentile(frame_ms, 90),
-                percentile(frame_ms, 99), max_of(frame_ms));
+    std::printf("frame ms  p50 %.2f  p90 %.2f  p99 %.2f  max %.2f\n", percentile(frame_ms, 50),
+                percentile(frame_ms, 90), percentile(frame_ms, 99), max_of(frame_ms));
     std::printf("ui ms     p50 %.2f  p90 %.2f  p99 %.2f  max %.2f  (views and ImGui, before OpenGL)\n",
                 percentile(ui_ms, 50), percentile(ui_ms, 90), percentile(ui_ms, 99), max_of(ui_ms));
     // On a shared machine wall time includes waiting for a core; CPU time does not.

@@ -12,7 +12,8 @@ namespace leasescope::gui {
 
 std::unique_ptr<WindowHost> WindowHost::open(App& app, const WindowSpec& spec) {
     std::unique_ptr<WindowHost> host(new WindowHost(app, spec));
-    glfwSetErrorCallback([](int code, const char* text) { std::fprintf(stderr, "leasescope: GLFW %d: %s\n", code, text); });
+    glfwSetErrorCallback(
+        [](int code, const char* text) { std::fprintf(stderr, "leasescope: GLFW %d: %s\n", code, text); });
     if (!glfwInit()) {
         std::fprintf(stderr, "leasescope: cannot open the display (glfwInit failed)\n");
         return nullptr;
@@ -32,8 +33,10 @@ std::unique_ptr<WindowHost> WindowHost::open(App& app, const WindowSpec& spec) {
     // The timeline's picture is kept in a texture while it does not change.
     if (!spec.direct_draw) {
         host->offscreen_.emplace();
-        if (host->offscreen_->init()) app.set_offscreen(&*host->offscreen_);
-        else host->offscreen_.reset();
+        if (host->offscreen_->init())
+            app.set_offscreen(&*host->offscreen_);
+        else
+            host->offscreen_.reset();
     }
     return host;
 }

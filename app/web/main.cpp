@@ -62,11 +62,11 @@ void stage_size(int& w, int& h) {
 }
 
 void tell_page_lang(Lang lang) {
-    EM_ASM({ window.lsShell && window.lsShell.langChanged(UTF8ToString($0)); }, lang_code(lang));
+    EM_ASM({ window.lsShell&& window.lsShell.langChanged(UTF8ToString($0)); }, lang_code(lang));
 }
 
 void tell_page_error(const std::string& text) {
-    EM_ASM({ window.lsShell && window.lsShell.showError(UTF8ToString($0)); }, text.c_str());
+    EM_ASM({ window.lsShell&& window.lsShell.showError(UTF8ToString($0)); }, text.c_str());
 }
 
 void frame() {
@@ -92,7 +92,7 @@ void frame() {
         s.shown_lang = s.app->lang();
         tell_page_lang(s.shown_lang);
     }
-    if (++s.frames == 1) EM_ASM({ window.lsShell && window.lsShell.firstFrame(); });
+    if (++s.frames == 1) EM_ASM({ window.lsShell&& window.lsShell.firstFrame(); });
 }
 
 struct Args {
@@ -105,14 +105,22 @@ Args parse_args(int argc, char** argv) {
     Args a;
     for (int i = 1; i + 1 < argc; i += 2) {
         const std::string key = argv[i], value = argv[i + 1];
-        if (key == "--preset") a.preset = value;
-        else if (key == "--scenario") a.scenario = value;
-        else if (key == "--lang") a.lang = value;
-        else if (key == "--tick") a.tick = std::atoll(value.c_str()), a.given_tick = true;
-        else if (key == "--event") a.event = std::atoll(value.c_str());
-        else if (key == "--tour") a.tour = std::atoll(value.c_str());
-        else if (key == "--link-error") a.link_error = value;
-        else if (key == "--link-detail") a.link_detail = value;
+        if (key == "--preset")
+            a.preset = value;
+        else if (key == "--scenario")
+            a.scenario = value;
+        else if (key == "--lang")
+            a.lang = value;
+        else if (key == "--tick")
+            a.tick = std::atoll(value.c_str()), a.given_tick = true;
+        else if (key == "--event")
+            a.event = std::atoll(value.c_str());
+        else if (key == "--tour")
+            a.tour = std::atoll(value.c_str());
+        else if (key == "--link-error")
+            a.link_error = value;
+        else if (key == "--link-detail")
+            a.link_detail = value;
     }
     return a;
 }
@@ -198,11 +206,13 @@ EMSCRIPTEN_KEEPALIVE const char* ls_bench(int frames) {
     }
     std::sort(ms.begin(), ms.end());
     auto pct = [&](double p) {
-        return ms[std::min(ms.size() - 1, static_cast<std::size_t>(std::ceil(p / 100.0 * static_cast<double>(ms.size()))) - 1)];
+        return ms[std::min(ms.size() - 1,
+                           static_cast<std::size_t>(std::ceil(p / 100.0 * static_cast<double>(ms.size()))) - 1)];
     };
     const auto* tl = s.app->timeline();
     nlohmann::json j{{"frames", ms.size()}, {"events", tl ? tl->trace().events.size() : 0},
-                     {"p50", pct(50)}, {"p90", pct(90)}, {"p99", pct(99)}, {"max", ms.back()}};
+                     {"p50", pct(50)},      {"p90", pct(90)},
+                     {"p99", pct(99)},      {"max", ms.back()}};
     s.reply = j.dump();
     return s.reply.c_str();
 }
@@ -238,11 +248,15 @@ int main(int argc, char** argv) {
         std::error_code ec;
         if (!preset_name_ok(args.preset) || !std::filesystem::is_regular_file(path, ec))
             report_link_error(app, "web.link.unknown_preset", args.preset);
-        else if (!app.load_file(path, error)) report_link_error(app, "web.link.bad_scenario", error);
-        else opened = true;
+        else if (!app.load_file(path, error))
+            report_link_error(app, "web.link.bad_scenario", error);
+        else
+            opened = true;
     } else if (!args.scenario.empty()) {
-        if (!app.load_file(args.scenario, error)) report_link_error(app, "web.link.bad_scenario", error);
-        else opened = true;
+        if (!app.load_file(args.scenario, error))
+            report_link_error(app, "web.link.bad_scenario", error);
+        else
+            opened = true;
     }
     const bool from_link = opened;
     const std::string kept_error = app.error();
@@ -253,7 +267,8 @@ int main(int argc, char** argv) {
     }
     app.set_error(kept_error);
 
-    glfwSetErrorCallback([](int code, const char* text) { std::fprintf(stderr, "leasescope: GLFW %d: %s\n", code, text); });
+    glfwSetErrorCallback(
+        [](int code, const char* text) { std::fprintf(stderr, "leasescope: GLFW %d: %s\n", code, text); });
     if (!glfwInit()) {
         tell_page_error(app.strings().tr("web.no_webgl2"));
         return 1;
@@ -271,8 +286,10 @@ int main(int argc, char** argv) {
     glfwMakeContextCurrent(shell->window);
     host_init(app, shell->window, "#version 300 es", "/settings/imgui.ini");
     shell->offscreen.emplace();
-    if (shell->offscreen->init()) app.set_offscreen(&*shell->offscreen);
-    else shell->offscreen.reset();
+    if (shell->offscreen->init())
+        app.set_offscreen(&*shell->offscreen);
+    else
+        shell->offscreen.reset();
 
     if (from_link) {
         if (args.tour > 0) app.tour_goto(static_cast<int>(args.tour - 1));

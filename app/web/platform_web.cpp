@@ -20,8 +20,8 @@ namespace leasescope::gui {
 
 std::string find_font_file(const std::string& pattern) {
     // tools/web_build.sh packs both fonts cut down to the glyphs the app uses.
-    const std::string path = pattern.find("lang=ko") != std::string::npos ? "/fonts/NanumGothic-subset.ttf"
-                                                                          : "/fonts/DejaVuSans-subset.ttf";
+    const std::string path =
+        pattern.find("lang=ko") != std::string::npos ? "/fonts/NanumGothic-subset.ttf" : "/fonts/DejaVuSans-subset.ttf";
     std::error_code ec;
     return std::filesystem::is_regular_file(path, ec) ? path : std::string();
 }
@@ -51,13 +51,13 @@ std::string executable_dir() { return "/"; }
 void file_saved(const std::string& path) {
     // The file is in the page's memory file system: the browser downloads it
     // under its own name, and the copy in memory goes.
-    EM_ASM({ window.lsShell && window.lsShell.download(UTF8ToString($0)); }, path.c_str());
+    EM_ASM({ window.lsShell&& window.lsShell.download(UTF8ToString($0)); }, path.c_str());
 }
 
 bool shell_picks_files() { return true; }
 
 void pick_file_to_open() {
-    EM_ASM({ window.lsShell && window.lsShell.pickFile(); });
+    EM_ASM({ window.lsShell&& window.lsShell.pickFile(); });
 }
 
 }  // namespace leasescope::gui

@@ -30,8 +30,7 @@ std::int64_t middle_half_ms(Tick t, std::int64_t tick_ms) { return 2 * t * tick_
 
 }  // namespace
 
-Elector::Elector(std::string owner, ElectorOptions options)
-    : owner_(std::move(owner)), options_(std::move(options)) {
+Elector::Elector(std::string owner, ElectorOptions options) : owner_(std::move(owner)), options_(std::move(options)) {
     LS_ASSERT(options_.lease >= 1);
     LS_ASSERT(options_.min_lease >= 0);
     LS_ASSERT(options_.min_lease <= options_.lease);
@@ -156,9 +155,7 @@ std::int64_t Elector::watchdog_period_ms() const {
 
 Tick Elector::next_extend() const { return next_extend_half_ms_ / (2 * options_.tick_ms); }
 
-bool Elector::extend_due(Tick now, bool active) const {
-    return active && watchdog_running() && next_extend() <= now;
-}
+bool Elector::extend_due(Tick now, bool active) const { return active && watchdog_running() && next_extend() <= now; }
 
 StoreResult<ExtendReply> Elector::extend(Tick now, Store& store) {
     LS_ASSERT(watchdog_running());
@@ -166,8 +163,7 @@ StoreResult<ExtendReply> Elector::extend(Tick now, Store& store) {
     // A run due in this tick happens at its own moment; one whose tick has
     // passed (the node was paused, or it fell inside the acquisition tick)
     // happens now, at this tick's middle, and the missed runs collapse into it.
-    const std::int64_t moment =
-        next_extend() == now ? next_extend_half_ms_ : middle_half_ms(now, options_.tick_ms);
+    const std::int64_t moment = next_extend() == now ? next_extend_half_ms_ : middle_half_ms(now, options_.tick_ms);
     auto reply = store.extend(now, runs_.back().token, options_.lease);
     // Fixed delay: the next run is due a period after this one.
     next_extend_half_ms_ = moment + 2 * watchdog_period_ms();

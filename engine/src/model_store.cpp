@@ -24,8 +24,7 @@ std::int32_t ModelStore::occupied_count() const {
         std::count_if(slots_.begin(), slots_.end(), [](const SlotRecord& s) { return s.occupied; }));
 }
 
-AcquireReply ModelStore::do_acquire(Tick now, std::string_view owner, std::string_view token,
-                                    Tick lease) {
+AcquireReply ModelStore::do_acquire(Tick now, std::string_view owner, std::string_view token, Tick lease) {
     LS_ASSERT(lease >= 1);
     AcquireReply reply;
     // The token is checked first: a holder asking again gets its own slot back,
@@ -147,21 +146,17 @@ void ModelStore::do_failover(FailoverLoss loss) {
     if (loss == FailoverLoss::all) counter_ = config_.fencing_start - 1;
 }
 
-StoreResult<AcquireReply> ModelStore::acquire(Tick now, std::string_view owner, std::string_view token,
-                                              Tick lease) {
+StoreResult<AcquireReply> ModelStore::acquire(Tick now, std::string_view owner, std::string_view token, Tick lease) {
     return do_acquire(now, owner, token, lease);
 }
 StoreResult<ExtendReply> ModelStore::extend(Tick now, std::string_view token, Tick lease) {
     return do_extend(now, token, lease);
 }
-StoreResult<ReleaseReply> ModelStore::release(Tick now, std::string_view token, Tick keep_for,
-                                              Tick hold_off) {
+StoreResult<ReleaseReply> ModelStore::release(Tick now, std::string_view token, Tick keep_for, Tick hold_off) {
     return do_release(now, token, keep_for, hold_off);
 }
 StoreResult<StatusReply> ModelStore::status(Tick now) { return do_status(now); }
-StoreResult<Validity> ModelStore::validate(Tick now, std::string_view token) {
-    return do_validate(now, token);
-}
+StoreResult<Validity> ModelStore::validate(Tick now, std::string_view token) { return do_validate(now, token); }
 StoreResult<std::vector<ExpiredRecord>> ModelStore::expire(Tick now) {
     std::vector<ExpiredRecord> out;
     do_expire(now, out);

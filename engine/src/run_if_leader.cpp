@@ -5,8 +5,7 @@
 namespace leasescope {
 
 LeaderRun run_if_leader(Store& store, TickSource& time, SplitMix64& rng, const std::string& owner,
-                        ElectorOptions options,
-                        const std::function<ActionStep(const ActionContext&)>& action) {
+                        ElectorOptions options, const std::function<ActionStep(const ActionContext&)>& action) {
     // The action decides its own end, so the elector's counted end is moved
     // out of reach.
     options.action = std::numeric_limits<Tick>::max();

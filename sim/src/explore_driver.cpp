@@ -63,8 +63,7 @@ std::uint64_t part_size(std::uint64_t total, std::uint64_t shard, std::uint64_t 
 
 ExploreReport explore(const Explorer& ex, const ExploreRun& run, ExploreControl* control) {
     ExploreSession session(ex, run, control);
-    while (!session.step(std::numeric_limits<std::uint64_t>::max())) {
-    }
+    while (!session.step(std::numeric_limits<std::uint64_t>::max())) {}
     return session.report();
 }
 

@@ -40,9 +40,10 @@ Result<Properties, std::string> parse_properties(std::string_view text) {
         } else if (item == "liveness") {
             p.liveness = true;
         } else {
-            return Err{fmt::format("unknown property \"{}\"; expected overlap, unsafe_write, fencing_regressed, "
-                                   "liveness or all, separated by commas",
-                                   item)};
+            return Err{
+                fmt::format("unknown property \"{}\"; expected overlap, unsafe_write, fencing_regressed, "
+                            "liveness or all, separated by commas",
+                            item)};
         }
     }
     return p;
@@ -84,10 +85,11 @@ Result<FaultMenu, std::string> parse_fault_kinds(std::string_view text) {
         } else if (item == "failover:all") {
             m.failover_all = true;
         } else {
-            return Err{fmt::format("unknown fault kind \"{}\"; expected pause, partition, crash or failover "
-                                   "(narrowed as partition:drop_requests, partition:drop_replies, "
-                                   "failover:leases, failover:all), separated by commas",
-                                   item)};
+            return Err{
+                fmt::format("unknown fault kind \"{}\"; expected pause, partition, crash or failover "
+                            "(narrowed as partition:drop_requests, partition:drop_replies, "
+                            "failover:leases, failover:all), separated by commas",
+                            item)};
         }
     }
     return m;

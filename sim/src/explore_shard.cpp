@@ -146,11 +146,11 @@ Result<Part, std::string> read_part(const ShardFile& file) {
     try {
         p.doc = json::parse(file.text);
         if (!p.doc.is_object() || p.doc.value("format", std::string()) != format_name)
-            return Err{fmt::format("{}: not an explorer shard result (\"format\" is not \"{}\")", file.name,
-                                   format_name)};
+            return Err{
+                fmt::format("{}: not an explorer shard result (\"format\" is not \"{}\")", file.name, format_name)};
         if (p.doc.at("version").get<int>() != format_version)
-            return Err{fmt::format("{}: result format version {}, expected {}", file.name,
-                                   p.doc.at("version").dump(), format_version)};
+            return Err{fmt::format("{}: result format version {}, expected {}", file.name, p.doc.at("version").dump(),
+                                   format_version)};
         p.fingerprint = p.doc.at("fingerprint").get<std::string>();
         p.shard = p.doc.at("shard").get<std::uint64_t>();
         p.shards = p.doc.at("shards").get<std::uint64_t>();
@@ -258,8 +258,8 @@ Result<MergedSearch, std::string> merge_shard_results(const std::vector<ShardFil
                                    p.file->name, p.shard, p.shards, first.file->name, first.shard, first.shards)};
         auto [at, inserted] = by_shard.emplace(p.shard, &p);
         if (!inserted)
-            return Err{fmt::format("{} and {} are both shard {}/{}", at->second->file->name, p.file->name, p.shard,
-                                   p.shards)};
+            return Err{
+                fmt::format("{} and {} are both shard {}/{}", at->second->file->name, p.file->name, p.shard, p.shards)};
     }
     if (by_shard.size() != first.shards) {
         std::vector<std::string> missing;
@@ -267,8 +267,9 @@ Result<MergedSearch, std::string> merge_shard_results(const std::vector<ShardFil
             if (by_shard.count(k) == 0) missing.push_back(fmt::format("{}/{}", k, first.shards));
         }
         const std::uint64_t count = first.shards - by_shard.size();
-        return Err{fmt::format("{} missing: shard{} {}{}", count == 1 ? "a shard is" : fmt::format("{} shards are", count),
-                               count == 1 ? "" : "s", fmt::join(missing, ", "), count > missing.size() ? ", …" : "")};
+        return Err{fmt::format("{} missing: shard{} {}{}",
+                               count == 1 ? "a shard is" : fmt::format("{} shards are", count), count == 1 ? "" : "s",
+                               fmt::join(missing, ", "), count > missing.size() ? ", …" : "")};
     }
 
     auto rebuilt = [&]() -> Result<MergedSearch, std::string> {

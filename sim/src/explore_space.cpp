@@ -118,8 +118,7 @@ bool explore_detail::relevant(const Fault& f, const Explorer::DueTable& table) {
         case FaultKind::crash: return table.act_due[cell] != tick_never;
         case FaultKind::failover:
             if ((flags & flag_store_held) != 0) return true;
-            return f.lose == FailoverLoss::all && (flags & flag_counter_used) != 0 &&
-                   (flags & flag_someone_left) != 0;
+            return f.lose == FailoverLoss::all && (flags & flag_counter_used) != 0 && (flags & flag_someone_left) != 0;
     }
     return true;
 }
@@ -127,7 +126,7 @@ bool explore_detail::relevant(const Fault& f, const Explorer::DueTable& table) {
 // Runs a scenario to its end on the model store, discarding events. With a
 // table, records what is due before each tick from table.first on.
 Verdict explore_detail::simulate_verdict(const Scenario& scenario, const Properties& checked, Explorer::DueTable* table,
-                         std::uint64_t& ticks) {
+                                         std::uint64_t& ticks) {
     Simulation sim(scenario);
     ModelStore store(scenario.lock);
     NullSink sink;
@@ -166,7 +165,8 @@ Result<Explorer, std::string> Explorer::create(const Scenario& base, const Explo
     if (options.max_tick && *options.max_tick < 0)
         return Err{fmt::format("max tick: expected 0 or more, found {}", *options.max_tick)};
     if (!options.properties.any()) return Err{std::string("no property to check; choose at least one")};
-    if (options.max_faults > 0 && !options.kinds.any()) return Err{std::string("no fault kind to add; choose at least one")};
+    if (options.max_faults > 0 && !options.kinds.any())
+        return Err{std::string("no fault kind to add; choose at least one")};
     LS_ASSERT(!base.candidates.empty());
 
     Explorer ex;
@@ -191,13 +191,15 @@ Result<Explorer, std::string> Explorer::create(const Scenario& base, const Explo
     const FaultMenu& k = options.kinds;
     const auto nodes = static_cast<std::int64_t>(base.candidates.size());
     const std::int64_t partition_modes = (k.partition_drop_requests ? 1 : 0) + (k.partition_drop_replies ? 1 : 0);
-    const std::int64_t per_node = (k.pause ? options.max_pause : 0) + partition_modes * options.max_pause + (k.crash ? 1 : 0);
+    const std::int64_t per_node =
+        (k.pause ? options.max_pause : 0) + partition_modes * options.max_pause + (k.crash ? 1 : 0);
     const std::int64_t per_tick = nodes * per_node + (k.failover_leases ? 1 : 0) + (k.failover_all ? 1 : 0);
     const std::int64_t estimate = options.max_faults == 0 ? 0 : (ex.max_tick_ + 1) * per_tick;
     if (estimate > explore_atoms_max)
-        return Err{fmt::format("budget too large: {} single faults (at most {}); lower --max-pause or --max-tick, "
-                               "or choose fewer fault kinds",
-                               estimate, explore_atoms_max)};
+        return Err{
+            fmt::format("budget too large: {} single faults (at most {}); lower --max-pause or --max-tick, "
+                        "or choose fewer fault kinds",
+                        estimate, explore_atoms_max)};
     if (options.max_faults > 0) {
         ex.atoms_.reserve(static_cast<std::size_t>(estimate));
         for (Tick t = 0; t <= ex.max_tick_; ++t) {

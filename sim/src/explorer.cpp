@@ -46,7 +46,8 @@ Verdict Explorer::run(Worker& w, std::int32_t variant, const std::vector<std::in
     }
     w.scenario.faults.resize(w.base_faults);
     for (const std::int32_t a : atoms) w.scenario.faults.push_back(atoms_[static_cast<std::size_t>(a)]);
-    if (record != nullptr) size_table(*record, record_from, max_tick_, static_cast<std::int32_t>(w.scenario.candidates.size()));
+    if (record != nullptr)
+        size_table(*record, record_from, max_tick_, static_cast<std::int32_t>(w.scenario.candidates.size()));
     return simulate_verdict(w.scenario, options_.properties, record, ticks);
 }
 
@@ -128,7 +129,7 @@ ChunkResult Explorer::evaluate_level(int level, std::uint64_t begin, std::uint64
     Worker w;
     w.control = control;
     w.tables.resize(static_cast<std::size_t>(std::max(level, 1)));
-    for (std::uint64_t unit = begin; unit < end; unit = end - unit > stride ? unit + stride : end) {
+    for (std::uint64_t unit = begin; unit<end; unit = end - unit> stride ? unit + stride : end) {
         if (cancelled(control)) {
             out.complete = false;
             break;
@@ -213,7 +214,7 @@ ChunkResult Explorer::evaluate_draws(std::uint64_t seed, std::uint64_t begin, st
     ChunkResult out;
     Worker w;
     w.control = control;
-    for (std::uint64_t i = begin; i < end; i = end - i > stride ? i + stride : end) {
+    for (std::uint64_t i = begin; i<end; i = end - i> stride ? i + stride : end) {
         if (cancelled(control)) {
             out.complete = false;
             break;

@@ -38,7 +38,8 @@ std::string generate_scenario(const GeneratorOptions& o) {
     out += "{\n";
     out += fmt::format("  \"name\": \"generated-{}x{}-s{}\",\n", n, horizon, o.seed);
     out += fmt::format(
-        "  \"title\": {{ \"en\": \"Generated: {} candidates over {} ticks\", \"ko\": \"생성된 시나리오: 후보 {}개, {}틱\" }},\n",
+        "  \"title\": {{ \"en\": \"Generated: {} candidates over {} ticks\", \"ko\": \"생성된 시나리오: 후보 {}개, "
+        "{}틱\" }},\n",
         n, horizon, n, horizon);
     out += "  \"tick_ms\": 50,\n";
     out += fmt::format("  \"horizon\": {},\n", horizon);
@@ -55,14 +56,13 @@ std::string generate_scenario(const GeneratorOptions& o) {
         const Tick min_lease = draw_between(rng, 0, std::min<Tick>(2, lease));
         const bool auto_extend = rng.next() % 4 == 0;
         // Every period jitters by ±25% around the base, never below the run itself.
-        const Tick every = std::max<Tick>(action + wait + 1,
-                                          draw_between(rng, base_every * 3 / 4, base_every * 5 / 4));
+        const Tick every = std::max<Tick>(action + wait + 1, draw_between(rng, base_every * 3 / 4, base_every * 5 / 4));
         const Tick start = draw_between(rng, 0, std::min<Tick>(every, horizon / 2));
-        const std::int64_t runs =
-            std::clamp<std::int64_t>((horizon - start) / every + 1, 1, limits::runs_max);
-        out += fmt::format("    {{ \"name\": \"{}\", \"start\": {}, \"wait\": {}, \"lease\": {}, \"min_lease\": {}, "
-                           "\"action\": {}",
-                           candidate_name(i), start, wait, lease, min_lease, action);
+        const std::int64_t runs = std::clamp<std::int64_t>((horizon - start) / every + 1, 1, limits::runs_max);
+        out += fmt::format(
+            "    {{ \"name\": \"{}\", \"start\": {}, \"wait\": {}, \"lease\": {}, \"min_lease\": {}, "
+            "\"action\": {}",
+            candidate_name(i), start, wait, lease, min_lease, action);
         if (auto_extend) out += ", \"auto_extend\": true";
         if (rng.next() % 3 == 0 && action >= 2) {
             out += fmt::format(", \"writes\": [{}, {}]", action / 2, action);
@@ -90,8 +90,8 @@ std::string generate_scenario(const GeneratorOptions& o) {
         for (std::int64_t k = 0; k < faulty; ++k) {
             const std::int64_t node = (k * stride) % n;
             const Tick at = draw_between(rng, 0, horizon - 50);
-            add_fault(fmt::format(R"({{ "kind": "pause", "node": "{}", "at": {}, "ticks": {} }})",
-                                  candidate_name(node), at, draw_between(rng, 1, 20)));
+            add_fault(fmt::format(R"({{ "kind": "pause", "node": "{}", "at": {}, "ticks": {} }})", candidate_name(node),
+                                  at, draw_between(rng, 1, 20)));
             const Tick p_at = draw_between(rng, 0, horizon - 50);
             // One draw per statement: the order in which a call's arguments are
             // evaluated is unspecified (GCC goes right to left, Clang and so
@@ -104,15 +104,16 @@ std::string generate_scenario(const GeneratorOptions& o) {
                                   drop_requests ? "drop_requests" : "drop_replies"));
         }
         if (n >= 3) {
-            add_fault(fmt::format(R"({{ "kind": "crash", "node": "{}", "at": {} }})",
-                                  candidate_name(n - 1), horizon / 3));
+            add_fault(
+                fmt::format(R"({{ "kind": "crash", "node": "{}", "at": {} }})", candidate_name(n - 1), horizon / 3));
         }
         add_fault(fmt::format(R"({{ "kind": "failover", "at": {}, "lose": "leases" }})", horizon / 2));
     }
     out += first ? "],\n" : "\n  ],\n";
-    out += fmt::format("  \"ops\": [\n    {{ \"at\": {}, \"actor\": \"auditor\", \"op\": \"status\" }},\n"
-                       "    {{ \"at\": {}, \"actor\": \"auditor\", \"op\": \"validate\", \"token_of\": \"{}\" }}\n  ]\n",
-                       horizon / 4, horizon / 4 + 1, candidate_name(0));
+    out += fmt::format(
+        "  \"ops\": [\n    {{ \"at\": {}, \"actor\": \"auditor\", \"op\": \"status\" }},\n"
+        "    {{ \"at\": {}, \"actor\": \"auditor\", \"op\": \"validate\", \"token_of\": \"{}\" }}\n  ]\n",
+        horizon / 4, horizon / 4 + 1, candidate_name(0));
     out += "}\n";
     return out;
 }

@@ -50,8 +50,7 @@ std::string scenario_to_json(const Scenario& s) {
     ordered_json root;
     root["name"] = s.name;
     if (!s.title.en.empty() || !s.title.ko.empty()) root["title"] = {{"en", s.title.en}, {"ko", s.title.ko}};
-    if (!s.summary.en.empty() || !s.summary.ko.empty())
-        root["summary"] = {{"en", s.summary.en}, {"ko", s.summary.ko}};
+    if (!s.summary.en.empty() || !s.summary.ko.empty()) root["summary"] = {{"en", s.summary.en}, {"ko", s.summary.ko}};
     root["tick_ms"] = s.tick_ms;
     root["horizon"] = s.horizon;
     root["seed"] = s.seed;

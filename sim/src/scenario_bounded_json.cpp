@@ -49,8 +49,8 @@ public:
                  fmt::format("a key of {} bytes; at most {} (json_string_bytes_max)", key.size(),
                              limits::json_string_bytes_max));
         if (static_cast<std::int64_t>(f.keys.size()) >= limits::json_object_keys_max)
-            fail(shown(container_path()), fmt::format("an object with more than {} keys (json_object_keys_max)",
-                                               limits::json_object_keys_max));
+            fail(shown(container_path()),
+                 fmt::format("an object with more than {} keys (json_object_keys_max)", limits::json_object_keys_max));
         if (!f.keys.insert(key).second)
             fail(container_path() + "/" + path_part(key),
                  fmt::format("key {} appears twice in this object; keep one", quote(key)));
@@ -96,8 +96,8 @@ private:
     }
     void count() {
         if (++values_ > limits::json_values_max)
-            fail(value_path(), fmt::format("the document has more than {} values (json_values_max)",
-                                           limits::json_values_max));
+            fail(value_path(),
+                 fmt::format("the document has more than {} values (json_values_max)", limits::json_values_max));
     }
     bool scalar() {
         count();
@@ -107,8 +107,8 @@ private:
     bool open(bool is_array) {
         count();
         if (base_depth_ + static_cast<std::int64_t>(stack_.size()) + 1 > limits::json_depth_max)
-            fail(value_path(), fmt::format("arrays and objects nested more than {} deep (json_depth_max)",
-                                           limits::json_depth_max));
+            fail(value_path(),
+                 fmt::format("arrays and objects nested more than {} deep (json_depth_max)", limits::json_depth_max));
         if (!stack_.empty() && stack_.back().is_array) ++stack_.back().next_index;
         stack_.push_back(Frame{is_array, 0, {}, {}});
         return true;

@@ -19,9 +19,9 @@ enum class KeyKind {
 };
 
 enum class Need {
-    optional,           // absent: `fallback`
-    required,           // here or in "defaults"
-    required_to_repeat, // required when runs > 1, else optional
+    optional,            // absent: `fallback`
+    required,            // here or in "defaults"
+    required_to_repeat,  // required when runs > 1, else optional
 };
 
 // When scenario_to_json writes the key: a scenario written back stays
@@ -56,45 +56,97 @@ struct CandidateKey {
 // names them). What each means: docs/scenario-format.md, model.md §5.1.
 namespace key {
 constexpr CandidateKey name{.name = "name", .kind = KeyKind::name, .need = Need::required};
-constexpr CandidateKey start{.name = "start", .kind = KeyKind::integer, .lo = 0, .hi = limits::horizon_max,
-                             .fallback = 0, .tick = &ElectorOptions::start};
-constexpr CandidateKey wait{.name = "wait", .kind = KeyKind::integer, .lo = 0, .hi = limits::duration_max,
-                            .need = Need::required, .tick = &ElectorOptions::wait};
-constexpr CandidateKey lease{.name = "lease", .kind = KeyKind::integer, .lo = 1, .hi = limits::duration_max,
-                             .need = Need::required, .tick = &ElectorOptions::lease};
-constexpr CandidateKey min_lease{.name = "min_lease", .kind = KeyKind::integer, .lo = 0, .hi = limits::duration_max,
-                                 .fallback = 0, .tick = &ElectorOptions::min_lease};
-constexpr CandidateKey auto_extend{.name = "auto_extend", .kind = KeyKind::flag, .fallback = 0,
-                                   .flag = &ElectorOptions::auto_extend};
+constexpr CandidateKey start{.name = "start",
+                             .kind = KeyKind::integer,
+                             .lo = 0,
+                             .hi = limits::horizon_max,
+                             .fallback = 0,
+                             .tick = &ElectorOptions::start};
+constexpr CandidateKey wait{.name = "wait",
+                            .kind = KeyKind::integer,
+                            .lo = 0,
+                            .hi = limits::duration_max,
+                            .need = Need::required,
+                            .tick = &ElectorOptions::wait};
+constexpr CandidateKey lease{.name = "lease",
+                             .kind = KeyKind::integer,
+                             .lo = 1,
+                             .hi = limits::duration_max,
+                             .need = Need::required,
+                             .tick = &ElectorOptions::lease};
+constexpr CandidateKey min_lease{.name = "min_lease",
+                                 .kind = KeyKind::integer,
+                                 .lo = 0,
+                                 .hi = limits::duration_max,
+                                 .fallback = 0,
+                                 .tick = &ElectorOptions::min_lease};
+constexpr CandidateKey auto_extend{
+    .name = "auto_extend", .kind = KeyKind::flag, .fallback = 0, .flag = &ElectorOptions::auto_extend};
 // Absent, the watchdog runs on the library's period in milliseconds
 // (model.md §5.5); given, it overrides that period in ticks.
-constexpr CandidateKey extend_every{.name = "extend_every", .kind = KeyKind::integer, .lo = 1,
-                                    .hi = limits::duration_max, .fallback = 0, .write = WriteBack::when_given,
-                                    .tick = &ElectorOptions::extend_every, .given = &Candidate::extend_every_given};
-constexpr CandidateKey retry_every{.name = "retry_every", .kind = KeyKind::integer, .lo = 1,
-                                   .hi = limits::duration_max, .fallback = 1, .tick = &ElectorOptions::retry_every};
-constexpr CandidateKey action{.name = "action", .kind = KeyKind::integer, .lo = 1, .hi = limits::duration_max,
-                              .need = Need::required, .tick = &ElectorOptions::action};
+constexpr CandidateKey extend_every{.name = "extend_every",
+                                    .kind = KeyKind::integer,
+                                    .lo = 1,
+                                    .hi = limits::duration_max,
+                                    .fallback = 0,
+                                    .write = WriteBack::when_given,
+                                    .tick = &ElectorOptions::extend_every,
+                                    .given = &Candidate::extend_every_given};
+constexpr CandidateKey retry_every{.name = "retry_every",
+                                   .kind = KeyKind::integer,
+                                   .lo = 1,
+                                   .hi = limits::duration_max,
+                                   .fallback = 1,
+                                   .tick = &ElectorOptions::retry_every};
+constexpr CandidateKey action{.name = "action",
+                              .kind = KeyKind::integer,
+                              .lo = 1,
+                              .hi = limits::duration_max,
+                              .need = Need::required,
+                              .tick = &ElectorOptions::action};
 // Absent, the one write is at the end of the action.
-constexpr CandidateKey writes{.name = "writes", .kind = KeyKind::offsets, .lo = 1, .hi = limits::duration_max,
-                              .write = WriteBack::when_given, .within_action = true,
-                              .offsets = &ElectorOptions::writes, .given = &Candidate::writes_given};
-constexpr CandidateKey fail_at{.name = "fail_at", .kind = KeyKind::integer, .lo = 1, .hi = limits::duration_max,
-                               .fallback = 0, .write = WriteBack::when_positive, .within_action = true,
+constexpr CandidateKey writes{.name = "writes",
+                              .kind = KeyKind::offsets,
+                              .lo = 1,
+                              .hi = limits::duration_max,
+                              .write = WriteBack::when_given,
+                              .within_action = true,
+                              .offsets = &ElectorOptions::writes,
+                              .given = &Candidate::writes_given};
+constexpr CandidateKey fail_at{.name = "fail_at",
+                               .kind = KeyKind::integer,
+                               .lo = 1,
+                               .hi = limits::duration_max,
+                               .fallback = 0,
+                               .write = WriteBack::when_positive,
+                               .within_action = true,
                                .tick = &ElectorOptions::fail_at};
-constexpr CandidateKey hold_off{.name = "hold_off", .kind = KeyKind::integer, .lo = 0, .hi = limits::duration_max,
-                                .fallback = 0, .tick = &ElectorOptions::hold_off};
-constexpr CandidateKey runs{.name = "runs", .kind = KeyKind::integer, .lo = 1, .hi = limits::runs_max,
-                            .fallback = 1, .count = &ElectorOptions::runs};
-constexpr CandidateKey every{.name = "every", .kind = KeyKind::integer, .lo = 1, .hi = limits::duration_max,
-                             .need = Need::required_to_repeat, .fallback = 0, .write = WriteBack::when_positive,
+constexpr CandidateKey hold_off{.name = "hold_off",
+                                .kind = KeyKind::integer,
+                                .lo = 0,
+                                .hi = limits::duration_max,
+                                .fallback = 0,
+                                .tick = &ElectorOptions::hold_off};
+constexpr CandidateKey runs{.name = "runs",
+                            .kind = KeyKind::integer,
+                            .lo = 1,
+                            .hi = limits::runs_max,
+                            .fallback = 1,
+                            .count = &ElectorOptions::runs};
+constexpr CandidateKey every{.name = "every",
+                             .kind = KeyKind::integer,
+                             .lo = 1,
+                             .hi = limits::duration_max,
+                             .need = Need::required_to_repeat,
+                             .fallback = 0,
+                             .write = WriteBack::when_positive,
                              .tick = &ElectorOptions::every};
 }  // namespace key
 
 constexpr const CandidateKey* candidate_keys[] = {
-    &key::name,        &key::start,       &key::wait,   &key::lease,   &key::min_lease,
+    &key::name,        &key::start,        &key::wait,        &key::lease,  &key::min_lease,
     &key::auto_extend, &key::extend_every, &key::retry_every, &key::action, &key::writes,
-    &key::fail_at,     &key::hold_off,    &key::runs,   &key::every,
+    &key::fail_at,     &key::hold_off,     &key::runs,        &key::every,
 };
 
 // Each row fills exactly the one field of its kind, and a key written back
@@ -226,7 +278,8 @@ Candidate read_candidate(const Defaults& defaults, const json& own, std::size_t 
         read_int(key::min_lease, false);
         if (sizes_ok && o.min_lease > o.lease)
             fail(path_of(key::min_lease), fmt::format("min_lease {} must not exceed lease {} (the library requires "
-                                                      "minLeaseTime <= leaseTime)", o.min_lease, o.lease));
+                                                      "minLeaseTime <= leaseTime)",
+                                                      o.min_lease, o.lease));
     });
     bool auto_extend_ok = true;
     o.*(key::auto_extend.flag) = key::auto_extend.fallback != 0;
@@ -236,15 +289,17 @@ Candidate read_candidate(const Defaults& defaults, const json& own, std::size_t 
     read([&] {
         read_int(key::extend_every, false);
         if (sizes_ok && auto_extend_ok && o.auto_extend && c.extend_every_given && o.extend_every >= o.lease) {
-            fail(path_of(key::extend_every), fmt::format("with auto_extend, extend_every ({}) must be less than lease ({})",
-                                                         o.extend_every, o.lease));
+            fail(path_of(key::extend_every),
+                 fmt::format("with auto_extend, extend_every ({}) must be less than lease ({})", o.extend_every,
+                             o.lease));
         }
     });
     read([&] { read_int(key::retry_every, false); });
     read([&] { read_int(key::hold_off, false); });
     read([&] {
         read_int(key::runs, false);
-        read_int(key::every, key::every.need == Need::required || (key::every.need == Need::required_to_repeat && o.runs > 1));
+        read_int(key::every,
+                 key::every.need == Need::required || (key::every.need == Need::required_to_repeat && o.runs > 1));
     });
     if (source(key::fail_at).first != nullptr) read([&] { read_int(key::fail_at, false); });
     if (auto [v, path] = source(key::writes); v != nullptr) {
@@ -265,8 +320,7 @@ ordered_json candidate_to_json(const Candidate& c) {
         std::int64_t number = 0;
         if (k->tick != nullptr) number = o.*(k->tick);
         if (k->count != nullptr) number = o.*(k->count);
-        const bool written = k->write == WriteBack::always ||
-                             (k->write == WriteBack::when_given && c.*(k->given)) ||
+        const bool written = k->write == WriteBack::always || (k->write == WriteBack::when_given && c.*(k->given)) ||
                              (k->write == WriteBack::when_positive && number > 0);
         if (!written) continue;
         switch (k->kind) {

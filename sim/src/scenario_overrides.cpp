@@ -18,8 +18,10 @@ std::string override_pointer(const std::string& path) {
     auto flush = [&] {
         std::string escaped;
         for (const char c : part) {
-            if (c == '~') escaped += "~0";
-            else escaped += c;
+            if (c == '~')
+                escaped += "~0";
+            else
+                escaped += c;
         }
         pointer += "/" + escaped;
         part.clear();
@@ -39,9 +41,8 @@ std::string override_pointer(const std::string& path) {
 
 void apply_override(json& root, const Override& o) {
     // The value is quoted clipped: a long --set value must not make a long error line.
-    const std::string shown_value = o.value.size() <= static_cast<std::size_t>(limits::quoted_bytes_max)
-                                        ? o.value
-                                        : quote(o.value);
+    const std::string shown_value =
+        o.value.size() <= static_cast<std::size_t>(limits::quoted_bytes_max) ? o.value : quote(o.value);
     const std::string where = fmt::format("--set {}={}", path_part(o.path), shown_value);
     // A path copied from an error message starts with '/': accept it.
     const std::string pointer = override_pointer(o.path.size() > 1 && o.path[0] == '/' ? o.path.substr(1) : o.path);
@@ -88,10 +89,12 @@ void apply_override(json& root, const Override& o) {
         json* next = nullptr;
         if (node->is_array()) {
             const bool digits = std::all_of(key.begin(), key.end(), [](char c) { return c >= '0' && c <= '9'; });
-            if (!digits || key.size() > 9) fail(where, fmt::format("{} is an array: expected an index, found \"{}\"", walked, key));
+            if (!digits || key.size() > 9)
+                fail(where, fmt::format("{} is an array: expected an index, found \"{}\"", walked, key));
             const std::size_t index = std::stoul(key);
             if (index >= node->size())
-                fail(where, fmt::format("{}: index {} is out of range (the array has {} items)", walked, index, node->size()));
+                fail(where,
+                     fmt::format("{}: index {} is out of range (the array has {} items)", walked, index, node->size()));
             next = &(*node)[index];
         } else if (node->is_object() || node->is_null()) {
             next = &(*node)[key];

@@ -30,8 +30,10 @@ Fault read_fault(const json& v, std::size_t index, const Scenario& s) {
     if (!v.contains("kind")) fail(path, "missing \"kind\" (pause, partition, crash or failover)");
     Fault f;
     f.kind = get_enum<FaultKind>(v["kind"], path + "/kind",
-                                 {{"pause", FaultKind::pause}, {"partition", FaultKind::partition},
-                                  {"crash", FaultKind::crash}, {"failover", FaultKind::failover}});
+                                 {{"pause", FaultKind::pause},
+                                  {"partition", FaultKind::partition},
+                                  {"crash", FaultKind::crash},
+                                  {"failover", FaultKind::failover}});
     std::vector<std::string> keys;
     switch (f.kind) {
         case FaultKind::pause: keys = {"kind", "node", "at", "ticks"}; break;
@@ -49,9 +51,9 @@ Fault read_fault(const json& v, std::size_t index, const Scenario& s) {
     if (f.kind == FaultKind::pause || f.kind == FaultKind::partition)
         f.ticks = get_int(v["ticks"], path + "/ticks", 1, limits::duration_max);
     if (v.contains("mode"))
-        f.mode = get_enum<PartitionMode>(v["mode"], path + "/mode",
-                                         {{"drop_requests", PartitionMode::drop_requests},
-                                          {"drop_replies", PartitionMode::drop_replies}});
+        f.mode = get_enum<PartitionMode>(
+            v["mode"], path + "/mode",
+            {{"drop_requests", PartitionMode::drop_requests}, {"drop_replies", PartitionMode::drop_replies}});
     if (v.contains("lose"))
         f.lose = get_enum<FailoverLoss>(v["lose"], path + "/lose",
                                         {{"leases", FailoverLoss::leases}, {"all", FailoverLoss::all}});
@@ -64,8 +66,9 @@ Op read_op(const json& v, std::size_t index, const Scenario& s) {
     if (!v.contains("op")) fail(path, "missing \"op\" (status or validate)");
     Op op;
     op.op = get_enum<OpKind>(v["op"], path + "/op", {{"status", OpKind::status}, {"validate", OpKind::validate}});
-    const std::vector<std::string> keys = op.op == OpKind::status ? std::vector<std::string>{"at", "actor", "op"}
-                                                                  : std::vector<std::string>{"at", "actor", "op", "token_of"};
+    const std::vector<std::string> keys = op.op == OpKind::status
+                                              ? std::vector<std::string>{"at", "actor", "op"}
+                                              : std::vector<std::string>{"at", "actor", "op", "token_of"};
     check_keys(v, path, keys);
     for (const auto& key : keys) {
         if (!v.contains(key)) fail(path, fmt::format("missing \"{}\" (required for a {} op)", key, to_string(op.op)));
@@ -148,7 +151,8 @@ Scenario read_scenario(const json& root, Failures& errors) {
     if (root.contains("title")) attempt(errors, [&] { s.title = get_localized(root["title"], "/title"); });
     if (root.contains("summary")) attempt(errors, [&] { s.summary = get_localized(root["summary"], "/summary"); });
     if (root.contains("tick_ms"))
-        attempt(errors, [&] { s.tick_ms = get_int(root["tick_ms"], "/tick_ms", limits::tick_ms_min, limits::tick_ms_max); });
+        attempt(errors,
+                [&] { s.tick_ms = get_int(root["tick_ms"], "/tick_ms", limits::tick_ms_min, limits::tick_ms_max); });
     if (root.contains("horizon"))
         attempt(errors, [&] { s.horizon = get_int(root["horizon"], "/horizon", 0, limits::horizon_max); });
     if (root.contains("seed")) {
@@ -161,7 +165,8 @@ Scenario read_scenario(const json& root, Failures& errors) {
     }
     if (root.contains("order"))
         attempt(errors, [&] {
-            s.order = get_enum<Order>(root["order"], "/order", {{"declared", Order::declared}, {"shuffled", Order::shuffled}});
+            s.order = get_enum<Order>(root["order"], "/order",
+                                      {{"declared", Order::declared}, {"shuffled", Order::shuffled}});
         });
     attempt(errors, [&] {
         if (root.contains("lock")) {
@@ -169,9 +174,11 @@ Scenario read_scenario(const json& root, Failures& errors) {
             check_keys(lock, "/lock", {"name", "capacity", "fencing_start", "elector"});
             if (lock.contains("name")) s.lock.name = get_identifier(lock["name"], "/lock/name");
             if (lock.contains("capacity"))
-                s.lock.capacity = static_cast<std::int32_t>(get_int(lock["capacity"], "/lock/capacity", 1, limits::capacity_max));
+                s.lock.capacity =
+                    static_cast<std::int32_t>(get_int(lock["capacity"], "/lock/capacity", 1, limits::capacity_max));
             if (lock.contains("fencing_start"))
-                s.lock.fencing_start = get_int(lock["fencing_start"], "/lock/fencing_start", 1, limits::fencing_start_max);
+                s.lock.fencing_start =
+                    get_int(lock["fencing_start"], "/lock/fencing_start", 1, limits::fencing_start_max);
         }
         // The single lock for one slot, the leader group for more (model.md §5.2).
         s.elector = s.lock.capacity == 1 ? ElectorKind::lock : ElectorKind::group;
@@ -190,9 +197,9 @@ Scenario read_scenario(const json& root, Failures& errors) {
             const json& res = need_object(root["resource"], "/resource");
             check_keys(res, "/resource", {"mode"});
             if (res.contains("mode"))
-                s.resource = get_enum<ResourceMode>(res["mode"], "/resource/mode",
-                                                    {{"off", ResourceMode::off}, {"check", ResourceMode::check},
-                                                     {"validate", ResourceMode::validate}});
+                s.resource = get_enum<ResourceMode>(
+                    res["mode"], "/resource/mode",
+                    {{"off", ResourceMode::off}, {"check", ResourceMode::check}, {"validate", ResourceMode::validate}});
         });
     }
     const Defaults defaults = read_defaults(root, errors);
@@ -204,7 +211,8 @@ Scenario read_scenario(const json& root, Failures& errors) {
             fail("/candidates", fmt::format("expected an array of one or more candidates, found {}",
                                             candidates.is_array() ? "an empty array" : describe(candidates)));
         if (static_cast<std::int64_t>(candidates.size()) > limits::candidates_max)
-            fail("/candidates", fmt::format("expected at most {} candidates, found {}", limits::candidates_max, candidates.size()));
+            fail("/candidates",
+                 fmt::format("expected at most {} candidates, found {}", limits::candidates_max, candidates.size()));
     });
     // Without the candidates, the nodes named by faults and ops cannot be checked.
     if (!candidates_ok) return s;
@@ -226,7 +234,8 @@ Scenario read_scenario(const json& root, Failures& errors) {
         attempt(errors, [&] {
             if (auto [it, fresh] = seen.emplace(c.name, i); !fresh)
                 fail(fmt::format("/candidates/{}/name", i),
-                     fmt::format("duplicate name \"{}\" (also /candidates/{}); names must be unique", c.name, it->second));
+                     fmt::format("duplicate name \"{}\" (also /candidates/{}); names must be unique", c.name,
+                                 it->second));
         });
         c.options.elector = s.elector;
         c.options.tick_ms = s.tick_ms;
@@ -236,7 +245,8 @@ Scenario read_scenario(const json& root, Failures& errors) {
     if (root.contains("faults")) {
         const json& faults = root["faults"];
         const bool faults_ok = attempt(errors, [&] {
-            if (!faults.is_array()) fail("/faults", fmt::format("expected an array of faults, found {}", describe(faults)));
+            if (!faults.is_array())
+                fail("/faults", fmt::format("expected an array of faults, found {}", describe(faults)));
             if (static_cast<std::int64_t>(faults.size()) > limits::faults_max)
                 fail("/faults", fmt::format("expected at most {} faults, found {}", limits::faults_max, faults.size()));
         });
@@ -287,8 +297,10 @@ std::size_t order_of(const std::map<std::string, Span>& order, const Failure& f)
     while (true) {
         if (auto it = order.find(path); it != order.end()) return missing ? it->second.end : it->second.start + 1;
         const std::size_t slash = path.rfind('/');
-        if (slash == 0 || slash == std::string::npos) path = "/";
-        else path.resize(slash);
+        if (slash == 0 || slash == std::string::npos)
+            path = "/";
+        else
+            path.resize(slash);
     }
 }
 
@@ -301,8 +313,9 @@ Result<Scenario, std::vector<ScenarioError>> parse_scenario_all_errors(std::stri
                                                                        const std::vector<Override>& overrides) {
     using Errors = std::vector<ScenarioError>;
     if (static_cast<std::int64_t>(text.size()) > limits::scenario_bytes_max)
-        return Err{Errors{ScenarioError{file, "", fmt::format("the file is larger than {} bytes (scenario_bytes_max)",
-                                                              limits::scenario_bytes_max)}}};
+        return Err{Errors{ScenarioError{
+            file, "",
+            fmt::format("the file is larger than {} bytes (scenario_bytes_max)", limits::scenario_bytes_max)}}};
     Failures failures;
     std::optional<Scenario> scenario;
     try {
@@ -324,9 +337,8 @@ Result<Scenario, std::vector<ScenarioError>> parse_scenario_all_errors(std::stri
         std::map<std::string, Span> order;
         std::size_t counter = 1;
         document_order(ordered, "", order, counter);
-        std::stable_sort(failures.begin(), failures.end(), [&](const Failure& a, const Failure& b) {
-            return order_of(order, a) < order_of(order, b);
-        });
+        std::stable_sort(failures.begin(), failures.end(),
+                         [&](const Failure& a, const Failure& b) { return order_of(order, a) < order_of(order, b); });
     }
     Errors errors;
     for (const Failure& f : failures) {

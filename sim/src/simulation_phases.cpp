@@ -18,8 +18,7 @@ public:
 
     std::optional<AcquireReply> lost_acquire;
 
-    StoreResult<AcquireReply> acquire(Tick now, std::string_view owner, std::string_view token,
-                                      Tick lease) override {
+    StoreResult<AcquireReply> acquire(Tick now, std::string_view owner, std::string_view token, Tick lease) override {
         if (!mode_) return inner_.acquire(now, owner, token, lease);
         if (*mode_ == PartitionMode::drop_requests) return dropped_request();
         auto reply = inner_.acquire(now, owner, token, lease);
@@ -37,16 +36,13 @@ public:
     // The library reads the record before it sends the release script; under
     // either mode that read fails, so the script is never sent and the record
     // is left to its TTL (model.md §7.2).
-    StoreResult<ReleaseReply> release(Tick now, std::string_view token, Tick keep_for,
-                                      Tick hold_off) override {
+    StoreResult<ReleaseReply> release(Tick now, std::string_view token, Tick keep_for, Tick hold_off) override {
         if (!mode_) return inner_.release(now, token, keep_for, hold_off);
         return *mode_ == PartitionMode::drop_requests ? dropped_request() : dropped_reply();
     }
     // Not node calls: the scheduler never routes these through a partition.
     StoreResult<StatusReply> status(Tick now) override { return inner_.status(now); }
-    StoreResult<Validity> validate(Tick now, std::string_view token) override {
-        return inner_.validate(now, token);
-    }
+    StoreResult<Validity> validate(Tick now, std::string_view token) override { return inner_.validate(now, token); }
     StoreResult<std::vector<ExpiredRecord>> expire(Tick now) override { return inner_.expire(now); }
     StoreResult<Unit> failover(Tick now, FailoverLoss loss) override { return inner_.failover(now, loss); }
 
@@ -373,8 +369,7 @@ Event Simulation::acquire_event(Tick t, const Elector& e, const RunRecord& run, 
 }
 
 void Simulation::phase_ops(Tick t, Store& store, EventSink& sink, std::optional<StoreError>& failure) {
-    while (next_op_ < op_order_.size() &&
-           scenario_->ops[static_cast<std::size_t>(op_order_[next_op_])].at == t) {
+    while (next_op_ < op_order_.size() && scenario_->ops[static_cast<std::size_t>(op_order_[next_op_])].at == t) {
         const Op& op = scenario_->ops[static_cast<std::size_t>(op_order_[next_op_++])];
         Event ev;
         ev.tick = t;

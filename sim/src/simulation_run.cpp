@@ -48,8 +48,7 @@ private:
 }  // namespace
 
 Result<TraceSummary, StoreError> run_to_end(Simulation& sim, Store& store, EventSink& sink,
-                                            const std::function<void(Tick)>& on_tick_begin,
-                                            std::optional<Tick> until) {
+                                            const std::function<void(Tick)>& on_tick_begin, std::optional<Tick> until) {
     HashingSink hashing(sink);
     while (!sim.finished() && (!until || sim.next_tick() <= *until)) {
         if (on_tick_begin) on_tick_begin(sim.next_tick());
@@ -108,8 +107,8 @@ Snapshot take_snapshot(const Simulation& sim, const ModelStore& store, Tick tick
             case ElectorState::running:
                 n.believes_leader = true;
                 n.progress = e.progress();
-                n.status = store.do_validate(tick, n.token) == Validity::current ? NodeStatus::running
-                                                                                   : NodeStatus::stale;
+                n.status =
+                    store.do_validate(tick, n.token) == Validity::current ? NodeStatus::running : NodeStatus::stale;
                 break;
             case ElectorState::finished: n.status = NodeStatus::done; break;
         }

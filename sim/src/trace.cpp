@@ -12,14 +12,13 @@ namespace {
 
 using ordered_json = nlohmann::ordered_json;
 
-constexpr std::array<const char*, 7> phase_names = {"faults", "expiry", "work", "extend",
-                                                    "acquire", "ops", "check"};
+constexpr std::array<const char*, 7> phase_names = {"faults", "expiry", "work", "extend", "acquire", "ops", "check"};
 constexpr std::array<const char*, 17> op_names = {
-    "pause", "resume", "crash", "partition", "heal", "failover", "expire", "write", "release",
-    "extend", "start", "acquire", "skip", "status", "validate", "overlap_begin", "overlap_end"};
+    "pause",  "resume", "crash",   "partition", "heal",   "failover", "expire",        "write",      "release",
+    "extend", "start",  "acquire", "skip",      "status", "validate", "overlap_begin", "overlap_end"};
 constexpr std::array<const char*, 17> outcome_names = {
-    "", "expired", "accepted", "rejected", "released", "kept", "not_owner", "error", "renewed",
-    "lost", "acquired", "busy", "skipped", "held", "vacant", "current", "stale"};
+    "",     "expired",  "accepted", "rejected", "released", "kept",   "not_owner", "error", "renewed",
+    "lost", "acquired", "busy",     "skipped",  "held",     "vacant", "current",   "stale"};
 static_assert(static_cast<std::size_t>(EventOp::overlap_end) + 1 == op_names.size());
 static_assert(static_cast<std::size_t>(Outcome::stale) + 1 == outcome_names.size());
 
@@ -94,9 +93,7 @@ const char* to_string(EventOp o) { return op_names[static_cast<std::size_t>(o)];
 const char* to_string(Outcome o) { return outcome_names[static_cast<std::size_t>(o)]; }
 std::optional<Phase> phase_from_string(std::string_view s) { return from_names<Phase>(phase_names, s); }
 std::optional<EventOp> op_from_string(std::string_view s) { return from_names<EventOp>(op_names, s); }
-std::optional<Outcome> outcome_from_string(std::string_view s) {
-    return from_names<Outcome>(outcome_names, s, 1);
-}
+std::optional<Outcome> outcome_from_string(std::string_view s) { return from_names<Outcome>(outcome_names, s, 1); }
 
 std::string header_line(const TraceHeader& h) {
     ordered_json j;

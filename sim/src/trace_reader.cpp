@@ -100,8 +100,10 @@ std::optional<std::string> line_shape_error(std::string_view line) {
     for (std::size_t i = 0; i < line.size(); ++i) {
         const char c = line[i];
         if (in_string) {
-            if (c == '\\') ++i;
-            else if (c == '"') in_string = false;
+            if (c == '\\')
+                ++i;
+            else if (c == '"')
+                in_string = false;
         } else if (c == '"') {
             in_string = true;
         } else if (c == '[' || c == '{') {
@@ -127,8 +129,7 @@ std::optional<LineError> read_header(const ordered_json& j, TraceHeader& h) {
     if (auto e = check_keys(j, {"type", "format", "scenario", "seed", "tick_ms", "lock", "capacity", "candidates"}))
         return e;
     if (j["type"] != "header") return LineError{"line 1 must be the header (\"type\":\"header\")"};
-    if (j["format"] != trace_format)
-        return LineError{fmt::format("unsupported format; expected \"{}\"", trace_format)};
+    if (j["format"] != trace_format) return LineError{fmt::format("unsupported format; expected \"{}\"", trace_format)};
     bool null = false;
     if (auto e = get_string(j, "scenario", h.scenario, false, limits::name_length_max)) return e;
     if (!j["seed"].is_number_unsigned() && !(j["seed"].is_number_integer() && j["seed"].get<std::int64_t>() >= 0))
@@ -139,12 +140,13 @@ std::optional<LineError> read_header(const ordered_json& j, TraceHeader& h) {
     if (auto e = get_int(j, "capacity", h.capacity, false, null, 1, limits::capacity_max)) return e;
     if (!j["candidates"].is_array()) return LineError{"\"candidates\" must be an array of names"};
     if (static_cast<std::int64_t>(j["candidates"].size()) > limits::candidates_max)
-        return LineError{fmt::format("\"candidates\" has {} names; at most {}", j["candidates"].size(),
-                                     limits::candidates_max)};
+        return LineError{
+            fmt::format("\"candidates\" has {} names; at most {}", j["candidates"].size(), limits::candidates_max)};
     for (const auto& c : j["candidates"]) {
-        if (!c.is_string() || static_cast<std::int64_t>(c.get_ref<const std::string&>().size()) > limits::name_length_max)
-            return LineError{fmt::format("\"candidates\" must be an array of names of at most {} bytes",
-                                         limits::name_length_max)};
+        if (!c.is_string() ||
+            static_cast<std::int64_t>(c.get_ref<const std::string&>().size()) > limits::name_length_max)
+            return LineError{
+                fmt::format("\"candidates\" must be an array of names of at most {} bytes", limits::name_length_max)};
         h.candidates.push_back(c.get<std::string>());
     }
     return std::nullopt;
@@ -197,8 +199,8 @@ std::optional<LineError> read_summary(const ordered_json& j, TraceSummary& s) {
     if (auto err = get_int(j, "end_tick", s.end_tick, false, null, 0, limits::horizon_max)) return err;
     if (!j["results"].is_array()) return LineError{"\"results\" must be an array"};
     if (static_cast<std::int64_t>(j["results"].size()) > limits::runs_total_max)
-        return LineError{fmt::format("\"results\" has {} entries; at most {}", j["results"].size(),
-                                     limits::runs_total_max)};
+        return LineError{
+            fmt::format("\"results\" has {} entries; at most {}", j["results"].size(), limits::runs_total_max)};
     for (const auto& r : j["results"]) {
         if (auto err = check_keys(r, {"node", "run", "result", "fencing"}))
             return LineError{"in \"results\": " + err->message};
@@ -215,8 +217,11 @@ std::optional<LineError> read_summary(const ordered_json& j, TraceSummary& s) {
     if (auto err = check_keys(v, {"overlap", "unsafe_write", "fencing_regressed"}))
         return LineError{"in \"violations\": " + err->message};
     if (auto err = get_int(v, "overlap", s.violations.overlap, false, null, 0, limits::trace_events_max)) return err;
-    if (auto err = get_int(v, "unsafe_write", s.violations.unsafe_write, false, null, 0, limits::trace_events_max)) return err;
-    if (auto err = get_int(v, "fencing_regressed", s.violations.fencing_regressed, false, null, 0, limits::trace_events_max)) return err;
+    if (auto err = get_int(v, "unsafe_write", s.violations.unsafe_write, false, null, 0, limits::trace_events_max))
+        return err;
+    if (auto err =
+            get_int(v, "fencing_regressed", s.violations.fencing_regressed, false, null, 0, limits::trace_events_max))
+        return err;
     if (auto err = get_int(j, "events", s.events, false, null, 0, limits::trace_events_max)) return err;
     if (auto err = get_string(j, "trace_sha256", s.trace_sha256, false, 64)) return err;
     return std::nullopt;
@@ -250,8 +255,7 @@ Result<Trace, TraceError> parse_trace(std::string_view text, const std::string& 
         try {
             j = ordered_json::parse(line);
         } catch (const nlohmann::json::parse_error& e) {
-            return fail(fmt::format("not valid JSON at column {}: expected one compact JSON object per line",
-                                    e.byte));
+            return fail(fmt::format("not valid JSON at column {}: expected one compact JSON object per line", e.byte));
         } catch (const nlohmann::json::exception&) {
             // Valid syntax the reader cannot hold, such as a number too large
             // for a double (found by the trace fuzzer).
@@ -273,8 +277,8 @@ Result<Trace, TraceError> parse_trace(std::string_view text, const std::string& 
                 err = LineError{fmt::format("\"slot\" is {}; the lock has {} slot{}", *e.slot, trace.header.capacity,
                                             trace.header.capacity == 1 ? "" : "s")};
             if (!err && !trace.events.empty() && e.tick < trace.events.back().tick)
-                err = LineError{fmt::format("tick {} goes backwards (previous event at {})", e.tick,
-                                            trace.events.back().tick)};
+                err = LineError{
+                    fmt::format("tick {} goes backwards (previous event at {})", e.tick, trace.events.back().tick)};
             if (!err) trace.events.push_back(std::move(e));
         } else if (type == "summary") {
             err = read_summary(j, trace.summary);
@@ -290,8 +294,8 @@ Result<Trace, TraceError> parse_trace(std::string_view text, const std::string& 
     if (line_no == 0) return fail("empty file: expected a header line");
     if (!have_summary) return fail("no summary line (truncated file?)");
     if (trace.summary.events != static_cast<std::int64_t>(trace.events.size()))
-        return fail(fmt::format("the summary counts {} events, the file has {}", trace.summary.events,
-                                trace.events.size()));
+        return fail(
+            fmt::format("the summary counts {} events, the file has {}", trace.summary.events, trace.events.size()));
     const std::string hex = hasher.hex();
     if (hex != trace.summary.trace_sha256)
         return fail(fmt::format("trace_sha256 does not match the event lines (computed {})", hex));

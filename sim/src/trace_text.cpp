@@ -40,7 +40,8 @@ std::string outcome_words(const Event& e) {
         case EventOp::skip: return "skipped: gives up waiting, the action is not called";
         case EventOp::acquire:
             if (e.outcome == Outcome::acquired)
-                return fmt::format("acquired{}{}", slot, has_detail(e, "fencing_regressed") ? "  ! FENCING REGRESSED" : "");
+                return fmt::format("acquired{}{}", slot,
+                                   has_detail(e, "fencing_regressed") ? "  ! FENCING REGRESSED" : "");
             if (e.outcome == Outcome::busy)
                 return has_detail(e, "hold_off") ? "busy: hold-off after a release" : "busy: held by another";
             if (has_detail(e, "reply_lost"))
@@ -88,8 +89,8 @@ std::string text_row(const Event& e) {
     if (e.fencing) fencing = *e.fencing;
     if (e.ttl) ttl = *e.ttl;
     return fmt::format("{:>5}  {:<12} {:<13} {:<9} {:>7} {:>4}  {}", e.tick, e.node.empty() ? "-" : e.node,
-                       to_string(e.op), e.token.empty() ? "-" : short_token(e.token), or_dash(fencing),
-                       or_dash(ttl), outcome_words(e));
+                       to_string(e.op), e.token.empty() ? "-" : short_token(e.token), or_dash(fencing), or_dash(ttl),
+                       outcome_words(e));
 }
 
 std::string trace_to_text(const Trace& trace) {

@@ -233,7 +233,8 @@ inline std::string build_structure(const std::uint8_t* data, std::size_t size) {
                 break;
             }
             case 7:
-                out += R"({"name":"s","horizon":100,"defaults":{"wait":1,"lease":4,"action":2},"candidates":[{"name":"a"}]})";
+                out +=
+                    R"({"name":"s","horizon":100,"defaults":{"wait":1,"lease":4,"action":2},"candidates":[{"name":"a"}]})";
                 break;
             case 8: out += '\0'; break;
             case 9:  // a number of many digits, or beyond a double
@@ -251,7 +252,8 @@ inline std::string build_structure(const std::uint8_t* data, std::size_t size) {
                 const std::size_t every = p.count() % 1'000 + 1;
                 out += R"({"name":"w","horizon":100000000,"defaults":{"wait":1,"lease":4,"action":2,"runs":)" +
                        std::to_string(runs) + R"(,"every":)" + std::to_string(every) + R"(},"candidates":[)";
-                for (std::size_t i = 0; i < n; ++i) out += (i ? R"(,{"name":"n)" : R"({"name":"n)") + std::to_string(i) + R"("})";
+                for (std::size_t i = 0; i < n; ++i)
+                    out += (i ? R"(,{"name":"n)" : R"({"name":"n)") + std::to_string(i) + R"("})";
                 out += "]}";
                 break;
             }
@@ -278,7 +280,10 @@ inline int structure_one_input(const std::uint8_t* data, std::size_t size) {
         if (!set.ok()) LS_ASSERT(set.error().to_string().size() < error_bytes_max);
     }
     // And as the first event line of a trace.
-    std::string trace = std::string(R"({"type":"header","format":"leasescope-trace/1","scenario":"s","seed":0,"tick_ms":50,"lock":"l","capacity":1,"candidates":["a"]})") + "\n";
+    std::string trace =
+        std::string(
+            R"({"type":"header","format":"leasescope-trace/1","scenario":"s","seed":0,"tick_ms":50,"lock":"l","capacity":1,"candidates":["a"]})") +
+        "\n";
     trace += text;
     trace += "\n";
     auto read = sim::parse_trace(trace, "<structure>");

@@ -53,7 +53,8 @@ LayoutFrame frame_for(const LaneModel& model, const Size& size, Tick resource_un
     f.plot_w = size.plot_w;
     f.axis = fit_axis(0, model.end_tick + 1, f.plot_x, f.plot_w);
     f.lanes_top = 100;
-    f.lane_h = std::clamp(size.lanes_h / static_cast<float>(std::max<std::size_t>(1, model.lanes.size())), 20.0f, 50.0f);
+    f.lane_h =
+        std::clamp(size.lanes_h / static_cast<float>(std::max<std::size_t>(1, model.lanes.size())), 20.0f, 50.0f);
     f.first_lane = 0;
     f.last_lane = static_cast<int>(model.lanes.size()) - 1;
     f.resource_until = resource_until;
@@ -90,7 +91,8 @@ TEST(LaneLayout, NoCollisionsInAnyPreset) {
                     for (std::size_t i = 0; i < layout.labels.size(); ++i) {
                         const PlacedLabel& l = layout.labels[i];
                         const float lane_y = f.lanes_top + f.lane_h * static_cast<float>(l.lane);
-                        EXPECT_TRUE((Box{f.plot_x, lane_y, f.plot_x + f.plot_w, lane_y + f.lane_h + 0.01f}.contains(l.box)))
+                        EXPECT_TRUE(
+                            (Box{f.plot_x, lane_y, f.plot_x + f.plot_w, lane_y + f.lane_h + 0.01f}.contains(l.box)))
                             << at << ": \"" << l.text << "\" leaves its lane";
                         for (const PlacedMark& m : layout.marks)
                             EXPECT_FALSE(l.box.intersects(m.box))
@@ -181,9 +183,8 @@ TEST(LaneLayout, RulerNumbersGiveWayToThePlayhead) {
                 const RulerLayout r = layout_ruler(axis, 120, size.plot_w, 60, 27, t, metrics);
                 ASSERT_TRUE(r.playhead_visible);
                 for (std::size_t i = 0; i < r.labels.size(); ++i) {
-                    EXPECT_FALSE(r.labels[i].box.intersects(r.badge))
-                        << name << " at " << size.name << ": tick number " << r.labels[i].text << " under the badge "
-                        << t;
+                    EXPECT_FALSE(r.labels[i].box.intersects(r.badge)) << name << " at " << size.name << ": tick number "
+                                                                      << r.labels[i].text << " under the badge " << t;
                     if (i > 0) EXPECT_LT(r.labels[i - 1].box.x1, r.labels[i].box.x0) << name;
                 }
             }

@@ -30,12 +30,23 @@ bool same_shape(const Glyph& a, const Glyph& b) {
 }
 
 const MarkerKind outcomes[] = {
-    MarkerKind::write_current,        MarkerKind::write_stale,          MarkerKind::write_unsafe,
-    MarkerKind::write_rejected_fence, MarkerKind::write_rejected_token, MarkerKind::release_rejected,
-    MarkerKind::extend_lost,          MarkerKind::acquire_error,        MarkerKind::skip,
-    MarkerKind::failover_leases,      MarkerKind::failover_all,         MarkerKind::acquire_regressed,
-    MarkerKind::acquire,              MarkerKind::release,              MarkerKind::extend,
-    MarkerKind::expire,               MarkerKind::crash,
+    MarkerKind::write_current,
+    MarkerKind::write_stale,
+    MarkerKind::write_unsafe,
+    MarkerKind::write_rejected_fence,
+    MarkerKind::write_rejected_token,
+    MarkerKind::release_rejected,
+    MarkerKind::extend_lost,
+    MarkerKind::acquire_error,
+    MarkerKind::skip,
+    MarkerKind::failover_leases,
+    MarkerKind::failover_all,
+    MarkerKind::acquire_regressed,
+    MarkerKind::acquire,
+    MarkerKind::release,
+    MarkerKind::extend,
+    MarkerKind::expire,
+    MarkerKind::crash,
 };
 
 sim::Event write_event(sim::Outcome outcome, const char* detail) {
@@ -61,7 +72,9 @@ TEST(Marks, EveryOutcomeHasItsOwnShapeAndColour) {
                                  MarkerKind::write_rejected_fence, MarkerKind::write_rejected_token};
     for (MarkerKind a : writes)
         for (MarkerKind b : writes)
-            if (a != b) EXPECT_NE(palette.of(a).hex(), palette.of(b).hex()) << marker_kind_name(a) << " " << marker_kind_name(b);
+            if (a != b)
+                EXPECT_NE(palette.of(a).hex(), palette.of(b).hex())
+                    << marker_kind_name(a) << " " << marker_kind_name(b);
 }
 
 TEST(Marks, EveryDrawnMarkHasAGlyphAndALegendEntryInBothLanguages) {
@@ -86,8 +99,7 @@ TEST(Marks, WriteOutcomesMapFromTheTrace) {
     using sim::Outcome;
     using sim::ResourceMode;
     EXPECT_EQ(marker_kind_of(write_event(Outcome::accepted, ""), ResourceMode::off), MarkerKind::write_current);
-    EXPECT_EQ(marker_kind_of(write_event(Outcome::accepted, "stale"), ResourceMode::check),
-              MarkerKind::write_stale);
+    EXPECT_EQ(marker_kind_of(write_event(Outcome::accepted, "stale"), ResourceMode::check), MarkerKind::write_stale);
     EXPECT_EQ(marker_kind_of(write_event(Outcome::accepted, "stale,unsafe_write"), ResourceMode::off),
               MarkerKind::write_unsafe);
     EXPECT_EQ(marker_kind_of(write_event(Outcome::accepted, "unsafe_write"), ResourceMode::off),
@@ -97,8 +109,7 @@ TEST(Marks, WriteOutcomesMapFromTheTrace) {
     EXPECT_EQ(marker_kind_of(write_event(Outcome::rejected, "stale"), ResourceMode::validate),
               MarkerKind::write_rejected_token);
     // A detail word is matched whole ("unstale" is not "stale").
-    EXPECT_EQ(marker_kind_of(write_event(Outcome::accepted, "unstale"), ResourceMode::off),
-              MarkerKind::write_current);
+    EXPECT_EQ(marker_kind_of(write_event(Outcome::accepted, "unstale"), ResourceMode::off), MarkerKind::write_current);
 }
 
 // The pair that carries the lesson: the fenced GC pause shows a rejected write
@@ -148,8 +159,9 @@ TEST(Marks, SvgMarksCarryTheirOutcomeInATitle) {
         const std::string svg = timeline_svg(model, default_palette(), strings, o);
         const std::string title = "node-a · " + strings.tr("word.tick") + " 15 · " +
                                   strings.tr(std::string("legend.") + marker_kind_name(want));
-        EXPECT_NE(svg.find("<g class=\"mark " + std::string(marker_kind_name(want)) + "\"><title>" + title + "</title>"),
-                  std::string::npos)
+        EXPECT_NE(
+            svg.find("<g class=\"mark " + std::string(marker_kind_name(want)) + "\"><title>" + title + "</title>"),
+            std::string::npos)
             << name;
         // Every mark group has a title.
         std::size_t groups = 0, titled = 0;

@@ -13,7 +13,9 @@
 
 int main(int argc, char** argv) {
     if (argc < 2) {
-        std::fprintf(stderr, "usage: %s FILE [--size WxH] [--min-colors N] [--expect-color rrggbb] [--absent-color rrggbb]\n", argv[0]);
+        std::fprintf(stderr,
+                     "usage: %s FILE [--size WxH] [--min-colors N] [--expect-color rrggbb] [--absent-color rrggbb]\n",
+                     argv[0]);
         return 2;
     }
     int want_w = 0, want_h = 0;
@@ -21,10 +23,14 @@ int main(int argc, char** argv) {
     long expect = -1;
     long absent = -1;  // a colour that must not appear (a mark that must not be drawn)
     for (int i = 2; i + 1 < argc; i += 2) {
-        if (!std::strcmp(argv[i], "--size")) std::sscanf(argv[i + 1], "%dx%d", &want_w, &want_h);
-        else if (!std::strcmp(argv[i], "--min-colors")) min_colors = std::strtol(argv[i + 1], nullptr, 10);
-        else if (!std::strcmp(argv[i], "--expect-color")) expect = std::strtol(argv[i + 1], nullptr, 16);
-        else if (!std::strcmp(argv[i], "--absent-color")) absent = std::strtol(argv[i + 1], nullptr, 16);
+        if (!std::strcmp(argv[i], "--size"))
+            std::sscanf(argv[i + 1], "%dx%d", &want_w, &want_h);
+        else if (!std::strcmp(argv[i], "--min-colors"))
+            min_colors = std::strtol(argv[i + 1], nullptr, 10);
+        else if (!std::strcmp(argv[i], "--expect-color"))
+            expect = std::strtol(argv[i + 1], nullptr, 16);
+        else if (!std::strcmp(argv[i], "--absent-color"))
+            absent = std::strtol(argv[i + 1], nullptr, 16);
     }
     int w = 0, h = 0, n = 0;
     unsigned char* px = stbi_load(argv[1], &w, &h, &n, 3);

@@ -39,9 +39,11 @@ TEST(TraceLanes, EveryEventIsOneMarkerOnItsNodesLane) {
             ++markers;
             const sim::Event& e = trace.events.at(static_cast<std::size_t>(m.event));
             EXPECT_EQ(m.tick, e.tick);
-            if (li < trace.header.candidates.size()) EXPECT_EQ(e.node, trace.header.candidates[li]);
-            else EXPECT_TRUE(std::find(trace.header.candidates.begin(), trace.header.candidates.end(), e.node) ==
-                             trace.header.candidates.end());
+            if (li < trace.header.candidates.size())
+                EXPECT_EQ(e.node, trace.header.candidates[li]);
+            else
+                EXPECT_TRUE(std::find(trace.header.candidates.begin(), trace.header.candidates.end(), e.node) ==
+                            trace.header.candidates.end());
         }
     }
     EXPECT_EQ(markers, trace.events.size());

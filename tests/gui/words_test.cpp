@@ -60,18 +60,41 @@ TEST(Words, EveryEventKeyHasTexts) {
     using O = sim::Outcome;
     using P = sim::EventOp;
     const std::vector<sim::Event> events = {
-        event(P::pause, O::none), event(P::resume, O::none), event(P::crash, O::none),
-        event(P::partition, O::none, "drop_replies"), event(P::heal, O::none), event(P::failover, O::none, "leases"),
-        event(P::failover, O::none, "all"), event(P::expire, O::expired), event(P::write, O::accepted),
-        event(P::write, O::accepted, "stale"), event(P::write, O::accepted, "stale,unsafe_write"),
-        event(P::write, O::rejected), event(P::write, O::rejected, "stale"), event(P::release, O::released),
-        event(P::release, O::kept), event(P::release, O::not_owner), event(P::release, O::error),
-        event(P::extend, O::renewed), event(P::extend, O::lost), event(P::extend, O::error), event(P::start, O::none),
-        event(P::acquire, O::acquired), event(P::acquire, O::acquired, "fencing_regressed"),
-        event(P::acquire, O::error, "reply_lost"), event(P::acquire, O::error), event(P::acquire, O::busy),
-        event(P::acquire, O::busy, "hold_off"), event(P::skip, O::skipped), event(P::status, O::held), event(P::status, O::vacant),
-        event(P::validate, O::current, "node-b"), event(P::validate, O::stale, "node-b"),
-        event(P::validate, O::vacant, "node-b"), event(P::overlap_begin, O::none, "2"), event(P::overlap_end, O::none),
+        event(P::pause, O::none),
+        event(P::resume, O::none),
+        event(P::crash, O::none),
+        event(P::partition, O::none, "drop_replies"),
+        event(P::heal, O::none),
+        event(P::failover, O::none, "leases"),
+        event(P::failover, O::none, "all"),
+        event(P::expire, O::expired),
+        event(P::write, O::accepted),
+        event(P::write, O::accepted, "stale"),
+        event(P::write, O::accepted, "stale,unsafe_write"),
+        event(P::write, O::rejected),
+        event(P::write, O::rejected, "stale"),
+        event(P::release, O::released),
+        event(P::release, O::kept),
+        event(P::release, O::not_owner),
+        event(P::release, O::error),
+        event(P::extend, O::renewed),
+        event(P::extend, O::lost),
+        event(P::extend, O::error),
+        event(P::start, O::none),
+        event(P::acquire, O::acquired),
+        event(P::acquire, O::acquired, "fencing_regressed"),
+        event(P::acquire, O::error, "reply_lost"),
+        event(P::acquire, O::error),
+        event(P::acquire, O::busy),
+        event(P::acquire, O::busy, "hold_off"),
+        event(P::skip, O::skipped),
+        event(P::status, O::held),
+        event(P::status, O::vacant),
+        event(P::validate, O::current, "node-b"),
+        event(P::validate, O::stale, "node-b"),
+        event(P::validate, O::vacant, "node-b"),
+        event(P::overlap_begin, O::none, "2"),
+        event(P::overlap_end, O::none),
     };
     for (Lang lang : {Lang::en, Lang::ko}) {
         for (const sim::Event& e : events) {
@@ -106,7 +129,8 @@ TEST(Words, ExplainNamesWhenTheTokenExpired) {
     sim::Timeline timeline(std::move(parsed).value());
     const auto& events = timeline.trace().events;
     std::size_t k = 0;
-    while (k < events.size() && !(events[k].op == sim::EventOp::release && events[k].outcome == sim::Outcome::not_owner))
+    while (k < events.size() &&
+           !(events[k].op == sim::EventOp::release && events[k].outcome == sim::Outcome::not_owner))
         ++k;
     ASSERT_LT(k, events.size());
     const sim::Snapshot snap = timeline.snapshot_at(events[k].tick);
@@ -203,9 +227,10 @@ TEST(Words, EveryPresetEventFormatsCompletely) {
                 ctx.snapshot = &snap;
                 ctx.scenario = &timeline.scenario();
                 for (const std::string& text : {describe_event(events[k], s), outcome_words(events[k], s),
-                                                 explain_event(ctx, s), explain_state(snap, s)}) {
+                                                explain_event(ctx, s), explain_state(snap, s)}) {
                     EXPECT_FALSE(text.empty()) << entry.path().filename() << " event " << k;
-                    EXPECT_EQ(text.find('{'), std::string::npos) << entry.path().filename() << " event " << k << ": " << text;
+                    EXPECT_EQ(text.find('{'), std::string::npos)
+                        << entry.path().filename() << " event " << k << ": " << text;
                 }
                 ++checked;
             }

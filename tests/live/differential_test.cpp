@@ -76,7 +76,8 @@ std::string text(const StoreResult<T>& r, std::string (*show)(const T&)) {
 std::string show_acquire(const AcquireReply& a) {
     std::ostringstream s;
     if (a.acquired) {
-        s << "acquired slot " << a.slot << " fencing " << a.fencing << " ttl " << a.ttl << (a.fresh ? " fresh" : " again");
+        s << "acquired slot " << a.slot << " fencing " << a.fencing << " ttl " << a.ttl
+          << (a.fresh ? " fresh" : " again");
     } else {
         s << "busy " << (a.reason == BusyReason::hold_off ? "hold_off" : "held") << " remaining " << a.remaining;
     }
@@ -84,8 +85,10 @@ std::string show_acquire(const AcquireReply& a) {
 }
 std::string show_extend(const ExtendReply& e) {
     std::ostringstream s;
-    if (e.renewed) s << "renewed slot " << e.slot << " fencing " << e.fencing;
-    else s << "lost";
+    if (e.renewed)
+        s << "renewed slot " << e.slot << " fencing " << e.fencing;
+    else
+        s << "lost";
     return s.str();
 }
 std::string show_release(const ReleaseReply& r) {
@@ -121,8 +124,7 @@ std::string apply(Store& store, Tick now, const Op& op) {
         case OpKind::acquire:
             return text(store.acquire(now, owner_of(op.who), token_of(op.who), op.lease), show_acquire);
         case OpKind::extend: return text(store.extend(now, token_of(op.who), op.lease), show_extend);
-        case OpKind::release:
-            return text(store.release(now, token_of(op.who), op.keep_for, op.hold_off), show_release);
+        case OpKind::release: return text(store.release(now, token_of(op.who), op.keep_for, op.hold_off), show_release);
         case OpKind::status: return text(store.status(now), show_status);
         case OpKind::validate: return text(store.validate(now, token_of(op.who)), show_validity);
         case OpKind::expire: return text(store.expire(now), show_expired);
@@ -231,8 +233,8 @@ TEST(Differential, RedisStoreEqualsModelStoreOnRandomSequences) {
     ASSERT_FALSE(url.host.empty());
     const std::int64_t wanted = live_test::env_int("LEASESCOPE_LIVE_SOAK", sequences_default);
     const std::int64_t tick_ms = live_test::env_int("LEASESCOPE_LIVE_DIFF_TICK_MS", 30);
-    const std::int64_t workers = std::max<std::int64_t>(1, live_test::env_int("LEASESCOPE_LIVE_DIFF_WORKERS",
-                                                                              workers_default));
+    const std::int64_t workers =
+        std::max<std::int64_t>(1, live_test::env_int("LEASESCOPE_LIVE_DIFF_WORKERS", workers_default));
     const std::uint64_t base_seed = static_cast<std::uint64_t>(live_test::env_int("LEASESCOPE_LIVE_DIFF_SEED", 1));
 
     // Sequences lost to timing faults are replaced, up to as many again as
@@ -280,11 +282,12 @@ TEST(Differential, RedisStoreEqualsModelStoreOnRandomSequences) {
                                                     "too loaded for ticks of "
                                                  << tick_ms << " ms";
     EXPECT_GE(agreed.load(), wanted);
-    std::printf("differential: %lld sequences agreed (%lld operations, %lld on an expiry boundary), "
-                "%lld discarded for timing faults, tick %lld ms\n",
-                static_cast<long long>(agreed.load()), static_cast<long long>(ops.load()),
-                static_cast<long long>(boundary_ops.load()), static_cast<long long>(timing_faults.load()),
-                static_cast<long long>(tick_ms));
+    std::printf(
+        "differential: %lld sequences agreed (%lld operations, %lld on an expiry boundary), "
+        "%lld discarded for timing faults, tick %lld ms\n",
+        static_cast<long long>(agreed.load()), static_cast<long long>(ops.load()),
+        static_cast<long long>(boundary_ops.load()), static_cast<long long>(timing_faults.load()),
+        static_cast<long long>(tick_ms));
     // The sequences must actually reach the boundaries they are meant to test.
     EXPECT_GT(boundary_ops.load(), ops.load() / 10);
 }

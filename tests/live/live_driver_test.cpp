@@ -82,11 +82,14 @@ TEST(LiveDriver, LeavesEveryOtherKeyUnchangedAndRemovesItsNamespace) {
         const sim::Scenario s = load_preset(name);
         const std::string lock = s.lock.name;
         // Near misses: keys that share a prefix or a shape with the lock's.
-        const std::vector<std::string> near_misses{
-            "leasescope:{" + lock + "}x",           "leasescope:{" + lock + "-2}:slot:0",
-            "leasescope:{" + lock + "}:slot:0:backup", "leasescope:{" + lock + "}:fencing2",
-            "leasescope:{" + lock + "}:other",      "LEASESCOPE:{" + lock + "}:slot:0",
-            "leasescope:{" + lock.substr(0, lock.size() - 1) + "}:fencing", "leasescope:" + lock + ":slot:0"};
+        const std::vector<std::string> near_misses{"leasescope:{" + lock + "}x",
+                                                   "leasescope:{" + lock + "-2}:slot:0",
+                                                   "leasescope:{" + lock + "}:slot:0:backup",
+                                                   "leasescope:{" + lock + "}:fencing2",
+                                                   "leasescope:{" + lock + "}:other",
+                                                   "LEASESCOPE:{" + lock + "}:slot:0",
+                                                   "leasescope:{" + lock.substr(0, lock.size() - 1) + "}:fencing",
+                                                   "leasescope:" + lock + ":slot:0"};
         for (const std::string& key : near_misses) {
             add({"SET", key, "near-miss"}, key);
         }

@@ -50,19 +50,23 @@ std::vector<std::pair<std::string, std::string>> korean_texts() {
         const auto j = nlohmann::json::parse(read_all(entry.path().string()), nullptr, true, true);
         const std::string name = entry.path().stem().string();
         for (const char* part : {"title", "summary"})
-            if (j.contains(part) && j[part].contains("ko")) out.emplace_back(name + " " + part, j[part]["ko"].get<std::string>());
+            if (j.contains(part) && j[part].contains("ko"))
+                out.emplace_back(name + " " + part, j[part]["ko"].get<std::string>());
     }
     return out;
 }
 
 // The text without its {placeholders}: a field's name is not a word of the sentence.
-std::string without_fields(const std::string& text) { return std::regex_replace(text, std::regex("\\{[a-z_]+\\}"), ""); }
+std::string without_fields(const std::string& text) {
+    return std::regex_replace(text, std::regex("\\{[a-z_]+\\}"), "");
+}
 
 // What is left of a Korean text once placeholders, node names, tokens and code terms are gone.
 std::string without_code(const std::string& text, const nlohmann::json& g) {
     std::string t = without_fields(text);
     std::vector<std::string> terms = g.at("code_terms").get<std::vector<std::string>>();
-    std::sort(terms.begin(), terms.end(), [](const std::string& a, const std::string& b) { return a.size() > b.size(); });
+    std::sort(terms.begin(), terms.end(),
+              [](const std::string& a, const std::string& b) { return a.size() > b.size(); });
     for (const std::string& term : terms) {
         for (std::size_t at = t.find(term); at != std::string::npos; at = t.find(term)) t.erase(at, term.size());
     }

@@ -44,7 +44,8 @@ const Strings& tables() {
         Strings t;
         std::string error;
         for (Lang lang : {Lang::en, Lang::ko}) {
-            EXPECT_TRUE(t.load(lang, read_all(source_dir + "/assets/i18n/" + lang_code(lang) + ".json"), error)) << error;
+            EXPECT_TRUE(t.load(lang, read_all(source_dir + "/assets/i18n/" + lang_code(lang) + ".json"), error))
+                << error;
         }
         return t;
     }();
@@ -57,7 +58,9 @@ Strings in(Lang lang) {
     return s;
 }
 
-bool contains(const std::string& text, const std::string& part) { return !part.empty() && text.find(part) != std::string::npos; }
+bool contains(const std::string& text, const std::string& part) {
+    return !part.empty() && text.find(part) != std::string::npos;
+}
 
 struct Named {
     std::string name;
@@ -165,8 +168,8 @@ struct Checker {
 
     std::string where(std::size_t k) const {
         const sim::Event& e = timeline.trace().events[k];
-        return named.name + " [" + lang_code(lang) + "] event " + std::to_string(k) + " (tick " + std::to_string(e.tick) +
-               " " + sim::to_string(e.op) + " " + e.node + ")";
+        return named.name + " [" + lang_code(lang) + "] event " + std::to_string(k) + " (tick " +
+               std::to_string(e.tick) + " " + sim::to_string(e.op) + " " + e.node + ")";
     }
 
     void check(std::size_t k, const sim::Snapshot& snap) {
@@ -190,7 +193,8 @@ struct Checker {
             EXPECT_FALSE(sentence.text.empty()) << where(k) << " " << sentence.key;
             EXPECT_EQ(sentence.text.find_first_of("{}"), std::string::npos) << where(k) << ": " << sentence.text;
             // "–" stands for a missing value: a sentence never states one.
-            EXPECT_EQ(sentence.text.find("–"), std::string::npos) << where(k) << ": a missing value in " << sentence.text;
+            EXPECT_EQ(sentence.text.find("–"), std::string::npos)
+                << where(k) << ": a missing value in " << sentence.text;
         }
         EXPECT_EQ(all.find_first_of("{}"), std::string::npos) << where(k) << ": " << all;
         const std::string table_cell = outcome_words(e, s, trace.header.capacity);
@@ -206,12 +210,13 @@ struct Checker {
             const bool advice = sentence.key.rfind("explain.advice.", 0) == 0;
             names_own = names_own || contains(sentence.text, own);
             if (advice) {
-                EXPECT_EQ(mode, sim::ResourceMode::off) << where(k) << ": advises a check the resource already has: "
-                                                        << sentence.text;
+                EXPECT_EQ(mode, sim::ResourceMode::off)
+                    << where(k) << ": advises a check the resource already has: " << sentence.text;
                 EXPECT_FALSE(contains(sentence.text, own)) << where(k) << ": " << sentence.text;
                 continue;
             }
-            for (sim::ResourceMode other : {sim::ResourceMode::off, sim::ResourceMode::check, sim::ResourceMode::validate}) {
+            for (sim::ResourceMode other :
+                 {sim::ResourceMode::off, sim::ResourceMode::check, sim::ResourceMode::validate}) {
                 if (other == mode) continue;
                 EXPECT_FALSE(contains(sentence.text, s.tr(std::string("mode.") + sim::to_string(other))))
                     << where(k) << ": names mode " << sim::to_string(other) << " in a scenario of mode "
@@ -252,19 +257,22 @@ struct Checker {
         if (tells_loss) {
             Tick acquired = -1;
             for (std::size_t j = 0; j < k; ++j)
-                if (trace.events[j].token == e.token && trace.events[j].op == sim::EventOp::acquire && trace.events[j].fencing)
+                if (trace.events[j].token == e.token && trace.events[j].op == sim::EventOp::acquire &&
+                    trace.events[j].fencing)
                     acquired = trace.events[j].tick;
             ASSERT_GE(acquired, 0) << where(k);
             const Loss loss = loss_from_snapshots(timeline, e.token, acquired, e.tick);
             ASSERT_TRUE(loss.found) << where(k) << ": the record is still held, yet the token is not current";
-            const std::string at = lang == Lang::ko ? std::to_string(loss.tick) + "틱" : "tick " + std::to_string(loss.tick);
+            const std::string at =
+                lang == Lang::ko ? std::to_string(loss.tick) + "틱" : "tick " + std::to_string(loss.tick);
             EXPECT_TRUE(contains(body, at)) << where(k) << ": the lease ended at " << at << ": " << body;
             if (loss.failover) {
                 EXPECT_TRUE(any_of(body, c.failover)) << where(k) << ": lost in a failover: " << body;
             } else {
                 EXPECT_TRUE(any_of(body, c.expiry)) << where(k) << ": lost by expiry: " << body;
                 bool any_failover = false;
-                for (std::size_t j = 0; j < k; ++j) any_failover = any_failover || trace.events[j].op == sim::EventOp::failover;
+                for (std::size_t j = 0; j < k; ++j)
+                    any_failover = any_failover || trace.events[j].op == sim::EventOp::failover;
                 if (!any_failover) {
                     EXPECT_FALSE(any_of(body, c.failover)) << where(k) << ": " << body;
                 }
@@ -297,8 +305,9 @@ struct Checker {
 
         // The end of an overlap is "clear" only when no stale node still works.
         if (e.op == sim::EventOp::overlap_end) {
-            const bool stale_left = std::any_of(snap.nodes.begin(), snap.nodes.end(),
-                                                [](const sim::NodeSnapshot& n) { return n.status == sim::NodeStatus::stale; });
+            const bool stale_left = std::any_of(snap.nodes.begin(), snap.nodes.end(), [](const sim::NodeSnapshot& n) {
+                return n.status == sim::NodeStatus::stale;
+            });
             bool says_clear = false, says_stale = false;
             for (const Sentence& sentence : ex.sentences) {
                 says_clear = says_clear || sentence.key == "explain.overlap_end.clear";
@@ -334,18 +343,23 @@ void check_all(const std::vector<Named>& corpus, std::size_t& checked, std::set<
 
 // The sentences the properties must have met, so that a corpus that stops
 // reaching a case fails here rather than passing without checking it.
-const std::vector<std::string> preset_facts = {
-    "explain.write.check_not_yet", "explain.write.check_regressed", "explain.write.check_rejected",
-    "explain.write.off_unsafe", "explain.advice.check_unsafe", "explain.expire.paused_watchdog",
-    "explain.expire.partitioned", "explain.expire.no_watchdog", "explain.expire.crashed", "explain.expire.orphan",
-    "explain.expire.after_kept", "explain.extend.late_paused", "explain.extend.late_partitioned",
-    "explain.release.ended_expired", "explain.release.ended_failover", "explain.acquire.regressed",
-    "explain.order.shuffled", "explain.overlap_end.stale_left", "explain.overlap_end.clear",
-    "explain.failover.all", "explain.failover.leases", "explain.skip", "explain.resume.expired"};
+const std::vector<std::string> preset_facts = {"explain.write.check_not_yet",     "explain.write.check_regressed",
+                                               "explain.write.check_rejected",    "explain.write.off_unsafe",
+                                               "explain.advice.check_unsafe",     "explain.expire.paused_watchdog",
+                                               "explain.expire.partitioned",      "explain.expire.no_watchdog",
+                                               "explain.expire.crashed",          "explain.expire.orphan",
+                                               "explain.expire.after_kept",       "explain.extend.late_paused",
+                                               "explain.extend.late_partitioned", "explain.release.ended_expired",
+                                               "explain.release.ended_failover",  "explain.acquire.regressed",
+                                               "explain.order.shuffled",          "explain.overlap_end.stale_left",
+                                               "explain.overlap_end.clear",       "explain.failover.all",
+                                               "explain.failover.leases",         "explain.skip",
+                                               "explain.resume.expired"};
 const std::vector<std::string> generated_facts = {
-    "explain.write.validate_accepted", "explain.write.validate_rejected", "explain.write.check_vacant",
-    "explain.write.off_stale", "explain.advice.check_stale", "explain.acquire.group", "explain.release.not_owner_group",
-    "explain.release.error_partition", "explain.extend.error_partition", "explain.write.check_rejects_holder"};
+    "explain.write.validate_accepted",   "explain.write.validate_rejected", "explain.write.check_vacant",
+    "explain.write.off_stale",           "explain.advice.check_stale",      "explain.acquire.group",
+    "explain.release.not_owner_group",   "explain.release.error_partition", "explain.extend.error_partition",
+    "explain.write.check_rejects_holder"};
 
 TEST(ExplainProperties, EveryEventOfEveryPreset) {
     std::size_t checked = 0;
@@ -461,10 +475,12 @@ TEST(Tour, EveryStepTellsTheTraceAsItStandsAtItsTick) {
             }
             // A step that names a resource mode names its preset's (it may suggest another too).
             bool names_a_mode = false;
-            for (const char* m : {"off", "check", "validate"}) names_a_mode = names_a_mode || contains(body, s.tr(std::string("mode.") + m));
+            for (const char* m : {"off", "check", "validate"})
+                names_a_mode = names_a_mode || contains(body, s.tr(std::string("mode.") + m));
             if (names_a_mode) {
                 EXPECT_TRUE(contains(body, s.tr(std::string("mode.") + sim::to_string(scenario.resource))))
-                    << at << "names a mode but not its preset's (" << sim::to_string(scenario.resource) << "): " << body;
+                    << at << "names a mode but not its preset's (" << sim::to_string(scenario.resource)
+                    << "): " << body;
             }
             for (const sim::RunSummary& r : trace.summary.results) {
                 if (!contains(body, r.node)) continue;

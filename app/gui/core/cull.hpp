@@ -14,7 +14,7 @@ namespace leasescope::gui {
 struct TimeAxis {
     double first_tick = 0.0;  // tick shown at the left edge (fractional when panned)
     double px_per_tick = 20.0;
-    float left_px = 0.0f;     // screen x of the left edge
+    float left_px = 0.0f;  // screen x of the left edge
     float width_px = 800.0f;
 
     double x_of(double tick) const { return left_px + (tick - first_tick) * px_per_tick; }
@@ -52,8 +52,7 @@ int marker_priority(MarkerKind kind);
 void cull_spans(const std::vector<Span>& spans, const TimeAxis& axis, float min_px, std::vector<DrawSpan>& out);
 // Appends the visible markers; markers closer than `min_px` to the previous
 // drawn one fold into it.
-void cull_markers(const std::vector<Marker>& markers, const TimeAxis& axis, float min_px,
-                  std::vector<DrawMarker>& out);
+void cull_markers(const std::vector<Marker>& markers, const TimeAxis& axis, float min_px, std::vector<DrawMarker>& out);
 
 // A "nice" ruler step in ticks (1, 2, 5, 10, …) so labels stay `min_px` apart.
 Tick ruler_step(double px_per_tick, float min_px);

@@ -46,8 +46,10 @@ EditResult apply_edits(const sim::Scenario& scenario, const std::vector<Edit>& e
                 case Edit::Kind::set: j[json::json_pointer(e.path)] = e.value; break;
                 case Edit::Kind::set_all:
                     // A null value removes the key everywhere: back to its default.
-                    if (e.value.is_null()) j["defaults"].erase(e.path);
-                    else j["defaults"][e.path] = e.value;
+                    if (e.value.is_null())
+                        j["defaults"].erase(e.path);
+                    else
+                        j["defaults"][e.path] = e.value;
                     for (json& c : j["candidates"]) c.erase(e.path);
                     break;
                 case Edit::Kind::append: {
@@ -59,8 +61,10 @@ EditResult apply_edits(const sim::Scenario& scenario, const std::vector<Edit>& e
                 case Edit::Kind::remove: {
                     const json::json_pointer ptr(e.path);
                     json& parent = j[ptr.parent_pointer()];
-                    if (parent.is_array()) parent.erase(static_cast<std::size_t>(std::stoul(ptr.back())));
-                    else parent.erase(ptr.back());
+                    if (parent.is_array())
+                        parent.erase(static_cast<std::size_t>(std::stoul(ptr.back())));
+                    else
+                        parent.erase(ptr.back());
                     break;
                 }
                 case Edit::Kind::set_candidates: {
@@ -105,8 +109,9 @@ Edit crash_fault(const std::string& node, Tick at) {
 }
 
 Edit partition_fault(const std::string& node, Tick at, Tick ticks, sim::PartitionMode mode) {
-    return Edit{Edit::Kind::append, "/faults",
-                json{{"kind", "partition"}, {"node", node}, {"at", at}, {"ticks", ticks}, {"mode", sim::to_string(mode)}}};
+    return Edit{
+        Edit::Kind::append, "/faults",
+        json{{"kind", "partition"}, {"node", node}, {"at", at}, {"ticks", ticks}, {"mode", sim::to_string(mode)}}};
 }
 
 Edit failover_fault(Tick at, FailoverLoss lose) {

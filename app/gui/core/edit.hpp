@@ -14,10 +14,10 @@ namespace leasescope::gui {
 
 struct Edit {
     enum class Kind {
-        set,           // set the value at `path` (a JSON pointer)
-        set_all,       // set defaults/<key> (null: remove it) and drop every candidate's own <key>
-        append,        // append `value` to the array at `path`
-        remove,        // erase the value at `path`
+        set,             // set the value at `path` (a JSON pointer)
+        set_all,         // set defaults/<key> (null: remove it) and drop every candidate's own <key>
+        append,          // append `value` to the array at `path`
+        remove,          // erase the value at `path`
         set_candidates,  // keep or grow the candidate list to `value` (a number)
     };
     Kind kind = Kind::set;

@@ -82,7 +82,7 @@ bool find_room(const std::vector<Box>& taken, float y0, float y1, float xa, floa
 struct LaneWork {
     const Lane& lane;
     std::int32_t index;
-    float y;       // top of the lane row
+    float y;  // top of the lane row
     float h;
     float plot_x0, plot_x1;  // words stay inside the plot
     std::vector<Box> taken;  // marks and words placed so far
@@ -117,14 +117,15 @@ bool place_label(LaneWork& lw, LaneLayout& out, PlacedLabel proto, const std::ve
 
 // Marks of one tick: side by side when the cell is wide enough, else on top
 // of each other; what still does not fit folds into the last one shown.
-void place_group(LaneWork& lw, LaneLayout& out, const std::vector<std::int32_t>& group, Tick tick,
-                 const LayoutFrame& f, float r, float cy) {
+void place_group(LaneWork& lw, LaneLayout& out, const std::vector<std::int32_t>& group, Tick tick, const LayoutFrame& f,
+                 float r, float cy) {
     const Lane& lane = lw.lane;
     // The run's start says nothing when its first attempt sits on the same tick.
     std::vector<std::int32_t> shown;
     std::size_t group_size = 0;
     for (std::int32_t i : group)
-        if (group.size() == 1 || lane.markers[static_cast<std::size_t>(i)].kind != MarkerKind::start) shown.push_back(i);
+        if (group.size() == 1 || lane.markers[static_cast<std::size_t>(i)].kind != MarkerKind::start)
+            shown.push_back(i);
     group_size = shown.size();
     // In the order they happened (left to right, top to bottom). If space
     // still runs out, the most telling come first and the rest fold into the last.
@@ -300,7 +301,8 @@ void layout_lanes(const LaneModel& model, const LayoutFrame& f, const Strings& s
             auto flush = [&] {
                 if (group.empty()) return;
                 const auto x = static_cast<float>(f.axis.x_of(static_cast<double>(group_tick) + 0.5));
-                if (x >= f.plot_x && x <= plot_x1 && shows(group_tick)) place_group(lw, out, group, group_tick, f, r, cy);
+                if (x >= f.plot_x && x <= plot_x1 && shows(group_tick))
+                    place_group(lw, out, group, group_tick, f, r, cy);
                 group.clear();
             };
             for (; it != lane.markers.end() && static_cast<double>(it->tick) <= t1; ++it) {
@@ -358,7 +360,8 @@ void layout_lanes(const LaneModel& model, const LayoutFrame& f, const Strings& s
                     proto.small = true;
                     float fxb = xb;
                     if (resource && f.resource_until != tick_none)
-                        fxb = std::min(xb, static_cast<float>(f.axis.x_of(static_cast<double>(f.resource_until) + 1.0)) - 3);
+                        fxb = std::min(
+                            xb, static_cast<float>(f.axis.x_of(static_cast<double>(f.resource_until) + 1.0)) - 3);
                     // Whole or not at all: a bare "#34" would read as a write's number.
                     texts.push_back(s.tr("timeline.highest", {{"fencing", std::to_string(*sp.fencing)}}));
                     const float y1 = lw.y + f.lane_h - std::max(2.0f, f.lane_h * 0.14f) - 3;
@@ -472,7 +475,7 @@ RulerLayout layout_ruler(const TimeAxis& axis, float plot_x, float plot_w, float
         // Never under the badge, never over the previous number (a long number, a tight step).
         // The badge already says the playhead's tick; a number beside it would read twice ("8 [8]").
         if (out.playhead_visible && (t == playhead || label.box.intersects(Box{out.badge.x0 - 3, out.badge.y0,
-                                                                                  out.badge.x1 + 3, out.badge.y1})))
+                                                                               out.badge.x1 + 3, out.badge.y1})))
             continue;
         if (label.box.x0 < previous.x1 + 4) continue;
         previous = label.box;

@@ -70,10 +70,10 @@ struct PlacedMark {
 struct PlacedLabel {
     std::int32_t lane = 0;
     LabelKind kind = LabelKind::span;
-    SpanKind span = SpanKind::idle;        // span / overlay / fence: the span's kind
-    MarkerKind mark = MarkerKind::start;   // fencing / failover: the mark's kind
+    SpanKind span = SpanKind::idle;       // span / overlay / fence: the span's kind
+    MarkerKind mark = MarkerKind::start;  // fencing / failover: the mark's kind
     std::string text;
-    Box box;           // the whole label, its background included
+    Box box;                       // the whole label, its background included
     float text_x = 0, text_y = 0;  // where the text starts
     bool small = false;
 };
@@ -85,8 +85,8 @@ struct LaneLayout {
 };
 
 // Lays out the lanes first_lane … last_lane of `model` in `frame`.
-void layout_lanes(const LaneModel& model, const LayoutFrame& frame, const Strings& strings,
-                  const TextMetrics& metrics, LaneLayout& out);
+void layout_lanes(const LaneModel& model, const LayoutFrame& frame, const Strings& strings, const TextMetrics& metrics,
+                  LaneLayout& out);
 
 // The mark radius for this zoom and lane height (also the legend's size).
 float mark_radius(double px_per_tick, float lane_h);
@@ -99,7 +99,7 @@ struct RulerLabel {
 };
 struct RulerLayout {
     std::vector<RulerLabel> labels;
-    Box badge;            // the playhead's number (empty when the playhead is off screen)
+    Box badge;  // the playhead's number (empty when the playhead is off screen)
     std::string badge_text;
     float playhead_x = 0;
     bool playhead_visible = false;

@@ -295,8 +295,7 @@ LaneModel build_lanes(const sim::Timeline& timeline) {
                 for (std::int32_t s = 0; s < capacity; ++s) lane_at(first_slot + s).markers.push_back(m);
                 break;
             case sim::EventOp::overlap_begin:
-            case sim::EventOp::overlap_end:
-                break;  // drawn as the overlap band
+            case sim::EventOp::overlap_end: break;  // drawn as the overlap band
             default: {
                 auto it = node_index.find(e.node);
                 if (it != node_index.end()) lane_at(it->second).markers.push_back(m);

@@ -18,13 +18,13 @@ enum class SpanKind : std::uint8_t {
     stale,    // executing, token no longer current
     done,
     crashed,
-    paused,             // overlay
-    partition_requests, // overlay
-    partition_replies,  // overlay
-    record,             // a slot's record, acquire to expiry or release
+    paused,              // overlay
+    partition_requests,  // overlay
+    partition_replies,   // overlay
+    record,              // a slot's record, acquire to expiry or release
     holdoff,
-    overlap,            // more executing nodes than slots
-    fence,              // the resource's highest accepted fencing number
+    overlap,  // more executing nodes than slots
+    fence,    // the resource's highest accepted fencing number
     count_,
 };
 
@@ -54,9 +54,9 @@ enum class MarkerKind : std::uint8_t {
     crash,
     partition,
     heal,
-    failover_leases,    // the store failed over and lost its leases
-    failover_all,       // … and its fencing counter too
-    op_read,            // status / validate by a third party
+    failover_leases,  // the store failed over and lost its leases
+    failover_all,     // … and its fencing counter too
+    op_read,          // status / validate by a third party
     overlap_begin,
     overlap_end,
     count_,
@@ -85,16 +85,16 @@ struct Marker {
 struct Lane {
     LaneKind kind = LaneKind::candidate;
     std::string label;
-    std::int32_t index = 0;  // candidate or slot index
-    std::vector<Span> spans;     // the main state, sorted, not overlapping
-    std::vector<Span> overlays;  // paused / partitioned, sorted, not overlapping within a kind
-    std::vector<Marker> markers; // sorted by tick, then event
+    std::int32_t index = 0;       // candidate or slot index
+    std::vector<Span> spans;      // the main state, sorted, not overlapping
+    std::vector<Span> overlays;   // paused / partitioned, sorted, not overlapping within a kind
+    std::vector<Marker> markers;  // sorted by tick, then event
 };
 
 struct LaneModel {
     std::vector<Lane> lanes;
     sim::ResourceMode resource = sim::ResourceMode::off;  // what a rejected write was rejected by
-    std::vector<Span> overlap;  // overlap episodes, drawn behind the candidate lanes
+    std::vector<Span> overlap;                            // overlap episodes, drawn behind the candidate lanes
     Tick end_tick = 0;
     std::size_t event_count = 0;
     std::int32_t candidate_lanes = 0;

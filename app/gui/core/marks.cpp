@@ -51,7 +51,9 @@ void check(Glyph& g) {
     g.parts.push_back(line({P{-0.5f, 0.0f}, P{-0.12f, 0.42f}, P{0.55f, -0.42f}}, Ink::white, 0.26f));
 }
 // A white bar across (a closed gate).
-void bar(Glyph& g) { g.parts.push_back(poly({P{-0.55f, -0.16f}, P{0.55f, -0.16f}, P{0.55f, 0.16f}, P{-0.55f, 0.16f}}, Ink::white)); }
+void bar(Glyph& g) {
+    g.parts.push_back(poly({P{-0.55f, -0.16f}, P{0.55f, -0.16f}, P{0.55f, 0.16f}, P{-0.55f, 0.16f}}, Ink::white));
+}
 
 const std::vector<P> up_triangle{P{0, -1.1f}, P{-1, 0.8f}, P{1, 0.8f}};
 const std::vector<P> down_triangle{P{0, 1.1f}, P{-1, -0.8f}, P{1, -0.8f}};
@@ -116,8 +118,8 @@ Glyph make(MarkerKind kind) {
             const std::vector<P> bottom{P{0, 0}, P{0.85f, 1}, P{-0.85f, 1}};
             g.parts.push_back(poly(top));
             g.parts.push_back(poly(bottom));
-            g.parts.push_back(outline({P{-0.85f, -1}, P{0.85f, -1}, P{0, 0}, P{0.85f, 1}, P{-0.85f, 1}, P{0, 0}},
-                                      Ink::white, 0.14f));
+            g.parts.push_back(
+                outline({P{-0.85f, -1}, P{0.85f, -1}, P{0, 0}, P{0.85f, 1}, P{-0.85f, 1}, P{0, 0}}, Ink::white, 0.14f));
             break;
         }
         case MarkerKind::write_current:  // a disc with a check: written by the current holder
@@ -188,7 +190,7 @@ Glyph make(MarkerKind kind) {
             break;
         case MarkerKind::failover_leases:
         case MarkerKind::failover_all: {  // a database cylinder: the store failed over
-            std::vector<P> body;  // the outline: top ellipse's back, right side, bottom arc, left side
+            std::vector<P> body;          // the outline: top ellipse's back, right side, bottom arc, left side
             for (int i = 0; i <= 8; ++i) {
                 const float a = 3.1415927f + 3.1415927f * static_cast<float>(i) / 8.0f;
                 body.push_back(P{0.9f * std::cos(a), -0.7f + 0.3f * std::sin(a)});
@@ -248,15 +250,32 @@ bool has_legend_entry(MarkerKind kind) {
 
 const std::vector<MarkerKind>& legend_marks() {
     static const std::vector<MarkerKind> order{
-        MarkerKind::start,           MarkerKind::acquire,          MarkerKind::acquire_busy,
-        MarkerKind::skip,            MarkerKind::acquire_error,    MarkerKind::acquire_regressed,
-        MarkerKind::extend,          MarkerKind::extend_error,     MarkerKind::extend_lost,
-        MarkerKind::expire,          MarkerKind::write_current,    MarkerKind::write_stale,
-        MarkerKind::write_unsafe,    MarkerKind::write_rejected_fence, MarkerKind::write_rejected_token,
-        MarkerKind::release,         MarkerKind::release_rejected, MarkerKind::release_error,
-        MarkerKind::pause,           MarkerKind::resume,           MarkerKind::partition,
-        MarkerKind::heal,            MarkerKind::crash,            MarkerKind::failover_leases,
-        MarkerKind::failover_all,    MarkerKind::op_read,
+        MarkerKind::start,
+        MarkerKind::acquire,
+        MarkerKind::acquire_busy,
+        MarkerKind::skip,
+        MarkerKind::acquire_error,
+        MarkerKind::acquire_regressed,
+        MarkerKind::extend,
+        MarkerKind::extend_error,
+        MarkerKind::extend_lost,
+        MarkerKind::expire,
+        MarkerKind::write_current,
+        MarkerKind::write_stale,
+        MarkerKind::write_unsafe,
+        MarkerKind::write_rejected_fence,
+        MarkerKind::write_rejected_token,
+        MarkerKind::release,
+        MarkerKind::release_rejected,
+        MarkerKind::release_error,
+        MarkerKind::pause,
+        MarkerKind::resume,
+        MarkerKind::partition,
+        MarkerKind::heal,
+        MarkerKind::crash,
+        MarkerKind::failover_leases,
+        MarkerKind::failover_all,
+        MarkerKind::op_read,
     };
     return order;
 }

@@ -21,10 +21,14 @@ bool parse_hex(std::string_view text, Rgba& out) {
         for (std::size_t k = 1 + i * 2; k < 3 + i * 2; ++k) {
             const char ch = text[k];
             x <<= 4;
-            if (ch >= '0' && ch <= '9') x |= static_cast<unsigned>(ch - '0');
-            else if (ch >= 'a' && ch <= 'f') x |= static_cast<unsigned>(ch - 'a' + 10);
-            else if (ch >= 'A' && ch <= 'F') x |= static_cast<unsigned>(ch - 'A' + 10);
-            else return false;
+            if (ch >= '0' && ch <= '9')
+                x |= static_cast<unsigned>(ch - '0');
+            else if (ch >= 'a' && ch <= 'f')
+                x |= static_cast<unsigned>(ch - 'a' + 10);
+            else if (ch >= 'A' && ch <= 'F')
+                x |= static_cast<unsigned>(ch - 'A' + 10);
+            else
+                return false;
         }
         v[i] = x;
     }
@@ -92,12 +96,12 @@ Palette default_palette() {
     Palette p;
     auto set = [&](SpanKind k, Rgba c) { p.span[static_cast<int>(k)] = c; };
     set(SpanKind::idle, {200, 204, 210, 255});
-    set(SpanKind::waiting, {244, 180, 40, 255});   // amber: trying
-    set(SpanKind::running, {34, 160, 90, 255});    // green: valid lease
-    set(SpanKind::stale, {235, 0, 80, 255});       // hot crimson: the loudest
+    set(SpanKind::waiting, {244, 180, 40, 255});  // amber: trying
+    set(SpanKind::running, {34, 160, 90, 255});   // green: valid lease
+    set(SpanKind::stale, {235, 0, 80, 255});      // hot crimson: the loudest
     set(SpanKind::done, {170, 176, 186, 255});
     set(SpanKind::crashed, {45, 45, 52, 255});
-    set(SpanKind::paused, {70, 110, 200, 255});    // blue hatching over the lane
+    set(SpanKind::paused, {70, 110, 200, 255});  // blue hatching over the lane
     set(SpanKind::partition_requests, {140, 80, 200, 255});
     set(SpanKind::partition_replies, {190, 90, 210, 255});
     set(SpanKind::record, {40, 110, 190, 255});
@@ -123,8 +127,8 @@ Palette default_palette() {
     mk(MarkerKind::release_error, no_answer);
     mk(MarkerKind::expire, {230, 110, 0, 255});
     mk(MarkerKind::write_current, good);
-    mk(MarkerKind::write_stale, {235, 0, 80, 255});       // the stale colour: the writer's lease was gone
-    mk(MarkerKind::write_unsafe, {175, 0, 45, 255});      // darker and bigger: the violation
+    mk(MarkerKind::write_stale, {235, 0, 80, 255});           // the stale colour: the writer's lease was gone
+    mk(MarkerKind::write_unsafe, {175, 0, 45, 255});          // darker and bigger: the violation
     mk(MarkerKind::write_rejected_fence, {55, 65, 95, 255});  // the fence line's slate
     mk(MarkerKind::write_rejected_token, {85, 60, 175, 255});
     mk(MarkerKind::pause, {70, 110, 200, 255});
@@ -152,7 +156,8 @@ void apply_style_json(Palette& palette, std::string_view json_text, float* font_
         for (int k = 0; k < static_cast<int>(SpanKind::count_); ++k)
             if (it.key() == span_kind_name(static_cast<SpanKind>(k))) palette.span[k] = c;
         for (int k = 0; k < static_cast<int>(MarkerKind::count_); ++k)
-            if (it.key() == std::string("marker.") + marker_kind_name(static_cast<MarkerKind>(k))) palette.marker[k] = c;
+            if (it.key() == std::string("marker.") + marker_kind_name(static_cast<MarkerKind>(k)))
+                palette.marker[k] = c;
         if (it.key() == "playhead") palette.playhead = c;
         if (it.key() == "focus") palette.focus = c;
     }

@@ -44,24 +44,26 @@ std::string svg_mark(MarkerKind kind, float cx, float cy, float r, const Palette
                 out += fmt::format("<polygon points=\"{}\" fill=\"{}\"/>", points_attr(part, cx, cy, r), ink.hex());
                 break;
             case GlyphPart::Type::polyline:
-                out += fmt::format("<polyline points=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"{:.1f}\" "
-                                   "stroke-linecap=\"round\" stroke-linejoin=\"round\"/>",
-                                   points_attr(part, cx, cy, r), ink.hex(), stroke);
+                out += fmt::format(
+                    "<polyline points=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"{:.1f}\" "
+                    "stroke-linecap=\"round\" stroke-linejoin=\"round\"/>",
+                    points_attr(part, cx, cy, r), ink.hex(), stroke);
                 break;
             case GlyphPart::Type::outline:
-                out += fmt::format("<polygon points=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"{:.1f}\" "
-                                   "stroke-linejoin=\"round\"/>",
-                                   points_attr(part, cx, cy, r), ink.hex(), stroke);
+                out += fmt::format(
+                    "<polygon points=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"{:.1f}\" "
+                    "stroke-linejoin=\"round\"/>",
+                    points_attr(part, cx, cy, r), ink.hex(), stroke);
                 break;
             case GlyphPart::Type::circle:
                 out += fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"{:.1f}\" fill=\"{}\"/>",
                                    cx + part.points[0].x * r, cy + part.points[0].y * r, part.size * r, ink.hex());
                 break;
             case GlyphPart::Type::ring:
-                out += fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"{:.1f}\" fill=\"none\" stroke=\"{}\" "
-                                   "stroke-width=\"{:.1f}\"/>",
-                                   cx + part.points[0].x * r, cy + part.points[0].y * r, part.size * r, ink.hex(),
-                                   stroke);
+                out += fmt::format(
+                    "<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"{:.1f}\" fill=\"none\" stroke=\"{}\" "
+                    "stroke-width=\"{:.1f}\"/>",
+                    cx + part.points[0].x * r, cy + part.points[0].y * r, part.size * r, ink.hex(), stroke);
                 break;
         }
     }
@@ -81,8 +83,9 @@ std::string lane_name(const Lane& lane, const Strings& s) {
 }
 
 std::string rect(const Box& b, const std::string& fill, float rx = 0, const char* extra = "") {
-    return fmt::format("<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"{:.1f}\" rx=\"{:.0f}\" fill=\"{}\"{}/>\n",
-                       b.x0, b.y0, b.w(), b.h(), rx, fill, extra);
+    return fmt::format(
+        "<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"{:.1f}\" rx=\"{:.0f}\" fill=\"{}\"{}/>\n", b.x0,
+        b.y0, b.w(), b.h(), rx, fill, extra);
 }
 
 }  // namespace
@@ -119,9 +122,9 @@ std::string timeline_svg(const LaneModel& model, const Palette& pal, const Strin
         legend.push_back(Entry{is_mark, kind, std::move(text), lx, ly});
         lx += w;
     };
-    for (SpanKind k : {SpanKind::waiting, SpanKind::running, SpanKind::stale, SpanKind::paused,
-                       SpanKind::partition_requests, SpanKind::partition_replies, SpanKind::crashed, SpanKind::record,
-                       SpanKind::holdoff, SpanKind::fence})
+    for (SpanKind k :
+         {SpanKind::waiting, SpanKind::running, SpanKind::stale, SpanKind::paused, SpanKind::partition_requests,
+          SpanKind::partition_replies, SpanKind::crashed, SpanKind::record, SpanKind::holdoff, SpanKind::fence})
         if (spans_present[static_cast<std::size_t>(k)])
             add_entry(false, static_cast<int>(k), s.tr(std::string("legend.") + span_kind_name(k)));
     for (MarkerKind k : legend_marks())
@@ -134,14 +137,15 @@ std::string timeline_svg(const LaneModel& model, const Palette& pal, const Strin
         "font-family=\"DejaVu Sans, NanumGothic, sans-serif\" font-size=\"{:.0f}\">\n",
         o.width_px, height, font_px);
     out += fmt::format("<rect width=\"100%\" height=\"100%\" fill=\"{}\"/>\n", pal.background.hex());
-    out += "<defs><pattern id=\"hatch\" width=\"6\" height=\"6\" patternUnits=\"userSpaceOnUse\" "
-           "patternTransform=\"rotate(45)\"><line x1=\"0\" y1=\"0\" x2=\"0\" y2=\"6\" stroke=\"white\" "
-           "stroke-width=\"2\" stroke-opacity=\"0.6\"/></pattern></defs>\n";
+    out +=
+        "<defs><pattern id=\"hatch\" width=\"6\" height=\"6\" patternUnits=\"userSpaceOnUse\" "
+        "patternTransform=\"rotate(45)\"><line x1=\"0\" y1=\"0\" x2=\"0\" y2=\"6\" stroke=\"white\" "
+        "stroke-width=\"2\" stroke-opacity=\"0.6\"/></pattern></defs>\n";
     out += fmt::format("<text x=\"10\" y=\"24\" font-size=\"18\" font-weight=\"bold\" fill=\"{}\">{}</text>\n",
                        pal.text.hex(), escape(o.title));
     // Ruler: the same numbers as on screen, none under the playhead's badge.
-    const RulerLayout ruler = layout_ruler(axis, plot_x, plot_w, top - 26, 20, o.playhead >= 0 ? o.playhead : -1000000,
-                                           metrics);
+    const RulerLayout ruler =
+        layout_ruler(axis, plot_x, plot_w, top - 26, 20, o.playhead >= 0 ? o.playhead : -1000000, metrics);
     const Tick step = ruler_step(axis.px_per_tick, 46.0f);
     for (Tick t = (o.first / step) * step; t <= o.last + 1; t += step) {
         const double x = axis.x_of(static_cast<double>(t));
@@ -194,9 +198,10 @@ std::string timeline_svg(const LaneModel& model, const Palette& pal, const Strin
         spans.clear();
         cull_spans(lane.overlays, axis, 2.0f, spans);
         for (const DrawSpan& d : spans)
-            out += fmt::format("<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"{:.1f}\" fill=\"none\" "
-                               "stroke=\"{}\" stroke-width=\"2\" stroke-dasharray=\"4 2\"/>\n",
-                               d.x0, y + 1, d.x1 - d.x0, lane_h - 2, pal.of(d.kind).hex());
+            out += fmt::format(
+                "<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"{:.1f}\" fill=\"none\" "
+                "stroke=\"{}\" stroke-width=\"2\" stroke-dasharray=\"4 2\"/>\n",
+                d.x0, y + 1, d.x1 - d.x0, lane_h - 2, pal.of(d.kind).hex());
     }
     for (const PlacedMark& pm : layout.marks) {
         std::string title = s.tr(std::string("legend.") + marker_kind_name(pm.kind));
@@ -228,20 +233,21 @@ std::string timeline_svg(const LaneModel& model, const Palette& pal, const Strin
         }
         out += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" fill=\"{}\"{}>{}</text>\n", pl.text_x,
                            pl.text_y + (pl.small ? small_px : font_px) * 0.85f, fill.hex(),
-                           pl.small ? fmt::format(" font-size=\"{:.0f}\"", small_px) : std::string(),
-                           escape(pl.text));
+                           pl.small ? fmt::format(" font-size=\"{:.0f}\"", small_px) : std::string(), escape(pl.text));
     }
     if (ruler.playhead_visible) {
         // As on screen: the playhead's cell is outlined through the lanes, its
         // line runs only through the ruler, so no mark of that tick is crossed.
         const auto x0 = static_cast<float>(axis.x_of(static_cast<double>(o.playhead)));
         const auto x1 = static_cast<float>(axis.x_of(static_cast<double>(o.playhead) + 1.0));
-        out += fmt::format("<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"{:.1f}\" fill=\"{}\" "
-                           "fill-opacity=\"0.06\" stroke=\"{}\" stroke-width=\"2\"/>\n",
-                           x0, top - 26, x1 - x0, lanes_bottom - top + 26, pal.playhead.hex(), pal.playhead.hex());
-        out += fmt::format("<line x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\" stroke=\"{}\" "
-                           "stroke-width=\"2\"/>\n",
-                           ruler.playhead_x, top - 26, ruler.playhead_x, top - 6, pal.playhead.hex());
+        out += fmt::format(
+            "<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"{:.1f}\" fill=\"{}\" "
+            "fill-opacity=\"0.06\" stroke=\"{}\" stroke-width=\"2\"/>\n",
+            x0, top - 26, x1 - x0, lanes_bottom - top + 26, pal.playhead.hex(), pal.playhead.hex());
+        out += fmt::format(
+            "<line x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\" stroke=\"{}\" "
+            "stroke-width=\"2\"/>\n",
+            ruler.playhead_x, top - 26, ruler.playhead_x, top - 6, pal.playhead.hex());
         out += rect(ruler.badge, pal.playhead.hex(), 3);
         out += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" fill=\"#ffffff\">{}</text>\n", ruler.badge.x0 + 4,
                            ruler.badge.y1 - 4, ruler.badge_text);

@@ -12,7 +12,7 @@ namespace leasescope::gui {
 
 struct SvgOptions {
     Tick first = 0;
-    Tick last = 0;  // inclusive
+    Tick last = 0;       // inclusive
     Tick playhead = -1;  // -1: none
     float width_px = 1400;
     std::string title;

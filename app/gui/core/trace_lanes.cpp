@@ -30,8 +30,10 @@ LaneModel build_trace_lanes(const sim::Trace& trace, sim::ResourceMode mode) {
         m.event = static_cast<std::int32_t>(k);
         m.fencing = e.fencing;
         const auto it = std::find(names.begin(), names.end(), e.node);
-        if (it == names.end()) store.markers.push_back(m);
-        else model.lanes[static_cast<std::size_t>(it - names.begin())].markers.push_back(m);
+        if (it == names.end())
+            store.markers.push_back(m);
+        else
+            model.lanes[static_cast<std::size_t>(it - names.begin())].markers.push_back(m);
     }
     model.lanes.push_back(std::move(store));
     model.end_tick = end;

@@ -39,9 +39,17 @@ void TimelineLegend::draw(const FrameContext& ctx) {
     ImGui::PushFont(ctx.fonts.small);
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const float h = ImGui::GetFontSize();
-    const SpanKind kinds[] = {SpanKind::waiting, SpanKind::running, SpanKind::stale, SpanKind::paused,
-                              SpanKind::partition_requests, SpanKind::partition_replies, SpanKind::crashed,
-                              SpanKind::record, SpanKind::holdoff, SpanKind::overlap, SpanKind::fence};
+    const SpanKind kinds[] = {SpanKind::waiting,
+                              SpanKind::running,
+                              SpanKind::stale,
+                              SpanKind::paused,
+                              SpanKind::partition_requests,
+                              SpanKind::partition_replies,
+                              SpanKind::crashed,
+                              SpanKind::record,
+                              SpanKind::holdoff,
+                              SpanKind::overlap,
+                              SpanKind::fence};
     bool first = true;
     for (SpanKind k : kinds) {
         if (!present_spans_[static_cast<std::size_t>(k)]) continue;
@@ -98,8 +106,8 @@ void TimelineLegend::draw(const FrameContext& ctx) {
     ImGui::Spacing();
 }
 
-void draw_ruler(const FrameContext& ctx, ImDrawList* dl, const TimeAxis& axis, ImVec2 origin, float plot_x, float plot_w,
-                float ruler_h) {
+void draw_ruler(const FrameContext& ctx, ImDrawList* dl, const TimeAxis& axis, ImVec2 origin, float plot_x,
+                float plot_w, float ruler_h) {
     dl->AddRectFilled(ImVec2(origin.x, origin.y), ImVec2(plot_x + plot_w, origin.y + ruler_h),
                       IM_COL32(225, 228, 232, 255));
     dl->AddText(ImVec2(origin.x + 6, origin.y + 4), col(ctx.palette.text_dim), ctx.tr("word.tick"));
@@ -186,9 +194,7 @@ void draw_label(const FrameContext& ctx, ImDrawList* dl, const PlacedLabel& pl) 
             dl->AddRectFilled(a, b, IM_COL32(232, 238, 246, 220), 2.0f);
             text = col(ctx.palette.text_dim);
             break;
-        case LabelKind::fencing:
-            dl->AddRectFilled(a, b, IM_COL32(255, 255, 255, 225), 3.0f);
-            break;
+        case LabelKind::fencing: dl->AddRectFilled(a, b, IM_COL32(255, 255, 255, 225), 3.0f); break;
         case LabelKind::failover:
             dl->AddRectFilled(a, b, IM_COL32(255, 255, 255, 240), 3.0f);
             dl->AddRect(a, b, col(ctx.palette.of(pl.mark)), 3.0f, 0, 1.5f);

@@ -29,8 +29,8 @@ private:
 void draw_ruler(const FrameContext& ctx, ImDrawList* dl, const TimeAxis& axis, ImVec2 origin, float plot_x,
                 float plot_w, float ruler_h);
 // The ruler's numbers, then the playhead's cell, line and badge.
-void draw_playhead(const FrameContext& ctx, ImDrawList* dl, const TimeAxis& axis, float plot_x, float plot_w,
-                   float top, float bottom, float ruler_h);
+void draw_playhead(const FrameContext& ctx, ImDrawList* dl, const TimeAxis& axis, float plot_x, float plot_w, float top,
+                   float bottom, float ruler_h);
 void draw_span(const FrameContext& ctx, ImDrawList* dl, const DrawSpan& d, float y0, float y1);
 // One laid-out word: span words straight on their span, tags on a pill.
 void draw_label(const FrameContext& ctx, ImDrawList* dl, const PlacedLabel& pl);

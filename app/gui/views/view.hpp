@@ -64,9 +64,9 @@ struct FrameContext {
     std::string error;   // the last refused edit or failed load
     std::string notice;  // the last done action ("saved to …")
     const std::vector<TourStep>& tour;
-    int tour_step = -1;  // -1: the tour is not running
-    std::string focus;   // the view the tour points at
-    std::uint64_t fit_generation = 0;  // changes when the timeline should refit
+    int tour_step = -1;                     // -1: the tour is not running
+    std::string focus;                      // the view the tour points at
+    std::uint64_t fit_generation = 0;       // changes when the timeline should refit
     std::uint64_t timeline_generation = 0;  // changes whenever the scenario is simulated again
     const std::map<std::string, PanelRect>& layout;
     // Always: place panels on the computed layout this frame (first run, window

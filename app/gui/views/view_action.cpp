@@ -42,15 +42,16 @@ public:
                 break;
             }
             const bool is_stale = n.status == sim::NodeStatus::stale;
-            const std::string text = ctx.strings.tr(is_stale ? "action.inside_stale" : "action.inside_valid",
-                                                    {{"node", n.name},
-                                                     {"fencing", n.fencing ? std::to_string(*n.fencing) : "–"}});
+            const std::string text =
+                ctx.strings.tr(is_stale ? "action.inside_stale" : "action.inside_valid",
+                               {{"node", n.name}, {"fencing", n.fencing ? std::to_string(*n.fencing) : "–"}});
             badge(text.c_str(), ctx.palette.of(is_stale ? SpanKind::stale : SpanKind::running));
         }
         if (overlap) {
             ImGui::TextColored(ImVec4(0.92f, 0.0f, 0.31f, 1), "%s",
-                               ctx.strings.tr("action.overlap", {{"count", std::to_string(inside)},
-                                                                  {"capacity", std::to_string(ctx.scenario.lock.capacity)}})
+                               ctx.strings
+                                   .tr("action.overlap", {{"count", std::to_string(inside)},
+                                                          {"capacity", std::to_string(ctx.scenario.lock.capacity)}})
                                    .c_str());
         }
         ImGui::PopTextWrapPos();

@@ -87,16 +87,17 @@ private:
                 ImGui::TextColored(ImVec4(0.13f, 0.55f, 0.3f, 1), "%s", ctx.tr("cand.truth_valid"));
             }
             const float frac = n.action > 0 ? static_cast<float>(n.progress) / static_cast<float>(n.action) : 0.0f;
-            const std::string overlay = ctx.strings.tr("cand.progress", {{"progress", std::to_string(n.progress)},
-                                                                          {"action", std::to_string(n.action)}});
+            const std::string overlay = ctx.strings.tr(
+                "cand.progress", {{"progress", std::to_string(n.progress)}, {"action", std::to_string(n.action)}});
             ImGui::PushStyleColor(ImGuiCol_PlotHistogram, ImGui::ColorConvertU32ToFloat4(col(ctx.palette.of(kind))));
             ImGui::ProgressBar(std::clamp(frac, 0.0f, 1.0f), ImVec2(-1, ImGui::GetFontSize() * 1.1f), overlay.c_str());
             ImGui::PopStyleColor();
         } else if (n.last_result) {
-            ImGui::TextDisabled("%s", ctx.strings.tr("cand.last_result",
-                                                     {{"result", ctx.strings.tr(std::string("result.") +
-                                                                                to_string(*n.last_result))}})
-                                          .c_str());
+            ImGui::TextDisabled(
+                "%s", ctx.strings
+                          .tr("cand.last_result",
+                              {{"result", ctx.strings.tr(std::string("result.") + to_string(*n.last_result))}})
+                          .c_str());
         }
         draw_last_mark(ctx, n);
         if (n.watchdog) {

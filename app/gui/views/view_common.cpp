@@ -72,12 +72,8 @@ void draw_marker_shape(ImDrawList* dl, ImVec2 c, MarkerKind kind, ImU32 color, f
                 for (const GlyphPoint& p : part.points) dl->PathLineTo(at(p));
                 dl->PathStroke(ink, part.type == GlyphPart::Type::outline ? ImDrawFlags_Closed : 0, stroke);
                 break;
-            case GlyphPart::Type::circle:
-                dl->AddCircleFilled(at(part.points[0]), part.size * r, ink);
-                break;
-            case GlyphPart::Type::ring:
-                dl->AddCircle(at(part.points[0]), part.size * r, ink, 0, stroke);
-                break;
+            case GlyphPart::Type::circle: dl->AddCircleFilled(at(part.points[0]), part.size * r, ink); break;
+            case GlyphPart::Type::ring: dl->AddCircle(at(part.points[0]), part.size * r, ink, 0, stroke); break;
         }
     }
 }

@@ -32,14 +32,18 @@ public:
         // In the browser, Open is the browser's file dialog and Save a download (platform.hpp).
         if (ImGui::Button(ctx.tr("ctl.open"))) {
             path_ = ctx.scenario_path;
-            if (shell_picks_files()) out.push_back(command::OpenPicker{});
-            else ImGui::OpenPopup("open_popup");
+            if (shell_picks_files())
+                out.push_back(command::OpenPicker{});
+            else
+                ImGui::OpenPopup("open_popup");
         }
         ImGui::SameLine();
         if (ImGui::Button(ctx.tr("ctl.save"))) {
             path_ = ctx.scenario.name + "-edited.json";
-            if (shell_picks_files()) out.push_back(command::SavePath{path_});
-            else ImGui::OpenPopup("save_popup");
+            if (shell_picks_files())
+                out.push_back(command::SavePath{path_});
+            else
+                ImGui::OpenPopup("save_popup");
         }
         path_popup<command::OpenPath>("open_popup", ctx.tr("ctl.open"), ctx, out);
         path_popup<command::SavePath>("save_popup", ctx.tr("ctl.save"), ctx, out);
@@ -50,8 +54,10 @@ public:
         if (lang_button("한국어", ctx.lang() == Lang::ko)) out.push_back(command::SetLang{Lang::ko});
         ImGui::SameLine(0, em);
         if (ImGui::Button(ctx.tour_step >= 0 ? ctx.tr("ctl.tour_running") : ctx.tr("ctl.tour"))) {
-            if (ctx.tour_step >= 0) out.push_back(command::TourStop{});
-            else out.push_back(command::TourGoto{0});
+            if (ctx.tour_step >= 0)
+                out.push_back(command::TourStop{});
+            else
+                out.push_back(command::TourGoto{0});
         }
         ImGui::SameLine();
         if (toggle_button(ctx.tr("ctl.live"), ctx.live.open)) out.push_back(command::LiveToggle{});
@@ -85,7 +91,8 @@ public:
         ImGui::Spacing();
         draw_lesson(ctx);
         // The bar is as tall as its wrapped knobs and lesson: ask the app for that height.
-        const float needed = ImGui::GetCursorPosY() + ImGui::GetStyle().WindowPadding.y - ImGui::GetStyle().ItemSpacing.y;
+        const float needed =
+            ImGui::GetCursorPosY() + ImGui::GetStyle().WindowPadding.y - ImGui::GetStyle().ItemSpacing.y;
         if (std::fabs(needed - ImGui::GetWindowHeight()) >= 1.0f) {
             out.push_back(command::SetTopHeight{needed});
         }
@@ -144,8 +151,8 @@ private:
     }
 
     void draw_presets(const FrameContext& ctx, Commands& out, float em) {
-        const std::string& title = ctx.lang() == Lang::ko && !ctx.scenario.title.ko.empty() ? ctx.scenario.title.ko
-                                                                                           : ctx.scenario.title.en;
+        const std::string& title =
+            ctx.lang() == Lang::ko && !ctx.scenario.title.ko.empty() ? ctx.scenario.title.ko : ctx.scenario.title.en;
         const std::string shown = title.empty() ? ctx.scenario.name : title;
         ImGui::SetNextItemWidth(em * 15);
         if (ImGui::BeginCombo("##preset", shown.c_str())) {
@@ -155,7 +162,8 @@ private:
                 if (ImGui::Selectable(label.c_str(), p.path == ctx.scenario_path))
                     out.push_back(command::LoadPreset{p.path});
                 if (ImGui::IsItemHovered()) {
-                    const std::string& s = ctx.lang() == Lang::ko && !p.summary.ko.empty() ? p.summary.ko : p.summary.en;
+                    const std::string& s =
+                        ctx.lang() == Lang::ko && !p.summary.ko.empty() ? p.summary.ko : p.summary.en;
                     if (!s.empty()) {
                         ImGui::BeginTooltip();
                         ImGui::PushTextWrapPos(em * 28);
@@ -195,8 +203,9 @@ private:
             return ctx.strings.tr("unit.knob_library",
                                   {{"label", ctx.tr(label_key)}, {"ms", std::to_string(std::max(lease_ms / 3, 25LL))}});
         }
-        return ctx.strings.tr(ticks == 1 ? "unit.knob_one" : "unit.knob",
-                              {{"label", ctx.tr(label_key)}, {"ticks", shown}, {"ms", std::to_string(ticks * tick_ms)}});
+        return ctx.strings.tr(
+            ticks == 1 ? "unit.knob_one" : "unit.knob",
+            {{"label", ctx.tr(label_key)}, {"ticks", shown}, {"ms", std::to_string(ticks * tick_ms)}});
     }
 
     // One parameter slider that edits every candidate at once, as wide as its
@@ -216,20 +225,24 @@ private:
         // The slider prints the value itself (%d); the milliseconds follow the value shown.
         std::string with_value;
         for (char c : knob_text(ctx, label_key, key, v, "\x01")) {
-            if (c == '%') with_value += "%%";
-            else if (c == '\x01') with_value += "%d";
-            else with_value += c;
+            if (c == '%')
+                with_value += "%%";
+            else if (c == '\x01')
+                with_value += "%d";
+            else
+                with_value += c;
         }
         if (ImGui::SliderInt(id.c_str(), &v, lo, hi, with_value.c_str()))
-            out.push_back(command::EditScenario{{Edit{Edit::Kind::set_all, key,
-                                         v == 0 && std::string_view(key) == "extend_every" ? nlohmann::json(nullptr)
-                                                                                          : nlohmann::json(v)}}});
+            out.push_back(command::EditScenario{{Edit{
+                Edit::Kind::set_all, key,
+                v == 0 && std::string_view(key) == "extend_every" ? nlohmann::json(nullptr) : nlohmann::json(v)}}});
         const std::string tip_key = std::string("tip.param.") + key;
         if (ImGui::IsItemHovered()) {
             ImGui::BeginTooltip();
             ImGui::PushTextWrapPos(ImGui::GetFontSize() * 26);
             ImGui::TextUnformatted(ctx.tr(tip_key.c_str()));
-            ImGui::TextDisabled("%s", ctx.strings.tr("unit.tick_is", {{"ms", std::to_string(ctx.scenario.tick_ms)}}).c_str());
+            ImGui::TextDisabled("%s",
+                                ctx.strings.tr("unit.tick_is", {{"ms", std::to_string(ctx.scenario.tick_ms)}}).c_str());
             ImGui::PopTextWrapPos();
             ImGui::EndTooltip();
         }
@@ -281,8 +294,8 @@ private:
                 ImGui::SetNextItemWidth(em * 8);
                 const std::string label = c.name + "##start" + std::to_string(i);
                 if (ImGui::SliderInt(label.c_str(), &start, 0, 60))
-                    out.push_back(command::EditScenario{{Edit{Edit::Kind::set, "/candidates/" + std::to_string(i) + "/start",
-                                                 nlohmann::json(start)}}});
+                    out.push_back(command::EditScenario{
+                        {Edit{Edit::Kind::set, "/candidates/" + std::to_string(i) + "/start", nlohmann::json(start)}}});
             }
             ImGui::EndPopup();
         }
@@ -295,7 +308,8 @@ private:
             for (int m = 0; m < 3; ++m) {
                 const std::string label = ctx.strings.tr(std::string("mode.") + modes[m]);
                 if (ImGui::Selectable(label.c_str(), m == mode) && m != mode)
-                    out.push_back(command::EditScenario{{Edit{Edit::Kind::set, "/resource/mode", nlohmann::json(modes[m])}}});
+                    out.push_back(
+                        command::EditScenario{{Edit{Edit::Kind::set, "/resource/mode", nlohmann::json(modes[m])}}});
             }
             ImGui::EndCombo();
         }

@@ -34,15 +34,18 @@ public:
         // Rows up to the playhead (the filtered indices are sorted).
         const std::size_t limit = ctx.timeline.first_event_at_or_after(ctx.playhead + 1);
         const std::size_t visible_rows =
-            show_future_ ? rows_.size()
-                         : static_cast<std::size_t>(std::lower_bound(rows_.begin(), rows_.end(), limit) - rows_.begin());
+            show_future_
+                ? rows_.size()
+                : static_cast<std::size_t>(std::lower_bound(rows_.begin(), rows_.end(), limit) - rows_.begin());
         ImGui::SameLine();
-        ImGui::TextDisabled("%s", ctx.strings.tr("events.count", {{"shown", std::to_string(visible_rows)},
-                                                                   {"total", std::to_string(events.size())}})
+        ImGui::TextDisabled("%s", ctx.strings
+                                      .tr("events.count", {{"shown", std::to_string(visible_rows)},
+                                                           {"total", std::to_string(events.size())}})
                                       .c_str());
 
-        const ImGuiTableFlags flags = ImGuiTableFlags_ScrollY | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_BordersInnerH |
-                                      ImGuiTableFlags_Resizable | ImGuiTableFlags_SizingStretchProp;
+        const ImGuiTableFlags flags = ImGuiTableFlags_ScrollY | ImGuiTableFlags_BordersInnerV |
+                                      ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_Resizable |
+                                      ImGuiTableFlags_SizingStretchProp;
         if (ImGui::BeginTable("events", 8, flags)) {
             ImGui::TableSetupScrollFreeze(0, 1);
             ImGui::TableSetupColumn(ctx.tr("col.tick"), ImGuiTableColumnFlags_WidthStretch, 0.6f);
@@ -62,7 +65,8 @@ public:
                 followed_event_ = ctx.selected_event;
                 std::size_t target = visible_rows > 0 ? visible_rows - 1 : 0;
                 if (ctx.selected_event >= 0) {
-                    auto it = std::lower_bound(rows_.begin(), rows_.end(), static_cast<std::size_t>(ctx.selected_event));
+                    auto it =
+                        std::lower_bound(rows_.begin(), rows_.end(), static_cast<std::size_t>(ctx.selected_event));
                     if (it != rows_.end() && *it == static_cast<std::size_t>(ctx.selected_event))
                         target = static_cast<std::size_t>(it - rows_.begin());
                 }
@@ -113,8 +117,10 @@ public:
                     ImGui::TableSetColumnIndex(7);
                     const bool bad = mark >= 0 && is_alarm(static_cast<MarkerKind>(mark));
                     const std::string outcome = outcome_words(e, ctx.strings, ctx.timeline.trace().header.capacity);
-                    if (bad) ImGui::TextColored(ImVec4(0.85f, 0.0f, 0.28f, 1), "%s", outcome.c_str());
-                    else ImGui::TextUnformatted(outcome.c_str());
+                    if (bad)
+                        ImGui::TextColored(ImVec4(0.85f, 0.0f, 0.28f, 1), "%s", outcome.c_str());
+                    else
+                        ImGui::TextUnformatted(outcome.c_str());
                 }
             }
             ImGui::EndTable();
@@ -125,8 +131,8 @@ public:
 private:
     // Rebuilds the filtered row list only when its inputs change.
     void refresh(const FrameContext& ctx, const std::vector<sim::Event>& events) {
-        if (ctx.timeline_generation == cached_generation_ && filter_ == cached_filter_ &&
-            ctx.lang() == cached_lang_ && show_retries_ == cached_retries_)
+        if (ctx.timeline_generation == cached_generation_ && filter_ == cached_filter_ && ctx.lang() == cached_lang_ &&
+            show_retries_ == cached_retries_)
             return;
         cached_generation_ = ctx.timeline_generation;
         cached_filter_ = filter_;

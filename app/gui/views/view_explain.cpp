@@ -49,7 +49,8 @@ public:
             ImGui::PopFont();
             ImGui::TextUnformatted(ex.body().c_str());
         } else {
-            ImGui::TextDisabled("%s", ctx.strings.tr("explain.quiet_tick", {{"tick", std::to_string(ctx.playhead)}}).c_str());
+            ImGui::TextDisabled("%s",
+                                ctx.strings.tr("explain.quiet_tick", {{"tick", std::to_string(ctx.playhead)}}).c_str());
         }
         ImGui::Spacing();
         ImGui::Separator();

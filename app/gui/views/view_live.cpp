@@ -88,28 +88,33 @@ private:
         if (running) {
             const Tick now = std::max<Tick>(0, s.tick_now);
             const float frac = s.end_tick > 0 ? static_cast<float>(now) / static_cast<float>(s.end_tick) : 0.0f;
-            const std::string overlay = ctx.strings.tr(
-                "live.progress", {{"tick", std::to_string(now)}, {"end", std::to_string(s.end_tick)},
-                                  {"events", std::to_string(s.events_so_far)}});
+            const std::string overlay = ctx.strings.tr("live.progress", {{"tick", std::to_string(now)},
+                                                                         {"end", std::to_string(s.end_tick)},
+                                                                         {"events", std::to_string(s.events_so_far)}});
             ImGui::ProgressBar(std::clamp(frac, 0.0f, 1.0f), ImVec2(-1, em * 1.3f), overlay.c_str());
-            ImGui::TextDisabled("%s", ctx.strings.tr("live.running", {{"url", s.url_shown},
-                                                                       {"tick_ms", std::to_string(s.tick_ms)}}).c_str());
+            ImGui::TextDisabled(
+                "%s",
+                ctx.strings.tr("live.running", {{"url", s.url_shown}, {"tick_ms", std::to_string(s.tick_ms)}}).c_str());
         } else {
             draw_verdict(ctx, em);
         }
         if (!s.timing_faults.empty()) {
             ImGui::Spacing();
-            ImGui::TextColored(amber_text, "%s",
-                               ctx.strings.tr("live.timing_faults", {{"count", std::to_string(s.timing_faults.size())}}).c_str());
+            ImGui::TextColored(
+                amber_text, "%s",
+                ctx.strings.tr("live.timing_faults", {{"count", std::to_string(s.timing_faults.size())}}).c_str());
             const std::size_t shown = std::min<std::size_t>(s.timing_faults.size(), 4);
             for (std::size_t i = 0; i < shown; ++i)
-                ImGui::TextColored(amber_text, "  %s",
-                                   ctx.strings.tr("live.timing_fault", {{"tick", std::to_string(s.timing_faults[i].first)},
-                                                                        {"late", fmt::format("{:.1f}", s.timing_faults[i].second)}})
-                                       .c_str());
+                ImGui::TextColored(
+                    amber_text, "  %s",
+                    ctx.strings
+                        .tr("live.timing_fault", {{"tick", std::to_string(s.timing_faults[i].first)},
+                                                  {"late", fmt::format("{:.1f}", s.timing_faults[i].second)}})
+                        .c_str());
             if (s.timing_faults.size() > shown)
-                ImGui::TextColored(amber_text, "  %s",
-                                   ctx.strings.tr("live.more", {{"count", std::to_string(s.timing_faults.size() - shown)}}).c_str());
+                ImGui::TextColored(
+                    amber_text, "  %s",
+                    ctx.strings.tr("live.more", {{"count", std::to_string(s.timing_faults.size() - shown)}}).c_str());
         }
         ImGui::PopTextWrapPos();
     }
@@ -124,13 +129,27 @@ private:
         switch (s.verdict) {
             case LiveVerdict::none: break;
             case LiveVerdict::running: break;
-            case LiveVerdict::identical: ImGui::TextColored(green_text, "%s", ctx.strings.tr("live.identical", f).c_str()); break;
-            case LiveVerdict::diverged: ImGui::TextColored(red_text, "%s", ctx.strings.tr("live.diverged", f).c_str()); break;
-            case LiveVerdict::void_timing: ImGui::TextColored(amber_text, "%s", ctx.strings.tr("live.void", f).c_str()); break;
-            case LiveVerdict::unreachable: ImGui::TextColored(red_text, "%s", ctx.strings.tr("live.unreachable", f).c_str()); break;
-            case LiveVerdict::failed: ImGui::TextColored(red_text, "%s", ctx.strings.tr("live.failed", f).c_str()); break;
-            case LiveVerdict::bad_input: ImGui::TextColored(red_text, "%s", ctx.strings.tr("live.bad_input", f).c_str()); break;
-            case LiveVerdict::cancelled: ImGui::TextColored(amber_text, "%s", ctx.strings.tr("live.cancelled", f).c_str()); break;
+            case LiveVerdict::identical:
+                ImGui::TextColored(green_text, "%s", ctx.strings.tr("live.identical", f).c_str());
+                break;
+            case LiveVerdict::diverged:
+                ImGui::TextColored(red_text, "%s", ctx.strings.tr("live.diverged", f).c_str());
+                break;
+            case LiveVerdict::void_timing:
+                ImGui::TextColored(amber_text, "%s", ctx.strings.tr("live.void", f).c_str());
+                break;
+            case LiveVerdict::unreachable:
+                ImGui::TextColored(red_text, "%s", ctx.strings.tr("live.unreachable", f).c_str());
+                break;
+            case LiveVerdict::failed:
+                ImGui::TextColored(red_text, "%s", ctx.strings.tr("live.failed", f).c_str());
+                break;
+            case LiveVerdict::bad_input:
+                ImGui::TextColored(red_text, "%s", ctx.strings.tr("live.bad_input", f).c_str());
+                break;
+            case LiveVerdict::cancelled:
+                ImGui::TextColored(amber_text, "%s", ctx.strings.tr("live.cancelled", f).c_str());
+                break;
         }
         ImGui::PopFont();
         if (s.verdict == LiveVerdict::none) ImGui::TextDisabled("%s", ctx.tr("live.hint"));
@@ -162,7 +181,8 @@ private:
         const float plot_x = origin.x + label_w, plot_w = std::max(40.0f, avail.x - label_w - 6);
         const float ruler_h = em + 6;
         const auto rows = static_cast<int>(sim_lanes.lanes.size()) * 2;
-        const float row_h = std::clamp((avail.y - ruler_h - em * 1.4f) / static_cast<float>(std::max(1, rows)), 9.0f, 26.0f);
+        const float row_h =
+            std::clamp((avail.y - ruler_h - em * 1.4f) / static_cast<float>(std::max(1, rows)), 9.0f, 26.0f);
         const float px = plot_w / static_cast<float>(end + 1);
         auto x_of = [&](Tick t) { return plot_x + (static_cast<float>(t) + 0.5f) * px; };
 
@@ -173,14 +193,15 @@ private:
         const Tick nice = step <= 1 ? 1 : step <= 2 ? 2 : step <= 5 ? 5 : step <= 10 ? 10 : ((step + 49) / 50) * 50;
         for (Tick t = 0; t <= end; t += nice) {
             const float x = plot_x + static_cast<float>(t) * px;
-            dl->AddLine(ImVec2(x, origin.y + ruler_h - 5), ImVec2(x, origin.y + ruler_h + row_h * static_cast<float>(rows)),
-                        col(ctx.palette.grid));
+            dl->AddLine(ImVec2(x, origin.y + ruler_h - 5),
+                        ImVec2(x, origin.y + ruler_h + row_h * static_cast<float>(rows)), col(ctx.palette.grid));
             dl->AddText(ImVec2(x + 2, origin.y + 3), col(ctx.palette.text), std::to_string(t).c_str());
         }
         // Timing faults: amber notches on the ruler, never a divergence.
         for (const auto& [tick, late] : s.timing_faults) {
             const float x = x_of(tick);
-            dl->AddTriangleFilled(ImVec2(x - 5, origin.y), ImVec2(x + 5, origin.y), ImVec2(x, origin.y + 8), col(amber));
+            dl->AddTriangleFilled(ImVec2(x - 5, origin.y), ImVec2(x + 5, origin.y), ImVec2(x, origin.y + 8),
+                                  col(amber));
         }
         // Where the run is now.
         if (s.running() && s.tick_now >= 0) {
@@ -197,11 +218,15 @@ private:
             const Lane* live_lane = li < live_lanes.lanes.size() ? &live_lanes.lanes[li] : nullptr;
             for (int side = 0; side < 2; ++side) {
                 const bool is_live = side == 1;
-                if (is_live) dl->AddRectFilled(ImVec2(origin.x, y), ImVec2(plot_x + plot_w, y + row_h), IM_COL32(232, 238, 246, 255));
-                const std::string label = fmt::format("{} · {}", lane.kind == LaneKind::candidate ? lane.label : ctx.tr("live.store"),
-                                                      ctx.tr(is_live ? "live.row_live" : "live.row_sim"));
+                if (is_live)
+                    dl->AddRectFilled(ImVec2(origin.x, y), ImVec2(plot_x + plot_w, y + row_h),
+                                      IM_COL32(232, 238, 246, 255));
+                const std::string label =
+                    fmt::format("{} · {}", lane.kind == LaneKind::candidate ? lane.label : ctx.tr("live.store"),
+                                ctx.tr(is_live ? "live.row_live" : "live.row_sim"));
                 ImGui::PushFont(ctx.fonts.small);
-                dl->AddText(ImVec2(origin.x + 4, y + (row_h - ImGui::GetFontSize()) * 0.5f), col(ctx.palette.text), label.c_str());
+                dl->AddText(ImVec2(origin.x + 4, y + (row_h - ImGui::GetFontSize()) * 0.5f), col(ctx.palette.text),
+                            label.c_str());
                 ImGui::PopFont();
                 const Lane* shown = is_live ? live_lane : &lane;
                 if (shown) {
@@ -216,7 +241,9 @@ private:
                                               col(ctx.palette.of(pending->kind)), r);
                         pending = nullptr;
                     };
-                    auto rank = [&](const Marker& m) { return diverged && m.event == div ? 1000 : marker_priority(m.kind); };
+                    auto rank = [&](const Marker& m) {
+                        return diverged && m.event == div ? 1000 : marker_priority(m.kind);
+                    };
                     for (const Marker& m : shown->markers) {
                         const float x = x_of(m.tick);
                         if (pending && x - pending_x < r) {
@@ -238,12 +265,14 @@ private:
         if (diverged && div >= 0) {
             const Rgba loud = ctx.palette.of(SpanKind::stale);
             const sim::Event* e = nullptr;
-            if (static_cast<std::size_t>(div) < s.live_trace.events.size()) e = &s.live_trace.events[static_cast<std::size_t>(div)];
-            else if (static_cast<std::size_t>(div) < sim_trace.events.size()) e = &sim_trace.events[static_cast<std::size_t>(div)];
+            if (static_cast<std::size_t>(div) < s.live_trace.events.size())
+                e = &s.live_trace.events[static_cast<std::size_t>(div)];
+            else if (static_cast<std::size_t>(div) < sim_trace.events.size())
+                e = &sim_trace.events[static_cast<std::size_t>(div)];
             const Tick t = e ? e->tick : end;
             const float x = x_of(t);
-            dl->AddRectFilled(ImVec2(x - std::max(3.0f, px * 0.5f), origin.y + ruler_h), ImVec2(x + std::max(3.0f, px * 0.5f), y),
-                              col(loud, 0.18f));
+            dl->AddRectFilled(ImVec2(x - std::max(3.0f, px * 0.5f), origin.y + ruler_h),
+                              ImVec2(x + std::max(3.0f, px * 0.5f), y), col(loud, 0.18f));
             dl->AddLine(ImVec2(x, origin.y), ImVec2(x, y), col(loud), 3.0f);
             ring_event(dl, sim_lanes, s.sim_trace, div, false, origin.y + ruler_h, row_h, x_of, loud);
             ring_event(dl, live_lanes, s.live_trace, div, true, origin.y + ruler_h, row_h, x_of, loud);
@@ -261,8 +290,8 @@ private:
     }
 
     template <class XOf>
-    static void ring_event(ImDrawList* dl, const LaneModel& lanes, const sim::Trace& trace, std::int64_t event, bool live_side,
-                           float top, float row_h, const XOf& x_of, const Rgba& loud) {
+    static void ring_event(ImDrawList* dl, const LaneModel& lanes, const sim::Trace& trace, std::int64_t event,
+                           bool live_side, float top, float row_h, const XOf& x_of, const Rgba& loud) {
         if (event < 0 || static_cast<std::size_t>(event) >= trace.events.size()) return;
         for (std::size_t li = 0; li < lanes.lanes.size(); ++li) {
             for (const Marker& m : lanes.lanes[li].markers) {

@@ -58,8 +58,9 @@ public:
         draw_failover(ctx);
         if (snap.holdoff_until != tick_none && t < snap.holdoff_until) {
             ImGui::TextColored(ImVec4(0.78f, 0.55f, 0.15f, 1), "%s",
-                               ctx.strings.tr("record.holdoff_until", {{"until", std::to_string(snap.holdoff_until)},
-                                                                       {"left", std::to_string(snap.holdoff_until - t)}})
+                               ctx.strings
+                                   .tr("record.holdoff_until", {{"until", std::to_string(snap.holdoff_until)},
+                                                                {"left", std::to_string(snap.holdoff_until - t)}})
                                    .c_str());
         } else {
             ImGui::Text("%s  —", ctx.tr("record.holdoff"));
@@ -72,8 +73,9 @@ public:
         std::size_t shown = 0;
         for (std::size_t i = 0; i < snap.slots.size(); ++i) {
             if (shown >= 12) {
-                ImGui::TextDisabled("%s", ctx.strings.tr("record.more_slots",
-                                                         {{"count", std::to_string(snap.slots.size() - shown)}}).c_str());
+                ImGui::TextDisabled(
+                    "%s", ctx.strings.tr("record.more_slots", {{"count", std::to_string(snap.slots.size() - shown)}})
+                              .c_str());
                 break;
             }
             ++shown;
@@ -84,7 +86,8 @@ public:
             const float line = ImGui::GetTextLineHeightWithSpacing();
             const float card_h = valid ? line * 4.6f : line * 1.3f;
             dl->AddRectFilled(p, ImVec2(p.x + w, p.y + card_h),
-                              valid ? col(ctx.palette.of(SpanKind::record), 0.10f) : IM_COL32(240, 240, 240, 255), 6.0f);
+                              valid ? col(ctx.palette.of(SpanKind::record), 0.10f) : IM_COL32(240, 240, 240, 255),
+                              6.0f);
             dl->AddRect(p, ImVec2(p.x + w, p.y + card_h),
                         valid ? col(ctx.palette.of(SpanKind::record)) : col(ctx.palette.grid), 6.0f, 0, 1.5f);
             ImGui::SetCursorScreenPos(ImVec2(p.x + 8, p.y + 4));
@@ -108,9 +111,9 @@ public:
                 const float bw = w - 20;
                 const float frac = std::clamp(static_cast<float>(left) / static_cast<float>(lease_total), 0.0f, 1.0f);
                 dl->AddRectFilled(bp, ImVec2(bp.x + bw, bp.y + 8), IM_COL32(210, 214, 220, 255), 4.0f);
-                dl->AddRectFilled(bp, ImVec2(bp.x + bw * frac, bp.y + 8),
-                                  col(left <= 1 ? ctx.palette.of(MarkerKind::expire) : ctx.palette.of(SpanKind::running)),
-                                  4.0f);
+                dl->AddRectFilled(
+                    bp, ImVec2(bp.x + bw * frac, bp.y + 8),
+                    col(left <= 1 ? ctx.palette.of(MarkerKind::expire) : ctx.palette.of(SpanKind::running)), 4.0f);
                 ImGui::Dummy(ImVec2(bw, 10));
             }
             ImGui::EndGroup();

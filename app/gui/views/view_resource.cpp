@@ -16,17 +16,20 @@ public:
             return;
         }
         const auto& res = ctx.snap.resource;
-        ImGui::Text("%s", ctx.strings.tr("resource.mode", {{"mode", ctx.strings.tr(std::string("mode.") +
-                                                                                 sim::to_string(ctx.scenario.resource))}})
-                              .c_str());
+        ImGui::Text("%s",
+                    ctx.strings
+                        .tr("resource.mode",
+                            {{"mode", ctx.strings.tr(std::string("mode.") + sim::to_string(ctx.scenario.resource))}})
+                        .c_str());
         ImGui::PushFont(ctx.fonts.title);
-        ImGui::Text("%s", ctx.strings.tr("resource.highest", {{"fencing", res.highest_accepted
-                                                                              ? std::to_string(*res.highest_accepted)
-                                                                              : "–"}})
+        ImGui::Text("%s", ctx.strings
+                              .tr("resource.highest",
+                                  {{"fencing", res.highest_accepted ? std::to_string(*res.highest_accepted) : "–"}})
                               .c_str());
         ImGui::PopFont();
-        ImGui::Text("%s", ctx.strings.tr("resource.counts", {{"accepted", std::to_string(res.accepted)},
-                                                              {"rejected", std::to_string(res.rejected)}})
+        ImGui::Text("%s", ctx.strings
+                              .tr("resource.counts", {{"accepted", std::to_string(res.accepted)},
+                                                      {"rejected", std::to_string(res.rejected)}})
                               .c_str());
         const auto& v = ctx.snap.violations;
         if (v.unsafe_write > 0)
@@ -48,11 +51,11 @@ public:
             draw_marker_shape(dl, ImVec2(p.x + h * 0.5f, p.y + h * 0.55f), mk, col(ctx.palette.of(mk)), h * 0.4f);
             ImGui::Dummy(ImVec2(h, h));
             ImGui::SameLine();
-            const std::string line = ctx.strings.tr("resource.write_line",
-                                                    {{"tick", std::to_string(e.tick)},
-                                                     {"node", e.node},
-                                                     {"fencing", e.fencing ? std::to_string(*e.fencing) : "–"},
-                                                     {"verdict", outcome_words(e, ctx.strings)}});
+            const std::string line =
+                ctx.strings.tr("resource.write_line", {{"tick", std::to_string(e.tick)},
+                                                       {"node", e.node},
+                                                       {"fencing", e.fencing ? std::to_string(*e.fencing) : "–"},
+                                                       {"verdict", outcome_words(e, ctx.strings)}});
             // Wrapped text rather than a one-line selectable: verdicts are long sentences.
             ImGui::PushTextWrapPos(0.0f);
             if (static_cast<std::int32_t>(k) == ctx.selected_event)

@@ -37,8 +37,8 @@ public:
     const char* id() const override { return "timeline"; }
 
     void draw(const FrameContext& ctx, Commands& out) override {
-        if (!begin_panel(ctx, id(), ctx.tr("panel.timeline"), ImGuiWindowFlags_NoScrollbar |
-                                                              ImGuiWindowFlags_NoScrollWithMouse)) {
+        if (!begin_panel(ctx, id(), ctx.tr("panel.timeline"),
+                         ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse)) {
             ImGui::End();
             return;
         }
@@ -79,15 +79,13 @@ public:
 
         if (hovered && io.MouseWheel != 0.0f) {
             if (io.KeyShift) {
-                scroll_y_ = std::clamp(scroll_y_ - io.MouseWheel * lane_h * 2, 0.0f,
-                                       std::max(0.0f, content_h - lanes_h));
+                scroll_y_ =
+                    std::clamp(scroll_y_ - io.MouseWheel * lane_h * 2, 0.0f, std::max(0.0f, content_h - lanes_h));
             } else {
-                axis_ = zoom_axis(axis_, std::pow(1.25, static_cast<double>(io.MouseWheel)),
-                                  std::max(mouse.x, plot_x));
+                axis_ = zoom_axis(axis_, std::pow(1.25, static_cast<double>(io.MouseWheel)), std::max(mouse.x, plot_x));
             }
         }
-        if (ImGui::IsItemActivated() && ImGui::IsMouseClicked(ImGuiMouseButton_Left))
-            scrubbing_ = in_ruler && in_plot;
+        if (ImGui::IsItemActivated() && ImGui::IsMouseClicked(ImGuiMouseButton_Left)) scrubbing_ = in_ruler && in_plot;
         if (ImGui::IsItemActive() && ImGui::IsMouseDown(ImGuiMouseButton_Left)) {
             if (scrubbing_) {
                 const auto t = static_cast<Tick>(std::floor(axis_.tick_at(mouse.x)));
@@ -128,10 +126,18 @@ public:
             sdl->_ResetForNewFrame();
             sdl->PushClipRectFullScreen();
             sdl->PushTextureID(ImGui::GetIO().Fonts->TexID);
-            const CacheKey key{ctx.timeline_generation, ctx.lang(), axis_.first_tick, axis_.px_per_tick, scroll_y_,
-                               clip_a.x, clip_a.y, clip_b.x, clip_b.y};
+            const CacheKey key{ctx.timeline_generation,
+                               ctx.lang(),
+                               axis_.first_tick,
+                               axis_.px_per_tick,
+                               scroll_y_,
+                               clip_a.x,
+                               clip_a.y,
+                               clip_b.x,
+                               clip_b.y};
             if (!cache_texture_ || !(key == cache_key_)) {
-                cache_texture_ = ctx.offscreen->render(0, *sdl, clip_a, ImVec2(clip_b.x - clip_a.x, clip_b.y - clip_a.y));
+                cache_texture_ =
+                    ctx.offscreen->render(0, *sdl, clip_a, ImVec2(clip_b.x - clip_a.x, clip_b.y - clip_a.y));
                 cache_key_ = key;
                 ++cache_renders_;
             }
@@ -144,7 +150,8 @@ public:
                                                 plot_x, clip_b.x);
                 const float veil_y = std::clamp(lanes_y, clip_a.y, clip_b.y);
                 const auto uv = [&](float x, float y) {
-                    return ImVec2((x - clip_a.x) / (clip_b.x - clip_a.x), 1.0f - (y - clip_a.y) / (clip_b.y - clip_a.y));
+                    return ImVec2((x - clip_a.x) / (clip_b.x - clip_a.x),
+                                  1.0f - (y - clip_a.y) / (clip_b.y - clip_a.y));
                 };
                 const auto part = [&](ImVec2 a, ImVec2 b, ImU32 tint) {
                     if (b.x > a.x && b.y > a.y) dl->AddImage(cache_texture_, a, b, uv(a.x, a.y), uv(b.x, b.y), tint);
@@ -181,7 +188,8 @@ public:
                 if (d.x1 <= d.x0) continue;
                 // A pale band behind the lanes and a solid strip under the ruler (see the legend).
                 sdl->AddRectFilled(ImVec2(d.x0, y0), ImVec2(d.x1, y1), col(ctx.palette.of(SpanKind::stale), 0.10f));
-                sdl->AddRectFilled(ImVec2(d.x0, lanes_y), ImVec2(d.x1, lanes_y + 4), col(ctx.palette.of(SpanKind::stale)));
+                sdl->AddRectFilled(ImVec2(d.x0, lanes_y), ImVec2(d.x1, lanes_y + 4),
+                                   col(ctx.palette.of(SpanKind::stale)));
             }
         }
         // Where every mark and word goes (core/lane_layout.hpp): nothing overlaps.
@@ -211,7 +219,7 @@ public:
             // (fewer filled pixels for a software renderer).
             if (store_part || li % 2)
                 sdl->AddRectFilled(ImVec2(origin.x, y), ImVec2(plot_x + plot_w, y + lane_h),
-                                  col(store_part ? Rgba{232, 238, 246, 255} : ctx.palette.lane_odd));
+                                   col(store_part ? Rgba{232, 238, 246, 255} : ctx.palette.lane_odd));
             if (li == ctx.lanes.candidate_lanes)
                 sdl->AddLine(ImVec2(origin.x, y), ImVec2(plot_x + plot_w, y), col(ctx.palette.text_dim), 2.0f);
             // Label with the node's current state colour.
@@ -229,8 +237,7 @@ public:
             // spans are clamped to the plot and markers outside it skipped.
             const float pad = std::max(2.0f, lane_h * 0.14f);
             const float y0 = y + pad, y1 = y + lane_h - pad;
-            const float resource_end =
-                static_cast<float>(axis_.x_of(static_cast<double>(ctx.playhead) + 1.0));
+            const float resource_end = static_cast<float>(axis_.x_of(static_cast<double>(ctx.playhead) + 1.0));
             // Main spans.
             spans_.clear();
             cull_spans(lane.spans, axis_, 3.0f, spans_);
@@ -262,10 +269,9 @@ public:
                 sdl->AddRect(a, b, col(c), 0, 0, 2.0f);
                 if (lane_hovered && mouse.x >= d.x0 && mouse.x < d.x1 && hover_text.empty()) {
                     const Span& sp = lane.overlays[static_cast<std::size_t>(d.span)];
-                    hover_text = ctx.strings.tr(std::string("tip.") + span_kind_name(sp.kind),
-                                                {{"node", lane.label},
-                                                 {"from", std::to_string(sp.begin)},
-                                                 {"to", std::to_string(sp.end - 1)}});
+                    hover_text = ctx.strings.tr(
+                        std::string("tip.") + span_kind_name(sp.kind),
+                        {{"node", lane.label}, {"from", std::to_string(sp.begin)}, {"to", std::to_string(sp.end - 1)}});
                 }
             }
         }
@@ -296,7 +302,8 @@ public:
                 hover_text = ctx.strings.tr(std::string("legend.") + marker_kind_name(pm.kind)) + "\n" +
                              describe_event(e, ctx.strings);
                 if (pm.folded > 1)
-                    hover_text.append("\n").append(ctx.strings.tr("tip.folded", {{"count", std::to_string(pm.folded)}}));
+                    hover_text.append("\n").append(
+                        ctx.strings.tr("tip.folded", {{"count", std::to_string(pm.folded)}}));
                 hover_event_ = mk.event;
             }
         }
@@ -311,7 +318,8 @@ public:
                               IM_COL32(255, 255, 255, 90));
         sdl->PopClipRect();
         if (sdl != dl) dl->PopClipRect();
-        draw_playhead(ctx, dl, axis_, plot_x, plot_w, origin.y, lanes_y + std::min(lanes_h, content_h - scroll_y_), ruler_h);
+        draw_playhead(ctx, dl, axis_, plot_x, plot_w, origin.y, lanes_y + std::min(lanes_h, content_h - scroll_y_),
+                      ruler_h);
         sdl->PopClipRect();
         if (sdl != dl) dl->PopClipRect();
 
@@ -361,7 +369,8 @@ private:
                 out.push_back(command::EditScenario{
                     {partition_fault(lane.label, popup_tick_, fault_ticks_, sim::PartitionMode::drop_replies)}});
             }
-            if (ImGui::MenuItem(ctx.tr("fault.crash"))) out.push_back(command::EditScenario{{crash_fault(lane.label, popup_tick_)}});
+            if (ImGui::MenuItem(ctx.tr("fault.crash")))
+                out.push_back(command::EditScenario{{crash_fault(lane.label, popup_tick_)}});
         } else {
             ImGui::TextDisabled("%s", ctx.strings.tr("fault.store_title", {{"tick", at}}).c_str());
             ImGui::Separator();

@@ -23,8 +23,9 @@ public:
             ImGui::End();
             return;
         }
-        ImGui::TextDisabled("%s", ctx.strings.tr("tour.step_of", {{"step", std::to_string(ctx.tour_step + 1)},
-                                                                   {"count", std::to_string(ctx.tour.size())}})
+        ImGui::TextDisabled("%s", ctx.strings
+                                      .tr("tour.step_of", {{"step", std::to_string(ctx.tour_step + 1)},
+                                                           {"count", std::to_string(ctx.tour.size())}})
                                       .c_str());
         ImGui::PushFont(ctx.fonts.title);
         ImGui::PushTextWrapPos(0.0f);
@@ -34,7 +35,8 @@ public:
         ImGui::TextUnformatted(tour_body(step, ctx.timeline.trace(), ctx.lang()).c_str());
         ImGui::PopTextWrapPos();
         ImGui::Spacing();
-        if (ctx.tour_step > 0 && ImGui::Button(ctx.tr("tour.back"))) out.push_back(command::TourGoto{ctx.tour_step - 1});
+        if (ctx.tour_step > 0 && ImGui::Button(ctx.tr("tour.back")))
+            out.push_back(command::TourGoto{ctx.tour_step - 1});
         ImGui::SameLine();
         if (static_cast<std::size_t>(ctx.tour_step + 1) < ctx.tour.size()) {
             if (ImGui::Button(ctx.tr("tour.next"))) out.push_back(command::TourGoto{ctx.tour_step + 1});

@@ -29,8 +29,9 @@ public:
         button("↺", ctx.tr("key.restart"), b, out, command::Restart{});
         ImGui::SameLine(0, em);
         ImGui::PushFont(ctx.fonts.title);
-        ImGui::Text("%s", ctx.strings.tr("transport.tick", {{"tick", std::to_string(ctx.playhead)},
-                                                             {"end", std::to_string(ctx.lanes.end_tick)}})
+        ImGui::Text("%s", ctx.strings
+                              .tr("transport.tick",
+                                  {{"tick", std::to_string(ctx.playhead)}, {"end", std::to_string(ctx.lanes.end_tick)}})
                               .c_str());
         ImGui::PopFont();
         ImGui::SameLine(0, em);

@@ -220,7 +220,8 @@ bool OutputFile::commit(std::string& error) {
     };
     if (!flush_buffer()) return failed(error_);
     if (kind_ == Kind::stdout_stream) {
-        if (std::fflush(stdout) != 0) return failed(fmt::format("standard output: write failed: {}", errno_text(errno)));
+        if (std::fflush(stdout) != 0)
+            return failed(fmt::format("standard output: write failed: {}", errno_text(errno)));
         committed_ = true;
         return true;
     }

@@ -55,7 +55,8 @@ std::string fault_words(const sim::AddedFault& added, const Strings& s) {
 
 std::vector<std::string> fault_lines(const sim::CounterexampleFacts& facts, const Strings& s) {
     std::vector<std::string> lines;
-    if (facts.shuffled_seed) lines.push_back(s.tr("explore.shuffled", {{"seed", std::to_string(*facts.shuffled_seed)}}));
+    if (facts.shuffled_seed)
+        lines.push_back(s.tr("explore.shuffled", {{"seed", std::to_string(*facts.shuffled_seed)}}));
     for (const sim::AddedFault& f : facts.faults) lines.push_back(fault_words(f, s));
     return lines;
 }

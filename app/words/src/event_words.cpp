@@ -25,7 +25,8 @@ std::string event_key(const Event& e) {
         case EventOp::failover: return e.detail == "all" ? "failover.all" : "failover.leases";
         case EventOp::expire: return "expire";
         case EventOp::write:
-            if (e.outcome == Outcome::rejected) return has_detail(e, "stale") ? "write.rejected_stale" : "write.rejected";
+            if (e.outcome == Outcome::rejected)
+                return has_detail(e, "stale") ? "write.rejected_stale" : "write.rejected";
             if (has_detail(e, "unsafe_write")) return "write.unsafe";
             if (has_detail(e, "stale")) return "write.accepted_stale";
             return "write.accepted";
@@ -44,7 +45,8 @@ std::string event_key(const Event& e) {
         case EventOp::acquire:
             if (e.outcome == Outcome::acquired)
                 return has_detail(e, "fencing_regressed") ? "acquire.regressed" : "acquire.acquired";
-            if (e.outcome == Outcome::error) return has_detail(e, "reply_lost") ? "acquire.reply_lost" : "acquire.error";
+            if (e.outcome == Outcome::error)
+                return has_detail(e, "reply_lost") ? "acquire.reply_lost" : "acquire.error";
             return has_detail(e, "hold_off") ? "acquire.busy_holdoff" : "acquire.busy";
         case EventOp::skip: return "skip";
         case EventOp::status: return e.outcome == Outcome::held ? "status.held" : "status.vacant";
@@ -115,7 +117,7 @@ std::string explain_state(const sim::Snapshot& snap, const Strings& s) {
                  {"action", std::to_string(n.action)}};
         const char* key = n.status == sim::NodeStatus::stale     ? "explain.node_stale"
                           : n.status == sim::NodeStatus::running ? "explain.node_running"
-                                                                  : "explain.node_other";
+                                                                 : "explain.node_other";
         out += "\n• " + s.tr(key, f);
         if (n.paused || n.partition) {
             out += ' ';
@@ -125,8 +127,8 @@ std::string explain_state(const sim::Snapshot& snap, const Strings& s) {
     for (const SlotRecord& r : snap.slots) {
         if (!r.valid_at(snap.tick)) continue;
         out += "\n• " + s.tr("explain.slot_held", {{"owner", r.owner},
-                                                    {"fencing", std::to_string(r.fencing)},
-                                                    {"expires", std::to_string(r.expires_at)}});
+                                                   {"fencing", std::to_string(r.fencing)},
+                                                   {"expires", std::to_string(r.expires_at)}});
     }
     return out;
 }

@@ -15,8 +15,8 @@ using namespace facts;
 
 class Builder {
 public:
-    Builder(const ExplainContext& ctx, const Strings& s) : ctx_(ctx), s_(s), trace_(*ctx.trace), i_(ctx.event_index),
-                                                           e_(trace_.events[ctx.event_index]) {
+    Builder(const ExplainContext& ctx, const Strings& s)
+        : ctx_(ctx), s_(s), trace_(*ctx.trace), i_(ctx.event_index), e_(trace_.events[ctx.event_index]) {
         f_ = event_fields(e_);
         f_.emplace_back("ticks", s.tr(e_.ttl && *e_.ttl == 1 ? "word.tick" : "word.ticks"));
         mode_ = ctx.scenario ? ctx.scenario->resource : sim::ResourceMode::off;
@@ -35,8 +35,8 @@ public:
     Explanation build() {
         const std::string key = event_key(e_);
         out_.heading = s_.tr("explain.heading", {{"tick", std::to_string(e_.tick)},
-                                                  {"op", op_words(e_, s_)},
-                                                  {"node", e_.node.empty() ? std::string("–") : e_.node}});
+                                                 {"op", op_words(e_, s_)},
+                                                 {"node", e_.node.empty() ? std::string("–") : e_.node}});
         add("ev." + key);
         {
             switch (e_.op) {
@@ -85,9 +85,12 @@ private:
     // Why the lease of the event's token ended, as the trace shows it.
     void lease_cause(const std::string& prefix) {
         const LeaseEnd end = lease_end(trace_, e_.token, i_);
-        if (end.kind == LeaseEnd::Kind::expiry) add(prefix + "expired", end_fields(end));
-        else if (end.kind == LeaseEnd::Kind::failover) add(prefix + "failover", end_fields(end));
-        else if (end.kind == LeaseEnd::Kind::release) add(prefix + "released", end_fields(end));
+        if (end.kind == LeaseEnd::Kind::expiry)
+            add(prefix + "expired", end_fields(end));
+        else if (end.kind == LeaseEnd::Kind::failover)
+            add(prefix + "failover", end_fields(end));
+        else if (end.kind == LeaseEnd::Kind::release)
+            add(prefix + "released", end_fields(end));
     }
 
     void write() {
@@ -127,9 +130,7 @@ private:
                         add("explain.write.check_vacant", f);
                     }
                     break;
-                case sim::ResourceMode::validate:
-                    add("explain.write.validate_accepted", f);
-                    break;
+                case sim::ResourceMode::validate: add("explain.write.validate_accepted", f); break;
             }
         } else {
             switch (mode_) {
@@ -199,7 +200,8 @@ private:
         }
         if (e_.outcome == Outcome::error) {
             const NodeFaultState faults = faults_before(trace_, e_.node, i_);
-            if (faults.partitioned) add("explain.extend.error_partition", {{"since", std::to_string(faults.partitioned_since)}});
+            if (faults.partitioned)
+                add("explain.extend.error_partition", {{"since", std::to_string(faults.partitioned_since)}});
             return;
         }
         // lost
@@ -225,9 +227,12 @@ private:
             case Outcome::not_owner: {
                 lease_cause("explain.release.ended_");
                 const Fields h = holder_fields();
-                if (others().empty()) add("explain.release.not_owner_vacant");
-                else if (trace_.header.capacity > 1) add("explain.release.not_owner_group");
-                else add("explain.release.not_owner_held", h);
+                if (others().empty())
+                    add("explain.release.not_owner_vacant");
+                else if (trace_.header.capacity > 1)
+                    add("explain.release.not_owner_group");
+                else
+                    add("explain.release.not_owner_held", h);
                 const LeaseEnd end = lease_end(trace_, e_.token, i_);
                 if (end.kind != LeaseEnd::Kind::none) add("explain.release.work_done", end_fields(end));
                 break;
@@ -266,7 +271,8 @@ private:
             add("explain.acquire.reply_lost");
         } else {
             const NodeFaultState faults = faults_before(trace_, e_.node, i_);
-            if (faults.partitioned) add("explain.acquire.error_partition", {{"since", std::to_string(faults.partitioned_since)}});
+            if (faults.partitioned)
+                add("explain.acquire.error_partition", {{"since", std::to_string(faults.partitioned_since)}});
         }
         shuffled_order();
     }
@@ -342,9 +348,12 @@ private:
             }
         if (run_ended_before(trace_, e_.node, run, i_)) return;
         const LeaseEnd end = lease_end(trace_, token, i_);
-        if (end.kind == LeaseEnd::Kind::expiry) add("explain.resume.expired", end_fields(end));
-        else if (end.kind == LeaseEnd::Kind::failover) add("explain.resume.failover", end_fields(end));
-        else if (end.kind == LeaseEnd::Kind::none) add("explain.resume.still_held");
+        if (end.kind == LeaseEnd::Kind::expiry)
+            add("explain.resume.expired", end_fields(end));
+        else if (end.kind == LeaseEnd::Kind::failover)
+            add("explain.resume.failover", end_fields(end));
+        else if (end.kind == LeaseEnd::Kind::none)
+            add("explain.resume.still_held");
     }
 
     void crash() {
@@ -353,9 +362,7 @@ private:
         add(holding ? "explain.crash" : "explain.crash.nothing_held");
     }
 
-    void partition() {
-        add(e_.detail == "drop_replies" ? "explain.partition.replies" : "explain.partition.requests");
-    }
+    void partition() { add(e_.detail == "drop_replies" ? "explain.partition.replies" : "explain.partition.requests"); }
 
     void failover() {
         std::vector<std::string> lost;
@@ -390,8 +397,10 @@ private:
 
     void overlap_end() {
         const std::vector<std::string> stale = executing(sim::NodeStatus::stale);
-        if (!stale.empty()) add("explain.overlap_end.stale_left", {{"stale", join(stale)}});
-        else if (ctx_.snapshot) add("explain.overlap_end.clear");
+        if (!stale.empty())
+            add("explain.overlap_end.stale_left", {{"stale", join(stale)}});
+        else if (ctx_.snapshot)
+            add("explain.overlap_end.clear");
     }
 
     const ExplainContext& ctx_;
@@ -409,8 +418,10 @@ private:
 std::string Explanation::body() const {
     std::string out;
     for (std::size_t k = 0; k < sentences.size(); ++k) {
-        if (k == 1) out += "\n\n";
-        else if (k > 1) out += ' ';
+        if (k == 1)
+            out += "\n\n";
+        else if (k > 1)
+            out += ' ';
         out += sentences[k].text;
     }
     return out;

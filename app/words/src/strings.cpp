@@ -52,8 +52,10 @@ std::string format_fields(std::string_view text, const Fields& fields) {
 std::string Strings::tr(std::string_view key, const Fields& fields) const {
     const auto& t = table(lang_);
     const std::string* text = nullptr;
-    if (auto it = t.find(key); it != t.end()) text = &it->second;
-    else if (auto it2 = en_.find(key); it2 != en_.end()) text = &it2->second;
+    if (auto it = t.find(key); it != t.end())
+        text = &it->second;
+    else if (auto it2 = en_.find(key); it2 != en_.end())
+        text = &it2->second;
     if (!text) return std::string(key);
     return format_fields(*text, fields);
 }

@@ -32,7 +32,6 @@ std::string join(const std::vector<std::string>& items) {
     return out;
 }
 
-
 bool acquires_record(const Event& e) {
     return e.op == EventOp::acquire && e.fencing &&
            (e.outcome == Outcome::acquired || (e.outcome == Outcome::error && has_detail(e, "reply_lost")));
@@ -62,11 +61,11 @@ std::optional<Fencing> highest_accepted_before(const sim::Trace& trace, std::siz
     std::optional<Fencing> h;
     for (std::size_t k = 0; k < index && k < trace.events.size(); ++k) {
         const Event& e = trace.events[k];
-        if (e.op == EventOp::write && e.outcome == Outcome::accepted && e.fencing) h = h ? std::max(*h, *e.fencing) : *e.fencing;
+        if (e.op == EventOp::write && e.outcome == Outcome::accepted && e.fencing)
+            h = h ? std::max(*h, *e.fencing) : *e.fencing;
     }
     return h;
 }
-
 
 LeaseEnd lease_end(const sim::Trace& trace, const Token& token, std::size_t index) {
     LeaseEnd out;
@@ -94,14 +93,16 @@ LeaseEnd lease_end(const sim::Trace& trace, const Token& token, std::size_t inde
     return out;
 }
 
-
 NodeFaultState faults_before(const sim::Trace& trace, const std::string& node, std::size_t index) {
     NodeFaultState s;
     for (std::size_t k = 0; k < index && k < trace.events.size(); ++k) {
         const Event& e = trace.events[k];
         if (e.node != node) continue;
         switch (e.op) {
-            case EventOp::pause: s.paused = true; s.paused_since = e.tick; break;
+            case EventOp::pause:
+                s.paused = true;
+                s.paused_since = e.tick;
+                break;
             case EventOp::resume: s.paused = false; break;
             case EventOp::partition:
                 s.partitioned = true;
@@ -109,13 +110,15 @@ NodeFaultState faults_before(const sim::Trace& trace, const std::string& node, s
                 s.partition_mode = e.detail;
                 break;
             case EventOp::heal: s.partitioned = false; break;
-            case EventOp::crash: s.crashed = true; s.crashed_at = e.tick; break;
+            case EventOp::crash:
+                s.crashed = true;
+                s.crashed_at = e.tick;
+                break;
             default: break;
         }
     }
     return s;
 }
-
 
 std::optional<Span> fault_during(const sim::Trace& trace, const std::string& node, Tick from, std::size_t index,
                                  EventOp begin_op, EventOp end_op) {

@@ -90,7 +90,8 @@ StoreError RedisConnection::connection_error(std::string_view during) {
     if (context_ && context_->err != 0) {
         message += ": ";
         message += context_->errstr;
-        if (context_->err == REDIS_ERR_IO && std::string_view(context_->errstr).find("temporarily") != std::string_view::npos) {
+        if (context_->err == REDIS_ERR_IO &&
+            std::string_view(context_->errstr).find("temporarily") != std::string_view::npos) {
             message += " (no answer within the command timeout)";
         }
     }
@@ -121,9 +122,8 @@ Result<ReplyPtr, StoreError> RedisConnection::command(const std::vector<std::str
     if (!reply.ok()) return reply;
     if (reply.value()->type == REDIS_REPLY_ERROR) {
         const redisReply* r = reply.value().get();
-        return Err{StoreError{"Redis answered " + std::string(argv.front()) + " with an error: " +
-                                  std::string(r->str, r->len),
-                              false}};
+        return Err{StoreError{
+            "Redis answered " + std::string(argv.front()) + " with an error: " + std::string(r->str, r->len), false}};
     }
     return reply;
 }

@@ -8,13 +8,21 @@
 namespace leasescope::redis {
 namespace {
 
-enum ScriptId : std::size_t { script_acquire, script_extend, script_release, script_status, script_validate,
-                              script_expire, script_failover, script_count };
+enum ScriptId : std::size_t {
+    script_acquire,
+    script_extend,
+    script_release,
+    script_status,
+    script_validate,
+    script_expire,
+    script_failover,
+    script_count
+};
 
-const std::array<std::string_view, script_count> script_sources{
-    lua::acquire, lua::extend, lua::release, lua::status, lua::validate, lua::expire, lua::failover};
-const std::array<const char*, script_count> script_names{"acquire", "extend", "release", "status", "validate",
-                                                         "expire", "failover"};
+const std::array<std::string_view, script_count> script_sources{lua::acquire,  lua::extend, lua::release, lua::status,
+                                                                lua::validate, lua::expire, lua::failover};
+const std::array<const char*, script_count> script_names{"acquire",  "extend", "release", "status",
+                                                         "validate", "expire", "failover"};
 
 // Error replies and reply-shape surprises are server-side problems: the
 // connection is still fine, so they are not connection errors.
@@ -84,8 +92,9 @@ Result<std::unique_ptr<RedisStore>, StoreError> RedisStore::connect(const RedisU
     // Braces would move the hash tag and could make two locks' namespaces
     // overlap; refusing them keeps every namespace disjoint from every other.
     if (config.name.find_first_of("{}") != std::string::npos) {
-        return Err{StoreError{"the lock name '" + config.name + "' contains '{' or '}', which live mode cannot use "
-                              "in a Redis key",
+        return Err{StoreError{"the lock name '" + config.name +
+                                  "' contains '{' or '}', which live mode cannot use "
+                                  "in a Redis key",
                               false}};
     }
     auto connection = RedisConnection::open(url, timeouts);
@@ -185,8 +194,7 @@ StoreResult<ReleaseReply> RedisStore::release(Tick now, std::string_view token, 
     auto held = validate(now, token);
     if (!held.ok()) return Err{held.error()};
     if (held.value() != Validity::current) return ReleaseReply{};  // not_owner, nothing sent
-    auto reply = run_script(script_release,
-                            {std::string(token), std::to_string(keep_ms), std::to_string(hold_off_ms)});
+    auto reply = run_script(script_release, {std::string(token), std::to_string(keep_ms), std::to_string(hold_off_ms)});
     if (!reply.ok()) return Err{reply.error()};
     std::int64_t v[3];
     if (!integers(reply.value().get(), 3, v)) return shape_error("release", describe_reply(reply.value().get()));
@@ -218,8 +226,8 @@ StoreResult<StatusReply> RedisStore::status(Tick /*now*/) {
     if (holdoff_pttl >= 0) out.holdoff_remaining = ticks_left(holdoff_pttl, tick_ms_);
     for (std::size_t i = 1; i < r->elements; ++i) {
         const redisReply* e = r->element[i];
-        if (!is_array(e, 4) || !is_integer(e->element[0]) || !is_string(e->element[1]) ||
-            !is_integer(e->element[2]) || !is_integer(e->element[3])) {
+        if (!is_array(e, 4) || !is_integer(e->element[0]) || !is_string(e->element[1]) || !is_integer(e->element[2]) ||
+            !is_integer(e->element[3])) {
             return shape_error("status", "a slot entry is malformed");
         }
         const std::int64_t pttl = e->element[3]->integer;
@@ -257,8 +265,8 @@ StoreResult<std::vector<ExpiredRecord>> RedisStore::expire(Tick /*now*/) {
         // same lock on this server, and every answer from here on would be
         // about two runs at once.
         if (exists && !ours) {
-            return Err{StoreError{"another client is writing the keys of lock '" + config_.name +
-                                      "' (slot " + std::to_string(i) +
+            return Err{StoreError{"another client is writing the keys of lock '" + config_.name + "' (slot " +
+                                      std::to_string(i) +
                                       " holds a record this run did not write); a live run needs the lock to itself",
                                   false}};
         }
@@ -270,8 +278,8 @@ StoreResult<std::vector<ExpiredRecord>> RedisStore::expire(Tick /*now*/) {
 }
 
 StoreResult<Unit> RedisStore::failover(Tick /*now*/, FailoverLoss loss) {
-    auto reply = run_script(script_failover, {loss == FailoverLoss::all ? "1" : "0",
-                                              std::to_string(config_.fencing_start - 1)});
+    auto reply =
+        run_script(script_failover, {loss == FailoverLoss::all ? "1" : "0", std::to_string(config_.fencing_start - 1)});
     if (!reply.ok()) return Err{reply.error()};
     // Vanished slots emit no expire events: forget them without reporting.
     for (auto& k : known_) k.reset();

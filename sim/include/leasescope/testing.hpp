@@ -43,13 +43,14 @@ inline ::testing::AssertionResult trace_matches_golden(const sim::Trace& trace, 
     }
     std::string text;
     if (!detail::read_whole(golden_path, text))
-        return ::testing::AssertionFailure() << "no golden trace at " << golden_path
-                                             << "; create it with LEASESCOPE_UPDATE_GOLDEN=1 and review it";
+        return ::testing::AssertionFailure()
+               << "no golden trace at " << golden_path << "; create it with LEASESCOPE_UPDATE_GOLDEN=1 and review it";
     auto golden = sim::parse_trace(text, golden_path);
     if (!golden.ok()) return ::testing::AssertionFailure() << golden.error().to_string();
     if (auto d = sim::first_divergence(golden.value(), trace)) {
-        return ::testing::AssertionFailure() << trace.header.scenario << " differs from " << golden_path
-                                             << " (A = golden, B = now)\n" << d->description;
+        return ::testing::AssertionFailure()
+               << trace.header.scenario << " differs from " << golden_path << " (A = golden, B = now)\n"
+               << d->description;
     }
     return ::testing::AssertionSuccess() << trace.summary.events << " events, sha256 " << trace.summary.trace_sha256;
 }

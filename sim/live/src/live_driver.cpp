@@ -28,8 +28,7 @@ public:
     const std::optional<StoreError>& first_error() const { return first_error_; }
     bool cancelled() const { return cancel_ != nullptr && cancel_->load(); }
 
-    StoreResult<AcquireReply> acquire(Tick now, std::string_view owner, std::string_view token,
-                                      Tick lease) override {
+    StoreResult<AcquireReply> acquire(Tick now, std::string_view owner, std::string_view token, Tick lease) override {
         return note(inner_.acquire(now, owner, token, lease));
     }
     StoreResult<ExtendReply> extend(Tick now, std::string_view token, Tick lease) override {

@@ -22,11 +22,9 @@ class ModelStore final : public Store {
 public:
     explicit ModelStore(LockConfig config);
 
-    StoreResult<AcquireReply> acquire(Tick now, std::string_view owner, std::string_view token,
-                                      Tick lease) override;
+    StoreResult<AcquireReply> acquire(Tick now, std::string_view owner, std::string_view token, Tick lease) override;
     StoreResult<ExtendReply> extend(Tick now, std::string_view token, Tick lease) override;
-    StoreResult<ReleaseReply> release(Tick now, std::string_view token, Tick keep_for,
-                                      Tick hold_off) override;
+    StoreResult<ReleaseReply> release(Tick now, std::string_view token, Tick keep_for, Tick hold_off) override;
     StoreResult<StatusReply> status(Tick now) override;
     StoreResult<Validity> validate(Tick now, std::string_view token) override;
     StoreResult<std::vector<ExpiredRecord>> expire(Tick now) override;

@@ -7,8 +7,7 @@
 
 namespace leasescope {
 
-inline constexpr std::string_view base58_alphabet =
-    "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
+inline constexpr std::string_view base58_alphabet = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
 static_assert(base58_alphabet.size() == 58);
 
 inline constexpr std::size_t sim_token_length = 8;

@@ -23,10 +23,22 @@ public:
     bool ok() const { return v_.index() == 0; }
     explicit operator bool() const { return ok(); }
 
-    T& value() & { LS_ASSERT(ok()); return std::get<0>(v_); }
-    const T& value() const& { LS_ASSERT(ok()); return std::get<0>(v_); }
-    T&& value() && { LS_ASSERT(ok()); return std::get<0>(std::move(v_)); }
-    const E& error() const { LS_ASSERT(!ok()); return std::get<1>(v_); }
+    T& value() & {
+        LS_ASSERT(ok());
+        return std::get<0>(v_);
+    }
+    const T& value() const& {
+        LS_ASSERT(ok());
+        return std::get<0>(v_);
+    }
+    T&& value() && {
+        LS_ASSERT(ok());
+        return std::get<0>(std::move(v_));
+    }
+    const E& error() const {
+        LS_ASSERT(!ok());
+        return std::get<1>(v_);
+    }
 
     T* operator->() { return &value(); }
     const T* operator->() const { return &value(); }

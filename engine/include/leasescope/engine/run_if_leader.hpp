@@ -38,7 +38,6 @@ struct LeaderRun {
 // the min-lease and hold-off rules. `options.action`, `writes` and `fail_at`
 // are ignored: the action decides when it ends.
 LeaderRun run_if_leader(Store& store, TickSource& time, SplitMix64& rng, const std::string& owner,
-                        ElectorOptions options,
-                        const std::function<ActionStep(const ActionContext&)>& action);
+                        ElectorOptions options, const std::function<ActionStep(const ActionContext&)>& action);
 
 }  // namespace leasescope

@@ -27,13 +27,13 @@ using StoreResult = Result<T, StoreError>;
 enum class BusyReason { held, hold_off };
 
 struct AcquireReply {
-    bool acquired = false;       // false: busy
-    bool fresh = false;          // acquired by this call (false: the token already held it)
-    SlotIndex slot = -1;         // on acquired
-    Fencing fencing = 0;         // on acquired
-    Tick ttl = 0;                // acquired: lease (fresh) or remaining (held already)
+    bool acquired = false;                 // false: busy
+    bool fresh = false;                    // acquired by this call (false: the token already held it)
+    SlotIndex slot = -1;                   // on acquired
+    Fencing fencing = 0;                   // on acquired
+    Tick ttl = 0;                          // acquired: lease (fresh) or remaining (held already)
     BusyReason reason = BusyReason::held;  // on busy
-    Tick remaining = 0;          // on busy: ticks until a slot frees or the hold-off ends
+    Tick remaining = 0;                    // on busy: ticks until a slot frees or the hold-off ends
 };
 
 struct ExtendReply {
@@ -88,11 +88,9 @@ class Store {
 public:
     virtual ~Store() = default;
 
-    virtual StoreResult<AcquireReply> acquire(Tick now, std::string_view owner, std::string_view token,
-                                              Tick lease) = 0;
+    virtual StoreResult<AcquireReply> acquire(Tick now, std::string_view owner, std::string_view token, Tick lease) = 0;
     virtual StoreResult<ExtendReply> extend(Tick now, std::string_view token, Tick lease) = 0;
-    virtual StoreResult<ReleaseReply> release(Tick now, std::string_view token, Tick keep_for,
-                                              Tick hold_off) = 0;
+    virtual StoreResult<ReleaseReply> release(Tick now, std::string_view token, Tick keep_for, Tick hold_off) = 0;
     virtual StoreResult<StatusReply> status(Tick now) = 0;
     virtual StoreResult<Validity> validate(Tick now, std::string_view token) = 0;
 

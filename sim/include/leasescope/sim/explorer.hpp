@@ -158,8 +158,8 @@ public:
     // Schedules in the budget with exactly `level` faults (saturating).
     std::uint64_t level_schedules(int level) const;
     // Evaluates units begin, begin + stride, … below end of a level. Thread-safe.
-    ChunkResult evaluate_level(int level, std::uint64_t begin, std::uint64_t end,
-                               ExploreControl* control = nullptr, std::uint64_t stride = 1) const;
+    ChunkResult evaluate_level(int level, std::uint64_t begin, std::uint64_t end, ExploreControl* control = nullptr,
+                               std::uint64_t stride = 1) const;
 
     // ---- Random search ----
     // Draw `index` of the stream of `seed`: 1 … max_faults faults picked
@@ -188,9 +188,9 @@ public:
     struct DueTable {
         Tick first = 0;
         std::int32_t nodes = 0;
-        std::vector<Tick> act_due;         // per (tick, node): first tick >= t at which the node acts
-        std::vector<Tick> call_due;        // per (tick, node): first tick >= t at which it calls the store
-        std::vector<std::uint8_t> flags;   // per tick: see explore_space.cpp
+        std::vector<Tick> act_due;        // per (tick, node): first tick >= t at which the node acts
+        std::vector<Tick> call_due;       // per (tick, node): first tick >= t at which it calls the store
+        std::vector<std::uint8_t> flags;  // per tick: see explore_space.cpp
     };
     struct Worker;
 
@@ -327,9 +327,9 @@ struct Failure {
     // the low number, and the acquire with the highest number before it.
     Act late, earlier;
     ResourceMode resource = ResourceMode::off;  // unsafe_write: what the resource did (§8)
-    std::vector<std::string> nodes;            // overlap: the nodes executing at the end of that tick
-    std::int32_t capacity = 0;                 // overlap: the lock's slots
-    std::vector<RunSummary> runs;              // liveness: how each run ended (empty: none started)
+    std::vector<std::string> nodes;             // overlap: the nodes executing at the end of that tick
+    std::int32_t capacity = 0;                  // overlap: the lock's slots
+    std::vector<RunSummary> runs;               // liveness: how each run ended (empty: none started)
 };
 
 // An added fault and the name of its node (empty for a failover).

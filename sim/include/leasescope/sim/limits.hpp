@@ -18,7 +18,7 @@ namespace leasescope::limits {
 inline constexpr std::int64_t candidates_max = 100'000;
 inline constexpr std::int64_t capacity_max = 1'024;
 inline constexpr Tick horizon_max = 100'000'000;
-inline constexpr Tick duration_max = horizon_max;  // wait, lease, action, every, …
+inline constexpr Tick duration_max = horizon_max;    // wait, lease, action, every, …
 inline constexpr std::int64_t runs_max = 1'000'000;  // one candidate's `runs`
 inline constexpr std::int64_t writes_max = 10'000;   // per candidate
 inline constexpr std::int64_t faults_max = 100'000;

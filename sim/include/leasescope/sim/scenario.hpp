@@ -46,9 +46,7 @@ struct Fault {
     FailoverLoss lose = FailoverLoss::leases;
 
     // The tick at which the fault ends (pause, partition), else tick_none.
-    Tick end() const {
-        return (kind == FaultKind::pause || kind == FaultKind::partition) ? at + ticks : tick_none;
-    }
+    Tick end() const { return (kind == FaultKind::pause || kind == FaultKind::partition) ? at + ticks : tick_none; }
 };
 
 struct Op {

@@ -113,7 +113,7 @@ private:
     std::size_t next_fault_edge_ = 0;
     std::vector<std::int32_t> op_order_;
     std::size_t next_op_ = 0;
-    Tick last_scheduled_tick_ = 0;  // the last tick at which a fault or op starts or ends
+    Tick last_scheduled_tick_ = 0;   // the last tick at which a fault or op starts or ends
     std::vector<NodeIndex> acting_;  // scratch for phase 5
 
     // Bookkeeping that keeps a tick's work proportional to what is due, not to
@@ -150,11 +150,11 @@ Result<TraceSummary, StoreError> run_to_end(Simulation& sim, Store& store, Event
 // ---- Snapshots: the state at the end of a tick, for the GUI ----
 
 enum class NodeStatus {
-    idle,      // no run yet, or between runs
-    waiting,   // trying to acquire
-    running,   // executing with a current token
-    stale,     // executing, but its token is no longer current
-    done,      // all runs over
+    idle,     // no run yet, or between runs
+    waiting,  // trying to acquire
+    running,  // executing with a current token
+    stale,    // executing, but its token is no longer current
+    done,     // all runs over
     crashed,
 };
 const char* to_string(NodeStatus);
@@ -221,7 +221,7 @@ private:
     };
     std::unique_ptr<Scenario> scenario_;  // stable address for the checkpoints
     Trace trace_;
-    std::vector<Checkpoint> checkpoints_;  // state before tick k * checkpoint_every
+    std::vector<Checkpoint> checkpoints_;        // state before tick k * checkpoint_every
     std::vector<std::size_t> checkpoint_sizes_;  // estimated bytes of each
     Tick checkpoint_every_;
     std::size_t checkpoint_bytes_ = 0;

@@ -17,24 +17,43 @@ inline constexpr std::string_view trace_format = "leasescope-trace/1";
 enum class Phase : std::uint8_t { faults, expiry, work, extend, acquire, ops, check };
 
 enum class EventOp : std::uint8_t {
-    pause, resume, crash, partition, heal, failover,  // faults
-    expire,                                           // expiry
-    write, release,                                   // work
-    extend,                                           // extend
-    start, acquire, skip,                             // acquire
-    status, validate,                                 // ops
-    overlap_begin, overlap_end,                       // check
+    pause,
+    resume,
+    crash,
+    partition,
+    heal,
+    failover,  // faults
+    expire,    // expiry
+    write,
+    release,  // work
+    extend,   // extend
+    start,
+    acquire,
+    skip,  // acquire
+    status,
+    validate,  // ops
+    overlap_begin,
+    overlap_end,  // check
 };
 
 enum class Outcome : std::uint8_t {
     none,  // null
     expired,
-    accepted, rejected,
-    released, kept, not_owner, error,
-    renewed, lost,
-    acquired, busy, skipped,
-    held, vacant,
-    current, stale,
+    accepted,
+    rejected,
+    released,
+    kept,
+    not_owner,
+    error,
+    renewed,
+    lost,
+    acquired,
+    busy,
+    skipped,
+    held,
+    vacant,
+    current,
+    stale,
 };
 
 const char* to_string(Phase);
@@ -150,7 +169,6 @@ struct Divergence {
     std::string description;
 };
 // ignore_tokens: token values are not compared (live versus simulated runs).
-std::optional<Divergence> first_divergence(const Trace& a, const Trace& b, bool ignore_tokens = false,
-                                           int context = 3);
+std::optional<Divergence> first_divergence(const Trace& a, const Trace& b, bool ignore_tokens = false, int context = 3);
 
 }  // namespace leasescope::sim

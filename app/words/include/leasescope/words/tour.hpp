@@ -33,7 +33,7 @@ struct TourStep {
     std::string preset;  // scenario name, e.g. "expiry-takeover"
     std::optional<Tick> tick;
     std::vector<TourFind> find;  // used when tick is absent: the first alternative that matches
-    std::string focus;   // a view id: timeline, record, candidates, action, resource, events, controls, explain
+    std::string focus;           // a view id: timeline, record, candidates, action, resource, events, controls, explain
     std::vector<TourFact> facts;
     std::string title_en, title_ko, body_en, body_ko;
 

@@ -24,7 +24,7 @@ std::string event_key(const sim::Event& event);
 // detail, mode, lose.
 Fields event_fields(const sim::Event& event);
 
-std::string op_words(const sim::Event& event, const Strings& strings);       // "release" / "해제"
+std::string op_words(const sim::Event& event, const Strings& strings);  // "release" / "해제"
 // The Outcome cell: "rejected: stale token", "skipped: gave up waiting".
 // With the lock's capacity, an overlap reads "more nodes act than the lock
 // allows (3 > 2)".

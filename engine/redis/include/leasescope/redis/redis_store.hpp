@@ -50,14 +50,11 @@ public:
 
     // Connects (AUTH, SELECT, PING) with the URL's credentials.
     static Result<std::unique_ptr<RedisStore>, StoreError> connect(const RedisUrl& url, LockConfig config,
-                                                                   std::int64_t tick_ms,
-                                                                   const Timeouts& timeouts = {});
+                                                                   std::int64_t tick_ms, const Timeouts& timeouts = {});
 
-    StoreResult<AcquireReply> acquire(Tick now, std::string_view owner, std::string_view token,
-                                      Tick lease) override;
+    StoreResult<AcquireReply> acquire(Tick now, std::string_view owner, std::string_view token, Tick lease) override;
     StoreResult<ExtendReply> extend(Tick now, std::string_view token, Tick lease) override;
-    StoreResult<ReleaseReply> release(Tick now, std::string_view token, Tick keep_for,
-                                      Tick hold_off) override;
+    StoreResult<ReleaseReply> release(Tick now, std::string_view token, Tick keep_for, Tick hold_off) override;
     StoreResult<StatusReply> status(Tick now) override;
     StoreResult<Validity> validate(Tick now, std::string_view token) override;
     // Reads the slots and reports the records this store wrote that are no
