@@ -1,3 +1,4 @@
+// Shared pieces of the CLI's commands (common.hpp): loading scenarios and traces, errors, the string tables.
 #include "common.hpp"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// The app's background work: a live run on a worker thread and a counterexample search stepped per frame (jobs.hpp).
 #include "jobs.hpp"
 
 #include <fmt/format.h>

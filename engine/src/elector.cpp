@@ -1,3 +1,5 @@
+// The elector's rules for one candidate's runs: waiting, running, releasing, the watchdog (elector.hpp, docs/model.md
+// §5).
 #include "leasescope/engine/elector.hpp"
 
 namespace leasescope {

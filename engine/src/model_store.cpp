@@ -1,3 +1,5 @@
+// The in-memory store model: slots, the fencing counter, the hold-off, expiry and failover (model_store.hpp,
+// docs/model.md §4).
 #include "leasescope/engine/model_store.hpp"
 
 #include <algorithm>

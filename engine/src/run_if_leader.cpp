@@ -1,3 +1,4 @@
+// The blocking runIfLeader call against any Store in the caller's time (run_if_leader.hpp).
 #include "leasescope/engine/run_if_leader.hpp"
 
 #include <limits>

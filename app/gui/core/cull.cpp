@@ -1,3 +1,4 @@
+// Culling and folding of a lane's spans and markers to the visible tick range (cull.hpp).
 #include "cull.hpp"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// Scenario edits made in the app, applied through the scenario's JSON form and parsed again (edit.hpp).
 #include "edit.hpp"
 
 namespace leasescope::gui {

@@ -1,3 +1,4 @@
+// Where every mark and word of the timeline goes so that nothing overlaps (lane_layout.hpp).
 #include "lane_layout.hpp"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// The timeline's draw data, computed once per simulated timeline: lanes, spans and one mark per event (lanes.hpp).
 #include "lanes.hpp"
 
 #include <map>

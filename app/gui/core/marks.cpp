@@ -1,3 +1,4 @@
+// The geometry of every mark, one definition for the screen, the panels, the legend and the SVG export (marks.hpp).
 #include "marks.hpp"
 
 #include <array>

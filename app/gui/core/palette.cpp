@@ -1,3 +1,4 @@
+// One colour per state, shared by every view and the SVG export (palette.hpp).
 #include "palette.hpp"
 
 #include <cstdio>

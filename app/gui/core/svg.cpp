@@ -1,3 +1,4 @@
+// The timeline written as an SVG picture with its legend (svg.hpp).
 #include "svg.hpp"
 
 #include <fmt/format.h>

@@ -1,3 +1,4 @@
+// Finding the shared data folders beside an installed program or in the source tree (data_dir.hpp).
 #include "leasescope/io/data_dir.hpp"
 
 #include <filesystem>

@@ -1,3 +1,4 @@
+// Loading the string tables and filling their named fields (strings.hpp).
 #include "leasescope/words/strings.hpp"
 
 #include <fmt/args.h>

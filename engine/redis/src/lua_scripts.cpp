@@ -1,3 +1,4 @@
+// The text of the Redis store's Lua scripts, one per operation (lua_scripts.hpp).
 #include "lua_scripts.hpp"
 
 namespace leasescope::redis::lua {

@@ -1,3 +1,5 @@
+// One owned, synchronous hiredis connection with timeouts, keeping connection errors apart from error replies
+// (redis_connection.hpp).
 #include "leasescope/redis/redis_connection.hpp"
 
 #include <sys/time.h>

@@ -1,3 +1,4 @@
+// The Store on a real Redis: each operation one Lua script, TTLs from the live timing rule (redis_store.hpp).
 #include "leasescope/redis/redis_store.hpp"
 
 #include <algorithm>

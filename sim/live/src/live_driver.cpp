@@ -1,3 +1,5 @@
+// Live mode: the scenario's scheduler run in real time against Redis, compared with the simulation (live_driver.hpp,
+// docs/model.md §13).
 #include "leasescope/live/live_driver.hpp"
 
 #include <algorithm>

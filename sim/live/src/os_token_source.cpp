@@ -1,3 +1,4 @@
+// Live tokens drawn from the operating system (os_token_source.hpp).
 #include "leasescope/live/os_token_source.hpp"
 
 #include <limits>

@@ -1,3 +1,4 @@
+// The steady clock that paces live ticks and checks their deadlines (tick_pacer.hpp).
 #include "leasescope/live/tick_pacer.hpp"
 
 #include <algorithm>
