@@ -7,6 +7,17 @@
 
 namespace leasescope::gui {
 
+HostFrame advance_and_build(App& app, WindowHost& host, std::chrono::steady_clock::time_point frame_start,
+                            std::chrono::steady_clock::time_point& last, int frame) {
+    const double dt = std::chrono::duration<double>(frame_start - last).count();
+    last = frame_start;
+    app.advance(dt);
+    app.poll_jobs();
+    HostFrame built = host.frame();
+    report_fill_if_asked(frame);
+    return built;
+}
+
 void run_interactive(App& app, WindowHost& host) {
     int frame = 0;
     auto last = std::chrono::steady_clock::now();
@@ -22,12 +33,7 @@ void run_interactive(App& app, WindowHost& host) {
             host.wait_events(0.25);
         else
             host.poll_events();
-        const double dt = std::chrono::duration<double>(frame_start - last).count();
-        last = frame_start;
-        app.advance(dt);
-        app.poll_jobs();
-        HostFrame built = host.frame();
-        report_fill_if_asked(frame);
+        HostFrame built = advance_and_build(app, host, frame_start, last, frame);
         host.swap();
         app.apply(built.commands);
         ++frame;

@@ -28,12 +28,7 @@ int run_screenshot(App& app, WindowHost& host, const std::string& png_path) {
             continue;
         }
         host.poll_events();
-        const double dt = std::chrono::duration<double>(frame_start - last).count();
-        last = frame_start;
-        app.advance(dt);
-        app.poll_jobs();
-        HostFrame built = host.frame();
-        report_fill_if_asked(frame);
+        HostFrame built = advance_and_build(app, host, frame_start, last, frame);
         if (frame >= ready_frame) {
             if (!write_framebuffer_png(png_path, built.fb_w, built.fb_h)) {
                 std::fprintf(stderr, "leasescope: cannot write %s\n", png_path.c_str());

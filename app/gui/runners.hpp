@@ -1,7 +1,10 @@
 #pragma once
 // The three ways the desktop app runs its frames in a window host: one
 // picture to a PNG, a frame-time measurement, or the interactive loop.
+#include <chrono>
 #include <string>
+
+#include "host.hpp"
 
 namespace leasescope::gui {
 
@@ -21,6 +24,13 @@ void run_frame_bench(App& app, WindowHost& host, int frames, int width, int heig
 // Until the window closes: input, playback, background jobs, frames; idle
 // when nothing moves. Remembers the window size at the end.
 void run_interactive(App& app, WindowHost& host);
+
+// The frame step the screenshot runner and the interactive loop share, once
+// events are in: the app advances by the time since the previous frame
+// (`last` becomes `frame_start`), collects finished background jobs, and the
+// host builds frame number `frame` (with the fill report when asked).
+HostFrame advance_and_build(App& app, WindowHost& host, std::chrono::steady_clock::time_point frame_start,
+                            std::chrono::steady_clock::time_point& last, int frame);
 
 // With LEASESCOPE_FILL_REPORT=1, on the settled frame: how many pixels each
 // window's draw list covers, on stderr (what costs fill rate under software
