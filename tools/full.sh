@@ -4,12 +4,15 @@
 # LEASESCOPE_REDIS_URL and DISPLAY exported). Each stage is timed; every stage
 # runs even when an earlier one failed, and the script fails if any did.
 #   0. formatting: every C++ file as .clang-format says (tools/format.sh --check)
-#   1. sanitizers: the asan preset (AddressSanitizer + UBSan), every test
-#   2. a second compiler: Clang 14 Release (every test) and Debug (the golden
+#   1. sanitizers: the asan preset (AddressSanitizer + UBSan), every test but
+#      the packaging ones (label "packaging": install, .deb, schema), which
+#      check the package rather than the code and run in the default suite
+#   2. a second compiler: Clang 14 Release (every test but the packaging
+#      ones) and Debug (the golden
 #      suite), and GCC 12 Debug (the golden suite); the trace hashes of all
 #      four builds and of build/test (GCC Release) must be identical
-#   3. fuzzing: the five libFuzzer targets, FUZZ_SECONDS (60) each, under a
-#      memory limit (FUZZ_RSS_MB, 1024 MiB of RSS with ASan's own overhead;
+#   3. fuzzing: the five libFuzzer targets, FUZZ_SECONDS (60) each, FULL_JOBS
+#      at a time, under a memory limit (FUZZ_RSS_MB, 1024 MiB of RSS with ASan's own overhead;
 #      one allocation over 256 MiB is a failure too): scenario, trace,
 #      override, structure (deep and long inputs built from a small program,
 #      past max_len) and trace_fixed (traces whose hash is fixed up, so the
@@ -53,7 +56,7 @@ asan_tests() {
   configure_build asan || return 1
   ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:strict_string_checks=1" \
   UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1" \
-    ctest --test-dir build/asan --output-on-failure -j "$jobs" --timeout 1200
+    ctest --test-dir build/asan --output-on-failure -j "$jobs" --timeout 1200 -LE packaging
 }
 
 # ---- 2. Compilers and build types ----
@@ -64,7 +67,7 @@ hashes_of() {  # the "ok NAME (N events, sha256 H)" lines of `check`
 compilers() {
   local ok=0
   configure_build clang-release || return 1
-  ctest --test-dir build/clang-release --output-on-failure -j "$jobs" --timeout 600 || ok=1
+  ctest --test-dir build/clang-release --output-on-failure -j "$jobs" --timeout 600 -LE packaging || ok=1
   configure_build clang-debug || return 1
   # test.sh builds a GCC Debug tool in build/test-debug; build one if it did not.
   local gcc_debug=test-debug
@@ -89,37 +92,51 @@ compilers() {
 }
 
 # ---- 3. Fuzzing ----
+fuzz_one() {  # fuzz_one KIND: one libFuzzer target for fuzz_seconds; its report goes to build/fuzz/KIND.report
+  local kind="$1" dict=""
+  [ -f "tests/fuzz/$kind.dict" ] && dict="-dict=tests/fuzz/$kind.dict"
+  # trace_fixed mutates traces: the trace seeds and dictionary serve it too.
+  [ "$kind" = trace_fixed ] && dict="-dict=tests/fuzz/trace.dict"
+  # The working corpus grows in build/; the checked-in seeds stay as they are.
+  mkdir -p "build/fuzz/corpus/$kind" "build/fuzz/artifacts/$kind"
+  # Only folders that exist: git keeps no empty folder, and libFuzzer stops
+  # at a missing one (tests/fuzz_regressions/trace has no input yet).
+  local corpora=("build/fuzz/corpus/$kind") dir
+  for dir in "tests/fuzz/corpus/$kind" "tests/fuzz_regressions/$kind" \
+             $([ "$kind" = trace_fixed ] && echo tests/fuzz/corpus/trace); do
+    [ -d "$dir" ] && corpora+=("$dir")
+  done
+  local report="build/fuzz/$kind.report"
+  echo "fuzz_$kind: $fuzz_seconds s" >"$report"
+  if ! ASAN_OPTIONS="detect_leaks=1" UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1" \
+      "build/fuzz/fuzz_$kind" -max_total_time="$fuzz_seconds" -seed="$fuzz_seed" -timeout=10 -rss_limit_mb="$fuzz_rss_mb" -malloc_limit_mb=256 \
+      -max_len=65536 -print_final_stats=1 $dict -artifact_prefix="build/fuzz/artifacts/$kind/" \
+      "${corpora[@]}" >"build/fuzz/$kind.log" 2>&1; then
+    {
+      echo "fuzz_$kind FAILED (a crash, or libFuzzer could not start): see build/fuzz/$kind.log; inputs that crashed:"
+      ls "build/fuzz/artifacts/$kind/"
+      echo "  cp build/fuzz/artifacts/$kind/<file> tests/fuzz_regressions/$kind/"
+      tail -40 "build/fuzz/$kind.log"
+    } >>"$report"
+    return 1
+  fi
+  grep -E "stat::number_of_executed_units|cov:|corp:" "build/fuzz/$kind.log" | tail -2 >>"$report"
+}
+
 fuzzing() {
   CXX=clang++-14 cmake -S tests/fuzz -B build/fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null || return 1
   cmake --build build/fuzz -j "$jobs" >/dev/null || return 1
-  local ok=0 kind dict
-  for kind in scenario trace override structure trace_fixed; do
-    dict=""
-    [ -f "tests/fuzz/$kind.dict" ] && dict="-dict=tests/fuzz/$kind.dict"
-    # trace_fixed mutates traces: the trace seeds and dictionary serve it too.
-    [ "$kind" = trace_fixed ] && dict="-dict=tests/fuzz/trace.dict"
-    # The working corpus grows in build/; the checked-in seeds stay as they are.
-    mkdir -p "build/fuzz/corpus/$kind" "build/fuzz/artifacts/$kind"
-    # Only folders that exist: git keeps no empty folder, and libFuzzer stops
-    # at a missing one (tests/fuzz_regressions/trace has no input yet).
-    local corpora=("build/fuzz/corpus/$kind") dir
-    for dir in "tests/fuzz/corpus/$kind" "tests/fuzz_regressions/$kind" \
-               $([ "$kind" = trace_fixed ] && echo tests/fuzz/corpus/trace); do
-      [ -d "$dir" ] && corpora+=("$dir")
-    done
-    echo "fuzz_$kind: $fuzz_seconds s" >&2
-    if ! ASAN_OPTIONS="detect_leaks=1" UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1" \
-        "build/fuzz/fuzz_$kind" -max_total_time="$fuzz_seconds" -seed="$fuzz_seed" -timeout=10 -rss_limit_mb="$fuzz_rss_mb" -malloc_limit_mb=256 \
-        -max_len=65536 -print_final_stats=1 $dict -artifact_prefix="build/fuzz/artifacts/$kind/" \
-        "${corpora[@]}" >"build/fuzz/$kind.log" 2>&1; then
-      ok=1
-      echo "fuzz_$kind FAILED (a crash, or libFuzzer could not start): see build/fuzz/$kind.log; inputs that crashed:" >&2
-      ls "build/fuzz/artifacts/$kind/" >&2
-      echo "  cp build/fuzz/artifacts/$kind/<file> tests/fuzz_regressions/$kind/" >&2
-      tail -40 "build/fuzz/$kind.log" >&2
-    else
-      grep -E "stat::number_of_executed_units|cov:|corp:" "build/fuzz/$kind.log" | tail -2 >&2
-    fi
+  # The targets run side by side, FULL_JOBS at a time (one core each): the
+  # same time per target, less time in all.
+  local ok=0 kind pids=() kinds=(scenario trace override structure trace_fixed) i
+  for kind in "${kinds[@]}"; do
+    while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n || true; done
+    fuzz_one "$kind" &
+    pids+=($!)
+  done
+  for i in "${!kinds[@]}"; do
+    wait "${pids[$i]}" || ok=1
+    cat "build/fuzz/${kinds[$i]}.report" >&2
   done
   return $ok
 }
