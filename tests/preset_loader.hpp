@@ -3,9 +3,12 @@
 // parsed scenario (a parse error fails the test and names the file).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "leasescope/sim/scenario.hpp"
 
@@ -13,6 +16,15 @@ namespace leasescope::test {
 
 inline std::string preset_path(const std::string& name) {
     return std::string(LEASESCOPE_SOURCE_DIR) + "/scenarios/" + name + ".json";
+}
+
+// The name of every preset in scenarios/, sorted.
+inline std::vector<std::string> preset_names() {
+    std::vector<std::string> names;
+    for (const auto& entry : std::filesystem::directory_iterator(std::string(LEASESCOPE_SOURCE_DIR) + "/scenarios"))
+        if (entry.path().extension() == ".json") names.push_back(entry.path().stem().string());
+    std::sort(names.begin(), names.end());
+    return names;
 }
 
 inline std::string read_preset(const std::string& name) {

@@ -22,13 +22,7 @@ Scenario parse(const std::string& text) {
 
 Scenario preset(const std::string& name) { return test::load_preset(name); }
 
-std::vector<std::string> preset_names() {
-    std::vector<std::string> names;
-    for (const auto& e : std::filesystem::directory_iterator(std::string(LEASESCOPE_SOURCE_DIR) + "/scenarios"))
-        if (e.path().extension() == ".json") names.push_back(e.path().stem().string());
-    std::sort(names.begin(), names.end());
-    return names;
-}
+using test::preset_names;
 
 // Events matching tick, node and op.
 std::vector<Event> find(const Trace& t, Tick tick, const std::string& node, EventOp op) {

@@ -196,6 +196,12 @@ void App::tour_goto(int step) {
         break;
     }
     tour_step_ = step;
+    // The step about the code opens the Code panel beside the tour card
+    // (placed anew, as its place differs outside the tour).
+    const bool code_was_open = code_open_;
+    code_open_ = s.focus == "code";
+    if (code_open_) live_.open = find_.open = false;
+    if (code_open_ != code_was_open) relayout_pending_ = true;
     playing_ = false;
     if (timeline_) {
         seek(resolve_tour_tick(s, timeline_->trace()));
@@ -335,6 +341,8 @@ void App::compute_layout(float w, float h) {
     layout_["explain"] = {events_w, h - bottom_h, w - events_w, bottom_h};
     layout_["live"] = {0, h - bottom_h, w, bottom_h};
     layout_["find"] = {0, h - bottom_h, w, bottom_h};
+    // Beside the tour card (which takes the explanation's place) while the tour runs.
+    layout_["code"] = tour_step_ >= 0 ? layout_["events"] : PanelRect{0, h - bottom_h, w, bottom_h};
 }
 
 void App::draw_frame(Commands& out) {
@@ -372,7 +380,8 @@ void App::draw_frame(Commands& out) {
                      relayout_pending_ || force_layout_,
                      live_,
                      find_,
-                     offscreen_};
+                     offscreen_,
+                     code_open_};
     last_size_ = io.DisplaySize;
     for (auto& view : views_) view->draw(ctx, out);
     relayout_pending_ = false;

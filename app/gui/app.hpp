@@ -140,6 +140,7 @@ private:
 
     LiveStatus live_;
     FindStatus find_;
+    bool code_open_ = false;  // the Code panel (it shares the bottom row)
     std::unique_ptr<LiveJob> live_job_;
     std::unique_ptr<FindJob> find_job_;
     sim::Properties find_properties_;
@@ -178,6 +179,7 @@ private:
     After on(const command::LiveRun& c);
     After on(const command::LiveCancel& c);
     After on(const command::FindToggle& c);
+    After on(const command::CodeToggle& c);
     After on(const command::FindRun& c);
     After on(const command::FindCancel& c);
 };

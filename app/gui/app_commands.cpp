@@ -194,7 +194,7 @@ App::After App::on(const command::ExportJsonl& c) {
 
 App::After App::on(const command::LiveToggle&) {
     live_.open = !live_.open;
-    if (live_.open) find_.open = false;
+    if (live_.open) find_.open = code_open_ = false;
     return After::next;
 }
 
@@ -220,7 +220,13 @@ App::After App::on(const command::LiveCancel&) {
 
 App::After App::on(const command::FindToggle&) {
     find_.open = !find_.open;
-    if (find_.open) live_.open = false;
+    if (find_.open) live_.open = code_open_ = false;
+    return After::next;
+}
+
+App::After App::on(const command::CodeToggle&) {
+    code_open_ = !code_open_;
+    if (code_open_) live_.open = find_.open = false;
     return After::next;
 }
 

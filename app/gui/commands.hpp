@@ -80,6 +80,7 @@ struct LiveRun {
 };
 struct LiveCancel {};
 struct FindToggle {};  // show or hide the "find a counterexample" panel
+struct CodeToggle {};  // show or hide the Code panel
 struct FindRun {
     sim::Properties properties;
     int max_faults = 2;
@@ -94,7 +95,7 @@ using Command =
                  command::LoadPreset, command::OpenPath, command::SavePath, command::OpenPicker, command::SetLang,
                  command::TourGoto, command::TourStop, command::ResetLayout, command::SetTopHeight, command::ExportPng,
                  command::ExportSvg, command::ExportJsonl, command::LiveToggle, command::LiveRun, command::LiveCancel,
-                 command::FindToggle, command::FindRun, command::FindCancel>;
+                 command::FindToggle, command::FindRun, command::FindCancel, command::CodeToggle>;
 
 using Commands = std::vector<Command>;
 

@@ -38,6 +38,9 @@ std::optional<int> parse_flags(int argc, char** argv, GuiFlags& f) {
     cli.add_flag("--find-counterexample", f.find_counterexample,
                  "Search for a counterexample to the opened scenario (up to 2 added faults), load what it finds "
                  "and put the playhead on the violation; with --screenshot, prints the result");
+    cli.add_flag("--code", f.code,
+                 "Open the Code panel: the real client's call for the knobs, and the Redis commands and Lua scripts "
+                 "the live store sends for the chosen event (the one at --tick)");
     cli.add_flag("--direct-draw", f.direct_draw,
                  "Draw the timeline afresh every frame instead of keeping its picture in a texture until it "
                  "changes (to compare frame times)");

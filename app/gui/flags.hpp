@@ -21,6 +21,7 @@ struct GuiFlags {
     std::string live_url;  // empty: $LEASESCOPE_REDIS_URL, else the default
     long long live_tick_ms = 0;
     bool find_counterexample = false;
+    bool code = false;  // open the Code panel
     bool direct_draw = false;
 
     // Headless runs draw for a picture or a measurement, not for a person.

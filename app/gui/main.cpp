@@ -67,6 +67,7 @@ bool start(App& app, const GuiFlags& f) {
         app.apply({command::LiveToggle{}});
         app.apply({command::LiveRun{f.live_url.empty() ? redis::redis_url_from_env() : f.live_url, f.live_tick_ms}});
     }
+    if (f.code) app.apply({command::CodeToggle{}});
     if (f.find_counterexample) {
         app.apply({command::FindToggle{}});
         app.apply({command::FindRun{sim::Properties{}, 2}});  // unsafe_write, fencing_regressed, liveness

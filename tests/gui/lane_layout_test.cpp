@@ -23,13 +23,7 @@ using namespace leasescope::gui;
 
 namespace {
 
-std::vector<std::string> preset_names() {
-    std::vector<std::string> names;
-    for (const auto& entry : std::filesystem::directory_iterator(std::string(LEASESCOPE_SOURCE_DIR) + "/scenarios"))
-        if (entry.path().extension() == ".json") names.push_back(entry.path().stem().string());
-    std::sort(names.begin(), names.end());
-    return names;
-}
+using test::preset_names;
 
 Strings load_strings(Lang lang) {
     Strings s;

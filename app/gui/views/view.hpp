@@ -75,8 +75,9 @@ struct FrameContext {
     const LiveStatus& live;
     const FindStatus& find;
     Offscreen* offscreen = nullptr;  // null: draw everything directly
-    // The Live or Find panel covers the bottom row (events and explanation).
-    bool bottom_taken() const { return live.open || find.open; }
+    bool code_open = false;          // the Code panel
+    // The Live, Find or Code panel covers the bottom row (events and explanation).
+    bool bottom_taken() const { return live.open || find.open || code_open; }
 
     Lang lang() const { return strings.lang(); }
     const char* tr(const char* key) const { return strings.c(key); }
@@ -92,6 +93,11 @@ public:
 
 // Every view, in drawing order (defined in view_list.cpp).
 std::vector<std::unique_ptr<View>> make_views();
+
+// The event the Explain and Code panels tell about: the selected one when it
+// is at the playhead, else the playhead's most telling event (the timeline's
+// fold priority); -1 when the tick has none.
+std::int32_t chosen_event(const FrameContext& ctx);
 
 // Places the next window on the layout rectangle of `id` and begins it with
 // the fixed-panel flags; returns what ImGui::Begin returns.

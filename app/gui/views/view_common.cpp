@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "../core/cull.hpp"
 #include "../core/marks.hpp"
 #include "view.hpp"
 
@@ -13,6 +14,25 @@ ImU32 col(const Rgba& c, float alpha_scale) {
     Rgba d = c;
     d.a = static_cast<std::uint8_t>(std::lround(static_cast<float>(c.a) * alpha_scale));
     return d.packed();
+}
+
+std::int32_t chosen_event(const FrameContext& ctx) {
+    const auto& events = ctx.timeline.trace().events;
+    if (ctx.selected_event >= 0 && static_cast<std::size_t>(ctx.selected_event) < events.size() &&
+        events[static_cast<std::size_t>(ctx.selected_event)].tick == ctx.playhead) {
+        return ctx.selected_event;
+    }
+    std::int32_t chosen = -1;
+    int best = -1;
+    for (std::size_t k = ctx.timeline.first_event_at_or_after(ctx.playhead);
+         k < events.size() && events[k].tick == ctx.playhead; ++k) {
+        const int p = marker_priority(marker_kind_of(events[k]));
+        if (p > best) {
+            best = p;
+            chosen = static_cast<std::int32_t>(k);
+        }
+    }
+    return chosen;
 }
 
 bool begin_panel(const FrameContext& ctx, const char* id, const char* title, ImGuiWindowFlags extra) {

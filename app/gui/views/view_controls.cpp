@@ -66,6 +66,9 @@ public:
         if (toggle_button(ctx.tr("ctl.find"), ctx.find.open)) out.push_back(command::FindToggle{});
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", ctx.tr("tip.find"));
         ImGui::SameLine();
+        if (toggle_button(ctx.tr("ctl.code"), ctx.code_open)) out.push_back(command::CodeToggle{});
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", ctx.tr("tip.code"));
+        ImGui::SameLine();
         if (ImGui::Button(ctx.tr("ctl.export"))) ImGui::OpenPopup("export_menu");
         if (ImGui::BeginPopup("export_menu")) {
             const std::string base = ctx.scenario.name + "-t" + std::to_string(ctx.playhead);

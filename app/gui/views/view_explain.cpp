@@ -1,6 +1,5 @@
 // "Explain this tick": the selected event (or the most telling event at the
 // playhead) in plain words, followed by the state at the end of the tick.
-#include "../core/cull.hpp"
 #include "../core/words.hpp"
 #include "view.hpp"
 
@@ -18,23 +17,7 @@ public:
             ImGui::End();
             return;
         }
-        const auto& events = ctx.timeline.trace().events;
-        std::int32_t chosen = -1;
-        if (ctx.selected_event >= 0 && static_cast<std::size_t>(ctx.selected_event) < events.size() &&
-            events[static_cast<std::size_t>(ctx.selected_event)].tick == ctx.playhead) {
-            chosen = ctx.selected_event;
-        } else {
-            // The most telling event of this tick, by the same priority the timeline folds with.
-            int best = -1;
-            for (std::size_t k = ctx.timeline.first_event_at_or_after(ctx.playhead);
-                 k < events.size() && events[k].tick == ctx.playhead; ++k) {
-                const int p = marker_priority(marker_kind_of(events[k]));
-                if (p > best) {
-                    best = p;
-                    chosen = static_cast<std::int32_t>(k);
-                }
-            }
-        }
+        const std::int32_t chosen = chosen_event(ctx);
         ImGui::PushTextWrapPos(0.0f);
         if (chosen >= 0) {
             ExplainContext ec;

@@ -16,6 +16,7 @@ std::unique_ptr<View> make_explain_view();
 std::unique_ptr<View> make_tour_view();
 std::unique_ptr<View> make_live_view();
 std::unique_ptr<View> make_find_view();
+std::unique_ptr<View> make_code_view();
 
 std::vector<std::unique_ptr<View>> make_views() {
     std::vector<std::unique_ptr<View>> views;
@@ -31,6 +32,7 @@ std::vector<std::unique_ptr<View>> make_views() {
     views.push_back(make_tour_view());
     views.push_back(make_live_view());
     views.push_back(make_find_view());
+    views.push_back(make_code_view());
     return views;
 }
 

@@ -4,26 +4,8 @@
 #include <algorithm>
 #include <array>
 
-#include "lua_scripts.hpp"
-
 namespace leasescope::redis {
 namespace {
-
-enum ScriptId : std::size_t {
-    script_acquire,
-    script_extend,
-    script_release,
-    script_status,
-    script_validate,
-    script_expire,
-    script_failover,
-    script_count
-};
-
-const std::array<std::string_view, script_count> script_sources{lua::acquire,  lua::extend, lua::release, lua::status,
-                                                                lua::validate, lua::expire, lua::failover};
-const std::array<const char*, script_count> script_names{"acquire",  "extend", "release", "status",
-                                                         "validate", "expire", "failover"};
 
 // Error replies and reply-shape surprises are server-side problems: the
 // connection is still fine, so they are not connection errors.
@@ -52,27 +34,6 @@ bool integers(const redisReply* r, std::size_t count, std::int64_t* out) {
 bool pttl_of_existing_ok(std::int64_t pttl) { return pttl >= 0; }
 
 }  // namespace
-
-// ---- keys ----
-
-KeyLayout::KeyLayout(std::string_view lock, std::int32_t capacity) : prefix_("leasescope:{") {
-    prefix_ += lock;
-    prefix_ += "}:";
-    for (std::int32_t i = 0; i < capacity; ++i) script_keys_.push_back(slot(i));
-    script_keys_.push_back(counter());
-    script_keys_.push_back(holdoff());
-}
-
-bool KeyLayout::owns(std::string_view key) const {
-    if (key.substr(0, prefix_.size()) != prefix_) return false;
-    const std::string_view rest = key.substr(prefix_.size());
-    if (rest == "fencing" || rest == "holdoff") return true;
-    constexpr std::string_view slot_word = "slot:";
-    if (rest.substr(0, slot_word.size()) != slot_word) return false;
-    const std::string_view digits = rest.substr(slot_word.size());
-    return !digits.empty() && digits.size() <= 9 &&
-           std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; });
-}
 
 // ---- store ----
 
@@ -103,19 +64,18 @@ Result<std::unique_ptr<RedisStore>, StoreError> RedisStore::connect(const RedisU
     return std::make_unique<RedisStore>(std::move(connection.value()), std::move(config), tick_ms);
 }
 
-Result<ReplyPtr, StoreError> RedisStore::run_script(std::size_t index, const std::vector<std::string>& args) {
+Result<ReplyPtr, StoreError> RedisStore::run_script(const ScriptCall& call) {
+    const auto index = static_cast<std::size_t>(call.script);
     LS_ASSERT(index < script_count);
-    const auto& keys = keys_.script_keys();
-    const std::string key_count = std::to_string(keys.size());
+    const char* name = script_name(call.script);
     if (shas_[index].empty()) {
-        auto loaded = connection_.command({"SCRIPT", "LOAD", script_sources[index]});
+        auto loaded = connection_.command({"SCRIPT", "LOAD", script_source(call.script)});
         if (!loaded.ok()) return loaded;
-        if (!is_string(loaded.value().get())) return shape_error(script_names[index], "SCRIPT LOAD gave no SHA");
+        if (!is_string(loaded.value().get())) return shape_error(name, "SCRIPT LOAD gave no SHA");
         shas_[index] = std::string(text_of(loaded.value().get()));
     }
-    std::vector<std::string_view> argv{"EVALSHA", shas_[index], key_count};
-    for (const auto& k : keys) argv.push_back(k);
-    for (const auto& a : args) argv.push_back(a);
+    const std::vector<std::string> words = evalsha_words(call, keys_, shas_[index]);
+    std::vector<std::string_view> argv(words.begin(), words.end());
     auto reply = connection_.command_raw(argv);
     if (!reply.ok()) return reply;
     const redisReply* r = reply.value().get();
@@ -123,15 +83,14 @@ Result<ReplyPtr, StoreError> RedisStore::run_script(std::size_t index, const std
         // The server lost its script cache (SCRIPT FLUSH, a restart behind a
         // proxy): EVAL sends the source and caches it again under the same SHA.
         argv[0] = "EVAL";
-        argv[1] = script_sources[index];
+        argv[1] = script_source(call.script);
         reply = connection_.command_raw(argv);
         if (!reply.ok()) return reply;
         r = reply.value().get();
     }
     if (r->type == REDIS_REPLY_ERROR) {
-        return Err{StoreError{std::string("Redis answered the ") + script_names[index] +
-                                  " script with an error: " + std::string(text_of(r)),
-                              false}};
+        return Err{StoreError{
+            std::string("Redis answered the ") + name + " script with an error: " + std::string(text_of(r)), false}};
     }
     return reply;
 }
@@ -139,9 +98,7 @@ Result<ReplyPtr, StoreError> RedisStore::run_script(std::size_t index, const std
 StoreResult<AcquireReply> RedisStore::acquire(Tick /*now*/, std::string_view owner, std::string_view token,
                                               Tick lease) {
     LS_ASSERT(lease >= 1);
-    const std::int64_t lease_ms = ttl_ms_for(lease, tick_ms_);
-    auto reply = run_script(script_acquire, {std::string(owner), std::string(token), std::to_string(lease_ms),
-                                             std::to_string(config_.fencing_start - 1)});
+    auto reply = run_script(acquire_call(owner, token, lease, tick_ms_, config_.fencing_start));
     if (!reply.ok()) return Err{reply.error()};
     std::int64_t v[5];
     if (!integers(reply.value().get(), 5, v)) return shape_error("acquire", describe_reply(reply.value().get()));
@@ -170,7 +127,7 @@ StoreResult<AcquireReply> RedisStore::acquire(Tick /*now*/, std::string_view own
 
 StoreResult<ExtendReply> RedisStore::extend(Tick /*now*/, std::string_view token, Tick lease) {
     LS_ASSERT(lease >= 1);
-    auto reply = run_script(script_extend, {std::string(token), std::to_string(ttl_ms_for(lease, tick_ms_))});
+    auto reply = run_script(extend_call(token, lease, tick_ms_));
     if (!reply.ok()) return Err{reply.error()};
     std::int64_t v[3];
     if (!integers(reply.value().get(), 3, v)) return shape_error("extend", describe_reply(reply.value().get()));
@@ -187,15 +144,13 @@ StoreResult<ExtendReply> RedisStore::extend(Tick /*now*/, std::string_view token
 StoreResult<ReleaseReply> RedisStore::release(Tick now, std::string_view token, Tick keep_for, Tick hold_off) {
     LS_ASSERT(keep_for >= 0);
     LS_ASSERT(hold_off >= 0);
-    const std::int64_t keep_ms = keep_for > 0 ? ttl_ms_for(keep_for, tick_ms_) : 0;
-    const std::int64_t hold_off_ms = hold_off > 0 ? ttl_ms_for(hold_off, tick_ms_) : 0;
     // Like the library's elector, read first and send the release script only
     // if this token still holds a record (model.md §5.4); the script checks
     // again, atomically.
     auto held = validate(now, token);
     if (!held.ok()) return Err{held.error()};
     if (held.value() != Validity::current) return ReleaseReply{};  // not_owner, nothing sent
-    auto reply = run_script(script_release, {std::string(token), std::to_string(keep_ms), std::to_string(hold_off_ms)});
+    auto reply = run_script(release_call(token, keep_for, hold_off, tick_ms_));
     if (!reply.ok()) return Err{reply.error()};
     std::int64_t v[3];
     if (!integers(reply.value().get(), 3, v)) return shape_error("release", describe_reply(reply.value().get()));
@@ -215,7 +170,7 @@ StoreResult<ReleaseReply> RedisStore::release(Tick now, std::string_view token, 
 }
 
 StoreResult<StatusReply> RedisStore::status(Tick /*now*/) {
-    auto reply = run_script(script_status, {});
+    auto reply = run_script(status_call());
     if (!reply.ok()) return Err{reply.error()};
     const redisReply* r = reply.value().get();
     if (r->type != REDIS_REPLY_ARRAY || r->elements < 1 || !is_integer(r->element[0])) {
@@ -241,7 +196,7 @@ StoreResult<StatusReply> RedisStore::status(Tick /*now*/) {
 }
 
 StoreResult<Validity> RedisStore::validate(Tick /*now*/, std::string_view token) {
-    auto reply = run_script(script_validate, {std::string(token)});
+    auto reply = run_script(validate_call(token));
     if (!reply.ok()) return Err{reply.error()};
     const redisReply* r = reply.value().get();
     if (!is_integer(r) || r->integer < 0 || r->integer > 2) return shape_error("validate", describe_reply(r));
@@ -249,7 +204,7 @@ StoreResult<Validity> RedisStore::validate(Tick /*now*/, std::string_view token)
 }
 
 StoreResult<std::vector<ExpiredRecord>> RedisStore::expire(Tick /*now*/) {
-    auto reply = run_script(script_expire, {});
+    auto reply = run_script(expire_call());
     if (!reply.ok()) return Err{reply.error()};
     const redisReply* r = reply.value().get();
     if (!is_array(r, known_.size())) return shape_error("expire", describe_reply(r));
@@ -279,8 +234,7 @@ StoreResult<std::vector<ExpiredRecord>> RedisStore::expire(Tick /*now*/) {
 }
 
 StoreResult<Unit> RedisStore::failover(Tick /*now*/, FailoverLoss loss) {
-    auto reply =
-        run_script(script_failover, {loss == FailoverLoss::all ? "1" : "0", std::to_string(config_.fencing_start - 1)});
+    auto reply = run_script(failover_call(loss, config_.fencing_start));
     if (!reply.ok()) return Err{reply.error()};
     // Vanished slots emit no expire events: forget them without reporting.
     for (auto& k : known_) k.reset();

@@ -17,32 +17,9 @@
 #include "leasescope/engine/store.hpp"
 #include "leasescope/redis/live_timing.hpp"
 #include "leasescope/redis/redis_connection.hpp"
+#include "leasescope/redis/script_calls.hpp"
 
 namespace leasescope::redis {
-
-// The lock's keys, and the one rule that says whether a key is ours.
-class KeyLayout {
-public:
-    KeyLayout(std::string_view lock, std::int32_t capacity);
-    const std::string& prefix() const { return prefix_; }  // "leasescope:{<lock>}:"
-    std::string slot(std::int32_t index) const { return prefix_ + "slot:" + std::to_string(index); }
-    std::string counter() const { return prefix_ + "fencing"; }
-    std::string holdoff() const { return prefix_ + "holdoff"; }
-    // The run-ownership key: which live run uses this lock on this server
-    // (a random id, with a lease of its own). Not one of the lock's keys:
-    // owns() is false for it and reset/remove_namespace leave it alone.
-    std::string run_owner() const { return prefix_ + "run"; }
-    // KEYS for every script: the slots in order, the counter, the hold-off.
-    const std::vector<std::string>& script_keys() const { return script_keys_; }
-    // True for exactly the keys this layout can write, whatever the capacity
-    // (slot:<digits>, fencing, holdoff under the prefix). A key of another
-    // lock whose name starts with this one's never matches.
-    bool owns(std::string_view key) const;
-
-private:
-    std::string prefix_;
-    std::vector<std::string> script_keys_;
-};
 
 class RedisStore final : public Store {
 public:
@@ -89,9 +66,9 @@ public:
     const std::vector<std::optional<ExpiredRecord>>& known() const { return known_; }
 
 private:
-    // Runs script `index` by EVALSHA, loading it on first use and falling
+    // Runs a call by EVALSHA, loading its script on first use and falling
     // back to EVAL when the server has forgotten it (NOSCRIPT).
-    Result<ReplyPtr, StoreError> run_script(std::size_t index, const std::vector<std::string>& args);
+    Result<ReplyPtr, StoreError> run_script(const ScriptCall& call);
     StoreResult<Unit> delete_namespace();
 
     RedisConnection connection_;

@@ -1,0 +1,211 @@
+// The Code panel's text: the client's calls for the knobs, and the store calls
+// behind a trace event, built by the Redis store's own builders (code_snippets.hpp).
+#include "code_snippets.hpp"
+
+#include <fmt/format.h>
+
+namespace leasescope::gui {
+namespace {
+
+using sim::EventOp;
+using sim::Outcome;
+
+// Milliseconds of a knob in ticks, as a live run with this tick_ms uses it.
+std::int64_t ms_of(Tick ticks, std::int64_t tick_ms) { return ticks * tick_ms; }
+
+// A word as redis-cli needs it: bare when it is plain, else double-quoted.
+std::string quoted(const std::string& word) {
+    const bool plain = !word.empty() && word.find_first_of(" \t\n\"'\\") == std::string::npos;
+    if (plain) return word;
+    std::string out = "\"";
+    for (char c : word) {
+        if (c == '"' || c == '\\') out += '\\';
+        out += c;
+    }
+    return out + '"';
+}
+
+// The knobs of candidate `node` (the first one when out of range).
+const ElectorOptions* options_of(const sim::Scenario& scenario, NodeIndex node) {
+    if (scenario.candidates.empty()) return nullptr;
+    if (node < 0 || static_cast<std::size_t>(node) >= scenario.candidates.size()) node = 0;
+    return &scenario.candidates[static_cast<std::size_t>(node)].options;
+}
+
+// The tick at which run `run` of `node` acquired, before event `before`.
+std::optional<Tick> acquired_at(const sim::Trace& trace, const std::string& node, std::int32_t run,
+                                std::size_t before) {
+    for (std::size_t k = before; k-- > 0;) {
+        const sim::Event& e = trace.events[k];
+        if (e.op == EventOp::acquire && e.outcome == Outcome::acquired && e.node == node && e.run == run) {
+            return e.tick;
+        }
+    }
+    return std::nullopt;
+}
+
+}  // namespace
+
+std::string iso_duration(std::int64_t ms) {
+    if (ms % 1000 == 0) return fmt::format("PT{}S", ms / 1000);
+    std::string fraction = fmt::format("{:03}", ms % 1000);
+    while (!fraction.empty() && fraction.back() == '0') fraction.pop_back();
+    return fmt::format("PT{}.{}S", ms / 1000, fraction);
+}
+
+std::string kotlin_duration(std::int64_t ms) {
+    if (ms != 0 && ms % 1000 == 0) return fmt::format("{}.seconds", ms / 1000);
+    return fmt::format("{}.milliseconds", ms);
+}
+
+ClientCode client_code(const sim::Scenario& scenario, NodeIndex node) {
+    ClientCode out;
+    const ElectorOptions* o = options_of(scenario, node);
+    if (o == nullptr) return out;
+    const std::int64_t t = scenario.tick_ms;
+    const std::string& lock = scenario.lock.name;
+    out.group = scenario.lock.capacity > 1 || scenario.elector == ElectorKind::group;
+    if (out.group) {
+        // leader-core LeaderGroupElectionOptions (java.time.Duration) and the
+        // @LeaderGroupElection annotation: maxLeaders, waitTime, leaseTime.
+        out.kotlin = fmt::format(
+            "val options = LeaderGroupElectionOptions(\n"
+            "    maxLeaders = {},\n"
+            "    waitTime = Duration.ofMillis({}),\n"
+            "    leaseTime = Duration.ofMillis({}),\n"
+            ")\n"
+            "val elector = LettuceLeaderGroupElector(connection, options)\n"
+            "\n"
+            "val value = elector.runIfLeader(\"{}\") {{ work() }}\n",
+            scenario.lock.capacity, ms_of(o->wait, t), ms_of(o->lease, t), lock);
+        out.spring = fmt::format(
+            "@LeaderGroupElection(\n"
+            "    name = \"{}\",\n"
+            "    maxLeaders = {},\n"
+            "    waitTime = \"{}\",\n"
+            "    leaseTime = \"{}\",\n"
+            ")\n"
+            "fun work(): Summary? = service.work()\n",
+            lock, scenario.lock.capacity, iso_duration(ms_of(o->wait, t)), iso_duration(ms_of(o->lease, t)));
+    } else {
+        out.kotlin = fmt::format(
+            "val options = LeaderElectionOptions(\n"
+            "    waitTime = {},\n"
+            "    leaseTime = {},\n"
+            "    minLeaseTime = {},\n"
+            "    autoExtend = {},\n"
+            ")\n"
+            "val elector = LettuceLeaderElector(connection, options)\n"
+            "\n"
+            "val value = elector.runIfLeader(\"{}\") {{ work() }}\n"
+            "\n"
+            "when (val r = elector.runIfLeaderResult(\"{}\") {{ work() }}) {{\n"
+            "    is LeaderRunResult.Elected -> done(r.value)\n"
+            "    LeaderRunResult.Skipped -> skipped()\n"
+            "    is LeaderRunResult.ActionFailed -> failed(r.cause)\n"
+            "}}\n",
+            kotlin_duration(ms_of(o->wait, t)), kotlin_duration(ms_of(o->lease, t)),
+            kotlin_duration(ms_of(o->min_lease, t)), o->auto_extend ? "true" : "false", lock, lock);
+        out.spring = fmt::format(
+            "@LeaderElection(\n"
+            "    name = \"{}\",\n"
+            "    waitTime = \"{}\",\n"
+            "    leaseTime = \"{}\",\n"
+            "    minLeaseTime = \"{}\",\n"
+            "    autoExtend = {},\n"
+            ")\n"
+            "fun work(): Summary? = service.work()\n",
+            lock, iso_duration(ms_of(o->wait, t)), iso_duration(ms_of(o->lease, t)),
+            iso_duration(ms_of(o->min_lease, t)), o->auto_extend ? "true" : "false");
+    }
+    // d-core's leader-election protocol: the token and the fencing number
+    // come back from acquire!; resign! takes the hold-off in milliseconds.
+    const std::string resign_opts =
+        o->hold_off > 0 ? fmt::format("{{:hold-off-ms {}}}", ms_of(o->hold_off, t)) : std::string("{}");
+    out.dcore = fmt::format(
+        "(let [{{:keys [status token fencing]}} (acquire! elector \"{0}\" {{}})]\n"
+        "  (when (= status :acquired)\n"
+        "    (renew! elector \"{0}\" token {{}})\n"
+        "    (resign! elector \"{0}\" token {1})))\n"
+        "(validate! elector \"{0}\" token {{}})\n"
+        "(status elector \"{0}\" {{}})\n",
+        lock, resign_opts);
+    return out;
+}
+
+EventCalls event_calls(const sim::Scenario& scenario, const sim::Trace& trace, std::size_t index) {
+    EventCalls out;
+    if (index >= trace.events.size()) return out;
+    const sim::Event& e = trace.events[index];
+    const NodeIndex node = scenario.find(e.node);
+    const ElectorOptions* o = options_of(scenario, node);
+    const std::int64_t t = scenario.tick_ms;
+    const Fencing start = scenario.lock.fencing_start;
+    const bool failed = e.outcome == Outcome::error;
+    switch (e.op) {
+        case EventOp::acquire:
+            if (o != nullptr) out.calls.push_back(redis::acquire_call(e.node, e.token, o->lease, t, start));
+            break;
+        case EventOp::extend:
+            if (o != nullptr) out.calls.push_back(redis::extend_call(e.token, o->lease, t));
+            break;
+        case EventOp::release: {
+            // model.md §5.4: read first; the script only if the token still holds.
+            out.calls.push_back(redis::validate_call(e.token));
+            if (failed) break;
+            if (e.outcome == Outcome::not_owner) {
+                out.note = CallNote::not_owner_read;
+                return out;
+            }
+            Tick keep_for = 0;
+            if (o != nullptr) {
+                const auto at = acquired_at(trace, e.node, e.run, index);
+                if (at) keep_for = std::max<Tick>(0, o->min_lease - (e.tick - *at));
+                out.calls.push_back(redis::release_call(e.token, keep_for, o->hold_off, t));
+            }
+            out.note = CallNote::release_read;
+            break;
+        }
+        case EventOp::status: out.calls.push_back(redis::status_call()); break;
+        case EventOp::validate: out.calls.push_back(redis::validate_call(e.token)); break;
+        case EventOp::write:
+            // Only the validate mode asks the store (model.md §8).
+            if (scenario.resource == sim::ResourceMode::validate) {
+                out.calls.push_back(redis::validate_call(e.token));
+            } else {
+                out.note = CallNote::no_redis;
+            }
+            break;
+        case EventOp::expire:
+            out.calls.push_back(redis::expire_call());
+            out.note = CallNote::every_tick;
+            return out;
+        case EventOp::failover:
+            for (const sim::Fault& f : scenario.faults) {
+                if (f.kind == sim::FaultKind::failover && f.at == e.tick) {
+                    out.calls.push_back(redis::failover_call(f.lose, start));
+                    break;
+                }
+            }
+            return out;
+        default: out.note = CallNote::no_redis; return out;
+    }
+    if (failed) out.note = CallNote::failed;
+    return out;
+}
+
+std::string command_lines(const std::vector<redis::ScriptCall>& calls, const redis::KeyLayout& keys) {
+    std::string out;
+    for (const redis::ScriptCall& call : calls) {
+        const std::string sha = fmt::format("sha1({})", redis::script_name(call.script));
+        const std::vector<std::string> words = redis::evalsha_words(call, keys, sha);
+        for (std::size_t i = 0; i < words.size(); ++i) {
+            if (i > 0) out += ' ';
+            out += i == 1 ? words[i] : quoted(words[i]);
+        }
+        out += '\n';
+    }
+    return out;
+}
+
+}  // namespace leasescope::gui

@@ -1,0 +1,53 @@
+#pragma once
+// The Code panel's text (docs/tutorial.md, "From the picture to the code"):
+// the real client's calls for a candidate's knobs and the scenario's tick_ms,
+// and the Redis commands the live store sends for one trace event, built by
+// the store's own call builders (leasescope/redis/script_calls.hpp), so the
+// panel shows what a live run sends. Code only: the panel's headings and
+// notes are words, in assets/i18n.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "leasescope/redis/script_calls.hpp"
+#include "leasescope/sim/scenario.hpp"
+#include "leasescope/sim/trace.hpp"
+
+namespace leasescope::gui {
+
+// A duration in ISO-8601, as the Spring annotation takes it: 500 ms "PT0.5S".
+std::string iso_duration(std::int64_t ms);
+// A kotlin.time duration literal: "500.milliseconds", "10.seconds".
+std::string kotlin_duration(std::int64_t ms);
+
+// The client code for candidate `node` (0 when there is none) of `scenario`.
+struct ClientCode {
+    std::string kotlin;  // options, the elector, runIfLeader and runIfLeaderResult
+    std::string spring;  // the annotation on a function
+    std::string dcore;   // acquire!, renew!, resign!, validate!, status
+    bool group = false;  // the leader-group API (capacity > 1 or elector "group")
+};
+ClientCode client_code(const sim::Scenario& scenario, NodeIndex node);
+
+// Why an event sends what it sends.
+enum class CallNote : std::uint8_t {
+    none,
+    no_redis,        // the event is not a Redis call (a fault, a write without validate, …)
+    release_read,    // a release reads first; the script only if the token still holds
+    not_owner_read,  // the read found another holder: only the read was sent
+    failed,          // the node was cut off: the call failed (model.md §7.2)
+    every_tick,      // expiry: the live store reads the slots every tick
+};
+
+// The store calls behind trace event `index`, in the order they are sent.
+struct EventCalls {
+    std::vector<redis::ScriptCall> calls;
+    CallNote note = CallNote::none;
+};
+EventCalls event_calls(const sim::Scenario& scenario, const sim::Trace& trace, std::size_t index);
+
+// One command line per call: EVALSHA sha1(<script>) N KEYS… ARGV…, each word
+// quoted as redis-cli would need it.
+std::string command_lines(const std::vector<redis::ScriptCall>& calls, const redis::KeyLayout& keys);
+
+}  // namespace leasescope::gui

@@ -1,0 +1,146 @@
+// The Code panel: from the picture to the code. For the candidate of the
+// chosen event (the first candidate when none) it shows the real client's
+// call with these knobs and tick_ms (Kotlin, Spring, d-core), and the Redis
+// commands and Lua scripts the live store sends for that event, built by the
+// store's own call builders (core/code_snippets.hpp). A copy button per tab.
+#include <algorithm>
+#include <set>
+
+#include "../core/code_snippets.hpp"
+#include "view.hpp"
+
+namespace leasescope::gui {
+namespace {
+
+const char* note_key(CallNote note) {
+    switch (note) {
+        case CallNote::none: return nullptr;
+        case CallNote::no_redis: return "code.note_no_redis";
+        case CallNote::release_read: return "code.note_release_read";
+        case CallNote::not_owner_read: return "code.note_not_owner_read";
+        case CallNote::failed: return "code.note_failed";
+        case CallNote::every_tick: return "code.note_every_tick";
+    }
+    return nullptr;
+}
+
+// Words on the left, a block of code with its copy button on the right.
+template <typename Notes>
+void notes_and_code(const FrameContext& ctx, const char* id, Notes&& notes, const std::string& code) {
+    ImGui::PushID(id);
+    const float em = ImGui::GetFontSize();
+    const float left_w = std::max(em * 16, ImGui::GetContentRegionAvail().x * 0.34f);
+    ImGui::BeginChild("##notes", ImVec2(left_w, 0), false);
+    ImGui::PushTextWrapPos(0);
+    notes();
+    ImGui::PopTextWrapPos();
+    ImGui::EndChild();
+    ImGui::SameLine();
+    ImGui::BeginChild("##code_side", ImVec2(0, 0), false);
+    if (!code.empty()) {
+        if (ImGui::SmallButton(ctx.tr("code.copy"))) ImGui::SetClipboardText(code.c_str());
+        ImGui::BeginChild("##code", ImVec2(0, 0), true, ImGuiWindowFlags_HorizontalScrollbar);
+        ImGui::TextUnformatted(code.c_str());
+        ImGui::EndChild();
+    }
+    ImGui::EndChild();
+    ImGui::PopID();
+}
+
+void note(const FrameContext& ctx, const char* key) { ImGui::TextDisabled("%s", ctx.tr(key)); }
+
+class CodeView final : public View {
+public:
+    const char* id() const override { return "code"; }
+
+    void draw(const FrameContext& ctx, Commands& out) override {
+        if (!ctx.code_open) return;
+        if (!begin_panel(ctx, id(), ctx.tr("panel.code"))) {
+            ImGui::End();
+            return;
+        }
+        const std::int32_t chosen = chosen_event(ctx);
+        const auto& events = ctx.timeline.trace().events;
+        NodeIndex node = 0;
+        if (chosen >= 0) {
+            const NodeIndex n = ctx.scenario.find(events[static_cast<std::size_t>(chosen)].node);
+            if (n >= 0) node = n;
+        }
+        const ClientCode client = client_code(ctx.scenario, node);
+        const std::string who = ctx.scenario.candidates.empty()
+                                    ? std::string()
+                                    : ctx.scenario.candidates[static_cast<std::size_t>(node)].name;
+        if (ImGui::SmallButton(ctx.tr("live.close"))) out.push_back(command::CodeToggle{});
+        ImGui::SameLine();
+        ImGui::PushTextWrapPos(0);
+        ImGui::TextUnformatted(
+            ctx.strings.tr("code.for", {{"node", who}, {"tick_ms", std::to_string(ctx.scenario.tick_ms)}}).c_str());
+        ImGui::PopTextWrapPos();
+        if (ImGui::BeginTabBar("##code_tabs")) {
+            if (ImGui::BeginTabItem(ctx.tr("code.tab_redis"))) {
+                redis_tab(ctx, chosen);
+                ImGui::EndTabItem();
+            }
+            if (ImGui::BeginTabItem(ctx.tr("code.tab_kotlin"))) {
+                notes_and_code(
+                    ctx, "kotlin", [&] { note(ctx, client.group ? "code.note_group" : "code.note_kotlin"); },
+                    client.kotlin);
+                ImGui::EndTabItem();
+            }
+            if (ImGui::BeginTabItem(ctx.tr("code.tab_spring"))) {
+                notes_and_code(ctx, "spring", [&] { note(ctx, "code.note_spring"); }, client.spring);
+                ImGui::EndTabItem();
+            }
+            if (ImGui::BeginTabItem(ctx.tr("code.tab_dcore"))) {
+                notes_and_code(ctx, "dcore", [&] { note(ctx, "code.note_dcore"); }, client.dcore);
+                ImGui::EndTabItem();
+            }
+            ImGui::EndTabBar();
+        }
+        ImGui::End();
+    }
+
+private:
+    static void redis_tab(const FrameContext& ctx, std::int32_t chosen) {
+        if (chosen < 0) {
+            notes_and_code(ctx, "redis", [&] { note(ctx, "code.pick_event"); }, std::string());
+            return;
+        }
+        const auto& trace = ctx.timeline.trace();
+        const sim::Event& e = trace.events[static_cast<std::size_t>(chosen)];
+        const EventCalls calls = event_calls(ctx.scenario, trace, static_cast<std::size_t>(chosen));
+        std::string text;
+        if (!calls.calls.empty()) {
+            const redis::KeyLayout keys(ctx.scenario.lock.name, ctx.scenario.lock.capacity);
+            text = command_lines(calls.calls, keys);
+            std::set<redis::ScriptId> shown;
+            for (const redis::ScriptCall& call : calls.calls) {
+                if (!shown.insert(call.script).second) continue;
+                text += "\n-- ";
+                text += redis::script_name(call.script);
+                text += ".lua";
+                text += redis::script_source(call.script);
+            }
+        }
+        const char* outcome = sim::to_string(e.outcome);
+        notes_and_code(
+            ctx, "redis",
+            [&] {
+                ImGui::TextUnformatted(ctx.strings
+                                           .tr("code.event", {{"tick", std::to_string(e.tick)},
+                                                              {"node", e.node.empty() ? "—" : e.node},
+                                                              {"op", sim::to_string(e.op)},
+                                                              {"outcome", *outcome ? outcome : "—"}})
+                                           .c_str());
+                if (const char* key = note_key(calls.note)) note(ctx, key);
+                if (!calls.calls.empty()) note(ctx, "code.note_ttl");
+            },
+            text);
+    }
+};
+
+}  // namespace
+
+std::unique_ptr<View> make_code_view() { return std::make_unique<CodeView>(); }
+
+}  // namespace leasescope::gui

@@ -1,0 +1,129 @@
+// The Code panel's calls against the trace: for every event of every preset,
+// the store calls it shows are the ones the model's outcome implies (a kept
+// release carries a keep time, a released one none, a not_owner release only
+// its read), with the candidate's lease and hold-off in the live timing
+// rule's milliseconds; and the client code carries the knobs.
+#include <gtest/gtest.h>
+
+#include "../preset_loader.hpp"
+#include "core/code_snippets.hpp"
+#include "leasescope/redis/live_timing.hpp"
+#include "leasescope/sim/simulation.hpp"
+
+using namespace leasescope;
+using namespace leasescope::gui;
+using redis::ScriptId;
+using sim::EventOp;
+using sim::Outcome;
+
+namespace {
+
+std::string ms(Tick ticks, std::int64_t tick_ms) { return std::to_string(redis::ttl_ms_for(ticks, tick_ms)); }
+
+}  // namespace
+
+TEST(CodeSnippets, Durations) {
+    EXPECT_EQ(iso_duration(500), "PT0.5S");
+    EXPECT_EQ(iso_duration(50), "PT0.05S");
+    EXPECT_EQ(iso_duration(10000), "PT10S");
+    EXPECT_EQ(iso_duration(1250), "PT1.25S");
+    EXPECT_EQ(iso_duration(0), "PT0S");
+    EXPECT_EQ(kotlin_duration(300), "300.milliseconds");
+    EXPECT_EQ(kotlin_duration(2000), "2.seconds");
+    EXPECT_EQ(kotlin_duration(0), "0.milliseconds");
+}
+
+TEST(CodeSnippets, ClientCodeCarriesTheKnobs) {
+    const sim::Scenario s = test::load_preset("expiry-takeover");
+    const ElectorOptions& o = s.candidates[0].options;
+    const ClientCode c = client_code(s, 0);
+    EXPECT_FALSE(c.group);
+    EXPECT_NE(c.kotlin.find("leaseTime = " + kotlin_duration(o.lease * s.tick_ms)), std::string::npos) << c.kotlin;
+    EXPECT_NE(c.kotlin.find("waitTime = " + kotlin_duration(o.wait * s.tick_ms)), std::string::npos) << c.kotlin;
+    EXPECT_NE(c.kotlin.find("minLeaseTime = " + kotlin_duration(o.min_lease * s.tick_ms)), std::string::npos);
+    EXPECT_NE(c.kotlin.find("runIfLeaderResult(\"" + s.lock.name + "\")"), std::string::npos);
+    EXPECT_NE(c.spring.find("leaseTime = \"" + iso_duration(o.lease * s.tick_ms) + "\""), std::string::npos)
+        << c.spring;
+    EXPECT_NE(c.spring.find("autoExtend = " + std::string(o.auto_extend ? "true" : "false")), std::string::npos);
+    EXPECT_NE(c.dcore.find("(acquire! elector \"" + s.lock.name + "\""), std::string::npos) << c.dcore;
+
+    const sim::Scenario g = test::load_preset("group-expiry");
+    const ClientCode gc = client_code(g, 0);
+    EXPECT_TRUE(gc.group);
+    EXPECT_NE(gc.kotlin.find("maxLeaders = " + std::to_string(g.lock.capacity)), std::string::npos) << gc.kotlin;
+}
+
+TEST(CodeSnippets, EveryEventOfEveryPresetSendsWhatItsOutcomeImplies) {
+    std::size_t acquires = 0, kept = 0, released = 0, not_owner = 0;
+    for (const std::string& name : test::preset_names()) {
+        SCOPED_TRACE(name);
+        const sim::Scenario s = test::load_preset(name);
+        const sim::Trace trace = sim::simulate(s);
+        for (std::size_t k = 0; k < trace.events.size(); ++k) {
+            const sim::Event& e = trace.events[k];
+            SCOPED_TRACE(sim::event_line(e));
+            const EventCalls c = event_calls(s, trace, k);
+            const NodeIndex n = s.find(e.node);
+            switch (e.op) {
+                case EventOp::acquire: {
+                    ++acquires;
+                    ASSERT_EQ(c.calls.size(), 1u);
+                    EXPECT_EQ(c.calls[0].script, ScriptId::acquire);
+                    const auto& a = c.calls[0].args;
+                    ASSERT_EQ(a.size(), 4u);
+                    EXPECT_EQ(a[0], e.node);
+                    EXPECT_EQ(a[1], e.token);
+                    EXPECT_EQ(a[2], ms(s.candidates[static_cast<std::size_t>(n)].options.lease, s.tick_ms));
+                    EXPECT_EQ(a[3], std::to_string(s.lock.fencing_start - 1));
+                    break;
+                }
+                case EventOp::release: {
+                    ASSERT_FALSE(c.calls.empty());
+                    EXPECT_EQ(c.calls[0].script, ScriptId::validate);
+                    EXPECT_EQ(c.calls[0].args, std::vector<std::string>{e.token});
+                    if (e.outcome == Outcome::kept || e.outcome == Outcome::released) {
+                        ASSERT_EQ(c.calls.size(), 2u);
+                        EXPECT_EQ(c.calls[1].script, ScriptId::release);
+                        const auto& a = c.calls[1].args;
+                        // The model keeps the record exactly when keep_for > 0 (model.md §4.2).
+                        EXPECT_EQ(a[1] != "0", e.outcome == Outcome::kept) << a[1];
+                        const Tick hold_off = s.candidates[static_cast<std::size_t>(n)].options.hold_off;
+                        EXPECT_EQ(a[2], hold_off > 0 ? ms(hold_off, s.tick_ms) : "0");
+                        ++(e.outcome == Outcome::kept ? kept : released);
+                    } else {
+                        EXPECT_EQ(c.calls.size(), 1u);  // not_owner or cut off: the read only
+                        if (e.outcome == Outcome::not_owner) ++not_owner;
+                    }
+                    break;
+                }
+                case EventOp::extend:
+                    ASSERT_EQ(c.calls.size(), 1u);
+                    EXPECT_EQ(c.calls[0].script, ScriptId::extend);
+                    EXPECT_EQ(c.calls[0].args[0], e.token);
+                    break;
+                case EventOp::status: EXPECT_EQ(c.calls.at(0).script, ScriptId::status); break;
+                case EventOp::validate: EXPECT_EQ(c.calls.at(0).script, ScriptId::validate); break;
+                case EventOp::expire: EXPECT_EQ(c.calls.at(0).script, ScriptId::expire); break;
+                case EventOp::failover: EXPECT_EQ(c.calls.at(0).script, ScriptId::failover); break;
+                case EventOp::write:
+                    EXPECT_EQ(c.calls.size(), s.resource == sim::ResourceMode::validate ? 1u : 0u);
+                    break;
+                default: EXPECT_TRUE(c.calls.empty()); EXPECT_EQ(c.note, CallNote::no_redis);
+            }
+            EXPECT_EQ(c.note == CallNote::failed, e.outcome == Outcome::error);
+        }
+    }
+    // The presets reach every kind of release the panel tells apart.
+    EXPECT_GT(acquires, 0u);
+    EXPECT_GT(kept, 0u);
+    EXPECT_GT(released, 0u);
+    EXPECT_GT(not_owner, 0u);
+}
+
+TEST(CodeSnippets, CommandLinesNameTheScriptTheKeysAndTheArguments) {
+    const redis::KeyLayout keys("orders", 2);
+    const std::string line = command_lines({redis::acquire_call("node-a", "tok en", 6, 50, 33)}, keys);
+    EXPECT_EQ(line,
+              "EVALSHA sha1(acquire) 4 leasescope:{orders}:slot:0 leasescope:{orders}:slot:1 "
+              "leasescope:{orders}:fencing leasescope:{orders}:holdoff node-a \"tok en\" 275 32\n");
+}
