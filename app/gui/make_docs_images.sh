@@ -55,6 +55,8 @@ if [ "$lessons_only" = "--lessons-only" ]; then exit 0; fi
 shot expiry-takeover-t12 expiry-takeover 12 en --svg "$out/expiry-takeover.svg"
 shot expiry-takeover-t8-ko expiry-takeover 8 ko
 shot tour-results contention 3 en --tour 3
+shot code-panel expiry-takeover 6 en --tour 9
+shot code-panel-release-ko expiry-takeover 12 ko --code
 shot auto-extension-t6 auto-extension 6 en
 shot gc-pause-fencing-t15 gc-pause-fencing 15 en
 shot gc-pause-no-fencing-t15-ko gc-pause-no-fencing 15 ko
