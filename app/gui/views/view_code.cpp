@@ -88,11 +88,13 @@ public:
                 ImGui::EndTabItem();
             }
             if (ImGui::BeginTabItem(ctx.tr("code.tab_spring"))) {
-                notes_and_code(ctx, "spring", [&] { note(ctx, "code.note_spring"); }, client.spring);
+                notes_and_code(
+                    ctx, "spring", [&] { note(ctx, "code.note_spring"); }, client.spring);
                 ImGui::EndTabItem();
             }
             if (ImGui::BeginTabItem(ctx.tr("code.tab_dcore"))) {
-                notes_and_code(ctx, "dcore", [&] { note(ctx, "code.note_dcore"); }, client.dcore);
+                notes_and_code(
+                    ctx, "dcore", [&] { note(ctx, "code.note_dcore"); }, client.dcore);
                 ImGui::EndTabItem();
             }
             ImGui::EndTabBar();
@@ -103,7 +105,8 @@ public:
 private:
     static void redis_tab(const FrameContext& ctx, std::int32_t chosen) {
         if (chosen < 0) {
-            notes_and_code(ctx, "redis", [&] { note(ctx, "code.pick_event"); }, std::string());
+            notes_and_code(
+                ctx, "redis", [&] { note(ctx, "code.pick_event"); }, std::string());
             return;
         }
         const auto& trace = ctx.timeline.trace();

@@ -43,10 +43,9 @@ private:
 // One Lua script per store operation.
 enum class ScriptId : std::uint8_t { acquire, extend, release, status, validate, expire, failover };
 inline constexpr std::size_t script_count = 7;
-inline constexpr std::array<ScriptId, script_count> all_scripts{ScriptId::acquire,  ScriptId::extend,
-                                                                ScriptId::release,  ScriptId::status,
-                                                                ScriptId::validate, ScriptId::expire,
-                                                                ScriptId::failover};
+inline constexpr std::array<ScriptId, script_count> all_scripts{
+    ScriptId::acquire,  ScriptId::extend, ScriptId::release, ScriptId::status,
+    ScriptId::validate, ScriptId::expire, ScriptId::failover};
 
 // The script's Lua source, exactly as the store loads it.
 std::string_view script_source(ScriptId id);
