@@ -10,6 +10,8 @@
 #include <nlohmann/json.hpp>
 
 #include "common.hpp"
+#include "leasescope/engine/assert.hpp"
+#include "leasescope/sim/candidate_keys.hpp"
 #include "leasescope/sim/limits.hpp"
 
 namespace leasescope::cli {
@@ -30,42 +32,62 @@ json described(json j, const char* description) {
     return j;
 }
 
-// The keys a candidate and "defaults" share (everything but "name").
+// What each candidate key means, for the schema's readers
+// (docs/scenario-format.md says the same).
+const char* candidate_key_description(std::string_view key) {
+    if (key == "start") return "Tick at which the first run is scheduled.";
+    if (key == "wait")
+        return "waitTime: how long a run keeps trying to acquire; 0 means one attempt. Required here or in "
+               "\"defaults\".";
+    if (key == "lease")
+        return "leaseTime: the record expires this many ticks after it was written. Required here or in "
+               "\"defaults\".";
+    if (key == "min_lease")
+        return "minLeaseTime: an early finish keeps the record at least this long after acquiring; must not "
+               "exceed lease.";
+    if (key == "auto_extend") return "Run the watchdog that renews the lease.";
+    if (key == "extend_every")
+        return "Ticks between watchdog renewals; less than lease when auto_extend. Absent: the library's period, "
+               "max(floor(lease * tick_ms / 3), 25) ms.";
+    if (key == "retry_every") return "Ticks between acquire attempts while waiting.";
+    if (key == "action")
+        return "How many active (unpaused) ticks the protected work takes. Required here or in \"defaults\".";
+    if (key == "writes")
+        return "Progress points at which the work writes to the resource, strictly increasing, each from 1 to "
+               "action. Absent: one write at the end of the action; [] never writes.";
+    if (key == "fail_at") return "Progress (1 to action) at which the work throws and ends as action_failed.";
+    if (key == "hold_off") return "After releasing, nobody (the releaser included) may acquire for this long.";
+    if (key == "runs") return "How many times the job runs.";
+    if (key == "every") return "Ticks between scheduled run starts; required when runs > 1.";
+    return nullptr;
+}
+
+// The keys a candidate and "defaults" share (everything but "name"), from
+// the parser's own key table (leasescope/sim/candidate_keys.hpp): names,
+// order, ranges and defaults cannot drift from what the parser accepts.
 json candidate_properties() {
-    const std::int64_t d = limits::duration_max;
     json p = json::object();
-    p["start"] = with_default(integer(0, limits::horizon_max, "Tick at which the first run is scheduled."), 0);
-    p["wait"] = integer(0, d,
-                        "waitTime: how long a run keeps trying to acquire; 0 means one attempt. Required here or in "
-                        "\"defaults\".");
-    p["lease"] = integer(1, d,
-                         "leaseTime: the record expires this many ticks after it was written. Required here or in "
-                         "\"defaults\".");
-    p["min_lease"] = with_default(
-        integer(0, d,
-                "minLeaseTime: an early finish keeps the record at least this long after acquiring; must not "
-                "exceed lease."),
-        0);
-    p["auto_extend"] = {
-        {"type", "boolean"}, {"default", false}, {"description", "Run the watchdog that renews the lease."}};
-    p["extend_every"] = integer(1, d,
-                                "Ticks between watchdog renewals; less than lease when auto_extend. Absent: the "
-                                "library's period, max(floor(lease * tick_ms / 3), 25) ms.");
-    p["retry_every"] = with_default(integer(1, d, "Ticks between acquire attempts while waiting."), 1);
-    p["action"] = integer(1, d,
-                          "How many active (unpaused) ticks the protected work takes. Required here or in "
-                          "\"defaults\".");
-    p["writes"] = {{"type", "array"},
-                   {"items", integer(1, d, "A progress point, from 1 to action.")},
-                   {"maxItems", limits::writes_max},
-                   {"description",
-                    "Progress points at which the work writes to the resource, strictly increasing, each from 1 to "
-                    "action. Absent: one write at the end of the action; [] never writes."}};
-    p["fail_at"] = integer(1, d, "Progress (1 to action) at which the work throws and ends as action_failed.");
-    p["hold_off"] =
-        with_default(integer(0, d, "After releasing, nobody (the releaser included) may acquire for this long."), 0);
-    p["runs"] = with_default(integer(1, limits::runs_max, "How many times the job runs."), 1);
-    p["every"] = integer(1, d, "Ticks between scheduled run starts; required when runs > 1.");
+    for (const sim::CandidateKey* k : sim::candidate_keys()) {
+        if (k->kind == sim::KeyKind::name) continue;
+        const char* description = candidate_key_description(k->name);
+        LS_ASSERT(description != nullptr && "every candidate key is described");
+        switch (k->kind) {
+            case sim::KeyKind::integer: p[k->name] = integer(k->lo, k->hi, description); break;
+            case sim::KeyKind::flag:
+                p[k->name] = {{"type", "boolean"}, {"default", k->fallback != 0}, {"description", description}};
+                continue;
+            case sim::KeyKind::offsets:
+                p[k->name] = {{"type", "array"},
+                              {"items", integer(k->lo, k->hi, "A progress point, from 1 to action.")},
+                              {"maxItems", limits::writes_max},
+                              {"description", description}};
+                break;
+            case sim::KeyKind::name: break;
+        }
+        if (sim::has_schema_default(*k)) {
+            p[k->name]["default"] = k->kind == sim::KeyKind::flag ? json(k->fallback != 0) : json(k->fallback);
+        }
+    }
     return p;
 }
 

@@ -5,52 +5,17 @@
 
 #include <fmt/format.h>
 
+#include "leasescope/sim/candidate_keys.hpp"
 #include "leasescope/sim/limits.hpp"
 #include "scenario_internal.hpp"
 
 namespace leasescope::sim::scenario_detail {
 namespace {
 
-enum class KeyKind {
-    name,     // the candidate's own name; never in "defaults"
-    integer,  // a Tick or a count in [lo, hi]
-    flag,     // true or false
-    offsets,  // strictly increasing offsets in [1, hi]
-};
-
-enum class Need {
-    optional,            // absent: `fallback`
-    required,            // here or in "defaults"
-    required_to_repeat,  // required when runs > 1, else optional
-};
-
-// When scenario_to_json writes the key: a scenario written back stays
-// minimal and still means the same.
-enum class WriteBack {
-    always,
-    when_given,     // only when the file gave it (Candidate::*given)
-    when_positive,  // only when above 0 (0 means "none")
-};
-
-// One key a candidate may have. `lo`..`hi` is its range on its own;
-// relations between keys (min_lease <= lease, writes and fail_at within the
-// action) are checked per candidate once its values are merged.
-struct CandidateKey {
-    const char* name;
-    KeyKind kind;
-    std::int64_t lo = 0;
-    std::int64_t hi = 0;
-    Need need = Need::optional;
-    std::int64_t fallback = 0;  // integer or flag, when neither the candidate nor "defaults" gives it
-    WriteBack write = WriteBack::always;
-    bool within_action = false;  // its upper bound is the candidate's action, when that is known
-    // The field it fills: the one member pointer of its kind.
-    Tick ElectorOptions::*tick = nullptr;
-    std::int32_t ElectorOptions::*count = nullptr;
-    bool ElectorOptions::*flag = nullptr;
-    std::vector<Tick> ElectorOptions::*offsets = nullptr;
-    bool Candidate::*given = nullptr;  // set when the key is given, here or in "defaults"
-};
+using sim::CandidateKey;
+using sim::KeyKind;
+using sim::Need;
+using sim::WriteBack;
 
 // The keys in the order a scenario file lists them (and "expected one of"
 // names them). What each means: docs/scenario-format.md, model.md §5.1.
@@ -143,7 +108,7 @@ constexpr CandidateKey every{.name = "every",
                              .tick = &ElectorOptions::every};
 }  // namespace key
 
-constexpr const CandidateKey* candidate_keys[] = {
+constexpr const CandidateKey* key_table[] = {
     &key::name,        &key::start,        &key::wait,        &key::lease,  &key::min_lease,
     &key::auto_extend, &key::extend_every, &key::retry_every, &key::action, &key::writes,
     &key::fail_at,     &key::hold_off,     &key::runs,        &key::every,
@@ -163,7 +128,7 @@ constexpr bool well_formed(const CandidateKey& k) {
     return false;
 }
 constexpr bool all_well_formed() {
-    for (const CandidateKey* k : candidate_keys) {
+    for (const CandidateKey* k : key_table) {
         if (!well_formed(*k)) return false;
     }
     return true;
@@ -172,14 +137,14 @@ static_assert(all_well_formed());
 
 std::vector<std::string> key_names(bool with_name) {
     std::vector<std::string> names;
-    for (const CandidateKey* k : candidate_keys) {
+    for (const CandidateKey* k : key_table) {
         if (with_name || k->kind != KeyKind::name) names.emplace_back(k->name);
     }
     return names;
 }
 
 const CandidateKey* find_key(std::string_view name) {
-    for (const CandidateKey* k : candidate_keys) {
+    for (const CandidateKey* k : key_table) {
         if (name == k->name) return k;
     }
     return nullptr;
@@ -197,6 +162,14 @@ void check_default(const CandidateKey& k, const json& v, const std::string& path
 }
 
 }  // namespace
+
+}  // namespace leasescope::sim::scenario_detail
+
+namespace leasescope::sim {
+std::span<const CandidateKey* const> candidate_keys() { return scenario_detail::key_table; }
+}  // namespace leasescope::sim
+
+namespace leasescope::sim::scenario_detail {
 
 Defaults read_defaults(const json& root, Failures& errors) {
     Defaults defaults;
@@ -242,7 +215,7 @@ Candidate read_candidate(const Defaults& defaults, const json& own, std::size_t 
     Candidate c;
     c.name = get_name(own[key::name.name], own_path + "/" + key::name.name);
     ElectorOptions& o = c.options;
-    for (const CandidateKey* k : candidate_keys) {
+    for (const CandidateKey* k : key_table) {
         if (k->given != nullptr) c.*(k->given) = source(*k).first != nullptr;
     }
     // wait, lease and action all read: the relations that need them can be checked.
@@ -316,7 +289,7 @@ Candidate read_candidate(const Defaults& defaults, const json& own, std::size_t 
 ordered_json candidate_to_json(const Candidate& c) {
     const ElectorOptions& o = c.options;
     ordered_json j;
-    for (const CandidateKey* k : candidate_keys) {
+    for (const CandidateKey* k : key_table) {
         std::int64_t number = 0;
         if (k->tick != nullptr) number = o.*(k->tick);
         if (k->count != nullptr) number = o.*(k->count);

@@ -20,8 +20,9 @@ using redis::ScriptId;
 namespace {
 
 std::string text_of(const redisReply* r) {
-    return r != nullptr && (r->type == REDIS_REPLY_STRING || r->type == REDIS_REPLY_STATUS) ? std::string(r->str, r->len)
-                                                                                             : std::string();
+    return r != nullptr && (r->type == REDIS_REPLY_STRING || r->type == REDIS_REPLY_STATUS)
+               ? std::string(r->str, r->len)
+               : std::string();
 }
 
 // One script call as sent: its script and its ARGV (after the KEYS).
@@ -65,8 +66,8 @@ TEST(CodePanelLive, TheScriptsALiveRunSendsAreTheOnesThePanelShows) {
 
     // Presets without partitions (a cut-off call may or may not reach the
     // server): kept and released records, a hold-off, the watchdog, a group.
-    for (const std::string name : {"expiry-takeover", "min-lease", "hold-off-handover", "auto-extension",
-                                   "group-expiry"}) {
+    for (const std::string name :
+         {"expiry-takeover", "min-lease", "hold-off-handover", "auto-extension", "group-expiry"}) {
         SCOPED_TRACE(name);
         const sim::Scenario s = test::load_preset(name);
         ASSERT_TRUE(c.command({"CONFIG", "SET", "slowlog-log-slower-than", "0"}).ok());
