@@ -48,6 +48,7 @@ struct MergeArgs {
     std::vector<std::string> results;
     std::string out;
     std::string assets;
+    std::string format = "text";
 };
 
 // "K/N" with 0 <= K < N <= explore_shards_max.
@@ -195,15 +196,19 @@ void print_bench(std::FILE* o, const sim::SearchStats& t, const Timing& timing) 
 
 // explore --format json: one document on stdout (fields in docs/cli-json.md);
 // the human lines then go to stderr.
-void print_json(const sim::Explorer& explorer, const sim::ExploreRun& run, const sim::ExploreReport& report,
-                const std::string& path, const nlohmann::ordered_json& found, const Timing& timing, int status) {
+// explore-merge's has the same fields, `command` "explore-merge", `scenario`
+// null (the shards name only the scenario's name) and `shards`.
+void print_json(const char* command, const sim::Explorer& explorer, const sim::ExploreRun& run,
+                const sim::ExploreReport& report, const nlohmann::ordered_json& path,
+                const nlohmann::ordered_json& found, const Timing& timing, int status,
+                std::optional<std::uint64_t> shards = std::nullopt) {
     auto stats = [](const sim::SearchStats& st) {
         return nlohmann::ordered_json{{"schedules", st.schedules}, {"simulated", st.simulated}, {"pruned", st.pruned},
                                       {"invalid", st.invalid},     {"failing", st.failing},     {"ticks", st.ticks}};
     };
     const bool random = run.mode == sim::ExploreMode::random;
     nlohmann::ordered_json doc;
-    doc["command"] = "explore";
+    doc["command"] = command;
     doc["scenario"] = path;
     doc["name"] = explorer.base().name;
     doc["mode"] = random ? "random" : "exhaustive";
@@ -224,6 +229,7 @@ void print_json(const sim::Explorer& explorer, const sim::ExploreRun& run, const
     doc["seconds"] = timing.seconds;
     doc["cpu_seconds"] = timing.cpu_seconds;
     doc["jobs"] = timing.jobs;
+    if (shards) doc["shards"] = *shards;
     doc["exit_code"] = status;
     const std::string text = doc.dump(2) + "\n";
     std::fwrite(text.data(), 1, text.size(), stdout);
@@ -340,7 +346,7 @@ int cmd_explore(const ExploreArgs& args) {
     nlohmann::ordered_json found;  // null when none was found
     const int status = print_outcome(human, explorer, run, report, args.out, strings, found);
     print_bench(human, report.totals, {seconds, cpu_seconds, jobs});
-    if (json) print_json(explorer, run, report, args.path, found, {seconds, cpu_seconds, jobs}, status);
+    if (json) print_json("explore", explorer, run, report, args.path, found, {seconds, cpu_seconds, jobs}, status);
     return status;
 }
 
@@ -361,12 +367,19 @@ int cmd_explore_merge(const MergeArgs& args) {
         return exit_bad_input;
     }
     const sim::MergedSearch& m = merged.value();
-    if (m.run.mode == sim::ExploreMode::random) fmt::print("seed {} (replay with --seed {})\n", m.run.seed, m.run.seed);
-    print_header(stdout, m.explorer, m.run);
+    // With --format json the human lines go to stderr and stdout holds one document.
+    const bool json = args.format == "json";
+    std::FILE* human = json ? stderr : stdout;
+    if (m.run.mode == sim::ExploreMode::random) {
+        fmt::print(human, "seed {} (replay with --seed {})\n", m.run.seed, m.run.seed);
+    }
+    print_header(human, m.explorer, m.run);
     nlohmann::ordered_json found;
-    const int status = print_outcome(stdout, m.explorer, m.run, m.report, args.out, strings, found);
+    const int status = print_outcome(human, m.explorer, m.run, m.report, args.out, strings, found);
     // Wall time: the slowest shard's; CPU time and threads: all shards'.
-    print_bench(stdout, m.report.totals, {m.timing.seconds, m.timing.cpu_seconds, m.timing.jobs});
+    const Timing timing{m.timing.seconds, m.timing.cpu_seconds, m.timing.jobs};
+    print_bench(human, m.report.totals, timing);
+    if (json) print_json("explore-merge", m.explorer, m.run, m.report, nullptr, found, timing, status, m.shards);
     return status;
 }
 
@@ -445,6 +458,11 @@ void add_explore_command(CLI::App& app, int& exit_code) {
     merge->add_option("RESULTS", margs->results, "The N result files, in any order")->required();
     merge->add_option("--out", margs->out, "Where to write the counterexample (default: NAME-counterexample.json)");
     merge->add_option("--assets", margs->assets, "Folder with i18n/en.json (as for explore)");
+    merge
+        ->add_option("--format", margs->format,
+                     "text, or json: one document on stdout at the end (the fields of explore's, with \"shards\"; "
+                     "docs/cli-json.md), the human lines on stderr")
+        ->check(CLI::IsMember({"text", "json"}));
     merge->callback([margs, &exit_code] { exit_code = cmd_explore_merge(*margs); });
 }
 

@@ -70,6 +70,24 @@ compare "exhaustive, none in the budget" 2 "$S/gc-pause-no-fencing.json" --set '
 compare "random" 3 "$S/contention.json" --seeds 400 --seed 5 --max-faults 4 --property unsafe_write,liveness
 compare "one shard" 1 "$S/contention.json" --seeds 100 --seed 9 --max-faults 3
 
+# --format json: the merged document has the whole search's counters and verdict.
+args=("$S/contention.json" --property unsafe_write,liveness --max-faults 2 --max-pause 3 --jobs 1)
+"$CLI" explore "${args[@]}" --out w.json --format json >whole.doc 2>/dev/null
+rm -f -- *.shard-*.json
+for k in 0 1 2; do "$CLI" explore "${args[@]}" --shard "$k/3" >/dev/null 2>&1 || fail "json: shard $k/3 failed"; done
+"$CLI" explore-merge ./*.shard-*-of-3.json --out m.json --format json >merged.doc 2>/dev/null
+python3 - whole.doc merged.doc <<'PY' || fail "json: explore-merge --format json differs from explore --format json"
+import json, sys
+w, m = (json.load(open(p)) for p in sys.argv[1:])
+assert m["command"] == "explore-merge" and m["shards"] == 3 and m["scenario"] is None, m
+for k in ("name", "mode", "max_faults", "properties", "levels", "totals", "found", "exit_code"):
+    assert w[k] == m[k], (k, w[k], m[k])
+assert (w["counterexample"] is None) == (m["counterexample"] is None)
+if w["counterexample"]:
+    assert w["counterexample"]["faults"] == m["counterexample"]["faults"], (w["counterexample"], m["counterexample"])
+PY
+rm -f w.json m.json whole.doc merged.doc -- *.shard-*.json
+
 # Errors name the shard at fault.
 expect_error() {
   local label=$1 pattern=$2
