@@ -77,7 +77,8 @@ bool Elector::attempt_due(Tick now, bool active) const {
     return active && state_ == ElectorState::waiting && now >= next_attempt_;
 }
 
-AttemptEffect Elector::attempt(Tick now, Store& store) {
+template <class S>
+AttemptEffect Elector::attempt_on(Tick now, S& store) {
     LS_ASSERT(state_ == ElectorState::waiting);
     RunRecord& run = runs_.back();
     AttemptEffect effect;
@@ -140,7 +141,8 @@ Tick Elector::keep_for(Tick now) const {
     return std::max<Tick>(0, options_.min_lease - (now - runs_.back().acquired_at));
 }
 
-StoreResult<ReleaseReply> Elector::end_action(Tick now, RunResult result, Store& store) {
+template <class S>
+StoreResult<ReleaseReply> Elector::end_action_on(Tick now, RunResult result, S& store) {
     LS_ASSERT(state_ == ElectorState::running);
     LS_ASSERT(result == RunResult::elected || result == RunResult::action_failed);
     const Tick keep = keep_for(now);
@@ -159,7 +161,8 @@ Tick Elector::next_extend() const { return next_extend_half_ms_ / (2 * options_.
 
 bool Elector::extend_due(Tick now, bool active) const { return active && watchdog_running() && next_extend() <= now; }
 
-StoreResult<ExtendReply> Elector::extend(Tick now, Store& store) {
+template <class S>
+StoreResult<ExtendReply> Elector::extend_on(Tick now, S& store) {
     LS_ASSERT(watchdog_running());
     LS_ASSERT(next_extend() <= now);
     // A run due in this tick happens at its own moment; one whose tick has
@@ -186,5 +189,12 @@ void Elector::end_run(Tick now, RunResult result) {
     run.ended_at = now;
     state_ = static_cast<Tick>(runs_.size()) < options_.runs ? ElectorState::idle : ElectorState::finished;
 }
+
+template AttemptEffect Elector::attempt_on<Store>(Tick, Store&);
+template AttemptEffect Elector::attempt_on<ModelStore>(Tick, ModelStore&);
+template StoreResult<ReleaseReply> Elector::end_action_on<Store>(Tick, RunResult, Store&);
+template StoreResult<ReleaseReply> Elector::end_action_on<ModelStore>(Tick, RunResult, ModelStore&);
+template StoreResult<ExtendReply> Elector::extend_on<Store>(Tick, Store&);
+template StoreResult<ExtendReply> Elector::extend_on<ModelStore>(Tick, ModelStore&);
 
 }  // namespace leasescope

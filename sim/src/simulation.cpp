@@ -78,6 +78,7 @@ void Simulation::emit(EventSink& sink, Event event) {
 Result<Unit, StoreError> Simulation::step(Store& store, EventSink& sink) {
     LS_ASSERT(!finished_);
     const Tick t = next_tick_;
+    model_ = store.model();
     std::optional<StoreError> failure;
     phase_faults(t, store, sink, failure);
     if (!failure) phase_expiry(t, store, sink, failure);

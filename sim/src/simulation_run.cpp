@@ -20,9 +20,8 @@ class HashingSink final : public EventSink {
 public:
     explicit HashingSink(EventSink& next) : next_(next) {}
     void on_event(const Event& event) override {
-        line_.clear();
-        append_event_line(line_, event);
-        hasher_.add_line(line_);
+        append_event_line(hasher_.pending(), event);
+        hasher_.end_line();
         ++count_;
         next_.on_event(event);
     }
@@ -32,7 +31,6 @@ public:
 private:
     EventSink& next_;
     TraceHasher hasher_;
-    std::string line_;
     std::int64_t count_ = 0;
 };
 

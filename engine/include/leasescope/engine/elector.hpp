@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "leasescope/engine/model_store.hpp"
 #include "leasescope/engine/store.hpp"
 
 namespace leasescope {
@@ -97,23 +98,39 @@ public:
     bool run_due(Tick now, bool active) const;
     void begin_run(Tick now, Token token);
     bool attempt_due(Tick now, bool active) const;
-    AttemptEffect attempt(Tick now, Store& store);
+    // Each store-calling step has two forms: any Store (through the
+    // interface) and the ModelStore (final, so called directly: the
+    // simulator's path for a node without a partition). Same rules.
+    AttemptEffect attempt(Tick now, Store& store) { return attempt_on(now, store); }
+    AttemptEffect attempt(Tick now, ModelStore& store) { return attempt_on(now, store); }
 
     // Running (phase 3): one more active tick of the action.
     WorkEffect advance(Tick now);
     // Ends the action with `result` (elected or action_failed) and releases.
-    StoreResult<ReleaseReply> end_action(Tick now, RunResult result, Store& store);
+    StoreResult<ReleaseReply> end_action(Tick now, RunResult result, Store& store) {
+        return end_action_on(now, result, store);
+    }
+    StoreResult<ReleaseReply> end_action(Tick now, RunResult result, ModelStore& store) {
+        return end_action_on(now, result, store);
+    }
     Tick keep_for(Tick now) const;
 
     // Watchdog (phase 4). Several runs can be due in one tick when the
     // period is shorter than a tick: call extend() while extend_due().
     bool extend_due(Tick now, bool active) const;
-    StoreResult<ExtendReply> extend(Tick now, Store& store);
+    StoreResult<ExtendReply> extend(Tick now, Store& store) { return extend_on(now, store); }
+    StoreResult<ExtendReply> extend(Tick now, ModelStore& store) { return extend_on(now, store); }
 
     // The node stops for good; true when a run was going.
     bool crash(Tick now);
 
 private:
+    template <class S>
+    AttemptEffect attempt_on(Tick now, S& store);
+    template <class S>
+    StoreResult<ReleaseReply> end_action_on(Tick now, RunResult result, S& store);
+    template <class S>
+    StoreResult<ExtendReply> extend_on(Tick now, S& store);
     void end_run(Tick now, RunResult result);
 
     std::string owner_;
@@ -130,5 +147,12 @@ private:
     std::int64_t next_extend_half_ms_ = 0;
     bool watchdog_stopped_ = false;
 };
+
+extern template AttemptEffect Elector::attempt_on<Store>(Tick, Store&);
+extern template AttemptEffect Elector::attempt_on<ModelStore>(Tick, ModelStore&);
+extern template StoreResult<ReleaseReply> Elector::end_action_on<Store>(Tick, RunResult, Store&);
+extern template StoreResult<ReleaseReply> Elector::end_action_on<ModelStore>(Tick, RunResult, ModelStore&);
+extern template StoreResult<ExtendReply> Elector::extend_on<Store>(Tick, Store&);
+extern template StoreResult<ExtendReply> Elector::extend_on<ModelStore>(Tick, ModelStore&);
 
 }  // namespace leasescope

@@ -113,8 +113,12 @@ private:
     std::size_t next_fault_edge_ = 0;
     std::vector<std::int32_t> op_order_;
     std::size_t next_op_ = 0;
-    Tick last_scheduled_tick_ = 0;   // the last tick at which a fault or op starts or ends
-    std::vector<NodeIndex> acting_;  // scratch for phase 5
+    Tick last_scheduled_tick_ = 0;        // the last tick at which a fault or op starts or ends
+    std::vector<NodeIndex> acting_;       // scratch for phase 5
+    std::vector<ExpiredRecord> expired_;  // scratch for phase 2
+    // The model behind the store of the current step (Store::model()), or
+    // null: node calls without a partition then go to it directly.
+    ModelStore* model_ = nullptr;
 
     // Bookkeeping that keeps a tick's work proportional to what is due, not to
     // the number of candidates. None of it changes behaviour: the electors'

@@ -130,18 +130,31 @@ std::string event_line(const Event&);
 std::string summary_line(const TraceSummary&);
 
 // SHA-256 of the event lines, each followed by "\n" (OpenSSL libcrypto), so
-// `sha256sum` can check one from outside.
+// `sha256sum` can check one from outside. Lines are gathered in a buffer and
+// hashed in blocks of about 64 KiB, not one digest update per line.
 class TraceHasher {
 public:
     TraceHasher();
     ~TraceHasher();
     TraceHasher(const TraceHasher&) = delete;
     TraceHasher& operator=(const TraceHasher&) = delete;
-    void add_line(std::string_view line);  // the newline is added here
-    std::string hex();                     // finishes; call once
+    void add_line(std::string_view line) {  // the newline is added here
+        pending_.append(line);
+        end_line();
+    }
+    // Writing a line in place: append its bytes to pending(), then end_line().
+    std::string& pending() { return pending_; }
+    void end_line() {
+        pending_ += '\n';
+        if (pending_.size() >= block_bytes) flush();
+    }
+    std::string hex();  // finishes; call once
 
 private:
+    static constexpr std::size_t block_bytes = std::size_t{64} << 10;
+    void flush();  // hashes and empties pending_
     void* ctx_;
+    std::string pending_;
 };
 
 // The whole trace file: header, events, summary, each line ending in "\n".
