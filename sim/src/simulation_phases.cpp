@@ -297,6 +297,8 @@ void Simulation::phase_extend(Tick t, Store& store, EventSink& sink) {
 }
 
 void Simulation::phase_acquire(Tick t, Store& store, EventSink& sink) {
+    // Nothing filed at or before t (most ticks): nothing to do.
+    if (wake_heap_.empty() || wake_heap_.front().first > t) return;
     // The candidates: every node filed under a tick at or before t. Entries
     // are hints; the elector's predicates decide, as in a scan of all nodes.
     acting_.clear();

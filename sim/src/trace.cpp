@@ -253,25 +253,40 @@ std::string event_line(const Event& e) {
 // the key order of docs/model.md §12 (as event lines are): a summary lists every run, and
 // building a JSON value per run cost about 300 bytes and a few allocations
 // each. Strings go through append_json_string, like event lines.
-std::string summary_line(const TraceSummary& s) {
+std::string summary_head(const TraceSummary& s) {
     std::string out;
-    out.reserve(160 + s.results.size() * 64);
     out += R"({"type":"summary","end_tick":)";
     append_int(out, s.end_tick);
     out += R"(,"results":[)";
+    return out;
+}
+
+void append_summary_result(std::string& out, const RunSummary& r, bool first) {
+    out += first ? R"({"node":)" : R"(,{"node":)";
+    append_json_string(out, r.node);
+    out += R"(,"run":)";
+    append_int(out, r.run);
+    out += R"(,"result":)";
+    append_json_string(out, r.result);
+    out += R"(,"fencing":)";
+    append_opt_int(out, r.fencing);
+    out += '}';
+}
+
+std::string summary_line(const TraceSummary& s) {
+    std::string out = summary_head(s);
+    out.reserve(160 + s.results.size() * 64);
     bool first = true;
     for (const RunSummary& r : s.results) {
-        out += first ? R"({"node":)" : R"(,{"node":)";
+        append_summary_result(out, r, first);
         first = false;
-        append_json_string(out, r.node);
-        out += R"(,"run":)";
-        append_int(out, r.run);
-        out += R"(,"result":)";
-        append_json_string(out, r.result);
-        out += R"(,"fencing":)";
-        append_opt_int(out, r.fencing);
-        out += '}';
     }
+    out += summary_tail(s);
+    return out;
+}
+
+std::string summary_tail(const TraceSummary& s) {
+    std::string out;
     out += R"(],"violations":{"overlap":)";
     append_int(out, s.violations.overlap);
     out += R"(,"unsafe_write":)";

@@ -59,6 +59,16 @@ struct RunRecord {
     Tick ended_at = tick_none;
 };
 
+// What is kept of every run once it is over: the result and the fencing
+// number the node learned (the trace's summary, model.md §12.4). 16 bytes a
+// run, so a long run with repeating runs keeps little per run.
+struct RunOutcome {
+    Fencing fencing = 0;
+    RunResult result = RunResult::unfinished;
+    bool has_fencing = false;
+    std::optional<Fencing> learned() const { return has_fencing ? std::optional<Fencing>(fencing) : std::nullopt; }
+};
+
 struct AttemptEffect {
     // The store's answer; empty when the check gave up without an attempt
     // (the single lock at or after its deadline).
@@ -79,9 +89,12 @@ public:
     const ElectorOptions& options() const { return options_; }
     ElectorState state() const { return state_; }
     bool executing() const { return state_ == ElectorState::running; }
-    const std::vector<RunRecord>& runs() const { return runs_; }
-    // The current run, or the latest one; null before the first run.
-    const RunRecord* latest_run() const { return runs_.empty() ? nullptr : &runs_.back(); }
+    // Every run started so far, in order (the last is the current or latest).
+    const std::vector<RunOutcome>& outcomes() const { return outcomes_; }
+    std::int32_t run_count() const { return static_cast<std::int32_t>(outcomes_.size()); }
+    // The whole record of the current run, or the latest one; null before the
+    // first run. Earlier runs keep only their outcome.
+    const RunRecord* latest_run() const { return outcomes_.empty() ? nullptr : &latest_; }
     Tick progress() const { return progress_; }
     Tick deadline() const { return deadline_; }
     Tick next_attempt() const { return next_attempt_; }
@@ -136,7 +149,8 @@ private:
     std::string owner_;
     ElectorOptions options_;
     ElectorState state_ = ElectorState::idle;
-    std::vector<RunRecord> runs_;
+    std::vector<RunOutcome> outcomes_;
+    RunRecord latest_;
     Tick deadline_ = 0;
     Tick next_attempt_ = 0;
     bool attempted_ = false;  // the run's first check always attempts (do-while)

@@ -146,10 +146,19 @@ Trace simulate(const Scenario& scenario, std::optional<Tick> until = std::nullop
 
 // Drives `sim` to the end against any store, calling `on_tick_begin(t)` as
 // each tick begins (live mode waits for the tick's moment there). Returns the
-// summary with the hash of the events `sink` saw.
+// summary with the hash of the events `sink` saw. keep_results false leaves
+// summary.results empty (a streamed run writes them with write_summary_line,
+// from the electors' compact outcomes, instead of one record per run).
 Result<TraceSummary, StoreError> run_to_end(Simulation& sim, Store& store, EventSink& sink,
                                             const std::function<void(Tick)>& on_tick_begin = {},
-                                            std::optional<Tick> until = std::nullopt);
+                                            std::optional<Tick> until = std::nullopt, bool keep_results = true);
+
+// Writes the summary line of `summary` (without its newline) to `write` in
+// pieces of about 64 KiB, the results taken from `sim` (summary.results is
+// not read): the same bytes as summary_line with sim.results(), without a
+// record per run or the whole line in memory.
+void write_summary_line(const Simulation& sim, const TraceSummary& summary,
+                        const std::function<void(std::string_view)>& write);
 
 // ---- Snapshots: the state at the end of a tick, for the GUI ----
 

@@ -128,6 +128,12 @@ std::string header_line(const TraceHeader&);
 void append_event_line(std::string& out, const Event&);
 std::string event_line(const Event&);
 std::string summary_line(const TraceSummary&);
+// The summary line in pieces, for writing it without holding it whole:
+// summary_line(s) is summary_head(s), then append_summary_result(out, r,
+// first) for every result, then summary_tail(s).
+std::string summary_head(const TraceSummary&);
+void append_summary_result(std::string& out, const RunSummary&, bool first);
+std::string summary_tail(const TraceSummary&);
 
 // SHA-256 of the event lines, each followed by "\n" (OpenSSL libcrypto), so
 // `sha256sum` can check one from outside. Lines are gathered in a buffer and
