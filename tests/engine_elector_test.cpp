@@ -58,7 +58,7 @@ std::vector<Tick> attempt_ticks(Elector& e, Store& store, Tick from, Tick to) {
 // paused on the ticks in `paused`.
 std::vector<Tick> extend_ticks(Elector& e, Store& store, Tick to, const std::vector<Tick>& paused = {}) {
     std::vector<Tick> ticks;
-    for (Tick t = e.runs().back().acquired_at + 1; t <= to; ++t) {
+    for (Tick t = e.latest_run()->acquired_at + 1; t <= to; ++t) {
         const bool active = std::find(paused.begin(), paused.end(), t) == paused.end();
         while (e.extend_due(t, active)) {
             ticks.push_back(t);
@@ -77,8 +77,8 @@ TEST(ElectorAcquire, WaitZeroIsOneAttempt) {
         Elector e("a", options(0, 5, 3, kind));
         e.begin_run(0, "t");
         EXPECT_EQ(attempt_ticks(e, store, 0, 10), std::vector<Tick>({0})) << to_string(kind);
-        EXPECT_EQ(e.runs()[0].result, RunResult::skipped);
-        EXPECT_EQ(e.runs()[0].ended_at, 0);
+        EXPECT_EQ(e.outcomes()[0].result, RunResult::skipped);
+        EXPECT_EQ(e.latest_run()->ended_at, 0);
     }
 }
 
@@ -90,14 +90,14 @@ TEST(ElectorAcquire, LockNeverAttemptsAtDeadlineGroupDoes) {
     Elector lock("a", options(2, 5, 3, ElectorKind::lock));
     lock.begin_run(0, "t");
     EXPECT_EQ(attempt_ticks(lock, store, 0, 10), std::vector<Tick>({0, 1}));
-    EXPECT_EQ(lock.runs()[0].result, RunResult::skipped);
-    EXPECT_EQ(lock.runs()[0].ended_at, 2);  // it gives up at the deadline
+    EXPECT_EQ(lock.outcomes()[0].result, RunResult::skipped);
+    EXPECT_EQ(lock.latest_run()->ended_at, 2);  // it gives up at the deadline
 
     Elector group("b", options(2, 5, 3, ElectorKind::group));
     group.begin_run(0, "u");
     EXPECT_EQ(attempt_ticks(group, store, 0, 10), std::vector<Tick>({0, 1, 2}));
-    EXPECT_EQ(group.runs()[0].result, RunResult::skipped);
-    EXPECT_EQ(group.runs()[0].ended_at, 2);
+    EXPECT_EQ(group.outcomes()[0].result, RunResult::skipped);
+    EXPECT_EQ(group.latest_run()->ended_at, 2);
 }
 
 // The give-up check at the deadline makes no store call: it cannot fail.
@@ -122,14 +122,14 @@ TEST(ElectorAcquire, RetryCadenceAndDeadline) {
     Elector lock("a", o);
     lock.begin_run(3, "t");
     EXPECT_EQ(attempt_ticks(lock, store, 3, 20), std::vector<Tick>({3, 5, 7}));
-    EXPECT_EQ(lock.runs()[0].result, RunResult::skipped);
-    EXPECT_EQ(lock.runs()[0].ended_at, 8);
+    EXPECT_EQ(lock.outcomes()[0].result, RunResult::skipped);
+    EXPECT_EQ(lock.latest_run()->ended_at, 8);
 
     o.elector = ElectorKind::group;
     Elector group("b", o);
     group.begin_run(3, "u");
     EXPECT_EQ(attempt_ticks(group, store, 3, 20), std::vector<Tick>({3, 5, 7, 8}));
-    EXPECT_EQ(group.runs()[0].ended_at, 8);
+    EXPECT_EQ(group.latest_run()->ended_at, 8);
 }
 
 // A waiter paused past its deadline: the lock gives up when it wakes, without
@@ -170,8 +170,8 @@ TEST(ElectorAcquire, BackendErrorIsAcquireFailed) {
     ASSERT_TRUE(effect.reply.has_value());
     EXPECT_FALSE(effect.reply->ok());
     EXPECT_EQ(effect.ended, RunResult::acquire_failed);
-    EXPECT_EQ(e.runs()[0].result, RunResult::acquire_failed);
-    EXPECT_FALSE(e.runs()[0].fencing.has_value());
+    EXPECT_EQ(e.outcomes()[0].result, RunResult::acquire_failed);
+    EXPECT_FALSE(e.outcomes()[0].learned().has_value());
 }
 
 // Progress grows by one per advance; writes fire at their offsets; the action ends at `action`.
@@ -209,7 +209,7 @@ TEST(ElectorRun, FailAtAfterItsWrite) {
     EXPECT_EQ(w.ended, RunResult::action_failed);
     auto reply = e.end_action(3, *w.ended, store);
     EXPECT_EQ(reply->outcome, ReleaseOutcome::released);
-    EXPECT_EQ(e.runs()[0].result, RunResult::action_failed);
+    EXPECT_EQ(e.outcomes()[0].result, RunResult::action_failed);
 }
 
 // The release keeps the record for what is left of min_lease: max(0, min_lease - elapsed).
@@ -235,7 +235,7 @@ TEST(ElectorRun, ResultStandsOnRejectedRelease) {
     (void)e.attempt(0, store);
     auto reply = e.end_action(4, RunResult::elected, store);
     EXPECT_EQ(reply->outcome, ReleaseOutcome::not_owner);
-    EXPECT_EQ(e.runs()[0].result, RunResult::elected);
+    EXPECT_EQ(e.outcomes()[0].result, RunResult::elected);
 }
 
 // The library's period: lease 10 ticks of 50 ms = 500 ms gives
@@ -379,7 +379,7 @@ TEST(ElectorRuns, ScheduleWaitsForPreviousEnd) {
     EXPECT_EQ(e.next_run_at(), 10);  // scheduled at 6, but run 0 ended at 9
     e.begin_run(10, "t1");
     (void)e.attempt(10, store);  // the record kept nothing: released at 9
-    EXPECT_EQ(e.runs()[1].fencing, 2);
+    EXPECT_EQ(e.outcomes()[1].learned(), 2);
 }
 
 // A crash ends the current run as crashed and no later run starts.
@@ -392,7 +392,7 @@ TEST(ElectorRuns, CrashEndsEverything) {
     e.begin_run(0, "t");
     (void)e.attempt(0, store);
     EXPECT_TRUE(e.crash(1));
-    EXPECT_EQ(e.runs()[0].result, RunResult::crashed);
+    EXPECT_EQ(e.outcomes()[0].result, RunResult::crashed);
     EXPECT_EQ(e.state(), ElectorState::finished);
     EXPECT_EQ(e.next_run_at(), tick_none);
     EXPECT_FALSE(e.crash(2));

@@ -137,7 +137,7 @@ TEST(Property, InvariantsHoldInRandomHistories) {
         if (s.resource == ResourceMode::check) {
             EXPECT_EQ(sink.unsafe, 0);
         }
-        for (const auto& e : sim.electors()) starts += static_cast<std::int64_t>(e.runs().size());
+        for (const auto& e : sim.electors()) starts += static_cast<std::int64_t>(e.run_count());
         EXPECT_EQ(static_cast<std::int64_t>(sim.results().size()), starts);
         EXPECT_LE(sim.end_tick(), s.horizon);
 

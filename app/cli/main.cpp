@@ -110,13 +110,16 @@ int cmd_run(const std::string& path, const std::vector<std::string>& sets, const
         fmt::print("{}\n", sim::header_line(header));
     }
     StreamSink sink(stdout, text, trace_file.get());
-    auto summary = sim::run_to_end(simulation, store, sink, {}, until);
+    // The results are written from the electors' compact outcomes (the text
+    // view still reads them from the summary): memory stays flat.
+    auto summary = sim::run_to_end(simulation, store, sink, {}, until, /*keep_results=*/text);
     if (!summary.ok()) {
         fmt::print(stderr, "error: store failed: {}\n", summary.error().message);
         return exit_backend;
     }
     if (trace_file) {
-        trace_file->write(sim::summary_line(summary.value()) + "\n");
+        sim::write_summary_line(simulation, summary.value(), [&](std::string_view piece) { trace_file->write(piece); });
+        trace_file->write("\n");
         std::string error;
         if (!trace_file->commit(error)) {
             fmt::print(stderr, "error: {}\n", error);
@@ -131,7 +134,9 @@ int cmd_run(const std::string& path, const std::vector<std::string>& sets, const
         // The summary part of the text view (after the empty table).
         fmt::print("{}", all.substr(all.find("\nended at")));
     } else {
-        fmt::print("{}\n", sim::summary_line(summary.value()));
+        sim::write_summary_line(simulation, summary.value(),
+                                [](std::string_view piece) { std::fwrite(piece.data(), 1, piece.size(), stdout); });
+        std::fputc('\n', stdout);
     }
     return exit_ok;
 }

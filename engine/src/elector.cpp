@@ -47,10 +47,10 @@ Elector::Elector(std::string owner, ElectorOptions options) : owner_(std::move(o
 
 Tick Elector::next_run_at() const {
     if (state_ != ElectorState::idle) return tick_none;
-    const auto k = static_cast<Tick>(runs_.size());
+    const auto k = static_cast<Tick>(outcomes_.size());
     if (k >= options_.runs) return tick_none;
     Tick at = options_.start + k * options_.every;
-    if (!runs_.empty()) at = std::max(at, runs_.back().ended_at + 1);
+    if (!outcomes_.empty()) at = std::max(at, latest_.ended_at + 1);
     return at;
 }
 
@@ -63,10 +63,11 @@ bool Elector::run_due(Tick now, bool active) const {
 void Elector::begin_run(Tick now, Token token) {
     LS_ASSERT(state_ == ElectorState::idle);
     RunRecord r;
-    r.run = static_cast<std::int32_t>(runs_.size());
+    r.run = static_cast<std::int32_t>(outcomes_.size());
     r.token = std::move(token);
     r.started_at = now;
-    runs_.push_back(std::move(r));
+    latest_ = std::move(r);
+    outcomes_.emplace_back();
     state_ = ElectorState::waiting;
     next_attempt_ = now;
     attempted_ = false;
@@ -77,9 +78,10 @@ bool Elector::attempt_due(Tick now, bool active) const {
     return active && state_ == ElectorState::waiting && now >= next_attempt_;
 }
 
-AttemptEffect Elector::attempt(Tick now, Store& store) {
+template <class S>
+AttemptEffect Elector::attempt_on(Tick now, S& store) {
     LS_ASSERT(state_ == ElectorState::waiting);
-    RunRecord& run = runs_.back();
+    RunRecord& run = latest_;
     AttemptEffect effect;
     // The single lock tests the time left after its sleep: once the deadline
     // has come it gives up without another attempt (model.md §5.2). The first
@@ -101,6 +103,8 @@ AttemptEffect Elector::attempt(Tick now, Store& store) {
     if (reply.acquired) {
         state_ = ElectorState::running;
         run.fencing = reply.fencing;
+        outcomes_.back().fencing = reply.fencing;
+        outcomes_.back().has_fencing = true;
         run.acquired_at = now;
         progress_ = 0;
         next_write_ = 0;
@@ -136,16 +140,17 @@ WorkEffect Elector::advance(Tick /*now*/) {
 }
 
 Tick Elector::keep_for(Tick now) const {
-    LS_ASSERT(!runs_.empty());
-    return std::max<Tick>(0, options_.min_lease - (now - runs_.back().acquired_at));
+    LS_ASSERT(!outcomes_.empty());
+    return std::max<Tick>(0, options_.min_lease - (now - latest_.acquired_at));
 }
 
-StoreResult<ReleaseReply> Elector::end_action(Tick now, RunResult result, Store& store) {
+template <class S>
+StoreResult<ReleaseReply> Elector::end_action_on(Tick now, RunResult result, S& store) {
     LS_ASSERT(state_ == ElectorState::running);
     LS_ASSERT(result == RunResult::elected || result == RunResult::action_failed);
     const Tick keep = keep_for(now);
     // The result stands whatever the release answers: the library only logs it.
-    auto reply = store.release(now, runs_.back().token, keep, options_.hold_off);
+    auto reply = store.release(now, latest_.token, keep, options_.hold_off);
     end_run(now, result);
     return reply;
 }
@@ -159,14 +164,15 @@ Tick Elector::next_extend() const { return next_extend_half_ms_ / (2 * options_.
 
 bool Elector::extend_due(Tick now, bool active) const { return active && watchdog_running() && next_extend() <= now; }
 
-StoreResult<ExtendReply> Elector::extend(Tick now, Store& store) {
+template <class S>
+StoreResult<ExtendReply> Elector::extend_on(Tick now, S& store) {
     LS_ASSERT(watchdog_running());
     LS_ASSERT(next_extend() <= now);
     // A run due in this tick happens at its own moment; one whose tick has
     // passed (the node was paused, or it fell inside the acquisition tick)
     // happens now, at this tick's middle, and the missed runs collapse into it.
     const std::int64_t moment = next_extend() == now ? next_extend_half_ms_ : middle_half_ms(now, options_.tick_ms);
-    auto reply = store.extend(now, runs_.back().token, options_.lease);
+    auto reply = store.extend(now, latest_.token, options_.lease);
     // Fixed delay: the next run is due a period after this one.
     next_extend_half_ms_ = moment + 2 * watchdog_period_ms();
     if (reply.ok() && !reply.value().renewed) watchdog_stopped_ = true;  // lost: stop for good
@@ -181,10 +187,18 @@ bool Elector::crash(Tick now) {
 }
 
 void Elector::end_run(Tick now, RunResult result) {
-    RunRecord& run = runs_.back();
+    RunRecord& run = latest_;
     run.result = result;
     run.ended_at = now;
-    state_ = static_cast<Tick>(runs_.size()) < options_.runs ? ElectorState::idle : ElectorState::finished;
+    outcomes_.back().result = result;
+    state_ = static_cast<Tick>(outcomes_.size()) < options_.runs ? ElectorState::idle : ElectorState::finished;
 }
+
+template AttemptEffect Elector::attempt_on<Store>(Tick, Store&);
+template AttemptEffect Elector::attempt_on<ModelStore>(Tick, ModelStore&);
+template StoreResult<ReleaseReply> Elector::end_action_on<Store>(Tick, RunResult, Store&);
+template StoreResult<ReleaseReply> Elector::end_action_on<ModelStore>(Tick, RunResult, ModelStore&);
+template StoreResult<ExtendReply> Elector::extend_on<Store>(Tick, Store&);
+template StoreResult<ExtendReply> Elector::extend_on<ModelStore>(Tick, ModelStore&);
 
 }  // namespace leasescope

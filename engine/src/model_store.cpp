@@ -9,16 +9,45 @@ namespace leasescope {
 ModelStore::ModelStore(LockConfig config)
     : config_(std::move(config)),
       slots_(static_cast<std::size_t>(config_.capacity)),
+      hot_(static_cast<std::size_t>(config_.capacity)),
       counter_(config_.fencing_start - 1) {
     LS_ASSERT(config_.capacity >= 1);
     LS_ASSERT(config_.fencing_start >= 1);
 }
 
 SlotIndex ModelStore::find_valid(Tick now, std::string_view token) const {
-    for (std::size_t i = 0; i < slots_.size(); ++i) {
-        if (slots_[i].valid_at(now) && slots_[i].token == token) return static_cast<SlotIndex>(i);
+    const std::uint64_t key = key_of(token);
+    for (std::size_t i = 0; i < hot_.size(); ++i) {
+        if (hot_[i].key == key && now < hot_[i].valid_until && slots_[i].token == token) {
+            return static_cast<SlotIndex>(i);
+        }
     }
     return -1;
+}
+
+void ModelStore::sync(std::size_t i) {
+    const SlotRecord& s = slots_[i];
+    hot_[i].valid_until = s.occupied ? s.expires_at : tick_none;
+    hot_[i].key = s.occupied ? key_of(s.token) : 0;
+}
+
+void ModelStore::recompute_min() {
+    min_expiry_ = std::numeric_limits<Tick>::max();
+    for (const HotSlot& h : hot_) {
+        if (h.valid_until != tick_none) min_expiry_ = std::min(min_expiry_, h.valid_until);
+    }
+    min_dirty_ = false;
+}
+
+// A slot's expiry moved from `previous` (tick_none: it was vacant) to
+// `now_expires` (tick_none: it is vacant now).
+void ModelStore::note_expiry(Tick previous, Tick now_expires) {
+    if (min_dirty_) return;
+    if (now_expires != tick_none && now_expires <= min_expiry_) {
+        min_expiry_ = now_expires;
+        return;
+    }
+    if (previous != tick_none && previous == min_expiry_) min_dirty_ = true;
 }
 
 std::int32_t ModelStore::occupied_count() const {
@@ -47,15 +76,18 @@ AcquireReply ModelStore::do_acquire(Tick now, std::string_view owner, std::strin
     }
     // A record whose time has come but whose expiry phase has not run yet is
     // not valid: its slot counts as vacant.
-    for (std::size_t i = 0; i < slots_.size(); ++i) {
+    for (std::size_t i = 0; i < hot_.size(); ++i) {
+        if (now < hot_[i].valid_until) continue;
         SlotRecord& s = slots_[i];
-        if (s.valid_at(now)) continue;
+        const Tick previous = hot_[i].valid_until;
         s.occupied = true;
         s.owner.assign(owner);
         s.token.assign(token);
         s.fencing = ++counter_;
         s.acquired_at = now;
         s.expires_at = now + lease;
+        sync(i);
+        note_expiry(previous, s.expires_at);
         reply.acquired = true;
         reply.fresh = true;
         reply.slot = static_cast<SlotIndex>(i);
@@ -63,8 +95,8 @@ AcquireReply ModelStore::do_acquire(Tick now, std::string_view owner, std::strin
         reply.ttl = lease;
         return reply;
     }
-    Tick remaining = std::numeric_limits<Tick>::max();
-    for (const SlotRecord& s : slots_) remaining = std::min(remaining, s.expires_at - now);
+    // Every slot is valid, so occupied: the earliest expiry is the nearest.
+    const Tick remaining = min_expiry() - now;
     LS_ASSERT(remaining > 0);
     reply.reason = BusyReason::held;
     reply.remaining = remaining;
@@ -77,7 +109,10 @@ ExtendReply ModelStore::do_extend(Tick now, std::string_view token, Tick lease) 
     SlotIndex held = find_valid(now, token);
     if (held < 0) return reply;
     SlotRecord& s = slots_[static_cast<std::size_t>(held)];
+    const Tick previous = s.expires_at;
     s.expires_at = now + lease;
+    hot_[static_cast<std::size_t>(held)].valid_until = s.expires_at;
+    note_expiry(previous, s.expires_at);
     reply.renewed = true;
     reply.slot = held;
     reply.fencing = s.fencing;
@@ -94,15 +129,19 @@ ReleaseReply ModelStore::do_release(Tick now, std::string_view token, Tick keep_
         return reply;
     }
     SlotRecord& s = slots_[static_cast<std::size_t>(held)];
+    const Tick previous = s.expires_at;
     reply.slot = held;
     if (keep_for > 0) {
         s.expires_at = std::min(s.expires_at, now + keep_for);
         reply.outcome = ReleaseOutcome::kept;
         reply.until = s.expires_at;
+        note_expiry(previous, s.expires_at);
     } else {
         s = SlotRecord{};
         reply.outcome = ReleaseOutcome::released;
+        note_expiry(previous, tick_none);
     }
+    sync(static_cast<std::size_t>(held));
     if (hold_off > 0) {
         const Tick until = now + hold_off;
         holdoff_until_ = holdoff_until_ == tick_none ? until : std::max(holdoff_until_, until);
@@ -122,21 +161,26 @@ StatusReply ModelStore::do_status(Tick now) const {
 }
 
 Validity ModelStore::do_validate(Tick now, std::string_view token) const {
+    const std::uint64_t key = key_of(token);
     bool any_valid = false;
-    for (const SlotRecord& s : slots_) {
-        if (!s.valid_at(now)) continue;
-        if (s.token == token) return Validity::current;
+    for (std::size_t i = 0; i < hot_.size(); ++i) {
+        if (!(now < hot_[i].valid_until)) continue;
+        if (hot_[i].key == key && slots_[i].token == token) return Validity::current;
         any_valid = true;
     }
     return any_valid ? Validity::stale : Validity::vacant;
 }
 
 void ModelStore::do_expire(Tick now, std::vector<ExpiredRecord>& out) {
-    for (std::size_t i = 0; i < slots_.size(); ++i) {
-        SlotRecord& s = slots_[i];
-        if (!s.occupied || s.expires_at > now) continue;
-        out.push_back(ExpiredRecord{static_cast<SlotIndex>(i), std::move(s.owner), std::move(s.token), s.fencing});
-        s = SlotRecord{};
+    if (now >= min_expiry()) {
+        for (std::size_t i = 0; i < slots_.size(); ++i) {
+            SlotRecord& s = slots_[i];
+            if (!s.occupied || s.expires_at > now) continue;
+            out.push_back(ExpiredRecord{static_cast<SlotIndex>(i), std::move(s.owner), std::move(s.token), s.fencing});
+            s = SlotRecord{};
+            sync(i);
+        }
+        recompute_min();
     }
     if (holdoff_until_ != tick_none && holdoff_until_ <= now) holdoff_until_ = tick_none;
 }
@@ -144,6 +188,9 @@ void ModelStore::do_expire(Tick now, std::vector<ExpiredRecord>& out) {
 void ModelStore::do_failover(FailoverLoss loss) {
     // Vanished slots emit no expire events: the replica never knew them.
     for (SlotRecord& s : slots_) s = SlotRecord{};
+    for (HotSlot& h : hot_) h = HotSlot{};
+    min_expiry_ = std::numeric_limits<Tick>::max();
+    min_dirty_ = false;
     holdoff_until_ = tick_none;
     if (loss == FailoverLoss::all) counter_ = config_.fencing_start - 1;
 }

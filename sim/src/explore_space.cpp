@@ -146,7 +146,7 @@ Verdict explore_detail::simulate_verdict(const Scenario& scenario, const Propert
     v.violations = sim.violations();
     v.end_tick = sim.end_tick();
     for (const Elector& e : sim.electors()) {
-        for (const RunRecord& r : e.runs()) v.elected = v.elected || r.result == RunResult::elected;
+        for (const RunOutcome& r : e.outcomes()) v.elected = v.elected || r.result == RunResult::elected;
     }
     v.failed.overlap = checked.overlap && v.violations.overlap > 0;
     v.failed.unsafe_write = checked.unsafe_write && v.violations.unsafe_write > 0;

@@ -78,6 +78,7 @@ void Simulation::emit(EventSink& sink, Event event) {
 Result<Unit, StoreError> Simulation::step(Store& store, EventSink& sink) {
     LS_ASSERT(!finished_);
     const Tick t = next_tick_;
+    model_ = store.model();
     std::optional<StoreError> failure;
     phase_faults(t, store, sink, failure);
     if (!failure) phase_expiry(t, store, sink, failure);
@@ -111,10 +112,14 @@ bool Simulation::quiescent_after(Tick t, Store& store) const {
 std::vector<RunSummary> Simulation::results() const {
     std::vector<RunSummary> out;
     std::size_t total = 0;
-    for (const Elector& e : electors_) total += e.runs().size();
+    for (const Elector& e : electors_) total += e.outcomes().size();
     out.reserve(total);
     for (const Elector& e : electors_) {
-        for (const RunRecord& r : e.runs()) out.push_back(RunSummary{e.owner(), r.run, to_string(r.result), r.fencing});
+        const auto& outcomes = e.outcomes();
+        for (std::size_t k = 0; k < outcomes.size(); ++k) {
+            out.push_back(RunSummary{e.owner(), static_cast<std::int32_t>(k), to_string(outcomes[k].result),
+                                     outcomes[k].learned()});
+        }
     }
     return out;
 }

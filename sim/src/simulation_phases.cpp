@@ -139,12 +139,22 @@ void Simulation::phase_faults(Tick t, Store& store, EventSink& sink, std::option
 }
 
 void Simulation::phase_expiry(Tick t, Store& store, EventSink& sink, std::optional<StoreError>& failure) {
-    auto expired = store.expire(t);
-    if (!expired.ok()) {
-        failure = expired.error();
-        return;
+    std::vector<ExpiredRecord>* records = &expired_;
+    StoreResult<std::vector<ExpiredRecord>> from_store = std::vector<ExpiredRecord>{};
+    if (model_ != nullptr) {
+        // Nothing due: no call, no list (the common tick).
+        if (model_->nothing_expires(t)) return;
+        expired_.clear();
+        model_->do_expire(t, expired_);
+    } else {
+        from_store = store.expire(t);
+        if (!from_store.ok()) {
+            failure = from_store.error();
+            return;
+        }
+        records = &from_store.value();
     }
-    for (ExpiredRecord& r : expired.value()) {
+    for (ExpiredRecord& r : *records) {
         Event ev;
         ev.tick = t;
         ev.phase = Phase::expiry;
@@ -184,12 +194,18 @@ void Simulation::phase_work(Tick t, Store& store, EventSink& sink, std::optional
         const WorkEffect effect = e.advance(t);
         const RunRecord& run = *e.latest_run();
         if (effect.write) {
-            auto validity = store.validate(t, run.token);
-            if (!validity.ok()) {
-                failure = validity.error();
-                return;
+            Validity validity_value = Validity::vacant;
+            if (model_ != nullptr) {
+                validity_value = model_->do_validate(t, run.token);
+            } else {
+                auto validity = store.validate(t, run.token);
+                if (!validity.ok()) {
+                    failure = validity.error();
+                    return;
+                }
+                validity_value = validity.value();
             }
-            const bool current = validity.value() == Validity::current;
+            const bool current = validity_value == Validity::current;
             const Fencing fencing = *run.fencing;
             const auto& highest = resource_.highest_accepted;
             const bool below = highest && fencing < *highest;
@@ -218,9 +234,12 @@ void Simulation::phase_work(Tick t, Store& store, EventSink& sink, std::optional
             emit(sink, std::move(ev));
         }
         if (!effect.ended) continue;
-        PartitionChannel channel(store, node_faults_[i].partition);
         const Fencing fencing = *run.fencing;
-        auto reply = e.end_action(t, *effect.ended, channel);
+        auto reply = [&] {
+            if (model_ != nullptr && !node_faults_[i].partition) return e.end_action(t, *effect.ended, *model_);
+            PartitionChannel channel(store, node_faults_[i].partition);
+            return e.end_action(t, *effect.ended, channel);
+        }();
         --kept;  // no longer executing
         note_finished(i, false);
         arm(node);
@@ -255,8 +274,11 @@ void Simulation::phase_extend(Tick t, Store& store, EventSink& sink) {
         Elector& e = electors_[i];
         // Several runs fall in one tick when the period is shorter than a tick.
         while (e.extend_due(t, node_faults_[i].active())) {
-            PartitionChannel channel(store, node_faults_[i].partition);
-            auto reply = e.extend(t, channel);
+            auto reply = [&] {
+                if (model_ != nullptr && !node_faults_[i].partition) return e.extend(t, *model_);
+                PartitionChannel channel(store, node_faults_[i].partition);
+                return e.extend(t, channel);
+            }();
             const RunRecord& run = *e.latest_run();
             Event ev = run_event(t, Phase::extend, EventOp::extend, e, run);
             ev.fencing = run.fencing;
@@ -275,6 +297,8 @@ void Simulation::phase_extend(Tick t, Store& store, EventSink& sink) {
 }
 
 void Simulation::phase_acquire(Tick t, Store& store, EventSink& sink) {
+    // Nothing filed at or before t (most ticks): nothing to do.
+    if (wake_heap_.empty() || wake_heap_.front().first > t) return;
     // The candidates: every node filed under a tick at or before t. Entries
     // are hints; the elector's predicates decide, as in a scan of all nodes.
     acting_.clear();
@@ -310,8 +334,15 @@ void Simulation::phase_acquire(Tick t, Store& store, EventSink& sink) {
             Event ev = run_event(t, Phase::acquire, EventOp::start, e, run);
             emit(sink, std::move(ev));
         }
-        PartitionChannel channel(store, node_faults_[i].partition);
-        AttemptEffect effect = e.attempt(t, channel);
+        std::optional<AcquireReply> lost_acquire;
+        AttemptEffect effect;
+        if (model_ != nullptr && !node_faults_[i].partition) {
+            effect = e.attempt(t, *model_);
+        } else {
+            PartitionChannel channel(store, node_faults_[i].partition);
+            effect = e.attempt(t, channel);
+            lost_acquire = channel.lost_acquire;
+        }
         if (e.executing()) {
             joined_.push_back(n);
         } else {
@@ -319,7 +350,7 @@ void Simulation::phase_acquire(Tick t, Store& store, EventSink& sink) {
             arm(n);
         }
         const RunRecord& run = *e.latest_run();
-        if (effect.reply) emit(sink, acquire_event(t, e, run, *effect.reply, channel.lost_acquire));
+        if (effect.reply) emit(sink, acquire_event(t, e, run, *effect.reply, lost_acquire));
         if (effect.ended == RunResult::skipped) {
             Event ev = run_event(t, Phase::acquire, EventOp::skip, e, run);
             ev.outcome = Outcome::skipped;

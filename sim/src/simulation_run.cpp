@@ -20,9 +20,8 @@ class HashingSink final : public EventSink {
 public:
     explicit HashingSink(EventSink& next) : next_(next) {}
     void on_event(const Event& event) override {
-        line_.clear();
-        append_event_line(line_, event);
-        hasher_.add_line(line_);
+        append_event_line(hasher_.pending(), event);
+        hasher_.end_line();
         ++count_;
         next_.on_event(event);
     }
@@ -32,7 +31,6 @@ public:
 private:
     EventSink& next_;
     TraceHasher hasher_;
-    std::string line_;
     std::int64_t count_ = 0;
 };
 
@@ -48,7 +46,8 @@ private:
 }  // namespace
 
 Result<TraceSummary, StoreError> run_to_end(Simulation& sim, Store& store, EventSink& sink,
-                                            const std::function<void(Tick)>& on_tick_begin, std::optional<Tick> until) {
+                                            const std::function<void(Tick)>& on_tick_begin, std::optional<Tick> until,
+                                            bool keep_results) {
     HashingSink hashing(sink);
     while (!sim.finished() && (!until || sim.next_tick() <= *until)) {
         if (on_tick_begin) on_tick_begin(sim.next_tick());
@@ -57,11 +56,36 @@ Result<TraceSummary, StoreError> run_to_end(Simulation& sim, Store& store, Event
     }
     TraceSummary summary;
     summary.end_tick = sim.finished() ? sim.end_tick() : sim.next_tick() - 1;
-    summary.results = sim.results();
+    if (keep_results) summary.results = sim.results();
     summary.violations = sim.violations();
     summary.events = hashing.count();
     summary.trace_sha256 = hashing.hex();
     return summary;
+}
+
+void write_summary_line(const Simulation& sim, const TraceSummary& summary,
+                        const std::function<void(std::string_view)>& write) {
+    constexpr std::size_t piece_bytes = std::size_t{64} << 10;
+    std::string out = summary_head(summary);
+    bool first = true;
+    RunSummary r;
+    for (const Elector& e : sim.electors()) {
+        r.node = e.owner();
+        const auto& outcomes = e.outcomes();
+        for (std::size_t k = 0; k < outcomes.size(); ++k) {
+            r.run = static_cast<std::int32_t>(k);
+            r.result = to_string(outcomes[k].result);
+            r.fencing = outcomes[k].learned();
+            append_summary_result(out, r, first);
+            first = false;
+            if (out.size() >= piece_bytes) {
+                write(out);
+                out.clear();
+            }
+        }
+    }
+    out += summary_tail(summary);
+    write(out);
 }
 
 Trace simulate(const Scenario& scenario, std::optional<Tick> until) {
@@ -128,7 +152,7 @@ std::size_t state_bytes(const Simulation& sim, const ModelStore& store) {
     bytes += sim.faults().size() * sizeof(NodeFaults);
     for (const Elector& e : sim.electors()) {
         bytes += sizeof(Elector) + e.owner().capacity() + e.options().writes.size() * sizeof(Tick);
-        bytes += e.runs().size() * sizeof(RunRecord);
+        bytes += sizeof(RunRecord) + e.outcomes().size() * sizeof(RunOutcome);
     }
     // The scheduler's own lists: at most a few entries per node.
     bytes += sim.electors().size() * 3 * sizeof(std::pair<Tick, NodeIndex>);

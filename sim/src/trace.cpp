@@ -3,6 +3,7 @@
 #include "leasescope/sim/trace.hpp"
 
 #include <array>
+#include <cstring>
 #include <nlohmann/json.hpp>
 
 #include <fmt/format.h>
@@ -108,7 +109,107 @@ std::string header_line(const TraceHeader& h) {
     return j.dump();
 }
 
+namespace {
+
+// The event line written through a raw pointer into room made once, for
+// events whose strings need no escaping (all the simulator makes); the same
+// bytes as the appends of append_event_line_slow.
+class LineWriter {
+public:
+    explicit LineWriter(char* p) : p_(p) {}
+    template <std::size_t N>
+    void lit(const char (&s)[N]) {
+        std::memcpy(p_, s, N - 1);
+        p_ += N - 1;
+    }
+    void view(std::string_view s) {
+        std::memcpy(p_, s.data(), s.size());
+        p_ += s.size();
+    }
+    void integer(std::int64_t v) {
+        const fmt::format_int digits(v);
+        view(std::string_view(digits.data(), digits.size()));
+    }
+    template <class T>
+    void opt_int(const std::optional<T>& v) {
+        if (v) {
+            integer(static_cast<std::int64_t>(*v));
+        } else {
+            lit("null");
+        }
+    }
+    void opt_string(std::string_view s) {
+        if (s.empty()) {
+            lit("null");
+            return;
+        }
+        *p_++ = '"';
+        view(s);
+        *p_++ = '"';
+    }
+    char* end() const { return p_; }
+
+private:
+    char* p_;
+};
+
+bool plain_ascii(std::string_view s) {
+    for (const char c : s) {
+        const auto u = static_cast<unsigned char>(c);
+        if (u < 0x20 || u >= 0x80 || c == '"' || c == '\\') return false;
+    }
+    return true;
+}
+
+void append_event_line_slow(std::string& out, const Event& e);
+
+}  // namespace
+
 void append_event_line(std::string& out, const Event& e) {
+    if (!plain_ascii(e.node) || !plain_ascii(e.token) || !plain_ascii(e.detail)) {
+        append_event_line_slow(out, e);
+        return;
+    }
+    // Fixed text about 160 bytes, six integers of at most 20, three names.
+    const std::size_t room = 400 + e.node.size() + e.token.size() + e.detail.size();
+    const std::size_t old = out.size();
+    out.resize(old + room);
+    LineWriter w(out.data() + old);
+    w.lit(R"({"type":"event","tick":)");
+    w.integer(e.tick);
+    w.lit(R"(,"seq":)");
+    w.integer(e.seq);
+    w.lit(R"(,"phase":")");
+    w.view(phase_views[static_cast<std::size_t>(e.phase)]);
+    w.lit(R"(","node":)");
+    w.opt_string(e.node);
+    w.lit(R"(,"run":)");
+    if (e.run >= 0) {
+        w.integer(e.run);
+    } else {
+        w.lit("null");
+    }
+    w.lit(R"(,"op":")");
+    w.view(op_views[static_cast<std::size_t>(e.op)]);
+    w.lit(R"(","token":)");
+    w.opt_string(e.token);
+    w.lit(R"(,"fencing":)");
+    w.opt_int(e.fencing);
+    w.lit(R"(,"slot":)");
+    w.opt_int(e.slot);
+    w.lit(R"(,"ttl":)");
+    w.opt_int(e.ttl);
+    w.lit(R"(,"outcome":)");
+    w.opt_string(outcome_views[static_cast<std::size_t>(e.outcome)]);
+    w.lit(R"(,"detail":)");
+    w.opt_string(e.detail);
+    w.lit("}");
+    out.resize(static_cast<std::size_t>(w.end() - out.data()));
+}
+
+namespace {
+
+void append_event_line_slow(std::string& out, const Event& e) {
     out += R"({"type":"event","tick":)";
     append_int(out, e.tick);
     out += R"(,"seq":)";
@@ -140,6 +241,8 @@ void append_event_line(std::string& out, const Event& e) {
     out += '}';
 }
 
+}  // namespace
+
 std::string event_line(const Event& e) {
     std::string out;
     append_event_line(out, e);
@@ -150,25 +253,40 @@ std::string event_line(const Event& e) {
 // the key order of docs/model.md §12 (as event lines are): a summary lists every run, and
 // building a JSON value per run cost about 300 bytes and a few allocations
 // each. Strings go through append_json_string, like event lines.
-std::string summary_line(const TraceSummary& s) {
+std::string summary_head(const TraceSummary& s) {
     std::string out;
-    out.reserve(160 + s.results.size() * 64);
     out += R"({"type":"summary","end_tick":)";
     append_int(out, s.end_tick);
     out += R"(,"results":[)";
+    return out;
+}
+
+void append_summary_result(std::string& out, const RunSummary& r, bool first) {
+    out += first ? R"({"node":)" : R"(,{"node":)";
+    append_json_string(out, r.node);
+    out += R"(,"run":)";
+    append_int(out, r.run);
+    out += R"(,"result":)";
+    append_json_string(out, r.result);
+    out += R"(,"fencing":)";
+    append_opt_int(out, r.fencing);
+    out += '}';
+}
+
+std::string summary_line(const TraceSummary& s) {
+    std::string out = summary_head(s);
+    out.reserve(160 + s.results.size() * 64);
     bool first = true;
     for (const RunSummary& r : s.results) {
-        out += first ? R"({"node":)" : R"(,{"node":)";
+        append_summary_result(out, r, first);
         first = false;
-        append_json_string(out, r.node);
-        out += R"(,"run":)";
-        append_int(out, r.run);
-        out += R"(,"result":)";
-        append_json_string(out, r.result);
-        out += R"(,"fencing":)";
-        append_opt_int(out, r.fencing);
-        out += '}';
     }
+    out += summary_tail(s);
+    return out;
+}
+
+std::string summary_tail(const TraceSummary& s) {
+    std::string out;
     out += R"(],"violations":{"overlap":)";
     append_int(out, s.violations.overlap);
     out += R"(,"unsafe_write":)";

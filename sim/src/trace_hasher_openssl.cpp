@@ -12,18 +12,20 @@ namespace leasescope::sim {
 
 TraceHasher::TraceHasher() : ctx_(EVP_MD_CTX_new()) {
     LS_ASSERT(ctx_ != nullptr);
+    pending_.reserve(block_bytes + 1024);
     LS_ASSERT(EVP_DigestInit_ex(static_cast<EVP_MD_CTX*>(ctx_), EVP_sha256(), nullptr) == 1);
 }
 
 TraceHasher::~TraceHasher() { EVP_MD_CTX_free(static_cast<EVP_MD_CTX*>(ctx_)); }
 
-void TraceHasher::add_line(std::string_view line) {
+void TraceHasher::flush() {
     auto* ctx = static_cast<EVP_MD_CTX*>(ctx_);
-    LS_ASSERT(EVP_DigestUpdate(ctx, line.data(), line.size()) == 1);
-    LS_ASSERT(EVP_DigestUpdate(ctx, "\n", 1) == 1);
+    LS_ASSERT(EVP_DigestUpdate(ctx, pending_.data(), pending_.size()) == 1);
+    pending_.clear();
 }
 
 std::string TraceHasher::hex() {
+    flush();
     unsigned char digest[EVP_MAX_MD_SIZE];
     unsigned int length = 0;
     LS_ASSERT(EVP_DigestFinal_ex(static_cast<EVP_MD_CTX*>(ctx_), digest, &length) == 1);

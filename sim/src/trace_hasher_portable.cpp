@@ -6,16 +6,18 @@
 
 namespace leasescope::sim {
 
-TraceHasher::TraceHasher() : ctx_(new Sha256()) {}
+TraceHasher::TraceHasher() : ctx_(new Sha256()) { pending_.reserve(block_bytes + 1024); }
 
 TraceHasher::~TraceHasher() { delete static_cast<Sha256*>(ctx_); }
 
-void TraceHasher::add_line(std::string_view line) {
-    auto* sha = static_cast<Sha256*>(ctx_);
-    sha->update(line);
-    sha->update("\n", 1);
+void TraceHasher::flush() {
+    static_cast<Sha256*>(ctx_)->update(pending_);
+    pending_.clear();
 }
 
-std::string TraceHasher::hex() { return to_hex(static_cast<Sha256*>(ctx_)->finish()); }
+std::string TraceHasher::hex() {
+    flush();
+    return to_hex(static_cast<Sha256*>(ctx_)->finish());
+}
 
 }  // namespace leasescope::sim

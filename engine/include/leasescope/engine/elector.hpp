@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "leasescope/engine/model_store.hpp"
 #include "leasescope/engine/store.hpp"
 
 namespace leasescope {
@@ -58,6 +59,16 @@ struct RunRecord {
     Tick ended_at = tick_none;
 };
 
+// What is kept of every run once it is over: the result and the fencing
+// number the node learned (the trace's summary, model.md §12.4). 16 bytes a
+// run, so a long run with repeating runs keeps little per run.
+struct RunOutcome {
+    Fencing fencing = 0;
+    RunResult result = RunResult::unfinished;
+    bool has_fencing = false;
+    std::optional<Fencing> learned() const { return has_fencing ? std::optional<Fencing>(fencing) : std::nullopt; }
+};
+
 struct AttemptEffect {
     // The store's answer; empty when the check gave up without an attempt
     // (the single lock at or after its deadline).
@@ -78,9 +89,12 @@ public:
     const ElectorOptions& options() const { return options_; }
     ElectorState state() const { return state_; }
     bool executing() const { return state_ == ElectorState::running; }
-    const std::vector<RunRecord>& runs() const { return runs_; }
-    // The current run, or the latest one; null before the first run.
-    const RunRecord* latest_run() const { return runs_.empty() ? nullptr : &runs_.back(); }
+    // Every run started so far, in order (the last is the current or latest).
+    const std::vector<RunOutcome>& outcomes() const { return outcomes_; }
+    std::int32_t run_count() const { return static_cast<std::int32_t>(outcomes_.size()); }
+    // The whole record of the current run, or the latest one; null before the
+    // first run. Earlier runs keep only their outcome.
+    const RunRecord* latest_run() const { return outcomes_.empty() ? nullptr : &latest_; }
     Tick progress() const { return progress_; }
     Tick deadline() const { return deadline_; }
     Tick next_attempt() const { return next_attempt_; }
@@ -97,29 +111,46 @@ public:
     bool run_due(Tick now, bool active) const;
     void begin_run(Tick now, Token token);
     bool attempt_due(Tick now, bool active) const;
-    AttemptEffect attempt(Tick now, Store& store);
+    // Each store-calling step has two forms: any Store (through the
+    // interface) and the ModelStore (final, so called directly: the
+    // simulator's path for a node without a partition). Same rules.
+    AttemptEffect attempt(Tick now, Store& store) { return attempt_on(now, store); }
+    AttemptEffect attempt(Tick now, ModelStore& store) { return attempt_on(now, store); }
 
     // Running (phase 3): one more active tick of the action.
     WorkEffect advance(Tick now);
     // Ends the action with `result` (elected or action_failed) and releases.
-    StoreResult<ReleaseReply> end_action(Tick now, RunResult result, Store& store);
+    StoreResult<ReleaseReply> end_action(Tick now, RunResult result, Store& store) {
+        return end_action_on(now, result, store);
+    }
+    StoreResult<ReleaseReply> end_action(Tick now, RunResult result, ModelStore& store) {
+        return end_action_on(now, result, store);
+    }
     Tick keep_for(Tick now) const;
 
     // Watchdog (phase 4). Several runs can be due in one tick when the
     // period is shorter than a tick: call extend() while extend_due().
     bool extend_due(Tick now, bool active) const;
-    StoreResult<ExtendReply> extend(Tick now, Store& store);
+    StoreResult<ExtendReply> extend(Tick now, Store& store) { return extend_on(now, store); }
+    StoreResult<ExtendReply> extend(Tick now, ModelStore& store) { return extend_on(now, store); }
 
     // The node stops for good; true when a run was going.
     bool crash(Tick now);
 
 private:
+    template <class S>
+    AttemptEffect attempt_on(Tick now, S& store);
+    template <class S>
+    StoreResult<ReleaseReply> end_action_on(Tick now, RunResult result, S& store);
+    template <class S>
+    StoreResult<ExtendReply> extend_on(Tick now, S& store);
     void end_run(Tick now, RunResult result);
 
     std::string owner_;
     ElectorOptions options_;
     ElectorState state_ = ElectorState::idle;
-    std::vector<RunRecord> runs_;
+    std::vector<RunOutcome> outcomes_;
+    RunRecord latest_;
     Tick deadline_ = 0;
     Tick next_attempt_ = 0;
     bool attempted_ = false;  // the run's first check always attempts (do-while)
@@ -130,5 +161,12 @@ private:
     std::int64_t next_extend_half_ms_ = 0;
     bool watchdog_stopped_ = false;
 };
+
+extern template AttemptEffect Elector::attempt_on<Store>(Tick, Store&);
+extern template AttemptEffect Elector::attempt_on<ModelStore>(Tick, ModelStore&);
+extern template StoreResult<ReleaseReply> Elector::end_action_on<Store>(Tick, RunResult, Store&);
+extern template StoreResult<ReleaseReply> Elector::end_action_on<ModelStore>(Tick, RunResult, ModelStore&);
+extern template StoreResult<ExtendReply> Elector::extend_on<Store>(Tick, Store&);
+extern template StoreResult<ExtendReply> Elector::extend_on<ModelStore>(Tick, ModelStore&);
 
 }  // namespace leasescope

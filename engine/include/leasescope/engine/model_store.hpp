@@ -1,6 +1,8 @@
 #pragma once
 // The store model: N slots, a persistent fencing counter and a hold-off
 // marker, exactly as docs/model.md §4. Pure, copyable (the simulator checkpoints it).
+#include <cstring>
+#include <limits>
 #include <vector>
 
 #include "leasescope/engine/store.hpp"
@@ -29,6 +31,7 @@ public:
     StoreResult<Validity> validate(Tick now, std::string_view token) override;
     StoreResult<std::vector<ExpiredRecord>> expire(Tick now) override;
     StoreResult<Unit> failover(Tick now, FailoverLoss loss) override;
+    ModelStore* model() override { return this; }
 
     // Plain (error-free) forms, for callers that know they hold a model.
     AcquireReply do_acquire(Tick now, std::string_view owner, std::string_view token, Tick lease);
@@ -47,13 +50,44 @@ public:
     Tick holdoff_until() const { return holdoff_until_; }
     // Records occupying a slot (valid or awaiting their expiry phase).
     std::int32_t occupied_count() const;
+    // True when do_expire(now) would change nothing: no record and no
+    // hold-off has come to its end.
+    bool nothing_expires(Tick now) {
+        return now < min_expiry() && (holdoff_until_ == tick_none || now < holdoff_until_);
+    }
 
 private:
     // Index of the valid slot holding `token`, or -1.
     SlotIndex find_valid(Tick now, std::string_view token) const;
+    // The earliest expires_at of an occupied slot (max() when none).
+    Tick min_expiry() {
+        if (min_dirty_) recompute_min();
+        return min_expiry_;
+    }
+    void recompute_min();
+    // Keeps hot_[i] in step with slots_[i].
+    void sync(std::size_t i);
+    void note_expiry(Tick previous, Tick now_expires);
+
+    // What the scans read, packed beside the slot records: the tick until
+    // which the slot is valid (tick_none when vacant) and the token's first
+    // eight bytes, so a lookup compares two integers per slot and touches
+    // the record (and its token string) only on a match.
+    struct HotSlot {
+        Tick valid_until = tick_none;
+        std::uint64_t key = 0;
+    };
+    static std::uint64_t key_of(std::string_view token) {
+        std::uint64_t key = 0;
+        std::memcpy(&key, token.data(), token.size() < 8 ? token.size() : 8);
+        return key ^ (static_cast<std::uint64_t>(token.size()) << 59);
+    }
 
     LockConfig config_;
     std::vector<SlotRecord> slots_;
+    std::vector<HotSlot> hot_;
+    Tick min_expiry_ = std::numeric_limits<Tick>::max();
+    bool min_dirty_ = false;
     Fencing counter_;
     Tick holdoff_until_ = tick_none;
 };

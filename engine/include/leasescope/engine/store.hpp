@@ -84,9 +84,15 @@ struct LockConfig {
     Fencing fencing_start = 1;
 };
 
+class ModelStore;
+
 class Store {
 public:
     virtual ~Store() = default;
+
+    // The in-memory model behind this store, or null: the simulator asks once
+    // a tick and then calls the model without a virtual call per operation.
+    virtual ModelStore* model() { return nullptr; }
 
     virtual StoreResult<AcquireReply> acquire(Tick now, std::string_view owner, std::string_view token, Tick lease) = 0;
     virtual StoreResult<ExtendReply> extend(Tick now, std::string_view token, Tick lease) = 0;

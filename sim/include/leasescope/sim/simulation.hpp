@@ -113,8 +113,12 @@ private:
     std::size_t next_fault_edge_ = 0;
     std::vector<std::int32_t> op_order_;
     std::size_t next_op_ = 0;
-    Tick last_scheduled_tick_ = 0;   // the last tick at which a fault or op starts or ends
-    std::vector<NodeIndex> acting_;  // scratch for phase 5
+    Tick last_scheduled_tick_ = 0;        // the last tick at which a fault or op starts or ends
+    std::vector<NodeIndex> acting_;       // scratch for phase 5
+    std::vector<ExpiredRecord> expired_;  // scratch for phase 2
+    // The model behind the store of the current step (Store::model()), or
+    // null: node calls without a partition then go to it directly.
+    ModelStore* model_ = nullptr;
 
     // Bookkeeping that keeps a tick's work proportional to what is due, not to
     // the number of candidates. None of it changes behaviour: the electors'
@@ -142,10 +146,19 @@ Trace simulate(const Scenario& scenario, std::optional<Tick> until = std::nullop
 
 // Drives `sim` to the end against any store, calling `on_tick_begin(t)` as
 // each tick begins (live mode waits for the tick's moment there). Returns the
-// summary with the hash of the events `sink` saw.
+// summary with the hash of the events `sink` saw. keep_results false leaves
+// summary.results empty (a streamed run writes them with write_summary_line,
+// from the electors' compact outcomes, instead of one record per run).
 Result<TraceSummary, StoreError> run_to_end(Simulation& sim, Store& store, EventSink& sink,
                                             const std::function<void(Tick)>& on_tick_begin = {},
-                                            std::optional<Tick> until = std::nullopt);
+                                            std::optional<Tick> until = std::nullopt, bool keep_results = true);
+
+// Writes the summary line of `summary` (without its newline) to `write` in
+// pieces of about 64 KiB, the results taken from `sim` (summary.results is
+// not read): the same bytes as summary_line with sim.results(), without a
+// record per run or the whole line in memory.
+void write_summary_line(const Simulation& sim, const TraceSummary& summary,
+                        const std::function<void(std::string_view)>& write);
 
 // ---- Snapshots: the state at the end of a tick, for the GUI ----
 

@@ -128,20 +128,39 @@ std::string header_line(const TraceHeader&);
 void append_event_line(std::string& out, const Event&);
 std::string event_line(const Event&);
 std::string summary_line(const TraceSummary&);
+// The summary line in pieces, for writing it without holding it whole:
+// summary_line(s) is summary_head(s), then append_summary_result(out, r,
+// first) for every result, then summary_tail(s).
+std::string summary_head(const TraceSummary&);
+void append_summary_result(std::string& out, const RunSummary&, bool first);
+std::string summary_tail(const TraceSummary&);
 
 // SHA-256 of the event lines, each followed by "\n" (OpenSSL libcrypto), so
-// `sha256sum` can check one from outside.
+// `sha256sum` can check one from outside. Lines are gathered in a buffer and
+// hashed in blocks of about 64 KiB, not one digest update per line.
 class TraceHasher {
 public:
     TraceHasher();
     ~TraceHasher();
     TraceHasher(const TraceHasher&) = delete;
     TraceHasher& operator=(const TraceHasher&) = delete;
-    void add_line(std::string_view line);  // the newline is added here
-    std::string hex();                     // finishes; call once
+    void add_line(std::string_view line) {  // the newline is added here
+        pending_.append(line);
+        end_line();
+    }
+    // Writing a line in place: append its bytes to pending(), then end_line().
+    std::string& pending() { return pending_; }
+    void end_line() {
+        pending_ += '\n';
+        if (pending_.size() >= block_bytes) flush();
+    }
+    std::string hex();  // finishes; call once
 
 private:
+    static constexpr std::size_t block_bytes = std::size_t{64} << 10;
+    void flush();  // hashes and empties pending_
     void* ctx_;
+    std::string pending_;
 };
 
 // The whole trace file: header, events, summary, each line ending in "\n".

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Byte-identity corpus for simulator changes: prints "name sha256" of the whole
+# trace (header, events, summary) of every preset and of generated scenarios
+# with varied seeds, sizes, horizons, orders and faults; compare two binaries'
+# lists with diff (docs/performance.md).
+# Usage: tools/trace_corpus.sh CLI [COUNT] > hashes.txt
+set -euo pipefail
+cli=$1
+count=${2:-2000}
+here=$(cd "$(dirname "$0")/.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+for f in "$here"/scenarios/*.json; do
+    name=$(basename "$f" .json)
+    echo "preset/$name $("$cli" run "$f" | sha256sum | cut -c1-64)"
+    echo "preset-text/$name $("$cli" run "$f" --format text | sha256sum | cut -c1-64)"
+    echo "preset-until/$name $("$cli" run "$f" --until 7 | sha256sum | cut -c1-64)"
+done
+for ((i = 1; i <= count; i++)); do
+    cands=$(( (i * 7919) % 60 + 1 ))
+    horizon=$(( 100 + (i * 104729) % 4000 ))
+    order=$(( i % 2 ))
+    extra=""
+    if (( i % 5 == 0 )); then extra="--no-faults"; fi
+    if (( i % 97 == 0 )); then cands=$(( 2000 + i )); horizon=300; fi
+    "$cli" generate --candidates "$cands" --horizon "$horizon" --seed "$i" --order "$order" $extra > "$tmp/s.json"
+    set_cap=()
+    if (( i % 3 == 0 )); then set_cap=(--set "lock.capacity=$(( i % 7 + 1 ))"); fi
+    echo "gen/$i/$cands/$horizon/$order$extra/${set_cap[*]:-} $("$cli" run "$tmp/s.json" "${set_cap[@]}" | sha256sum | cut -c1-64)"
+done
