@@ -381,7 +381,12 @@ void App::draw_frame(Commands& out) {
         compare_->refresh(*timeline_, timeline_generation_, playhead_, strings_);
         draw_compare(ctx, *compare_, out);
     } else {
-        for (auto& view : views_) view->draw(ctx, out);
+        for (auto& view : views_) {
+            // Narrated play's explanation takes the record's and the resource's place.
+            const std::string id = view->id();
+            if (narrate_.on && (id == "record" || id == "resource")) continue;
+            view->draw(ctx, out);
+        }
     }
     if (narrate_.on) draw_narration(ctx, narrate_, out);
     relayout_pending_ = false;

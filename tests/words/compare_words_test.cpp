@@ -58,9 +58,9 @@ std::vector<std::unique_ptr<Pair>> pairs() {
         Pair{"gc-pause", sim::Timeline(preset("gc-pause-fencing")), sim::Timeline(preset("gc-pause-no-fencing"))}));
     out.push_back(std::make_unique<Pair>(Pair{"failover", sim::Timeline(preset("failover-lost-lock")),
                                               sim::Timeline(preset("failover-fencing-regressed"))}));
-    out.push_back(std::make_unique<Pair>(
-        Pair{"expiry-autoextend", sim::Timeline(preset("expiry-takeover")),
-             sim::Timeline(preset("expiry-takeover", {{"defaults.auto_extend", "true"}}))}));
+    out.push_back(
+        std::make_unique<Pair>(Pair{"expiry-autoextend", sim::Timeline(preset("expiry-takeover")),
+                                    sim::Timeline(preset("expiry-takeover", {{"defaults.auto_extend", "true"}}))}));
     return out;
 }
 
@@ -167,10 +167,11 @@ TEST(CompareWords, EveryTickOfTheReadyMadePairsAgreesWithBothTraces) {
                 for (std::size_t k = 0; k < tally_count; ++k) {
                     if (fa[k] == 0 && fb[k] == 0) continue;
                     ASSERT_NE(tally, nullptr);
-                    const std::string item = s.tr("compare.item", {{"what", s.tr(std::string("compare.what.") +
-                                                                                 tally_name(static_cast<Tally>(k)))},
-                                                                   {"a", std::to_string(fa[k])},
-                                                                   {"b", std::to_string(fb[k])}});
+                    const std::string item =
+                        s.tr("compare.item",
+                             {{"what", s.tr(std::string("compare.what.") + tally_name(static_cast<Tally>(k)))},
+                              {"a", std::to_string(fa[k])},
+                              {"b", std::to_string(fb[k])}});
                     EXPECT_TRUE(contains(tally->text, item)) << tally->text << " lacks " << item;
                 }
             }
@@ -193,7 +194,8 @@ TEST(CompareWords, TheSettingsNamedAreTheOnesThatDiffer) {
         };
         if (p->name == "gc-pause") {
             EXPECT_TRUE(has("/resource/mode"));
-            const auto sentences = compare_sentences({&p->a.scenario(), &p->b.scenario(), &p->a.trace(), &p->b.trace(), 0}, s);
+            const auto sentences =
+                compare_sentences({&p->a.scenario(), &p->b.scenario(), &p->a.trace(), &p->b.trace(), 0}, s);
             const Sentence* mode = with_key(sentences, "compare.setup.mode");
             ASSERT_NE(mode, nullptr);
             EXPECT_TRUE(contains(mode->text, s.tr("mode.check")) && contains(mode->text, s.tr("mode.off")));

@@ -13,7 +13,7 @@ struct PairSvgOptions {
     Tick last = 0;  // inclusive, the same for both
     Tick playhead = -1;
     Tick divergence_a = -1, divergence_b = -1;  // each run's divergent event's tick; -1: none
-    std::string mark_text_a, mark_text_b;         // their labels
+    std::string mark_text_a, mark_text_b;       // their labels
     std::string title, label_a, label_b;
     std::vector<std::string> sentences;  // the difference in words
     float width_px = 1400;

@@ -62,21 +62,22 @@ void draw_state(const FrameContext& ctx, const Run& run) {
     ImGui::PushTextWrapPos(0.0f);
     ImGui::TextUnformatted(
         ctx.strings
-            .tr("resource.mode", {{"mode", ctx.strings.tr(std::string("mode.") +
-                                                          sim::to_string(run.timeline.scenario().resource))}})
+            .tr("resource.mode",
+                {{"mode", ctx.strings.tr(std::string("mode.") + sim::to_string(run.timeline.scenario().resource))}})
             .c_str());
-    if (snap.resource.highest_accepted)
+    if (snap.resource.highest_accepted) {
         ImGui::TextUnformatted(
-            ctx.strings.tr("resource.highest", {{"fencing", std::to_string(*snap.resource.highest_accepted)}})
-                .c_str());
+            ctx.strings.tr("resource.highest", {{"fencing", std::to_string(*snap.resource.highest_accepted)}}).c_str());
+        ImGui::SameLine();
+    }
     ImGui::TextUnformatted(ctx.strings
                                .tr("resource.counts", {{"accepted", std::to_string(snap.resource.accepted)},
                                                        {"rejected", std::to_string(snap.resource.rejected)}})
                                .c_str());
     if (snap.violations.unsafe_write > 0)
-        ImGui::TextColored(ImVec4(0.85f, 0.0f, 0.28f, 1), "%s",
-                           ctx.strings.tr("resource.unsafe", {{"count", std::to_string(snap.violations.unsafe_write)}})
-                               .c_str());
+        ImGui::TextColored(
+            ImVec4(0.85f, 0.0f, 0.28f, 1), "%s",
+            ctx.strings.tr("resource.unsafe", {{"count", std::to_string(snap.violations.unsafe_write)}}).c_str());
     ImGui::PopTextWrapPos();
     ImGui::TableSetColumnIndex(2);
     for (const sim::NodeSnapshot& n : snap.nodes) {
@@ -104,7 +105,7 @@ void draw_lanes(const FrameContext& ctx, const Run& run, Tick t_end, Tick diverg
     const float label_w = em * 6.0f, ruler_h = em * 1.4f, below_h = em * 1.4f;
     const float plot_x = p0.x + label_w, plot_w = std::max(10.0f, avail.x - label_w - 6.0f);
     const auto lanes = static_cast<float>(std::max<std::size_t>(1, run.lanes.lanes.size()));
-    const float row_h = std::clamp((height - ruler_h - below_h) / lanes, 6.0f, em * 1.5f);
+    const float row_h = std::clamp((height - ruler_h - below_h) / lanes, 6.0f, em * 1.35f);
     const float px = plot_w / static_cast<float>(t_end + 1);
     auto x_of = [&](double t) { return plot_x + static_cast<float>(t) * px; };
     ImDrawList* dl = ImGui::GetWindowDrawList();
@@ -135,12 +136,14 @@ void draw_lanes(const FrameContext& ctx, const Run& run, Tick t_end, Tick diverg
         const float pad = row_h * 0.18f;
         for (const Span& sp : lane.spans) {
             if (sp.kind == SpanKind::idle || sp.kind == SpanKind::done) continue;
-            const ImVec2 a(x_of(static_cast<double>(sp.begin)), y0 + pad), b(x_of(static_cast<double>(sp.end)), y1 - pad);
+            const ImVec2 a(x_of(static_cast<double>(sp.begin)), y0 + pad),
+                b(x_of(static_cast<double>(sp.end)), y1 - pad);
             dl->AddRectFilled(a, b, col(ctx.palette.of(sp.kind)), 2.0f);
             if (sp.kind == SpanKind::stale) hatch(dl, a, b, IM_COL32(255, 255, 255, 140));
         }
         for (const Span& sp : lane.overlays) {
-            const ImVec2 a(x_of(static_cast<double>(sp.begin)), y0 + pad), b(x_of(static_cast<double>(sp.end)), y1 - pad);
+            const ImVec2 a(x_of(static_cast<double>(sp.begin)), y0 + pad),
+                b(x_of(static_cast<double>(sp.end)), y1 - pad);
             dl->AddRect(a, b, col(ctx.palette.of(sp.kind)), 2.0f, 0, 2.0f);
             hatch(dl, a, b, col(ctx.palette.of(sp.kind), 0.8f));
         }
@@ -158,13 +161,14 @@ void draw_lanes(const FrameContext& ctx, const Run& run, Tick t_end, Tick diverg
                 ImVec2(x_of(static_cast<double>(ctx.playhead) + 1.0), bottom), col(ctx.palette.playhead), 0, 0, 2.0f);
     if (divergence >= 0) {
         const float x = x_of(static_cast<double>(divergence) + 0.5);
-        for (float y = top - 4; y < bottom; y += 10) dl->AddLine(ImVec2(x, y), ImVec2(x, std::min(y + 6, bottom)),
-                                                                   col(ctx.palette.focus), 3.0f);
+        for (float y = top - 4; y < bottom; y += 10)
+            dl->AddLine(ImVec2(x, y), ImVec2(x, std::min(y + 6, bottom)), col(ctx.palette.focus), 3.0f);
         // Its label under the lanes, where it hides no tick number.
         const std::string text = ctx.strings.tr("compare.divergence", {{"tick", std::to_string(divergence)}});
         const ImVec2 ts = ImGui::CalcTextSize(text.c_str());
         const float tx = std::clamp(x - ts.x * 0.5f, plot_x, plot_x + plot_w - ts.x - 4);
-        dl->AddRectFilled(ImVec2(tx - 3, bottom + 2), ImVec2(tx + ts.x + 3, bottom + 2 + ts.y), col(ctx.palette.focus, 0.9f), 3);
+        dl->AddRectFilled(ImVec2(tx - 3, bottom + 2), ImVec2(tx + ts.x + 3, bottom + 2 + ts.y),
+                          col(ctx.palette.focus, 0.9f), 3);
         dl->AddText(ImVec2(tx, bottom + 2), IM_COL32(0, 0, 0, 255), text.c_str());
     }
     ImGui::SetCursorScreenPos(ImVec2(plot_x, p0.y));
@@ -188,7 +192,8 @@ void draw_b_knobs(const FrameContext& ctx, const ComparePair& pair, Commands& ou
     const std::string shown = ctx.strings.tr(std::string("mode.") + sim::to_string(b.resource));
     if (ImGui::BeginCombo("##bmode", shown.c_str())) {
         for (const char* m : modes)
-            if (ImGui::Selectable(ctx.strings.tr(std::string("mode.") + m).c_str(), std::string(m) == sim::to_string(b.resource)))
+            if (ImGui::Selectable(ctx.strings.tr(std::string("mode.") + m).c_str(),
+                                  std::string(m) == sim::to_string(b.resource)))
                 out.push_back(command::CompareSetB{{std::string("resource.mode=") + m}});
         ImGui::EndCombo();
     }
@@ -203,11 +208,13 @@ void draw_b_knobs(const FrameContext& ctx, const ComparePair& pair, Commands& ou
             o.push_back("candidates/" + std::to_string(i) + "/" + key + "=" + value);
         return o;
     };
-    if (ImGui::Checkbox("autoExtend##b", &extend)) out.push_back(command::CompareSetB{every("auto_extend", extend ? "true" : "false")});
+    if (ImGui::Checkbox("autoExtend##b", &extend))
+        out.push_back(command::CompareSetB{every("auto_extend", extend ? "true" : "false")});
     ImGui::SameLine();
     ImGui::TextUnformatted(ctx.tr("param.lease"));
     ImGui::SameLine();
-    if (ImGui::SmallButton("-##lease") && lease > 1) out.push_back(command::CompareSetB{every("lease", std::to_string(lease - 1))});
+    if (ImGui::SmallButton("-##lease") && lease > 1)
+        out.push_back(command::CompareSetB{every("lease", std::to_string(lease - 1))});
     ImGui::SameLine();
     ImGui::Text("%lld", static_cast<long long>(lease));
     ImGui::SameLine();
@@ -266,8 +273,10 @@ void draw_compare(const FrameContext& ctx, const ComparePair& pair, Commands& ou
     ImGui::SameLine();
     if (ImGui::Button(ctx.tr("compare.close"))) out.push_back(command::CompareClose{});
     draw_b_knobs(ctx, pair, out);
-    if (!ctx.error.empty()) ImGui::TextColored(ImVec4(0.8f, 0.1f, 0.1f, 1), "%s", ctx.error.c_str());
-    else if (!ctx.notice.empty()) ImGui::TextDisabled("%s", ctx.notice.c_str());
+    if (!ctx.error.empty())
+        ImGui::TextColored(ImVec4(0.8f, 0.1f, 0.1f, 1), "%s", ctx.error.c_str());
+    else if (!ctx.notice.empty())
+        ImGui::TextDisabled("%s", ctx.notice.c_str());
     ImGui::End();
 
     // The two runs, each with its state column, then the words.
@@ -289,7 +298,7 @@ void draw_compare(const FrameContext& ctx, const ComparePair& pair, Commands& ou
         ImGui::PopFont();
         // The lanes get what they need up to two thirds; the state columns the rest.
         const float avail = ImGui::GetContentRegionAvail().y;
-        const float lanes_h = std::min(avail * 0.62f, em * (2.8f + 1.5f * static_cast<float>(run.lanes.lanes.size())));
+        const float lanes_h = std::min(avail * 0.62f, em * (2.8f + 1.35f * static_cast<float>(run.lanes.lanes.size())));
         draw_lanes(ctx, run, t_end, r == 0 ? mark_a : mark_b, lanes_h, out);
         draw_state(ctx, run);
         ImGui::End();
@@ -311,12 +320,14 @@ void draw_compare_menu(const FrameContext& ctx, Commands& out) {
     if (ImGui::Button(ctx.tr("compare.menu"))) ImGui::OpenPopup("compare_menu");
     if (!ImGui::BeginPopup("compare_menu")) return;
     for (const ReadyPair& p : ready_pairs())
-        if (ImGui::MenuItem(ctx.strings.tr("compare.pair." + p.name).c_str())) out.push_back(command::CompareOpen{p.name, "", {}});
+        if (ImGui::MenuItem(ctx.strings.tr("compare.pair." + p.name).c_str()))
+            out.push_back(command::CompareOpen{p.name, "", {}});
     ImGui::Separator();
     if (ImGui::BeginMenu(ctx.tr("compare.with_preset"))) {
         for (const PresetInfo& p : ctx.presets) {
             const std::string& t = ctx.lang() == Lang::ko && !p.title.ko.empty() ? p.title.ko : p.title.en;
-            if (ImGui::MenuItem(t.empty() ? p.name.c_str() : t.c_str())) out.push_back(command::CompareOpen{"", p.path, {}});
+            if (ImGui::MenuItem(t.empty() ? p.name.c_str() : t.c_str()))
+                out.push_back(command::CompareOpen{"", p.path, {}});
         }
         ImGui::EndMenu();
     }

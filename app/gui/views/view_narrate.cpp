@@ -42,23 +42,21 @@ void draw_narration(const FrameContext& ctx, const Narration& n, Commands& out) 
     }
     ImGui::SetNextWindowPos(pos, ImGuiCond_Always);
     ImGui::SetNextWindowSize(size, ImGuiCond_Always);
-    ImGui::SetNextWindowBgAlpha(0.97f);
-    ImGui::Begin(ctx.tr("narrate.title"), nullptr,
+    ImGui::Begin((std::string(ctx.tr("narrate.title")) + "###narrate").c_str(), nullptr,
                  ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize |
                      ImGuiWindowFlags_NoSavedSettings);
     float pace = static_cast<float>(n.pace);
     ImGui::SetNextItemWidth(em * 8);
     if (ImGui::SliderFloat(ctx.tr("narrate.pace"), &pace, 0.25f, 8.0f, "%.2f")) out.push_back(command::SetPace{pace});
-    ImGui::SameLine();
     if (ImGui::Button(ctx.tr("narrate.stop"))) out.push_back(command::NarrateToggle{});
     ImGui::PushTextWrapPos(0.0f);
     const std::string status =
         ctx.playhead >= ctx.lanes.end_tick
             ? ctx.strings.tr("narrate.end", {{"tick", std::to_string(ctx.playhead)}})
-            : (ctx.playing ? ctx.strings.tr("narrate.playing", {{"pace", fmt::format("{:g}", n.pace)}})
-                           : (n.stopped_here ? ctx.strings.tr("narrate.paused_here",
-                                                              {{"tick", std::to_string(ctx.playhead)}})
-                                             : std::string()));
+            : (ctx.playing
+                   ? ctx.strings.tr("narrate.playing", {{"pace", fmt::format("{:g}", n.pace)}})
+                   : (n.stopped_here ? ctx.strings.tr("narrate.paused_here", {{"tick", std::to_string(ctx.playhead)}})
+                                     : std::string()));
     if (!status.empty()) ImGui::TextColored(ImVec4(0.08f, 0.35f, 0.78f, 1), "%s", status.c_str());
     ImGui::Separator();
     // The explanation itself, large: the body font scaled so the back row reads it.

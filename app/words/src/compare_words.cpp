@@ -33,7 +33,8 @@ PairDivergence pair_divergence(const sim::Trace& a, const sim::Trace& b) {
         d.tick = std::max(a.events.empty() ? 0 : a.events.back().tick, b.events.empty() ? 0 : b.events.back().tick);
     d.tick_a = d.a != nullptr ? d.a->tick : -1;
     d.tick_b = d.b != nullptr ? d.b->tick : -1;
-    d.first_tick = d.tick_a < 0 ? (d.tick_b < 0 ? d.tick : d.tick_b) : (d.tick_b < 0 ? d.tick_a : std::min(d.tick_a, d.tick_b));
+    d.first_tick =
+        d.tick_a < 0 ? (d.tick_b < 0 ? d.tick : d.tick_b) : (d.tick_b < 0 ? d.tick_a : std::min(d.tick_a, d.tick_b));
     return d;
 }
 

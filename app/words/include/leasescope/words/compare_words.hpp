@@ -34,7 +34,15 @@ struct PairDivergence {
 PairDivergence pair_divergence(const sim::Trace& a, const sim::Trace& b);
 
 // What a run has done up to and including a tick, counted from its events.
-enum class Tally : std::uint8_t { unsafe_write, rejected_write, stale_write, overlap, fencing_regressed, expired, renewed };
+enum class Tally : std::uint8_t {
+    unsafe_write,
+    rejected_write,
+    stale_write,
+    overlap,
+    fencing_regressed,
+    expired,
+    renewed
+};
 inline constexpr std::size_t tally_count = 7;
 const char* tally_name(Tally t);  // the key under "compare.what."
 std::array<std::int64_t, tally_count> tallies_until(const sim::Trace& trace, Tick tick);
