@@ -171,7 +171,14 @@ void App::narrate_step(double dt) {
                 break;
             }
     }
-    if (playhead_ >= lanes_.end_tick) playing_ = false;
+    if (playhead_ >= lanes_.end_tick) {
+        playing_ = false;
+        // Narrating the tour: the end of a step's run opens the next step, paused there.
+        if (tour_step_ >= 0 && static_cast<std::size_t>(tour_step_) + 1 < tour_.size()) {
+            tour_goto(tour_step_ + 1);
+            narrate_.stopped_here = true;
+        }
+    }
 }
 
 }  // namespace leasescope::gui
