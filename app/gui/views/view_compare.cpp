@@ -298,7 +298,7 @@ void draw_compare(const FrameContext& ctx, const ComparePair& pair, Commands& ou
         ImGui::PopFont();
         // The lanes get what they need up to two thirds; the state columns the rest.
         const float avail = ImGui::GetContentRegionAvail().y;
-        const float lanes_h = std::min(avail * 0.62f, em * (2.8f + 1.35f * static_cast<float>(run.lanes.lanes.size())));
+        const float lanes_h = std::min(avail * 0.64f, em * (2.8f + 1.35f * static_cast<float>(run.lanes.lanes.size())));
         draw_lanes(ctx, run, t_end, r == 0 ? mark_a : mark_b, lanes_h, out);
         draw_state(ctx, run);
         ImGui::End();
