@@ -2,6 +2,7 @@
 // tick axis with the shared playhead and the first divergence, each run's state at the playhead, and the words.
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 #include "../core/words.hpp"
 #include "view_compare.hpp"
