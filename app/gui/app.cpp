@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/svg.hpp"
+#include "views/view_compare.hpp"
 #include "core/trace_lanes.hpp"
 #include "leasescope/redis/redis_url.hpp"
 #include "core/words.hpp"
@@ -281,6 +282,7 @@ void App::poll_jobs() {
 
 void App::advance(double dt) {
     if (!playing_ || !timeline_) return;
+    if (narrate_.on) return narrate_step(dt);
     play_accum_ += dt * speed_;
     const auto whole = static_cast<Tick>(std::floor(play_accum_));
     if (whole <= 0) return;
@@ -383,7 +385,19 @@ void App::draw_frame(Commands& out) {
                      offscreen_,
                      code_open_};
     last_size_ = io.DisplaySize;
-    for (auto& view : views_) view->draw(ctx, out);
+    if (compare_) {
+        // Side by side takes the whole window (views/view_compare.cpp).
+        compare_->refresh(*timeline_, timeline_generation_, playhead_, strings_);
+        draw_compare(ctx, *compare_, out);
+    } else {
+        for (auto& view : views_) {
+            // Narrated play's explanation takes the record's and the resource's place.
+            const std::string id = view->id();
+            if (narrate_.on && (id == "record" || id == "resource")) continue;
+            view->draw(ctx, out);
+        }
+    }
+    if (narrate_.on) draw_narration(ctx, narrate_, out);
     relayout_pending_ = false;
     ++frames_;
     // The tour points at its panel with a thick outline over everything.

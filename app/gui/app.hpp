@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "compare.hpp"
 #include "jobs.hpp"
 #include "core/lanes.hpp"
 #include "core/palette.hpp"
@@ -182,6 +183,24 @@ private:
     After on(const command::CodeToggle& c);
     After on(const command::FindRun& c);
     After on(const command::FindCancel& c);
+
+    // Side by side and narrated play (app_compare.cpp).
+    std::unique_ptr<ComparePair> compare_;
+    Narration narrate_;
+    After on(const command::CompareOpen& c);
+    After on(const command::CompareSetB& c);
+    After on(const command::CompareClose& c);
+    After on(const command::ExportPairSvg& c);
+    After on(const command::NarrateToggle& c);
+    After on(const command::SetPace& c);
+    // Narrated play's step (from advance).
+    void narrate_step(double dt);
+
+public:
+    const ComparePair* compare() const { return compare_.get(); }
+    bool narrating() const { return narrate_.on; }
+    // The pair's difference in words and where the runs part, for headless reports.
+    std::string compare_report() const;
 };
 
 // $XDG_CONFIG_HOME/leasescope or ~/.config/leasescope (created on demand).

@@ -87,6 +87,24 @@ struct FindRun {
 };
 struct FindCancel {};
 
+// Side by side (compare.hpp) and narrated play.
+struct CompareOpen {
+    std::string pair;                      // a ready-made pair's name; else:
+    std::string path;                      // B from this file (a preset or any scenario); empty: B is a variant of A
+    std::vector<std::string> b_overrides;  // applied to B only ("resource.mode=off")
+};
+struct CompareSetB {
+    std::vector<std::string> overrides;  // more overrides on B, kept with the earlier ones
+};
+struct CompareClose {};
+struct ExportPairSvg {
+    std::string path;
+};
+struct NarrateToggle {};
+struct SetPace {
+    double ticks_per_second = 1;
+};
+
 }  // namespace command
 
 using Command =
@@ -95,7 +113,8 @@ using Command =
                  command::LoadPreset, command::OpenPath, command::SavePath, command::OpenPicker, command::SetLang,
                  command::TourGoto, command::TourStop, command::ResetLayout, command::SetTopHeight, command::ExportPng,
                  command::ExportSvg, command::ExportJsonl, command::LiveToggle, command::LiveRun, command::LiveCancel,
-                 command::FindToggle, command::FindRun, command::FindCancel, command::CodeToggle>;
+                 command::FindToggle, command::FindRun, command::FindCancel, command::CompareOpen, command::CompareSetB,
+                 command::CompareClose, command::ExportPairSvg, command::NarrateToggle, command::SetPace, command::CodeToggle>;
 
 using Commands = std::vector<Command>;
 

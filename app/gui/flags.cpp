@@ -44,6 +44,22 @@ std::optional<int> parse_flags(int argc, char** argv, GuiFlags& f) {
     cli.add_flag("--direct-draw", f.direct_draw,
                  "Draw the timeline afresh every frame instead of keeping its picture in a texture until it "
                  "changes (to compare frame times)");
+    cli.add_option("--pair", f.pair,
+                   "Open a ready-made pair side by side: gc-pause (fenced vs not), failover (lost lock vs fence "
+                   "reset), expiry-autoextend (expiry-takeover without vs with autoExtend); with --screenshot and "
+                   "--svg, the pair's picture, and the first divergence and the difference in words on stdout")
+        ->check(CLI::IsMember({"gc-pause", "failover", "expiry-autoextend"}));
+    cli.add_option("--compare", f.compare_path, "Open the scenario side by side with this scenario file (as B)");
+    cli.add_option("--compare-set", f.compare_sets,
+                   "Side by side with a variant: change B only, PATH=VALUE as leasescope-cli's --set (B is a copy "
+                   "of the scenario unless --compare gives a file); repeatable")
+        ->allow_extra_args(false);
+    cli.add_flag("--narrate", f.narrate,
+                 "Narrated play: advance tick by tick, stop where something important happens (the marks the "
+                 "event table shows in red, the start of an overlap), the explanation large beside the picture; "
+                 "Space goes on");
+    cli.add_option("--pace", f.pace, "Narrated play's pace in ticks per second (default 1)")
+        ->check(CLI::Range(0.25, 8.0));
     cli.footer(
         "Exit status (as leasescope-cli's): 0 ok, 1 --live differs from the simulation, 2 bad input,\n"
         "3 --live could not reach Redis or reached no verdict, 4 an output could not be written,\n"

@@ -2,6 +2,7 @@
 // The desktop app's command line: every flag and its parsed value.
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace leasescope::gui {
 
@@ -23,6 +24,11 @@ struct GuiFlags {
     bool find_counterexample = false;
     bool code = false;  // open the Code panel
     bool direct_draw = false;
+    std::string pair;                       // --pair NAME: a ready-made side-by-side pair
+    std::string compare_path;               // --compare FILE: the opened scenario against this one
+    std::vector<std::string> compare_sets;  // --compare-set PATH=VALUE: B only (a variant when no FILE)
+    bool narrate = false;
+    double pace = 1.0;
 
     // Headless runs draw for a picture or a measurement, not for a person.
     bool headless() const { return !screenshot.empty() || bench_frames > 0; }

@@ -54,10 +54,27 @@ bool have_display(const std::string& scenario_path) {
 // playback, the exports (false when one failed), a live run, a search.
 bool start(App& app, const GuiFlags& f) {
     if (f.tour) app.tour_goto(std::max(0, f.tour_step - 1));
+    if (!f.pair.empty()) app.apply({command::CompareOpen{f.pair, "", {}}});
+    if (!f.compare_path.empty() || !f.compare_sets.empty())
+        app.apply({command::CompareOpen{"", f.compare_path, f.compare_sets}});
+    if ((!f.pair.empty() || !f.compare_path.empty() || !f.compare_sets.empty()) && app.compare() == nullptr) {
+        std::fprintf(stderr, "leasescope: %s\n", app.error().c_str());
+        return false;
+    }
+    if (f.narrate) {
+        app.apply({command::SetPace{f.pace}});
+        app.apply({command::NarrateToggle{}});
+        if (f.headless()) app.set_playing(false);
+    }
     if (f.tick >= 0) app.seek(f.tick);
     // Opened plainly, the app plays the story once from tick 0 (Space pauses).
     if (f.tick < 0 && !f.tour && !f.headless()) app.set_playing(true);
-    if (!f.svg_path.empty()) app.apply({command::ExportSvg{f.svg_path}});
+    if (!f.svg_path.empty()) {
+        if (app.compare() != nullptr)
+            app.apply({command::ExportPairSvg{f.svg_path}});
+        else
+            app.apply({command::ExportSvg{f.svg_path}});
+    }
     if (!f.trace_path.empty()) app.apply({command::ExportJsonl{f.trace_path}});
     // Exports asked for on the command line report on stderr, not in the picture.
     const bool exported = app.error().empty();
@@ -127,6 +144,7 @@ int main(int argc, char** argv) {
                 if (exit_code == io::exit_ok) exit_code = live_code;
             }
             if (flags.find_counterexample) report_find(app);
+            if (app.compare() != nullptr) std::fputs(app.compare_report().c_str(), stdout);
         } else if (flags.bench_frames > 0) {
             run_frame_bench(app, *host, flags.bench_frames, spec.width, spec.height);
         } else {

@@ -65,6 +65,19 @@ shot lost-reply-orphan-t5 lost-reply-orphan 5 en
 shot failover-fencing-regressed-t8 failover-fencing-regressed 8 en
 shot hold-off-handover-t4 hold-off-handover 4 en
 shot group-saturation-t6 group-saturation 6 en
+# Side by side: each ready-made pair at its lesson tick, one PNG and one SVG
+# (docs/images/compare-<pair>.*), and the gc-pause pair in Korean.
+pair_shot() {  # pair tick lang suffix
+  run_app --pair "$1" --tick "$2" --lang "$3" --size 1600x900 --screenshot "$out/compare-$1$4.png" \
+    --svg "$out/compare-$1$4.svg" >/dev/null
+  shrink "$out/compare-$1$4.png"
+}
+pair_shot gc-pause 15 en ""
+pair_shot gc-pause 15 ko -ko
+pair_shot failover 8 en ""
+pair_shot expiry-autoextend 12 en ""
+# Narrated play, stopped at the unsafe write.
+shot narrate-gc-pause-no-fencing-t15 gc-pause-no-fencing 15 en --narrate
 # Find a counterexample: gc-pause-no-fencing without its pause; the app loads
 # what the search finds and puts the playhead on the violation.
 find_shot() {  # name lang

@@ -253,6 +253,16 @@ std::string timeline_svg(const LaneModel& model, const Palette& pal, const Strin
         out += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" fill=\"#ffffff\">{}</text>\n", ruler.badge.x0 + 4,
                            ruler.badge.y1 - 4, ruler.badge_text);
     }
+    if (o.mark_tick >= o.first && o.mark_tick <= o.last) {
+        // A dashed line through the middle of the marked tick's cell, and its label.
+        const auto xm = static_cast<float>(axis.x_of(static_cast<double>(o.mark_tick) + 0.5));
+        out += fmt::format(
+            "<line x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\" stroke=\"{}\" stroke-width=\"2\" "
+            "stroke-dasharray=\"6 4\"/>\n",
+            xm, top - 28, xm, lanes_bottom, pal.focus.hex());
+        out += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" fill=\"{}\" font-weight=\"bold\">{}</text>\n", xm + 4,
+                           top - 31, pal.text.hex(), escape(o.mark_text));
+    }
     // Legend.
     for (const Entry& e : legend) {
         if (e.is_mark) {

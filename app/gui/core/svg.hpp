@@ -16,6 +16,8 @@ struct SvgOptions {
     Tick playhead = -1;  // -1: none
     float width_px = 1400;
     std::string title;
+    Tick mark_tick = -1;    // -1: none; else a dashed line through the lanes at this tick
+    std::string mark_text;  // its label above the ruler (side by side: the first divergence)
 };
 
 std::string timeline_svg(const LaneModel& model, const Palette& palette, const Strings& strings,

@@ -6,6 +6,7 @@
 
 #include "../platform.hpp"
 #include "view.hpp"
+#include "view_compare.hpp"
 
 // After imgui.h (through view.hpp): it needs IMGUI_API.
 #include <imgui_stdlib.h>
@@ -78,6 +79,8 @@ public:
                 out.push_back(command::ExportJsonl{ctx.scenario.name + ".trace.jsonl"});
             ImGui::EndPopup();
         }
+        ImGui::SameLine();
+        draw_compare_menu(ctx, out);  // side by side and narrated play (view_compare.cpp)
         ImGui::SameLine();
         if (ImGui::Button(ctx.tr("ctl.reset_layout"))) out.push_back(command::ResetLayout{});
         // Messages on the right of the first row.

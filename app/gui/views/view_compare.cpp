@@ -1,0 +1,354 @@
+// Side by side on screen (view_compare.hpp): the pair's top bar with B's own knobs, run A over run B on one
+// tick axis with the shared playhead and the first divergence, each run's state at the playhead, and the words.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "../core/words.hpp"
+#include "view_compare.hpp"
+
+namespace leasescope::gui {
+namespace {
+
+constexpr ImGuiWindowFlags fixed_flags = ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoMove |
+                                         ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoTitleBar |
+                                         ImGuiWindowFlags_NoSavedSettings;
+
+void fixed_window(const char* name, ImVec2 pos, ImVec2 size, ImGuiWindowFlags extra = 0) {
+    ImGui::SetNextWindowPos(pos, ImGuiCond_Always);
+    ImGui::SetNextWindowSize(size, ImGuiCond_Always);
+    ImGui::Begin(name, nullptr, fixed_flags | extra);
+}
+
+std::string title_of(const sim::Scenario& sc, Lang lang) {
+    const std::string& t = lang == Lang::ko && !sc.title.ko.empty() ? sc.title.ko : sc.title.en;
+    return t.empty() ? sc.name : t;
+}
+
+// One run: what the state column and the lanes read.
+struct Run {
+    const char* id;
+    const char* letter;
+    const sim::Timeline& timeline;
+    const LaneModel& lanes;
+    const sim::Snapshot& snap;
+    std::string title;
+};
+
+// The record, the resource and the candidates of one run at the playhead, side by side in three columns.
+void draw_state(const FrameContext& ctx, const Run& run) {
+    const sim::Snapshot& snap = run.snap;
+    const Tick t = snap.tick;
+    if (!ImGui::BeginTable(run.letter, 3, ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_ScrollY)) return;
+    ImGui::TableSetupColumn(ctx.tr("compare.record"), ImGuiTableColumnFlags_WidthStretch, 1.0f);
+    ImGui::TableSetupColumn(ctx.tr("compare.resource"), ImGuiTableColumnFlags_WidthStretch, 1.0f);
+    ImGui::TableSetupColumn(ctx.tr("compare.candidates"), ImGuiTableColumnFlags_WidthStretch, 1.2f);
+    ImGui::TableSetupScrollFreeze(0, 1);
+    ImGui::TableHeadersRow();
+    ImGui::TableNextRow();
+    ImGui::TableSetColumnIndex(0);
+    ImGui::PushTextWrapPos(0.0f);
+    for (std::size_t i = 0; i < snap.slots.size(); ++i) {
+        const auto& s = snap.slots[i];
+        if (s.valid_at(t))
+            ImGui::Text("%s · %s #%lld · %s %lld", s.owner.c_str(), short_token(s.token, 6).c_str(),
+                        static_cast<long long>(s.fencing), ctx.tr("record.expires_at"),
+                        static_cast<long long>(s.expires_at));
+        else
+            ImGui::TextDisabled("%zu: %s", i, ctx.tr("compare.no_record"));
+    }
+    ImGui::Text("%s %lld", ctx.tr("record.counter"), static_cast<long long>(snap.counter));
+    ImGui::PopTextWrapPos();
+    ImGui::TableSetColumnIndex(1);
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextUnformatted(
+        ctx.strings
+            .tr("resource.mode",
+                {{"mode", ctx.strings.tr(std::string("mode.") + sim::to_string(run.timeline.scenario().resource))}})
+            .c_str());
+    if (snap.resource.highest_accepted) {
+        ImGui::TextUnformatted(
+            ctx.strings.tr("resource.highest", {{"fencing", std::to_string(*snap.resource.highest_accepted)}}).c_str());
+        ImGui::SameLine();
+    }
+    ImGui::TextUnformatted(ctx.strings
+                               .tr("resource.counts", {{"accepted", std::to_string(snap.resource.accepted)},
+                                                       {"rejected", std::to_string(snap.resource.rejected)}})
+                               .c_str());
+    if (snap.violations.unsafe_write > 0)
+        ImGui::TextColored(
+            ImVec4(0.85f, 0.0f, 0.28f, 1), "%s",
+            ctx.strings.tr("resource.unsafe", {{"count", std::to_string(snap.violations.unsafe_write)}}).c_str());
+    ImGui::PopTextWrapPos();
+    ImGui::TableSetColumnIndex(2);
+    for (const sim::NodeSnapshot& n : snap.nodes) {
+        ImGui::TextUnformatted(n.name.c_str());
+        ImGui::SameLine();
+        badge(status_words(n.status, ctx.strings).c_str(), ctx.palette.of(span_kind_of(n.status)));
+        if (n.paused) {
+            ImGui::SameLine();
+            badge(ctx.tr("legend.paused"), ctx.palette.of(SpanKind::paused));
+        }
+        if (n.fencing) {
+            ImGui::SameLine();
+            ImGui::TextDisabled("#%lld", static_cast<long long>(*n.fencing));
+        }
+    }
+    ImGui::EndTable();
+}
+
+// The lanes of one run on the shared axis [0, t_end]: spans, overlays, marks,
+// the playhead's cell and the divergence's dashed line. A click seeks.
+void draw_lanes(const FrameContext& ctx, const Run& run, Tick t_end, Tick divergence, float height, Commands& out) {
+    const float em = ImGui::GetFontSize();
+    const ImVec2 p0 = ImGui::GetCursorScreenPos();
+    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    const float label_w = em * 6.0f, ruler_h = em * 1.4f, below_h = em * 1.4f;
+    const float plot_x = p0.x + label_w, plot_w = std::max(10.0f, avail.x - label_w - 6.0f);
+    const auto lanes = static_cast<float>(std::max<std::size_t>(1, run.lanes.lanes.size()));
+    const float row_h = std::clamp((height - ruler_h - below_h) / lanes, 6.0f, em * 1.35f);
+    const float px = plot_w / static_cast<float>(t_end + 1);
+    auto x_of = [&](double t) { return plot_x + static_cast<float>(t) * px; };
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const float top = p0.y + ruler_h, bottom = top + row_h * lanes;
+    // Ruler: a number every step that leaves room for it.
+    Tick step = 1;
+    while (static_cast<float>(step) * px < em * 2.6f) step = step < 5 ? step + 1 : (step < 10 ? 10 : step * 2);
+    for (Tick t = 0; t <= t_end + 1; t += step) {
+        const float x = x_of(static_cast<double>(t));
+        dl->AddLine(ImVec2(x, top - 3), ImVec2(x, bottom), col(ctx.palette.grid));
+        const std::string n = std::to_string(t);
+        dl->AddText(ImVec2(x + 2, p0.y), col(ctx.palette.text_dim), n.c_str());
+    }
+    // The overlap band behind the candidate lanes.
+    const float cand_bottom = top + row_h * static_cast<float>(run.lanes.candidate_lanes);
+    for (const Span& sp : run.lanes.overlap)
+        dl->AddRectFilled(ImVec2(x_of(static_cast<double>(sp.begin)), top),
+                          ImVec2(x_of(static_cast<double>(sp.end)), cand_bottom),
+                          col(ctx.palette.of(SpanKind::overlap), 0.35f));
+    const sim::Event* hovered = nullptr;
+    const ImVec2 mouse = ImGui::GetIO().MousePos;
+    for (std::size_t i = 0; i < run.lanes.lanes.size(); ++i) {
+        const Lane& lane = run.lanes.lanes[i];
+        const float y0 = top + row_h * static_cast<float>(i), y1 = y0 + row_h;
+        dl->AddRectFilled(ImVec2(p0.x, y0), ImVec2(plot_x + plot_w, y1),
+                          col(i % 2 == 0 ? ctx.palette.lane_even : ctx.palette.lane_odd, 0.8f));
+        dl->AddText(ImVec2(p0.x + 3, y0 + (row_h - em) * 0.5f), col(ctx.palette.text), lane.label.c_str());
+        const float pad = row_h * 0.18f;
+        for (const Span& sp : lane.spans) {
+            if (sp.kind == SpanKind::idle || sp.kind == SpanKind::done) continue;
+            const ImVec2 a(x_of(static_cast<double>(sp.begin)), y0 + pad),
+                b(x_of(static_cast<double>(sp.end)), y1 - pad);
+            dl->AddRectFilled(a, b, col(ctx.palette.of(sp.kind)), 2.0f);
+            if (sp.kind == SpanKind::stale) hatch(dl, a, b, IM_COL32(255, 255, 255, 140));
+        }
+        for (const Span& sp : lane.overlays) {
+            const ImVec2 a(x_of(static_cast<double>(sp.begin)), y0 + pad),
+                b(x_of(static_cast<double>(sp.end)), y1 - pad);
+            dl->AddRect(a, b, col(ctx.palette.of(sp.kind)), 2.0f, 0, 2.0f);
+            hatch(dl, a, b, col(ctx.palette.of(sp.kind), 0.8f));
+        }
+        const float r = std::min(row_h * 0.3f, em * 0.42f);
+        for (const Marker& m : lane.markers) {
+            if (m.kind == MarkerKind::acquire_busy) continue;  // busy retries repeat every tick
+            const ImVec2 c(x_of(static_cast<double>(m.tick) + 0.5), (y0 + y1) * 0.5f);
+            draw_marker_shape(dl, c, m.kind, col(ctx.palette.of(m.kind)), r);
+            if (m.event >= 0 && std::abs(mouse.x - c.x) <= r + 2 && std::abs(mouse.y - c.y) <= r + 2)
+                hovered = &run.timeline.trace().events[static_cast<std::size_t>(m.event)];
+        }
+    }
+    // The playhead's cell, outlined through the lanes.
+    dl->AddRect(ImVec2(x_of(static_cast<double>(ctx.playhead)), top - 4),
+                ImVec2(x_of(static_cast<double>(ctx.playhead) + 1.0), bottom), col(ctx.palette.playhead), 0, 0, 2.0f);
+    if (divergence >= 0) {
+        const float x = x_of(static_cast<double>(divergence) + 0.5);
+        for (float y = top - 4; y < bottom; y += 10)
+            dl->AddLine(ImVec2(x, y), ImVec2(x, std::min(y + 6, bottom)), col(ctx.palette.focus), 3.0f);
+        // Its label under the lanes, where it hides no tick number.
+        const std::string text = ctx.strings.tr("compare.divergence", {{"tick", std::to_string(divergence)}});
+        const ImVec2 ts = ImGui::CalcTextSize(text.c_str());
+        const float tx = std::clamp(x - ts.x * 0.5f, plot_x, plot_x + plot_w - ts.x - 4);
+        dl->AddRectFilled(ImVec2(tx - 3, bottom + 2), ImVec2(tx + ts.x + 3, bottom + 2 + ts.y),
+                          col(ctx.palette.focus, 0.9f), 3);
+        dl->AddText(ImVec2(tx, bottom + 2), IM_COL32(0, 0, 0, 255), text.c_str());
+    }
+    ImGui::SetCursorScreenPos(ImVec2(plot_x, p0.y));
+    ImGui::InvisibleButton(run.id, ImVec2(plot_w, std::max(1.0f, bottom - p0.y)));
+    ImGui::SetCursorScreenPos(ImVec2(p0.x, bottom + below_h + 2));
+    if (ImGui::IsItemActive() && ImGui::IsMouseDown(0)) {
+        const auto t = static_cast<Tick>(std::floor((mouse.x - plot_x) / px));
+        if (t != ctx.playhead) out.push_back(command::Seek{std::clamp<Tick>(t, 0, t_end)});
+    }
+    if (hovered != nullptr && ImGui::IsItemHovered())
+        ImGui::SetTooltip("%s", describe_event(*hovered, ctx.strings).c_str());
+}
+
+// B's own knobs: the resource mode, autoExtend and the lease, written as overrides on B only.
+void draw_b_knobs(const FrameContext& ctx, const ComparePair& pair, Commands& out) {
+    const sim::Scenario& b = pair.b().scenario();
+    ImGui::TextUnformatted(ctx.tr("compare.variant_knobs"));
+    ImGui::SameLine();
+    const char* modes[] = {"off", "check", "validate"};
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10);
+    const std::string shown = ctx.strings.tr(std::string("mode.") + sim::to_string(b.resource));
+    if (ImGui::BeginCombo("##bmode", shown.c_str())) {
+        for (const char* m : modes)
+            if (ImGui::Selectable(ctx.strings.tr(std::string("mode.") + m).c_str(),
+                                  std::string(m) == sim::to_string(b.resource)))
+                out.push_back(command::CompareSetB{{std::string("resource.mode=") + m}});
+        ImGui::EndCombo();
+    }
+    bool all_extend = !b.candidates.empty();
+    Tick lease = b.candidates.empty() ? 0 : b.candidates.front().options.lease;
+    for (const sim::Candidate& c : b.candidates) all_extend = all_extend && c.options.auto_extend;
+    ImGui::SameLine();
+    bool extend = all_extend;
+    auto every = [&](const std::string& key, const std::string& value) {
+        std::vector<std::string> o;
+        for (std::size_t i = 0; i < b.candidates.size(); ++i)
+            o.push_back("candidates/" + std::to_string(i) + "/" + key + "=" + value);
+        return o;
+    };
+    if (ImGui::Checkbox("autoExtend##b", &extend))
+        out.push_back(command::CompareSetB{every("auto_extend", extend ? "true" : "false")});
+    ImGui::SameLine();
+    ImGui::TextUnformatted(ctx.tr("param.lease"));
+    ImGui::SameLine();
+    if (ImGui::SmallButton("-##lease") && lease > 1)
+        out.push_back(command::CompareSetB{every("lease", std::to_string(lease - 1))});
+    ImGui::SameLine();
+    ImGui::Text("%lld", static_cast<long long>(lease));
+    ImGui::SameLine();
+    if (ImGui::SmallButton("+##lease")) out.push_back(command::CompareSetB{every("lease", std::to_string(lease + 1))});
+    if (!pair.b_overrides.empty()) {
+        ImGui::SameLine();
+        std::string all;
+        for (const std::string& o : pair.b_overrides) all += (all.empty() ? "" : "  ") + o;
+        ImGui::TextDisabled("B: %s", all.c_str());
+    }
+}
+
+}  // namespace
+
+void draw_compare(const FrameContext& ctx, const ComparePair& pair, Commands& out) {
+    const ImGuiIO& io = ImGui::GetIO();
+    const float w = io.DisplaySize.x, h = io.DisplaySize.y, em = ImGui::GetFontSize();
+    const Tick t_end = pair.end_tick(ctx.lanes);
+    const auto& d = pair.divergence();
+    const Tick divergence = d.differ ? d.first_tick : -1;
+    // Each run marks its own divergent event (a run with no more events marks diff's tick).
+    const Tick mark_a = !d.differ ? -1 : (d.tick_a >= 0 ? d.tick_a : d.tick);
+    const Tick mark_b = !d.differ ? -1 : (d.tick_b >= 0 ? d.tick_b : d.tick);
+
+    // The top bar: title, transport, exports, close; then B's knobs.
+    const float top_h = std::round(em * 4.4f);
+    fixed_window("##compare_top", ImVec2(0, 0), ImVec2(w, top_h));
+    ImGui::PushFont(ctx.fonts.title);
+    ImGui::TextUnformatted(ctx.tr("compare.title"));
+    ImGui::PopFont();
+    ImGui::SameLine();
+    if (ImGui::Button("|<")) out.push_back(command::Seek{0});
+    ImGui::SameLine();
+    if (ImGui::Button("<")) out.push_back(command::Step{-1});
+    ImGui::SameLine();
+    if (ImGui::Button(ctx.playing ? "||" : ">>")) out.push_back(command::TogglePlay{});
+    ImGui::SameLine();
+    if (ImGui::Button(">")) out.push_back(command::Step{1});
+    ImGui::SameLine();
+    if (ImGui::Button(">|")) out.push_back(command::Seek{t_end});
+    ImGui::SameLine();
+    int tick = static_cast<int>(ctx.playhead);
+    ImGui::SetNextItemWidth(em * 14);
+    if (ImGui::SliderInt("##tick", &tick, 0, static_cast<int>(t_end))) out.push_back(command::Seek{tick});
+    if (divergence >= 0) {
+        ImGui::SameLine();
+        if (ImGui::Button(ctx.strings.tr("compare.divergence", {{"tick", std::to_string(divergence)}}).c_str()))
+            out.push_back(command::Seek{divergence});
+    }
+    const std::string base =
+        "pair-" + (pair.pair_name.empty() ? ctx.scenario.name : pair.pair_name) + "-t" + std::to_string(ctx.playhead);
+    ImGui::SameLine();
+    if (ImGui::Button(ctx.tr("compare.export_png"))) out.push_back(command::ExportPng{base + ".png"});
+    ImGui::SameLine();
+    if (ImGui::Button(ctx.tr("compare.export_svg"))) out.push_back(command::ExportPairSvg{base + ".svg"});
+    ImGui::SameLine();
+    if (ImGui::Button(ctx.tr("compare.close"))) out.push_back(command::CompareClose{});
+    draw_b_knobs(ctx, pair, out);
+    if (!ctx.error.empty())
+        ImGui::TextColored(ImVec4(0.8f, 0.1f, 0.1f, 1), "%s", ctx.error.c_str());
+    else if (!ctx.notice.empty())
+        ImGui::TextDisabled("%s", ctx.notice.c_str());
+    ImGui::End();
+
+    // The two runs, each with its state column, then the words.
+    const float words_h = std::round(std::max(em * 7.0f, h * 0.19f));
+    const float run_h = std::floor((h - top_h - words_h) / 2.0f);
+    std::string label_b = "B · " + title_of(pair.b().scenario(), ctx.lang());
+    if (!pair.b_overrides.empty()) label_b += " (" + ctx.strings.tr("compare.variant") + ")";
+    const Run runs[2] = {
+        {"##run_a", "A", ctx.timeline, ctx.lanes, ctx.snap, "A · " + title_of(ctx.scenario, ctx.lang())},
+        {"##run_b", "B", pair.b(), pair.lanes_b(), pair.snap_b(), label_b},
+    };
+    for (int r = 0; r < 2; ++r) {
+        const Run& run = runs[r];
+        const float y = top_h + run_h * static_cast<float>(r);
+        fixed_window((std::string("##run") + run.letter).c_str(), ImVec2(0, y), ImVec2(w, run_h),
+                     ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+        ImGui::PushFont(ctx.fonts.title);
+        ImGui::TextUnformatted(run.title.c_str());
+        ImGui::PopFont();
+        // The lanes get what they need up to two thirds; the state columns the rest.
+        const float avail = ImGui::GetContentRegionAvail().y;
+        const float lanes_h = std::min(avail * 0.64f, em * (2.8f + 1.35f * static_cast<float>(run.lanes.lanes.size())));
+        draw_lanes(ctx, run, t_end, r == 0 ? mark_a : mark_b, lanes_h, out);
+        draw_state(ctx, run);
+        ImGui::End();
+    }
+    fixed_window("##compare_words", ImVec2(0, h - words_h), ImVec2(w, words_h));
+    ImGui::PushFont(ctx.fonts.title);
+    ImGui::TextUnformatted(ctx.tr("compare.in_words"));
+    ImGui::PopFont();
+    ImGui::PushTextWrapPos(0.0f);
+    for (const Sentence& s : pair.sentences()) {
+        ImGui::Bullet();
+        ImGui::TextUnformatted(s.text.c_str());
+    }
+    ImGui::PopTextWrapPos();
+    ImGui::End();
+}
+
+void draw_compare_menu(const FrameContext& ctx, Commands& out) {
+    if (ImGui::Button(ctx.tr("compare.menu"))) ImGui::OpenPopup("compare_menu");
+    if (!ImGui::BeginPopup("compare_menu")) return;
+    for (const ReadyPair& p : ready_pairs())
+        if (ImGui::MenuItem(ctx.strings.tr("compare.pair." + p.name).c_str()))
+            out.push_back(command::CompareOpen{p.name, "", {}});
+    ImGui::Separator();
+    if (ImGui::BeginMenu(ctx.tr("compare.with_preset"))) {
+        for (const PresetInfo& p : ctx.presets) {
+            const std::string& t = ctx.lang() == Lang::ko && !p.title.ko.empty() ? p.title.ko : p.title.en;
+            if (ImGui::MenuItem(t.empty() ? p.name.c_str() : t.c_str()))
+                out.push_back(command::CompareOpen{"", p.path, {}});
+        }
+        ImGui::EndMenu();
+    }
+    if (ImGui::MenuItem(ctx.tr("compare.with_variant"))) out.push_back(command::CompareOpen{"", "", {}});
+    if (ImGui::BeginMenu(ctx.tr("compare.with_file"))) {
+        static std::string path;  // what the user typed; the menu's own state
+        char buf[1024];
+        std::snprintf(buf, sizeof buf, "%s", path.c_str());
+        ImGui::SetNextItemWidth(ImGui::GetFontSize() * 22);
+        if (ImGui::InputTextWithHint("##cmp_path", ctx.tr("compare.file_hint"), buf, sizeof buf)) path = buf;
+        ImGui::SameLine();
+        if (ImGui::Button(ctx.tr("compare.open")) && !path.empty()) {
+            out.push_back(command::CompareOpen{"", path, {}});
+            ImGui::CloseCurrentPopup();
+        }
+        ImGui::EndMenu();
+    }
+    ImGui::Separator();
+    if (ImGui::MenuItem(ctx.tr("narrate.menu"))) out.push_back(command::NarrateToggle{});
+    ImGui::EndPopup();
+}
+
+}  // namespace leasescope::gui

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Side by side, headless: each ready-made pair opens from the command line
+# (--pair), its first divergence is the tick `leasescope-cli diff --ignore-tokens` reports for
+# the two runs' traces, its PNG (en and ko, 1600x900 and 1280x720) is a real
+# picture and its SVG holds both timelines and the divergence mark. Narrated
+# play (--narrate) opens too. Needs a display (test.sh starts Xvfb); without
+# DISPLAY it fails on purpose.
+# Usage: compare_test.sh APP CLI PNG_CHECK SCENARIOS_DIR
+set -euo pipefail
+app=$1 cli=$2 check=$3 dir=$4
+if [ -z "${DISPLAY:-}" ]; then
+  echo "FAIL: DISPLAY is not set; the GUI tests need an X display (test.sh starts Xvfb)" >&2
+  exit 1
+fi
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+# pair name, A preset, B preset, B's --set (may be empty)
+pairs=(
+  "gc-pause gc-pause-fencing gc-pause-no-fencing -"
+  "failover failover-lost-lock failover-fencing-regressed -"
+  "expiry-autoextend expiry-takeover expiry-takeover defaults.auto_extend=true"
+)
+for row in "${pairs[@]}"; do
+  read -r name a b set <<<"$row"
+  "$cli" run "$dir/$a.json" >"$out/a.jsonl"
+  if [ "$set" = "-" ]; then
+    "$cli" run "$dir/$b.json" >"$out/b.jsonl"
+  else
+    "$cli" run "$dir/$b.json" --set "$set" >"$out/b.jsonl"
+  fi
+  # diff exits 1 when the traces differ; its text names "(tick N, phase P)".
+  "$cli" diff --ignore-tokens "$out/a.jsonl" "$out/b.jsonl" >"$out/diff.txt" 2>&1 && fail "$name: diff finds no difference"
+  want=$(sed -n 's/.*first divergence at event \([0-9]*\) (tick \([0-9]*\),.*/\1 \2/p' "$out/diff.txt" | head -1)
+  [ -n "$want" ] || { cat "$out/diff.txt" >&2; fail "$name: no divergence in diff's output"; }
+  for size in 1600x900 1280x720; do
+    for lang in en ko; do
+      "$app" --pair "$name" --tick 30 --lang "$lang" --size "$size" --screenshot "$out/$name.png" \
+        --svg "$out/$name.svg" >"$out/report.txt" 2>"$out/stderr" || {
+        cat "$out/stderr" >&2; fail "$name: the app exited with an error"; }
+      got=$(sed -n 's/^first divergence: event \([0-9]*\) tick \([0-9]*\)$/\1 \2/p' "$out/report.txt")
+      [ "$got" = "$want" ] || fail "$name: the app says '$got', leasescope-cli diff --ignore-tokens says '$want'"
+      grep -q "^compare.parted: " "$out/report.txt" || fail "$name: no divergence sentence at tick 30"
+      "$check" "$out/$name.png" --size "$size" --min-colors 60
+      # One SVG with two nested timelines, the divergence's dashed line and the words.
+      [ "$(stat -c %s "$out/$name.svg")" -gt 20000 ] || fail "$name: the SVG is too small"
+      [ "$(grep -c '<svg ' "$out/$name.svg")" -eq 3 ] || fail "$name: the SVG does not hold two timelines"
+      grep -q 'stroke-dasharray' "$out/$name.svg" || fail "$name: the SVG does not mark the divergence"
+    done
+  done
+done
+
+# --compare FILE and a variant by --compare-set open too.
+"$app" "$dir/gc-pause-fencing.json" --compare "$dir/gc-pause-no-fencing.json" --tick 15 --size 1280x720 \
+  --screenshot "$out/file.png" >"$out/report.txt"
+grep -q "^first divergence: event" "$out/report.txt" || fail "--compare FILE reports no divergence"
+"$app" "$dir/expiry-takeover.json" --compare-set defaults.lease=14 --tick 8 --size 1280x720 \
+  --screenshot "$out/variant.png" >"$out/report.txt"
+grep -q "^compare.setup.value: " "$out/report.txt" || fail "the variant names no changed setting"
+"$app" "$dir/expiry-takeover.json" --compare-set nope=1 --size 1280x720 --screenshot "$out/bad.png" \
+  2>/dev/null && fail "a bad --compare-set is accepted"
+# Narrated play renders its panel.
+"$app" "$dir/gc-pause-no-fencing.json" --narrate --pace 2 --tick 15 --lang ko --size 1280x720 \
+  --screenshot "$out/narrate.png"
+"$check" "$out/narrate.png" --size 1280x720 --min-colors 60
+echo "ok"

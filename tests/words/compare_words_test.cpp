@@ -1,0 +1,221 @@
+// Properties of the side-by-side words over the three ready-made pairs
+// (gc-pause-fencing vs gc-pause-no-fencing, failover-lost-lock vs
+// failover-fencing-regressed, expiry-takeover without vs with autoExtend) at
+// every tick, in English and Korean: the divergence is sim::first_divergence's
+// (the tick `leasescope-cli diff --ignore-tokens` prints), told only once the playhead reaches
+// it and with each side's own event; every count agrees with the simulator's
+// state at that tick (its violations and resource counters) or with the
+// trace; the settings named are the ones that differ; the text renders whole.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+#include "leasescope/sim/simulation.hpp"
+#include "leasescope/words/compare_words.hpp"
+
+using namespace leasescope;
+using namespace leasescope::words;
+
+namespace {
+
+const std::string source_dir = LEASESCOPE_SOURCE_DIR;
+
+std::string read_all(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    EXPECT_TRUE(in.good()) << path;
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+Strings in(Lang lang) {
+    Strings t;
+    std::string error;
+    for (Lang l : {Lang::en, Lang::ko})
+        EXPECT_TRUE(t.load(l, read_all(source_dir + "/assets/i18n/" + lang_code(l) + ".json"), error)) << error;
+    t.set_lang(lang);
+    return t;
+}
+
+sim::Scenario preset(const std::string& name, const std::vector<sim::Override>& sets = {}) {
+    const std::string path = source_dir + "/scenarios/" + name + ".json";
+    auto parsed = sim::parse_scenario(read_all(path), path, sets);
+    EXPECT_TRUE(parsed.ok()) << path;
+    return std::move(parsed).value();
+}
+
+struct Pair {
+    std::string name;
+    sim::Timeline a, b;
+};
+
+// The app's ready-made pairs (app/gui/core/compare_pairs.cpp), built the same way.
+std::vector<std::unique_ptr<Pair>> pairs() {
+    std::vector<std::unique_ptr<Pair>> out;
+    out.push_back(std::make_unique<Pair>(
+        Pair{"gc-pause", sim::Timeline(preset("gc-pause-fencing")), sim::Timeline(preset("gc-pause-no-fencing"))}));
+    out.push_back(std::make_unique<Pair>(Pair{"failover", sim::Timeline(preset("failover-lost-lock")),
+                                              sim::Timeline(preset("failover-fencing-regressed"))}));
+    out.push_back(
+        std::make_unique<Pair>(Pair{"expiry-autoextend", sim::Timeline(preset("expiry-takeover")),
+                                    sim::Timeline(preset("expiry-takeover", {{"defaults.auto_extend", "true"}}))}));
+    return out;
+}
+
+const Sentence* with_key(const std::vector<Sentence>& s, const std::string& key) {
+    for (const Sentence& x : s)
+        if (x.key == key) return &x;
+    return nullptr;
+}
+
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+// What the simulator's state says at the end of tick t, tally by tally where
+// it keeps one; the rest is counted from the events by their own keys.
+std::array<std::int64_t, tally_count> from_state(const sim::Timeline& tl, Tick t) {
+    std::array<std::int64_t, tally_count> n{};
+    const sim::Snapshot snap = tl.snapshot_at(t);
+    n[static_cast<std::size_t>(Tally::unsafe_write)] = snap.violations.unsafe_write;
+    n[static_cast<std::size_t>(Tally::overlap)] = snap.violations.overlap;
+    n[static_cast<std::size_t>(Tally::fencing_regressed)] = snap.violations.fencing_regressed;
+    n[static_cast<std::size_t>(Tally::rejected_write)] = snap.resource.rejected;
+    for (const sim::Event& e : tl.trace().events) {
+        if (e.tick > t) continue;
+        const std::string key = event_key(e);
+        if (key == "write.accepted_stale") ++n[static_cast<std::size_t>(Tally::stale_write)];
+        if (key == "expire") ++n[static_cast<std::size_t>(Tally::expired)];
+        if (key == "extend.renewed") ++n[static_cast<std::size_t>(Tally::renewed)];
+    }
+    return n;
+}
+
+}  // namespace
+
+TEST(CompareWords, EveryTickOfTheReadyMadePairsAgreesWithBothTraces) {
+    for (const auto& p : pairs()) {
+        const sim::Trace& ta = p->a.trace();
+        const sim::Trace& tb = p->b.trace();
+        // The divergence is diff's: its index, and the tick its text names.
+        const auto diff = sim::first_divergence(ta, tb, /*ignore_tokens=*/true);
+        ASSERT_TRUE(diff.has_value()) << p->name;
+        std::smatch m;
+        ASSERT_TRUE(std::regex_search(diff->description, m, std::regex("\\(tick (\\d+),"))) << diff->description;
+        const Tick diff_tick = std::stoll(m[1].str());
+        const PairDivergence d = pair_divergence(ta, tb);
+        ASSERT_TRUE(d.differ) << p->name;
+        EXPECT_EQ(d.index, diff->index) << p->name;
+        EXPECT_EQ(d.tick, diff_tick) << p->name;
+        const Tick end = std::max(ta.summary.end_tick, tb.summary.end_tick);
+        for (Lang lang : {Lang::en, Lang::ko}) {
+            const Strings s = in(lang);
+            for (Tick t = 0; t <= end; ++t) {
+                SCOPED_TRACE(p->name + " tick " + std::to_string(t) + " " + lang_code(lang));
+                const CompareContext ctx{&p->a.scenario(), &p->b.scenario(), &ta, &tb, t};
+                const auto sentences = compare_sentences(ctx, s);
+                for (const Sentence& x : sentences) {
+                    EXPECT_TRUE(s.has(Lang::en, x.key) && s.has(Lang::ko, x.key)) << x.key;
+                    EXPECT_EQ(x.text.find('{'), std::string::npos) << x.text;
+                    EXPECT_FALSE(x.text.empty()) << x.key;
+                }
+                // Where the runs part is told from its tick on, never before.
+                const Sentence* parted = with_key(sentences, "compare.parted");
+                const Sentence* same = with_key(sentences, "compare.same_so_far");
+                // They part at the earlier of the two sides' divergent events.
+                const Tick first = std::min(d.a ? d.a->tick : end + 1, d.b ? d.b->tick : end + 1);
+                EXPECT_EQ(d.first_tick, first);
+                EXPECT_EQ(parted != nullptr, t >= first);
+                EXPECT_EQ(same != nullptr, t < first);
+                if (parted != nullptr) {
+                    EXPECT_TRUE(contains(parted->text, std::to_string(first)));
+                    // Each side's event is told once the playhead has reached it, and not before.
+                    for (const sim::Event* e : {d.a, d.b}) {
+                        if (e == nullptr) continue;
+                        EXPECT_EQ(contains(parted->text, describe_event(*e, s)), e->tick <= t) << parted->text;
+                    }
+                    // The two sides really differ at the event it names, tokens aside.
+                    if (d.a != nullptr && d.b != nullptr) {
+                        sim::Event x = *d.a, y = *d.b;
+                        x.token = y.token = "";
+                        EXPECT_FALSE(x == y);
+                    }
+                }
+                if (same != nullptr) {
+                    // … and they really are the same up to here, on both sides.
+                    auto upto = [t](const sim::Trace& tr) {
+                        std::size_t n = 0;
+                        while (n < tr.events.size() && tr.events[n].tick <= t) ++n;
+                        return n;
+                    };
+                    EXPECT_EQ(upto(ta), upto(tb));
+                    for (std::size_t k = 0; k < upto(ta); ++k) {
+                        ASSERT_LT(k, tb.events.size());
+                        sim::Event x = ta.events[k], y = tb.events[k];
+                        x.token = y.token = "";  // as diff --ignore-tokens
+                        EXPECT_EQ(x, y);
+                    }
+                }
+                // Every count agrees with the simulator's state at this tick.
+                const auto fa = from_state(p->a, t), fb = from_state(p->b, t);
+                const CompareFacts facts = compare_facts(ctx);
+                EXPECT_EQ(facts.tally_a, fa);
+                EXPECT_EQ(facts.tally_b, fb);
+                const Sentence* tally = with_key(sentences, "compare.tally");
+                const Sentence* none = with_key(sentences, "compare.tally_none");
+                EXPECT_EQ(tally != nullptr, none == nullptr);
+                for (std::size_t k = 0; k < tally_count; ++k) {
+                    if (fa[k] == 0 && fb[k] == 0) continue;
+                    ASSERT_NE(tally, nullptr);
+                    const std::string item =
+                        s.tr("compare.item",
+                             {{"what", s.tr(std::string("compare.what.") + tally_name(static_cast<Tally>(k)))},
+                              {"a", std::to_string(fa[k])},
+                              {"b", std::to_string(fb[k])}});
+                    EXPECT_TRUE(contains(tally->text, item)) << tally->text << " lacks " << item;
+                }
+            }
+        }
+    }
+}
+
+TEST(CompareWords, TheSettingsNamedAreTheOnesThatDiffer) {
+    const Strings s = in(Lang::en);
+    for (const auto& p : pairs()) {
+        const auto diffs = setting_diffs(p->a.scenario(), p->b.scenario());
+        ASSERT_FALSE(diffs.empty()) << p->name;
+        std::vector<std::string> paths;
+        for (const SettingDiff& d : diffs) {
+            EXPECT_NE(d.a, d.b) << d.path;
+            paths.push_back(d.path);
+        }
+        const auto has = [&](const std::string& path) {
+            return std::find(paths.begin(), paths.end(), path) != paths.end();
+        };
+        if (p->name == "gc-pause") {
+            EXPECT_TRUE(has("/resource/mode"));
+            const auto sentences =
+                compare_sentences({&p->a.scenario(), &p->b.scenario(), &p->a.trace(), &p->b.trace(), 0}, s);
+            const Sentence* mode = with_key(sentences, "compare.setup.mode");
+            ASSERT_NE(mode, nullptr);
+            EXPECT_TRUE(contains(mode->text, s.tr("mode.check")) && contains(mode->text, s.tr("mode.off")));
+            // The fenced run rejects the late write; the other lets it land as unsafe, at the same tick.
+            const PairDivergence d = pair_divergence(p->a.trace(), p->b.trace());
+            ASSERT_TRUE(d.a && d.b);
+            EXPECT_EQ(event_key(*d.a), "write.rejected_stale");
+            EXPECT_EQ(event_key(*d.b), "write.unsafe");
+        }
+        if (p->name == "failover") {
+            EXPECT_TRUE(has("/faults/0/lose"));
+        }
+        if (p->name == "expiry-autoextend") {
+            bool extend = false;
+            for (const std::string& path : paths) extend = extend || contains(path, "auto_extend");
+            EXPECT_TRUE(extend);
+        }
+        // Titles, summaries and names always differ and are never told as a setting.
+        for (const std::string& path : paths) {
+            EXPECT_FALSE(contains(path, "/title") || contains(path, "/summary") || path == "/name") << path;
+        }
+    }
+}
