@@ -43,14 +43,6 @@ int preset_rank(const std::string& name) {
 
 }  // namespace
 
-std::string default_config_dir() {
-    const char* xdg = std::getenv("XDG_CONFIG_HOME");
-    if (xdg && *xdg) return std::string(xdg) + "/leasescope";
-    const char* home = std::getenv("HOME");
-    if (home && *home) return std::string(home) + "/.config/leasescope";
-    return {};
-}
-
 App::App(AppOptions options) : options_(std::move(options)), palette_(default_palette()), views_(make_views()) {
     live_.supported = live_supported();
     live_.url_initial = redis::redis_url_from_env();
@@ -60,7 +52,10 @@ App::App(AppOptions options) : options_(std::move(options)), palette_(default_pa
 bool App::init(std::string& error) {
     if (!load_strings_dir(strings_, options_.assets_dir, error)) return false;
     std::string text;
-    if (read_text_file(options_.assets_dir + "/style.json", text)) apply_style_json(palette_, text, &font_px_);
+    if (read_text_file(options_.assets_dir + "/style.json", text)) {
+        style_text_ = text;
+        apply_style_json(palette_, style_text_, &font_px_);
+    }
     if (!read_text_file(options_.assets_dir + "/tour.json", text)) {
         error = "cannot read " + options_.assets_dir + "/tour.json";
         return false;
@@ -87,32 +82,8 @@ bool App::init(std::string& error) {
         return ra != rb ? ra < rb : a.name < b.name;
     });
 
-    // Remembered settings: the language and the speed.
-    if (!options_.config_dir.empty() && read_text_file(options_.config_dir + "/settings.json", text)) {
-        nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
-        if (j.is_object()) {
-            if (j.contains("lang") && j["lang"].is_string())
-                strings_.set_lang(lang_from_code(j["lang"].get<std::string>()));
-            if (j.contains("speed") && j["speed"].is_number()) speed_ = std::clamp(j["speed"].get<double>(), 0.5, 40.0);
-            if (j.contains("window") && j["window"].is_array() && j["window"].size() == 2 &&
-                j["window"][0].is_number_integer() && j["window"][1].is_number_integer()) {
-                window_w_ = std::clamp(j["window"][0].get<int>(), 320, 8192);
-                window_h_ = std::clamp(j["window"][1].get<int>(), 240, 8192);
-            }
-        }
-    }
+    load_settings();
     return true;
-}
-
-void App::save_settings() const {
-    if (options_.config_dir.empty()) return;
-    std::error_code ec;
-    fs::create_directories(options_.config_dir, ec);
-    nlohmann::json j{{"lang", lang_code(strings_.lang())}, {"speed", speed_}};
-    // The window size goes with imgui.ini: the remembered panel places only fit the same size.
-    if (window_w_ > 0 && window_h_ > 0) j["window"] = {window_w_, window_h_};
-    std::ofstream out(options_.config_dir + "/settings.json");
-    out << j.dump(2) << "\n";
 }
 
 void App::set_lang(Lang lang) {
@@ -305,7 +276,15 @@ void App::shortcuts(Commands& out) const {
     if (ImGui::IsKeyPressed(GLFW_KEY_END, false)) out.push_back(command::Seek{lanes_.end_tick});
     const bool plus = ImGui::IsKeyPressed(GLFW_KEY_EQUAL) || ImGui::IsKeyPressed(GLFW_KEY_KP_ADD);
     const bool minus = ImGui::IsKeyPressed(GLFW_KEY_MINUS) || ImGui::IsKeyPressed(GLFW_KEY_KP_SUBTRACT);
-    if (plus || minus) out.push_back(command::SetSpeed{plus ? speed_ * 1.5 : speed_ / 1.5});
+    // Ctrl with plus, minus or 0: the UI scale (projector mode); without Ctrl, plus and minus: the speed.
+    if (io.KeyCtrl) {
+        if (plus) out.push_back(command::SetScale{scale_percent_ + scale_step_percent});
+        if (minus) out.push_back(command::SetScale{scale_percent_ - scale_step_percent});
+        if (ImGui::IsKeyPressed(GLFW_KEY_0, false) || ImGui::IsKeyPressed(GLFW_KEY_KP_0, false))
+            out.push_back(command::SetScale{100});
+    } else if (plus || minus) {
+        out.push_back(command::SetSpeed{plus ? speed_ * 1.5 : speed_ / 1.5});
+    }
 }
 
 void App::compute_layout(float w, float h) {
@@ -372,7 +351,9 @@ void App::draw_frame(Commands& out) {
                      relayout_pending_ || force_layout_,
                      live_,
                      find_,
-                     offscreen_};
+                     offscreen_,
+                     ui_scale(),
+                     high_contrast_};
     last_size_ = io.DisplaySize;
     for (auto& view : views_) view->draw(ctx, out);
     relayout_pending_ = false;

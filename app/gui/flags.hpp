@@ -22,6 +22,9 @@ struct GuiFlags {
     long long live_tick_ms = 0;
     bool find_counterexample = false;
     bool direct_draw = false;
+    std::string layout_report;   // with --screenshot: the layout check's report (core/layout_check.hpp)
+    int scale_percent = 0;       // 0: the remembered UI scale
+    bool high_contrast = false;  // --high-contrast given
 
     // Headless runs draw for a picture or a measurement, not for a person.
     bool headless() const { return !screenshot.empty() || bench_frames > 0; }

@@ -111,7 +111,7 @@ void draw_ruler(const FrameContext& ctx, ImDrawList* dl, const TimeAxis& axis, I
     dl->AddRectFilled(ImVec2(origin.x, origin.y), ImVec2(plot_x + plot_w, origin.y + ruler_h),
                       IM_COL32(225, 228, 232, 255));
     dl->AddText(ImVec2(origin.x + 6, origin.y + 4), col(ctx.palette.text_dim), ctx.tr("word.tick"));
-    const Tick step = ruler_step(axis.px_per_tick, 46.0f);
+    const Tick step = ruler_step(axis.px_per_tick, 46.0f * ctx.scale);
     const Tick t0 = std::max<Tick>(0, static_cast<Tick>(std::floor(axis.first_tick)) / step * step);
     const double t1 = axis.last_tick();
     const float bottom = origin.y + 10000;

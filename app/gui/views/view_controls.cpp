@@ -77,6 +77,8 @@ public:
         }
         ImGui::SameLine();
         if (ImGui::Button(ctx.tr("ctl.reset_layout"))) out.push_back(command::ResetLayout{});
+        ImGui::SameLine();
+        draw_view_menu(ctx, out);
         // Messages on the right of the first row.
         ImGui::SameLine(0, em);
         if (!ctx.error.empty()) {
@@ -125,6 +127,30 @@ private:
         ImGui::PopTextWrapPos();
         ImGui::SetCursorScreenPos(ImVec2(p.x, p.y + h + 2));
         ImGui::Dummy(ImVec2(1, 1));
+    }
+
+    // Projector mode: the UI scale (also Ctrl+plus / Ctrl+minus / Ctrl+0) and the high-contrast palette.
+    static void draw_view_menu(const FrameContext& ctx, Commands& out) {
+        if (ImGui::Button(ctx.tr("ctl.view"))) ImGui::OpenPopup("view_menu");
+        if (!ImGui::BeginPopup("view_menu")) return;
+        ImGui::TextDisabled("%s", ctx.tr("view.scale"));
+        const int now = static_cast<int>(std::lround(ctx.scale * 100.0f));
+        for (int p = 100; p <= 250; p += 25) {
+            const std::string label = std::to_string(p) + " %";
+            const char* keys = p == 100 ? "Ctrl+0" : p == now + 25 ? "Ctrl++" : p == now - 25 ? "Ctrl+-" : nullptr;
+            if (ImGui::MenuItem(label.c_str(), keys, p == now) && p != now) out.push_back(command::SetScale{p});
+        }
+        ImGui::Separator();
+        if (ImGui::MenuItem(ctx.tr("view.high_contrast"), nullptr, ctx.high_contrast))
+            out.push_back(command::SetHighContrast{!ctx.high_contrast});
+        if (ImGui::IsItemHovered()) {
+            ImGui::BeginTooltip();
+            ImGui::PushTextWrapPos(ImGui::GetFontSize() * 24);
+            ImGui::TextUnformatted(ctx.tr("tip.high_contrast"));
+            ImGui::PopTextWrapPos();
+            ImGui::EndTooltip();
+        }
+        ImGui::EndPopup();
     }
 
     // Starts a new row when an item `w` wide no longer fits on this one.
