@@ -288,28 +288,43 @@ void App::shortcuts(Commands& out) const {
 }
 
 void App::compute_layout(float w, float h) {
-    const float em = font_px_;
-    // The top bar's height is what it asked for (its knobs and the lesson
-    // wrap), within bounds that leave the timeline room.
-    const float top_h = std::round(std::clamp(top_h_ > 0 ? top_h_ : em * 5.0f, em * 4.0f, h * 0.3f));
-    const float transport_h = std::round(em * 2.7f);
-    const float bottom_h = std::round(std::max(em * 10.0f, h * 0.27f));
-    const float left_w = std::round(std::max(em * 13.0f, w * 0.18f));
-    const float right_w = std::round(std::max(em * 15.0f, w * 0.21f));
-    const float mid_h = std::max(em * 8.0f, h - top_h - transport_h - bottom_h);
-    const float side_h = mid_h + transport_h;
+    // Sizes follow the text (em, the body font at the UI scale) and the window;
+    // side panels never take more than 60 % of the width, and every panel
+    // wraps or scrolls what does not fit (the layout check, --layout-report).
+    const float em = font_px();
+    // The top bar is as tall as its wrapped buttons, knobs and lesson ask,
+    // within bounds that leave the timeline room (beyond them it scrolls).
+    const float top_h = std::round(std::clamp(top_h_ > 0 ? top_h_ : em * 5.0f, em * 3.0f, h * 0.42f));
+    float left_w = std::round(std::max(em * 12.0f, w * 0.18f));
+    float right_w = std::round(std::max(em * 14.0f, w * 0.21f));
+    if (left_w + right_w > w * 0.6f) {
+        const float k = w * 0.6f / (left_w + right_w);
+        left_w = std::round(left_w * k);
+        right_w = std::round(right_w * k);
+    }
     const float center_w = w - left_w - right_w;
+    // The transport's buttons, tick, speed and Fit wrap on a narrow centre: a row for each.
+    const float transport_rows = center_w >= em * 46.0f ? 1.0f : center_w >= em * 23.0f ? 2.0f : 3.0f;
+    const float transport_h = std::round(em * 2.7f + (transport_rows - 1.0f) * em * 1.9f);
+    // The rows always add up to the window: on a short window (or a large
+    // scale) the bottom row and the timeline shrink and their panels scroll.
+    const float rest = std::max(em * 4.0f, h - top_h - transport_h);
+    const float bottom_h = std::round(std::clamp(h * 0.27f, std::min(em * 9.0f, rest * 0.45f), rest * 0.45f));
+    const float mid_h = rest - bottom_h;
+    const float side_h = mid_h + transport_h;
     layout_["controls"] = {0, 0, w, top_h};
-    // The action panel keeps room for two badges and the overlap sentence.
-    const float cand_h = std::round(std::min(side_h * 0.68f, side_h - em * 8.0f));
+    // Candidates take what the action panel (two badges and the overlap
+    // sentence) leaves; with many nodes they scroll.
+    const float cand_h = std::round(std::max(side_h * 0.5f, std::min(side_h * 0.68f, side_h - em * 8.0f)));
     layout_["candidates"] = {0, top_h, left_w, cand_h};
     layout_["action"] = {0, top_h + cand_h, left_w, side_h - cand_h};
     layout_["timeline"] = {left_w, top_h, center_w, mid_h};
     layout_["transport"] = {left_w, top_h + mid_h, center_w, transport_h};
-    layout_["record"] = {w - right_w, top_h, right_w, std::round(side_h * 0.56f)};
-    layout_["resource"] = {w - right_w, top_h + std::round(side_h * 0.56f), right_w,
-                           side_h - std::round(side_h * 0.56f)};
-    const float events_w = std::round(w * 0.57f);
+    // The record gets the larger share: one card per slot.
+    const float record_h = std::round(side_h * 0.6f);
+    layout_["record"] = {w - right_w, top_h, right_w, record_h};
+    layout_["resource"] = {w - right_w, top_h + record_h, right_w, side_h - record_h};
+    const float events_w = std::round(w * 0.55f);
     layout_["events"] = {0, h - bottom_h, events_w, bottom_h};
     layout_["explain"] = {events_w, h - bottom_h, w - events_w, bottom_h};
     layout_["live"] = {0, h - bottom_h, w, bottom_h};

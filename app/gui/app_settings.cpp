@@ -89,7 +89,7 @@ void App::set_high_contrast(bool on) {
         palette_ = default_palette();
         if (!style_text_.empty()) apply_style_json(palette_, style_text_, nullptr);
     }
-    fonts_dirty_ = true;  // the ImGui style's colours change with it
+    fonts_dirty_ = true;     // the ImGui style's colours change with it
     ++timeline_generation_;  // the timeline's cached picture is redrawn
     save_settings();
 }

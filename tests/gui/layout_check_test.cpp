@@ -8,7 +8,7 @@ using namespace leasescope::gui;
 namespace {
 
 LayoutItem text(const char* label, LayoutRect r, LayoutRect clip, bool scrolls = false) {
-    return LayoutItem{"panel", label, true, r, clip, scrolls};
+    return LayoutItem{"panel", label, true, r, clip, scrolls, false};
 }
 
 const LayoutRect panel{0, 0, 200, 100};
@@ -36,8 +36,13 @@ TEST(LayoutCheck, TextOverTextIsAProblemWithinOnePanel) {
     EXPECT_EQ(check_layout({}, items, 200, 100).size(), 1u);
     // Touching by a pixel is not an overlap; a frame under a text is not text.
     const std::vector<LayoutItem> ok{text("a", {10, 10, 80, 27}, panel), text("b", {79, 10, 120, 27}, panel),
-                                     LayoutItem{"panel", "slider", false, {10, 10, 190, 30}, panel, false}};
+                                     LayoutItem{"panel", "slider", false, {10, 10, 190, 30}, panel, false, false}};
     EXPECT_TRUE(check_layout({}, ok, 200, 100).empty());
+}
+
+TEST(LayoutCheck, OverlappingWindowsAreAProblem) {
+    EXPECT_EQ(check_layout({{"a", {0, 0, 500, 400}}, {"b", {0, 300, 500, 700}}}, {}, 1024, 768).size(), 1u);
+    EXPECT_TRUE(check_layout({{"a", {0, 0, 500, 400}}, {"b", {0, 400, 500, 700}}}, {}, 1024, 768).empty());
 }
 
 TEST(LayoutCheck, AWindowOffTheDisplayIsAProblem) {

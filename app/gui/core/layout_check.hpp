@@ -22,6 +22,7 @@ struct LayoutItem {
     LayoutRect rect;
     LayoutRect clip;
     bool scrolls_y = false;
+    bool scrolls_x = false;  // a table or child with a horizontal scrollbar
 };
 
 struct LayoutWindow {
@@ -31,11 +32,12 @@ struct LayoutWindow {
 
 // The rules (docs/architecture.md, "The layout check"), with 1 px of slack:
 //   1. a window lies inside the display;
-//   2. an item lies inside its clip rectangle left to right (no panel
-//      scrolls sideways, so what sticks out there is cut for good);
+//   2. an item lies inside its clip rectangle left to right, unless its
+//      window scrolls sideways (only the event table does, with a scrollbar);
 //   3. an item lies inside its clip rectangle top to bottom unless its window
 //      scrolls vertically (then a scrollbar is shown and reaches it);
-//   4. no two text items of one window overlap.
+//   4. no two text items of one window overlap;
+//   5. no two windows overlap (panels are tiled).
 // Returns one line per problem; empty when the layout is clean.
 std::vector<std::string> check_layout(const std::vector<LayoutWindow>& windows, const std::vector<LayoutItem>& items,
                                       float display_w, float display_h);

@@ -40,10 +40,11 @@ void item(bool text, const char* label) {
     // The clip rectangle now: the window's inner area, or the table cell.
     it.clip = rect_of(w->ClipRect);
     // The visible part of a scrolling window: a scrollbar shows and reaches the rest.
-    it.scrolls_y = w->ScrollbarY || w->ScrollMax.y > 0.0f;
+    // Only a scrollbar on screen counts: content past a window without one is cut.
+    it.scrolls_y = w->ScrollbarY;
+    it.scrolls_x = w->ScrollbarX;
     for (const ImGuiWindow* p = w; p && (p->Flags & ImGuiWindowFlags_ChildWindow); p = p->ParentWindow)
-        if (p->ParentWindow && (p->ParentWindow->ScrollbarY || p->ParentWindow->ScrollMax.y > 0.0f))
-            it.scrolls_y = true;
+        if (p->ParentWindow && p->ParentWindow->ScrollbarY) it.scrolls_y = true;
     recorded.push_back(std::move(it));
 }
 
@@ -72,16 +73,16 @@ std::string formatted(const char* fmt, va_list args) {
 }
 }  // namespace
 
-#define LEASESCOPE_PROBE_TEXTV(call, ...)               \
-    va_list args;                                       \
-    va_start(args, fmt);                                \
-    ::ImGui::call(__VA_ARGS__ fmt, args);               \
-    va_end(args);                                       \
-    if (probe::recording()) {                           \
-        va_list again;                                  \
-        va_start(again, fmt);                           \
+#define LEASESCOPE_PROBE_TEXTV(call, ...)                 \
+    va_list args;                                         \
+    va_start(args, fmt);                                  \
+    ::ImGui::call(__VA_ARGS__ fmt, args);                 \
+    va_end(args);                                         \
+    if (probe::recording()) {                             \
+        va_list again;                                    \
+        va_start(again, fmt);                             \
         probe::item(true, formatted(fmt, again).c_str()); \
-        va_end(again);                                  \
+        va_end(again);                                    \
     }
 
 void Text(const char* fmt, ...) { LEASESCOPE_PROBE_TEXTV(TextV) }

@@ -36,6 +36,23 @@ void TimelineLegend::refresh_present(const FrameContext& ctx) {
 
 void TimelineLegend::draw(const FrameContext& ctx) {
     refresh_present(ctx);
+    if (ImGui::GetContentRegionAvail().y < ImGui::GetFontSize() * 14) {
+        ImGui::PushFont(ctx.fonts.small);
+        ImGui::TextDisabled("%s (?)", ctx.tr("legend.title"));
+        ImGui::PopFont();
+        if (ImGui::IsItemHovered()) {
+            ImGui::BeginTooltip();
+            ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30);
+            draw_entries(ctx);
+            ImGui::PopTextWrapPos();
+            ImGui::EndTooltip();
+        }
+        return;
+    }
+    draw_entries(ctx);
+}
+
+void TimelineLegend::draw_entries(const FrameContext& ctx) {
     ImGui::PushFont(ctx.fonts.small);
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const float h = ImGui::GetFontSize();
