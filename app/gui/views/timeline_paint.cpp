@@ -36,7 +36,7 @@ void TimelineLegend::refresh_present(const FrameContext& ctx) {
 
 void TimelineLegend::draw(const FrameContext& ctx) {
     refresh_present(ctx);
-    if (ImGui::GetContentRegionAvail().y < ImGui::GetFontSize() * 14) {
+    if (ImGui::GetContentRegionAvail().y < ImGui::GetFontSize() * 11) {
         ImGui::PushFont(ctx.fonts.small);
         ImGui::TextDisabled("%s (?)", ctx.tr("legend.title"));
         ImGui::PopFont();
