@@ -115,7 +115,7 @@ void TimelineLegend::draw_entries(const FrameContext& ctx) {
     if (ImGui::GetContentRegionAvail().y > ImGui::GetFontSize() * 16) {
         ImGui::TextDisabled("%s", ctx.tr("timeline.hint"));
     } else {
-        ImGui::SameLine(0, 14);
+        wrap_before(ImGui::CalcTextSize("(?)").x);
         ImGui::TextDisabled("(?)");
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", ctx.tr("timeline.hint"));
     }
