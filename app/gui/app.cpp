@@ -44,14 +44,6 @@ int preset_rank(const std::string& name) {
 
 }  // namespace
 
-std::string default_config_dir() {
-    const char* xdg = std::getenv("XDG_CONFIG_HOME");
-    if (xdg && *xdg) return std::string(xdg) + "/leasescope";
-    const char* home = std::getenv("HOME");
-    if (home && *home) return std::string(home) + "/.config/leasescope";
-    return {};
-}
-
 App::App(AppOptions options) : options_(std::move(options)), palette_(default_palette()), views_(make_views()) {
     live_.supported = live_supported();
     live_.url_initial = redis::redis_url_from_env();
@@ -61,7 +53,10 @@ App::App(AppOptions options) : options_(std::move(options)), palette_(default_pa
 bool App::init(std::string& error) {
     if (!load_strings_dir(strings_, options_.assets_dir, error)) return false;
     std::string text;
-    if (read_text_file(options_.assets_dir + "/style.json", text)) apply_style_json(palette_, text, &font_px_);
+    if (read_text_file(options_.assets_dir + "/style.json", text)) {
+        style_text_ = text;
+        apply_style_json(palette_, style_text_, &font_px_);
+    }
     if (!read_text_file(options_.assets_dir + "/tour.json", text)) {
         error = "cannot read " + options_.assets_dir + "/tour.json";
         return false;
@@ -88,32 +83,8 @@ bool App::init(std::string& error) {
         return ra != rb ? ra < rb : a.name < b.name;
     });
 
-    // Remembered settings: the language and the speed.
-    if (!options_.config_dir.empty() && read_text_file(options_.config_dir + "/settings.json", text)) {
-        nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
-        if (j.is_object()) {
-            if (j.contains("lang") && j["lang"].is_string())
-                strings_.set_lang(lang_from_code(j["lang"].get<std::string>()));
-            if (j.contains("speed") && j["speed"].is_number()) speed_ = std::clamp(j["speed"].get<double>(), 0.5, 40.0);
-            if (j.contains("window") && j["window"].is_array() && j["window"].size() == 2 &&
-                j["window"][0].is_number_integer() && j["window"][1].is_number_integer()) {
-                window_w_ = std::clamp(j["window"][0].get<int>(), 320, 8192);
-                window_h_ = std::clamp(j["window"][1].get<int>(), 240, 8192);
-            }
-        }
-    }
+    load_settings();
     return true;
-}
-
-void App::save_settings() const {
-    if (options_.config_dir.empty()) return;
-    std::error_code ec;
-    fs::create_directories(options_.config_dir, ec);
-    nlohmann::json j{{"lang", lang_code(strings_.lang())}, {"speed", speed_}};
-    // The window size goes with imgui.ini: the remembered panel places only fit the same size.
-    if (window_w_ > 0 && window_h_ > 0) j["window"] = {window_w_, window_h_};
-    std::ofstream out(options_.config_dir + "/settings.json");
-    out << j.dump(2) << "\n";
 }
 
 void App::set_lang(Lang lang) {
@@ -313,32 +284,55 @@ void App::shortcuts(Commands& out) const {
     if (ImGui::IsKeyPressed(GLFW_KEY_END, false)) out.push_back(command::Seek{lanes_.end_tick});
     const bool plus = ImGui::IsKeyPressed(GLFW_KEY_EQUAL) || ImGui::IsKeyPressed(GLFW_KEY_KP_ADD);
     const bool minus = ImGui::IsKeyPressed(GLFW_KEY_MINUS) || ImGui::IsKeyPressed(GLFW_KEY_KP_SUBTRACT);
-    if (plus || minus) out.push_back(command::SetSpeed{plus ? speed_ * 1.5 : speed_ / 1.5});
+    // Ctrl with plus, minus or 0: the UI scale (projector mode); without Ctrl, plus and minus: the speed.
+    if (io.KeyCtrl) {
+        if (plus) out.push_back(command::SetScale{scale_percent_ + scale_step_percent});
+        if (minus) out.push_back(command::SetScale{scale_percent_ - scale_step_percent});
+        if (ImGui::IsKeyPressed(GLFW_KEY_0, false) || ImGui::IsKeyPressed(GLFW_KEY_KP_0, false))
+            out.push_back(command::SetScale{100});
+    } else if (plus || minus) {
+        out.push_back(command::SetSpeed{plus ? speed_ * 1.5 : speed_ / 1.5});
+    }
 }
 
 void App::compute_layout(float w, float h) {
-    const float em = font_px_;
-    // The top bar's height is what it asked for (its knobs and the lesson
-    // wrap), within bounds that leave the timeline room.
-    const float top_h = std::round(std::clamp(top_h_ > 0 ? top_h_ : em * 5.0f, em * 4.0f, h * 0.3f));
-    const float transport_h = std::round(em * 2.7f);
-    const float bottom_h = std::round(std::max(em * 10.0f, h * 0.27f));
-    const float left_w = std::round(std::max(em * 13.0f, w * 0.18f));
-    const float right_w = std::round(std::max(em * 15.0f, w * 0.21f));
-    const float mid_h = std::max(em * 8.0f, h - top_h - transport_h - bottom_h);
-    const float side_h = mid_h + transport_h;
+    // Sizes follow the text (em, the body font at the UI scale) and the window;
+    // side panels never take more than 60 % of the width, and every panel
+    // wraps or scrolls what does not fit (the layout check, --layout-report).
+    const float em = font_px();
+    // The top bar is as tall as its wrapped buttons, knobs and lesson ask,
+    // within bounds that leave the timeline room (beyond them it scrolls).
+    const float top_h = std::round(std::clamp(top_h_ > 0 ? top_h_ : em * 5.0f, em * 3.0f, h * 0.42f));
+    float left_w = std::round(std::max(em * 12.0f, w * 0.18f));
+    float right_w = std::round(std::max(em * 14.0f, w * 0.21f));
+    if (left_w + right_w > w * 0.6f) {
+        const float k = w * 0.6f / (left_w + right_w);
+        left_w = std::round(left_w * k);
+        right_w = std::round(right_w * k);
+    }
     const float center_w = w - left_w - right_w;
+    // The transport's buttons, tick, speed and Fit wrap on a narrow centre: a row for each.
+    const float transport_rows = center_w >= em * 46.0f ? 1.0f : center_w >= em * 23.0f ? 2.0f : 3.0f;
+    const float transport_h = std::round(em * 2.7f + (transport_rows - 1.0f) * em * 1.9f);
+    // The rows always add up to the window: on a short window (or a large
+    // scale) the bottom row and the timeline shrink and their panels scroll.
+    const float rest = std::max(em * 4.0f, h - top_h - transport_h);
+    const float bottom_h = std::round(std::clamp(h * 0.27f, std::min(em * 9.0f, rest * 0.45f), rest * 0.45f));
+    const float mid_h = rest - bottom_h;
+    const float side_h = mid_h + transport_h;
     layout_["controls"] = {0, 0, w, top_h};
-    // The action panel keeps room for two badges and the overlap sentence.
-    const float cand_h = std::round(std::min(side_h * 0.68f, side_h - em * 8.0f));
+    // Candidates take what the action panel (two badges and the overlap
+    // sentence) leaves; with many nodes they scroll.
+    const float cand_h = std::round(std::max(side_h * 0.5f, std::min(side_h * 0.68f, side_h - em * 8.0f)));
     layout_["candidates"] = {0, top_h, left_w, cand_h};
     layout_["action"] = {0, top_h + cand_h, left_w, side_h - cand_h};
     layout_["timeline"] = {left_w, top_h, center_w, mid_h};
     layout_["transport"] = {left_w, top_h + mid_h, center_w, transport_h};
-    layout_["record"] = {w - right_w, top_h, right_w, std::round(side_h * 0.56f)};
-    layout_["resource"] = {w - right_w, top_h + std::round(side_h * 0.56f), right_w,
-                           side_h - std::round(side_h * 0.56f)};
-    const float events_w = std::round(w * 0.57f);
+    // The record gets the larger share: one card per slot.
+    const float record_h = std::round(side_h * 0.6f);
+    layout_["record"] = {w - right_w, top_h, right_w, record_h};
+    layout_["resource"] = {w - right_w, top_h + record_h, right_w, side_h - record_h};
+    const float events_w = std::round(w * 0.55f);
     layout_["events"] = {0, h - bottom_h, events_w, bottom_h};
     layout_["explain"] = {events_w, h - bottom_h, w - events_w, bottom_h};
     layout_["live"] = {0, h - bottom_h, w, bottom_h};
@@ -383,7 +377,9 @@ void App::draw_frame(Commands& out) {
                      live_,
                      find_,
                      offscreen_,
-                     code_open_};
+                     code_open_,
+                     ui_scale(),
+                     high_contrast_};
     last_size_ = io.DisplaySize;
     if (compare_) {
         // Side by side takes the whole window (views/view_compare.cpp).

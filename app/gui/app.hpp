@@ -2,6 +2,7 @@
 // The app's state and the only code that changes it: the loaded scenario, its
 // simulated timeline and lanes, the playhead, the tour. Views get a const
 // FrameContext and return commands; apply() runs them between frames.
+#include <cmath>
 #include <map>
 #include <memory>
 #include <optional>
@@ -70,7 +71,20 @@ public:
     const sim::Timeline* timeline() const { return timeline_.get(); }
     const Palette& palette() const { return palette_; }
     const Strings& strings() const { return strings_; }
-    float font_px() const { return font_px_; }
+    // The body font's size: style.json's font_px at the UI scale.
+    float font_px() const { return std::round(font_px_ * static_cast<float>(scale_percent_) / 100.0f); }
+    // Projector mode: the UI scale in percent (100 … 250) and the high-contrast palette, both remembered.
+    int scale_percent() const { return scale_percent_; }
+    float ui_scale() const { return static_cast<float>(scale_percent_) / 100.0f; }
+    void set_scale(int percent);
+    bool high_contrast() const { return high_contrast_; }
+    void set_high_contrast(bool on);
+    // True once after the scale changed: the host re-bakes the fonts before the next frame.
+    bool take_fonts_dirty() {
+        const bool d = fonts_dirty_;
+        fonts_dirty_ = false;
+        return d;
+    }
     Fonts& fonts() { return fonts_; }
     const std::string& error() const { return error_; }
 
@@ -97,13 +111,19 @@ private:
     void compute_layout(float width, float height);
     void refresh_snapshot();
     bool write_text(const std::string& path, const std::string& bytes);
+    // The remembered settings (app_settings.cpp): language, speed, window, scale, palette.
+    void load_settings();
     void save_settings() const;
 
     AppOptions options_;
     Strings strings_;
     Palette palette_;
-    float font_px_ = 17.0f;
-    float top_h_ = 0.0f;  // what the top bar asked for (0: the default)
+    float font_px_ = 17.0f;  // at 100 %
+    int scale_percent_ = 100;
+    bool high_contrast_ = false;
+    bool fonts_dirty_ = false;
+    std::string style_text_;  // assets/style.json, applied over the default palette
+    float top_h_ = 0.0f;      // what the top bar asked for (0: the default)
     Fonts fonts_;
     std::vector<PresetInfo> presets_;
     std::vector<TourStep> tour_;
@@ -173,6 +193,8 @@ private:
     After on(const command::TourStop& c);
     After on(const command::ResetLayout& c);
     After on(const command::SetTopHeight& c);
+    After on(const command::SetScale& c);
+    After on(const command::SetHighContrast& c);
     After on(const command::ExportPng& c);
     After on(const command::ExportSvg& c);
     After on(const command::ExportJsonl& c);
@@ -202,6 +224,11 @@ public:
     // The pair's difference in words and where the runs part, for headless reports.
     std::string compare_report() const;
 };
+
+// One step of Ctrl+plus / Ctrl+minus, and the bounds of the UI scale.
+inline constexpr int scale_step_percent = 25;
+inline constexpr int scale_min_percent = 100;
+inline constexpr int scale_max_percent = 250;
 
 // $XDG_CONFIG_HOME/leasescope or ~/.config/leasescope (created on demand).
 std::string default_config_dir();

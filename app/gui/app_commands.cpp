@@ -156,6 +156,16 @@ App::After App::on(const command::ResetLayout&) {
     return After::next;
 }
 
+App::After App::on(const command::SetScale& c) {
+    set_scale(c.percent);
+    return After::next;
+}
+
+App::After App::on(const command::SetHighContrast& c) {
+    set_high_contrast(c.on);
+    return After::next;
+}
+
 App::After App::on(const command::SetTopHeight& c) {
     // The top bar wraps its knobs and the lesson: the panels below move with it.
     const auto h = std::round(c.height);

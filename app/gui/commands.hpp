@@ -60,6 +60,13 @@ struct ResetLayout {};  // place every panel on the computed layout again
 struct SetTopHeight {
     float height = 0;  // what the top bar needs (its knobs and the lesson wrap)
 };
+// Projector mode: the UI scale (fonts re-baked, lanes and marks with them) and the palette.
+struct SetScale {
+    int percent = 100;  // clamped to 100 … 250
+};
+struct SetHighContrast {
+    bool on = false;
+};
 
 // Exports.
 struct ExportPng {
@@ -111,10 +118,11 @@ using Command =
     std::variant<command::Seek, command::Step, command::NextEvent, command::PrevEvent, command::TogglePlay,
                  command::SetSpeed, command::Restart, command::Fit, command::SelectEvent, command::EditScenario,
                  command::LoadPreset, command::OpenPath, command::SavePath, command::OpenPicker, command::SetLang,
-                 command::TourGoto, command::TourStop, command::ResetLayout, command::SetTopHeight, command::ExportPng,
-                 command::ExportSvg, command::ExportJsonl, command::LiveToggle, command::LiveRun, command::LiveCancel,
-                 command::FindToggle, command::FindRun, command::FindCancel, command::CompareOpen, command::CompareSetB,
-                 command::CompareClose, command::ExportPairSvg, command::NarrateToggle, command::SetPace, command::CodeToggle>;
+                 command::TourGoto, command::TourStop, command::ResetLayout, command::SetTopHeight, command::SetScale,
+                 command::SetHighContrast, command::ExportPng, command::ExportSvg, command::ExportJsonl,
+                 command::LiveToggle, command::LiveRun, command::LiveCancel, command::FindToggle, command::FindRun,
+                 command::FindCancel, command::CompareOpen, command::CompareSetB, command::CompareClose,
+                 command::ExportPairSvg, command::NarrateToggle, command::SetPace, command::CodeToggle>;
 
 using Commands = std::vector<Command>;
 

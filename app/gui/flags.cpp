@@ -18,7 +18,15 @@ std::optional<int> parse_flags(int argc, char** argv, GuiFlags& f) {
     cli.add_option("scenario", f.scenario_path, "Scenario file (JSON) to open");
     cli.add_option("--tick", f.tick, "Put the playhead on this tick");
     cli.add_option("--screenshot", f.screenshot, "Render one frame to this PNG file and exit");
-    cli.add_option("--size", size_text, "Window size WxH (default 1600x900)");
+    cli.add_option("--size", size_text,
+                   "Window size WxH (default: the size of the last run, else 90 % of the screen; 1600x900 for "
+                   "--screenshot)");
+    cli.add_option("--scale", f.scale_percent,
+                   "UI scale in percent, 100 to 250: text, lanes and marks together (default: the last one used; "
+                   "Ctrl+plus / Ctrl+minus / Ctrl+0 in the app)")
+        ->check(CLI::Range(100, 250));
+    cli.add_flag("--high-contrast", f.high_contrast,
+                 "High-contrast colours that tell every outcome apart without red against green (remembered)");
     cli.add_option("--lang", f.lang, "Language: en or ko (default: the last one used)")
         ->check(CLI::IsMember({"en", "ko"}));
     cli.add_option("--bench-frames", f.bench_frames, "Render N frames and print frame-time percentiles, then exit");
@@ -64,6 +72,9 @@ std::optional<int> parse_flags(int argc, char** argv, GuiFlags& f) {
         "Exit status (as leasescope-cli's): 0 ok, 1 --live differs from the simulation, 2 bad input,\n"
         "3 --live could not reach Redis or reached no verdict, 4 an output could not be written,\n"
         "5 no display.");
+    cli.add_option("--layout-report", f.layout_report,
+                   "With --screenshot: check that no text or control is cut off by its panel and no two texts "
+                   "overlap, and write every problem and item rectangle to this file");
     cli.add_option("--assets", f.assets, "Assets folder (string tables, tour, style)");
     cli.add_option("--scenarios", f.scenarios, "Folder of preset scenarios");
     try {
@@ -78,6 +89,11 @@ std::optional<int> parse_flags(int argc, char** argv, GuiFlags& f) {
     if (!f.live_url.empty() && f.live_url.find("://") == std::string::npos && f.scenario_path.empty()) {
         f.scenario_path = f.live_url;
         f.live_url.clear();
+    }
+    if (!f.layout_report.empty() && f.screenshot.empty()) {
+        std::fprintf(stderr,
+                     "leasescope: --layout-report needs --screenshot (it checks the frame the picture shows)\n");
+        return io::exit_bad_input;
     }
     f.size_given = cli.count("--size") > 0;
     if (std::sscanf(size_text.c_str(), "%dx%d", &f.width, &f.height) != 2 || f.width < 320 || f.height < 240 ||

@@ -61,7 +61,9 @@ void load_fonts(App& app, float px) {
     io.FontDefault = app.fonts().body;
 }
 
-void apply_style(float px) {
+// ImGui's style at the UI scale (projector mode), in the light or the high-contrast colours.
+void apply_style(float px, float scale, bool high_contrast) {
+    ImGui::GetStyle() = ImGuiStyle();  // sizes from scratch: a second scaling must not compound
     ImGui::StyleColorsLight();
     ImGuiStyle& s = ImGui::GetStyle();
     s.WindowRounding = 6;
@@ -97,6 +99,40 @@ void apply_style(float px) {
     // Thick lines from the atlas's baked line texture need bilinear sampling;
     // the atlas is sampled nearest (see host_init()), so lines get geometric edges.
     s.AntiAliasedLinesUseTex = false;
+    s.ScaleAllSizes(scale);
+    s.ScrollbarSize = std::max(14.0f, px * 0.85f);
+    if (high_contrast) {
+        // Black text and outlines on white: readable from the back row of a bright room.
+        s.Colors[ImGuiCol_Text] = ImVec4(0, 0, 0, 1);
+        s.Colors[ImGuiCol_TextDisabled] = ImVec4(0.25f, 0.25f, 0.25f, 1);
+        s.Colors[ImGuiCol_Border] = ImVec4(0, 0, 0, 1);
+        s.Colors[ImGuiCol_FrameBg] = ImVec4(1, 1, 1, 1);
+        s.Colors[ImGuiCol_Button] = ImVec4(0.90f, 0.90f, 0.90f, 1);
+        s.Colors[ImGuiCol_TitleBg] = ImVec4(0.80f, 0.80f, 0.80f, 1);
+        s.Colors[ImGuiCol_TitleBgActive] = ImVec4(0.70f, 0.80f, 0.95f, 1);
+        s.Colors[ImGuiCol_SliderGrab] = ImVec4(0, 0.45f, 0.70f, 0.6f);
+        s.Colors[ImGuiCol_CheckMark] = ImVec4(0, 0, 0, 1);
+        s.FrameBorderSize = std::max(1.0f, scale);
+        s.WindowBorderSize = std::max(2.0f, scale * 1.5f);
+    }
+}
+
+// The font atlas's texture is sampled nearest (see host_init()).
+void nearest_font_sampling() {
+    glBindTexture(GL_TEXTURE_2D, static_cast<GLuint>(reinterpret_cast<std::intptr_t>(ImGui::GetIO().Fonts->TexID)));
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+}
+
+// A new UI scale or palette: the fonts are baked again at the new size (sharp
+// text, not a stretched atlas) and the style is scaled from scratch.
+void rebuild_fonts(App& app) {
+    ImGui_ImplOpenGL3_DestroyFontsTexture();
+    ImGui::GetIO().Fonts->Clear();
+    load_fonts(app, app.font_px());
+    ImGui_ImplOpenGL3_CreateFontsTexture();
+    nearest_font_sampling();
+    apply_style(app.font_px(), app.ui_scale(), app.high_contrast());
 }
 
 }  // namespace
@@ -112,8 +148,9 @@ void host_init(App& app, GLFWwindow* window, const char* glsl_version, const cha
         io.IniFilename = ini_path;
     }
     io.ConfigWindowsMoveFromTitleBarOnly = true;
-    apply_style(app.font_px());
+    apply_style(app.font_px(), app.ui_scale(), app.high_contrast());
     load_fonts(app, app.font_px());
+    app.take_fonts_dirty();  // baked here at the current scale
     ImGui_ImplGlfw_InitForOpenGL(window, true);
     ImGui_ImplOpenGL3_Init(glsl_version);
     // Glyphs are rasterised at the size they are drawn and snapped to whole
@@ -122,9 +159,7 @@ void host_init(App& app, GLFWwindow* window, const char* glsl_version, const cha
     // software rendering costs a quarter of the texel fetches (about a third
     // of the frame time, measured).
     ImGui_ImplOpenGL3_CreateDeviceObjects();
-    glBindTexture(GL_TEXTURE_2D, static_cast<GLuint>(reinterpret_cast<std::intptr_t>(io.Fonts->TexID)));
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    nearest_font_sampling();
 }
 
 void host_shutdown() {
@@ -135,6 +170,8 @@ void host_shutdown() {
 
 HostFrame host_frame(App& app, GLFWwindow* window, GlOffscreen* offscreen, bool hide_pointer) {
     HostFrame frame;
+    // Between frames, never inside one: the atlas may not change while a frame is built.
+    if (app.take_fonts_dirty()) rebuild_fonts(app);
     ImGui_ImplOpenGL3_NewFrame();
     ImGui_ImplGlfw_NewFrame();
     if (hide_pointer) ImGui::GetIO().MousePos = ImVec2(-FLT_MAX, -FLT_MAX);

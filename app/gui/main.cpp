@@ -115,8 +115,12 @@ int main(int argc, char** argv) {
         return io::exit_bad_input;
     }
     if (!flags.lang.empty()) app.set_lang(lang_from_code(flags.lang));
+    if (flags.scale_percent > 0) app.set_scale(flags.scale_percent);
+    if (flags.high_contrast) app.set_high_contrast(true);
     WindowSpec spec{flags.width, flags.height, flags.headless(), flags.direct_draw, {}};
-    if (!flags.size_given && !flags.headless() && app.saved_window_w() > 0) {
+    // On a screen without --size: the last run's size, else 90 % of the monitor, fitted to it (window_host.cpp).
+    if (!flags.size_given && !flags.headless()) {
+        spec.fit_monitor = true;
         spec.width = app.saved_window_w();
         spec.height = app.saved_window_h();
     }
@@ -138,7 +142,7 @@ int main(int argc, char** argv) {
         if (!host) return io::exit_no_display;
         const bool exported = start(app, flags);
         if (!flags.screenshot.empty()) {
-            exit_code = run_screenshot(app, *host, flags.screenshot);
+            exit_code = run_screenshot(app, *host, flags.screenshot, flags.layout_report);
             if (flags.live) {
                 const int live_code = report_live(app);
                 if (exit_code == io::exit_ok) exit_code = live_code;

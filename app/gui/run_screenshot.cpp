@@ -4,14 +4,36 @@
 #include <thread>
 
 #include "app.hpp"
+#include "leasescope/io/files.hpp"
 #include "leasescope/io/exit_codes.hpp"
 #include "platform.hpp"
 #include "runners.hpp"
+#include "views/layout_probe.hpp"
 #include "window_host.hpp"
 
 namespace leasescope::gui {
 
-int run_screenshot(App& app, WindowHost& host, const std::string& png_path) {
+namespace {
+
+// The layout check of the frame just built: the report to `path`, a summary on stderr.
+bool write_layout_report(const std::string& path) {
+    probe::record(false);
+    const ImVec2 display = ImGui::GetIO().DisplaySize;
+    const auto windows = probe::windows();
+    const auto problems = check_layout(windows, probe::items(), display.x, display.y);
+    std::string why;
+    if (!io::write_file(path, layout_report(windows, probe::items(), problems), why)) {
+        std::fprintf(stderr, "leasescope: cannot write %s (%s)\n", path.c_str(), why.c_str());
+        return false;
+    }
+    std::fprintf(stderr, "leasescope: layout: %zu items, %zu problems (%s)\n", probe::items().size(), problems.size(),
+                 path.c_str());
+    return true;
+}
+
+}  // namespace
+
+int run_screenshot(App& app, WindowHost& host, const std::string& png_path, const std::string& layout_report_path) {
     int frame = 0;
     // A few more frames after a --live run or a search is over.
     int ready_frame = settle_frames;
@@ -28,12 +50,14 @@ int run_screenshot(App& app, WindowHost& host, const std::string& png_path) {
             continue;
         }
         host.poll_events();
+        probe::record(frame >= ready_frame && !layout_report_path.empty());
         HostFrame built = advance_and_build(app, host, frame_start, last, frame);
         if (frame >= ready_frame) {
             if (!write_framebuffer_png(png_path, built.fb_w, built.fb_h)) {
                 std::fprintf(stderr, "leasescope: cannot write %s\n", png_path.c_str());
                 return io::exit_write_failed;
             }
+            if (!layout_report_path.empty() && !write_layout_report(layout_report_path)) return io::exit_write_failed;
             return io::exit_ok;
         }
         host.swap();

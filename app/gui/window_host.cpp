@@ -1,6 +1,7 @@
 // The desktop window host (window_host.hpp): GLFW, the window, ImGui and the offscreen picture, set up and torn down.
 #include "window_host.hpp"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "gl.hpp"  // before GLFW: the GL header is chosen there
@@ -10,14 +11,37 @@
 
 namespace leasescope::gui {
 
-std::unique_ptr<WindowHost> WindowHost::open(App& app, const WindowSpec& spec) {
-    std::unique_ptr<WindowHost> host(new WindowHost(app, spec));
+void fit_to_work_area(int work_w, int work_h, int& width, int& height) {
+    if (work_w <= 0 || work_h <= 0) return;  // no monitor told us its size: keep the wish
+    if (width <= 0 || height <= 0) {
+        width = work_w * 9 / 10;
+        height = work_h * 9 / 10;
+    }
+    width = std::clamp(width, std::min(640, work_w), work_w);
+    height = std::clamp(height, std::min(480, work_h), work_h);
+}
+
+std::unique_ptr<WindowHost> WindowHost::open(App& app, WindowSpec spec) {
     glfwSetErrorCallback(
         [](int code, const char* text) { std::fprintf(stderr, "leasescope: GLFW %d: %s\n", code, text); });
     if (!glfwInit()) {
         std::fprintf(stderr, "leasescope: cannot open the display (glfwInit failed)\n");
         return nullptr;
     }
+    if (spec.fit_monitor) {
+        int x = 0, y = 0, work_w = 0, work_h = 0;
+        if (GLFWmonitor* monitor = glfwGetPrimaryMonitor()) {
+            glfwGetMonitorWorkarea(monitor, &x, &y, &work_w, &work_h);
+            if (work_w <= 0 || work_h <= 0) {
+                if (const GLFWvidmode* mode = glfwGetVideoMode(monitor)) {
+                    work_w = mode->width;
+                    work_h = mode->height;
+                }
+            }
+        }
+        fit_to_work_area(work_w, work_h, spec.width, spec.height);
+    }
+    std::unique_ptr<WindowHost> host(new WindowHost(app, spec));
     host->glfw_ = true;
     glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
     glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 0);

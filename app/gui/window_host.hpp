@@ -21,13 +21,21 @@ struct WindowSpec {
     bool headless = false;     // no vsync, pointer hidden, nothing remembered
     bool direct_draw = false;  // no offscreen picture of the timeline
     std::string ini_path;      // imgui.ini; empty: none
+    // Without --size, on a screen: the window fits the primary monitor's work
+    // area (width x height, the remembered size, shrunk to fit; 0 x 0: 90 % of it).
+    bool fit_monitor = false;
 };
+
+// The size a window opens at on a monitor whose work area is work_w x work_h:
+// the wished size (0: 90 % of the work area) no larger than the work area and
+// no smaller than 640x480 (or the work area, when that is smaller still).
+void fit_to_work_area(int work_w, int work_h, int& width, int& height);
 
 class WindowHost {
 public:
     // Opens the window and sets ImGui up on it; nullptr, with the reason on
     // stderr, when there is no display or no OpenGL 3.0 context.
-    static std::unique_ptr<WindowHost> open(App& app, const WindowSpec& spec);
+    static std::unique_ptr<WindowHost> open(App& app, WindowSpec spec);
     ~WindowHost();
     WindowHost(const WindowHost&) = delete;
     WindowHost& operator=(const WindowHost&) = delete;
@@ -44,6 +52,10 @@ public:
 private:
     WindowHost(App& app, const WindowSpec& spec) : app_(app), spec_(spec) {}
 
+public:
+    const WindowSpec& spec() const { return spec_; }
+
+private:
     App& app_;
     WindowSpec spec_;
     bool glfw_ = false;

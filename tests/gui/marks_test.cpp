@@ -2,6 +2,8 @@
 // shape of its own (never colour alone) and a colour of its own, a legend
 // entry in both languages, and the trace's events map onto them.
 #include "../preset_loader.hpp"
+#include <cmath>
+
 #include <gtest/gtest.h>
 
 #include <set>
@@ -59,8 +61,16 @@ sim::Event write_event(sim::Outcome outcome, const char* detail) {
 
 }  // namespace
 
-TEST(Marks, EveryOutcomeHasItsOwnShapeAndColour) {
-    const Palette palette = default_palette();
+// Both palettes: the default one and projector mode's high-contrast one.
+class MarksInPalette : public ::testing::TestWithParam<bool> {
+protected:
+    Palette palette() const { return GetParam() ? high_contrast_palette() : default_palette(); }
+};
+INSTANTIATE_TEST_SUITE_P(Palettes, MarksInPalette, ::testing::Values(false, true),
+                         [](const auto& p) { return p.param ? "high_contrast" : "default"; });
+
+TEST_P(MarksInPalette, EveryOutcomeHasItsOwnShapeAndColour) {
+    const Palette palette = this->palette();
     for (MarkerKind a : outcomes)
         for (MarkerKind b : outcomes) {
             if (a == b) continue;
@@ -71,10 +81,68 @@ TEST(Marks, EveryOutcomeHasItsOwnShapeAndColour) {
     const MarkerKind writes[] = {MarkerKind::write_current, MarkerKind::write_stale, MarkerKind::write_unsafe,
                                  MarkerKind::write_rejected_fence, MarkerKind::write_rejected_token};
     for (MarkerKind a : writes)
-        for (MarkerKind b : writes)
-            if (a != b)
+        for (MarkerKind b : writes) {
+            if (a != b) {
                 EXPECT_NE(palette.of(a).hex(), palette.of(b).hex())
                     << marker_kind_name(a) << " " << marker_kind_name(b);
+            }
+        }
+}
+
+namespace {
+
+// A colour as a viewer without red-green discrimination sees it (deuteranopia
+// and protanopia, Viénot, Brettel and Mollon 1999, on linear RGB), as 0..1 RGB.
+struct Seen {
+    double r, g, b;
+};
+double linear(std::uint8_t c) {
+    const double v = c / 255.0;
+    return v <= 0.04045 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4);
+}
+Seen seen_as(const Rgba& c, bool protan) {
+    const double r = linear(c.r), g = linear(c.g), b = linear(c.b);
+    if (protan) return {0.11238 * r + 0.88762 * g, 0.11238 * r + 0.88762 * g, 0.00401 * r - 0.00401 * g + b};
+    return {0.29275 * r + 0.70725 * g, 0.29275 * r + 0.70725 * g, -0.02234 * r + 0.02234 * g + b};
+}
+double apart(const Seen& a, const Seen& b) {
+    return std::sqrt((a.r - b.r) * (a.r - b.r) + (a.g - b.g) * (a.g - b.g) + (a.b - b.b) * (a.b - b.b));
+}
+
+}  // namespace
+
+// Projector mode does not rely on red against green: the five write outcomes
+// and the states of a lane (waiting, valid, stale, paused) stay apart for a
+// viewer who cannot tell red from green, and none is too pale to see on white.
+TEST(Marks, HighContrastOutcomesStayApartWithoutRedGreen) {
+    const Palette p = high_contrast_palette();
+    const Rgba writes[] = {p.of(MarkerKind::write_current), p.of(MarkerKind::write_stale),
+                           p.of(MarkerKind::write_unsafe), p.of(MarkerKind::write_rejected_fence),
+                           p.of(MarkerKind::write_rejected_token)};
+    const Rgba states[] = {p.of(SpanKind::waiting), p.of(SpanKind::running), p.of(SpanKind::stale),
+                           p.of(SpanKind::paused)};
+    for (bool protan : {false, true}) {
+        for (std::size_t i = 0; i < std::size(writes); ++i)
+            for (std::size_t k = i + 1; k < std::size(writes); ++k)
+                EXPECT_GT(apart(seen_as(writes[i], protan), seen_as(writes[k], protan)), 0.12)
+                    << "writes " << writes[i].hex() << " and " << writes[k].hex()
+                    << (protan ? " (protan)" : " (deutan)");
+        for (std::size_t i = 0; i < std::size(states); ++i)
+            for (std::size_t k = i + 1; k < std::size(states); ++k)
+                EXPECT_GT(apart(seen_as(states[i], protan), seen_as(states[k], protan)), 0.12)
+                    << "states " << states[i].hex() << " and " << states[k].hex()
+                    << (protan ? " (protan)" : " (deutan)");
+    }
+}
+
+// The default palette leans on red against green for the writes: the test above would catch it.
+TEST(Marks, TheDefaultPaletteWouldFailTheRedGreenCheck) {
+    const Palette p = default_palette();
+    double closest = 1e9;
+    for (bool protan : {false, true})
+        closest = std::min(closest, apart(seen_as(p.of(MarkerKind::write_current), protan),
+                                          seen_as(p.of(MarkerKind::write_stale), protan)));
+    EXPECT_LT(closest, 0.12);
 }
 
 TEST(Marks, EveryDrawnMarkHasAGlyphAndALegendEntryInBothLanguages) {

@@ -31,11 +31,11 @@ TextMetrics estimated_metrics(float body_px, float small_px) {
     return m;
 }
 
-float mark_radius(double px_per_tick, float lane_h) {
-    const float by_lane = std::clamp(lane_h * 0.22f, 4.0f, 9.0f);
+float mark_radius(double px_per_tick, float lane_h, float scale) {
+    const float by_lane = std::clamp(lane_h * 0.22f, 4.0f * scale, 9.0f * scale);
     // Two ticks' marks must not touch: a mark is at most a cell wide.
     const auto by_cell = static_cast<float>(px_per_tick / 2.5);
-    return std::max(3.5f, std::min(by_lane, by_cell));
+    return std::max(3.5f * scale, std::min(by_lane, by_cell));
 }
 
 namespace {
@@ -262,7 +262,7 @@ void layout_lanes(const LaneModel& model, const LayoutFrame& f, const Strings& s
     out.labels.clear();
     out.overview = f.axis.px_per_tick < 2.0;
     const float plot_x1 = f.plot_x + f.plot_w;
-    const float r = mark_radius(f.axis.px_per_tick, f.lane_h);
+    const float r = mark_radius(f.axis.px_per_tick, f.lane_h, f.scale);
     const int last = std::min(f.last_lane, static_cast<int>(model.lanes.size()) - 1);
     std::vector<DrawMarker> culled;
     std::vector<DrawSpan> spans;

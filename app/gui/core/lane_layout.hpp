@@ -48,6 +48,7 @@ struct LayoutFrame {
     // The resource lane shows only what the resource panel counts: writes up
     // to this tick (tick_none: all of them).
     Tick resource_until = tick_none;
+    float scale = 1.0f;  // the UI scale (projector mode): marks grow with it
 };
 
 enum class LabelKind : std::uint8_t {
@@ -88,8 +89,8 @@ struct LaneLayout {
 void layout_lanes(const LaneModel& model, const LayoutFrame& frame, const Strings& strings, const TextMetrics& metrics,
                   LaneLayout& out);
 
-// The mark radius for this zoom and lane height (also the legend's size).
-float mark_radius(double px_per_tick, float lane_h);
+// The mark radius for this zoom, lane height and UI scale (also the legend's size).
+float mark_radius(double px_per_tick, float lane_h, float scale = 1.0f);
 
 // The ruler: tick numbers every `ruler_step`, none under the playhead badge.
 struct RulerLabel {

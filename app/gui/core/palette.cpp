@@ -145,6 +145,66 @@ Palette default_palette() {
     return p;
 }
 
+Palette high_contrast_palette() {
+    Palette p = default_palette();
+    p.text = {0, 0, 0, 255};
+    p.text_dim = {60, 60, 60, 255};
+    p.background = {255, 255, 255, 255};
+    p.lane_even = {255, 255, 255, 255};
+    p.lane_odd = {236, 236, 236, 255};
+    p.grid = {120, 120, 120, 255};
+    p.playhead = {0, 0, 0, 255};
+    p.focus = {230, 159, 0, 255};
+    const Rgba blue{0, 114, 178, 255}, orange{230, 159, 0, 255}, vermillion{213, 94, 0, 255}, sky{86, 180, 233, 255},
+        purple{204, 121, 167, 255}, yellow{240, 228, 66, 255}, black{0, 0, 0, 255}, grey{150, 150, 150, 255},
+        dark_blue{0, 60, 120, 255};
+    auto set = [&](SpanKind k, Rgba c) { p.span[static_cast<int>(k)] = c; };
+    set(SpanKind::idle, {215, 215, 215, 255});
+    set(SpanKind::waiting, yellow);
+    set(SpanKind::running, blue);
+    set(SpanKind::stale, vermillion);
+    set(SpanKind::done, grey);
+    set(SpanKind::crashed, black);
+    set(SpanKind::paused, sky);
+    set(SpanKind::partition_requests, purple);
+    set(SpanKind::partition_replies, {170, 80, 130, 255});
+    set(SpanKind::record, dark_blue);
+    set(SpanKind::holdoff, orange);
+    set(SpanKind::overlap, {213, 94, 0, 60});
+    set(SpanKind::fence, black);
+    auto mk = [&](MarkerKind k, Rgba c) { p.marker[static_cast<int>(k)] = c; };
+    mk(MarkerKind::start, grey);
+    mk(MarkerKind::acquire, blue);
+    mk(MarkerKind::acquire_busy, orange);
+    mk(MarkerKind::acquire_error, purple);
+    mk(MarkerKind::acquire_regressed, black);
+    mk(MarkerKind::skip, grey);
+    mk(MarkerKind::extend, sky);
+    mk(MarkerKind::extend_lost, vermillion);
+    mk(MarkerKind::extend_error, purple);
+    mk(MarkerKind::release, dark_blue);
+    mk(MarkerKind::release_rejected, vermillion);
+    mk(MarkerKind::release_error, purple);
+    mk(MarkerKind::expire, orange);
+    // The five writes: five colours far apart for every kind of colour vision.
+    mk(MarkerKind::write_current, blue);
+    mk(MarkerKind::write_stale, orange);
+    mk(MarkerKind::write_unsafe, black);
+    mk(MarkerKind::write_rejected_fence, sky);
+    mk(MarkerKind::write_rejected_token, purple);
+    mk(MarkerKind::pause, sky);
+    mk(MarkerKind::resume, sky);
+    mk(MarkerKind::crash, black);
+    mk(MarkerKind::partition, purple);
+    mk(MarkerKind::heal, purple);
+    mk(MarkerKind::failover_leases, vermillion);
+    mk(MarkerKind::failover_all, black);
+    mk(MarkerKind::op_read, grey);
+    mk(MarkerKind::overlap_begin, vermillion);
+    mk(MarkerKind::overlap_end, vermillion);
+    return p;
+}
+
 void apply_style_json(Palette& palette, std::string_view json_text, float* font_px) {
     nlohmann::json j = nlohmann::json::parse(json_text, nullptr, false, true);
     if (j.is_discarded() || !j.is_object()) return;

@@ -37,6 +37,11 @@ struct Palette {
 };
 
 Palette default_palette();
+// Projector mode's palette: the Okabe–Ito colours (blue, orange, vermillion,
+// sky blue, purple) with black and white, so every outcome stays apart for
+// colour-blind viewers and on a washed-out projector; nothing depends on red
+// against green. style.json's colours do not apply to it.
+Palette high_contrast_palette();
 // Applies {"colors": {"stale": "#e0103a", …}} from assets/style.json; unknown
 // names are ignored, so an old style file never breaks the app.
 void apply_style_json(Palette& palette, std::string_view json_text, float* font_px);

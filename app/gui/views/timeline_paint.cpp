@@ -36,6 +36,23 @@ void TimelineLegend::refresh_present(const FrameContext& ctx) {
 
 void TimelineLegend::draw(const FrameContext& ctx) {
     refresh_present(ctx);
+    if (ImGui::GetContentRegionAvail().y < ImGui::GetFontSize() * 11) {
+        ImGui::PushFont(ctx.fonts.small);
+        ImGui::TextDisabled("%s (?)", ctx.tr("legend.title"));
+        ImGui::PopFont();
+        if (ImGui::IsItemHovered()) {
+            ImGui::BeginTooltip();
+            ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30);
+            draw_entries(ctx);
+            ImGui::PopTextWrapPos();
+            ImGui::EndTooltip();
+        }
+        return;
+    }
+    draw_entries(ctx);
+}
+
+void TimelineLegend::draw_entries(const FrameContext& ctx) {
     ImGui::PushFont(ctx.fonts.small);
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const float h = ImGui::GetFontSize();
@@ -98,7 +115,7 @@ void TimelineLegend::draw(const FrameContext& ctx) {
     if (ImGui::GetContentRegionAvail().y > ImGui::GetFontSize() * 16) {
         ImGui::TextDisabled("%s", ctx.tr("timeline.hint"));
     } else {
-        ImGui::SameLine(0, 14);
+        wrap_before(ImGui::CalcTextSize("(?)").x);
         ImGui::TextDisabled("(?)");
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", ctx.tr("timeline.hint"));
     }
@@ -111,7 +128,7 @@ void draw_ruler(const FrameContext& ctx, ImDrawList* dl, const TimeAxis& axis, I
     dl->AddRectFilled(ImVec2(origin.x, origin.y), ImVec2(plot_x + plot_w, origin.y + ruler_h),
                       IM_COL32(225, 228, 232, 255));
     dl->AddText(ImVec2(origin.x + 6, origin.y + 4), col(ctx.palette.text_dim), ctx.tr("word.tick"));
-    const Tick step = ruler_step(axis.px_per_tick, 46.0f);
+    const Tick step = ruler_step(axis.px_per_tick, 46.0f * ctx.scale);
     const Tick t0 = std::max<Tick>(0, static_cast<Tick>(std::floor(axis.first_tick)) / step * step);
     const double t1 = axis.last_tick();
     const float bottom = origin.y + 10000;

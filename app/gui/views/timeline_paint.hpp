@@ -15,9 +15,12 @@ namespace leasescope::gui {
 // The legend above the lanes: each span and mark this timeline shows, once.
 class TimelineLegend {
 public:
+    // The legend over the lanes; on a short panel (a small window or a large
+    // UI scale) one line whose tooltip holds it, so the lanes keep their room.
     void draw(const FrameContext& ctx);
 
 private:
+    void draw_entries(const FrameContext& ctx);
     // What this timeline shows, so the legend lists each of its marks once.
     void refresh_present(const FrameContext& ctx);
     std::vector<bool> present_spans_, present_marks_;

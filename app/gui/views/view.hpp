@@ -14,6 +14,7 @@
 #include "../core/palette.hpp"
 #include "../core/strings.hpp"
 #include "../core/tour.hpp"
+#include "layout_probe.hpp"
 #include "leasescope/sim/simulation.hpp"
 
 namespace leasescope::gui {
@@ -76,6 +77,8 @@ struct FrameContext {
     const FindStatus& find;
     Offscreen* offscreen = nullptr;  // null: draw everything directly
     bool code_open = false;          // the Code panel
+    float scale = 1.0f;              // the UI scale (projector mode): fixed pixel sizes are multiplied by it
+    bool high_contrast = false;      // the high-contrast palette is on
     // The Live, Find or Code panel covers the bottom row (events and explanation).
     bool bottom_taken() const { return live.open || find.open || code_open; }
 

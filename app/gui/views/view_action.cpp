@@ -1,6 +1,8 @@
 // The protected action boundary: who is inside it at the playhead, and
 // whether each one still holds a current token (valid) or not (stale).
 #include "../core/words.hpp"
+#include <algorithm>
+
 #include "view.hpp"
 
 namespace leasescope::gui {
@@ -27,7 +29,10 @@ public:
         const ImVec2 p = ImGui::GetCursorScreenPos();
         const ImVec2 avail = ImGui::GetContentRegionAvail();
         const ImU32 border = overlap ? col(ctx.palette.of(SpanKind::stale)) : col(ctx.palette.of(SpanKind::running));
-        dl->AddRect(p, ImVec2(p.x + avail.x, p.y + avail.y - 2), border, 8.0f, 0, overlap ? 4.0f : 2.0f);
+        // The words first (channel 1), the box around them after (channel 0):
+        // at least the panel's height, taller when the words need it (the panel scrolls).
+        dl->ChannelsSplit(2);
+        dl->ChannelsSetCurrent(1);
         ImGui::SetCursorScreenPos(ImVec2(p.x + 10, p.y + 8));
         ImGui::BeginGroup();
         ImGui::PushTextWrapPos(ImGui::GetWindowContentRegionMax().x - 12);  // window-local x
@@ -56,6 +61,12 @@ public:
         }
         ImGui::PopTextWrapPos();
         ImGui::EndGroup();
+        const float box_h = std::max(avail.y - 2, ImGui::GetItemRectMax().y - p.y + 8);
+        dl->ChannelsSetCurrent(0);
+        dl->AddRect(p, ImVec2(p.x + avail.x, p.y + box_h), border, 8.0f, 0, overlap ? 4.0f : 2.0f);
+        dl->ChannelsMerge();
+        ImGui::SetCursorScreenPos(ImVec2(p.x, p.y + box_h));
+        ImGui::Dummy(ImVec2(1, 2));
         ImGui::End();
     }
 };

@@ -18,6 +18,17 @@ public:
             return;
         }
         const auto& nodes = ctx.snap.nodes;
+        // Cards differ in height (they wrap): drawn whole up to a screenful of
+        // nodes; past that, the clipper draws only the visible ones.
+        if (nodes.size() <= 64) {
+            for (std::size_t i = 0; i < nodes.size(); ++i) {
+                ImGui::PushID(static_cast<int>(i));
+                draw_node(ctx, nodes[i]);
+                ImGui::PopID();
+            }
+            ImGui::End();
+            return;
+        }
         ImGuiListClipper clipper;
         clipper.Begin(static_cast<int>(nodes.size()));
         while (clipper.Step()) {
@@ -58,22 +69,32 @@ private:
         }
     }
 
+    // Starts a new row when a badge with `text` no longer fits on this one.
+    static void flow_badge(const char* text) {
+        const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+        const float w = ImGui::CalcTextSize(text).x + 14;
+        if (ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + w <= right) ImGui::SameLine();
+    }
+
     static void draw_node(const FrameContext& ctx, const sim::NodeSnapshot& n) {
         const SpanKind kind = span_kind_of(n.status);
+        // Every line wraps at the panel's edge: a narrow panel (a small window,
+        // a large UI scale) makes the card taller, never cut.
+        ImGui::PushTextWrapPos(0.0f);
         ImGui::PushFont(ctx.fonts.title);
         ImGui::TextUnformatted(n.name.c_str());
         ImGui::PopFont();
-        ImGui::SameLine();
         const std::string status = status_words(n.status, ctx.strings);
+        flow_badge(status.c_str());
         badge(status.c_str(), ctx.palette.of(kind),
               kind == SpanKind::waiting || kind == SpanKind::idle || kind == SpanKind::done ? ctx.palette.text
                                                                                             : Rgba{255, 255, 255, 255});
         if (n.paused) {
-            ImGui::SameLine();
+            flow_badge(ctx.tr("legend.paused"));
             badge(ctx.tr("legend.paused"), ctx.palette.of(SpanKind::paused));
         }
         if (n.partition) {
-            ImGui::SameLine();
+            flow_badge(ctx.tr("legend.partition_short"));
             badge(ctx.tr("legend.partition_short"), ctx.palette.of(SpanKind::partition_requests));
         }
         ImGui::Text("%s %s   %s %s", ctx.tr("record.token"), short_token(n.token, 6).c_str(), ctx.tr("record.fencing"),
@@ -103,6 +124,7 @@ private:
         if (n.watchdog) {
             ImGui::TextColored(ImVec4(0.08f, 0.55f, 0.59f, 1), "%s", ctx.tr("cand.watchdog"));
         }
+        ImGui::PopTextWrapPos();
         ImGui::Separator();
     }
 };

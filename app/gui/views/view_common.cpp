@@ -57,6 +57,7 @@ void badge(const char* text, const Rgba& fill, const Rgba& text_color) {
     dl->AddRectFilled(p, q, col(fill), 5.0f);
     dl->AddText(ImVec2(p.x + pad.x, p.y + pad.y), col(text_color), text);
     ImGui::Dummy(ImVec2(q.x - p.x, q.y - p.y));
+    probe::item(true, text);
 }
 
 void hatch(ImDrawList* dl, ImVec2 a, ImVec2 b, ImU32 color, float spacing, float thickness) {

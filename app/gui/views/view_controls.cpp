@@ -19,7 +19,7 @@ public:
     const char* id() const override { return "controls"; }
 
     void draw(const FrameContext& ctx, Commands& out) override {
-        if (!begin_panel(ctx, id(), "LeaseScope", ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar)) {
+        if (!begin_panel(ctx, id(), "LeaseScope", ImGuiWindowFlags_NoTitleBar)) {
             ImGui::End();
             return;
         }
@@ -27,9 +27,10 @@ public:
         ImGui::PushFont(ctx.fonts.title);
         ImGui::TextColored(ImVec4(0.08f, 0.35f, 0.78f, 1), "LeaseScope");
         ImGui::PopFont();
-        ImGui::SameLine(0, em);
+        flow(em * 15, em);
         draw_presets(ctx, out, em);
-        ImGui::SameLine();
+        // The buttons flow: on a narrow window they wrap to the next row, never off the edge.
+        flow(button_w(ctx.tr("ctl.open")), ImGui::GetStyle().ItemSpacing.x);
         // In the browser, Open is the browser's file dialog and Save a download (platform.hpp).
         if (ImGui::Button(ctx.tr("ctl.open"))) {
             path_ = ctx.scenario_path;
@@ -38,7 +39,7 @@ public:
             else
                 ImGui::OpenPopup("open_popup");
         }
-        ImGui::SameLine();
+        flow(button_w(ctx.tr("ctl.save")), ImGui::GetStyle().ItemSpacing.x);
         if (ImGui::Button(ctx.tr("ctl.save"))) {
             path_ = ctx.scenario.name + "-edited.json";
             if (shell_picks_files())
@@ -48,28 +49,29 @@ public:
         }
         path_popup<command::OpenPath>("open_popup", ctx.tr("ctl.open"), ctx, out);
         path_popup<command::SavePath>("save_popup", ctx.tr("ctl.save"), ctx, out);
-        ImGui::SameLine(0, em);
         // Language: switchable while running.
+        flow(button_w("EN") + 2 + button_w("한국어"), em);
         if (lang_button("EN", ctx.lang() == Lang::en)) out.push_back(command::SetLang{Lang::en});
         ImGui::SameLine(0, 2);
         if (lang_button("한국어", ctx.lang() == Lang::ko)) out.push_back(command::SetLang{Lang::ko});
-        ImGui::SameLine(0, em);
-        if (ImGui::Button(ctx.tour_step >= 0 ? ctx.tr("ctl.tour_running") : ctx.tr("ctl.tour"))) {
+        const char* tour_label = ctx.tour_step >= 0 ? ctx.tr("ctl.tour_running") : ctx.tr("ctl.tour");
+        flow(button_w(tour_label), em);
+        if (ImGui::Button(tour_label)) {
             if (ctx.tour_step >= 0)
                 out.push_back(command::TourStop{});
             else
                 out.push_back(command::TourGoto{0});
         }
-        ImGui::SameLine();
+        flow(button_w(ctx.tr("ctl.live")), ImGui::GetStyle().ItemSpacing.x);
         if (toggle_button(ctx.tr("ctl.live"), ctx.live.open)) out.push_back(command::LiveToggle{});
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", ctx.tr("tip.live"));
-        ImGui::SameLine();
+        flow(button_w(ctx.tr("ctl.find")), ImGui::GetStyle().ItemSpacing.x);
         if (toggle_button(ctx.tr("ctl.find"), ctx.find.open)) out.push_back(command::FindToggle{});
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", ctx.tr("tip.find"));
-        ImGui::SameLine();
+        flow(button_w(ctx.tr("ctl.code")), ImGui::GetStyle().ItemSpacing.x);
         if (toggle_button(ctx.tr("ctl.code"), ctx.code_open)) out.push_back(command::CodeToggle{});
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", ctx.tr("tip.code"));
-        ImGui::SameLine();
+        flow(button_w(ctx.tr("ctl.export")), ImGui::GetStyle().ItemSpacing.x);
         if (ImGui::Button(ctx.tr("ctl.export"))) ImGui::OpenPopup("export_menu");
         if (ImGui::BeginPopup("export_menu")) {
             const std::string base = ctx.scenario.name + "-t" + std::to_string(ctx.playhead);
@@ -79,21 +81,36 @@ public:
                 out.push_back(command::ExportJsonl{ctx.scenario.name + ".trace.jsonl"});
             ImGui::EndPopup();
         }
-        ImGui::SameLine();
+        flow(button_w(ctx.tr("compare.menu")), ImGui::GetStyle().ItemSpacing.x);
         draw_compare_menu(ctx, out);  // side by side and narrated play (view_compare.cpp)
-        ImGui::SameLine();
+        flow(button_w(ctx.tr("ctl.reset_layout")), ImGui::GetStyle().ItemSpacing.x);
         if (ImGui::Button(ctx.tr("ctl.reset_layout"))) out.push_back(command::ResetLayout{});
-        // Messages on the right of the first row.
-        ImGui::SameLine(0, em);
-        if (!ctx.error.empty()) {
-            ImGui::TextColored(ImVec4(0.85f, 0.0f, 0.28f, 1), "%s", ctx.error.c_str());
-            if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", ctx.error.c_str());
-        } else if (!ctx.notice.empty()) {
-            ImGui::TextColored(ImVec4(0.1f, 0.5f, 0.25f, 1), "%s", ctx.notice.c_str());
-        } else {
-            ImGui::NewLine();
+        flow(button_w(ctx.tr("ctl.view")), ImGui::GetStyle().ItemSpacing.x);
+        draw_view_menu(ctx, out);
+        // Messages after the buttons, wrapped to the bar's width.
+        const std::string& message = !ctx.error.empty() ? ctx.error : ctx.notice;
+        if (!message.empty()) {
+            flow(std::min(ImGui::CalcTextSize(message.c_str()).x, em * 20), em);
+            ImGui::PushTextWrapPos(0.0f);
+            ImGui::TextColored(!ctx.error.empty() ? ImVec4(0.85f, 0.0f, 0.28f, 1) : ImVec4(0.1f, 0.5f, 0.25f, 1), "%s",
+                               message.c_str());
+            ImGui::PopTextWrapPos();
+            if (!ctx.error.empty() && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", ctx.error.c_str());
         }
-        draw_parameters(ctx, out, em);
+        // On a short screen for the text size (under 36 lines: a projector at a
+        // large scale) the knobs fold into a panel that the "Knobs" button opens,
+        // so the timeline keeps its room; otherwise they wrap in the bar.
+        if (ImGui::GetIO().DisplaySize.y < em * 36.0f) {
+            flow(button_w(ctx.tr("ctl.knobs")), em);
+            if (ImGui::Button(ctx.tr("ctl.knobs"))) ImGui::OpenPopup("knobs_popup");
+            ImGui::SetNextWindowSize(ImVec2(ImGui::GetIO().DisplaySize.x * 0.9f, 0));
+            if (ImGui::BeginPopup("knobs_popup")) {
+                draw_parameters(ctx, out, em);
+                ImGui::EndPopup();
+            }
+        } else {
+            draw_parameters(ctx, out, em);
+        }
         ImGui::Spacing();
         draw_lesson(ctx);
         // The bar is as tall as its wrapped knobs and lesson: ask the app for that height.
@@ -131,6 +148,34 @@ private:
         ImGui::PopTextWrapPos();
         ImGui::SetCursorScreenPos(ImVec2(p.x, p.y + h + 2));
         ImGui::Dummy(ImVec2(1, 1));
+    }
+
+    // Projector mode: the UI scale (also Ctrl+plus / Ctrl+minus / Ctrl+0) and the high-contrast palette.
+    static void draw_view_menu(const FrameContext& ctx, Commands& out) {
+        if (ImGui::Button(ctx.tr("ctl.view"))) ImGui::OpenPopup("view_menu");
+        if (!ImGui::BeginPopup("view_menu")) return;
+        ImGui::TextDisabled("%s", ctx.tr("view.scale"));
+        const int now = static_cast<int>(std::lround(ctx.scale * 100.0f));
+        for (int p = 100; p <= 250; p += 25) {
+            const std::string label = std::to_string(p) + " %";
+            const char* keys = p == 100 ? "Ctrl+0" : p == now + 25 ? "Ctrl++" : p == now - 25 ? "Ctrl+-" : nullptr;
+            if (ImGui::MenuItem(label.c_str(), keys, p == now) && p != now) out.push_back(command::SetScale{p});
+        }
+        ImGui::Separator();
+        if (ImGui::MenuItem(ctx.tr("view.high_contrast"), nullptr, ctx.high_contrast))
+            out.push_back(command::SetHighContrast{!ctx.high_contrast});
+        if (ImGui::IsItemHovered()) {
+            ImGui::BeginTooltip();
+            ImGui::PushTextWrapPos(ImGui::GetFontSize() * 24);
+            ImGui::TextUnformatted(ctx.tr("tip.high_contrast"));
+            ImGui::PopTextWrapPos();
+            ImGui::EndTooltip();
+        }
+        ImGui::EndPopup();
+    }
+
+    static float button_w(const char* label) {
+        return ImGui::CalcTextSize(label, nullptr, true).x + ImGui::GetStyle().FramePadding.x * 2;
     }
 
     // Starts a new row when an item `w` wide no longer fits on this one.

@@ -26,9 +26,17 @@ public:
         const auto& events = ctx.timeline.trace().events;
         ImGui::SetNextItemWidth(ImGui::GetFontSize() * 14);
         ImGui::InputTextWithHint("##filter", ctx.tr("events.filter_hint"), &filter_);
-        ImGui::SameLine();
+        // The filter row flows: what does not fit goes to the next row.
+        const auto flow = [](float w) {
+            const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+            if (ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + w <= right) ImGui::SameLine();
+        };
+        const auto checkbox_w = [](const char* label) {
+            return ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(label).x;
+        };
+        flow(checkbox_w(ctx.tr("events.show_future")));
         ImGui::Checkbox(ctx.tr("events.show_future"), &show_future_);
-        ImGui::SameLine();
+        flow(checkbox_w(ctx.tr("events.show_retries")));
         ImGui::Checkbox(ctx.tr("events.show_retries"), &show_retries_);
         refresh(ctx, events);
         // Rows up to the playhead (the filtered indices are sorted).
@@ -37,26 +45,30 @@ public:
             show_future_
                 ? rows_.size()
                 : static_cast<std::size_t>(std::lower_bound(rows_.begin(), rows_.end(), limit) - rows_.begin());
-        ImGui::SameLine();
-        ImGui::TextDisabled("%s", ctx.strings
-                                      .tr("events.count", {{"shown", std::to_string(visible_rows)},
-                                                           {"total", std::to_string(events.size())}})
-                                      .c_str());
+        const std::string count = ctx.strings.tr(
+            "events.count", {{"shown", std::to_string(visible_rows)}, {"total", std::to_string(events.size())}});
+        flow(ImGui::CalcTextSize(count.c_str()).x);
+        ImGui::TextDisabled("%s", count.c_str());
 
-        const ImGuiTableFlags flags = ImGuiTableFlags_ScrollY | ImGuiTableFlags_BordersInnerV |
-                                      ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_Resizable |
-                                      ImGuiTableFlags_SizingStretchProp;
-        if (ImGui::BeginTable("events", 8, flags)) {
+        // Every column as wide as its widest word (never cut); when they do not fit
+        // the panel, the table scrolls sideways.
+        const ImGuiTableFlags flags = ImGuiTableFlags_ScrollY | ImGuiTableFlags_ScrollX |
+                                      ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_BordersInnerH |
+                                      ImGuiTableFlags_Resizable | ImGuiTableFlags_SizingFixedFit;
+        // At least a header and three rows: on a short panel the panel scrolls to the table instead.
+        const float table_h =
+            std::max(ImGui::GetContentRegionAvail().y, ImGui::GetTextLineHeightWithSpacing() * 4 + 12);
+        if (ImGui::BeginTable("events", 8, flags, ImVec2(0, table_h))) {
             ImGui::TableSetupScrollFreeze(0, 1);
-            ImGui::TableSetupColumn(ctx.tr("col.tick"), ImGuiTableColumnFlags_WidthStretch, 0.6f);
-            ImGui::TableSetupColumn(ctx.tr("col.candidate"), ImGuiTableColumnFlags_WidthStretch, 1.1f);
-            ImGui::TableSetupColumn(ctx.tr("col.operation"), ImGuiTableColumnFlags_WidthStretch, 1.0f);
-            ImGui::TableSetupColumn(ctx.tr("col.token"), ImGuiTableColumnFlags_WidthStretch, 1.0f);
-            ImGui::TableSetupColumn(ctx.tr("col.fencing"), ImGuiTableColumnFlags_WidthStretch, 0.7f);
-            ImGui::TableSetupColumn(ctx.tr("col.ttl"), ImGuiTableColumnFlags_WidthStretch, 0.5f);
+            ImGui::TableSetupColumn(ctx.tr("col.tick"), ImGuiTableColumnFlags_WidthFixed);
+            ImGui::TableSetupColumn(ctx.tr("col.candidate"), ImGuiTableColumnFlags_WidthFixed);
+            ImGui::TableSetupColumn(ctx.tr("col.operation"), ImGuiTableColumnFlags_WidthFixed);
+            ImGui::TableSetupColumn(ctx.tr("col.token"), ImGuiTableColumnFlags_WidthFixed);
+            ImGui::TableSetupColumn(ctx.tr("col.fencing"), ImGuiTableColumnFlags_WidthFixed);
+            ImGui::TableSetupColumn(ctx.tr("col.ttl"), ImGuiTableColumnFlags_WidthFixed);
             // The event's mark, the same glyph as on the timeline and in the legend.
             ImGui::TableSetupColumn("##mark", ImGuiTableColumnFlags_WidthFixed, ImGui::GetFontSize() * 1.3f);
-            ImGui::TableSetupColumn(ctx.tr("col.outcome"), ImGuiTableColumnFlags_WidthStretch, 2.6f);
+            ImGui::TableSetupColumn(ctx.tr("col.outcome"), ImGuiTableColumnFlags_WidthFixed);
             ImGui::TableHeadersRow();
             // Follow the playhead: keep its latest row in view when it moves.
             const float row_h = ImGui::GetTextLineHeightWithSpacing();

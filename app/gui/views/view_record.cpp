@@ -51,10 +51,15 @@ public:
         ImGui::TextDisabled("%s", ctx.strings.tr("record.at_tick", {{"tick", std::to_string(t)}}).c_str());
         // The store-wide part first (the counter, what a failover did, the
         // hold-off): it tells the fencing lesson and must not scroll away.
-        ImGui::Text("%s  %lld", ctx.tr("record.counter"), static_cast<long long>(snap.counter));
-        ImGui::SameLine();
-        ImGui::TextDisabled("%s", ctx.tr("record.counter_note"));
         ImGui::PushTextWrapPos(0.0f);
+        ImGui::Text("%s  %lld", ctx.tr("record.counter"), static_cast<long long>(snap.counter));
+        // The note beside the counter when it fits, else under it (wrapped).
+        const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+        if (ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x +
+                ImGui::CalcTextSize(ctx.tr("record.counter_note")).x <=
+            right)
+            ImGui::SameLine();
+        ImGui::TextDisabled("%s", ctx.tr("record.counter_note"));
         draw_failover(ctx);
         if (snap.holdoff_until != tick_none && t < snap.holdoff_until) {
             ImGui::TextColored(ImVec4(0.78f, 0.55f, 0.15f, 1), "%s",
@@ -83,21 +88,23 @@ public:
             const bool valid = r.valid_at(t);
             ImGui::PushID(static_cast<int>(i));
             const ImVec2 p = ImGui::GetCursorScreenPos();
-            const float line = ImGui::GetTextLineHeightWithSpacing();
-            const float card_h = valid ? line * 4.6f : line * 1.3f;
-            dl->AddRectFilled(p, ImVec2(p.x + w, p.y + card_h),
-                              valid ? col(ctx.palette.of(SpanKind::record), 0.10f) : IM_COL32(240, 240, 240, 255),
-                              6.0f);
-            dl->AddRect(p, ImVec2(p.x + w, p.y + card_h),
-                        valid ? col(ctx.palette.of(SpanKind::record)) : col(ctx.palette.grid), 6.0f, 0, 1.5f);
+            // The card is as tall as its wrapped lines: its words are drawn
+            // first (channel 1), the card under them once their height is known.
+            dl->ChannelsSplit(2);
+            dl->ChannelsSetCurrent(1);
             ImGui::SetCursorScreenPos(ImVec2(p.x + 8, p.y + 4));
+            ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + w - 16);
             ImGui::BeginGroup();
             const std::string slot_title = ctx.strings.tr("lane.slot", {{"slot", std::to_string(i)}});
             if (!valid) {
                 ImGui::Text("%s  —  %s", slot_title.c_str(), ctx.tr("record.vacant"));
             } else {
                 ImGui::Text("%s", slot_title.c_str());
-                ImGui::SameLine();
+                const std::string owner = std::string(ctx.tr("record.owner")) + " " + r.owner;
+                if (ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x +
+                        ImGui::CalcTextSize(owner.c_str()).x <=
+                    p.x + w - 8)
+                    ImGui::SameLine();
                 ImGui::TextColored(ImVec4(0.16f, 0.43f, 0.75f, 1), "%s %s", ctx.tr("record.owner"), r.owner.c_str());
                 ImGui::Text("%s %s    %s %lld", ctx.tr("record.token"), short_token(r.token, 8).c_str(),
                             ctx.tr("record.fencing"), static_cast<long long>(r.fencing));
@@ -108,7 +115,7 @@ public:
                             static_cast<long long>(r.expires_at));
                 // The TTL as a draining bar.
                 const ImVec2 bp = ImGui::GetCursorScreenPos();
-                const float bw = w - 20;
+                const float bw = w - 16;
                 const float frac = std::clamp(static_cast<float>(left) / static_cast<float>(lease_total), 0.0f, 1.0f);
                 dl->AddRectFilled(bp, ImVec2(bp.x + bw, bp.y + 8), IM_COL32(210, 214, 220, 255), 4.0f);
                 dl->AddRectFilled(
@@ -117,6 +124,15 @@ public:
                 ImGui::Dummy(ImVec2(bw, 10));
             }
             ImGui::EndGroup();
+            ImGui::PopTextWrapPos();
+            const float card_h = ImGui::GetItemRectMax().y - p.y + 6;
+            dl->ChannelsSetCurrent(0);
+            dl->AddRectFilled(p, ImVec2(p.x + w, p.y + card_h),
+                              valid ? col(ctx.palette.of(SpanKind::record), 0.10f) : IM_COL32(240, 240, 240, 255),
+                              6.0f);
+            dl->AddRect(p, ImVec2(p.x + w, p.y + card_h),
+                        valid ? col(ctx.palette.of(SpanKind::record)) : col(ctx.palette.grid), 6.0f, 0, 1.5f);
+            dl->ChannelsMerge();
             ImGui::SetCursorScreenPos(ImVec2(p.x, p.y + card_h + 6));
             ImGui::PopID();
         }

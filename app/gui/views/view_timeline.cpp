@@ -46,14 +46,15 @@ public:
         ImDrawList* dl = ImGui::GetWindowDrawList();
         const ImVec2 origin = ImGui::GetCursorScreenPos();
         const ImVec2 avail = ImGui::GetContentRegionAvail();
-        const float label_w = std::min(150.0f, std::max(100.0f, avail.x * 0.12f));
+        const float ui = ctx.scale;
+        const float label_w = std::min(150.0f * ui, std::max(100.0f * ui, avail.x * 0.12f));
         const float ruler_h = ImGui::GetFontSize() + 10;
         const float plot_x = origin.x + label_w;
         const float plot_w = std::max(50.0f, avail.x - label_w);
         const float lanes_y = origin.y + ruler_h;
         const float lanes_h = std::max(40.0f, avail.y - ruler_h);
         const auto n_lanes = static_cast<int>(ctx.lanes.lanes.size());
-        const float lane_h = std::clamp(lanes_h / static_cast<float>(std::max(1, n_lanes)), 20.0f, 50.0f);
+        const float lane_h = std::clamp(lanes_h / static_cast<float>(std::max(1, n_lanes)), 20.0f * ui, 50.0f * ui);
         const float content_h = lane_h * static_cast<float>(n_lanes);
         scroll_y_ = std::clamp(scroll_y_, 0.0f, std::max(0.0f, content_h - lanes_h));
 
@@ -202,6 +203,7 @@ public:
         lf.first_lane = first_lane;
         lf.last_lane = last_lane;
         lf.resource_until = ctx.playhead;
+        lf.scale = ui;
         layout_lanes(ctx.lanes, lf, ctx.strings, metrics(ctx), layout_);
         std::string buf;
         for (int li = first_lane; li <= last_lane; ++li) {

@@ -16,7 +16,7 @@ public:
         }
         const float em = ImGui::GetFontSize();
         const ImVec2 b(em * 2.4f, 0);
-        button("|◀", ctx.tr("key.home"), b, out, command::Seek{0});
+        button("|◀", ctx.tr("key.home"), b, out, command::Seek{0}, true);
         button("◀◀", ctx.tr("key.prev_event"), b, out, command::PrevEvent{});
         button("◀", ctx.tr("key.step_back"), b, out, command::Step{-1});
         ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(0.08f, 0.35f, 0.78f, 1));
@@ -27,28 +27,32 @@ public:
         button("▶▶", ctx.tr("key.next_event"), b, out, command::NextEvent{});
         button("▶|", ctx.tr("key.end"), b, out, command::Seek{ctx.lanes.end_tick});
         button("↺", ctx.tr("key.restart"), b, out, command::Restart{});
-        ImGui::SameLine(0, em);
+        // The rest flows: on a narrow panel it wraps to a second row (the layout gives it room).
+        const std::string tick_text = ctx.strings.tr(
+            "transport.tick", {{"tick", std::to_string(ctx.playhead)}, {"end", std::to_string(ctx.lanes.end_tick)}});
         ImGui::PushFont(ctx.fonts.title);
-        ImGui::Text("%s", ctx.strings
-                              .tr("transport.tick",
-                                  {{"tick", std::to_string(ctx.playhead)}, {"end", std::to_string(ctx.lanes.end_tick)}})
-                              .c_str());
+        flow(ImGui::CalcTextSize(tick_text.c_str()).x, em);
+        ImGui::TextUnformatted(tick_text.c_str());
         ImGui::PopFont();
-        ImGui::SameLine(0, em);
         float speed = static_cast<float>(ctx.speed);
+        flow(em * 7 + ImGui::GetStyle().ItemInnerSpacing.x +
+                 ImGui::CalcTextSize(ctx.tr("transport.speed"), nullptr, true).x,
+             em);
         ImGui::SetNextItemWidth(em * 7);
         if (ImGui::SliderFloat(ctx.tr("transport.speed"), &speed, 0.5f, 40.0f, "%.1f t/s",
                                ImGuiSliderFlags_Logarithmic)) {
             out.push_back(command::SetSpeed{speed});
         }
-        ImGui::SameLine(0, em);
+        flow(ImGui::CalcTextSize(ctx.tr("transport.fit"), nullptr, true).x + ImGui::GetStyle().FramePadding.x * 2, em);
         if (ImGui::Button(ctx.tr("transport.fit"))) out.push_back(command::Fit{});
-        ImGui::SameLine(0, em);
         // The keys, whole when they fit; else a "?" that shows them (never cut mid-word).
         const char* keys = ctx.tr("transport.keys");
-        if (ImGui::CalcTextSize(keys).x <= ImGui::GetContentRegionAvail().x) {
+        const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+        if (ImGui::GetItemRectMax().x + em + ImGui::CalcTextSize(keys).x <= right) {
+            ImGui::SameLine(0, em);
             ImGui::TextDisabled("%s", keys);
         } else {
+            flow(ImGui::CalcTextSize("(?)").x, em);
             ImGui::TextDisabled("(?)");
             if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", keys);
         }
@@ -56,10 +60,16 @@ public:
     }
 
 private:
-    static void button(const char* label, const char* tip, ImVec2 size, Commands& out, Command c) {
+    // Starts a new row when an item `w` wide no longer fits on this one.
+    static void flow(float w, float spacing) {
+        const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+        if (ImGui::GetItemRectMax().x + spacing + w <= right) ImGui::SameLine(0, spacing);
+    }
+
+    static void button(const char* label, const char* tip, ImVec2 size, Commands& out, Command c, bool first = false) {
+        if (!first) flow(size.x, 4);
         if (ImGui::Button(label, size)) out.push_back(std::move(c));
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tip);
-        ImGui::SameLine(0, 4);
     }
 };
 

@@ -1,0 +1,97 @@
+// What the app remembers between runs, in <config>/settings.json: the language, the speed, the window size, the
+// UI scale and the high-contrast palette. A missing file is a first run; a bad one is ignored with a warning.
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+
+#include <nlohmann/json.hpp>
+
+#include "app.hpp"
+#include "leasescope/io/files.hpp"
+#include "platform.hpp"
+
+namespace leasescope::gui {
+namespace fs = std::filesystem;
+
+std::string default_config_dir() {
+    const char* xdg = std::getenv("XDG_CONFIG_HOME");
+    if (xdg && *xdg) return std::string(xdg) + "/leasescope";
+    const char* home = std::getenv("HOME");
+    if (home && *home) return std::string(home) + "/.config/leasescope";
+    return {};
+}
+
+void App::load_settings() {
+    if (options_.config_dir.empty()) return;
+    const std::string path = options_.config_dir + "/settings.json";
+    std::error_code ec;
+    if (!fs::exists(path, ec)) return;  // the first run
+    std::string text;
+    if (!read_text_file(path, text)) {
+        std::fprintf(stderr, "leasescope: warning: cannot read %s; using the defaults\n", path.c_str());
+        return;
+    }
+    const nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
+    if (!j.is_object()) {
+        std::fprintf(stderr, "leasescope: warning: %s is not a JSON object; ignoring it (it is rewritten on exit)\n",
+                     path.c_str());
+        return;
+    }
+    // Each setting on its own: a wrong one is skipped, the others still count.
+    if (j.contains("lang") && j["lang"].is_string()) strings_.set_lang(lang_from_code(j["lang"].get<std::string>()));
+    if (j.contains("speed") && j["speed"].is_number()) speed_ = std::clamp(j["speed"].get<double>(), 0.5, 40.0);
+    if (j.contains("window") && j["window"].is_array() && j["window"].size() == 2 &&
+        j["window"][0].is_number_integer() && j["window"][1].is_number_integer()) {
+        window_w_ = std::clamp(j["window"][0].get<int>(), 320, 8192);
+        window_h_ = std::clamp(j["window"][1].get<int>(), 240, 8192);
+    }
+    if (j.contains("scale_percent") && j["scale_percent"].is_number_integer())
+        scale_percent_ = std::clamp(j["scale_percent"].get<int>(), scale_min_percent, scale_max_percent);
+    if (j.contains("high_contrast") && j["high_contrast"].is_boolean()) {
+        high_contrast_ = j["high_contrast"].get<bool>();
+        if (high_contrast_) palette_ = high_contrast_palette();
+    }
+}
+
+void App::save_settings() const {
+    if (options_.config_dir.empty()) return;
+    std::error_code ec;
+    fs::create_directories(options_.config_dir, ec);
+    nlohmann::json j{{"lang", lang_code(strings_.lang())},
+                     {"speed", speed_},
+                     {"scale_percent", scale_percent_},
+                     {"high_contrast", high_contrast_}};
+    // The window size goes with imgui.ini: the remembered panel places only fit the same size.
+    if (window_w_ > 0 && window_h_ > 0) j["window"] = {window_w_, window_h_};
+    // Whole or not at all (a crash never leaves half a file), never through a link.
+    std::string why;
+    if (!io::write_file(options_.config_dir + "/settings.json", j.dump(2) + "\n", why))
+        std::fprintf(stderr, "leasescope: warning: cannot save the settings (%s)\n", why.c_str());
+}
+
+void App::set_scale(int percent) {
+    percent = std::clamp(percent, scale_min_percent, scale_max_percent);
+    if (percent == scale_percent_) return;
+    scale_percent_ = percent;
+    fonts_dirty_ = true;
+    relayout_pending_ = true;
+    ++fit_generation_;  // lanes change height: fit the timeline again
+    save_settings();
+}
+
+void App::set_high_contrast(bool on) {
+    if (on == high_contrast_) return;
+    high_contrast_ = on;
+    if (on) {
+        palette_ = high_contrast_palette();
+    } else {
+        palette_ = default_palette();
+        if (!style_text_.empty()) apply_style_json(palette_, style_text_, nullptr);
+    }
+    fonts_dirty_ = true;     // the ImGui style's colours change with it
+    ++timeline_generation_;  // the timeline's cached picture is redrawn
+    save_settings();
+}
+
+}  // namespace leasescope::gui
