@@ -11,6 +11,7 @@
 #include <GLFW/glfw3.h>
 #include <nlohmann/json.hpp>
 
+#include "core/glyphs.hpp"
 #include "core/svg.hpp"
 #include "views/view_compare.hpp"
 #include "core/trace_lanes.hpp"
@@ -83,6 +84,18 @@ bool App::init(std::string& error) {
         return ra != rb ? ra < rb : a.name < b.name;
     });
 
+    // The Hangul of the app's own words, for the font atlas.
+    Strings ko = strings_;
+    ko.set_lang(Lang::ko);
+    for (const std::string& key : ko.keys(Lang::ko)) add_hangul(hangul_, ko.c(key));
+    for (const TourStep& step : tour_) {
+        add_hangul(hangul_, step.title_ko);
+        add_hangul(hangul_, step.body_ko);
+    }
+    for (const PresetInfo& p : presets_) {
+        add_hangul(hangul_, p.title.ko);
+        add_hangul(hangul_, p.summary.ko);
+    }
     load_settings();
     return true;
 }
@@ -111,6 +124,16 @@ bool App::load_file(const std::string& path, std::string& error) {
 }
 
 void App::rebuild(sim::Scenario scenario, bool keep_playhead) {
+    // A name or title with a syllable the atlas lacks: baked before the next frame.
+    bool new_glyphs = false;
+    for (const std::string_view text : {std::string_view(scenario.name), std::string_view(scenario.title.ko),
+                                        std::string_view(scenario.title.en), std::string_view(scenario.summary.ko),
+                                        std::string_view(scenario.summary.en), std::string_view(scenario.lock.name)}) {
+        new_glyphs = add_hangul(hangul_, text) || new_glyphs;
+    }
+    for (const sim::Candidate& c : scenario.candidates) new_glyphs = add_hangul(hangul_, c.name) || new_glyphs;
+    for (const sim::Op& op : scenario.ops) new_glyphs = add_hangul(hangul_, op.actor) || new_glyphs;
+    if (new_glyphs) fonts_dirty_ = true;
     timeline_ = std::make_unique<sim::Timeline>(std::move(scenario));
     lanes_ = build_lanes(*timeline_);
     ++timeline_generation_;

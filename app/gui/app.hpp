@@ -6,6 +6,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -86,6 +87,9 @@ public:
         return d;
     }
     Fonts& fonts() { return fonts_; }
+    // The Hangul the font atlas holds: the app's own words and every opened
+    // scenario's (core/glyphs.hpp); a scenario with a new syllable re-bakes.
+    const std::set<char32_t>& hangul() const { return hangul_; }
     const std::string& error() const { return error_; }
 
     // Requests a PNG of the next rendered frame (host_frame reads pixels after drawing).
@@ -122,6 +126,7 @@ private:
     int scale_percent_ = 100;
     bool high_contrast_ = false;
     bool fonts_dirty_ = false;
+    std::set<char32_t> hangul_;
     std::string style_text_;  // assets/style.json, applied over the default palette
     float top_h_ = 0.0f;      // what the top bar asked for (0: the default)
     Fonts fonts_;

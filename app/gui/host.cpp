@@ -6,7 +6,9 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <set>
 #include <string>
+#include <vector>
 
 #include "gl.hpp"  // before GLFW: the GL header is chosen there
 #include <GLFW/glfw3.h>
@@ -30,8 +32,28 @@ const ImWchar* extra_ranges() {
     return ranges;
 }
 
+// The Korean font's ranges: the compatibility jamo and the syllables the app
+// shows (App::hangul), as pairs, zero-terminated. Kept until the next bake:
+// the atlas reads them when it is built.
+const ImWchar* korean_ranges(const std::set<char32_t>& hangul) {
+    static std::vector<ImWchar> ranges;
+    ranges.assign({0x3131, 0x318E});
+    for (char32_t cp : hangul) {
+        if (cp <= 0x318E) continue;
+        if (ranges.back() + 1 == static_cast<ImWchar>(cp)) {
+            ranges.back() = static_cast<ImWchar>(cp);
+        } else {
+            ranges.push_back(static_cast<ImWchar>(cp));
+            ranges.push_back(static_cast<ImWchar>(cp));
+        }
+    }
+    ranges.push_back(0);
+    return ranges.data();
+}
+
 void load_fonts(App& app, float px) {
     ImGuiIO& io = ImGui::GetIO();
+    const ImWchar* hangul = korean_ranges(app.hangul());
     const std::string latin = find_font_file("DejaVu Sans");
     const std::string korean = find_font_file(":lang=ko");
     if (korean.empty())
@@ -51,8 +73,7 @@ void load_fonts(App& app, float px) {
             def.SizePixels = size;
             font = io.Fonts->AddFontDefault(&def);
         }
-        if (!korean.empty())
-            io.Fonts->AddFontFromFileTTF(korean.c_str(), size, &merge, io.Fonts->GetGlyphRangesKorean());
+        if (!korean.empty()) io.Fonts->AddFontFromFileTTF(korean.c_str(), size, &merge, hangul);
         return font;
     };
     app.fonts().body = add(px);

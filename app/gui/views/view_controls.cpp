@@ -50,10 +50,11 @@ public:
         path_popup<command::OpenPath>("open_popup", ctx.tr("ctl.open"), ctx, out);
         path_popup<command::SavePath>("save_popup", ctx.tr("ctl.save"), ctx, out);
         // Language: switchable while running.
-        flow(button_w("EN") + 2 + button_w("한국어"), em);
-        if (lang_button("EN", ctx.lang() == Lang::en)) out.push_back(command::SetLang{Lang::en});
+        // Each language by its own name, the same in both tables.
+        flow(button_w(ctx.tr("ctl.lang_en")) + 2 + button_w(ctx.tr("ctl.lang_ko")), em);
+        if (lang_button(ctx.tr("ctl.lang_en"), ctx.lang() == Lang::en)) out.push_back(command::SetLang{Lang::en});
         ImGui::SameLine(0, 2);
-        if (lang_button("한국어", ctx.lang() == Lang::ko)) out.push_back(command::SetLang{Lang::ko});
+        if (lang_button(ctx.tr("ctl.lang_ko"), ctx.lang() == Lang::ko)) out.push_back(command::SetLang{Lang::ko});
         const char* tour_label = ctx.tour_step >= 0 ? ctx.tr("ctl.tour_running") : ctx.tr("ctl.tour");
         flow(button_w(tour_label), em);
         if (ImGui::Button(tour_label)) {
