@@ -8,6 +8,8 @@
 // trace; the settings named are the ones that differ; the text renders whole.
 #include <gtest/gtest.h>
 
+#include "test_files.hpp"
+
 #include <fstream>
 #include <regex>
 #include <sstream>
@@ -20,15 +22,8 @@ using namespace leasescope::words;
 
 namespace {
 
-const std::string source_dir = LEASESCOPE_SOURCE_DIR;
-
-std::string read_all(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    EXPECT_TRUE(in.good()) << path;
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
+using leasescope::test::read_all;
+using leasescope::test::source_dir;
 
 Strings in(Lang lang) {
     Strings t;

@@ -5,6 +5,8 @@
 // glossary's code terms aside). English and Korean tables have the same keys.
 #include <gtest/gtest.h>
 
+#include "test_files.hpp"
+
 #include <filesystem>
 #include <fstream>
 #include <regex>
@@ -19,15 +21,8 @@ using namespace leasescope::words;
 
 namespace {
 
-const std::string source_dir = LEASESCOPE_SOURCE_DIR;
-
-std::string read_all(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    EXPECT_TRUE(in.good()) << path;
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
+using leasescope::test::read_all;
+using leasescope::test::source_dir;
 
 nlohmann::json glossary() { return nlohmann::json::parse(read_all(source_dir + "/assets/i18n/glossary.ko.json")); }
 

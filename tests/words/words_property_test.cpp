@@ -12,6 +12,8 @@
 // of expected strings.
 #include <gtest/gtest.h>
 
+#include "test_files.hpp"
+
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -29,15 +31,8 @@ using namespace leasescope::words;
 
 namespace {
 
-const std::string source_dir = LEASESCOPE_SOURCE_DIR;
-
-std::string read_all(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    EXPECT_TRUE(in.good()) << path;
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
+using leasescope::test::read_all;
+using leasescope::test::source_dir;
 
 const Strings& tables() {
     static const Strings s = [] {

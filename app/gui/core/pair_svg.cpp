@@ -4,23 +4,10 @@
 #include <fmt/format.h>
 
 #include "lane_layout.hpp"
+#include "svg.hpp"
 
 namespace leasescope::gui {
 namespace {
-
-std::string escape(const std::string& s) {
-    std::string out;
-    for (char c : s) {
-        switch (c) {
-            case '&': out += "&amp;"; break;
-            case '<': out += "&lt;"; break;
-            case '>': out += "&gt;"; break;
-            case '"': out += "&quot;"; break;
-            default: out += c;
-        }
-    }
-    return out;
-}
 
 // The height timeline_svg wrote into its root element.
 float svg_height(const std::string& svg) {
@@ -91,14 +78,14 @@ std::string pair_svg(const LaneModel& a, const LaneModel& b, const Palette& pal,
         o.width_px, height, px);
     out += fmt::format("<rect width=\"100%\" height=\"100%\" fill=\"{}\"/>\n", pal.background.hex());
     out += fmt::format("<text x=\"10\" y=\"28\" font-size=\"20\" font-weight=\"bold\" fill=\"{}\">{}</text>\n",
-                       pal.text.hex(), escape(o.title));
+                       pal.text.hex(), svg_escape(o.title));
     out += nested(svg_a, head);
     out += fmt::format("<line x1=\"0\" y1=\"{:.0f}\" x2=\"{:.0f}\" y2=\"{:.0f}\" stroke=\"{}\" stroke-width=\"2\"/>\n",
                        head + ha, o.width_px, head + ha, pal.grid.hex());
     out += nested(svg_b, head + ha);
     float y = words_y + px;
     for (const std::string& l : lines) {
-        out += fmt::format("<text x=\"20\" y=\"{:.0f}\" fill=\"{}\">{}</text>\n", y, pal.text.hex(), escape(l));
+        out += fmt::format("<text x=\"20\" y=\"{:.0f}\" fill=\"{}\">{}</text>\n", y, pal.text.hex(), svg_escape(l));
         y += line_h;
     }
     out += "</svg>\n";

@@ -7,9 +7,8 @@
 #include "marks.hpp"
 
 namespace leasescope::gui {
-namespace {
 
-std::string escape(const std::string& text) {
+std::string svg_escape(const std::string& text) {
     std::string out;
     for (char c : text) {
         switch (c) {
@@ -22,6 +21,8 @@ std::string escape(const std::string& text) {
     }
     return out;
 }
+
+namespace {
 
 std::string points_attr(const GlyphPart& part, float cx, float cy, float r) {
     std::string pts;
@@ -36,7 +37,7 @@ std::string points_attr(const GlyphPart& part, float cx, float cy, float r) {
 // outcome (what a screen reader says, what a script can search for).
 std::string svg_mark(MarkerKind kind, float cx, float cy, float r, const Palette& pal, const std::string& title) {
     const Rgba white{255, 255, 255, 255};
-    std::string out = fmt::format("<g class=\"mark {}\"><title>{}</title>", marker_kind_name(kind), escape(title));
+    std::string out = fmt::format("<g class=\"mark {}\"><title>{}</title>", marker_kind_name(kind), svg_escape(title));
     for (const GlyphPart& part : mark_glyph(kind).parts) {
         const Rgba ink = part.ink == Ink::mark ? pal.of(kind) : part.ink == Ink::white ? white : pal.text;
         const float stroke = std::max(1.0f, part.stroke * r);
@@ -143,7 +144,7 @@ std::string timeline_svg(const LaneModel& model, const Palette& pal, const Strin
         "patternTransform=\"rotate(45)\"><line x1=\"0\" y1=\"0\" x2=\"0\" y2=\"6\" stroke=\"white\" "
         "stroke-width=\"2\" stroke-opacity=\"0.6\"/></pattern></defs>\n";
     out += fmt::format("<text x=\"10\" y=\"24\" font-size=\"18\" font-weight=\"bold\" fill=\"{}\">{}</text>\n",
-                       pal.text.hex(), escape(o.title));
+                       pal.text.hex(), svg_escape(o.title));
     // Ruler: the same numbers as on screen, none under the playhead's badge.
     const RulerLayout ruler =
         layout_ruler(axis, plot_x, plot_w, top - 26, 20, o.playhead >= 0 ? o.playhead : -1000000, metrics);
@@ -177,7 +178,7 @@ std::string timeline_svg(const LaneModel& model, const Palette& pal, const Strin
         out += rect(Box{0, y, o.width_px, y + lane_h}, (li % 2 ? pal.lane_odd : pal.lane_even).hex());
         const std::string label = lane_name(lane, s);
         out += fmt::format("<text x=\"8\" y=\"{:.1f}\" fill=\"{}\">{}</text>\n", y + lane_h * 0.62f, pal.text.hex(),
-                           escape(label));
+                           svg_escape(label));
         const bool resource = lane.kind == LaneKind::resource;
         const float resource_end = frame.resource_until == tick_none
                                        ? plot_x + plot_w
@@ -232,9 +233,10 @@ std::string timeline_svg(const LaneModel& model, const Palette& pal, const Strin
                 fill = pal.of(pl.mark);
                 break;
         }
-        out += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" fill=\"{}\"{}>{}</text>\n", pl.text_x,
-                           pl.text_y + (pl.small ? small_px : font_px) * 0.85f, fill.hex(),
-                           pl.small ? fmt::format(" font-size=\"{:.0f}\"", small_px) : std::string(), escape(pl.text));
+        out +=
+            fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" fill=\"{}\"{}>{}</text>\n", pl.text_x,
+                        pl.text_y + (pl.small ? small_px : font_px) * 0.85f, fill.hex(),
+                        pl.small ? fmt::format(" font-size=\"{:.0f}\"", small_px) : std::string(), svg_escape(pl.text));
     }
     if (ruler.playhead_visible) {
         // As on screen: the playhead's cell is outlined through the lanes, its
@@ -261,7 +263,7 @@ std::string timeline_svg(const LaneModel& model, const Palette& pal, const Strin
             "stroke-dasharray=\"6 4\"/>\n",
             xm, top - 28, xm, lanes_bottom, pal.focus.hex());
         out += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" fill=\"{}\" font-weight=\"bold\">{}</text>\n", xm + 4,
-                           top - 31, pal.text.hex(), escape(o.mark_text));
+                           top - 31, pal.text.hex(), svg_escape(o.mark_text));
     }
     // Legend.
     for (const Entry& e : legend) {
@@ -273,7 +275,7 @@ std::string timeline_svg(const LaneModel& model, const Palette& pal, const Strin
             out += rect(Box{e.x, e.y - 12, e.x + 16, e.y + 2}, pal.of(k).hex(), 2);
         }
         out += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" fill=\"{}\">{}</text>\n", e.x + 22, e.y, pal.text.hex(),
-                           escape(e.text));
+                           svg_escape(e.text));
     }
     out += "</svg>\n";
     return out;

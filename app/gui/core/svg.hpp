@@ -10,6 +10,9 @@
 
 namespace leasescope::gui {
 
+// Text made safe inside an SVG element or attribute (& < > ").
+std::string svg_escape(const std::string& text);
+
 struct SvgOptions {
     Tick first = 0;
     Tick last = 0;       // inclusive
