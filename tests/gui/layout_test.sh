@@ -20,9 +20,21 @@ for lang in en ko; do
   for case in 1024x768:100 1280x720:100 1600x900:100 2560x1440:100 1600x900:200 2560x1440:200; do
     size=${case%:*} scale=${case#*:}
     report="$out/$name-$lang-$size-$scale.txt"
-    "$app" "$scenario" --tick "$tick" --lang "$lang" --size "$size" --scale "$scale" \
-      --screenshot "$out/shot.png" --layout-report "$report" 2>"$out/stderr" || {
-      cat "$out/stderr" >&2; echo "FAIL: the app exited with an error ($lang $size $scale %)" >&2; exit 1; }
+    # The X server sometimes refuses a connection while the suite starts many
+    # GUI processes (GLFW "Failed to open display"): that one error is tried
+    # again, twice at most, and said; any other error fails the test.
+    for attempt in 1 2 3; do
+      if "$app" "$scenario" --tick "$tick" --lang "$lang" --size "$size" --scale "$scale" \
+        --screenshot "$out/shot.png" --layout-report "$report" 2>"$out/stderr"; then
+        break
+      fi
+      if [ "$attempt" -lt 3 ] && grep -q "Failed to open display" "$out/stderr"; then
+        echo "note: the X server refused the connection ($lang $size $scale %), trying again" >&2
+        sleep 1
+        continue
+      fi
+      cat "$out/stderr" >&2; echo "FAIL: the app exited with an error ($lang $size $scale %)" >&2; exit 1
+    done
     runs=$((runs + 1))
     if grep -q '^problem:' "$report"; then
       echo "FAIL: $name, $lang, $size at $scale %:" >&2
