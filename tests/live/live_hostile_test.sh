@@ -74,9 +74,15 @@ if [ $rc -ne 4 ] || [ "$took_ms" -gt 1000 ] || ! grep -q "no-such-dir/t.jsonl" "
   fail "--trace into a missing folder: exit $rc after $took_ms ms: $(cat "$out/ff.err")"
 else pass "--trace into a missing folder: exit 4 after $took_ms ms, before the run"; fi
 
-# The verdict into a full disk is a write failure, not success.
-"$cli" live "$preset" --redis "$url" --tick-ms 20 --compare >/dev/full 2>"$out/full.err"
-rc=$?
+# The verdict into a full disk is a write failure, not success. A run the
+# machine could not keep in time has no verdict (exit 3 before any write):
+# it is run again, at most three times, as the other live tests do.
+for attempt in 1 2 3; do
+  "$cli" live "$preset" --redis "$url" --tick-ms 50 --compare >/dev/full 2>"$out/full.err"
+  rc=$?
+  [ $rc -eq 3 ] && grep -q "did not keep time" "$out/full.err" && [ "$attempt" -lt 3 ] || break
+  echo "note: live into /dev/full: timing faults on a busy machine, running it again" >&2
+done
 if [ $rc -ne 4 ] || ! grep -q "standard output: write failed" "$out/full.err"; then
   fail "live into /dev/full: exit $rc: $(cat "$out/full.err")"
 else pass "live into /dev/full: exit 4"; fi
