@@ -73,8 +73,9 @@ std::optional<int> parse_flags(int argc, char** argv, GuiFlags& f) {
         "3 --live could not reach Redis or reached no verdict, 4 an output could not be written,\n"
         "5 no display.");
     cli.add_option("--layout-report", f.layout_report,
-                   "With --screenshot: check that no text or control is cut off by its panel and no two texts "
-                   "overlap, and write every problem and item rectangle to this file");
+                   "Render one frame headless (the frame --screenshot would write, which it may also be given), "
+                   "check that no text or control is cut off by its panel and no two texts overlap, write every "
+                   "problem and item rectangle to this file and exit");
     cli.add_option("--assets", f.assets, "Assets folder (string tables, tour, style)");
     cli.add_option("--scenarios", f.scenarios, "Folder of preset scenarios");
     try {
@@ -89,11 +90,6 @@ std::optional<int> parse_flags(int argc, char** argv, GuiFlags& f) {
     if (!f.live_url.empty() && f.live_url.find("://") == std::string::npos && f.scenario_path.empty()) {
         f.scenario_path = f.live_url;
         f.live_url.clear();
-    }
-    if (!f.layout_report.empty() && f.screenshot.empty()) {
-        std::fprintf(stderr,
-                     "leasescope: --layout-report needs --screenshot (it checks the frame the picture shows)\n");
-        return io::exit_bad_input;
     }
     f.size_given = cli.count("--size") > 0;
     if (std::sscanf(size_text.c_str(), "%dx%d", &f.width, &f.height) != 2 || f.width < 320 || f.height < 240 ||

@@ -29,12 +29,12 @@ struct GuiFlags {
     std::vector<std::string> compare_sets;  // --compare-set PATH=VALUE: B only (a variant when no FILE)
     bool narrate = false;
     double pace = 1.0;
-    std::string layout_report;   // with --screenshot: the layout check's report (core/layout_check.hpp)
+    std::string layout_report;   // the layout check's report (core/layout_check.hpp); headless like --screenshot
     int scale_percent = 0;       // 0: the remembered UI scale
     bool high_contrast = false;  // --high-contrast given
 
     // Headless runs draw for a picture or a measurement, not for a person.
-    bool headless() const { return !screenshot.empty() || bench_frames > 0; }
+    bool headless() const { return !screenshot.empty() || !layout_report.empty() || bench_frames > 0; }
 };
 
 // Parses argv. nullopt: go on with `flags`; a value: exit with it (0 after

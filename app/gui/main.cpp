@@ -141,7 +141,7 @@ int main(int argc, char** argv) {
         const auto host = WindowHost::open(app, spec);
         if (!host) return io::exit_no_display;
         const bool exported = start(app, flags);
-        if (!flags.screenshot.empty()) {
+        if (!flags.screenshot.empty() || !flags.layout_report.empty()) {
             exit_code = run_screenshot(app, *host, flags.screenshot, flags.layout_report);
             if (flags.live) {
                 const int live_code = report_live(app);

@@ -12,13 +12,14 @@
 #include <cstdlib>
 #include <zlib.h>
 
-// stb's built-in deflate is simple and makes large files; zlib at level 9
-// makes screenshots about a third smaller (docs images stay small).
+// stb's built-in deflate is simple and makes large files; zlib at its default
+// level makes screenshots about a third smaller (docs images stay small). Level
+// 9 gained about 1 % more and took most of a 2560x1440 screenshot's time.
 static unsigned char* zlib_compress_for_stb(unsigned char* data, int data_len, int* out_len, int /*quality*/) {
     uLongf size = compressBound(static_cast<uLong>(data_len));
     auto* out = static_cast<unsigned char*>(std::malloc(size));
     if (!out) return nullptr;
-    if (compress2(out, &size, data, static_cast<uLong>(data_len), Z_BEST_COMPRESSION) != Z_OK) {
+    if (compress2(out, &size, data, static_cast<uLong>(data_len), Z_DEFAULT_COMPRESSION) != Z_OK) {
         std::free(out);
         return nullptr;
     }

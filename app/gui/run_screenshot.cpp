@@ -1,4 +1,5 @@
-// The headless screenshot runner (runners.hpp): frames until the picture is ready, then one PNG.
+// The headless screenshot runner (runners.hpp): frames until the picture is ready, then one PNG
+// and/or the layout report.
 #include <chrono>
 #include <cstdio>
 #include <thread>
@@ -53,7 +54,7 @@ int run_screenshot(App& app, WindowHost& host, const std::string& png_path, cons
         probe::record(frame >= ready_frame && !layout_report_path.empty());
         HostFrame built = advance_and_build(app, host, frame_start, last, frame);
         if (frame >= ready_frame) {
-            if (!write_framebuffer_png(png_path, built.fb_w, built.fb_h)) {
+            if (!png_path.empty() && !write_framebuffer_png(png_path, built.fb_w, built.fb_h)) {
                 std::fprintf(stderr, "leasescope: cannot write %s\n", png_path.c_str());
                 return io::exit_write_failed;
             }

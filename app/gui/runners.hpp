@@ -16,7 +16,7 @@ class WindowHost;
 inline constexpr int settle_frames = 4;
 
 // Draws until the layout has settled (and a --live run or a search is over),
-// then writes the frame to `png_path`, and, when `layout_report` is not empty,
+// then writes the frame to `png_path` when it is not empty, and, when `layout_report` is not empty,
 // the layout check of that frame (core/layout_check.hpp) to that file.
 // Returns exit_ok or exit_write_failed.
 int run_screenshot(App& app, WindowHost& host, const std::string& png_path, const std::string& layout_report = {});
