@@ -51,15 +51,17 @@ bool have_display(const std::string& scenario_path) {
 }
 
 // What the flags ask for before the first frame: the playhead, the tour,
-// playback, the exports (false when one failed), a live run, a search.
-bool start(App& app, const GuiFlags& f) {
+// playback, the exports, a live run, a search. Returns exit_bad_input when
+// the pair to compare cannot be opened (the app then stops before drawing),
+// exit_write_failed when an export failed, else exit_ok.
+int start(App& app, const GuiFlags& f) {
     if (f.tour) app.tour_goto(std::max(0, f.tour_step - 1));
     if (!f.pair.empty()) app.apply({command::CompareOpen{f.pair, "", {}}});
     if (!f.compare_path.empty() || !f.compare_sets.empty())
         app.apply({command::CompareOpen{"", f.compare_path, f.compare_sets}});
     if ((!f.pair.empty() || !f.compare_path.empty() || !f.compare_sets.empty()) && app.compare() == nullptr) {
         std::fprintf(stderr, "leasescope: %s\n", app.error().c_str());
-        return false;
+        return io::exit_bad_input;
     }
     if (f.narrate) {
         app.apply({command::SetPace{f.pace}});
@@ -91,7 +93,7 @@ bool start(App& app, const GuiFlags& f) {
     }
     // Headless, nothing is on screen while the search runs: give it long slices.
     if (f.headless()) app.set_find_budget_ms(250);
-    return exported;
+    return exported ? io::exit_ok : io::exit_write_failed;
 }
 
 }  // namespace
@@ -140,7 +142,8 @@ int main(int argc, char** argv) {
     {
         const auto host = WindowHost::open(app, spec);
         if (!host) return io::exit_no_display;
-        const bool exported = start(app, flags);
+        const int started = start(app, flags);
+        if (started == io::exit_bad_input) return started;
         if (!flags.screenshot.empty() || !flags.layout_report.empty()) {
             exit_code = run_screenshot(app, *host, flags.screenshot, flags.layout_report);
             if (flags.live) {
@@ -155,7 +158,7 @@ int main(int argc, char** argv) {
             run_interactive(app, *host);
         }
         // An export asked for on the command line that could not be written.
-        if (!exported && exit_code == io::exit_ok) exit_code = io::exit_write_failed;
+        if (started != io::exit_ok && exit_code == io::exit_ok) exit_code = started;
     }
     return exit_code;
 }

@@ -8,13 +8,9 @@
 # Usage: compare_test.sh APP CLI PNG_CHECK SCENARIOS_DIR
 set -euo pipefail
 app=$1 cli=$2 check=$3 dir=$4
-if [ -z "${DISPLAY:-}" ]; then
-  echo "FAIL: DISPLAY is not set; the GUI tests need an X display (test.sh starts Xvfb)" >&2
-  exit 1
-fi
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+source "$(dirname "$0")/gui_lib.sh"
+gui_setup
+fail() { gui_fail "$@"; }
 
 # pair name, A preset, B preset, B's --set (may be empty)
 pairs=(
@@ -36,9 +32,8 @@ for row in "${pairs[@]}"; do
   [ -n "$want" ] || { cat "$out/diff.txt" >&2; fail "$name: no divergence in diff's output"; }
   for size in 1600x900 1280x720; do
     for lang in en ko; do
-      "$app" --pair "$name" --tick 30 --lang "$lang" --size "$size" --screenshot "$out/$name.png" \
-        --svg "$out/$name.svg" >"$out/report.txt" 2>"$out/stderr" || {
-        cat "$out/stderr" >&2; fail "$name: the app exited with an error"; }
+      gui_app_ok "$name, $lang, $size" "$app" --pair "$name" --tick 30 --lang "$lang" --size "$size" \
+        --screenshot "$out/$name.png" --svg "$out/$name.svg" >"$out/report.txt"
       got=$(sed -n 's/^first divergence: event \([0-9]*\) tick \([0-9]*\)$/\1 \2/p' "$out/report.txt")
       [ "$got" = "$want" ] || fail "$name: the app says '$got', leasescope-cli diff --ignore-tokens says '$want'"
       grep -q "^compare.parted: " "$out/report.txt" || fail "$name: no divergence sentence at tick 30"
@@ -52,16 +47,17 @@ for row in "${pairs[@]}"; do
 done
 
 # --compare FILE and a variant by --compare-set open too.
-"$app" "$dir/gc-pause-fencing.json" --compare "$dir/gc-pause-no-fencing.json" --tick 15 --size 1280x720 \
-  --screenshot "$out/file.png" >"$out/report.txt"
+gui_app_ok "--compare FILE" "$app" "$dir/gc-pause-fencing.json" --compare "$dir/gc-pause-no-fencing.json" \
+  --tick 15 --size 1280x720 --screenshot "$out/file.png" >"$out/report.txt"
 grep -q "^first divergence: event" "$out/report.txt" || fail "--compare FILE reports no divergence"
-"$app" "$dir/expiry-takeover.json" --compare-set defaults.lease=14 --tick 8 --size 1280x720 \
-  --screenshot "$out/variant.png" >"$out/report.txt"
+gui_app_ok "--compare-set" "$app" "$dir/expiry-takeover.json" --compare-set defaults.lease=14 --tick 8 \
+  --size 1280x720 --screenshot "$out/variant.png" >"$out/report.txt"
 grep -q "^compare.setup.value: " "$out/report.txt" || fail "the variant names no changed setting"
-"$app" "$dir/expiry-takeover.json" --compare-set nope=1 --size 1280x720 --screenshot "$out/bad.png" \
-  2>/dev/null && fail "a bad --compare-set is accepted"
+rc=0
+gui_app "$app" "$dir/expiry-takeover.json" --compare-set nope=1 --size 1280x720 --screenshot "$out/bad.png" || rc=$?
+[ "$rc" -eq 2 ] || fail "a bad --compare-set gives exit $rc, not 2 (bad input)"
 # Narrated play renders its panel.
-"$app" "$dir/gc-pause-no-fencing.json" --narrate --pace 2 --tick 15 --lang ko --size 1280x720 \
-  --screenshot "$out/narrate.png"
+gui_app_ok "--narrate" "$app" "$dir/gc-pause-no-fencing.json" --narrate --pace 2 --tick 15 --lang ko \
+  --size 1280x720 --screenshot "$out/narrate.png"
 "$check" "$out/narrate.png" --size 1280x720 --min-colors 60
 echo "ok"

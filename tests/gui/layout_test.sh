@@ -7,12 +7,8 @@
 # provides Xvfb). Usage: layout_test.sh APP SCENARIO [TICK]
 set -euo pipefail
 app=$1 scenario=$2 tick=${3:-8}
-if [ -z "${DISPLAY:-}" ]; then
-  echo "FAIL: DISPLAY is not set; the GUI tests need an X display (test.sh starts Xvfb)" >&2
-  exit 1
-fi
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
+source "$(dirname "$0")/gui_lib.sh"
+gui_setup
 name=$(basename "$scenario" .json)
 failed=0
 runs=0
@@ -20,21 +16,8 @@ for lang in en ko; do
   for case in 1024x768:100 1280x720:100 1600x900:100 2560x1440:100 1600x900:200 2560x1440:200; do
     size=${case%:*} scale=${case#*:}
     report="$out/$name-$lang-$size-$scale.txt"
-    # The X server sometimes refuses a connection while the suite starts many
-    # GUI processes (GLFW "Failed to open display"): that one error is tried
-    # again, twice at most, and said; any other error fails the test.
-    for attempt in 1 2 3; do
-      if "$app" "$scenario" --tick "$tick" --lang "$lang" --size "$size" --scale "$scale" \
-        --layout-report "$report" 2>"$out/stderr"; then
-        break
-      fi
-      if [ "$attempt" -lt 3 ] && grep -q "Failed to open display" "$out/stderr"; then
-        echo "note: the X server refused the connection ($lang $size $scale %), trying again" >&2
-        sleep 1
-        continue
-      fi
-      cat "$out/stderr" >&2; echo "FAIL: the app exited with an error ($lang $size $scale %)" >&2; exit 1
-    done
+    gui_app_ok "$lang $size $scale %" "$app" "$scenario" --tick "$tick" --lang "$lang" --size "$size" \
+      --scale "$scale" --layout-report "$report"
     runs=$((runs + 1))
     if grep -q '^problem:' "$report"; then
       echo "FAIL: $name, $lang, $size at $scale %:" >&2

@@ -6,15 +6,11 @@
 # Usage: marks_screenshot_test.sh APP PNG_CHECK SCENARIO TICK EXPECT_RRGGBB ABSENT_RRGGBB
 set -euo pipefail
 app=$1 check=$2 scenario=$3 tick=$4 expect=$5 absent=$6
-if [ -z "${DISPLAY:-}" ]; then
-  echo "FAIL: DISPLAY is not set; the GUI tests need an X display (test.sh starts Xvfb)" >&2
-  exit 1
-fi
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
+source "$(dirname "$0")/gui_lib.sh"
+gui_setup
 for size in 1600x900 1280x720; do
   for lang in en ko; do
-    "$app" "$scenario" --tick "$tick" --lang "$lang" --size "$size" --screenshot "$out/shot.png"
+    gui_app_ok "$lang $size" "$app" "$scenario" --tick "$tick" --lang "$lang" --size "$size" --screenshot "$out/shot.png"
     "$check" "$out/shot.png" --size "$size" --expect-color "$expect" --absent-color "$absent"
   done
 done

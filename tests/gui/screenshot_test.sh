@@ -6,24 +6,20 @@
 set -euo pipefail
 app=$1 check=$2 scenario=$3 lang=$4
 shift 4
-if [ -z "${DISPLAY:-}" ]; then
-  echo "FAIL: DISPLAY is not set; the GUI tests need an X display (test.sh starts Xvfb)" >&2
-  exit 1
-fi
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
+source "$(dirname "$0")/gui_lib.sh"
+gui_setup
 name=$(basename "$scenario" .json)
 # The tick where most presets have something to show: the middle of the run.
 # LEASESCOPE_TEST_APP_ARGS adds flags (the tour tests pass --tour K, which picks its own tick).
 extra=(${LEASESCOPE_TEST_APP_ARGS:---tick 8})
-"$app" "$scenario" "${extra[@]}" --lang "$lang" --size 1280x720 --screenshot "$out/$name.png" 2>"$out/stderr" || {
-  cat "$out/stderr" >&2; echo "FAIL: the app exited with $?" >&2; exit 1; }
+gui_app_ok "$name, $lang" "$app" "$scenario" "${extra[@]}" --lang "$lang" --size 1280x720 --screenshot "$out/$name.png"
 if grep -q "no font with Korean glyphs" "$out/stderr"; then
   cat "$out/stderr" >&2; echo "FAIL: no Korean font" >&2; exit 1
 fi
 if [ "$#" -gt 0 ] && [ "$1" = "--expect-color" ]; then
   # The stale colour shows at tick 12 of expiry-takeover; take a second picture there.
-  "$app" "$scenario" --tick 12 --lang "$lang" --size 1280x720 --screenshot "$out/$name-12.png"
+  gui_app_ok "$name, $lang, tick 12" "$app" "$scenario" --tick 12 --lang "$lang" --size 1280x720 \
+    --screenshot "$out/$name-12.png"
   "$check" "$out/$name-12.png" --size 1280x720 "$@"
 fi
 "$check" "$out/$name.png" --size 1280x720 --min-colors 60
