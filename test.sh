@@ -26,18 +26,9 @@ if [ "$web" = 1 ]; then
   tools/web_build.sh build/web
   web_flags=(-DLEASESCOPE_WEB_DIR="$PWD/build/web" -DLEASESCOPE_WEB_OBJ_DIR="$PWD/build/web-obj")
 fi
-# --full: a Debug build of the command-line tool alone, whose golden check
-# runs with the Release suite (the trace hashes must not depend on the build
-# type); tools/full.sh compares it with the Clang builds too. The default run
-# leaves it out to stay within its time. (Presets of CMakePresets.json:
-# test-debug and test.)
-other_cli=()
-if [ "$full" = 1 ]; then
-  leasescope_build test-debug
-  other_cli=(-DLEASESCOPE_OTHER_CLI="$PWD/build/test-debug/app/cli/leasescope-cli")
-else
-  other_cli=(-DLEASESCOPE_OTHER_CLI=)
-fi
+# The golden traces of other build types and of Clang are compared in
+# tools/full.sh (--full); golden.other_build is for checking one by hand.
+other_cli=(-DLEASESCOPE_OTHER_CLI=)
 leasescope_build test "${other_cli[@]}" "${web_flags[@]}"
 
 started_pids=()
