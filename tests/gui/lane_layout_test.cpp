@@ -179,7 +179,9 @@ TEST(LaneLayout, RulerNumbersGiveWayToThePlayhead) {
                 for (std::size_t i = 0; i < r.labels.size(); ++i) {
                     EXPECT_FALSE(r.labels[i].box.intersects(r.badge)) << name << " at " << size.name << ": tick number "
                                                                       << r.labels[i].text << " under the badge " << t;
-                    if (i > 0) EXPECT_LT(r.labels[i - 1].box.x1, r.labels[i].box.x0) << name;
+                    if (i > 0) {
+                        EXPECT_LT(r.labels[i - 1].box.x1, r.labels[i].box.x0) << name;
+                    }
                 }
             }
         }
