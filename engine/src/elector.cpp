@@ -67,6 +67,13 @@ void Elector::begin_run(Tick now, Token token) {
     r.token = std::move(token);
     r.started_at = now;
     latest_ = std::move(r);
+    if (outcomes_.size() == outcomes_.capacity()) {
+        // Grow by doubling, but never past the runs still to come: a
+        // candidate with many runs would otherwise keep up to half its
+        // outcomes' room unused (a quarter of a 100,000-candidate run's memory).
+        const auto remaining = static_cast<std::size_t>(options_.runs) - outcomes_.size();
+        outcomes_.reserve(outcomes_.size() + std::min(std::max<std::size_t>(outcomes_.size(), 4), remaining));
+    }
     outcomes_.emplace_back();
     state_ = ElectorState::waiting;
     next_attempt_ = now;
