@@ -38,7 +38,11 @@ public:
             sim::append_event_line(jsonl_, e);
             jsonl_ += '\n';
         }
-        if (trace_file_ != nullptr) trace_file_->write(jsonl_);
+        on_event_line(e, jsonl_);
+    }
+    // run_to_end made the line to hash it: written from the same bytes.
+    void on_event_line(const sim::Event& e, std::string_view jsonl) override {
+        if (trace_file_ != nullptr) trace_file_->write(jsonl);
         // After a failed write (a full disk) nothing more is formatted; the
         // failure is reported when the command ends.
         if (std::ferror(out_)) return;
@@ -47,7 +51,7 @@ public:
             line_ += '\n';
             std::fwrite(line_.data(), 1, line_.size(), out_);
         } else {
-            std::fwrite(jsonl_.data(), 1, jsonl_.size(), out_);
+            std::fwrite(jsonl.data(), 1, jsonl.size(), out_);
         }
     }
 

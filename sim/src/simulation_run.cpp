@@ -20,10 +20,15 @@ class HashingSink final : public EventSink {
 public:
     explicit HashingSink(EventSink& next) : next_(next) {}
     void on_event(const Event& event) override {
-        append_event_line(hasher_.pending(), event);
-        hasher_.end_line();
+        // The line is made once, in the hasher's buffer, and passed on from
+        // there before the buffer is hashed.
+        std::string& pending = hasher_.pending();
+        const std::size_t start = pending.size();
+        append_event_line(pending, event);
+        pending += '\n';
         ++count_;
-        next_.on_event(event);
+        next_.on_event_line(event, std::string_view(pending).substr(start));
+        hasher_.line_written();
     }
     std::string hex() { return hasher_.hex(); }
     std::int64_t count() const { return count_; }

@@ -23,6 +23,10 @@ class EventSink {
 public:
     virtual ~EventSink() = default;
     virtual void on_event(const Event& event) = 0;
+    // The same, with the event's canonical line (ending in its newline), when
+    // the caller made it anyway (run_to_end hashes it): a sink that writes
+    // the line can take these bytes instead of formatting them again.
+    virtual void on_event_line(const Event& event, std::string_view /*line*/) { on_event(event); }
 };
 
 // Live mode draws tokens from the operating system; the simulator still
