@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common.hpp"
+#include "outcome_spill_file.hpp"
 #include "leasescope/io/data_dir.hpp"
 #include "leasescope/io/files.hpp"
 #include "leasescope/io/signals.hpp"
@@ -37,7 +38,11 @@ public:
             sim::append_event_line(jsonl_, e);
             jsonl_ += '\n';
         }
-        if (trace_file_ != nullptr) trace_file_->write(jsonl_);
+        on_event_line(e, jsonl_);
+    }
+    // run_to_end made the line to hash it: written from the same bytes.
+    void on_event_line(const sim::Event& e, std::string_view jsonl) override {
+        if (trace_file_ != nullptr) trace_file_->write(jsonl);
         // After a failed write (a full disk) nothing more is formatted; the
         // failure is reported when the command ends.
         if (std::ferror(out_)) return;
@@ -46,7 +51,7 @@ public:
             line_ += '\n';
             std::fwrite(line_.data(), 1, line_.size(), out_);
         } else {
-            std::fwrite(jsonl_.data(), 1, jsonl_.size(), out_);
+            std::fwrite(jsonl.data(), 1, jsonl.size(), out_);
         }
     }
 
@@ -83,7 +88,7 @@ std::vector<std::string> preset_files(const std::string& dir) {
 }
 
 int cmd_run(const std::string& path, const std::vector<std::string>& sets, const std::string& format,
-            const std::string& trace_path, std::optional<Tick> until) {
+            const std::string& trace_path, std::optional<Tick> until, std::int64_t spill_runs) {
     auto scenario = load_scenario(path, sets);
     if (!scenario) return exit_bad_input;
     const bool text = format == "text";
@@ -111,14 +116,29 @@ int cmd_run(const std::string& path, const std::vector<std::string>& sets, const
     }
     StreamSink sink(stdout, text, trace_file.get());
     // The results are written from the electors' compact outcomes (the text
-    // view still reads them from the summary): memory stays flat.
+    // view still reads them from the summary), and past spill_runs finished
+    // runs those go to a temporary file: memory stays flat.
+    OutcomeSpillFile spill;
+    if (!text && spill_runs > 0) {
+        simulation.set_outcome_spill(
+            &spill, static_cast<std::size_t>(spill_runs) + static_cast<std::size_t>(scenario->candidates.size()));
+    }
     auto summary = sim::run_to_end(simulation, store, sink, {}, until, /*keep_results=*/text);
     if (!summary.ok()) {
         fmt::print(stderr, "error: store failed: {}\n", summary.error().message);
         return exit_backend;
     }
+    // A spill that failed stopped the run: no summary line, no trace file.
+    if (simulation.spill_failed()) {
+        fmt::print(stderr, "error: {}\n", spill.error());
+        return exit_write_failed;
+    }
     if (trace_file) {
-        sim::write_summary_line(simulation, summary.value(), [&](std::string_view piece) { trace_file->write(piece); });
+        if (!sim::write_summary_line(simulation, summary.value(),
+                                     [&](std::string_view piece) { trace_file->write(piece); })) {
+            fmt::print(stderr, "error: {}\n", spill.error());
+            return exit_write_failed;
+        }
         trace_file->write("\n");
         std::string error;
         if (!trace_file->commit(error)) {
@@ -134,8 +154,12 @@ int cmd_run(const std::string& path, const std::vector<std::string>& sets, const
         // The summary part of the text view (after the empty table).
         fmt::print("{}", all.substr(all.find("\nended at")));
     } else {
-        sim::write_summary_line(simulation, summary.value(),
-                                [](std::string_view piece) { std::fwrite(piece.data(), 1, piece.size(), stdout); });
+        if (!sim::write_summary_line(simulation, summary.value(), [](std::string_view piece) {
+                std::fwrite(piece.data(), 1, piece.size(), stdout);
+            })) {
+            fmt::print(stderr, "error: {}\n", spill.error());
+            return exit_write_failed;
+        }
         std::fputc('\n', stdout);
     }
     return exit_ok;
@@ -392,7 +416,14 @@ int main(int argc, char** argv) {
         ->allow_extra_args(false);
     run->add_option("--until", run_until, "Stop after this tick (runs still going are unfinished)")
         ->check(integer_in(0, limits::horizon_max));
-    run->callback([&] { exit_code = cmd_run(run_path, run_sets, run_format, run_trace, run_until); });
+    std::int64_t run_spill = 65'536;
+    run->add_option("--spill-runs", run_spill,
+                    "With --format jsonl, keep about this many finished runs' results in memory (16 bytes each) and "
+                    "the rest in an unnamed temporary file in $TMPDIR (else /tmp), read back for the summary line; 0 "
+                    "keeps them all in memory")
+        ->check(integer_in(0, limits::runs_total_max))
+        ->capture_default_str();
+    run->callback([&] { exit_code = cmd_run(run_path, run_sets, run_format, run_trace, run_until, run_spill); });
 
     auto* check = app.add_subcommand("check", "Compare scenarios with their golden traces (all presets by default)");
     std::vector<std::string> check_paths;

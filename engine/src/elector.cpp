@@ -47,10 +47,10 @@ Elector::Elector(std::string owner, ElectorOptions options) : owner_(std::move(o
 
 Tick Elector::next_run_at() const {
     if (state_ != ElectorState::idle) return tick_none;
-    const auto k = static_cast<Tick>(outcomes_.size());
+    const auto k = static_cast<Tick>(run_count());
     if (k >= options_.runs) return tick_none;
     Tick at = options_.start + k * options_.every;
-    if (!outcomes_.empty()) at = std::max(at, latest_.ended_at + 1);
+    if (k > 0) at = std::max(at, latest_.ended_at + 1);
     return at;
 }
 
@@ -63,10 +63,17 @@ bool Elector::run_due(Tick now, bool active) const {
 void Elector::begin_run(Tick now, Token token) {
     LS_ASSERT(state_ == ElectorState::idle);
     RunRecord r;
-    r.run = static_cast<std::int32_t>(outcomes_.size());
+    r.run = run_count();
     r.token = std::move(token);
     r.started_at = now;
     latest_ = std::move(r);
+    if (outcomes_.size() == outcomes_.capacity()) {
+        // Grow by doubling, but never past the runs still to come: a
+        // candidate with many runs would otherwise keep up to half its
+        // outcomes' room unused (a quarter of a 100,000-candidate run's memory).
+        const auto remaining = static_cast<std::size_t>(options_.runs - run_count());
+        outcomes_.reserve(outcomes_.size() + std::min(std::max<std::size_t>(outcomes_.size(), 4), remaining));
+    }
     outcomes_.emplace_back();
     state_ = ElectorState::waiting;
     next_attempt_ = now;
@@ -191,7 +198,13 @@ void Elector::end_run(Tick now, RunResult result) {
     run.result = result;
     run.ended_at = now;
     outcomes_.back().result = result;
-    state_ = static_cast<Tick>(outcomes_.size()) < options_.runs ? ElectorState::idle : ElectorState::finished;
+    state_ = run_count() < options_.runs ? ElectorState::idle : ElectorState::finished;
+}
+
+void Elector::forget_outcomes(std::size_t count) {
+    LS_ASSERT(count <= final_outcomes_held());
+    outcomes_.erase(outcomes_.begin(), outcomes_.begin() + static_cast<std::ptrdiff_t>(count));
+    forgotten_ += static_cast<std::int32_t>(count);
 }
 
 template AttemptEffect Elector::attempt_on<Store>(Tick, Store&);

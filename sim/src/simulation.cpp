@@ -94,7 +94,35 @@ Result<Unit, StoreError> Simulation::step(Store& store, EventSink& sink) {
         return Err{*failure};
     }
     if (t >= scenario_->horizon || quiescent_after(t, store)) finished_ = true;
+    if (spill_ != nullptr && outcomes_held_ > spill_held_max_ && !spill_failed_) spill_outcomes();
     return Unit{};
+}
+
+void Simulation::set_outcome_spill(OutcomeSpill* spill, std::size_t held_max) {
+    spill_ = spill;
+    spill_held_max_ = held_max;
+}
+
+void Simulation::spill_outcomes() {
+    for (std::size_t i = 0; i < electors_.size(); ++i) {
+        const Elector& e = electors_[i];
+        const std::size_t final_held = e.final_outcomes_held();
+        if (final_held == 0) continue;
+        if (!spill_->put(static_cast<NodeIndex>(i), std::span<const RunOutcome>(e.outcomes().data(), final_held))) {
+            spill_failed_ = true;
+            return;
+        }
+    }
+    if (!spill_->end()) {
+        spill_failed_ = true;
+        return;
+    }
+    for (Elector& e : electors_) {
+        const std::size_t final_held = e.final_outcomes_held();
+        e.forget_outcomes(final_held);
+        outcomes_held_ -= final_held;
+    }
+    ++spills_;
 }
 
 bool Simulation::quiescent_after(Tick t, Store& store) const {
@@ -110,6 +138,7 @@ bool Simulation::quiescent_after(Tick t, Store& store) const {
 }
 
 std::vector<RunSummary> Simulation::results() const {
+    LS_ASSERT(spills_ == 0);
     std::vector<RunSummary> out;
     std::size_t total = 0;
     for (const Elector& e : electors_) total += e.outcomes().size();

@@ -330,6 +330,7 @@ void Simulation::phase_acquire(Tick t, Store& store, EventSink& sink) {
             Token token = draw_token(rng_);
             if (tokens_ != nullptr) token = tokens_->next_token(token);
             e.begin_run(t, std::move(token));
+            ++outcomes_held_;
             const RunRecord& run = *e.latest_run();
             Event ev = run_event(t, Phase::acquire, EventOp::start, e, run);
             emit(sink, std::move(ev));

@@ -20,10 +20,15 @@ class HashingSink final : public EventSink {
 public:
     explicit HashingSink(EventSink& next) : next_(next) {}
     void on_event(const Event& event) override {
-        append_event_line(hasher_.pending(), event);
-        hasher_.end_line();
+        // The line is made once, in the hasher's buffer, and passed on from
+        // there before the buffer is hashed.
+        std::string& pending = hasher_.pending();
+        const std::size_t start = pending.size();
+        append_event_line(pending, event);
+        pending += '\n';
         ++count_;
-        next_.on_event(event);
+        next_.on_event_line(event, std::string_view(pending).substr(start));
+        hasher_.line_written();
     }
     std::string hex() { return hasher_.hex(); }
     std::int64_t count() const { return count_; }
@@ -49,7 +54,7 @@ Result<TraceSummary, StoreError> run_to_end(Simulation& sim, Store& store, Event
                                             const std::function<void(Tick)>& on_tick_begin, std::optional<Tick> until,
                                             bool keep_results) {
     HashingSink hashing(sink);
-    while (!sim.finished() && (!until || sim.next_tick() <= *until)) {
+    while (!sim.finished() && !sim.spill_failed() && (!until || sim.next_tick() <= *until)) {
         if (on_tick_begin) on_tick_begin(sim.next_tick());
         auto stepped = sim.step(store, hashing);
         if (!stepped.ok()) return Err{stepped.error()};
@@ -63,29 +68,40 @@ Result<TraceSummary, StoreError> run_to_end(Simulation& sim, Store& store, Event
     return summary;
 }
 
-void write_summary_line(const Simulation& sim, const TraceSummary& summary,
+bool write_summary_line(const Simulation& sim, const TraceSummary& summary,
                         const std::function<void(std::string_view)>& write) {
     constexpr std::size_t piece_bytes = std::size_t{64} << 10;
     std::string out = summary_head(summary);
     bool first = true;
     RunSummary r;
-    for (const Elector& e : sim.electors()) {
-        r.node = e.owner();
-        const auto& outcomes = e.outcomes();
-        for (std::size_t k = 0; k < outcomes.size(); ++k) {
-            r.run = static_cast<std::int32_t>(k);
-            r.result = to_string(outcomes[k].result);
-            r.fencing = outcomes[k].learned();
+    const auto append = [&](std::span<const RunOutcome> outcomes) {
+        for (const RunOutcome& o : outcomes) {
+            r.result = to_string(o.result);
+            r.fencing = o.learned();
             append_summary_result(out, r, first);
+            ++r.run;
             first = false;
             if (out.size() >= piece_bytes) {
                 write(out);
                 out.clear();
             }
         }
+    };
+    OutcomeSpill* spill = sim.spills() > 0 ? sim.outcome_spill() : nullptr;
+    if (spill != nullptr && !spill->rewind()) return false;
+    const auto& electors = sim.electors();
+    for (std::size_t i = 0; i < electors.size(); ++i) {
+        const Elector& e = electors[i];
+        r.node = e.owner();
+        r.run = 0;
+        if (spill != nullptr && !spill->read(static_cast<NodeIndex>(i), append)) return false;
+        // Every spilled outcome came back, none twice.
+        if (r.run != e.first_held_run()) return false;
+        append(e.outcomes());
     }
     out += summary_tail(summary);
     write(out);
+    return true;
 }
 
 Trace simulate(const Scenario& scenario, std::optional<Tick> until) {

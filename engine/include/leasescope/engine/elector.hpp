@@ -89,12 +89,22 @@ public:
     const ElectorOptions& options() const { return options_; }
     ElectorState state() const { return state_; }
     bool executing() const { return state_ == ElectorState::running; }
-    // Every run started so far, in order (the last is the current or latest).
+    // The outcomes still held, in run order: of every run started so far (the
+    // last is the current or latest), less the first first_held_run() ones,
+    // which forget_outcomes() let go (a streamed run keeps them elsewhere).
     const std::vector<RunOutcome>& outcomes() const { return outcomes_; }
-    std::int32_t run_count() const { return static_cast<std::int32_t>(outcomes_.size()); }
+    std::int32_t first_held_run() const { return forgotten_; }
+    std::int32_t run_count() const { return forgotten_ + static_cast<std::int32_t>(outcomes_.size()); }
+    // How many of the held outcomes are final: all but a run still going.
+    std::size_t final_outcomes_held() const {
+        const bool going = state_ == ElectorState::waiting || state_ == ElectorState::running;
+        return outcomes_.size() - (going && !outcomes_.empty() ? 1 : 0);
+    }
+    // Lets go of the first `count` held outcomes; count <= final_outcomes_held().
+    void forget_outcomes(std::size_t count);
     // The whole record of the current run, or the latest one; null before the
     // first run. Earlier runs keep only their outcome.
-    const RunRecord* latest_run() const { return outcomes_.empty() ? nullptr : &latest_; }
+    const RunRecord* latest_run() const { return run_count() == 0 ? nullptr : &latest_; }
     Tick progress() const { return progress_; }
     Tick deadline() const { return deadline_; }
     Tick next_attempt() const { return next_attempt_; }
@@ -150,6 +160,7 @@ private:
     ElectorOptions options_;
     ElectorState state_ = ElectorState::idle;
     std::vector<RunOutcome> outcomes_;
+    std::int32_t forgotten_ = 0;  // runs whose outcomes were let go
     RunRecord latest_;
     Tick deadline_ = 0;
     Tick next_attempt_ = 0;

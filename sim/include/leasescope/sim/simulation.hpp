@@ -13,6 +13,7 @@
 #include "leasescope/engine/elector.hpp"
 #include "leasescope/engine/model_store.hpp"
 #include "leasescope/engine/prng.hpp"
+#include "leasescope/sim/outcome_spill.hpp"
 #include "leasescope/sim/scenario.hpp"
 #include "leasescope/sim/trace.hpp"
 
@@ -22,6 +23,10 @@ class EventSink {
 public:
     virtual ~EventSink() = default;
     virtual void on_event(const Event& event) = 0;
+    // The same, with the event's canonical line (ending in its newline), when
+    // the caller made it anyway (run_to_end hashes it): a sink that writes
+    // the line can take these bytes instead of formatting them again.
+    virtual void on_event_line(const Event& event, std::string_view /*line*/) { on_event(event); }
 };
 
 // Live mode draws tokens from the operating system; the simulator still
@@ -76,8 +81,19 @@ public:
     std::int64_t events_emitted() const { return seq_; }
     std::optional<Fencing> highest_issued() const { return highest_issued_; }
 
+    // Hands the final outcomes of finished runs to `spill` at the end of a
+    // tick once more than `held_max` outcomes are held, so that a long run's
+    // memory does not grow with its runs (null: keep them all, the default).
+    // write_summary_line reads them back. The spill must outlive the run.
+    void set_outcome_spill(OutcomeSpill* spill, std::size_t held_max);
+    OutcomeSpill* outcome_spill() const { return spill_; }
+    // The spill refused outcomes: run_to_end stops, the summary is incomplete.
+    bool spill_failed() const { return spill_failed_; }
+    // Spills done so far.
+    std::int64_t spills() const { return spills_; }
+
     // The summary of the run so far; events and trace_sha256 are the caller's
-    // (the sink saw the lines).
+    // (the sink saw the lines). Not after a spill (the outcomes are elsewhere).
     std::vector<RunSummary> results() const;
     TraceHeader header() const;
 
@@ -93,6 +109,7 @@ private:
                         const std::optional<AcquireReply>& lost_acquire);
     void phase_ops(Tick t, Store& store, EventSink& sink, std::optional<StoreError>& failure);
     void phase_check(Tick t, Store& store, EventSink& sink);
+    void spill_outcomes();
 
     const Scenario* scenario_;
     TokenSource* tokens_;
@@ -134,6 +151,12 @@ private:
     // whose entry came due is filed again when it resumes.
     std::vector<std::pair<Tick, NodeIndex>> wake_heap_;
     std::int64_t unfinished_ = 0;  // electors not in ElectorState::finished
+    // Outcome spilling (set_outcome_spill): outcomes held by all electors.
+    OutcomeSpill* spill_ = nullptr;
+    std::size_t spill_held_max_ = 0;
+    std::size_t outcomes_held_ = 0;
+    std::int64_t spills_ = 0;
+    bool spill_failed_ = false;
     Tick next_tick_ = 0;
     Tick end_tick_ = 0;
     bool finished_ = false;
@@ -155,9 +178,10 @@ Result<TraceSummary, StoreError> run_to_end(Simulation& sim, Store& store, Event
 
 // Writes the summary line of `summary` (without its newline) to `write` in
 // pieces of about 64 KiB, the results taken from `sim` (summary.results is
-// not read): the same bytes as summary_line with sim.results(), without a
-// record per run or the whole line in memory.
-void write_summary_line(const Simulation& sim, const TraceSummary& summary,
+// not read) and from its outcome spill, if any: the same bytes as
+// summary_line with sim.results(), without a record per run or the whole line
+// in memory. false: the spill could not be read back (the line is cut short).
+bool write_summary_line(const Simulation& sim, const TraceSummary& summary,
                         const std::function<void(std::string_view)>& write);
 
 // ---- Snapshots: the state at the end of a tick, for the GUI ----

@@ -148,10 +148,15 @@ public:
         pending_.append(line);
         end_line();
     }
-    // Writing a line in place: append its bytes to pending(), then end_line().
+    // Writing a line in place: append its bytes to pending(), then end_line()
+    // (or append the newline too, then line_written(): the whole line can then
+    // be read in pending() until line_written()).
     std::string& pending() { return pending_; }
     void end_line() {
         pending_ += '\n';
+        line_written();
+    }
+    void line_written() {
         if (pending_.size() >= block_bytes) flush();
     }
     std::string hex();  // finishes; call once
