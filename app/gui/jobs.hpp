@@ -37,7 +37,8 @@ public:
 
 private:
     struct Outcome;
-    sim::ResourceMode resource_ = sim::ResourceMode::off;  // the scenario's: what rejected a write
+    // The scenario's: what rejected a write (unread in a build without the live driver).
+    [[maybe_unused]] sim::ResourceMode resource_ = sim::ResourceMode::off;
     std::atomic<bool> cancel_{false};
     std::atomic<bool> done_{false};
     std::atomic<Tick> tick_{-1};
