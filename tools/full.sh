@@ -4,7 +4,7 @@
 # LEASESCOPE_REDIS_URL and DISPLAY exported). Each stage is timed; every stage
 # runs even when an earlier one failed, and the script fails if any did.
 #   0. formatting: every C++ file as .clang-format says (tools/format.sh --check)
-#   1. sanitizers: the asan preset (Clang 14 Debug, AddressSanitizer + UBSan),
+#   1. sanitizers: the asan preset (Clang 14 at -O1, AddressSanitizer + UBSan),
 #      every test but the packaging ones (label "packaging": install, .deb,
 #      schema), which check the package rather than the code and run in the
 #      default suite. With the default suite (GCC 12 Release) this runs every
