@@ -5,11 +5,12 @@
 # Usage: find_test.sh APP PNG_CHECK SCENARIO
 set -uo pipefail
 app=$1 check=$2 scenario=$3
-fail() { echo "FAIL: $*" >&2; exit 1; }
-[ -n "${DISPLAY:-}" ] || fail "DISPLAY is not set; the GUI tests need an X display (test.sh starts Xvfb)"
-out=$(mktemp -d); trap 'rm -rf "$out"' EXIT
-timeout 120 "$app" "$scenario" --find-counterexample --size 1280x720 --screenshot "$out/find.png" >"$out/stdout" 2>"$out/stderr"
-rc=$?
+source "$(dirname "$0")/gui_lib.sh"
+gui_setup
+fail() { gui_fail "$@"; }
+rc=0
+gui_app timeout 120 "$app" "$scenario" --find-counterexample --size 1280x720 --screenshot "$out/find.png" \
+  >"$out/stdout" || rc=$?
 cat "$out/stdout"
 [ "$rc" -eq 0 ] || { cat "$out/stderr" >&2; fail "exit $rc"; }
 grep -q "^find: counterexample (1 added fault): pause node-a" "$out/stdout" || fail "no one-pause counterexample"

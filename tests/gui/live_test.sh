@@ -7,17 +7,18 @@
 # Usage: live_test.sh APP PNG_CHECK SCENARIO
 set -uo pipefail
 app=$1 check=$2 scenario=$3
-fail() { echo "FAIL: $*" >&2; exit 1; }
-[ -n "${DISPLAY:-}" ] || fail "DISPLAY is not set; the GUI tests need an X display (test.sh starts Xvfb)"
+source "$(dirname "$0")/gui_lib.sh"
+gui_setup
+fail() { gui_fail "$@"; }
 [ -n "${LEASESCOPE_REDIS_URL:-}" ] || fail "LEASESCOPE_REDIS_URL is not set; test.sh starts a Redis server and sets it"
-out=$(mktemp -d); trap 'rm -rf "$out"' EXIT
 
 # 1. Against the test server: identical to the simulation (a run lost to
 #    timing faults on a loaded machine is retried, a divergence fails at once).
 ok=0
 for attempt in 1 2 3; do
-  "$app" "$scenario" --live --live-tick-ms 50 --size 1280x720 --screenshot "$out/live.png" >"$out/stdout" 2>"$out/stderr"
-  rc=$?
+  rc=0
+  gui_app "$app" "$scenario" --live --live-tick-ms 50 --size 1280x720 --screenshot "$out/live.png" \
+    >"$out/stdout" || rc=$?
   cat "$out/stdout"
   if [ "$rc" -eq 0 ] && grep -q "^live: Identical to the simulation" "$out/stdout"; then ok=1; break; fi
   [ "$rc" -eq 1 ] && { cat "$out/stderr" >&2; fail "the live run differs from the simulation (exit 1)"; }
@@ -28,15 +29,16 @@ done
 "$check" "$out/live.png" --size 1280x720 --min-colors 60 || fail "the live screenshot is not a real picture"
 # The password of a URL never appears in what the app prints.
 secret_url=$(echo "$LEASESCOPE_REDIS_URL" | sed 's|redis://|redis://:hunter2secret@|')
-"$app" "$scenario" --live "$secret_url" --size 1280x720 --screenshot "$out/pw.png" >"$out/pw.out" 2>&1
+gui_app "$app" "$scenario" --live "$secret_url" --size 1280x720 --screenshot "$out/pw.png" >"$out/pw.out"
+cat "$out/stderr" >>"$out/pw.out"
 grep -q "hunter2secret" "$out/pw.out" && fail "the password was printed: $(cat "$out/pw.out")"
 
 # 2. A free port nobody listens on: a clear message, quickly, exit 3.
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')
 start=$(date +%s)
-timeout 30 "$app" "$scenario" --live "redis://127.0.0.1:$port" --size 1280x720 --screenshot "$out/down.png" \
-  >"$out/down.out" 2>"$out/down.err"
-rc=$?
+rc=0
+gui_app timeout 30 "$app" "$scenario" --live "redis://127.0.0.1:$port" --size 1280x720 \
+  --screenshot "$out/down.png" >"$out/down.out" || rc=$?
 elapsed=$(( $(date +%s) - start ))
 cat "$out/down.out"
 [ "$rc" -eq 3 ] || fail "unreachable Redis: expected exit 3, got $rc"
