@@ -3,6 +3,8 @@
 // second. One iteration is one whole simulation.
 #include <benchmark/benchmark.h>
 
+#include <limits>
+
 #include "bench_common.hpp"
 #include "leasescope/engine/model_store.hpp"
 
@@ -28,6 +30,8 @@ void BM_SimulateCore(benchmark::State& state) {
         ModelStore store(scenario.lock);
         bench::CountingSink sink;
         while (!simulation.finished()) {
+            // As run_to_end does: quiet ticks are passed over at once.
+            if (simulation.skip_quiet_ticks(store, std::numeric_limits<Tick>::max()) > 0) continue;
             auto stepped = simulation.step(store, sink);
             LS_ASSERT(stepped.ok());
         }

@@ -146,6 +146,22 @@ WorkEffect Elector::advance(Tick /*now*/) {
     return effect;
 }
 
+Tick Elector::quiet_advances() const {
+    LS_ASSERT(state_ == ElectorState::running);
+    // advance() has an effect when the progress it reaches is the next
+    // write's offset, fail_at or the action's length; never past the last.
+    Tick next_effect = options_.action;
+    if (next_write_ < options_.writes.size()) next_effect = std::min(next_effect, options_.writes[next_write_]);
+    if (options_.fail_at > progress_) next_effect = std::min(next_effect, options_.fail_at);
+    LS_ASSERT(next_effect > progress_);
+    return next_effect - progress_ - 1;
+}
+
+void Elector::advance_quietly(Tick count) {
+    LS_ASSERT(count >= 0 && count <= quiet_advances());
+    progress_ += count;
+}
+
 Tick Elector::keep_for(Tick now) const {
     LS_ASSERT(!outcomes_.empty());
     return std::max<Tick>(0, options_.min_lease - (now - latest_.acquired_at));

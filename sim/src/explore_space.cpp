@@ -132,6 +132,11 @@ Verdict explore_detail::simulate_verdict(const Scenario& scenario, const Propert
     NullSink sink;
     const Tick last_row = table != nullptr ? table->first + static_cast<Tick>(table->flags.size()) - 1 : -1;
     while (!sim.finished()) {
+        // Quiet ticks are passed over at once, except the due table's rows,
+        // which are recorded tick by tick.
+        const Tick limit =
+            table != nullptr && sim.next_tick() <= last_row ? table->first : std::numeric_limits<Tick>::max();
+        if (sim.skip_quiet_ticks(store, limit) > 0) continue;
         const Tick t = sim.next_tick();
         if (table != nullptr && t >= table->first && t <= last_row) record_row(*table, t, sim, store);
         auto stepped = sim.step(store, sink);

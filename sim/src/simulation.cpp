@@ -98,6 +98,38 @@ Result<Unit, StoreError> Simulation::step(Store& store, EventSink& sink) {
     return Unit{};
 }
 
+Tick Simulation::skip_quiet_ticks(ModelStore& store, Tick limit) {
+    // Once every run is over, the end (quiescent_after) depends on the
+    // store's record too: step through those last ticks one by one.
+    if (finished_ || unfinished_ == 0) return 0;
+    const Tick now = next_tick_;
+    Tick until = std::min(limit, scenario_->horizon);
+    if (next_fault_edge_ < fault_edges_.size()) until = std::min(until, fault_edges_[next_fault_edge_].tick);
+    if (next_op_ < op_order_.size()) {
+        until = std::min(until, scenario_->ops[static_cast<std::size_t>(op_order_[next_op_])].at);
+    }
+    if (!wake_heap_.empty()) until = std::min(until, wake_heap_.front().first);
+    until = std::min(until, store.first_expiry());
+    for (const NodeIndex node : executing_) {
+        const auto i = static_cast<std::size_t>(node);
+        if (until <= now) return 0;
+        // A paused node's action stands still; its pause ends at a fault edge.
+        if (!node_faults_[i].active()) continue;
+        const Elector& e = electors_[i];
+        until = std::min(until, now + e.quiet_advances());
+        if (e.watchdog_running()) until = std::min(until, e.next_extend());
+    }
+    if (until <= now) return 0;
+    const Tick skipped = until - now;
+    for (const NodeIndex node : executing_) {
+        const auto i = static_cast<std::size_t>(node);
+        if (node_faults_[i].active()) electors_[i].advance_quietly(skipped);
+    }
+    end_tick_ = until - 1;
+    next_tick_ = until;
+    return skipped;
+}
+
 void Simulation::set_outcome_spill(OutcomeSpill* spill, std::size_t held_max) {
     spill_ = spill;
     spill_held_max_ = held_max;

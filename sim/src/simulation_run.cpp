@@ -3,6 +3,7 @@
 // seeking to any tick.
 #include <algorithm>
 #include <functional>
+#include <limits>
 
 #include "leasescope/sim/simulation.hpp"
 
@@ -54,7 +55,12 @@ Result<TraceSummary, StoreError> run_to_end(Simulation& sim, Store& store, Event
                                             const std::function<void(Tick)>& on_tick_begin, std::optional<Tick> until,
                                             bool keep_results) {
     HashingSink hashing(sink);
+    // Quiet ticks are passed over at once on the model store; live mode
+    // (on_tick_begin) waits for each tick's moment, so it steps through them.
+    ModelStore* model = on_tick_begin ? nullptr : store.model();
+    const Tick limit = until ? *until + 1 : std::numeric_limits<Tick>::max();
     while (!sim.finished() && !sim.spill_failed() && (!until || sim.next_tick() <= *until)) {
+        if (model != nullptr && sim.skip_quiet_ticks(*model, limit) > 0) continue;
         if (on_tick_begin) on_tick_begin(sim.next_tick());
         auto stepped = sim.step(store, hashing);
         if (!stepped.ok()) return Err{stepped.error()};
@@ -208,6 +214,8 @@ Timeline::Timeline(Scenario scenario, Tick checkpoint_every, std::size_t checkpo
                 checkpoint_every_ *= 2;
             }
         }
+        // Quiet ticks at once, up to the next checkpoint's tick.
+        if (sim.skip_quiet_ticks(store, (sim.next_tick() / checkpoint_every_ + 1) * checkpoint_every_) > 0) continue;
         auto stepped = sim.step(store, hashing);
         LS_ASSERT(stepped.ok());
     }
@@ -225,6 +233,7 @@ Snapshot Timeline::snapshot_at(Tick t) const {
     Checkpoint cp = checkpoints_[index];
     NullSink null_sink;
     while (!cp.sim.finished() && cp.sim.next_tick() <= t) {
+        if (cp.sim.skip_quiet_ticks(cp.store, t + 1) > 0) continue;
         auto stepped = cp.sim.step(cp.store, null_sink);
         LS_ASSERT(stepped.ok());
     }

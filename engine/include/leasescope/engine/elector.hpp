@@ -129,6 +129,12 @@ public:
 
     // Running (phase 3): one more active tick of the action.
     WorkEffect advance(Tick now);
+    // How many of the next advance() calls would return an empty effect (no
+    // write, no end): the action's quiet stretch before its next write or end.
+    Tick quiet_advances() const;
+    // Those calls made at once: `count` <= quiet_advances() active ticks of
+    // the action pass, with the effects advance() would have had (none).
+    void advance_quietly(Tick count);
     // Ends the action with `result` (elected or action_failed) and releases.
     StoreResult<ReleaseReply> end_action(Tick now, RunResult result, Store& store) {
         return end_action_on(now, result, store);

@@ -1,6 +1,7 @@
 #pragma once
 // The store model: N slots, a persistent fencing counter and a hold-off
 // marker, exactly as docs/model.md §4. Pure, copyable (the simulator checkpoints it).
+#include <algorithm>
 #include <cstring>
 #include <limits>
 #include <vector>
@@ -52,8 +53,12 @@ public:
     std::int32_t occupied_count() const;
     // True when do_expire(now) would change nothing: no record and no
     // hold-off has come to its end.
-    bool nothing_expires(Tick now) {
-        return now < min_expiry() && (holdoff_until_ == tick_none || now < holdoff_until_);
+    bool nothing_expires(Tick now) { return now < first_expiry(); }
+    // The first tick at which do_expire may change something: the earliest
+    // expires_at of an occupied slot or the hold-off's end (max() when none).
+    Tick first_expiry() {
+        const Tick records = min_expiry();
+        return holdoff_until_ == tick_none ? records : std::min(records, holdoff_until_);
     }
 
 private:

@@ -72,6 +72,16 @@ public:
     // simulation is finished.
     Result<Unit, StoreError> step(Store& store, EventSink& sink);
 
+    // Passes over the quiet ticks from next_tick() on, at once: ticks in
+    // which step() on this model store would emit nothing and change nothing
+    // but the progress of the actions going on (no fault, op, expiry, run
+    // start, attempt, write, action end or watchdog run is due, and runs are
+    // still to come). Stops before `limit` and before the horizon; step()
+    // then processes the next tick as usual. Returns the ticks passed (0:
+    // the next tick is not quiet). The trace is the same as stepping through
+    // them; live mode does not call it (its store is not the model).
+    Tick skip_quiet_ticks(ModelStore& store, Tick limit);
+
     // Per-node state.
     const std::vector<Elector>& electors() const { return electors_; }
     const std::vector<NodeFaults>& faults() const { return node_faults_; }

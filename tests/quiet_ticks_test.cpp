@@ -1,0 +1,185 @@
+// Passing over quiet ticks at once (Simulation::skip_quiet_ticks,
+// Elector::quiet_advances): the same events and the same state as stepping
+// through every tick, on every preset and on generated scenarios with faults.
+#include <gtest/gtest.h>
+
+#include <limits>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "leasescope/sim/generator.hpp"
+#include "leasescope/sim/simulation.hpp"
+#include "preset_loader.hpp"
+
+using namespace leasescope;
+using namespace leasescope::sim;
+
+namespace {
+
+class Collect final : public EventSink {
+public:
+    void on_event(const Event& event) override { events.push_back(event); }
+    std::vector<Event> events;
+};
+
+// Everything a later tick can depend on, written out to compare two runs.
+std::string state_of(const Simulation& sim, ModelStore& store) {
+    std::ostringstream out;
+    out << "next " << sim.next_tick() << " finished " << sim.finished() << " events " << sim.events_emitted()
+        << " overlap " << sim.in_overlap() << " accepted " << sim.resource().accepted << " rejected "
+        << sim.resource().rejected << " violations " << sim.violations().total() << "\n";
+    for (const Elector& e : sim.electors()) {
+        out << e.owner() << " state " << static_cast<int>(e.state()) << " runs " << e.run_count() << " progress "
+            << e.progress() << " attempt " << e.next_attempt() << " deadline " << e.deadline() << " watchdog "
+            << e.watchdog_running() << " extend " << (e.watchdog_running() ? e.next_extend() : 0) << "\n";
+    }
+    for (const SlotRecord& s : store.slots()) {
+        out << "slot " << s.occupied << " " << s.owner << " " << s.token << " " << s.fencing << " " << s.expires_at
+            << "\n";
+    }
+    out << "counter " << store.counter() << " holdoff " << store.holdoff_until() << " first_expiry "
+        << store.first_expiry() << "\n";
+    return out.str();
+}
+
+// Runs `scenario` twice side by side: tick by tick, and with quiet ticks
+// passed over; after every skip and every step, both must agree. Returns
+// the ticks passed over.
+Tick compare_runs(const Scenario& scenario, const std::string& name) {
+    Simulation each(scenario);
+    ModelStore each_store(scenario.lock);
+    Collect each_events;
+    Simulation fast(scenario);
+    ModelStore fast_store(scenario.lock);
+    Collect fast_events;
+    Tick skipped = 0;
+    while (!fast.finished()) {
+        const Tick passed = fast.skip_quiet_ticks(fast_store, std::numeric_limits<Tick>::max());
+        skipped += passed;
+        if (passed == 0) {
+            EXPECT_TRUE(fast.step(fast_store, fast_events).ok());
+        }
+        while (!each.finished() && each.next_tick() < fast.next_tick()) {
+            EXPECT_TRUE(each.step(each_store, each_events).ok());
+        }
+        EXPECT_EQ(each_events.events.size(), fast_events.events.size()) << name << " at tick " << fast.next_tick();
+        const std::string expected = state_of(each, each_store);
+        const std::string found = state_of(fast, fast_store);
+        if (expected != found) {
+            ADD_FAILURE() << name << ": the state differs before tick " << fast.next_tick() << "\nstepped:\n"
+                          << expected << "skipped:\n"
+                          << found;
+            return skipped;
+        }
+    }
+    EXPECT_TRUE(each.finished()) << name;
+    EXPECT_EQ(each.end_tick(), fast.end_tick()) << name;
+    EXPECT_TRUE(each_events.events == fast_events.events) << name;
+    EXPECT_EQ(each.results(), fast.results()) << name;
+    return skipped;
+}
+
+Scenario generated(std::int64_t candidates, Tick horizon, std::uint64_t seed, bool faults) {
+    auto parsed =
+        parse_scenario(generate_scenario({candidates, horizon, seed, seed % 2 == 0, faults}), "generated.json");
+    EXPECT_TRUE(parsed.ok());
+    return parsed.value();
+}
+
+}  // namespace
+
+TEST(QuietTicks, PresetsMatchSteppingEveryTick) {
+    Tick skipped = 0;
+    for (const std::string& name : test::preset_names()) skipped += compare_runs(test::load_preset(name), name);
+    EXPECT_GT(skipped, 0);  // the comparison is not empty
+}
+
+TEST(QuietTicks, GeneratedScenariosMatchSteppingEveryTick) {
+    Tick skipped = 0;
+    for (std::uint64_t seed = 1; seed <= 60; ++seed) {
+        const auto candidates = static_cast<std::int64_t>(1 + seed * 7 % 40);
+        const Tick horizon = 200 + static_cast<Tick>(seed * 131 % 3000);
+        skipped += compare_runs(generated(candidates, horizon, seed, seed % 4 != 0),
+                                "generated seed " + std::to_string(seed));
+    }
+    EXPECT_GT(skipped, 10'000);
+}
+
+TEST(QuietTicks, StopsBeforeTheLimitAndTheHorizon) {
+    const Scenario scenario = generated(3, 5'000, 7, false);
+    Simulation sim(scenario);
+    ModelStore store(scenario.lock);
+    Collect events;
+    bool skipped_any = false;
+    while (!sim.finished()) {
+        const Tick before = sim.next_tick();
+        const Tick limit = before + 5;
+        const Tick passed = sim.skip_quiet_ticks(store, limit);
+        EXPECT_LE(sim.next_tick(), limit);
+        EXPECT_LE(sim.next_tick(), scenario.horizon);
+        EXPECT_EQ(sim.next_tick(), before + passed);
+        skipped_any = skipped_any || passed > 0;
+        if (passed == 0) {
+            ASSERT_TRUE(sim.step(store, events).ok());
+        }
+    }
+    EXPECT_TRUE(skipped_any);
+    // At the limit itself, nothing is passed.
+    Simulation fresh(scenario);
+    ModelStore fresh_store(scenario.lock);
+    EXPECT_EQ(fresh.skip_quiet_ticks(fresh_store, fresh.next_tick()), 0);
+}
+
+TEST(QuietTicks, TimelineSnapshotsMatchTheStateSteppedTo) {
+    // The Timeline passes over quiet ticks when it builds and when it seeks:
+    // its trace is simulate()'s, and a snapshot is the state stepped to.
+    for (const char* name : {"gc-pause-fencing", "auto-extension", "partition-extend", "scheduled-job"}) {
+        const Scenario scenario = test::load_preset(name);
+        const Timeline timeline(scenario, 8);
+        const Trace whole = simulate(scenario);
+        EXPECT_TRUE(timeline.trace().events == whole.events) << name;
+        Simulation sim(scenario);
+        ModelStore store(scenario.lock);
+        Collect events;
+        while (!sim.finished()) {
+            const Tick t = sim.next_tick();
+            ASSERT_TRUE(sim.step(store, events).ok());
+            const Snapshot stepped = take_snapshot(sim, store, t);
+            const Snapshot sought = timeline.snapshot_at(t);
+            ASSERT_EQ(stepped.nodes.size(), sought.nodes.size());
+            for (std::size_t i = 0; i < stepped.nodes.size(); ++i) {
+                EXPECT_EQ(stepped.nodes[i].progress, sought.nodes[i].progress) << name << " tick " << t;
+                EXPECT_EQ(stepped.nodes[i].status, sought.nodes[i].status) << name << " tick " << t;
+            }
+            EXPECT_EQ(stepped.counter, sought.counter) << name << " tick " << t;
+        }
+    }
+}
+
+TEST(QuietTicks, ElectorQuietAdvancesStopBeforeEachWriteFailureAndEnd) {
+    ElectorOptions o;
+    o.lease = 30;
+    o.action = 12;
+    o.writes = {3, 7};
+    o.fail_at = 9;
+    Elector e("node-a", o);
+    ModelStore store(LockConfig{"lock", 1, 1});
+    e.begin_run(0, "tok");
+    ASSERT_TRUE(e.executing() || (e.attempt(0, store), e.executing()));
+    // Progress 0: two quiet ticks, then the write at progress 3.
+    EXPECT_EQ(e.quiet_advances(), 2);
+    e.advance_quietly(2);
+    EXPECT_TRUE(e.advance(1).write);
+    // Progress 3: three quiet ticks, then the write at 7.
+    EXPECT_EQ(e.quiet_advances(), 3);
+    e.advance_quietly(3);
+    EXPECT_TRUE(e.advance(2).write);
+    // Progress 7: one quiet tick, then the failure at 9 (before the end, 12).
+    EXPECT_EQ(e.quiet_advances(), 1);
+    e.advance_quietly(1);
+    const WorkEffect failed = e.advance(3);
+    EXPECT_FALSE(failed.write);
+    ASSERT_TRUE(failed.ended.has_value());
+    EXPECT_EQ(*failed.ended, RunResult::action_failed);
+}
