@@ -70,7 +70,7 @@ void Simulation::note_finished(std::size_t node, bool was_finished) {
     }
 }
 
-void Simulation::emit(EventSink& sink, Event event) {
+void Simulation::emit(EventSink& sink, Event& event) {
     event.seq = seq_++;
     sink.on_event(event);
 }

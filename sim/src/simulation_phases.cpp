@@ -134,7 +134,7 @@ void Simulation::phase_faults(Tick t, Store& store, EventSink& sink, std::option
                 break;
             }
         }
-        emit(sink, std::move(ev));
+        emit(sink, ev);
     }
 }
 
@@ -165,7 +165,7 @@ void Simulation::phase_expiry(Tick t, Store& store, EventSink& sink, std::option
         ev.slot = r.slot;
         ev.ttl = 0;
         ev.outcome = Outcome::expired;
-        emit(sink, std::move(ev));
+        emit(sink, ev);
     }
 }
 
@@ -231,7 +231,7 @@ void Simulation::phase_work(Tick t, Store& store, EventSink& sink, std::optional
             } else {
                 ++resource_.rejected;
             }
-            emit(sink, std::move(ev));
+            emit(sink, ev);
         }
         if (!effect.ended) continue;
         const Fencing fencing = *run.fencing;
@@ -263,7 +263,7 @@ void Simulation::phase_work(Tick t, Store& store, EventSink& sink, std::optional
                 case ReleaseOutcome::not_owner: ev.outcome = Outcome::not_owner; break;
             }
         }
-        emit(sink, std::move(ev));
+        emit(sink, ev);
     }
 }
 
@@ -291,7 +291,7 @@ void Simulation::phase_extend(Tick t, Store& store, EventSink& sink) {
             } else {
                 ev.outcome = Outcome::lost;
             }
-            emit(sink, std::move(ev));
+            emit(sink, ev);
         }
     }
 }
@@ -333,7 +333,7 @@ void Simulation::phase_acquire(Tick t, Store& store, EventSink& sink) {
             ++outcomes_held_;
             const RunRecord& run = *e.latest_run();
             Event ev = run_event(t, Phase::acquire, EventOp::start, e, run);
-            emit(sink, std::move(ev));
+            emit(sink, ev);
         }
         std::optional<AcquireReply> lost_acquire;
         AttemptEffect effect;
@@ -351,11 +351,14 @@ void Simulation::phase_acquire(Tick t, Store& store, EventSink& sink) {
             arm(n);
         }
         const RunRecord& run = *e.latest_run();
-        if (effect.reply) emit(sink, acquire_event(t, e, run, *effect.reply, lost_acquire));
+        if (effect.reply) {
+            Event ev = acquire_event(t, e, run, *effect.reply, lost_acquire);
+            emit(sink, ev);
+        }
         if (effect.ended == RunResult::skipped) {
             Event ev = run_event(t, Phase::acquire, EventOp::skip, e, run);
             ev.outcome = Outcome::skipped;
-            emit(sink, std::move(ev));
+            emit(sink, ev);
         }
     }
     if (!joined_.empty()) {
@@ -436,7 +439,7 @@ void Simulation::phase_ops(Tick t, Store& store, EventSink& sink, std::optional<
                 }
             }
         }
-        emit(sink, std::move(ev));
+        emit(sink, ev);
     }
 }
 
@@ -455,7 +458,7 @@ void Simulation::phase_check(Tick t, Store& /*store*/, EventSink& sink) {
     } else {
         ev.op = EventOp::overlap_end;
     }
-    emit(sink, std::move(ev));
+    emit(sink, ev);
 }
 
 }  // namespace leasescope::sim

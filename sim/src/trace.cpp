@@ -163,18 +163,10 @@ bool plain_ascii(std::string_view s) {
 
 void append_event_line_slow(std::string& out, const Event& e);
 
-}  // namespace
-
-void append_event_line(std::string& out, const Event& e) {
-    if (!plain_ascii(e.node) || !plain_ascii(e.token) || !plain_ascii(e.detail)) {
-        append_event_line_slow(out, e);
-        return;
-    }
-    // Fixed text about 160 bytes, six integers of at most 20, three names.
-    const std::size_t room = 400 + e.node.size() + e.token.size() + e.detail.size();
-    const std::size_t old = out.size();
-    out.resize(old + room);
-    LineWriter w(out.data() + old);
+// The line of an event with plain ASCII names, through `w`, which has room
+// for 400 bytes plus the names (fixed text about 160 bytes, six integers of
+// at most 20).
+void write_event_line(LineWriter& w, const Event& e) {
     w.lit(R"({"type":"event","tick":)");
     w.integer(e.tick);
     w.lit(R"(,"seq":)");
@@ -204,6 +196,30 @@ void append_event_line(std::string& out, const Event& e) {
     w.lit(R"(,"detail":)");
     w.opt_string(e.detail);
     w.lit("}");
+}
+
+}  // namespace
+
+void append_event_line(std::string& out, const Event& e) {
+    if (!plain_ascii(e.node) || !plain_ascii(e.token) || !plain_ascii(e.detail)) {
+        append_event_line_slow(out, e);
+        return;
+    }
+    const std::size_t room = 400 + e.node.size() + e.token.size() + e.detail.size();
+    // Most lines fit a buffer on the stack: written there and appended, the
+    // line is copied once, where growing `out` first would also zero the room.
+    constexpr std::size_t stack_room = 1024;
+    if (room <= stack_room) {
+        char buffer[stack_room];
+        LineWriter w(buffer);
+        write_event_line(w, e);
+        out.append(buffer, w.end());
+        return;
+    }
+    const std::size_t old = out.size();
+    out.resize(old + room);
+    LineWriter w(out.data() + old);
+    write_event_line(w, e);
     out.resize(static_cast<std::size_t>(w.end() - out.data()));
 }
 

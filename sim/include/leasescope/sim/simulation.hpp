@@ -108,7 +108,8 @@ public:
     TraceHeader header() const;
 
 private:
-    void emit(EventSink& sink, Event event);
+    // Numbers the event and hands it to the sink (by reference: no copy).
+    void emit(EventSink& sink, Event& event);
     bool quiescent_after(Tick t, Store& store) const;
     void phase_faults(Tick t, Store& store, EventSink& sink, std::optional<StoreError>& failure);
     void phase_expiry(Tick t, Store& store, EventSink& sink, std::optional<StoreError>& failure);
