@@ -100,8 +100,8 @@ TEST(QuietTicks, GeneratedScenariosMatchSteppingEveryTick) {
     for (std::uint64_t seed = 1; seed <= 60; ++seed) {
         const auto candidates = static_cast<std::int64_t>(1 + seed * 7 % 40);
         const Tick horizon = 200 + static_cast<Tick>(seed * 131 % 3000);
-        skipped += compare_runs(generated(candidates, horizon, seed, seed % 4 != 0),
-                                "generated seed " + std::to_string(seed));
+        skipped +=
+            compare_runs(generated(candidates, horizon, seed, seed % 4 != 0), "generated seed " + std::to_string(seed));
     }
     EXPECT_GT(skipped, 10'000);
 }
