@@ -37,6 +37,7 @@ inline const sim::Scenario& generated(std::int64_t candidates, Tick horizon) {
 class CountingSink final : public sim::EventSink {
 public:
     void on_event(const sim::Event&) override { ++count; }
+    void on_event_view(const sim::EventView&) override { ++count; }
     std::int64_t count = 0;
 };
 

@@ -53,6 +53,7 @@ double peak_rss_mib() {
 class CountingSink final : public sim::EventSink {
 public:
     void on_event(const sim::Event&) override { ++count; }
+    void on_event_view(const sim::EventView&) override { ++count; }
     std::int64_t count = 0;
 };
 

@@ -32,7 +32,8 @@ class StreamSink final : public sim::EventSink {
 public:
     StreamSink(std::FILE* out, bool text, io::OutputFile* trace_file)
         : out_(out), text_(text), trace_file_(trace_file) {}
-    void on_event(const sim::Event& e) override {
+    void on_event(const sim::Event& e) override { on_event_view(sim::view_of(e)); }
+    void on_event_view(const sim::EventView& e) override {
         jsonl_.clear();
         if (!text_ || trace_file_ != nullptr) {
             sim::append_event_line(jsonl_, e);
@@ -41,13 +42,13 @@ public:
         on_event_line(e, jsonl_);
     }
     // run_to_end made the line to hash it: written from the same bytes.
-    void on_event_line(const sim::Event& e, std::string_view jsonl) override {
+    void on_event_line(const sim::EventView& e, std::string_view jsonl) override {
         if (trace_file_ != nullptr) trace_file_->write(jsonl);
         // After a failed write (a full disk) nothing more is formatted; the
         // failure is reported when the command ends.
         if (std::ferror(out_)) return;
         if (text_) {
-            line_ = sim::text_row(e);
+            line_ = sim::text_row(sim::to_event(e));
             line_ += '\n';
             std::fwrite(line_.data(), 1, line_.size(), out_);
         } else {

@@ -16,6 +16,7 @@ namespace leasescope::sim::explore_detail {
 class NullSink final : public EventSink {
 public:
     void on_event(const Event&) override {}
+    void on_event_view(const EventView&) override {}
 };
 
 inline std::uint64_t saturating_add(std::uint64_t a, std::uint64_t b) {

@@ -70,9 +70,9 @@ void Simulation::note_finished(std::size_t node, bool was_finished) {
     }
 }
 
-void Simulation::emit(EventSink& sink, Event& event) {
+void Simulation::emit(EventSink& sink, EventView& event) {
     event.seq = seq_++;
-    sink.on_event(event);
+    sink.on_event_view(event);
 }
 
 Result<Unit, StoreError> Simulation::step(Store& store, EventSink& sink) {

@@ -55,8 +55,8 @@ private:
 };
 
 // An event about one run of one node: who, which run, which token.
-Event run_event(Tick t, Phase phase, EventOp op, const Elector& e, const RunRecord& run) {
-    Event ev;
+EventView run_event(Tick t, Phase phase, EventOp op, const Elector& e, const RunRecord& run) {
+    EventView ev;
     ev.tick = t;
     ev.phase = phase;
     ev.op = op;
@@ -77,7 +77,7 @@ void Simulation::phase_faults(Tick t, Store& store, EventSink& sink, std::option
     while (next_fault_edge_ < fault_edges_.size() && fault_edges_[next_fault_edge_].tick == t) {
         const FaultEdge edge = fault_edges_[next_fault_edge_++];
         const Fault& f = scenario_->faults[static_cast<std::size_t>(edge.fault)];
-        Event ev;
+        EventView ev;
         ev.tick = t;
         ev.phase = Phase::faults;
         if (f.node >= 0) ev.node = scenario_->candidates[static_cast<std::size_t>(f.node)].name;
@@ -154,13 +154,13 @@ void Simulation::phase_expiry(Tick t, Store& store, EventSink& sink, std::option
         }
         records = &from_store.value();
     }
-    for (ExpiredRecord& r : *records) {
-        Event ev;
+    for (const ExpiredRecord& r : *records) {
+        EventView ev;
         ev.tick = t;
         ev.phase = Phase::expiry;
         ev.op = EventOp::expire;
-        ev.node = std::move(r.owner);
-        ev.token = std::move(r.token);
+        ev.node = r.owner;
+        ev.token = r.token;
         ev.fencing = r.fencing;
         ev.slot = r.slot;
         ev.ttl = 0;
@@ -215,16 +215,18 @@ void Simulation::phase_work(Tick t, Store& store, EventSink& sink, std::optional
                 case ResourceMode::check: accepted = !below; break;
                 case ResourceMode::validate: accepted = current; break;
             }
-            Event ev = run_event(t, Phase::work, EventOp::write, e, run);
+            EventView ev = run_event(t, Phase::work, EventOp::write, e, run);
             ev.fencing = fencing;
             ev.outcome = accepted ? Outcome::accepted : Outcome::rejected;
-            if (!current) append_detail(ev.detail, "stale");
+            detail_.clear();
+            if (!current) append_detail(detail_, "stale");
             // unsafe_write is defined for mode off only: validate does not
             // compare fencing numbers, and check never accepts one below.
             if (accepted && below && scenario_->resource == ResourceMode::off) {
-                append_detail(ev.detail, "unsafe_write");
+                append_detail(detail_, "unsafe_write");
                 ++violations_.unsafe_write;
             }
+            ev.detail = detail_;
             if (accepted) {
                 ++resource_.accepted;
                 resource_.highest_accepted = highest ? std::max(*highest, fencing) : fencing;
@@ -244,7 +246,7 @@ void Simulation::phase_work(Tick t, Store& store, EventSink& sink, std::optional
         note_finished(i, false);
         arm(node);
         const RunRecord& ended = *e.latest_run();
-        Event ev = run_event(t, Phase::work, EventOp::release, e, ended);
+        EventView ev = run_event(t, Phase::work, EventOp::release, e, ended);
         ev.fencing = fencing;
         if (!reply.ok()) {
             ev.outcome = Outcome::error;
@@ -280,7 +282,7 @@ void Simulation::phase_extend(Tick t, Store& store, EventSink& sink) {
                 return e.extend(t, channel);
             }();
             const RunRecord& run = *e.latest_run();
-            Event ev = run_event(t, Phase::extend, EventOp::extend, e, run);
+            EventView ev = run_event(t, Phase::extend, EventOp::extend, e, run);
             ev.fencing = run.fencing;
             if (!reply.ok()) {
                 ev.outcome = Outcome::error;
@@ -332,7 +334,7 @@ void Simulation::phase_acquire(Tick t, Store& store, EventSink& sink) {
             e.begin_run(t, std::move(token));
             ++outcomes_held_;
             const RunRecord& run = *e.latest_run();
-            Event ev = run_event(t, Phase::acquire, EventOp::start, e, run);
+            EventView ev = run_event(t, Phase::acquire, EventOp::start, e, run);
             emit(sink, ev);
         }
         std::optional<AcquireReply> lost_acquire;
@@ -352,11 +354,11 @@ void Simulation::phase_acquire(Tick t, Store& store, EventSink& sink) {
         }
         const RunRecord& run = *e.latest_run();
         if (effect.reply) {
-            Event ev = acquire_event(t, e, run, *effect.reply, lost_acquire);
+            EventView ev = acquire_event(t, e, run, *effect.reply, lost_acquire);
             emit(sink, ev);
         }
         if (effect.ended == RunResult::skipped) {
-            Event ev = run_event(t, Phase::acquire, EventOp::skip, e, run);
+            EventView ev = run_event(t, Phase::acquire, EventOp::skip, e, run);
             ev.outcome = Outcome::skipped;
             emit(sink, ev);
         }
@@ -372,15 +374,17 @@ void Simulation::phase_acquire(Tick t, Store& store, EventSink& sink) {
 // The acquire event of one attempt, with the reply the store applied whether
 // or not the node heard it (an acquire whose reply was lost shows its orphaned
 // lease), and the fencing_regressed check of model.md §9.
-Event Simulation::acquire_event(Tick t, const Elector& e, const RunRecord& run, const StoreResult<AcquireReply>& reply,
-                                const std::optional<AcquireReply>& lost_acquire) {
-    Event ev = run_event(t, Phase::acquire, EventOp::acquire, e, run);
+EventView Simulation::acquire_event(Tick t, const Elector& e, const RunRecord& run,
+                                    const StoreResult<AcquireReply>& reply,
+                                    const std::optional<AcquireReply>& lost_acquire) {
+    EventView ev = run_event(t, Phase::acquire, EventOp::acquire, e, run);
+    detail_.clear();
     std::optional<AcquireReply> applied;
     if (reply.ok()) {
         applied = reply.value();
     } else if (lost_acquire && lost_acquire->acquired) {
         applied = lost_acquire;
-        append_detail(ev.detail, "reply_lost");
+        append_detail(detail_, "reply_lost");
     }
     if (!reply.ok()) ev.outcome = Outcome::error;
     if (applied && applied->acquired) {
@@ -390,7 +394,7 @@ Event Simulation::acquire_event(Tick t, const Elector& e, const RunRecord& run, 
         ev.ttl = applied->ttl;
         if (applied->fresh) {
             if (highest_issued_ && applied->fencing <= *highest_issued_) {
-                append_detail(ev.detail, "fencing_regressed");
+                append_detail(detail_, "fencing_regressed");
                 ++violations_.fencing_regressed;
             }
             highest_issued_ = highest_issued_ ? std::max(*highest_issued_, applied->fencing) : applied->fencing;
@@ -398,15 +402,16 @@ Event Simulation::acquire_event(Tick t, const Elector& e, const RunRecord& run, 
     } else if (applied) {
         ev.outcome = Outcome::busy;
         ev.ttl = applied->remaining;
-        if (applied->reason == BusyReason::hold_off) ev.detail = "hold_off";
+        if (applied->reason == BusyReason::hold_off) detail_ = "hold_off";
     }
+    ev.detail = detail_;
     return ev;
 }
 
 void Simulation::phase_ops(Tick t, Store& store, EventSink& sink, std::optional<StoreError>& failure) {
     while (next_op_ < op_order_.size() && scenario_->ops[static_cast<std::size_t>(op_order_[next_op_])].at == t) {
         const Op& op = scenario_->ops[static_cast<std::size_t>(op_order_[next_op_++])];
-        Event ev;
+        EventView ev;
         ev.tick = t;
         ev.phase = Phase::ops;
         ev.node = op.actor;
@@ -448,12 +453,13 @@ void Simulation::phase_check(Tick t, Store& /*store*/, EventSink& sink) {
     const bool over = executing > scenario_->lock.capacity;
     if (over == in_overlap_) return;
     in_overlap_ = over;
-    Event ev;
+    EventView ev;
     ev.tick = t;
     ev.phase = Phase::check;
     if (over) {
         ev.op = EventOp::overlap_begin;
-        ev.detail = std::to_string(executing);
+        detail_ = std::to_string(executing);
+        ev.detail = detail_;
         ++violations_.overlap;
     } else {
         ev.op = EventOp::overlap_end;

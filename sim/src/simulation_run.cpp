@@ -14,13 +14,15 @@ namespace {
 class NullSink final : public EventSink {
 public:
     void on_event(const Event&) override {}
+    void on_event_view(const EventView&) override {}
 };
 
 // Hashes the canonical line of every event and passes the event on.
 class HashingSink final : public EventSink {
 public:
     explicit HashingSink(EventSink& next) : next_(next) {}
-    void on_event(const Event& event) override {
+    void on_event(const Event& event) override { on_event_view(view_of(event)); }
+    void on_event_view(const EventView& event) override {
         // The line is made once, in the hasher's buffer, and passed on from
         // there before the buffer is hashed.
         std::string& pending = hasher_.pending();

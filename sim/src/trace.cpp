@@ -161,12 +161,12 @@ bool plain_ascii(std::string_view s) {
     return true;
 }
 
-void append_event_line_slow(std::string& out, const Event& e);
+void append_event_line_slow(std::string& out, const EventView& e);
 
 // The line of an event with plain ASCII names, through `w`, which has room
 // for 400 bytes plus the names (fixed text about 160 bytes, six integers of
 // at most 20).
-void write_event_line(LineWriter& w, const Event& e) {
+void write_event_line(LineWriter& w, const EventView& e) {
     w.lit(R"({"type":"event","tick":)");
     w.integer(e.tick);
     w.lit(R"(,"seq":)");
@@ -200,7 +200,19 @@ void write_event_line(LineWriter& w, const Event& e) {
 
 }  // namespace
 
-void append_event_line(std::string& out, const Event& e) {
+Event to_event(const EventView& v) {
+    return Event{v.tick,         v.seq,     v.phase, v.op,  std::string(v.node), v.run,
+                 Token(v.token), v.fencing, v.slot,  v.ttl, v.outcome,           std::string(v.detail)};
+}
+
+EventView view_of(const Event& e) {
+    return EventView{e.tick,  e.seq,     e.phase, e.op,  e.node,    e.run,
+                     e.token, e.fencing, e.slot,  e.ttl, e.outcome, e.detail};
+}
+
+void append_event_line(std::string& out, const Event& e) { append_event_line(out, view_of(e)); }
+
+void append_event_line(std::string& out, const EventView& e) {
     if (!plain_ascii(e.node) || !plain_ascii(e.token) || !plain_ascii(e.detail)) {
         append_event_line_slow(out, e);
         return;
@@ -225,7 +237,7 @@ void append_event_line(std::string& out, const Event& e) {
 
 namespace {
 
-void append_event_line_slow(std::string& out, const Event& e) {
+void append_event_line_slow(std::string& out, const EventView& e) {
     out += R"({"type":"event","tick":)";
     append_int(out, e.tick);
     out += R"(,"seq":)";

@@ -13,6 +13,7 @@ namespace {
 class DropSink final : public sim::EventSink {
 public:
     void on_event(const sim::Event&) override {}
+    void on_event_view(const sim::EventView&) override {}
 };
 
 // One open span per tracked quantity; it closes when the value changes.

@@ -23,10 +23,14 @@ class EventSink {
 public:
     virtual ~EventSink() = default;
     virtual void on_event(const Event& event) = 0;
+    // What the simulator calls: the event seen in place, no string copied.
+    // By default it becomes an Event for on_event; a sink that only counts,
+    // drops or writes events overrides this and copies nothing.
+    virtual void on_event_view(const EventView& view) { on_event(to_event(view)); }
     // The same, with the event's canonical line (ending in its newline), when
     // the caller made it anyway (run_to_end hashes it): a sink that writes
     // the line can take these bytes instead of formatting them again.
-    virtual void on_event_line(const Event& event, std::string_view /*line*/) { on_event(event); }
+    virtual void on_event_line(const EventView& view, std::string_view /*line*/) { on_event_view(view); }
 };
 
 // Live mode draws tokens from the operating system; the simulator still
@@ -108,16 +112,16 @@ public:
     TraceHeader header() const;
 
 private:
-    // Numbers the event and hands it to the sink (by reference: no copy).
-    void emit(EventSink& sink, Event& event);
+    // Numbers the event and hands it to the sink.
+    void emit(EventSink& sink, EventView& event);
     bool quiescent_after(Tick t, Store& store) const;
     void phase_faults(Tick t, Store& store, EventSink& sink, std::optional<StoreError>& failure);
     void phase_expiry(Tick t, Store& store, EventSink& sink, std::optional<StoreError>& failure);
     void phase_work(Tick t, Store& store, EventSink& sink, std::optional<StoreError>& failure);
     void phase_extend(Tick t, Store& store, EventSink& sink);
     void phase_acquire(Tick t, Store& store, EventSink& sink);
-    Event acquire_event(Tick t, const Elector& e, const RunRecord& run, const StoreResult<AcquireReply>& reply,
-                        const std::optional<AcquireReply>& lost_acquire);
+    EventView acquire_event(Tick t, const Elector& e, const RunRecord& run, const StoreResult<AcquireReply>& reply,
+                            const std::optional<AcquireReply>& lost_acquire);
     void phase_ops(Tick t, Store& store, EventSink& sink, std::optional<StoreError>& failure);
     void phase_check(Tick t, Store& store, EventSink& sink);
     void spill_outcomes();
@@ -144,6 +148,7 @@ private:
     Tick last_scheduled_tick_ = 0;        // the last tick at which a fault or op starts or ends
     std::vector<NodeIndex> acting_;       // scratch for phase 5
     std::vector<ExpiredRecord> expired_;  // scratch for phase 2
+    std::string detail_;                  // scratch: the detail an event's view shows
     // The model behind the store of the current step (Store::model()), or
     // null: node calls without a partition then go to it directly.
     ModelStore* model_ = nullptr;

@@ -81,6 +81,27 @@ struct Event {
     bool operator==(const Event&) const = default;
 };
 
+// An event as the simulator hands it to a sink: the same fields, with the
+// node, token and detail seen in place (in the elector, the scenario or the
+// store's reply) instead of copied. Valid only during the sink's call; a
+// sink that keeps events keeps to_event(view).
+struct EventView {
+    Tick tick = 0;
+    std::int64_t seq = 0;
+    Phase phase = Phase::faults;
+    EventOp op = EventOp::pause;
+    std::string_view node;
+    std::int32_t run = -1;
+    std::string_view token;
+    std::optional<Fencing> fencing;
+    std::optional<SlotIndex> slot;
+    std::optional<Tick> ttl;
+    Outcome outcome = Outcome::none;
+    std::string_view detail;
+};
+Event to_event(const EventView&);
+EventView view_of(const Event&);
+
 struct TraceHeader {
     std::string scenario;
     std::uint64_t seed = 0;
@@ -126,6 +147,7 @@ struct Trace {
 // writes for an ordered_json built in the key order of docs/model.md §12.
 std::string header_line(const TraceHeader&);
 void append_event_line(std::string& out, const Event&);
+void append_event_line(std::string& out, const EventView&);
 std::string event_line(const Event&);
 std::string summary_line(const TraceSummary&);
 // The summary line in pieces, for writing it without holding it whole:
