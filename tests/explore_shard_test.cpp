@@ -16,13 +16,13 @@
 namespace leasescope::sim {
 namespace {
 
-Scenario preset(const std::string& name, const std::vector<Override>& overrides = {}) {
+Scenario shard_preset(const std::string& name, const std::vector<Override>& overrides = {}) {
     auto parsed = parse_scenario(test::read_preset(name), name + ".json", overrides);
     EXPECT_TRUE(parsed.ok()) << (parsed.ok() ? "" : parsed.error().to_string());
     return std::move(parsed).value();
 }
 
-Explorer make(const Scenario& base, const ExploreOptions& options) {
+Explorer make_shard_explorer(const Scenario& base, const ExploreOptions& options) {
     auto created = Explorer::create(base, options);
     EXPECT_TRUE(created.ok()) << (created.ok() ? "" : created.error());
     return std::move(created).value();
@@ -55,7 +55,7 @@ std::string fingerprint_of_search(const nlohmann::json& search) {
     return hasher.hex();
 }
 
-struct Case {
+struct ShardCase {
     const char* preset;
     std::vector<Override> overrides;
     Properties properties;
@@ -75,7 +75,7 @@ struct Case {
 TEST(ExplorerShards, MergeEqualsTheWholeSearch) {
     const Properties unsafe{false, true, false, false};
     const Properties safety{false, true, true, false};
-    const std::vector<Case> cases = {
+    const std::vector<ShardCase> cases = {
         {"gc-pause-no-fencing", {{"faults", "[]"}}, unsafe, 2, "all", 2, ExploreMode::exhaustive, 0, 0},
         {"gc-pause-no-fencing",
          {{"faults", "[]"}, {"resource.mode", "\"check\""}},
@@ -103,7 +103,7 @@ TEST(ExplorerShards, MergeEqualsTheWholeSearch) {
     };
     bool a_shard_went_further = false;
     int found = 0;
-    for (const Case& c : cases) {
+    for (const ShardCase& c : cases) {
         SCOPED_TRACE(c.preset);
         ExploreOptions options;
         options.max_faults = c.max_faults;
@@ -111,7 +111,7 @@ TEST(ExplorerShards, MergeEqualsTheWholeSearch) {
         options.shuffles = c.shuffles;
         options.kinds = parse_fault_kinds(c.kinds).value();
         options.properties = c.properties;
-        const Explorer ex = make(preset(c.preset, c.overrides), options);
+        const Explorer ex = make_shard_explorer(shard_preset(c.preset, c.overrides), options);
         ExploreRun run;
         run.mode = c.mode;
         run.seed = c.seed;
@@ -156,8 +156,8 @@ TEST(ExplorerShards, MergeNamesAMissingDuplicatedOrForeignShard) {
     options.max_faults = 1;
     options.max_pause = 3;
     options.properties = Properties{false, true, false, false};
-    const Scenario base = preset("gc-pause-no-fencing", {{"faults", "[]"}});
-    const Explorer ex = make(base, options);
+    const Scenario base = shard_preset("gc-pause-no-fencing", {{"faults", "[]"}});
+    const Explorer ex = make_shard_explorer(base, options);
     const std::vector<ShardFile> files = shard_files(ex, ExploreRun{}, 3);
     ASSERT_TRUE(merge_shard_results(files).ok());
 
@@ -176,7 +176,7 @@ TEST(ExplorerShards, MergeNamesAMissingDuplicatedOrForeignShard) {
 
     // A shard of another search: another base, or the same base with other options.
     options.max_pause = 2;
-    std::vector<ShardFile> other = shard_files(make(base, options), ExploreRun{}, 3);
+    std::vector<ShardFile> other = shard_files(make_shard_explorer(base, options), ExploreRun{}, 3);
     other[1].name = "other.json";
     const std::string foreign = error_of({files[0], other[1], files[2]});
     EXPECT_EQ(foreign.rfind("other.json is a shard of another search than shard0.json", 0), 0u) << foreign;

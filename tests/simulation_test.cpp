@@ -20,7 +20,7 @@ Scenario parse(const std::string& text) {
     return s.value();
 }
 
-Scenario preset(const std::string& name) { return test::load_preset(name); }
+Scenario simulation_preset(const std::string& name) { return test::load_preset(name); }
 
 using test::preset_names;
 
@@ -50,7 +50,7 @@ const RunSummary& result_of(const Trace& t, const std::string& node, int run = 0
 
 // The story: node-a acquires at 0, its lease expires at 6 while node-b acquires, its release at 12 is rejected.
 TEST(Simulation, ExpiryTakeoverStory) {
-    const Trace t = simulate(preset("expiry-takeover"));
+    const Trace t = simulate(simulation_preset("expiry-takeover"));
     EXPECT_EQ(only(find(t, 0, "node-a", EventOp::acquire)).outcome, Outcome::acquired);
     const Event& expire = only(find(t, 6, "node-a", EventOp::expire));
     EXPECT_EQ(expire.fencing, 1);
@@ -69,7 +69,7 @@ TEST(Simulation, ExpiryTakeoverStory) {
 // wait 2) tries at 10 and 11 while node-b holds, and gives up at 12 without an
 // attempt, with a skip event.
 TEST(Simulation, ExpiryTakeoverNodeCGivesUpAtItsDeadline) {
-    const Trace t = simulate(preset("expiry-takeover"));
+    const Trace t = simulate(simulation_preset("expiry-takeover"));
     EXPECT_EQ(only(find(t, 10, "node-c", EventOp::acquire)).outcome, Outcome::busy);
     EXPECT_EQ(only(find(t, 11, "node-c", EventOp::acquire)).outcome, Outcome::busy);
     EXPECT_TRUE(find(t, 12, "node-c", EventOp::acquire).empty());
@@ -189,7 +189,7 @@ TEST(Simulation, ValidateModeHasNoUnsafeWrite) {
 // Every preset gives the same hash when run twice in one process, and seq counts from 0.
 TEST(Simulation, DeterministicTwiceInOneProcess) {
     for (const auto& name : preset_names()) {
-        const Scenario s = preset(name);
+        const Scenario s = simulation_preset(name);
         const Trace a = simulate(s);
         const Trace b = simulate(s);
         EXPECT_EQ(a.summary.trace_sha256, b.summary.trace_sha256) << name;
@@ -199,7 +199,7 @@ TEST(Simulation, DeterministicTwiceInOneProcess) {
 
 // Tokens are drawn from splitmix64(seed) in processing order, 8 Base58 characters each.
 TEST(Simulation, TokensFollowTheSeed) {
-    const Trace t = simulate(preset("contention"));
+    const Trace t = simulate(simulation_preset("contention"));
     SplitMix64 rng(1);
     EXPECT_EQ(only(find(t, 0, "node-a", EventOp::start)).token, draw_token(rng));
     EXPECT_EQ(only(find(t, 1, "node-b", EventOp::start)).token, draw_token(rng));
@@ -282,7 +282,7 @@ TEST(Simulation, PartitionDropRepliesRelease) {
 
 // drop_replies on acquire: the trace shows the applied slot and fencing with reply_lost; the run is acquire_failed.
 TEST(Simulation, LostReplyOrphan) {
-    const Trace t = simulate(preset("lost-reply-orphan"));
+    const Trace t = simulate(simulation_preset("lost-reply-orphan"));
     const Event& a = only(find(t, 2, "node-a", EventOp::acquire));
     EXPECT_EQ(a.outcome, Outcome::error);
     EXPECT_EQ(a.detail, "reply_lost");
@@ -296,13 +296,13 @@ TEST(Simulation, LostReplyOrphan) {
 
 // failover: vanished slots emit no expire; lose=all reissues fencing numbers, flagged fencing_regressed.
 TEST(Simulation, FailoverLeasesAndAll) {
-    const Trace leases = simulate(preset("failover-lost-lock"));
+    const Trace leases = simulate(simulation_preset("failover-lost-lock"));
     for (const Event& e : leases.events) EXPECT_NE(e.op, EventOp::expire);
     EXPECT_EQ(only(find(leases, 4, "node-b", EventOp::acquire)).fencing, 2);
     EXPECT_EQ(only(find(leases, 8, "node-a", EventOp::write)).outcome, Outcome::rejected);
     EXPECT_EQ(leases.summary.violations.fencing_regressed, 0);
 
-    const Trace all = simulate(preset("failover-fencing-regressed"));
+    const Trace all = simulate(simulation_preset("failover-fencing-regressed"));
     const Event& b = only(find(all, 4, "node-b", EventOp::acquire));
     EXPECT_EQ(b.fencing, 1);
     EXPECT_EQ(b.detail, "fencing_regressed");
@@ -311,18 +311,18 @@ TEST(Simulation, FailoverLeasesAndAll) {
 
 // Resource modes: off accepts and flags unsafe_write; check rejects lower fencing; validate needs a current token.
 TEST(Simulation, ResourceModes) {
-    const Trace off = simulate(preset("gc-pause-no-fencing"));
+    const Trace off = simulate(simulation_preset("gc-pause-no-fencing"));
     const Event& late = only(find(off, 15, "node-a", EventOp::write));
     EXPECT_EQ(late.outcome, Outcome::accepted);
     EXPECT_EQ(late.detail, "stale,unsafe_write");
     EXPECT_EQ(off.summary.violations.unsafe_write, 1);
 
-    const Trace check = simulate(preset("gc-pause-fencing"));
+    const Trace check = simulate(simulation_preset("gc-pause-fencing"));
     EXPECT_EQ(only(find(check, 15, "node-a", EventOp::write)).outcome, Outcome::rejected);
     EXPECT_EQ(check.summary.violations.unsafe_write, 0);
 
     // validate: a stale holder's write is rejected even with no newer fencing seen.
-    Scenario v = preset("expiry-takeover");
+    Scenario v = simulation_preset("expiry-takeover");
     v.resource = ResourceMode::validate;
     const Trace val = simulate(v);
     const Event& stale = only(find(val, 12, "node-a", EventOp::write));
@@ -348,7 +348,7 @@ TEST(Simulation, ScriptedOps) {
 
 // Overlap: one begin with the count when an episode starts, one end when it falls to N; nothing inside.
 TEST(Simulation, OverlapEpisodes) {
-    const Trace t = simulate(preset("group-expiry"));
+    const Trace t = simulate(simulation_preset("group-expiry"));
     std::vector<std::pair<Tick, std::string>> checks;
     for (const Event& e : t.events)
         if (e.phase == Phase::check) checks.push_back({e.tick, std::string(to_string(e.op)) + ":" + e.detail});
@@ -359,15 +359,15 @@ TEST(Simulation, OverlapEpisodes) {
 
 // The run ends at the first quiet tick, or at the horizon with unfinished runs.
 TEST(Simulation, EndsWhenQuietOrAtHorizon) {
-    const Trace quiet = simulate(preset("contention"));
+    const Trace quiet = simulate(simulation_preset("contention"));
     EXPECT_EQ(quiet.summary.end_tick, 17);
-    Scenario s = preset("contention");
+    Scenario s = simulation_preset("contention");
     s.horizon = 5;
     const Trace cut = simulate(s);
     EXPECT_EQ(cut.summary.end_tick, 5);
     EXPECT_EQ(result_of(cut, "node-a").result, "unfinished");
     EXPECT_EQ(result_of(cut, "node-b").result, "skipped");
-    const Trace until = simulate(preset("contention"), 5);
+    const Trace until = simulate(simulation_preset("contention"), 5);
     EXPECT_EQ(until.summary.end_tick, 5);
     EXPECT_EQ(until.events, cut.events);
 }
@@ -384,7 +384,7 @@ TEST(Simulation, FailAtReleases) {
 // Snapshots from a Timeline equal the state of a fresh run stopped at that tick, at every tick.
 TEST(Timeline, SnapshotsMatchFreshRuns) {
     for (const char* name : {"expiry-takeover", "watchdog-pause", "scheduled-job", "failover-lost-lock"}) {
-        const Scenario s = preset(name);
+        const Scenario s = simulation_preset(name);
         const Timeline timeline(s, 4);
         EXPECT_EQ(timeline.trace().summary.trace_sha256, simulate(s).summary.trace_sha256);
         for (Tick t = 0; t <= timeline.end_tick(); ++t) {
@@ -410,7 +410,7 @@ TEST(Timeline, SnapshotsMatchFreshRuns) {
 
 // The omniscient view: after expiry the old holder is stale while it still believes it leads.
 TEST(Timeline, StaleHolderAtTheLesson) {
-    const Timeline timeline(preset("expiry-takeover"));
+    const Timeline timeline(simulation_preset("expiry-takeover"));
     const Snapshot at5 = timeline.snapshot_at(5);
     EXPECT_EQ(at5.nodes[0].status, NodeStatus::running);
     const Snapshot at7 = timeline.snapshot_at(7);

@@ -17,17 +17,17 @@
 namespace leasescope::cli {
 namespace {
 
-using json = nlohmann::ordered_json;
+using schema_json = nlohmann::ordered_json;
 
-json integer(std::int64_t lo, std::int64_t hi, const char* description) {
-    return json{{"type", "integer"}, {"minimum", lo}, {"maximum", hi}, {"description", description}};
+schema_json integer(std::int64_t lo, std::int64_t hi, const char* description) {
+    return schema_json{{"type", "integer"}, {"minimum", lo}, {"maximum", hi}, {"description", description}};
 }
-json with_default(json j, json value) {
+schema_json with_default(schema_json j, schema_json value) {
     j["default"] = std::move(value);
     return j;
 }
-json ref(const char* name) { return json{{"$ref", std::string("#/$defs/") + name}}; }
-json described(json j, const char* description) {
+schema_json ref(const char* name) { return schema_json{{"$ref", std::string("#/$defs/") + name}}; }
+schema_json described(schema_json j, const char* description) {
     j["description"] = description;
     return j;
 }
@@ -65,8 +65,8 @@ const char* candidate_key_description(std::string_view key) {
 // The keys a candidate and "defaults" share (everything but "name"), from
 // the parser's own key table (leasescope/sim/candidate_keys.hpp): names,
 // order, ranges and defaults cannot drift from what the parser accepts.
-json candidate_properties() {
-    json p = json::object();
+schema_json candidate_properties() {
+    schema_json p = schema_json::object();
     for (const sim::CandidateKey* k : sim::candidate_keys()) {
         if (k->kind == sim::KeyKind::name) continue;
         const char* description = candidate_key_description(k->name);
@@ -85,22 +85,23 @@ json candidate_properties() {
             case sim::KeyKind::name: break;
         }
         if (sim::has_schema_default(*k)) {
-            p[k->name]["default"] = k->kind == sim::KeyKind::flag ? json(k->fallback != 0) : json(k->fallback);
+            p[k->name]["default"] =
+                k->kind == sim::KeyKind::flag ? schema_json(k->fallback != 0) : schema_json(k->fallback);
         }
     }
     return p;
 }
 
-json fault_schema() {
-    const json at = integer(0, limits::horizon_max, "Tick at which the fault takes effect.");
-    const json ticks = integer(1, limits::duration_max, "How many ticks it lasts.");
-    const json node = described(ref("name"), "The candidate it happens to.");
-    json kinds = json::array();
-    auto kind = [&](const char* name, json properties, json required) {
-        properties["kind"] = json{{"const", name}};
-        kinds.push_back(
-            json{{"if", {{"properties", {{"kind", {{"const", name}}}}}, {"required", {"kind"}}}},
-                 {"then", {{"properties", properties}, {"required", required}, {"additionalProperties", false}}}});
+schema_json fault_schema() {
+    const schema_json at = integer(0, limits::horizon_max, "Tick at which the fault takes effect.");
+    const schema_json ticks = integer(1, limits::duration_max, "How many ticks it lasts.");
+    const schema_json node = described(ref("name"), "The candidate it happens to.");
+    schema_json kinds = schema_json::array();
+    auto kind = [&](const char* name, schema_json properties, schema_json required) {
+        properties["kind"] = schema_json{{"const", name}};
+        kinds.push_back(schema_json{
+            {"if", {{"properties", {{"kind", {{"const", name}}}}}, {"required", {"kind"}}}},
+            {"then", {{"properties", properties}, {"required", required}, {"additionalProperties", false}}}});
     };
     kind("pause", {{"node", node}, {"at", at}, {"ticks", ticks}}, {"kind", "node", "at", "ticks"});
     kind("partition",
@@ -124,7 +125,7 @@ json fault_schema() {
              "leases: slots and hold-off vanish, the fencing counter survives; all: the "
              "counter is reset as well."}}}},
          {"kind", "at"});
-    return json{
+    return schema_json{
         {"type", "object"},
         {"description", "Something that goes wrong, at the start of tick \"at\". The keys allowed depend on \"kind\"."},
         {"properties",
@@ -135,82 +136,82 @@ json fault_schema() {
         {"allOf", kinds}};
 }
 
-json op_schema() {
-    const json at = integer(0, limits::horizon_max, "Tick of the call (after the nodes have acted).");
-    const json actor = described(ref("name"), "Who asks (any name; not necessarily a candidate).");
-    json status = {{"properties", {{"at", at}, {"actor", actor}, {"op", {{"const", "status"}}}}},
-                   {"required", {"at", "actor", "op"}},
-                   {"additionalProperties", false}};
-    json validate = {{"properties",
-                      {{"at", at},
-                       {"actor", actor},
-                       {"op", {{"const", "validate"}}},
-                       {"token_of", described(ref("name"), "The candidate whose token is checked.")}}},
-                     {"required", {"at", "actor", "op", "token_of"}},
-                     {"additionalProperties", false}};
-    auto when = [](const char* op, json then) {
-        return json{{"if", {{"properties", {{"op", {{"const", op}}}}}, {"required", {"op"}}}}, {"then", then}};
+schema_json op_schema() {
+    const schema_json at = integer(0, limits::horizon_max, "Tick of the call (after the nodes have acted).");
+    const schema_json actor = described(ref("name"), "Who asks (any name; not necessarily a candidate).");
+    schema_json status = {{"properties", {{"at", at}, {"actor", actor}, {"op", {{"const", "status"}}}}},
+                          {"required", {"at", "actor", "op"}},
+                          {"additionalProperties", false}};
+    schema_json validate = {{"properties",
+                             {{"at", at},
+                              {"actor", actor},
+                              {"op", {{"const", "validate"}}},
+                              {"token_of", described(ref("name"), "The candidate whose token is checked.")}}},
+                            {"required", {"at", "actor", "op", "token_of"}},
+                            {"additionalProperties", false}};
+    auto when = [](const char* op, schema_json then) {
+        return schema_json{{"if", {{"properties", {{"op", {{"const", op}}}}}, {"required", {"op"}}}}, {"then", then}};
     };
-    return json{{"type", "object"},
-                {"description",
-                 "A read-only call by a third party: status (held or vacant) or validate (is "
-                 "token_of's token current, stale or vacant)."},
-                {"properties", {{"op", {{"enum", {"status", "validate"}}}}}},
-                {"required", {"op"}},
-                {"allOf", {when("status", status), when("validate", validate)}}};
+    return schema_json{{"type", "object"},
+                       {"description",
+                        "A read-only call by a third party: status (held or vacant) or validate (is "
+                        "token_of's token current, stale or vacant)."},
+                       {"properties", {{"op", {{"enum", {"status", "validate"}}}}}},
+                       {"required", {"op"}},
+                       {"allOf", {when("status", status), when("validate", validate)}}};
 }
 
 }  // namespace
 
 std::string scenario_schema() {
-    json identifier = {{"type", "string"},
-                       {"minLength", 1},
-                       {"maxLength", limits::name_length_max},
-                       {"pattern", "^[A-Za-z0-9._:-]+$"},
-                       {"description",
-                        "Letters, digits, '-', '_', '.' and ':' only (it becomes part of a file name "
-                        "and of Redis keys)."}};
-    json name = {{"type", "string"},
-                 {"minLength", 1},
-                 {"maxLength", limits::name_length_max},
-                 {"pattern", "^[^\\u0000-\\u001f\\u007f]+$"},
-                 {"description",
-                  "A displayed name: not empty, no control characters, at most name_length_max "
-                  "bytes."}};
-    json text = {{"type", "object"},
-                 {"properties",
-                  {{"en", {{"type", "string"}, {"maxLength", limits::text_length_max}}},
-                   {"ko", {{"type", "string"}, {"maxLength", limits::text_length_max}}}}},
-                 {"additionalProperties", false},
-                 {"description", "English and Korean text, each optional, at most text_length_max bytes."}};
+    schema_json identifier = {{"type", "string"},
+                              {"minLength", 1},
+                              {"maxLength", limits::name_length_max},
+                              {"pattern", "^[A-Za-z0-9._:-]+$"},
+                              {"description",
+                               "Letters, digits, '-', '_', '.' and ':' only (it becomes part of a file name "
+                               "and of Redis keys)."}};
+    schema_json name = {{"type", "string"},
+                        {"minLength", 1},
+                        {"maxLength", limits::name_length_max},
+                        {"pattern", "^[^\\u0000-\\u001f\\u007f]+$"},
+                        {"description",
+                         "A displayed name: not empty, no control characters, at most name_length_max "
+                         "bytes."}};
+    schema_json text = {{"type", "object"},
+                        {"properties",
+                         {{"en", {{"type", "string"}, {"maxLength", limits::text_length_max}}},
+                          {"ko", {{"type", "string"}, {"maxLength", limits::text_length_max}}}}},
+                        {"additionalProperties", false},
+                        {"description", "English and Korean text, each optional, at most text_length_max bytes."}};
 
-    json defaults_properties = candidate_properties();
-    json candidate_props = json::object();
+    schema_json defaults_properties = candidate_properties();
+    schema_json candidate_props = schema_json::object();
     candidate_props["name"] = described(ref("name"), "The node's name in traces, faults and ops; unique.");
     for (auto& [key, value] : defaults_properties.items()) candidate_props[key] = value;
-    json candidate = {{"type", "object"},
-                      {"description", "One node and the settings of its elector."},
-                      {"properties", candidate_props},
-                      {"required", {"name"}},
-                      {"additionalProperties", false}};
+    schema_json candidate = {{"type", "object"},
+                             {"description", "One node and the settings of its elector."},
+                             {"properties", candidate_props},
+                             {"required", {"name"}},
+                             {"additionalProperties", false}};
 
     // wait, lease and action are required in each candidate unless
     // "defaults" gives them; a candidate with runs > 1 needs every when
     // "defaults" has none.
-    json rules = json::array();
+    schema_json rules = schema_json::array();
     for (const char* key : {"wait", "lease", "action"}) {
         rules.push_back(
-            json{{"if", {{"properties", {{"defaults", {{"required", {key}}}}}}, {"required", {"defaults"}}}},
-                 {"else", {{"properties", {{"candidates", {{"items", {{"required", {key}}}}}}}}}}});
+            schema_json{{"if", {{"properties", {{"defaults", {{"required", {key}}}}}}, {"required", {"defaults"}}}},
+                        {"else", {{"properties", {{"candidates", {{"items", {{"required", {key}}}}}}}}}}});
     }
-    json needs_every = {{"if", {{"properties", {{"runs", {{"minimum", 2}}}}}, {"required", {"runs"}}}},
-                        {"then", {{"required", {"every"}}}}};
-    json every_rule;
+    schema_json needs_every = {{"if", {{"properties", {{"runs", {{"minimum", 2}}}}}, {"required", {"runs"}}}},
+                               {"then", {{"required", {"every"}}}}};
+    schema_json every_rule;
     every_rule["if"] = {{"properties", {{"defaults", {{"required", {"every"}}}}}}, {"required", {"defaults"}}};
     every_rule["else"]["properties"]["candidates"]["items"] = needs_every;
     rules.push_back(every_rule);
 
-    json root;
+    schema_json root;
     root["$schema"] = "https://json-schema.org/draft/2020-12/schema";
     root["$id"] = "urn:leasescope:scenario";
     root["title"] = "LeaseScope scenario";
@@ -221,7 +222,7 @@ std::string scenario_schema() {
         "with auto_extend, fault and op nodes naming candidates, overlapping pauses or partitions, lengths in bytes, "
         "duplicate keys and the total work (runs_total_max). See docs/scenario-format.md.";
     root["type"] = "object";
-    json props = json::object();
+    schema_json props = schema_json::object();
     props["$schema"] = {{"type", "string"},
                         {"description",
                          "The schema of this file, for editors (share/leasescope/schema/"
@@ -288,12 +289,12 @@ std::string scenario_schema() {
                        {"description", "Things that go wrong."},
                        {"items", ref("fault")},
                        {"maxItems", limits::faults_max},
-                       {"default", json::array()}};
+                       {"default", schema_json::array()}};
     props["ops"] = {{"type", "array"},
                     {"description", "Read-only checks by a third party."},
                     {"items", ref("op")},
                     {"maxItems", limits::ops_max},
-                    {"default", json::array()}};
+                    {"default", schema_json::array()}};
     root["properties"] = props;
     root["required"] = {"name", "candidates"};
     root["additionalProperties"] = false;

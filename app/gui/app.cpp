@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 
+#define GLFW_INCLUDE_NONE  // key codes only: no GL header here (gl.hpp picks it), also in a unity batch
 #include <GLFW/glfw3.h>
 #include <nlohmann/json.hpp>
 

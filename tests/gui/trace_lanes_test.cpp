@@ -21,14 +21,14 @@ using leasescope::redis::split_redis_password;
 
 namespace {
 
-sim::Scenario load(const std::string& name) { return test::load_preset(name); }
+sim::Scenario trace_lanes_preset(const std::string& name) { return test::load_preset(name); }
 
 }  // namespace
 
 // Every event of a trace becomes exactly one marker, on its node's lane (in
 // the header's order) or on the trailing store lane, pointing back at it.
 TEST(TraceLanes, EveryEventIsOneMarkerOnItsNodesLane) {
-    sim::Timeline timeline(load("failover-lost-lock"));
+    sim::Timeline timeline(trace_lanes_preset("failover-lost-lock"));
     const sim::Trace& trace = timeline.trace();
     const LaneModel model = build_trace_lanes(trace, timeline.scenario().resource);
     ASSERT_EQ(model.candidate_lanes, static_cast<std::int32_t>(trace.header.candidates.size()));
@@ -73,7 +73,7 @@ TEST(TraceLanes, RedisPasswordIsSplitAndRedacted) {
 // A counterexample to gc-pause-no-fencing (its pause removed) opens on the
 // unsafe write; a clean run has no violation event.
 TEST(TraceLanes, ViolationEventIsTheUnsafeWrite) {
-    sim::Scenario base = load("gc-pause-no-fencing");
+    sim::Scenario base = trace_lanes_preset("gc-pause-no-fencing");
     base.faults.clear();
     sim::Timeline clean(base);
     EXPECT_EQ(violation_event(clean.trace(), true, true, false), -1);

@@ -25,7 +25,7 @@ namespace {
 using leasescope::test::read_all;
 using leasescope::test::source_dir;
 
-Strings in(Lang lang) {
+Strings strings_in(Lang lang) {
     Strings t;
     std::string error;
     for (Lang l : {Lang::en, Lang::ko})
@@ -65,7 +65,7 @@ const Sentence* with_key(const std::vector<Sentence>& s, const std::string& key)
     return nullptr;
 }
 
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+bool has_text(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 // What the simulator's state says at the end of tick t, tally by tally where
 // it keeps one; the rest is counted from the events by their own keys.
@@ -104,7 +104,7 @@ TEST(CompareWords, EveryTickOfTheReadyMadePairsAgreesWithBothTraces) {
         EXPECT_EQ(d.tick, diff_tick) << p->name;
         const Tick end = std::max(ta.summary.end_tick, tb.summary.end_tick);
         for (Lang lang : {Lang::en, Lang::ko}) {
-            const Strings s = in(lang);
+            const Strings s = strings_in(lang);
             for (Tick t = 0; t <= end; ++t) {
                 SCOPED_TRACE(p->name + " tick " + std::to_string(t) + " " + lang_code(lang));
                 const CompareContext ctx{&p->a.scenario(), &p->b.scenario(), &ta, &tb, t};
@@ -123,11 +123,11 @@ TEST(CompareWords, EveryTickOfTheReadyMadePairsAgreesWithBothTraces) {
                 EXPECT_EQ(parted != nullptr, t >= first);
                 EXPECT_EQ(same != nullptr, t < first);
                 if (parted != nullptr) {
-                    EXPECT_TRUE(contains(parted->text, std::to_string(first)));
+                    EXPECT_TRUE(has_text(parted->text, std::to_string(first)));
                     // Each side's event is told once the playhead has reached it, and not before.
                     for (const sim::Event* e : {d.a, d.b}) {
                         if (e == nullptr) continue;
-                        EXPECT_EQ(contains(parted->text, describe_event(*e, s)), e->tick <= t) << parted->text;
+                        EXPECT_EQ(has_text(parted->text, describe_event(*e, s)), e->tick <= t) << parted->text;
                     }
                     // The two sides really differ at the event it names, tokens aside.
                     if (d.a != nullptr && d.b != nullptr) {
@@ -167,7 +167,7 @@ TEST(CompareWords, EveryTickOfTheReadyMadePairsAgreesWithBothTraces) {
                              {{"what", s.tr(std::string("compare.what.") + tally_name(static_cast<Tally>(k)))},
                               {"a", std::to_string(fa[k])},
                               {"b", std::to_string(fb[k])}});
-                    EXPECT_TRUE(contains(tally->text, item)) << tally->text << " lacks " << item;
+                    EXPECT_TRUE(has_text(tally->text, item)) << tally->text << " lacks " << item;
                 }
             }
         }
@@ -175,7 +175,7 @@ TEST(CompareWords, EveryTickOfTheReadyMadePairsAgreesWithBothTraces) {
 }
 
 TEST(CompareWords, TheSettingsNamedAreTheOnesThatDiffer) {
-    const Strings s = in(Lang::en);
+    const Strings s = strings_in(Lang::en);
     for (const auto& p : pairs()) {
         const auto diffs = setting_diffs(p->a.scenario(), p->b.scenario());
         ASSERT_FALSE(diffs.empty()) << p->name;
@@ -193,7 +193,7 @@ TEST(CompareWords, TheSettingsNamedAreTheOnesThatDiffer) {
                 compare_sentences({&p->a.scenario(), &p->b.scenario(), &p->a.trace(), &p->b.trace(), 0}, s);
             const Sentence* mode = with_key(sentences, "compare.setup.mode");
             ASSERT_NE(mode, nullptr);
-            EXPECT_TRUE(contains(mode->text, s.tr("mode.check")) && contains(mode->text, s.tr("mode.off")));
+            EXPECT_TRUE(has_text(mode->text, s.tr("mode.check")) && has_text(mode->text, s.tr("mode.off")));
             // The fenced run rejects the late write; the other lets it land as unsafe, at the same tick.
             const PairDivergence d = pair_divergence(p->a.trace(), p->b.trace());
             ASSERT_TRUE(d.a && d.b);
@@ -205,12 +205,12 @@ TEST(CompareWords, TheSettingsNamedAreTheOnesThatDiffer) {
         }
         if (p->name == "expiry-autoextend") {
             bool extend = false;
-            for (const std::string& path : paths) extend = extend || contains(path, "auto_extend");
+            for (const std::string& path : paths) extend = extend || has_text(path, "auto_extend");
             EXPECT_TRUE(extend);
         }
         // Titles, summaries and names always differ and are never told as a setting.
         for (const std::string& path : paths) {
-            EXPECT_FALSE(contains(path, "/title") || contains(path, "/summary") || path == "/name") << path;
+            EXPECT_FALSE(has_text(path, "/title") || has_text(path, "/summary") || path == "/name") << path;
         }
     }
 }

@@ -132,10 +132,10 @@ CompareFacts compare_facts(const CompareContext& ctx) {
 namespace {
 
 // A setting's value in words: resource modes by their names, anything else as JSON.
-std::string value_words(const std::string& path, const std::string& json, const Strings& s) {
-    if (path == "/resource/mode" && json.size() > 2 && json.front() == '"')
-        return s.tr("mode." + json.substr(1, json.size() - 2));
-    return json;
+std::string value_words(const std::string& path, const std::string& value_json, const Strings& s) {
+    if (path == "/resource/mode" && value_json.size() > 2 && value_json.front() == '"')
+        return s.tr("mode." + value_json.substr(1, value_json.size() - 2));
+    return value_json;
 }
 
 // One side's event at the divergence, told only once the playhead has reached its tick.
