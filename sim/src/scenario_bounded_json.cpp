@@ -83,7 +83,8 @@ private:
         std::string path = base_;
         for (std::size_t i = 1; i < stack_.size(); ++i) {
             const Frame& parent = stack_[i - 1];
-            path += "/" + (parent.is_array ? std::to_string(parent.next_index - 1) : path_part(parent.last_key));
+            path += '/';
+            path += parent.is_array ? std::to_string(parent.next_index - 1) : path_part(parent.last_key);
         }
         return path;
     }
