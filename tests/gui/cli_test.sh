@@ -22,14 +22,18 @@ env -u DISPLAY "$app" "$bad" >/dev/null 2>&1; rc=$?
 # Exports go through the safe writer and report failures: a
 # trace into a missing folder and a screenshot onto a symbolic link are
 # errors naming the path, with exit 4, and the link is left alone.
-out=$(mktemp -d); trap 'rm -f "$bad"; rm -rf "$out"' EXIT
-"$app" "$scenario" --screenshot "$out/ok.png" --trace "$out/no-such-dir/t.jsonl" >/dev/null 2>"$out/err"; rc=$?
-[ "$rc" -eq 4 ] || fail "--trace into a missing folder: expected exit 4, got $rc: $(cat "$out/err")"
-grep -q "no-such-dir/t.jsonl" "$out/err" || fail "--trace into a missing folder: the path is not named: $(cat "$out/err")"
+# These open the display: launched through gui_lib.sh, which tries again
+# when the X server refuses a connection (their stderr is $out/stderr).
+source "$(dirname "$0")/gui_lib.sh"
+gui_setup
+trap 'rm -f "$bad"; rm -rf "$out"' EXIT
+rc=0; gui_app "$app" "$scenario" --screenshot "$out/ok.png" --trace "$out/no-such-dir/t.jsonl" >/dev/null || rc=$?
+[ "$rc" -eq 4 ] || fail "--trace into a missing folder: expected exit 4, got $rc: $(cat "$out/stderr")"
+grep -q "no-such-dir/t.jsonl" "$out/stderr" || fail "--trace into a missing folder: the path is not named: $(cat "$out/stderr")"
 echo precious >"$out/victim"
 ln -s "$out/victim" "$out/link.png"
-"$app" "$scenario" --screenshot "$out/link.png" >/dev/null 2>"$out/err"; rc=$?
-[ "$rc" -eq 4 ] || fail "--screenshot onto a link: expected exit 4, got $rc"
+rc=0; gui_app "$app" "$scenario" --screenshot "$out/link.png" >/dev/null || rc=$?
+[ "$rc" -eq 4 ] || fail "--screenshot onto a link: expected exit 4, got $rc: $(cat "$out/stderr")"
 [ -L "$out/link.png" ] && [ "$(cat "$out/victim")" = precious ] || fail "--screenshot followed or replaced a link"
 [ -z "$(find "$out" -name '*.tmp')" ] || fail "a temporary file was left: $(find "$out" -name '*.tmp')"
 echo "ok"
