@@ -58,11 +58,6 @@ private:
     NodeIndex last_read_ = -1;
 };
 
-class NullSink final : public EventSink {
-public:
-    void on_event(const Event&) override {}
-};
-
 struct Ran {
     std::string summary;
     std::string events_sha256;

@@ -1,8 +1,8 @@
 #pragma once
 // What the explorer's files share and nothing else needs: saturating counts,
 // the canonical order of faults and their clashes, the run of one scenario
-// to its verdict (recording a due table for the pruning), and a sink that
-// drops events. Private to sim/src.
+// to its verdict (recording a due table for the pruning). Private to
+// sim/src.
 #include <cstdint>
 #include <limits>
 #include <string_view>
@@ -12,12 +12,6 @@
 #include "leasescope/sim/simulation.hpp"
 
 namespace leasescope::sim::explore_detail {
-
-class NullSink final : public EventSink {
-public:
-    void on_event(const Event&) override {}
-    void on_event_view(const EventView&) override {}
-};
 
 inline std::uint64_t saturating_add(std::uint64_t a, std::uint64_t b) {
     const std::uint64_t sum = a + b;

@@ -11,12 +11,6 @@ namespace leasescope::sim {
 
 namespace {
 
-class NullSink final : public EventSink {
-public:
-    void on_event(const Event&) override {}
-    void on_event_view(const EventView&) override {}
-};
-
 // Hashes the canonical line of every event and passes the event on.
 class HashingSink final : public EventSink {
 public:

@@ -8,14 +8,6 @@
 namespace leasescope::gui {
 namespace {
 
-// The lane builder replays the scenario; the events themselves come from the
-// timeline's trace, so this sink drops what the replay emits.
-class DropSink final : public sim::EventSink {
-public:
-    void on_event(const sim::Event&) override {}
-    void on_event_view(const sim::EventView&) override {}
-};
-
 // One open span per tracked quantity; it closes when the value changes.
 struct OpenSpan {
     bool open = false;
@@ -198,7 +190,8 @@ LaneModel build_lanes(const sim::Timeline& timeline) {
     {
         sim::Simulation simulation(scenario);
         ModelStore store(scenario.lock);
-        DropSink sink;
+        // The events come from the timeline's trace: the replay's are dropped.
+        sim::NullSink sink;
         std::vector<OpenSpan> node_open(static_cast<std::size_t>(n_nodes));
         std::vector<OpenSpan> pause_open(static_cast<std::size_t>(n_nodes));
         std::vector<OpenSpan> part_open(static_cast<std::size_t>(n_nodes));

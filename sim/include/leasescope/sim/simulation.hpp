@@ -33,6 +33,14 @@ public:
     virtual void on_event_line(const EventView& view, std::string_view /*line*/) { on_event_view(view); }
 };
 
+// Drops every event: a run whose trace nobody reads (seeking, replays, the
+// explorer's verdicts).
+class NullSink final : public EventSink {
+public:
+    void on_event(const Event&) override {}
+    void on_event_view(const EventView&) override {}
+};
+
 // Live mode draws tokens from the operating system; the simulator still
 // draws its own first, so shuffles stay the same as in the model.
 class TokenSource {
