@@ -145,8 +145,9 @@ bool bench_simulation(std::int64_t candidates, Tick horizon, std::uint64_t seed,
         CountingSink sink;
         Stopwatch watch;
         while (!simulation.finished()) {
-            // As run_to_end does: quiet ticks are passed over at once.
-            if (simulation.skip_quiet_ticks(store, std::numeric_limits<Tick>::max()) > 0) continue;
+            // As run_to_end does: quiet ticks are passed over at once, then
+            // the next tick is stepped.
+            simulation.skip_quiet_ticks(store, std::numeric_limits<Tick>::max());
             auto stepped = simulation.step(store, sink);
             if (!stepped.ok()) return false;
         }

@@ -56,7 +56,12 @@ Result<TraceSummary, StoreError> run_to_end(Simulation& sim, Store& store, Event
     ModelStore* model = on_tick_begin ? nullptr : store.model();
     const Tick limit = until ? *until + 1 : std::numeric_limits<Tick>::max();
     while (!sim.finished() && !sim.spill_failed() && (!until || sim.next_tick() <= *until)) {
-        if (model != nullptr && sim.skip_quiet_ticks(*model, limit) > 0) continue;
+        // A skip ends before a tick that is not quiet, which is stepped next,
+        // or at the limit.
+        if (model != nullptr) {
+            sim.skip_quiet_ticks(*model, limit);
+            if (until && sim.next_tick() > *until) break;
+        }
         if (on_tick_begin) on_tick_begin(sim.next_tick());
         auto stepped = sim.step(store, hashing);
         if (!stepped.ok()) return Err{stepped.error()};
@@ -210,8 +215,10 @@ Timeline::Timeline(Scenario scenario, Tick checkpoint_every, std::size_t checkpo
                 checkpoint_every_ *= 2;
             }
         }
-        // Quiet ticks at once, up to the next checkpoint's tick.
-        if (sim.skip_quiet_ticks(store, (sim.next_tick() / checkpoint_every_ + 1) * checkpoint_every_) > 0) continue;
+        // Quiet ticks at once, up to the next checkpoint's tick (taken above
+        // when the skip ends there).
+        const Tick next_checkpoint = (sim.next_tick() / checkpoint_every_ + 1) * checkpoint_every_;
+        if (sim.skip_quiet_ticks(store, next_checkpoint) > 0 && sim.next_tick() == next_checkpoint) continue;
         auto stepped = sim.step(store, hashing);
         LS_ASSERT(stepped.ok());
     }
@@ -229,7 +236,8 @@ Snapshot Timeline::snapshot_at(Tick t) const {
     Checkpoint cp = checkpoints_[index];
     NullSink null_sink;
     while (!cp.sim.finished() && cp.sim.next_tick() <= t) {
-        if (cp.sim.skip_quiet_ticks(cp.store, t + 1) > 0) continue;
+        cp.sim.skip_quiet_ticks(cp.store, t + 1);
+        if (cp.sim.next_tick() > t) break;
         auto stepped = cp.sim.step(cp.store, null_sink);
         LS_ASSERT(stepped.ok());
     }
