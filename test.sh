@@ -16,7 +16,7 @@ while [ $# -gt 0 ]; do
 done
 source tools/deps.sh
 extra_packages=()
-if [ "$full" = 1 ]; then extra_packages+=(clang-14 libclang-rt-14-dev clang-format-14); fi  # the second compiler, libFuzzer, the format check
+if [ "$full" = 1 ]; then extra_packages+=(clang-14 libclang-rt-14-dev clang-format-14 clang-tidy-14); fi  # the second compiler, libFuzzer, the format and function-length checks
 if [ "$web" = 1 ]; then extra_packages+=("${leasescope_web_packages[@]}"); fi
 leasescope_install_deps "${extra_packages[@]}"
 # The browser version (build/web) and the Node.js CLI beside it (build/web-obj):

@@ -453,3 +453,58 @@ TEST(Simulation, BackToBackPartitionsInAnyListOrder) {
         EXPECT_EQ(only(find(t, 30, "a", EventOp::expire)).outcome, Outcome::expired);
     }
 }
+
+// Fault edges due at one tick go in the order their faults are listed, starts
+// and ends alike (model.md §6.1): not all starts before all ends.
+TEST(Simulation, FaultEdgesAtOneTickGoInListOrder) {
+    const std::string pause_a = R"({"kind":"pause","node":"a","at":0,"ticks":3})";
+    const std::string pause_b = R"({"kind":"pause","node":"b","at":3,"ticks":2})";
+    const auto at_three = [&](const std::string& faults) {
+        const Trace t = simulate(parse(R"({"name":"p","defaults":{"wait":0,"lease":30,"action":2},
+          "candidates":[{"name":"a","start":8},{"name":"b","start":8}],"faults":[)" +
+                                       faults + "]}"));
+        std::vector<std::pair<std::string, EventOp>> out;
+        for (const Event& e : t.events)
+            if (e.tick == 3 && e.phase == Phase::faults) out.push_back({e.node, e.op});
+        return out;
+    };
+    using Edges = std::vector<std::pair<std::string, EventOp>>;
+    EXPECT_EQ(at_three(pause_a + "," + pause_b), (Edges{{"a", EventOp::resume}, {"b", EventOp::pause}}));
+    EXPECT_EQ(at_three(pause_b + "," + pause_a), (Edges{{"b", EventOp::pause}, {"a", EventOp::resume}}));
+}
+
+// A lost busy reply is a plain error, busy{hold_off} included: no slot,
+// fencing or ttl, and the run ends acquire_failed (model.md §14.5).
+TEST(Simulation, LostHoldOffReplyIsAPlainError) {
+    const Trace t = simulate(parse(R"({"name":"h","defaults":{"wait":5,"lease":30,"action":1},
+      "candidates":[{"name":"a","start":0,"hold_off":10},{"name":"b","start":2}],
+      "faults":[{"kind":"partition","node":"b","at":2,"ticks":3,"mode":"drop_replies"}]})"));
+    const Event e = only(find(t, 2, "b", EventOp::acquire));
+    EXPECT_EQ(e.outcome, Outcome::error);
+    EXPECT_FALSE(e.slot.has_value());
+    EXPECT_FALSE(e.fencing.has_value());
+    EXPECT_FALSE(e.ttl.has_value());
+    EXPECT_EQ(result_of(t, "b").result, "acquire_failed");
+}
+
+// An extend under drop_replies after the lease is gone: the watchdog counts
+// the error as transient and runs again; it learns `lost` (and stops) only at
+// its first run after the heal (model.md §14.6, §5.5).
+TEST(Simulation, WatchdogLearnsLostOnlyAfterTheHeal) {
+    const Trace t = simulate(parse(R"({"name":"w","horizon":40,
+      "candidates":[{"name":"a","start":0,"wait":0,"lease":6,"auto_extend":true,"action":30}],
+      "faults":[{"kind":"pause","node":"a","at":1,"ticks":8},
+                {"kind":"partition","node":"a","at":9,"ticks":6,"mode":"drop_replies"}]})"));
+    std::vector<std::pair<Tick, Outcome>> extends;
+    for (const Event& e : t.events)
+        if (e.op == EventOp::extend) extends.push_back({e.tick, e.outcome});
+    ASSERT_GE(extends.size(), 3u);
+    for (const auto& [tick, outcome] : extends) {
+        if (tick < 15) {
+            EXPECT_EQ(outcome, Outcome::error) << "tick " << tick;
+        }
+    }
+    EXPECT_EQ(extends.back().second, Outcome::lost);
+    EXPECT_GE(extends.back().first, 15);
+    for (std::size_t i = 0; i + 1 < extends.size(); ++i) EXPECT_NE(extends[i].second, Outcome::lost);
+}

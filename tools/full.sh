@@ -3,7 +3,10 @@
 # in the environment test.sh prepared (redis-server and Xvfb started,
 # LEASESCOPE_REDIS_URL and DISPLAY exported). Each stage is timed; every stage
 # runs even when an earlier one failed, and the script fails if any did.
-#   0. formatting: every C++ file as .clang-format says (tools/format.sh --check)
+#   0. formatting: every C++ file as .clang-format says (tools/format.sh --check);
+#      function length: no function in engine/, sim/ or app/ over 70 lines
+#      but those still listed in tools/function_length_debt.txt, and none of
+#      those longer than listed (tools/function_length.sh, clang-tidy)
 #   1. sanitizers: the asan preset (Clang 14 at -O1, AddressSanitizer + UBSan),
 #      every test but the packaging ones (label "packaging": install, .deb,
 #      schema), which check the package rather than the code and run in the
@@ -19,7 +22,7 @@
 #      past max_len) and trace_fixed (traces whose hash is fixed up, so the
 #      reader's range checks are reached)
 # Environment: FULL_JOBS (2) parallel jobs, FUZZ_SECONDS, FUZZ_SEED (1), FUZZ_RSS_MB (1024), FULL_STAGES (a
-# subset of "format asan clang fuzz").
+# subset of "format functions asan clang fuzz").
 set -uo pipefail
 cd "$(dirname "$0")/.."
 jobs="${FULL_JOBS:-2}"
@@ -28,7 +31,7 @@ fuzz_seconds="${FUZZ_SECONDS:-60}"
 # (FUZZ_SEED=0 lets libFuzzer pick one).
 fuzz_seed="${FUZZ_SEED:-1}"
 fuzz_rss_mb="${FUZZ_RSS_MB:-1024}"
-stages="${FULL_STAGES:-format asan clang fuzz}"
+stages="${FULL_STAGES:-format functions asan clang fuzz}"
 failed=()
 summary=()
 
@@ -144,6 +147,7 @@ fuzzing() {
 for s in $stages; do
   case "$s" in
     format) stage "formatting: clang-format-14, .clang-format" tools/format.sh --check ;;
+    functions) stage "function length: at most 70 lines (clang-tidy readability-function-size)" tools/function_length.sh ;;
     asan) stage "asan: every test under Clang 14 with AddressSanitizer + UBSan" asan_tests ;;
     clang) stage "build types: GCC 12 -O3, Clang 14 -O1 (ASan) and -O3, same golden hashes" compilers ;;
     fuzz) stage "fuzzing: scenario, trace, override, structure, trace_fixed, ${fuzz_seconds} s each" fuzzing ;;
