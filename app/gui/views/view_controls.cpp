@@ -93,30 +93,8 @@ public:
         if (ImGui::Button(ctx.tr("ctl.reset_layout"))) out.push_back(command::ResetLayout{});
         flow(button_w(ctx.tr("ctl.view")), ImGui::GetStyle().ItemSpacing.x);
         draw_view_menu(ctx, out);
-        // Messages after the buttons, wrapped to the bar's width.
-        const std::string& message = !ctx.error.empty() ? ctx.error : ctx.notice;
-        if (!message.empty()) {
-            flow(std::min(ImGui::CalcTextSize(message.c_str()).x, em * 20), em);
-            ImGui::PushTextWrapPos(0.0f);
-            ImGui::TextColored(!ctx.error.empty() ? ImVec4(0.85f, 0.0f, 0.28f, 1) : ImVec4(0.1f, 0.5f, 0.25f, 1), "%s",
-                               message.c_str());
-            ImGui::PopTextWrapPos();
-            if (!ctx.error.empty() && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", ctx.error.c_str());
-        }
-        // On a short screen for the text size (under 36 lines: a projector at a
-        // large scale) the knobs fold into a panel that the "Knobs" button opens,
-        // so the timeline keeps its room; otherwise they wrap in the bar.
-        if (ImGui::GetIO().DisplaySize.y < em * 36.0f) {
-            flow(button_w(ctx.tr("ctl.knobs")), em);
-            if (ImGui::Button(ctx.tr("ctl.knobs"))) ImGui::OpenPopup("knobs_popup");
-            ImGui::SetNextWindowSize(ImVec2(ImGui::GetIO().DisplaySize.x * 0.9f, 0));
-            if (ImGui::BeginPopup("knobs_popup")) {
-                draw_parameters(ctx, out, em);
-                ImGui::EndPopup();
-            }
-        } else {
-            draw_parameters(ctx, out, em);
-        }
+        draw_message(ctx, em);
+        draw_knobs(ctx, out, em);
         ImGui::Spacing();
         draw_lesson(ctx);
         // The bar is as tall as its wrapped knobs and lesson: ask the app for that height.
@@ -129,6 +107,32 @@ public:
     }
 
 private:
+    // Messages after the buttons, wrapped to the bar's width.
+    static void draw_message(const FrameContext& ctx, float em) {
+        const std::string& message = !ctx.error.empty() ? ctx.error : ctx.notice;
+        if (message.empty()) return;
+        flow(std::min(ImGui::CalcTextSize(message.c_str()).x, em * 20), em);
+        ImGui::PushTextWrapPos(0.0f);
+        ImGui::TextColored(!ctx.error.empty() ? ImVec4(0.85f, 0.0f, 0.28f, 1) : ImVec4(0.1f, 0.5f, 0.25f, 1), "%s",
+                           message.c_str());
+        ImGui::PopTextWrapPos();
+        if (!ctx.error.empty() && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", ctx.error.c_str());
+    }
+
+    // On a short screen for the text size (under 36 lines: a projector at a
+    // large scale) the knobs fold into a panel that the "Knobs" button opens,
+    // so the timeline keeps its room; otherwise they wrap in the bar.
+    void draw_knobs(const FrameContext& ctx, Commands& out, float em) {
+        if (ImGui::GetIO().DisplaySize.y >= em * 36.0f) return draw_parameters(ctx, out, em);
+        flow(button_w(ctx.tr("ctl.knobs")), em);
+        if (ImGui::Button(ctx.tr("ctl.knobs"))) ImGui::OpenPopup("knobs_popup");
+        ImGui::SetNextWindowSize(ImVec2(ImGui::GetIO().DisplaySize.x * 0.9f, 0));
+        if (ImGui::BeginPopup("knobs_popup")) {
+            draw_parameters(ctx, out, em);
+            ImGui::EndPopup();
+        }
+    }
+
     // The preset's point, whole: a strip that wraps to the window's width in
     // either language (never cut, never only in a tooltip). On an edited copy
     // of a preset the strip says that it was written for the preset, whose
