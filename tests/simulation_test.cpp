@@ -423,6 +423,34 @@ TEST(Timeline, StaleHolderAtTheLesson) {
     EXPECT_EQ(timeline.snapshot_at(100).tick, timeline.end_tick());
 }
 
+// A run past trace_events_max is cut after the tick that passes the limit, with an error naming the
+// constant and that tick; the app and explain refuse such a timeline (model.md §11.6). At the limit exactly,
+// nothing is said.
+TEST(Timeline, StopsPastTraceEventsMax) {
+    const Scenario s = simulation_preset("expiry-takeover");
+    const Timeline whole(s);
+    const auto total = static_cast<std::int64_t>(whole.trace().events.size());
+    ASSERT_GT(total, 12);
+    EXPECT_EQ(whole.limit_error(), "");
+    EXPECT_EQ(Timeline(s, 64, Timeline::default_checkpoint_bytes_max, total).limit_error(), "");
+
+    const std::int64_t max = total / 2;
+    const Timeline cut(s, 64, Timeline::default_checkpoint_bytes_max, max);
+    const auto& events = cut.trace().events;
+    ASSERT_GT(static_cast<std::int64_t>(events.size()), max);
+    const Tick passed = events.back().tick;
+    // Cut right after the tick that passed the limit: before it, the limit still held.
+    EXPECT_LE(static_cast<std::int64_t>(cut.first_event_at_or_after(passed)), max);
+    EXPECT_EQ(cut.first_event_at_or_after(passed + 1), events.size());
+    EXPECT_EQ(cut.end_tick(), passed);
+    EXPECT_NE(cut.limit_error().find("trace_events_max"), std::string::npos) << cut.limit_error();
+    EXPECT_NE(cut.limit_error().find("expiry-takeover: the run emits more than " + std::to_string(max) +
+                                     " events by tick " + std::to_string(passed)),
+              std::string::npos)
+        << cut.limit_error();
+    EXPECT_EQ(cut.snapshot_at(passed).tick, passed);
+}
+
 // A pause that ends at the tick the next one begins leaves the node paused, whichever is listed first.
 TEST(Simulation, BackToBackPausesInAnyListOrder) {
     for (const char* faults :

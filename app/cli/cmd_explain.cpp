@@ -68,6 +68,10 @@ int cmd_explain(const ExplainOptions& o) {
         return exit_bad_input;
     }
     sim::Timeline timeline(*scenario);
+    if (!timeline.limit_error().empty()) {  // every event is kept in memory (model.md §11.6)
+        fmt::print(stderr, "error: {}\n", timeline.limit_error());
+        return exit_bad_input;
+    }
     const sim::Trace& trace = timeline.trace();
     Tick tick = 0;
     if (o.tick) {

@@ -119,23 +119,32 @@ bool App::load_file(const std::string& path, std::string& error) {
         error = parsed.error().to_string();
         return false;
     }
+    if (!rebuild(std::move(parsed).value(), false, error)) return false;
     scenario_path_ = path;
-    rebuild(std::move(parsed).value(), false);
+    if (add_hangul(hangul_, path)) fonts_dirty_ = true;  // the path shows in the Open field
     return true;
 }
 
-void App::rebuild(sim::Scenario scenario, bool keep_playhead) {
+bool App::rebuild(sim::Scenario scenario, bool keep_playhead, std::string& error) {
+    // Simulated first: a run past trace_events_max is refused, and the app keeps what it showed.
+    auto timeline = std::make_unique<sim::Timeline>(std::move(scenario));
+    if (!timeline->limit_error().empty()) {
+        error = timeline->limit_error();
+        return false;
+    }
+    const sim::Scenario& shown = timeline->scenario();
     // A name or title with a syllable the atlas lacks: baked before the next frame.
     bool new_glyphs = false;
-    for (const std::string_view text : {std::string_view(scenario.name), std::string_view(scenario.title.ko),
-                                        std::string_view(scenario.title.en), std::string_view(scenario.summary.ko),
-                                        std::string_view(scenario.summary.en), std::string_view(scenario.lock.name)}) {
+    for (const std::string_view text : {std::string_view(shown.name), std::string_view(shown.title.ko),
+                                        std::string_view(shown.title.en), std::string_view(shown.summary.ko),
+                                        std::string_view(shown.summary.en), std::string_view(shown.lock.name)}) {
         new_glyphs = add_hangul(hangul_, text) || new_glyphs;
     }
-    for (const sim::Candidate& c : scenario.candidates) new_glyphs = add_hangul(hangul_, c.name) || new_glyphs;
-    for (const sim::Op& op : scenario.ops) new_glyphs = add_hangul(hangul_, op.actor) || new_glyphs;
+    for (const sim::Candidate& c : shown.candidates) new_glyphs = add_hangul(hangul_, c.name) || new_glyphs;
+    for (const sim::Op& op : shown.ops) new_glyphs = add_hangul(hangul_, op.actor) || new_glyphs;
     if (new_glyphs) fonts_dirty_ = true;
-    timeline_ = std::make_unique<sim::Timeline>(std::move(scenario));
+    edited_from_ = preset_edited_from(shown);
+    timeline_ = std::move(timeline);
     lanes_ = build_lanes(*timeline_);
     ++timeline_generation_;
     if (!keep_playhead) {
@@ -147,6 +156,22 @@ void App::rebuild(sim::Scenario scenario, bool keep_playhead) {
     selected_event_ = -1;
     snapshot_tick_ = -1;
     refresh_snapshot();
+    return true;
+}
+
+std::string App::preset_edited_from(const sim::Scenario& scenario) const {
+    // A preset's name and lesson tell that preset's story: a scenario under
+    // its name that differs from it (another lease, a fault) may tell another.
+    for (const PresetInfo& p : presets_) {
+        if (p.name != scenario.name) continue;
+        std::string why;
+        const auto read = io::read_file(p.path, limits::scenario_bytes_max, "scenario_bytes_max", why);
+        if (!read) return {};
+        auto parsed = sim::parse_scenario(*read, p.path);
+        if (!parsed.ok()) return {};
+        return sim::scenario_to_json(parsed.value()) == sim::scenario_to_json(scenario) ? std::string() : p.path;
+    }
+    return {};
 }
 
 void App::refresh_snapshot() {
@@ -242,9 +267,13 @@ void App::finish_find() {
     find_.found = true;
     find_.facts = found->facts;
     // The counterexample opens as an edited scenario (no file behind it; Save writes one).
+    std::string error;
+    if (!rebuild(std::move(found->scenario), false, error)) {
+        error_ = error;
+        return;
+    }
     scenario_path_.clear();
     tour_step_ = -1;
-    rebuild(std::move(found->scenario), false);
     error_.clear();
     notice_.clear();
     const auto& trace = timeline_->trace();
@@ -403,7 +432,8 @@ void App::draw_frame(Commands& out) {
                      offscreen_,
                      code_open_,
                      ui_scale(),
-                     high_contrast_};
+                     high_contrast_,
+                     edited_from_};
     last_size_ = io.DisplaySize;
     if (compare_) {
         // Side by side takes the whole window (views/view_compare.cpp).
@@ -420,11 +450,18 @@ void App::draw_frame(Commands& out) {
     if (narrate_.on) draw_narration(ctx, narrate_, out);
     relayout_pending_ = false;
     ++frames_;
-    // The tour points at its panel with a thick outline over everything.
+    // The tour points at its panel with a thick outline over everything: on
+    // the panel as drawn this frame (the user may have moved it, a remembered
+    // arrangement may differ from the layout), else where the layout puts it.
+    focus_id_.clear();
     if (!focus.empty()) {
         auto it = layout_.find(focus);
         if (it != layout_.end()) {
-            const PanelRect& r = it->second;
+            PanelRect r = it->second;
+            if (const auto drawn = probe::panel_rect(focus.c_str()))
+                r = PanelRect{drawn->x0, drawn->y0, drawn->x1 - drawn->x0, drawn->y1 - drawn->y0};
+            focus_id_ = focus;
+            focus_rect_ = r;
             ImDrawList* fg = ImGui::GetForegroundDrawList();
             const float pulse = 0.6f + 0.4f * static_cast<float>(std::sin(ImGui::GetTime() * 4.0));
             fg->AddRect(ImVec2(r.x + 2, r.y + 2), ImVec2(r.x + r.w - 2, r.y + r.h - 2), col(palette_.focus, pulse),

@@ -13,6 +13,7 @@
 #include "commands.hpp"
 #include "compare.hpp"
 #include "jobs.hpp"
+#include "core/glyphs.hpp"
 #include "core/lanes.hpp"
 #include "core/palette.hpp"
 #include "core/strings.hpp"
@@ -67,6 +68,10 @@ public:
     std::int32_t selected_event() const { return selected_event_; }
     int tour_step() const { return tour_step_; }
     const std::string& scenario_path() const { return scenario_path_; }
+    // The preset this scenario is an edited copy of (the same name, other
+    // content: edited here, opened from a file or a shared link); empty when
+    // it is a preset as it is, or a scenario of its own.
+    const std::string& edited_from() const { return edited_from_; }
     const std::vector<PresetInfo>& presets() const { return presets_; }
     Tick end_tick() const { return lanes_.end_tick; }
     const sim::Timeline* timeline() const { return timeline_.get(); }
@@ -90,6 +95,10 @@ public:
     // The Hangul the font atlas holds: the app's own words and every opened
     // scenario's (core/glyphs.hpp); a scenario with a new syllable re-bakes.
     const std::set<char32_t>& hangul() const { return hangul_; }
+    // Hangul typed into an input field (host.cpp): baked before the next frame when new.
+    void need_glyph(char32_t cp) {
+        if (add_hangul_point(hangul_, cp)) fonts_dirty_ = true;
+    }
     const std::string& error() const { return error_; }
 
     // Requests a PNG of the next rendered frame (host_frame reads pixels after drawing).
@@ -111,7 +120,9 @@ public:
     const FindStatus& find_status() const { return find_; }
 
 private:
-    void rebuild(sim::Scenario scenario, bool keep_playhead);
+    // Simulates `scenario` and shows it; false, with `error` set and the
+    // scenario shown before kept, when its run passes a limit (model.md §11.6).
+    bool rebuild(sim::Scenario scenario, bool keep_playhead, std::string& error);
     void compute_layout(float width, float height);
     void refresh_snapshot();
     bool write_text(const std::string& path, const std::string& bytes);
@@ -139,6 +150,8 @@ private:
     sim::Snapshot snapshot_;
     Tick snapshot_tick_ = -1;
     std::string scenario_path_;
+    std::string edited_from_;
+    std::string preset_edited_from(const sim::Scenario& scenario) const;
 
     Tick playhead_ = 0;
     double play_accum_ = 0.0;
@@ -152,11 +165,16 @@ private:
     std::optional<std::string> png_request_;
 
     std::map<std::string, PanelRect> layout_;
+    std::string focus_id_;
+    PanelRect focus_rect_{};
     ImVec2 last_size_{0, 0};
     bool relayout_pending_ = false;
     std::uint64_t frames_ = 0;
 
 public:
+    // The panel the tour outlines in the last frame drawn, and where (the layout report's "focus:" line).
+    const std::string& focus_id() const { return focus_id_; }
+    const PanelRect& focus_rect() const { return focus_rect_; }
     // Headless runs and "reset layout" place every panel on the computed layout.
     bool force_layout_ = false;
     void request_relayout() { relayout_pending_ = true; }
@@ -193,6 +211,7 @@ private:
     After on(const command::OpenPath& c);
     After on(const command::SavePath& c);
     After on(const command::OpenPicker& c);
+    After on(const command::TextEdited& c);
     After on(const command::SetLang& c);
     After on(const command::TourGoto& c);
     After on(const command::TourStop& c);

@@ -102,9 +102,13 @@ App::After App::on(const command::EditScenario& c) {
         error_ = edited.error();
         return After::next;
     }
+    std::string error;
+    if (!rebuild(std::move(edited).value(), true, error)) {
+        error_ = error;
+        return After::next;
+    }
     error_.clear();
     notice_.clear();
-    rebuild(std::move(edited).value(), true);
     return After::stop;  // the old timeline's event indices are gone
 }
 
@@ -126,6 +130,11 @@ App::After App::on(const command::OpenPath& c) { return open_file(c.path, true);
 
 App::After App::on(const command::SavePath& c) {
     write_text(c.path, sim::scenario_to_json(timeline_->scenario()));
+    return After::next;
+}
+
+App::After App::on(const command::TextEdited& c) {
+    if (add_hangul(hangul_, c.text)) fonts_dirty_ = true;  // baked before the next frame
     return After::next;
 }
 

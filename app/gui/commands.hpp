@@ -46,6 +46,10 @@ struct OpenPath {
 struct SavePath {
     std::string path;
 };
+// The text of an input field changed (typed or pasted): its Hangul goes into the font atlas.
+struct TextEdited {
+    std::string text;
+};
 struct OpenPicker {};  // the shell's own file dialog (the browser's); the file comes back as OpenPath
 
 // The language, the tour and the layout.
@@ -122,7 +126,8 @@ using Command =
                  command::SetHighContrast, command::ExportPng, command::ExportSvg, command::ExportJsonl,
                  command::LiveToggle, command::LiveRun, command::LiveCancel, command::FindToggle, command::FindRun,
                  command::FindCancel, command::CompareOpen, command::CompareSetB, command::CompareClose,
-                 command::ExportPairSvg, command::NarrateToggle, command::SetPace, command::CodeToggle>;
+                 command::ExportPairSvg, command::NarrateToggle, command::SetPace, command::CodeToggle,
+                 command::TextEdited>;
 
 using Commands = std::vector<Command>;
 

@@ -75,7 +75,7 @@ std::optional<int> parse_flags(int argc, char** argv, GuiFlags& f) {
     cli.add_option("--layout-report", f.layout_report,
                    "Render one frame headless (the frame --screenshot would write, which it may also be given), "
                    "check that no text or control is cut off by its panel and no two texts overlap, write every "
-                   "problem and item rectangle to this file and exit");
+                   "problem and item rectangle (and the tour's outline) to this file and exit");
     cli.add_option("--assets", f.assets, "Assets folder (string tables, tour, style)");
     cli.add_option("--scenarios", f.scenarios, "Folder of preset scenarios");
     try {

@@ -145,6 +145,16 @@ void nearest_font_sampling() {
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
 }
 
+// The atlas holds the Hangul of the app's words and scenarios only, so
+// Korean typed (or composed by an input method) into an input field, such as
+// the path of Open and Save, would show as boxes: the characters queued for
+// the next frame add their Hangul, and a new syllable re-bakes the fonts
+// before that frame draws them. (Pasted text comes through the field's
+// command, command::TextEdited.)
+void typed_glyphs(App& app) {
+    for (const ImWchar c : ImGui::GetIO().InputQueueCharacters) app.need_glyph(static_cast<char32_t>(c));
+}
+
 // A new UI scale or palette: the fonts are baked again at the new size (sharp
 // text, not a stretched atlas) and the style is scaled from scratch.
 void rebuild_fonts(App& app) {
@@ -192,6 +202,7 @@ void host_shutdown() {
 HostFrame host_frame(App& app, GLFWwindow* window, GlOffscreen* offscreen, bool hide_pointer) {
     HostFrame frame;
     // Between frames, never inside one: the atlas may not change while a frame is built.
+    typed_glyphs(app);
     if (app.take_fonts_dirty()) rebuild_fonts(app);
     ImGui_ImplOpenGL3_NewFrame();
     ImGui_ImplGlfw_NewFrame();

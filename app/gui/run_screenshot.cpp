@@ -17,13 +17,23 @@ namespace leasescope::gui {
 namespace {
 
 // The layout check of the frame just built: the report to `path`, a summary on stderr.
-bool write_layout_report(const std::string& path) {
+bool write_layout_report(const App& app, const std::string& path) {
     probe::record(false);
     const ImVec2 display = ImGui::GetIO().DisplaySize;
     const auto windows = probe::windows();
     const auto problems = check_layout(windows, probe::items(), display.x, display.y);
+    std::string report = layout_report(windows, probe::items(), problems);
+    if (!app.focus_id().empty()) {
+        // The tour's outline: over the panel it names (tests/gui/tour_test.sh compares).
+        const PanelRect& r = app.focus_rect();
+        char line[160];
+        std::snprintf(line, sizeof line, "focus: %s [%.0f,%.0f - %.0f,%.0f]\n", app.focus_id().c_str(),
+                      static_cast<double>(r.x), static_cast<double>(r.y), static_cast<double>(r.x + r.w),
+                      static_cast<double>(r.y + r.h));
+        report += line;
+    }
     std::string why;
-    if (!io::write_file(path, layout_report(windows, probe::items(), problems), why)) {
+    if (!io::write_file(path, report, why)) {
         std::fprintf(stderr, "leasescope: cannot write %s (%s)\n", path.c_str(), why.c_str());
         return false;
     }
@@ -58,7 +68,7 @@ int run_screenshot(App& app, WindowHost& host, const std::string& png_path, cons
                 std::fprintf(stderr, "leasescope: cannot write %s\n", png_path.c_str());
                 return io::exit_write_failed;
             }
-            if (!layout_report_path.empty() && !write_layout_report(layout_report_path)) return io::exit_write_failed;
+            if (!layout_report_path.empty() && !write_layout_report(app, layout_report_path)) return io::exit_write_failed;
             return io::exit_ok;
         }
         host.swap();

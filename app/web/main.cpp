@@ -12,6 +12,7 @@
 #include "gl.hpp"  // before GLFW: the GL header is chosen there
 #include <GLFW/glfw3.h>
 #include <imgui.h>
+#include <imgui_internal.h>  // ls_probe reads a panel's scroll
 
 #include <algorithm>
 #include <chrono>
@@ -47,6 +48,8 @@ struct Shell {
     Lang shown_lang = Lang::en;
     long frames = 0;
     std::string reply;  // what the last exported call returned
+    // The wheel ImGui was given, summed over every frame (ls_probe: the browser tests).
+    double wheel_y = 0, wheel_x = 0;
 };
 Shell* shell = nullptr;
 
@@ -76,6 +79,8 @@ void frame() {
     glfwGetWindowSize(s.window, &cw, &ch);
     if (w != cw || h != ch) glfwSetWindowSize(s.window, w, h);
     glfwPollEvents();
+    s.wheel_y += static_cast<double>(::ImGui::GetIO().MouseWheel);
+    s.wheel_x += static_cast<double>(::ImGui::GetIO().MouseWheelH);
     const auto now = std::chrono::steady_clock::now();
     const double dt = std::chrono::duration<double>(now - s.last).count();
     s.last = now;
@@ -142,7 +147,7 @@ void report_link_error(App& app, const std::string& key, std::string detail) {
     std::string text = t.tr(key, {{"detail", detail}});
     if (!text.empty() && std::string_view(".\"?!").find(text.back()) == std::string_view::npos) text += '.';
     text += " " + t.tr("web.link.fallback", {{"preset", default_preset}});
-    app.set_error(text);
+    // Said once, by the page above the app (which the reader can close), not again in the app's top bar.
     tell_page_error(text);
 }
 
@@ -190,6 +195,23 @@ EMSCRIPTEN_KEEPALIVE void ls_open_path(const char* path) {
     if (shell) shell->pending.push_back(command::OpenPath{path});
 }
 
+// What the Save button and the Export menu do (the browser tests): "save",
+// "png", "svg" or "jsonl", run before the next frame; each ends as a download.
+EMSCRIPTEN_KEEPALIVE void ls_export(const char* what) {
+    if (!shell || !shell->app || !shell->app->timeline()) return;
+    const std::string name = shell->app->timeline()->scenario().name;
+    const std::string base = name + "-t" + std::to_string(shell->app->playhead());
+    const std::string kind = what;
+    if (kind == "save")
+        shell->pending.push_back(command::SavePath{name + "-edited.json"});
+    else if (kind == "png")
+        shell->pending.push_back(command::ExportPng{base + ".png"});
+    else if (kind == "svg")
+        shell->pending.push_back(command::ExportSvg{base + ".svg"});
+    else if (kind == "jsonl")
+        shell->pending.push_back(command::ExportJsonl{name + ".trace.jsonl"});
+}
+
 // Frame time, as the desktop's --bench-frames measures it: `frames` frames
 // drawn back to back (after 5 warm-up frames), the playhead one tick further
 // each time, each finished with glFinish. JSON with the percentiles in ms.
@@ -213,6 +235,31 @@ EMSCRIPTEN_KEEPALIVE const char* ls_bench(int frames) {
     nlohmann::json j{{"frames", ms.size()}, {"events", tl ? tl->trace().events.size() : 0},
                      {"p50", pct(50)},      {"p90", pct(90)},
                      {"p99", pct(99)},      {"max", ms.back()}};
+    s.reply = j.dump();
+    return s.reply.c_str();
+}
+
+// What the browser tests look at besides the link: the app's own message
+// line, whether it plays, the wheel ImGui was given in total (notches, up
+// positive) and the scroll of the Events and Explain panels.
+EMSCRIPTEN_KEEPALIVE const char* ls_probe() {
+    if (!shell || !shell->app) return "{}";
+    Shell& s = *shell;
+    nlohmann::json j{{"error", s.app->error()}, {"playing", s.app->playing()}, {"wheel_y", s.wheel_y},
+                     {"wheel_x", s.wheel_x}, {"frames", s.frames}};
+    // Each panel's place, and the scroll of what scrolls in it (the Events
+    // panel's table is a child window of its own).
+    const ImGuiContext& g = *::ImGui::GetCurrentContext();
+    for (const char* id : {"timeline", "events", "explain"}) {
+        const ImGuiWindow* panel = ::ImGui::FindWindowByName((std::string("###") + id).c_str());
+        if (!panel || !panel->WasActive) continue;
+        const ImGuiWindow* scrolled = panel;
+        for (const ImGuiWindow* w : g.Windows)
+            if (w->RootWindow == panel && w != panel && w->ScrollMax.y > 0) scrolled = w;
+        j[id] = {{"x", panel->Pos.x},           {"y", panel->Pos.y},
+                 {"w", panel->Size.x},          {"h", panel->Size.y},
+                 {"scroll_y", scrolled->Scroll.y}, {"scroll_max_y", scrolled->ScrollMax.y}};
+    }
     s.reply = j.dump();
     return s.reply.c_str();
 }
@@ -259,13 +306,11 @@ int main(int argc, char** argv) {
             opened = true;
     }
     const bool from_link = opened;
-    const std::string kept_error = app.error();
     if (!opened && !app.load_file(fallback, error)) {
         std::fprintf(stderr, "leasescope: %s\n", error.c_str());
         tell_page_error(error);
         return 1;
     }
-    app.set_error(kept_error);
 
     glfwSetErrorCallback(
         [](int code, const char* text) { std::fprintf(stderr, "leasescope: GLFW %d: %s\n", code, text); });

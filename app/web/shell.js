@@ -40,10 +40,11 @@ const lsShell = (() => {
 
   function setStatus(text) { $("status").textContent = text; }
 
+  // A link that could not be opened: said once, here above the app (not
+  // again inside it), until the reader closes it.
   function showError(text) {
-    const e = $("error");
-    e.textContent = text;
-    e.style.display = text ? "block" : "none";
+    $("error-text").textContent = text;
+    $("error").style.display = text ? "flex" : "none";
   }
 
   function relabel() {
@@ -51,6 +52,7 @@ const lsShell = (() => {
     $("copy-link").textContent = tr("web.copy_link");
     $("copy-link").title = tr("web.copy_link_tip");
     $("drop").textContent = tr("web.drop_here");
+    $("error-close").title = $("error-close").ariaLabel = tr("web.close");
     document.documentElement.lang = Module.UTF8ToString(Module._ls_lang());
     if (firstFrameMs !== null) $("load").textContent = tr("web.load_time", { ms: Math.round(firstFrameMs) });
   }
@@ -87,7 +89,8 @@ const lsShell = (() => {
     const p = new URLSearchParams(hash);
     const args = [];
     const fail = (key, detail) => {
-      const lang = p.get("lang") === "ko" ? ["--lang", "ko"] : [];
+      // The link's own language wins over the remembered one, even when the link is damaged.
+      const lang = p.get("lang") === "ko" || p.get("lang") === "en" ? ["--lang", p.get("lang")] : [];
       return [...lang, "--link-error", key, "--link-detail", String(detail)];
     };
     const lang = p.get("lang");
@@ -158,12 +161,24 @@ const lsShell = (() => {
 
   // A file from the picker or a drop: into the memory file system, then opened by the app.
   async function openFile(file) {
+    // What the page said about the scenario before ("Link copied", the link
+    // itself, a damaged link) is about the one being replaced: it goes.
+    forgetLink();
     const bytes = new Uint8Array(await file.arrayBuffer());
     const FS = Module.FS;
     try { FS.mkdir("/uploads"); } catch (e) { /* exists */ }
     const path = "/uploads/" + file.name.replace(/[^A-Za-z0-9._-]/g, "_");
     FS.writeFile(path, bytes);
     Module._ls_open_path(allocString(path));
+  }
+
+  function forgetLink() {
+    lastLink = null;
+    setStatus("");
+    $("link").style.display = "none";
+    $("link").value = "";
+    showError("");
+    if (location.hash) history.replaceState(null, "", location.href.replace(/#.*$/, ""));
   }
 
   function download(path) {
@@ -186,15 +201,52 @@ const lsShell = (() => {
     return new Promise((resolve) => Module.FS.syncfs(populate, () => resolve()));
   }
 
+  // The mouse wheel. Emscripten 3.1.6's GLFW hands the browser's deltaX and
+  // deltaY to the app as they are: pixels (100 for one notch in Chromium),
+  // with the browser's sign (down is positive), where GLFW and ImGui count
+  // notches with up positive. So one notch up zoomed out by 1.25^100 and a
+  // 4-pixel trackpad scroll zoomed 2.4x. The page takes every wheel event
+  // before GLFW does (capture on the window runs before the canvas's own
+  // listeners), turns it into notches with up positive, and gives GLFW an
+  // event that carries those notches.
+  const WHEEL_PX_PER_NOTCH = 100;   // Chromium's and Firefox's pixel notch (Firefox in pixel mode)
+  const WHEEL_LINES_PER_NOTCH = 3;  // Firefox's line mode: three lines a notch
+  const WHEEL_NOTCHES_PER_PAGE = 5;
+  const WHEEL_NOTCHES_MAX = 10;     // one fling of a free-spinning wheel, at most
+  function wheelNotches(delta, mode) {
+    const n = mode === 1 ? delta / WHEEL_LINES_PER_NOTCH : mode === 2 ? delta * WHEEL_NOTCHES_PER_PAGE : delta / WHEEL_PX_PER_NOTCH;
+    return -Math.max(-WHEEL_NOTCHES_MAX, Math.min(WHEEL_NOTCHES_MAX, n));
+  }
+  window.addEventListener("wheel", (e) => {
+    if (e.target !== canvas || e.lsNotches) return;
+    e.stopImmediatePropagation();
+    e.preventDefault();
+    const notched = new WheelEvent("wheel", {
+      deltaX: wheelNotches(e.deltaX, e.deltaMode), deltaY: wheelNotches(e.deltaY, e.deltaMode), deltaMode: 0,
+      clientX: e.clientX, clientY: e.clientY, screenX: e.screenX, screenY: e.screenY,
+      shiftKey: e.shiftKey, ctrlKey: e.ctrlKey, altKey: e.altKey, metaKey: e.metaKey, bubbles: true, cancelable: true,
+    });
+    notched.lsNotches = true;
+    canvas.dispatchEvent(notched);
+  }, { capture: true, passive: false });
+
   let ignoreHashChange = false;
   window.addEventListener("hashchange", () => {
     if (ignoreHashChange) { ignoreHashChange = false; return; }
     location.reload(); // a new link pasted into the address bar opens afresh
   });
 
+  // The page's buttons never keep the keyboard: Space and the arrows belong
+  // to the app (a focused button would take Space as another click: Copy
+  // link copied again while the app started playing).
+  for (const id of ["open-file", "copy-link", "error-close"]) {
+    $(id).addEventListener("mousedown", (e) => e.preventDefault());
+    $(id).addEventListener("click", (e) => { e.currentTarget.blur(); canvas.focus(); });
+  }
   $("open-file").addEventListener("click", () => $("file-input").click());
   $("file-input").addEventListener("change", (e) => { if (e.target.files[0]) openFile(e.target.files[0]); e.target.value = ""; });
   $("copy-link").addEventListener("click", () => copyLink());
+  $("error-close").addEventListener("click", () => showError(""));
   document.addEventListener("dragover", (e) => { e.preventDefault(); document.body.classList.add("dragging"); });
   document.addEventListener("dragleave", (e) => { if (!e.relatedTarget) document.body.classList.remove("dragging"); });
   document.addEventListener("drop", (e) => {

@@ -5,6 +5,8 @@
 #include <functional>
 #include <limits>
 
+#include <fmt/format.h>
+
 #include "leasescope/sim/simulation.hpp"
 
 namespace leasescope::sim {
@@ -184,9 +186,11 @@ std::size_t state_bytes(const Simulation& sim, const ModelStore& store) {
 
 }  // namespace
 
-Timeline::Timeline(Scenario scenario, Tick checkpoint_every, std::size_t checkpoint_bytes_max)
+Timeline::Timeline(Scenario scenario, Tick checkpoint_every, std::size_t checkpoint_bytes_max,
+                   std::int64_t events_max)
     : scenario_(std::make_unique<Scenario>(std::move(scenario))), checkpoint_every_(checkpoint_every) {
     LS_ASSERT(checkpoint_every_ >= 1);
+    LS_ASSERT(events_max >= 0);
     Simulation sim(*scenario_);
     ModelStore store(scenario_->lock);
     trace_.header = sim.header();
@@ -221,8 +225,17 @@ Timeline::Timeline(Scenario scenario, Tick checkpoint_every, std::size_t checkpo
         if (sim.skip_quiet_ticks(store, next_checkpoint) > 0 && sim.next_tick() == next_checkpoint) continue;
         auto stepped = sim.step(store, hashing);
         LS_ASSERT(stepped.ok());
+        // Checked after each tick: one tick adds a bounded number of events
+        // (model.md §11.6), so the trace never grows much past the limit.
+        if (static_cast<std::int64_t>(trace_.events.size()) > events_max) {
+            limit_error_ = fmt::format(
+                "{}: the run emits more than {} events by tick {}; at most {} (trace_events_max), as every event "
+                "is kept in memory: shorten the horizon or use fewer candidates, runs, writes or faults",
+                scenario_->name, events_max, trace_.events.back().tick, events_max);
+            break;
+        }
     }
-    trace_.summary.end_tick = sim.end_tick();
+    trace_.summary.end_tick = limit_error_.empty() ? sim.end_tick() : trace_.events.back().tick;
     trace_.summary.results = sim.results();
     trace_.summary.violations = sim.violations();
     trace_.summary.events = hashing.count();

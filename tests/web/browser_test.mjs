@@ -29,7 +29,7 @@ async function open(browser, fragment, name) {
   await page.navigate(base + "index.html" + fragment);
   await page.waitFrames(8);
   const state = JSON.parse(await page.eval("Module.UTF8ToString(Module._ls_link_state())"));
-  const error = await page.eval("document.getElementById('error').style.display === 'block' ? document.getElementById('error').textContent : ''");
+  const error = await page.eval("document.getElementById('error').style.display !== 'none' ? document.getElementById('error-text').textContent : ''");
   const load = await page.eval("window.lsLoad");
   if (load) loadTimes.push(load.sinceNavigationMs);
   const png = await page.screenshot();

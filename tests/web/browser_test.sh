@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Serves a built browser folder (build/web) on a free loopback port with
-# Python's http.server, runs the browser tests in headless chromium against
-# it, and stops the server. Screenshots land in OUT_DIR.
+# Python's http.server, runs the browser tests (browser_test.mjs, then
+# input_test.mjs) in headless chromium against it, and stops the server. Screenshots land in OUT_DIR.
 # Usage: browser_test.sh WEB_DIR OUT_DIR
 set -euo pipefail
 web=$1 out=$2
@@ -18,4 +18,8 @@ for _ in $(seq 1 50); do
   python3 -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:$port/index.html')" 2>/dev/null && break
   sleep 0.1
 done
-node "$here/browser_test.mjs" "http://127.0.0.1:$port/" "$out"
+rc=0
+node "$here/browser_test.mjs" "http://127.0.0.1:$port/" "$out" || rc=1
+# Real input: the wheel, the page's buttons and keys, the picker, a drop, downloads.
+node "$here/input_test.mjs" "http://127.0.0.1:$port/" "$out" || rc=1
+exit "$rc"

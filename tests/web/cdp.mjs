@@ -96,9 +96,14 @@ export class Page {
     this.sessionId = sessionId;
     this.targetId = targetId;
     this.console = [];
+    this.waiters = [];
   }
   send(method, params = {}) { return this.browser.send(method, params, this.sessionId); }
   onEvent(msg) {
+    for (const w of this.waiters.splice(0)) {
+      if (w.method === msg.method) w.resolve(msg.params);
+      else this.waiters.push(w);
+    }
     if (msg.method === "Runtime.consoleAPICalled")
       this.console.push(msg.params.args.map((a) => a.value ?? a.description ?? "").join(" "));
     if (msg.method === "Runtime.exceptionThrown")
@@ -109,6 +114,36 @@ export class Page {
     if (r.exceptionDetails) throw new Error(`${expression}: ${r.exceptionDetails.exception?.description || r.exceptionDetails.text}`);
     return r.result.value;
   }
+  // The next event `method` of this page (enable its domain first); throws after timeoutMs.
+  waitForEvent(method, timeoutMs = 10000) {
+    return new Promise((resolve, reject) => {
+      const w = { method, resolve };
+      this.waiters.push(w);
+      setTimeout(() => { this.waiters = this.waiters.filter((x) => x !== w); reject(new Error(`no ${method} in ${timeoutMs} ms`)); }, timeoutMs);
+    });
+  }
+  // Real input, as a user's: a left click at (x, y) in CSS pixels, a key, a wheel notch.
+  async click(x, y) {
+    await this.send("Input.dispatchMouseEvent", { type: "mouseMoved", x, y });
+    await this.send("Input.dispatchMouseEvent", { type: "mousePressed", x, y, button: "left", buttons: 1, clickCount: 1 });
+    await this.send("Input.dispatchMouseEvent", { type: "mouseReleased", x, y, button: "left", buttons: 0, clickCount: 1 });
+  }
+  async clickElement(id) {
+    const r = await this.eval(`(() => { const r = document.getElementById(${JSON.stringify(id)}).getBoundingClientRect(); return { x: r.x + r.width / 2, y: r.y + r.height / 2 }; })()`);
+    await this.click(r.x, r.y);
+  }
+  // A key held for a few frames, as a hand presses it (ImGui 1.86 reads which keys are down once a frame).
+  async key(key, code, keyCode, text) {
+    await this.send("Input.dispatchKeyEvent", { type: "keyDown", key, code, windowsVirtualKeyCode: keyCode, text });
+    await this.frames(2);
+    await this.send("Input.dispatchKeyEvent", { type: "keyUp", key, code, windowsVirtualKeyCode: keyCode });
+  }
+  async wheel(x, y, deltaX, deltaY) {
+    await this.send("Input.dispatchMouseEvent", { type: "mouseMoved", x, y });
+    await this.send("Input.dispatchMouseEvent", { type: "mouseWheel", x, y, deltaX, deltaY });
+  }
+  // Waits until the app has drawn `n` more frames (what input does shows then).
+  async frames(n) { const now = await this.waitFrames(0); await this.waitFrames(now + n); }
   navigate(url) { return this.send("Page.navigate", { url }); }
   // Waits until the app has drawn `frames` frames (its layout settles in a few); throws after timeoutMs.
   async waitFrames(frames, timeoutMs = 30000) {

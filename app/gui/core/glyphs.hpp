@@ -9,6 +9,16 @@
 
 namespace leasescope::gui {
 
+// True for the Hangul the atlas may need: syllables U+AC00–U+D7A3 and the
+// compatibility jamo U+3131–U+318E.
+bool is_hangul(char32_t cp);
+
+// Adds `cp` to `glyphs` when it is Hangul; true when it was new. The host
+// calls it for the text of the input field being edited (the path field of
+// Open and Save): typed, pasted or composed Korean gets its glyphs baked
+// before the next frame instead of showing as boxes.
+bool add_hangul_point(std::set<char32_t>& glyphs, char32_t cp);
+
 // Adds the Hangul code points of `utf8` (syllables U+AC00–U+D7A3 and the
 // compatibility jamo U+3131–U+318E) to `glyphs`; true when one was new.
 bool add_hangul(std::set<char32_t>& glyphs, std::string_view utf8);

@@ -50,6 +50,12 @@ void item(bool text, const char* label) {
 
 const std::vector<LayoutItem>& items() { return recorded; }
 
+std::optional<LayoutRect> panel_rect(const char* id) {
+    const ImGuiWindow* w = ::ImGui::FindWindowByName((std::string("###") + id).c_str());
+    if (!w || !w->Active || w->Hidden) return std::nullopt;
+    return rect_of(w->Rect());
+}
+
 std::vector<LayoutWindow> windows() {
     std::vector<LayoutWindow> out;
     const ImGuiContext& g = *GImGui;
@@ -135,8 +141,9 @@ bool SliderFloat(const char* label, float* v, float v_min, float v_max, const ch
 
 bool BeginCombo(const char* label, const char* preview_value, ImGuiComboFlags flags) {
     const bool open = ::ImGui::BeginCombo(label, preview_value, flags);
-    // Open, the last item is the popup's; closed, it is the combo itself.
-    if (!open) probe::item(false, label);
+    // Open, the last item is the popup's; closed, it is the combo itself,
+    // recorded by what it shows (the preset's title), else by its label.
+    if (!open) probe::item(false, preview_value && *preview_value ? preview_value : label);
     return open;
 }
 

@@ -5,6 +5,7 @@
 // leasescope::gui, `ImGui::Text` and the other widgets below name these
 // recording wrappers, which call ImGui's own; every other `ImGui::` name
 // reaches ImGui through the using-directive.
+#include <optional>
 #include <vector>
 
 #include <imgui.h>
@@ -19,6 +20,9 @@ void record(bool on);
 bool recording();
 // Records the last item (ImGui::GetItemRectMin/Max) in the current window.
 void item(bool text, const char* label);
+// Where the panel `id` (its window "title###id") is drawn this frame, when it is:
+// its real place, which the user may have moved it from the computed layout.
+std::optional<LayoutRect> panel_rect(const char* id);
 // What was recorded, and the windows drawn this frame (call after the frame).
 const std::vector<LayoutItem>& items();
 std::vector<LayoutWindow> windows();

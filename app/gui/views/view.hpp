@@ -79,6 +79,7 @@ struct FrameContext {
     bool code_open = false;          // the Code panel
     float scale = 1.0f;              // the UI scale (projector mode): fixed pixel sizes are multiplied by it
     bool high_contrast = false;      // the high-contrast palette is on
+    std::string edited_from;         // the preset this scenario is an edited copy of (App::edited_from)
     // The Live, Find or Code panel covers the bottom row (events and explanation).
     bool bottom_taken() const { return live.open || find.open || code_open; }
 

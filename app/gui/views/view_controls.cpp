@@ -29,6 +29,11 @@ public:
         ImGui::PopFont();
         flow(em * 15, em);
         draw_presets(ctx, out, em);
+        if (!ctx.edited_from.empty()) {
+            flow(button_w(ctx.tr("ctl.back_to_preset")), ImGui::GetStyle().ItemSpacing.x);
+            if (ImGui::Button(ctx.tr("ctl.back_to_preset"))) out.push_back(command::LoadPreset{ctx.edited_from});
+            if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", ctx.tr("tip.back_to_preset"));
+        }
         // The buttons flow: on a narrow window they wrap to the next row, never off the edge.
         flow(button_w(ctx.tr("ctl.open")), ImGui::GetStyle().ItemSpacing.x);
         // In the browser, Open is the browser's file dialog and Save a download (platform.hpp).
@@ -88,30 +93,8 @@ public:
         if (ImGui::Button(ctx.tr("ctl.reset_layout"))) out.push_back(command::ResetLayout{});
         flow(button_w(ctx.tr("ctl.view")), ImGui::GetStyle().ItemSpacing.x);
         draw_view_menu(ctx, out);
-        // Messages after the buttons, wrapped to the bar's width.
-        const std::string& message = !ctx.error.empty() ? ctx.error : ctx.notice;
-        if (!message.empty()) {
-            flow(std::min(ImGui::CalcTextSize(message.c_str()).x, em * 20), em);
-            ImGui::PushTextWrapPos(0.0f);
-            ImGui::TextColored(!ctx.error.empty() ? ImVec4(0.85f, 0.0f, 0.28f, 1) : ImVec4(0.1f, 0.5f, 0.25f, 1), "%s",
-                               message.c_str());
-            ImGui::PopTextWrapPos();
-            if (!ctx.error.empty() && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", ctx.error.c_str());
-        }
-        // On a short screen for the text size (under 36 lines: a projector at a
-        // large scale) the knobs fold into a panel that the "Knobs" button opens,
-        // so the timeline keeps its room; otherwise they wrap in the bar.
-        if (ImGui::GetIO().DisplaySize.y < em * 36.0f) {
-            flow(button_w(ctx.tr("ctl.knobs")), em);
-            if (ImGui::Button(ctx.tr("ctl.knobs"))) ImGui::OpenPopup("knobs_popup");
-            ImGui::SetNextWindowSize(ImVec2(ImGui::GetIO().DisplaySize.x * 0.9f, 0));
-            if (ImGui::BeginPopup("knobs_popup")) {
-                draw_parameters(ctx, out, em);
-                ImGui::EndPopup();
-            }
-        } else {
-            draw_parameters(ctx, out, em);
-        }
+        draw_message(ctx, em);
+        draw_knobs(ctx, out, em);
         ImGui::Spacing();
         draw_lesson(ctx);
         // The bar is as tall as its wrapped knobs and lesson: ask the app for that height.
@@ -124,15 +107,45 @@ public:
     }
 
 private:
+    // Messages after the buttons, wrapped to the bar's width.
+    static void draw_message(const FrameContext& ctx, float em) {
+        const std::string& message = !ctx.error.empty() ? ctx.error : ctx.notice;
+        if (message.empty()) return;
+        flow(std::min(ImGui::CalcTextSize(message.c_str()).x, em * 20), em);
+        ImGui::PushTextWrapPos(0.0f);
+        ImGui::TextColored(!ctx.error.empty() ? ImVec4(0.85f, 0.0f, 0.28f, 1) : ImVec4(0.1f, 0.5f, 0.25f, 1), "%s",
+                           message.c_str());
+        ImGui::PopTextWrapPos();
+        if (!ctx.error.empty() && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", ctx.error.c_str());
+    }
+
+    // On a short screen for the text size (under 36 lines: a projector at a
+    // large scale) the knobs fold into a panel that the "Knobs" button opens,
+    // so the timeline keeps its room; otherwise they wrap in the bar.
+    void draw_knobs(const FrameContext& ctx, Commands& out, float em) {
+        if (ImGui::GetIO().DisplaySize.y >= em * 36.0f) return draw_parameters(ctx, out, em);
+        flow(button_w(ctx.tr("ctl.knobs")), em);
+        if (ImGui::Button(ctx.tr("ctl.knobs"))) ImGui::OpenPopup("knobs_popup");
+        ImGui::SetNextWindowSize(ImVec2(ImGui::GetIO().DisplaySize.x * 0.9f, 0));
+        if (ImGui::BeginPopup("knobs_popup")) {
+            draw_parameters(ctx, out, em);
+            ImGui::EndPopup();
+        }
+    }
+
     // The preset's point, whole: a strip that wraps to the window's width in
-    // either language (never cut, never only in a tooltip).
+    // either language (never cut, never only in a tooltip). On an edited copy
+    // of a preset the strip says that it was written for the preset, whose
+    // story the edits may have changed (with lease 14 nobody takes over).
     static void draw_lesson(const FrameContext& ctx) {
-        const std::string& summary = ctx.lang() == Lang::ko && !ctx.scenario.summary.ko.empty()
-                                         ? ctx.scenario.summary.ko
-                                         : ctx.scenario.summary.en;
-        if (summary.empty()) return;
+        const std::string& lesson = ctx.lang() == Lang::ko && !ctx.scenario.summary.ko.empty()
+                                        ? ctx.scenario.summary.ko
+                                        : ctx.scenario.summary.en;
+        if (lesson.empty()) return;
+        const bool edited = !ctx.edited_from.empty();
+        const std::string summary = edited ? std::string(ctx.tr("lesson.edited_note")) + " " + lesson : lesson;
         ImDrawList* dl = ImGui::GetWindowDrawList();
-        const char* tag = ctx.tr("lesson.tag");
+        const char* tag = ctx.tr(edited ? "lesson.tag_edited" : "lesson.tag");
         const ImVec2 tag_size = ImGui::CalcTextSize(tag);
         const ImVec2 p = ImGui::GetCursorScreenPos();
         const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
@@ -140,8 +153,10 @@ private:
         const float wrap_w = std::max(50.0f, right - text_x - 6);
         const ImVec2 text_size = ImGui::CalcTextSize(summary.c_str(), nullptr, false, wrap_w);
         const float h = std::max(text_size.y, tag_size.y) + 6;
-        dl->AddRectFilled(p, ImVec2(right, p.y + h), IM_COL32(232, 240, 252, 255), 4.0f);
-        dl->AddRectFilled(p, ImVec2(p.x + tag_size.x + 10, p.y + h), IM_COL32(20, 90, 200, 255), 4.0f);
+        dl->AddRectFilled(p, ImVec2(right, p.y + h),
+                          edited ? IM_COL32(240, 240, 236, 255) : IM_COL32(232, 240, 252, 255), 4.0f);
+        dl->AddRectFilled(p, ImVec2(p.x + tag_size.x + 10, p.y + h),
+                          edited ? IM_COL32(110, 112, 120, 255) : IM_COL32(20, 90, 200, 255), 4.0f);
         dl->AddText(ImVec2(p.x + 5, p.y + 3), IM_COL32(255, 255, 255, 255), tag);
         ImGui::SetCursorScreenPos(ImVec2(text_x, p.y + 3));
         ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + wrap_w);
@@ -205,7 +220,9 @@ private:
     void draw_presets(const FrameContext& ctx, Commands& out, float em) {
         const std::string& title =
             ctx.lang() == Lang::ko && !ctx.scenario.title.ko.empty() ? ctx.scenario.title.ko : ctx.scenario.title.en;
-        const std::string shown = title.empty() ? ctx.scenario.name : title;
+        const std::string& plain = title.empty() ? ctx.scenario.name : title;
+        const std::string shown =
+            ctx.edited_from.empty() ? plain : ctx.strings.tr("scenario.edited_title", {{"title", plain}});
         ImGui::SetNextItemWidth(em * 15);
         if (ImGui::BeginCombo("##preset", shown.c_str())) {
             for (const PresetInfo& p : ctx.presets) {
@@ -236,6 +253,7 @@ private:
         ImGui::TextUnformatted(title);
         ImGui::SetNextItemWidth(ImGui::GetFontSize() * 30);
         const bool enter = ImGui::InputText("##path", &path_, ImGuiInputTextFlags_EnterReturnsTrue);
+        if (ImGui::IsItemEdited()) out.push_back(command::TextEdited{path_});  // Korean glyphs (host.cpp)
         ImGui::SameLine();
         if ((ImGui::Button(ctx.tr("ctl.ok")) || enter) && !path_.empty()) {
             out.push_back(PathCommand{path_});

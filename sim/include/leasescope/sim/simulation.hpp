@@ -13,6 +13,7 @@
 #include "leasescope/engine/elector.hpp"
 #include "leasescope/engine/model_store.hpp"
 #include "leasescope/engine/prng.hpp"
+#include "leasescope/sim/limits.hpp"
 #include "leasescope/sim/outcome_spill.hpp"
 #include "leasescope/sim/scenario.hpp"
 #include "leasescope/sim/trace.hpp"
@@ -259,8 +260,15 @@ class Timeline {
 public:
     static constexpr std::size_t default_checkpoint_bytes_max = std::size_t{256} << 20;
 
+    // A run that would emit more than `events_max` events (limits::trace_events_max:
+    // every event is kept in memory) stops at the first tick that passes it,
+    // with limit_error() saying so; the trace then holds what came before.
     explicit Timeline(Scenario scenario, Tick checkpoint_every = 64,
-                      std::size_t checkpoint_bytes_max = default_checkpoint_bytes_max);
+                      std::size_t checkpoint_bytes_max = default_checkpoint_bytes_max,
+                      std::int64_t events_max = limits::trace_events_max);
+
+    // Empty, or why the run was cut short (model.md §11.6): callers refuse such a timeline.
+    const std::string& limit_error() const { return limit_error_; }
 
     // The spacing in use (at least the one asked for).
     Tick checkpoint_every() const { return checkpoint_every_; }
@@ -286,6 +294,7 @@ private:
     std::vector<std::size_t> checkpoint_sizes_;  // estimated bytes of each
     Tick checkpoint_every_;
     std::size_t checkpoint_bytes_ = 0;
+    std::string limit_error_;
 };
 
 }  // namespace leasescope::sim
