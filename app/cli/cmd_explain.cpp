@@ -104,7 +104,8 @@ int cmd_explain(const ExplainOptions& o) {
         ++shown;
     }
     if (shown == 0) fmt::print("{}\n\n", strings.tr("explain.quiet_tick", {{"tick", std::to_string(tick)}}));
-    fmt::print("{}\n", words::explain_state(snap, strings));
+    const std::string state = words::explain_state(snap, strings);
+    if (!state.empty()) fmt::print("{}\n", state);  // never a heading with nothing under it
     return exit_ok;
 }
 

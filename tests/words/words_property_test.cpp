@@ -314,6 +314,18 @@ struct Checker {
     }
 };
 
+// "At the end of tick N:" is printed only with something under it: each line
+// under the heading starts with a bullet, and a heading without one is never
+// printed (partition-extend 14, deadline-lock-vs-group 3 once showed it bare).
+void check_state_heading(const std::string& name, Lang lang, const sim::Snapshot& snap, const Strings& s) {
+    const std::string state = explain_state(snap, s);
+    const std::string heading = s.tr("explain.state_at", {{"tick", std::to_string(snap.tick)}});
+    if (state.empty()) return;
+    EXPECT_EQ(state.rfind(heading, 0), 0u) << name << " [" << lang_code(lang) << "] tick " << snap.tick;
+    EXPECT_NE(state.find("\n• ", heading.size()), std::string::npos)
+        << name << " [" << lang_code(lang) << "] tick " << snap.tick << ": a heading with nothing under it";
+}
+
 void check_all(const std::vector<Named>& corpus, std::size_t& checked, std::set<std::string>& seen) {
     for (const Named& named : corpus) {
         const sim::Timeline timeline(named.scenario);
@@ -324,7 +336,10 @@ void check_all(const std::vector<Named>& corpus, std::size_t& checked, std::set<
             Checker checker{named, timeline, lang, s, ends, &checked, &seen};
             std::optional<sim::Snapshot> snap;
             for (std::size_t k = 0; k < events.size(); ++k) {
-                if (!snap || snap->tick != events[k].tick) snap = timeline.snapshot_at(events[k].tick);
+                if (!snap || snap->tick != events[k].tick) {
+                    snap = timeline.snapshot_at(events[k].tick);
+                    check_state_heading(named.name, lang, *snap, s);
+                }
                 checker.check(k, *snap);
                 if (::testing::Test::HasFatalFailure()) return;
             }

@@ -57,7 +57,9 @@ struct Explanation {
 Explanation explain(const ExplainContext& ctx, const Strings& strings);
 std::string explain_event(const ExplainContext& ctx, const Strings& strings);  // explain(ctx).body()
 
-// One line per node and slot: the state at the end of a tick, in words.
+// One line per node and slot: the state at the end of a tick, in words,
+// under the heading "At the end of tick N:"; empty (no heading either) when
+// no node is busy and no record is held.
 std::string explain_state(const sim::Snapshot& snapshot, const Strings& strings);
 
 // The status word of a node ("STALE", "running", …).
