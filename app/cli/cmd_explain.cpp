@@ -88,7 +88,7 @@ int cmd_explain(const ExplainOptions& o) {
         fmt::print(
             "{}\n{}\n\n{}\n\n",
             strings.tr("tour.step_of", {{"step", std::to_string(*o.tour_step)}, {"count", std::to_string(step_count)}}),
-            step->title(lang), words::tour_body(*step, trace, lang));
+            step->title(lang), words::tour_body(*step, trace, strings));
     }
     const sim::Snapshot snap = timeline.snapshot_at(tick);
     std::size_t shown = 0;

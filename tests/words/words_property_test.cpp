@@ -468,11 +468,11 @@ TEST(Tour, EveryStepTellsTheTraceAsItStandsAtItsTick) {
         }
         for (Lang lang : {Lang::en, Lang::ko}) {
             const Strings s = in(lang);
-            const std::string body = tour_body(step, trace, lang);
+            const std::string body = tour_body(step, trace, s);
             const std::string at = "step " + std::to_string(i + 1) + " [" + lang_code(lang) + "]: ";
             EXPECT_FALSE(step.title(lang).empty()) << at;
             EXPECT_EQ(body.find_first_of("{}"), std::string::npos) << at << body;
-            for (const auto& [name, value] : tour_fields(step, trace)) {
+            for (const auto& [name, value] : tour_fields(step, trace, &s)) {
                 if (step.body(lang).find("{" + name + "}") == std::string::npos) continue;
                 EXPECT_NE(value, "?") << at << name << " never happens";
             }
@@ -511,4 +511,35 @@ TEST(Tour, EveryStepTellsTheTraceAsItStandsAtItsTick) {
             }
         }
     }
+}
+
+// A tour step's {NAME_lock} tells who holds the lock at that event as the
+// simulator's state has it: expiry-takeover's step 6 (the rejected release at
+// tick 12) once said node-a's old token "cannot delete node-b's record" while
+// the record panel said vacant: node-b's record had expired earlier that tick.
+TEST(Tour, TheLockIsToldAsItStandsAtTheEvent) {
+    std::vector<TourStep> steps;
+    std::string error;
+    ASSERT_TRUE(load_tour(read_all(source_dir + "/assets/tour.json"), steps, error)) << error;
+    std::size_t told = 0;
+    for (const TourStep& step : steps) {
+        for (Lang lang : {Lang::en, Lang::ko}) {
+            if (step.body(lang).find("_lock}") == std::string::npos) continue;
+            const std::string path = source_dir + "/scenarios/" + step.preset + ".json";
+            auto parsed = sim::parse_scenario(read_all(path), path);
+            ASSERT_TRUE(parsed.ok());
+            const sim::Timeline timeline(std::move(parsed).value());
+            const Tick tick = resolve_tour_tick(step, timeline.trace());
+            // The record panel's state: the end of the tick (no acquire follows the release here).
+            const sim::Snapshot snap = timeline.snapshot_at(tick);
+            const bool vacant = std::none_of(snap.slots.begin(), snap.slots.end(),
+                                             [&](const SlotRecord& r) { return r.valid_at(tick); });
+            const Strings s = in(lang);
+            const std::string body = tour_body(step, timeline.trace(), s);
+            const std::string says_vacant = s.tr("explain.release.not_owner_vacant");
+            EXPECT_EQ(contains(body, says_vacant), vacant) << step.preset << " tick " << tick << ": " << body;
+            ++told;
+        }
+    }
+    EXPECT_GE(told, 2u);  // step 6, in both languages
 }
