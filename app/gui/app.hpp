@@ -228,6 +228,10 @@ public:
     bool narrating() const { return narrate_.on; }
     // The pair's difference in words and where the runs part, for headless reports.
     std::string compare_report() const;
+    // Puts the playhead on the tick where the compared runs part (their first
+    // divergence), so the words and the picture speak of the same tick; nothing
+    // when no pair is open or the runs never part.
+    void seek_to_divergence();
 };
 
 // One step of Ctrl+plus / Ctrl+minus, and the bounds of the UI scale.

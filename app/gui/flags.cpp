@@ -54,8 +54,9 @@ std::optional<int> parse_flags(int argc, char** argv, GuiFlags& f) {
                  "changes (to compare frame times)");
     cli.add_option("--pair", f.pair,
                    "Open a ready-made pair side by side: gc-pause (fenced vs not), failover (lost lock vs fence "
-                   "reset), expiry-autoextend (expiry-takeover without vs with autoExtend); with --screenshot and "
-                   "--svg, the pair's picture, and the first divergence and the difference in words on stdout")
+                   "reset), expiry-autoextend (expiry-takeover without vs with autoExtend), at the tick where the runs "
+                   "part unless --tick says otherwise; with --screenshot and --svg, the pair's picture, and the "
+                   "first divergence and the difference in words on stdout")
         ->check(CLI::IsMember({"gc-pause", "failover", "expiry-autoextend"}));
     cli.add_option("--compare", f.compare_path, "Open the scenario side by side with this scenario file (as B)");
     cli.add_option("--compare-set", f.compare_sets,

@@ -69,8 +69,10 @@ int start(App& app, const GuiFlags& f) {
         if (f.headless()) app.set_playing(false);
     }
     if (f.tick >= 0) app.seek(f.tick);
+    // A pair without --tick opens where the runs part, the tick its words speak of.
+    if (f.tick < 0 && app.compare() != nullptr) app.seek_to_divergence();
     // Opened plainly, the app plays the story once from tick 0 (Space pauses).
-    if (f.tick < 0 && !f.tour && !f.headless()) app.set_playing(true);
+    if (f.tick < 0 && !f.tour && !f.headless() && app.compare() == nullptr) app.set_playing(true);
     if (!f.svg_path.empty()) {
         if (app.compare() != nullptr)
             app.apply({command::ExportPairSvg{f.svg_path}});
