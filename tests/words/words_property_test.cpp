@@ -543,3 +543,48 @@ TEST(Tour, TheLockIsToldAsItStandsAtTheEvent) {
     }
     EXPECT_GE(told, 2u);  // step 6, in both languages
 }
+
+// The record's TTL in numbers a student can check: watchdog-pause at tick 12
+// showed "TTL left 6 / 10", the time left over the span since the
+// acquisition, where the renewal at tick 9 had set a TTL of 10. For every
+// record held at the end of every tick of every preset, the TTL named is the
+// one the token's latest acquisition or renewal event set, at that event's
+// tick, and what is left is what the record's expiry leaves.
+TEST(Words, TheRecordsTtlIsTheOneItsLastRenewalSet) {
+    std::size_t told = 0;
+    bool renewed_seen = false;
+    for (const Named& named : presets()) {
+        const sim::Timeline timeline(named.scenario);
+        const sim::Trace& trace = timeline.trace();
+        for (Tick t = 0; t <= timeline.end_tick(); ++t) {
+            const sim::Snapshot snap = timeline.snapshot_at(t);
+            const std::size_t end = timeline.first_event_at_or_after(t + 1);
+            for (const SlotRecord& r : snap.slots) {
+                if (!r.valid_at(t)) continue;
+                const auto set = ttl_set(trace, end, r.token);
+                ASSERT_TRUE(set.has_value()) << named.name << " tick " << t;
+                // The event it names is in the trace with that tick and TTL, and it set this expiry.
+                EXPECT_EQ(set->tick + set->ttl, r.expires_at) << named.name << " tick " << t;
+                renewed_seen = renewed_seen || set->tick > r.acquired_at;
+                for (Lang lang : {Lang::en, Lang::ko}) {
+                    const std::string line = ttl_words(trace, end, r, t, in(lang));
+                    EXPECT_TRUE(contains(line, std::to_string(r.expires_at - t))) << line;
+                    EXPECT_TRUE(contains(line, std::to_string(set->tick))) << line;
+                    EXPECT_EQ(line.find_first_of("{}/"), std::string::npos) << line;
+                }
+                ++told;
+            }
+        }
+    }
+    EXPECT_GT(told, 100u);
+    EXPECT_TRUE(renewed_seen);  // the presets reach a renewed record
+    // The case the class saw: node-b's renewal at tick 12 set a TTL of 6 (it said "6 / 10").
+    const std::string path = source_dir + "/scenarios/watchdog-pause.json";
+    auto parsed = sim::parse_scenario(read_all(path), path);
+    ASSERT_TRUE(parsed.ok());
+    const sim::Timeline timeline(std::move(parsed).value());
+    const sim::Snapshot snap = timeline.snapshot_at(12);
+    ASSERT_FALSE(snap.slots.empty());
+    EXPECT_EQ(ttl_words(timeline.trace(), timeline.first_event_at_or_after(13), snap.slots[0], 12, in(Lang::en)),
+              "TTL left 6 of the 6 set at tick 12 · expires at tick 18");
+}
