@@ -92,7 +92,7 @@ int cmd_explain(const ExplainOptions& o) {
         fmt::print(
             "{}\n{}\n\n{}\n\n",
             strings.tr("tour.step_of", {{"step", std::to_string(*o.tour_step)}, {"count", std::to_string(step_count)}}),
-            step->title(lang), words::tour_body(*step, trace, lang));
+            step->title(lang), words::tour_body(*step, trace, strings));
     }
     const sim::Snapshot snap = timeline.snapshot_at(tick);
     std::size_t shown = 0;
@@ -108,7 +108,8 @@ int cmd_explain(const ExplainOptions& o) {
         ++shown;
     }
     if (shown == 0) fmt::print("{}\n\n", strings.tr("explain.quiet_tick", {{"tick", std::to_string(tick)}}));
-    fmt::print("{}\n", words::explain_state(snap, strings));
+    const std::string state = words::explain_state(snap, strings);
+    if (!state.empty()) fmt::print("{}\n", state);  // never a heading with nothing under it
     return exit_ok;
 }
 

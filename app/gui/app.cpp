@@ -356,8 +356,13 @@ void App::compute_layout(float w, float h) {
     // The top bar is as tall as its wrapped buttons, knobs and lesson ask,
     // within bounds that leave the timeline room (beyond them it scrolls).
     const float top_h = std::round(std::clamp(top_h_ > 0 ? top_h_ : em * 5.0f, em * 3.0f, h * 0.42f));
-    float left_w = std::round(std::max(em * 12.0f, w * 0.18f));
-    float right_w = std::round(std::max(em * 14.0f, w * 0.21f));
+    // A column or row whose panels are all closed (--panels) gives its room to the timeline.
+    const bool left_open = panels_.shown("candidates") || panels_.shown("action");
+    const bool right_open = panels_.shown("record") || panels_.shown("resource");
+    const bool bottom_open = panels_.shown("events") || panels_.shown("explain") || code_open_ || live_.open ||
+                             find_.open || tour_step_ >= 0;
+    float left_w = left_open ? std::round(std::max(em * 12.0f, w * 0.18f)) : 0.0f;
+    float right_w = right_open ? std::round(std::max(em * 14.0f, w * 0.21f)) : 0.0f;
     if (left_w + right_w > w * 0.6f) {
         const float k = w * 0.6f / (left_w + right_w);
         left_w = std::round(left_w * k);
@@ -370,22 +375,29 @@ void App::compute_layout(float w, float h) {
     // The rows always add up to the window: on a short window (or a large
     // scale) the bottom row and the timeline shrink and their panels scroll.
     const float rest = std::max(em * 4.0f, h - top_h - transport_h);
-    const float bottom_h = std::round(std::clamp(h * 0.27f, std::min(em * 9.0f, rest * 0.45f), rest * 0.45f));
+    const float bottom_h =
+        bottom_open ? std::round(std::clamp(h * 0.27f, std::min(em * 9.0f, rest * 0.45f), rest * 0.45f)) : 0.0f;
     const float mid_h = rest - bottom_h;
     const float side_h = mid_h + transport_h;
     layout_["controls"] = {0, 0, w, top_h};
     // Candidates take what the action panel (two badges and the overlap
     // sentence) leaves; with many nodes they scroll.
-    const float cand_h = std::round(std::max(side_h * 0.5f, std::min(side_h * 0.68f, side_h - em * 8.0f)));
+    float cand_h = std::round(std::max(side_h * 0.5f, std::min(side_h * 0.68f, side_h - em * 8.0f)));
+    if (!panels_.shown("action")) cand_h = side_h;  // one panel of a column takes all of it
+    if (!panels_.shown("candidates")) cand_h = 0;
     layout_["candidates"] = {0, top_h, left_w, cand_h};
     layout_["action"] = {0, top_h + cand_h, left_w, side_h - cand_h};
     layout_["timeline"] = {left_w, top_h, center_w, mid_h};
     layout_["transport"] = {left_w, top_h + mid_h, center_w, transport_h};
     // The record gets the larger share: one card per slot.
-    const float record_h = std::round(side_h * 0.6f);
+    float record_h = std::round(side_h * 0.6f);
+    if (!panels_.shown("resource")) record_h = side_h;
+    if (!panels_.shown("record")) record_h = 0;
     layout_["record"] = {w - right_w, top_h, right_w, record_h};
     layout_["resource"] = {w - right_w, top_h + record_h, right_w, side_h - record_h};
-    const float events_w = std::round(w * 0.55f);
+    float events_w = std::round(w * (narrate_.on ? 0.4f : 0.55f));  // narration needs the wider part
+    if (!panels_.shown("explain")) events_w = w;
+    if (!panels_.shown("events")) events_w = 0;
     layout_["events"] = {0, h - bottom_h, events_w, bottom_h};
     layout_["explain"] = {events_w, h - bottom_h, w - events_w, bottom_h};
     layout_["live"] = {0, h - bottom_h, w, bottom_h};
@@ -443,7 +455,9 @@ void App::draw_frame(Commands& out) {
         for (auto& view : views_) {
             // Narrated play's explanation takes the record's and the resource's place.
             const std::string id = view->id();
-            if (narrate_.on && (id == "record" || id == "resource")) continue;
+            if (!panels_.shown(id)) continue;  // closed by --panels
+            // Narrated play's large explanation takes the Explain panel's place, not the record's.
+            if (narrate_.on && id == "explain") continue;
             view->draw(ctx, out);
         }
     }

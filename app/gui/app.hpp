@@ -12,6 +12,7 @@
 
 #include "commands.hpp"
 #include "compare.hpp"
+#include "core/panels.hpp"
 #include "jobs.hpp"
 #include "core/glyphs.hpp"
 #include "core/lanes.hpp"
@@ -185,6 +186,7 @@ private:
     LiveStatus live_;
     FindStatus find_;
     bool code_open_ = false;  // the Code panel (it shares the bottom row)
+    PanelChoice panels_;      // --panels: which panels are open (all by default)
     std::unique_ptr<LiveJob> live_job_;
     std::unique_ptr<FindJob> find_job_;
     sim::Properties find_properties_;
@@ -247,6 +249,19 @@ public:
     bool narrating() const { return narrate_.on; }
     // The pair's difference in words and where the runs part, for headless reports.
     std::string compare_report() const;
+    // Puts the playhead on the tick where the compared runs part (their first
+    // divergence), so the words and the picture speak of the same tick; nothing
+    // when no pair is open or the runs never part.
+    void seek_to_divergence();
+    // Opens only the panels of `choice` (--panels); the layout gives a closed
+    // column or row's room to the timeline. "code" opens the Code panel.
+    void set_panels(const PanelChoice& choice);
+    // False: settings changed from now on are not written (--projector is for one session).
+    void set_remember_settings(bool on) { remember_settings_ = on; }
+    std::size_t trace_event_count() const { return timeline_ ? timeline_->trace().events.size() : 0; }
+
+private:
+    bool remember_settings_ = true;
 };
 
 // One step of Ctrl+plus / Ctrl+minus, and the bounds of the UI scale.

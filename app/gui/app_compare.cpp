@@ -127,8 +127,16 @@ std::string App::compare_report() const {
     std::string out = d.differ ? fmt::format("first divergence: event {} tick {}\nparts at tick {} (A {}, B {})\n",
                                              d.index, d.tick, d.first_tick, d.tick_a, d.tick_b)
                                : std::string("first divergence: none\n");
-    for (const Sentence& s : compare_->sentences()) out += s.key + ": " + s.text + "\n";
+    // The words as the panel shows them, in the chosen language; never the table keys.
+    for (const Sentence& s : compare_->sentences()) out += s.text + "\n";
     return out;
+}
+
+void App::seek_to_divergence() {
+    if (!compare_) return;
+    compare_->refresh(*timeline_, timeline_generation_, playhead_, strings_);
+    const auto& d = compare_->divergence();
+    if (d.differ) seek(d.first_tick);
 }
 
 App::After App::on(const command::NarrateToggle&) {

@@ -55,7 +55,7 @@ void App::load_settings() {
 }
 
 void App::save_settings() const {
-    if (options_.config_dir.empty()) return;
+    if (options_.config_dir.empty() || !remember_settings_) return;
     std::error_code ec;
     fs::create_directories(options_.config_dir, ec);
     nlohmann::json j{{"lang", lang_code(strings_.lang())},
@@ -92,6 +92,16 @@ void App::set_high_contrast(bool on) {
     fonts_dirty_ = true;     // the ImGui style's colours change with it
     ++timeline_generation_;  // the timeline's cached picture is redrawn
     save_settings();
+}
+
+}  // namespace leasescope::gui
+
+namespace leasescope::gui {
+
+void App::set_panels(const PanelChoice& choice) {
+    panels_ = choice;
+    if (panels_.limited && panels_.open.count("code") > 0 && !code_open_) apply({command::CodeToggle{}});
+    request_relayout();
 }
 
 }  // namespace leasescope::gui

@@ -10,13 +10,33 @@
 
 namespace leasescope::gui {
 
+namespace {
+
+// What a teacher scripts before a lecture: the event to explain, the panels, the projector preset.
+void add_lecture_flags(CLI::App& cli, GuiFlags& f, CLI::Option* tick) {
+    cli.add_option("--event", f.event,
+                   "Select event N (0-based, as the event table and leasescope-cli run number them): the playhead "
+                   "goes to its tick and Explain explains it")
+        ->check(CLI::NonNegativeNumber)
+        ->excludes(tick);
+    cli.add_option("--panels", f.panels,
+                   "Open only these panels, comma-separated: candidates, action, timeline, record, resource, events, "
+                   "explain, code (the top bar and the transport always stay; a closed column or row gives its "
+                   "room to the timeline), e.g. --panels timeline,record,explain");
+    cli.add_flag("--projector", f.projector,
+                 "Projector preset for a lecture hall: UI scale 175 % and the high-contrast palette (--scale "
+                 "given too wins); not remembered");
+}
+
+}  // namespace
+
 std::optional<int> parse_flags(int argc, char** argv, GuiFlags& f) {
     CLI::App cli{
         "LeaseScope: replay Redis lease / leader-election scenarios on a timeline.\n"
         "Opens the expiry-takeover preset when no scenario is given."};
     std::string size_text = "1600x900";
     cli.add_option("scenario", f.scenario_path, "Scenario file (JSON) to open");
-    cli.add_option("--tick", f.tick, "Put the playhead on this tick");
+    add_lecture_flags(cli, f, cli.add_option("--tick", f.tick, "Put the playhead on this tick"));
     cli.add_option("--screenshot", f.screenshot, "Render one frame to this PNG file and exit");
     cli.add_option("--size", size_text,
                    "Window size WxH (default: the size of the last run, else 90 % of the screen; 1600x900 for "
@@ -54,8 +74,9 @@ std::optional<int> parse_flags(int argc, char** argv, GuiFlags& f) {
                  "changes (to compare frame times)");
     cli.add_option("--pair", f.pair,
                    "Open a ready-made pair side by side: gc-pause (fenced vs not), failover (lost lock vs fence "
-                   "reset), expiry-autoextend (expiry-takeover without vs with autoExtend); with --screenshot and "
-                   "--svg, the pair's picture, and the first divergence and the difference in words on stdout")
+                   "reset), expiry-autoextend (expiry-takeover without vs with autoExtend), at the tick where the runs "
+                   "part unless --tick says otherwise; with --screenshot and --svg, the pair's picture, and the "
+                   "first divergence and the difference in words on stdout")
         ->check(CLI::IsMember({"gc-pause", "failover", "expiry-autoextend"}));
     cli.add_option("--compare", f.compare_path, "Open the scenario side by side with this scenario file (as B)");
     cli.add_option("--compare-set", f.compare_sets,
@@ -64,8 +85,8 @@ std::optional<int> parse_flags(int argc, char** argv, GuiFlags& f) {
         ->allow_extra_args(false);
     cli.add_flag("--narrate", f.narrate,
                  "Narrated play: advance tick by tick, stop where something important happens (the marks the "
-                 "event table shows in red, the start of an overlap), the explanation large beside the picture; "
-                 "Space goes on");
+                 "event table shows in red, the start of an overlap), the explanation large below the picture in "
+                 "the Explain panel's place; Space goes on");
     cli.add_option("--pace", f.pace, "Narrated play's pace in ticks per second (default 1)")
         ->check(CLI::Range(0.25, 8.0));
     cli.footer(

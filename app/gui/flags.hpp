@@ -32,6 +32,9 @@ struct GuiFlags {
     std::string layout_report;   // the layout check's report (core/layout_check.hpp); headless like --screenshot
     int scale_percent = 0;       // 0: the remembered UI scale
     bool high_contrast = false;  // --high-contrast given
+    long long event = -1;        // --event N: select and explain event N (-1: not given)
+    std::string panels;          // --panels LIST: the panels open (empty: not given)
+    bool projector = false;      // --projector: the lecture-hall preset (core/panels.hpp)
 
     // Headless runs draw for a picture or a measurement, not for a person.
     bool headless() const { return !screenshot.empty() || !layout_report.empty() || bench_frames > 0; }

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "app.hpp"
+#include "core/panels.hpp"
 #include "flags.hpp"
 #include "leasescope/io/data_dir.hpp"
 #include "leasescope/io/exit_codes.hpp"
@@ -50,6 +51,25 @@ bool have_display(const std::string& scenario_path) {
     return false;
 }
 
+// The look the flags ask for: the UI scale, the palette, the projector preset
+// and the panels to open (parsed into `panels`, set once a scenario is open).
+// False after a message when --panels names an unknown panel.
+bool apply_look(App& app, const GuiFlags& flags, PanelChoice& panels) {
+    std::string error;
+    if (!flags.panels.empty() && !parse_panels(flags.panels, panels, error)) {
+        std::fprintf(stderr, "leasescope: --panels %s: %s\n", flags.panels.c_str(), error.c_str());
+        return false;
+    }
+    // The projector preset is for this session only: the remembered settings stay as they were.
+    if (flags.projector) app.set_remember_settings(false);
+    if (flags.scale_percent > 0)
+        app.set_scale(flags.scale_percent);
+    else if (flags.projector)
+        app.set_scale(projector_scale_percent);
+    if (flags.high_contrast || (flags.projector && projector_high_contrast)) app.set_high_contrast(true);
+    return true;
+}
+
 // What the flags ask for before the first frame: the playhead, the tour,
 // playback, the exports, a live run, a search. Returns exit_bad_input when
 // the pair to compare cannot be opened (the app then stops before drawing),
@@ -69,8 +89,19 @@ int start(App& app, const GuiFlags& f) {
         if (f.headless()) app.set_playing(false);
     }
     if (f.tick >= 0) app.seek(f.tick);
+    if (f.event >= 0) {
+        const std::size_t count = app.trace_event_count();
+        if (static_cast<std::size_t>(f.event) >= count) {
+            std::fprintf(stderr, "leasescope: --event %lld: the run has %zu events, numbered 0 to %zu\n", f.event,
+                         count, count == 0 ? 0 : count - 1);
+            return io::exit_bad_input;
+        }
+        app.apply({command::SelectEvent{f.event}});
+    }
+    // A pair without --tick opens where the runs part, the tick its words speak of.
+    if (f.tick < 0 && f.event < 0 && app.compare() != nullptr) app.seek_to_divergence();
     // Opened plainly, the app plays the story once from tick 0 (Space pauses).
-    if (f.tick < 0 && !f.tour && !f.headless()) app.set_playing(true);
+    if (f.tick < 0 && f.event < 0 && !f.tour && !f.headless() && app.compare() == nullptr) app.set_playing(true);
     if (!f.svg_path.empty()) {
         if (app.compare() != nullptr)
             app.apply({command::ExportPairSvg{f.svg_path}});
@@ -117,8 +148,8 @@ int main(int argc, char** argv) {
         return io::exit_bad_input;
     }
     if (!flags.lang.empty()) app.set_lang(lang_from_code(flags.lang));
-    if (flags.scale_percent > 0) app.set_scale(flags.scale_percent);
-    if (flags.high_contrast) app.set_high_contrast(true);
+    PanelChoice panels;
+    if (!apply_look(app, flags, panels)) return io::exit_bad_input;
     WindowSpec spec{flags.width, flags.height, flags.headless(), flags.direct_draw, {}};
     // On a screen without --size: the last run's size, else 90 % of the monitor, fitted to it (window_host.cpp).
     if (!flags.size_given && !flags.headless()) {
@@ -131,6 +162,7 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "leasescope: %s\n", error.c_str());
         return io::exit_bad_input;
     }
+    if (panels.limited) app.set_panels(panels);
     if (!have_display(flags.scenario_path)) return io::exit_no_display;
     if (!options.config_dir.empty()) {
         std::error_code ec;

@@ -5,9 +5,11 @@
 set -uo pipefail
 app=$1 scenario=$2
 fail() { echo "FAIL: $*" >&2; exit 1; }
-"$app" --help >/dev/null || fail "--help exited non-zero"
-"$app" --help | grep -q -- "--screenshot" || fail "--help does not mention --screenshot"
-"$app" --help | grep -q "5 no display" || fail "--help does not list exit 5 (no display)"
+# The help is read whole first: grep -q stops reading at its match, and under pipefail the app's
+# next write would then die of SIGPIPE (more likely the longer the help grows).
+help=$("$app" --help) || fail "--help exited non-zero"
+grep -q -- "--screenshot" <<<"$help" || fail "--help does not mention --screenshot"
+grep -q "5 no display" <<<"$help" || fail "--help does not list exit 5 (no display)"
 msg=$(env -u DISPLAY -u WAYLAND_DISPLAY "$app" "$scenario" 2>&1); rc=$?
 [ "$rc" -eq 5 ] || fail "no display: expected exit 5, got $rc"
 echo "$msg" | grep -q "no display" || fail "no display: the message does not say so: $msg"

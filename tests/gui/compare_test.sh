@@ -36,7 +36,10 @@ for row in "${pairs[@]}"; do
         --screenshot "$out/$name.png" --svg "$out/$name.svg" >"$out/report.txt"
       got=$(sed -n 's/^first divergence: event \([0-9]*\) tick \([0-9]*\)$/\1 \2/p' "$out/report.txt")
       [ "$got" = "$want" ] || fail "$name: the app says '$got', leasescope-cli diff --ignore-tokens says '$want'"
-      grep -q "^compare.parted: " "$out/report.txt" || fail "$name: no divergence sentence at tick 30"
+      # The words in the chosen language, never a table key ("compare.parted: …").
+      if [ "$lang" = en ]; then part="The runs part at tick"; else part="두 실행은 .*틱에서 갈라집니다"; fi
+      grep -q "^$part" "$out/report.txt" || fail "$name: no divergence sentence at tick 30"
+      ! grep -q "^compare\." "$out/report.txt" || fail "$name: a raw string key in the report"
       "$check" "$out/$name.png" --size "$size" --min-colors 60
       # One SVG with two nested timelines, the divergence's dashed line and the words.
       [ "$(stat -c %s "$out/$name.svg")" -gt 20000 ] || fail "$name: the SVG is too small"
@@ -52,7 +55,11 @@ gui_app_ok "--compare FILE" "$app" "$dir/gc-pause-fencing.json" --compare "$dir/
 grep -q "^first divergence: event" "$out/report.txt" || fail "--compare FILE reports no divergence"
 gui_app_ok "--compare-set" "$app" "$dir/expiry-takeover.json" --compare-set defaults.lease=14 --tick 8 \
   --size 1280x720 --screenshot "$out/variant.png" >"$out/report.txt"
-grep -q "^compare.setup.value: " "$out/report.txt" || fail "the variant names no changed setting"
+grep -q " is 6 in A and 14 in B\.$" "$out/report.txt" || fail "the variant names no changed setting"
+# Without --tick a pair opens where its runs part: the words speak of that tick, not of tick 0.
+gui_app_ok "--pair without --tick" "$app" --pair gc-pause --size 1280x720 --screenshot "$out/at.png" >"$out/report.txt"
+at=$(sed -n 's/^parts at tick \([0-9]*\) .*/\1/p' "$out/report.txt")
+grep -q "^The runs part at tick $at:" "$out/report.txt" || fail "--pair does not open where the runs part (tick $at)"
 rc=0
 gui_app "$app" "$dir/expiry-takeover.json" --compare-set nope=1 --size 1280x720 --screenshot "$out/bad.png" || rc=$?
 [ "$rc" -eq 2 ] || fail "a bad --compare-set gives exit $rc, not 2 (bad input)"

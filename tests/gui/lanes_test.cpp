@@ -104,3 +104,33 @@ TEST(Lanes, PauseIsAnOverlay) {
         if (s.kind == SpanKind::paused && s.begin == 2 && s.end == 12) paused = true;
     EXPECT_TRUE(paused);
 }
+
+// The ops lane is named by the actors the trace names: lost-reply-orphan's
+// lane said "auditor" for the node its trace calls "operator". For every
+// preset with scripted ops, each actor of the trace's non-candidate events
+// (the overlap's "-" aside) is in the lane's name, and nothing else is.
+TEST(Lanes, TheOpsLaneIsNamedByItsActors) {
+    std::size_t checked = 0;
+    for (const std::string& name : test::preset_names()) {
+        sim::Timeline timeline(load(name));
+        if (timeline.scenario().ops.empty()) continue;
+        const LaneModel model = build_lanes(timeline);
+        const auto ops = std::find_if(model.lanes.begin(), model.lanes.end(),
+                                      [](const Lane& l) { return l.kind == LaneKind::ops; });
+        ASSERT_NE(ops, model.lanes.end()) << name;
+        std::string actors;
+        const auto& cands = timeline.trace().header.candidates;
+        for (const sim::Event& e : timeline.trace().events) {
+            if (e.node.empty() || e.node == "-" || std::find(cands.begin(), cands.end(), e.node) != cands.end())
+                continue;
+            if (actors.find(e.node) == std::string::npos) actors += (actors.empty() ? "" : ", ") + e.node;
+        }
+        EXPECT_EQ(ops->label, actors) << name;
+        ++checked;
+    }
+    EXPECT_GE(checked, 2u);  // expiry-takeover (auditor), lost-reply-orphan (operator), …
+    sim::Timeline orphan(load("lost-reply-orphan"));
+    const LaneModel model = build_lanes(orphan);
+    EXPECT_EQ(model.lanes.back().kind, LaneKind::ops);
+    EXPECT_EQ(model.lanes.back().label, "operator");
+}

@@ -16,6 +16,7 @@
 
 #include "leasescope/sim/simulation.hpp"
 #include "leasescope/words/compare_words.hpp"
+#include "leasescope/words/particles.hpp"
 
 using namespace leasescope;
 using namespace leasescope::words;
@@ -111,6 +112,10 @@ TEST(CompareWords, EveryTickOfTheReadyMadePairsAgreesWithBothTraces) {
                 const auto sentences = compare_sentences(ctx, s);
                 for (const Sentence& x : sentences) {
                     EXPECT_TRUE(s.has(Lang::en, x.key) && s.has(Lang::ko, x.key)) << x.key;
+                    // Plain words: no command line, no particle pair left unresolved.
+                    EXPECT_FALSE(has_text(x.text, "leasescope-cli")) << x.text;
+                    EXPECT_FALSE(has_text(x.text, "--")) << x.text;
+                    EXPECT_FALSE(has_text(x.text, "(이)")) << x.text;
                     EXPECT_EQ(x.text.find('{'), std::string::npos) << x.text;
                     EXPECT_FALSE(x.text.empty()) << x.key;
                 }
@@ -144,6 +149,10 @@ TEST(CompareWords, EveryTickOfTheReadyMadePairsAgreesWithBothTraces) {
                         return n;
                     };
                     EXPECT_EQ(upto(ta), upto(tb));
+                    // It names how far they agree, the tick before they part, and that tick
+                    // (the "first divergence" mark is on screen from the start).
+                    EXPECT_TRUE(has_text(same->text, std::to_string(first - 1))) << same->text;
+                    EXPECT_TRUE(has_text(same->text, std::to_string(first))) << same->text;
                     for (std::size_t k = 0; k < upto(ta); ++k) {
                         ASSERT_LT(k, tb.events.size());
                         sim::Event x = ta.events[k], y = tb.events[k];
@@ -213,4 +222,32 @@ TEST(CompareWords, TheSettingsNamedAreTheOnesThatDiffer) {
             EXPECT_FALSE(has_text(path, "/title") || has_text(path, "/summary") || path == "/name") << path;
         }
     }
+}
+
+// "이벤트 11이", never "이벤트 11가": the Korean divergence sentence takes the
+// particle the event's number is read with.
+TEST(CompareWords, KoreanParticleFollowsTheEventNumber) {
+    const Strings s = strings_in(Lang::ko);
+    for (const auto& p : pairs()) {
+        const PairDivergence d = pair_divergence(p->a.trace(), p->b.trace());
+        const CompareContext ctx{&p->a.scenario(), &p->b.scenario(), &p->a.trace(), &p->b.trace(), 40};
+        const Sentence* parted = with_key(compare_sentences(ctx, s), "compare.parted");
+        ASSERT_NE(parted, nullptr) << p->name;
+        const std::string n = std::to_string(d.index);
+        EXPECT_TRUE(has_text(parted->text, "이벤트 " + n + particle_after(n, "(이)가") + " "))
+            << p->name << ": " << parted->text;
+    }
+    // The reading of 11 (십일) ends in ㄹ: 이.
+    const std::string eleven = s.tr("compare.parted", {{"tick", "15"}, {"event", "11"}, {"a", "-"}, {"b", "-"}});
+    EXPECT_TRUE(has_text(eleven, "이벤트 11이 ")) << eleven;
+}
+
+// The seed draws tokens only: two runs that differ in nothing else show no
+// setting difference. Under order "shuffled" it decides who calls first, and
+// is named.
+TEST(CompareWords, TheSeedIsASettingOnlyWhenItOrdersTheCallers) {
+    EXPECT_TRUE(setting_diffs(preset("gc-pause-fencing"), preset("gc-pause-fencing", {{"seed", "8"}})).empty());
+    const auto shuffled = setting_diffs(preset("racing-acquire"), preset("racing-acquire", {{"seed", "8"}}));
+    ASSERT_EQ(shuffled.size(), 1u);
+    EXPECT_EQ(shuffled.front().path, "/seed");
 }

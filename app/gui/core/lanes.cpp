@@ -1,5 +1,6 @@
 // The timeline's draw data, computed once per simulated timeline: lanes, spans and one mark per event (lanes.hpp).
 #include "lanes.hpp"
+#include "leasescope/words/words.hpp"
 
 #include <map>
 #include <string_view>
@@ -182,7 +183,7 @@ LaneModel build_lanes(const sim::Timeline& timeline) {
     std::int32_t ops_lane = -1;
     if (!scenario.ops.empty()) {
         ops_lane = static_cast<std::int32_t>(model.lanes.size());
-        model.lanes.push_back(Lane{LaneKind::ops, "ops", 0, {}, {}, {}});
+        model.lanes.push_back(Lane{LaneKind::ops, words::ops_actors(scenario), 0, {}, {}, {}});
     }
     auto lane_at = [&](std::int32_t i) -> Lane& { return model.lanes[static_cast<std::size_t>(i)]; };
 

@@ -224,4 +224,8 @@ void apply_style_json(Palette& palette, std::string_view json_text, float* font_
     }
 }
 
+SpanKind action_frame_kind(int inside, int stale, int capacity) {
+    return stale > 0 || inside > capacity ? SpanKind::stale : SpanKind::running;
+}
+
 }  // namespace leasescope::gui

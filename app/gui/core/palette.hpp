@@ -46,6 +46,11 @@ Palette high_contrast_palette();
 // names are ignored, so an old style file never breaks the app.
 void apply_style_json(Palette& palette, std::string_view json_text, float* font_px);
 
+// The colour of the protected-action frame (model.md §15: stale is the
+// loudest colour): the stale colour while any node inside acts on a lease
+// that is gone or more nodes act than the lock allows, else the running one.
+SpanKind action_frame_kind(int inside, int stale, int capacity);
+
 const char* span_kind_name(SpanKind kind);      // "stale", …: style keys and i18n keys
 const char* marker_kind_name(MarkerKind kind);  // "release_rejected", …
 bool parse_hex(std::string_view text, Rgba& out);

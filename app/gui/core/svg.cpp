@@ -79,7 +79,7 @@ std::string lane_name(const Lane& lane, const Strings& s) {
         case LaneKind::slot: return s.tr("lane.slot", {{"slot", std::to_string(lane.index)}});
         case LaneKind::holdoff: return s.tr("lane.holdoff");
         case LaneKind::resource: return s.tr("lane.resource");
-        case LaneKind::ops: return s.tr("lane.ops");
+        case LaneKind::ops: return lane.label.empty() ? s.tr("lane.ops") : lane.label;  // the ops' actors
     }
     return lane.label;
 }

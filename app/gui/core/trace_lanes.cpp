@@ -19,7 +19,7 @@ LaneModel build_trace_lanes(const sim::Trace& trace, sim::ResourceMode mode) {
     model.candidate_lanes = static_cast<std::int32_t>(names.size());
     Lane store;
     store.kind = LaneKind::ops;
-    store.label = "store";
+    store.label = "";  // named by the table ("lane.ops"): events of no candidate
     Tick end = trace.summary.end_tick;
     for (std::size_t k = 0; k < trace.events.size(); ++k) {
         const sim::Event& e = trace.events[k];

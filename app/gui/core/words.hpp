@@ -19,5 +19,7 @@ using words::outcome_words;
 using words::Sentence;
 using words::short_token;
 using words::status_words;
+using words::ttl_set;
+using words::ttl_words;
 
 }  // namespace leasescope::gui

@@ -23,12 +23,13 @@ public:
             if (n.status == sim::NodeStatus::running) ++inside;
             if (n.status == sim::NodeStatus::stale) ++stale, ++inside;
         }
-        // The boundary is a box; its border turns to the stale colour when
-        // more nodes act than the lock allows.
+        // The boundary is a box; its border turns to the stale colour when a
+        // stale node is inside or more nodes act than the lock allows.
         const bool overlap = inside > ctx.scenario.lock.capacity;
+        const SpanKind frame = action_frame_kind(inside, stale, ctx.scenario.lock.capacity);
         const ImVec2 p = ImGui::GetCursorScreenPos();
         const ImVec2 avail = ImGui::GetContentRegionAvail();
-        const ImU32 border = overlap ? col(ctx.palette.of(SpanKind::stale)) : col(ctx.palette.of(SpanKind::running));
+        const ImU32 border = col(ctx.palette.of(frame));
         // The words first (channel 1), the box around them after (channel 0):
         // at least the panel's height, taller when the words need it (the panel scrolls).
         dl->ChannelsSplit(2);
@@ -63,7 +64,7 @@ public:
         ImGui::EndGroup();
         const float box_h = std::max(avail.y - 2, ImGui::GetItemRectMax().y - p.y + 8);
         dl->ChannelsSetCurrent(0);
-        dl->AddRect(p, ImVec2(p.x + avail.x, p.y + box_h), border, 8.0f, 0, overlap ? 4.0f : 2.0f);
+        dl->AddRect(p, ImVec2(p.x + avail.x, p.y + box_h), border, 8.0f, 0, frame == SpanKind::stale ? 4.0f : 2.0f);
         dl->ChannelsMerge();
         ImGui::SetCursorScreenPos(ImVec2(p.x, p.y + box_h));
         ImGui::Dummy(ImVec2(1, 2));

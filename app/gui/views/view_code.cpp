@@ -29,7 +29,7 @@ template <typename Notes>
 void notes_and_code(const FrameContext& ctx, const char* id, Notes&& notes, const std::string& code) {
     ImGui::PushID(id);
     const float em = ImGui::GetFontSize();
-    const float left_w = std::max(em * 16, ImGui::GetContentRegionAvail().x * 0.34f);
+    const float left_w = std::max(em * 12, ImGui::GetContentRegionAvail().x * 0.28f);
     ImGui::BeginChild("##notes", ImVec2(left_w, 0), false);
     ImGui::PushTextWrapPos(0);
     notes();
@@ -39,8 +39,11 @@ void notes_and_code(const FrameContext& ctx, const char* id, Notes&& notes, cons
     ImGui::BeginChild("##code_side", ImVec2(0, 0), false);
     if (!code.empty()) {
         if (ImGui::SmallButton(ctx.tr("code.copy"))) ImGui::SetClipboardText(code.c_str());
-        ImGui::BeginChild("##code", ImVec2(0, 0), true, ImGuiWindowFlags_HorizontalScrollbar);
+        // Long lines wrap rather than run out of sight sideways (the copy button copies them whole).
+        ImGui::BeginChild("##code", ImVec2(0, 0), true);
+        ImGui::PushTextWrapPos(0);
         ImGui::TextUnformatted(code.c_str());
+        ImGui::PopTextWrapPos();
         ImGui::EndChild();
     }
     ImGui::EndChild();

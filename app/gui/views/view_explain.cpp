@@ -35,9 +35,12 @@ public:
             ImGui::TextDisabled("%s",
                                 ctx.strings.tr("explain.quiet_tick", {{"tick", std::to_string(ctx.playhead)}}).c_str());
         }
-        ImGui::Spacing();
-        ImGui::Separator();
-        ImGui::TextUnformatted(explain_state(ctx.snap, ctx.strings).c_str());
+        const std::string state = explain_state(ctx.snap, ctx.strings);
+        if (!state.empty()) {  // never a heading with nothing under it
+            ImGui::Spacing();
+            ImGui::Separator();
+            ImGui::TextUnformatted(state.c_str());
+        }
         ImGui::PopTextWrapPos();
         ImGui::End();
     }

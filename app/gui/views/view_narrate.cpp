@@ -1,5 +1,5 @@
-// Narrated play on screen (view_compare.hpp): the explanation of the playhead's tick, large, in the column
-// beside the timeline, with the pace and whether the narration stopped here.
+// Narrated play on screen (view_compare.hpp): the explanation of the playhead's tick, large, in the Explain
+// panel's place below the timeline, with the pace and whether the narration stopped here.
 #include <algorithm>
 #include <cmath>
 
@@ -33,12 +33,12 @@ std::int64_t narrated_event(const FrameContext& ctx) {
 void draw_narration(const FrameContext& ctx, const Narration& n, Commands& out) {
     const ImGuiIO& io = ImGui::GetIO();
     const float em = ImGui::GetFontSize();
-    // Beside the picture: the right-hand column (record and resource), or the right third.
-    ImVec2 pos(io.DisplaySize.x * 0.66f, em * 5), size(io.DisplaySize.x * 0.34f, io.DisplaySize.y * 0.6f);
-    const auto rec = ctx.layout.find("record"), res = ctx.layout.find("resource");
-    if (rec != ctx.layout.end() && res != ctx.layout.end()) {
-        pos = ImVec2(rec->second.x, rec->second.y);
-        size = ImVec2(rec->second.w, res->second.y + res->second.h - rec->second.y);
+    // In the Explain panel's place (the app leaves Explain out meanwhile, so it is not told twice),
+    // below the picture; the record and the resource stay in view. Else the lower right.
+    ImVec2 pos(io.DisplaySize.x * 0.4f, io.DisplaySize.y * 0.7f), size(io.DisplaySize.x * 0.6f, io.DisplaySize.y * 0.3f);
+    if (const auto ex = ctx.layout.find("explain"); ex != ctx.layout.end() && ex->second.w > 0 && ex->second.h > 0) {
+        pos = ImVec2(ex->second.x, ex->second.y);
+        size = ImVec2(ex->second.w, ex->second.h);
     }
     ImGui::SetNextWindowPos(pos, ImGuiCond_Always);
     ImGui::SetNextWindowSize(size, ImGuiCond_Always);

@@ -109,10 +109,12 @@ public:
                 ImGui::Text("%s %s    %s %lld", ctx.tr("record.token"), short_token(r.token, 8).c_str(),
                             ctx.tr("record.fencing"), static_cast<long long>(r.fencing));
                 const Tick left = r.expires_at - t;
-                const Tick lease_total = std::max<Tick>(1, r.expires_at - r.acquired_at);
-                ImGui::Text("%s %lld / %lld   %s %lld", ctx.tr("record.ttl_left"), static_cast<long long>(left),
-                            static_cast<long long>(lease_total), ctx.tr("record.expires_at"),
-                            static_cast<long long>(r.expires_at));
+                // What is left of the TTL its last acquisition or renewal set, and when: numbers the
+                // event table shows (the span since the acquisition mixed a renewed lease with the first).
+                const std::size_t end = ctx.timeline.first_event_at_or_after(t + 1);
+                const auto set = ttl_set(ctx.timeline.trace(), end, r.token);
+                const Tick lease_total = std::max<Tick>(1, set ? set->ttl : r.expires_at - r.acquired_at);
+                ImGui::TextUnformatted(ttl_words(ctx.timeline.trace(), end, r, t, ctx.strings).c_str());
                 // The TTL as a draining bar.
                 const ImVec2 bp = ImGui::GetCursorScreenPos();
                 const float bw = w - 16;

@@ -22,10 +22,14 @@ public:
                             {{"mode", ctx.strings.tr(std::string("mode.") + sim::to_string(ctx.scenario.resource))}})
                         .c_str());
         ImGui::PushFont(ctx.fonts.title);
-        ImGui::Text("%s", ctx.strings
-                              .tr("resource.highest",
-                                  {{"fencing", res.highest_accepted ? std::to_string(*res.highest_accepted) : "–"}})
-                              .c_str());
+        // Before any write: "none yet", never a bare "#–".
+        const std::string highest =
+            res.highest_accepted
+                ? ctx.strings.tr("resource.highest", {{"fencing", std::to_string(*res.highest_accepted)}})
+                : ctx.strings.tr("resource.highest_none");
+        ImGui::PushTextWrapPos(0.0f);  // "none yet" in the title font may not fit a narrow column
+        ImGui::TextUnformatted(highest.c_str());
+        ImGui::PopTextWrapPos();
         ImGui::PopFont();
         ImGui::Text("%s", ctx.strings
                               .tr("resource.counts", {{"accepted", std::to_string(res.accepted)},

@@ -27,7 +27,7 @@ const char* lane_title(const FrameContext& ctx, const Lane& lane, std::string& b
             return buf.c_str();
         case LaneKind::holdoff: return ctx.tr("lane.holdoff");
         case LaneKind::resource: return ctx.tr("lane.resource");
-        case LaneKind::ops: return ctx.tr("lane.ops");
+        case LaneKind::ops: return lane.label.empty() ? ctx.tr("lane.ops") : lane.label.c_str();  // the actors
     }
     return "";
 }

@@ -41,7 +41,7 @@ public:
         ImGui::TextUnformatted(step.title(ctx.lang()).c_str());
         ImGui::PopFont();
         ImGui::Spacing();
-        ImGui::TextUnformatted(tour_body(step, ctx.timeline.trace(), ctx.lang()).c_str());
+        ImGui::TextUnformatted(tour_body(step, ctx.timeline.trace(), ctx.strings).c_str());
         ImGui::PopTextWrapPos();
         ImGui::End();
     }

@@ -82,8 +82,12 @@ std::array<std::int64_t, tally_count> tallies_until(const sim::Trace& trace, Tic
 std::vector<SettingDiff> setting_diffs(const sim::Scenario& a, const sim::Scenario& b) {
     const auto fa = nlohmann::json::parse(sim::scenario_to_json(a)).flatten();
     const auto fb = nlohmann::json::parse(sim::scenario_to_json(b)).flatten();
-    auto skipped = [](const std::string& path) {
-        return path == "/name" || path.rfind("/title", 0) == 0 || path.rfind("/summary", 0) == 0;
+    // The seed only draws the random tokens, unless an order is shuffled: then it decides who calls
+    // first, and a student compares it like any other setting.
+    const bool seed_matters = a.order == sim::Order::shuffled || b.order == sim::Order::shuffled;
+    auto skipped = [seed_matters](const std::string& path) {
+        return path == "/name" || path.rfind("/title", 0) == 0 || path.rfind("/summary", 0) == 0 ||
+               (path == "/seed" && !seed_matters);
     };
     std::map<std::string, std::pair<std::string, std::string>> diffs;
     for (auto it = fa.begin(); it != fa.end(); ++it) {
@@ -162,7 +166,12 @@ std::vector<Sentence> compare_sentences(const CompareContext& ctx, const Strings
     if (!f.divergence.differ) {
         say("compare.identical", {});
     } else if (!f.parted) {
-        say("compare.same_so_far", {{"tick", std::to_string(ctx.playhead)}});
+        // The "first divergence" mark is on screen from the start, so the tick it names is no secret:
+        // say how far the runs agree, not only up to the playhead.
+        const Tick first = f.divergence.first_tick;
+        say("compare.same_so_far", {{"tick", std::to_string(ctx.playhead)},
+                                    {"until", std::to_string(first - 1)},
+                                    {"first", std::to_string(first)}});
     } else {
         const PairDivergence& d = f.divergence;
         say("compare.parted", {{"tick", std::to_string(d.first_tick)},

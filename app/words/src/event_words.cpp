@@ -105,7 +105,8 @@ std::string status_words(sim::NodeStatus status, const Strings& s) {
 }
 
 std::string explain_state(const sim::Snapshot& snap, const Strings& s) {
-    std::string out = s.tr("explain.state_at", {{"tick", std::to_string(snap.tick)}});
+    // The lines first: a heading with nothing under it is never printed.
+    std::string out;
     std::size_t shown = 0;
     for (const sim::NodeSnapshot& n : snap.nodes) {
         if (n.status == sim::NodeStatus::idle || n.status == sim::NodeStatus::done) continue;
@@ -130,7 +131,8 @@ std::string explain_state(const sim::Snapshot& snap, const Strings& s) {
                                                    {"fencing", std::to_string(r.fencing)},
                                                    {"expires", std::to_string(r.expires_at)}});
     }
-    return out;
+    if (out.empty()) return out;
+    return s.tr("explain.state_at", {{"tick", std::to_string(snap.tick)}}) + out;
 }
 
 }  // namespace leasescope::words

@@ -5,6 +5,8 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "leasescope/words/particles.hpp"
+
 namespace leasescope::words {
 
 const char* lang_code(Lang lang) { return lang == Lang::ko ? "ko" : "en"; }
@@ -44,7 +46,8 @@ std::string format_fields(std::string_view text, const Fields& fields) {
     fmt::dynamic_format_arg_store<fmt::format_context> store;
     for (const auto& [name, value] : fields) store.push_back(fmt::arg(name.c_str(), value));
     try {
-        return fmt::vformat(text, store);
+        // The Korean particle pairs after fields, "{node}(이)가", by the value filled in (particles.hpp).
+        return resolve_particles(fmt::vformat(text, store));
     } catch (const fmt::format_error&) {
         return std::string(text);
     }

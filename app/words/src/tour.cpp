@@ -5,6 +5,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "trace_facts.hpp"
+
 namespace leasescope::words {
 namespace {
 
@@ -100,7 +102,28 @@ Tick resolve_tour_tick(const TourStep& step, const sim::Trace& trace) {
     return e ? std::max<Tick>(0, e->tick + offset) : 0;
 }
 
-Fields tour_fields(const TourStep& step, const sim::Trace& trace) {
+namespace {
+
+// Who holds the lock just before event `e`, other than e's own token, in one
+// sentence (the Explain panel's words for a rejected release): the state at
+// that moment, not the story of the preset.
+std::string lock_words(const sim::Trace& trace, const sim::Event& e, const Strings& strings) {
+    const auto index = static_cast<std::size_t>(&e - trace.events.data());
+    std::vector<facts::Held> held = facts::records_before(trace, index);
+    held.erase(std::remove_if(held.begin(), held.end(), [&](const facts::Held& r) { return r.token == e.token; }),
+               held.end());
+    if (held.empty()) return strings.tr("explain.release.not_owner_vacant");
+    if (trace.header.capacity > 1) return strings.tr("explain.release.not_owner_group");
+    const facts::Held* newest = &held.front();
+    for (const facts::Held& r : held)
+        if (r.fencing > newest->fencing) newest = &r;
+    return strings.tr("explain.release.not_owner_held",
+                      {{"holder", newest->owner}, {"holder_fencing", std::to_string(newest->fencing)}});
+}
+
+}  // namespace
+
+Fields tour_fields(const TourStep& step, const sim::Trace& trace, const Strings* strings) {
     Fields f;
     f.emplace_back("tick", std::to_string(resolve_tour_tick(step, trace)));
     for (const TourFact& fact : step.facts) {
@@ -108,12 +131,13 @@ Fields tour_fields(const TourStep& step, const sim::Trace& trace) {
         f.emplace_back(fact.name + "_tick", e ? std::to_string(e->tick) : "?");
         f.emplace_back(fact.name + "_fencing", e && e->fencing ? std::to_string(*e->fencing) : "?");
         f.emplace_back(fact.name + "_node", e && !e->node.empty() ? e->node : "?");
+        if (strings != nullptr) f.emplace_back(fact.name + "_lock", e ? lock_words(trace, *e, *strings) : "?");
     }
     return f;
 }
 
-std::string tour_body(const TourStep& step, const sim::Trace& trace, Lang lang) {
-    return format_fields(step.body(lang), tour_fields(step, trace));
+std::string tour_body(const TourStep& step, const sim::Trace& trace, const Strings& strings) {
+    return format_fields(step.body(strings.lang()), tour_fields(step, trace, &strings));
 }
 
 }  // namespace leasescope::words

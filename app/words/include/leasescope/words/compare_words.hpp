@@ -52,7 +52,10 @@ std::array<std::int64_t, tally_count> tallies_until(const sim::Trace& trace, Tic
 struct SettingDiff {
     std::string path, a, b;
 };
-// Titles and summaries left out: they always differ.
+// Titles and summaries left out: they always differ. The seed is left out
+// too unless either scenario's order is "shuffled": otherwise it only draws
+// the tokens, which the comparison ignores, so it is no difference a
+// student can see in the two runs.
 std::vector<SettingDiff> setting_diffs(const sim::Scenario& a, const sim::Scenario& b);
 
 struct CompareContext {
@@ -73,7 +76,8 @@ struct CompareFacts {
 CompareFacts compare_facts(const CompareContext& ctx);
 
 // The difference in words: the settings that differ, then either "the same
-// up to tick T" or where the runs part (each side's event in words), then
+// up to tick T" (T: the tick before they part, which the "first divergence"
+// mark already shows) or where the runs part (each side's event in words), then
 // what each run has done by the playhead. Nothing after the playhead is told.
 std::vector<Sentence> compare_sentences(const CompareContext& ctx, const Strings& strings);
 

@@ -47,11 +47,15 @@ bool load_tour(const std::string& json_text, std::vector<TourStep>& out, std::st
 // The tick a step shows on this trace (0 when its event never happens).
 Tick resolve_tour_tick(const TourStep& step, const sim::Trace& trace);
 
-// The fields of the step's text: {tick} (the step's tick) and each fact's.
-// A fact whose event never happens gives "?" (the tests reject that).
-Fields tour_fields(const TourStep& step, const sim::Trace& trace);
+// The fields of the step's text: {tick} (the step's tick) and each fact's
+// {NAME_tick}, {NAME_fencing}, {NAME_node}; with the string tables also
+// {NAME_lock}, who holds the lock just before that event, in the words the
+// Explain panel uses for a rejected release (nobody / the newer holder / a
+// group's slots). A fact whose event never happens gives "?" (the tests
+// reject that).
+Fields tour_fields(const TourStep& step, const sim::Trace& trace, const Strings* strings = nullptr);
 
-// The step's body in `lang` with its facts filled in from the trace.
-std::string tour_body(const TourStep& step, const sim::Trace& trace, Lang lang);
+// The step's body in the tables' language with its facts filled in from the trace.
+std::string tour_body(const TourStep& step, const sim::Trace& trace, const Strings& strings);
 
 }  // namespace leasescope::words

@@ -57,8 +57,31 @@ struct Explanation {
 Explanation explain(const ExplainContext& ctx, const Strings& strings);
 std::string explain_event(const ExplainContext& ctx, const Strings& strings);  // explain(ctx).body()
 
-// One line per node and slot: the state at the end of a tick, in words.
+// One line per node and slot: the state at the end of a tick, in words,
+// under the heading "At the end of tick N:"; empty (no heading either) when
+// no node is busy and no record is held.
 std::string explain_state(const sim::Snapshot& snapshot, const Strings& strings);
+
+// The TTL a record's token was last given among the first `end` events of the
+// trace: by the acquire that wrote it (an orphan too: applied, its reply
+// lost), its latest renewal, or a release that kept it for min_lease.
+struct TtlSet {
+    Tick tick = 0;  // when it was set
+    Tick ttl = 0;   // the TTL set then, in ticks
+};
+std::optional<TtlSet> ttl_set(const sim::Trace& trace, std::size_t end, const Token& token);
+
+// The record panel's TTL line at `tick`: "TTL left 6 of the 10 set at tick 9
+// · expires at tick 15", numbers a student finds in the event table (the
+// renewal at tick 9 with TTL 10); never the time left over the span since
+// the acquisition, which mixes a renewed lease with the first one.
+std::string ttl_words(const sim::Trace& trace, std::size_t end, const SlotRecord& record, Tick tick,
+                      const Strings& strings);
+
+// The name of the lane of the scenario's scripted ops: their actors as the
+// trace names them ("operator", "auditor, operator"), in order of first
+// appearance; empty when the scenario has no ops.
+std::string ops_actors(const sim::Scenario& scenario);
 
 // The status word of a node ("STALE", "running", …).
 std::string status_words(sim::NodeStatus status, const Strings& strings);

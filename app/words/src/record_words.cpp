@@ -1,0 +1,46 @@
+// The Redis record's TTL in words a student can check against the event table
+// (words.hpp ttl_words): what is left, of which TTL, set at which tick; and
+// the name of the scripted ops' lane (ops_actors).
+#include "leasescope/words/words.hpp"
+
+#include <algorithm>
+
+namespace leasescope::words {
+
+std::optional<TtlSet> ttl_set(const sim::Trace& trace, std::size_t end, const Token& token) {
+    // The latest acquisition or renewal of the token before `end`: the TTL it set.
+    for (std::size_t k = std::min(end, trace.events.size()); k-- > 0;) {
+        const sim::Event& e = trace.events[k];
+        if (e.token != token || !e.ttl) continue;
+        // An acquire with a fencing number wrote the record: acquired, or applied with its reply lost (an orphan).
+        // A release that keeps the record for min_lease sets its TTL anew, shorter.
+        const bool sets = (e.op == sim::EventOp::acquire && e.fencing) ||
+                          (e.op == sim::EventOp::extend && e.outcome == sim::Outcome::renewed) ||
+                          (e.op == sim::EventOp::release && e.outcome == sim::Outcome::kept);
+        if (sets) return TtlSet{e.tick, *e.ttl};
+    }
+    return std::nullopt;
+}
+
+std::string ttl_words(const sim::Trace& trace, std::size_t end, const SlotRecord& record, Tick tick,
+                      const Strings& strings) {
+    const Fields f{{"left", std::to_string(record.expires_at - tick)},
+                   {"expires", std::to_string(record.expires_at)}};
+    const std::optional<TtlSet> set = ttl_set(trace, end, record.token);
+    if (!set) return strings.tr("record.ttl_left_only", f);
+    Fields g = f;
+    g.emplace_back("ttl", std::to_string(set->ttl));
+    g.emplace_back("set_at", std::to_string(set->tick));
+    return strings.tr("record.ttl_of_set", g);
+}
+
+std::string ops_actors(const sim::Scenario& scenario) {
+    std::vector<std::string> seen;
+    for (const sim::Op& op : scenario.ops)
+        if (std::find(seen.begin(), seen.end(), op.actor) == seen.end()) seen.push_back(op.actor);
+    std::string out;
+    for (const std::string& a : seen) out += (out.empty() ? "" : ", ") + a;
+    return out;
+}
+
+}  // namespace leasescope::words
