@@ -115,6 +115,12 @@ deb)
   fi
   ;;
 consumer)
+  # The consumer sets no C++ standard: the exported targets must bring C++20,
+  # which the compiler's default is not (GCC 12: C++17; Clang 14: C++14).
+  check_that "tests/consumer sets no C++ standard of its own" \
+    bash -c "! grep -q 'CMAKE_CXX_STANDARD\|CXX_STANDARD\|std=c++' '$SRC/tests/consumer/CMakeLists.txt'"
+  check_that "the compiler's default standard is older than C++20" \
+    bash -c "echo | c++ ${CONSUMER_CXX_FLAGS:-} -dM -E -x c++ - | grep -q '__cplusplus 201[0-9]'"
   check_that "cmake --install into a prefix" cmake --install "$BUILD" --prefix "$WORK/prefix"
   check_that "configure tests/consumer with find_package(LeaseScope)" \
     cmake -S "$SRC/tests/consumer" -B "$WORK/consumer" -DCMAKE_PREFIX_PATH="$WORK/prefix" -DCMAKE_BUILD_TYPE=Release \
