@@ -10,7 +10,7 @@ source tools/deps.sh
 if [ "${1:-}" = "--web" ]; then
   port=${2:-${LEASESCOPE_WEB_PORT:-8000}}
   leasescope_install_deps "${leasescope_web_packages[@]}"
-  tools/web_build.sh build/web
+  leasescope_step "building the browser version (build/web)" tools/web_build.sh build/web
   if ! python3 -c "import socket, sys; s = socket.socket(); s.bind(('127.0.0.1', int(sys.argv[1])))" "$port" 2>/dev/null; then
     port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
   fi
