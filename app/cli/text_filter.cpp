@@ -47,8 +47,8 @@ void add_text_filter_options(CLI::App* cmd, TextFilterArgs& args) {
                   "With --format text: only the rows marked \"!\" (stale holders, rejected releases and writes, lost "
                   "leases, violations)");
     cmd->add_option("--node", args.nodes,
-                    "With --format text: only this candidate's rows (repeatable; rows of no candidate, a failover, "
-                    "stay)")
+                    "With --format text: only this candidate's rows (repeatable; rows of no candidate, a failover or an "
+                    "overlap, stay)")
         ->allow_extra_args(false);
     cmd->add_option("--ticks", args.ticks, "With --format text: only the rows of ticks A..B (A.. or ..B: open)")
         ->check(CLI::Validator(

@@ -215,7 +215,7 @@ bool text_marked(const Event&);
 
 // Which rows the text view shows (run/live --format text --marked, --node,
 // --ticks); the summary is always whole. A row with no candidate (a
-// failover) concerns every node and passes the node filter.
+// failover, an overlap) concerns every node and passes the node filter.
 struct TextFilter {
     bool marked_only = false;
     std::vector<std::string> nodes;  // empty: every node
