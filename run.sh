@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs what is missing, builds, and opens LeaseScope on the default preset
+# Installs what is missing, builds the app and the CLI (not the tests nor the
+# benchmarks), and opens LeaseScope on the default preset
 # (expiry-takeover). Without a display it says so and runs the CLI instead.
 # Arguments are passed to the app (or to `leasescope-cli run` without a display).
 #   ./run.sh --web [PORT]   builds the browser version into build/web/ and
@@ -10,7 +11,7 @@ source tools/deps.sh
 if [ "${1:-}" = "--web" ]; then
   port=${2:-${LEASESCOPE_WEB_PORT:-8000}}
   leasescope_install_deps "${leasescope_web_packages[@]}"
-  tools/web_build.sh build/web
+  leasescope_step "building the browser version (build/web)" tools/web_build.sh build/web
   if ! python3 -c "import socket, sys; s = socket.socket(); s.bind(('127.0.0.1', int(sys.argv[1])))" "$port" 2>/dev/null; then
     port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
   fi
@@ -19,7 +20,9 @@ if [ "${1:-}" = "--web" ]; then
   exec python3 -m http.server "$port" --bind 127.0.0.1 --directory build/web
 fi
 leasescope_install_deps
-leasescope_build release
+# Only what it opens: the app and leasescope-cli (with the schema and man
+# pages); ./test.sh builds the tests, `cmake --build --preset release` all.
+leasescope_build_targets release run "the app and leasescope-cli"
 
 preset=scenarios/expiry-takeover.json
 if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ] && [ -x build/release/app/gui/leasescope ]; then

@@ -23,7 +23,7 @@ leasescope_install_deps "${extra_packages[@]}"
 # web.browser and web.determinism test them.
 web_flags=(-DLEASESCOPE_WEB_DIR= -DLEASESCOPE_WEB_OBJ_DIR=)
 if [ "$web" = 1 ]; then
-  tools/web_build.sh build/web
+  leasescope_step "building the browser version (build/web)" tools/web_build.sh build/web
   web_flags=(-DLEASESCOPE_WEB_DIR="$PWD/build/web" -DLEASESCOPE_WEB_OBJ_DIR="$PWD/build/web-obj")
 fi
 # The golden traces of other build types and of Clang are compared in

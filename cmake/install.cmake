@@ -1,6 +1,21 @@
 # What `cmake --install` puts where, the exported CMake package
 # (find_package(LeaseScope): LeaseScope::engine, LeaseScope::sim), the
 # pkg-config file, and the Debian package made by `cpack -G DEB`.
+# The libraries go to Debian's multiarch folder, lib/<triplet>, which is what
+# GNUInstallDirs gives for the prefix /usr of the Debian package. It fixes the
+# folder when configuring, for the prefix known then (/usr/local by default:
+# plain lib/), while the .deb's /usr and `cmake --install --prefix` come
+# later; Debian's loader, pkg-config and find_package look in lib/<triplet>
+# under /usr/local and any other prefix too. -DCMAKE_INSTALL_LIBDIR=... still
+# wins; a cached plain lib/ that GNUInstallDirs chose itself is replaced.
+if(CMAKE_LIBRARY_ARCHITECTURE AND EXISTS /etc/debian_version)
+  get_property(leasescope_libdir_help CACHE CMAKE_INSTALL_LIBDIR PROPERTY HELPSTRING)
+  if(NOT DEFINED CMAKE_INSTALL_LIBDIR
+     OR (CMAKE_INSTALL_LIBDIR STREQUAL "lib" AND leasescope_libdir_help STREQUAL "Object code libraries (lib)"))
+    set(CMAKE_INSTALL_LIBDIR lib/${CMAKE_LIBRARY_ARCHITECTURE}
+      CACHE PATH "Object code libraries (lib/${CMAKE_LIBRARY_ARCHITECTURE})" FORCE)
+  endif()
+endif()
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 

@@ -84,6 +84,24 @@ TEST(AllErrors, SchemaKey) {
               (std::vector<std::string>{"/$schema"}));
 }
 
+// Every unknown key of every nested object is reported, not only the first
+// of each: /lock, /resource, /title, a fault and an op each have two. The
+// lock's known values are still checked; a fault or an op with an unknown
+// key is not checked further (a misspelt key also makes a required one look
+// missing).
+TEST(AllErrors, EveryUnknownKeyInNestedObjects) {
+    EXPECT_EQ(wheres(R"({"name": "x", "defaults": {"wait": 1, "lease": 5, "action": 3},
+                         "title": {"en": "t", "de": "t", "fr": "t"},
+                         "lock": {"nmae": "l", "capacity": 0, "fencing": 1},
+                         "resource": {"mdoe": "check", "strict": true},
+                         "candidates": [ {"name": "a"} ],
+                         "faults": [ {"kind": "pause", "node": "a", "at": 1, "tciks": 2, "for": 3} ],
+                         "ops": [ {"op": "status", "at": 1, "actor": "a", "who": 1, "when": 2} ]})"),
+              (std::vector<std::string>{"/title/de", "/title/fr", "/lock/nmae", "/lock/capacity", "/lock/fencing",
+                                        "/resource/mdoe", "/resource/strict", "/faults/0/tciks", "/faults/0/for",
+                                        "/ops/0/who", "/ops/0/when"}));
+}
+
 // The GoogleTest helper: a preset matches its golden trace; another
 // scenario's golden does not, and the message names the divergence as
 // `check` does.

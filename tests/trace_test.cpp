@@ -4,6 +4,8 @@
 
 #include <openssl/sha.h>
 
+#include <fmt/format.h>
+
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -119,6 +121,88 @@ TEST(TraceText, MarksStaleAndRejections) {
     EXPECT_NE(text.find("Tick  Candidate    Operation"), std::string::npos);
     const std::string unsafe = trace_to_text(simulate(preset("gc-pause-no-fencing")));
     EXPECT_NE(unsafe.find("UNSAFE"), std::string::npos);
+}
+
+// The summary tells per run what became of its writes: a run can end
+// "elected" with every write rejected (gc-pause-fencing's paused holder), so
+// each run's line counts its accepted and rejected writes from the trace.
+TEST(TraceText, SummaryCountsEachRunsWrites) {
+    const Trace trace = simulate(preset("gc-pause-fencing"));
+    const std::string text = trace_to_text(trace);
+    bool saw_rejected_run = false;
+    for (const RunSummary& r : trace.summary.results) {
+        std::int64_t accepted = 0, rejected = 0;
+        for (const Event& e : trace.events) {
+            if (e.op != EventOp::write || e.node != r.node || e.run != r.run) continue;
+            (e.outcome == Outcome::accepted ? accepted : rejected) += 1;
+        }
+        const std::string line_start = fmt::format("  {:<12} run {}  {:<15} fencing ", r.node, r.run, r.result);
+        const std::size_t at = text.find(line_start);
+        ASSERT_NE(at, std::string::npos) << line_start;
+        const std::string line = text.substr(at, text.find('\n', at) - at);
+        const std::int64_t total = accepted + rejected;
+        const std::string words = total == 0 ? "no writes"
+                                             : fmt::format("{} write{}: {} accepted, {} rejected", total,
+                                                           total == 1 ? "" : "s", accepted, rejected);
+        EXPECT_NE(line.find(words), std::string::npos) << line << "\nexpected: " << words;
+        saw_rejected_run = saw_rejected_run || (r.result == "elected" && accepted == 0 && rejected > 0);
+    }
+    EXPECT_TRUE(saw_rejected_run) << text;
+    // Unsafe writes are accepted, and said to be unsafe.
+    EXPECT_NE(trace_to_text(simulate(preset("gc-pause-no-fencing"))).find("UNSAFE)"), std::string::npos);
+}
+
+// The text view's filter keeps only the rows asked for and says how many of
+// all it shows; the summary stays whole. A row of no candidate (a failover)
+// passes the node filter.
+TEST(TraceText, FilterKeepsMarkedNodeAndTicks) {
+    const Trace trace = simulate(preset("gc-pause-fencing"));
+    const std::string whole = trace_to_text(trace);
+    const std::string summary = whole.substr(whole.find("\nended at"));
+    auto rows_of = [](const std::string& text) {
+        std::vector<std::string> rows;
+        std::size_t pos = text.find('\n', text.find("Tick  Candidate")) + 1;
+        while (pos < text.size() && text[pos] != '\n' && text.compare(pos, 6, "shown:") != 0) {
+            const std::size_t end = text.find('\n', pos);
+            rows.push_back(text.substr(pos, end - pos));
+            pos = end + 1;
+        }
+        return rows;
+    };
+    EXPECT_EQ(rows_of(whole).size(), trace.events.size());
+    EXPECT_EQ(whole.find("shown:"), std::string::npos);
+
+    TextFilter marked;
+    marked.marked_only = true;
+    const std::string m = trace_to_text(trace, marked);
+    std::size_t marked_count = 0;
+    for (const Event& e : trace.events) marked_count += text_marked(e) ? 1 : 0;
+    ASSERT_GT(marked_count, 0u);
+    EXPECT_EQ(rows_of(m).size(), marked_count);
+    for (const std::string& row : rows_of(m)) EXPECT_NE(row.find('!'), std::string::npos) << row;
+    EXPECT_NE(m.find(fmt::format("shown: {} of {} events", marked_count, trace.events.size())), std::string::npos);
+    EXPECT_NE(m.find(summary), std::string::npos);
+
+    TextFilter node_ticks;
+    const std::string node = trace.events.front().node;
+    node_ticks.nodes = {node};
+    node_ticks.from = 2;
+    node_ticks.to = 9;
+    for (const std::string& row : rows_of(trace_to_text(trace, node_ticks))) {
+        EXPECT_TRUE(row.find(node) != std::string::npos || row.substr(7, 2) == "- ") << row;
+        const long tick = std::stol(row.substr(0, 5));
+        EXPECT_GE(tick, 2);
+        EXPECT_LE(tick, 9);
+    }
+    std::size_t kept = 0;
+    for (const Event& e : trace.events) kept += ((e.node == node || e.node.empty()) && e.tick >= 2 && e.tick <= 9);
+    EXPECT_EQ(rows_of(trace_to_text(trace, node_ticks)).size(), kept);
+    Event failover;
+    failover.op = EventOp::failover;
+    failover.tick = 3;
+    EXPECT_TRUE(node_ticks.keeps(failover));
+    failover.tick = 10;
+    EXPECT_FALSE(node_ticks.keeps(failover));
 }
 
 // diff names the first divergent event, with context, and can ignore tokens.

@@ -56,3 +56,12 @@ leasescope_build() {
   leasescope_step "configuring build/$preset" cmake --preset "$preset" "$@" || return 1
   leasescope_step "building build/$preset" cmake --build --preset "$preset" -j "$(nproc)" || return 1
 }
+
+# Configures a preset and builds only the targets of one build preset (run.sh:
+# the "run" build preset, the app and leasescope-cli without the tests and
+# benchmarks that `cmake --build --preset release` would build too).
+leasescope_build_targets() {  # configure-preset build-preset what
+  local preset=$1 build_preset=$2 what=$3
+  leasescope_step "configuring build/$preset" cmake --preset "$preset" || return 1
+  leasescope_step "building $what (build/$preset)" cmake --build --preset "$build_preset" -j "$(nproc)" || return 1
+}

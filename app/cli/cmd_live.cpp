@@ -66,6 +66,7 @@ struct LiveArgs {
     std::vector<std::string> sets;
     std::string format = "summary";
     std::int64_t bench_pairs = 0;
+    TextFilterArgs filter;
 };
 
 std::string timing_fault_list(const std::vector<live::TimingFault>& faults) {
@@ -106,6 +107,8 @@ int run_live_command(const LiveArgs& args) {
     }
     auto scenario = load_scenario(args.scenario_path, args.sets);
     if (!scenario) return exit_bad_input;
+    const std::optional<sim::TextFilter> filter = text_filter_for(args.filter, *scenario, args.format == "text");
+    if (!filter) return exit_bad_input;
 
     // The trace file is opened before the run (an unwritable path fails
     // before any key is touched) and put in place only after it.
@@ -165,7 +168,7 @@ int run_live_command(const LiveArgs& args) {
         const std::string out = sim::trace_to_jsonl(report.trace);
         std::fwrite(out.data(), 1, out.size(), stdout);
     } else if (args.format == "text") {
-        const std::string out = sim::trace_to_text(report.trace);
+        const std::string out = sim::trace_to_text(report.trace, *filter);
         std::fwrite(out.data(), 1, out.size(), stdout);
     }
     // Diagnostics go to stderr when stdout carries the trace.
@@ -224,6 +227,7 @@ void add_live_command(CLI::App& app, int& exit_code) {
     live->add_option("--format", args->format,
                      "What stdout shows: summary (a line, and the comparison), text (the table) or jsonl (the trace)")
         ->check(CLI::IsMember({"summary", "text", "jsonl"}));
+    add_text_filter_options(live, args->filter);
     live->add_option("--bench", args->bench_pairs,
                      "Measure N acquire+release round trips (p50, p99) against the server instead of running a "
                      "scenario")

@@ -57,6 +57,18 @@ std::string find_assets_dir(const std::string& flag);
 // naming the file) when one cannot be read or parsed.
 bool read_string_tables(const std::string& assets_dir, words::Strings& strings);
 
+// The text view's row filter (text_filter.cpp), for `run` and `live`.
+struct TextFilterArgs {
+    bool marked = false;
+    std::vector<std::string> nodes;
+    std::string ticks;  // "A..B", "A.." or "..B"; checked when parsed
+};
+void add_text_filter_options(CLI::App* cmd, TextFilterArgs& args);
+// The filter for `scenario`, or nullopt after an error on stderr
+// (exit_bad_input): a --node that is not a candidate, or a filter without
+// --format text (`text` false).
+std::optional<sim::TextFilter> text_filter_for(const TextFilterArgs& args, const sim::Scenario& scenario, bool text);
+
 // Commands that live in their own files; each stores its exit code in
 // `exit_code` when it runs.
 void add_live_command(CLI::App& app, int& exit_code);     // cmd_live.cpp (needs leasescope::live)

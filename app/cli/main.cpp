@@ -27,11 +27,14 @@ using namespace leasescope::cli;
 namespace {
 
 // Writes each event to stdout as it happens, and to the trace file when
-// there is one, so a long run never holds its trace in memory.
+// there is one, so a long run never holds its trace in memory. The text view
+// shows the rows its filter keeps and counts every run's writes.
 class StreamSink final : public sim::EventSink {
 public:
-    StreamSink(std::FILE* out, bool text, io::OutputFile* trace_file)
-        : out_(out), text_(text), trace_file_(trace_file) {}
+    StreamSink(std::FILE* out, bool text, io::OutputFile* trace_file, const sim::TextFilter& filter)
+        : out_(out), text_(text), trace_file_(trace_file), filter_(filter) {}
+    const sim::WriteTally& writes() const { return writes_; }
+    std::int64_t shown() const { return shown_; }
     void on_event(const sim::Event& e) override { on_event_view(sim::view_of(e)); }
     void on_event_view(const sim::EventView& e) override {
         jsonl_.clear();
@@ -48,7 +51,11 @@ public:
         // failure is reported when the command ends.
         if (std::ferror(out_)) return;
         if (text_) {
-            line_ = sim::text_row(sim::to_event(e));
+            const sim::Event event = sim::to_event(e);
+            writes_.add(event);
+            if (!filter_.keeps(event)) return;
+            ++shown_;
+            line_ = sim::text_row(event);
             line_ += '\n';
             std::fwrite(line_.data(), 1, line_.size(), out_);
         } else {
@@ -60,6 +67,9 @@ private:
     std::FILE* out_;
     bool text_;
     io::OutputFile* trace_file_;
+    const sim::TextFilter& filter_;
+    sim::WriteTally writes_;
+    std::int64_t shown_ = 0;
     std::string line_;
     std::string jsonl_;
 };
@@ -89,10 +99,13 @@ std::vector<std::string> preset_files(const std::string& dir) {
 }
 
 int cmd_run(const std::string& path, const std::vector<std::string>& sets, const std::string& format,
-            const std::string& trace_path, std::optional<Tick> until, std::int64_t spill_runs) {
+            const std::string& trace_path, std::optional<Tick> until, std::int64_t spill_runs,
+            const TextFilterArgs& filter_args) {
     auto scenario = load_scenario(path, sets);
     if (!scenario) return exit_bad_input;
     const bool text = format == "text";
+    const std::optional<sim::TextFilter> filter = text_filter_for(filter_args, *scenario, text);
+    if (!filter) return exit_bad_input;
     // The trace file is opened before any work (an unwritable folder fails
     // at once), written as the run goes and put in place only at its end: it
     // is written whole or not at all.
@@ -115,7 +128,7 @@ int cmd_run(const std::string& path, const std::vector<std::string>& sets, const
     } else {
         fmt::print("{}\n", sim::header_line(header));
     }
-    StreamSink sink(stdout, text, trace_file.get());
+    StreamSink sink(stdout, text, trace_file.get(), *filter);
     // The results are written from the electors' compact outcomes (the text
     // view still reads them from the summary), and past spill_runs finished
     // runs those go to a temporary file: memory stays flat.
@@ -148,12 +161,8 @@ int cmd_run(const std::string& path, const std::vector<std::string>& sets, const
         }
     }
     if (text) {
-        sim::Trace just_summary;
-        just_summary.header = header;
-        just_summary.summary = summary.value();
-        const std::string all = sim::trace_to_text(just_summary);
-        // The summary part of the text view (after the empty table).
-        fmt::print("{}", all.substr(all.find("\nended at")));
+        if (filter->any()) fmt::print("shown: {} of {} events\n", sink.shown(), summary.value().events);
+        fmt::print("\n{}", sim::text_summary(summary.value(), sink.writes()));
     } else {
         if (!sim::write_summary_line(simulation, summary.value(), [](std::string_view piece) {
                 std::fwrite(piece.data(), 1, piece.size(), stdout);
@@ -424,7 +433,10 @@ int main(int argc, char** argv) {
                     "keeps them all in memory")
         ->check(integer_in(0, limits::runs_total_max))
         ->capture_default_str();
-    run->callback([&] { exit_code = cmd_run(run_path, run_sets, run_format, run_trace, run_until, run_spill); });
+    TextFilterArgs run_filter;
+    add_text_filter_options(run, run_filter);
+    run->callback(
+        [&] { exit_code = cmd_run(run_path, run_sets, run_format, run_trace, run_until, run_spill, run_filter); });
 
     auto* check = app.add_subcommand("check", "Compare scenarios with their golden traces (all presets by default)");
     std::vector<std::string> check_paths;

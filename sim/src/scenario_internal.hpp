@@ -82,9 +82,8 @@ std::optional<json> parse_bounded(std::string_view text, const std::string& base
 
 // ---- Typed values (scenario_values.cpp); each fails at `path` ----
 
-void check_keys(const json& obj, const std::string& path, const std::vector<std::string>& allowed);
-// The same, reporting every unknown key.
-void check_keys(const json& obj, const std::string& path, const std::vector<std::string>& allowed, Failures& errors);
+// Reports every unknown key of `obj` in `errors`; false when there was one.
+bool check_keys(const json& obj, const std::string& path, const std::vector<std::string>& allowed, Failures& errors);
 const json& need_object(const json& v, const std::string& path);
 std::int64_t get_int(const json& v, const std::string& path, std::int64_t lo, std::int64_t hi);
 bool get_bool(const json& v, const std::string& path);
@@ -93,7 +92,8 @@ std::string get_text(const json& v, const std::string& path, std::int64_t max_le
 std::string get_name(const json& v, const std::string& path);
 // A name that becomes part of a file or Redis key: letters, digits, . _ - :
 std::string get_identifier(const json& v, const std::string& path);
-Localized get_localized(const json& v, const std::string& path);
+// Every unknown key goes to `errors`; a bad text throws.
+Localized get_localized(const json& v, const std::string& path, Failures& errors);
 // `writes`: strictly increasing offsets in [1, action_max].
 std::vector<Tick> get_writes(const json& v, const std::string& path, Tick action_max);
 

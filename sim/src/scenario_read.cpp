@@ -2,6 +2,7 @@
 // faults and ops with their checks, and every error listed in file order.
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <tuple>
 
 #include <fmt/format.h>
@@ -24,7 +25,9 @@ NodeIndex get_node(const json& v, const std::string& path, const Scenario& s) {
     return n;
 }
 
-Fault read_fault(const json& v, std::size_t index, const Scenario& s) {
+// A fault, or nothing when its object has unknown keys: each of them is in
+// `errors`, and a misspelt key would also make a required one look missing.
+std::optional<Fault> read_fault(const json& v, std::size_t index, const Scenario& s, Failures& errors) {
     const std::string path = fmt::format("/faults/{}", index);
     need_object(v, path);
     if (!v.contains("kind")) fail(path, "missing \"kind\" (pause, partition, crash or failover)");
@@ -41,7 +44,7 @@ Fault read_fault(const json& v, std::size_t index, const Scenario& s) {
         case FaultKind::crash: keys = {"kind", "node", "at"}; break;
         case FaultKind::failover: keys = {"kind", "at", "lose"}; break;
     }
-    check_keys(v, path, keys);
+    if (!check_keys(v, path, keys, errors)) return std::nullopt;
     for (const auto& key : keys) {
         if (key == "mode" || key == "lose") continue;
         if (!v.contains(key)) fail(path, fmt::format("missing \"{}\" (required for a {})", key, to_string(f.kind)));
@@ -60,7 +63,8 @@ Fault read_fault(const json& v, std::size_t index, const Scenario& s) {
     return f;
 }
 
-Op read_op(const json& v, std::size_t index, const Scenario& s) {
+// An op, or nothing when its object has unknown keys (each is in `errors`).
+std::optional<Op> read_op(const json& v, std::size_t index, const Scenario& s, Failures& errors) {
     const std::string path = fmt::format("/ops/{}", index);
     need_object(v, path);
     if (!v.contains("op")) fail(path, "missing \"op\" (status or validate)");
@@ -69,7 +73,7 @@ Op read_op(const json& v, std::size_t index, const Scenario& s) {
     const std::vector<std::string> keys = op.op == OpKind::status
                                               ? std::vector<std::string>{"at", "actor", "op"}
                                               : std::vector<std::string>{"at", "actor", "op", "token_of"};
-    check_keys(v, path, keys);
+    if (!check_keys(v, path, keys, errors)) return std::nullopt;
     for (const auto& key : keys) {
         if (!v.contains(key)) fail(path, fmt::format("missing \"{}\" (required for a {} op)", key, to_string(op.op)));
     }
@@ -148,8 +152,8 @@ Scenario read_scenario(const json& root, Failures& errors) {
         if (!root.contains("name")) fail("/", "missing \"name\" (required: the scenario's name)");
         s.name = get_identifier(root["name"], "/name");
     });
-    if (root.contains("title")) attempt(errors, [&] { s.title = get_localized(root["title"], "/title"); });
-    if (root.contains("summary")) attempt(errors, [&] { s.summary = get_localized(root["summary"], "/summary"); });
+    if (root.contains("title")) attempt(errors, [&] { s.title = get_localized(root["title"], "/title", errors); });
+    if (root.contains("summary")) attempt(errors, [&] { s.summary = get_localized(root["summary"], "/summary", errors); });
     if (root.contains("tick_ms"))
         attempt(errors,
                 [&] { s.tick_ms = get_int(root["tick_ms"], "/tick_ms", limits::tick_ms_min, limits::tick_ms_max); });
@@ -171,7 +175,7 @@ Scenario read_scenario(const json& root, Failures& errors) {
     attempt(errors, [&] {
         if (root.contains("lock")) {
             const json& lock = need_object(root["lock"], "/lock");
-            check_keys(lock, "/lock", {"name", "capacity", "fencing_start", "elector"});
+            check_keys(lock, "/lock", {"name", "capacity", "fencing_start", "elector"}, errors);
             if (lock.contains("name")) s.lock.name = get_identifier(lock["name"], "/lock/name");
             if (lock.contains("capacity"))
                 s.lock.capacity =
@@ -195,7 +199,7 @@ Scenario read_scenario(const json& root, Failures& errors) {
     if (root.contains("resource")) {
         attempt(errors, [&] {
             const json& res = need_object(root["resource"], "/resource");
-            check_keys(res, "/resource", {"mode"});
+            check_keys(res, "/resource", {"mode"}, errors);
             if (res.contains("mode"))
                 s.resource = get_enum<ResourceMode>(
                     res["mode"], "/resource/mode",
@@ -251,8 +255,13 @@ Scenario read_scenario(const json& root, Failures& errors) {
                 fail("/faults", fmt::format("expected at most {} faults, found {}", limits::faults_max, faults.size()));
         });
         bool each_ok = faults_ok;
-        for (std::size_t i = 0; faults_ok && i < faults.size(); ++i)
-            each_ok = attempt(errors, [&] { s.faults.push_back(read_fault(faults[i], i, s)); }) && each_ok;
+        for (std::size_t i = 0; faults_ok && i < faults.size(); ++i) {
+            const std::size_t before = errors.size();
+            attempt(errors, [&] {
+                if (std::optional<Fault> f = read_fault(faults[i], i, s, errors)) s.faults.push_back(*f);
+            });
+            each_ok = each_ok && errors.size() == before;
+        }
         if (each_ok) attempt(errors, [&] { check_fault_overlaps(s); });
     }
     if (root.contains("ops")) {
@@ -263,7 +272,9 @@ Scenario read_scenario(const json& root, Failures& errors) {
                 fail("/ops", fmt::format("expected at most {} ops, found {}", limits::ops_max, ops.size()));
         });
         for (std::size_t i = 0; ops_ok && i < ops.size(); ++i)
-            attempt(errors, [&] { s.ops.push_back(read_op(ops[i], i, s)); });
+            attempt(errors, [&] {
+                if (std::optional<Op> op = read_op(ops[i], i, s, errors)) s.ops.push_back(*op);
+            });
     }
     return s;
 }

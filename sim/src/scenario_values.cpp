@@ -18,12 +18,11 @@ void check_key(const std::string& key, const std::string& path, const std::vecto
 
 }  // namespace
 
-void check_keys(const json& obj, const std::string& path, const std::vector<std::string>& allowed) {
-    for (auto it = obj.begin(); it != obj.end(); ++it) check_key(it.key(), path, allowed);
-}
-
-void check_keys(const json& obj, const std::string& path, const std::vector<std::string>& allowed, Failures& errors) {
-    for (auto it = obj.begin(); it != obj.end(); ++it) attempt(errors, [&] { check_key(it.key(), path, allowed); });
+bool check_keys(const json& obj, const std::string& path, const std::vector<std::string>& allowed, Failures& errors) {
+    bool known = true;
+    for (auto it = obj.begin(); it != obj.end(); ++it)
+        known = attempt(errors, [&] { check_key(it.key(), path, allowed); }) && known;
+    return known;
 }
 
 const json& need_object(const json& v, const std::string& path) {
@@ -82,9 +81,9 @@ std::string get_identifier(const json& v, const std::string& path) {
     return s;
 }
 
-Localized get_localized(const json& v, const std::string& path) {
+Localized get_localized(const json& v, const std::string& path, Failures& errors) {
     need_object(v, path);
-    check_keys(v, path, {"en", "ko"});
+    check_keys(v, path, {"en", "ko"}, errors);
     Localized out;
     if (v.contains("en")) out.en = get_text(v["en"], path + "/en", limits::text_length_max);
     if (v.contains("ko")) out.ko = get_text(v["ko"], path + "/ko", limits::text_length_max);

@@ -1,5 +1,7 @@
 // The trace as a text table for people: one row per event, the outcome in
 // words, the runs and violations at the end.
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "leasescope/sim/trace.hpp"
@@ -93,24 +95,71 @@ std::string text_row(const Event& e) {
                        outcome_words(e));
 }
 
-std::string trace_to_text(const Trace& trace) {
+bool text_marked(const Event& e) { return outcome_words(e).find('!') != std::string::npos; }
+
+bool TextFilter::keeps(const Event& e) const {
+    if (e.tick < from || (to && e.tick > *to)) return false;
+    if (!nodes.empty() && !e.node.empty() && std::find(nodes.begin(), nodes.end(), e.node) == nodes.end())
+        return false;
+    return !marked_only || text_marked(e);
+}
+
+void WriteTally::add(const Event& e) {
+    if (e.op != EventOp::write) return;
+    RunWrites& w = runs_[{e.node, e.run}];
+    if (e.outcome == Outcome::accepted) {
+        ++w.accepted;
+        if (has_detail(e, "unsafe_write")) ++w.unsafe;
+    } else {
+        ++w.rejected;
+    }
+}
+
+RunWrites WriteTally::of(const std::string& node, std::int32_t run) const {
+    const auto it = runs_.find({node, run});
+    return it == runs_.end() ? RunWrites{} : it->second;
+}
+
+namespace {
+
+std::string writes_words(const RunWrites& w) {
+    const std::int64_t total = w.accepted + w.rejected;
+    if (total == 0) return "no writes";
+    return fmt::format("{} write{}: {} accepted{}, {} rejected", total, total == 1 ? "" : "s", w.accepted,
+                       w.unsafe > 0 ? fmt::format(" ({} UNSAFE)", w.unsafe) : "", w.rejected);
+}
+
+}  // namespace
+
+std::string text_summary(const TraceSummary& s, const WriteTally& writes) {
+    std::string out = fmt::format("ended at tick {}; {} events; sha256 {}\n", s.end_tick, s.events, s.trace_sha256);
+    for (const RunSummary& r : s.results) {
+        out += fmt::format("  {:<12} run {}  {:<15} fencing {:<4} {}\n", r.node, r.run, r.result,
+                           r.fencing ? std::to_string(*r.fencing) : "-", writes_words(writes.of(r.node, r.run)));
+    }
+    out += fmt::format("violations: overlap {}, unsafe_write {}, fencing_regressed {}\n", s.violations.overlap,
+                       s.violations.unsafe_write, s.violations.fencing_regressed);
+    return out;
+}
+
+std::string trace_to_text(const Trace& trace, const TextFilter& filter) {
     std::string out = fmt::format("{} (seed {}, lock {}, {} slot{}, tick {} ms)\n", trace.header.scenario,
                                   trace.header.seed, trace.header.lock, trace.header.capacity,
                                   trace.header.capacity == 1 ? "" : "s", trace.header.tick_ms);
     out += text_table_header();
     out += '\n';
+    WriteTally writes;
+    std::size_t shown = 0;
     for (const Event& e : trace.events) {
+        writes.add(e);
+        if (!filter.keeps(e)) continue;
         out += text_row(e);
         out += '\n';
+        ++shown;
     }
-    const TraceSummary& s = trace.summary;
-    out += fmt::format("\nended at tick {}; {} events; sha256 {}\n", s.end_tick, s.events, s.trace_sha256);
-    for (const RunSummary& r : s.results) {
-        out += fmt::format("  {:<12} run {}  {:<15} fencing {}\n", r.node, r.run, r.result,
-                           r.fencing ? std::to_string(*r.fencing) : "-");
-    }
-    out += fmt::format("violations: overlap {}, unsafe_write {}, fencing_regressed {}\n", s.violations.overlap,
-                       s.violations.unsafe_write, s.violations.fencing_regressed);
+    if (filter.any()) out += fmt::format("shown: {} of {} events\n", shown, trace.events.size());
+    out += '\n';
+    out += text_summary(trace.summary, writes);
     return out;
 }
 

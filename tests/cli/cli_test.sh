@@ -134,6 +134,46 @@ expect_out_re '^ +6 +node-b +acquire +[[:alnum:]]{8} +2 +6 +acquired' "node-b ac
 expect_out_re '^ +12 +node-a +release .*REJECTED: stale token' "node-a's release at tick 12 is rejected as stale"
 expect_out "violations: overlap 1" "the text summary counts the overlap"
 expect_err_empty "run --format text"
+expect_out_re '^  node-a +run 0 +elected +fencing 1 +[0-9]+ writes?: [0-9]+ accepted, [0-9]+ rejected$' \
+  "the text summary says what became of node-a's writes"
+
+# ---- run --format text: the row filter ----------------------------------------
+
+# The rows of the text table in $WORK/out: from under its header to the
+# empty line before the summary, without the "shown:" line.
+table_rows() {
+  sed -n '/^ *Tick  Candidate/,/^$/p' "$WORK/out" | sed '1d;/^$/d;/^shown:/d'
+}
+
+GC=$SRC/scenarios/gc-pause-fencing.json
+cli run "$GC" --format text --marked
+expect_rc 0 "run --format text --marked"
+check_that "--marked shows rows" test -n "$(table_rows)"
+check_that "--marked shows only rows marked !" test -z "$(table_rows | grep -v '!')"
+expect_out_re '! write REJECTED' "--marked keeps the rejected write"
+expect_out_re '^shown: [0-9]+ of [0-9]+ events$' "--marked says how many rows it shows"
+expect_out "violations:" "--marked keeps the whole summary"
+cli run "$PRESET" --format text --node node-b --ticks 6..8
+expect_rc 0 "run --format text --node node-b --ticks 6..8"
+check_that "--node node-b --ticks 6..8 shows only node-b's rows (and those of no candidate) of ticks 6 to 8" \
+  bash -c "awk '{ if ((\$2 != \"node-b\" && \$2 != \"-\") || \$1 < 6 || \$1 > 8) bad = 1; n++ } END { exit (bad || n == 0) }' <<<'$(table_rows)'"
+expect_out_re '^ +6 +- +overlap_begin' "--node keeps the overlap row, which has no candidate"
+check_that "--node node-b leaves node-a's rows out" test -z "$(table_rows | grep node-a)"
+cli run "$PRESET" --format text --node node-a --node node-b --ticks 12..
+expect_rc 0 "--node twice, --ticks A.."
+expect_out_re '^ +12 +node-a +release' "--ticks 12.. keeps tick 12"
+for bad in 8..6 x..3 6 ..; do
+  cli run "$PRESET" --format text --ticks "$bad"
+  expect_rc 2 "--ticks $bad is refused"
+  expect_err "expected A..B" "--ticks $bad says what was expected"
+done
+cli run "$PRESET" --format text --node node-z
+expect_rc 2 "--node of no candidate is refused"
+expect_err "--node node-z: expiry-takeover has no such candidate; expected one of node-a, node-b" \
+  "--node node-z names the candidates"
+cli run "$PRESET" --marked
+expect_rc 2 "a filter without --format text is refused"
+expect_err "add --format text" "the filter error says what to add"
 
 # ---- run: JSONL, diff against the golden --------------------------------
 

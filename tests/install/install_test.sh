@@ -97,10 +97,41 @@ check_installed_tree() {
     bash -c "cd '$user' && '$cli' check scenarios/report-lock.json --golden golden --junit report.xml; test -s report.xml"
 }
 
+# Where GNUInstallDirs puts libraries under the prefix $1 on this system
+# (lib/x86_64-linux-gnu for /usr on Debian): a throwaway project asks it.
+gnu_libdir() {  # prefix
+  local probe=$WORK/probe
+  mkdir -p "$probe"
+  printf '%s\n' 'cmake_minimum_required(VERSION 3.22)' 'project(probe LANGUAGES CXX)' 'include(GNUInstallDirs)' \
+    'message(STATUS "libdir=${CMAKE_INSTALL_LIBDIR}")' >"$probe/CMakeLists.txt"
+  rm -rf "$probe/build"
+  cmake -S "$probe" -B "$probe/build" -DCMAKE_INSTALL_PREFIX="$1" 2>/dev/null | sed -n 's/^-- libdir=//p'
+}
+
+# The libraries, the CMake package and the pkg-config file of a tree
+# installed for the prefix /usr (under the root $1) are where GNUInstallDirs
+# puts them for /usr, and none in a plain lib/ when that is another folder.
+check_library_layout() {  # root
+  local root=$1 libdir
+  libdir=$(gnu_libdir /usr)
+  check_that "GNUInstallDirs names a library folder for /usr" test -n "$libdir"
+  for f in libleasescope_engine.a libleasescope_sim.a pkgconfig/leasescope.pc cmake/LeaseScope/LeaseScopeConfig.cmake \
+           cmake/LeaseScope/LeaseScopeTargets.cmake; do
+    check_that "installed in GNUInstallDirs' $libdir: $f" test -s "$root/usr/$libdir/$f"
+  done
+  if [ "$libdir" != lib ]; then
+    check_that "nothing in a plain lib/ besides $libdir" \
+      bash -c "! find '$root/usr/lib' -maxdepth 1 -type f | grep -q . && ! test -e '$root/usr/lib/cmake' && ! test -e '$root/usr/lib/pkgconfig'"
+  fi
+}
+
 case $mode in
 destdir)
+  # README's "$schema" for a build that is not installed.
+  check_that "the build tree has schema/scenario.schema.json" test -s "$BUILD/schema/scenario.schema.json"
   check_that "cmake --install into a DESTDIR" env DESTDIR="$WORK/root" cmake --install "$BUILD" --prefix /usr
   check_installed_tree "$WORK/root/usr"
+  check_library_layout "$WORK/root"
   ;;
 deb)
   check_that "cpack -G DEB" cpack -G DEB --config "$BUILD/CPackConfig.cmake" -B "$WORK/pkg"
@@ -112,9 +143,16 @@ deb)
     dpkg-deb -f "$deb" Package Version Depends
     check_that "dpkg -x into a throwaway root" dpkg -x "$deb" "$WORK/root"
     check_installed_tree "$WORK/root/usr"
+    check_library_layout "$WORK/root"
   fi
   ;;
 consumer)
+  # The consumer sets no C++ standard: the exported targets must bring C++20,
+  # which the compiler's default is not (GCC 12: C++17; Clang 14: C++14).
+  check_that "tests/consumer sets no C++ standard of its own" \
+    bash -c "! grep -q 'CMAKE_CXX_STANDARD\|CXX_STANDARD\|std=c++' '$SRC/tests/consumer/CMakeLists.txt'"
+  check_that "the compiler's default standard is older than C++20" \
+    bash -c "echo | c++ ${CONSUMER_CXX_FLAGS:-} -dM -E -x c++ - | grep -q '__cplusplus 201[0-9]'"
   check_that "cmake --install into a prefix" cmake --install "$BUILD" --prefix "$WORK/prefix"
   check_that "configure tests/consumer with find_package(LeaseScope)" \
     cmake -S "$SRC/tests/consumer" -B "$WORK/consumer" -DCMAKE_PREFIX_PATH="$WORK/prefix" -DCMAKE_BUILD_TYPE=Release \

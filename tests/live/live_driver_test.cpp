@@ -42,6 +42,29 @@ struct KeyState {
 
 }  // namespace
 
+// The note on emulated failovers tells each loss as model.md §4.4 does: a
+// "leases" failover keeps the counter, an "all" one resets it; a scenario
+// with both gets both lines. Needs no Redis.
+TEST(EmulatedFaults, FailoverNoteFollowsItsLoss) {
+    sim::Scenario s;
+    sim::Fault f;
+    f.kind = sim::FaultKind::failover;
+    f.lose = FailoverLoss::leases;
+    s.faults.push_back(f);
+    std::vector<std::string> lines = live::emulated_faults(s);
+    ASSERT_EQ(lines.size(), 1u);
+    EXPECT_NE(lines[0].find("lose = leases"), std::string::npos) << lines[0];
+    EXPECT_NE(lines[0].find("counter is kept"), std::string::npos) << lines[0];
+    EXPECT_EQ(lines[0].find("reset"), std::string::npos) << lines[0];
+    s.faults[0].lose = FailoverLoss::all;
+    lines = live::emulated_faults(s);
+    ASSERT_EQ(lines.size(), 1u);
+    EXPECT_NE(lines[0].find("lose = all"), std::string::npos) << lines[0];
+    EXPECT_NE(lines[0].find("reset"), std::string::npos) << lines[0];
+    s.faults.push_back(f);
+    EXPECT_EQ(live::emulated_faults(s).size(), 2u);
+}
+
 TEST(OsTokens, AreTwentyTwoBase58CharactersAndDiffer) {
     live::OsTokenSource tokens;
     const Token a = tokens.next_token("ignored");

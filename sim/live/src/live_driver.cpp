@@ -126,12 +126,13 @@ sim::Scenario with_tick_ms(const sim::Scenario& scenario, std::int64_t tick_ms) 
 }
 
 std::vector<std::string> emulated_faults(const sim::Scenario& scenario) {
-    bool pause = false, partition = false, crash = false, failover = false;
+    bool pause = false, partition = false, crash = false, lose_leases = false, lose_all = false;
     for (const auto& f : scenario.faults) {
         pause |= f.kind == sim::FaultKind::pause;
         partition |= f.kind == sim::FaultKind::partition;
         crash |= f.kind == sim::FaultKind::crash;
-        failover |= f.kind == sim::FaultKind::failover;
+        lose_leases |= f.kind == sim::FaultKind::failover && f.lose == FailoverLoss::leases;
+        lose_all |= f.kind == sim::FaultKind::failover && f.lose == FailoverLoss::all;
     }
     std::vector<std::string> out;
     if (pause) out.emplace_back("pause: emulated, the scheduler does not step the node (no process is stopped)");
@@ -141,10 +142,16 @@ std::vector<std::string> emulated_faults(const sim::Scenario& scenario) {
             "after Redis (drop_replies); the network is untouched");
     }
     if (crash) out.emplace_back("crash: emulated, the scheduler stops the node for good without releasing");
-    if (failover) {
+    // One line per loss present (model.md §4.4): the counter survives "leases".
+    if (lose_leases) {
         out.emplace_back(
-            "failover: emulated, this lock's slots and hold-off are deleted (lose = all: its counter is reset "
-            "too); no replica is involved");
+            "failover (lose = leases): emulated, this lock's slots and hold-off are deleted and its fencing "
+            "counter is kept; no replica is involved");
+    }
+    if (lose_all) {
+        out.emplace_back(
+            "failover (lose = all): emulated, this lock's slots and hold-off are deleted and its fencing counter "
+            "is reset to fencing_start - 1; no replica is involved");
     }
     return out;
 }

@@ -2,9 +2,11 @@
 // Traces (docs/model.md §12): events, the canonical JSONL bytes, SHA-256 of the event
 // lines, a reader that checks what it reads, a text table and a diff.
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "leasescope/engine/result.hpp"
@@ -207,7 +209,44 @@ Result<Trace, TraceError> parse_trace(std::string_view text, const std::string& 
 // The readable table: Tick, Candidate, Operation, Token, Fencing, TTL, Outcome.
 std::string text_table_header();
 std::string text_row(const Event&);
-std::string trace_to_text(const Trace&);
+// A row a reader must not miss: its Outcome carries a "!" (stale holders,
+// rejected releases and writes, lost leases, violations).
+bool text_marked(const Event&);
+
+// Which rows the text view shows (run/live --format text --marked, --node,
+// --ticks); the summary is always whole. A row with no candidate (a
+// failover, an overlap) concerns every node and passes the node filter.
+struct TextFilter {
+    bool marked_only = false;
+    std::vector<std::string> nodes;  // empty: every node
+    Tick from = 0;                   // inclusive
+    std::optional<Tick> to;          // inclusive; none: to the end
+    bool any() const { return marked_only || !nodes.empty() || from > 0 || to.has_value(); }
+    bool keeps(const Event&) const;
+};
+
+// What became of each run's writes, counted from its write events for the
+// text view's summary ("elected, 2 writes: 0 accepted, 2 rejected").
+struct RunWrites {
+    std::int64_t accepted = 0;
+    std::int64_t rejected = 0;
+    std::int64_t unsafe = 0;  // accepted with an older fencing number than one accepted before
+};
+class WriteTally {
+public:
+    void add(const Event& e);  // counts a write event; ignores the others
+    RunWrites of(const std::string& node, std::int32_t run) const;
+
+private:
+    std::map<std::pair<std::string, std::int32_t>, RunWrites> runs_;
+};
+
+// The summary part of the text view: end tick, hash, each run with its
+// result and writes, the violations.
+std::string text_summary(const TraceSummary&, const WriteTally&);
+// The whole text view: the header line, the table (rows the filter keeps;
+// "shown: N of M events" under it when it leaves some out), the summary.
+std::string trace_to_text(const Trace&, const TextFilter& filter = {});
 
 // The first event where two traces differ (header and summary compared too).
 struct Divergence {
