@@ -135,8 +135,9 @@ void App::rebuild(sim::Scenario scenario, bool keep_playhead) {
     for (const sim::Candidate& c : scenario.candidates) new_glyphs = add_hangul(hangul_, c.name) || new_glyphs;
     for (const sim::Op& op : scenario.ops) new_glyphs = add_hangul(hangul_, op.actor) || new_glyphs;
     if (new_glyphs) fonts_dirty_ = true;
-    timeline_ = std::make_unique<sim::Timeline>(std::move(scenario));
-    lanes_ = build_lanes(*timeline_);
+    ShownRun run = run_scenario(std::move(scenario));
+    timeline_ = std::move(run.timeline);
+    lanes_ = std::move(run.lanes);
     ++timeline_generation_;
     if (!keep_playhead) {
         playhead_ = 0;

@@ -185,8 +185,9 @@ TEST(Marks, WriteOutcomesMapFromTheTrace) {
 TEST(Marks, GcPausePairDiffersAtTick15) {
     for (const auto& [name, want] : {std::pair{"gc-pause-fencing", MarkerKind::write_rejected_fence},
                                      std::pair{"gc-pause-no-fencing", MarkerKind::write_unsafe}}) {
-        sim::Timeline timeline(test::load_preset(name));
-        const LaneModel model = build_lanes(timeline);
+        const ShownRun run = run_scenario(test::load_preset(name));
+        const sim::Timeline& timeline = *run.timeline;
+        const LaneModel& model = run.lanes;
         int found = 0;
         for (const Lane& lane : model.lanes)
             for (const Marker& m : lane.markers)
@@ -199,8 +200,9 @@ TEST(Marks, GcPausePairDiffersAtTick15) {
 TEST(Marks, FailoverMarksTellWhatWasLost) {
     for (const auto& [name, want] : {std::pair{"failover-lost-lock", MarkerKind::failover_leases},
                                      std::pair{"failover-fencing-regressed", MarkerKind::failover_all}}) {
-        sim::Timeline timeline(test::load_preset(name));
-        const LaneModel model = build_lanes(timeline);
+        const ShownRun run = run_scenario(test::load_preset(name));
+        const sim::Timeline& timeline = *run.timeline;
+        const LaneModel& model = run.lanes;
         const Lane& slot = model.lanes[static_cast<std::size_t>(slot_lane(model, 0))];
         int found = 0;
         for (const Marker& m : slot.markers)
@@ -218,8 +220,9 @@ TEST(Marks, SvgMarksCarryTheirOutcomeInATitle) {
     ASSERT_TRUE(load_strings_dir(strings, std::string(LEASESCOPE_SOURCE_DIR) + "/assets", error)) << error;
     for (const auto& [name, want] : {std::pair{"gc-pause-fencing", MarkerKind::write_rejected_fence},
                                      std::pair{"gc-pause-no-fencing", MarkerKind::write_unsafe}}) {
-        sim::Timeline timeline(test::load_preset(name));
-        const LaneModel model = build_lanes(timeline);
+        const ShownRun run = run_scenario(test::load_preset(name));
+        const sim::Timeline& timeline = *run.timeline;
+        const LaneModel& model = run.lanes;
         SvgOptions o;
         o.last = model.end_tick;
         o.playhead = 15;
