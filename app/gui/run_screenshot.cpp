@@ -21,9 +21,9 @@ bool write_layout_report(const std::string& path) {
     probe::record(false);
     const ImVec2 display = ImGui::GetIO().DisplaySize;
     const auto windows = probe::windows();
-    const auto problems = check_layout(windows, probe::items(), display.x, display.y);
+    const auto problems = check_layout(windows, probe::items(), display.x, display.y, probe::timelines());
     std::string why;
-    if (!io::write_file(path, layout_report(windows, probe::items(), problems), why)) {
+    if (!io::write_file(path, layout_report(windows, probe::items(), problems, probe::timelines()), why)) {
         std::fprintf(stderr, "leasescope: cannot write %s (%s)\n", path.c_str(), why.c_str());
         return false;
     }

@@ -68,7 +68,6 @@ TEST(LaneLayout, NoCollisionsInAnyPreset) {
         const Strings strings = load_strings(lang);
         for (const std::string& name : preset_names()) {
             const ShownRun run = run_scenario(test::load_preset(name));
-            const sim::Timeline& timeline = *run.timeline;
             const LaneModel& model = run.lanes;
             for (const Size& size : sizes) {
                 for (Tick t : {Tick{0}, model.end_tick / 2, model.end_tick}) {
@@ -110,7 +109,6 @@ TEST(LaneLayout, EveryMarkShowsAtTheFittedZoom) {
     const Strings strings = load_strings(Lang::en);
     for (const std::string& name : preset_names()) {
         const ShownRun run = run_scenario(test::load_preset(name));
-        const sim::Timeline& timeline = *run.timeline;
         const LaneModel& model = run.lanes;
         for (const Size& size : sizes) {
             LaneLayout layout;

@@ -28,7 +28,6 @@ const Span* span_covering(const Lane& lane, Tick t) {
 // expires at 6, then keeps working stale; node-b takes over with fencing 2.
 TEST(Lanes, ExpiryTakeoverShowsStaleAfterExpiry) {
     const ShownRun run = run_scenario(load("expiry-takeover"));
-    const sim::Timeline& timeline = *run.timeline;
     const LaneModel& model = run.lanes;
     ASSERT_EQ(model.candidate_lanes, 3);
     const Lane& a = model.lanes[0];
@@ -60,7 +59,6 @@ TEST(Lanes, ExpiryTakeoverShowsStaleAfterExpiry) {
 // node-a's release at the end of its work is drawn as a rejected release.
 TEST(Lanes, RejectedReleaseIsAMarker) {
     const ShownRun run = run_scenario(load("expiry-takeover"));
-    const sim::Timeline& timeline = *run.timeline;
     const LaneModel& model = run.lanes;
     bool found = false;
     for (const Marker& m : model.lanes[0].markers)
@@ -73,7 +71,6 @@ TEST(Lanes, SpansSortedAndDisjointInEveryPreset) {
     for (const char* name : {"expiry-takeover", "contention", "gc-pause-fencing", "group-saturation",
                              "partition-extend", "failover-lost-lock", "hold-off-handover"}) {
         const ShownRun run = run_scenario(load(name));
-        const sim::Timeline& timeline = *run.timeline;
         const LaneModel& model = run.lanes;
         for (const Lane& lane : model.lanes) {
             for (std::size_t i = 0; i < lane.spans.size(); ++i) {
@@ -91,7 +88,6 @@ TEST(Lanes, SpansSortedAndDisjointInEveryPreset) {
 // A skipped run's last busy attempt is drawn as a skip.
 TEST(Lanes, SkippedRunEndsWithSkipMarker) {
     const ShownRun run = run_scenario(load("contention"));
-    const sim::Timeline& timeline = *run.timeline;
     const LaneModel& model = run.lanes;
     int skips = 0;
     for (const Marker& m : model.lanes[1].markers)
@@ -102,7 +98,6 @@ TEST(Lanes, SkippedRunEndsWithSkipMarker) {
 // A pause becomes an overlay over the paused tick range.
 TEST(Lanes, PauseIsAnOverlay) {
     const ShownRun run = run_scenario(load("gc-pause-fencing"));
-    const sim::Timeline& timeline = *run.timeline;
     const LaneModel& model = run.lanes;
     bool paused = false;
     for (const Span& s : model.lanes[0].overlays)

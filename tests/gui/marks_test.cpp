@@ -186,7 +186,6 @@ TEST(Marks, GcPausePairDiffersAtTick15) {
     for (const auto& [name, want] : {std::pair{"gc-pause-fencing", MarkerKind::write_rejected_fence},
                                      std::pair{"gc-pause-no-fencing", MarkerKind::write_unsafe}}) {
         const ShownRun run = run_scenario(test::load_preset(name));
-        const sim::Timeline& timeline = *run.timeline;
         const LaneModel& model = run.lanes;
         int found = 0;
         for (const Lane& lane : model.lanes)
@@ -201,7 +200,6 @@ TEST(Marks, FailoverMarksTellWhatWasLost) {
     for (const auto& [name, want] : {std::pair{"failover-lost-lock", MarkerKind::failover_leases},
                                      std::pair{"failover-fencing-regressed", MarkerKind::failover_all}}) {
         const ShownRun run = run_scenario(test::load_preset(name));
-        const sim::Timeline& timeline = *run.timeline;
         const LaneModel& model = run.lanes;
         const Lane& slot = model.lanes[static_cast<std::size_t>(slot_lane(model, 0))];
         int found = 0;
@@ -221,7 +219,6 @@ TEST(Marks, SvgMarksCarryTheirOutcomeInATitle) {
     for (const auto& [name, want] : {std::pair{"gc-pause-fencing", MarkerKind::write_rejected_fence},
                                      std::pair{"gc-pause-no-fencing", MarkerKind::write_unsafe}}) {
         const ShownRun run = run_scenario(test::load_preset(name));
-        const sim::Timeline& timeline = *run.timeline;
         const LaneModel& model = run.lanes;
         SvgOptions o;
         o.last = model.end_tick;

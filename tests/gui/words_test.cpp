@@ -191,7 +191,6 @@ TEST(Svg, TimelineExportsAsSvg) {
     auto parsed = sim::parse_scenario(bytes, path);
     ASSERT_TRUE(parsed.ok());
     const ShownRun run = run_scenario(std::move(parsed).value());
-    const sim::Timeline& timeline = *run.timeline;
     const LaneModel& model = run.lanes;
     const Strings s = load_strings();
     SvgOptions o;

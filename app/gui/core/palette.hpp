@@ -28,6 +28,7 @@ struct Palette {
     Rgba background{250, 250, 247, 255};
     Rgba lane_even{242, 243, 240, 255};
     Rgba lane_odd{235, 237, 233, 255};
+    Rgba store_lane{232, 238, 246, 255};  // behind the store's lanes (slots, hold-off, resource, ops)
     Rgba grid{205, 208, 212, 255};
     Rgba playhead{20, 90, 200, 255};
     Rgba focus{255, 150, 0, 255};  // the tour's pointer

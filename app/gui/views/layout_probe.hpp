@@ -5,6 +5,7 @@
 // leasescope::gui, `ImGui::Text` and the other widgets below name these
 // recording wrappers, which call ImGui's own; every other `ImGui::` name
 // reaches ImGui through the using-directive.
+#include <string>
 #include <vector>
 
 #include <imgui.h>
@@ -19,8 +20,17 @@ void record(bool on);
 bool recording();
 // Records the last item (ImGui::GetItemRectMin/Max) in the current window.
 void item(bool text, const char* label);
+// Records something drawn straight into the current window's draw list (the
+// timeline's lane titles, marks, words, tick numbers), shown only inside
+// `clip` and the window; `scrolls_y`: a scrollbar and a hint reach the rest.
+void drawn(DrawnKind kind, const std::string& label, const LayoutRect& rect, const LayoutRect& clip, bool scrolls_y);
+// The current window's visible area (its clip rectangle).
+LayoutRect window_clip();
+// Records a timeline of the current window: lanes shown, of how many, with a hint.
+void timeline(int lanes_shown, int lanes_total, bool hint);
 // What was recorded, and the windows drawn this frame (call after the frame).
 const std::vector<LayoutItem>& items();
+const std::vector<LayoutTimeline>& timelines();
 std::vector<LayoutWindow> windows();
 }  // namespace probe
 
