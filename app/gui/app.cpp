@@ -327,7 +327,7 @@ void App::compute_layout(float w, float h) {
     const float em = font_px();
     // The top bar is as tall as its wrapped buttons, knobs and lesson ask,
     // within bounds that leave the timeline room (beyond them it scrolls).
-    const float top_h = std::round(std::clamp(top_h_ > 0 ? top_h_ : em * 5.0f, em * 3.0f, h * 0.42f));
+    float top_h = std::round(std::clamp(top_h_ > 0 ? top_h_ : em * 5.0f, em * 3.0f, h * 0.42f));
     float left_w = std::round(std::max(em * 12.0f, w * 0.18f));
     float right_w = std::round(std::max(em * 14.0f, w * 0.21f));
     if (left_w + right_w > w * 0.6f) {
@@ -341,8 +341,25 @@ void App::compute_layout(float w, float h) {
     const float transport_h = std::round(em * 2.7f + (transport_rows - 1.0f) * em * 1.9f);
     // The rows always add up to the window: on a short window (or a large
     // scale) the bottom row and the timeline shrink and their panels scroll.
-    const float rest = std::max(em * 4.0f, h - top_h - transport_h);
-    const float bottom_h = std::round(std::clamp(h * 0.27f, std::min(em * 9.0f, rest * 0.45f), rest * 0.45f));
+    float rest = std::max(em * 4.0f, h - top_h - transport_h);
+    float bottom_h = std::round(std::clamp(h * 0.27f, std::min(em * 9.0f, rest * 0.45f), rest * 0.45f));
+    // The timeline keeps priority: its title, legend line, ruler, hint and
+    // at least min(lanes, 4) lanes at their smallest height. The bottom row,
+    // then the top bar give way (they scroll); the other lanes scroll.
+    const float shown_lanes = static_cast<float>(std::min<std::size_t>(std::max<std::size_t>(lanes_.lanes.size(), 1), 4));
+    const float timeline_min = std::round(em * 5.0f + 20.0f + shown_lanes * 20.0f * ui_scale());
+    float short_h = timeline_min - (rest - bottom_h);
+    if (short_h > 0) {
+        // Down to the panels' title bars: their content scrolls.
+        const float give = std::clamp(bottom_h - em * 2.2f, 0.0f, short_h);
+        bottom_h -= give;
+        short_h -= give;
+    }
+    if (short_h > 0) {
+        const float give = std::clamp(top_h - em * 3.0f, 0.0f, short_h);
+        top_h -= give;
+        rest += give;
+    }
     const float mid_h = rest - bottom_h;
     const float side_h = mid_h + transport_h;
     layout_["controls"] = {0, 0, w, top_h};

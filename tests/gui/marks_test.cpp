@@ -242,3 +242,13 @@ TEST(Marks, SvgMarksCarryTheirOutcomeInATitle) {
         EXPECT_EQ(groups, titled) << name;
     }
 }
+
+// Projector mode's pause hatching shows over every state a paused node can
+// be in: at least 3:1 (WCAG's contrast for graphics) against the waiting,
+// valid and stale spans, so it is never blue on blue.
+TEST(Marks, HighContrastPauseHatchingShowsOverEveryState) {
+    const Palette p = high_contrast_palette();
+    for (const SpanKind under : {SpanKind::waiting, SpanKind::running, SpanKind::stale})
+        EXPECT_GE(contrast_ratio(p.of(SpanKind::paused), p.of(under)), 3.0)
+            << "pause " << p.of(SpanKind::paused).hex() << " over " << p.of(under).hex();
+}

@@ -47,6 +47,9 @@ Palette high_contrast_palette();
 // names are ignored, so an old style file never breaks the app.
 void apply_style_json(Palette& palette, std::string_view json_text, float* font_px);
 
+// WCAG's contrast ratio of two opaque colours (1: the same luminance, 21: black on white).
+double contrast_ratio(const Rgba& a, const Rgba& b);
+
 const char* span_kind_name(SpanKind kind);      // "stale", …: style keys and i18n keys
 const char* marker_kind_name(MarkerKind kind);  // "release_rejected", …
 bool parse_hex(std::string_view text, Rgba& out);
