@@ -123,6 +123,10 @@ TEST(Lanes, OneRunGivesTheLanesOfASecondSimulation) {
             again.on_ticks(simulation, store, t, t);
         }
         EXPECT_TRUE(run.lanes == again.finish(*run.timeline)) << name;
+        // Watching changes nothing: the trace is the one an unobserved Timeline makes.
+        const sim::Timeline unobserved(scenario);
+        EXPECT_EQ(run.timeline->trace().summary.trace_sha256, unobserved.trace().summary.trace_sha256) << name;
+        EXPECT_EQ(run.timeline->trace().events.size(), unobserved.trace().events.size()) << name;
         for (const Tick every : {Tick{1}, Tick{5}}) {
             LaneRecorder spaced(scenario);
             const sim::Timeline timeline(scenario, every, sim::Timeline::default_checkpoint_bytes_max, &spaced);
