@@ -432,10 +432,10 @@ TEST(Timeline, StopsPastTraceEventsMax) {
     const auto total = static_cast<std::int64_t>(whole.trace().events.size());
     ASSERT_GT(total, 12);
     EXPECT_EQ(whole.limit_error(), "");
-    EXPECT_EQ(Timeline(s, 64, Timeline::default_checkpoint_bytes_max, total).limit_error(), "");
+    EXPECT_EQ(Timeline(s, 64, Timeline::default_checkpoint_bytes_max, nullptr, total).limit_error(), "");
 
     const std::int64_t max = total / 2;
-    const Timeline cut(s, 64, Timeline::default_checkpoint_bytes_max, max);
+    const Timeline cut(s, 64, Timeline::default_checkpoint_bytes_max, nullptr, max);
     const auto& events = cut.trace().events;
     ASSERT_GT(static_cast<std::int64_t>(events.size()), max);
     const Tick passed = events.back().tick;

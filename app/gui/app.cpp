@@ -127,12 +127,12 @@ bool App::load_file(const std::string& path, std::string& error) {
 
 bool App::rebuild(sim::Scenario scenario, bool keep_playhead, std::string& error) {
     // Simulated first: a run past trace_events_max is refused, and the app keeps what it showed.
-    auto timeline = std::make_unique<sim::Timeline>(std::move(scenario));
-    if (!timeline->limit_error().empty()) {
-        error = timeline->limit_error();
+    ShownRun run = run_scenario(std::move(scenario));
+    if (!run.timeline->limit_error().empty()) {
+        error = run.timeline->limit_error();
         return false;
     }
-    const sim::Scenario& shown = timeline->scenario();
+    const sim::Scenario& shown = run.timeline->scenario();
     // A name or title with a syllable the atlas lacks: baked before the next frame.
     bool new_glyphs = false;
     for (const std::string_view text : {std::string_view(shown.name), std::string_view(shown.title.ko),
@@ -144,8 +144,8 @@ bool App::rebuild(sim::Scenario scenario, bool keep_playhead, std::string& error
     for (const sim::Op& op : shown.ops) new_glyphs = add_hangul(hangul_, op.actor) || new_glyphs;
     if (new_glyphs) fonts_dirty_ = true;
     edited_from_ = preset_edited_from(shown);
-    timeline_ = std::move(timeline);
-    lanes_ = build_lanes(*timeline_);
+    timeline_ = std::move(run.timeline);
+    lanes_ = std::move(run.lanes);
     ++timeline_generation_;
     if (!keep_playhead) {
         playhead_ = 0;
@@ -355,7 +355,7 @@ void App::compute_layout(float w, float h) {
     const float em = font_px();
     // The top bar is as tall as its wrapped buttons, knobs and lesson ask,
     // within bounds that leave the timeline room (beyond them it scrolls).
-    const float top_h = std::round(std::clamp(top_h_ > 0 ? top_h_ : em * 5.0f, em * 3.0f, h * 0.42f));
+    float top_h = std::round(std::clamp(top_h_ > 0 ? top_h_ : em * 5.0f, em * 3.0f, h * 0.42f));
     // A column or row whose panels are all closed (--panels) gives its room to the timeline.
     const bool left_open = panels_.shown("candidates") || panels_.shown("action");
     const bool right_open = panels_.shown("record") || panels_.shown("resource");
@@ -374,9 +374,26 @@ void App::compute_layout(float w, float h) {
     const float transport_h = std::round(em * 2.7f + (transport_rows - 1.0f) * em * 1.9f);
     // The rows always add up to the window: on a short window (or a large
     // scale) the bottom row and the timeline shrink and their panels scroll.
-    const float rest = std::max(em * 4.0f, h - top_h - transport_h);
-    const float bottom_h =
+    float rest = std::max(em * 4.0f, h - top_h - transport_h);
+    float bottom_h =
         bottom_open ? std::round(std::clamp(h * 0.27f, std::min(em * 9.0f, rest * 0.45f), rest * 0.45f)) : 0.0f;
+    // The timeline keeps priority: its title, legend line, ruler, hint and
+    // at least min(lanes, 4) lanes at their smallest height. The bottom row,
+    // then the top bar give way (they scroll); the other lanes scroll.
+    const float shown_lanes = static_cast<float>(std::min<std::size_t>(std::max<std::size_t>(lanes_.lanes.size(), 1), 4));
+    const float timeline_min = std::round(em * 5.0f + 20.0f + shown_lanes * 20.0f * ui_scale());
+    float short_h = timeline_min - (rest - bottom_h);
+    if (short_h > 0) {
+        // Down to the panels' title bars: their content scrolls.
+        const float give = std::clamp(bottom_h - em * 2.2f, 0.0f, short_h);
+        bottom_h -= give;
+        short_h -= give;
+    }
+    if (short_h > 0) {
+        const float give = std::clamp(top_h - em * 3.0f, 0.0f, short_h);
+        top_h -= give;
+        rest += give;
+    }
     const float mid_h = rest - bottom_h;
     const float side_h = mid_h + transport_h;
     layout_["controls"] = {0, 0, w, top_h};

@@ -37,8 +37,9 @@ bool ComparePair::build_b(const std::string& text, const std::string& file, cons
         error = scenario.error().to_string();
         return false;
     }
-    b_ = std::make_unique<sim::Timeline>(std::move(scenario).value());
-    lanes_b_ = build_lanes(*b_);
+    ShownRun run = run_scenario(std::move(scenario).value());
+    b_ = std::move(run.timeline);
+    lanes_b_ = std::move(run.lanes);
     b_overrides = overrides;
     snap_tick_ = -1;
     a_generation_ = 0;  // the divergence is found again on the next refresh

@@ -95,8 +95,10 @@ std::optional<int> parse_flags(int argc, char** argv, GuiFlags& f) {
         "5 no display.");
     cli.add_option("--layout-report", f.layout_report,
                    "Render one frame headless (the frame --screenshot would write, which it may also be given), "
-                   "check that no text or control is cut off by its panel and no two texts overlap, write every "
-                   "problem and item rectangle (and the tour's outline) to this file and exit");
+                   "check that no text or control is cut off by its panel, no two texts overlap, no timeline mark "
+                   "covers a text and every timeline shows its lanes (or scrolls them with a hint), write every "
+                   "problem and item rectangle (the timeline's lane titles, marks, words and tick numbers too) to "
+                   "this file and exit");
     cli.add_option("--assets", f.assets, "Assets folder (string tables, tour, style)");
     cli.add_option("--scenarios", f.scenarios, "Folder of preset scenarios");
     try {

@@ -21,8 +21,8 @@ bool write_layout_report(const App& app, const std::string& path) {
     probe::record(false);
     const ImVec2 display = ImGui::GetIO().DisplaySize;
     const auto windows = probe::windows();
-    const auto problems = check_layout(windows, probe::items(), display.x, display.y);
-    std::string report = layout_report(windows, probe::items(), problems);
+    const auto problems = check_layout(windows, probe::items(), display.x, display.y, probe::timelines());
+    std::string report = layout_report(windows, probe::items(), problems, probe::timelines());
     if (!app.focus_id().empty()) {
         // The tour's outline: over the panel it names (tests/gui/tour_test.sh compares).
         const PanelRect& r = app.focus_rect();

@@ -187,7 +187,7 @@ std::size_t state_bytes(const Simulation& sim, const ModelStore& store) {
 }  // namespace
 
 Timeline::Timeline(Scenario scenario, Tick checkpoint_every, std::size_t checkpoint_bytes_max,
-                   std::int64_t events_max)
+                   TickObserver* observer, std::int64_t events_max)
     : scenario_(std::make_unique<Scenario>(std::move(scenario))), checkpoint_every_(checkpoint_every) {
     LS_ASSERT(checkpoint_every_ >= 1);
     LS_ASSERT(events_max >= 0);
@@ -222,9 +222,14 @@ Timeline::Timeline(Scenario scenario, Tick checkpoint_every, std::size_t checkpo
         // Quiet ticks at once, up to the next checkpoint's tick (taken above
         // when the skip ends there).
         const Tick next_checkpoint = (sim.next_tick() / checkpoint_every_ + 1) * checkpoint_every_;
-        if (sim.skip_quiet_ticks(store, next_checkpoint) > 0 && sim.next_tick() == next_checkpoint) continue;
+        const Tick skip_from = sim.next_tick();
+        const Tick skipped = sim.skip_quiet_ticks(store, next_checkpoint);
+        if (skipped > 0 && observer) observer->on_ticks(sim, store, skip_from, skip_from + skipped - 1);
+        if (skipped > 0 && sim.next_tick() == next_checkpoint) continue;
+        const Tick tick = sim.next_tick();
         auto stepped = sim.step(store, hashing);
         LS_ASSERT(stepped.ok());
+        if (observer) observer->on_ticks(sim, store, tick, tick);
         // Checked after each tick: one tick adds a bounded number of events
         // (model.md §11.6), so the trace never grows much past the limit.
         if (static_cast<std::int64_t>(trace_.events.size()) > events_max) {

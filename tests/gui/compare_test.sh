@@ -49,6 +49,18 @@ for row in "${pairs[@]}"; do
   done
 done
 
+# Both runs on screen are drawn from the timeline's frame, in the chosen
+# language: the Korean pair titles the store's lanes 슬롯 0 and 자원 as the
+# SVG does (never "slot 0" and "resource"), and no mark covers a word or
+# leaves its lane.
+gui_app_ok "gc-pause, ko, layout" "$app" --pair gc-pause --tick 15 --lang ko --size 1600x900 \
+  --layout-report "$out/pair-ko.txt" >/dev/null
+for want in '슬롯 0' '자원'; do
+  [ "$(grep -c "^lane: ##run[AB] .*\"$want\"" "$out/pair-ko.txt")" -eq 2 ] || fail "the Korean pair has no lane $want in both runs"
+done
+! grep -q '^lane: .*"\(slot 0\|resource\)"' "$out/pair-ko.txt" || fail "the Korean pair shows English lane titles"
+! grep '^problem: in ##run' "$out/pair-ko.txt" >&2 || fail "the pair's timelines have layout problems"
+
 # --compare FILE and a variant by --compare-set open too.
 gui_app_ok "--compare FILE" "$app" "$dir/gc-pause-fencing.json" --compare "$dir/gc-pause-no-fencing.json" \
   --tick 15 --size 1280x720 --screenshot "$out/file.png" >"$out/report.txt"

@@ -67,8 +67,8 @@ TEST(LaneLayout, NoCollisionsInAnyPreset) {
     for (Lang lang : {Lang::en, Lang::ko}) {
         const Strings strings = load_strings(lang);
         for (const std::string& name : preset_names()) {
-            sim::Timeline timeline(test::load_preset(name));
-            const LaneModel model = build_lanes(timeline);
+            const ShownRun run = run_scenario(test::load_preset(name));
+            const LaneModel& model = run.lanes;
             for (const Size& size : sizes) {
                 for (Tick t : {Tick{0}, model.end_tick / 2, model.end_tick}) {
                     const LayoutFrame f = frame_for(model, size, t);
@@ -108,8 +108,8 @@ TEST(LaneLayout, EveryMarkShowsAtTheFittedZoom) {
     const TextMetrics metrics = estimated_metrics(17, 13);
     const Strings strings = load_strings(Lang::en);
     for (const std::string& name : preset_names()) {
-        sim::Timeline timeline(test::load_preset(name));
-        const LaneModel model = build_lanes(timeline);
+        const ShownRun run = run_scenario(test::load_preset(name));
+        const LaneModel& model = run.lanes;
         for (const Size& size : sizes) {
             LaneLayout layout;
             layout_lanes(model, frame_for(model, size, tick_none), strings, metrics, layout);
@@ -141,8 +141,9 @@ TEST(LaneLayout, ResourceLaneMatchesTheResourceCounts) {
     const TextMetrics metrics = estimated_metrics(17, 13);
     const Strings strings = load_strings(Lang::en);
     for (const std::string& name : preset_names()) {
-        sim::Timeline timeline(test::load_preset(name));
-        const LaneModel model = build_lanes(timeline);
+        const ShownRun run = run_scenario(test::load_preset(name));
+        const sim::Timeline& timeline = *run.timeline;
+        const LaneModel& model = run.lanes;
         for (Tick t = 0; t <= model.end_tick; ++t) {
             LaneLayout layout;
             layout_lanes(model, frame_for(model, sizes[0], t), strings, metrics, layout);

@@ -27,8 +27,8 @@ const Span* span_covering(const Lane& lane, Tick t) {
 // The default preset's story: node-a runs with a valid lease until its record
 // expires at 6, then keeps working stale; node-b takes over with fencing 2.
 TEST(Lanes, ExpiryTakeoverShowsStaleAfterExpiry) {
-    sim::Timeline timeline(load("expiry-takeover"));
-    const LaneModel model = build_lanes(timeline);
+    const ShownRun run = run_scenario(load("expiry-takeover"));
+    const LaneModel& model = run.lanes;
     ASSERT_EQ(model.candidate_lanes, 3);
     const Lane& a = model.lanes[0];
     EXPECT_EQ(a.label, "node-a");
@@ -58,8 +58,8 @@ TEST(Lanes, ExpiryTakeoverShowsStaleAfterExpiry) {
 
 // node-a's release at the end of its work is drawn as a rejected release.
 TEST(Lanes, RejectedReleaseIsAMarker) {
-    sim::Timeline timeline(load("expiry-takeover"));
-    const LaneModel model = build_lanes(timeline);
+    const ShownRun run = run_scenario(load("expiry-takeover"));
+    const LaneModel& model = run.lanes;
     bool found = false;
     for (const Marker& m : model.lanes[0].markers)
         if (m.kind == MarkerKind::release_rejected) found = true;
@@ -70,8 +70,8 @@ TEST(Lanes, RejectedReleaseIsAMarker) {
 TEST(Lanes, SpansSortedAndDisjointInEveryPreset) {
     for (const char* name : {"expiry-takeover", "contention", "gc-pause-fencing", "group-saturation",
                              "partition-extend", "failover-lost-lock", "hold-off-handover"}) {
-        sim::Timeline timeline(load(name));
-        const LaneModel model = build_lanes(timeline);
+        const ShownRun run = run_scenario(load(name));
+        const LaneModel& model = run.lanes;
         for (const Lane& lane : model.lanes) {
             for (std::size_t i = 0; i < lane.spans.size(); ++i) {
                 EXPECT_LT(lane.spans[i].begin, lane.spans[i].end) << name << " " << lane.label;
@@ -87,8 +87,8 @@ TEST(Lanes, SpansSortedAndDisjointInEveryPreset) {
 
 // A skipped run's last busy attempt is drawn as a skip.
 TEST(Lanes, SkippedRunEndsWithSkipMarker) {
-    sim::Timeline timeline(load("contention"));
-    const LaneModel model = build_lanes(timeline);
+    const ShownRun run = run_scenario(load("contention"));
+    const LaneModel& model = run.lanes;
     int skips = 0;
     for (const Marker& m : model.lanes[1].markers)
         if (m.kind == MarkerKind::skip) ++skips;
@@ -97,8 +97,8 @@ TEST(Lanes, SkippedRunEndsWithSkipMarker) {
 
 // A pause becomes an overlay over the paused tick range.
 TEST(Lanes, PauseIsAnOverlay) {
-    sim::Timeline timeline(load("gc-pause-fencing"));
-    const LaneModel model = build_lanes(timeline);
+    const ShownRun run = run_scenario(load("gc-pause-fencing"));
+    const LaneModel& model = run.lanes;
     bool paused = false;
     for (const Span& s : model.lanes[0].overlays)
         if (s.kind == SpanKind::paused && s.begin == 2 && s.end == 12) paused = true;
@@ -112,9 +112,10 @@ TEST(Lanes, PauseIsAnOverlay) {
 TEST(Lanes, TheOpsLaneIsNamedByItsActors) {
     std::size_t checked = 0;
     for (const std::string& name : test::preset_names()) {
-        sim::Timeline timeline(load(name));
+        const ShownRun run = run_scenario(load(name));
+        const sim::Timeline& timeline = *run.timeline;
         if (timeline.scenario().ops.empty()) continue;
-        const LaneModel model = build_lanes(timeline);
+        const LaneModel& model = run.lanes;
         const auto ops = std::find_if(model.lanes.begin(), model.lanes.end(),
                                       [](const Lane& l) { return l.kind == LaneKind::ops; });
         ASSERT_NE(ops, model.lanes.end()) << name;
@@ -129,8 +130,39 @@ TEST(Lanes, TheOpsLaneIsNamedByItsActors) {
         ++checked;
     }
     EXPECT_GE(checked, 2u);  // expiry-takeover (auditor), lost-reply-orphan (operator), …
-    sim::Timeline orphan(load("lost-reply-orphan"));
-    const LaneModel model = build_lanes(orphan);
+    const ShownRun orphan = run_scenario(load("lost-reply-orphan"));
+    const LaneModel& model = orphan.lanes;
     EXPECT_EQ(model.lanes.back().kind, LaneKind::ops);
     EXPECT_EQ(model.lanes.back().label, "operator");
+}
+
+// One run: the lanes are read from the Timeline's own simulation (which
+// passes quiet ticks at once), and they are exactly what a second
+// simulation stepped through every tick would give, on every preset and
+// with checkpoints at every spacing.
+TEST(Lanes, OneRunGivesTheLanesOfASecondSimulation) {
+    for (const std::string& name : test::preset_names()) {
+        const sim::Scenario scenario = load(name);
+        const ShownRun run = run_scenario(scenario);
+        LaneRecorder again(scenario);
+        sim::Simulation simulation(scenario);
+        ModelStore store(scenario.lock);
+        sim::NullSink sink;
+        while (!simulation.finished()) {
+            const Tick t = simulation.next_tick();
+            (void)simulation.step(store, sink);
+            again.on_ticks(simulation, store, t, t);
+        }
+        EXPECT_TRUE(run.lanes == again.finish(*run.timeline)) << name;
+        // Watching changes nothing: the trace is the one an unobserved Timeline makes.
+        const sim::Timeline unobserved(scenario);
+        EXPECT_EQ(run.timeline->trace().summary.trace_sha256, unobserved.trace().summary.trace_sha256) << name;
+        EXPECT_EQ(run.timeline->trace().events.size(), unobserved.trace().events.size()) << name;
+        for (const Tick every : {Tick{1}, Tick{5}}) {
+            LaneRecorder spaced(scenario);
+            const sim::Timeline timeline(scenario, every, sim::Timeline::default_checkpoint_bytes_max, &spaced);
+            EXPECT_TRUE(run.lanes == spaced.finish(timeline)) << name << " every " << every;
+            EXPECT_EQ(timeline.trace().summary.trace_sha256, run.timeline->trace().summary.trace_sha256) << name;
+        }
+    }
 }

@@ -48,3 +48,50 @@ TEST(LayoutCheck, OverlappingWindowsAreAProblem) {
 TEST(LayoutCheck, AWindowOffTheDisplayIsAProblem) {
     EXPECT_EQ(check_layout({{"wide", {0, 0, 1100, 100}}}, {}, 1024, 768).size(), 1u);
 }
+
+namespace {
+LayoutItem drawn(DrawnKind kind, const char* label, LayoutRect r, LayoutRect clip, bool scrolls = false) {
+    LayoutItem it{"timeline", label, kind != DrawnKind::mark, r, clip, scrolls, false};
+    it.drawn = kind;
+    return it;
+}
+}  // namespace
+
+// A timeline's mark over its "#33" word, or over another mark, is a problem;
+// beside it is not.
+TEST(LayoutCheck, AMarkOverAWordOrAMarkIsAProblem) {
+    const LayoutItem mark = drawn(DrawnKind::mark, "write_stale t12", {50, 10, 62, 22}, panel);
+    const LayoutItem over = drawn(DrawnKind::mark_label, "#33", {58, 10, 80, 24}, panel);
+    const LayoutItem beside = drawn(DrawnKind::mark_label, "#33", {64, 10, 86, 24}, panel);
+    const LayoutItem hidden = drawn(DrawnKind::mark, "resume t12", {52, 12, 64, 24}, panel);
+    EXPECT_EQ(check_layout({}, {mark, over}, 200, 100).size(), 1u);
+    EXPECT_EQ(check_layout({}, {mark, hidden}, 200, 100).size(), 1u);
+    EXPECT_TRUE(check_layout({}, {mark, beside}, 200, 100).empty());
+}
+
+// A lane title cut by the titles' column, or a mark that leaves its lane, is
+// a problem; a title below the lanes' window is one only when no scrollbar
+// and hint reach it.
+TEST(LayoutCheck, ALaneTitleCutOrAMarkOutOfItsLaneIsAProblem) {
+    const LayoutRect titles{0, 20, 60, 100}, lane{60, 20, 200, 40};
+    EXPECT_EQ(check_layout({}, {drawn(DrawnKind::lane_title, "node-alpha", {6, 22, 70, 38}, titles)}, 200, 100).size(),
+              1u);
+    EXPECT_EQ(check_layout({}, {drawn(DrawnKind::mark, "resume t11", {80, 32, 92, 44}, lane)}, 200, 100).size(), 1u);
+    EXPECT_EQ(check_layout({}, {drawn(DrawnKind::lane_title, "resource", {6, 92, 50, 108}, titles)}, 200, 100).size(),
+              1u);
+    EXPECT_TRUE(
+        check_layout({}, {drawn(DrawnKind::lane_title, "resource", {6, 92, 50, 108}, titles, true)}, 200, 100).empty());
+}
+
+// A timeline that shows no lane is a problem, and so is one that hides lanes
+// without a hint; hidden lanes with a hint are not.
+TEST(LayoutCheck, ATimelineShowsLanesOrHintsAtThem) {
+    EXPECT_EQ(check_layout({}, {}, 200, 100, {{"timeline", 0, 4, true}}).size(), 1u);
+    EXPECT_EQ(check_layout({}, {}, 200, 100, {{"timeline", 2, 4, false}}).size(), 1u);
+    EXPECT_TRUE(check_layout({}, {}, 200, 100, {{"timeline", 2, 4, true}}).empty());
+    EXPECT_TRUE(check_layout({}, {}, 200, 100, {{"timeline", 4, 4, false}}).empty());
+    const std::string report = layout_report({}, {drawn(DrawnKind::mark_label, "#33", {1, 2, 3, 4}, panel)}, {},
+                                             {{"timeline", 2, 4, true}});
+    EXPECT_NE(report.find("timeline: timeline shows 2 of 4 lanes, with a scroll hint"), std::string::npos);
+    EXPECT_NE(report.find("label: timeline [1,2 - 3,4]"), std::string::npos);
+}

@@ -2,8 +2,10 @@
 # The layout check on one scenario: at 1024x768, 1280x720, 1600x900 and
 # 2560x1440, and at 200 % UI scale at 1600x900 and 2560x1440, in English and
 # Korean, the app draws one frame headless with --layout-report (no PNG); every report must
-# list no problem (no text or control cut by its panel, no text over text;
-# the rules are in app/gui/core/layout_check.hpp). Needs a display (test.sh
+# list no problem (no text or control cut by its panel, no text over text, no
+# timeline mark over a word, every timeline's lanes in view or hinted; the
+# rules are in app/gui/core/layout_check.hpp). At 1024x768 to 1920x1080 and
+# 150 to 250 %, the timeline's own problems must be none. Needs a display (test.sh
 # provides Xvfb). Usage: layout_test.sh APP SCENARIO [TICK]
 set -euo pipefail
 app=$1 scenario=$2 tick=${3:-8}
@@ -12,22 +14,35 @@ gui_setup
 name=$(basename "$scenario" .json)
 failed=0
 runs=0
+# check LANG SIZE SCALE PATTERN: one frame's report; the problems that match
+# PATTERN fail it.
+check() {
+  local lang=$1 size=$2 scale=$3 pattern=$4
+  local report="$out/$name-$lang-$size-$scale.txt"
+  gui_app_ok "$lang $size $scale %" "$app" "$scenario" --tick "$tick" --lang "$lang" --size "$size" \
+    --scale "$scale" --layout-report "$report"
+  runs=$((runs + 1))
+  grep -q '^timeline: .*###timeline ' "$report" || { echo "FAIL: $name, $lang, $size at $scale %: no timeline" >&2; failed=$((failed + 1)); return; }
+  if grep -q "$pattern" "$report"; then
+    echo "FAIL: $name, $lang, $size at $scale %:" >&2
+    grep "$pattern" "$report" >&2
+    failed=$((failed + 1))
+  fi
+}
 for lang in en ko; do
   for case in 1024x768:100 1280x720:100 1600x900:100 2560x1440:100 1600x900:200 2560x1440:200; do
-    size=${case%:*} scale=${case#*:}
-    report="$out/$name-$lang-$size-$scale.txt"
-    gui_app_ok "$lang $size $scale %" "$app" "$scenario" --tick "$tick" --lang "$lang" --size "$size" \
-      --scale "$scale" --layout-report "$report"
-    runs=$((runs + 1))
-    if grep -q '^problem:' "$report"; then
-      echo "FAIL: $name, $lang, $size at $scale %:" >&2
-      grep '^problem:' "$report" >&2
-      failed=$((failed + 1))
-    fi
+    check "$lang" "${case%:*}" "${case#*:}" '^problem:'
+  done
+  # The timeline keeps priority at every supported size and scale (1024x768
+  # up, 100 to 250 %): it shows lanes, and every lane or a hint and a
+  # scrollbar for the others; no lane title is cut, no mark covers a word.
+  # Only the timeline's problems count here (other panels scroll at these scales).
+  for case in 1024x768:150 1024x768:250 1280x720:200 1280x720:250 1920x1080:250; do
+    check "$lang" "${case%:*}" "${case#*:}" '^problem: in [^:]*###timeline'
   done
 done
 if [ "$failed" -gt 0 ]; then
   echo "FAIL: $failed of $runs layouts of $name have problems" >&2
   exit 1
 fi
-echo "ok: $runs layouts of $name, no text or control cut, no text over text"
+echo "ok: $runs layouts of $name, no text or control cut, no text over text, every timeline lane shown or hinted"

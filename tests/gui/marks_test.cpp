@@ -185,8 +185,8 @@ TEST(Marks, WriteOutcomesMapFromTheTrace) {
 TEST(Marks, GcPausePairDiffersAtTick15) {
     for (const auto& [name, want] : {std::pair{"gc-pause-fencing", MarkerKind::write_rejected_fence},
                                      std::pair{"gc-pause-no-fencing", MarkerKind::write_unsafe}}) {
-        sim::Timeline timeline(test::load_preset(name));
-        const LaneModel model = build_lanes(timeline);
+        const ShownRun run = run_scenario(test::load_preset(name));
+        const LaneModel& model = run.lanes;
         int found = 0;
         for (const Lane& lane : model.lanes)
             for (const Marker& m : lane.markers)
@@ -199,8 +199,8 @@ TEST(Marks, GcPausePairDiffersAtTick15) {
 TEST(Marks, FailoverMarksTellWhatWasLost) {
     for (const auto& [name, want] : {std::pair{"failover-lost-lock", MarkerKind::failover_leases},
                                      std::pair{"failover-fencing-regressed", MarkerKind::failover_all}}) {
-        sim::Timeline timeline(test::load_preset(name));
-        const LaneModel model = build_lanes(timeline);
+        const ShownRun run = run_scenario(test::load_preset(name));
+        const LaneModel& model = run.lanes;
         const Lane& slot = model.lanes[static_cast<std::size_t>(slot_lane(model, 0))];
         int found = 0;
         for (const Marker& m : slot.markers)
@@ -218,8 +218,8 @@ TEST(Marks, SvgMarksCarryTheirOutcomeInATitle) {
     ASSERT_TRUE(load_strings_dir(strings, std::string(LEASESCOPE_SOURCE_DIR) + "/assets", error)) << error;
     for (const auto& [name, want] : {std::pair{"gc-pause-fencing", MarkerKind::write_rejected_fence},
                                      std::pair{"gc-pause-no-fencing", MarkerKind::write_unsafe}}) {
-        sim::Timeline timeline(test::load_preset(name));
-        const LaneModel model = build_lanes(timeline);
+        const ShownRun run = run_scenario(test::load_preset(name));
+        const LaneModel& model = run.lanes;
         SvgOptions o;
         o.last = model.end_tick;
         o.playhead = 15;
@@ -241,4 +241,14 @@ TEST(Marks, SvgMarksCarryTheirOutcomeInATitle) {
         EXPECT_GT(groups, 5u) << name;
         EXPECT_EQ(groups, titled) << name;
     }
+}
+
+// Projector mode's pause hatching shows over every state a paused node can
+// be in: at least 3:1 (WCAG's contrast for graphics) against the waiting,
+// valid and stale spans, so it is never blue on blue.
+TEST(Marks, HighContrastPauseHatchingShowsOverEveryState) {
+    const Palette p = high_contrast_palette();
+    for (const SpanKind under : {SpanKind::waiting, SpanKind::running, SpanKind::stale})
+        EXPECT_GE(contrast_ratio(p.of(SpanKind::paused), p.of(under)), 3.0)
+            << "pause " << p.of(SpanKind::paused).hex() << " over " << p.of(under).hex();
 }

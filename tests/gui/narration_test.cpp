@@ -27,7 +27,7 @@ std::vector<std::string> preset_names() {
 // The ticks with an alarm, read off the lanes the screen draws (not the rule under test).
 std::set<Tick> alarm_ticks(const sim::Timeline& tl) {
     std::set<Tick> out;
-    const LaneModel model = build_lanes(tl);
+    const LaneModel model = run_scenario(tl.scenario()).lanes;
     for (const Lane& lane : model.lanes)
         for (const Marker& m : lane.markers)
             if (is_alarm(m.kind)) out.insert(m.tick);

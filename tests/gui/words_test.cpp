@@ -190,8 +190,8 @@ TEST(Svg, TimelineExportsAsSvg) {
     ASSERT_TRUE(read_text_file(path, bytes));
     auto parsed = sim::parse_scenario(bytes, path);
     ASSERT_TRUE(parsed.ok());
-    sim::Timeline timeline(std::move(parsed).value());
-    const LaneModel model = build_lanes(timeline);
+    const ShownRun run = run_scenario(std::move(parsed).value());
+    const LaneModel& model = run.lanes;
     const Strings s = load_strings();
     SvgOptions o;
     o.last = model.end_tick;

@@ -116,6 +116,16 @@ bool place_label(LaneWork& lw, LaneLayout& out, PlacedLabel proto, const std::ve
     return false;
 }
 
+// `into` stands for `pm` too: the count adds up, the most telling kind shows.
+void fold_into(PlacedMark& into, const PlacedMark& pm) {
+    into.folded += pm.folded;
+    if (marker_priority(pm.kind) > marker_priority(into.kind)) {
+        into.kind = pm.kind;
+        into.marker = pm.marker;
+        into.box = mark_box(pm.kind, into.x, into.y, into.r);
+    }
+}
+
 // Marks of one tick: side by side when the cell is wide enough, else on top
 // of each other; what still does not fit folds into the last one shown.
 void place_group(LaneWork& lw, LaneLayout& out, const std::vector<std::int32_t>& group, Tick tick, const LayoutFrame& f,
@@ -227,15 +237,19 @@ void place_group(LaneWork& lw, LaneLayout& out, const std::vector<std::int32_t>&
         }
     if (clash && !out.marks.empty() && out.marks.back().lane == lw.index) {
         PlacedMark& last = out.marks.back();
-        for (const PlacedMark& pm : placed) {
-            last.folded += pm.folded;
-            if (marker_priority(pm.kind) > marker_priority(last.kind)) {
-                last.kind = pm.kind;
-                last.marker = pm.marker;
-                last.box = mark_box(pm.kind, last.x, last.y, last.r);
-            }
-        }
+        for (const PlacedMark& pm : placed) fold_into(last, pm);
         lw.taken.back() = last.box;
+        // A fold that took a larger glyph may now cover the mark before it:
+        // that one takes it in too, so no mark hides another.
+        while (out.marks.size() >= 2) {
+            const PlacedMark grown = out.marks.back();
+            PlacedMark& before = out.marks[out.marks.size() - 2];
+            if (before.lane != lw.index || !before.box.intersects(grown.box)) break;
+            fold_into(before, grown);
+            out.marks.pop_back();
+            lw.taken.pop_back();
+            lw.taken.back() = before.box;
+        }
         return;
     }
     for (PlacedMark& pm : placed) {

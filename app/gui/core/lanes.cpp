@@ -1,4 +1,4 @@
-// The timeline's draw data, computed once per simulated timeline: lanes, spans and one mark per event (lanes.hpp).
+// The timeline's draw data, read from the one run: lanes, spans and one mark per event (lanes.hpp).
 #include "lanes.hpp"
 #include "leasescope/words/words.hpp"
 
@@ -9,11 +9,8 @@
 namespace leasescope::gui {
 namespace {
 
-// One open span per tracked quantity; it closes when the value changes.
-struct OpenSpan {
-    bool open = false;
-    Span span;
-};
+using lane_detail::OpenSpan;
+using lane_detail::SlotTracker;
 
 void close_span(OpenSpan& open, Tick t, std::vector<Span>& out) {
     if (!open.open) return;
@@ -42,12 +39,6 @@ void track(OpenSpan& open, Tick t, bool has, const Span& want, std::vector<Span>
     close_span(open, t, out);
     if (has) open_span(open, t, want);
 }
-
-struct SlotTracker {
-    OpenSpan open;
-    Token token;
-    Tick acquired_at = tick_none;
-};
 
 }  // namespace
 
@@ -150,164 +141,179 @@ std::int32_t slot_lane(const LaneModel& model, std::int32_t slot) {
     return -1;
 }
 
-LaneModel build_lanes(const sim::Timeline& timeline) {
-    const sim::Scenario& scenario = timeline.scenario();
-    const sim::Trace& trace = timeline.trace();
-    LaneModel model;
-    model.resource = scenario.resource;
-    model.end_tick = timeline.end_tick();
-    model.event_count = trace.events.size();
-
-    const auto n_nodes = static_cast<std::int32_t>(scenario.candidates.size());
-    const std::int32_t capacity = scenario.lock.capacity;
-    model.candidate_lanes = n_nodes;
-    for (std::int32_t i = 0; i < n_nodes; ++i) {
+LaneRecorder::LaneRecorder(const sim::Scenario& scenario)
+    : resource_(scenario.resource),
+      n_nodes_(static_cast<std::int32_t>(scenario.candidates.size())),
+      capacity_(scenario.lock.capacity) {
+    for (std::int32_t i = 0; i < n_nodes_; ++i) {
         Lane lane;
         lane.kind = LaneKind::candidate;
         lane.label = scenario.candidates[static_cast<std::size_t>(i)].name;
         lane.index = i;
-        model.lanes.push_back(std::move(lane));
+        node_index_[lane.label] = i;
+        lanes_.push_back(std::move(lane));
     }
-    const auto first_slot = static_cast<std::int32_t>(model.lanes.size());
-    for (std::int32_t s = 0; s < capacity; ++s) {
+    first_slot_ = static_cast<std::int32_t>(lanes_.size());
+    for (std::int32_t s = 0; s < capacity_; ++s) {
         Lane lane;
         lane.kind = LaneKind::slot;
         lane.label = "slot " + std::to_string(s);
         lane.index = s;
-        model.lanes.push_back(std::move(lane));
+        lanes_.push_back(std::move(lane));
     }
-    const auto holdoff_lane = static_cast<std::int32_t>(model.lanes.size());
-    model.lanes.push_back(Lane{LaneKind::holdoff, "hold-off", 0, {}, {}, {}});
-    const auto resource_lane = static_cast<std::int32_t>(model.lanes.size());
-    model.lanes.push_back(Lane{LaneKind::resource, "resource", 0, {}, {}, {}});
-    std::int32_t ops_lane = -1;
+    holdoff_lane_ = static_cast<std::int32_t>(lanes_.size());
+    lanes_.push_back(Lane{LaneKind::holdoff, "hold-off", 0, {}, {}, {}});
+    resource_lane_ = static_cast<std::int32_t>(lanes_.size());
+    lanes_.push_back(Lane{LaneKind::resource, "resource", 0, {}, {}, {}});
     if (!scenario.ops.empty()) {
-        ops_lane = static_cast<std::int32_t>(model.lanes.size());
-        model.lanes.push_back(Lane{LaneKind::ops, words::ops_actors(scenario), 0, {}, {}, {}});
+        ops_lane_ = static_cast<std::int32_t>(lanes_.size());
+        lanes_.push_back(Lane{LaneKind::ops, words::ops_actors(scenario), 0, {}, {}, {}});
     }
-    auto lane_at = [&](std::int32_t i) -> Lane& { return model.lanes[static_cast<std::size_t>(i)]; };
+    const auto n = static_cast<std::size_t>(n_nodes_);
+    node_open_.resize(n);
+    pause_open_.resize(n);
+    part_open_.resize(n);
+    slots_.resize(static_cast<std::size_t>(capacity_));
+}
 
-    // Spans: replay tick by tick and read the state at the end of each tick.
-    {
-        sim::Simulation simulation(scenario);
-        ModelStore store(scenario.lock);
-        // The events come from the timeline's trace: the replay's are dropped.
-        sim::NullSink sink;
-        std::vector<OpenSpan> node_open(static_cast<std::size_t>(n_nodes));
-        std::vector<OpenSpan> pause_open(static_cast<std::size_t>(n_nodes));
-        std::vector<OpenSpan> part_open(static_cast<std::size_t>(n_nodes));
-        std::vector<SlotTracker> slots(static_cast<std::size_t>(capacity));
-        OpenSpan hold_open, fence_open, overlap_open;
-        Tick t = 0;
-        while (!simulation.finished() && simulation.next_tick() <= model.end_tick) {
-            t = simulation.next_tick();
-            auto stepped = simulation.step(store, sink);
-            (void)stepped;  // a store error finishes the run; the trace already says so
-            const sim::Snapshot snap = sim::take_snapshot(simulation, store, t);
-            for (std::int32_t i = 0; i < n_nodes && i < static_cast<std::int32_t>(snap.nodes.size()); ++i) {
-                const auto ui = static_cast<std::size_t>(i);
-                const sim::NodeSnapshot& node = snap.nodes[ui];
-                Span want;
-                want.kind = span_kind_of(node.status);
-                want.run = node.run;
-                const bool executing = want.kind == SpanKind::running || want.kind == SpanKind::stale;
-                if (executing) want.fencing = node.fencing;
-                const bool drawn = want.kind != SpanKind::idle && want.kind != SpanKind::done;
-                track(node_open[ui], t, drawn, want, lane_at(i).spans);
-                Span pause;
-                pause.kind = SpanKind::paused;
-                track(pause_open[ui], t, node.paused, pause, lane_at(i).overlays);
-                Span part;
-                part.kind = node.partition == sim::PartitionMode::drop_replies ? SpanKind::partition_replies
-                                                                               : SpanKind::partition_requests;
-                track(part_open[ui], t, node.partition.has_value(), part, lane_at(i).overlays);
-            }
-            for (std::int32_t s = 0; s < capacity && s < static_cast<std::int32_t>(snap.slots.size()); ++s) {
-                const auto us = static_cast<std::size_t>(s);
-                const SlotRecord& rec = snap.slots[us];
-                SlotTracker& tr = slots[us];
-                const bool has = rec.valid_at(t);
-                const bool same = has && tr.open.open && rec.token == tr.token && rec.acquired_at == tr.acquired_at;
-                Span want;
-                want.kind = SpanKind::record;
-                want.fencing = rec.fencing;
-                want.owner = has ? scenario.find(rec.owner) : -1;
-                want.expires_at = rec.expires_at;
-                want.ttl = rec.expires_at - rec.acquired_at;
-                if (!same) {
-                    close_span(tr.open, t, lane_at(first_slot + s).spans);
-                    if (has) {
-                        open_span(tr.open, rec.acquired_at <= t ? rec.acquired_at : t, want);
-                        tr.token = rec.token;
-                        tr.acquired_at = rec.acquired_at;
-                    }
-                } else {
-                    tr.open.span.expires_at = rec.expires_at;
-                }
-            }
-            Span hold;
-            hold.kind = SpanKind::holdoff;
-            hold.expires_at = snap.holdoff_until;
-            const bool holding = snap.holdoff_until != tick_none && t < snap.holdoff_until;
-            if (holding && hold_open.open) hold_open.span.expires_at = snap.holdoff_until;
-            track(hold_open, t, holding, hold, lane_at(holdoff_lane).spans);
-            Span fence;
-            fence.kind = SpanKind::fence;
-            fence.fencing = snap.resource.highest_accepted;
-            track(fence_open, t, snap.resource.highest_accepted.has_value(), fence, lane_at(resource_lane).spans);
-            Span over;
-            over.kind = SpanKind::overlap;
-            track(overlap_open, t, snap.in_overlap, over, model.overlap);
-        }
-        const Tick stop = t + 1;
-        for (std::int32_t i = 0; i < n_nodes; ++i) {
-            const auto ui = static_cast<std::size_t>(i);
-            close_span(node_open[ui], stop, lane_at(i).spans);
-            close_span(pause_open[ui], stop, lane_at(i).overlays);
-            close_span(part_open[ui], stop, lane_at(i).overlays);
-        }
-        for (std::int32_t s = 0; s < capacity; ++s)
-            close_span(slots[static_cast<std::size_t>(s)].open, stop, lane_at(first_slot + s).spans);
-        close_span(hold_open, stop, lane_at(holdoff_lane).spans);
-        close_span(fence_open, stop, lane_at(resource_lane).spans);
-        close_span(overlap_open, stop, model.overlap);
+void LaneRecorder::on_ticks(const sim::Simulation& simulation, const ModelStore& store, Tick first, Tick last) {
+    for (Tick t = first; t <= last; ++t) record(sim::take_snapshot(simulation, store, t));
+    last_tick_ = last;
+}
+
+void LaneRecorder::record(const sim::Snapshot& snap) {
+    const Tick t = snap.tick;
+    for (std::int32_t i = 0; i < n_nodes_ && i < static_cast<std::int32_t>(snap.nodes.size()); ++i)
+        record_node(i, snap.nodes[static_cast<std::size_t>(i)], t);
+    for (std::int32_t s = 0; s < capacity_ && s < static_cast<std::int32_t>(snap.slots.size()); ++s)
+        record_slot(s, snap.slots[static_cast<std::size_t>(s)], t);
+    Span hold;
+    hold.kind = SpanKind::holdoff;
+    hold.expires_at = snap.holdoff_until;
+    const bool holding = snap.holdoff_until != tick_none && t < snap.holdoff_until;
+    if (holding && hold_open_.open) hold_open_.span.expires_at = snap.holdoff_until;
+    track(hold_open_, t, holding, hold, lane_at(holdoff_lane_).spans);
+    Span fence;
+    fence.kind = SpanKind::fence;
+    fence.fencing = snap.resource.highest_accepted;
+    track(fence_open_, t, snap.resource.highest_accepted.has_value(), fence, lane_at(resource_lane_).spans);
+    Span over;
+    over.kind = SpanKind::overlap;
+    track(overlap_open_, t, snap.in_overlap, over, overlap_);
+}
+
+void LaneRecorder::record_node(std::int32_t i, const sim::NodeSnapshot& node, Tick t) {
+    const auto ui = static_cast<std::size_t>(i);
+    Span want;
+    want.kind = span_kind_of(node.status);
+    want.run = node.run;
+    const bool executing = want.kind == SpanKind::running || want.kind == SpanKind::stale;
+    if (executing) want.fencing = node.fencing;
+    const bool drawn = want.kind != SpanKind::idle && want.kind != SpanKind::done;
+    track(node_open_[ui], t, drawn, want, lane_at(i).spans);
+    Span pause;
+    pause.kind = SpanKind::paused;
+    track(pause_open_[ui], t, node.paused, pause, lane_at(i).overlays);
+    Span part;
+    part.kind = node.partition == sim::PartitionMode::drop_replies ? SpanKind::partition_replies
+                                                                   : SpanKind::partition_requests;
+    track(part_open_[ui], t, node.partition.has_value(), part, lane_at(i).overlays);
+}
+
+void LaneRecorder::record_slot(std::int32_t s, const SlotRecord& rec, Tick t) {
+    SlotTracker& tr = slots_[static_cast<std::size_t>(s)];
+    const bool has = rec.valid_at(t);
+    const bool same = has && tr.open.open && rec.token == tr.token && rec.acquired_at == tr.acquired_at;
+    if (same) {
+        tr.open.span.expires_at = rec.expires_at;
+        return;
     }
+    close_span(tr.open, t, lane_at(first_slot_ + s).spans);
+    if (!has) return;
+    Span want;
+    want.kind = SpanKind::record;
+    want.fencing = rec.fencing;
+    const auto owner = node_index_.find(rec.owner);
+    want.owner = owner == node_index_.end() ? -1 : owner->second;
+    want.expires_at = rec.expires_at;
+    want.ttl = rec.expires_at - rec.acquired_at;
+    open_span(tr.open, rec.acquired_at <= t ? rec.acquired_at : t, want);
+    tr.token = rec.token;
+    tr.acquired_at = rec.acquired_at;
+}
 
-    std::map<std::string, std::int32_t> node_index;
-    for (std::int32_t i = 0; i < n_nodes; ++i) node_index[scenario.candidates[static_cast<std::size_t>(i)].name] = i;
+void LaneRecorder::close_all() {
+    const Tick stop = last_tick_ + 1;
+    for (std::int32_t i = 0; i < n_nodes_; ++i) {
+        const auto ui = static_cast<std::size_t>(i);
+        close_span(node_open_[ui], stop, lane_at(i).spans);
+        close_span(pause_open_[ui], stop, lane_at(i).overlays);
+        close_span(part_open_[ui], stop, lane_at(i).overlays);
+    }
+    for (std::int32_t s = 0; s < capacity_; ++s)
+        close_span(slots_[static_cast<std::size_t>(s)].open, stop, lane_at(first_slot_ + s).spans);
+    close_span(hold_open_, stop, lane_at(holdoff_lane_).spans);
+    close_span(fence_open_, stop, lane_at(resource_lane_).spans);
+    close_span(overlap_open_, stop, overlap_);
+}
+
+void LaneRecorder::add_marker(const sim::Event& e, const Marker& m) {
+    switch (e.op) {
+        case sim::EventOp::status:
+        case sim::EventOp::validate:
+            if (ops_lane_ >= 0) lane_at(ops_lane_).markers.push_back(m);
+            break;
+        case sim::EventOp::failover:
+            for (std::int32_t s = 0; s < capacity_; ++s) lane_at(first_slot_ + s).markers.push_back(m);
+            break;
+        case sim::EventOp::overlap_begin:
+        case sim::EventOp::overlap_end: break;  // drawn as the overlap band
+        default: {
+            auto it = node_index_.find(e.node);
+            if (it != node_index_.end()) lane_at(it->second).markers.push_back(m);
+            if (e.op == sim::EventOp::write) lane_at(resource_lane_).markers.push_back(m);
+            // The store's side of the story on the slot lane: the record
+            // expired, or was issued a fencing number that went backwards.
+            const bool on_slot = e.op == sim::EventOp::expire || m.kind == MarkerKind::acquire_regressed;
+            if (on_slot && e.slot && *e.slot >= 0 && *e.slot < capacity_)
+                lane_at(first_slot_ + *e.slot).markers.push_back(m);
+            break;
+        }
+    }
+}
+
+LaneModel LaneRecorder::finish(const sim::Timeline& timeline) {
+    close_all();
+    const sim::Trace& trace = timeline.trace();
     for (std::size_t k = 0; k < trace.events.size(); ++k) {
         const sim::Event& e = trace.events[k];
         Marker m;
         m.tick = e.tick;
-        m.kind = marker_kind_of(e, scenario.resource);
+        m.kind = marker_kind_of(e, resource_);
         m.event = static_cast<std::int32_t>(k);
         m.fencing = e.fencing;
-        switch (e.op) {
-            case sim::EventOp::status:
-            case sim::EventOp::validate:
-                if (ops_lane >= 0) lane_at(ops_lane).markers.push_back(m);
-                break;
-            case sim::EventOp::failover:
-                for (std::int32_t s = 0; s < capacity; ++s) lane_at(first_slot + s).markers.push_back(m);
-                break;
-            case sim::EventOp::overlap_begin:
-            case sim::EventOp::overlap_end: break;  // drawn as the overlap band
-            default: {
-                auto it = node_index.find(e.node);
-                if (it != node_index.end()) lane_at(it->second).markers.push_back(m);
-                if (e.op == sim::EventOp::write) lane_at(resource_lane).markers.push_back(m);
-                // The store's side of the story on the slot lane: the record
-                // expired, or was issued a fencing number that went backwards.
-                const bool on_slot = e.op == sim::EventOp::expire || m.kind == MarkerKind::acquire_regressed;
-                if (on_slot && e.slot && *e.slot >= 0 && *e.slot < capacity)
-                    lane_at(first_slot + *e.slot).markers.push_back(m);
-                break;
-            }
-        }
+        add_marker(e, m);
     }
+    LaneModel model;
+    model.resource = resource_;
+    model.end_tick = timeline.end_tick();
+    model.event_count = trace.events.size();
+    model.candidate_lanes = n_nodes_;
+    model.lanes = std::move(lanes_);
+    model.overlap = std::move(overlap_);
     // The hold-off lane only appears when a hold-off happened.
-    if (lane_at(holdoff_lane).spans.empty()) model.lanes.erase(model.lanes.begin() + holdoff_lane);
+    if (model.lanes[static_cast<std::size_t>(holdoff_lane_)].spans.empty())
+        model.lanes.erase(model.lanes.begin() + holdoff_lane_);
     return model;
+}
+
+ShownRun run_scenario(sim::Scenario scenario) {
+    LaneRecorder recorder(scenario);
+    ShownRun run;
+    run.timeline = std::make_unique<sim::Timeline>(std::move(scenario), 64,
+                                                   sim::Timeline::default_checkpoint_bytes_max, &recorder);
+    run.lanes = recorder.finish(*run.timeline);
+    return run;
 }
 
 }  // namespace leasescope::gui

@@ -1,9 +1,12 @@
 #pragma once
-// The timeline's draw data, computed once per simulated timeline ("compute,
-// then draw"): one lane per candidate, per store slot, the hold-off marker, the
-// protected resource and the scripted third-party ops. Each lane holds sorted,
-// non-overlapping spans plus sorted point markers that point back at events.
+// The timeline's draw data, computed once per run ("compute, then
+// draw") from the one simulation the Timeline makes: one lane per candidate,
+// per store slot, the hold-off marker, the protected resource and the
+// scripted third-party ops. Each lane holds sorted, non-overlapping spans
+// plus sorted point markers that point back at events.
 #include <cstdint>
+#include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -73,6 +76,7 @@ struct Span {
     Tick expires_at = tick_none;     // record: its final expires_at
     Tick ttl = 0;                    // record: the TTL it was written with
     std::int32_t run = -1;
+    bool operator==(const Span&) const = default;
 };
 
 struct Marker {
@@ -80,6 +84,7 @@ struct Marker {
     MarkerKind kind = MarkerKind::start;
     std::int32_t event = -1;  // index into the trace's events
     std::optional<Fencing> fencing;
+    bool operator==(const Marker&) const = default;
 };
 
 struct Lane {
@@ -89,6 +94,7 @@ struct Lane {
     std::vector<Span> spans;      // the main state, sorted, not overlapping
     std::vector<Span> overlays;   // paused / partitioned, sorted, not overlapping within a kind
     std::vector<Marker> markers;  // sorted by tick, then event
+    bool operator==(const Lane&) const = default;
 };
 
 struct LaneModel {
@@ -98,11 +104,61 @@ struct LaneModel {
     Tick end_tick = 0;
     std::size_t event_count = 0;
     std::int32_t candidate_lanes = 0;
+    bool operator==(const LaneModel&) const = default;
 };
 
-// Runs the scenario once more, tick by tick, reading each tick's snapshot
-// for the spans and the trace's events for the markers.
-LaneModel build_lanes(const sim::Timeline& timeline);
+namespace lane_detail {
+// One open span per tracked quantity; it closes when the value changes.
+struct OpenSpan {
+    bool open = false;
+    Span span;
+};
+struct SlotTracker {
+    OpenSpan open;
+    Token token;
+    Tick acquired_at = tick_none;
+};
+}  // namespace lane_detail
+
+// Reads the lanes from the one run the GUI shows (model.md's run is simulated
+// once): as the Timeline makes it, the state at the end of every tick gives
+// the spans; once it is made, the trace's events give the marks.
+class LaneRecorder final : public sim::TickObserver {
+public:
+    explicit LaneRecorder(const sim::Scenario& scenario);
+    void on_ticks(const sim::Simulation& simulation, const ModelStore& store, Tick first, Tick last) override;
+    // The lanes of `timeline` (the run this recorder saw), its spans closed
+    // after the last tick seen. Call once.
+    LaneModel finish(const sim::Timeline& timeline);
+
+private:
+    using OpenSpan = lane_detail::OpenSpan;
+    using SlotTracker = lane_detail::SlotTracker;
+    void record(const sim::Snapshot& snap);
+    void record_node(std::int32_t i, const sim::NodeSnapshot& node, Tick t);
+    void record_slot(std::int32_t s, const SlotRecord& rec, Tick t);
+    void close_all();
+    void add_marker(const sim::Event& e, const Marker& m);
+    Lane& lane_at(std::int32_t i) { return lanes_[static_cast<std::size_t>(i)]; }
+
+    sim::ResourceMode resource_;
+    std::int32_t n_nodes_ = 0, capacity_ = 0;
+    std::int32_t first_slot_ = 0, holdoff_lane_ = 0, resource_lane_ = 0, ops_lane_ = -1;
+    std::map<std::string, std::int32_t> node_index_;
+    std::vector<Lane> lanes_;
+    std::vector<Span> overlap_;
+    std::vector<OpenSpan> node_open_, pause_open_, part_open_;
+    std::vector<SlotTracker> slots_;
+    OpenSpan hold_open_, fence_open_, overlap_open_;
+    Tick last_tick_ = -1;
+};
+
+// A run the GUI shows: its Timeline and its lanes, from one simulation.
+struct ShownRun {
+    std::unique_ptr<sim::Timeline> timeline;
+    LaneModel lanes;
+};
+ShownRun run_scenario(sim::Scenario scenario);
 
 // The span kind that shows a node status (one colour per state everywhere).
 SpanKind span_kind_of(sim::NodeStatus status);

@@ -39,10 +39,58 @@ bool overlap(const LayoutRect& a, const LayoutRect& b) {
     return a.x0 + slack < b.x1 && b.x0 + slack < a.x1 && a.y0 + slack < b.y1 && b.y0 + slack < a.y1;
 }
 
+// One mark hides another when they share more than half of the smaller
+// one (touching glyphs of folded neighbours do not count).
+bool hides(const LayoutRect& a, const LayoutRect& b) {
+    const float w = std::min(a.x1, b.x1) - std::max(a.x0, b.x0);
+    const float h = std::min(a.y1, b.y1) - std::max(a.y0, b.y0);
+    if (w <= 0 || h <= 0) return false;
+    const float smaller = std::min((a.x1 - a.x0) * (a.y1 - a.y0), (b.x1 - b.x0) * (b.y1 - b.y0));
+    return w * h > 0.5f * smaller;
+}
+
+const char* kind_word(const LayoutItem& it) {
+    switch (it.drawn) {
+        case DrawnKind::lane_title: return "lane: ";
+        case DrawnKind::mark: return "mark: ";
+        case DrawnKind::mark_label: return "label: ";
+        case DrawnKind::tick_number: return "tick: ";
+        case DrawnKind::hint: return "hint: ";
+        case DrawnKind::none: break;
+    }
+    return it.text ? "text: " : "item: ";
+}
+
+// Rules 6 and 7: the timeline's marks over its words, its lanes in view.
+void check_timelines(const std::vector<LayoutItem>& items, const std::vector<LayoutTimeline>& timelines,
+                     std::vector<std::string>& problems) {
+    for (const LayoutTimeline& t : timelines) {
+        const std::string counts = std::to_string(t.lanes_shown) + " of " + std::to_string(t.lanes_total);
+        if (t.lanes_total > 0 && t.lanes_shown == 0)
+            problems.push_back("in " + t.window + ": the timeline shows no lane (" + counts + ")");
+        else if (t.lanes_shown < t.lanes_total && !t.hint)
+            problems.push_back("in " + t.window + ": the timeline shows " + counts +
+                               " lanes, without a hint that the others scroll");
+    }
+    for (std::size_t i = 0; i < items.size(); ++i) {
+        const LayoutItem& m = items[i];
+        if (m.drawn != DrawnKind::mark || empty(visible(m))) continue;
+        for (std::size_t k = 0; k < items.size(); ++k) {
+            const LayoutItem& t = items[k];
+            const bool other_mark = t.drawn == DrawnKind::mark && k > i;  // each pair once
+            if (!(t.text || other_mark) || t.window != m.window || empty(visible(t))) continue;
+            if (other_mark ? hides(visible(m), visible(t)) : overlap(visible(m), visible(t)))
+                problems.push_back("in " + m.window + ": mark " + short_label(m.label) + " " + rect_text(m.rect) +
+                                   " overlaps " + (other_mark ? "mark " : "") + short_label(t.label) + " " +
+                                   rect_text(t.rect));
+        }
+    }
+}
+
 }  // namespace
 
 std::vector<std::string> check_layout(const std::vector<LayoutWindow>& windows, const std::vector<LayoutItem>& items,
-                                      float display_w, float display_h) {
+                                      float display_w, float display_h, const std::vector<LayoutTimeline>& timelines) {
     std::vector<std::string> problems;
     for (const LayoutWindow& w : windows)
         if (w.rect.x0 < -slack || w.rect.y0 < -slack || w.rect.x1 > display_w + slack || w.rect.y1 > display_h + slack)
@@ -74,17 +122,21 @@ std::vector<std::string> check_layout(const std::vector<LayoutWindow>& windows, 
                                    " overlaps " + short_label(b.label) + " " + rect_text(b.rect));
         }
     }
+    check_timelines(items, timelines, problems);
     return problems;
 }
 
 std::string layout_report(const std::vector<LayoutWindow>& windows, const std::vector<LayoutItem>& items,
-                          const std::vector<std::string>& problems) {
+                          const std::vector<std::string>& problems, const std::vector<LayoutTimeline>& timelines) {
     std::string out = "layout: " + std::to_string(windows.size()) + " windows, " + std::to_string(items.size()) +
                       " items, " + std::to_string(problems.size()) + " problems\n";
     for (const std::string& p : problems) out += "problem: " + p + "\n";
     for (const LayoutWindow& w : windows) out += "window: " + w.name + " " + rect_text(w.rect) + "\n";
+    for (const LayoutTimeline& t : timelines)
+        out += "timeline: " + t.window + " shows " + std::to_string(t.lanes_shown) + " of " +
+               std::to_string(t.lanes_total) + " lanes" + (t.hint ? ", with a scroll hint" : "") + "\n";
     for (const LayoutItem& it : items)
-        out += std::string(it.text ? "text: " : "item: ") + it.window + " " + rect_text(it.rect) + " clip " +
+        out += std::string(kind_word(it)) + it.window + " " + rect_text(it.rect) + " clip " +
                rect_text(it.clip) + (it.scrolls_y ? " scrolls" : "") + (it.scrolls_x ? " scrolls-x " : " ") +
                short_label(it.label) + "\n";
     return out;

@@ -1,6 +1,9 @@
 // One colour per state, shared by every view and the SVG export (palette.hpp).
 #include "palette.hpp"
 
+#include <algorithm>
+#include <cmath>
+
 #include <cstdio>
 
 #include <nlohmann/json.hpp>
@@ -165,7 +168,9 @@ Palette high_contrast_palette() {
     set(SpanKind::stale, vermillion);
     set(SpanKind::done, grey);
     set(SpanKind::crashed, black);
-    set(SpanKind::paused, sky);
+    // Black hatching: it shows over every state a paused node can be in
+    // (yellow, blue, vermillion), where sky blue vanished over the blue of a valid lease.
+    set(SpanKind::paused, black);
     set(SpanKind::partition_requests, purple);
     set(SpanKind::partition_replies, {170, 80, 130, 255});
     set(SpanKind::record, dark_blue);
@@ -203,6 +208,18 @@ Palette high_contrast_palette() {
     mk(MarkerKind::overlap_begin, vermillion);
     mk(MarkerKind::overlap_end, vermillion);
     return p;
+}
+
+double contrast_ratio(const Rgba& a, const Rgba& b) {
+    const auto channel = [](std::uint8_t v) {
+        const double c = v / 255.0;
+        return c <= 0.04045 ? c / 12.92 : std::pow((c + 0.055) / 1.055, 2.4);
+    };
+    const auto luminance = [&](const Rgba& c) {
+        return 0.2126 * channel(c.r) + 0.7152 * channel(c.g) + 0.0722 * channel(c.b);
+    };
+    const double la = luminance(a), lb = luminance(b);
+    return (std::max(la, lb) + 0.05) / (std::min(la, lb) + 0.05);
 }
 
 void apply_style_json(Palette& palette, std::string_view json_text, float* font_px) {

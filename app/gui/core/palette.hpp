@@ -28,6 +28,7 @@ struct Palette {
     Rgba background{250, 250, 247, 255};
     Rgba lane_even{242, 243, 240, 255};
     Rgba lane_odd{235, 237, 233, 255};
+    Rgba store_lane{232, 238, 246, 255};  // behind the store's lanes (slots, hold-off, resource, ops)
     Rgba grid{205, 208, 212, 255};
     Rgba playhead{20, 90, 200, 255};
     Rgba focus{255, 150, 0, 255};  // the tour's pointer
@@ -50,6 +51,8 @@ void apply_style_json(Palette& palette, std::string_view json_text, float* font_
 // loudest colour): the stale colour while any node inside acts on a lease
 // that is gone or more nodes act than the lock allows, else the running one.
 SpanKind action_frame_kind(int inside, int stale, int capacity);
+// WCAG's contrast ratio of two opaque colours (1: the same luminance, 21: black on white).
+double contrast_ratio(const Rgba& a, const Rgba& b);
 
 const char* span_kind_name(SpanKind kind);      // "stale", …: style keys and i18n keys
 const char* marker_kind_name(MarkerKind kind);  // "release_rejected", …

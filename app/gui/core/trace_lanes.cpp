@@ -41,6 +41,26 @@ LaneModel build_trace_lanes(const sim::Trace& trace, sim::ResourceMode mode) {
     return model;
 }
 
+LaneModel interleave_lanes(const LaneModel& sim_lanes, const LaneModel& live_lanes,
+                           const std::function<std::string(const Lane&, bool)>& title) {
+    LaneModel out;
+    out.resource = sim_lanes.resource;
+    out.end_tick = std::max(sim_lanes.end_tick, live_lanes.end_tick);
+    out.event_count = sim_lanes.event_count;
+    for (std::size_t li = 0; li < sim_lanes.lanes.size(); ++li) {
+        for (const bool live_side : {false, true}) {
+            const bool has = !live_side || li < live_lanes.lanes.size();
+            Lane lane = has ? (live_side ? live_lanes.lanes[li] : sim_lanes.lanes[li]) : Lane{};
+            lane.label = title(sim_lanes.lanes[li], live_side);
+            lane.kind = LaneKind::candidate;
+            lane.index = static_cast<std::int32_t>(out.lanes.size());
+            out.lanes.push_back(std::move(lane));
+        }
+    }
+    out.candidate_lanes = static_cast<std::int32_t>(out.lanes.size());
+    return out;
+}
+
 std::int64_t violation_event(const sim::Trace& trace, bool unsafe_write, bool fencing_regressed, bool overlap) {
     for (std::size_t k = 0; k < trace.events.size(); ++k) {
         const sim::Event& e = trace.events[k];

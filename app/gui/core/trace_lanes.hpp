@@ -4,6 +4,7 @@
 // event where a counterexample's violation happens. (The Redis URL and its
 // password mask: leasescope/redis/redis_url.hpp.)
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -17,6 +18,13 @@ namespace leasescope::gui {
 // Marker kinds are the timeline's, so both timelines speak the same shapes;
 // `mode` is the scenario's resource mode (what rejected a write).
 LaneModel build_trace_lanes(const sim::Trace& trace, sim::ResourceMode mode);
+
+// The live panel's rows: each lane of the simulated run, then the same lane
+// of the live run (an empty one when the live run has none), each titled by
+// `title(lane, live_side)` (the view's words) and drawn as a candidate lane
+// (its title is its label). A marker's event indexes its own side's trace.
+LaneModel interleave_lanes(const LaneModel& sim_lanes, const LaneModel& live_lanes,
+                           const std::function<std::string(const Lane&, bool)>& title);
 
 // The index of the event where the first violation of a checked property
 // shows in the trace (an unsafe write, a regressed fencing number, the start

@@ -1,6 +1,7 @@
 // The layout probe (layout_probe.hpp): the recording wrappers of ImGui's text and widgets, and what they recorded.
 #include "layout_probe.hpp"
 
+#include <algorithm>
 #include <cstdarg>
 #include <cstdio>
 
@@ -12,6 +13,15 @@ namespace probe {
 namespace {
 bool on = false;
 std::vector<LayoutItem> recorded;
+std::vector<LayoutTimeline> recorded_timelines;
+
+// The window a drawn item belongs to, or null when it is not recorded.
+const ImGuiWindow* recorded_window() {
+    if (!on) return nullptr;
+    const ImGuiWindow* w = ::ImGui::GetCurrentWindowRead();
+    if (!w || (w->Flags & (ImGuiWindowFlags_Tooltip | ImGuiWindowFlags_Popup)) || w->SkipItems) return nullptr;
+    return w;
+}
 
 LayoutRect rect_of(const ImRect& r) { return LayoutRect{r.Min.x, r.Min.y, r.Max.x, r.Max.y}; }
 }  // namespace
@@ -19,6 +29,7 @@ LayoutRect rect_of(const ImRect& r) { return LayoutRect{r.Min.x, r.Min.y, r.Max.
 void record(bool yes) {
     on = yes;
     if (yes) recorded.clear();
+    if (yes) recorded_timelines.clear();
 }
 
 bool recording() { return on; }
@@ -47,6 +58,36 @@ void item(bool text, const char* label) {
         if (p->ParentWindow && p->ParentWindow->ScrollbarY) it.scrolls_y = true;
     recorded.push_back(std::move(it));
 }
+
+void drawn(DrawnKind kind, const std::string& label, const LayoutRect& rect, const LayoutRect& clip, bool scrolls_y) {
+    const ImGuiWindow* w = recorded_window();
+    if (!w) return;
+    LayoutItem it;
+    it.window = w->RootWindow ? w->RootWindow->Name : w->Name;
+    it.label = label;
+    it.text = kind != DrawnKind::mark && !label.empty();
+    it.drawn = kind;
+    it.rect = rect;
+    const LayoutRect inner = rect_of(w->ClipRect);
+    it.clip = LayoutRect{std::max(clip.x0, inner.x0), std::max(clip.y0, inner.y0), std::min(clip.x1, inner.x1),
+                         std::min(clip.y1, inner.y1)};
+    it.scrolls_y = scrolls_y;
+    recorded.push_back(std::move(it));
+}
+
+LayoutRect window_clip() {
+    const ImGuiWindow* w = ::ImGui::GetCurrentWindowRead();
+    return w ? rect_of(w->ClipRect) : LayoutRect{};
+}
+
+void timeline(int lanes_shown, int lanes_total, bool hint) {
+    const ImGuiWindow* w = recorded_window();
+    if (!w) return;
+    recorded_timelines.push_back(
+        LayoutTimeline{w->RootWindow ? w->RootWindow->Name : w->Name, lanes_shown, lanes_total, hint});
+}
+
+const std::vector<LayoutTimeline>& timelines() { return recorded_timelines; }
 
 const std::vector<LayoutItem>& items() { return recorded; }
 

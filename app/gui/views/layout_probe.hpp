@@ -6,6 +6,7 @@
 // recording wrappers, which call ImGui's own; every other `ImGui::` name
 // reaches ImGui through the using-directive.
 #include <optional>
+#include <string>
 #include <vector>
 
 #include <imgui.h>
@@ -23,8 +24,17 @@ void item(bool text, const char* label);
 // Where the panel `id` (its window "title###id") is drawn this frame, when it is:
 // its real place, which the user may have moved it from the computed layout.
 std::optional<LayoutRect> panel_rect(const char* id);
+// Records something drawn straight into the current window's draw list (the
+// timeline's lane titles, marks, words, tick numbers), shown only inside
+// `clip` and the window; `scrolls_y`: a scrollbar and a hint reach the rest.
+void drawn(DrawnKind kind, const std::string& label, const LayoutRect& rect, const LayoutRect& clip, bool scrolls_y);
+// The current window's visible area (its clip rectangle).
+LayoutRect window_clip();
+// Records a timeline of the current window: lanes shown, of how many, with a hint.
+void timeline(int lanes_shown, int lanes_total, bool hint);
 // What was recorded, and the windows drawn this frame (call after the frame).
 const std::vector<LayoutItem>& items();
+const std::vector<LayoutTimeline>& timelines();
 std::vector<LayoutWindow> windows();
 }  // namespace probe
 

@@ -5,6 +5,8 @@
 #include <cfloat>
 #include <cmath>
 
+#include <fmt/format.h>
+
 #include "../core/marks.hpp"
 #include "../core/words.hpp"
 
@@ -34,9 +36,14 @@ void TimelineLegend::refresh_present(const FrameContext& ctx) {
     if (!ctx.lanes.overlap.empty()) present_spans_[static_cast<std::size_t>(SpanKind::overlap)] = true;
 }
 
-void TimelineLegend::draw(const FrameContext& ctx) {
+void TimelineLegend::draw(const FrameContext& ctx, float lanes_need_h) {
     refresh_present(ctx);
-    if (ImGui::GetContentRegionAvail().y < ImGui::GetFontSize() * 11) {
+    // The lanes keep priority: the whole legend only when the lanes still
+    // get what they need under it (its height as last drawn whole).
+    const float avail = ImGui::GetContentRegionAvail().y;
+    // Too short even for the one-line legend and a lane: the lanes get it all.
+    if (avail < lanes_need_h * 0.5f) return;
+    if (avail < ImGui::GetFontSize() * 11 || avail - full_h_ < lanes_need_h) {
         ImGui::PushFont(ctx.fonts.small);
         ImGui::TextDisabled("%s (?)", ctx.tr("legend.title"));
         ImGui::PopFont();
@@ -49,7 +56,9 @@ void TimelineLegend::draw(const FrameContext& ctx) {
         }
         return;
     }
+    const float y0 = ImGui::GetCursorScreenPos().y;
     draw_entries(ctx);
+    full_h_ = ImGui::GetCursorScreenPos().y - y0;
 }
 
 void TimelineLegend::draw_entries(const FrameContext& ctx) {
@@ -148,10 +157,11 @@ void draw_ruler(const FrameContext& ctx, ImDrawList* dl, const TimeAxis& axis, I
     }
 }
 
-void draw_playhead(const FrameContext& ctx, ImDrawList* dl, const TimeAxis& axis, float plot_x, float plot_w, float top,
-                   float bottom, float ruler_h) {
+void draw_playhead(const FrameContext& ctx, ImDrawList* dl, const TimelineFrame& frame, float top, float bottom,
+                   float ruler_h) {
     // The ruler's numbers first: none sits under the playhead's badge.
-    const RulerLayout ruler = layout_ruler(axis, plot_x, plot_w, top, ruler_h, ctx.playhead, metrics(ctx));
+    const RulerLayout& ruler = frame.ruler;
+    const TimeAxis& axis = frame.axis;
     for (const RulerLabel& l : ruler.labels)
         dl->AddText(ImVec2(l.box.x0, l.box.y0), col(ctx.palette.text), l.text.c_str());
     if (!ruler.playhead_visible) return;
@@ -253,6 +263,161 @@ std::string span_words(const FrameContext& ctx, const Span& sp, const Lane& lane
         f.emplace_back("slot", std::to_string(lane.index));
     }
     return ctx.strings.tr(std::string("tip.") + span_kind_name(sp.kind), f);
+}
+
+namespace {
+
+void paint_rows(const FrameContext& ctx, const FramePaint& p, ImDrawList* still, ImDrawList* live) {
+    const TimelineFrame& f = p.frame;
+    for (const DrawSpan& d : f.overlap) {
+        // A pale band behind the lanes and a solid strip under the ruler (see the legend).
+        still->AddRectFilled(ImVec2(d.x0, f.overlap_band.y0), ImVec2(d.x1, f.overlap_band.y1),
+                             col(ctx.palette.of(SpanKind::stale), 0.10f));
+        still->AddRectFilled(ImVec2(d.x0, f.lanes_y), ImVec2(d.x1, f.lanes_y + 4), col(ctx.palette.of(SpanKind::stale)));
+    }
+    for (const FrameLane& fl : f.lanes) {
+        const Lane& lane = p.model.lanes[static_cast<std::size_t>(fl.lane)];
+        // Every other lane gets a stripe; the rest shows the panel behind
+        // (fewer filled pixels for a software renderer).
+        if (fl.store_part || fl.lane % 2)
+            still->AddRectFilled(ImVec2(fl.box.x0, fl.box.y0), ImVec2(fl.box.x1, fl.box.y1),
+                                 col(fl.store_part ? ctx.palette.store_lane : ctx.palette.lane_odd));
+        if (fl.first_of_store)
+            still->AddLine(ImVec2(fl.box.x0, fl.box.y0), ImVec2(fl.box.x1, fl.box.y0), col(ctx.palette.text_dim), 2.0f);
+        // The candidate's title with its current state's colour.
+        const bool square = lane.kind == LaneKind::candidate && p.snap != nullptr &&
+                            static_cast<std::size_t>(lane.index) < p.snap->nodes.size();
+        if (square) {
+            const auto& node = p.snap->nodes[static_cast<std::size_t>(lane.index)];
+            const float h = fl.box.h();
+            live->AddRectFilled(ImVec2(fl.box.x0 + 6, fl.box.y0 + h * 0.25f),
+                                ImVec2(fl.box.x0 + 12, fl.box.y0 + h * 0.75f),
+                                col(ctx.palette.of(span_kind_of(node.status))), 2.0f);
+        }
+        still->AddText(ImVec2(fl.title_box.x0, fl.title_box.y0), col(ctx.palette.text), fl.title.c_str());
+    }
+}
+
+void paint_overlay(const FrameContext& ctx, ImDrawList* dl, const FrameSpan& s) {
+    const Rgba c = ctx.palette.of(s.draw.kind);
+    const ImVec2 a(s.box.x0, s.box.y0), b(s.box.x1, s.box.y1);
+    if (s.draw.kind == SpanKind::paused) {
+        // Thin hatching only: the state under a pause (often STALE) must stay readable.
+        hatch(dl, a, b, col(c, 0.75f), 9.0f, 1.5f);
+    } else {
+        dl->AddRectFilled(a, ImVec2(b.x, a.y + 3), col(c));
+        dl->AddRectFilled(ImVec2(a.x, b.y - 3), b, col(c));
+    }
+    dl->AddRect(a, b, col(c), 0, 0, 2.0f);
+}
+
+void paint_mark(const FrameContext& ctx, ImDrawList* dl, const PlacedMark& pm, bool overview) {
+    if (overview) {
+        if (marker_priority(pm.kind) >= 50)
+            dl->AddRectFilled(ImVec2(pm.box.x0, pm.box.y0), ImVec2(pm.box.x1, pm.box.y1), col(ctx.palette.of(pm.kind)));
+        return;
+    }
+    draw_marker_shape(dl, ImVec2(pm.x, pm.y), pm.kind, col(ctx.palette.of(pm.kind)), pm.r);
+    if (pm.folded > 1) {
+        // A small count tells that more marks hide here.
+        const std::string n = fmt::format("+{}", pm.folded - 1);
+        dl->AddText(ctx.fonts.small, ctx.fonts.small->FontSize * 0.85f,
+                    ImVec2(pm.box.x1 - 2, pm.box.y1 - ctx.fonts.small->FontSize * 0.6f), col(ctx.palette.text),
+                    n.c_str());
+    }
+}
+
+// Lanes out of view: the scrollbar beside them and the hint under them.
+void paint_scroll_hint(const FrameContext& ctx, const TimelineFrame& f, ImDrawList* dl) {
+    if (f.scrollbar.h() > 0) {
+        dl->AddRectFilled(ImVec2(f.scrollbar.x0, f.scrollbar.y0), ImVec2(f.scrollbar.x1, f.scrollbar.y1),
+                          col(ctx.palette.grid), 3.0f);
+        dl->AddRectFilled(ImVec2(f.thumb.x0, f.thumb.y0), ImVec2(f.thumb.x1, f.thumb.y1), col(ctx.palette.text_dim),
+                          3.0f);
+    }
+    if (f.hint.empty()) return;
+    dl->AddRectFilled(ImVec2(f.hint_box.x0, f.hint_box.y0), ImVec2(f.hint_box.x1, f.hint_box.y1),
+                      col(ctx.palette.store_lane));
+    dl->AddText(ctx.fonts.small, ctx.fonts.small->FontSize, ImVec2(f.hint_text.x0, f.hint_text.y0),
+                col(ctx.palette.text), f.hint.c_str());
+}
+
+}  // namespace
+
+void paint_frame(const FrameContext& ctx, const FramePaint& p, ImDrawList* still, ImDrawList* live) {
+    paint_rows(ctx, p, still, live);
+    // The resource lane tells only what the resource panel counts, so it
+    // ends at the playhead and is drawn with the playhead's layer.
+    const auto layer = [&](std::int32_t lane) {
+        return p.model.lanes[static_cast<std::size_t>(lane)].kind == LaneKind::resource ? live : still;
+    };
+    for (const FrameSpan& s : p.frame.spans) {
+        if (s.overlay)
+            paint_overlay(ctx, layer(s.lane), s);
+        else
+            draw_span(ctx, layer(s.lane), s.draw, s.box.y0, s.box.y1);
+    }
+    for (const PlacedMark& pm : p.frame.layout.marks) paint_mark(ctx, layer(pm.lane), pm, p.frame.layout.overview);
+    for (const PlacedLabel& pl : p.frame.layout.labels) draw_label(ctx, layer(pl.lane), pl);
+    paint_scroll_hint(ctx, p.frame, live);
+}
+
+void probe_frame(const LaneModel& model, const TimelineFrame& f) {
+    if (!probe::recording()) return;
+    const bool hint = !f.hint.empty() && f.scrollbar.h() > 0;
+    const auto rect = [](const Box& b) { return LayoutRect{b.x0, b.y0, b.x1, b.y1}; };
+    const LayoutRect window = probe::window_clip();
+    const float lanes_y1 = std::min(f.lanes_y + f.lanes_h, window.y1);
+    const LayoutRect titles{f.left, f.lanes_y, f.plot_x, lanes_y1};
+    const LayoutRect plot{f.plot_x, f.lanes_y, f.plot_x + f.plot_w, lanes_y1};
+    int shown = 0;
+    for (const FrameLane& fl : f.lanes) {
+        const float visible = std::min(fl.box.y1, lanes_y1) - std::max(fl.box.y0, std::max(f.lanes_y, window.y0));
+        if (visible >= fl.box.h() * 0.5f) ++shown;
+        probe::drawn(DrawnKind::lane_title, fl.title, rect(fl.title_box), titles, hint);
+    }
+    probe::timeline(shown, static_cast<int>(model.lanes.size()), hint);
+    for (const PlacedMark& pm : f.layout.marks) {
+        const Marker& m = model.lanes[static_cast<std::size_t>(pm.lane)].markers[static_cast<std::size_t>(pm.marker)];
+        const std::string what = std::string(marker_kind_name(pm.kind)) + " t" + std::to_string(m.tick);
+        // A mark stays inside its own lane.
+        LayoutRect lane = plot;
+        bool whole = false;  // the lane is all in view: a mark cut there is cut, scrolling or not
+        for (const FrameLane& fl : f.lanes) {
+            if (fl.lane != pm.lane) continue;
+            lane = LayoutRect{plot.x0, std::max(plot.y0, fl.box.y0), plot.x1, std::min(plot.y1, fl.box.y1)};
+            whole = fl.box.y0 >= plot.y0 && fl.box.y1 <= plot.y1;
+        }
+        probe::drawn(DrawnKind::mark, what, rect(pm.box), lane, hint && !whole);
+    }
+    for (const PlacedLabel& pl : f.layout.labels) probe::drawn(DrawnKind::mark_label, pl.text, rect(pl.box), plot, hint);
+    const LayoutRect ruler{f.plot_x, f.top, f.plot_x + f.plot_w, f.lanes_y};
+    for (const RulerLabel& l : f.ruler.labels) probe::drawn(DrawnKind::tick_number, l.text, rect(l.box), ruler, false);
+    if (f.ruler.playhead_visible)
+        probe::drawn(DrawnKind::tick_number, f.ruler.badge_text, rect(f.ruler.badge), ruler, false);
+    if (hint) {
+        probe::drawn(DrawnKind::hint, f.hint, rect(f.hint_text), rect(f.hint_box), false);
+    }
+}
+
+std::string hit_words(const FrameContext& ctx, const FramePaint& p, const sim::Trace& trace, const FrameHit& hit) {
+    if (hit.lane < 0) return {};
+    const Lane& lane = p.model.lanes[static_cast<std::size_t>(hit.lane)];
+    if (hit.mark >= 0) {
+        const PlacedMark& pm = p.frame.layout.marks[static_cast<std::size_t>(hit.mark)];
+        const Marker& mk = lane.markers[static_cast<std::size_t>(pm.marker)];
+        std::string text = ctx.strings.tr(std::string("legend.") + marker_kind_name(pm.kind)) + "\n" +
+                           describe_event(trace.events[static_cast<std::size_t>(mk.event)], ctx.strings);
+        if (pm.folded > 1)
+            text.append("\n").append(ctx.strings.tr("tip.folded", {{"count", std::to_string(pm.folded)}}));
+        return text;
+    }
+    if (hit.span < 0) return {};
+    const FrameSpan& s = p.frame.spans[static_cast<std::size_t>(hit.span)];
+    const Span& sp = (s.overlay ? lane.overlays : lane.spans)[static_cast<std::size_t>(s.draw.span)];
+    if (!s.overlay) return span_words(ctx, sp, lane, s.draw);
+    return ctx.strings.tr(std::string("tip.") + span_kind_name(sp.kind),
+                          {{"node", lane.label}, {"from", std::to_string(sp.begin)}, {"to", std::to_string(sp.end - 1)}});
 }
 
 }  // namespace leasescope::gui

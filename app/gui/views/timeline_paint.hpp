@@ -8,6 +8,7 @@
 
 #include "../core/cull.hpp"
 #include "../core/lane_layout.hpp"
+#include "../core/timeline_frame.hpp"
 #include "view.hpp"
 
 namespace leasescope::gui {
@@ -16,8 +17,10 @@ namespace leasescope::gui {
 class TimelineLegend {
 public:
     // The legend over the lanes; on a short panel (a small window or a large
-    // UI scale) one line whose tooltip holds it, so the lanes keep their room.
-    void draw(const FrameContext& ctx);
+    // UI scale), or when the lanes would not get `lanes_need_h` under it, one
+    // line whose tooltip holds it, so the lanes keep their room (nothing when
+    // the panel is shorter than half of what the lanes need).
+    void draw(const FrameContext& ctx, float lanes_need_h);
 
 private:
     void draw_entries(const FrameContext& ctx);
@@ -25,6 +28,7 @@ private:
     void refresh_present(const FrameContext& ctx);
     std::vector<bool> present_spans_, present_marks_;
     std::uint64_t present_generation_ = 0;
+    float full_h_ = 0;  // the whole legend's height when last drawn
     bool present_valid_ = false;
 };
 
@@ -32,11 +36,28 @@ private:
 void draw_ruler(const FrameContext& ctx, ImDrawList* dl, const TimeAxis& axis, ImVec2 origin, float plot_x,
                 float plot_w, float ruler_h);
 // The ruler's numbers, then the playhead's cell, line and badge.
-void draw_playhead(const FrameContext& ctx, ImDrawList* dl, const TimeAxis& axis, float plot_x, float plot_w, float top,
-                   float bottom, float ruler_h);
+void draw_playhead(const FrameContext& ctx, ImDrawList* dl, const TimelineFrame& frame, float top, float bottom,
+                   float ruler_h);
 void draw_span(const FrameContext& ctx, ImDrawList* dl, const DrawSpan& d, float y0, float y1);
 // One laid-out word: span words straight on their span, tags on a pill.
 void draw_label(const FrameContext& ctx, ImDrawList* dl, const PlacedLabel& pl);
+// The one painter of a timeline frame (core/timeline_frame.hpp), for the main
+// view and both runs of the compare view: the overlap band, the lanes'
+// stripes and titles, spans, overlays, marks and words. What changes with
+// the playhead (the resource lane, the candidates' state squares from `snap`
+// when given) goes to `live`, the rest to `still` (the main view caches it).
+struct FramePaint {
+    const LaneModel& model;
+    const TimelineFrame& frame;
+    const sim::Snapshot* snap = nullptr;
+};
+void paint_frame(const FrameContext& ctx, const FramePaint& paint, ImDrawList* still, ImDrawList* live);
+// Tells the layout probe (--layout-report) every lane title, mark, word and
+// tick number of the frame with its rectangle, and how many lanes show in
+// the window, and whether its hint and scrollbar say that more lanes scroll.
+void probe_frame(const LaneModel& model, const TimelineFrame& frame);
+// The tooltip of what `hit` found in the frame (empty: nothing).
+std::string hit_words(const FrameContext& ctx, const FramePaint& paint, const sim::Trace& trace, const FrameHit& hit);
 // Text widths in the body and small fonts, for the lane layout.
 TextMetrics metrics(const FrameContext& ctx);
 // The tooltip of a span (or of several folded into one).

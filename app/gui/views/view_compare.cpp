@@ -4,7 +4,9 @@
 #include <cmath>
 #include <cstdio>
 
+#include "../core/timeline_frame.hpp"
 #include "../core/words.hpp"
+#include "timeline_paint.hpp"
 #include "view_compare.hpp"
 
 namespace leasescope::gui {
@@ -97,90 +99,70 @@ void draw_state(const FrameContext& ctx, const Run& run) {
     ImGui::EndTable();
 }
 
-// The lanes of one run on the shared axis [0, t_end]: spans, overlays, marks,
-// the playhead's cell and the divergence's dashed line. A click seeks.
-void draw_lanes(const FrameContext& ctx, const Run& run, Tick t_end, Tick divergence, float height, Commands& out) {
+// Where one run's lanes go: the shared axis [0, t_end] across the width,
+// every lane in view (the rows share `height`, under a ruler, above the
+// divergence's label).
+TimelineViewport compare_viewport(const FrameContext& ctx, const Run& run, Tick t_end, float height) {
     const float em = ImGui::GetFontSize();
     const ImVec2 p0 = ImGui::GetCursorScreenPos();
-    const ImVec2 avail = ImGui::GetContentRegionAvail();
-    const float label_w = em * 6.0f, ruler_h = em * 1.4f, below_h = em * 1.4f;
-    const float plot_x = p0.x + label_w, plot_w = std::max(10.0f, avail.x - label_w - 6.0f);
+    TimelineViewport v;
+    v.x = p0.x;
+    v.y = p0.y;
+    v.width = std::max(60.0f, ImGui::GetContentRegionAvail().x - 6.0f);
+    v.label_w = em * 6.0f;
+    v.ruler_h = em + 10;
     const auto lanes = static_cast<float>(std::max<std::size_t>(1, run.lanes.lanes.size()));
-    const float row_h = std::clamp((height - ruler_h - below_h) / lanes, 6.0f, em * 1.35f);
-    const float px = plot_w / static_cast<float>(t_end + 1);
-    auto x_of = [&](double t) { return plot_x + static_cast<float>(t) * px; };
+    const float row_h = std::clamp((height - v.ruler_h - em * 1.4f) / lanes, 6.0f, em * 1.35f);
+    v.lane_h_min = v.lane_h_max = row_h;
+    v.height = v.ruler_h + row_h * lanes;
+    v.px_per_tick = std::max(50.0f, v.width - v.label_w) / static_cast<double>(t_end + 1);
+    v.playhead = ctx.playhead;
+    v.scale = ctx.scale;
+    return v;
+}
+
+// The lanes of one run, drawn by the timeline's painter from its frame, the
+// first divergence's dashed line (which gives way to marks and words) and
+// its label under the lanes. A click seeks.
+void draw_lanes(const FrameContext& ctx, const Run& run, Tick t_end, Tick divergence, float height, Commands& out) {
+    const TimelineViewport v = compare_viewport(ctx, run, t_end, height);
+    const TimelineFrame f = build_timeline_frame(run.lanes, v, ctx.strings, metrics(ctx));
+    const FramePaint paint{run.lanes, f, &run.snap};
     ImDrawList* dl = ImGui::GetWindowDrawList();
-    const float top = p0.y + ruler_h, bottom = top + row_h * lanes;
-    // Ruler: a number every step that leaves room for it.
-    Tick step = 1;
-    while (static_cast<float>(step) * px < em * 2.6f) step = step < 5 ? step + 1 : (step < 10 ? 10 : step * 2);
-    for (Tick t = 0; t <= t_end + 1; t += step) {
-        const float x = x_of(static_cast<double>(t));
-        dl->AddLine(ImVec2(x, top - 3), ImVec2(x, bottom), col(ctx.palette.grid));
-        const std::string n = std::to_string(t);
-        dl->AddText(ImVec2(x + 2, p0.y), col(ctx.palette.text_dim), n.c_str());
-    }
-    // The overlap band behind the candidate lanes.
-    const float cand_bottom = top + row_h * static_cast<float>(run.lanes.candidate_lanes);
-    for (const Span& sp : run.lanes.overlap)
-        dl->AddRectFilled(ImVec2(x_of(static_cast<double>(sp.begin)), top),
-                          ImVec2(x_of(static_cast<double>(sp.end)), cand_bottom),
-                          col(ctx.palette.of(SpanKind::overlap), 0.35f));
-    const sim::Event* hovered = nullptr;
-    const ImVec2 mouse = ImGui::GetIO().MousePos;
-    for (std::size_t i = 0; i < run.lanes.lanes.size(); ++i) {
-        const Lane& lane = run.lanes.lanes[i];
-        const float y0 = top + row_h * static_cast<float>(i), y1 = y0 + row_h;
-        dl->AddRectFilled(ImVec2(p0.x, y0), ImVec2(plot_x + plot_w, y1),
-                          col(i % 2 == 0 ? ctx.palette.lane_even : ctx.palette.lane_odd, 0.8f));
-        dl->AddText(ImVec2(p0.x + 3, y0 + (row_h - em) * 0.5f), col(ctx.palette.text), lane.label.c_str());
-        const float pad = row_h * 0.18f;
-        for (const Span& sp : lane.spans) {
-            if (sp.kind == SpanKind::idle || sp.kind == SpanKind::done) continue;
-            const ImVec2 a(x_of(static_cast<double>(sp.begin)), y0 + pad),
-                b(x_of(static_cast<double>(sp.end)), y1 - pad);
-            dl->AddRectFilled(a, b, col(ctx.palette.of(sp.kind)), 2.0f);
-            if (sp.kind == SpanKind::stale) hatch(dl, a, b, IM_COL32(255, 255, 255, 140));
-        }
-        for (const Span& sp : lane.overlays) {
-            const ImVec2 a(x_of(static_cast<double>(sp.begin)), y0 + pad),
-                b(x_of(static_cast<double>(sp.end)), y1 - pad);
-            dl->AddRect(a, b, col(ctx.palette.of(sp.kind)), 2.0f, 0, 2.0f);
-            hatch(dl, a, b, col(ctx.palette.of(sp.kind), 0.8f));
-        }
-        const float r = std::min(row_h * 0.3f, em * 0.42f);
-        for (const Marker& m : lane.markers) {
-            if (m.kind == MarkerKind::acquire_busy) continue;  // busy retries repeat every tick
-            const ImVec2 c(x_of(static_cast<double>(m.tick) + 0.5), (y0 + y1) * 0.5f);
-            draw_marker_shape(dl, c, m.kind, col(ctx.palette.of(m.kind)), r);
-            if (m.event >= 0 && std::abs(mouse.x - c.x) <= r + 2 && std::abs(mouse.y - c.y) <= r + 2)
-                hovered = &run.timeline.trace().events[static_cast<std::size_t>(m.event)];
-        }
-    }
-    // The playhead's cell, outlined through the lanes.
-    dl->AddRect(ImVec2(x_of(static_cast<double>(ctx.playhead)), top - 4),
-                ImVec2(x_of(static_cast<double>(ctx.playhead) + 1.0), bottom), col(ctx.palette.playhead), 0, 0, 2.0f);
+    const float bottom = f.lanes_y + f.content_h;
+    dl->PushClipRect(ImVec2(v.x, v.y), ImVec2(v.x + v.width, bottom + 2), true);
+    draw_ruler(ctx, dl, f.axis, ImVec2(v.x, v.y), f.plot_x, f.plot_w, v.ruler_h);
+    paint_frame(ctx, paint, dl, dl);
+    draw_playhead(ctx, dl, f, v.y, bottom, v.ruler_h);
+    probe_frame(run.lanes, f);
     if (divergence >= 0) {
-        const float x = x_of(static_cast<double>(divergence) + 0.5);
-        for (float y = top - 4; y < bottom; y += 10)
-            dl->AddLine(ImVec2(x, y), ImVec2(x, std::min(y + 6, bottom)), col(ctx.palette.focus), 3.0f);
+        const auto x = static_cast<float>(f.axis.x_of(static_cast<double>(divergence) + 0.5));
+        for (const auto& [y0, y1] : dashes_clear_of_frame(f, x, f.lanes_y, bottom, 6.0f, 4.0f))
+            dl->AddLine(ImVec2(x, y0), ImVec2(x, y1), col(ctx.palette.focus), 3.0f);
+    }
+    dl->PopClipRect();
+    if (divergence >= 0) {
         // Its label under the lanes, where it hides no tick number.
+        const auto x = static_cast<float>(f.axis.x_of(static_cast<double>(divergence) + 0.5));
         const std::string text = ctx.strings.tr("compare.divergence", {{"tick", std::to_string(divergence)}});
         const ImVec2 ts = ImGui::CalcTextSize(text.c_str());
-        const float tx = std::clamp(x - ts.x * 0.5f, plot_x, plot_x + plot_w - ts.x - 4);
+        const float tx = std::clamp(x - ts.x * 0.5f, f.plot_x, f.plot_x + f.plot_w - ts.x - 4);
         dl->AddRectFilled(ImVec2(tx - 3, bottom + 2), ImVec2(tx + ts.x + 3, bottom + 2 + ts.y),
                           col(ctx.palette.focus, 0.9f), 3);
         dl->AddText(ImVec2(tx, bottom + 2), IM_COL32(0, 0, 0, 255), text.c_str());
     }
-    ImGui::SetCursorScreenPos(ImVec2(plot_x, p0.y));
-    ImGui::InvisibleButton(run.id, ImVec2(plot_w, std::max(1.0f, bottom - p0.y)));
-    ImGui::SetCursorScreenPos(ImVec2(p0.x, bottom + below_h + 2));
+    const ImVec2 mouse = ImGui::GetIO().MousePos;
+    ImGui::SetCursorScreenPos(ImVec2(f.plot_x, v.y));
+    ImGui::InvisibleButton(run.id, ImVec2(f.plot_w, std::max(1.0f, bottom - v.y)));
+    const bool hovered = ImGui::IsItemHovered();
     if (ImGui::IsItemActive() && ImGui::IsMouseDown(0)) {
-        const auto t = static_cast<Tick>(std::floor((mouse.x - plot_x) / px));
+        const auto t = static_cast<Tick>(std::floor(f.axis.tick_at(mouse.x)));
         if (t != ctx.playhead) out.push_back(command::Seek{std::clamp<Tick>(t, 0, t_end)});
     }
-    if (hovered != nullptr && ImGui::IsItemHovered())
-        ImGui::SetTooltip("%s", describe_event(*hovered, ctx.strings).c_str());
+    ImGui::SetCursorScreenPos(ImVec2(v.x, bottom + ImGui::GetFontSize() * 1.4f + 2));
+    if (!hovered) return;
+    const std::string words = hit_words(ctx, paint, run.timeline.trace(), hit_test(f, mouse.x, mouse.y));
+    if (!words.empty()) ImGui::SetTooltip("%s", words.c_str());
 }
 
 // B's own knobs: the resource mode, autoExtend and the lease, written as overrides on B only.

@@ -8,9 +8,11 @@
 #include <fmt/format.h>
 
 #include "../core/cull.hpp"
+#include "../core/timeline_frame.hpp"
 #include "../core/trace_lanes.hpp"
 #include "../core/words.hpp"
 #include "leasescope/redis/redis_url.hpp"
+#include "timeline_paint.hpp"
 #include "view.hpp"
 
 // After imgui.h (through view.hpp): it needs IMGUI_API.
@@ -165,7 +167,7 @@ private:
     }
 
     // The simulated and the live run, one pair of rows per candidate, on one
-    // tick axis fitted to the width.
+    // tick axis fitted to the width, drawn by the timeline's painter.
     void draw_timelines(const FrameContext& ctx) {
         const LiveStatus& s = ctx.live;
         ImDrawList* dl = ImGui::GetWindowDrawList();
@@ -173,30 +175,33 @@ private:
         const ImVec2 avail = ImGui::GetContentRegionAvail();
         const float em = ImGui::GetFontSize();
         // The simulated side: the comparison's trace once there is one, else the app's own.
-        const LaneModel& sim_lanes = s.sim_lanes.lanes.empty() ? own_lanes(ctx) : s.sim_lanes;
-        const sim::Trace& sim_trace = s.sim_lanes.lanes.empty() ? ctx.timeline.trace() : s.sim_trace;
-        const LaneModel& live_lanes = s.live_lanes;
-        const Tick end = std::max<Tick>({sim_lanes.end_tick, live_lanes.end_tick, s.end_tick, 1});
-        const float label_w = em * 7.5f;
-        const float plot_x = origin.x + label_w, plot_w = std::max(40.0f, avail.x - label_w - 6);
-        const float ruler_h = em + 6;
-        const auto rows = static_cast<int>(sim_lanes.lanes.size()) * 2;
-        const float row_h =
-            std::clamp((avail.y - ruler_h - em * 1.4f) / static_cast<float>(std::max(1, rows)), 9.0f, 26.0f);
-        const float px = plot_w / static_cast<float>(end + 1);
-        auto x_of = [&](Tick t) { return plot_x + (static_cast<float>(t) + 0.5f) * px; };
-
-        // Ruler.
-        dl->AddRectFilled(origin, ImVec2(plot_x + plot_w, origin.y + ruler_h), IM_COL32(225, 228, 232, 255));
-        dl->AddText(ImVec2(origin.x + 4, origin.y + 3), col(ctx.palette.text_dim), ctx.tr("word.tick"));
-        const Tick step = std::max<Tick>(1, static_cast<Tick>(std::ceil(46.0f / px)));
-        const Tick nice = step <= 1 ? 1 : step <= 2 ? 2 : step <= 5 ? 5 : step <= 10 ? 10 : ((step + 49) / 50) * 50;
-        for (Tick t = 0; t <= end; t += nice) {
-            const float x = plot_x + static_cast<float>(t) * px;
-            dl->AddLine(ImVec2(x, origin.y + ruler_h - 5),
-                        ImVec2(x, origin.y + ruler_h + row_h * static_cast<float>(rows)), col(ctx.palette.grid));
-            dl->AddText(ImVec2(x + 2, origin.y + 3), col(ctx.palette.text), std::to_string(t).c_str());
-        }
+        const bool own = s.sim_lanes.lanes.empty();
+        const LaneModel& sim_lanes = own ? own_lanes(ctx) : s.sim_lanes;
+        const sim::Trace& sim_trace = own ? ctx.timeline.trace() : s.sim_trace;
+        const LaneModel& rows = live_rows(ctx, sim_lanes, own);
+        const Tick end = std::max<Tick>({sim_lanes.end_tick, s.live_lanes.end_tick, s.end_tick, 1});
+        TimelineViewport v;
+        v.x = origin.x;
+        v.y = origin.y;
+        v.width = std::max(60.0f, avail.x - 6);
+        v.label_w = em * 7.5f;
+        v.ruler_h = em + 10;
+        const float row_h = std::clamp((avail.y - v.ruler_h - em * 1.4f) /
+                                           static_cast<float>(std::max<std::size_t>(1, rows.lanes.size())),
+                                       9.0f, 26.0f);
+        v.lane_h_min = v.lane_h_max = row_h;
+        v.height = v.ruler_h + row_h * static_cast<float>(rows.lanes.size());
+        v.px_per_tick = std::max(50.0f, v.width - v.label_w) / static_cast<double>(end + 1);
+        v.scale = ctx.scale;
+        v.state_square_w = 0;
+        const TimelineFrame f = build_timeline_frame(rows, v, ctx.strings, metrics(ctx));
+        const float bottom = f.lanes_y + f.content_h;
+        const auto x_of = [&](Tick t) { return static_cast<float>(f.axis.x_of(static_cast<double>(t) + 0.5)); };
+        draw_ruler(ctx, dl, f.axis, origin, f.plot_x, f.plot_w, v.ruler_h);
+        for (const RulerLabel& l : f.ruler.labels)
+            dl->AddText(ImVec2(l.box.x0, l.box.y0), col(ctx.palette.text), l.text.c_str());
+        paint_frame(ctx, FramePaint{rows, f, nullptr}, dl, dl);
+        probe_frame(rows, f);
         // Timing faults: amber notches on the ruler, never a divergence.
         for (const auto& [tick, late] : s.timing_faults) {
             const float x = x_of(tick);
@@ -204,103 +209,62 @@ private:
                                   col(amber));
         }
         // Where the run is now.
-        if (s.running() && s.tick_now >= 0) {
-            const float x = x_of(s.tick_now);
-            dl->AddLine(ImVec2(x, origin.y), ImVec2(x, origin.y + ruler_h + row_h * static_cast<float>(rows)),
-                        col(ctx.palette.playhead), 2.0f);
-        }
-
-        float y = origin.y + ruler_h;
+        if (s.running() && s.tick_now >= 0)
+            dl->AddLine(ImVec2(x_of(s.tick_now), origin.y), ImVec2(x_of(s.tick_now), bottom), col(ctx.palette.playhead),
+                        2.0f);
         const std::int64_t div = s.divergence_event;
         const bool diverged = s.verdict == LiveVerdict::diverged || s.verdict == LiveVerdict::void_timing;
-        for (std::size_t li = 0; li < sim_lanes.lanes.size(); ++li) {
-            const Lane& lane = sim_lanes.lanes[li];
-            const Lane* live_lane = li < live_lanes.lanes.size() ? &live_lanes.lanes[li] : nullptr;
-            for (int side = 0; side < 2; ++side) {
-                const bool is_live = side == 1;
-                if (is_live)
-                    dl->AddRectFilled(ImVec2(origin.x, y), ImVec2(plot_x + plot_w, y + row_h),
-                                      IM_COL32(232, 238, 246, 255));
-                const std::string label =
-                    fmt::format("{} · {}", lane.kind == LaneKind::candidate ? lane.label : ctx.tr("live.store"),
-                                ctx.tr(is_live ? "live.row_live" : "live.row_sim"));
-                ImGui::PushFont(ctx.fonts.small);
-                dl->AddText(ImVec2(origin.x + 4, y + (row_h - ImGui::GetFontSize()) * 0.5f), col(ctx.palette.text),
-                            label.c_str());
-                ImGui::PopFont();
-                const Lane* shown = is_live ? live_lane : &lane;
-                if (shown) {
-                    const float r = std::clamp(row_h * 0.3f, 3.0f, 7.0f);
-                    // Markers less than a marker apart fold into the most telling one
-                    // (the divergent event wins), so a long run stays cheap and readable.
-                    const Marker* pending = nullptr;
-                    float pending_x = 0;
-                    auto flush = [&] {
-                        if (pending)
-                            draw_marker_shape(dl, ImVec2(pending_x, y + row_h * 0.5f), pending->kind,
-                                              col(ctx.palette.of(pending->kind)), r);
-                        pending = nullptr;
-                    };
-                    auto rank = [&](const Marker& m) {
-                        return diverged && m.event == div ? 1000 : marker_priority(m.kind);
-                    };
-                    for (const Marker& m : shown->markers) {
-                        const float x = x_of(m.tick);
-                        if (pending && x - pending_x < r) {
-                            if (rank(m) > rank(*pending)) pending = &m;
-                            continue;
-                        }
-                        flush();
-                        pending = &m;
-                        pending_x = x;
-                    }
-                    flush();
-                }
-                y += row_h;
-            }
-            dl->AddLine(ImVec2(origin.x, y), ImVec2(plot_x + plot_w, y), col(ctx.palette.grid));
-        }
-        // The first divergence: a crimson column through every row and rings
-        // around the differing event on both sides.
         if (diverged && div >= 0) {
-            const Rgba loud = ctx.palette.of(SpanKind::stale);
-            const sim::Event* e = nullptr;
-            if (static_cast<std::size_t>(div) < s.live_trace.events.size())
-                e = &s.live_trace.events[static_cast<std::size_t>(div)];
-            else if (static_cast<std::size_t>(div) < sim_trace.events.size())
-                e = &sim_trace.events[static_cast<std::size_t>(div)];
-            const Tick t = e ? e->tick : end;
-            const float x = x_of(t);
-            dl->AddRectFilled(ImVec2(x - std::max(3.0f, px * 0.5f), origin.y + ruler_h),
-                              ImVec2(x + std::max(3.0f, px * 0.5f), y), col(loud, 0.18f));
-            dl->AddLine(ImVec2(x, origin.y), ImVec2(x, y), col(loud), 3.0f);
-            ring_event(dl, sim_lanes, s.sim_trace, div, false, origin.y + ruler_h, row_h, x_of, loud);
-            ring_event(dl, live_lanes, s.live_trace, div, true, origin.y + ruler_h, row_h, x_of, loud);
-            const std::string text = ctx.strings.tr("live.divergence_mark", {{"tick", std::to_string(t)}});
-            const ImVec2 ts = ImGui::CalcTextSize(text.c_str());
-            const float tx = std::min(x + 6, plot_x + plot_w - ts.x - 8);
-            dl->AddRectFilled(ImVec2(tx - 3, y + 2), ImVec2(tx + ts.x + 5, y + ts.y + 4), col(loud), 4.0f);
-            dl->AddText(ImVec2(tx + 1, y + 3), IM_COL32(255, 255, 255, 255), text.c_str());
+            draw_divergence(ctx, dl, f, rows, sim_trace, end, origin.y, bottom);
         } else {
-            ImGui::SetCursorScreenPos(ImVec2(plot_x, y + 3));
+            ImGui::SetCursorScreenPos(ImVec2(f.plot_x, bottom + 3));
             ImGui::TextDisabled("%s", ctx.tr(s.live_lanes.lanes.empty() ? "live.legend_empty" : "live.legend"));
         }
-        ImGui::SetCursorScreenPos(ImVec2(origin.x, y + em * 1.4f));
+        ImGui::SetCursorScreenPos(ImVec2(origin.x, bottom + em * 1.4f));
         ImGui::Dummy(ImVec2(1, 1));
     }
 
-    template <class XOf>
-    static void ring_event(ImDrawList* dl, const LaneModel& lanes, const sim::Trace& trace, std::int64_t event,
-                           bool live_side, float top, float row_h, const XOf& x_of, const Rgba& loud) {
-        if (event < 0 || static_cast<std::size_t>(event) >= trace.events.size()) return;
-        for (std::size_t li = 0; li < lanes.lanes.size(); ++li) {
-            for (const Marker& m : lanes.lanes[li].markers) {
-                if (m.event != event) continue;
-                const float y = top + row_h * (static_cast<float>(li) * 2.0f + (live_side ? 1.5f : 0.5f));
-                dl->AddCircle(ImVec2(x_of(m.tick), y), std::max(9.0f, row_h * 0.55f), col(loud), 0, 3.0f);
-                return;
-            }
+    // The first divergence: a crimson column through every row and rings
+    // around the differing event's mark on both sides.
+    static void draw_divergence(const FrameContext& ctx, ImDrawList* dl, const TimelineFrame& f, const LaneModel& rows,
+                                const sim::Trace& sim_trace, Tick end, float top, float bottom) {
+        const LiveStatus& s = ctx.live;
+        const std::int64_t div = s.divergence_event;
+        const Rgba loud = ctx.palette.of(SpanKind::stale);
+        const sim::Event* e = nullptr;
+        if (static_cast<std::size_t>(div) < s.live_trace.events.size())
+            e = &s.live_trace.events[static_cast<std::size_t>(div)];
+        else if (static_cast<std::size_t>(div) < sim_trace.events.size())
+            e = &sim_trace.events[static_cast<std::size_t>(div)];
+        const Tick t = e ? e->tick : end;
+        const auto x = static_cast<float>(f.axis.x_of(static_cast<double>(t) + 0.5));
+        const float half = std::max(3.0f, static_cast<float>(f.axis.px_per_tick) * 0.5f);
+        dl->AddRectFilled(ImVec2(x - half, f.lanes_y), ImVec2(x + half, bottom), col(loud, 0.18f));
+        dl->AddLine(ImVec2(x, top), ImVec2(x, bottom), col(loud), 3.0f);
+        for (const PlacedMark& pm : f.layout.marks) {
+            const Marker& m = rows.lanes[static_cast<std::size_t>(pm.lane)].markers[static_cast<std::size_t>(pm.marker)];
+            if (m.event == div) dl->AddCircle(ImVec2(pm.x, pm.y), std::max(9.0f, pm.r * 1.6f), col(loud), 0, 3.0f);
         }
+        const std::string text = ctx.strings.tr("live.divergence_mark", {{"tick", std::to_string(t)}});
+        const ImVec2 ts = ImGui::CalcTextSize(text.c_str());
+        const float tx = std::min(x + 6, f.plot_x + f.plot_w - ts.x - 8);
+        dl->AddRectFilled(ImVec2(tx - 3, bottom + 2), ImVec2(tx + ts.x + 5, bottom + ts.y + 4), col(loud), 4.0f);
+        dl->AddText(ImVec2(tx + 1, bottom + 3), IM_COL32(255, 255, 255, 255), text.c_str());
+    }
+
+    // The rows the panel draws, built again when either side changes.
+    const LaneModel& live_rows(const FrameContext& ctx, const LaneModel& sim_lanes, bool own) {
+        const LiveStatus& s = ctx.live;
+        const RowsKey key{ctx.timeline_generation, own, sim_lanes.event_count, s.live_lanes.event_count,
+                          s.live_lanes.lanes.size(), ctx.lang()};
+        if (rows_valid_ && key == rows_key_) return rows_;
+        rows_ = interleave_lanes(sim_lanes, s.live_lanes, [&](const Lane& lane, bool live_side) {
+            return fmt::format("{} · {}", lane.kind == LaneKind::candidate ? lane.label : ctx.tr("live.store"),
+                               ctx.tr(live_side ? "live.row_live" : "live.row_sim"));
+        });
+        rows_key_ = key;
+        rows_valid_ = true;
+        return rows_;
     }
 
     // The app's simulated run as bare markers, rebuilt when the scenario changes.
@@ -316,6 +280,16 @@ private:
     std::string url_, password_;
     int tick_ms_ = 50;
     LaneModel own_;
+    struct RowsKey {
+        std::uint64_t generation = 0;
+        bool own = false;
+        std::size_t sim_events = 0, live_events = 0, live_lanes = 0;
+        Lang lang = Lang::en;
+        bool operator==(const RowsKey&) const = default;
+    };
+    LaneModel rows_;
+    RowsKey rows_key_;
+    bool rows_valid_ = false;
     std::uint64_t own_generation_ = ~std::uint64_t{0};
 };
 

@@ -7,30 +7,13 @@
 #include <cmath>
 #include <memory>
 
-#include <fmt/format.h>
-
 #include "../core/cull.hpp"
-#include "../core/lane_layout.hpp"
-#include "../core/marks.hpp"
-#include "../core/words.hpp"
+#include "../core/timeline_frame.hpp"
 #include "timeline_paint.hpp"
 #include "view.hpp"
 
 namespace leasescope::gui {
 namespace {
-
-const char* lane_title(const FrameContext& ctx, const Lane& lane, std::string& buf) {
-    switch (lane.kind) {
-        case LaneKind::candidate: return lane.label.c_str();
-        case LaneKind::slot:
-            buf = ctx.strings.tr("lane.slot", {{"slot", std::to_string(lane.index)}});
-            return buf.c_str();
-        case LaneKind::holdoff: return ctx.tr("lane.holdoff");
-        case LaneKind::resource: return ctx.tr("lane.resource");
-        case LaneKind::ops: return lane.label.empty() ? ctx.tr("lane.ops") : lane.label.c_str();  // the actors
-    }
-    return "";
-}
 
 class TimelineView final : public View {
 public:
@@ -42,303 +25,42 @@ public:
             ImGui::End();
             return;
         }
-        legend_.draw(ctx);
-        ImDrawList* dl = ImGui::GetWindowDrawList();
-        const ImVec2 origin = ImGui::GetCursorScreenPos();
-        const ImVec2 avail = ImGui::GetContentRegionAvail();
-        const float ui = ctx.scale;
-        const float label_w = std::min(150.0f * ui, std::max(100.0f * ui, avail.x * 0.12f));
-        const float ruler_h = ImGui::GetFontSize() + 10;
-        const float plot_x = origin.x + label_w;
-        const float plot_w = std::max(50.0f, avail.x - label_w);
-        const float lanes_y = origin.y + ruler_h;
-        const float lanes_h = std::max(40.0f, avail.y - ruler_h);
-        const auto n_lanes = static_cast<int>(ctx.lanes.lanes.size());
-        const float lane_h = std::clamp(lanes_h / static_cast<float>(std::max(1, n_lanes)), 20.0f * ui, 50.0f * ui);
-        const float content_h = lane_h * static_cast<float>(n_lanes);
-        scroll_y_ = std::clamp(scroll_y_, 0.0f, std::max(0.0f, content_h - lanes_h));
-
-        if (!initialised_ || fit_generation_ != ctx.fit_generation) {
-            axis_ = fit_axis(0, ctx.lanes.end_tick + 1, plot_x, plot_w);
-            fit_generation_ = ctx.fit_generation;
-            initialised_ = true;
-            scroll_y_ = 0;
-        }
-        // Keep the tick under the left edge when the panel moves or resizes.
-        axis_.left_px = plot_x;
-        axis_.width_px = plot_w;
-
-        // Interaction surface over ruler and lanes.
-        ImGui::SetCursorScreenPos(origin);
-        ImGui::InvisibleButton("##timeline_area", ImVec2(avail.x, ruler_h + lanes_h),
-                               ImGuiButtonFlags_MouseButtonLeft | ImGuiButtonFlags_MouseButtonRight);
-        const bool hovered = ImGui::IsItemHovered();
-        const ImGuiIO& io = ImGui::GetIO();
-        const ImVec2 mouse = io.MousePos;
-        const bool in_ruler = mouse.y < lanes_y;
-        const bool in_plot = mouse.x >= plot_x;
-
-        if (hovered && io.MouseWheel != 0.0f) {
-            if (io.KeyShift) {
-                scroll_y_ =
-                    std::clamp(scroll_y_ - io.MouseWheel * lane_h * 2, 0.0f, std::max(0.0f, content_h - lanes_h));
-            } else {
-                axis_ = zoom_axis(axis_, std::pow(1.25, static_cast<double>(io.MouseWheel)), std::max(mouse.x, plot_x));
-            }
-        }
-        if (ImGui::IsItemActivated() && ImGui::IsMouseClicked(ImGuiMouseButton_Left)) scrubbing_ = in_ruler && in_plot;
-        if (ImGui::IsItemActive() && ImGui::IsMouseDown(ImGuiMouseButton_Left)) {
-            if (scrubbing_) {
-                const auto t = static_cast<Tick>(std::floor(axis_.tick_at(mouse.x)));
-                out.push_back(command::Seek{std::clamp<Tick>(t, 0, ctx.lanes.end_tick)});
-            } else if (ImGui::IsMouseDragging(ImGuiMouseButton_Left, 3.0f)) {
-                const ImVec2 d = io.MouseDelta;
-                axis_.first_tick -= static_cast<double>(d.x) / axis_.px_per_tick;
-                scroll_y_ = std::clamp(scroll_y_ - d.y, 0.0f, std::max(0.0f, content_h - lanes_h));
-                dragged_ = true;
-            }
-        }
-        if (ImGui::IsItemDeactivated()) {
-            // A click without a drag seeks there and selects the event under the mouse.
-            if (!dragged_ && !scrubbing_ && in_plot) {
-                if (hover_event_ >= 0) {
-                    out.push_back(command::SelectEvent{hover_event_});
-                } else {
-                    const auto t = static_cast<Tick>(std::floor(axis_.tick_at(mouse.x)));
-                    out.push_back(command::Seek{std::clamp<Tick>(t, 0, ctx.lanes.end_tick)});
-                }
-            }
-            dragged_ = false;
-            scrubbing_ = false;
-        }
-
-        const ImVec2 clip_a(origin.x, origin.y);
-        const ImVec2 clip_b(origin.x + std::floor(avail.x), std::floor(lanes_y + lanes_h));
-        // Ruler, lanes, spans, markers and labels go to `sdl`. With an
-        // offscreen service that is a list of the view's own, rendered into a
-        // texture only when its picture changes, and the frame draws the image;
-        // what changes with the playhead (the state squares, the veil, the
-        // playhead) is drawn over it every frame.
-        ImDrawList* sdl = dl;
-        bool veiled = false;
-        if (ctx.offscreen) {
-            if (!static_list_) static_list_ = std::make_unique<ImDrawList>(ImGui::GetDrawListSharedData());
-            sdl = static_list_.get();
-            sdl->_ResetForNewFrame();
-            sdl->PushClipRectFullScreen();
-            sdl->PushTextureID(ImGui::GetIO().Fonts->TexID);
-            const CacheKey key{ctx.timeline_generation,
-                               ctx.lang(),
-                               axis_.first_tick,
-                               axis_.px_per_tick,
-                               scroll_y_,
-                               clip_a.x,
-                               clip_a.y,
-                               clip_b.x,
-                               clip_b.y};
-            if (!cache_texture_ || !(key == cache_key_)) {
-                cache_texture_ =
-                    ctx.offscreen->render(0, *sdl, clip_a, ImVec2(clip_b.x - clip_a.x, clip_b.y - clip_a.y));
-                cache_key_ = key;
-                ++cache_renders_;
-            }
-            if (cache_texture_) {
-                // The future is veiled (see below): here by drawing that part of
-                // the image at 65 % over the panel's background, rather than a
-                // translucent rectangle over the image, which would fill those
-                // pixels twice.
-                const float veil_x = std::clamp(static_cast<float>(axis_.x_of(static_cast<double>(ctx.playhead) + 1.0)),
-                                                plot_x, clip_b.x);
-                const float veil_y = std::clamp(lanes_y, clip_a.y, clip_b.y);
-                const auto uv = [&](float x, float y) {
-                    return ImVec2((x - clip_a.x) / (clip_b.x - clip_a.x),
-                                  1.0f - (y - clip_a.y) / (clip_b.y - clip_a.y));
-                };
-                const auto part = [&](ImVec2 a, ImVec2 b, ImU32 tint) {
-                    if (b.x > a.x && b.y > a.y) dl->AddImage(cache_texture_, a, b, uv(a.x, a.y), uv(b.x, b.y), tint);
-                };
-                part(clip_a, ImVec2(clip_b.x, veil_y), IM_COL32_WHITE);
-                part(ImVec2(clip_a.x, veil_y), ImVec2(veil_x, clip_b.y), IM_COL32_WHITE);
-                part(ImVec2(veil_x, veil_y), clip_b, IM_COL32(255, 255, 255, 165));
-                veiled = true;
-            } else {
-                sdl = dl;  // no framebuffer: draw directly, as without the service
-            }
-        }
-        sdl->PushClipRect(clip_a, clip_b, true);
-        if (sdl != dl) dl->PushClipRect(clip_a, clip_b, true);
-        draw_ruler(ctx, sdl, axis_, origin, plot_x, plot_w, ruler_h);
-
-        // Lanes.
-        sdl->PushClipRect(ImVec2(origin.x, lanes_y), clip_b, true);
-        if (sdl != dl) dl->PushClipRect(ImVec2(origin.x, lanes_y), clip_b, true);
+        // Every lane at its smallest height, under the ruler.
+        const float lanes_need_h = ImGui::GetFontSize() + 10 +
+                                   static_cast<float>(ctx.lanes.lanes.size()) * 20.0f * ctx.scale;
+        legend_.draw(ctx, lanes_need_h);
+        measure_titles(ctx);
+        TimelineViewport view = viewport(ctx);
+        handle_input(ctx, view, out);
+        view.first_tick = axis_.first_tick;
+        view.px_per_tick = axis_.px_per_tick;
+        view.scroll_y = scroll_y_;
+        frame_ = build_timeline_frame(ctx.lanes, view, ctx.strings, metrics(ctx));
+        const ImVec2 mouse = ImGui::GetIO().MousePos;
+        const FrameHit hit = area_hovered_ ? hit_test(frame_, mouse.x, mouse.y) : FrameHit{};
+        hover_lane_ = hit.lane;
         hover_event_ = -1;
-        std::string hover_text;
-        int hover_lane = -1;
-        const int first_lane = std::max(0, static_cast<int>(scroll_y_ / lane_h));
-        const int last_lane = std::min(n_lanes - 1, static_cast<int>((scroll_y_ + lanes_h) / lane_h));
-        // The overlap band sits behind the candidate lanes.
-        if (!ctx.lanes.overlap.empty() && ctx.lanes.candidate_lanes > 0) {
-            spans_.clear();
-            cull_spans(ctx.lanes.overlap, axis_, 2.0f, spans_);
-            const float y0 = lanes_y - scroll_y_;
-            const float y1 = y0 + lane_h * static_cast<float>(ctx.lanes.candidate_lanes);
-            for (DrawSpan d : spans_) {
-                d.x0 = std::max(d.x0, plot_x);
-                d.x1 = std::min(d.x1, plot_x + plot_w);
-                if (d.x1 <= d.x0) continue;
-                // A pale band behind the lanes and a solid strip under the ruler (see the legend).
-                sdl->AddRectFilled(ImVec2(d.x0, y0), ImVec2(d.x1, y1), col(ctx.palette.of(SpanKind::stale), 0.10f));
-                sdl->AddRectFilled(ImVec2(d.x0, lanes_y), ImVec2(d.x1, lanes_y + 4),
-                                   col(ctx.palette.of(SpanKind::stale)));
-            }
+        if (hit.mark >= 0) {
+            const PlacedMark& pm = frame_.layout.marks[static_cast<std::size_t>(hit.mark)];
+            hover_event_ = ctx.lanes.lanes[static_cast<std::size_t>(pm.lane)].markers[static_cast<std::size_t>(pm.marker)].event;
         }
-        // Where every mark and word goes (core/lane_layout.hpp): nothing overlaps.
-        LayoutFrame lf;
-        lf.axis = axis_;
-        lf.plot_x = plot_x;
-        lf.plot_w = plot_w;
-        lf.lanes_top = lanes_y - scroll_y_;
-        lf.lane_h = lane_h;
-        lf.first_lane = first_lane;
-        lf.last_lane = last_lane;
-        lf.resource_until = ctx.playhead;
-        lf.scale = ui;
-        layout_lanes(ctx.lanes, lf, ctx.strings, metrics(ctx), layout_);
-        std::string buf;
-        for (int li = first_lane; li <= last_lane; ++li) {
-            const Lane& lane = ctx.lanes.lanes[static_cast<std::size_t>(li)];
-            const float y = lanes_y + lane_h * static_cast<float>(li) - scroll_y_;
-            const bool lane_hovered = hovered && !in_ruler && mouse.y >= y && mouse.y < y + lane_h;
-            if (lane_hovered) hover_lane = li;
-            // The resource lane tells only what the resource panel counts, so it
-            // ends at the playhead and is drawn with the playhead's layer.
-            const bool resource = lane.kind == LaneKind::resource;
-            ImDrawList* ldl = resource ? dl : sdl;
-            // Background stripe and a separator before the store lanes.
-            const bool store_part = lane.kind != LaneKind::candidate;
-            // Every other lane gets a stripe; the rest shows the panel behind
-            // (fewer filled pixels for a software renderer).
-            if (store_part || li % 2)
-                sdl->AddRectFilled(ImVec2(origin.x, y), ImVec2(plot_x + plot_w, y + lane_h),
-                                   col(store_part ? Rgba{232, 238, 246, 255} : ctx.palette.lane_odd));
-            if (li == ctx.lanes.candidate_lanes)
-                sdl->AddLine(ImVec2(origin.x, y), ImVec2(plot_x + plot_w, y), col(ctx.palette.text_dim), 2.0f);
-            // Label with the node's current state colour.
-            const char* title = lane_title(ctx, lane, buf);
-            float tx = origin.x + 6;
-            if (lane.kind == LaneKind::candidate && static_cast<std::size_t>(lane.index) < ctx.snap.nodes.size()) {
-                const auto& node = ctx.snap.nodes[static_cast<std::size_t>(lane.index)];
-                const Rgba c = ctx.palette.of(span_kind_of(node.status));
-                dl->AddRectFilled(ImVec2(tx, y + lane_h * 0.25f), ImVec2(tx + 6, y + lane_h * 0.75f), col(c), 2.0f);
-                tx += 11;
-            }
-            sdl->AddText(ImVec2(tx, y + (lane_h - ImGui::GetFontSize()) * 0.5f), col(ctx.palette.text), title);
-
-            // No clip rectangle per lane (each would be its own draw call):
-            // spans are clamped to the plot and markers outside it skipped.
-            const float pad = std::max(2.0f, lane_h * 0.14f);
-            const float y0 = y + pad, y1 = y + lane_h - pad;
-            const float resource_end = static_cast<float>(axis_.x_of(static_cast<double>(ctx.playhead) + 1.0));
-            // Main spans.
-            spans_.clear();
-            cull_spans(lane.spans, axis_, 3.0f, spans_);
-            for (DrawSpan d : spans_) {
-                const Span& sp = lane.spans[static_cast<std::size_t>(d.span)];
-                d.x0 = std::max(d.x0, plot_x);
-                d.x1 = std::min(d.x1, plot_x + plot_w);
-                if (resource) d.x1 = std::min(d.x1, resource_end);
-                if (d.x1 <= d.x0) continue;
-                draw_span(ctx, ldl, d, y0, y1);
-                if (lane_hovered && mouse.x >= d.x0 && mouse.x < d.x1) hover_text = span_words(ctx, sp, lane, d);
-            }
-            // Overlays: paused and partitioned (their words are in the layout).
-            spans_.clear();
-            cull_spans(lane.overlays, axis_, 3.0f, spans_);
-            for (DrawSpan d : spans_) {
-                d.x0 = std::max(d.x0, plot_x);
-                d.x1 = std::min(d.x1, plot_x + plot_w);
-                if (d.x1 <= d.x0) continue;
-                const Rgba c = ctx.palette.of(d.kind);
-                const ImVec2 a(d.x0, y + 1), b(d.x1, y + lane_h - 1);
-                if (d.kind == SpanKind::paused) {
-                    // Thin hatching only: the state under a pause (often STALE) must stay readable.
-                    hatch(sdl, a, b, col(c, 0.75f), 9.0f, 1.5f);
-                } else {
-                    sdl->AddRectFilled(a, ImVec2(b.x, a.y + 3), col(c));
-                    sdl->AddRectFilled(ImVec2(a.x, b.y - 3), b, col(c));
-                }
-                sdl->AddRect(a, b, col(c), 0, 0, 2.0f);
-                if (lane_hovered && mouse.x >= d.x0 && mouse.x < d.x1 && hover_text.empty()) {
-                    const Span& sp = lane.overlays[static_cast<std::size_t>(d.span)];
-                    hover_text = ctx.strings.tr(
-                        std::string("tip.") + span_kind_name(sp.kind),
-                        {{"node", lane.label}, {"from", std::to_string(sp.begin)}, {"to", std::to_string(sp.end - 1)}});
-                }
-            }
-        }
-        // Marks, then words, as laid out.
-        for (const PlacedMark& pm : layout_.marks) {
-            const Lane& lane = ctx.lanes.lanes[static_cast<std::size_t>(pm.lane)];
-            ImDrawList* ldl = lane.kind == LaneKind::resource ? dl : sdl;
-            const Marker& mk = lane.markers[static_cast<std::size_t>(pm.marker)];
-            if (layout_.overview) {
-                if (marker_priority(pm.kind) >= 50)
-                    ldl->AddRectFilled(ImVec2(pm.box.x0, pm.box.y0), ImVec2(pm.box.x1, pm.box.y1),
-                                       col(ctx.palette.of(pm.kind)));
-            } else {
-                draw_marker_shape(ldl, ImVec2(pm.x, pm.y), pm.kind, col(ctx.palette.of(pm.kind)), pm.r);
-                if (pm.folded > 1) {
-                    // A small count tells that more marks hide here.
-                    const std::string n = fmt::format("+{}", pm.folded - 1);
-                    ldl->AddText(ctx.fonts.small, ctx.fonts.small->FontSize * 0.85f,
-                                 ImVec2(pm.box.x1 - 2, pm.box.y1 - ctx.fonts.small->FontSize * 0.6f),
-                                 col(ctx.palette.text), n.c_str());
-                }
-            }
-            const bool near = layout_.overview ? std::fabs(mouse.x - pm.x) <= 2.5f
-                                               : mouse.x >= pm.box.x0 - 2 && mouse.x <= pm.box.x1 + 2 &&
-                                                     mouse.y >= pm.box.y0 - 2 && mouse.y <= pm.box.y1 + 2;
-            if (hovered && !in_ruler && hover_lane == pm.lane && near) {
-                const sim::Event& e = ctx.timeline.trace().events[static_cast<std::size_t>(mk.event)];
-                hover_text = ctx.strings.tr(std::string("legend.") + marker_kind_name(pm.kind)) + "\n" +
-                             describe_event(e, ctx.strings);
-                if (pm.folded > 1)
-                    hover_text.append("\n").append(
-                        ctx.strings.tr("tip.folded", {{"count", std::to_string(pm.folded)}}));
-                hover_event_ = mk.event;
-            }
-        }
-        for (const PlacedLabel& pl : layout_.labels) {
-            const Lane& lane = ctx.lanes.lanes[static_cast<std::size_t>(pl.lane)];
-            draw_label(ctx, lane.kind == LaneKind::resource ? dl : sdl, pl);
-        }
-        // The future is veiled: everything shown in the panels is the playhead's tick.
-        const float ph_x = static_cast<float>(axis_.x_of(static_cast<double>(ctx.playhead) + 1.0));
-        if (ph_x < plot_x + plot_w && !veiled)
-            dl->AddRectFilled(ImVec2(std::max(ph_x, plot_x), lanes_y), ImVec2(plot_x + plot_w, lanes_y + lanes_h),
-                              IM_COL32(255, 255, 255, 90));
-        sdl->PopClipRect();
-        if (sdl != dl) dl->PopClipRect();
-        draw_playhead(ctx, dl, axis_, plot_x, plot_w, origin.y, lanes_y + std::min(lanes_h, content_h - scroll_y_),
-                      ruler_h);
-        sdl->PopClipRect();
-        if (sdl != dl) dl->PopClipRect();
-
+        paint(ctx, view);
+        probe_frame(ctx.lanes, frame_);
+        const std::string hover_text = hit_words(ctx, FramePaint{ctx.lanes, frame_, &ctx.snap}, ctx.timeline.trace(), hit);
         if (!hover_text.empty() && !ImGui::IsPopupOpen("fault_menu")) {
             ImGui::BeginTooltip();
             ImGui::PushTextWrapPos(ImGui::GetFontSize() * 28);
-            const double ht = std::floor(axis_.tick_at(mouse.x));
+            const double ht = std::floor(frame_.axis.tick_at(mouse.x));
             ImGui::TextColored(ImVec4(0.4f, 0.45f, 0.5f, 1), "%s %.0f", ctx.tr("word.tick"), ht);
             ImGui::TextUnformatted(hover_text.c_str());
             ImGui::PopTextWrapPos();
             ImGui::EndTooltip();
         }
-
         // Fault injection on right-click.
-        if (hovered && ImGui::IsMouseClicked(ImGuiMouseButton_Right) && hover_lane >= 0 && in_plot) {
-            popup_lane_ = hover_lane;
-            popup_tick_ = std::max<Tick>(0, static_cast<Tick>(std::floor(axis_.tick_at(mouse.x))));
+        if (area_hovered_ && ImGui::IsMouseClicked(ImGuiMouseButton_Right) && hover_lane_ >= 0 &&
+            mouse.x >= frame_.plot_x) {
+            popup_lane_ = hover_lane_;
+            popup_tick_ = std::max<Tick>(0, static_cast<Tick>(std::floor(frame_.axis.tick_at(mouse.x))));
             ImGui::OpenPopup("fault_menu");
         }
         draw_fault_menu(ctx, out);
@@ -346,6 +68,169 @@ public:
     }
 
 private:
+    // The widest lane title in this language and font (measured again when
+    // the run, the language or the scale changes; a long run's many lanes
+    // are not all measured).
+    void measure_titles(const FrameContext& ctx) {
+        const TitlesKey key{ctx.timeline_generation, ctx.lang(), ImGui::GetFontSize()};
+        if (key == titles_key_) return;
+        titles_key_ = key;
+        titles_w_ = 0;
+        const std::size_t n = std::min<std::size_t>(ctx.lanes.lanes.size(), 256);
+        for (std::size_t i = 0; i < n; ++i)
+            titles_w_ = std::max(titles_w_, ImGui::CalcTextSize(lane_title(ctx.lanes.lanes[i], ctx.strings).c_str()).x);
+        if (n < ctx.lanes.lanes.size()) titles_w_ = std::max(titles_w_, 150.0f * ctx.scale);
+    }
+
+    // Where the timeline goes in the panel (the axis and scrolling are set after the input).
+    TimelineViewport viewport(const FrameContext& ctx) const {
+        TimelineViewport v;
+        const ImVec2 origin = ImGui::GetCursorScreenPos();
+        const ImVec2 avail = ImGui::GetContentRegionAvail();
+        const float ui = ctx.scale;
+        v.x = origin.x;
+        v.y = origin.y;
+        v.width = avail.x;
+        // The titles' column: as wide as the widest title needs, within bounds.
+        v.label_w = std::min({150.0f * ui, avail.x * 0.3f, std::max(60.0f * ui, titles_w_ + 11 + 18)});
+        v.ruler_h = ImGui::GetFontSize() + 10;
+        v.height = v.ruler_h + std::max(40.0f, avail.y - v.ruler_h);
+        v.lane_h_min = 20.0f * ui;
+        v.lane_h_max = 50.0f * ui;
+        v.playhead = ctx.playhead;
+        v.resource_until = ctx.playhead;
+        v.scale = ui;
+        // Lanes that do not fit scroll, with a scrollbar and a hint that says so.
+        v.hint_h = ctx.fonts.small->FontSize + 6;
+        v.scrollbar_w = 8.0f * ui;
+        v.title_h = ImGui::GetFontSize() + 2;
+        return v;
+    }
+
+    // Wheel zooms around the mouse (with shift: scrolls the lanes), dragging
+    // pans, dragging in the ruler moves the playhead, a click selects.
+    void handle_input(const FrameContext& ctx, const TimelineViewport& view, Commands& out) {
+        const TimelineFrame rows = timeline_rows(ctx.lanes, view);
+        if (!initialised_ || fit_generation_ != ctx.fit_generation) {
+            axis_ = fit_axis(0, ctx.lanes.end_tick + 1, rows.plot_x, rows.plot_w);
+            fit_generation_ = ctx.fit_generation;
+            initialised_ = true;
+            scroll_y_ = 0;
+        }
+        // Keep the tick under the left edge when the panel moves or resizes.
+        axis_.left_px = rows.plot_x;
+        axis_.width_px = rows.plot_w;
+        const float max_scroll = std::max(0.0f, rows.content_h - rows.lanes_h);
+        scroll_y_ = std::clamp(scroll_y_, 0.0f, max_scroll);
+        ImGui::SetCursorScreenPos(ImVec2(view.x, view.y));
+        ImGui::InvisibleButton("##timeline_area", ImVec2(view.width, view.height),
+                               ImGuiButtonFlags_MouseButtonLeft | ImGuiButtonFlags_MouseButtonRight);
+        area_hovered_ = ImGui::IsItemHovered();
+        const ImGuiIO& io = ImGui::GetIO();
+        const ImVec2 mouse = io.MousePos;
+        const bool in_ruler = mouse.y < rows.lanes_y;
+        const bool in_plot = mouse.x >= rows.plot_x;
+        if (area_hovered_ && io.MouseWheel != 0.0f) {
+            if (io.KeyShift)
+                scroll_y_ = std::clamp(scroll_y_ - io.MouseWheel * rows.lane_h * 2, 0.0f, max_scroll);
+            else
+                axis_ = zoom_axis(axis_, std::pow(1.25, static_cast<double>(io.MouseWheel)), std::max(mouse.x, rows.plot_x));
+        }
+        if (ImGui::IsItemActivated() && ImGui::IsMouseClicked(ImGuiMouseButton_Left)) scrubbing_ = in_ruler && in_plot;
+        const auto tick_at_mouse = [&] {
+            return std::clamp<Tick>(static_cast<Tick>(std::floor(axis_.tick_at(mouse.x))), 0, ctx.lanes.end_tick);
+        };
+        if (ImGui::IsItemActive() && ImGui::IsMouseDown(ImGuiMouseButton_Left)) {
+            if (scrubbing_) {
+                out.push_back(command::Seek{tick_at_mouse()});
+            } else if (ImGui::IsMouseDragging(ImGuiMouseButton_Left, 3.0f)) {
+                axis_.first_tick -= static_cast<double>(io.MouseDelta.x) / axis_.px_per_tick;
+                scroll_y_ = std::clamp(scroll_y_ - io.MouseDelta.y, 0.0f, max_scroll);
+                dragged_ = true;
+            }
+        }
+        if (ImGui::IsItemDeactivated()) {
+            // A click without a drag seeks there and selects the event under the mouse.
+            if (!dragged_ && !scrubbing_ && in_plot) {
+                if (hover_event_ >= 0)
+                    out.push_back(command::SelectEvent{hover_event_});
+                else
+                    out.push_back(command::Seek{tick_at_mouse()});
+            }
+            dragged_ = false;
+            scrubbing_ = false;
+        }
+    }
+
+    // Ruler, lanes, spans, marks and words go to a list of the view's own when
+    // an offscreen service is at hand, rendered into a texture only when its
+    // picture changes; what changes with the playhead (the state squares, the
+    // resource lane, the veil, the playhead) is drawn over it every frame.
+    // Returns the list for the still part (`dl` itself without the service).
+    ImDrawList* still_list(const FrameContext& ctx, ImDrawList* dl, ImVec2 clip_a, ImVec2 clip_b, bool& veiled) {
+        veiled = false;
+        if (!ctx.offscreen) return dl;
+        if (!static_list_) static_list_ = std::make_unique<ImDrawList>(ImGui::GetDrawListSharedData());
+        ImDrawList* sdl = static_list_.get();
+        sdl->_ResetForNewFrame();
+        sdl->PushClipRectFullScreen();
+        sdl->PushTextureID(ImGui::GetIO().Fonts->TexID);
+        const CacheKey key{ctx.timeline_generation, ctx.lang(), axis_.first_tick, axis_.px_per_tick, frame_.scroll_y,
+                           clip_a.x, clip_a.y, clip_b.x, clip_b.y};
+        if (!cache_texture_ || !(key == cache_key_)) {
+            cache_texture_ = ctx.offscreen->render(0, *sdl, clip_a, ImVec2(clip_b.x - clip_a.x, clip_b.y - clip_a.y));
+            cache_key_ = key;
+            ++cache_renders_;
+        }
+        if (!cache_texture_) return dl;  // no framebuffer: draw directly, as without the service
+        // The future is veiled (see paint): here by drawing that part of the
+        // image at 65 % over the panel's background, rather than a translucent
+        // rectangle over the image, which would fill those pixels twice.
+        const float veil_x = std::clamp(static_cast<float>(axis_.x_of(static_cast<double>(ctx.playhead) + 1.0)),
+                                        frame_.plot_x, clip_b.x);
+        const float veil_y = std::clamp(frame_.lanes_y, clip_a.y, clip_b.y);
+        const auto uv = [&](float x, float y) {
+            return ImVec2((x - clip_a.x) / (clip_b.x - clip_a.x), 1.0f - (y - clip_a.y) / (clip_b.y - clip_a.y));
+        };
+        const auto part = [&](ImVec2 a, ImVec2 b, ImU32 tint) {
+            if (b.x > a.x && b.y > a.y) dl->AddImage(cache_texture_, a, b, uv(a.x, a.y), uv(b.x, b.y), tint);
+        };
+        part(clip_a, ImVec2(clip_b.x, veil_y), IM_COL32_WHITE);
+        part(ImVec2(clip_a.x, veil_y), ImVec2(veil_x, clip_b.y), IM_COL32_WHITE);
+        part(ImVec2(veil_x, veil_y), clip_b, IM_COL32(255, 255, 255, 165));
+        veiled = true;
+        return sdl;
+    }
+
+    void paint(const FrameContext& ctx, const TimelineViewport& view) {
+        ImDrawList* dl = ImGui::GetWindowDrawList();
+        const TimelineFrame& f = frame_;
+        const ImVec2 clip_a(view.x, view.y);
+        const ImVec2 clip_b(view.x + std::floor(view.width), std::floor(f.lanes_y + f.lanes_h + f.hint_box.h()));
+        bool veiled = false;
+        ImDrawList* sdl = still_list(ctx, dl, clip_a, clip_b, veiled);
+        const auto push = [&](ImVec2 a) {
+            sdl->PushClipRect(a, clip_b, true);
+            if (sdl != dl) dl->PushClipRect(a, clip_b, true);
+        };
+        const auto pop = [&] {
+            sdl->PopClipRect();
+            if (sdl != dl) dl->PopClipRect();
+        };
+        push(clip_a);
+        draw_ruler(ctx, sdl, f.axis, clip_a, f.plot_x, f.plot_w, view.ruler_h);
+        push(ImVec2(view.x, f.lanes_y));
+        paint_frame(ctx, FramePaint{ctx.lanes, f, &ctx.snap}, sdl, dl);
+        // The future is veiled: everything shown in the panels is the playhead's tick.
+        const float ph_x = static_cast<float>(f.axis.x_of(static_cast<double>(ctx.playhead) + 1.0));
+        if (ph_x < f.plot_x + f.plot_w && !veiled)
+            dl->AddRectFilled(ImVec2(std::max(ph_x, f.plot_x), f.lanes_y),
+                              ImVec2(f.plot_x + f.plot_w, f.lanes_y + f.lanes_h), IM_COL32(255, 255, 255, 90));
+        pop();
+        draw_playhead(ctx, dl, f, view.y, f.lanes_y + std::min(f.lanes_h, f.content_h - f.scroll_y), view.ruler_h);
+        pop();
+    }
+
     void draw_fault_menu(const FrameContext& ctx, Commands& out) {
         if (!ImGui::BeginPopup("fault_menu")) return;
         if (popup_lane_ < 0 || static_cast<std::size_t>(popup_lane_) >= ctx.lanes.lanes.size()) {
@@ -392,12 +277,23 @@ private:
         float scroll_y = 0, x0 = 0, y0 = 0, x1 = 0, y1 = 0;
         bool operator==(const CacheKey&) const = default;
     };
+    struct TitlesKey {
+        std::uint64_t generation = ~std::uint64_t{0};
+        Lang lang = Lang::en;
+        float font_px = 0;
+        bool operator==(const TitlesKey&) const = default;
+    };
+    TitlesKey titles_key_;
+    float titles_w_ = 0;
     std::unique_ptr<ImDrawList> static_list_;
     ImTextureID cache_texture_ = nullptr;
     CacheKey cache_key_;
     std::uint64_t cache_renders_ = 0;
 
     TimeAxis axis_;
+    TimelineFrame frame_;
+    bool area_hovered_ = false;
+    int hover_lane_ = -1;
     bool initialised_ = false;
     std::uint64_t fit_generation_ = 0;
     float scroll_y_ = 0;
@@ -407,8 +303,6 @@ private:
     int popup_lane_ = -1;
     Tick popup_tick_ = 0;
     int fault_ticks_ = 3;
-    std::vector<DrawSpan> spans_;
-    LaneLayout layout_;
     TimelineLegend legend_;
 };
 

@@ -249,6 +249,18 @@ struct Snapshot {
 
 Snapshot take_snapshot(const Simulation& sim, const ModelStore& store, Tick tick);
 
+// Sees the one run of a Timeline as it is made, so that nothing needs to
+// simulate the scenario a second time (the GUI's lanes read it): after each
+// tick, or each stretch of quiet ticks passed at once, it gets the state at
+// the end of ticks `first` … `last`. Within a stretch only the tick differs
+// (take_snapshot(sim, store, t) for each t gives the state at t). It reads,
+// never changes: the trace is the same with or without one.
+class TickObserver {
+public:
+    virtual ~TickObserver() = default;
+    virtual void on_ticks(const Simulation& sim, const ModelStore& store, Tick first, Tick last) = 0;
+};
+
 // A whole simulated run, kept for seeking: every event, plus checkpoints of
 // the state every `checkpoint_every` ticks, so the snapshot at any tick costs
 // at most that many ticks of re-simulation. A checkpoint is a copy of the
@@ -265,7 +277,7 @@ public:
     // with limit_error() saying so; the trace then holds what came before.
     explicit Timeline(Scenario scenario, Tick checkpoint_every = 64,
                       std::size_t checkpoint_bytes_max = default_checkpoint_bytes_max,
-                      std::int64_t events_max = limits::trace_events_max);
+                      TickObserver* observer = nullptr, std::int64_t events_max = limits::trace_events_max);
 
     // Empty, or why the run was cut short (model.md §11.6): callers refuse such a timeline.
     const std::string& limit_error() const { return limit_error_; }

@@ -1,0 +1,238 @@
+// The timeline's frame of draw data (timeline_frame.hpp): geometry, lanes,
+// culled spans, laid-out marks and words, the ruler and hit boxes.
+#include "timeline_frame.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace leasescope::gui {
+namespace {
+
+void place_rows(const LaneModel& model, const TimelineViewport& view, TimelineFrame& f) {
+    f.left = view.x;
+    f.top = view.y;
+    f.plot_x = view.x + view.label_w;
+    f.plot_w = std::max(50.0f, view.width - view.label_w);
+    f.lanes_y = view.y + view.ruler_h;
+    f.lanes_h = std::max(40.0f, view.height - view.ruler_h);
+    const auto n = static_cast<std::int32_t>(model.lanes.size());
+    f.lane_h = std::clamp(f.lanes_h / static_cast<float>(std::max(1, n)), view.lane_h_min, view.lane_h_max);
+    f.content_h = f.lane_h * static_cast<float>(n);
+    if (f.content_h > f.lanes_h + 0.5f && (view.hint_h > 0 || view.scrollbar_w > 0)) {
+        // Not all lanes fit: a strip for the hint under them, a scrollbar
+        // beside them; on a very short timeline the lanes get lower so that
+        // one still shows whole above the hint.
+        f.lane_h = std::min(f.lane_h, std::max(view.title_h, f.lanes_h - view.hint_h));
+        f.content_h = f.lane_h * static_cast<float>(n);
+        f.lanes_h = std::max(f.lane_h, f.lanes_h - view.hint_h);
+        f.hint_box = Box{view.x, f.lanes_y + f.lanes_h, view.x + view.width, f.lanes_y + f.lanes_h + view.hint_h};
+        f.plot_w = std::max(50.0f, f.plot_w - view.scrollbar_w);
+        f.scrollbar = Box{f.plot_x + f.plot_w, f.lanes_y, f.plot_x + f.plot_w + view.scrollbar_w, f.lanes_y + f.lanes_h};
+    }
+    f.scroll_y = std::clamp(view.scroll_y, 0.0f, std::max(0.0f, f.content_h - f.lanes_h));
+    f.axis.first_tick = view.first_tick;
+    f.axis.px_per_tick = view.px_per_tick;
+    f.axis.left_px = f.plot_x;
+    f.axis.width_px = f.plot_w;
+    f.first_lane = std::max(0, static_cast<std::int32_t>(f.scroll_y / f.lane_h));
+    f.last_lane = std::min(n - 1, static_cast<std::int32_t>((f.scroll_y + f.lanes_h) / f.lane_h));
+    f.hidden_above = f.first_lane;
+    // A lane counts as shown when at least half of it is in view.
+    const float bottom = f.lanes_y + f.lanes_h;
+    std::int32_t shown_last = f.last_lane;
+    while (shown_last >= f.first_lane &&
+           f.lanes_y + f.lane_h * (static_cast<float>(shown_last) + 0.5f) - f.scroll_y > bottom)
+        --shown_last;
+    f.hidden_below = std::max(0, n - 1 - shown_last);
+    if (f.scrollbar.h() > 0) {
+        const float k = f.scrollbar.h() / f.content_h;
+        const float y0 = f.scrollbar.y0 + f.scroll_y * k;
+        f.thumb = Box{f.scrollbar.x0 + 1, y0, f.scrollbar.x1 - 1, std::min(f.scrollbar.y1, y0 + f.lanes_h * k)};
+    }
+}
+
+// The hint's words: how many lanes are out of view, and how to reach them.
+void place_hint(TimelineFrame& f, const Strings& strings, const TextMetrics& metrics) {
+    if (f.hint_box.h() <= 0) return;
+    const bool below = f.hidden_below > 0;
+    const std::int32_t count = below ? f.hidden_below : f.hidden_above;
+    if (count == 0) return;
+    const Fields fields{{"count", std::to_string(count)}};
+    f.hint = strings.tr(below ? "timeline.more_below" : "timeline.more_above", fields);
+    // A narrow timeline says only how many.
+    if (metrics.small_width(f.hint) + 12 > f.hint_box.w()) f.hint = strings.tr("timeline.more_short", fields);
+    const float x = f.hint_box.x0 + 6, y = f.hint_box.y0 + (f.hint_box.h() - metrics.small_h) * 0.5f;
+    f.hint_text = Box{x, y, x + metrics.small_width(f.hint), y + metrics.small_h};
+}
+
+// A title that fits `room`: whole, or its first characters and "…".
+std::string fit_title(const std::string& title, float room, const TextMetrics& metrics) {
+    if (metrics.body_width(title) <= room) return title;
+    std::size_t cut = title.size();
+    while (cut > 0) {
+        do --cut;
+        while (cut > 0 && (static_cast<unsigned char>(title[cut]) & 0xC0) == 0x80);  // whole UTF-8 characters
+        std::string shown = title.substr(0, cut) + "…";
+        if (metrics.body_width(shown) <= room) return shown;
+    }
+    return {};
+}
+
+void place_lane(const LaneModel& model, std::int32_t li, const TimelineViewport& view, const Strings& strings,
+                const TextMetrics& metrics, TimelineFrame& f) {
+    const Lane& lane = model.lanes[static_cast<std::size_t>(li)];
+    FrameLane fl;
+    fl.lane = li;
+    fl.title = lane_title(lane, strings);
+    const float y = f.lanes_y + f.lane_h * static_cast<float>(li) - f.scroll_y;
+    fl.box = Box{view.x, y, f.plot_x + f.plot_w, y + f.lane_h};
+    fl.store_part = lane.kind != LaneKind::candidate;
+    fl.first_of_store = li == model.candidate_lanes && li > 0;
+    const float tx = view.x + 6 + (lane.kind == LaneKind::candidate ? view.state_square_w : 0.0f);
+    const float ty = y + (f.lane_h - metrics.body_h) * 0.5f;
+    fl.title = fit_title(fl.title, f.plot_x - tx - 4, metrics);
+    fl.title_box = Box{tx, ty, tx + metrics.body_width(fl.title), ty + metrics.body_h};
+    f.lanes.push_back(std::move(fl));
+}
+
+// The spans of one lane (or its overlays), culled and clamped to the plot.
+void place_spans(const Lane& lane, std::int32_t li, bool overlay, float y, float x_end, TimelineFrame& f) {
+    std::vector<DrawSpan> drawn;
+    cull_spans(overlay ? lane.overlays : lane.spans, f.axis, 3.0f, drawn);
+    const float pad = overlay ? 1.0f : std::max(2.0f, f.lane_h * 0.14f);
+    for (DrawSpan d : drawn) {
+        d.x0 = std::max(d.x0, f.plot_x);
+        d.x1 = std::min({d.x1, f.plot_x + f.plot_w, x_end});
+        if (d.x1 <= d.x0) continue;
+        f.spans.push_back(FrameSpan{li, overlay, d, Box{d.x0, y + pad, d.x1, y + f.lane_h - pad}});
+    }
+}
+
+void place_overlap(const LaneModel& model, TimelineFrame& f) {
+    if (model.overlap.empty() || model.candidate_lanes <= 0) return;
+    std::vector<DrawSpan> drawn;
+    cull_spans(model.overlap, f.axis, 2.0f, drawn);
+    const float y0 = f.lanes_y - f.scroll_y;
+    f.overlap_band = Box{f.plot_x, y0, f.plot_x + f.plot_w, y0 + f.lane_h * static_cast<float>(model.candidate_lanes)};
+    for (DrawSpan d : drawn) {
+        d.x0 = std::max(d.x0, f.plot_x);
+        d.x1 = std::min(d.x1, f.plot_x + f.plot_w);
+        if (d.x1 > d.x0) f.overlap.push_back(d);
+    }
+}
+
+// A mark on the first or last tick in view sticks out of a narrow plot by
+// a little: it is nudged in, so that every mark shows whole.
+void keep_marks_in_plot(TimelineFrame& f) {
+    const float x1 = f.plot_x + f.plot_w;
+    for (PlacedMark& pm : f.layout.marks) {
+        float dx = 0;
+        if (pm.box.x0 < f.plot_x) dx = f.plot_x - pm.box.x0;
+        if (pm.box.x1 > x1) dx = x1 - pm.box.x1;
+        if (dx == 0 || std::fabs(dx) > pm.box.w()) continue;
+        pm.x += dx;
+        pm.box.x0 += dx;
+        pm.box.x1 += dx;
+    }
+}
+
+}  // namespace
+
+std::string lane_title(const Lane& lane, const Strings& strings) {
+    switch (lane.kind) {
+        case LaneKind::candidate: return lane.label;
+        case LaneKind::slot: return strings.tr("lane.slot", {{"slot", std::to_string(lane.index)}});
+        case LaneKind::holdoff: return strings.tr("lane.holdoff");
+        case LaneKind::resource: return strings.tr("lane.resource");
+        case LaneKind::ops: return lane.label.empty() ? strings.tr("lane.ops") : lane.label;  // the ops' actors
+    }
+    return lane.label;
+}
+
+TimelineFrame timeline_rows(const LaneModel& model, const TimelineViewport& view) {
+    TimelineFrame f;
+    place_rows(model, view, f);
+    return f;
+}
+
+TimelineFrame build_timeline_frame(const LaneModel& model, const TimelineViewport& view, const Strings& strings,
+                                   const TextMetrics& metrics) {
+    TimelineFrame f = timeline_rows(model, view);
+    place_overlap(model, f);
+    const float resource_end = view.resource_until == tick_none
+                                   ? f.plot_x + f.plot_w
+                                   : static_cast<float>(f.axis.x_of(static_cast<double>(view.resource_until) + 1.0));
+    for (std::int32_t li = f.first_lane; li <= f.last_lane; ++li) {
+        place_lane(model, li, view, strings, metrics, f);
+        const Lane& lane = model.lanes[static_cast<std::size_t>(li)];
+        const float y = f.lanes.back().box.y0;
+        const float x_end = lane.kind == LaneKind::resource ? resource_end : f.plot_x + f.plot_w;
+        place_spans(lane, li, false, y, x_end, f);
+        place_spans(lane, li, true, y, x_end, f);
+    }
+    LayoutFrame lf;
+    lf.axis = f.axis;
+    lf.plot_x = f.plot_x;
+    lf.plot_w = f.plot_w;
+    lf.lanes_top = f.lanes_y - f.scroll_y;
+    lf.lane_h = f.lane_h;
+    lf.first_lane = f.first_lane;
+    lf.last_lane = f.last_lane;
+    lf.resource_until = view.resource_until;
+    lf.scale = view.scale;
+    layout_lanes(model, lf, strings, metrics, f.layout);
+    keep_marks_in_plot(f);
+    f.ruler = layout_ruler(f.axis, f.plot_x, f.plot_w, view.y, view.ruler_h, view.playhead, metrics);
+    place_hint(f, strings, metrics);
+    return f;
+}
+
+FrameHit hit_test(const TimelineFrame& f, float x, float y) {
+    FrameHit hit;
+    if (y < f.lanes_y || y >= f.lanes_y + f.lanes_h) return hit;
+    for (const FrameLane& fl : f.lanes)
+        if (y >= fl.box.y0 && y < fl.box.y1) hit.lane = fl.lane;
+    if (hit.lane < 0 || x < f.plot_x) return hit;
+    // The main span first, an overlay only where no main span is (as drawn).
+    for (std::size_t i = 0; i < f.spans.size(); ++i) {
+        const FrameSpan& s = f.spans[i];
+        if (s.lane != hit.lane || x < s.box.x0 || x >= s.box.x1) continue;
+        if (!s.overlay || hit.span < 0) hit.span = static_cast<std::int32_t>(i);
+    }
+    for (std::size_t i = 0; i < f.layout.marks.size(); ++i) {
+        const PlacedMark& pm = f.layout.marks[i];
+        if (pm.lane != hit.lane) continue;
+        const bool near = f.layout.overview ? std::fabs(x - pm.x) <= 2.5f
+                                            : x >= pm.box.x0 - 2 && x <= pm.box.x1 + 2 && y >= pm.box.y0 - 2 &&
+                                                  y <= pm.box.y1 + 2;
+        if (near) hit.mark = static_cast<std::int32_t>(i);
+    }
+    return hit;
+}
+
+std::vector<std::pair<float, float>> dashes_clear_of_frame(const TimelineFrame& f, float x, float y0, float y1,
+                                                           float dash, float gap) {
+    // What the line must not cross, as vertical intervals at x (3 px of air).
+    std::vector<std::pair<float, float>> blocked;
+    const auto block = [&](const Box& b) {
+        if (x >= b.x0 - 3 && x <= b.x1 + 3) blocked.emplace_back(b.y0 - 3, b.y1 + 3);
+    };
+    for (const PlacedMark& pm : f.layout.marks) block(pm.box);
+    for (const PlacedLabel& pl : f.layout.labels) block(pl.box);
+    std::sort(blocked.begin(), blocked.end());
+    std::vector<std::pair<float, float>> out;
+    for (float y = y0; y < y1; y += dash + gap) {
+        float a = y;
+        const float b = std::min(y + dash, y1);
+        // Cut the dash where something blocks it; keep what is left above.
+        for (const auto& [lo, hi] : blocked)
+            if (lo < b && hi > a) {
+                if (lo > a) out.emplace_back(a, lo);
+                a = std::max(a, hi);
+            }
+        if (b > a + 0.5f) out.emplace_back(a, b);
+    }
+    return out;
+}
+
+}  // namespace leasescope::gui

@@ -1,0 +1,103 @@
+#pragma once
+// The timeline as one frame of draw data, before anything is drawn: from a
+// run's lanes and a view of it (the tick range on screen, the lane height
+// and scrolling, the UI scale, the language, the playhead), the lanes on
+// screen with their translated titles, the spans and overlays culled to the
+// plot, the overlap band, the marks and words laid out (lane_layout.hpp), the
+// ruler's numbers and the hit boxes a mouse finds. No ImGui here: the main
+// view, the compare view and the SVG export draw the same frame, and the
+// tests check it in both languages.
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "cull.hpp"
+#include "lane_layout.hpp"
+#include "lanes.hpp"
+#include "strings.hpp"
+
+namespace leasescope::gui {
+
+// Where the timeline goes and what of the run it shows.
+struct TimelineViewport {
+    float x = 0, y = 0;           // top left of the whole timeline (ruler included)
+    float width = 800, height = 400;
+    float label_w = 120;          // the lane titles' column
+    float ruler_h = 24;
+    float lane_h_min = 20, lane_h_max = 50;  // lanes share the height between these
+    float scroll_y = 0;           // lanes scrolled out of view at the top, in px
+    double first_tick = 0;        // the tick at the plot's left edge
+    double px_per_tick = 20;
+    Tick playhead = tick_none;    // its badge on the ruler (tick_none: none)
+    Tick resource_until = tick_none;  // the resource lane ends after this tick (tick_none: never)
+    float scale = 1.0f;           // the UI scale: marks grow with it
+    float state_square_w = 11;    // room left before a candidate's title (its state square)
+    // When the lanes do not all fit: the height of the strip under them that
+    // says how many more there are, and the width of the scrollbar beside
+    // them (0: the view shows neither).
+    float hint_h = 0, scrollbar_w = 0;
+    float title_h = 12;  // a lane never gets lower than its title
+};
+
+struct FrameLane {
+    std::int32_t lane = 0;  // index into the model's lanes
+    std::string title;      // translated ("slot 0" / "슬롯 0"), shortened with "…" to fit its column
+    Box box;                // the whole row, title column included
+    Box title_box;          // where the title's text goes
+    bool store_part = false;          // a lane of the store's side (slot, hold-off, resource, ops)
+    bool first_of_store = false;      // a separator above it
+};
+
+struct FrameSpan {
+    std::int32_t lane = 0;
+    bool overlay = false;  // paused / partitioned, over the main span
+    DrawSpan draw;         // clamped to the plot (and the resource's end)
+    Box box;               // where it is drawn and hit
+};
+
+struct TimelineFrame {
+    float left = 0, top = 0;  // the whole timeline's top left (titles' column, ruler)
+    float plot_x = 0, plot_w = 0;
+    float lanes_y = 0, lanes_h = 0;  // the lanes' window under the ruler
+    float lane_h = 0, content_h = 0, scroll_y = 0;
+    TimeAxis axis;
+    std::int32_t first_lane = 0, last_lane = -1;
+    std::int32_t hidden_above = 0, hidden_below = 0;  // lanes scrolled out of view
+    std::vector<FrameLane> lanes;
+    std::vector<FrameSpan> spans;    // main spans, then overlays, lane by lane
+    std::vector<DrawSpan> overlap;   // the overlap band, behind the candidate lanes
+    Box overlap_band;                // its rows (y0 … y1)
+    LaneLayout layout;               // marks and words
+    RulerLayout ruler;               // the tick numbers and the playhead's badge
+    // Lanes out of view: the hint's words and strip, the scrollbar and its thumb (empty boxes: all in view).
+    std::string hint;
+    Box hint_box, hint_text, scrollbar, thumb;
+};
+
+// The title of a lane in the strings' language.
+std::string lane_title(const Lane& lane, const Strings& strings);
+
+// Only the geometry: the plot, the lane height, the scrolling (clamped) and
+// the lanes in view (what the view's mouse handling needs before drawing).
+TimelineFrame timeline_rows(const LaneModel& model, const TimelineViewport& view);
+// The whole frame.
+TimelineFrame build_timeline_frame(const LaneModel& model, const TimelineViewport& view, const Strings& strings,
+                                   const TextMetrics& metrics);
+
+// What is under a point: a mark (index into frame.layout.marks), else a span
+// (index into frame.spans, a main span before an overlay), on a lane (index into the model's lanes).
+struct FrameHit {
+    std::int32_t lane = -1;
+    std::int32_t mark = -1;
+    std::int32_t span = -1;
+};
+FrameHit hit_test(const TimelineFrame& frame, float x, float y);
+
+// A dashed line at `x` from y0 to y1 (dashes `dash` long, `gap` apart) that
+// gives way to the frame's marks and words: the pieces to draw, none over
+// a mark or a word (the compare view's first divergence).
+std::vector<std::pair<float, float>> dashes_clear_of_frame(const TimelineFrame& frame, float x, float y0, float y1,
+                                                           float dash, float gap);
+
+}  // namespace leasescope::gui

@@ -1,0 +1,211 @@
+// The timeline's frame (core/timeline_frame.hpp) for every preset: lanes in
+// the model's order with titles in the view's language, spans and marks
+// culled to the plot, hit boxes that find what is drawn, and lanes that do
+// not fit counted for the scroll hint.
+#include "../preset_loader.hpp"
+#include <gtest/gtest.h>
+
+#include "core/lane_layout.hpp"
+#include "core/lanes.hpp"
+#include "core/strings.hpp"
+#include "core/timeline_frame.hpp"
+
+using namespace leasescope;
+using namespace leasescope::gui;
+
+namespace {
+
+Strings strings_in(Lang lang) {
+    Strings s;
+    std::string error;
+    EXPECT_TRUE(load_strings_dir(s, std::string(LEASESCOPE_SOURCE_DIR) + "/assets", error)) << error;
+    s.set_lang(lang);
+    return s;
+}
+
+TimelineViewport whole_run(const LaneModel& model, float height) {
+    TimelineViewport v;
+    v.x = 10;
+    v.y = 50;
+    v.width = 1000;
+    v.height = height;
+    const TimeAxis axis = fit_axis(0, model.end_tick + 1, v.x + v.label_w, v.width - v.label_w);
+    v.first_tick = axis.first_tick;
+    v.px_per_tick = axis.px_per_tick;
+    v.playhead = model.end_tick / 2;
+    return v;
+}
+
+bool has_hangul(const std::string& text) {
+    // Hangul syllables are U+AC00 … U+D7A3: a lead byte 0xEA … 0xED in UTF-8.
+    for (const char c : text) {
+        const auto b = static_cast<unsigned char>(c);
+        if (b >= 0xEA && b <= 0xED) return true;
+    }
+    return false;
+}
+
+}  // namespace
+
+// Every lane in the model's order (candidates, slots, hold-off, resource,
+// ops); the store's lanes are titled in the view's language, so the Korean
+// timeline says 슬롯 0 and 자원 where the English one says slot 0 and resource.
+TEST(TimelineFrame, LanesInOrderWithTranslatedTitles) {
+    const TextMetrics metrics = estimated_metrics(17, 13);
+    for (const Lang lang : {Lang::en, Lang::ko}) {
+        const Strings strings = strings_in(lang);
+        for (const std::string& name : test::preset_names()) {
+            const LaneModel model = run_scenario(test::load_preset(name)).lanes;
+            const TimelineFrame f = build_timeline_frame(model, whole_run(model, 2000), strings, metrics);
+            ASSERT_EQ(f.lanes.size(), model.lanes.size()) << name;
+            for (std::size_t i = 0; i < f.lanes.size(); ++i) {
+                const Lane& lane = model.lanes[i];
+                EXPECT_EQ(f.lanes[i].lane, static_cast<std::int32_t>(i)) << name;
+                if (i > 0) {
+                    EXPECT_GE(f.lanes[i].box.y0, f.lanes[i - 1].box.y1 - 0.01f) << name;
+                }
+                if (lane.kind == LaneKind::candidate) {
+                    EXPECT_EQ(f.lanes[i].title, lane.label) << name;
+                } else if (lang == Lang::ko) {
+                    EXPECT_TRUE(has_hangul(f.lanes[i].title)) << name << ": " << f.lanes[i].title;
+                } else {
+                    EXPECT_FALSE(has_hangul(f.lanes[i].title)) << name << ": " << f.lanes[i].title;
+                }
+            }
+            for (const PlacedLabel& pl : f.layout.labels) {
+                const bool words = pl.kind == LabelKind::overlay || pl.kind == LabelKind::failover;
+                if (words) {
+                    EXPECT_EQ(has_hangul(pl.text), lang == Lang::ko) << name << ": " << pl.text;
+                }
+            }
+        }
+    }
+}
+
+// Zoomed in on ticks 8 … 12 only what is in those ticks is in the frame, and
+// all of it lies inside the plot.
+TEST(TimelineFrame, CullsToThePlot) {
+    const Strings strings = strings_in(Lang::en);
+    const TextMetrics metrics = estimated_metrics(17, 13);
+    const LaneModel model = run_scenario(test::load_preset("gc-pause-fencing")).lanes;
+    TimelineViewport v = whole_run(model, 2000);
+    const TimelineFrame all = build_timeline_frame(model, v, strings, metrics);
+    v.first_tick = 8;
+    v.px_per_tick = (v.width - v.label_w) / 5.0;
+    const TimelineFrame part = build_timeline_frame(model, v, strings, metrics);
+    EXPECT_LT(part.layout.marks.size(), all.layout.marks.size());
+    EXPECT_LE(part.spans.size(), all.spans.size());
+    for (const FrameSpan& s : part.spans) {
+        EXPECT_GE(s.box.x0, part.plot_x);
+        EXPECT_LE(s.box.x1, part.plot_x + part.plot_w);
+    }
+    for (const PlacedMark& pm : part.layout.marks) {
+        const Marker& m = model.lanes[static_cast<std::size_t>(pm.lane)].markers[static_cast<std::size_t>(pm.marker)];
+        EXPECT_GE(m.tick, 7);
+        EXPECT_LE(m.tick, 13);
+    }
+}
+
+// A point on a drawn mark finds that mark; a point on a drawn span finds it.
+TEST(TimelineFrame, HitBoxesFindWhatIsDrawn) {
+    const Strings strings = strings_in(Lang::en);
+    const LaneModel model = run_scenario(test::load_preset("expiry-takeover")).lanes;
+    const TimelineFrame f = build_timeline_frame(model, whole_run(model, 600), strings, estimated_metrics(17, 13));
+    ASSERT_FALSE(f.layout.marks.empty());
+    for (std::size_t i = 0; i < f.layout.marks.size(); ++i) {
+        const PlacedMark& pm = f.layout.marks[i];
+        const FrameHit hit = hit_test(f, pm.x, pm.y);
+        EXPECT_EQ(hit.lane, pm.lane);
+        ASSERT_GE(hit.mark, 0);
+        // Stacked marks may share a point; the one found is drawn there.
+        const PlacedMark& found = f.layout.marks[static_cast<std::size_t>(hit.mark)];
+        EXPECT_TRUE(found.box.intersects(Box{pm.x - 1, pm.y - 1, pm.x + 1, pm.y + 1}));
+    }
+    ASSERT_FALSE(f.spans.empty());
+    const FrameSpan& s = f.spans.front();
+    const FrameHit hit = hit_test(f, (s.box.x0 + s.box.x1) * 0.5f, (s.box.y0 + s.box.y1) * 0.5f);
+    EXPECT_EQ(hit.lane, s.lane);
+    EXPECT_GE(hit.span, 0);
+    EXPECT_EQ(hit_test(f, f.plot_x + 1, f.lanes_y - 2).lane, -1);  // the ruler is no lane
+}
+
+// Lanes that do not fit are counted (the view shows a hint and scrolls);
+// scrolled to the end, the last lane is in view and the first ones are not.
+TEST(TimelineFrame, CountsLanesOutOfView) {
+    const Strings strings = strings_in(Lang::en);
+    const TextMetrics metrics = estimated_metrics(17, 13);
+    const LaneModel model = run_scenario(test::load_preset("group-saturation")).lanes;
+    TimelineViewport v = whole_run(model, 24 + 20 * 3);
+    const TimelineFrame top = build_timeline_frame(model, v, strings, metrics);
+    EXPECT_EQ(top.hidden_above, 0);
+    EXPECT_GT(top.hidden_below, 0);
+    v.scroll_y = 1e6f;
+    const TimelineFrame end = build_timeline_frame(model, v, strings, metrics);
+    EXPECT_EQ(end.hidden_below, 0);
+    EXPECT_GT(end.hidden_above, 0);
+    EXPECT_EQ(end.last_lane, static_cast<std::int32_t>(model.lanes.size()) - 1);
+}
+
+// The compare view's divergence line gives way to every mark and word: no
+// dash crosses one, and where nothing is in the way the line is drawn.
+TEST(TimelineFrame, DivergenceDashesLeaveMarksVisible) {
+    const Strings strings = strings_in(Lang::en);
+    const LaneModel model = run_scenario(test::load_preset("gc-pause-fencing")).lanes;
+    const TimelineFrame f = build_timeline_frame(model, whole_run(model, 400), strings, estimated_metrics(17, 13));
+    int crossed_marks = 0;
+    for (const PlacedMark& pm : f.layout.marks) {
+        const float x = pm.x;
+        const auto dashes = dashes_clear_of_frame(f, x, f.lanes_y, f.lanes_y + f.content_h, 6, 4);
+        EXPECT_FALSE(dashes.empty());
+        for (const auto& [y0, y1] : dashes) {
+            EXPECT_FALSE(pm.box.intersects(Box{x - 1, y0, x + 1, y1})) << "mark at " << pm.x << "," << pm.y;
+            for (const PlacedLabel& pl : f.layout.labels)
+                EXPECT_FALSE(pl.box.intersects(Box{x - 1, y0, x + 1, y1})) << pl.text;
+        }
+        ++crossed_marks;
+    }
+    EXPECT_GT(crossed_marks, 0);
+}
+
+// Every mark stays inside its own lane, stacked or side by side, at every
+// lane height and UI scale the views use (watchdog-pause's tick 11 once
+// stacked its resume and lost-extension marks half outside node-a's lane),
+// and no mark hides another: a fold that takes a larger glyph does not grow
+// over the mark before it (scheduled-job at 250 % once hid a busy attempt
+// under the skip two ticks later).
+TEST(TimelineFrame, MarksStayInsideTheirLaneAndHideNoMark) {
+    const Strings strings = strings_in(Lang::en);
+    for (const std::string& name : test::preset_names()) {
+        const LaneModel model = run_scenario(test::load_preset(name)).lanes;
+        for (const float scale : {1.0f, 1.5f, 2.0f, 2.5f}) {
+            for (const float lane_h : {20.0f, 27.0f, 34.0f, 50.0f}) {
+                for (const float width : {300.0f, 500.0f, 900.0f, 1400.0f}) {
+                    TimelineViewport v = whole_run(model, 0);
+                    v.width = width;
+                    const TimeAxis axis = fit_axis(0, model.end_tick + 1, v.x + v.label_w, v.width - v.label_w);
+                    v.first_tick = axis.first_tick;
+                    v.px_per_tick = axis.px_per_tick;
+                    v.scale = scale;
+                    v.lane_h_min = v.lane_h_max = lane_h * scale;
+                    v.height = v.ruler_h + v.lane_h_min * static_cast<float>(model.lanes.size());
+                    const TimelineFrame f =
+                        build_timeline_frame(model, v, strings, estimated_metrics(17 * scale, 13 * scale));
+                    for (std::size_t i = 1; i < f.layout.marks.size(); ++i) {
+                        const PlacedMark& a = f.layout.marks[i - 1];
+                        const PlacedMark& b = f.layout.marks[i];
+                        if (a.lane != b.lane || f.layout.overview) continue;
+                        EXPECT_FALSE(a.box.intersects(b.box))
+                            << name << " lane " << a.lane << " at " << a.x << " and " << b.x << ", scale " << scale;
+                    }
+                    for (const PlacedMark& pm : f.layout.marks) {
+                        const Box& lane = f.lanes[static_cast<std::size_t>(pm.lane)].box;
+                        EXPECT_GE(pm.box.y0, lane.y0 - 0.5f) << name << " lane " << pm.lane << " at " << pm.x
+                                                              << ", lane " << lane_h << " px, scale " << scale;
+                        EXPECT_LE(pm.box.y1, lane.y1 + 0.5f) << name << " lane " << pm.lane << " at " << pm.x
+                                                              << ", lane " << lane_h << " px, scale " << scale;
+                    }
+                }
+            }
+        }
+    }
+}
