@@ -8,21 +8,13 @@
 #include "explore_internal.hpp"
 #include "leasescope/engine/model_store.hpp"
 #include "leasescope/sim/limits.hpp"
+#include "leasescope/sim/utf8.hpp"
 
 namespace leasescope::sim {
 
 using namespace explore_detail;
 
 namespace {
-
-// Cuts UTF-8 text to at most `max_bytes` without splitting a character.
-std::string clip_utf8(std::string text, std::size_t max_bytes) {
-    if (text.size() <= max_bytes) return text;
-    std::size_t cut = max_bytes;
-    while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
-    text.resize(cut);
-    return text;
-}
 
 bool event_has_detail(const Event& e, std::string_view item) {
     for (std::string_view part : split_list(e.detail)) {

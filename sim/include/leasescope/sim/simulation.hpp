@@ -41,6 +41,15 @@ public:
     void on_event_view(const EventView&) override {}
 };
 
+// Counts the events and drops them: what the benchmarks (leasescope-cli
+// bench, bench/) measure the simulator with, without a trace's cost.
+class CountingSink final : public EventSink {
+public:
+    void on_event(const Event&) override { ++count; }
+    void on_event_view(const EventView&) override { ++count; }
+    std::int64_t count = 0;
+};
+
 // Live mode draws tokens from the operating system; the simulator still
 // draws its own first, so shuffles stay the same as in the model.
 class TokenSource {
