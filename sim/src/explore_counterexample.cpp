@@ -16,13 +16,6 @@ using namespace explore_detail;
 
 namespace {
 
-bool event_has_detail(const Event& e, std::string_view item) {
-    for (std::string_view part : split_list(e.detail)) {
-        if (part == item) return true;
-    }
-    return false;
-}
-
 Act act_of(const Event& e) { return Act{e.node, *e.fencing, e.tick}; }
 
 // The first write the resource accepted although a higher fencing number had
@@ -30,7 +23,7 @@ Act act_of(const Event& e) { return Act{e.node, *e.fencing, e.tick}; }
 std::optional<Failure> unsafe_write(const Scenario& scenario, const Trace& trace) {
     for (std::size_t i = 0; i < trace.events.size(); ++i) {
         const Event& late = trace.events[i];
-        if (late.op != EventOp::write || !event_has_detail(late, "unsafe_write")) continue;
+        if (late.op != EventOp::write || !late.details.has(Detail::unsafe_write)) continue;
         const Event* newer = nullptr;
         for (std::size_t j = 0; j < i; ++j) {
             const Event& e = trace.events[j];
@@ -54,7 +47,7 @@ std::optional<Failure> unsafe_write(const Scenario& scenario, const Trace& trace
 std::optional<Failure> fencing_regressed(const Trace& trace) {
     for (std::size_t i = 0; i < trace.events.size(); ++i) {
         const Event& low = trace.events[i];
-        if (low.op != EventOp::acquire || !event_has_detail(low, "fencing_regressed")) continue;
+        if (low.op != EventOp::acquire || !low.details.has(Detail::fencing_regressed)) continue;
         const Event* earlier = nullptr;
         for (std::size_t j = 0; j < i; ++j) {
             const Event& e = trace.events[j];

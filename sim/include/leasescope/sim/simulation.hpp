@@ -165,7 +165,6 @@ private:
     Tick last_scheduled_tick_ = 0;        // the last tick at which a fault or op starts or ends
     std::vector<NodeIndex> acting_;       // scratch for phase 5
     std::vector<ExpiredRecord> expired_;  // scratch for phase 2
-    std::string detail_;                  // scratch: the detail an event's view shows
     // The model behind the store of the current step (Store::model()), or
     // null: node calls without a partition then go to it directly.
     ModelStore* model_ = nullptr;
