@@ -34,11 +34,4 @@ inline const sim::Scenario& generated(std::int64_t candidates, Tick horizon) {
     return *slot;
 }
 
-class CountingSink final : public sim::EventSink {
-public:
-    void on_event(const sim::Event&) override { ++count; }
-    void on_event_view(const sim::EventView&) override { ++count; }
-    std::int64_t count = 0;
-};
-
 }  // namespace leasescope::bench

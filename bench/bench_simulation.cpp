@@ -28,7 +28,7 @@ void BM_SimulateCore(benchmark::State& state) {
     for (auto _ : state) {
         sim::Simulation simulation(scenario);
         ModelStore store(scenario.lock);
-        bench::CountingSink sink;
+        sim::CountingSink sink;
         while (!simulation.finished()) {
             // As run_to_end does: quiet ticks are passed over at once, then
             // the next tick is stepped.
@@ -52,7 +52,7 @@ void BM_SimulateHashed(benchmark::State& state) {
     for (auto _ : state) {
         sim::Simulation simulation(scenario);
         ModelStore store(scenario.lock);
-        bench::CountingSink sink;
+        sim::CountingSink sink;
         // As `run` does: the summary's results written in pieces from the
         // electors' outcomes rather than kept as one record per run.
         auto summary = sim::run_to_end(simulation, store, sink, {}, std::nullopt, /*keep_results=*/false);

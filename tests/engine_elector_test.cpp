@@ -276,6 +276,14 @@ TEST(ElectorWatchdog, PeriodFloor) {
     EXPECT_EQ(Elector("b", o).watchdog_period_ms(), 2000);
 }
 
+// A tick's middle, in half milliseconds, is t·tick_ms + tick_ms/2 doubled: the
+// one rule the watchdog and the live pacer (redis::tick_mid_us) count from.
+TEST(ElectorWatchdog, TickMiddle) {
+    static_assert(tick_middle_half_ms(0, 50) == 50);
+    EXPECT_EQ(tick_middle_half_ms(3, 50), 350);
+    EXPECT_EQ(tick_middle_half_ms(1, 15), 45);  // 22.5 ms: an odd tick_ms keeps its half
+}
+
 // A run due inside the acquisition tick (its phase 4 came before the
 // acquisition) happens at the next active tick's middle: tick_ms 200 and
 // lease 1 give 66 ms; acquired at 100 ms, due at 166 ms, still tick 0. By

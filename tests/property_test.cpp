@@ -94,13 +94,13 @@ public:
             }
         }
         last_ = e;
-        if (e.op == EventOp::acquire && (e.outcome == Outcome::acquired || e.detail.find("reply_lost") == 0)) {
-            if (e.detail.find("fencing_regressed") == std::string::npos && e.fencing) fencings.push_back(*e.fencing);
+        if (e.op == EventOp::acquire && (e.outcome == Outcome::acquired || e.details.has(Detail::reply_lost))) {
+            if (!e.details.has(Detail::fencing_regressed) && e.fencing) fencings.push_back(*e.fencing);
         }
         if (e.op == EventOp::overlap_begin) ++begins;
         if (e.op == EventOp::overlap_end) ++ends;
-        if (e.op == EventOp::write && e.detail.find("unsafe_write") != std::string::npos) ++unsafe;
-        if (e.op == EventOp::acquire && e.detail.find("fencing_regressed") != std::string::npos) ++regressed;
+        if (e.op == EventOp::write && e.details.has(Detail::unsafe_write)) ++unsafe;
+        if (e.op == EventOp::acquire && e.details.has(Detail::fencing_regressed)) ++regressed;
     }
     std::vector<Fencing> fencings;
     std::int64_t begins = 0, ends = 0, unsafe = 0, regressed = 0;

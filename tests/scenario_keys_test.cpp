@@ -1,7 +1,10 @@
 // Pins unknown, misspelt and duplicate keys, enum words, and the faults and
 // ops of a scenario: each error at its path, with "did you mean" where a
-// known word is near.
+// known word is near; and that docs/scenario-format.md's candidate table is
+// the parser's key table.
 #include "scenario_test_helpers.hpp"
+
+#include "leasescope/sim/candidate_keys.hpp"
 
 namespace {
 
@@ -269,3 +272,75 @@ TEST(ScenarioKeys, SuggestionsCountASwapAsOneEditAndStayClose) {
 }
 
 }  // namespace
+
+// ------------------------------------------------- the documented key table
+
+namespace {
+
+// The rows of the markdown table under `heading` in docs/scenario-format.md,
+// each split into its cells (backticks kept).
+std::vector<std::vector<std::string>> doc_table(const std::string& heading) {
+    std::ifstream in(std::string(LEASESCOPE_SOURCE_DIR) + "/docs/scenario-format.md");
+    std::vector<std::vector<std::string>> rows;
+    std::string line;
+    bool in_section = false;
+    while (std::getline(in, line)) {
+        if (line.rfind("## ", 0) == 0) in_section = line == heading;
+        if (!in_section || line.rfind("| `", 0) != 0) continue;
+        std::vector<std::string> cells;
+        std::size_t from = 1;
+        for (std::size_t bar = line.find(" |", from); bar != std::string::npos; bar = line.find(" |", from)) {
+            cells.push_back(line.substr(from + 1, bar - from - 1));
+            from = bar + 2;
+        }
+        rows.push_back(cells);
+    }
+    return rows;
+}
+
+const char* doc_type(leasescope::sim::KeyKind kind) {
+    switch (kind) {
+        case leasescope::sim::KeyKind::name: return "string";
+        case leasescope::sim::KeyKind::integer: return "integer";
+        case leasescope::sim::KeyKind::flag: return "boolean";
+        case leasescope::sim::KeyKind::offsets: return "array of integers";
+    }
+    return "?";
+}
+
+}  // namespace
+
+// docs/scenario-format.md's candidate table lists the parser's key table
+// (sim/candidate_keys.hpp): the same keys in the same order, each with its
+// type, **required** exactly where the parser requires it, the value the
+// parser takes when it is absent, and its lower bound.
+TEST(ScenarioKeys, DocumentedCandidateTableIsTheKeyTable) {
+    using leasescope::sim::KeyKind;
+    using leasescope::sim::Need;
+    const auto rows = doc_table("## Candidates and defaults");
+    const auto keys = leasescope::sim::candidate_keys();
+    ASSERT_EQ(rows.size(), keys.size());
+    for (std::size_t i = 0; i < keys.size(); ++i) {
+        const auto& k = *keys[i];
+        const auto& row = rows[i];
+        ASSERT_EQ(row.size(), 5u) << k.name;
+        EXPECT_EQ(row[0], "`" + std::string(k.name) + "`");
+        EXPECT_EQ(row[1], doc_type(k.kind)) << k.name;
+        const bool required = row[2].rfind("**required**", 0) == 0;
+        EXPECT_EQ(required, k.need == Need::required) << k.name;
+        EXPECT_EQ(row[3].find("**required** when `runs` > 1") != std::string::npos, k.need == Need::required_to_repeat)
+            << k.name;
+        if (leasescope::sim::has_schema_default(k)) {
+            const std::string fallback =
+                k.kind == KeyKind::flag ? (k.fallback != 0 ? "`true`" : "`false`") : std::to_string(k.fallback);
+            EXPECT_EQ(row[2], fallback) << k.name;
+        } else if (!required) {
+            EXPECT_TRUE(row[2].rfind("none", 0) == 0 || row[2] == "`[action]`") << k.name << ": " << row[2];
+        }
+        if (k.kind == KeyKind::integer) {
+            const std::string lo = std::to_string(k.lo) + " … ";
+            EXPECT_EQ(row[3].rfind(lo, 0), 0u) << k.name << ": " << row[3];
+            EXPECT_EQ(row[3].find("`action`") != std::string::npos, k.within_action) << k.name;
+        }
+    }
+}

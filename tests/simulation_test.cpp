@@ -178,7 +178,7 @@ TEST(Simulation, ValidateModeHasNoUnsafeWrite) {
     bool below = false;
     std::optional<Fencing> highest;
     for (const Event& e : t.events) {
-        EXPECT_EQ(e.detail.find("unsafe_write"), std::string::npos) << e.tick << " " << e.node;
+        EXPECT_FALSE(e.details.has(Detail::unsafe_write)) << e.tick << " " << e.node;
         if (e.op != EventOp::write || e.outcome != Outcome::accepted) continue;
         if (highest && *e.fencing < *highest) below = true;
         highest = highest ? std::max(*highest, *e.fencing) : *e.fencing;
@@ -285,7 +285,7 @@ TEST(Simulation, LostReplyOrphan) {
     const Trace t = simulate(simulation_preset("lost-reply-orphan"));
     const Event& a = only(find(t, 2, "node-a", EventOp::acquire));
     EXPECT_EQ(a.outcome, Outcome::error);
-    EXPECT_EQ(a.detail, "reply_lost");
+    EXPECT_EQ(a.details, Details{Detail::reply_lost});
     EXPECT_EQ(a.fencing, 1);
     EXPECT_EQ(a.slot, 0);
     EXPECT_EQ(a.ttl, 6);
@@ -305,7 +305,7 @@ TEST(Simulation, FailoverLeasesAndAll) {
     const Trace all = simulate(simulation_preset("failover-fencing-regressed"));
     const Event& b = only(find(all, 4, "node-b", EventOp::acquire));
     EXPECT_EQ(b.fencing, 1);
-    EXPECT_EQ(b.detail, "fencing_regressed");
+    EXPECT_EQ(b.details, Details{Detail::fencing_regressed});
     EXPECT_EQ(all.summary.violations.fencing_regressed, 1);
 }
 
@@ -314,7 +314,8 @@ TEST(Simulation, ResourceModes) {
     const Trace off = simulate(simulation_preset("gc-pause-no-fencing"));
     const Event& late = only(find(off, 15, "node-a", EventOp::write));
     EXPECT_EQ(late.outcome, Outcome::accepted);
-    EXPECT_EQ(late.detail, "stale,unsafe_write");
+    EXPECT_EQ(late.details, (Details{Detail::stale, Detail::unsafe_write}));
+    EXPECT_EQ(detail_text(late), "stale,unsafe_write");
     EXPECT_EQ(off.summary.violations.unsafe_write, 1);
 
     const Trace check = simulate(simulation_preset("gc-pause-fencing"));
@@ -327,7 +328,7 @@ TEST(Simulation, ResourceModes) {
     const Trace val = simulate(v);
     const Event& stale = only(find(val, 12, "node-a", EventOp::write));
     EXPECT_EQ(stale.outcome, Outcome::rejected);
-    EXPECT_EQ(stale.detail, "stale");
+    EXPECT_EQ(stale.details, Details{Detail::stale});
 }
 
 // Ops: status is held or vacant; validate of a node that never started is vacant with a null token.
@@ -340,7 +341,7 @@ TEST(Simulation, ScriptedOps) {
     const Event& never = only(find(t, 0, "x", EventOp::validate));
     EXPECT_EQ(never.outcome, Outcome::vacant);
     EXPECT_TRUE(never.token.empty());
-    EXPECT_EQ(never.detail, "b");
+    EXPECT_EQ(never.named_node, "b");
     EXPECT_EQ(only(find(t, 1, "x", EventOp::status)).outcome, Outcome::held);
     EXPECT_EQ(only(find(t, 1, "y", EventOp::validate)).outcome, Outcome::current);
     EXPECT_EQ(only(find(t, 5, "x", EventOp::status)).outcome, Outcome::vacant);
@@ -351,7 +352,7 @@ TEST(Simulation, OverlapEpisodes) {
     const Trace t = simulate(simulation_preset("group-expiry"));
     std::vector<std::pair<Tick, std::string>> checks;
     for (const Event& e : t.events)
-        if (e.phase == Phase::check) checks.push_back({e.tick, std::string(to_string(e.op)) + ":" + e.detail});
+        if (e.phase == Phase::check) checks.push_back({e.tick, std::string(to_string(e.op)) + ":" + detail_text(e)});
     const std::vector<std::pair<Tick, std::string>> expected = {{6, "overlap_begin:3"}, {12, "overlap_end:"}};
     EXPECT_EQ(checks, expected);
     EXPECT_EQ(t.summary.violations.overlap, 1);

@@ -35,7 +35,8 @@ std::string reference_line(const Event& e) {
     j["ttl"] = e.ttl ? nlohmann::ordered_json(*e.ttl) : nlohmann::ordered_json(nullptr);
     j["outcome"] =
         e.outcome == Outcome::none ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(to_string(e.outcome));
-    j["detail"] = e.detail.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(e.detail);
+    const std::string detail = detail_text(e);
+    j["detail"] = detail.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(detail);
     return j.dump();
 }
 
@@ -53,7 +54,7 @@ TEST(TraceFormat, EventLineMatchesOrderedJsonDump) {
     odd.node = "노드-\"quoted\"\\\t\x01";
     odd.token = "ZZ";
     odd.fencing = -5;
-    odd.detail = "é";
+    odd.named_node = "é";
     samples.push_back(odd);
     for (const Event& e : samples) EXPECT_EQ(event_line(e), reference_line(e));
 }
@@ -111,6 +112,70 @@ TEST(TraceFormat, ReaderRejectsBadFiles) {
     std::string unknown_op = good;
     unknown_op.replace(unknown_op.find("\"op\":\"start\""), 12, "\"op\":\"begin\"");
     EXPECT_NE(error_of(unknown_op).find("unknown op"), std::string::npos);
+}
+
+// The reader knows every detail word and rejects any other, naming the line:
+// a misspelt word, words out of their fixed order (model.md §12.3), a word
+// twice, and an overlap count that is not a count.
+TEST(TraceFormat, ReaderRejectsUnknownDetails) {
+    const std::string good = trace_to_jsonl(simulate(preset("gc-pause-no-fencing")));
+    ASSERT_TRUE(parse_trace(good, "t.jsonl").ok());
+    auto error_with = [&](const std::string& from, const std::string& to) {
+        std::string text = good;
+        const std::size_t at = text.find(from);
+        EXPECT_NE(at, std::string::npos) << from;
+        if (at == std::string::npos) return std::string();
+        text.replace(at, from.size(), to);
+        auto r = parse_trace(text, "t.jsonl");
+        return r.ok() ? std::string("(accepted)") : r.error().to_string();
+    };
+    const std::string line = "t.jsonl:13: ";
+    EXPECT_EQ(error_with("\"stale,unsafe_write\"", "\"stale,unsafe\""),
+              line +
+                  "\"detail\" has the unknown word \"unsafe\"; expected words of: drop_requests, drop_replies, "
+                  "leases, all, hold_off, reply_lost, fencing_regressed, stale, unsafe_write (joined by commas)");
+    EXPECT_NE(error_with("\"stale,unsafe_write\"", "\"unsafe_write,stale\"").find(line + "\"detail\" is"),
+              std::string::npos);
+    EXPECT_NE(error_with("\"stale,unsafe_write\"", "\"stale,stale\"").find("each word once"), std::string::npos);
+    EXPECT_NE(error_with("\"stale,unsafe_write\"", "\"stale,\"").find("unknown word \"\""), std::string::npos);
+
+    const std::string overlap = trace_to_jsonl(simulate(preset("group-expiry")));
+    const std::size_t at = overlap.find("\"op\":\"overlap_begin\"");
+    ASSERT_NE(at, std::string::npos);
+    for (const char* bad : {"\"x\"", "\"03\"", "\"1\"", "\"-3\""}) {
+        std::string text = overlap;
+        const std::size_t detail = text.find("\"detail\":\"3\"", at);
+        ASSERT_NE(detail, std::string::npos);
+        text.replace(detail + 9, 3, bad);
+        auto r = parse_trace(text, "t.jsonl");
+        ASSERT_FALSE(r.ok()) << bad;
+        EXPECT_NE(r.error().to_string().find("\"detail\" of overlap_begin is"), std::string::npos) << bad;
+    }
+}
+
+// One table spells the detail words: each reads back as itself, the partition
+// and failover words are the scenario's own spellings, and a set writes its
+// words in the fixed order whatever order they were added in.
+TEST(TraceFormat, DetailWordsHaveOneSpelling) {
+    for (std::size_t i = 0; i < detail_words; ++i) {
+        const auto d = static_cast<Detail>(i);
+        EXPECT_EQ(detail_from_string(to_string(d)), d) << to_string(d);
+    }
+    EXPECT_FALSE(detail_from_string("unstale").has_value());
+    EXPECT_STREQ(to_string(Detail::drop_requests), to_string(PartitionMode::drop_requests));
+    EXPECT_STREQ(to_string(Detail::drop_replies), to_string(PartitionMode::drop_replies));
+    EXPECT_STREQ(to_string(Detail::leases), to_string(FailoverLoss::leases));
+    EXPECT_STREQ(to_string(Detail::all), to_string(FailoverLoss::all));
+    Event e;
+    e.op = EventOp::acquire;
+    e.details.add(Detail::fencing_regressed);
+    e.details.add(Detail::reply_lost);
+    EXPECT_EQ(detail_text(e), "reply_lost,fencing_regressed");
+    EXPECT_NE(event_line(e).find("\"detail\":\"reply_lost,fencing_regressed\"}"), std::string::npos);
+    Event overlap;
+    overlap.op = EventOp::overlap_begin;
+    overlap.overlap_count = 12;
+    EXPECT_NE(event_line(overlap).find("\"detail\":\"12\"}"), std::string::npos);
 }
 
 // The text view tells a stale holder, a rejected release and a rejected write at a glance.

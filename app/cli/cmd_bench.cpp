@@ -50,13 +50,6 @@ double peak_rss_mib() {
     return static_cast<double>(usage.ru_maxrss) / 1024.0;
 }
 
-class CountingSink final : public sim::EventSink {
-public:
-    void on_event(const sim::Event&) override { ++count; }
-    void on_event_view(const sim::EventView&) override { ++count; }
-    std::int64_t count = 0;
-};
-
 // Serialises every event as the streaming `run` does, without the I/O.
 class LineSink final : public sim::EventSink {
 public:
@@ -142,7 +135,7 @@ bool bench_simulation(std::int64_t candidates, Tick horizon, std::uint64_t seed,
     {
         sim::Simulation simulation(scenario);
         ModelStore store(scenario.lock);
-        CountingSink sink;
+        sim::CountingSink sink;
         Stopwatch watch;
         while (!simulation.finished()) {
             // As run_to_end does: quiet ticks are passed over at once, then
@@ -159,7 +152,7 @@ bool bench_simulation(std::int64_t candidates, Tick horizon, std::uint64_t seed,
     {
         sim::Simulation simulation(scenario);
         ModelStore store(scenario.lock);
-        CountingSink sink;
+        sim::CountingSink sink;
         Stopwatch watch;
         // As `run` does: the results written in pieces from the electors'
         // outcomes, not kept as one record per run.

@@ -32,36 +32,6 @@ schema_json described(schema_json j, const char* description) {
     return j;
 }
 
-// What each candidate key means, for the schema's readers
-// (docs/scenario-format.md says the same).
-const char* candidate_key_description(std::string_view key) {
-    if (key == "start") return "Tick at which the first run is scheduled.";
-    if (key == "wait")
-        return "waitTime: how long a run keeps trying to acquire; 0 means one attempt. Required here or in "
-               "\"defaults\".";
-    if (key == "lease")
-        return "leaseTime: the record expires this many ticks after it was written. Required here or in "
-               "\"defaults\".";
-    if (key == "min_lease")
-        return "minLeaseTime: an early finish keeps the record at least this long after acquiring; must not "
-               "exceed lease.";
-    if (key == "auto_extend") return "Run the watchdog that renews the lease.";
-    if (key == "extend_every")
-        return "Ticks between watchdog renewals; less than lease when auto_extend. Absent: the library's period, "
-               "max(floor(lease * tick_ms / 3), 25) ms.";
-    if (key == "retry_every") return "Ticks between acquire attempts while waiting.";
-    if (key == "action")
-        return "How many active (unpaused) ticks the protected work takes. Required here or in \"defaults\".";
-    if (key == "writes")
-        return "Progress points at which the work writes to the resource, strictly increasing, each from 1 to "
-               "action. Absent: one write at the end of the action; [] never writes.";
-    if (key == "fail_at") return "Progress (1 to action) at which the work throws and ends as action_failed.";
-    if (key == "hold_off") return "After releasing, nobody (the releaser included) may acquire for this long.";
-    if (key == "runs") return "How many times the job runs.";
-    if (key == "every") return "Ticks between scheduled run starts; required when runs > 1.";
-    return nullptr;
-}
-
 // The keys a candidate and "defaults" share (everything but "name"), from
 // the parser's own key table (leasescope/sim/candidate_keys.hpp): names,
 // order, ranges and defaults cannot drift from what the parser accepts.
@@ -69,8 +39,7 @@ schema_json candidate_properties() {
     schema_json p = schema_json::object();
     for (const sim::CandidateKey* k : sim::candidate_keys()) {
         if (k->kind == sim::KeyKind::name) continue;
-        const char* description = candidate_key_description(k->name);
-        LS_ASSERT(description != nullptr && "every candidate key is described");
+        const char* description = k->doc;  // every key has one (scenario_candidates.cpp checks)
         switch (k->kind) {
             case sim::KeyKind::integer: p[k->name] = integer(k->lo, k->hi, description); break;
             case sim::KeyKind::flag:
@@ -187,7 +156,7 @@ std::string scenario_schema() {
 
     schema_json defaults_properties = candidate_properties();
     schema_json candidate_props = schema_json::object();
-    candidate_props["name"] = described(ref("name"), "The node's name in traces, faults and ops; unique.");
+    candidate_props["name"] = described(ref("name"), sim::candidate_keys().front()->doc);
     for (auto& [key, value] : defaults_properties.items()) candidate_props[key] = value;
     schema_json candidate = {{"type", "object"},
                              {"description", "One node and the settings of its elector."},

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <vector>
 
+#include "framebuffer_rgb.hpp"
 #include "gl.hpp"
 #include <fontconfig/fontconfig.h>
 
@@ -62,23 +63,8 @@ std::string find_font_file(const std::string& pattern_text) {
 bool write_framebuffer_png(const std::string& path, int width, int height) {
     if (width <= 0 || height <= 0) return false;
     glReadBuffer(GL_BACK);
-    const auto stride = static_cast<std::size_t>(width) * 4;
-    std::vector<unsigned char> pixels(stride * static_cast<std::size_t>(height));
-    glPixelStorei(GL_PACK_ALIGNMENT, 1);
-    glReadPixels(0, 0, width, height, GL_RGBA, GL_UNSIGNED_BYTE, pixels.data());
-    // OpenGL's rows start at the bottom; PNG's at the top. The window is
-    // opaque, so the picture drops alpha (smaller files, never see-through).
+    const std::vector<unsigned char> rgb = read_framebuffer_rgb(width, height);
     const auto rgb_stride = static_cast<std::size_t>(width) * 3;
-    std::vector<unsigned char> rgb(rgb_stride * static_cast<std::size_t>(height));
-    for (int y = 0; y < height; ++y) {
-        const unsigned char* src = pixels.data() + stride * static_cast<std::size_t>(height - 1 - y);
-        unsigned char* dst = rgb.data() + rgb_stride * static_cast<std::size_t>(y);
-        for (int x = 0; x < width; ++x) {
-            dst[x * 3 + 0] = src[x * 4 + 0];
-            dst[x * 3 + 1] = src[x * 4 + 1];
-            dst[x * 3 + 2] = src[x * 4 + 2];
-        }
-    }
     stbi_write_png_compression_level = 9;
     // Encoded in memory, then written whole or not at all (io::write_file).
     std::string png;

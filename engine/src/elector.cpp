@@ -24,14 +24,6 @@ const char* to_string(ElectorKind k) {
     return "?";
 }
 
-namespace {
-
-// The middle of tick t, where every operation of the tick happens for timing
-// purposes, in half milliseconds (model.md §5.5).
-std::int64_t middle_half_ms(Tick t, std::int64_t tick_ms) { return 2 * t * tick_ms + tick_ms; }
-
-}  // namespace
-
 Elector::Elector(std::string owner, ElectorOptions options) : owner_(std::move(owner)), options_(std::move(options)) {
     LS_ASSERT(options_.lease >= 1);
     LS_ASSERT(options_.min_lease >= 0);
@@ -115,7 +107,7 @@ AttemptEffect Elector::attempt_on(Tick now, S& store) {
         run.acquired_at = now;
         progress_ = 0;
         next_write_ = 0;
-        next_extend_half_ms_ = middle_half_ms(now, options_.tick_ms) + 2 * watchdog_period_ms();
+        next_extend_half_ms_ = tick_middle_half_ms(now, options_.tick_ms) + 2 * watchdog_period_ms();
         watchdog_stopped_ = false;
         return effect;
     }
@@ -194,7 +186,7 @@ StoreResult<ExtendReply> Elector::extend_on(Tick now, S& store) {
     // A run due in this tick happens at its own moment; one whose tick has
     // passed (the node was paused, or it fell inside the acquisition tick)
     // happens now, at this tick's middle, and the missed runs collapse into it.
-    const std::int64_t moment = next_extend() == now ? next_extend_half_ms_ : middle_half_ms(now, options_.tick_ms);
+    const std::int64_t moment = next_extend() == now ? next_extend_half_ms_ : tick_middle_half_ms(now, options_.tick_ms);
     auto reply = store.extend(now, latest_.token, options_.lease);
     // Fixed delay: the next run is due a period after this one.
     next_extend_half_ms_ = moment + 2 * watchdog_period_ms();

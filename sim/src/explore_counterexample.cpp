@@ -8,28 +8,13 @@
 #include "explore_internal.hpp"
 #include "leasescope/engine/model_store.hpp"
 #include "leasescope/sim/limits.hpp"
+#include "leasescope/sim/utf8.hpp"
 
 namespace leasescope::sim {
 
 using namespace explore_detail;
 
 namespace {
-
-// Cuts UTF-8 text to at most `max_bytes` without splitting a character.
-std::string clip_utf8(std::string text, std::size_t max_bytes) {
-    if (text.size() <= max_bytes) return text;
-    std::size_t cut = max_bytes;
-    while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
-    text.resize(cut);
-    return text;
-}
-
-bool event_has_detail(const Event& e, std::string_view item) {
-    for (std::string_view part : split_list(e.detail)) {
-        if (part == item) return true;
-    }
-    return false;
-}
 
 Act act_of(const Event& e) { return Act{e.node, *e.fencing, e.tick}; }
 
@@ -38,7 +23,7 @@ Act act_of(const Event& e) { return Act{e.node, *e.fencing, e.tick}; }
 std::optional<Failure> unsafe_write(const Scenario& scenario, const Trace& trace) {
     for (std::size_t i = 0; i < trace.events.size(); ++i) {
         const Event& late = trace.events[i];
-        if (late.op != EventOp::write || !event_has_detail(late, "unsafe_write")) continue;
+        if (late.op != EventOp::write || !late.details.has(Detail::unsafe_write)) continue;
         const Event* newer = nullptr;
         for (std::size_t j = 0; j < i; ++j) {
             const Event& e = trace.events[j];
@@ -62,7 +47,7 @@ std::optional<Failure> unsafe_write(const Scenario& scenario, const Trace& trace
 std::optional<Failure> fencing_regressed(const Trace& trace) {
     for (std::size_t i = 0; i < trace.events.size(); ++i) {
         const Event& low = trace.events[i];
-        if (low.op != EventOp::acquire || !event_has_detail(low, "fencing_regressed")) continue;
+        if (low.op != EventOp::acquire || !low.details.has(Detail::fencing_regressed)) continue;
         const Event* earlier = nullptr;
         for (std::size_t j = 0; j < i; ++j) {
             const Event& e = trace.events[j];

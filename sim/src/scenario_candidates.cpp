@@ -20,64 +20,94 @@ using sim::WriteBack;
 // The keys in the order a scenario file lists them (and "expected one of"
 // names them). What each means: docs/scenario-format.md, model.md §5.1.
 namespace key {
-constexpr CandidateKey name{.name = "name", .kind = KeyKind::name, .need = Need::required};
+constexpr CandidateKey name{.name = "name",
+                            .kind = KeyKind::name,
+                            .need = Need::required,
+                            .doc = "The node's name in traces, faults and ops; unique."};
 constexpr CandidateKey start{.name = "start",
                              .kind = KeyKind::integer,
                              .lo = 0,
                              .hi = limits::horizon_max,
                              .fallback = 0,
-                             .tick = &ElectorOptions::start};
-constexpr CandidateKey wait{.name = "wait",
-                            .kind = KeyKind::integer,
-                            .lo = 0,
-                            .hi = limits::duration_max,
-                            .need = Need::required,
-                            .tick = &ElectorOptions::wait};
-constexpr CandidateKey lease{.name = "lease",
-                             .kind = KeyKind::integer,
-                             .lo = 1,
-                             .hi = limits::duration_max,
-                             .need = Need::required,
-                             .tick = &ElectorOptions::lease};
-constexpr CandidateKey min_lease{.name = "min_lease",
-                                 .kind = KeyKind::integer,
-                                 .lo = 0,
-                                 .hi = limits::duration_max,
-                                 .fallback = 0,
-                                 .tick = &ElectorOptions::min_lease};
-constexpr CandidateKey auto_extend{
-    .name = "auto_extend", .kind = KeyKind::flag, .fallback = 0, .flag = &ElectorOptions::auto_extend};
+                             .tick = &ElectorOptions::start,
+                             .doc = "Tick at which the first run is scheduled."};
+constexpr CandidateKey wait{
+    .name = "wait",
+    .kind = KeyKind::integer,
+    .lo = 0,
+    .hi = limits::duration_max,
+    .need = Need::required,
+    .tick = &ElectorOptions::wait,
+    .doc =
+        "waitTime: how long a run keeps trying to acquire; 0 means one attempt. Required here or in "
+        "\"defaults\"."};
+constexpr CandidateKey lease{
+    .name = "lease",
+    .kind = KeyKind::integer,
+    .lo = 1,
+    .hi = limits::duration_max,
+    .need = Need::required,
+    .tick = &ElectorOptions::lease,
+    .doc =
+        "leaseTime: the record expires this many ticks after it was written. Required here or in "
+        "\"defaults\"."};
+constexpr CandidateKey min_lease{
+    .name = "min_lease",
+    .kind = KeyKind::integer,
+    .lo = 0,
+    .hi = limits::duration_max,
+    .fallback = 0,
+    .tick = &ElectorOptions::min_lease,
+    .doc =
+        "minLeaseTime: an early finish keeps the record at least this long after acquiring; must not "
+        "exceed lease."};
+constexpr CandidateKey auto_extend{.name = "auto_extend",
+                                   .kind = KeyKind::flag,
+                                   .fallback = 0,
+                                   .flag = &ElectorOptions::auto_extend,
+                                   .doc = "Run the watchdog that renews the lease."};
 // Absent, the watchdog runs on the library's period in milliseconds
 // (model.md §5.5); given, it overrides that period in ticks.
-constexpr CandidateKey extend_every{.name = "extend_every",
-                                    .kind = KeyKind::integer,
-                                    .lo = 1,
-                                    .hi = limits::duration_max,
-                                    .fallback = 0,
-                                    .write = WriteBack::when_given,
-                                    .tick = &ElectorOptions::extend_every,
-                                    .given = &Candidate::extend_every_given};
+constexpr CandidateKey extend_every{
+    .name = "extend_every",
+    .kind = KeyKind::integer,
+    .lo = 1,
+    .hi = limits::duration_max,
+    .fallback = 0,
+    .write = WriteBack::when_given,
+    .tick = &ElectorOptions::extend_every,
+    .given = &Candidate::extend_every_given,
+    .doc =
+        "Ticks between watchdog renewals; less than lease when auto_extend. Absent: the library's period, "
+        "max(floor(lease * tick_ms / 3), 25) ms."};
 constexpr CandidateKey retry_every{.name = "retry_every",
                                    .kind = KeyKind::integer,
                                    .lo = 1,
                                    .hi = limits::duration_max,
                                    .fallback = 1,
-                                   .tick = &ElectorOptions::retry_every};
-constexpr CandidateKey action{.name = "action",
-                              .kind = KeyKind::integer,
-                              .lo = 1,
-                              .hi = limits::duration_max,
-                              .need = Need::required,
-                              .tick = &ElectorOptions::action};
+                                   .tick = &ElectorOptions::retry_every,
+                                   .doc = "Ticks between acquire attempts while waiting."};
+constexpr CandidateKey action{
+    .name = "action",
+    .kind = KeyKind::integer,
+    .lo = 1,
+    .hi = limits::duration_max,
+    .need = Need::required,
+    .tick = &ElectorOptions::action,
+    .doc = "How many active (unpaused) ticks the protected work takes. Required here or in \"defaults\"."};
 // Absent, the one write is at the end of the action.
-constexpr CandidateKey writes{.name = "writes",
-                              .kind = KeyKind::offsets,
-                              .lo = 1,
-                              .hi = limits::duration_max,
-                              .write = WriteBack::when_given,
-                              .within_action = true,
-                              .offsets = &ElectorOptions::writes,
-                              .given = &Candidate::writes_given};
+constexpr CandidateKey writes{
+    .name = "writes",
+    .kind = KeyKind::offsets,
+    .lo = 1,
+    .hi = limits::duration_max,
+    .write = WriteBack::when_given,
+    .within_action = true,
+    .offsets = &ElectorOptions::writes,
+    .given = &Candidate::writes_given,
+    .doc =
+        "Progress points at which the work writes to the resource, strictly increasing, each from 1 to "
+        "action. Absent: one write at the end of the action; [] never writes."};
 constexpr CandidateKey fail_at{.name = "fail_at",
                                .kind = KeyKind::integer,
                                .lo = 1,
@@ -85,19 +115,22 @@ constexpr CandidateKey fail_at{.name = "fail_at",
                                .fallback = 0,
                                .write = WriteBack::when_positive,
                                .within_action = true,
-                               .tick = &ElectorOptions::fail_at};
+                               .tick = &ElectorOptions::fail_at,
+                               .doc = "Progress (1 to action) at which the work throws and ends as action_failed."};
 constexpr CandidateKey hold_off{.name = "hold_off",
                                 .kind = KeyKind::integer,
                                 .lo = 0,
                                 .hi = limits::duration_max,
                                 .fallback = 0,
-                                .tick = &ElectorOptions::hold_off};
+                                .tick = &ElectorOptions::hold_off,
+                                .doc = "After releasing, nobody (the releaser included) may acquire for this long."};
 constexpr CandidateKey runs{.name = "runs",
                             .kind = KeyKind::integer,
                             .lo = 1,
                             .hi = limits::runs_max,
                             .fallback = 1,
-                            .count = &ElectorOptions::runs};
+                            .count = &ElectorOptions::runs,
+                            .doc = "How many times the job runs."};
 constexpr CandidateKey every{.name = "every",
                              .kind = KeyKind::integer,
                              .lo = 1,
@@ -105,7 +138,8 @@ constexpr CandidateKey every{.name = "every",
                              .need = Need::required_to_repeat,
                              .fallback = 0,
                              .write = WriteBack::when_positive,
-                             .tick = &ElectorOptions::every};
+                             .tick = &ElectorOptions::every,
+                             .doc = "Ticks between scheduled run starts; required when runs > 1."};
 }  // namespace key
 
 constexpr const CandidateKey* key_table[] = {
@@ -118,9 +152,10 @@ constexpr const CandidateKey* key_table[] = {
 // only when given says where that is recorded.
 constexpr bool well_formed(const CandidateKey& k) {
     if (k.write == WriteBack::when_given && k.given == nullptr) return false;
+    if (k.doc == nullptr) return false;  // every key is described
     const int fields = (k.tick != nullptr) + (k.count != nullptr) + (k.flag != nullptr) + (k.offsets != nullptr);
     switch (k.kind) {
-        case KeyKind::name: return fields == 0;
+        case KeyKind::name: return fields == 0 && k.doc != nullptr;
         case KeyKind::integer: return fields == 1 && (k.tick != nullptr || k.count != nullptr) && k.lo <= k.hi;
         case KeyKind::flag: return fields == 1 && k.flag != nullptr;
         case KeyKind::offsets: return fields == 1 && k.offsets != nullptr && k.lo == 1;

@@ -66,11 +66,6 @@ EventView run_event(Tick t, Phase phase, EventOp op, const Elector& e, const Run
     return ev;
 }
 
-void append_detail(std::string& detail, const char* item) {
-    if (!detail.empty()) detail += ',';
-    detail += item;
-}
-
 }  // namespace
 
 void Simulation::phase_faults(Tick t, Store& store, EventSink& sink, std::optional<StoreError>& failure) {
@@ -103,7 +98,8 @@ void Simulation::phase_faults(Tick t, Store& store, EventSink& sink, std::option
                 } else {
                     nf.partition = f.mode;
                     ev.op = EventOp::partition;
-                    ev.detail = to_string(f.mode);
+                    ev.details.add(f.mode == PartitionMode::drop_replies ? Detail::drop_replies
+                                                                         : Detail::drop_requests);
                 }
                 break;
             }
@@ -130,7 +126,7 @@ void Simulation::phase_faults(Tick t, Store& store, EventSink& sink, std::option
                     return;
                 }
                 ev.op = EventOp::failover;
-                ev.detail = to_string(f.lose);
+                ev.details.add(f.lose == FailoverLoss::all ? Detail::all : Detail::leases);
                 break;
             }
         }
@@ -218,15 +214,13 @@ void Simulation::phase_work(Tick t, Store& store, EventSink& sink, std::optional
             EventView ev = run_event(t, Phase::work, EventOp::write, e, run);
             ev.fencing = fencing;
             ev.outcome = accepted ? Outcome::accepted : Outcome::rejected;
-            detail_.clear();
-            if (!current) append_detail(detail_, "stale");
+            if (!current) ev.details.add(Detail::stale);
             // unsafe_write is defined for mode off only: validate does not
             // compare fencing numbers, and check never accepts one below.
             if (accepted && below && scenario_->resource == ResourceMode::off) {
-                append_detail(detail_, "unsafe_write");
+                ev.details.add(Detail::unsafe_write);
                 ++violations_.unsafe_write;
             }
-            ev.detail = detail_;
             if (accepted) {
                 ++resource_.accepted;
                 resource_.highest_accepted = highest ? std::max(*highest, fencing) : fencing;
@@ -378,13 +372,12 @@ EventView Simulation::acquire_event(Tick t, const Elector& e, const RunRecord& r
                                     const StoreResult<AcquireReply>& reply,
                                     const std::optional<AcquireReply>& lost_acquire) {
     EventView ev = run_event(t, Phase::acquire, EventOp::acquire, e, run);
-    detail_.clear();
     std::optional<AcquireReply> applied;
     if (reply.ok()) {
         applied = reply.value();
     } else if (lost_acquire && lost_acquire->acquired) {
         applied = lost_acquire;
-        append_detail(detail_, "reply_lost");
+        ev.details.add(Detail::reply_lost);
     }
     if (!reply.ok()) ev.outcome = Outcome::error;
     if (applied && applied->acquired) {
@@ -394,7 +387,7 @@ EventView Simulation::acquire_event(Tick t, const Elector& e, const RunRecord& r
         ev.ttl = applied->ttl;
         if (applied->fresh) {
             if (highest_issued_ && applied->fencing <= *highest_issued_) {
-                append_detail(detail_, "fencing_regressed");
+                ev.details.add(Detail::fencing_regressed);
                 ++violations_.fencing_regressed;
             }
             highest_issued_ = highest_issued_ ? std::max(*highest_issued_, applied->fencing) : applied->fencing;
@@ -402,9 +395,8 @@ EventView Simulation::acquire_event(Tick t, const Elector& e, const RunRecord& r
     } else if (applied) {
         ev.outcome = Outcome::busy;
         ev.ttl = applied->remaining;
-        if (applied->reason == BusyReason::hold_off) detail_ = "hold_off";
+        if (applied->reason == BusyReason::hold_off) ev.details.add(Detail::hold_off);
     }
-    ev.detail = detail_;
     return ev;
 }
 
@@ -426,7 +418,7 @@ void Simulation::phase_ops(Tick t, Store& store, EventSink& sink, std::optional<
         } else {
             ev.op = EventOp::validate;
             const Elector& named = electors_[static_cast<std::size_t>(op.token_of)];
-            ev.detail = named.owner();
+            ev.named_node = named.owner();
             const RunRecord* run = named.latest_run();
             if (run == nullptr) {
                 ev.outcome = Outcome::vacant;
@@ -458,8 +450,7 @@ void Simulation::phase_check(Tick t, Store& /*store*/, EventSink& sink) {
     ev.phase = Phase::check;
     if (over) {
         ev.op = EventOp::overlap_begin;
-        detail_ = std::to_string(executing);
-        ev.detail = detail_;
+        ev.overlap_count = executing;
         ++violations_.overlap;
     } else {
         ev.op = EventOp::overlap_end;

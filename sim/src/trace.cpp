@@ -3,6 +3,7 @@
 #include "leasescope/sim/trace.hpp"
 
 #include <array>
+#include <bit>
 #include <cstring>
 #include <nlohmann/json.hpp>
 
@@ -22,6 +23,12 @@ constexpr std::array<const char*, 17> outcome_names = {
     "lost", "acquired", "busy",     "skipped",  "held",     "vacant", "current",   "stale"};
 static_assert(static_cast<std::size_t>(EventOp::overlap_end) + 1 == op_names.size());
 static_assert(static_cast<std::size_t>(Outcome::stale) + 1 == outcome_names.size());
+// The one table of detail words: the trace spelling of each Detail, in the
+// order they join (model.md §12.3).
+constexpr std::array<const char*, detail_words> detail_names = {
+    "drop_requests", "drop_replies",      "leases", "all",         "hold_off",
+    "reply_lost",    "fencing_regressed", "stale",  "unsafe_write"};
+static_assert(static_cast<std::size_t>(Detail::unsafe_write) + 1 == detail_names.size());
 
 template <class E, std::size_t N>
 std::optional<E> from_names(const std::array<const char*, N>& names, std::string_view s, std::size_t first = 0) {
@@ -78,6 +85,24 @@ constexpr std::array<std::string_view, N> views_of(const std::array<const char*,
 constexpr auto phase_views = views_of(phase_names);
 constexpr auto op_views = views_of(op_names);
 constexpr auto outcome_views = views_of(outcome_names);
+constexpr auto detail_views = views_of(detail_names);
+
+// The bytes the words of `d` take, joined with commas, at most.
+constexpr std::size_t details_bytes_max = 128;
+
+// Calls f(word) for each word of `d` in the fixed order, f(",") between them.
+template <class F>
+void for_each_detail_word(Details d, F&& f) {
+    unsigned bits = d.bits();
+    bool first = true;
+    while (bits != 0) {
+        const auto i = static_cast<std::size_t>(std::countr_zero(bits));
+        bits &= bits - 1;
+        if (!first) f(std::string_view(","));
+        f(detail_views[i]);
+        first = false;
+    }
+}
 
 void append_opt_string(std::string& out, std::string_view s) {
     if (s.empty()) {
@@ -95,6 +120,21 @@ const char* to_string(Outcome o) { return outcome_names[static_cast<std::size_t>
 std::optional<Phase> phase_from_string(std::string_view s) { return from_names<Phase>(phase_names, s); }
 std::optional<EventOp> op_from_string(std::string_view s) { return from_names<EventOp>(op_names, s); }
 std::optional<Outcome> outcome_from_string(std::string_view s) { return from_names<Outcome>(outcome_names, s, 1); }
+const char* to_string(Detail d) { return detail_names[static_cast<std::size_t>(d)]; }
+std::optional<Detail> detail_from_string(std::string_view s) { return from_names<Detail>(detail_names, s); }
+
+std::string detail_text(const EventView& e) {
+    std::string out;
+    if (!e.details.empty()) {
+        for_each_detail_word(e.details, [&](std::string_view w) { out += w; });
+    } else if (e.overlap_count > 0) {
+        append_int(out, e.overlap_count);
+    } else {
+        out = e.named_node;
+    }
+    return out;
+}
+std::string detail_text(const Event& e) { return detail_text(view_of(e)); }
 
 std::string header_line(const TraceHeader& h) {
     ordered_json j;
@@ -147,6 +187,21 @@ public:
         view(s);
         *p_++ = '"';
     }
+    // The `detail` value: the words, the overlap count (a string, as the
+    // trace has always written it) or the named node, else null.
+    void detail(const EventView& e) {
+        if (!e.details.empty()) {
+            *p_++ = '"';
+            for_each_detail_word(e.details, [this](std::string_view w) { view(w); });
+            *p_++ = '"';
+        } else if (e.overlap_count > 0) {
+            *p_++ = '"';
+            integer(e.overlap_count);
+            *p_++ = '"';
+        } else {
+            opt_string(e.named_node);
+        }
+    }
     char* end() const { return p_; }
 
 private:
@@ -194,30 +249,31 @@ void write_event_line(LineWriter& w, const EventView& e) {
     w.lit(R"(,"outcome":)");
     w.opt_string(outcome_views[static_cast<std::size_t>(e.outcome)]);
     w.lit(R"(,"detail":)");
-    w.opt_string(e.detail);
+    w.detail(e);
     w.lit("}");
 }
 
 }  // namespace
 
 Event to_event(const EventView& v) {
-    return Event{v.tick,         v.seq,     v.phase, v.op,  std::string(v.node), v.run,
-                 Token(v.token), v.fencing, v.slot,  v.ttl, v.outcome,           std::string(v.detail)};
+    return Event{
+        v.tick,    v.seq,  v.phase, v.op,      std::string(v.node), v.run,           Token(v.token),
+        v.fencing, v.slot, v.ttl,   v.outcome, v.details,           v.overlap_count, std::string(v.named_node)};
 }
 
 EventView view_of(const Event& e) {
-    return EventView{e.tick,  e.seq,     e.phase, e.op,  e.node,    e.run,
-                     e.token, e.fencing, e.slot,  e.ttl, e.outcome, e.detail};
+    return EventView{e.tick,    e.seq,  e.phase, e.op,      e.node,    e.run,           e.token,
+                     e.fencing, e.slot, e.ttl,   e.outcome, e.details, e.overlap_count, e.named_node};
 }
 
 void append_event_line(std::string& out, const Event& e) { append_event_line(out, view_of(e)); }
 
 void append_event_line(std::string& out, const EventView& e) {
-    if (!plain_ascii(e.node) || !plain_ascii(e.token) || !plain_ascii(e.detail)) {
+    if (!plain_ascii(e.node) || !plain_ascii(e.token) || !plain_ascii(e.named_node)) {
         append_event_line_slow(out, e);
         return;
     }
-    const std::size_t room = 400 + e.node.size() + e.token.size() + e.detail.size();
+    const std::size_t room = 400 + details_bytes_max + e.node.size() + e.token.size() + e.named_node.size();
     // Most lines fit a buffer on the stack: written there and appended, the
     // line is copied once, where growing `out` first would also zero the room.
     constexpr std::size_t stack_room = 1024;
@@ -265,7 +321,7 @@ void append_event_line_slow(std::string& out, const EventView& e) {
     out += R"(,"outcome":)";
     append_opt_string(out, outcome_views[static_cast<std::size_t>(e.outcome)]);
     out += R"(,"detail":)";
-    append_opt_string(out, e.detail);
+    append_opt_string(out, detail_text(e));
     out += '}';
 }
 

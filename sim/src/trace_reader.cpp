@@ -152,6 +152,65 @@ std::optional<LineError> read_header(const ordered_json& j, TraceHeader& h) {
     return std::nullopt;
 }
 
+// The detail words, for the error that names an unknown one.
+std::string detail_word_list() {
+    std::string out;
+    for (std::size_t i = 0; i < detail_words; ++i) {
+        if (i > 0) out += ", ";
+        out += to_string(static_cast<Detail>(i));
+    }
+    return out;
+}
+
+// The overlap count: a whole number from 2 (an overlap has more nodes
+// executing than the capacity, at least 1) to candidates_max, in canonical
+// decimal so that writing it again gives the same bytes.
+std::optional<LineError> read_overlap_count(std::string_view text, Event& e) {
+    std::int64_t n = 0;
+    bool ok = !text.empty() && text.size() <= 6 && text[0] != '0';
+    for (const char c : text) {
+        if (c < '0' || c > '9') ok = false;
+        if (ok) n = n * 10 + (c - '0');
+    }
+    if (!ok || n < 2 || n > limits::candidates_max)
+        return LineError{fmt::format(
+            "\"detail\" of overlap_begin is \"{}\"; expected how many nodes execute, a whole number from 2 to {}", text,
+            limits::candidates_max)};
+    e.overlap_count = n;
+    return std::nullopt;
+}
+
+// The `detail` (model.md §12.3): the overlap count on overlap_begin, the
+// named node on validate, else detail words joined by commas in their fixed
+// order, each known and none twice.
+std::optional<LineError> read_detail(std::string text, Event& e) {
+    if (text.empty()) return std::nullopt;
+    if (e.op == EventOp::overlap_begin) return read_overlap_count(text, e);
+    if (e.op == EventOp::validate) {
+        e.named_node = std::move(text);
+        return std::nullopt;
+    }
+    std::string_view rest = text;
+    int last = -1;
+    while (true) {
+        const std::size_t comma = rest.find(',');
+        const std::string_view word = rest.substr(0, comma);
+        const auto d = detail_from_string(word);
+        if (!d)
+            return LineError{
+                fmt::format("\"detail\" has the unknown word \"{}\"; expected words of: {} (joined by commas)", word,
+                            detail_word_list())};
+        if (static_cast<int>(*d) <= last)
+            return LineError{
+                fmt::format("\"detail\" is \"{}\"; expected each word once, in the order {} (model.md §12.3)", text,
+                            detail_word_list())};
+        last = static_cast<int>(*d);
+        e.details.add(*d);
+        if (comma == std::string_view::npos) return std::nullopt;
+        rest.remove_prefix(comma + 1);
+    }
+}
+
 std::optional<LineError> read_event(const ordered_json& j, Event& e) {
     if (auto err = check_keys(j, {"type", "tick", "seq", "phase", "node", "run", "op", "token", "fencing", "slot",
                                   "ttl", "outcome", "detail"}))
@@ -189,8 +248,8 @@ std::optional<LineError> read_event(const ordered_json& j, Event& e) {
         if (!outcome) return LineError{fmt::format("unknown outcome \"{}\"", s)};
         e.outcome = *outcome;
     }
-    if (auto err = get_string(j, "detail", e.detail, true, limits::detail_length_max)) return err;
-    return std::nullopt;
+    if (auto err = get_string(j, "detail", s, true, limits::detail_length_max)) return err;
+    return read_detail(std::move(s), e);
 }
 
 std::optional<LineError> read_summary(const ordered_json& j, TraceSummary& s) {

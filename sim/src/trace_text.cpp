@@ -15,17 +15,6 @@ std::string short_token(const std::string& token) {
     return token.substr(0, 7) + "…";
 }
 
-bool has_detail(const Event& e, std::string_view item) {
-    std::size_t pos = 0;
-    while (pos <= e.detail.size()) {
-        std::size_t comma = e.detail.find(',', pos);
-        if (comma == std::string::npos) comma = e.detail.size();
-        if (std::string_view(e.detail).substr(pos, comma - pos) == item) return true;
-        pos = comma + 1;
-    }
-    return false;
-}
-
 // The Outcome column in words, with a leading "!" on anything a reader must
 // not miss: stale holders, rejected releases and writes, violations.
 std::string outcome_words(const Event& e) {
@@ -34,26 +23,26 @@ std::string outcome_words(const Event& e) {
         case EventOp::pause: return "paused (stop-the-world)";
         case EventOp::resume: return "resumed";
         case EventOp::crash: return "crashed: stops for good, releases nothing";
-        case EventOp::partition: return fmt::format("partitioned from the store ({})", e.detail);
+        case EventOp::partition: return fmt::format("partitioned from the store ({})", detail_text(e));
         case EventOp::heal: return "partition healed";
-        case EventOp::failover: return fmt::format("failover: replica takes over, lost {}", e.detail);
+        case EventOp::failover: return fmt::format("failover: replica takes over, lost {}", detail_text(e));
         case EventOp::expire: return fmt::format("lease expired,{} vacant", slot);
         case EventOp::start: return fmt::format("run {} starts with a new token", e.run);
         case EventOp::skip: return "skipped: gives up waiting, the action is not called";
         case EventOp::acquire:
             if (e.outcome == Outcome::acquired)
                 return fmt::format("acquired{}{}", slot,
-                                   has_detail(e, "fencing_regressed") ? "  ! FENCING REGRESSED" : "");
+                                   e.details.has(Detail::fencing_regressed) ? "  ! FENCING REGRESSED" : "");
             if (e.outcome == Outcome::busy)
-                return has_detail(e, "hold_off") ? "busy: hold-off after a release" : "busy: held by another";
-            if (has_detail(e, "reply_lost"))
+                return e.details.has(Detail::hold_off) ? "busy: hold-off after a release" : "busy: held by another";
+            if (e.details.has(Detail::reply_lost))
                 return fmt::format("! error: reply lost, lease applied in{} (orphan){}", slot,
-                                   has_detail(e, "fencing_regressed") ? ", FENCING REGRESSED" : "");
+                                   e.details.has(Detail::fencing_regressed) ? ", FENCING REGRESSED" : "");
             return "error: store unreachable";
         case EventOp::write: {
             std::string s = e.outcome == Outcome::accepted ? "write accepted" : "! write REJECTED";
-            if (has_detail(e, "unsafe_write")) s = "! write accepted: UNSAFE (older fencing than accepted)";
-            if (has_detail(e, "stale")) s = (s[0] == '!' ? "" : "! ") + s + " (STALE holder)";
+            if (e.details.has(Detail::unsafe_write)) s = "! write accepted: UNSAFE (older fencing than accepted)";
+            if (e.details.has(Detail::stale)) s = (s[0] == '!' ? "" : "! ") + s + " (STALE holder)";
             return s;
         }
         case EventOp::release:
@@ -70,8 +59,8 @@ std::string outcome_words(const Event& e) {
                 default: return "error: store unreachable (retried)";
             }
         case EventOp::status: return e.outcome == Outcome::held ? "status: held" : "status: vacant";
-        case EventOp::validate: return fmt::format("validate({}): {}", e.detail, to_string(e.outcome));
-        case EventOp::overlap_begin: return fmt::format("! OVERLAP: {} nodes executing", e.detail);
+        case EventOp::validate: return fmt::format("validate({}): {}", e.named_node, to_string(e.outcome));
+        case EventOp::overlap_begin: return fmt::format("! OVERLAP: {} nodes executing", e.overlap_count);
         case EventOp::overlap_end: return "overlap ends";
     }
     return "";

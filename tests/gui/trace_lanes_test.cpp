@@ -88,5 +88,5 @@ TEST(TraceLanes, ViolationEventIsTheUnsafeWrite) {
     ASSERT_GE(k, 0);
     const sim::Event& e = ce.trace.events[static_cast<std::size_t>(k)];
     EXPECT_EQ(e.op, sim::EventOp::write);
-    EXPECT_NE(e.detail.find("unsafe_write"), std::string::npos);
+    EXPECT_TRUE(e.details.has(sim::Detail::unsafe_write));
 }

@@ -27,7 +27,7 @@ Strings load_strings() {
     return s;
 }
 
-sim::Event event(sim::EventOp op, sim::Outcome outcome, std::string detail = {}) {
+sim::Event event(sim::EventOp op, sim::Outcome outcome, sim::Details details = {}) {
     sim::Event e;
     e.tick = 12;
     e.op = op;
@@ -35,7 +35,9 @@ sim::Event event(sim::EventOp op, sim::Outcome outcome, std::string detail = {})
     e.node = "node-a";
     e.token = "4xNabcde";
     e.fencing = 1;
-    e.detail = std::move(detail);
+    e.details = details;
+    if (op == sim::EventOp::validate) e.named_node = "node-b";
+    if (op == sim::EventOp::overlap_begin) e.overlap_count = 2;
     return e;
 }
 
@@ -63,16 +65,16 @@ TEST(Words, EveryEventKeyHasTexts) {
         event(P::pause, O::none),
         event(P::resume, O::none),
         event(P::crash, O::none),
-        event(P::partition, O::none, "drop_replies"),
+        event(P::partition, O::none, {sim::Detail::drop_replies}),
         event(P::heal, O::none),
-        event(P::failover, O::none, "leases"),
-        event(P::failover, O::none, "all"),
+        event(P::failover, O::none, {sim::Detail::leases}),
+        event(P::failover, O::none, {sim::Detail::all}),
         event(P::expire, O::expired),
         event(P::write, O::accepted),
-        event(P::write, O::accepted, "stale"),
-        event(P::write, O::accepted, "stale,unsafe_write"),
+        event(P::write, O::accepted, {sim::Detail::stale}),
+        event(P::write, O::accepted, {sim::Detail::stale, sim::Detail::unsafe_write}),
         event(P::write, O::rejected),
-        event(P::write, O::rejected, "stale"),
+        event(P::write, O::rejected, {sim::Detail::stale}),
         event(P::release, O::released),
         event(P::release, O::kept),
         event(P::release, O::not_owner),
@@ -82,18 +84,18 @@ TEST(Words, EveryEventKeyHasTexts) {
         event(P::extend, O::error),
         event(P::start, O::none),
         event(P::acquire, O::acquired),
-        event(P::acquire, O::acquired, "fencing_regressed"),
-        event(P::acquire, O::error, "reply_lost"),
+        event(P::acquire, O::acquired, {sim::Detail::fencing_regressed}),
+        event(P::acquire, O::error, {sim::Detail::reply_lost}),
         event(P::acquire, O::error),
         event(P::acquire, O::busy),
-        event(P::acquire, O::busy, "hold_off"),
+        event(P::acquire, O::busy, {sim::Detail::hold_off}),
         event(P::skip, O::skipped),
         event(P::status, O::held),
         event(P::status, O::vacant),
-        event(P::validate, O::current, "node-b"),
-        event(P::validate, O::stale, "node-b"),
-        event(P::validate, O::vacant, "node-b"),
-        event(P::overlap_begin, O::none, "2"),
+        event(P::validate, O::current),
+        event(P::validate, O::stale),
+        event(P::validate, O::vacant),
+        event(P::overlap_begin, O::none),
         event(P::overlap_end, O::none),
     };
     for (Lang lang : {Lang::en, Lang::ko}) {

@@ -224,7 +224,7 @@ struct Checker {
 
         const Cues c = cues(lang);
         // A writer is called stale only when the trace marks the write stale.
-        if (e.op == sim::EventOp::write && e.detail.find("stale") == std::string::npos) {
+        if (e.op == sim::EventOp::write && !e.details.has(sim::Detail::stale)) {
             const std::string stale_word = lang == Lang::ko ? "낡은" : "stale";
             EXPECT_FALSE(contains(ex.sentences.front().text + table_cell, stale_word))
                 << where(k) << ": a current writer called stale: " << ex.sentences.front().text << " / " << table_cell;
@@ -246,7 +246,7 @@ struct Checker {
         }
 
         // A lost lease is told by the cause the snapshots show.
-        const bool tells_loss = (e.op == sim::EventOp::write && e.detail.find("stale") != std::string::npos) ||
+        const bool tells_loss = (e.op == sim::EventOp::write && e.details.has(sim::Detail::stale)) ||
                                 (e.op == sim::EventOp::release && e.outcome == sim::Outcome::not_owner) ||
                                 (e.op == sim::EventOp::extend && e.outcome == sim::Outcome::lost);
         if (tells_loss) {
@@ -425,7 +425,7 @@ TEST(ExplainProperties, TheFenceIsToldAsItStood) {
 TEST(Words, OverlapNamesTheCountAndTheCapacity) {
     sim::Event e;
     e.op = sim::EventOp::overlap_begin;
-    e.detail = "3";
+    e.overlap_count = 3;
     EXPECT_EQ(outcome_words(e, in(Lang::en), 2), "more nodes act than the lock allows (3 > 2)");
     EXPECT_NE(outcome_words(e, in(Lang::ko), 2).find("(3 > 2)"), std::string::npos);
 }

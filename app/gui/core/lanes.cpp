@@ -54,20 +54,6 @@ SpanKind span_kind_of(sim::NodeStatus status) {
     return SpanKind::idle;
 }
 
-namespace {
-bool has_detail(const sim::Event& e, std::string_view word) {
-    // Details are comma-separated words ("stale,unsafe_write").
-    std::string_view d = e.detail;
-    while (!d.empty()) {
-        const auto comma = d.find(',');
-        if (d.substr(0, comma) == word) return true;
-        if (comma == std::string_view::npos) break;
-        d.remove_prefix(comma + 1);
-    }
-    return false;
-}
-}  // namespace
-
 MarkerKind marker_kind_of(const sim::Event& e, sim::ResourceMode mode) {
     using sim::EventOp;
     using sim::Outcome;
@@ -77,14 +63,15 @@ MarkerKind marker_kind_of(const sim::Event& e, sim::ResourceMode mode) {
         case EventOp::crash: return MarkerKind::crash;
         case EventOp::partition: return MarkerKind::partition;
         case EventOp::heal: return MarkerKind::heal;
-        case EventOp::failover: return e.detail == "all" ? MarkerKind::failover_all : MarkerKind::failover_leases;
+        case EventOp::failover:
+            return e.details.has(sim::Detail::all) ? MarkerKind::failover_all : MarkerKind::failover_leases;
         case EventOp::expire: return MarkerKind::expire;
         case EventOp::write:
             if (e.outcome == Outcome::rejected)
                 return mode == sim::ResourceMode::validate ? MarkerKind::write_rejected_token
                                                            : MarkerKind::write_rejected_fence;
-            if (has_detail(e, "unsafe_write")) return MarkerKind::write_unsafe;
-            if (has_detail(e, "stale")) return MarkerKind::write_stale;
+            if (e.details.has(sim::Detail::unsafe_write)) return MarkerKind::write_unsafe;
+            if (e.details.has(sim::Detail::stale)) return MarkerKind::write_stale;
             return MarkerKind::write_current;
         case EventOp::release:
             if (e.outcome == Outcome::not_owner) return MarkerKind::release_rejected;
@@ -97,7 +84,8 @@ MarkerKind marker_kind_of(const sim::Event& e, sim::ResourceMode mode) {
         case EventOp::start: return MarkerKind::start;
         case EventOp::acquire:
             if (e.outcome == Outcome::acquired)
-                return has_detail(e, "fencing_regressed") ? MarkerKind::acquire_regressed : MarkerKind::acquire;
+                return e.details.has(sim::Detail::fencing_regressed) ? MarkerKind::acquire_regressed
+                                                                     : MarkerKind::acquire;
             if (e.outcome == Outcome::error) return MarkerKind::acquire_error;
             return MarkerKind::acquire_busy;
         case EventOp::skip: return MarkerKind::skip;

@@ -64,10 +64,9 @@ LaneModel interleave_lanes(const LaneModel& sim_lanes, const LaneModel& live_lan
 std::int64_t violation_event(const sim::Trace& trace, bool unsafe_write, bool fencing_regressed, bool overlap) {
     for (std::size_t k = 0; k < trace.events.size(); ++k) {
         const sim::Event& e = trace.events[k];
-        const std::string_view d = e.detail;
-        if (unsafe_write && e.op == sim::EventOp::write && d.find("unsafe_write") != std::string_view::npos)
+        if (unsafe_write && e.op == sim::EventOp::write && e.details.has(sim::Detail::unsafe_write))
             return static_cast<std::int64_t>(k);
-        if (fencing_regressed && e.op == sim::EventOp::acquire && d.find("fencing_regressed") != std::string_view::npos)
+        if (fencing_regressed && e.op == sim::EventOp::acquire && e.details.has(sim::Detail::fencing_regressed))
             return static_cast<std::int64_t>(k);
         if (overlap && e.op == sim::EventOp::overlap_begin) return static_cast<std::int64_t>(k);
     }

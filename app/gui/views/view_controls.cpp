@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "../platform.hpp"
+#include "leasescope/engine/elector.hpp"
 #include "view.hpp"
 #include "view_compare.hpp"
 
@@ -264,14 +265,16 @@ private:
 
     // The words inside a knob: "lease 6 ticks = 300 ms" (the tick length is the
     // scenario's); `shown` stands for the number. extend_every 0 is the
-    // library's own period, max(lease / 3, 25 ms), told in milliseconds.
+    // library's own period (library_watchdog_period_ms, model.md §5.5), told in
+    // milliseconds.
     static std::string knob_text(const FrameContext& ctx, const char* label_key, const char* key, long long ticks,
                                  const std::string& shown) {
         const long long tick_ms = ctx.scenario.tick_ms;
         if (ticks == 0 && std::string_view(key) == "extend_every" && !ctx.scenario.candidates.empty()) {
-            const long long lease_ms = ctx.scenario.candidates.front().options.lease * tick_ms;
+            const std::int64_t period_ms =
+                library_watchdog_period_ms(ctx.scenario.candidates.front().options.lease, tick_ms);
             return ctx.strings.tr("unit.knob_library",
-                                  {{"label", ctx.tr(label_key)}, {"ms", std::to_string(std::max(lease_ms / 3, 25LL))}});
+                                  {{"label", ctx.tr(label_key)}, {"ms", std::to_string(period_ms)}});
         }
         return ctx.strings.tr(
             ticks == 1 ? "unit.knob_one" : "unit.knob",

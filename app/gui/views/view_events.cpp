@@ -166,7 +166,8 @@ private:
             }
             if (filter.IsActive()) {
                 const std::string row = e.node + " " + op_words(e, ctx.strings) + " " + outcome_words(e, ctx.strings) +
-                                        " " + sim::to_string(e.op) + " " + sim::to_string(e.outcome) + " " + e.detail;
+                                        " " + sim::to_string(e.op) + " " + sim::to_string(e.outcome) + " " +
+                                        sim::detail_text(e);
                 if (!filter.PassFilter(row.c_str())) continue;
             }
             rows_.push_back(k);

@@ -28,7 +28,7 @@ FailoverFact last_failover(const sim::Trace& trace, std::size_t end) {
         if (e.op != sim::EventOp::failover) continue;
         f.event = static_cast<std::int64_t>(k);
         f.tick = e.tick;
-        f.lost_all = e.detail == "all";
+        f.lost_all = e.details.has(sim::Detail::all);
         f.issued_before = highest;
     }
     return f;

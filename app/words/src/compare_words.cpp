@@ -60,14 +60,15 @@ std::array<std::int64_t, tally_count> tallies_until(const sim::Trace& trace, Tic
             case EventOp::write:
                 if (e.outcome == Outcome::rejected)
                     add(Tally::rejected_write);
-                else if (has_detail(e, "unsafe_write"))
+                else if (e.details.has(sim::Detail::unsafe_write))
                     add(Tally::unsafe_write);
-                else if (has_detail(e, "stale"))
+                else if (e.details.has(sim::Detail::stale))
                     add(Tally::stale_write);
                 break;
             case EventOp::overlap_begin: add(Tally::overlap); break;
             case EventOp::acquire:
-                if (e.outcome == Outcome::acquired && has_detail(e, "fencing_regressed")) add(Tally::fencing_regressed);
+                if (e.outcome == Outcome::acquired && e.details.has(sim::Detail::fencing_regressed))
+                    add(Tally::fencing_regressed);
                 break;
             case EventOp::expire: add(Tally::expired); break;
             case EventOp::extend:

@@ -3,6 +3,7 @@
 #include "leasescope/words/counterexample_words.hpp"
 
 #include "leasescope/sim/limits.hpp"
+#include "leasescope/sim/utf8.hpp"
 
 namespace leasescope::words {
 namespace {
@@ -11,15 +12,6 @@ std::string join(const std::vector<std::string>& items, const std::string& separ
     std::string out;
     for (const std::string& item : items) out += (out.empty() ? "" : separator) + item;
     return out;
-}
-
-// Cuts UTF-8 text to at most `max_bytes` without splitting a character.
-std::string clip_utf8(std::string text, std::size_t max_bytes) {
-    if (text.size() <= max_bytes) return text;
-    std::size_t cut = max_bytes;
-    while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
-    text.resize(cut);
-    return text;
 }
 
 std::string count_word(std::int64_t n, const char* one, const char* many, const Strings& s) {
@@ -114,8 +106,8 @@ void title_counterexample(sim::Counterexample& cx, const sim::Scenario& base, co
                             {"explanation", explanation_words(cx.facts, s)}};
         std::string& title = lang == Lang::ko ? cx.scenario.title.ko : cx.scenario.title.en;
         std::string& summary = lang == Lang::ko ? cx.scenario.summary.ko : cx.scenario.summary.en;
-        title = clip_utf8(s.tr("explore.title", fields), text_max);
-        summary = clip_utf8(
+        title = sim::clip_utf8(s.tr("explore.title", fields), text_max);
+        summary = sim::clip_utf8(
             s.tr(cx.facts.faults.empty() && !cx.facts.shuffled_seed ? "explore.summary.no_fault" : "explore.summary",
                  fields),
             text_max);

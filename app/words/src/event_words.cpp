@@ -22,13 +22,13 @@ std::string event_key(const Event& e) {
         case EventOp::crash: return "crash";
         case EventOp::partition: return "partition";
         case EventOp::heal: return "heal";
-        case EventOp::failover: return e.detail == "all" ? "failover.all" : "failover.leases";
+        case EventOp::failover: return e.details.has(sim::Detail::all) ? "failover.all" : "failover.leases";
         case EventOp::expire: return "expire";
         case EventOp::write:
             if (e.outcome == Outcome::rejected)
-                return has_detail(e, "stale") ? "write.rejected_stale" : "write.rejected";
-            if (has_detail(e, "unsafe_write")) return "write.unsafe";
-            if (has_detail(e, "stale")) return "write.accepted_stale";
+                return e.details.has(sim::Detail::stale) ? "write.rejected_stale" : "write.rejected";
+            if (e.details.has(sim::Detail::unsafe_write)) return "write.unsafe";
+            if (e.details.has(sim::Detail::stale)) return "write.accepted_stale";
             return "write.accepted";
         case EventOp::release:
             switch (e.outcome) {
@@ -44,10 +44,10 @@ std::string event_key(const Event& e) {
         case EventOp::start: return "start";
         case EventOp::acquire:
             if (e.outcome == Outcome::acquired)
-                return has_detail(e, "fencing_regressed") ? "acquire.regressed" : "acquire.acquired";
+                return e.details.has(sim::Detail::fencing_regressed) ? "acquire.regressed" : "acquire.acquired";
             if (e.outcome == Outcome::error)
-                return has_detail(e, "reply_lost") ? "acquire.reply_lost" : "acquire.error";
-            return has_detail(e, "hold_off") ? "acquire.busy_holdoff" : "acquire.busy";
+                return e.details.has(sim::Detail::reply_lost) ? "acquire.reply_lost" : "acquire.error";
+            return e.details.has(sim::Detail::hold_off) ? "acquire.busy_holdoff" : "acquire.busy";
         case EventOp::skip: return "skip";
         case EventOp::status: return e.outcome == Outcome::held ? "status.held" : "status.vacant";
         case EventOp::validate:
@@ -70,9 +70,9 @@ Fields event_fields(const Event& e) {
     f.emplace_back("fencing", opt_text(e.fencing));
     f.emplace_back("ttl", opt_text(e.ttl));
     f.emplace_back("token", short_token(e.token, 8));
-    f.emplace_back("detail", e.detail);
-    f.emplace_back("mode", e.detail == "drop_replies" ? "drop_replies" : "drop_requests");
-    f.emplace_back("lose", e.detail);
+    f.emplace_back("detail", sim::detail_text(e));
+    f.emplace_back("mode", e.details.has(sim::Detail::drop_replies) ? "drop_replies" : "drop_requests");
+    f.emplace_back("lose", sim::detail_text(e));
     return f;
 }
 

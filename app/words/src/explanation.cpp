@@ -94,7 +94,7 @@ private:
     }
 
     void write() {
-        const bool stale = has_detail(e_, "stale");
+        const bool stale = e_.details.has(sim::Detail::stale);
         const std::optional<Fencing> highest = highest_accepted_before(trace_, i_);
         Fields f{{"highest_before", opt_text(highest)}};
         const Fields h = holder_fields();
@@ -107,7 +107,7 @@ private:
         if (e_.outcome == Outcome::accepted) {
             switch (mode_) {
                 case sim::ResourceMode::off:
-                    if (has_detail(e_, "unsafe_write")) {
+                    if (e_.details.has(sim::Detail::unsafe_write)) {
                         add("explain.write.off_unsafe", f);
                         add("explain.advice.check_unsafe", f);
                     } else if (stale) {
@@ -249,7 +249,7 @@ private:
 
     void acquire() {
         if (e_.outcome == Outcome::acquired) {
-            if (has_detail(e_, "fencing_regressed")) {
+            if (e_.details.has(sim::Detail::fencing_regressed)) {
                 add("explain.acquire.regressed", {{"reset_tick", opt_text(counter_reset_before(trace_, i_))}});
             } else {
                 add("explain.acquire.acquired");
@@ -259,7 +259,7 @@ private:
                 add("explain.acquire.group", holder_fields());
             }
         } else if (e_.outcome == Outcome::busy) {
-            if (has_detail(e_, "hold_off")) {
+            if (e_.details.has(sim::Detail::hold_off)) {
                 add("explain.acquire.busy_holdoff", deadline_fields());
             } else {
                 Fields f = deadline_fields();
@@ -267,7 +267,7 @@ private:
                 f.insert(f.end(), h.begin(), h.end());
                 add("explain.acquire.busy", f);
             }
-        } else if (has_detail(e_, "reply_lost")) {
+        } else if (e_.details.has(sim::Detail::reply_lost)) {
             add("explain.acquire.reply_lost");
         } else {
             const NodeFaultState faults = faults_before(trace_, e_.node, i_);
@@ -362,13 +362,15 @@ private:
         add(holding ? "explain.crash" : "explain.crash.nothing_held");
     }
 
-    void partition() { add(e_.detail == "drop_replies" ? "explain.partition.replies" : "explain.partition.requests"); }
+    void partition() {
+        add(e_.details.has(sim::Detail::drop_replies) ? "explain.partition.replies" : "explain.partition.requests");
+    }
 
     void failover() {
         std::vector<std::string> lost;
         for (const Held& r : records_before(trace_, i_)) lost.push_back(r.owner + " #" + std::to_string(r.fencing));
         add(lost.empty() ? "explain.failover.nothing_held" : "explain.failover.records", {{"records", join(lost)}});
-        if (e_.detail == "all") {
+        if (e_.details.has(sim::Detail::all)) {
             add("explain.failover.all", {{"counter", ctx_.snapshot ? std::to_string(ctx_.snapshot->counter) : "–"}});
         } else {
             add("explain.failover.leases");
@@ -386,7 +388,7 @@ private:
     void overlap_begin() {
         std::vector<std::string> acting = executing(sim::NodeStatus::running);
         const std::vector<std::string> stale = executing(sim::NodeStatus::stale);
-        add("explain.overlap_begin", {{"count", e_.detail}});
+        add("explain.overlap_begin", {{"count", std::to_string(e_.overlap_count)}});
         if (!stale.empty()) add("explain.overlap.stale_nodes", {{"stale", join(stale)}});
         switch (mode_) {
             case sim::ResourceMode::off: add("explain.advice.fence_overlap"); break;

@@ -5,19 +5,6 @@
 
 namespace leasescope::words::facts {
 
-bool has_detail(const Event& e, std::string_view word) {
-    // Details combine with commas (docs/model.md §12); match whole items only.
-    std::string_view d = e.detail;
-    while (!d.empty()) {
-        const auto comma = d.find(',');
-        const std::string_view item = d.substr(0, comma);
-        if (item == word) return true;
-        if (comma == std::string_view::npos) break;
-        d.remove_prefix(comma + 1);
-    }
-    return false;
-}
-
 // The give-up event (model.md: op `skip`, outcome `skipped`).
 bool is_skip(const Event& e) { return e.op == EventOp::skip; }
 
@@ -34,7 +21,7 @@ std::string join(const std::vector<std::string>& items) {
 
 bool acquires_record(const Event& e) {
     return e.op == EventOp::acquire && e.fencing &&
-           (e.outcome == Outcome::acquired || (e.outcome == Outcome::error && has_detail(e, "reply_lost")));
+           (e.outcome == Outcome::acquired || (e.outcome == Outcome::error && e.details.has(sim::Detail::reply_lost)));
 }
 
 std::vector<Held> records_before(const sim::Trace& trace, std::size_t index) {
@@ -86,7 +73,7 @@ LeaseEnd lease_end(const sim::Trace& trace, const Token& token, std::size_t inde
             out = {LeaseEnd::Kind::release, e.tick, {}};
             holding = false;
         } else if (e.op == EventOp::failover) {
-            out = {LeaseEnd::Kind::failover, e.tick, e.detail};
+            out = {LeaseEnd::Kind::failover, e.tick, e.details};
             holding = false;
         }
     }
@@ -107,7 +94,7 @@ NodeFaultState faults_before(const sim::Trace& trace, const std::string& node, s
             case EventOp::partition:
                 s.partitioned = true;
                 s.partitioned_since = e.tick;
-                s.partition_mode = e.detail;
+                s.partition_mode = e.details;
                 break;
             case EventOp::heal: s.partitioned = false; break;
             case EventOp::crash:
@@ -159,7 +146,7 @@ std::optional<Tick> counter_reset_before(const sim::Trace& trace, std::size_t in
     std::optional<Tick> t;
     for (std::size_t k = 0; k < index && k < trace.events.size(); ++k) {
         const Event& e = trace.events[k];
-        if (e.op == EventOp::failover && e.detail == "all") t = e.tick;
+        if (e.op == EventOp::failover && e.details.has(sim::Detail::all)) t = e.tick;
     }
     return t;
 }
@@ -167,7 +154,7 @@ std::optional<Tick> counter_reset_before(const sim::Trace& trace, std::size_t in
 bool regressed_before(const sim::Trace& trace, std::size_t index) {
     for (std::size_t k = 0; k < index && k < trace.events.size(); ++k) {
         const Event& e = trace.events[k];
-        if (e.op == EventOp::acquire && has_detail(e, "fencing_regressed")) return true;
+        if (e.op == EventOp::acquire && e.details.has(sim::Detail::fencing_regressed)) return true;
     }
     return false;
 }
@@ -187,7 +174,8 @@ std::optional<Tick> run_ended_before(const sim::Trace& trace, const std::string&
         if (e.op == EventOp::crash) return e.tick;
         if (e.run != run) continue;
         if (e.op == EventOp::release || is_skip(e)) return e.tick;
-        if (e.op == EventOp::acquire && e.outcome == Outcome::error && !has_detail(e, "reply_lost")) return e.tick;
+        if (e.op == EventOp::acquire && e.outcome == Outcome::error && !e.details.has(sim::Detail::reply_lost))
+            return e.tick;
     }
     return std::nullopt;
 }

@@ -17,8 +17,6 @@ using sim::Event;
 using sim::EventOp;
 using sim::Outcome;
 
-bool has_detail(const Event& e, std::string_view word);
-
 // The give-up event (model.md: op `skip`, outcome `skipped`).
 bool is_skip(const Event& e);
 std::string opt_text(const std::optional<std::int64_t>& v);
@@ -44,7 +42,7 @@ std::optional<Fencing> highest_accepted_before(const sim::Trace& trace, std::siz
 struct LeaseEnd {
     enum class Kind { none, expiry, release, failover } kind = Kind::none;
     Tick tick = 0;
-    std::string lose;  // failover: "leases" or "all"
+    sim::Details lose;  // failover: Detail::leases or Detail::all
 };
 
 LeaseEnd lease_end(const sim::Trace& trace, const Token& token, std::size_t index);
@@ -55,7 +53,7 @@ struct NodeFaultState {
     Tick paused_since = 0;
     bool partitioned = false;
     Tick partitioned_since = 0;
-    std::string partition_mode;
+    sim::Details partition_mode;  // Detail::drop_requests or Detail::drop_replies
     bool crashed = false;
     Tick crashed_at = 0;
 };

@@ -24,6 +24,13 @@ inline std::int64_t library_watchdog_period_ms(Tick lease, std::int64_t tick_ms)
     return std::max<std::int64_t>(lease * tick_ms / 3, watchdog_period_floor_ms);
 }
 
+// The middle of tick t, t·tick_ms + tick_ms/2, where every operation of the
+// tick happens for timing purposes (model.md §5.5, §13.3), in half
+// milliseconds so that an odd tick_ms still has an exact middle. The
+// watchdog's schedule and the live driver's pacer (redis::tick_mid_us) both
+// count from it.
+inline constexpr std::int64_t tick_middle_half_ms(Tick t, std::int64_t tick_ms) { return 2 * t * tick_ms + tick_ms; }
+
 struct ElectorOptions {
     Tick start = 0;
     Tick wait = 0;       // waitTime

@@ -1,10 +1,12 @@
 #pragma once
 // The keys a candidate (and "defaults") may have, in one table: name, kind,
 // range on its own, whether it is required, its value when absent, how a
-// scenario is written back, and the field it fills. The parser and the
-// write-back (sim/src/scenario_candidates.cpp) and `leasescope-cli schema`
-// read this table, so the file format, its schema and the parser agree by
-// construction. What each key means: docs/scenario-format.md, model.md §5.1.
+// scenario is written back, the field it fills and what it means. The parser
+// and the write-back (sim/src/scenario_candidates.cpp) and `leasescope-cli
+// schema` read this table, so the file format, its schema and the parser
+// agree by construction; tests/scenario_keys_test.cpp checks the table of
+// docs/scenario-format.md ("Candidates and defaults") against it. What each
+// key means: docs/scenario-format.md, model.md §5.1.
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -52,6 +54,9 @@ struct CandidateKey {
     bool ElectorOptions::*flag = nullptr;
     std::vector<Tick> ElectorOptions::*offsets = nullptr;
     bool Candidate::*given = nullptr;  // set when the key is given, here or in "defaults"
+    // What the key means, as `leasescope-cli schema` describes it (the
+    // meaning column of docs/scenario-format.md says the same more briefly).
+    const char* doc = nullptr;
 };
 
 // Every candidate key, in the order a scenario file lists them ("name" first).

@@ -42,6 +42,15 @@ public:
     void on_event_view(const EventView&) override {}
 };
 
+// Counts the events and drops them: what the benchmarks (leasescope-cli
+// bench, bench/) measure the simulator with, without a trace's cost.
+class CountingSink final : public EventSink {
+public:
+    void on_event(const Event&) override { ++count; }
+    void on_event_view(const EventView&) override { ++count; }
+    std::int64_t count = 0;
+};
+
 // Live mode draws tokens from the operating system; the simulator still
 // draws its own first, so shuffles stay the same as in the model.
 class TokenSource {
@@ -157,7 +166,6 @@ private:
     Tick last_scheduled_tick_ = 0;        // the last tick at which a fault or op starts or ends
     std::vector<NodeIndex> acting_;       // scratch for phase 5
     std::vector<ExpiredRecord> expired_;  // scratch for phase 2
-    std::string detail_;                  // scratch: the detail an event's view shows
     // The model behind the store of the current step (Store::model()), or
     // null: node calls without a partition then go to it directly.
     ModelStore* model_ = nullptr;

@@ -1,8 +1,10 @@
 #pragma once
 // Traces (docs/model.md §12): events, the canonical JSONL bytes, SHA-256 of the event
 // lines, a reader that checks what it reads, a text table and a diff.
+#include <cstddef>
 #include <cstdint>
 #include <map>
+#include <initializer_list>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -65,7 +67,48 @@ std::optional<Phase> phase_from_string(std::string_view);
 std::optional<EventOp> op_from_string(std::string_view);
 std::optional<Outcome> outcome_from_string(std::string_view);  // not for none
 
-// One trace event. Empty strings and -1 / nullopt stand for null.
+// The words an event's `detail` can hold (model.md §12.3, trace-format.md
+// "Events"). The order here is the order in which they join with commas
+// (`reply_lost,fencing_regressed`, `stale,unsafe_write`); one table in
+// trace.cpp gives each its trace spelling.
+enum class Detail : std::uint8_t {
+    drop_requests,  // partition: the mode
+    drop_replies,
+    leases,  // failover: what the new primary lost
+    all,
+    hold_off,           // acquire, busy: the hold-off after a release
+    reply_lost,         // acquire: applied, but the node never heard the reply
+    fencing_regressed,  // acquire: a fencing number not above every one issued
+    stale,              // write: the writer's token was not current
+    unsafe_write,       // write: resource mode off accepted a lower fencing number
+};
+inline constexpr std::size_t detail_words = 9;
+const char* to_string(Detail);
+std::optional<Detail> detail_from_string(std::string_view);
+
+// A set of detail words, as a small bitset: an event's marks are checked with
+// has(), never by comparing text.
+class Details {
+public:
+    constexpr Details() = default;
+    constexpr Details(std::initializer_list<Detail> words) {
+        for (const Detail d : words) add(d);
+    }
+    constexpr bool has(Detail d) const { return (bits_ & bit(d)) != 0; }
+    constexpr void add(Detail d) { bits_ = static_cast<std::uint16_t>(bits_ | bit(d)); }
+    constexpr bool empty() const { return bits_ == 0; }
+    constexpr std::uint16_t bits() const { return bits_; }
+    bool operator==(const Details&) const = default;
+
+private:
+    static constexpr std::uint16_t bit(Detail d) { return static_cast<std::uint16_t>(1u << static_cast<unsigned>(d)); }
+    std::uint16_t bits_ = 0;
+};
+static_assert(detail_words <= 16);
+
+// One trace event. Empty strings and -1 / nullopt stand for null. The trace's
+// `detail` is one of `details` (words), `overlap_count` or `named_node`; at
+// most one is set (detail_text gives its spelling).
 struct Event {
     Tick tick = 0;
     std::int64_t seq = 0;
@@ -78,14 +121,16 @@ struct Event {
     std::optional<SlotIndex> slot;
     std::optional<Tick> ttl;
     Outcome outcome = Outcome::none;
-    std::string detail;
+    Details details;                 // partition, failover, acquire, write
+    std::int64_t overlap_count = 0;  // overlap_begin: how many nodes execute; 0 otherwise
+    std::string named_node;          // validate: the node whose token is validated
 
     bool operator==(const Event&) const = default;
 };
 
 // An event as the simulator hands it to a sink: the same fields, with the
-// node, token and detail seen in place (in the elector, the scenario or the
-// store's reply) instead of copied. Valid only during the sink's call; a
+// node, token and named node seen in place (in the elector, the scenario or
+// the store's reply) instead of copied. Valid only during the sink's call; a
 // sink that keeps events keeps to_event(view).
 struct EventView {
     Tick tick = 0;
@@ -99,10 +144,18 @@ struct EventView {
     std::optional<SlotIndex> slot;
     std::optional<Tick> ttl;
     Outcome outcome = Outcome::none;
-    std::string_view detail;
+    Details details;
+    std::int64_t overlap_count = 0;
+    std::string_view named_node;
 };
 Event to_event(const EventView&);
 EventView view_of(const Event&);
+
+// The `detail` of an event as the trace spells it ("" for null): the words
+// joined with commas in Detail's order, the overlap count in decimal, or the
+// named node.
+std::string detail_text(const EventView&);
+std::string detail_text(const Event&);
 
 struct TraceHeader {
     std::string scenario;

@@ -23,6 +23,7 @@
 #include <cstdint>
 
 #include "leasescope/engine/assert.hpp"
+#include "leasescope/engine/elector.hpp"
 #include "leasescope/engine/types.hpp"
 
 namespace leasescope::redis {
@@ -31,11 +32,11 @@ namespace leasescope::redis {
 inline constexpr std::int64_t timing_margin_ms = 2;
 
 // Microseconds from the run's start to tick t's middle (microseconds, so an
-// odd tick_ms still has an exact middle).
+// odd tick_ms still has an exact middle): the engine's tick_middle_half_ms.
 inline std::int64_t tick_mid_us(Tick t, std::int64_t tick_ms) {
     LS_ASSERT(t >= 0);
     LS_ASSERT(tick_ms >= 1);
-    return t * tick_ms * 1000 + tick_ms * 500;
+    return tick_middle_half_ms(t, tick_ms) * 500;
 }
 
 // Milliseconds from the run's start to tick t's deadline: its end less the margin.
