@@ -98,7 +98,7 @@ void WriteTally::add(const Event& e) {
     RunWrites& w = runs_[{e.node, e.run}];
     if (e.outcome == Outcome::accepted) {
         ++w.accepted;
-        if (has_detail(e, "unsafe_write")) ++w.unsafe;
+        if (e.details.has(Detail::unsafe_write)) ++w.unsafe;
     } else {
         ++w.rejected;
     }
