@@ -26,8 +26,8 @@ std::optional<Tick> parse_tick(std::string_view text) {
 
 // "A..B", "A.." or "..B" into [from, to]; an error message otherwise.
 std::string parse_ticks(const std::string& text, Tick& from, std::optional<Tick>& to) {
-    const std::string expected = fmt::format(
-        "{}: expected A..B, A.. or ..B with whole ticks from 0 to {} and A <= B", text, limits::horizon_max);
+    const std::string expected = fmt::format("{}: expected A..B, A.. or ..B with whole ticks from 0 to {} and A <= B",
+                                             text, limits::horizon_max);
     const std::size_t dots = text.find("..");
     if (dots == std::string::npos || (dots == 0 && text.size() == 2)) return expected;
     const std::string_view a = std::string_view(text).substr(0, dots);
@@ -46,9 +46,10 @@ void add_text_filter_options(CLI::App* cmd, TextFilterArgs& args) {
     cmd->add_flag("--marked", args.marked,
                   "With --format text: only the rows marked \"!\" (stale holders, rejected releases and writes, lost "
                   "leases, violations)");
-    cmd->add_option("--node", args.nodes,
-                    "With --format text: only this candidate's rows (repeatable; rows of no candidate, a failover or an "
-                    "overlap, stay)")
+    cmd->add_option(
+           "--node", args.nodes,
+           "With --format text: only this candidate's rows (repeatable; rows of no candidate, a failover or an "
+           "overlap, stay)")
         ->allow_extra_args(false);
     cmd->add_option("--ticks", args.ticks, "With --format text: only the rows of ticks A..B (A.. or ..B: open)")
         ->check(CLI::Validator(
@@ -60,8 +61,7 @@ void add_text_filter_options(CLI::App* cmd, TextFilterArgs& args) {
             "A..B"));
 }
 
-std::optional<sim::TextFilter> text_filter_for(const TextFilterArgs& args, const sim::Scenario& scenario,
-                                               bool text) {
+std::optional<sim::TextFilter> text_filter_for(const TextFilterArgs& args, const sim::Scenario& scenario, bool text) {
     sim::TextFilter filter;
     filter.marked_only = args.marked;
     if (!args.ticks.empty()) {
@@ -72,8 +72,8 @@ std::optional<sim::TextFilter> text_filter_for(const TextFilterArgs& args, const
         if (scenario.find(name) < 0) {
             std::vector<std::string> names;
             for (const auto& c : scenario.candidates) names.push_back(c.name);
-            fmt::print(stderr, "error: --node {}: {} has no such candidate; expected one of {}\n", name,
-                       scenario.name, fmt::join(names, ", "));
+            fmt::print(stderr, "error: --node {}: {} has no such candidate; expected one of {}\n", name, scenario.name,
+                       fmt::join(names, ", "));
             return std::nullopt;
         }
         filter.nodes.push_back(name);

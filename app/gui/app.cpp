@@ -135,9 +135,9 @@ bool App::rebuild(sim::Scenario scenario, bool keep_playhead, std::string& error
     const sim::Scenario& shown = run.timeline->scenario();
     // A name or title with a syllable the atlas lacks: baked before the next frame.
     bool new_glyphs = false;
-    for (const std::string_view text : {std::string_view(shown.name), std::string_view(shown.title.ko),
-                                        std::string_view(shown.title.en), std::string_view(shown.summary.ko),
-                                        std::string_view(shown.summary.en), std::string_view(shown.lock.name)}) {
+    for (const std::string_view text :
+         {std::string_view(shown.name), std::string_view(shown.title.ko), std::string_view(shown.title.en),
+          std::string_view(shown.summary.ko), std::string_view(shown.summary.en), std::string_view(shown.lock.name)}) {
         new_glyphs = add_hangul(hangul_, text) || new_glyphs;
     }
     for (const sim::Candidate& c : shown.candidates) new_glyphs = add_hangul(hangul_, c.name) || new_glyphs;
@@ -348,6 +348,26 @@ void App::shortcuts(Commands& out) const {
     }
 }
 
+namespace {
+
+// The timeline's minimum height taken from the bottom row (down to its
+// panels' title bars: their content scrolls), then from the top bar.
+void give_room_to_timeline(float timeline_min, float em, float& rest, float& bottom_h, float& top_h) {
+    float short_h = timeline_min - (rest - bottom_h);
+    if (short_h > 0) {
+        const float give = std::clamp(bottom_h - em * 2.2f, 0.0f, short_h);
+        bottom_h -= give;
+        short_h -= give;
+    }
+    if (short_h > 0) {
+        const float give = std::clamp(top_h - em * 3.0f, 0.0f, short_h);
+        top_h -= give;
+        rest += give;
+    }
+}
+
+}  // namespace
+
 void App::compute_layout(float w, float h) {
     // Sizes follow the text (em, the body font at the UI scale) and the window;
     // side panels never take more than 60 % of the width, and every panel
@@ -380,20 +400,10 @@ void App::compute_layout(float w, float h) {
     // The timeline keeps priority: its title, legend line, ruler, hint and
     // at least min(lanes, 4) lanes at their smallest height. The bottom row,
     // then the top bar give way (they scroll); the other lanes scroll.
-    const float shown_lanes = static_cast<float>(std::min<std::size_t>(std::max<std::size_t>(lanes_.lanes.size(), 1), 4));
+    const float shown_lanes =
+        static_cast<float>(std::min<std::size_t>(std::max<std::size_t>(lanes_.lanes.size(), 1), 4));
     const float timeline_min = std::round(em * 5.0f + 20.0f + shown_lanes * 20.0f * ui_scale());
-    float short_h = timeline_min - (rest - bottom_h);
-    if (short_h > 0) {
-        // Down to the panels' title bars: their content scrolls.
-        const float give = std::clamp(bottom_h - em * 2.2f, 0.0f, short_h);
-        bottom_h -= give;
-        short_h -= give;
-    }
-    if (short_h > 0) {
-        const float give = std::clamp(top_h - em * 3.0f, 0.0f, short_h);
-        top_h -= give;
-        rest += give;
-    }
+    give_room_to_timeline(timeline_min, em, rest, bottom_h, top_h);
     const float mid_h = rest - bottom_h;
     const float side_h = mid_h + transport_h;
     layout_["controls"] = {0, 0, w, top_h};
@@ -481,6 +491,10 @@ void App::draw_frame(Commands& out) {
     if (narrate_.on) draw_narration(ctx, narrate_, out);
     relayout_pending_ = false;
     ++frames_;
+    draw_focus(focus);
+}
+
+void App::draw_focus(const std::string& focus) {
     // The tour points at its panel with a thick outline over everything: on
     // the panel as drawn this frame (the user may have moved it, a remembered
     // arrangement may differ from the layout), else where the layout puts it.

@@ -125,6 +125,7 @@ private:
     // scenario shown before kept, when its run passes a limit (model.md §11.6).
     bool rebuild(sim::Scenario scenario, bool keep_playhead, std::string& error);
     void compute_layout(float width, float height);
+    void draw_focus(const std::string& focus);  // the tour's outline over its panel
     void refresh_snapshot();
     bool write_text(const std::string& path, const std::string& bytes);
     // The remembered settings (app_settings.cpp): language, speed, window, scale, palette.

@@ -68,7 +68,8 @@ int run_screenshot(App& app, WindowHost& host, const std::string& png_path, cons
                 std::fprintf(stderr, "leasescope: cannot write %s\n", png_path.c_str());
                 return io::exit_write_failed;
             }
-            if (!layout_report_path.empty() && !write_layout_report(app, layout_report_path)) return io::exit_write_failed;
+            if (!layout_report_path.empty() && !write_layout_report(app, layout_report_path))
+                return io::exit_write_failed;
             return io::exit_ok;
         }
         host.swap();

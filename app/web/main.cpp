@@ -245,8 +245,11 @@ EMSCRIPTEN_KEEPALIVE const char* ls_bench(int frames) {
 EMSCRIPTEN_KEEPALIVE const char* ls_probe() {
     if (!shell || !shell->app) return "{}";
     Shell& s = *shell;
-    nlohmann::json j{{"error", s.app->error()}, {"playing", s.app->playing()}, {"wheel_y", s.wheel_y},
-                     {"wheel_x", s.wheel_x}, {"frames", s.frames}};
+    nlohmann::json j{{"error", s.app->error()},
+                     {"playing", s.app->playing()},
+                     {"wheel_y", s.wheel_y},
+                     {"wheel_x", s.wheel_x},
+                     {"frames", s.frames}};
     // Each panel's place, and the scroll of what scrolls in it (the Events
     // panel's table is a child window of its own).
     const ImGuiContext& g = *::ImGui::GetCurrentContext();
@@ -256,9 +259,12 @@ EMSCRIPTEN_KEEPALIVE const char* ls_probe() {
         const ImGuiWindow* scrolled = panel;
         for (const ImGuiWindow* w : g.Windows)
             if (w->RootWindow == panel && w != panel && w->ScrollMax.y > 0) scrolled = w;
-        j[id] = {{"x", panel->Pos.x},           {"y", panel->Pos.y},
-                 {"w", panel->Size.x},          {"h", panel->Size.y},
-                 {"scroll_y", scrolled->Scroll.y}, {"scroll_max_y", scrolled->ScrollMax.y}};
+        j[id] = {{"x", panel->Pos.x},
+                 {"y", panel->Pos.y},
+                 {"w", panel->Size.x},
+                 {"h", panel->Size.y},
+                 {"scroll_y", scrolled->Scroll.y},
+                 {"scroll_max_y", scrolled->ScrollMax.y}};
     }
     s.reply = j.dump();
     return s.reply.c_str();

@@ -186,7 +186,8 @@ StoreResult<ExtendReply> Elector::extend_on(Tick now, S& store) {
     // A run due in this tick happens at its own moment; one whose tick has
     // passed (the node was paused, or it fell inside the acquisition tick)
     // happens now, at this tick's middle, and the missed runs collapse into it.
-    const std::int64_t moment = next_extend() == now ? next_extend_half_ms_ : tick_middle_half_ms(now, options_.tick_ms);
+    const std::int64_t moment =
+        next_extend() == now ? next_extend_half_ms_ : tick_middle_half_ms(now, options_.tick_ms);
     auto reply = store.extend(now, latest_.token, options_.lease);
     // Fixed delay: the next run is due a period after this one.
     next_extend_half_ms_ = moment + 2 * watchdog_period_ms();

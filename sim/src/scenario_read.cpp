@@ -138,22 +138,8 @@ void check_work(const Scenario& s) {
 // Reads the whole document, keeping every error in `errors` (in the order
 // checked; parse_scenario_all_errors puts them in file order). A check that
 // depends on a value with an error is left out rather than reported twice.
-Scenario read_scenario(const json& root, Failures& errors) {
-    need_object(root, "/");
-    check_keys(root, "",
-               {"$schema", "name", "title", "summary", "tick_ms", "horizon", "seed", "order", "lock", "resource",
-                "defaults", "candidates", "faults", "ops"},
-               errors);
-    Scenario s;
-    // "$schema" names the schema for editors (leasescope-cli schema); it must be a string.
-    if (root.contains("$schema"))
-        attempt(errors, [&] { get_text(root["$schema"], "/$schema", limits::text_length_max); });
-    attempt(errors, [&] {
-        if (!root.contains("name")) fail("/", "missing \"name\" (required: the scenario's name)");
-        s.name = get_identifier(root["name"], "/name");
-    });
-    if (root.contains("title")) attempt(errors, [&] { s.title = get_localized(root["title"], "/title", errors); });
-    if (root.contains("summary")) attempt(errors, [&] { s.summary = get_localized(root["summary"], "/summary", errors); });
+// The top level's plain values (model.md §11.2).
+void read_top_values(const json& root, Scenario& s, Failures& errors) {
     if (root.contains("tick_ms"))
         attempt(errors,
                 [&] { s.tick_ms = get_int(root["tick_ms"], "/tick_ms", limits::tick_ms_min, limits::tick_ms_max); });
@@ -172,6 +158,10 @@ Scenario read_scenario(const json& root, Failures& errors) {
             s.order = get_enum<Order>(root["order"], "/order",
                                       {{"declared", Order::declared}, {"shuffled", Order::shuffled}});
         });
+}
+
+// /lock, and the elector its capacity implies (model.md §5.2).
+void read_lock_section(const json& root, Scenario& s, Failures& errors) {
     attempt(errors, [&] {
         if (root.contains("lock")) {
             const json& lock = need_object(root["lock"], "/lock");
@@ -196,6 +186,10 @@ Scenario read_scenario(const json& root, Failures& errors) {
                                  s.lock.capacity, s.lock.capacity));
         }
     });
+}
+
+// /resource (model.md §8).
+void read_resource_section(const json& root, Scenario& s, Failures& errors) {
     if (root.contains("resource")) {
         attempt(errors, [&] {
             const json& res = need_object(root["resource"], "/resource");
@@ -206,6 +200,66 @@ Scenario read_scenario(const json& root, Failures& errors) {
                     {{"off", ResourceMode::off}, {"check", ResourceMode::check}, {"validate", ResourceMode::validate}});
         });
     }
+}
+
+// /faults, each checked against the candidates, then their overlaps (§7.4).
+void read_fault_list(const json& root, Scenario& s, Failures& errors) {
+    if (root.contains("faults")) {
+        const json& faults = root["faults"];
+        const bool faults_ok = attempt(errors, [&] {
+            if (!faults.is_array())
+                fail("/faults", fmt::format("expected an array of faults, found {}", describe(faults)));
+            if (static_cast<std::int64_t>(faults.size()) > limits::faults_max)
+                fail("/faults", fmt::format("expected at most {} faults, found {}", limits::faults_max, faults.size()));
+        });
+        bool each_ok = faults_ok;
+        for (std::size_t i = 0; faults_ok && i < faults.size(); ++i) {
+            const std::size_t before = errors.size();
+            attempt(errors, [&] {
+                if (std::optional<Fault> f = read_fault(faults[i], i, s, errors)) s.faults.push_back(*f);
+            });
+            each_ok = each_ok && errors.size() == before;
+        }
+        if (each_ok) attempt(errors, [&] { check_fault_overlaps(s); });
+    }
+}
+
+// /ops, each checked against the candidates (§6.1).
+void read_op_list(const json& root, Scenario& s, Failures& errors) {
+    if (root.contains("ops")) {
+        const json& ops = root["ops"];
+        const bool ops_ok = attempt(errors, [&] {
+            if (!ops.is_array()) fail("/ops", fmt::format("expected an array of ops, found {}", describe(ops)));
+            if (static_cast<std::int64_t>(ops.size()) > limits::ops_max)
+                fail("/ops", fmt::format("expected at most {} ops, found {}", limits::ops_max, ops.size()));
+        });
+        for (std::size_t i = 0; ops_ok && i < ops.size(); ++i)
+            attempt(errors, [&] {
+                if (std::optional<Op> op = read_op(ops[i], i, s, errors)) s.ops.push_back(*op);
+            });
+    }
+}
+
+Scenario read_scenario(const json& root, Failures& errors) {
+    need_object(root, "/");
+    check_keys(root, "",
+               {"$schema", "name", "title", "summary", "tick_ms", "horizon", "seed", "order", "lock", "resource",
+                "defaults", "candidates", "faults", "ops"},
+               errors);
+    Scenario s;
+    // "$schema" names the schema for editors (leasescope-cli schema); it must be a string.
+    if (root.contains("$schema"))
+        attempt(errors, [&] { get_text(root["$schema"], "/$schema", limits::text_length_max); });
+    attempt(errors, [&] {
+        if (!root.contains("name")) fail("/", "missing \"name\" (required: the scenario's name)");
+        s.name = get_identifier(root["name"], "/name");
+    });
+    if (root.contains("title")) attempt(errors, [&] { s.title = get_localized(root["title"], "/title", errors); });
+    if (root.contains("summary"))
+        attempt(errors, [&] { s.summary = get_localized(root["summary"], "/summary", errors); });
+    read_top_values(root, s, errors);
+    read_lock_section(root, s, errors);
+    read_resource_section(root, s, errors);
     const Defaults defaults = read_defaults(root, errors);
     bool candidates_ok = attempt(errors, [&] {
         if (!root.contains("candidates"))
@@ -246,36 +300,8 @@ Scenario read_scenario(const json& root, Failures& errors) {
         s.candidates.push_back(std::move(c));
     }
     if (candidates_ok && errors.empty()) attempt(errors, [&] { check_work(s); });
-    if (root.contains("faults")) {
-        const json& faults = root["faults"];
-        const bool faults_ok = attempt(errors, [&] {
-            if (!faults.is_array())
-                fail("/faults", fmt::format("expected an array of faults, found {}", describe(faults)));
-            if (static_cast<std::int64_t>(faults.size()) > limits::faults_max)
-                fail("/faults", fmt::format("expected at most {} faults, found {}", limits::faults_max, faults.size()));
-        });
-        bool each_ok = faults_ok;
-        for (std::size_t i = 0; faults_ok && i < faults.size(); ++i) {
-            const std::size_t before = errors.size();
-            attempt(errors, [&] {
-                if (std::optional<Fault> f = read_fault(faults[i], i, s, errors)) s.faults.push_back(*f);
-            });
-            each_ok = each_ok && errors.size() == before;
-        }
-        if (each_ok) attempt(errors, [&] { check_fault_overlaps(s); });
-    }
-    if (root.contains("ops")) {
-        const json& ops = root["ops"];
-        const bool ops_ok = attempt(errors, [&] {
-            if (!ops.is_array()) fail("/ops", fmt::format("expected an array of ops, found {}", describe(ops)));
-            if (static_cast<std::int64_t>(ops.size()) > limits::ops_max)
-                fail("/ops", fmt::format("expected at most {} ops, found {}", limits::ops_max, ops.size()));
-        });
-        for (std::size_t i = 0; ops_ok && i < ops.size(); ++i)
-            attempt(errors, [&] {
-                if (std::optional<Op> op = read_op(ops[i], i, s, errors)) s.ops.push_back(*op);
-            });
-    }
+    read_fault_list(root, s, errors);
+    read_op_list(root, s, errors);
     return s;
 }
 

@@ -186,8 +186,8 @@ std::size_t state_bytes(const Simulation& sim, const ModelStore& store) {
 
 }  // namespace
 
-Timeline::Timeline(Scenario scenario, Tick checkpoint_every, std::size_t checkpoint_bytes_max,
-                   TickObserver* observer, std::int64_t events_max)
+Timeline::Timeline(Scenario scenario, Tick checkpoint_every, std::size_t checkpoint_bytes_max, TickObserver* observer,
+                   std::int64_t events_max)
     : scenario_(std::make_unique<Scenario>(std::move(scenario))), checkpoint_every_(checkpoint_every) {
     LS_ASSERT(checkpoint_every_ >= 1);
     LS_ASSERT(events_max >= 0);

@@ -88,8 +88,7 @@ bool text_marked(const Event& e) { return outcome_words(e).find('!') != std::str
 
 bool TextFilter::keeps(const Event& e) const {
     if (e.tick < from || (to && e.tick > *to)) return false;
-    if (!nodes.empty() && !e.node.empty() && std::find(nodes.begin(), nodes.end(), e.node) == nodes.end())
-        return false;
+    if (!nodes.empty() && !e.node.empty() && std::find(nodes.begin(), nodes.end(), e.node) == nodes.end()) return false;
     return !marked_only || text_marked(e);
 }
 

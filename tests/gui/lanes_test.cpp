@@ -116,8 +116,8 @@ TEST(Lanes, TheOpsLaneIsNamedByItsActors) {
         const sim::Timeline& timeline = *run.timeline;
         if (timeline.scenario().ops.empty()) continue;
         const LaneModel& model = run.lanes;
-        const auto ops = std::find_if(model.lanes.begin(), model.lanes.end(),
-                                      [](const Lane& l) { return l.kind == LaneKind::ops; });
+        const auto ops =
+            std::find_if(model.lanes.begin(), model.lanes.end(), [](const Lane& l) { return l.kind == LaneKind::ops; });
         ASSERT_NE(ops, model.lanes.end()) << name;
         std::string actors;
         const auto& cands = timeline.trace().header.candidates;

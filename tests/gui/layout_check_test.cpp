@@ -90,8 +90,8 @@ TEST(LayoutCheck, ATimelineShowsLanesOrHintsAtThem) {
     EXPECT_EQ(check_layout({}, {}, 200, 100, {{"timeline", 2, 4, false}}).size(), 1u);
     EXPECT_TRUE(check_layout({}, {}, 200, 100, {{"timeline", 2, 4, true}}).empty());
     EXPECT_TRUE(check_layout({}, {}, 200, 100, {{"timeline", 4, 4, false}}).empty());
-    const std::string report = layout_report({}, {drawn(DrawnKind::mark_label, "#33", {1, 2, 3, 4}, panel)}, {},
-                                             {{"timeline", 2, 4, true}});
+    const std::string report =
+        layout_report({}, {drawn(DrawnKind::mark_label, "#33", {1, 2, 3, 4}, panel)}, {}, {{"timeline", 2, 4, true}});
     EXPECT_NE(report.find("timeline: timeline shows 2 of 4 lanes, with a scroll hint"), std::string::npos);
     EXPECT_NE(report.find("label: timeline [1,2 - 3,4]"), std::string::npos);
 }

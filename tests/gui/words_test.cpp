@@ -231,9 +231,10 @@ TEST(Words, EveryPresetEventFormatsCompletely) {
                 // The state at the end of the tick is empty when nothing is held and nobody works
                 // (never a bare heading); the other texts always say something.
                 const std::string state = explain_state(snap, s);
-                EXPECT_EQ(state.find('{'), std::string::npos) << entry.path().filename() << " event " << k << ": " << state;
-                for (const std::string& text : {describe_event(events[k], s), outcome_words(events[k], s),
-                                                explain_event(ctx, s)}) {
+                EXPECT_EQ(state.find('{'), std::string::npos)
+                    << entry.path().filename() << " event " << k << ": " << state;
+                for (const std::string& text :
+                     {describe_event(events[k], s), outcome_words(events[k], s), explain_event(ctx, s)}) {
                     EXPECT_FALSE(text.empty()) << entry.path().filename() << " event " << k;
                     EXPECT_EQ(text.find('{'), std::string::npos)
                         << entry.path().filename() << " event " << k << ": " << text;

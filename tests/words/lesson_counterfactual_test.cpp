@@ -43,32 +43,57 @@ struct Counterfactual {
 
 const std::vector<Counterfactual>& rows() {
     static const std::vector<Counterfactual> r = {
-        {"summary", "hold-off-handover", "With hold_off 0", "홀드오프가 0이면",
+        {"summary",
+         "hold-off-handover",
+         "With hold_off 0",
+         "홀드오프가 0이면",
          {{"candidates.0.hold_off", "0"}},
-         {{"node-b", "acquire", "acquired", 3}, {"node-b", "acquire", "acquired", 6, false},
+         {{"node-b", "acquire", "acquired", 3},
+          {"node-b", "acquire", "acquired", 6, false},
           {"node-a", "skip", "", 5}}},
-        {"summary", "deadline-lock-vs-group", "With a group of one", "슬롯 하나짜리 그룹",
+        {"summary",
+         "deadline-lock-vs-group",
+         "With a group of one",
+         "슬롯 하나짜리 그룹",
          {{"lock.elector", "\"group\""}},
          {{"node-b", "acquire", "acquired", 3}}},
-        {"tour 3", "contention", "Had the action thrown", "작업이 예외를 던졌다면",
+        {"tour 3",
+         "contention",
+         "Had the action thrown",
+         "작업이 예외를 던졌다면",
          {{"candidates.0.fail_at", "4"}},
          {{"node-a", "", "action_failed"}, {"node-a", "release", "released"}}},
-        {"tour 3", "contention", "Had the store been unreachable", "저장소에 닿지 못했다면",
+        {"tour 3",
+         "contention",
+         "Had the store been unreachable",
+         "저장소에 닿지 못했다면",
          {{"faults", R"([{"kind":"partition","node":"node-a","at":0,"ticks":3}])"}},
          {{"node-a", "", "acquire_failed"}}},
         // A longer action lets the fourth extension happen (the preset's work ends before it).
-        {"tour 5", "auto-extension", "A 10-tick lease (500 ms) would extend", "10틱 리스(500 ms)라면",
+        {"tour 5",
+         "auto-extension",
+         "A 10-tick lease (500 ms) would extend",
+         "10틱 리스(500 ms)라면",
          {{"defaults.lease", "10"}, {"defaults.action", "16"}},
-         {{"node-a", "extend", "renewed", 3}, {"node-a", "extend", "renewed", 7},
-          {"node-a", "extend", "renewed", 10}, {"node-a", "extend", "renewed", 13}}},
+         {{"node-a", "extend", "renewed", 3},
+          {"node-a", "extend", "renewed", 7},
+          {"node-a", "extend", "renewed", 10},
+          {"node-a", "extend", "renewed", 13}}},
         // The second run of each period, 3 ticks after the first (the job's length).
-        {"summary", "scheduled-job", "set min_lease to 0 and every period runs twice",
+        {"summary",
+         "scheduled-job",
+         "set min_lease to 0 and every period runs twice",
          "최소 리스를 0으로 바꾸면 주기마다 두 번 실행됩니다",
          {{"defaults.min_lease", "0"}},
-         {{"", "acquire", "acquired", 3}, {"", "acquire", "acquired", 13}, {"", "acquire", "acquired", 23},
+         {{"", "acquire", "acquired", 3},
+          {"", "acquire", "acquired", 13},
+          {"", "acquire", "acquired", 23},
           {"", "acquire", "acquired", 33}}},
         // Seed 2026 elects node-b first; seed 1 another node.
-        {"summary", "racing-acquire", "Change the seed to see another history", "시드를 바꾸면 다른 역사를",
+        {"summary",
+         "racing-acquire",
+         "Change the seed to see another history",
+         "시드를 바꾸면 다른 역사를",
          {{"seed", "1"}},
          {{"node-b", "", "skipped"}, {"node-c", "", "elected"}}},
     };
@@ -132,8 +157,8 @@ TEST(LessonCounterfactuals, EachOneIsWhatTheOtherRunDoes) {
         ASSERT_TRUE(parsed.ok()) << parsed.error().to_string();
         const sim::Trace trace = sim::simulate(std::move(parsed).value());
         for (const Fact& f : c.facts)
-            EXPECT_EQ(holds(trace, f), f.present) << (f.present ? "lacks " : "has ") << f.node << " " << f.op << " "
-                                                  << f.outcome << " at " << f.tick;
+            EXPECT_EQ(holds(trace, f), f.present)
+                << (f.present ? "lacks " : "has ") << f.node << " " << f.op << " " << f.outcome << " at " << f.tick;
     }
 }
 

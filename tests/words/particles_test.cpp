@@ -40,23 +40,22 @@ TEST(Particles, HangulByItsFinalConsonant) {
 }
 
 TEST(Particles, LatinNamesAndClosingMarks) {
-    EXPECT_EQ(particle_after("node-a", "(이)가"), "가");       // 에이
-    EXPECT_EQ(particle_after("node-l", "(이)가"), "이");       // 엘
-    EXPECT_EQ(particle_after("node-m", "(은)는"), "은");       // 엠
-    EXPECT_EQ(particle_after("worker-1", "(은)는"), "은");     // 일
-    EXPECT_EQ(particle_after("operator", "(이)가"), "가");     // 오퍼레이터
-    EXPECT_EQ(particle_after("main", "(을)를"), "을");         // 메인
-    EXPECT_EQ(particle_after("“check”", "(은)는"), "는");      // the quote is skipped: 체크
-    EXPECT_EQ(particle_after("7FuM4…", "(으)로"), "로");       // the ellipsis is skipped: 사
-    EXPECT_EQ(particle_after("x", "(없)음"), "(없)음");        // not a pair: left as it is
+    EXPECT_EQ(particle_after("node-a", "(이)가"), "가");    // 에이
+    EXPECT_EQ(particle_after("node-l", "(이)가"), "이");    // 엘
+    EXPECT_EQ(particle_after("node-m", "(은)는"), "은");    // 엠
+    EXPECT_EQ(particle_after("worker-1", "(은)는"), "은");  // 일
+    EXPECT_EQ(particle_after("operator", "(이)가"), "가");  // 오퍼레이터
+    EXPECT_EQ(particle_after("main", "(을)를"), "을");      // 메인
+    EXPECT_EQ(particle_after("“check”", "(은)는"), "는");   // the quote is skipped: 체크
+    EXPECT_EQ(particle_after("7FuM4…", "(으)로"), "로");    // the ellipsis is skipped: 사
+    EXPECT_EQ(particle_after("x", "(없)음"), "(없)음");     // not a pair: left as it is
 }
 
 TEST(Particles, ResolvedWhereFieldsAreFilled) {
     EXPECT_EQ(resolve_particles("이벤트 11(이)가 처음"), "이벤트 11이 처음");
     EXPECT_EQ(format_fields("이벤트 {event}(이)가 처음", {{"event", "11"}}), "이벤트 11이 처음");
     EXPECT_EQ(format_fields("이벤트 {event}(이)가 처음", {{"event", "12"}}), "이벤트 12가 처음");
-    EXPECT_EQ(format_fields("{node}(은)는 {fencing}(으)로", {{"node", "node-b"}, {"fencing", "3"}}),
-              "node-b는 3으로");
+    EXPECT_EQ(format_fields("{node}(은)는 {fencing}(으)로", {{"node", "node-b"}, {"fencing", "3"}}), "node-b는 3으로");
 }
 
 // A Korean text that puts a bare particle right after a field guesses the

@@ -203,8 +203,8 @@ void LaneRecorder::record_node(std::int32_t i, const sim::NodeSnapshot& node, Ti
     pause.kind = SpanKind::paused;
     track(pause_open_[ui], t, node.paused, pause, lane_at(i).overlays);
     Span part;
-    part.kind = node.partition == sim::PartitionMode::drop_replies ? SpanKind::partition_replies
-                                                                   : SpanKind::partition_requests;
+    part.kind =
+        node.partition == sim::PartitionMode::drop_replies ? SpanKind::partition_replies : SpanKind::partition_requests;
     track(part_open_[ui], t, node.partition.has_value(), part, lane_at(i).overlays);
 }
 
@@ -298,8 +298,8 @@ LaneModel LaneRecorder::finish(const sim::Timeline& timeline) {
 ShownRun run_scenario(sim::Scenario scenario) {
     LaneRecorder recorder(scenario);
     ShownRun run;
-    run.timeline = std::make_unique<sim::Timeline>(std::move(scenario), 64,
-                                                   sim::Timeline::default_checkpoint_bytes_max, &recorder);
+    run.timeline = std::make_unique<sim::Timeline>(std::move(scenario), 64, sim::Timeline::default_checkpoint_bytes_max,
+                                                   &recorder);
     run.lanes = recorder.finish(*run.timeline);
     return run;
 }

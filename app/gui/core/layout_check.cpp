@@ -136,9 +136,8 @@ std::string layout_report(const std::vector<LayoutWindow>& windows, const std::v
         out += "timeline: " + t.window + " shows " + std::to_string(t.lanes_shown) + " of " +
                std::to_string(t.lanes_total) + " lanes" + (t.hint ? ", with a scroll hint" : "") + "\n";
     for (const LayoutItem& it : items)
-        out += std::string(kind_word(it)) + it.window + " " + rect_text(it.rect) + " clip " +
-               rect_text(it.clip) + (it.scrolls_y ? " scrolls" : "") + (it.scrolls_x ? " scrolls-x " : " ") +
-               short_label(it.label) + "\n";
+        out += std::string(kind_word(it)) + it.window + " " + rect_text(it.rect) + " clip " + rect_text(it.clip) +
+               (it.scrolls_y ? " scrolls" : "") + (it.scrolls_x ? " scrolls-x " : " ") + short_label(it.label) + "\n";
     return out;
 }
 

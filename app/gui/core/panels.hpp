@@ -12,7 +12,7 @@ namespace leasescope::gui {
 // (controls) and the transport always stay: without them nothing can be
 // changed on screen. "code" opens the Code panel.
 inline constexpr std::array<std::string_view, 8> choosable_panels{"candidates", "action", "timeline", "record",
-                                                                   "resource",   "events", "explain",  "code"};
+                                                                  "resource",   "events", "explain",  "code"};
 
 // The open panels: all of the usual ones unless a list was given.
 struct PanelChoice {

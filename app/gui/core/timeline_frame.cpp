@@ -27,7 +27,8 @@ void place_rows(const LaneModel& model, const TimelineViewport& view, TimelineFr
         f.lanes_h = std::max(f.lane_h, f.lanes_h - view.hint_h);
         f.hint_box = Box{view.x, f.lanes_y + f.lanes_h, view.x + view.width, f.lanes_y + f.lanes_h + view.hint_h};
         f.plot_w = std::max(50.0f, f.plot_w - view.scrollbar_w);
-        f.scrollbar = Box{f.plot_x + f.plot_w, f.lanes_y, f.plot_x + f.plot_w + view.scrollbar_w, f.lanes_y + f.lanes_h};
+        f.scrollbar =
+            Box{f.plot_x + f.plot_w, f.lanes_y, f.plot_x + f.plot_w + view.scrollbar_w, f.lanes_y + f.lanes_h};
     }
     f.scroll_y = std::clamp(view.scroll_y, 0.0f, std::max(0.0f, f.content_h - f.lanes_h));
     f.axis.first_tick = view.first_tick;
@@ -202,9 +203,9 @@ FrameHit hit_test(const TimelineFrame& f, float x, float y) {
     for (std::size_t i = 0; i < f.layout.marks.size(); ++i) {
         const PlacedMark& pm = f.layout.marks[i];
         if (pm.lane != hit.lane) continue;
-        const bool near = f.layout.overview ? std::fabs(x - pm.x) <= 2.5f
-                                            : x >= pm.box.x0 - 2 && x <= pm.box.x1 + 2 && y >= pm.box.y0 - 2 &&
-                                                  y <= pm.box.y1 + 2;
+        const bool near = f.layout.overview
+                              ? std::fabs(x - pm.x) <= 2.5f
+                              : x >= pm.box.x0 - 2 && x <= pm.box.x1 + 2 && y >= pm.box.y0 - 2 && y <= pm.box.y1 + 2;
         if (near) hit.mark = static_cast<std::int32_t>(i);
     }
     return hit;

@@ -21,18 +21,18 @@ namespace leasescope::gui {
 
 // Where the timeline goes and what of the run it shows.
 struct TimelineViewport {
-    float x = 0, y = 0;           // top left of the whole timeline (ruler included)
+    float x = 0, y = 0;  // top left of the whole timeline (ruler included)
     float width = 800, height = 400;
-    float label_w = 120;          // the lane titles' column
+    float label_w = 120;  // the lane titles' column
     float ruler_h = 24;
     float lane_h_min = 20, lane_h_max = 50;  // lanes share the height between these
-    float scroll_y = 0;           // lanes scrolled out of view at the top, in px
-    double first_tick = 0;        // the tick at the plot's left edge
+    float scroll_y = 0;                      // lanes scrolled out of view at the top, in px
+    double first_tick = 0;                   // the tick at the plot's left edge
     double px_per_tick = 20;
-    Tick playhead = tick_none;    // its badge on the ruler (tick_none: none)
+    Tick playhead = tick_none;        // its badge on the ruler (tick_none: none)
     Tick resource_until = tick_none;  // the resource lane ends after this tick (tick_none: never)
-    float scale = 1.0f;           // the UI scale: marks grow with it
-    float state_square_w = 11;    // room left before a candidate's title (its state square)
+    float scale = 1.0f;               // the UI scale: marks grow with it
+    float state_square_w = 11;        // room left before a candidate's title (its state square)
     // When the lanes do not all fit: the height of the strip under them that
     // says how many more there are, and the width of the scrollbar beside
     // them (0: the view shows neither).
@@ -41,12 +41,12 @@ struct TimelineViewport {
 };
 
 struct FrameLane {
-    std::int32_t lane = 0;  // index into the model's lanes
-    std::string title;      // translated ("slot 0" / "슬롯 0"), shortened with "…" to fit its column
-    Box box;                // the whole row, title column included
-    Box title_box;          // where the title's text goes
-    bool store_part = false;          // a lane of the store's side (slot, hold-off, resource, ops)
-    bool first_of_store = false;      // a separator above it
+    std::int32_t lane = 0;        // index into the model's lanes
+    std::string title;            // translated ("slot 0" / "슬롯 0"), shortened with "…" to fit its column
+    Box box;                      // the whole row, title column included
+    Box title_box;                // where the title's text goes
+    bool store_part = false;      // a lane of the store's side (slot, hold-off, resource, ops)
+    bool first_of_store = false;  // a separator above it
 };
 
 struct FrameSpan {
@@ -65,11 +65,11 @@ struct TimelineFrame {
     std::int32_t first_lane = 0, last_lane = -1;
     std::int32_t hidden_above = 0, hidden_below = 0;  // lanes scrolled out of view
     std::vector<FrameLane> lanes;
-    std::vector<FrameSpan> spans;    // main spans, then overlays, lane by lane
-    std::vector<DrawSpan> overlap;   // the overlap band, behind the candidate lanes
-    Box overlap_band;                // its rows (y0 … y1)
-    LaneLayout layout;               // marks and words
-    RulerLayout ruler;               // the tick numbers and the playhead's badge
+    std::vector<FrameSpan> spans;   // main spans, then overlays, lane by lane
+    std::vector<DrawSpan> overlap;  // the overlap band, behind the candidate lanes
+    Box overlap_band;               // its rows (y0 … y1)
+    LaneLayout layout;              // marks and words
+    RulerLayout ruler;              // the tick numbers and the playhead's badge
     // Lanes out of view: the hint's words and strip, the scrollbar and its thumb (empty boxes: all in view).
     std::string hint;
     Box hint_box, hint_text, scrollbar, thumb;

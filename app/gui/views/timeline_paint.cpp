@@ -273,7 +273,8 @@ void paint_rows(const FrameContext& ctx, const FramePaint& p, ImDrawList* still,
         // A pale band behind the lanes and a solid strip under the ruler (see the legend).
         still->AddRectFilled(ImVec2(d.x0, f.overlap_band.y0), ImVec2(d.x1, f.overlap_band.y1),
                              col(ctx.palette.of(SpanKind::stale), 0.10f));
-        still->AddRectFilled(ImVec2(d.x0, f.lanes_y), ImVec2(d.x1, f.lanes_y + 4), col(ctx.palette.of(SpanKind::stale)));
+        still->AddRectFilled(ImVec2(d.x0, f.lanes_y), ImVec2(d.x1, f.lanes_y + 4),
+                             col(ctx.palette.of(SpanKind::stale)));
     }
     for (const FrameLane& fl : f.lanes) {
         const Lane& lane = p.model.lanes[static_cast<std::size_t>(fl.lane)];
@@ -390,7 +391,8 @@ void probe_frame(const LaneModel& model, const TimelineFrame& f) {
         }
         probe::drawn(DrawnKind::mark, what, rect(pm.box), lane, hint && !whole);
     }
-    for (const PlacedLabel& pl : f.layout.labels) probe::drawn(DrawnKind::mark_label, pl.text, rect(pl.box), plot, hint);
+    for (const PlacedLabel& pl : f.layout.labels)
+        probe::drawn(DrawnKind::mark_label, pl.text, rect(pl.box), plot, hint);
     const LayoutRect ruler{f.plot_x, f.top, f.plot_x + f.plot_w, f.lanes_y};
     for (const RulerLabel& l : f.ruler.labels) probe::drawn(DrawnKind::tick_number, l.text, rect(l.box), ruler, false);
     if (f.ruler.playhead_visible)
@@ -416,8 +418,9 @@ std::string hit_words(const FrameContext& ctx, const FramePaint& p, const sim::T
     const FrameSpan& s = p.frame.spans[static_cast<std::size_t>(hit.span)];
     const Span& sp = (s.overlay ? lane.overlays : lane.spans)[static_cast<std::size_t>(s.draw.span)];
     if (!s.overlay) return span_words(ctx, sp, lane, s.draw);
-    return ctx.strings.tr(std::string("tip.") + span_kind_name(sp.kind),
-                          {{"node", lane.label}, {"from", std::to_string(sp.begin)}, {"to", std::to_string(sp.end - 1)}});
+    return ctx.strings.tr(
+        std::string("tip.") + span_kind_name(sp.kind),
+        {{"node", lane.label}, {"from", std::to_string(sp.begin)}, {"to", std::to_string(sp.end - 1)}});
 }
 
 }  // namespace leasescope::gui

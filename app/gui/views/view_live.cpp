@@ -186,9 +186,9 @@ private:
         v.width = std::max(60.0f, avail.x - 6);
         v.label_w = em * 7.5f;
         v.ruler_h = em + 10;
-        const float row_h = std::clamp((avail.y - v.ruler_h - em * 1.4f) /
-                                           static_cast<float>(std::max<std::size_t>(1, rows.lanes.size())),
-                                       9.0f, 26.0f);
+        const float row_h = std::clamp(
+            (avail.y - v.ruler_h - em * 1.4f) / static_cast<float>(std::max<std::size_t>(1, rows.lanes.size())), 9.0f,
+            26.0f);
         v.lane_h_min = v.lane_h_max = row_h;
         v.height = v.ruler_h + row_h * static_cast<float>(rows.lanes.size());
         v.px_per_tick = std::max(50.0f, v.width - v.label_w) / static_cast<double>(end + 1);
@@ -242,7 +242,8 @@ private:
         dl->AddRectFilled(ImVec2(x - half, f.lanes_y), ImVec2(x + half, bottom), col(loud, 0.18f));
         dl->AddLine(ImVec2(x, top), ImVec2(x, bottom), col(loud), 3.0f);
         for (const PlacedMark& pm : f.layout.marks) {
-            const Marker& m = rows.lanes[static_cast<std::size_t>(pm.lane)].markers[static_cast<std::size_t>(pm.marker)];
+            const Marker& m =
+                rows.lanes[static_cast<std::size_t>(pm.lane)].markers[static_cast<std::size_t>(pm.marker)];
             if (m.event == div) dl->AddCircle(ImVec2(pm.x, pm.y), std::max(9.0f, pm.r * 1.6f), col(loud), 0, 3.0f);
         }
         const std::string text = ctx.strings.tr("live.divergence_mark", {{"tick", std::to_string(t)}});
@@ -255,7 +256,7 @@ private:
     // The rows the panel draws, built again when either side changes.
     const LaneModel& live_rows(const FrameContext& ctx, const LaneModel& sim_lanes, bool own) {
         const LiveStatus& s = ctx.live;
-        const RowsKey key{ctx.timeline_generation, own, sim_lanes.event_count, s.live_lanes.event_count,
+        const RowsKey key{ctx.timeline_generation,   own,       sim_lanes.event_count, s.live_lanes.event_count,
                           s.live_lanes.lanes.size(), ctx.lang()};
         if (rows_valid_ && key == rows_key_) return rows_;
         rows_ = interleave_lanes(sim_lanes, s.live_lanes, [&](const Lane& lane, bool live_side) {

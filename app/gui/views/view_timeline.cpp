@@ -26,8 +26,8 @@ public:
             return;
         }
         // Every lane at its smallest height, under the ruler.
-        const float lanes_need_h = ImGui::GetFontSize() + 10 +
-                                   static_cast<float>(ctx.lanes.lanes.size()) * 20.0f * ctx.scale;
+        const float lanes_need_h =
+            ImGui::GetFontSize() + 10 + static_cast<float>(ctx.lanes.lanes.size()) * 20.0f * ctx.scale;
         legend_.draw(ctx, lanes_need_h);
         measure_titles(ctx);
         TimelineViewport view = viewport(ctx);
@@ -42,11 +42,13 @@ public:
         hover_event_ = -1;
         if (hit.mark >= 0) {
             const PlacedMark& pm = frame_.layout.marks[static_cast<std::size_t>(hit.mark)];
-            hover_event_ = ctx.lanes.lanes[static_cast<std::size_t>(pm.lane)].markers[static_cast<std::size_t>(pm.marker)].event;
+            hover_event_ =
+                ctx.lanes.lanes[static_cast<std::size_t>(pm.lane)].markers[static_cast<std::size_t>(pm.marker)].event;
         }
         paint(ctx, view);
         probe_frame(ctx.lanes, frame_);
-        const std::string hover_text = hit_words(ctx, FramePaint{ctx.lanes, frame_, &ctx.snap}, ctx.timeline.trace(), hit);
+        const std::string hover_text =
+            hit_words(ctx, FramePaint{ctx.lanes, frame_, &ctx.snap}, ctx.timeline.trace(), hit);
         if (!hover_text.empty() && !ImGui::IsPopupOpen("fault_menu")) {
             ImGui::BeginTooltip();
             ImGui::PushTextWrapPos(ImGui::GetFontSize() * 28);
@@ -134,7 +136,8 @@ private:
             if (io.KeyShift)
                 scroll_y_ = std::clamp(scroll_y_ - io.MouseWheel * rows.lane_h * 2, 0.0f, max_scroll);
             else
-                axis_ = zoom_axis(axis_, std::pow(1.25, static_cast<double>(io.MouseWheel)), std::max(mouse.x, rows.plot_x));
+                axis_ = zoom_axis(axis_, std::pow(1.25, static_cast<double>(io.MouseWheel)),
+                                  std::max(mouse.x, rows.plot_x));
         }
         if (ImGui::IsItemActivated() && ImGui::IsMouseClicked(ImGuiMouseButton_Left)) scrubbing_ = in_ruler && in_plot;
         const auto tick_at_mouse = [&] {
@@ -175,8 +178,15 @@ private:
         sdl->_ResetForNewFrame();
         sdl->PushClipRectFullScreen();
         sdl->PushTextureID(ImGui::GetIO().Fonts->TexID);
-        const CacheKey key{ctx.timeline_generation, ctx.lang(), axis_.first_tick, axis_.px_per_tick, frame_.scroll_y,
-                           clip_a.x, clip_a.y, clip_b.x, clip_b.y};
+        const CacheKey key{ctx.timeline_generation,
+                           ctx.lang(),
+                           axis_.first_tick,
+                           axis_.px_per_tick,
+                           frame_.scroll_y,
+                           clip_a.x,
+                           clip_a.y,
+                           clip_b.x,
+                           clip_b.y};
         if (!cache_texture_ || !(key == cache_key_)) {
             cache_texture_ = ctx.offscreen->render(0, *sdl, clip_a, ImVec2(clip_b.x - clip_a.x, clip_b.y - clip_a.y));
             cache_key_ = key;

@@ -49,7 +49,7 @@ Coda number_coda(std::string_view digits) {
     while (zeros < digits.size() && digits[digits.size() - 1 - zeros] == '0') ++zeros;
     if (zeros == digits.size()) return Coda::other;  // 영
     if (zeros == 0) {
-        static constexpr std::array<Coda, 10> by_digit{Coda::other, Coda::rieul, Coda::none, Coda::other, Coda::none,
+        static constexpr std::array<Coda, 10> by_digit{Coda::other, Coda::rieul, Coda::none,  Coda::other, Coda::none,
                                                        Coda::none,  Coda::other, Coda::rieul, Coda::rieul, Coda::none};
         return by_digit[static_cast<std::size_t>(digits.back() - '0')];
     }

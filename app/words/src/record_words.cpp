@@ -24,8 +24,7 @@ std::optional<TtlSet> ttl_set(const sim::Trace& trace, std::size_t end, const To
 
 std::string ttl_words(const sim::Trace& trace, std::size_t end, const SlotRecord& record, Tick tick,
                       const Strings& strings) {
-    const Fields f{{"left", std::to_string(record.expires_at - tick)},
-                   {"expires", std::to_string(record.expires_at)}};
+    const Fields f{{"left", std::to_string(record.expires_at - tick)}, {"expires", std::to_string(record.expires_at)}};
     const std::optional<TtlSet> set = ttl_set(trace, end, record.token);
     if (!set) return strings.tr("record.ttl_left_only", f);
     Fields g = f;

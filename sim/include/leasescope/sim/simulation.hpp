@@ -284,8 +284,8 @@ public:
     // every event is kept in memory) stops at the first tick that passes it,
     // with limit_error() saying so; the trace then holds what came before.
     explicit Timeline(Scenario scenario, Tick checkpoint_every = 64,
-                      std::size_t checkpoint_bytes_max = default_checkpoint_bytes_max,
-                      TickObserver* observer = nullptr, std::int64_t events_max = limits::trace_events_max);
+                      std::size_t checkpoint_bytes_max = default_checkpoint_bytes_max, TickObserver* observer = nullptr,
+                      std::int64_t events_max = limits::trace_events_max);
 
     // Empty, or why the run was cut short (model.md §11.6): callers refuse such a timeline.
     const std::string& limit_error() const { return limit_error_; }

@@ -11,9 +11,9 @@ namespace leasescope::words {
 
 // How a word ends when read aloud in Korean.
 enum class Coda {
-    none,    // ends in a vowel: 가, 는, 를, 와, 로
-    rieul,   // ends in ㄹ: 이, 은, 을, 과, but 로
-    other    // ends in another final consonant: 이, 은, 을, 과, 으로
+    none,   // ends in a vowel: 가, 는, 를, 와, 로
+    rieul,  // ends in ㄹ: 이, 은, 을, 과, but 로
+    other   // ends in another final consonant: 이, 은, 을, 과, 으로
 };
 
 // The ending of `word`: a Hangul syllable by its final consonant, a number by
