@@ -60,6 +60,8 @@ std::vector<std::unique_ptr<Pair>> pairs() {
     return out;
 }
 
+// A pointer into a temporary list would dangle: only a kept list is searched.
+const Sentence* with_key(std::vector<Sentence>&& s, const std::string& key) = delete;
 const Sentence* with_key(const std::vector<Sentence>& s, const std::string& key) {
     for (const Sentence& x : s)
         if (x.key == key) return &x;
@@ -231,7 +233,8 @@ TEST(CompareWords, KoreanParticleFollowsTheEventNumber) {
     for (const auto& p : pairs()) {
         const PairDivergence d = pair_divergence(p->a.trace(), p->b.trace());
         const CompareContext ctx{&p->a.scenario(), &p->b.scenario(), &p->a.trace(), &p->b.trace(), 40};
-        const Sentence* parted = with_key(compare_sentences(ctx, s), "compare.parted");
+        const std::vector<Sentence> sentences = compare_sentences(ctx, s);  // kept: `parted` points into it
+        const Sentence* parted = with_key(sentences, "compare.parted");
         ASSERT_NE(parted, nullptr) << p->name;
         const std::string n = std::to_string(d.index);
         EXPECT_TRUE(has_text(parted->text, "이벤트 " + n + particle_after(n, "(이)가") + " "))
