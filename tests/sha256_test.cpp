@@ -1,4 +1,4 @@
-// The portable SHA-256 (sim/src/sha256.cpp, the WebAssembly build's trace
+// The portable SHA-256 (sim/src/trace/sha256.cpp, the WebAssembly build's trace
 // hash) gives the bytes OpenSSL's libcrypto gives: the FIPS 180-4 / NIST
 // test vectors, random inputs of every length near the block edges fed in
 // random pieces, and the trace hash of every preset.

@@ -2,7 +2,7 @@
 // What the explorer's files share and nothing else needs: saturating counts,
 // the canonical order of faults and their clashes, the run of one scenario
 // to its verdict (recording a due table for the pruning). Private to
-// sim/src.
+// sim/src/explore/.
 #include <cstdint>
 #include <limits>
 #include <string_view>

@@ -1,7 +1,8 @@
 #pragma once
 // What the scenario reader's files share and nothing else needs: the error a
 // check throws, bounded quotation of what the user wrote, the bounded JSON
-// parse, the typed value readers and the candidate keys. Private to sim/src.
+// parse, the typed value readers and the candidate keys. Private to
+// sim/src/scenario/.
 #include <cstdint>
 #include <optional>
 #include <string>
