@@ -1,7 +1,7 @@
 #pragma once
 // The fuzzers' entry points, shared by the libFuzzer targets (tests/fuzz/*.cpp) and
 // by the regression test that replays every checked-in input
-// (tests/fuzz_regression_test.cpp). Each takes arbitrary bytes, must never
+// (tests/fuzz/fuzz_regression_test.cpp). Each takes arbitrary bytes, must never
 // crash, hang or trip a sanitizer, and checks a few properties that hold for
 // every input (a violated property aborts through LS_ASSERT, which libFuzzer
 // reports as a crash with the input).

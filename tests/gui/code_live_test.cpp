@@ -7,8 +7,8 @@
 
 #include <map>
 
-#include "../live/live_test_support.hpp"
-#include "../preset_loader.hpp"
+#include "support/live_test_support.hpp"
+#include "support/preset_loader.hpp"
 #include "core/code_snippets.hpp"
 #include "leasescope/live/live_driver.hpp"
 #include "leasescope/redis/redis_connection.hpp"

@@ -5,7 +5,7 @@
 // rule's milliseconds; and the client code carries the knobs.
 #include <gtest/gtest.h>
 
-#include "../preset_loader.hpp"
+#include "support/preset_loader.hpp"
 #include "core/code_snippets.hpp"
 #include "leasescope/redis/live_timing.hpp"
 #include "leasescope/sim/simulation.hpp"

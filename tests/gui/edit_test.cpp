@@ -1,6 +1,6 @@
 // Edits go through the parser: valid edits re-simulate, invalid ones come back
 // as the parser's message and leave nothing half-applied.
-#include "../preset_loader.hpp"
+#include "support/preset_loader.hpp"
 #include <gtest/gtest.h>
 
 #include "core/edit.hpp"

@@ -5,7 +5,7 @@
 // writes than the resource counts, and no tick number hides under the
 // playhead's badge. Text widths are estimated (a Latin letter 0.62 em, a
 // Hangul syllable 1 em), a little wider than the app's fonts.
-#include "../preset_loader.hpp"
+#include "support/preset_loader.hpp"
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -16,6 +16,7 @@
 #include "core/marks.hpp"
 #include "core/palette.hpp"
 #include "core/strings.hpp"
+#include "support/string_tables.hpp"
 #include "leasescope/sim/scenario.hpp"
 
 using namespace leasescope;
@@ -24,14 +25,6 @@ using namespace leasescope::gui;
 namespace {
 
 using test::preset_names;
-
-Strings load_strings(Lang lang) {
-    Strings s;
-    std::string error;
-    EXPECT_TRUE(load_strings_dir(s, std::string(LEASESCOPE_SOURCE_DIR) + "/assets", error)) << error;
-    s.set_lang(lang);
-    return s;
-}
 
 // The timeline panel's plot at the two window sizes (what view_timeline gives the layout).
 struct Size {
@@ -65,7 +58,7 @@ std::string where(const std::string& name, const Size& size, Lang lang, Tick t) 
 TEST(LaneLayout, NoCollisionsInAnyPreset) {
     const TextMetrics metrics = estimated_metrics(17, 13);
     for (Lang lang : {Lang::en, Lang::ko}) {
-        const Strings strings = load_strings(lang);
+        const Strings strings = test::string_tables(lang);
         for (const std::string& name : preset_names()) {
             const ShownRun run = run_scenario(test::load_preset(name));
             const LaneModel& model = run.lanes;
@@ -106,7 +99,7 @@ TEST(LaneLayout, NoCollisionsInAnyPreset) {
 // run's start gives way to the attempt on the same tick.
 TEST(LaneLayout, EveryMarkShowsAtTheFittedZoom) {
     const TextMetrics metrics = estimated_metrics(17, 13);
-    const Strings strings = load_strings(Lang::en);
+    const Strings strings = test::string_tables(Lang::en);
     for (const std::string& name : preset_names()) {
         const ShownRun run = run_scenario(test::load_preset(name));
         const LaneModel& model = run.lanes;
@@ -139,7 +132,7 @@ TEST(LaneLayout, EveryMarkShowsAtTheFittedZoom) {
 // playhead (accepted + rejected), with the right mark for each verdict.
 TEST(LaneLayout, ResourceLaneMatchesTheResourceCounts) {
     const TextMetrics metrics = estimated_metrics(17, 13);
-    const Strings strings = load_strings(Lang::en);
+    const Strings strings = test::string_tables(Lang::en);
     for (const std::string& name : preset_names()) {
         const ShownRun run = run_scenario(test::load_preset(name));
         const sim::Timeline& timeline = *run.timeline;

@@ -1,6 +1,6 @@
 // The lanes built from a simulated timeline: each candidate's spans follow its
 // status tick by tick, slot lanes show the records, markers point at events.
-#include "../preset_loader.hpp"
+#include "support/preset_loader.hpp"
 #include <gtest/gtest.h>
 
 #include <fstream>

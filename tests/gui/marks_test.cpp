@@ -1,7 +1,7 @@
 // One mark per outcome: every outcome a class must tell apart has a
 // shape of its own (never colour alone) and a colour of its own, a legend
 // entry in both languages, and the trace's events map onto them.
-#include "../preset_loader.hpp"
+#include "support/preset_loader.hpp"
 #include <cmath>
 
 #include <gtest/gtest.h>
@@ -12,6 +12,7 @@
 #include "core/marks.hpp"
 #include "core/palette.hpp"
 #include "core/strings.hpp"
+#include "support/string_tables.hpp"
 #include "core/svg.hpp"
 
 using namespace leasescope;
@@ -146,9 +147,7 @@ TEST(Marks, TheDefaultPaletteWouldFailTheRedGreenCheck) {
 }
 
 TEST(Marks, EveryDrawnMarkHasAGlyphAndALegendEntryInBothLanguages) {
-    Strings strings;
-    std::string error;
-    ASSERT_TRUE(load_strings_dir(strings, std::string(LEASESCOPE_SOURCE_DIR) + "/assets", error)) << error;
+    Strings strings = test::string_tables();
     std::set<MarkerKind> listed(legend_marks().begin(), legend_marks().end());
     EXPECT_EQ(listed.size(), legend_marks().size()) << "a mark is listed twice in the legend";
     for (int k = 0; k < static_cast<int>(MarkerKind::count_); ++k) {
@@ -213,9 +212,7 @@ TEST(Marks, FailoverMarksTellWhatWasLost) {
 // outcome in words: a script or a screen reader tells the gc-pause pair apart
 // by the text alone.
 TEST(Marks, SvgMarksCarryTheirOutcomeInATitle) {
-    Strings strings;
-    std::string error;
-    ASSERT_TRUE(load_strings_dir(strings, std::string(LEASESCOPE_SOURCE_DIR) + "/assets", error)) << error;
+    Strings strings = test::string_tables();
     for (const auto& [name, want] : {std::pair{"gc-pause-fencing", MarkerKind::write_rejected_fence},
                                      std::pair{"gc-pause-no-fencing", MarkerKind::write_unsafe}}) {
         const ShownRun run = run_scenario(test::load_preset(name));

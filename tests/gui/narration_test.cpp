@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <set>
 
-#include "../preset_loader.hpp"
+#include "support/preset_loader.hpp"
 #include "core/compare_pairs.hpp"
 #include "core/lanes.hpp"
 

@@ -2,26 +2,19 @@
 // the model's order with titles in the view's language, spans and marks
 // culled to the plot, hit boxes that find what is drawn, and lanes that do
 // not fit counted for the scroll hint.
-#include "../preset_loader.hpp"
+#include "support/preset_loader.hpp"
 #include <gtest/gtest.h>
 
 #include "core/lane_layout.hpp"
 #include "core/lanes.hpp"
 #include "core/strings.hpp"
+#include "support/string_tables.hpp"
 #include "core/timeline_frame.hpp"
 
 using namespace leasescope;
 using namespace leasescope::gui;
 
 namespace {
-
-Strings strings_in(Lang lang) {
-    Strings s;
-    std::string error;
-    EXPECT_TRUE(load_strings_dir(s, std::string(LEASESCOPE_SOURCE_DIR) + "/assets", error)) << error;
-    s.set_lang(lang);
-    return s;
-}
 
 TimelineViewport whole_run(const LaneModel& model, float height) {
     TimelineViewport v;
@@ -53,7 +46,7 @@ bool has_hangul(const std::string& text) {
 TEST(TimelineFrame, LanesInOrderWithTranslatedTitles) {
     const TextMetrics metrics = estimated_metrics(17, 13);
     for (const Lang lang : {Lang::en, Lang::ko}) {
-        const Strings strings = strings_in(lang);
+        const Strings strings = test::string_tables(lang);
         for (const std::string& name : test::preset_names()) {
             const LaneModel model = run_scenario(test::load_preset(name)).lanes;
             const TimelineFrame f = build_timeline_frame(model, whole_run(model, 2000), strings, metrics);
@@ -87,7 +80,7 @@ TEST(TimelineFrame, LanesInOrderWithTranslatedTitles) {
 // Zoomed in on ticks 8 … 12 only what is in those ticks is in the frame, and
 // all of it lies inside the plot.
 TEST(TimelineFrame, CullsToThePlot) {
-    const Strings strings = strings_in(Lang::en);
+    const Strings strings = test::string_tables(Lang::en);
     const TextMetrics metrics = estimated_metrics(17, 13);
     const LaneModel model = run_scenario(test::load_preset("gc-pause-fencing")).lanes;
     TimelineViewport v = whole_run(model, 2000);
@@ -110,7 +103,7 @@ TEST(TimelineFrame, CullsToThePlot) {
 
 // A point on a drawn mark finds that mark; a point on a drawn span finds it.
 TEST(TimelineFrame, HitBoxesFindWhatIsDrawn) {
-    const Strings strings = strings_in(Lang::en);
+    const Strings strings = test::string_tables(Lang::en);
     const LaneModel model = run_scenario(test::load_preset("expiry-takeover")).lanes;
     const TimelineFrame f = build_timeline_frame(model, whole_run(model, 600), strings, estimated_metrics(17, 13));
     ASSERT_FALSE(f.layout.marks.empty());
@@ -134,7 +127,7 @@ TEST(TimelineFrame, HitBoxesFindWhatIsDrawn) {
 // Lanes that do not fit are counted (the view shows a hint and scrolls);
 // scrolled to the end, the last lane is in view and the first ones are not.
 TEST(TimelineFrame, CountsLanesOutOfView) {
-    const Strings strings = strings_in(Lang::en);
+    const Strings strings = test::string_tables(Lang::en);
     const TextMetrics metrics = estimated_metrics(17, 13);
     const LaneModel model = run_scenario(test::load_preset("group-saturation")).lanes;
     TimelineViewport v = whole_run(model, 24 + 20 * 3);
@@ -151,7 +144,7 @@ TEST(TimelineFrame, CountsLanesOutOfView) {
 // The compare view's divergence line gives way to every mark and word: no
 // dash crosses one, and where nothing is in the way the line is drawn.
 TEST(TimelineFrame, DivergenceDashesLeaveMarksVisible) {
-    const Strings strings = strings_in(Lang::en);
+    const Strings strings = test::string_tables(Lang::en);
     const LaneModel model = run_scenario(test::load_preset("gc-pause-fencing")).lanes;
     const TimelineFrame f = build_timeline_frame(model, whole_run(model, 400), strings, estimated_metrics(17, 13));
     int crossed_marks = 0;
@@ -176,7 +169,7 @@ TEST(TimelineFrame, DivergenceDashesLeaveMarksVisible) {
 // over the mark before it (scheduled-job at 250 % once hid a busy attempt
 // under the skip two ticks later).
 TEST(TimelineFrame, MarksStayInsideTheirLaneAndHideNoMark) {
-    const Strings strings = strings_in(Lang::en);
+    const Strings strings = test::string_tables(Lang::en);
     for (const std::string& name : test::preset_names()) {
         const LaneModel model = run_scenario(test::load_preset(name)).lanes;
         for (const float scale : {1.0f, 1.5f, 2.0f, 2.5f}) {

@@ -1,7 +1,7 @@
 // The pure helpers behind the Live and Find panels: markers built from a bare
 // trace, the Redis password kept out of sight, the violation a counterexample
 // opens on.
-#include "../preset_loader.hpp"
+#include "support/preset_loader.hpp"
 #include <gtest/gtest.h>
 
 #include <fstream>

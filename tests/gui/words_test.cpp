@@ -8,6 +8,7 @@
 
 #include "core/palette.hpp"
 #include "core/strings.hpp"
+#include "support/string_tables.hpp"
 #include "core/svg.hpp"
 #include "core/tour.hpp"
 #include "core/words.hpp"
@@ -19,13 +20,6 @@ using namespace leasescope::gui;
 namespace {
 
 const std::string assets = std::string(LEASESCOPE_SOURCE_DIR) + "/assets";
-
-Strings load_strings() {
-    Strings s;
-    std::string error;
-    EXPECT_TRUE(load_strings_dir(s, assets, error)) << error;
-    return s;
-}
 
 sim::Event event(sim::EventOp op, sim::Outcome outcome, sim::Details details = {}) {
     sim::Event e;
@@ -44,13 +38,13 @@ sim::Event event(sim::EventOp op, sim::Outcome outcome, sim::Details details = {
 }  // namespace
 
 TEST(Strings, EnglishAndKoreanHaveTheSameKeys) {
-    const Strings s = load_strings();
+    const Strings s = test::string_tables();
     EXPECT_EQ(s.keys(Lang::en), s.keys(Lang::ko));
     EXPECT_GT(s.keys(Lang::en).size(), 100u);
 }
 
 TEST(Strings, MissingKeyFallsBackToTheKey) {
-    Strings s = load_strings();
+    Strings s = test::string_tables();
     s.set_lang(Lang::ko);
     EXPECT_EQ(s.tr("no.such.key"), "no.such.key");
     EXPECT_EQ(s.tr("lane.slot", {{"slot", "3"}}), "슬롯 3");
@@ -58,7 +52,7 @@ TEST(Strings, MissingKeyFallsBackToTheKey) {
 
 // Every (op, outcome, detail) the trace format allows maps to texts in both languages.
 TEST(Words, EveryEventKeyHasTexts) {
-    const Strings s = load_strings();
+    const Strings s = test::string_tables();
     using O = sim::Outcome;
     using P = sim::EventOp;
     const std::vector<sim::Event> events = {
@@ -110,7 +104,7 @@ TEST(Words, EveryEventKeyHasTexts) {
 }
 
 TEST(Words, RejectedReleaseIsToldAsStaleToken) {
-    Strings s = load_strings();
+    Strings s = test::string_tables();
     const sim::Event e = event(sim::EventOp::release, sim::Outcome::not_owner);
     EXPECT_EQ(event_key(e), "release.not_owner");
     EXPECT_EQ(outcome_words(e, s), "rejected: stale token");
@@ -140,7 +134,7 @@ TEST(Words, ExplainNamesWhenTheTokenExpired) {
     ctx.trace = &timeline.trace();
     ctx.event_index = k;
     ctx.snapshot = &snap;
-    const Strings s = load_strings();
+    const Strings s = test::string_tables();
     const std::string text = explain_event(ctx, s);
     EXPECT_NE(text.find("expired at tick 6"), std::string::npos) << text;
 }
@@ -194,7 +188,7 @@ TEST(Svg, TimelineExportsAsSvg) {
     ASSERT_TRUE(parsed.ok());
     const ShownRun run = run_scenario(std::move(parsed).value());
     const LaneModel& model = run.lanes;
-    const Strings s = load_strings();
+    const Strings s = test::string_tables();
     SvgOptions o;
     o.last = model.end_tick;
     o.playhead = 12;
@@ -209,7 +203,7 @@ TEST(Svg, TimelineExportsAsSvg) {
 // Every event of every preset reads as finished text in both languages: no
 // field left unfilled ("{node}"), no empty sentence.
 TEST(Words, EveryPresetEventFormatsCompletely) {
-    Strings s = load_strings();
+    Strings s = test::string_tables();
     std::size_t checked = 0;
     for (const auto& entry : std::filesystem::directory_iterator(std::string(LEASESCOPE_SOURCE_DIR) + "/scenarios")) {
         if (entry.path().extension() != ".json") continue;

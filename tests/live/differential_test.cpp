@@ -30,7 +30,7 @@
 #include "leasescope/engine/prng.hpp"
 #include "leasescope/live/tick_pacer.hpp"
 #include "leasescope/redis/redis_store.hpp"
-#include "live_test_support.hpp"
+#include "support/live_test_support.hpp"
 
 using namespace leasescope;
 

@@ -14,7 +14,7 @@
 #include "leasescope/live/tick_pacer.hpp"
 #include "leasescope/redis/redis_store.hpp"
 #include "leasescope/sim/simulation.hpp"
-#include "live_test_support.hpp"
+#include "support/live_test_support.hpp"
 
 using namespace leasescope;
 

@@ -9,7 +9,7 @@
 #include <thread>
 
 #include "leasescope/redis/redis_store.hpp"
-#include "live_test_support.hpp"
+#include "support/live_test_support.hpp"
 
 using namespace leasescope;
 using namespace leasescope::redis;

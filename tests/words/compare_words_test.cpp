@@ -8,7 +8,7 @@
 // trace; the settings named are the ones that differ; the text renders whole.
 #include <gtest/gtest.h>
 
-#include "test_files.hpp"
+#include "support/test_files.hpp"
 
 #include <fstream>
 #include <regex>

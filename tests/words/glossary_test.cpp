@@ -5,7 +5,7 @@
 // glossary's code terms aside). English and Korean tables have the same keys.
 #include <gtest/gtest.h>
 
-#include "test_files.hpp"
+#include "support/test_files.hpp"
 
 #include <filesystem>
 #include <fstream>

@@ -8,7 +8,7 @@
 // back", while with hold_off 0 node-b acquires at tick 3.)
 #include <gtest/gtest.h>
 
-#include "test_files.hpp"
+#include "support/test_files.hpp"
 
 #include <filesystem>
 #include <regex>

@@ -3,7 +3,7 @@
 // a bare particle after a field, where the value decides the particle.
 #include <gtest/gtest.h>
 
-#include "test_files.hpp"
+#include "support/test_files.hpp"
 
 #include <regex>
 

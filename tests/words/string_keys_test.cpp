@@ -7,7 +7,7 @@
 // also in assets/i18n/web/).
 #include <gtest/gtest.h>
 
-#include "test_files.hpp"
+#include "support/test_files.hpp"
 
 #include <filesystem>
 #include <regex>

@@ -12,7 +12,8 @@
 // of expected strings.
 #include <gtest/gtest.h>
 
-#include "test_files.hpp"
+#include "support/string_tables.hpp"
+#include "support/test_files.hpp"
 
 #include <filesystem>
 #include <fstream>
@@ -35,15 +36,7 @@ using leasescope::test::read_all;
 using leasescope::test::source_dir;
 
 const Strings& tables() {
-    static const Strings s = [] {
-        Strings t;
-        std::string error;
-        for (Lang lang : {Lang::en, Lang::ko}) {
-            EXPECT_TRUE(t.load(lang, read_all(source_dir + "/assets/i18n/" + lang_code(lang) + ".json"), error))
-                << error;
-        }
-        return t;
-    }();
+    static const Strings s = leasescope::test::string_tables();
     return s;
 }
 

@@ -1,6 +1,6 @@
 // The trace hasher of the native build: SHA-256 from OpenSSL's libcrypto.
 // The WebAssembly build, which has no libcrypto, uses
-// trace_hasher_portable.cpp; tests/sha256_test.cpp proves the two equal.
+// trace_hasher_portable.cpp; tests/sim/trace/sha256_test.cpp proves the two equal.
 #include <openssl/evp.h>
 
 #include <fmt/format.h>

@@ -1,6 +1,6 @@
 // The trace hasher of builds without OpenSSL's libcrypto (WebAssembly):
 // the portable SHA-256 of sha256.cpp, proven equal to libcrypto's by
-// tests/sha256_test.cpp, so a trace hashes the same in the browser.
+// tests/sim/trace/sha256_test.cpp, so a trace hashes the same in the browser.
 #include "leasescope/sim/sha256.hpp"
 #include "leasescope/sim/trace.hpp"
 

@@ -4,7 +4,7 @@
 // scenario is written back, the field it fills and what it means. The parser
 // and the write-back (sim/src/scenario/scenario_candidates.cpp) and `leasescope-cli
 // schema` read this table, so the file format, its schema and the parser
-// agree by construction; tests/scenario_keys_test.cpp checks the table of
+// agree by construction; tests/sim/scenario/scenario_keys_test.cpp checks the table of
 // docs/scenario-format.md ("Candidates and defaults") against it. What each
 // key means: docs/scenario-format.md, model.md §5.1.
 #include <cstdint>

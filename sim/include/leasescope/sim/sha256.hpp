@@ -1,7 +1,7 @@
 #pragma once
 // SHA-256 (FIPS 180-4) in portable C++, for builds without OpenSSL's
 // libcrypto (the WebAssembly build). The native build hashes traces with
-// libcrypto; tests/sha256_test.cpp proves this one equal to it on the
+// libcrypto; tests/sim/trace/sha256_test.cpp proves this one equal to it on the
 // standard test vectors and on random inputs split at random points.
 #include <array>
 #include <cstddef>

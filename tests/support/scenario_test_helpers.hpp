@@ -18,6 +18,7 @@
 #include "leasescope/sim/limits.hpp"
 #include "leasescope/sim/scenario.hpp"
 #include "leasescope/sim/simulation.hpp"
+#include "support/test_files.hpp"
 
 namespace scenario_test {
 
@@ -111,12 +112,7 @@ inline std::vector<sim::Override> sets(const std::vector<std::string>& texts) {
     return out;
 }
 
-inline std::string read_text(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream buffer;
-    buffer << in.rdbuf();
-    return buffer.str();
-}
+inline std::string read_text(const fs::path& path) { return leasescope::test::read_all(path.string()); }
 
 inline std::vector<fs::path> preset_paths() {
     std::vector<fs::path> paths;

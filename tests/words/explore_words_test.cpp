@@ -2,7 +2,8 @@
 // rendered from the string tables in English and Korean, fills every field
 // (no "{…}" left, no key shown for a missing text), and the English names the
 // nodes, fencing numbers and ticks of the facts it tells.
-#include "preset_loader.hpp"
+#include "support/preset_loader.hpp"
+#include "support/string_tables.hpp"
 
 #include <algorithm>
 #include <fstream>
@@ -16,19 +17,7 @@
 namespace leasescope::sim {
 namespace {
 
-words::Strings tables(words::Lang lang) {
-    words::Strings strings;
-    for (const words::Lang l : {words::Lang::en, words::Lang::ko}) {
-        const std::string path = std::string(LEASESCOPE_SOURCE_DIR) + "/assets/i18n/" + words::lang_code(l) + ".json";
-        std::ifstream in(path, std::ios::binary);
-        std::ostringstream text;
-        text << in.rdbuf();
-        std::string error;
-        EXPECT_TRUE(strings.load(l, text.str(), error)) << path << ": " << error;
-    }
-    strings.set_lang(lang);
-    return strings;
-}
+words::Strings tables(words::Lang lang) { return test::string_tables(lang); }
 
 void expect_filled(const std::string& text) {
     EXPECT_FALSE(text.empty());

@@ -3,7 +3,7 @@
 // the written scenario) in both modes and for any number of shards, and a
 // merge that lacks a shard, has one twice or mixes searches is refused with
 // an error that names the file.
-#include "preset_loader.hpp"
+#include "support/preset_loader.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>

@@ -1,7 +1,7 @@
 // Pins the presets and the write-back: every preset parses and is named like
 // its file, and scenario_to_json reads back to an equal scenario with the
 // same trace hash.
-#include "scenario_test_helpers.hpp"
+#include "support/scenario_test_helpers.hpp"
 
 namespace {
 

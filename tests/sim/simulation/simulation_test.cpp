@@ -1,6 +1,6 @@
 // Scheduler tests: the phases of a tick (docs/model.md §6), faults (§7), resource (§8),
 // invariants (§9), determinism (§10) and snapshots.
-#include "preset_loader.hpp"
+#include "support/preset_loader.hpp"
 #include <gtest/gtest.h>
 
 #include <filesystem>

@@ -1,6 +1,6 @@
 // Pins `--set path=value`: how the text splits, the path forms, values as
 // JSON or plain strings, and the errors of a bad path or value.
-#include "scenario_test_helpers.hpp"
+#include "support/scenario_test_helpers.hpp"
 
 namespace {
 

@@ -1,5 +1,5 @@
 #pragma once
-// Shared by the words tests: the source tree's folder, and a file's bytes
+// Shared by every test program: the source tree's folder, and a file's bytes
 // (a missing file fails the test and names it).
 #include <gtest/gtest.h>
 

@@ -2,7 +2,7 @@
 // ops of a scenario: each error at its path, with "did you mean" where a
 // known word is near; and that docs/scenario-format.md's candidate table is
 // the parser's key table.
-#include "scenario_test_helpers.hpp"
+#include "support/scenario_test_helpers.hpp"
 
 #include "leasescope/sim/candidate_keys.hpp"
 

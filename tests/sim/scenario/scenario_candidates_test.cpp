@@ -1,7 +1,7 @@
 // Pins the rules of a candidate and what it resolves to: relations between
 // its keys, safe names, the defaults of the design, the lock's elector and
 // the "defaults" object.
-#include "scenario_test_helpers.hpp"
+#include "support/scenario_test_helpers.hpp"
 
 namespace {
 

@@ -2,7 +2,7 @@
 // within a budget), and the promises of its search: the answer does not
 // depend on chunks or threads, random mode replays from its seed, pruning
 // never changes the counterexample, and every schedule stays a valid scenario.
-#include "preset_loader.hpp"
+#include "support/preset_loader.hpp"
 #include <algorithm>
 #include <atomic>
 #include <fstream>
@@ -15,6 +15,7 @@
 #include "leasescope/sim/simulation.hpp"
 #include "leasescope/words/counterexample_words.hpp"
 #include "explore_report_checks.hpp"
+#include "support/string_tables.hpp"
 
 namespace leasescope::sim {
 namespace {
@@ -28,20 +29,7 @@ Scenario preset(const std::string& name, const std::vector<Override>& overrides 
     return std::move(parsed).value();
 }
 
-// The string tables of assets/i18n, as the CLI and the app load them.
-words::Strings string_tables() {
-    words::Strings strings;
-    for (const words::Lang lang : {words::Lang::en, words::Lang::ko}) {
-        const std::string path =
-            std::string(LEASESCOPE_SOURCE_DIR) + "/assets/i18n/" + words::lang_code(lang) + ".json";
-        std::ifstream in(path, std::ios::binary);
-        std::ostringstream text;
-        text << in.rdbuf();
-        std::string error;
-        EXPECT_TRUE(strings.load(lang, text.str(), error)) << path << ": " << error;
-    }
-    return strings;
-}
+using test::string_tables;
 
 Properties only(bool overlap, bool unsafe_write, bool fencing_regressed, bool liveness) {
     return Properties{overlap, unsafe_write, fencing_regressed, liveness};

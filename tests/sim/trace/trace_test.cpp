@@ -1,5 +1,5 @@
 // Trace format tests: canonical bytes, hashing, reading back, text view and diff (docs/model.md §12).
-#include "preset_loader.hpp"
+#include "support/preset_loader.hpp"
 #include <gtest/gtest.h>
 
 #include <openssl/sha.h>

@@ -1,7 +1,7 @@
 // Pins what a scenario file with bad syntax or a bad shape is told: the line
 // and column of a syntax error, the limits checked before parsing, and the
 // required keys (docs/scenario-format.md).
-#include "scenario_test_helpers.hpp"
+#include "support/scenario_test_helpers.hpp"
 
 namespace {
 

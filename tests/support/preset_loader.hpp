@@ -5,36 +5,26 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "leasescope/sim/scenario.hpp"
+#include "support/test_files.hpp"
 
 namespace leasescope::test {
 
-inline std::string preset_path(const std::string& name) {
-    return std::string(LEASESCOPE_SOURCE_DIR) + "/scenarios/" + name + ".json";
-}
+inline std::string preset_path(const std::string& name) { return source_dir + "/scenarios/" + name + ".json"; }
 
 // The name of every preset in scenarios/, sorted.
 inline std::vector<std::string> preset_names() {
     std::vector<std::string> names;
-    for (const auto& entry : std::filesystem::directory_iterator(std::string(LEASESCOPE_SOURCE_DIR) + "/scenarios"))
+    for (const auto& entry : std::filesystem::directory_iterator(source_dir + "/scenarios"))
         if (entry.path().extension() == ".json") names.push_back(entry.path().stem().string());
     std::sort(names.begin(), names.end());
     return names;
 }
 
-inline std::string read_preset(const std::string& name) {
-    const std::string path = preset_path(name);
-    std::ifstream in(path, std::ios::binary);
-    EXPECT_TRUE(in.good()) << path;
-    std::ostringstream buffer;
-    buffer << in.rdbuf();
-    return buffer.str();
-}
+inline std::string read_preset(const std::string& name) { return read_all(preset_path(name)); }
 
 inline sim::Scenario load_preset(const std::string& name) {
     auto parsed = sim::parse_scenario(read_preset(name), preset_path(name));

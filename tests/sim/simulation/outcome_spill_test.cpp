@@ -10,7 +10,7 @@
 
 #include "leasescope/sim/generator.hpp"
 #include "leasescope/sim/simulation.hpp"
-#include "preset_loader.hpp"
+#include "support/preset_loader.hpp"
 
 using namespace leasescope;
 using namespace leasescope::sim;

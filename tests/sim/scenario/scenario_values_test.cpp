@@ -1,7 +1,7 @@
 // Pins the types and ranges of a scenario's values: an integer where one is
 // expected, each number within its named limit, and the limits on lengths
 // and counts (docs/scenario-format.md "Limits").
-#include "scenario_test_helpers.hpp"
+#include "support/scenario_test_helpers.hpp"
 
 namespace {
 

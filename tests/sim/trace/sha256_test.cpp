@@ -13,7 +13,7 @@
 #include "leasescope/sim/sha256.hpp"
 #include "leasescope/sim/simulation.hpp"
 #include "leasescope/sim/trace.hpp"
-#include "preset_loader.hpp"
+#include "support/preset_loader.hpp"
 
 using namespace leasescope;
 
