@@ -51,6 +51,7 @@ schema_json candidate_properties() {
                               {"maxItems", limits::writes_max},
                               {"description", description}};
                 break;
+            case sim::KeyKind::clock: p[k->name] = described(ref("clock"), description); continue;
             case sim::KeyKind::name: break;
         }
         if (sim::has_schema_default(*k)) {
@@ -94,13 +95,23 @@ schema_json fault_schema() {
              "leases: slots and hold-off vanish, the fencing counter survives; all: the "
              "counter is reset as well."}}}},
          {"kind", "at"});
+    kind("clock_jump",
+         {{"clock", described(ref("name"), "\"store\" or the candidate whose clock steps.")},
+          {"at", at},
+          {"ms",
+           {{"type", "integer"},
+            {"minimum", -limits::clock_jump_ms_max},
+            {"maximum", limits::clock_jump_ms_max},
+            {"not", {{"const", 0}}},
+            {"description", "The step in milliseconds: forward when positive, back when negative; not 0."}}}},
+         {"kind", "clock", "at", "ms"});
     return schema_json{
         {"type", "object"},
         {"description", "Something that goes wrong, at the start of tick \"at\". The keys allowed depend on \"kind\"."},
         {"properties",
          {{"kind",
-           {{"enum", {"pause", "partition", "crash", "failover"}},
-            {"description", "pause, partition, crash or failover."}}}}},
+           {{"enum", {"pause", "partition", "crash", "failover", "clock_jump"}},
+            {"description", "pause, partition, crash, failover or clock_jump."}}}}},
         {"required", {"kind"}},
         {"allOf", kinds}};
 }
@@ -130,9 +141,8 @@ schema_json op_schema() {
                        {"allOf", {when("status", status), when("validate", validate)}}};
 }
 
-}  // namespace
-
-std::string scenario_schema() {
+// The names and texts every other part refers to ($defs).
+schema_json named_defs() {
     schema_json identifier = {{"type", "string"},
                               {"minLength", 1},
                               {"maxLength", limits::name_length_max},
@@ -153,17 +163,23 @@ std::string scenario_schema() {
                           {"ko", {{"type", "string"}, {"maxLength", limits::text_length_max}}}}},
                         {"additionalProperties", false},
                         {"description", "English and Korean text, each optional, at most text_length_max bytes."}};
+    return schema_json{{"identifier", identifier}, {"name", name}, {"text", text}};
+}
 
-    schema_json defaults_properties = candidate_properties();
+// A candidate: its name and every key "defaults" may also hold.
+schema_json candidate_schema(const schema_json& defaults_properties) {
     schema_json candidate_props = schema_json::object();
     candidate_props["name"] = described(ref("name"), sim::candidate_keys().front()->doc);
-    for (auto& [key, value] : defaults_properties.items()) candidate_props[key] = value;
-    schema_json candidate = {{"type", "object"},
-                             {"description", "One node and the settings of its elector."},
-                             {"properties", candidate_props},
-                             {"required", {"name"}},
-                             {"additionalProperties", false}};
+    for (const auto& [key, value] : defaults_properties.items()) candidate_props[key] = value;
+    return schema_json{{"type", "object"},
+                       {"description", "One node and the settings of its elector."},
+                       {"properties", candidate_props},
+                       {"required", {"name"}},
+                       {"additionalProperties", false}};
+}
 
+// The top level's relations: required keys that "defaults" may give instead.
+schema_json required_rules() {
     // wait, lease and action are required in each candidate unless
     // "defaults" gives them; a candidate with runs > 1 needs every when
     // "defaults" has none.
@@ -179,7 +195,74 @@ std::string scenario_schema() {
     every_rule["if"] = {{"properties", {{"defaults", {{"required", {"every"}}}}}}, {"required", {"defaults"}}};
     every_rule["else"]["properties"]["candidates"]["items"] = needs_every;
     rules.push_back(every_rule);
+    return rules;
+}
 
+schema_json lock_schema() {
+    return schema_json{
+        {"type", "object"},
+        {"description", "The Redis record."},
+        {"properties",
+         {{"name", with_default(described(ref("identifier"), "Part of the Redis keys in live mode."), "lock")},
+          {"capacity",
+           with_default(integer(1, limits::capacity_max, "Slots: 1 is a single leader, more a leader group."), 1)},
+          {"fencing_start",
+           with_default(integer(1, limits::fencing_start_max, "The first fencing number handed out."), 1)},
+          {"elector",
+           {{"enum", {"lock", "group"}},
+            {"description",
+             "Which elector of the library: \"lock\" (the single lock; capacity 1 only; it "
+             "gives up at its deadline without a last try) or \"group\" (the leader group; "
+             "it tries at its deadline). Absent: \"lock\" for capacity 1, else "
+             "\"group\"."}}}}},
+        {"additionalProperties", false},
+        {"if", {{"properties", {{"elector", {{"const", "lock"}}}}}, {"required", {"elector"}}}},
+        {"then", {{"properties", {{"capacity", {{"maximum", 1}}}}}}}};
+}
+
+schema_json resource_schema() {
+    return schema_json{{"type", "object"},
+                         {"description", "The protected resource."},
+                         {"properties",
+                          {{"mode",
+                            {{"enum", {"off", "check", "validate"}},
+                             {"default", "off"},
+                             {"description",
+                              "off: every write is accepted; check: writes with a fencing number below the "
+                              "highest accepted are refused (the fence); validate: the store is asked whether "
+                              "the writer's token is current."}}}}},
+                         {"additionalProperties", false}};
+}
+
+// A clock object (model.md §3.3): the store's and each candidate's.
+schema_json clock_schema() {
+    return schema_json{
+        {"type", "object"},
+        {"description", "A clock: drift_ppm runs it at (1 + drift_ppm/1000000) of true time. Absent: true time."},
+        {"properties",
+         {{"drift_ppm", with_default(integer(-limits::drift_ppm_max, limits::drift_ppm_max,
+                                             "Drift in parts per million, either way."),
+                                     0)}}},
+        {"additionalProperties", false}};
+}
+
+// The store's own settings, one property per key of the reader's table
+// (sim/src/scenario_read.cpp store_keys).
+schema_json store_schema() {
+    return schema_json{
+        {"type", "object"},
+        {"description", "The store (Redis) itself."},
+        {"properties",
+         {{"clock", described(ref("clock"),
+                              "The store's clock, by which it expires records (docs/model.md §3.3): drift only "
+                              "in the simulation.")}}},
+        {"additionalProperties", false}};
+}
+
+}  // namespace
+
+std::string scenario_schema() {
+    const schema_json defaults_properties = candidate_properties();
     schema_json root;
     root["$schema"] = "https://json-schema.org/draft/2020-12/schema";
     root["$id"] = "urn:leasescope:scenario";
@@ -215,36 +298,9 @@ std::string scenario_schema() {
     props["order"] = {{"enum", {"declared", "shuffled"}},
                       {"default", "declared"},
                       {"description", "Order in which nodes act within a tick's acquire phase."}};
-    props["lock"] = {
-        {"type", "object"},
-        {"description", "The Redis record."},
-        {"properties",
-         {{"name", with_default(described(ref("identifier"), "Part of the Redis keys in live mode."), "lock")},
-          {"capacity",
-           with_default(integer(1, limits::capacity_max, "Slots: 1 is a single leader, more a leader group."), 1)},
-          {"fencing_start",
-           with_default(integer(1, limits::fencing_start_max, "The first fencing number handed out."), 1)},
-          {"elector",
-           {{"enum", {"lock", "group"}},
-            {"description",
-             "Which elector of the library: \"lock\" (the single lock; capacity 1 only; it "
-             "gives up at its deadline without a last try) or \"group\" (the leader group; "
-             "it tries at its deadline). Absent: \"lock\" for capacity 1, else "
-             "\"group\"."}}}}},
-        {"additionalProperties", false},
-        {"if", {{"properties", {{"elector", {{"const", "lock"}}}}}, {"required", {"elector"}}}},
-        {"then", {{"properties", {{"capacity", {{"maximum", 1}}}}}}}};
-    props["resource"] = {{"type", "object"},
-                         {"description", "The protected resource."},
-                         {"properties",
-                          {{"mode",
-                            {{"enum", {"off", "check", "validate"}},
-                             {"default", "off"},
-                             {"description",
-                              "off: every write is accepted; check: writes with a fencing number below the "
-                              "highest accepted are refused (the fence); validate: the store is asked whether "
-                              "the writer's token is current."}}}}},
-                         {"additionalProperties", false}};
+    props["lock"] = lock_schema();
+    props["resource"] = resource_schema();
+    props["store"] = store_schema();
     props["defaults"] = {{"type", "object"},
                          {"description", "Values shared by every candidate (any candidate key except name)."},
                          {"properties", defaults_properties},
@@ -267,9 +323,12 @@ std::string scenario_schema() {
     root["properties"] = props;
     root["required"] = {"name", "candidates"};
     root["additionalProperties"] = false;
-    root["allOf"] = rules;
-    root["$defs"] = {{"identifier", identifier}, {"name", name},     {"text", text}, {"candidate", candidate},
-                     {"fault", fault_schema()},  {"op", op_schema()}};
+    root["allOf"] = required_rules();
+    root["$defs"] = named_defs();
+    root["$defs"]["candidate"] = candidate_schema(defaults_properties);
+    root["$defs"]["fault"] = fault_schema();
+    root["$defs"]["op"] = op_schema();
+    root["$defs"]["clock"] = clock_schema();
     return root.dump(2) + "\n";
 }
 

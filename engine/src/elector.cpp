@@ -33,6 +33,7 @@ Elector::Elector(std::string owner, ElectorOptions options) : owner_(std::move(o
     LS_ASSERT(options_.action >= 1);
     LS_ASSERT(options_.extend_every >= 0);
     LS_ASSERT(options_.tick_ms >= 1);
+    LS_ASSERT(options_.drift_ppm > -ppm_one && options_.drift_ppm < ppm_one);
     LS_ASSERT(options_.runs >= 1);
     LS_ASSERT(options_.runs == 1 || options_.every >= 1);
 }
@@ -70,7 +71,7 @@ void Elector::begin_run(Tick now, Token token) {
     state_ = ElectorState::waiting;
     next_attempt_ = now;
     attempted_ = false;
-    deadline_ = now + options_.wait;
+    deadline_ = clock().after(now, options_.wait);
 }
 
 bool Elector::attempt_due(Tick now, bool active) const {
@@ -107,7 +108,7 @@ AttemptEffect Elector::attempt_on(Tick now, S& store) {
         run.acquired_at = now;
         progress_ = 0;
         next_write_ = 0;
-        next_extend_half_ms_ = tick_middle_half_ms(now, options_.tick_ms) + 2 * watchdog_period_ms();
+        next_extend_half_ms_ = watchdog_due_after(tick_middle_half_ms(now, options_.tick_ms));
         watchdog_stopped_ = false;
         return effect;
     }
@@ -118,7 +119,7 @@ AttemptEffect Elector::attempt_on(Tick now, S& store) {
         effect.ended = RunResult::skipped;
         return effect;
     }
-    next_attempt_ = std::min(now + options_.retry_every, deadline_);
+    next_attempt_ = std::min(clock().after(now, options_.retry_every), deadline_);
     return effect;
 }
 
@@ -175,6 +176,14 @@ std::int64_t Elector::watchdog_period_ms() const {
     return library_watchdog_period_ms(options_.lease, options_.tick_ms);
 }
 
+// A fixed delay measured on the node's monotonic clock (model.md §3.3 rule 7).
+std::int64_t Elector::watchdog_due_after(std::int64_t moment) const {
+    const std::int64_t period_half_ms = 2 * watchdog_period_ms();
+    const DriftClock c = clock();
+    if (c.true_rate()) return moment + period_half_ms;
+    return c.moment_reaching(c.reading(moment) + period_half_ms);
+}
+
 Tick Elector::next_extend() const { return next_extend_half_ms_ / (2 * options_.tick_ms); }
 
 bool Elector::extend_due(Tick now, bool active) const { return active && watchdog_running() && next_extend() <= now; }
@@ -190,7 +199,7 @@ StoreResult<ExtendReply> Elector::extend_on(Tick now, S& store) {
         next_extend() == now ? next_extend_half_ms_ : tick_middle_half_ms(now, options_.tick_ms);
     auto reply = store.extend(now, latest_.token, options_.lease);
     // Fixed delay: the next run is due a period after this one.
-    next_extend_half_ms_ = moment + 2 * watchdog_period_ms();
+    next_extend_half_ms_ = watchdog_due_after(moment);
     if (reply.ok() && !reply.value().renewed) watchdog_stopped_ = true;  // lost: stop for good
     return reply;
 }

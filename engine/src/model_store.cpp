@@ -10,9 +10,20 @@ ModelStore::ModelStore(LockConfig config)
     : config_(std::move(config)),
       slots_(static_cast<std::size_t>(config_.capacity)),
       hot_(static_cast<std::size_t>(config_.capacity)),
-      counter_(config_.fencing_start - 1) {
+      counter_(config_.fencing_start - 1),
+      true_clock_(config_.clock.true_rate()) {
     LS_ASSERT(config_.capacity >= 1);
     LS_ASSERT(config_.fencing_start >= 1);
+    LS_ASSERT(config_.clock.tick_ms >= 1);
+    LS_ASSERT(config_.clock.drift_ppm > -ppm_one && config_.clock.drift_ppm < ppm_one);
+}
+
+Tick ModelStore::remaining(Tick now, Tick until, std::int64_t deadline) const {
+    if (true_clock_) return until - now;
+    const std::int64_t left = deadline - store_time(now);
+    LS_ASSERT(left > 0);
+    const std::int64_t tick_half_ms = 2 * config_.clock.tick_ms;
+    return (left + tick_half_ms - 1) / tick_half_ms;
 }
 
 SlotIndex ModelStore::find_valid(Tick now, std::string_view token) const {
@@ -66,12 +77,12 @@ AcquireReply ModelStore::do_acquire(Tick now, std::string_view owner, std::strin
         reply.fresh = false;
         reply.slot = held;
         reply.fencing = s.fencing;
-        reply.ttl = s.expires_at - now;
+        reply.ttl = remaining(now, s.expires_at, s.deadline_half_ms);
         return reply;
     }
     if (holdoff_until_ != tick_none && now < holdoff_until_) {
         reply.reason = BusyReason::hold_off;
-        reply.remaining = holdoff_until_ - now;
+        reply.remaining = remaining(now, holdoff_until_, holdoff_deadline_half_ms_);
         return reply;
     }
     // A record whose time has come but whose expiry phase has not run yet is
@@ -85,7 +96,8 @@ AcquireReply ModelStore::do_acquire(Tick now, std::string_view owner, std::strin
         s.token.assign(token);
         s.fencing = ++counter_;
         s.acquired_at = now;
-        s.expires_at = now + lease;
+        s.deadline_half_ms = deadline_after(now, lease);
+        s.expires_at = true_clock_ ? now + lease : tick_of(now, s.deadline_half_ms);
         sync(i);
         note_expiry(previous, s.expires_at);
         reply.acquired = true;
@@ -95,11 +107,18 @@ AcquireReply ModelStore::do_acquire(Tick now, std::string_view owner, std::strin
         reply.ttl = lease;
         return reply;
     }
-    // Every slot is valid, so occupied: the earliest expiry is the nearest.
-    const Tick remaining = min_expiry() - now;
-    LS_ASSERT(remaining > 0);
+    // Every slot is valid, so occupied: the earliest expiry is the nearest
+    // (on the store's clock, the earliest deadline).
+    Tick left = min_expiry() - now;
+    if (!true_clock_) {
+        const auto first = std::min_element(slots_.begin(), slots_.end(), [](const SlotRecord& a, const SlotRecord& b) {
+            return a.deadline_half_ms < b.deadline_half_ms;
+        });
+        left = remaining(now, first->expires_at, first->deadline_half_ms);
+    }
+    LS_ASSERT(left > 0);
     reply.reason = BusyReason::held;
-    reply.remaining = remaining;
+    reply.remaining = left;
     return reply;
 }
 
@@ -110,7 +129,8 @@ ExtendReply ModelStore::do_extend(Tick now, std::string_view token, Tick lease) 
     if (held < 0) return reply;
     SlotRecord& s = slots_[static_cast<std::size_t>(held)];
     const Tick previous = s.expires_at;
-    s.expires_at = now + lease;
+    s.deadline_half_ms = deadline_after(now, lease);
+    s.expires_at = true_clock_ ? now + lease : tick_of(now, s.deadline_half_ms);
     hot_[static_cast<std::size_t>(held)].valid_until = s.expires_at;
     note_expiry(previous, s.expires_at);
     reply.renewed = true;
@@ -132,7 +152,9 @@ ReleaseReply ModelStore::do_release(Tick now, std::string_view token, Tick keep_
     const Tick previous = s.expires_at;
     reply.slot = held;
     if (keep_for > 0) {
-        s.expires_at = std::min(s.expires_at, now + keep_for);
+        s.deadline_half_ms = std::min(s.deadline_half_ms, deadline_after(now, keep_for));
+        s.expires_at =
+            true_clock_ ? std::min(s.expires_at, now + keep_for) : tick_of(now, s.deadline_half_ms);
         reply.outcome = ReleaseOutcome::kept;
         reply.until = s.expires_at;
         note_expiry(previous, s.expires_at);
@@ -144,7 +166,14 @@ ReleaseReply ModelStore::do_release(Tick now, std::string_view token, Tick keep_
     sync(static_cast<std::size_t>(held));
     if (hold_off > 0) {
         const Tick until = now + hold_off;
-        holdoff_until_ = holdoff_until_ == tick_none ? until : std::max(holdoff_until_, until);
+        const std::int64_t deadline = deadline_after(now, hold_off);
+        const bool none = holdoff_until_ == tick_none;
+        holdoff_deadline_half_ms_ = none ? deadline : std::max(holdoff_deadline_half_ms_, deadline);
+        if (true_clock_) {
+            holdoff_until_ = none ? until : std::max(holdoff_until_, until);
+        } else {
+            holdoff_until_ = tick_of(now, holdoff_deadline_half_ms_);
+        }
     }
     return reply;
 }
@@ -154,9 +183,11 @@ StatusReply ModelStore::do_status(Tick now) const {
     for (std::size_t i = 0; i < slots_.size(); ++i) {
         const SlotRecord& s = slots_[i];
         if (!s.valid_at(now)) continue;
-        reply.slots.push_back(SlotStatus{static_cast<SlotIndex>(i), s.owner, s.fencing, s.expires_at - now});
+        reply.slots.push_back(SlotStatus{static_cast<SlotIndex>(i), s.owner, s.fencing,
+                                         remaining(now, s.expires_at, s.deadline_half_ms)});
     }
-    if (holdoff_until_ != tick_none && now < holdoff_until_) reply.holdoff_remaining = holdoff_until_ - now;
+    if (holdoff_until_ != tick_none && now < holdoff_until_)
+        reply.holdoff_remaining = remaining(now, holdoff_until_, holdoff_deadline_half_ms_);
     return reply;
 }
 
@@ -192,7 +223,24 @@ void ModelStore::do_failover(FailoverLoss loss) {
     min_expiry_ = std::numeric_limits<Tick>::max();
     min_dirty_ = false;
     holdoff_until_ = tick_none;
+    holdoff_deadline_half_ms_ = 0;
     if (loss == FailoverLoss::all) counter_ = config_.fencing_start - 1;
+}
+
+// Every deadline stays where it was on the store's clock; the tick at which
+// the clock reaches it moves (model.md §3.3 rules 4-5). A record the new time
+// has passed is invalid at once and swept in this tick's expiry phase.
+void ModelStore::do_clock_jump(Tick now, std::int64_t ms) {
+    jumps_half_ms_ += 2 * ms;
+    true_clock_ = false;
+    for (std::size_t i = 0; i < slots_.size(); ++i) {
+        SlotRecord& s = slots_[i];
+        if (!s.occupied) continue;
+        s.expires_at = tick_of(now, s.deadline_half_ms);
+        sync(i);
+    }
+    recompute_min();
+    if (holdoff_until_ != tick_none) holdoff_until_ = tick_of(now, holdoff_deadline_half_ms_);
 }
 
 StoreResult<AcquireReply> ModelStore::acquire(Tick now, std::string_view owner, std::string_view token, Tick lease) {
@@ -213,6 +261,10 @@ StoreResult<std::vector<ExpiredRecord>> ModelStore::expire(Tick now) {
 }
 StoreResult<Unit> ModelStore::failover(Tick /*now*/, FailoverLoss loss) {
     do_failover(loss);
+    return Unit{};
+}
+StoreResult<Unit> ModelStore::clock_jump(Tick now, std::int64_t ms) {
+    do_clock_jump(now, ms);
     return Unit{};
 }
 

@@ -9,6 +9,16 @@ if [ -z "${LEASESCOPE_REDIS_URL:-}" ]; then
   echo "FAIL: LEASESCOPE_REDIS_URL is not set (run through ./test.sh)" >&2
   exit 1
 fi
+# A preset with a store clock is simulated only (model.md §13.6): live mode
+# must refuse it as bad input, before touching Redis.
+if grep -q '"clock": *"store"\|"store": *{' "$preset"; then
+  out=$("$cli" live "$preset" --redis "$LEASESCOPE_REDIS_URL" --tick-ms 50 --compare 2>&1)
+  rc=$?
+  echo "$out"
+  if [ $rc -eq 2 ] && grep -q "simulated only" <<<"$out"; then exit 0; fi
+  echo "FAIL: $preset: a store clock must be refused live (exit $rc)" >&2
+  exit 1
+fi
 for attempt in 1 2 3; do
   out=$("$cli" live "$preset" --redis "$LEASESCOPE_REDIS_URL" --tick-ms 50 --compare 2>&1)
   rc=$?

@@ -581,3 +581,30 @@ TEST(Words, TheRecordsTtlIsTheOneItsLastRenewalSet) {
     EXPECT_EQ(ttl_words(timeline.trace(), timeline.first_event_at_or_after(13), snap.slots[0], 12, in(Lang::en)),
               "TTL left 6 of the 6 set at tick 12 · expires at tick 18");
 }
+
+// The deadline an explanation names is the elector's, on the node's clock
+// (model.md §3.3 rule 7): a waiter whose clock runs at half speed waits
+// until tick 9, not 1 + 4.
+TEST(Words, TheDeadlineIsOnTheNodesClock) {
+    auto parsed = sim::parse_scenario(R"({"name": "drift", "horizon": 20, "candidates": [
+        {"name": "node-a", "wait": 0, "lease": 50, "action": 15},
+        {"name": "node-b", "start": 1, "wait": 4, "lease": 5, "action": 1, "clock": {"drift_ppm": -500000}}]})",
+                                      "drift.json");
+    ASSERT_TRUE(parsed.ok());
+    const sim::Timeline timeline(parsed.value());
+    const sim::Trace& trace = timeline.trace();
+    std::size_t busy = trace.events.size();
+    for (std::size_t k = 0; k < trace.events.size() && busy == trace.events.size(); ++k) {
+        const sim::Event& e = trace.events[k];
+        if (e.op == sim::EventOp::acquire && e.outcome == sim::Outcome::busy) busy = k;
+    }
+    ASSERT_LT(busy, trace.events.size());
+    const sim::Snapshot snap = timeline.snapshot_at(trace.events[busy].tick);
+    ExplainContext ctx;
+    ctx.scenario = &timeline.scenario();
+    ctx.trace = &trace;
+    ctx.event_index = busy;
+    ctx.snapshot = &snap;
+    const std::string body = explain(ctx, in(Lang::en)).body();
+    EXPECT_NE(body.find("until its deadline at tick 9"), std::string::npos) << body;
+}

@@ -93,6 +93,9 @@ MarkerKind marker_kind_of(const sim::Event& e, sim::ResourceMode mode) {
         case EventOp::validate: return MarkerKind::op_read;
         case EventOp::overlap_begin: return MarkerKind::overlap_begin;
         case EventOp::overlap_end: return MarkerKind::overlap_end;
+        // No mark of its own yet: the lanes leave it out (add_marker); the
+        // clock lanes of issue 25 are to draw jumps as steps.
+        case EventOp::clock_jump: return MarkerKind::start;
     }
     return MarkerKind::start;
 }
@@ -256,6 +259,7 @@ void LaneRecorder::add_marker(const sim::Event& e, const Marker& m) {
             break;
         case sim::EventOp::overlap_begin:
         case sim::EventOp::overlap_end: break;  // drawn as the overlap band
+        case sim::EventOp::clock_jump: break;   // no mark yet (marker_kind_of)
         default: {
             auto it = node_index_.find(e.node);
             if (it != node_index_.end()) lane_at(it->second).markers.push_back(m);

@@ -23,6 +23,10 @@ std::string event_key(const Event& e) {
         case EventOp::partition: return "partition";
         case EventOp::heal: return "heal";
         case EventOp::failover: return e.details.has(sim::Detail::all) ? "failover.all" : "failover.leases";
+        case EventOp::clock_jump:
+            // The store's clock is named "store" (model.md §7.5).
+            if (e.node == "store") return e.clock_ms > 0 ? "clock_jump.store_forward" : "clock_jump.store_back";
+            return e.clock_ms > 0 ? "clock_jump.node_forward" : "clock_jump.node_back";
         case EventOp::expire: return "expire";
         case EventOp::write:
             if (e.outcome == Outcome::rejected)
@@ -73,6 +77,7 @@ Fields event_fields(const Event& e) {
     f.emplace_back("detail", sim::detail_text(e));
     f.emplace_back("mode", e.details.has(sim::Detail::drop_replies) ? "drop_replies" : "drop_requests");
     f.emplace_back("lose", sim::detail_text(e));
+    f.emplace_back("jump_ms", std::to_string(e.clock_ms < 0 ? -e.clock_ms : e.clock_ms));
     return f;
 }
 

@@ -301,7 +301,9 @@ private:
         const sim::Candidate* cand = candidate_of(ctx_.scenario, e_.node);
         const std::optional<Tick> started = run_start(trace_, e_.node, e_.run, i_ + 1);
         if (!cand || !started) return {{"deadline", "–"}};
-        return {{"deadline", std::to_string(*started + cand->options.wait)}};
+        // On the node's clock (model.md §3.3 rule 7), as the elector keeps it.
+        const DriftClock clock{cand->options.tick_ms, cand->options.drift_ppm};
+        return {{"deadline", std::to_string(clock.after(*started, cand->options.wait))}};
     }
 
     // With order = shuffled, the order of this tick's callers when it decided

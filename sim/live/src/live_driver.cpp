@@ -153,41 +153,74 @@ std::vector<std::string> emulated_faults(const sim::Scenario& scenario) {
             "failover (lose = all): emulated, this lock's slots and hold-off are deleted and its fencing counter "
             "is reset to fencing_start - 1; no replica is involved");
     }
+    const bool node_jump = std::any_of(scenario.faults.begin(), scenario.faults.end(), [](const sim::Fault& f) {
+        return f.kind == sim::FaultKind::clock_jump && f.node >= 0;
+    });
+    const bool node_drift = std::any_of(scenario.candidates.begin(), scenario.candidates.end(),
+                                        [](const sim::Candidate& c) { return c.options.drift_ppm != 0; });
+    if (node_jump) {
+        out.emplace_back(
+            "clock_jump of a node's clock: an event only, as in the simulation: the elector's timers are on a "
+            "monotonic clock (model.md §3.3)");
+    }
+    if (node_drift) {
+        out.emplace_back(
+            "clock drift of a node: emulated, the scheduler runs the elector's deadline, retries and watchdog on "
+            "the node's drifting clock; the machine's clock is untouched");
+    }
     return out;
 }
 
-LiveReport run_live(const sim::Scenario& original, const LiveOptions& options) {
-    ignore_sigpipe();
-    LiveReport report;
-    const sim::Scenario scenario = with_tick_ms(original, options.tick_ms);
-    report.tick_ms = scenario.tick_ms;
+std::optional<std::string> simulated_only(const sim::Scenario& scenario) {
+    if (scenario.lock.clock.drift_ppm != 0)
+        return std::string(
+            "the scenario's store clock drifts (store.clock.drift_ppm); that fault is simulated only: live mode "
+            "cannot change the clock of a real Redis server (model.md §13.6)");
+    for (std::size_t i = 0; i < scenario.faults.size(); ++i) {
+        const sim::Fault& f = scenario.faults[i];
+        if (f.kind == sim::FaultKind::clock_jump && f.node < 0)
+            return "fault " + std::to_string(i) +
+                   " (/faults/" + std::to_string(i) +
+                   ") jumps the store's clock; that fault is simulated only: live mode cannot change the clock of a "
+                   "real Redis server (model.md §13.6)";
+    }
+    return std::nullopt;
+}
 
+namespace {
+
+// What run_live needs before its first tick: a scenario live mode can run, a
+// connection, this run's ownership of the lock on the server and an empty
+// namespace. Null when any of it failed (the reason is in `report`).
+std::unique_ptr<redis::RedisStore> open_store(const sim::Scenario& scenario, const LiveOptions& options,
+                                              const std::string& run_id, std::int64_t owner_lease_ms,
+                                              LiveReport& report) {
     auto url = redis::parse_redis_url(options.redis_url);
     if (!url.ok()) {
         report.input_error = url.error();
-        return report;
+        return nullptr;
     }
     report.redis = url.value().redacted();
+    if (auto refused = simulated_only(scenario)) {
+        report.input_error = std::move(refused);
+        return nullptr;
+    }
     if (scenario.lock.name.find_first_of("{}") != std::string::npos) {
         report.input_error = "the lock name '" + scenario.lock.name +
                              "' contains '{' or '}'; live mode keeps one lock in one Redis hash tag and cannot use it";
-        return report;
+        return nullptr;
     }
     auto connected = redis::RedisStore::connect(url.value(), scenario.lock, scenario.tick_ms, options.timeouts);
     if (!connected.ok()) {
         report.backend_error = connected.error();
-        return report;
+        return nullptr;
     }
     redis::RedisStore& store = *connected.value();
-    // One live run per lock and server: two runs would each read the other's
-    // records and end with verdicts about a history that was not theirs.
-    const std::string run_id = new_run_id();
-    const std::int64_t owner_lease_ms = run_owner_lease_ms(scenario.tick_ms);
     std::int64_t held_for_ms = 0;
     auto claimed = store.claim_run(run_id, owner_lease_ms, held_for_ms);
     if (!claimed.ok()) {
         report.backend_error = claimed.error();
-        return report;
+        return nullptr;
     }
     if (!claimed.value()) {
         report.lock_in_use = true;
@@ -197,13 +230,43 @@ LiveReport run_live(const sim::Scenario& original, const LiveOptions& options) {
                 " ms more and renewed while that run lives); wait for it to end, or give this scenario another "
                 "lock name",
             false};
-        return report;
+        return nullptr;
     }
     if (auto reset = store.reset_namespace(); !reset.ok()) {
         report.backend_error = reset.error();
         (void)store.release_run(run_id);
-        return report;
+        return nullptr;
     }
+    return std::move(connected.value());
+}
+
+// Removes this run's keys and its ownership of the lock. Over a lost
+// connection this cannot work; the keys left then all carry TTLs, except the
+// counter.
+void leave_nothing_behind(redis::RedisStore& store, const std::string& run_id, LiveReport& report) {
+    if (store.connection().broken()) return;
+    if (auto removed = store.remove_namespace(); !removed.ok() && !report.backend_error) {
+        report.backend_error = removed.error();
+    }
+    if (auto released = store.release_run(run_id); !released.ok() && !report.backend_error) {
+        report.backend_error = released.error();
+    }
+}
+
+}  // namespace
+
+LiveReport run_live(const sim::Scenario& original, const LiveOptions& options) {
+    ignore_sigpipe();
+    LiveReport report;
+    const sim::Scenario scenario = with_tick_ms(original, options.tick_ms);
+    report.tick_ms = scenario.tick_ms;
+    // One live run per lock and server: two runs would each read the other's
+    // records and end with verdicts about a history that was not theirs.
+    const std::string run_id = new_run_id();
+    const std::int64_t owner_lease_ms = run_owner_lease_ms(scenario.tick_ms);
+    const std::unique_ptr<redis::RedisStore> opened = open_store(scenario, options, run_id, owner_lease_ms, report);
+    if (!opened) return report;
+    redis::RedisStore& store = *opened;
 
     OsTokenSource tokens;
     sim::Simulation sim(scenario, &tokens);
@@ -256,16 +319,7 @@ LiveReport run_live(const sim::Scenario& original, const LiveOptions& options) {
             report.backend_error = guarded.first_error() ? *guarded.first_error() : summary.error();
         }
     }
-    // Leave nothing behind. Over a lost connection this cannot work; the keys
-    // left then all carry TTLs, except the counter.
-    if (!store.connection().broken()) {
-        if (auto removed = store.remove_namespace(); !removed.ok() && !report.backend_error) {
-            report.backend_error = removed.error();
-        }
-        if (auto released = store.release_run(run_id); !released.ok() && !report.backend_error) {
-            report.backend_error = released.error();
-        }
-    }
+    leave_nothing_behind(store, run_id, report);
     return report;
 }
 

@@ -25,6 +25,7 @@ const char* to_string(FaultKind k) {
         case FaultKind::partition: return "partition";
         case FaultKind::crash: return "crash";
         case FaultKind::failover: return "failover";
+        case FaultKind::clock_jump: return "clock_jump";
     }
     return "?";
 }
@@ -60,6 +61,7 @@ std::string scenario_to_json(const Scenario& s) {
                     {"fencing_start", s.lock.fencing_start},
                     {"elector", to_string(s.elector)}};
     root["resource"] = {{"mode", to_string(s.resource)}};
+    if (s.lock.clock.drift_ppm != 0) root["store"] = {{"clock", {{"drift_ppm", s.lock.clock.drift_ppm}}}};
     ordered_json candidates = ordered_json::array();
     for (const Candidate& c : s.candidates) candidates.push_back(scenario_detail::candidate_to_json(c));
     root["candidates"] = std::move(candidates);
@@ -67,8 +69,13 @@ std::string scenario_to_json(const Scenario& s) {
     for (const Fault& f : s.faults) {
         ordered_json j;
         j["kind"] = to_string(f.kind);
-        if (f.node >= 0) j["node"] = s.candidates[static_cast<std::size_t>(f.node)].name;
+        if (f.kind == FaultKind::clock_jump) {
+            j["clock"] = f.node >= 0 ? s.candidates[static_cast<std::size_t>(f.node)].name : std::string("store");
+        } else if (f.node >= 0) {
+            j["node"] = s.candidates[static_cast<std::size_t>(f.node)].name;
+        }
         j["at"] = f.at;
+        if (f.kind == FaultKind::clock_jump) j["ms"] = f.ms;
         if (f.kind == FaultKind::pause || f.kind == FaultKind::partition) j["ticks"] = f.ticks;
         if (f.kind == FaultKind::partition) j["mode"] = to_string(f.mode);
         if (f.kind == FaultKind::failover) j["lose"] = to_string(f.lose);

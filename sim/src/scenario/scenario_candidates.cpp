@@ -140,12 +140,25 @@ constexpr CandidateKey every{.name = "every",
                              .write = WriteBack::when_positive,
                              .tick = &ElectorOptions::every,
                              .doc = "Ticks between scheduled run starts; required when runs > 1."};
+// The node's clock (model.md §3.3 rule 7): drift scales its deadline, retry
+// poll and watchdog. Absent: true time.
+constexpr CandidateKey clock{
+    .name = "clock",
+    .kind = KeyKind::clock,
+    .lo = -limits::drift_ppm_max,
+    .hi = limits::drift_ppm_max,
+    .fallback = 0,
+    .write = WriteBack::when_nonzero,
+    .count = &ElectorOptions::drift_ppm,
+    .doc =
+        "The node's clock: {\"drift_ppm\": P} runs it at (1 + P/1000000) of true time, which stretches (P < 0) or "
+        "shortens its wait deadline, retry poll and watchdog period. Absent: true time."};
 }  // namespace key
 
 constexpr const CandidateKey* key_table[] = {
     &key::name,        &key::start,        &key::wait,        &key::lease,  &key::min_lease,
     &key::auto_extend, &key::extend_every, &key::retry_every, &key::action, &key::writes,
-    &key::fail_at,     &key::hold_off,     &key::runs,        &key::every,
+    &key::fail_at,     &key::hold_off,     &key::runs,        &key::every,  &key::clock,
 };
 
 // Each row fills exactly the one field of its kind, and a key written back
@@ -159,6 +172,7 @@ constexpr bool well_formed(const CandidateKey& k) {
         case KeyKind::integer: return fields == 1 && (k.tick != nullptr || k.count != nullptr) && k.lo <= k.hi;
         case KeyKind::flag: return fields == 1 && k.flag != nullptr;
         case KeyKind::offsets: return fields == 1 && k.offsets != nullptr && k.lo == 1;
+        case KeyKind::clock: return fields == 1 && k.count != nullptr && k.lo == -k.hi;
     }
     return false;
 }
@@ -187,13 +201,90 @@ const CandidateKey* find_key(std::string_view name) {
 
 // A value of "defaults" on its own, even where each candidate overrides it:
 // a bad default is a bad file.
-void check_default(const CandidateKey& k, const json& v, const std::string& path) {
+void check_default(const CandidateKey& k, const json& v, const std::string& path, Failures& errors) {
     switch (k.kind) {
         case KeyKind::name: LS_ASSERT(false && "name is not a defaults key"); break;
         case KeyKind::integer: get_int(v, path, k.lo, k.hi); break;
         case KeyKind::flag: get_bool(v, path); break;
         case KeyKind::offsets: get_writes(v, path, k.hi); break;
+        case KeyKind::clock: get_clock_drift(v, path, errors); break;
     }
+}
+
+// Where a candidate's values come from: itself or, failing that,
+// "defaults"; an error's path says which.
+struct CandidateSource {
+    const Defaults& defaults;
+    const json& own;
+    std::string own_path;
+    bool misspelt = false;  // a misspelt key also makes a required one look missing: not shown
+
+    std::pair<const json*, std::string> operator()(const CandidateKey& k) const {
+        if (own.contains(k.name)) return {&own[k.name], own_path + "/" + k.name};
+        if (defaults.values.is_object() && defaults.values.contains(k.name))
+            return {&defaults.values[k.name], std::string("/defaults/") + k.name};
+        return {nullptr, ""};
+    }
+    std::string path_of(const CandidateKey& k) const {
+        auto [v, path] = (*this)(k);
+        return v == nullptr ? own_path : path;
+    }
+};
+
+// An integer key from its source, its fallback when absent (or an error when
+// it is required), within its range or, for a key within the action (once
+// wait, lease and action were read: `sizes_ok`), up to the action.
+void read_int(const CandidateSource& source, const CandidateKey& k, bool required, bool sizes_ok, ElectorOptions& o) {
+    LS_ASSERT(k.kind == KeyKind::integer);
+    auto [v, path] = source(k);
+    const std::int64_t hi = k.within_action && sizes_ok ? o.action : k.hi;
+    std::int64_t value = k.fallback;
+    if (v != nullptr) {
+        value = get_int(*v, path, k.lo, hi);
+    } else if (required) {
+        throw Failure{source.own_path,
+                      fmt::format("missing \"{}\" (required here or in \"defaults\"; an integer from {} to {})", k.name,
+                                  k.lo, k.hi),
+                      source.misspelt};
+    }
+    if (k.tick != nullptr) o.*(k.tick) = value;
+    if (k.count != nullptr) o.*(k.count) = static_cast<std::int32_t>(value);
+}
+
+// auto_extend and extend_every, which must be below the lease with it (§11.4).
+bool read_watchdog(const CandidateSource& source, Candidate& c, bool sizes_ok, Failures& errors) {
+    ElectorOptions& o = c.options;
+    bool auto_extend_ok = true;
+    o.*(key::auto_extend.flag) = key::auto_extend.fallback != 0;
+    if (auto [v, path] = source(key::auto_extend); v != nullptr)
+        auto_extend_ok = attempt(errors, [&, v = v, path = path] { o.*(key::auto_extend.flag) = get_bool(*v, path); });
+    const bool every_ok = attempt(errors, [&] {
+        read_int(source, key::extend_every, false, sizes_ok, o);
+        if (sizes_ok && auto_extend_ok && o.auto_extend && c.extend_every_given && o.extend_every >= o.lease) {
+            fail(source.path_of(key::extend_every),
+                 fmt::format("with auto_extend, extend_every ({}) must be less than lease ({})", o.extend_every,
+                             o.lease));
+        }
+    });
+    return auto_extend_ok && every_ok;
+}
+
+// writes (default: one at the end of the action) and the node's clock.
+bool read_writes_and_clock(const CandidateSource& source, ElectorOptions& o, bool sizes_ok, Failures& errors) {
+    bool ok = true;
+    if (auto [v, path] = source(key::writes); v != nullptr) {
+        ok = attempt(errors, [&, v = v, path = path] {
+                 o.*(key::writes.offsets) = get_writes(*v, path, sizes_ok ? o.action : key::writes.hi);
+             }) && ok;
+    } else {
+        o.*(key::writes.offsets) = {o.action};
+    }
+    if (auto [v, path] = source(key::clock); v != nullptr) {
+        const std::size_t before = errors.size();
+        ok = attempt(errors, [&, v = v, path = path] { o.*(key::clock.count) = get_clock_drift(*v, path, errors); }) &&
+             errors.size() == before && ok;
+    }
+    return ok;
 }
 
 }  // namespace
@@ -216,7 +307,7 @@ Defaults read_defaults(const json& root, Failures& errors) {
         for (auto it = defaults.values.begin(); it != defaults.values.end(); ++it) {
             const CandidateKey* k = find_key(it.key());
             if (k != nullptr && k->kind != KeyKind::name)
-                attempt(errors, [&] { check_default(*k, it.value(), "/defaults/" + it.key()); });
+                attempt(errors, [&] { check_default(*k, it.value(), "/defaults/" + it.key(), errors); });
         }
     });
     defaults.ok = errors.size() == before;
@@ -230,22 +321,9 @@ Candidate read_candidate(const Defaults& defaults, const json& own, std::size_t 
     check_keys(own, own_path, key_names(true), errors);
     // A misspelt key ("leese") also makes a required one look missing: that
     // second error is not shown.
-    const bool misspelt = errors.size() > before || !defaults.ok;
+    const CandidateSource source{defaults, own, own_path, errors.size() > before || !defaults.ok};
     if (!own.contains(key::name.name))
         fail(own_path, fmt::format("missing \"{}\" (required: a unique candidate name)", key::name.name));
-
-    // A value comes from the candidate or, failing that, from "defaults"; its
-    // error path says which.
-    auto source = [&](const CandidateKey& k) -> std::pair<const json*, std::string> {
-        if (own.contains(k.name)) return {&own[k.name], own_path + "/" + k.name};
-        if (defaults.values.is_object() && defaults.values.contains(k.name))
-            return {&defaults.values[k.name], std::string("/defaults/") + k.name};
-        return {nullptr, ""};
-    };
-    auto path_of = [&](const CandidateKey& k) {
-        auto [v, path] = source(k);
-        return v == nullptr ? own_path : path;
-    };
 
     Candidate c;
     c.name = get_name(own[key::name.name], own_path + "/" + key::name.name);
@@ -255,68 +333,32 @@ Candidate read_candidate(const Defaults& defaults, const json& own, std::size_t 
     }
     // wait, lease and action all read: the relations that need them can be checked.
     bool sizes_ok = true;
-    // An integer key from its source, its fallback when absent (or an error
-    // when it is required), within its range or, for a key within the
-    // action, up to the action.
-    auto read_int = [&](const CandidateKey& k, bool required) {
-        LS_ASSERT(k.kind == KeyKind::integer);
-        auto [v, path] = source(k);
-        const std::int64_t hi = k.within_action && sizes_ok ? o.action : k.hi;
-        std::int64_t value = k.fallback;
-        if (v != nullptr) {
-            value = get_int(*v, path, k.lo, hi);
-        } else if (required) {
-            throw Failure{own_path,
-                          fmt::format("missing \"{}\" (required here or in \"defaults\"; an integer from {} to {})",
-                                      k.name, k.lo, k.hi),
-                          misspelt};
-        }
-        if (k.tick != nullptr) o.*(k.tick) = value;
-        if (k.count != nullptr) o.*(k.count) = static_cast<std::int32_t>(value);
-    };
     // Each value on its own; a relation between values only when all of its
     // values were read.
     bool ok = true;
     auto read = [&](auto&& check) { ok = attempt(errors, check) && ok; };
-    read([&] { read_int(key::start, false); });
+    read([&] { read_int(source, key::start, false, sizes_ok, o); });
     for (const CandidateKey* k : {&key::wait, &key::lease, &key::action})
-        sizes_ok = attempt(errors, [&] { read_int(*k, k->need == Need::required); }) && sizes_ok;
+        sizes_ok = attempt(errors, [&] { read_int(source, *k, k->need == Need::required, sizes_ok, o); }) && sizes_ok;
     ok = ok && sizes_ok;
     read([&] {
-        read_int(key::min_lease, false);
+        read_int(source, key::min_lease, false, sizes_ok, o);
         if (sizes_ok && o.min_lease > o.lease)
-            fail(path_of(key::min_lease), fmt::format("min_lease {} must not exceed lease {} (the library requires "
-                                                      "minLeaseTime <= leaseTime)",
-                                                      o.min_lease, o.lease));
+            fail(source.path_of(key::min_lease),
+                 fmt::format("min_lease {} must not exceed lease {} (the library requires minLeaseTime <= leaseTime)",
+                             o.min_lease, o.lease));
     });
-    bool auto_extend_ok = true;
-    o.*(key::auto_extend.flag) = key::auto_extend.fallback != 0;
-    if (auto [v, path] = source(key::auto_extend); v != nullptr)
-        auto_extend_ok = attempt(errors, [&, v = v, path = path] { o.*(key::auto_extend.flag) = get_bool(*v, path); });
-    ok = ok && auto_extend_ok;
+    ok = read_watchdog(source, c, sizes_ok, errors) && ok;
+    read([&] { read_int(source, key::retry_every, false, sizes_ok, o); });
+    read([&] { read_int(source, key::hold_off, false, sizes_ok, o); });
     read([&] {
-        read_int(key::extend_every, false);
-        if (sizes_ok && auto_extend_ok && o.auto_extend && c.extend_every_given && o.extend_every >= o.lease) {
-            fail(path_of(key::extend_every),
-                 fmt::format("with auto_extend, extend_every ({}) must be less than lease ({})", o.extend_every,
-                             o.lease));
-        }
+        read_int(source, key::runs, false, sizes_ok, o);
+        read_int(source, key::every,
+                 key::every.need == Need::required || (key::every.need == Need::required_to_repeat && o.runs > 1),
+                 sizes_ok, o);
     });
-    read([&] { read_int(key::retry_every, false); });
-    read([&] { read_int(key::hold_off, false); });
-    read([&] {
-        read_int(key::runs, false);
-        read_int(key::every,
-                 key::every.need == Need::required || (key::every.need == Need::required_to_repeat && o.runs > 1));
-    });
-    if (source(key::fail_at).first != nullptr) read([&] { read_int(key::fail_at, false); });
-    if (auto [v, path] = source(key::writes); v != nullptr) {
-        read([&, v = v, path = path] {
-            o.*(key::writes.offsets) = get_writes(*v, path, sizes_ok ? o.action : key::writes.hi);
-        });
-    } else {
-        o.*(key::writes.offsets) = {o.action};
-    }
+    if (source(key::fail_at).first != nullptr) read([&] { read_int(source, key::fail_at, false, sizes_ok, o); });
+    ok = read_writes_and_clock(source, o, sizes_ok, errors) && ok;
     if (!ok) throw Reported{c.name};
     return c;
 }
@@ -329,7 +371,8 @@ ordered_json candidate_to_json(const Candidate& c) {
         if (k->tick != nullptr) number = o.*(k->tick);
         if (k->count != nullptr) number = o.*(k->count);
         const bool written = k->write == WriteBack::always || (k->write == WriteBack::when_given && c.*(k->given)) ||
-                             (k->write == WriteBack::when_positive && number > 0);
+                             (k->write == WriteBack::when_positive && number > 0) ||
+                             (k->write == WriteBack::when_nonzero && number != 0);
         if (!written) continue;
         switch (k->kind) {
             case KeyKind::name: j[k->name] = c.name; break;
@@ -339,6 +382,7 @@ ordered_json candidate_to_json(const Candidate& c) {
                 break;
             case KeyKind::flag: j[k->name] = o.*(k->flag); break;
             case KeyKind::offsets: j[k->name] = o.*(k->offsets); break;
+            case KeyKind::clock: j[k->name] = {{"drift_ppm", o.*(k->count)}}; break;
         }
     }
     return j;

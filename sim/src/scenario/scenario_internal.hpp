@@ -87,6 +87,9 @@ std::optional<json> parse_bounded(std::string_view text, const std::string& base
 bool check_keys(const json& obj, const std::string& path, const std::vector<std::string>& allowed, Failures& errors);
 const json& need_object(const json& v, const std::string& path);
 std::int64_t get_int(const json& v, const std::string& path, std::int64_t lo, std::int64_t hi);
+// get_int for a range whose ends are a named limit: the error names it too.
+std::int64_t get_int_within(const json& v, const std::string& path, std::int64_t lo, std::int64_t hi,
+                            const char* limit_name);
 bool get_bool(const json& v, const std::string& path);
 std::string get_text(const json& v, const std::string& path, std::int64_t max_length);
 // A name that shows in tables and traces: non-empty, no control characters.
@@ -97,6 +100,9 @@ std::string get_identifier(const json& v, const std::string& path);
 Localized get_localized(const json& v, const std::string& path, Failures& errors);
 // `writes`: strictly increasing offsets in [1, action_max].
 std::vector<Tick> get_writes(const json& v, const std::string& path, Tick action_max);
+// A clock object, {"drift_ppm": P} with |P| <= drift_ppm_max (model.md §3.3):
+// its drift (0 when absent). Every unknown key goes to `errors`.
+std::int32_t get_clock_drift(const json& v, const std::string& path, Failures& errors);
 
 template <class E>
 E get_enum(const json& v, const std::string& path, const std::vector<std::pair<std::string, E>>& choices) {

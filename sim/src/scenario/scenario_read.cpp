@@ -25,24 +25,46 @@ NodeIndex get_node(const json& v, const std::string& path, const Scenario& s) {
     return n;
 }
 
+// The clock and the step of a clock_jump (model.md §7.5): "store" or a
+// candidate, and a step of either sign, not 0, within clock_jump_ms_max.
+void read_clock_jump(const json& v, const std::string& path, const Scenario& s, Fault& f) {
+    const std::string clock_path = path + "/clock";
+    if (v["clock"].is_string() && v["clock"].get<std::string>() == "store") {
+        if (s.find("store") >= 0)
+            fail(clock_path,
+                 "\"store\" names both the store's clock and a candidate; rename the candidate to jump either clock");
+        f.node = -1;
+    } else {
+        if (!v["clock"].is_string())
+            fail(clock_path, fmt::format("expected \"store\" or a candidate's name, found {}", describe(v["clock"])));
+        f.node = get_node(v["clock"], clock_path, s);
+    }
+    const std::string ms_path = path + "/ms";
+    const json& ms = v["ms"];
+    f.ms = get_int_within(ms, ms_path, -limits::clock_jump_ms_max, limits::clock_jump_ms_max, "clock_jump_ms_max");
+    if (f.ms == 0) fail(ms_path, "expected a step of at least 1 ms either way, found 0 (a jump of 0 changes nothing)");
+}
+
 // A fault, or nothing when its object has unknown keys: each of them is in
 // `errors`, and a misspelt key would also make a required one look missing.
 std::optional<Fault> read_fault(const json& v, std::size_t index, const Scenario& s, Failures& errors) {
     const std::string path = fmt::format("/faults/{}", index);
     need_object(v, path);
-    if (!v.contains("kind")) fail(path, "missing \"kind\" (pause, partition, crash or failover)");
+    if (!v.contains("kind")) fail(path, "missing \"kind\" (pause, partition, crash, failover or clock_jump)");
     Fault f;
     f.kind = get_enum<FaultKind>(v["kind"], path + "/kind",
                                  {{"pause", FaultKind::pause},
                                   {"partition", FaultKind::partition},
                                   {"crash", FaultKind::crash},
-                                  {"failover", FaultKind::failover}});
+                                  {"failover", FaultKind::failover},
+                                  {"clock_jump", FaultKind::clock_jump}});
     std::vector<std::string> keys;
     switch (f.kind) {
         case FaultKind::pause: keys = {"kind", "node", "at", "ticks"}; break;
         case FaultKind::partition: keys = {"kind", "node", "at", "ticks", "mode"}; break;
         case FaultKind::crash: keys = {"kind", "node", "at"}; break;
         case FaultKind::failover: keys = {"kind", "at", "lose"}; break;
+        case FaultKind::clock_jump: keys = {"kind", "clock", "at", "ms"}; break;
     }
     if (!check_keys(v, path, keys, errors)) return std::nullopt;
     for (const auto& key : keys) {
@@ -50,6 +72,10 @@ std::optional<Fault> read_fault(const json& v, std::size_t index, const Scenario
         if (!v.contains(key)) fail(path, fmt::format("missing \"{}\" (required for a {})", key, to_string(f.kind)));
     }
     f.at = get_int(v["at"], path + "/at", 0, limits::horizon_max);
+    if (f.kind == FaultKind::clock_jump) {
+        read_clock_jump(v, path, s, f);
+        return f;
+    }
     if (f.kind != FaultKind::failover) f.node = get_node(v["node"], path + "/node", s);
     if (f.kind == FaultKind::pause || f.kind == FaultKind::partition)
         f.ticks = get_int(v["ticks"], path + "/ticks", 1, limits::duration_max);
@@ -188,6 +214,33 @@ void read_lock_section(const json& root, Scenario& s, Failures& errors) {
     });
 }
 
+// /store: the store's own settings (model.md §3.3), one reader per key, so
+// that a later key (the replicas of issue 26) is one more row.
+void read_store_clock(const json& v, const std::string& path, Scenario& s, Failures& errors) {
+    s.lock.clock.drift_ppm = get_clock_drift(v, path, errors);
+}
+struct StoreKey {
+    const char* name;
+    void (*read)(const json& v, const std::string& path, Scenario& s, Failures& errors);
+};
+constexpr StoreKey store_keys[] = {
+    {"clock", read_store_clock},
+};
+
+void read_store_section(const json& root, Scenario& s, Failures& errors) {
+    if (!root.contains("store")) return;
+    attempt(errors, [&] {
+        const json& store = need_object(root["store"], "/store");
+        std::vector<std::string> names;
+        for (const StoreKey& k : store_keys) names.emplace_back(k.name);
+        check_keys(store, "/store", names, errors);
+        for (const StoreKey& k : store_keys) {
+            const std::string path = std::string("/store/") + k.name;
+            if (store.contains(k.name)) attempt(errors, [&] { k.read(store[k.name], path, s, errors); });
+        }
+    });
+}
+
 // /resource (model.md §8).
 void read_resource_section(const json& root, Scenario& s, Failures& errors) {
     if (root.contains("resource")) {
@@ -244,7 +297,7 @@ Scenario read_scenario(const json& root, Failures& errors) {
     need_object(root, "/");
     check_keys(root, "",
                {"$schema", "name", "title", "summary", "tick_ms", "horizon", "seed", "order", "lock", "resource",
-                "defaults", "candidates", "faults", "ops"},
+                "store", "defaults", "candidates", "faults", "ops"},
                errors);
     Scenario s;
     // "$schema" names the schema for editors (leasescope-cli schema); it must be a string.
@@ -260,6 +313,8 @@ Scenario read_scenario(const json& root, Failures& errors) {
     read_top_values(root, s, errors);
     read_lock_section(root, s, errors);
     read_resource_section(root, s, errors);
+    read_store_section(root, s, errors);
+    s.lock.clock.tick_ms = s.tick_ms;
     const Defaults defaults = read_defaults(root, errors);
     bool candidates_ok = attempt(errors, [&] {
         if (!root.contains("candidates"))

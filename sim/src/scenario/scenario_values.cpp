@@ -47,6 +47,16 @@ std::int64_t get_int(const json& v, const std::string& path, std::int64_t lo, st
     return v.get<std::int64_t>();
 }
 
+std::int64_t get_int_within(const json& v, const std::string& path, std::int64_t lo, std::int64_t hi,
+                            const char* limit_name) {
+    try {
+        return get_int(v, path, lo, hi);
+    } catch (Failure& f) {
+        f.message += fmt::format(" ({})", limit_name);
+        throw;
+    }
+}
+
 bool get_bool(const json& v, const std::string& path) {
     if (!v.is_boolean()) fail(path, fmt::format("expected true or false, found {}", describe(v)));
     return v.get<bool>();
@@ -104,6 +114,14 @@ std::vector<Tick> get_writes(const json& v, const std::string& path, Tick action
         writes.push_back(w);
     }
     return writes;
+}
+
+std::int32_t get_clock_drift(const json& v, const std::string& path, Failures& errors) {
+    need_object(v, path);
+    if (!check_keys(v, path, {"drift_ppm"}, errors)) return 0;
+    if (!v.contains("drift_ppm")) return 0;
+    return static_cast<std::int32_t>(get_int_within(v["drift_ppm"], path + "/drift_ppm", -limits::drift_ppm_max,
+                                                    limits::drift_ppm_max, "drift_ppm_max"));
 }
 
 }  // namespace leasescope::sim::scenario_detail

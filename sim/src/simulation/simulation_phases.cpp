@@ -104,18 +104,7 @@ void Simulation::phase_faults(Tick t, Store& store, EventSink& sink, std::option
                 break;
             }
             case FaultKind::crash: {
-                auto& nf = node_faults_[static_cast<std::size_t>(f.node)];
-                if (nf.crashed) continue;  // a second crash emits nothing
-                nf.crashed = true;
-                const auto node = static_cast<std::size_t>(f.node);
-                const bool was_finished = electors_[node].state() == ElectorState::finished;
-                if (electors_[node].executing()) {
-                    auto it = std::lower_bound(executing_.begin(), executing_.end(), f.node);
-                    LS_ASSERT(it != executing_.end() && *it == f.node);
-                    executing_.erase(it);
-                }
-                electors_[node].crash(t);
-                note_finished(node, was_finished);
+                if (!crash_node(t, f.node)) continue;  // a second crash emits nothing
                 ev.op = EventOp::crash;
                 break;
             }
@@ -129,9 +118,40 @@ void Simulation::phase_faults(Tick t, Store& store, EventSink& sink, std::option
                 ev.details.add(f.lose == FailoverLoss::all ? Detail::all : Detail::leases);
                 break;
             }
+            case FaultKind::clock_jump: {
+                // A node's jump changes no decision of its elector (model.md
+                // §3.3 rule 8): only the store's clock is stepped.
+                if (f.node < 0) {
+                    auto done = store.clock_jump(t, f.ms);
+                    if (!done.ok()) {
+                        failure = done.error();
+                        return;
+                    }
+                    ev.node = "store";
+                }
+                ev.op = EventOp::clock_jump;
+                ev.clock_ms = f.ms;
+                break;
+            }
         }
         emit(sink, ev);
     }
+}
+
+bool Simulation::crash_node(Tick t, NodeIndex n) {
+    auto& nf = node_faults_[static_cast<std::size_t>(n)];
+    if (nf.crashed) return false;
+    nf.crashed = true;
+    const auto node = static_cast<std::size_t>(n);
+    const bool was_finished = electors_[node].state() == ElectorState::finished;
+    if (electors_[node].executing()) {
+        auto it = std::lower_bound(executing_.begin(), executing_.end(), n);
+        LS_ASSERT(it != executing_.end() && *it == n);
+        executing_.erase(it);
+    }
+    electors_[node].crash(t);
+    note_finished(node, was_finished);
+    return true;
 }
 
 void Simulation::phase_expiry(Tick t, Store& store, EventSink& sink, std::optional<StoreError>& failure) {

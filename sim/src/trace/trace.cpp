@@ -15,9 +15,9 @@ namespace {
 using ordered_json = nlohmann::ordered_json;
 
 constexpr std::array<const char*, 7> phase_names = {"faults", "expiry", "work", "extend", "acquire", "ops", "check"};
-constexpr std::array<const char*, 17> op_names = {
-    "pause",  "resume", "crash",   "partition", "heal",   "failover", "expire",        "write",      "release",
-    "extend", "start",  "acquire", "skip",      "status", "validate", "overlap_begin", "overlap_end"};
+constexpr std::array<const char*, 18> op_names = {
+    "pause", "resume", "crash",  "partition", "heal",     "failover",      "clock_jump", "expire",  "write",
+    "release", "extend", "start", "acquire", "skip", "status", "validate", "overlap_begin", "overlap_end"};
 constexpr std::array<const char*, 17> outcome_names = {
     "",     "expired",  "accepted", "rejected", "released", "kept",   "not_owner", "error", "renewed",
     "lost", "acquired", "busy",     "skipped",  "held",     "vacant", "current",   "stale"};
@@ -129,6 +129,8 @@ std::string detail_text(const EventView& e) {
         for_each_detail_word(e.details, [&](std::string_view w) { out += w; });
     } else if (e.overlap_count > 0) {
         append_int(out, e.overlap_count);
+    } else if (e.clock_ms != 0) {
+        append_int(out, e.clock_ms);
     } else {
         out = e.named_node;
     }
@@ -198,6 +200,10 @@ public:
             *p_++ = '"';
             integer(e.overlap_count);
             *p_++ = '"';
+        } else if (e.clock_ms != 0) {
+            *p_++ = '"';
+            integer(e.clock_ms);
+            *p_++ = '"';
         } else {
             opt_string(e.named_node);
         }
@@ -258,12 +264,14 @@ void write_event_line(LineWriter& w, const EventView& e) {
 Event to_event(const EventView& v) {
     return Event{
         v.tick,    v.seq,  v.phase, v.op,      std::string(v.node), v.run,           Token(v.token),
-        v.fencing, v.slot, v.ttl,   v.outcome, v.details,           v.overlap_count, std::string(v.named_node)};
+        v.fencing, v.slot, v.ttl,   v.outcome, v.details,           v.overlap_count, std::string(v.named_node),
+        v.clock_ms};
 }
 
 EventView view_of(const Event& e) {
     return EventView{e.tick,    e.seq,  e.phase, e.op,      e.node,    e.run,           e.token,
-                     e.fencing, e.slot, e.ttl,   e.outcome, e.details, e.overlap_count, e.named_node};
+                     e.fencing, e.slot, e.ttl,   e.outcome, e.details, e.overlap_count, e.named_node,
+                     e.clock_ms};
 }
 
 void append_event_line(std::string& out, const Event& e) { append_event_line(out, view_of(e)); }

@@ -180,12 +180,32 @@ std::optional<LineError> read_overlap_count(std::string_view text, Event& e) {
     return std::nullopt;
 }
 
+// The step of a clock_jump (model.md §12.3): signed decimal milliseconds in
+// canonical form, not 0, at most clock_jump_ms_max either way.
+std::optional<LineError> read_clock_ms(std::string_view text, Event& e) {
+    const bool negative = !text.empty() && text[0] == '-';
+    const std::string_view digits = negative ? text.substr(1) : text;
+    std::int64_t n = 0;
+    bool ok = !digits.empty() && digits.size() <= 13 && digits[0] != '0';
+    for (const char c : digits) {
+        if (c < '0' || c > '9') ok = false;
+        if (ok) n = n * 10 + (c - '0');
+    }
+    if (!ok || n > limits::clock_jump_ms_max)
+        return LineError{fmt::format("\"detail\" of clock_jump is \"{}\"; expected the step in milliseconds, a whole "
+                                     "number from 1 to {} with a leading - for a step back",
+                                     text, limits::clock_jump_ms_max)};
+    e.clock_ms = negative ? -n : n;
+    return std::nullopt;
+}
+
 // The `detail` (model.md §12.3): the overlap count on overlap_begin, the
 // named node on validate, else detail words joined by commas in their fixed
 // order, each known and none twice.
 std::optional<LineError> read_detail(std::string text, Event& e) {
     if (text.empty()) return std::nullopt;
     if (e.op == EventOp::overlap_begin) return read_overlap_count(text, e);
+    if (e.op == EventOp::clock_jump) return read_clock_ms(text, e);
     if (e.op == EventOp::validate) {
         e.named_node = std::move(text);
         return std::nullopt;

@@ -26,6 +26,9 @@ std::string outcome_words(const Event& e) {
         case EventOp::partition: return fmt::format("partitioned from the store ({})", detail_text(e));
         case EventOp::heal: return "partition healed";
         case EventOp::failover: return fmt::format("failover: replica takes over, lost {}", detail_text(e));
+        case EventOp::clock_jump:
+            return fmt::format("{} clock jumps {} ms {}", e.node == "store" ? "the store's" : "the node's",
+                               e.clock_ms < 0 ? -e.clock_ms : e.clock_ms, e.clock_ms < 0 ? "back" : "forward");
         case EventOp::expire: return fmt::format("lease expired,{} vacant", slot);
         case EventOp::start: return fmt::format("run {} starts with a new token", e.run);
         case EventOp::skip: return "skipped: gives up waiting, the action is not called";

@@ -106,6 +106,27 @@ TEST(QuietTicks, GeneratedScenariosMatchSteppingEveryTick) {
     EXPECT_GT(skipped, 10'000);
 }
 
+// Clocks that drift and jump (model.md §3.3) move deadlines, retries,
+// watchdog runs and expiries off the true-time ticks: passing over quiet
+// ticks still gives what stepping gives.
+TEST(QuietTicks, DriftingClocksMatchSteppingEveryTick) {
+    Tick skipped = 0;
+    for (std::uint64_t seed = 1; seed <= 30; ++seed) {
+        Scenario s = generated(static_cast<std::int64_t>(1 + seed * 7 % 20), 400 + static_cast<Tick>(seed * 131 % 900),
+                               seed, seed % 3 != 0);
+        s.lock.clock.drift_ppm = static_cast<std::int32_t>(seed * 104'729 % 600'000) - 300'000;
+        for (std::size_t i = 0; i < s.candidates.size(); ++i)
+            s.candidates[i].options.drift_ppm = static_cast<std::int32_t>((seed + i) * 7'919 % 900'000) - 450'000;
+        Fault jump;
+        jump.kind = FaultKind::clock_jump;
+        jump.at = static_cast<Tick>(seed * 37 % 300);
+        jump.ms = seed % 2 == 0 ? 400 : -400;
+        s.faults.push_back(jump);
+        skipped += compare_runs(s, "drifting seed " + std::to_string(seed));
+    }
+    EXPECT_GT(skipped, 1'000);
+}
+
 TEST(QuietTicks, StopsBeforeTheLimitAndTheHorizon) {
     const Scenario scenario = generated(3, 5'000, 7, false);
     Simulation sim(scenario);

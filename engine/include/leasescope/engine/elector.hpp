@@ -40,6 +40,9 @@ struct ElectorOptions {
     Tick extend_every = 0;  // the watchdog period in ticks; 0: the library's period in ms
     ElectorKind elector = ElectorKind::lock;
     std::int64_t tick_ms = 50;  // only for the watchdog's millisecond schedule
+    // The drift of the node's clock in ppm (model.md §3.3 rule 7): the
+    // deadline, the retry poll and the watchdog run on its monotonic reading.
+    std::int32_t drift_ppm = 0;
     Tick retry_every = 1;
     Tick action = 1;           // duration in active ticks
     std::vector<Tick> writes;  // strictly increasing offsets in [1, action]
@@ -168,6 +171,11 @@ private:
     template <class S>
     StoreResult<ExtendReply> extend_on(Tick now, S& store);
     void end_run(Tick now, RunResult result);
+    // The node's clock (model.md §3.3 rule 7).
+    DriftClock clock() const { return DriftClock{options_.tick_ms, options_.drift_ppm}; }
+    // The true moment (half ms) at which the watchdog's next run is due when
+    // the previous one ran (or the lease began) at true moment `moment`.
+    std::int64_t watchdog_due_after(std::int64_t moment) const;
 
     std::string owner_;
     ElectorOptions options_;

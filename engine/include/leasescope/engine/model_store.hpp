@@ -17,6 +17,9 @@ struct SlotRecord {
     Fencing fencing = 0;
     Tick acquired_at = 0;
     Tick expires_at = 0;
+    // The deadline on the store's clock, in half milliseconds (model.md §3.3
+    // rule 4); expires_at is the first tick whose store moment reaches it.
+    std::int64_t deadline_half_ms = 0;
 
     bool valid_at(Tick t) const { return occupied && t < expires_at; }
 };
@@ -32,6 +35,7 @@ public:
     StoreResult<Validity> validate(Tick now, std::string_view token) override;
     StoreResult<std::vector<ExpiredRecord>> expire(Tick now) override;
     StoreResult<Unit> failover(Tick now, FailoverLoss loss) override;
+    StoreResult<Unit> clock_jump(Tick now, std::int64_t ms) override;
     ModelStore* model() override { return this; }
 
     // Plain (error-free) forms, for callers that know they hold a model.
@@ -42,6 +46,14 @@ public:
     Validity do_validate(Tick now, std::string_view token) const;
     void do_expire(Tick now, std::vector<ExpiredRecord>& out);
     void do_failover(FailoverLoss loss);
+    void do_clock_jump(Tick now, std::int64_t ms);
+
+    // The store's clock at the middle of tick t, in half milliseconds
+    // (model.md §3.3 rule 1): drift and the jumps so far.
+    std::int64_t store_time(Tick t) const { return config_.clock.reading_at_tick(t) + jumps_half_ms_; }
+    // True while the store's clock reads true time (no drift, no jump yet):
+    // every tick then is exactly the rule of §4.1, and no deadline is converted.
+    bool true_clock() const { return true_clock_; }
 
     // Read-only views for snapshots and tests.
     const LockConfig& config() const { return config_; }
@@ -73,6 +85,17 @@ private:
     // Keeps hot_[i] in step with slots_[i].
     void sync(std::size_t i);
     void note_expiry(Tick previous, Tick now_expires);
+    // A deadline `ticks` nominal ticks after tick `now` on the store's clock,
+    // and the first tick (at least `now`) at which it has come (§3.3 rule 4).
+    std::int64_t deadline_after(Tick now, Tick ticks) const {
+        return store_time(now) + 2 * ticks * config_.clock.tick_ms;
+    }
+    Tick tick_of(Tick now, std::int64_t deadline) const {
+        return std::max(now, config_.clock.first_tick_reaching(deadline - jumps_half_ms_));
+    }
+    // What the store reports as time left for a deadline at tick `now`:
+    // its remaining time in ticks, rounded up as §13.3 (§3.3 rule 6).
+    Tick remaining(Tick now, Tick until, std::int64_t deadline) const;
 
     // What the scans read, packed beside the slot records: the tick until
     // which the slot is valid (tick_none when vacant) and the token's first
@@ -95,6 +118,9 @@ private:
     bool min_dirty_ = false;
     Fencing counter_;
     Tick holdoff_until_ = tick_none;
+    std::int64_t holdoff_deadline_half_ms_ = 0;
+    std::int64_t jumps_half_ms_ = 0;
+    bool true_clock_ = true;
 };
 
 }  // namespace leasescope

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "leasescope/engine/clock.hpp"
 #include "leasescope/engine/result.hpp"
 #include "leasescope/engine/types.hpp"
 
@@ -82,6 +83,9 @@ struct LockConfig {
     std::string name = "lock";
     std::int32_t capacity = 1;
     Fencing fencing_start = 1;
+    // The store's clock (model.md §3.3): its tick_ms and drift. At true time
+    // by default; jumps come as clock_jump() calls.
+    DriftClock clock{};
 };
 
 class ModelStore;
@@ -106,6 +110,13 @@ public:
 
     // Store fault: the primary is lost (docs/model.md §4, "Store faults").
     virtual StoreResult<Unit> failover(Tick now, FailoverLoss loss) = 0;
+
+    // Store fault: the store's clock steps by `ms` milliseconds (model.md
+    // §3.3 rules 3-5). Only the model can do it: a real server's clock is
+    // not moved (model.md §13.6), so other stores answer an error.
+    virtual StoreResult<Unit> clock_jump(Tick /*now*/, std::int64_t /*ms*/) {
+        return Err{StoreError{"a store clock jump is simulated only: a real server's clock is not moved", false}};
+    }
 };
 
 }  // namespace leasescope

@@ -20,6 +20,7 @@ enum class KeyKind {
     integer,  // a Tick or a count in [lo, hi]
     flag,     // true or false
     offsets,  // strictly increasing offsets in [1, hi]
+    clock,    // an object {"drift_ppm": P}, |P| <= hi (model.md §3.3); fills `count`
 };
 
 enum class Need {
@@ -34,6 +35,7 @@ enum class WriteBack {
     always,
     when_given,     // only when the file gave it (Candidate::*given)
     when_positive,  // only when above 0 (0 means "none")
+    when_nonzero,   // only when not 0 (0 means "as if absent")
 };
 
 // One key a candidate may have. `lo`..`hi` is its range on its own;

@@ -28,6 +28,12 @@ inline constexpr std::int64_t tick_ms_max = 60'000;
 inline constexpr Fencing fencing_start_max = 1'000'000'000'000;
 inline constexpr std::int64_t name_length_max = 200;
 inline constexpr std::int64_t text_length_max = 4'000;  // title and summary
+// A clock's drift in ppm, either way: below one million, so that every clock
+// still runs forward (model.md §3.3 rule 1).
+inline constexpr std::int64_t drift_ppm_max = 999'999;
+// One clock_jump, in milliseconds either way (about 31 years). With at most
+// faults_max jumps the sum stays far inside 64 bits (model.md §3.3 rule 3).
+inline constexpr std::int64_t clock_jump_ms_max = 1'000'000'000'000;
 
 // ---- Work a scenario may ask for (checked at validation) ----
 // Runs that can start before the horizon, summed over the candidates: each
@@ -91,6 +97,8 @@ inline constexpr Tick generator_horizon_min = 100;
 inline constexpr Tick generator_horizon_max = horizon_max;
 
 static_assert(capacity_max <= candidates_max);
+static_assert(drift_ppm_max < 1'000'000);
+static_assert(clock_jump_ms_max <= INT64_MAX / 4 / faults_max);
 static_assert(duration_max <= horizon_max);
 static_assert(runs_max <= runs_total_max);
 static_assert(text_length_max <= json_string_bytes_max);

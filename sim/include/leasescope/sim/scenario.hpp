@@ -17,7 +17,7 @@ struct Localized {
 
 enum class Order { declared, shuffled };
 enum class ResourceMode { off, check, validate };
-enum class FaultKind { pause, partition, crash, failover };
+enum class FaultKind { pause, partition, crash, failover, clock_jump };
 enum class PartitionMode { drop_requests, drop_replies };
 enum class OpKind { status, validate };
 
@@ -39,11 +39,12 @@ struct Candidate {
 
 struct Fault {
     FaultKind kind = FaultKind::pause;
-    NodeIndex node = -1;  // -1 for failover
+    NodeIndex node = -1;  // -1 for failover and for a jump of the store's clock
     Tick at = 0;
     Tick ticks = 0;  // pause and partition
     PartitionMode mode = PartitionMode::drop_requests;
     FailoverLoss lose = FailoverLoss::leases;
+    std::int64_t ms = 0;  // clock_jump: the step, either sign, never 0 (model.md §7.5)
 
     // The tick at which the fault ends (pause, partition), else tick_none.
     Tick end() const { return (kind == FaultKind::pause || kind == FaultKind::partition) ? at + ticks : tick_none; }

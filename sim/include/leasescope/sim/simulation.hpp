@@ -134,6 +134,8 @@ private:
     void emit(EventSink& sink, EventView& event);
     bool quiescent_after(Tick t, Store& store) const;
     void phase_faults(Tick t, Store& store, EventSink& sink, std::optional<StoreError>& failure);
+    // A crash fault: false when the node had crashed already (no event).
+    bool crash_node(Tick t, NodeIndex node);
     void phase_expiry(Tick t, Store& store, EventSink& sink, std::optional<StoreError>& failure);
     void phase_work(Tick t, Store& store, EventSink& sink, std::optional<StoreError>& failure);
     void phase_extend(Tick t, Store& store, EventSink& sink);

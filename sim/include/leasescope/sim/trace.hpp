@@ -26,7 +26,8 @@ enum class EventOp : std::uint8_t {
     crash,
     partition,
     heal,
-    failover,  // faults
+    failover,
+    clock_jump,  // faults
     expire,    // expiry
     write,
     release,  // work
@@ -107,8 +108,8 @@ private:
 static_assert(detail_words <= 16);
 
 // One trace event. Empty strings and -1 / nullopt stand for null. The trace's
-// `detail` is one of `details` (words), `overlap_count` or `named_node`; at
-// most one is set (detail_text gives its spelling).
+// `detail` is one of `details` (words), `overlap_count`, `named_node` or
+// `clock_ms`; at most one is set (detail_text gives its spelling).
 struct Event {
     Tick tick = 0;
     std::int64_t seq = 0;
@@ -124,6 +125,7 @@ struct Event {
     Details details;                 // partition, failover, acquire, write
     std::int64_t overlap_count = 0;  // overlap_begin: how many nodes execute; 0 otherwise
     std::string named_node;          // validate: the node whose token is validated
+    std::int64_t clock_ms = 0;       // clock_jump: the step in ms, either sign; 0 otherwise
 
     bool operator==(const Event&) const = default;
 };
@@ -147,6 +149,7 @@ struct EventView {
     Details details;
     std::int64_t overlap_count = 0;
     std::string_view named_node;
+    std::int64_t clock_ms = 0;
 };
 Event to_event(const EventView&);
 EventView view_of(const Event&);

@@ -69,6 +69,11 @@ struct LiveReport {
 // paused, no network cut, no replica promoted.
 std::vector<std::string> emulated_faults(const sim::Scenario& scenario);
 
+// Why `scenario` cannot run live, or nothing: a store clock that drifts or
+// jumps is simulated only (model.md §13.6). run_live refuses such a
+// scenario with this message as its input error, before it connects.
+std::optional<std::string> simulated_only(const sim::Scenario& scenario);
+
 // Runs `scenario` live. First claims the lock's run-ownership key on the
 // server (a random id with a lease of run_owner_lease_ms(tick_ms), renewed as
 // the run goes; refused when another run holds it), then resets the lock's
