@@ -25,9 +25,12 @@ std::string event_key(const Event& e) {
         case EventOp::failover: return e.details.has(sim::Detail::all) ? "failover.all" : "failover.leases";
         case EventOp::expire: return "expire";
         case EventOp::write:
-            if (e.outcome == Outcome::rejected)
+            if (e.outcome == Outcome::rejected) {
+                if (e.details.has(sim::Detail::holder_rejected)) return "write.holder_rejected";
                 return e.details.has(sim::Detail::stale) ? "write.rejected_stale" : "write.rejected";
+            }
             if (e.details.has(sim::Detail::unsafe_write)) return "write.unsafe";
+            if (e.details.has(sim::Detail::stale_after_successor)) return "write.lost_update";
             if (e.details.has(sim::Detail::stale)) return "write.accepted_stale";
             return "write.accepted";
         case EventOp::release:
