@@ -421,7 +421,8 @@ void add_explore_command(CLI::App& app, int& exit_code) {
         ->check(integer_in(0, std::int64_t{2147483647}))
         ->capture_default_str();
     cmd->add_option("--property", args->properties,
-                    "Properties to check: overlap,unsafe_write,fencing_regressed,liveness or all")
+                    "Properties to check: overlap,unsafe_write,fencing_regressed,liveness,stale_after_successor,"
+                    "holder_rejected,fencing_duplicate or all")
         ->capture_default_str();
     cmd->add_option("--jobs", args->jobs, "Threads (default: one per core); the result does not depend on it")
         ->check(integer_in(0, 4096));

@@ -58,6 +58,9 @@ inline std::string summary_line_reference(const sim::TraceSummary& s) {
     v["overlap"] = s.violations.overlap;
     v["unsafe_write"] = s.violations.unsafe_write;
     v["fencing_regressed"] = s.violations.fencing_regressed;
+    v["stale_after_successor"] = s.violations.stale_after_successor;
+    v["holder_rejected"] = s.violations.holder_rejected;
+    v["fencing_duplicate"] = s.violations.fencing_duplicate;
     j["violations"] = std::move(v);
     j["events"] = s.events;
     j["trace_sha256"] = s.trace_sha256;

@@ -82,7 +82,9 @@ std::array<std::int64_t, tally_count> from_state(const sim::Timeline& tl, Tick t
     for (const sim::Event& e : tl.trace().events) {
         if (e.tick > t) continue;
         const std::string key = event_key(e);
-        if (key == "write.accepted_stale") ++n[static_cast<std::size_t>(Tally::stale_write)];
+        // A lost update (model.md §9.6) is a stale write accepted too.
+        if (key == "write.accepted_stale" || key == "write.lost_update")
+            ++n[static_cast<std::size_t>(Tally::stale_write)];
         if (key == "expire") ++n[static_cast<std::size_t>(Tally::expired)];
         if (key == "extend.renewed") ++n[static_cast<std::size_t>(Tally::renewed)];
     }

@@ -54,6 +54,24 @@ TEST(ExplorerWords, EveryFailureAndFaultIsToldInBothLanguages) {
          Failure::Property::fencing_regressed},
         {"hold-off-handover", {}, {true, false, false, false}, "all", Failure::Property::overlap},
         {"contention", {}, {false, false, false, true}, "crash,partition", Failure::Property::liveness},
+        // The safety marks of model.md §9.6-§9.8: a failover that loses the
+        // counter issues node-b's number again and lets node-a's stale write
+        // land after node-b's; a group in check mode refuses a valid holder.
+        {"failover-fencing-regressed",
+         {{"faults", "[]"}},
+         {false, false, false, false, true, false, false},
+         "failover:all",
+         Failure::Property::stale_after_successor},
+        {"failover-fencing-regressed",
+         {{"faults", "[]"}},
+         {false, false, false, false, false, false, true},
+         "failover:all",
+         Failure::Property::fencing_duplicate},
+        {"group-capacity",
+         {{"resource.mode", "\"check\""}, {"candidates/1/writes", "[1]"}},
+         {false, false, false, false, false, true, false},
+         "pause",
+         Failure::Property::holder_rejected},
     };
     const words::Strings en = tables(words::Lang::en);
     const words::Strings ko = tables(words::Lang::ko);
@@ -78,6 +96,9 @@ TEST(ExplorerWords, EveryFailureAndFaultIsToldInBothLanguages) {
         switch (f.property) {
             case Failure::Property::unsafe_write:
             case Failure::Property::fencing_regressed:
+            case Failure::Property::stale_after_successor:
+            case Failure::Property::holder_rejected:
+            case Failure::Property::fencing_duplicate:
                 EXPECT_NE(told.find(f.late.node), std::string::npos) << told;
                 EXPECT_NE(told.find(f.earlier.node), std::string::npos) << told;
                 EXPECT_NE(told.find("fencing " + std::to_string(f.late.fencing)), std::string::npos) << told;

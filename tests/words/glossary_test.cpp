@@ -79,7 +79,8 @@ TEST(Glossary, OneKoreanWordPerIdea) {
         const std::string word = idea.at("ko");
         for (const std::string bad : idea.at("not")) {
             for (const auto& [where, text] : texts) {
-                EXPECT_EQ(without_fields(text).find(bad), std::string::npos)
+                // A code term (stale_after_successor) is a name, not a word of the sentence.
+                EXPECT_EQ(without_code(text, g).find(bad), std::string::npos)
                     << where << ": \"" << bad << "\" for " << idea.at("idea") << " (the glossary's word is " << word
                     << "): " << text;
             }

@@ -160,6 +160,43 @@ struct Checker {
                std::to_string(e.tick) + " " + sim::to_string(e.op) + " " + e.node + ")";
     }
 
+    // The safety marks of model.md §9.6-§9.8 are told exactly where the
+    // trace has them, and a lost update names the successor the trace shows:
+    // the last accepted writer before it that acquired the same slot later.
+    void check_safety_marks(std::size_t k, const Explanation& ex) {
+        const sim::Trace& trace = timeline.trace();
+        const sim::Event& e = trace.events[k];
+        const std::pair<sim::Detail, const char*> marks[] = {
+            {sim::Detail::stale_after_successor, "explain.write.stale_after_successor"},
+            {sim::Detail::holder_rejected, "explain.write.holder_rejected"},
+            {sim::Detail::fencing_duplicate, "explain.acquire.duplicate"}};
+        for (const auto& [mark, key] : marks) {
+            const auto told = std::find_if(ex.sentences.begin(), ex.sentences.end(),
+                                           [&, key = key](const Sentence& x) { return x.key == key; });
+            EXPECT_EQ(told != ex.sentences.end(), e.details.has(mark)) << where(k) << ": " << key;
+            if (told == ex.sentences.end() || mark != sim::Detail::stale_after_successor) continue;
+            auto acquired = [&](const sim::Event& w, std::size_t before) -> const sim::Event* {
+                for (std::size_t j = before; j-- > 0;) {
+                    const sim::Event& a = trace.events[j];
+                    if (a.op == sim::EventOp::acquire && a.outcome == sim::Outcome::acquired && a.node == w.node &&
+                        a.run == w.run)
+                        return &a;
+                }
+                return nullptr;
+            };
+            const sim::Event* mine = acquired(e, k);
+            ASSERT_NE(mine, nullptr) << where(k);
+            std::string successor;
+            for (std::size_t j = k; j-- > 0 && successor.empty();) {
+                const sim::Event& w = trace.events[j];
+                if (w.op != sim::EventOp::write || w.outcome != sim::Outcome::accepted) continue;
+                const sim::Event* theirs = acquired(w, j);
+                if (theirs && theirs->slot == mine->slot && theirs->seq > mine->seq) successor = w.node;
+            }
+            EXPECT_TRUE(contains(told->text, successor)) << where(k) << ": " << told->text;
+        }
+    }
+
     void check(std::size_t k, const sim::Snapshot& snap) {
         const sim::Trace& trace = timeline.trace();
         const sim::Event& e = trace.events[k];
@@ -291,6 +328,8 @@ struct Checker {
             }
         }
 
+        check_safety_marks(k, ex);
+
         // The end of an overlap is "clear" only when no stale node still works.
         if (e.op == sim::EventOp::overlap_end) {
             const bool stale_left = std::any_of(snap.nodes.begin(), snap.nodes.end(), [](const sim::NodeSnapshot& n) {
@@ -357,7 +396,9 @@ const std::vector<std::string> preset_facts = {"explain.write.check_not_yet",   
                                                "explain.order.shuffled",          "explain.overlap_end.stale_left",
                                                "explain.overlap_end.clear",       "explain.failover.all",
                                                "explain.failover.leases",         "explain.skip",
-                                               "explain.resume.expired"};
+                                               "explain.resume.expired",
+                                               "explain.write.stale_after_successor",
+                                               "explain.acquire.duplicate"};
 const std::vector<std::string> generated_facts = {
     "explain.write.validate_accepted",   "explain.write.validate_rejected", "explain.write.check_vacant",
     "explain.write.off_stale",           "explain.advice.check_stale",      "explain.acquire.group",

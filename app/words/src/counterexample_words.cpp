@@ -69,6 +69,9 @@ std::string failure_words(const sim::Failure& f, const Strings& s) {
             return s.tr("explore.failure.unsafe_write", fields);
         }
         case Property::fencing_regressed: return s.tr("explore.failure.fencing_regressed", acts);
+        case Property::stale_after_successor: return s.tr("explore.failure.stale_after_successor", acts);
+        case Property::holder_rejected: return s.tr("explore.failure.holder_rejected", acts);
+        case Property::fencing_duplicate: return s.tr("explore.failure.fencing_duplicate", acts);
         case Property::overlap:
             return s.tr("explore.failure.overlap",
                         {{"tick", std::to_string(f.tick)},

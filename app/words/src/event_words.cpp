@@ -29,9 +29,12 @@ std::string event_key(const Event& e) {
             return e.clock_ms > 0 ? "clock_jump.node_forward" : "clock_jump.node_back";
         case EventOp::expire: return "expire";
         case EventOp::write:
-            if (e.outcome == Outcome::rejected)
+            if (e.outcome == Outcome::rejected) {
+                if (e.details.has(sim::Detail::holder_rejected)) return "write.holder_rejected";
                 return e.details.has(sim::Detail::stale) ? "write.rejected_stale" : "write.rejected";
+            }
             if (e.details.has(sim::Detail::unsafe_write)) return "write.unsafe";
+            if (e.details.has(sim::Detail::stale_after_successor)) return "write.lost_update";
             if (e.details.has(sim::Detail::stale)) return "write.accepted_stale";
             return "write.accepted";
         case EventOp::release:

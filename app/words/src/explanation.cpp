@@ -152,6 +152,31 @@ private:
                 case sim::ResourceMode::off: break;  // mode off rejects nothing
             }
         }
+        safety_marks(f);
+    }
+
+    // The marks of model.md §9.6 and §9.7 on a write, told from the trace.
+    void safety_marks(const Fields& f) {
+        if (e_.details.has(sim::Detail::stale_after_successor)) {
+            if (const auto s = successor_write_before(trace_, i_)) {
+                add("explain.write.stale_after_successor", {{"successor", s->node},
+                                                            {"slot", std::to_string(s->slot)},
+                                                            {"successor_tick", std::to_string(s->acquired)},
+                                                            {"successor_write_tick", std::to_string(s->wrote)}});
+            }
+        }
+        if (e_.details.has(sim::Detail::holder_rejected)) {
+            if (trace_.header.capacity > 1 && !regressed_before(trace_, i_)) add("explain.write.group_rejected", f);
+            add("explain.write.holder_rejected", f);
+        }
+    }
+
+    // §9.8: who had the number before.
+    void duplicate_number() {
+        if (!e_.details.has(sim::Detail::fencing_duplicate)) return;
+        if (const Event* before = same_number_before(trace_, i_)) {
+            add("explain.acquire.duplicate", {{"other", before->node}, {"other_tick", std::to_string(before->tick)}});
+        }
     }
 
     void expire() {
@@ -274,6 +299,7 @@ private:
             if (faults.partitioned)
                 add("explain.acquire.error_partition", {{"since", std::to_string(faults.partitioned_since)}});
         }
+        duplicate_number();
         shuffled_order();
     }
 

@@ -159,6 +159,43 @@ bool regressed_before(const sim::Trace& trace, std::size_t index) {
     return false;
 }
 
+namespace {
+
+// The acquire event of the run that made the write at `index`.
+const Event* acquisition_of(const sim::Trace& trace, std::size_t index) {
+    const Event& w = trace.events[index];
+    for (std::size_t k = index; k-- > 0;) {
+        const Event& e = trace.events[k];
+        if (e.op == EventOp::acquire && e.outcome == Outcome::acquired && e.node == w.node && e.run == w.run) return &e;
+    }
+    return nullptr;
+}
+
+}  // namespace
+
+std::optional<SuccessorWrite> successor_write_before(const sim::Trace& trace, std::size_t index) {
+    if (index >= trace.events.size()) return std::nullopt;
+    const Event* mine = acquisition_of(trace, index);
+    if (mine == nullptr) return std::nullopt;
+    for (std::size_t k = index; k-- > 0;) {
+        const Event& e = trace.events[k];
+        if (e.op != EventOp::write || e.outcome != Outcome::accepted) continue;
+        const Event* theirs = acquisition_of(trace, k);
+        if (theirs == nullptr || theirs->slot != mine->slot || theirs->seq <= mine->seq) continue;
+        return SuccessorWrite{e.node, theirs->slot.value_or(0), theirs->tick, e.tick};
+    }
+    return std::nullopt;
+}
+
+const Event* same_number_before(const sim::Trace& trace, std::size_t index) {
+    if (index >= trace.events.size() || !trace.events[index].fencing) return nullptr;
+    for (std::size_t k = index; k-- > 0;) {
+        const Event& e = trace.events[k];
+        if (e.op == EventOp::acquire && e.fencing == trace.events[index].fencing) return &e;
+    }
+    return nullptr;
+}
+
 const sim::Candidate* candidate_of(const sim::Scenario* scenario, const std::string& node) {
     if (!scenario) return nullptr;
     for (const sim::Candidate& c : scenario->candidates)

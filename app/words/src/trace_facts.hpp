@@ -81,6 +81,20 @@ std::optional<Tick> counter_reset_before(const sim::Trace& trace, std::size_t in
 
 bool regressed_before(const sim::Trace& trace, std::size_t index);
 
+// For a write marked stale_after_successor (model.md §9.6): the successor of
+// its slot whose write the resource had accepted before it, the last one.
+struct SuccessorWrite {
+    std::string node;
+    SlotIndex slot = 0;
+    Tick acquired = 0;  // the successor's acquisition
+    Tick wrote = 0;     // its accepted write
+};
+std::optional<SuccessorWrite> successor_write_before(const sim::Trace& trace, std::size_t index);
+
+// For an acquire marked fencing_duplicate (§9.8): the last earlier
+// acquisition issued the same number.
+const Event* same_number_before(const sim::Trace& trace, std::size_t index);
+
 const sim::Candidate* candidate_of(const sim::Scenario* scenario, const std::string& node);
 
 // Whether `node`'s run `run` ended (released, gave up, failed, crashed) before `index`.

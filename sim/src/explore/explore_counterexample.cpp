@@ -65,6 +65,88 @@ std::optional<Failure> fencing_regressed(const Trace& trace) {
     return std::nullopt;
 }
 
+// The acquire event of a write's holder (its run's acquisition, §9.6).
+const Event* acquire_of(const Trace& trace, std::size_t before, const Event& write) {
+    for (std::size_t j = before; j-- > 0;) {
+        const Event& e = trace.events[j];
+        if (e.op == EventOp::acquire && e.outcome == Outcome::acquired && e.node == write.node && e.run == write.run)
+            return &e;
+    }
+    return nullptr;
+}
+
+// The first write accepted after a successor of its slot had a write
+// accepted (docs/model.md §9.6), and the last such successor's write.
+std::optional<Failure> stale_after_successor(const Trace& trace) {
+    for (std::size_t i = 0; i < trace.events.size(); ++i) {
+        const Event& late = trace.events[i];
+        if (late.op != EventOp::write || !late.details.has(Detail::stale_after_successor)) continue;
+        const Event* mine = acquire_of(trace, i, late);
+        LS_ASSERT(mine != nullptr);
+        const Event* successor = nullptr;
+        for (std::size_t j = i; j-- > 0 && successor == nullptr;) {
+            const Event& e = trace.events[j];
+            if (e.op != EventOp::write || e.outcome != Outcome::accepted) continue;
+            const Event* theirs = acquire_of(trace, j, e);
+            if (theirs != nullptr && theirs->slot == mine->slot && theirs->seq > mine->seq) successor = &e;
+        }
+        LS_ASSERT(successor != nullptr);
+        Failure f;
+        f.property = Failure::Property::stale_after_successor;
+        f.tick = late.tick;
+        f.late = act_of(late);
+        f.earlier = act_of(*successor);
+        return f;
+    }
+    return std::nullopt;
+}
+
+// The first write of a current holder the resource rejected (docs/model.md
+// §9.7), and the accepted write with the highest number before it.
+std::optional<Failure> holder_rejected(const Scenario& scenario, const Trace& trace) {
+    for (std::size_t i = 0; i < trace.events.size(); ++i) {
+        const Event& late = trace.events[i];
+        if (late.op != EventOp::write || !late.details.has(Detail::holder_rejected)) continue;
+        const Event* higher = nullptr;
+        for (std::size_t j = 0; j < i; ++j) {
+            const Event& e = trace.events[j];
+            if (e.op != EventOp::write || e.outcome != Outcome::accepted || !e.fencing) continue;
+            if (higher == nullptr || *e.fencing > *higher->fencing) higher = &e;
+        }
+        LS_ASSERT(higher != nullptr);
+        Failure f;
+        f.property = Failure::Property::holder_rejected;
+        f.tick = late.tick;
+        f.late = act_of(late);
+        f.earlier = act_of(*higher);
+        f.resource = scenario.resource;
+        return f;
+    }
+    return std::nullopt;
+}
+
+// The first acquisition issued a number issued before (docs/model.md §9.8),
+// and the last earlier acquisition with that number.
+std::optional<Failure> fencing_duplicate(const Trace& trace) {
+    for (std::size_t i = 0; i < trace.events.size(); ++i) {
+        const Event& again = trace.events[i];
+        if (again.op != EventOp::acquire || !again.details.has(Detail::fencing_duplicate)) continue;
+        const Event* first = nullptr;
+        for (std::size_t j = i; j-- > 0 && first == nullptr;) {
+            const Event& e = trace.events[j];
+            if (e.op == EventOp::acquire && e.fencing == again.fencing) first = &e;
+        }
+        LS_ASSERT(first != nullptr);
+        Failure f;
+        f.property = Failure::Property::fencing_duplicate;
+        f.tick = again.tick;
+        f.late = act_of(again);
+        f.earlier = act_of(*first);
+        return f;
+    }
+    return std::nullopt;
+}
+
 // The first overlap (docs/model.md §9.2) and who executes at the end of its tick.
 std::optional<Failure> overlap(const Scenario& scenario, const Trace& trace) {
     for (const Event& e : trace.events) {
@@ -129,6 +211,15 @@ Counterexample make_counterexample(const Explorer& ex, const Schedule& schedule)
     }
     if (failed.fencing_regressed) {
         if (auto f = fencing_regressed(out.trace)) facts.failures.push_back(std::move(*f));
+    }
+    if (failed.stale_after_successor) {
+        if (auto f = stale_after_successor(out.trace)) facts.failures.push_back(std::move(*f));
+    }
+    if (failed.holder_rejected) {
+        if (auto f = holder_rejected(s, out.trace)) facts.failures.push_back(std::move(*f));
+    }
+    if (failed.fencing_duplicate) {
+        if (auto f = fencing_duplicate(out.trace)) facts.failures.push_back(std::move(*f));
     }
     if (failed.overlap) {
         if (auto f = overlap(s, out.trace)) facts.failures.push_back(std::move(*f));

@@ -30,7 +30,7 @@ Result<Properties, std::string> parse_properties(std::string_view text) {
     Properties p{false, false, false, false};
     for (std::string_view item : split_list(text)) {
         if (item == "all") {
-            p = Properties{true, true, true, true};
+            p = Properties{true, true, true, true, true, true, true};
         } else if (item == "overlap") {
             p.overlap = true;
         } else if (item == "unsafe_write") {
@@ -39,10 +39,17 @@ Result<Properties, std::string> parse_properties(std::string_view text) {
             p.fencing_regressed = true;
         } else if (item == "liveness") {
             p.liveness = true;
+        } else if (item == "stale_after_successor") {
+            p.stale_after_successor = true;
+        } else if (item == "holder_rejected") {
+            p.holder_rejected = true;
+        } else if (item == "fencing_duplicate") {
+            p.fencing_duplicate = true;
         } else {
             return Err{
                 fmt::format("unknown property \"{}\"; expected overlap, unsafe_write, fencing_regressed, "
-                            "liveness or all, separated by commas",
+                            "liveness, stale_after_successor, holder_rejected, fencing_duplicate or all, "
+                            "separated by commas",
                             item)};
         }
     }
@@ -60,6 +67,9 @@ std::string to_string(const Properties& p) {
     add(p.unsafe_write, "unsafe_write");
     add(p.fencing_regressed, "fencing_regressed");
     add(p.liveness, "liveness");
+    add(p.stale_after_successor, "stale_after_successor");
+    add(p.holder_rejected, "holder_rejected");
+    add(p.fencing_duplicate, "fencing_duplicate");
     return out;
 }
 

@@ -158,6 +158,9 @@ Verdict explore_detail::simulate_verdict(const Scenario& scenario, const Propert
     v.failed.unsafe_write = checked.unsafe_write && v.violations.unsafe_write > 0;
     v.failed.fencing_regressed = checked.fencing_regressed && v.violations.fencing_regressed > 0;
     v.failed.liveness = checked.liveness && !v.elected;
+    v.failed.stale_after_successor = checked.stale_after_successor && v.violations.stale_after_successor > 0;
+    v.failed.holder_rejected = checked.holder_rejected && v.violations.holder_rejected > 0;
+    v.failed.fencing_duplicate = checked.fencing_duplicate && v.violations.fencing_duplicate > 0;
     return v;
 }
 

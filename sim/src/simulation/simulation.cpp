@@ -24,6 +24,8 @@ Simulation::Simulation(const Scenario& scenario, TokenSource* tokens)
     electors_.reserve(scenario.candidates.size());
     for (const Candidate& c : scenario.candidates) electors_.emplace_back(c.name, c.options);
     node_faults_.resize(scenario.candidates.size());
+    holdings_.resize(scenario.candidates.size());
+    slot_latest_writer_.assign(static_cast<std::size_t>(scenario.lock.capacity), -1);
     for (std::size_t i = 0; i < scenario.faults.size(); ++i) {
         const Fault& f = scenario.faults[i];
         fault_edges_.push_back(FaultEdge{f.at, static_cast<std::int32_t>(i), false});
@@ -51,6 +53,30 @@ Simulation::Simulation(const Scenario& scenario, TokenSource* tokens)
         wake_heap_.emplace_back(electors_[i].next_run_at(), static_cast<NodeIndex>(i));
     }
     std::make_heap(wake_heap_.begin(), wake_heap_.end(), std::greater<>{});
+}
+
+bool IssuedNumbers::contains(Fencing f) const {
+    auto it = std::upper_bound(ranges_.begin(), ranges_.end(), f,
+                               [](Fencing v, const std::pair<Fencing, Fencing>& r) { return v < r.first; });
+    return it != ranges_.begin() && f <= std::prev(it)->second;
+}
+
+void IssuedNumbers::add(Fencing f) {
+    if (contains(f)) return;
+    auto it = std::upper_bound(ranges_.begin(), ranges_.end(), f,
+                               [](Fencing v, const std::pair<Fencing, Fencing>& r) { return v < r.first; });
+    const bool joins_before = it != ranges_.begin() && std::prev(it)->second + 1 == f;
+    const bool joins_after = it != ranges_.end() && it->first == f + 1;
+    if (joins_before && joins_after) {
+        std::prev(it)->second = it->second;
+        ranges_.erase(it);
+    } else if (joins_before) {
+        std::prev(it)->second = f;
+    } else if (joins_after) {
+        it->first = f;
+    } else {
+        ranges_.insert(it, {f, f});
+    }
 }
 
 void Simulation::arm(NodeIndex node) {

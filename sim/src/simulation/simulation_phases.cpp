@@ -208,79 +208,113 @@ void Simulation::phase_work(Tick t, Store& store, EventSink& sink, std::optional
         LS_ASSERT(e.executing());
         if (!node_faults_[i].active()) continue;
         const WorkEffect effect = e.advance(t);
-        const RunRecord& run = *e.latest_run();
-        if (effect.write) {
-            Validity validity_value = Validity::vacant;
-            if (model_ != nullptr) {
-                validity_value = model_->do_validate(t, run.token);
-            } else {
-                auto validity = store.validate(t, run.token);
-                if (!validity.ok()) {
-                    failure = validity.error();
-                    return;
-                }
-                validity_value = validity.value();
-            }
-            const bool current = validity_value == Validity::current;
-            const Fencing fencing = *run.fencing;
-            const auto& highest = resource_.highest_accepted;
-            const bool below = highest && fencing < *highest;
-            bool accepted = true;
-            switch (scenario_->resource) {
-                case ResourceMode::off: accepted = true; break;
-                case ResourceMode::check: accepted = !below; break;
-                case ResourceMode::validate: accepted = current; break;
-            }
-            EventView ev = run_event(t, Phase::work, EventOp::write, e, run);
-            ev.fencing = fencing;
-            ev.outcome = accepted ? Outcome::accepted : Outcome::rejected;
-            if (!current) ev.details.add(Detail::stale);
-            // unsafe_write is defined for mode off only: validate does not
-            // compare fencing numbers, and check never accepts one below.
-            if (accepted && below && scenario_->resource == ResourceMode::off) {
-                ev.details.add(Detail::unsafe_write);
-                ++violations_.unsafe_write;
-            }
-            if (accepted) {
-                ++resource_.accepted;
-                resource_.highest_accepted = highest ? std::max(*highest, fencing) : fencing;
-            } else {
-                ++resource_.rejected;
-            }
-            emit(sink, ev);
-        }
+        if (effect.write && !work_write(t, store, sink, i, failure)) return;
         if (!effect.ended) continue;
-        const Fencing fencing = *run.fencing;
-        auto reply = [&] {
-            if (model_ != nullptr && !node_faults_[i].partition) return e.end_action(t, *effect.ended, *model_);
-            PartitionChannel channel(store, node_faults_[i].partition);
-            return e.end_action(t, *effect.ended, channel);
-        }();
         --kept;  // no longer executing
-        note_finished(i, false);
+        work_release(t, store, sink, i, effect);
         arm(node);
-        const RunRecord& ended = *e.latest_run();
-        EventView ev = run_event(t, Phase::work, EventOp::release, e, ended);
-        ev.fencing = fencing;
-        if (!reply.ok()) {
-            ev.outcome = Outcome::error;
-        } else {
-            const ReleaseReply& r = reply.value();
-            switch (r.outcome) {
-                case ReleaseOutcome::released:
-                    ev.outcome = Outcome::released;
-                    ev.slot = r.slot;
-                    break;
-                case ReleaseOutcome::kept:
-                    ev.outcome = Outcome::kept;
-                    ev.slot = r.slot;
-                    ev.ttl = r.until - t;
-                    break;
-                case ReleaseOutcome::not_owner: ev.outcome = Outcome::not_owner; break;
-            }
-        }
-        emit(sink, ev);
     }
+}
+
+// One write of a node's action: the writer's validity at the write's arrival,
+// then the resource's verdict (judge_write). false: the store failed.
+bool Simulation::work_write(Tick t, Store& store, EventSink& sink, std::size_t node,
+                            std::optional<StoreError>& failure) {
+    const Elector& e = electors_[node];
+    const RunRecord& run = *e.latest_run();
+    Validity validity_value = Validity::vacant;
+    if (model_ != nullptr) {
+        validity_value = model_->do_validate(t, run.token);
+    } else {
+        auto validity = store.validate(t, run.token);
+        if (!validity.ok()) {
+            failure = validity.error();
+            return false;
+        }
+        validity_value = validity.value();
+    }
+    const Fencing fencing = *run.fencing;
+    const WriteVerdict verdict = judge_write(node, fencing, validity_value == Validity::current);
+    EventView ev = run_event(t, Phase::work, EventOp::write, e, run);
+    ev.fencing = fencing;
+    ev.outcome = verdict.accepted ? Outcome::accepted : Outcome::rejected;
+    ev.details = verdict.marks;
+    emit(sink, ev);
+    return true;
+}
+
+// The protected resource's verdict on one write at its arrival, and its
+// marks (model.md §8; §9.3, §9.6, §9.7): the only place that judges a write.
+// `current`: the writer's token is current at the arrival tick.
+Simulation::WriteVerdict Simulation::judge_write(std::size_t node, Fencing fencing, bool current) {
+    const auto& highest = resource_.highest_accepted;
+    const bool below = highest && fencing < *highest;
+    WriteVerdict v;
+    switch (scenario_->resource) {
+        case ResourceMode::off: v.accepted = true; break;
+        case ResourceMode::check: v.accepted = !below; break;
+        case ResourceMode::validate: v.accepted = current; break;
+    }
+    if (!current) v.marks.add(Detail::stale);
+    if (!v.accepted) {
+        ++resource_.rejected;
+        if (current) {
+            v.marks.add(Detail::holder_rejected);
+            ++violations_.holder_rejected;
+        }
+        return v;
+    }
+    // unsafe_write is defined for mode off only: validate does not compare
+    // fencing numbers, and check never accepts one below.
+    if (below && scenario_->resource == ResourceMode::off) {
+        v.marks.add(Detail::unsafe_write);
+        ++violations_.unsafe_write;
+    }
+    // A successor of the writer's slot had a write accepted before: a lost update.
+    const Holding& holding = holdings_[node];
+    LS_ASSERT(holding.acquisition >= 0);
+    std::int64_t& latest = slot_latest_writer_[static_cast<std::size_t>(holding.slot)];
+    if (latest > holding.acquisition) {
+        v.marks.add(Detail::stale_after_successor);
+        ++violations_.stale_after_successor;
+    }
+    latest = std::max(latest, holding.acquisition);
+    ++resource_.accepted;
+    resource_.highest_accepted = highest ? std::max(*highest, fencing) : fencing;
+    return v;
+}
+
+// The end of a node's action: it releases (model.md §5.4) and stops executing.
+void Simulation::work_release(Tick t, Store& store, EventSink& sink, std::size_t node, WorkEffect effect) {
+    Elector& e = electors_[node];
+    const Fencing fencing = *e.latest_run()->fencing;
+    auto reply = [&] {
+        if (model_ != nullptr && !node_faults_[node].partition) return e.end_action(t, *effect.ended, *model_);
+        PartitionChannel channel(store, node_faults_[node].partition);
+        return e.end_action(t, *effect.ended, channel);
+    }();
+    note_finished(node, false);
+    const RunRecord& ended = *e.latest_run();
+    EventView ev = run_event(t, Phase::work, EventOp::release, e, ended);
+    ev.fencing = fencing;
+    if (!reply.ok()) {
+        ev.outcome = Outcome::error;
+    } else {
+        const ReleaseReply& r = reply.value();
+        switch (r.outcome) {
+            case ReleaseOutcome::released:
+                ev.outcome = Outcome::released;
+                ev.slot = r.slot;
+                break;
+            case ReleaseOutcome::kept:
+                ev.outcome = Outcome::kept;
+                ev.slot = r.slot;
+                ev.ttl = r.until - t;
+                break;
+            case ReleaseOutcome::not_owner: ev.outcome = Outcome::not_owner; break;
+        }
+    }
+    emit(sink, ev);
 }
 
 void Simulation::phase_extend(Tick t, Store& store, EventSink& sink) {
@@ -410,7 +444,16 @@ EventView Simulation::acquire_event(Tick t, const Elector& e, const RunRecord& r
                 ev.details.add(Detail::fencing_regressed);
                 ++violations_.fencing_regressed;
             }
+            // Every fresh acquisition is a new token (model.md §9.8).
+            if (issued_.contains(applied->fencing)) {
+                ev.details.add(Detail::fencing_duplicate);
+                ++violations_.fencing_duplicate;
+            }
             highest_issued_ = highest_issued_ ? std::max(*highest_issued_, applied->fencing) : applied->fencing;
+            issued_.add(applied->fencing);
+            // The holder's place in the acquisition order of §9.6.
+            const auto node = static_cast<std::size_t>(&e - electors_.data());
+            holdings_[node] = Holding{applied->slot, acquisitions_++};
         }
     } else if (applied) {
         ev.outcome = Outcome::busy;

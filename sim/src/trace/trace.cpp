@@ -25,10 +25,19 @@ static_assert(static_cast<std::size_t>(EventOp::overlap_end) + 1 == op_names.siz
 static_assert(static_cast<std::size_t>(Outcome::stale) + 1 == outcome_names.size());
 // The one table of detail words: the trace spelling of each Detail, in the
 // order they join (model.md §12.3).
-constexpr std::array<const char*, detail_words> detail_names = {
-    "drop_requests", "drop_replies",      "leases", "all",         "hold_off",
-    "reply_lost",    "fencing_regressed", "stale",  "unsafe_write"};
-static_assert(static_cast<std::size_t>(Detail::unsafe_write) + 1 == detail_names.size());
+constexpr std::array<const char*, detail_words> detail_names = {"drop_requests",
+                                                                "drop_replies",
+                                                                "leases",
+                                                                "all",
+                                                                "hold_off",
+                                                                "reply_lost",
+                                                                "fencing_regressed",
+                                                                "fencing_duplicate",
+                                                                "stale",
+                                                                "unsafe_write",
+                                                                "stale_after_successor",
+                                                                "holder_rejected"};
+static_assert(static_cast<std::size_t>(Detail::holder_rejected) + 1 == detail_names.size());
 
 template <class E, std::size_t N>
 std::optional<E> from_names(const std::array<const char*, N>& names, std::string_view s, std::size_t first = 0) {
@@ -385,6 +394,12 @@ std::string summary_tail(const TraceSummary& s) {
     append_int(out, s.violations.unsafe_write);
     out += R"(,"fencing_regressed":)";
     append_int(out, s.violations.fencing_regressed);
+    out += R"(,"stale_after_successor":)";
+    append_int(out, s.violations.stale_after_successor);
+    out += R"(,"holder_rejected":)";
+    append_int(out, s.violations.holder_rejected);
+    out += R"(,"fencing_duplicate":)";
+    append_int(out, s.violations.fencing_duplicate);
     out += R"(},"events":)";
     append_int(out, s.events);
     out += R"(,"trace_sha256":)";

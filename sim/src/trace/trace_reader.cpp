@@ -125,11 +125,22 @@ std::optional<std::string> line_shape_error(std::string_view line) {
     return std::nullopt;
 }
 
-std::optional<LineError> read_header(const ordered_json& j, TraceHeader& h) {
+// The format a file was written in (model.md §12.1 item 4): 1 has neither
+// the three safety counters nor their detail words.
+using FormatVersion = int;
+
+std::optional<LineError> read_header(const ordered_json& j, TraceHeader& h, FormatVersion& version) {
     if (auto e = check_keys(j, {"type", "format", "scenario", "seed", "tick_ms", "lock", "capacity", "candidates"}))
         return e;
     if (j["type"] != "header") return LineError{"line 1 must be the header (\"type\":\"header\")"};
-    if (j["format"] != trace_format) return LineError{fmt::format("unsupported format; expected \"{}\"", trace_format)};
+    if (j["format"] == trace_format_1) {
+        version = 1;
+    } else if (j["format"] == trace_format) {
+        version = 2;
+    } else {
+        return LineError{
+            fmt::format("unsupported format; expected \"{}\" (or the older \"{}\")", trace_format, trace_format_1)};
+    }
     bool null = false;
     if (auto e = get_string(j, "scenario", h.scenario, false, limits::name_length_max)) return e;
     if (!j["seed"].is_number_unsigned() && !(j["seed"].is_number_integer() && j["seed"].get<std::int64_t>() >= 0))
@@ -199,10 +210,15 @@ std::optional<LineError> read_clock_ms(std::string_view text, Event& e) {
     return std::nullopt;
 }
 
+// A word added with format 2 (model.md §9.6-§9.8).
+bool is_safety_mark(Detail d) {
+    return d == Detail::stale_after_successor || d == Detail::holder_rejected || d == Detail::fencing_duplicate;
+}
+
 // The `detail` (model.md §12.3): the overlap count on overlap_begin, the
 // named node on validate, else detail words joined by commas in their fixed
 // order, each known and none twice.
-std::optional<LineError> read_detail(std::string text, Event& e) {
+std::optional<LineError> read_detail(std::string text, Event& e, FormatVersion version) {
     if (text.empty()) return std::nullopt;
     if (e.op == EventOp::overlap_begin) return read_overlap_count(text, e);
     if (e.op == EventOp::clock_jump) return read_clock_ms(text, e);
@@ -224,6 +240,9 @@ std::optional<LineError> read_detail(std::string text, Event& e) {
             return LineError{
                 fmt::format("\"detail\" is \"{}\"; expected each word once, in the order {} (model.md §12.3)", text,
                             detail_word_list())};
+        if (version == 1 && is_safety_mark(*d))
+            return LineError{
+                fmt::format("\"detail\" has the word \"{}\", which format \"{}\" does not have", word, trace_format_1)};
         last = static_cast<int>(*d);
         e.details.add(*d);
         if (comma == std::string_view::npos) return std::nullopt;
@@ -231,7 +250,7 @@ std::optional<LineError> read_detail(std::string text, Event& e) {
     }
 }
 
-std::optional<LineError> read_event(const ordered_json& j, Event& e) {
+std::optional<LineError> read_event(const ordered_json& j, Event& e, FormatVersion version) {
     if (auto err = check_keys(j, {"type", "tick", "seq", "phase", "node", "run", "op", "token", "fencing", "slot",
                                   "ttl", "outcome", "detail"}))
         return err;
@@ -269,10 +288,29 @@ std::optional<LineError> read_event(const ordered_json& j, Event& e) {
         e.outcome = *outcome;
     }
     if (auto err = get_string(j, "detail", s, true, limits::detail_length_max)) return err;
-    return read_detail(std::move(s), e);
+    return read_detail(std::move(s), e, version);
 }
 
-std::optional<LineError> read_summary(const ordered_json& j, TraceSummary& s) {
+std::optional<LineError> read_violations(const ordered_json& v, Violations& out, FormatVersion version) {
+    const auto err = version == 1 ? check_keys(v, {"overlap", "unsafe_write", "fencing_regressed"})
+                                  : check_keys(v, {"overlap", "unsafe_write", "fencing_regressed",
+                                                   "stale_after_successor", "holder_rejected", "fencing_duplicate"});
+    if (err) return LineError{"in \"violations\": " + err->message};
+    bool null = false;
+    const std::pair<const char*, std::int64_t*> counters[] = {{"overlap", &out.overlap},
+                                                              {"unsafe_write", &out.unsafe_write},
+                                                              {"fencing_regressed", &out.fencing_regressed},
+                                                              {"stale_after_successor", &out.stale_after_successor},
+                                                              {"holder_rejected", &out.holder_rejected},
+                                                              {"fencing_duplicate", &out.fencing_duplicate}};
+    for (const auto& [key, counter] : counters) {
+        if (version == 1 && counter == &out.stale_after_successor) break;  // format 1 has the first three
+        if (auto e = get_int(v, key, *counter, false, null, 0, limits::trace_events_max)) return e;
+    }
+    return std::nullopt;
+}
+
+std::optional<LineError> read_summary(const ordered_json& j, TraceSummary& s, FormatVersion version) {
     if (auto err = check_keys(j, {"type", "end_tick", "results", "violations", "events", "trace_sha256"})) return err;
     bool null = false;
     if (auto err = get_int(j, "end_tick", s.end_tick, false, null, 0, limits::horizon_max)) return err;
@@ -292,17 +330,25 @@ std::optional<LineError> read_summary(const ordered_json& j, TraceSummary& s) {
         if (!null) rs.fencing = f;
         s.results.push_back(std::move(rs));
     }
-    const auto& v = j["violations"];
-    if (auto err = check_keys(v, {"overlap", "unsafe_write", "fencing_regressed"}))
-        return LineError{"in \"violations\": " + err->message};
-    if (auto err = get_int(v, "overlap", s.violations.overlap, false, null, 0, limits::trace_events_max)) return err;
-    if (auto err = get_int(v, "unsafe_write", s.violations.unsafe_write, false, null, 0, limits::trace_events_max))
-        return err;
-    if (auto err =
-            get_int(v, "fencing_regressed", s.violations.fencing_regressed, false, null, 0, limits::trace_events_max))
-        return err;
+    if (auto err = read_violations(j["violations"], s.violations, version)) return err;
     if (auto err = get_int(j, "events", s.events, false, null, 0, limits::trace_events_max)) return err;
     if (auto err = get_string(j, "trace_sha256", s.trace_sha256, false, 64)) return err;
+    return std::nullopt;
+}
+
+// One event line: read, then checked against the events before it.
+std::optional<LineError> read_event_line(const ordered_json& j, Trace& trace, FormatVersion version) {
+    Event e;
+    if (auto err = read_event(j, e, version)) return err;
+    if (e.seq != static_cast<std::int64_t>(trace.events.size()))
+        return LineError{fmt::format("seq {} out of order; expected {}", e.seq, trace.events.size())};
+    if (e.slot && *e.slot >= trace.header.capacity)
+        return LineError{fmt::format("\"slot\" is {}; the lock has {} slot{}", *e.slot, trace.header.capacity,
+                                     trace.header.capacity == 1 ? "" : "s")};
+    if (!trace.events.empty() && e.tick < trace.events.back().tick)
+        return LineError{
+            fmt::format("tick {} goes backwards (previous event at {})", e.tick, trace.events.back().tick)};
+    trace.events.push_back(std::move(e));
     return std::nullopt;
 }
 
@@ -313,6 +359,7 @@ Result<Trace, TraceError> parse_trace(std::string_view text, const std::string& 
     TraceHasher hasher;
     std::int64_t line_no = 0;
     bool have_summary = false;
+    FormatVersion version = 2;
     std::size_t pos = 0;
     auto fail = [&](std::string message) { return Err{TraceError{file, line_no, std::move(message)}}; };
     if (static_cast<std::int64_t>(text.size()) > limits::trace_bytes_max)
@@ -346,21 +393,11 @@ Result<Trace, TraceError> parse_trace(std::string_view text, const std::string& 
         std::optional<LineError> err;
         if (line_no == 1) {
             if (type != "header") return fail("line 1 must be the header (\"type\":\"header\")");
-            err = read_header(j, trace.header);
+            err = read_header(j, trace.header, version);
         } else if (type == "event") {
-            Event e;
-            err = read_event(j, e);
-            if (!err && e.seq != static_cast<std::int64_t>(trace.events.size()))
-                err = LineError{fmt::format("seq {} out of order; expected {}", e.seq, trace.events.size())};
-            if (!err && e.slot && *e.slot >= trace.header.capacity)
-                err = LineError{fmt::format("\"slot\" is {}; the lock has {} slot{}", *e.slot, trace.header.capacity,
-                                            trace.header.capacity == 1 ? "" : "s")};
-            if (!err && !trace.events.empty() && e.tick < trace.events.back().tick)
-                err = LineError{
-                    fmt::format("tick {} goes backwards (previous event at {})", e.tick, trace.events.back().tick)};
-            if (!err) trace.events.push_back(std::move(e));
+            err = read_event_line(j, trace, version);
         } else if (type == "summary") {
-            err = read_summary(j, trace.summary);
+            err = read_summary(j, trace.summary, version);
             have_summary = true;
         } else {
             return fail(fmt::format("unknown line type \"{}\"; expected event or summary", type));

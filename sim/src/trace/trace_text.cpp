@@ -34,18 +34,22 @@ std::string outcome_words(const Event& e) {
         case EventOp::skip: return "skipped: gives up waiting, the action is not called";
         case EventOp::acquire:
             if (e.outcome == Outcome::acquired)
-                return fmt::format("acquired{}{}", slot,
-                                   e.details.has(Detail::fencing_regressed) ? "  ! FENCING REGRESSED" : "");
+                return fmt::format("acquired{}{}{}", slot,
+                                   e.details.has(Detail::fencing_regressed) ? "  ! FENCING REGRESSED" : "",
+                                   e.details.has(Detail::fencing_duplicate) ? ", DUPLICATE FENCING" : "");
             if (e.outcome == Outcome::busy)
                 return e.details.has(Detail::hold_off) ? "busy: hold-off after a release" : "busy: held by another";
             if (e.details.has(Detail::reply_lost))
-                return fmt::format("! error: reply lost, lease applied in{} (orphan){}", slot,
-                                   e.details.has(Detail::fencing_regressed) ? ", FENCING REGRESSED" : "");
+                return fmt::format("! error: reply lost, lease applied in{} (orphan){}{}", slot,
+                                   e.details.has(Detail::fencing_regressed) ? ", FENCING REGRESSED" : "",
+                                   e.details.has(Detail::fencing_duplicate) ? ", DUPLICATE FENCING" : "");
             return "error: store unreachable";
         case EventOp::write: {
             std::string s = e.outcome == Outcome::accepted ? "write accepted" : "! write REJECTED";
             if (e.details.has(Detail::unsafe_write)) s = "! write accepted: UNSAFE (older fencing than accepted)";
             if (e.details.has(Detail::stale)) s = (s[0] == '!' ? "" : "! ") + s + " (STALE holder)";
+            if (e.details.has(Detail::stale_after_successor)) s += ", LOST UPDATE (after a successor's write)";
+            if (e.details.has(Detail::holder_rejected)) s += " (VALID holder)";
             return s;
         }
         case EventOp::release:
@@ -128,8 +132,12 @@ std::string text_summary(const TraceSummary& s, const WriteTally& writes) {
         out += fmt::format("  {:<12} run {}  {:<15} fencing {:<4} {}\n", r.node, r.run, r.result,
                            r.fencing ? std::to_string(*r.fencing) : "-", writes_words(writes.of(r.node, r.run)));
     }
-    out += fmt::format("violations: overlap {}, unsafe_write {}, fencing_regressed {}\n", s.violations.overlap,
-                       s.violations.unsafe_write, s.violations.fencing_regressed);
+    const Violations& v = s.violations;
+    out += fmt::format(
+        "violations: overlap {}, unsafe_write {}, fencing_regressed {}, stale_after_successor {}, holder_rejected "
+        "{}, fencing_duplicate {}\n",
+        v.overlap, v.unsafe_write, v.fencing_regressed, v.stale_after_successor, v.holder_rejected,
+        v.fencing_duplicate);
     return out;
 }
 

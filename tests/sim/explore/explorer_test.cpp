@@ -367,7 +367,11 @@ TEST(Explorer, CancelStopsTheSearch) {
 // what was expected.
 TEST(Explorer, OptionsAreChecked) {
     EXPECT_TRUE(parse_properties("overlap,liveness").ok());
-    EXPECT_EQ(to_string(parse_properties("all").value()), "overlap,unsafe_write,fencing_regressed,liveness");
+    EXPECT_EQ(
+        to_string(parse_properties("all").value()),
+        "overlap,unsafe_write,fencing_regressed,liveness,stale_after_successor,holder_rejected,fencing_duplicate");
+    EXPECT_EQ(to_string(parse_properties("holder_rejected, fencing_duplicate").value()),
+              "holder_rejected,fencing_duplicate");
     EXPECT_FALSE(parse_properties("unsafe_writes").ok());
     EXPECT_EQ(to_string(parse_fault_kinds("pause, failover:all").value()), "pause,failover:all");
     EXPECT_EQ(to_string(parse_fault_kinds("all").value()), "pause,partition,crash,failover");

@@ -170,3 +170,88 @@ TEST(Property, ScenarioJsonRoundTrip) {
         EXPECT_EQ(simulate(back.value()).summary.trace_sha256, simulate(s).summary.trace_sha256) << "seed " << seed;
     }
 }
+
+namespace {
+
+// An oracle for the safety marks of model.md §9.6-§9.8, computed from the
+// trace alone: each write's holder (its acquire event), per slot the latest
+// acquisition whose holder had a write accepted, the numbers issued so far.
+struct SafetyOracle {
+    std::int64_t stale_after_successor = 0, holder_rejected = 0, fencing_duplicate = 0;
+    void check(const Trace& t) {
+        std::map<std::pair<std::string, std::int32_t>, std::pair<SlotIndex, std::int64_t>> holder;
+        std::map<SlotIndex, std::int64_t> latest_writer;
+        std::set<Fencing> issued;
+        for (const Event& e : t.events) {
+            if (e.op == EventOp::acquire && e.fencing) {
+                const bool again = issued.count(*e.fencing) > 0;
+                EXPECT_EQ(e.details.has(Detail::fencing_duplicate), again) << "seq " << e.seq;
+                fencing_duplicate += again ? 1 : 0;
+                issued.insert(*e.fencing);
+                if (e.outcome == Outcome::acquired) holder[{e.node, e.run}] = {*e.slot, e.seq};
+            }
+            if (e.op != EventOp::write) continue;
+            const bool rejected_holder = e.outcome == Outcome::rejected && !e.details.has(Detail::stale);
+            EXPECT_EQ(e.details.has(Detail::holder_rejected), rejected_holder) << "seq " << e.seq;
+            holder_rejected += rejected_holder ? 1 : 0;
+            if (e.outcome != Outcome::accepted) continue;
+            const auto [slot, order] = holder.at({e.node, e.run});
+            auto it = latest_writer.find(slot);
+            const bool lost = it != latest_writer.end() && it->second > order;
+            EXPECT_EQ(e.details.has(Detail::stale_after_successor), lost) << "seq " << e.seq;
+            stale_after_successor += lost ? 1 : 0;
+            latest_writer[slot] = it == latest_writer.end() ? order : std::max(it->second, order);
+        }
+    }
+};
+
+}  // namespace
+
+// The safety marks of model.md §9.6-§9.8 over random histories: each mark is
+// where an oracle on the trace puts it, each counter equals its marks, and
+// what §9.6-§9.8 say follows from the rules holds: validate never loses an
+// update, only check rejects a valid holder, check loses an update only after
+// a number was issued again, a duplicate number is a regressed one (and the
+// reverse), and with one slot and no number issued again a lost update is
+// exactly an unsafe write of mode off.
+TEST(Property, SafetyMarksInRandomHistories) {
+    std::int64_t seen_lost = 0, seen_rejected = 0, seen_duplicate = 0;
+    for (std::uint64_t seed = 1; seed <= 1500; ++seed) {
+        SCOPED_TRACE("seed " + std::to_string(seed));
+        const Scenario s = random_scenario(seed, /*with_failover_all=*/true);
+        const Trace t = simulate(s);
+        SafetyOracle oracle;
+        oracle.check(t);
+        const Violations& v = t.summary.violations;
+        EXPECT_EQ(v.stale_after_successor, oracle.stale_after_successor);
+        EXPECT_EQ(v.holder_rejected, oracle.holder_rejected);
+        EXPECT_EQ(v.fencing_duplicate, oracle.fencing_duplicate);
+        if (s.resource == ResourceMode::validate) {
+            EXPECT_EQ(v.stale_after_successor, 0);
+        }
+        if (s.resource != ResourceMode::check) {
+            EXPECT_EQ(v.holder_rejected, 0);
+        }
+        bool regressed = false;
+        for (const Event& e : t.events) {
+            if (e.op == EventOp::acquire) {
+                EXPECT_EQ(e.details.has(Detail::fencing_duplicate), e.details.has(Detail::fencing_regressed));
+                regressed = regressed || e.details.has(Detail::fencing_regressed);
+            }
+            if (e.op != EventOp::write) continue;
+            if (s.resource == ResourceMode::check && e.details.has(Detail::stale_after_successor)) {
+                EXPECT_TRUE(regressed) << "seq " << e.seq;
+            }
+            if (s.resource == ResourceMode::off && s.lock.capacity == 1 && v.fencing_regressed == 0) {
+                EXPECT_EQ(e.details.has(Detail::stale_after_successor), e.details.has(Detail::unsafe_write));
+            }
+        }
+        seen_lost += v.stale_after_successor;
+        seen_rejected += v.holder_rejected;
+        seen_duplicate += v.fencing_duplicate;
+    }
+    // The histories reach every mark, so the checks above are not empty.
+    EXPECT_GT(seen_lost, 0);
+    EXPECT_GT(seen_rejected, 0);
+    EXPECT_GT(seen_duplicate, 0);
+}

@@ -305,7 +305,7 @@ TEST(Simulation, FailoverLeasesAndAll) {
     const Trace all = simulate(simulation_preset("failover-fencing-regressed"));
     const Event& b = only(find(all, 4, "node-b", EventOp::acquire));
     EXPECT_EQ(b.fencing, 1);
-    EXPECT_EQ(b.details, Details{Detail::fencing_regressed});
+    EXPECT_EQ(b.details, (Details{Detail::fencing_regressed, Detail::fencing_duplicate}));
     EXPECT_EQ(all.summary.violations.fencing_regressed, 1);
 }
 
@@ -314,8 +314,9 @@ TEST(Simulation, ResourceModes) {
     const Trace off = simulate(simulation_preset("gc-pause-no-fencing"));
     const Event& late = only(find(off, 15, "node-a", EventOp::write));
     EXPECT_EQ(late.outcome, Outcome::accepted);
-    EXPECT_EQ(late.details, (Details{Detail::stale, Detail::unsafe_write}));
-    EXPECT_EQ(detail_text(late), "stale,unsafe_write");
+    // The late write is also a lost update: node-b acquired later and wrote first (§9.6).
+    EXPECT_EQ(late.details, (Details{Detail::stale, Detail::unsafe_write, Detail::stale_after_successor}));
+    EXPECT_EQ(detail_text(late), "stale,unsafe_write,stale_after_successor");
     EXPECT_EQ(off.summary.violations.unsafe_write, 1);
 
     const Trace check = simulate(simulation_preset("gc-pause-fencing"));
@@ -536,4 +537,107 @@ TEST(Simulation, WatchdogLearnsLostOnlyAfterTheHeal) {
     EXPECT_EQ(extends.back().second, Outcome::lost);
     EXPECT_GE(extends.back().first, 15);
     for (std::size_t i = 0; i + 1 < extends.size(); ++i) EXPECT_NE(extends[i].second, Outcome::lost);
+}
+
+namespace {
+
+// model.md §9.6-§9.8: node z takes fencing 1 and releases; node a takes 2
+// and keeps working; a failover that loses the counter at 4 lets node b take
+// 1 again (a duplicate of z's); b writes at 6, then a, stale, writes at 12
+// with the HIGHER number 2.
+Scenario equal_numbers(const std::string& mode) {
+    return parse(R"({"name":"s","resource":{"mode":")" + mode + R"("},"defaults":{"wait":0,"lease":20},
+      "candidates":[{"name":"z","start":0,"action":1},{"name":"a","start":2,"action":10},
+                    {"name":"b","start":5,"action":2,"writes":[1]}],
+      "faults":[{"kind":"failover","at":4,"lose":"all"}]})");
+}
+
+}  // namespace
+
+// stale_after_successor (§9.6) is judged on the data, whatever the numbers
+// say: a's write lands after the write of b, who acquired the slot later. Mode
+// off takes it without an unsafe_write (2 is not below 1), check takes it
+// too (the fence sees 2 >= 1), validate refuses it (a is stale).
+TEST(Simulation, StaleAfterSuccessorWhateverTheNumbers) {
+    for (const char* mode : {"off", "check"}) {
+        SCOPED_TRACE(mode);
+        const Trace t = simulate(equal_numbers(mode));
+        const Event w = only(find(t, 12, "a", EventOp::write));
+        EXPECT_EQ(w.fencing, 2);
+        EXPECT_EQ(w.outcome, Outcome::accepted);
+        EXPECT_EQ(w.details, (Details{Detail::stale, Detail::stale_after_successor}));
+        EXPECT_EQ(t.summary.violations.stale_after_successor, 1);
+        EXPECT_EQ(t.summary.violations.unsafe_write, 0);
+        EXPECT_EQ(only(find(t, 6, "b", EventOp::write)).details, Details{});
+    }
+    const Trace v = simulate(equal_numbers("validate"));
+    EXPECT_EQ(only(find(v, 12, "a", EventOp::write)).details, Details{Detail::stale});
+    EXPECT_EQ(v.summary.violations.stale_after_successor, 0);
+}
+
+// fencing_duplicate (§9.8): b is issued 1, which z was issued before; a
+// failover that keeps the counter issues no number twice.
+TEST(Simulation, FencingDuplicateAfterTheCounterIsLost) {
+    const Trace t = simulate(equal_numbers("check"));
+    const Event b = only(find(t, 5, "b", EventOp::acquire));
+    EXPECT_EQ(b.fencing, 1);
+    EXPECT_EQ(b.details, (Details{Detail::fencing_regressed, Detail::fencing_duplicate}));
+    EXPECT_EQ(t.summary.violations.fencing_duplicate, 1);
+    Scenario kept = equal_numbers("check");
+    kept.faults[0].lose = FailoverLoss::leases;
+    const Trace k = simulate(kept);
+    EXPECT_EQ(only(find(k, 5, "b", EventOp::acquire)).fencing, 3);
+    EXPECT_EQ(k.summary.violations.fencing_duplicate, 0);
+}
+
+namespace {
+
+// A leader group of two slots: a takes slot 0 (fencing 1) and writes at 4;
+// b takes slot 1 (fencing 2) and writes at 1. With `c`, a's lease (2 ticks)
+// ends at 2 and c takes slot 0 (fencing 3), writing at 3, before a.
+Scenario group_of_two(const std::string& mode, bool with_c) {
+    std::string c = with_c ? R"(,{"name":"c","start":2,"lease":10,"action":2,"writes":[1]})" : "";
+    return parse(R"({"name":"g","lock":{"capacity":2},"resource":{"mode":")" + mode + R"("},
+      "defaults":{"wait":0,"lease":)" +
+                 std::string(with_c ? "2" : "10") + R"(},
+      "candidates":[{"name":"a","start":0,"action":5,"writes":[4]},
+                    {"name":"b","start":0,"lease":10,"action":2,"writes":[1]})" +
+                 c + "]}");
+}
+
+}  // namespace
+
+// A group is judged per slot (§9.6): a writes after b, who acquired later but
+// holds the other slot, and loses nothing; mode off still counts the lower
+// number as an unsafe_write. In check mode the fence refuses a, whose lease
+// is valid: holder_rejected (§9.7).
+TEST(Simulation, GroupWritesAcrossSlots) {
+    const Trace off = simulate(group_of_two("off", false));
+    const Event a = only(find(off, 4, "a", EventOp::write));
+    EXPECT_EQ(a.outcome, Outcome::accepted);
+    EXPECT_EQ(a.details, Details{Detail::unsafe_write});
+    EXPECT_EQ(off.summary.violations.stale_after_successor, 0);
+
+    const Trace check = simulate(group_of_two("check", false));
+    const Event r = only(find(check, 4, "a", EventOp::write));
+    EXPECT_EQ(r.outcome, Outcome::rejected);
+    EXPECT_EQ(r.details, Details{Detail::holder_rejected});
+    EXPECT_EQ(check.summary.violations.holder_rejected, 1);
+
+    const Trace validate = simulate(group_of_two("validate", false));
+    EXPECT_EQ(only(find(validate, 4, "a", EventOp::write)).details, Details{});
+    EXPECT_EQ(validate.summary.violations.holder_rejected, 0);
+}
+
+// In a group, the next holder of the writer's own slot is its successor: c
+// takes slot 0 after a's lease ended and writes first; a's late write is a
+// lost update (§9.6).
+TEST(Simulation, GroupSuccessorOfTheSameSlot) {
+    const Trace t = simulate(group_of_two("off", true));
+    const Event c = only(find(t, 2, "c", EventOp::acquire));
+    EXPECT_EQ(c.slot, 0);
+    const Event a = only(find(t, 4, "a", EventOp::write));
+    EXPECT_TRUE(a.details.has(Detail::stale_after_successor));
+    EXPECT_TRUE(a.details.has(Detail::stale));
+    EXPECT_EQ(t.summary.violations.stale_after_successor, 1);
 }

@@ -130,14 +130,17 @@ TEST(TraceFormat, ReaderRejectsUnknownDetails) {
         return r.ok() ? std::string("(accepted)") : r.error().to_string();
     };
     const std::string line = "t.jsonl:13: ";
-    EXPECT_EQ(error_with("\"stale,unsafe_write\"", "\"stale,unsafe\""),
+    const std::string marks = "\"stale,unsafe_write,stale_after_successor\"";
+    EXPECT_EQ(error_with(marks, "\"stale,unsafe\""),
               line +
                   "\"detail\" has the unknown word \"unsafe\"; expected words of: drop_requests, drop_replies, "
-                  "leases, all, hold_off, reply_lost, fencing_regressed, stale, unsafe_write (joined by commas)");
-    EXPECT_NE(error_with("\"stale,unsafe_write\"", "\"unsafe_write,stale\"").find(line + "\"detail\" is"),
+                  "leases, all, hold_off, reply_lost, fencing_regressed, fencing_duplicate, stale, unsafe_write, "
+                  "stale_after_successor, holder_rejected (joined by commas)");
+    EXPECT_NE(error_with(marks, "\"unsafe_write,stale\"").find(line + "\"detail\" is"), std::string::npos);
+    EXPECT_NE(error_with(marks, "\"stale,stale_after_successor,unsafe_write\"").find(line + "\"detail\" is"),
               std::string::npos);
-    EXPECT_NE(error_with("\"stale,unsafe_write\"", "\"stale,stale\"").find("each word once"), std::string::npos);
-    EXPECT_NE(error_with("\"stale,unsafe_write\"", "\"stale,\"").find("unknown word \"\""), std::string::npos);
+    EXPECT_NE(error_with(marks, "\"stale,stale\"").find("each word once"), std::string::npos);
+    EXPECT_NE(error_with(marks, "\"stale,\"").find("unknown word \"\""), std::string::npos);
 
     const std::string overlap = trace_to_jsonl(simulate(preset("group-expiry")));
     const std::size_t at = overlap.find("\"op\":\"overlap_begin\"");
@@ -310,4 +313,59 @@ TEST(TraceDiff, HeaderDifferenceStillComparesEvents) {
     auto only_header = first_divergence(a, renamed);
     ASSERT_TRUE(only_header.has_value());
     EXPECT_EQ(only_header->index, -1);
+}
+
+namespace {
+
+// The trace of `name` as format 1 wrote it (model.md §12.1 item 4): the old
+// format string, the summary without the three safety counters.
+std::string as_format_1(std::string text) {
+    const std::string v2 = "\"format\":\"leasescope-trace/2\"";
+    const std::string counters = ",\"stale_after_successor\":0,\"holder_rejected\":0,\"fencing_duplicate\":0";
+    EXPECT_NE(text.find(v2), std::string::npos);
+    EXPECT_NE(text.find(counters), std::string::npos);
+    text.replace(text.find(v2), v2.size(), "\"format\":\"leasescope-trace/1\"");
+    text.replace(text.find(counters), counters.size(), "");
+    return text;
+}
+
+}  // namespace
+
+// Format 2 is written; format 1 is still read, without the three counters and
+// their words, so saved traces keep working with diff and check; a file that
+// mixes the two formats is refused (model.md §12.1 item 4).
+TEST(TraceFormat, ReadsFormat1) {
+    const Trace t = simulate(preset("expiry-takeover"));
+    const std::string v2 = trace_to_jsonl(t);
+    EXPECT_EQ(v2.rfind("{\"type\":\"header\",\"format\":\"leasescope-trace/2\"", 0), 0u);
+    const std::string v1 = as_format_1(v2);
+    auto old = parse_trace(v1, "old.jsonl");
+    ASSERT_TRUE(old.ok()) << old.error().to_string();
+    EXPECT_EQ(old.value().events, t.events);
+    EXPECT_EQ(old.value().summary, t.summary);
+    EXPECT_FALSE(first_divergence(old.value(), t).has_value());
+    EXPECT_EQ(trace_to_jsonl(old.value()), v2);  // written back as format 2
+
+    auto error_of = [](const std::string& text) {
+        auto r = parse_trace(text, "t.jsonl");
+        return r.ok() ? std::string("(accepted)") : r.error().to_string();
+    };
+    std::string v1_with_counters = v2;
+    v1_with_counters.replace(v1_with_counters.find("/2"), 2, "/1");
+    EXPECT_NE(error_of(v1_with_counters).find("in \"violations\""), std::string::npos);
+    std::string v2_without = v1;
+    v2_without.replace(v2_without.find("/1"), 2, "/2");
+    EXPECT_NE(error_of(v2_without).find("in \"violations\""), std::string::npos);
+    std::string v3 = v2;
+    v3.replace(v3.find("/2"), 2, "/3");
+    EXPECT_NE(error_of(v3).find("unsupported format; expected \"leasescope-trace/2\" (or the older "
+                                "\"leasescope-trace/1\")"),
+              std::string::npos);
+
+    // A format-1 file cannot hold a word format 2 added.
+    const std::string marked = trace_to_jsonl(simulate(preset("failover-fencing-regressed")));
+    ASSERT_NE(marked.find("fencing_duplicate"), std::string::npos);
+    std::string old_marked = marked;
+    old_marked.replace(old_marked.find("/2"), 2, "/1");
+    EXPECT_NE(error_of(old_marked).find("which format \"leasescope-trace/1\" does not have"), std::string::npos);
 }

@@ -39,10 +39,18 @@ struct Properties {
     bool unsafe_write = true;
     bool fencing_regressed = true;
     bool liveness = true;  // some run of some node ends elected
-    bool any() const { return overlap || unsafe_write || fencing_regressed || liveness; }
+    // The safety marks of model.md §9.6-§9.8: opt-in (or "all").
+    bool stale_after_successor = false;
+    bool holder_rejected = false;
+    bool fencing_duplicate = false;
+    bool any() const {
+        return overlap || unsafe_write || fencing_regressed || liveness || stale_after_successor || holder_rejected ||
+               fencing_duplicate;
+    }
     bool operator==(const Properties&) const = default;
 };
-// "overlap,unsafe_write,fencing_regressed,liveness" (any subset, or "all").
+// "overlap,unsafe_write,fencing_regressed,liveness,stale_after_successor,
+// holder_rejected,fencing_duplicate" (any subset, or "all").
 Result<Properties, std::string> parse_properties(std::string_view text);
 std::string to_string(const Properties& properties);  // comma-separated, in the order above
 
@@ -319,12 +327,25 @@ struct Act {
 // What the trace of a counterexample shows for one failed property
 // (docs/model.md §9 for the invariants).
 struct Failure {
-    enum class Property { unsafe_write, fencing_regressed, overlap, liveness };
+    enum class Property {
+        unsafe_write,
+        fencing_regressed,
+        overlap,
+        liveness,
+        stale_after_successor,
+        holder_rejected,
+        fencing_duplicate
+    };
     Property property = Property::liveness;
     Tick tick = 0;  // when it shows: the late write, the low acquire, the overlap's start, the end (liveness)
     // unsafe_write: the write accepted late, and the accepted write with the
     // highest fencing number before it. fencing_regressed: the acquire with
     // the low number, and the acquire with the highest number before it.
+    // stale_after_successor: the late write, and the last accepted write
+    // before it of a successor of its slot (§9.6). holder_rejected: the
+    // rejected write, and the accepted write with the highest number before
+    // it. fencing_duplicate: the acquire, and the last earlier acquire
+    // issued the same number.
     Act late, earlier;
     ResourceMode resource = ResourceMode::off;  // unsafe_write: what the resource did (§8)
     std::vector<std::string> nodes;             // overlap: the nodes executing at the end of that tick
@@ -342,7 +363,8 @@ struct CounterexampleFacts {
     std::optional<std::uint64_t> shuffled_seed;  // the order was shuffled with this seed; else the base's own
     std::vector<AddedFault> faults;              // the added faults, in tick order
     // One per failed checked property, in the order unsafe_write,
-    // fencing_regressed, overlap, liveness.
+    // fencing_regressed, stale_after_successor, holder_rejected,
+    // fencing_duplicate, overlap, liveness.
     std::vector<Failure> failures;
 };
 

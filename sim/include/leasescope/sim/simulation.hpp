@@ -71,6 +71,18 @@ struct NodeFaults {
     bool active() const { return !paused && !crashed; }
 };
 
+// The fencing numbers issued so far, as sorted disjoint ranges [first, last]:
+// a counter issues them one by one, so a run keeps a few ranges however many
+// acquisitions it makes (model.md §9.8).
+class IssuedNumbers {
+public:
+    bool contains(Fencing f) const;
+    void add(Fencing f);
+
+private:
+    std::vector<std::pair<Fencing, Fencing>> ranges_;
+};
+
 struct ResourceState {
     std::optional<Fencing> highest_accepted;
     std::int64_t accepted = 0;
@@ -138,6 +150,13 @@ private:
     bool crash_node(Tick t, NodeIndex node);
     void phase_expiry(Tick t, Store& store, EventSink& sink, std::optional<StoreError>& failure);
     void phase_work(Tick t, Store& store, EventSink& sink, std::optional<StoreError>& failure);
+    bool work_write(Tick t, Store& store, EventSink& sink, std::size_t node, std::optional<StoreError>& failure);
+    void work_release(Tick t, Store& store, EventSink& sink, std::size_t node, WorkEffect effect);
+    struct WriteVerdict {
+        bool accepted = true;
+        Details marks;
+    };
+    WriteVerdict judge_write(std::size_t node, Fencing fencing, bool current);
     void phase_extend(Tick t, Store& store, EventSink& sink);
     void phase_acquire(Tick t, Store& store, EventSink& sink);
     EventView acquire_event(Tick t, const Elector& e, const RunRecord& run, const StoreResult<AcquireReply>& reply,
@@ -155,6 +174,17 @@ private:
     Violations violations_;
     bool in_overlap_ = false;
     std::optional<Fencing> highest_issued_;
+    IssuedNumbers issued_;  // for fencing_duplicate (§9.8)
+    // The acquisition order of §9.6: fresh acquisitions so far, each
+    // executing node's slot and acquisition number, and per slot the latest
+    // acquisition whose holder had a write accepted (-1: none yet).
+    struct Holding {
+        SlotIndex slot = 0;
+        std::int64_t acquisition = -1;
+    };
+    std::int64_t acquisitions_ = 0;
+    std::vector<Holding> holdings_;
+    std::vector<std::int64_t> slot_latest_writer_;
     // Faults and ops in processing order: (tick, index, start before end).
     struct FaultEdge {
         Tick tick;

@@ -16,7 +16,10 @@
 
 namespace leasescope::sim {
 
-inline constexpr std::string_view trace_format = "leasescope-trace/1";
+inline constexpr std::string_view trace_format = "leasescope-trace/2";
+// The format before the three safety marks of model.md §9.6-§9.8; still read
+// (model.md §12.1 item 4), never written.
+inline constexpr std::string_view trace_format_1 = "leasescope-trace/1";
 
 enum class Phase : std::uint8_t { faults, expiry, work, extend, acquire, ops, check };
 
@@ -77,13 +80,16 @@ enum class Detail : std::uint8_t {
     drop_replies,
     leases,  // failover: what the new primary lost
     all,
-    hold_off,           // acquire, busy: the hold-off after a release
-    reply_lost,         // acquire: applied, but the node never heard the reply
-    fencing_regressed,  // acquire: a fencing number not above every one issued
-    stale,              // write: the writer's token was not current
-    unsafe_write,       // write: resource mode off accepted a lower fencing number
+    hold_off,               // acquire, busy: the hold-off after a release
+    reply_lost,             // acquire: applied, but the node never heard the reply
+    fencing_regressed,      // acquire: a fencing number not above every one issued
+    fencing_duplicate,      // acquire: a fencing number issued before to another token (§9.8)
+    stale,                  // write: the writer's token was not current
+    unsafe_write,           // write: resource mode off accepted a lower fencing number
+    stale_after_successor,  // write: accepted after a successor's accepted write (§9.6)
+    holder_rejected,        // write: rejected although the writer's token was current (§9.7)
 };
-inline constexpr std::size_t detail_words = 9;
+inline constexpr std::size_t detail_words = 12;
 const char* to_string(Detail);
 std::optional<Detail> detail_from_string(std::string_view);
 
@@ -182,7 +188,12 @@ struct Violations {
     std::int64_t overlap = 0;  // episodes
     std::int64_t unsafe_write = 0;
     std::int64_t fencing_regressed = 0;
-    std::int64_t total() const { return overlap + unsafe_write + fencing_regressed; }
+    std::int64_t stale_after_successor = 0;  // model.md §9.6
+    std::int64_t holder_rejected = 0;        // §9.7
+    std::int64_t fencing_duplicate = 0;      // §9.8
+    std::int64_t total() const {
+        return overlap + unsafe_write + fencing_regressed + stale_after_successor + holder_rejected + fencing_duplicate;
+    }
     bool operator==(const Violations&) const = default;
 };
 
