@@ -1,7 +1,11 @@
 #pragma once
-// The app's state and the only code that changes it: the loaded scenario, its
-// simulated timeline and lanes, the playhead, the tour. Views get a const
-// FrameContext and return commands; apply() runs them between frames.
+// The app's state and the only code that changes it. The state is made of
+// named parts, each in its own header under state/: the assets (string
+// tables, presets, fonts), the preferences (scale, palette, window), the
+// document (scenario, timeline, playhead, selection), the screen (panel
+// layout, open panels), the tour and narration, the jobs (live run, search)
+// and the compared pair. Views get a const FrameContext (built by field name
+// in frame_context()) and return commands; apply() runs them between frames.
 #include <cmath>
 #include <map>
 #include <memory>
@@ -11,14 +15,15 @@
 #include <vector>
 
 #include "commands.hpp"
-#include "compare.hpp"
-#include "core/panels.hpp"
-#include "jobs.hpp"
 #include "core/glyphs.hpp"
-#include "core/lanes.hpp"
-#include "core/palette.hpp"
-#include "core/strings.hpp"
-#include "core/tour.hpp"
+#include "core/panels.hpp"
+#include "state/assets.hpp"
+#include "state/compare_state.hpp"
+#include "state/document.hpp"
+#include "state/jobs_state.hpp"
+#include "state/preferences.hpp"
+#include "state/screen.hpp"
+#include "state/tour_state.hpp"
 #include "views/view.hpp"
 
 namespace leasescope::gui {
@@ -49,63 +54,63 @@ public:
     void draw_frame(Commands& out);
 
     void set_lang(Lang lang);
-    Lang lang() const { return strings_.lang(); }
+    Lang lang() const { return assets_.strings.lang(); }
     void seek(Tick t);
-    void set_playing(bool playing) { playing_ = playing; }
-    bool playing() const { return playing_; }
-    bool touring() const { return tour_step_ >= 0; }
+    void set_playing(bool playing) { doc_.playing = playing; }
+    bool playing() const { return doc_.playing; }
+    bool touring() const { return tour_.running(); }
     // The window size remembered from the last run (0 when none), and the one to remember.
-    int saved_window_w() const { return window_w_; }
-    int saved_window_h() const { return window_h_; }
+    int saved_window_w() const { return prefs_.window_w; }
+    int saved_window_h() const { return prefs_.window_h; }
     void remember_window(int w, int h) {
-        window_w_ = w;
-        window_h_ = h;
+        prefs_.window_w = w;
+        prefs_.window_h = h;
         save_settings();
     }
-    Tick playhead() const { return playhead_; }
+    Tick playhead() const { return doc_.playhead; }
     // What a shared link records besides the scenario (app/web): the selected
     // event (-1: none), the open tour step (-1: none), the file behind the
     // scenario and the presets.
-    std::int32_t selected_event() const { return selected_event_; }
-    int tour_step() const { return tour_step_; }
-    const std::string& scenario_path() const { return scenario_path_; }
+    std::int32_t selected_event() const { return doc_.selected_event; }
+    int tour_step() const { return tour_.step; }
+    const std::string& scenario_path() const { return doc_.scenario_path; }
     // The preset this scenario is an edited copy of (the same name, other
     // content: edited here, opened from a file or a shared link); empty when
     // it is a preset as it is, or a scenario of its own.
-    const std::string& edited_from() const { return edited_from_; }
-    const std::vector<PresetInfo>& presets() const { return presets_; }
-    Tick end_tick() const { return lanes_.end_tick; }
-    const sim::Timeline* timeline() const { return timeline_.get(); }
-    const Palette& palette() const { return palette_; }
-    const Strings& strings() const { return strings_; }
+    const std::string& edited_from() const { return doc_.edited_from; }
+    const std::vector<PresetInfo>& presets() const { return assets_.presets; }
+    Tick end_tick() const { return doc_.lanes.end_tick; }
+    const sim::Timeline* timeline() const { return doc_.timeline.get(); }
+    const Palette& palette() const { return prefs_.palette; }
+    const Strings& strings() const { return assets_.strings; }
     // The body font's size: style.json's font_px at the UI scale.
-    float font_px() const { return std::round(font_px_ * static_cast<float>(scale_percent_) / 100.0f); }
+    float font_px() const { return std::round(prefs_.font_px * static_cast<float>(prefs_.scale_percent) / 100.0f); }
     // Projector mode: the UI scale in percent (100 … 250) and the high-contrast palette, both remembered.
-    int scale_percent() const { return scale_percent_; }
-    float ui_scale() const { return static_cast<float>(scale_percent_) / 100.0f; }
+    int scale_percent() const { return prefs_.scale_percent; }
+    float ui_scale() const { return static_cast<float>(prefs_.scale_percent) / 100.0f; }
     void set_scale(int percent);
-    bool high_contrast() const { return high_contrast_; }
+    bool high_contrast() const { return prefs_.high_contrast; }
     void set_high_contrast(bool on);
     // True once after the scale changed: the host re-bakes the fonts before the next frame.
     bool take_fonts_dirty() {
-        const bool d = fonts_dirty_;
-        fonts_dirty_ = false;
+        const bool d = assets_.fonts_dirty;
+        assets_.fonts_dirty = false;
         return d;
     }
-    Fonts& fonts() { return fonts_; }
+    Fonts& fonts() { return assets_.fonts; }
     // The Hangul the font atlas holds: the app's own words and every opened
     // scenario's (core/glyphs.hpp); a scenario with a new syllable re-bakes.
-    const std::set<char32_t>& hangul() const { return hangul_; }
+    const std::set<char32_t>& hangul() const { return assets_.hangul; }
     // Hangul typed into an input field (host.cpp): baked before the next frame when new.
     void need_glyph(char32_t cp) {
-        if (add_hangul_point(hangul_, cp)) fonts_dirty_ = true;
+        if (add_hangul_point(assets_.hangul, cp)) assets_.fonts_dirty = true;
     }
-    const std::string& error() const { return error_; }
+    const std::string& error() const { return doc_.error; }
 
     // Requests a PNG of the next rendered frame (host_frame reads pixels after drawing).
     std::optional<std::string> take_png_request();
-    void set_notice(std::string text) { notice_ = std::move(text); }
-    void set_error(std::string text) { error_ = std::move(text); }
+    void set_notice(std::string text) { doc_.notice = std::move(text); }
+    void set_error(std::string text) { doc_.error = std::move(text); }
 
     // The tour: step k loads its preset, seeks and points at its panel.
     void tour_goto(int step);
@@ -114,88 +119,51 @@ public:
     // by a slice of `find_budget_ms`, copies progress into the statuses and
     // takes in finished results. Called once per frame, before drawing.
     void poll_jobs();
-    bool jobs_busy() const { return live_job_ != nullptr || find_job_ != nullptr; }
-    void set_find_budget_ms(double ms) { find_budget_ms_ = ms; }
+    bool jobs_busy() const { return jobs_.busy(); }
+    void set_find_budget_ms(double ms) { jobs_.find_budget_ms = ms; }
     void set_offscreen(Offscreen* offscreen) { offscreen_ = offscreen; }
-    const LiveStatus& live_status() const { return live_; }
-    const FindStatus& find_status() const { return find_; }
+    const LiveStatus& live_status() const { return jobs_.live; }
+    const FindStatus& find_status() const { return jobs_.find; }
 
 private:
     // Simulates `scenario` and shows it; false, with `error` set and the
     // scenario shown before kept, when its run passes a limit (model.md §11.6).
     bool rebuild(sim::Scenario scenario, bool keep_playhead, std::string& error);
     void compute_layout(float width, float height);
-    void draw_focus(const std::string& focus);  // the tour's outline over its panel
+    // The per-frame context the views read, built by field name from the parts.
+    FrameContext frame_context() const;
+    void draw_views(const FrameContext& ctx, Commands& out);
+    void draw_focus(std::optional<Panel> focus);  // the tour's outline over its panel
     void refresh_snapshot();
     bool write_text(const std::string& path, const std::string& bytes);
+    std::string preset_edited_from(const sim::Scenario& scenario) const;
     // The remembered settings (app_settings.cpp): language, speed, window, scale, palette.
     void load_settings();
     void save_settings() const;
-
-    AppOptions options_;
-    Strings strings_;
-    Palette palette_;
-    float font_px_ = 17.0f;  // at 100 %
-    int scale_percent_ = 100;
-    bool high_contrast_ = false;
-    bool fonts_dirty_ = false;
-    std::set<char32_t> hangul_;
-    std::string style_text_;  // assets/style.json, applied over the default palette
-    float top_h_ = 0.0f;      // what the top bar asked for (0: the default)
-    Fonts fonts_;
-    std::vector<PresetInfo> presets_;
-    std::vector<TourStep> tour_;
-    int tour_step_ = -1;
-
-    std::unique_ptr<sim::Timeline> timeline_;
-    LaneModel lanes_;
-    sim::Snapshot snapshot_;
-    Tick snapshot_tick_ = -1;
-    std::string scenario_path_;
-    std::string edited_from_;
-    std::string preset_edited_from(const sim::Scenario& scenario) const;
-
-    Tick playhead_ = 0;
-    double play_accum_ = 0.0;
-    bool playing_ = false;
-    double speed_ = 4.0;
-    std::int32_t selected_event_ = -1;
-    int window_w_ = 0, window_h_ = 0;
-    std::uint64_t fit_generation_ = 1;
-    std::uint64_t timeline_generation_ = 0;
-    std::string error_, notice_;
-    std::optional<std::string> png_request_;
-
-    std::map<std::string, PanelRect> layout_;
-    std::string focus_id_;
-    PanelRect focus_rect_{};
-    ImVec2 last_size_{0, 0};
-    bool relayout_pending_ = false;
-    std::uint64_t frames_ = 0;
-
-public:
-    // The panel the tour outlines in the last frame drawn, and where (the layout report's "focus:" line).
-    const std::string& focus_id() const { return focus_id_; }
-    const PanelRect& focus_rect() const { return focus_rect_; }
-    // Headless runs and "reset layout" place every panel on the computed layout.
-    bool force_layout_ = false;
-    void request_relayout() { relayout_pending_ = true; }
-
-private:
-    std::vector<std::unique_ptr<View>> views_;
-
-    LiveStatus live_;
-    FindStatus find_;
-    bool code_open_ = false;  // the Code panel (it shares the bottom row)
-    PanelChoice panels_;      // --panels: which panels are open (all by default)
-    std::unique_ptr<LiveJob> live_job_;
-    std::unique_ptr<FindJob> find_job_;
-    sim::Properties find_properties_;
-    double find_budget_ms_ = 12.0;
-    Offscreen* offscreen_ = nullptr;
     void start_find(const sim::Properties& properties, int max_faults);
     void finish_find();
 
+    AppOptions options_;
+    Assets assets_;         // string tables, presets, fonts (state/assets.hpp)
+    Preferences prefs_;     // scale, palette, window (state/preferences.hpp)
+    Document doc_;          // scenario, timeline, playhead, selection (state/document.hpp)
+    Screen screen_;         // panel layout and open panels (state/screen.hpp)
+    TourState tour_;        // the tour and narrated play (state/tour_state.hpp)
+    JobsState jobs_;        // live run and counterexample search (state/jobs_state.hpp)
+    CompareState compare_;  // the pair side by side (state/compare_state.hpp)
+    std::vector<std::unique_ptr<View>> views_;
+    Offscreen* offscreen_ = nullptr;
+
+public:
+    // The panel the tour outlines in the last frame drawn (empty: none), and
+    // where (the layout report's "focus:" line).
+    std::string focus_id() const { return screen_.focus ? panel_name(*screen_.focus) : std::string(); }
+    const PanelRect& focus_rect() const { return screen_.focus_rect; }
+    // Headless runs and "reset layout" place every panel on the computed layout.
+    void set_force_layout(bool on) { screen_.force_layout = on; }
+    void request_relayout() { screen_.relayout_pending = true; }
+
+private:
     // One handler per command (app_commands.cpp). `stop`: the commands after
     // this one were made against a timeline that is gone.
     enum class After { next, stop };
@@ -234,8 +202,6 @@ private:
     After on(const command::FindCancel& c);
 
     // Side by side and narrated play (app_compare.cpp).
-    std::unique_ptr<ComparePair> compare_;
-    Narration narrate_;
     After on(const command::CompareOpen& c);
     After on(const command::CompareSetB& c);
     After on(const command::CompareClose& c);
@@ -246,8 +212,8 @@ private:
     void narrate_step(double dt);
 
 public:
-    const ComparePair* compare() const { return compare_.get(); }
-    bool narrating() const { return narrate_.on; }
+    const ComparePair* compare() const { return compare_.pair.get(); }
+    bool narrating() const { return tour_.narrate.on; }
     // The pair's difference in words and where the runs part, for headless reports.
     std::string compare_report() const;
     // Puts the playhead on the tick where the compared runs part (their first
@@ -258,11 +224,8 @@ public:
     // column or row's room to the timeline. "code" opens the Code panel.
     void set_panels(const PanelChoice& choice);
     // False: settings changed from now on are not written (--projector is for one session).
-    void set_remember_settings(bool on) { remember_settings_ = on; }
-    std::size_t trace_event_count() const { return timeline_ ? timeline_->trace().events.size() : 0; }
-
-private:
-    bool remember_settings_ = true;
+    void set_remember_settings(bool on) { prefs_.remember = on; }
+    std::size_t trace_event_count() const { return doc_.timeline ? doc_.timeline->trace().events.size() : 0; }
 };
 
 // One step of Ctrl+plus / Ctrl+minus, and the bounds of the UI scale.

@@ -14,7 +14,7 @@
 namespace leasescope::gui {
 
 void App::apply(const Commands& commands) {
-    if (!timeline_) return;
+    if (!doc_.timeline) return;
     for (const Command& c : commands) {
         const After after = std::visit([this](const auto& command) { return on(command); }, c);
         // The commands after this one were made against a timeline that is gone.
@@ -30,65 +30,65 @@ App::After App::on(const command::Seek& c) {
 }
 
 App::After App::on(const command::Step& c) {
-    playing_ = false;
-    seek(playhead_ + c.ticks);
+    doc_.playing = false;
+    seek(doc_.playhead + c.ticks);
     return After::next;
 }
 
 App::After App::on(const command::NextEvent&) {
-    playing_ = false;
-    const auto& events = timeline_->trace().events;
-    const std::size_t k = timeline_->first_event_at_or_after(playhead_ + 1);
+    doc_.playing = false;
+    const auto& events = doc_.timeline->trace().events;
+    const std::size_t k = doc_.timeline->first_event_at_or_after(doc_.playhead + 1);
     if (k < events.size()) {
         seek(events[k].tick);
-        selected_event_ = static_cast<std::int32_t>(k);
+        doc_.selected_event = static_cast<std::int32_t>(k);
     }
     return After::next;
 }
 
 App::After App::on(const command::PrevEvent&) {
-    playing_ = false;
-    const auto& events = timeline_->trace().events;
-    const std::size_t k = timeline_->first_event_at_or_after(playhead_);
+    doc_.playing = false;
+    const auto& events = doc_.timeline->trace().events;
+    const std::size_t k = doc_.timeline->first_event_at_or_after(doc_.playhead);
     if (k > 0) {
         const Tick t = events[k - 1].tick;
         seek(t);
-        selected_event_ = static_cast<std::int32_t>(timeline_->first_event_at_or_after(t));
+        doc_.selected_event = static_cast<std::int32_t>(doc_.timeline->first_event_at_or_after(t));
     }
     return After::next;
 }
 
 App::After App::on(const command::TogglePlay&) {
-    if (!playing_ && playhead_ >= lanes_.end_tick) seek(0);
-    playing_ = !playing_;
-    play_accum_ = 0;
+    if (!doc_.playing && doc_.playhead >= doc_.lanes.end_tick) seek(0);
+    doc_.playing = !doc_.playing;
+    doc_.play_accum = 0;
     return After::next;
 }
 
 App::After App::on(const command::SetSpeed& c) {
-    speed_ = std::clamp(c.ticks_per_second, 0.5, 40.0);
+    doc_.speed = std::clamp(c.ticks_per_second, 0.5, 40.0);
     save_settings();
     return After::next;
 }
 
 App::After App::on(const command::Restart&) {
     seek(0);
-    selected_event_ = -1;
-    playing_ = true;
-    play_accum_ = 0;
+    doc_.selected_event = -1;
+    doc_.playing = true;
+    doc_.play_accum = 0;
     return After::next;
 }
 
 App::After App::on(const command::Fit&) {
-    ++fit_generation_;
+    ++doc_.fit_generation;
     return After::next;
 }
 
 App::After App::on(const command::SelectEvent& c) {
-    const auto& events = timeline_->trace().events;
+    const auto& events = doc_.timeline->trace().events;
     if (c.event >= 0 && static_cast<std::size_t>(c.event) < events.size()) {
-        selected_event_ = static_cast<std::int32_t>(c.event);
-        playing_ = false;
+        doc_.selected_event = static_cast<std::int32_t>(c.event);
+        doc_.playing = false;
         seek(events[static_cast<std::size_t>(c.event)].tick);
     }
     return After::next;
@@ -97,29 +97,29 @@ App::After App::on(const command::SelectEvent& c) {
 // The scenario and its files.
 
 App::After App::on(const command::EditScenario& c) {
-    auto edited = apply_edits(timeline_->scenario(), c.edits);
+    auto edited = apply_edits(doc_.timeline->scenario(), c.edits);
     if (!edited.ok()) {
-        error_ = edited.error();
+        doc_.error = edited.error();
         return After::next;
     }
     std::string error;
     if (!rebuild(std::move(edited).value(), true, error)) {
-        error_ = error;
+        doc_.error = error;
         return After::next;
     }
-    error_.clear();
-    notice_.clear();
+    doc_.error.clear();
+    doc_.notice.clear();
     return After::stop;  // the old timeline's event indices are gone
 }
 
 App::After App::open_file(const std::string& path, bool leaves_tour) {
     std::string err;
     if (load_file(path, err)) {
-        error_.clear();
-        notice_.clear();
-        if (leaves_tour) tour_step_ = -1;
+        doc_.error.clear();
+        doc_.notice.clear();
+        if (leaves_tour) tour_.step = -1;
     } else {
-        error_ = err;
+        doc_.error = err;
     }
     return After::stop;
 }
@@ -129,12 +129,12 @@ App::After App::on(const command::LoadPreset& c) { return open_file(c.path, fals
 App::After App::on(const command::OpenPath& c) { return open_file(c.path, true); }
 
 App::After App::on(const command::SavePath& c) {
-    write_text(c.path, sim::scenario_to_json(timeline_->scenario()));
+    write_text(c.path, sim::scenario_to_json(doc_.timeline->scenario()));
     return After::next;
 }
 
 App::After App::on(const command::TextEdited& c) {
-    if (add_hangul(hangul_, c.text)) fonts_dirty_ = true;  // baked before the next frame
+    if (add_hangul(assets_.hangul, c.text)) assets_.fonts_dirty = true;  // baked before the next frame
     return After::next;
 }
 
@@ -156,12 +156,12 @@ App::After App::on(const command::TourGoto& c) {
 }
 
 App::After App::on(const command::TourStop&) {
-    tour_step_ = -1;
+    tour_.step = -1;
     return After::next;
 }
 
 App::After App::on(const command::ResetLayout&) {
-    relayout_pending_ = true;
+    screen_.relayout_pending = true;
     return After::next;
 }
 
@@ -178,9 +178,9 @@ App::After App::on(const command::SetHighContrast& c) {
 App::After App::on(const command::SetTopHeight& c) {
     // The top bar wraps its knobs and the lesson: the panels below move with it.
     const auto h = std::round(c.height);
-    if (std::fabs(h - top_h_) >= 1.0f) {
-        top_h_ = h;
-        relayout_pending_ = true;
+    if (std::fabs(h - screen_.top_h) >= 1.0f) {
+        screen_.top_h = h;
+        screen_.relayout_pending = true;
     }
     return After::next;
 }
@@ -188,64 +188,64 @@ App::After App::on(const command::SetTopHeight& c) {
 // Exports.
 
 App::After App::on(const command::ExportPng& c) {
-    png_request_ = c.path;
+    doc_.png_request = c.path;
     return After::next;
 }
 
 App::After App::on(const command::ExportSvg& c) {
     SvgOptions o;
     o.first = 0;
-    o.last = lanes_.end_tick;
-    o.playhead = playhead_;
-    const auto& sc = timeline_->scenario();
-    o.title = (strings_.lang() == Lang::ko && !sc.title.ko.empty() ? sc.title.ko : sc.title.en);
+    o.last = doc_.lanes.end_tick;
+    o.playhead = doc_.playhead;
+    const auto& sc = doc_.timeline->scenario();
+    o.title = (assets_.strings.lang() == Lang::ko && !sc.title.ko.empty() ? sc.title.ko : sc.title.en);
     if (o.title.empty()) o.title = sc.name;
-    write_text(c.path, timeline_svg(lanes_, palette_, strings_, o));
+    write_text(c.path, timeline_svg(doc_.lanes, prefs_.palette, assets_.strings, o));
     return After::next;
 }
 
 App::After App::on(const command::ExportJsonl& c) {
-    write_text(c.path, sim::trace_to_jsonl(timeline_->trace()));
+    write_text(c.path, sim::trace_to_jsonl(doc_.timeline->trace()));
     return After::next;
 }
 
 // The live run and the counterexample search.
 
 App::After App::on(const command::LiveToggle&) {
-    live_.open = !live_.open;
-    if (live_.open) find_.open = code_open_ = false;
+    jobs_.live.open = !jobs_.live.open;
+    if (jobs_.live.open) jobs_.find.open = screen_.code_open = false;
     return After::next;
 }
 
 App::After App::on(const command::LiveRun& c) {
-    if (live_job_ || !live_.supported) return After::next;
-    const bool supported = live_.supported;
-    live_ = LiveStatus{};
-    live_.supported = supported;
-    live_.url_initial = c.url;
-    live_.open = true;
-    live_.verdict = LiveVerdict::running;
-    live_.url_shown = redis::redact_redis_url(c.url);
-    live_.end_tick = lanes_.end_tick;
-    live_.tick_ms = c.tick_ms > 0 ? c.tick_ms : timeline_->scenario().tick_ms;
-    live_job_ = std::make_unique<LiveJob>(timeline_->scenario(), c.url, c.tick_ms);
+    if (jobs_.live_job || !jobs_.live.supported) return After::next;
+    const bool supported = jobs_.live.supported;
+    jobs_.live = LiveStatus{};
+    jobs_.live.supported = supported;
+    jobs_.live.url_initial = c.url;
+    jobs_.live.open = true;
+    jobs_.live.verdict = LiveVerdict::running;
+    jobs_.live.url_shown = redis::redact_redis_url(c.url);
+    jobs_.live.end_tick = doc_.lanes.end_tick;
+    jobs_.live.tick_ms = c.tick_ms > 0 ? c.tick_ms : doc_.timeline->scenario().tick_ms;
+    jobs_.live_job = std::make_unique<LiveJob>(doc_.timeline->scenario(), c.url, c.tick_ms);
     return After::next;
 }
 
 App::After App::on(const command::LiveCancel&) {
-    if (live_job_) live_job_->cancel();
+    if (jobs_.live_job) jobs_.live_job->cancel();
     return After::next;
 }
 
 App::After App::on(const command::FindToggle&) {
-    find_.open = !find_.open;
-    if (find_.open) live_.open = code_open_ = false;
+    jobs_.find.open = !jobs_.find.open;
+    if (jobs_.find.open) jobs_.live.open = screen_.code_open = false;
     return After::next;
 }
 
 App::After App::on(const command::CodeToggle&) {
-    code_open_ = !code_open_;
-    if (code_open_) live_.open = find_.open = false;
+    screen_.code_open = !screen_.code_open;
+    if (screen_.code_open) jobs_.live.open = jobs_.find.open = false;
     return After::next;
 }
 
@@ -255,10 +255,10 @@ App::After App::on(const command::FindRun& c) {
 }
 
 App::After App::on(const command::FindCancel&) {
-    if (find_job_) {
-        find_job_.reset();
-        find_.running = false;
-        find_.cancelled = true;
+    if (jobs_.find_job) {
+        jobs_.find_job.reset();
+        jobs_.find.running = false;
+        jobs_.find.cancelled = true;
     }
     return After::next;
 }

@@ -39,31 +39,32 @@ void App::load_settings() {
         return;
     }
     // Each setting on its own: a wrong one is skipped, the others still count.
-    if (j.contains("lang") && j["lang"].is_string()) strings_.set_lang(lang_from_code(j["lang"].get<std::string>()));
-    if (j.contains("speed") && j["speed"].is_number()) speed_ = std::clamp(j["speed"].get<double>(), 0.5, 40.0);
+    if (j.contains("lang") && j["lang"].is_string())
+        assets_.strings.set_lang(lang_from_code(j["lang"].get<std::string>()));
+    if (j.contains("speed") && j["speed"].is_number()) doc_.speed = std::clamp(j["speed"].get<double>(), 0.5, 40.0);
     if (j.contains("window") && j["window"].is_array() && j["window"].size() == 2 &&
         j["window"][0].is_number_integer() && j["window"][1].is_number_integer()) {
-        window_w_ = std::clamp(j["window"][0].get<int>(), 320, 8192);
-        window_h_ = std::clamp(j["window"][1].get<int>(), 240, 8192);
+        prefs_.window_w = std::clamp(j["window"][0].get<int>(), 320, 8192);
+        prefs_.window_h = std::clamp(j["window"][1].get<int>(), 240, 8192);
     }
     if (j.contains("scale_percent") && j["scale_percent"].is_number_integer())
-        scale_percent_ = std::clamp(j["scale_percent"].get<int>(), scale_min_percent, scale_max_percent);
+        prefs_.scale_percent = std::clamp(j["scale_percent"].get<int>(), scale_min_percent, scale_max_percent);
     if (j.contains("high_contrast") && j["high_contrast"].is_boolean()) {
-        high_contrast_ = j["high_contrast"].get<bool>();
-        if (high_contrast_) palette_ = high_contrast_palette();
+        prefs_.high_contrast = j["high_contrast"].get<bool>();
+        if (prefs_.high_contrast) prefs_.palette = high_contrast_palette();
     }
 }
 
 void App::save_settings() const {
-    if (options_.config_dir.empty() || !remember_settings_) return;
+    if (options_.config_dir.empty() || !prefs_.remember) return;
     std::error_code ec;
     fs::create_directories(options_.config_dir, ec);
-    nlohmann::json j{{"lang", lang_code(strings_.lang())},
-                     {"speed", speed_},
-                     {"scale_percent", scale_percent_},
-                     {"high_contrast", high_contrast_}};
+    nlohmann::json j{{"lang", lang_code(assets_.strings.lang())},
+                     {"speed", doc_.speed},
+                     {"scale_percent", prefs_.scale_percent},
+                     {"high_contrast", prefs_.high_contrast}};
     // The window size goes with imgui.ini: the remembered panel places only fit the same size.
-    if (window_w_ > 0 && window_h_ > 0) j["window"] = {window_w_, window_h_};
+    if (prefs_.window_w > 0 && prefs_.window_h > 0) j["window"] = {prefs_.window_w, prefs_.window_h};
     // Whole or not at all (a crash never leaves half a file), never through a link.
     std::string why;
     if (!io::write_file(options_.config_dir + "/settings.json", j.dump(2) + "\n", why))
@@ -72,25 +73,25 @@ void App::save_settings() const {
 
 void App::set_scale(int percent) {
     percent = std::clamp(percent, scale_min_percent, scale_max_percent);
-    if (percent == scale_percent_) return;
-    scale_percent_ = percent;
-    fonts_dirty_ = true;
-    relayout_pending_ = true;
-    ++fit_generation_;  // lanes change height: fit the timeline again
+    if (percent == prefs_.scale_percent) return;
+    prefs_.scale_percent = percent;
+    assets_.fonts_dirty = true;
+    screen_.relayout_pending = true;
+    ++doc_.fit_generation;  // lanes change height: fit the timeline again
     save_settings();
 }
 
 void App::set_high_contrast(bool on) {
-    if (on == high_contrast_) return;
-    high_contrast_ = on;
+    if (on == prefs_.high_contrast) return;
+    prefs_.high_contrast = on;
     if (on) {
-        palette_ = high_contrast_palette();
+        prefs_.palette = high_contrast_palette();
     } else {
-        palette_ = default_palette();
-        if (!style_text_.empty()) apply_style_json(palette_, style_text_, nullptr);
+        prefs_.palette = default_palette();
+        if (!prefs_.style_text.empty()) apply_style_json(prefs_.palette, prefs_.style_text, nullptr);
     }
-    fonts_dirty_ = true;     // the ImGui style's colours change with it
-    ++timeline_generation_;  // the timeline's cached picture is redrawn
+    assets_.fonts_dirty = true;  // the ImGui style's colours change with it
+    ++doc_.timeline_generation;  // the timeline's cached picture is redrawn
     save_settings();
 }
 
@@ -99,8 +100,9 @@ void App::set_high_contrast(bool on) {
 namespace leasescope::gui {
 
 void App::set_panels(const PanelChoice& choice) {
-    panels_ = choice;
-    if (panels_.limited && panels_.open.count("code") > 0 && !code_open_) apply({command::CodeToggle{}});
+    screen_.panels = choice;
+    if (screen_.panels.limited && screen_.panels.open.test(panel_index(Panel::code)) && !screen_.code_open)
+        apply({command::CodeToggle{}});
     request_relayout();
 }
 

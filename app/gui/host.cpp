@@ -174,7 +174,7 @@ void host_init(App& app, GLFWwindow* window, const char* glsl_version, const cha
     ImGuiIO& io = ImGui::GetIO();
     if (!ini_path || !*ini_path) {
         io.IniFilename = nullptr;
-        app.force_layout_ = true;
+        app.set_force_layout(true);
     } else {
         io.IniFilename = ini_path;
     }

@@ -14,10 +14,12 @@ TEST(Panels, AListOpensExactlyItsPanels) {
     std::string error;
     ASSERT_TRUE(parse_panels("timeline, record,explain,", c, error)) << error;
     EXPECT_TRUE(c.limited);
-    for (const char* id : {"timeline", "record", "explain", "controls", "transport", "tour", "find"})
-        EXPECT_TRUE(c.shown(id)) << id;
-    for (const char* id : {"candidates", "action", "resource", "events", "code"}) EXPECT_FALSE(c.shown(id)) << id;
-    EXPECT_TRUE(PanelChoice{}.shown("events"));  // no list: everything as usual
+    for (Panel p :
+         {Panel::timeline, Panel::record, Panel::explain, Panel::controls, Panel::transport, Panel::tour, Panel::find})
+        EXPECT_TRUE(c.shown(p)) << panel_name(p);
+    for (Panel p : {Panel::candidates, Panel::action, Panel::resource, Panel::events, Panel::code})
+        EXPECT_FALSE(c.shown(p)) << panel_name(p);
+    EXPECT_TRUE(PanelChoice{}.shown(Panel::events));  // no list: everything as usual
 }
 
 TEST(Panels, AnUnknownPanelIsNamedWithTheKnownOnes) {
@@ -25,8 +27,26 @@ TEST(Panels, AnUnknownPanelIsNamedWithTheKnownOnes) {
     std::string error;
     EXPECT_FALSE(parse_panels("timeline,evnts", c, error));
     EXPECT_NE(error.find("\"evnts\""), std::string::npos) << error;
-    for (std::string_view p : choosable_panels) EXPECT_NE(error.find(std::string(p)), std::string::npos) << error;
+    for (const PanelInfo& p : panel_table)
+        if (p.choosable) EXPECT_NE(error.find(std::string(p.name)), std::string::npos) << error;
     EXPECT_FALSE(c.limited);  // untouched on failure
+}
+
+// The top bar and the transport cannot be closed: a list naming them is refused.
+TEST(Panels, TheTopBarAndTheTransportAreNotChoosable) {
+    PanelChoice c;
+    std::string error;
+    EXPECT_FALSE(parse_panels("timeline,controls", c, error));
+    EXPECT_NE(error.find("\"controls\""), std::string::npos) << error;
+}
+
+// One table: its rows follow the enum, and every name reads back as its panel.
+TEST(Panels, TheTableFollowsTheEnumAndNamesReadBack) {
+    for (std::size_t i = 0; i < panel_table.size(); ++i) {
+        EXPECT_EQ(panel_index(panel_table[i].panel), i);
+        EXPECT_EQ(panel_from_name(panel_table[i].name), panel_table[i].panel);
+    }
+    EXPECT_FALSE(panel_from_name("evnts").has_value());
 }
 
 TEST(Panels, TheProjectorPresetIsLargeAndHighContrast) {

@@ -126,28 +126,26 @@ void fold_into(PlacedMark& into, const PlacedMark& pm) {
     }
 }
 
-// Marks of one tick: side by side when the cell is wide enough, else on top
-// of each other; what still does not fit folds into the last one shown.
-void place_group(LaneWork& lw, LaneLayout& out, const std::vector<std::int32_t>& group, Tick tick, const LayoutFrame& f,
-                 float r, float cy) {
-    const Lane& lane = lw.lane;
-    // The run's start says nothing when its first attempt sits on the same tick.
+// The marks of one tick that are drawn: the run's start says nothing when
+// its first attempt sits on the same tick.
+std::vector<std::int32_t> shown_marks(const Lane& lane, const std::vector<std::int32_t>& group) {
     std::vector<std::int32_t> shown;
-    std::size_t group_size = 0;
     for (std::int32_t i : group)
         if (group.size() == 1 || lane.markers[static_cast<std::size_t>(i)].kind != MarkerKind::start)
             shown.push_back(i);
-    group_size = shown.size();
-    // In the order they happened (left to right, top to bottom). If space
-    // still runs out, the most telling come first and the rest fold into the last.
-    const auto cx = static_cast<float>(f.axis.x_of(static_cast<double>(tick) + 0.5));
-    const auto cell_w = static_cast<float>(f.axis.px_per_tick);
-    const float room = lw.h - 2;  // the lane's height, for marks on top of each other
-    float extents = 0;            // the group's size in units of the radius
-    for (std::int32_t i : shown) extents += 2 * mark_glyph(lane.markers[static_cast<std::size_t>(i)].kind).extent;
+    return shown;
+}
+
+float mark_size(const Lane& lane, std::int32_t i, float r) {
+    return 2 * mark_glyph(lane.markers[static_cast<std::size_t>(i)].kind).extent * r;
+}
+
+// Side by side when that fits the cell, else on top of each other; a
+// crowded tick draws its marks a little smaller (`r`) rather than hide one.
+bool fits_side_by_side(const Lane& lane, const std::vector<std::int32_t>& shown, float cell_w, float room, float& r) {
+    float extents = 0;  // the group's size in units of the radius
+    for (std::int32_t i : shown) extents += mark_size(lane, i, 1.0f);
     const float gaps = gap * static_cast<float>(shown.size() - 1);
-    // Side by side when that fits the cell, else on top of each other; a
-    // crowded tick draws its marks a little smaller rather than hide one.
     bool side_by_side = shown.size() == 1 || extents * r + gaps <= cell_w + 0.05f;
     if (!side_by_side && extents * r + gaps > room + 0.05f) {
         const float r_across = (cell_w - gaps) / extents;
@@ -158,26 +156,104 @@ void place_group(LaneWork& lw, LaneLayout& out, const std::vector<std::int32_t>&
             side_by_side = r_across >= r_down;
         }
     }
+    return side_by_side;
+}
+
+// Stacked marks: as many as `room` holds (at least one); when not all fit,
+// the most telling stay, in the order they happened. Returns the height used.
+float keep_what_fits(const Lane& lane, std::vector<std::int32_t>& shown, std::vector<float>& size, float room) {
+    std::size_t fit = 0;
+    float used = 0;
+    for (std::size_t k = 0; k < shown.size(); ++k) {
+        const float need = size[k] + (k > 0 ? gap : 0);
+        if (used + need > room + 0.05f) break;  // a hair of slack for rounding
+        used += need;
+        ++fit;
+    }
+    fit = std::max<std::size_t>(fit, 1);
+    if (fit >= shown.size()) return used;
+    std::vector<std::size_t> order(shown.size());
+    for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+        return marker_priority(lane.markers[static_cast<std::size_t>(shown[a])].kind) >
+               marker_priority(lane.markers[static_cast<std::size_t>(shown[b])].kind);
+    });
+    order.resize(fit);
+    std::sort(order.begin(), order.end());
+    std::vector<std::int32_t> kept;
+    std::vector<float> kept_size;
+    used = 0;
+    for (std::size_t k : order) {
+        kept.push_back(shown[k]);
+        kept_size.push_back(size[k]);
+        used += size[k] + (kept.size() > 1 ? gap : 0);
+    }
+    shown = std::move(kept);
+    size = std::move(kept_size);
+    return used;
+}
+
+// Zoomed out, ticks crowd: a group that touches the marks before it folds
+// into the last of them (which keeps the most telling kind). False when it
+// does not touch them.
+bool fold_into_previous(LaneWork& lw, LaneLayout& out, const std::vector<PlacedMark>& placed) {
+    bool clash = false;
+    for (const PlacedMark& pm : placed)
+        for (std::size_t j = out.marks.size(); j-- > 0;) {
+            const PlacedMark& prev = out.marks[j];
+            if (prev.lane != lw.index) break;
+            if (prev.box.intersects(pm.box)) clash = true;
+            if (prev.box.x1 < pm.box.x0 - 40) break;
+        }
+    if (!clash || out.marks.empty() || out.marks.back().lane != lw.index) return false;
+    PlacedMark& last = out.marks.back();
+    for (const PlacedMark& pm : placed) fold_into(last, pm);
+    lw.taken.back() = last.box;
+    // A fold that took a larger glyph may now cover the mark before it:
+    // that one takes it in too, so no mark hides another.
+    while (out.marks.size() >= 2) {
+        const PlacedMark grown = out.marks.back();
+        PlacedMark& before = out.marks[out.marks.size() - 2];
+        if (before.lane != lw.index || !before.box.intersects(grown.box)) break;
+        fold_into(before, grown);
+        out.marks.pop_back();
+        lw.taken.pop_back();
+        lw.taken.back() = before.box;
+    }
+    return true;
+}
+
+// Marks of one tick: side by side when the cell is wide enough, else on top
+// of each other; what still does not fit folds into the last one shown. In
+// the order they happened (left to right, top to bottom).
+void place_group(LaneWork& lw, LaneLayout& out, const std::vector<std::int32_t>& group, Tick tick, const LayoutFrame& f,
+                 float r, float cy) {
+    const Lane& lane = lw.lane;
+    std::vector<std::int32_t> shown = shown_marks(lane, group);
+    const std::size_t group_size = shown.size();
+    const auto cx = static_cast<float>(f.axis.x_of(static_cast<double>(tick) + 0.5));
+    const auto cell_w = static_cast<float>(f.axis.px_per_tick);
+    const float room = lw.h - 2;  // the lane's height, for marks on top of each other
+    const bool side_by_side = fits_side_by_side(lane, shown, cell_w, room, r);
     std::vector<float> size;  // each mark's full width (= height)
     float total = 0;
     for (std::int32_t i : shown) {
-        const float sz = 2 * mark_glyph(lane.markers[static_cast<std::size_t>(i)].kind).extent * r;
-        size.push_back(sz);
-        total += sz;
+        size.push_back(mark_size(lane, i, r));
+        total += size.back();
     }
-    total += gaps;
+    total += gap * static_cast<float>(shown.size() - 1);
     std::vector<PlacedMark> placed;
     auto make = [&](std::size_t k, float x, float y) {
         const std::int32_t i = shown[k];
-        const Marker& mk = lane.markers[static_cast<std::size_t>(i)];
+        const MarkerKind kind = lane.markers[static_cast<std::size_t>(i)].kind;
         PlacedMark pm;
         pm.lane = lw.index;
         pm.marker = i;
-        pm.kind = mk.kind;
+        pm.kind = kind;
         pm.x = x;
         pm.y = y;
         pm.r = r;
-        pm.box = mark_box(mk.kind, x, y, r);
+        pm.box = mark_box(kind, x, y, r);
         placed.push_back(pm);
     };
     if (side_by_side) {
@@ -188,70 +264,15 @@ void place_group(LaneWork& lw, LaneLayout& out, const std::vector<std::int32_t>&
         }
     } else {
         // Stacked: as many as the lane's height holds, centred on the lane.
-        std::size_t fit = 0;
-        float used = 0;
-        for (std::size_t k = 0; k < shown.size(); ++k) {
-            const float need = size[k] + (k > 0 ? gap : 0);
-            if (used + need > room + 0.05f) break;  // a hair of slack for rounding
-            used += need;
-            ++fit;
-        }
-        fit = std::max<std::size_t>(fit, 1);
-        if (fit < shown.size()) {
-            // Not all fit: the most telling stay (in the order they happened).
-            std::vector<std::size_t> order(shown.size());
-            for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
-            std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-                return marker_priority(lane.markers[static_cast<std::size_t>(shown[a])].kind) >
-                       marker_priority(lane.markers[static_cast<std::size_t>(shown[b])].kind);
-            });
-            order.resize(fit);
-            std::sort(order.begin(), order.end());
-            std::vector<std::int32_t> kept;
-            std::vector<float> kept_size;
-            used = 0;
-            for (std::size_t k : order) {
-                kept.push_back(shown[k]);
-                kept_size.push_back(size[k]);
-                used += size[k] + (kept.size() > 1 ? gap : 0);
-            }
-            shown = std::move(kept);
-            size = std::move(kept_size);
-        }
+        const float used = keep_what_fits(lane, shown, size, room);
         float y = lw.y + (lw.h - used) * 0.5f;
-        for (std::size_t k = 0; k < fit; ++k) {
+        for (std::size_t k = 0; k < shown.size(); ++k) {
             make(k, cx, y + size[k] * 0.5f);
             y += size[k] + gap;
         }
-        placed.back().folded += static_cast<std::int32_t>(group_size - fit);
+        placed.back().folded += static_cast<std::int32_t>(group_size - shown.size());
     }
-    // Zoomed out, ticks crowd: a group that touches the marks before it folds
-    // into the last of them (which keeps the most telling kind).
-    bool clash = false;
-    for (const PlacedMark& pm : placed)
-        for (std::size_t j = out.marks.size(); j-- > 0;) {
-            const PlacedMark& prev = out.marks[j];
-            if (prev.lane != lw.index) break;
-            if (prev.box.intersects(pm.box)) clash = true;
-            if (prev.box.x1 < pm.box.x0 - 40) break;
-        }
-    if (clash && !out.marks.empty() && out.marks.back().lane == lw.index) {
-        PlacedMark& last = out.marks.back();
-        for (const PlacedMark& pm : placed) fold_into(last, pm);
-        lw.taken.back() = last.box;
-        // A fold that took a larger glyph may now cover the mark before it:
-        // that one takes it in too, so no mark hides another.
-        while (out.marks.size() >= 2) {
-            const PlacedMark grown = out.marks.back();
-            PlacedMark& before = out.marks[out.marks.size() - 2];
-            if (before.lane != lw.index || !before.box.intersects(grown.box)) break;
-            fold_into(before, grown);
-            out.marks.pop_back();
-            lw.taken.pop_back();
-            lw.taken.back() = before.box;
-        }
-        return;
-    }
+    if (fold_into_previous(lw, out, placed)) return;
     for (PlacedMark& pm : placed) {
         lw.taken.push_back(pm.box);
         out.marks.push_back(pm);
@@ -268,6 +289,223 @@ bool is_write(MarkerKind k) {
            k == MarkerKind::write_rejected_fence || k == MarkerKind::write_rejected_token;
 }
 
+// What every step of one lane's layout reads: the frame, the words, the
+// lane being laid out and where its marks end in `out.marks`.
+struct LaneJob {
+    const LaneModel& model;
+    const LayoutFrame& f;
+    const Strings& s;
+    const TextMetrics& m;
+    LaneLayout& out;
+    LaneWork lw;
+    float plot_x1;
+    float cy;                        // the marks' centre line
+    bool resource;                   // the resource lane (drawn up to f.resource_until)
+    std::size_t lane_marks_end = 0;  // out.marks' size after this lane's marks
+
+    bool shows(Tick t) const { return !resource || f.resource_until == tick_none || t <= f.resource_until; }
+    const Lane& lane() const { return lw.lane; }
+};
+
+// 1a. Zoomed out: one thin bar per culled marker.
+void place_overview_marks(LaneJob& j) {
+    std::vector<DrawMarker> culled;
+    cull_markers(j.lane().markers, j.f.axis, 4.0f, culled);
+    for (const DrawMarker& d : culled) {
+        if (d.x < j.f.plot_x || d.x > j.plot_x1) continue;
+        const Marker& mk = j.lane().markers[static_cast<std::size_t>(d.marker)];
+        if (!j.shows(mk.tick)) continue;
+        PlacedMark pm;
+        pm.lane = j.lw.index;
+        pm.marker = d.marker;
+        pm.kind = d.kind;
+        pm.x = d.x;
+        pm.y = j.cy;
+        pm.r = 1.0f;
+        pm.folded = d.folded;
+        pm.box = Box{d.x - 1, j.lw.y + 2, d.x + 1, j.lw.y + j.f.lane_h - 2};
+        j.out.marks.push_back(pm);
+    }
+}
+
+// 1b. The marks of the visible ticks, one group per tick.
+void place_marks(LaneJob& j, float r) {
+    const Lane& lane = j.lane();
+    const double t0 = std::floor(j.f.axis.first_tick) - 1;
+    const double t1 = j.f.axis.last_tick() + 1;
+    auto it = std::lower_bound(lane.markers.begin(), lane.markers.end(), t0,
+                               [](const Marker& mk, double t) { return static_cast<double>(mk.tick) < t; });
+    std::vector<std::int32_t> group;
+    Tick group_tick = 0;
+    auto flush = [&] {
+        if (group.empty()) return;
+        const auto x = static_cast<float>(j.f.axis.x_of(static_cast<double>(group_tick) + 0.5));
+        if (x >= j.f.plot_x && x <= j.plot_x1 && j.shows(group_tick))
+            place_group(j.lw, j.out, group, group_tick, j.f, r, j.cy);
+        group.clear();
+    };
+    for (; it != lane.markers.end() && static_cast<double>(it->tick) <= t1; ++it) {
+        if (!group.empty() && it->tick != group_tick) flush();
+        group_tick = it->tick;
+        group.push_back(static_cast<std::int32_t>(it - lane.markers.begin()));
+    }
+    flush();
+}
+
+// 2. The failover's words, next to its mark on the slot lane: right beside
+// it, after it or before it (over the record the failover ended, on a
+// pill); the short word when the long one has no room.
+void label_failovers(LaneJob& j) {
+    for (std::size_t k = 0; k < j.lane_marks_end; ++k) {
+        const PlacedMark& pm = j.out.marks[k];
+        if (pm.lane != j.lw.index) continue;
+        if (pm.kind != MarkerKind::failover_leases && pm.kind != MarkerKind::failover_all) continue;
+        PlacedLabel proto;
+        proto.lane = j.lw.index;
+        proto.kind = LabelKind::failover;
+        proto.mark = pm.kind;
+        proto.small = true;
+        const std::string key = std::string("mark.label.") + marker_kind_name(pm.kind);
+        const std::vector<std::string> texts{j.s.tr(key), j.s.tr("mark.label.failover")};
+        const float y0 = pm.y - (j.m.small_h + 2) * 0.5f;
+        const Box box = pm.box;
+        const auto beside = [&](const std::string& text) {
+            const float w = j.m.small_width(text) + 2 * label_pad + gap;
+            return place_label(j.lw, j.out, proto, {text}, j.m, y0, box.x1, box.x1 + w + 1, false, true) ||
+                   place_label(j.lw, j.out, proto, {text}, j.m, y0, box.x0 - w - 1, box.x0, true, true);
+        };
+        for (const std::string& text : texts)
+            if (beside(text)) break;
+    }
+}
+
+// 3a. The highest fencing number the resource accepted, whole or not at all
+// (a bare "#34" would read as a write's number), at the fence span's bottom.
+void label_fence(LaneJob& j, const Span& sp, PlacedLabel proto, float xa, float xb) {
+    if (!sp.fencing) return;
+    const LayoutFrame& f = j.f;
+    if (j.resource && f.resource_until != tick_none && sp.begin > f.resource_until) return;
+    proto.kind = LabelKind::fence;
+    proto.small = true;
+    if (j.resource && f.resource_until != tick_none)
+        xb = std::min(xb, static_cast<float>(f.axis.x_of(static_cast<double>(f.resource_until) + 1.0)) - 3);
+    const std::vector<std::string> texts{j.s.tr("timeline.highest", {{"fencing", std::to_string(*sp.fencing)}})};
+    const float y1 = j.lw.y + f.lane_h - std::max(2.0f, f.lane_h * 0.14f) - 3;
+    place_label(j.lw, j.out, proto, texts, j.m, y1 - j.m.small_h, xa, xb, true, false);
+}
+
+// 3b. The words a span of `kind` may carry, longest first; none: no words.
+std::vector<std::string> span_texts(const LaneJob& j, const Span& sp, SpanKind kind) {
+    std::vector<std::string> texts;
+    if (kind == SpanKind::record) {
+        const std::string owner = owner_name(j.model, sp.owner);
+        const std::string num = fmt::format("#{}", sp.fencing.value_or(0));
+        const std::string ttl = j.s.tr("timeline.ttl", {{"ttl", std::to_string(sp.ttl)}});
+        if (!owner.empty()) texts.push_back(num + "  " + owner + "  " + ttl);
+        if (!owner.empty()) texts.push_back(num + "  " + owner);
+        texts.push_back(num);
+    } else if (kind == SpanKind::stale) {
+        const std::string num = sp.fencing ? std::to_string(*sp.fencing) : "–";
+        texts.push_back(j.s.tr("timeline.stale_label", {{"fencing", num}}));
+        texts.push_back(j.s.tr("mark.label.stale_short"));
+    } else if (kind == SpanKind::running && sp.fencing) {
+        texts.push_back(fmt::format("#{}", *sp.fencing));
+    } else if (kind == SpanKind::holdoff) {
+        texts.push_back(j.s.tr("legend.holdoff"));
+    }
+    return texts;
+}
+
+// 3. Words inside spans; they follow the marks of the span's first tick
+// ("△ #2", not "#2 △").
+void label_spans(LaneJob& j) {
+    std::vector<DrawSpan> spans;
+    cull_spans(j.lane().spans, j.f.axis, 3.0f, spans);
+    for (const DrawSpan& d : spans) {
+        if (d.folded > 1) continue;
+        const Span& sp = j.lane().spans[static_cast<std::size_t>(d.span)];
+        const float xa = std::max(d.x0, j.f.plot_x) + 3, xb = std::min(d.x1, j.plot_x1) - 3;
+        if (xb - xa < 8) continue;
+        PlacedLabel proto;
+        proto.lane = j.lw.index;
+        proto.span = d.kind;
+        if (d.kind == SpanKind::fence) {
+            label_fence(j, sp, proto, xa, xb);
+            continue;
+        }
+        proto.kind = LabelKind::span;
+        const std::vector<std::string> texts = span_texts(j, sp, d.kind);
+        if (texts.empty()) continue;
+        float after_first = xa;
+        for (std::size_t k = 0; k < j.lane_marks_end; ++k) {
+            const PlacedMark& pm = j.out.marks[k];
+            if (pm.lane == j.lw.index && j.lane().markers[static_cast<std::size_t>(pm.marker)].tick == sp.begin)
+                after_first = std::max(after_first, pm.box.x1 + gap);
+        }
+        const float y0 = j.lw.y + (j.f.lane_h - j.m.body_h) * 0.5f;
+        place_label(j.lw, j.out, proto, texts, j.m, y0, std::max(xa, after_first), xb, false, false) ||
+            place_label(j.lw, j.out, proto, texts, j.m, y0, xa, xb, false, false);
+    }
+}
+
+// 4. Tags on paused / partitioned boxes, inside the box's top edge (else its bottom).
+void label_overlays(LaneJob& j) {
+    std::vector<DrawSpan> spans;
+    cull_spans(j.lane().overlays, j.f.axis, 3.0f, spans);
+    for (const DrawSpan& d : spans) {
+        const float xa = std::max(d.x0, j.f.plot_x) + 2, xb = std::min(d.x1, j.plot_x1) - 2;
+        if (xb - xa < 12) continue;
+        PlacedLabel proto;
+        proto.lane = j.lw.index;
+        proto.kind = LabelKind::overlay;
+        proto.span = d.kind;
+        proto.small = true;
+        const std::string word = j.s.tr(d.kind == SpanKind::paused ? "legend.paused" : "legend.partition_short");
+        const float top = j.lw.y + 2;
+        if (!place_label(j.lw, j.out, proto, {word}, j.m, top, xa, xb, false, true))
+            place_label(j.lw, j.out, proto, {word}, j.m, j.lw.y + j.f.lane_h - j.m.small_h - 4, xa, xb, false, true);
+    }
+}
+
+// 5. Fencing numbers beside writes (not on slot lanes): after the mark,
+// before it, else after it at the lane's bottom.
+void label_write_fencing(LaneJob& j) {
+    const TextMetrics& m = j.m;
+    for (std::size_t k = 0; k < j.lane_marks_end; ++k) {
+        const PlacedMark& pm = j.out.marks[k];
+        if (pm.lane != j.lw.index || pm.folded > 1) continue;
+        if (!is_write(pm.kind)) continue;
+        const Marker& mk = j.lane().markers[static_cast<std::size_t>(pm.marker)];
+        if (!mk.fencing) continue;
+        PlacedLabel proto;
+        proto.lane = j.lw.index;
+        proto.kind = LabelKind::fencing;
+        proto.mark = pm.kind;
+        proto.small = true;
+        const std::string text = fmt::format("#{}", *mk.fencing);
+        const float w = m.small_width(text) + 2 * label_pad;
+        const Box box = pm.box;
+        const float top = j.lw.y + 1;
+        const float below = j.lw.y + j.f.lane_h - m.small_h - 3;
+        if (place_label(j.lw, j.out, proto, {text}, m, top, box.x1, box.x1 + w + 2 * gap, false, true)) continue;
+        if (place_label(j.lw, j.out, proto, {text}, m, top, box.x0 - w - 2 * gap, box.x0, true, true)) continue;
+        place_label(j.lw, j.out, proto, {text}, m, below, box.x1, box.x1 + w + 2 * gap, false, true);
+    }
+}
+
+void layout_lane(LaneJob& j, float r) {
+    if (j.out.overview)
+        place_overview_marks(j);
+    else
+        place_marks(j, r);
+    j.lane_marks_end = j.out.marks.size();
+    if (j.out.overview) return;
+    if (j.lane().kind == LaneKind::slot) label_failovers(j);
+    label_spans(j);
+    label_overlays(j);
+    if (j.lane().kind != LaneKind::slot && j.f.axis.px_per_tick >= 14) label_write_fencing(j);
+}
+
 }  // namespace
 
 void layout_lanes(const LaneModel& model, const LayoutFrame& f, const Strings& s, const TextMetrics& m,
@@ -278,183 +516,16 @@ void layout_lanes(const LaneModel& model, const LayoutFrame& f, const Strings& s
     const float plot_x1 = f.plot_x + f.plot_w;
     const float r = mark_radius(f.axis.px_per_tick, f.lane_h, f.scale);
     const int last = std::min(f.last_lane, static_cast<int>(model.lanes.size()) - 1);
-    std::vector<DrawMarker> culled;
-    std::vector<DrawSpan> spans;
     for (int li = std::max(0, f.first_lane); li <= last; ++li) {
         const Lane& lane = model.lanes[static_cast<std::size_t>(li)];
-        LaneWork lw{lane, li, f.lanes_top + f.lane_h * static_cast<float>(li), f.lane_h, f.plot_x, plot_x1, {}};
+        const float y = f.lanes_top + f.lane_h * static_cast<float>(li);
         const bool resource = lane.kind == LaneKind::resource;
-        const auto shows = [&](Tick t) { return !resource || f.resource_until == tick_none || t <= f.resource_until; };
-        const float cy = lw.y + f.lane_h * (resource ? 0.4f : 0.5f);
-
-        // 1. Marks.
-        if (out.overview) {
-            culled.clear();
-            cull_markers(lane.markers, f.axis, 4.0f, culled);
-            for (const DrawMarker& d : culled) {
-                if (d.x < f.plot_x || d.x > plot_x1) continue;
-                const Marker& mk = lane.markers[static_cast<std::size_t>(d.marker)];
-                if (!shows(mk.tick)) continue;
-                PlacedMark pm;
-                pm.lane = li;
-                pm.marker = d.marker;
-                pm.kind = d.kind;
-                pm.x = d.x;
-                pm.y = cy;
-                pm.r = 1.0f;
-                pm.folded = d.folded;
-                pm.box = Box{d.x - 1, lw.y + 2, d.x + 1, lw.y + f.lane_h - 2};
-                out.marks.push_back(pm);
-            }
-        } else {
-            const double t0 = std::floor(f.axis.first_tick) - 1;
-            const double t1 = f.axis.last_tick() + 1;
-            auto it = std::lower_bound(lane.markers.begin(), lane.markers.end(), t0,
-                                       [](const Marker& mk, double t) { return static_cast<double>(mk.tick) < t; });
-            std::vector<std::int32_t> group;
-            Tick group_tick = 0;
-            auto flush = [&] {
-                if (group.empty()) return;
-                const auto x = static_cast<float>(f.axis.x_of(static_cast<double>(group_tick) + 0.5));
-                if (x >= f.plot_x && x <= plot_x1 && shows(group_tick))
-                    place_group(lw, out, group, group_tick, f, r, cy);
-                group.clear();
-            };
-            for (; it != lane.markers.end() && static_cast<double>(it->tick) <= t1; ++it) {
-                if (!group.empty() && it->tick != group_tick) flush();
-                group_tick = it->tick;
-                group.push_back(static_cast<std::int32_t>(it - lane.markers.begin()));
-            }
-            flush();
-        }
-        const std::size_t lane_marks_end = out.marks.size();
-
-        // 2. The failover's words, next to its mark on the slot lane.
-        if (!out.overview && lane.kind == LaneKind::slot) {
-            for (std::size_t k = 0; k < lane_marks_end; ++k) {
-                const PlacedMark& pm = out.marks[k];
-                if (pm.lane != li) continue;
-                if (pm.kind != MarkerKind::failover_leases && pm.kind != MarkerKind::failover_all) continue;
-                PlacedLabel proto;
-                proto.lane = li;
-                proto.kind = LabelKind::failover;
-                proto.mark = pm.kind;
-                proto.small = true;
-                const std::string key = std::string("mark.label.") + marker_kind_name(pm.kind);
-                const std::vector<std::string> texts{s.tr(key), s.tr("mark.label.failover")};
-                // Right beside its mark, after it or before it (over the record
-                // the failover ended, on a pill); the short word when the long one has no room.
-                const float y0 = pm.y - (m.small_h + 2) * 0.5f;
-                const auto beside = [&](const std::string& text) {
-                    const float w = m.small_width(text) + 2 * label_pad + gap;
-                    return place_label(lw, out, proto, {text}, m, y0, pm.box.x1, pm.box.x1 + w + 1, false, true) ||
-                           place_label(lw, out, proto, {text}, m, y0, pm.box.x0 - w - 1, pm.box.x0, true, true);
-                };
-                for (const std::string& text : texts)
-                    if (beside(text)) break;
-            }
-        }
-
-        // 3. Words inside spans.
-        if (!out.overview) {
-            spans.clear();
-            cull_spans(lane.spans, f.axis, 3.0f, spans);
-            for (const DrawSpan& d : spans) {
-                if (d.folded > 1) continue;
-                const Span& sp = lane.spans[static_cast<std::size_t>(d.span)];
-                const float xa = std::max(d.x0, f.plot_x) + 3, xb = std::min(d.x1, plot_x1) - 3;
-                if (xb - xa < 8) continue;
-                std::vector<std::string> texts;
-                PlacedLabel proto;
-                proto.lane = li;
-                proto.span = d.kind;
-                if (d.kind == SpanKind::fence) {
-                    if (!sp.fencing) continue;
-                    if (resource && f.resource_until != tick_none && sp.begin > f.resource_until) continue;
-                    proto.kind = LabelKind::fence;
-                    proto.small = true;
-                    float fxb = xb;
-                    if (resource && f.resource_until != tick_none)
-                        fxb = std::min(
-                            xb, static_cast<float>(f.axis.x_of(static_cast<double>(f.resource_until) + 1.0)) - 3);
-                    // Whole or not at all: a bare "#34" would read as a write's number.
-                    texts.push_back(s.tr("timeline.highest", {{"fencing", std::to_string(*sp.fencing)}}));
-                    const float y1 = lw.y + f.lane_h - std::max(2.0f, f.lane_h * 0.14f) - 3;
-                    place_label(lw, out, proto, texts, m, y1 - m.small_h, xa, fxb, true, false);
-                    continue;
-                }
-                proto.kind = LabelKind::span;
-                if (d.kind == SpanKind::record) {
-                    const std::string owner = owner_name(model, sp.owner);
-                    const std::string num = fmt::format("#{}", sp.fencing.value_or(0));
-                    const std::string ttl = s.tr("timeline.ttl", {{"ttl", std::to_string(sp.ttl)}});
-                    if (!owner.empty()) texts.push_back(num + "  " + owner + "  " + ttl);
-                    if (!owner.empty()) texts.push_back(num + "  " + owner);
-                    texts.push_back(num);
-                } else if (d.kind == SpanKind::stale) {
-                    const std::string num = sp.fencing ? std::to_string(*sp.fencing) : "–";
-                    texts.push_back(s.tr("timeline.stale_label", {{"fencing", num}}));
-                    texts.push_back(s.tr("mark.label.stale_short"));
-                } else if (d.kind == SpanKind::running && sp.fencing) {
-                    texts.push_back(fmt::format("#{}", *sp.fencing));
-                } else if (d.kind == SpanKind::holdoff) {
-                    texts.push_back(s.tr("legend.holdoff"));
-                } else {
-                    continue;
-                }
-                // Words follow the marks of the span's first tick ("△ #2", not "#2 △").
-                float after_first = xa;
-                for (std::size_t k = 0; k < lane_marks_end; ++k) {
-                    const PlacedMark& pm = out.marks[k];
-                    if (pm.lane == li && lane.markers[static_cast<std::size_t>(pm.marker)].tick == sp.begin)
-                        after_first = std::max(after_first, pm.box.x1 + gap);
-                }
-                const float y0 = lw.y + (f.lane_h - m.body_h) * 0.5f;
-                place_label(lw, out, proto, texts, m, y0, std::max(xa, after_first), xb, false, false) ||
-                    place_label(lw, out, proto, texts, m, y0, xa, xb, false, false);
-            }
-            // 4. Tags on paused / partitioned boxes, inside the box's top edge.
-            spans.clear();
-            cull_spans(lane.overlays, f.axis, 3.0f, spans);
-            for (const DrawSpan& d : spans) {
-                const float xa = std::max(d.x0, f.plot_x) + 2, xb = std::min(d.x1, plot_x1) - 2;
-                if (xb - xa < 12) continue;
-                PlacedLabel proto;
-                proto.lane = li;
-                proto.kind = LabelKind::overlay;
-                proto.span = d.kind;
-                proto.small = true;
-                const std::string word = s.tr(d.kind == SpanKind::paused ? "legend.paused" : "legend.partition_short");
-                const float top = lw.y + 2;
-                if (!place_label(lw, out, proto, {word}, m, top, xa, xb, false, true))
-                    place_label(lw, out, proto, {word}, m, lw.y + f.lane_h - m.small_h - 4, xa, xb, false, true);
-            }
-            // 5. Fencing numbers beside writes (not on slot lanes).
-            if (lane.kind != LaneKind::slot && f.axis.px_per_tick >= 14) {
-                for (std::size_t k = 0; k < lane_marks_end; ++k) {
-                    const PlacedMark& pm = out.marks[k];
-                    if (pm.lane != li || pm.folded > 1) continue;
-                    if (!is_write(pm.kind)) continue;
-                    const Marker& mk = lane.markers[static_cast<std::size_t>(pm.marker)];
-                    if (!mk.fencing) continue;
-                    PlacedLabel proto;
-                    proto.lane = li;
-                    proto.kind = LabelKind::fencing;
-                    proto.mark = pm.kind;
-                    proto.small = true;
-                    const std::string text = fmt::format("#{}", *mk.fencing);
-                    const float w = m.small_width(text) + 2 * label_pad;
-                    const float top = lw.y + 1;
-                    if (place_label(lw, out, proto, {text}, m, top, pm.box.x1, pm.box.x1 + w + 2 * gap, false, true))
-                        continue;
-                    if (place_label(lw, out, proto, {text}, m, top, pm.box.x0 - w - 2 * gap, pm.box.x0, true, true))
-                        continue;
-                    const float below = lw.y + f.lane_h - m.small_h - 3;
-                    if (place_label(lw, out, proto, {text}, m, below, pm.box.x1, pm.box.x1 + w + 2 * gap, false, true))
-                        continue;
-                }
-            }
-        }
+        LaneJob job{model,   f,
+                    s,       m,
+                    out,     LaneWork{lane, li, y, f.lane_h, f.plot_x, plot_x1, {}},
+                    plot_x1, y + f.lane_h * (resource ? 0.4f : 0.5f),
+                    resource};
+        layout_lane(job, r);
     }
 }
 

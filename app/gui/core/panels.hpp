@@ -1,32 +1,91 @@
 #pragma once
-// Which panels are open, as `--panels LIST` chooses them, and the projector
-// preset: the choices a teacher scripts before a lecture. Pure (no ImGui).
+// The panels of the app as one enum and one table (its name, whether
+// `--panels` may close it), which panels are open, as `--panels LIST` chooses
+// them, and the projector preset: the choices a teacher scripts before a
+// lecture. Pure (no ImGui).
 #include <array>
-#include <set>
+#include <bitset>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
 namespace leasescope::gui {
 
-// The panels `--panels` can open or close, by their view ids. The top bar
-// (controls) and the transport always stay: without them nothing can be
-// changed on screen. "code" opens the Code panel.
-inline constexpr std::array<std::string_view, 8> choosable_panels{"candidates", "action", "timeline", "record",
-                                                                  "resource",   "events", "explain",  "code"};
+// Every panel, in drawing order (views/view_list.cpp draws them so).
+enum class Panel : std::uint8_t {
+    controls,  // the top bar
+    candidates,
+    action,
+    timeline,
+    transport,
+    record,
+    resource,
+    events,
+    explain,
+    tour,
+    live,
+    find,
+    code,
+};
+inline constexpr std::size_t panel_count = 13;
+
+struct PanelInfo {
+    Panel panel;
+    std::string_view name;  // the layout key, the ImGui window's identity, what --panels and tour.json's "focus" say
+    // --panels may close it. The top bar (controls) and the transport always
+    // stay: without them nothing can be changed on screen; the tour, live and
+    // find panels open on their own.
+    bool choosable;
+};
+
+// The one table of panels, one row each, in the enum's order.
+inline constexpr std::array<PanelInfo, panel_count> panel_table{{
+    {Panel::controls, "controls", false},
+    {Panel::candidates, "candidates", true},
+    {Panel::action, "action", true},
+    {Panel::timeline, "timeline", true},
+    {Panel::transport, "transport", false},
+    {Panel::record, "record", true},
+    {Panel::resource, "resource", true},
+    {Panel::events, "events", true},
+    {Panel::explain, "explain", true},
+    {Panel::tour, "tour", false},
+    {Panel::live, "live", false},
+    {Panel::find, "find", false},
+    {Panel::code, "code", true},
+}};
+
+constexpr std::size_t panel_index(Panel p) { return static_cast<std::size_t>(p); }
+constexpr const PanelInfo& panel_info(Panel p) { return panel_table[panel_index(p)]; }
+// The name is a literal from the table: its data() is null-terminated.
+constexpr const char* panel_name(Panel p) { return panel_info(p).name.data(); }
+// The panel a name stands for; nothing for an unknown name.
+std::optional<Panel> panel_from_name(std::string_view name);
 
 // The open panels: all of the usual ones unless a list was given.
 struct PanelChoice {
-    bool limited = false;        // --panels given
-    std::set<std::string> open;  // with `limited`: the panels shown
+    bool limited = false;           // --panels given
+    std::bitset<panel_count> open;  // with `limited`: the panels shown
 
-    // A panel that is not one of the choosable ones (controls, transport,
-    // tour, live, find) is never closed by the choice.
-    bool shown(std::string_view id) const;
+    // A panel that is not choosable is never closed by the choice.
+    bool shown(Panel p) const { return !limited || !panel_info(p).choosable || open.test(panel_index(p)); }
 };
 
 // Parses "timeline,record,explain" (commas, no spaces needed; an empty item
 // is skipped). False with `error` naming the unknown panel and the known ones.
 bool parse_panels(std::string_view list, PanelChoice& out, std::string& error);
+
+// Where each panel goes on screen: one rectangle per panel (App::compute_layout).
+struct PanelRect {
+    float x = 0, y = 0, w = 0, h = 0;
+};
+struct PanelLayout {
+    std::array<PanelRect, panel_count> rects{};
+    PanelRect& operator[](Panel p) { return rects[panel_index(p)]; }
+    const PanelRect& operator[](Panel p) const { return rects[panel_index(p)]; }
+};
 
 // The projector preset (`--projector`): what a lecture hall needs, fixed
 // here so the flag, --help and the docs say one thing. Text, lanes and marks

@@ -1,8 +1,8 @@
 #pragma once
 // The small base every panel derives from, and the read-only context a frame
 // gives them. One view per file; the list of views lives in view_list.cpp.
-#include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -11,6 +11,7 @@
 #include "../commands.hpp"
 #include "../core/job_status.hpp"
 #include "../core/lanes.hpp"
+#include "../core/panels.hpp"
 #include "../core/palette.hpp"
 #include "../core/strings.hpp"
 #include "../core/tour.hpp"
@@ -18,10 +19,6 @@
 #include "leasescope/sim/simulation.hpp"
 
 namespace leasescope::gui {
-
-struct PanelRect {
-    float x = 0, y = 0, w = 0, h = 0;
-};
 
 struct PresetInfo {
     std::string path;
@@ -48,6 +45,8 @@ public:
     virtual ImTextureID render(int slot, ImDrawList& list, ImVec2 pos, ImVec2 size) = 0;
 };
 
+// What one frame shows, read-only. App::frame_context builds it by field
+// name (designated initialisers, in this order); the views never change it.
 struct FrameContext {
     const sim::Scenario& scenario;
     const sim::Timeline& timeline;
@@ -66,10 +65,10 @@ struct FrameContext {
     std::string notice;  // the last done action ("saved to …")
     const std::vector<TourStep>& tour;
     int tour_step = -1;                     // -1: the tour is not running
-    std::string focus;                      // the view the tour points at
+    std::optional<Panel> focus;             // the panel the tour points at
     std::uint64_t fit_generation = 0;       // changes when the timeline should refit
     std::uint64_t timeline_generation = 0;  // changes whenever the scenario is simulated again
-    const std::map<std::string, PanelRect>& layout;
+    const PanelLayout& layout;
     // Always: place panels on the computed layout this frame (first run, window
     // resized, "reset layout"); otherwise the user's arrangement from imgui.ini stays.
     bool relayout = true;
@@ -90,8 +89,10 @@ struct FrameContext {
 class View {
 public:
     virtual ~View() = default;
-    // The layout key, also what a tour step's "focus" names.
-    virtual const char* id() const = 0;
+    // Which panel it is (core/panels.hpp): its layout rectangle, whether
+    // --panels closes it, what a tour step's "focus" names.
+    virtual Panel panel() const = 0;
+    const char* id() const { return panel_name(panel()); }
     virtual void draw(const FrameContext& ctx, Commands& out) = 0;
 };
 
@@ -103,9 +104,9 @@ std::vector<std::unique_ptr<View>> make_views();
 // fold priority); -1 when the tick has none.
 std::int32_t chosen_event(const FrameContext& ctx);
 
-// Places the next window on the layout rectangle of `id` and begins it with
+// Places the next window on the layout rectangle of `panel` and begins it with
 // the fixed-panel flags; returns what ImGui::Begin returns.
-bool begin_panel(const FrameContext& ctx, const char* id, const char* title, ImGuiWindowFlags extra = 0);
+bool begin_panel(const FrameContext& ctx, Panel panel, const char* title, ImGuiWindowFlags extra = 0);
 
 ImU32 col(const Rgba& c);
 ImU32 col(const Rgba& c, float alpha_scale);

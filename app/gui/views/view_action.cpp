@@ -10,10 +10,10 @@ namespace {
 
 class ActionView final : public View {
 public:
-    const char* id() const override { return "action"; }
+    Panel panel() const override { return Panel::action; }
 
     void draw(const FrameContext& ctx, Commands&) override {
-        if (!begin_panel(ctx, id(), ctx.tr("panel.action"))) {
+        if (!begin_panel(ctx, panel(), ctx.tr("panel.action"))) {
             ImGui::End();
             return;
         }

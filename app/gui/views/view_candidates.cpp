@@ -10,10 +10,10 @@ namespace {
 
 class CandidatesView final : public View {
 public:
-    const char* id() const override { return "candidates"; }
+    Panel panel() const override { return Panel::candidates; }
 
     void draw(const FrameContext& ctx, Commands&) override {
-        if (!begin_panel(ctx, id(), ctx.tr("panel.candidates"))) {
+        if (!begin_panel(ctx, panel(), ctx.tr("panel.candidates"))) {
             ImGui::End();
             return;
         }

@@ -54,11 +54,11 @@ void note(const FrameContext& ctx, const char* key) { ImGui::TextDisabled("%s", 
 
 class CodeView final : public View {
 public:
-    const char* id() const override { return "code"; }
+    Panel panel() const override { return Panel::code; }
 
     void draw(const FrameContext& ctx, Commands& out) override {
         if (!ctx.code_open) return;
-        if (!begin_panel(ctx, id(), ctx.tr("panel.code"))) {
+        if (!begin_panel(ctx, panel(), ctx.tr("panel.code"))) {
             ImGui::End();
             return;
         }

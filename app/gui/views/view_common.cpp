@@ -35,16 +35,14 @@ std::int32_t chosen_event(const FrameContext& ctx) {
     return chosen;
 }
 
-bool begin_panel(const FrameContext& ctx, const char* id, const char* title, ImGuiWindowFlags extra) {
-    auto it = ctx.layout.find(id);
-    if (it != ctx.layout.end()) {
-        const ImGuiCond cond = ctx.relayout ? ImGuiCond_Always : ImGuiCond_FirstUseEver;
-        ImGui::SetNextWindowPos(ImVec2(it->second.x, it->second.y), cond);
-        ImGui::SetNextWindowSize(ImVec2(it->second.w, it->second.h), cond);
-    }
+bool begin_panel(const FrameContext& ctx, Panel panel, const char* title, ImGuiWindowFlags extra) {
+    const PanelRect& r = ctx.layout[panel];
+    const ImGuiCond cond = ctx.relayout ? ImGuiCond_Always : ImGuiCond_FirstUseEver;
+    ImGui::SetNextWindowPos(ImVec2(r.x, r.y), cond);
+    ImGui::SetNextWindowSize(ImVec2(r.w, r.h), cond);
     // The visible title is translated; "###id" keeps the window's identity
     // (and its remembered settings) the same in both languages.
-    const std::string label = std::string(title) + "###" + id;
+    const std::string label = std::string(title) + "###" + panel_name(panel);
     return ImGui::Begin(label.c_str(), nullptr, ImGuiWindowFlags_NoCollapse | extra);
 }
 

@@ -17,10 +17,10 @@ namespace {
 
 class ControlsView final : public View {
 public:
-    const char* id() const override { return "controls"; }
+    Panel panel() const override { return Panel::controls; }
 
     void draw(const FrameContext& ctx, Commands& out) override {
-        if (!begin_panel(ctx, id(), "LeaseScope", ImGuiWindowFlags_NoTitleBar)) {
+        if (!begin_panel(ctx, panel(), "LeaseScope", ImGuiWindowFlags_NoTitleBar)) {
             ImGui::End();
             return;
         }

@@ -15,11 +15,11 @@ namespace {
 
 class EventsView final : public View {
 public:
-    const char* id() const override { return "events"; }
+    Panel panel() const override { return Panel::events; }
 
     void draw(const FrameContext& ctx, Commands& out) override {
         if (ctx.bottom_taken()) return;  // the Live or Find panel takes this place
-        if (!begin_panel(ctx, id(), ctx.tr("panel.events"))) {
+        if (!begin_panel(ctx, panel(), ctx.tr("panel.events"))) {
             ImGui::End();
             return;
         }

@@ -8,12 +8,12 @@ namespace {
 
 class ExplainView final : public View {
 public:
-    const char* id() const override { return "explain"; }
+    Panel panel() const override { return Panel::explain; }
 
     void draw(const FrameContext& ctx, Commands&) override {
         if (ctx.tour_step >= 0) return;  // the tour card takes this place
         if (ctx.bottom_taken()) return;  // so does the Live or Find panel
-        if (!begin_panel(ctx, id(), ctx.tr("panel.explain"))) {
+        if (!begin_panel(ctx, panel(), ctx.tr("panel.explain"))) {
             ImGui::End();
             return;
         }

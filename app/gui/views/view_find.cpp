@@ -12,11 +12,11 @@ namespace {
 
 class FindView final : public View {
 public:
-    const char* id() const override { return "find"; }
+    Panel panel() const override { return Panel::find; }
 
     void draw(const FrameContext& ctx, Commands& out) override {
         if (!ctx.find.open) return;
-        if (!begin_panel(ctx, id(), ctx.tr("panel.find"))) {
+        if (!begin_panel(ctx, panel(), ctx.tr("panel.find"))) {
             ImGui::End();
             return;
         }

@@ -28,7 +28,7 @@ const Rgba amber{230, 140, 0, 255};
 
 class LiveView final : public View {
 public:
-    const char* id() const override { return "live"; }
+    Panel panel() const override { return Panel::live; }
 
     void draw(const FrameContext& ctx, Commands& out) override {
         if (!ctx.live.open) return;
@@ -40,7 +40,7 @@ public:
             tick_ms_ = static_cast<int>(ctx.live.tick_ms > 0 ? ctx.live.tick_ms : ctx.scenario.tick_ms);
             initialised_ = true;
         }
-        if (!begin_panel(ctx, id(), ctx.tr("panel.live"), ImGuiWindowFlags_NoScrollbar)) {
+        if (!begin_panel(ctx, panel(), ctx.tr("panel.live"), ImGuiWindowFlags_NoScrollbar)) {
             ImGui::End();
             return;
         }

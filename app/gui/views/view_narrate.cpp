@@ -37,9 +37,9 @@ void draw_narration(const FrameContext& ctx, const Narration& n, Commands& out) 
     // below the picture; the record and the resource stay in view. Else the lower right.
     ImVec2 pos(io.DisplaySize.x * 0.4f, io.DisplaySize.y * 0.7f),
         size(io.DisplaySize.x * 0.6f, io.DisplaySize.y * 0.3f);
-    if (const auto ex = ctx.layout.find("explain"); ex != ctx.layout.end() && ex->second.w > 0 && ex->second.h > 0) {
-        pos = ImVec2(ex->second.x, ex->second.y);
-        size = ImVec2(ex->second.w, ex->second.h);
+    if (const PanelRect& ex = ctx.layout[Panel::explain]; ex.w > 0 && ex.h > 0) {
+        pos = ImVec2(ex.x, ex.y);
+        size = ImVec2(ex.w, ex.h);
     }
     ImGui::SetNextWindowPos(pos, ImGuiCond_Always);
     ImGui::SetNextWindowSize(size, ImGuiCond_Always);

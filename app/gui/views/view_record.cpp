@@ -36,10 +36,10 @@ FailoverFact last_failover(const sim::Trace& trace, std::size_t end) {
 
 class RecordView final : public View {
 public:
-    const char* id() const override { return "record"; }
+    Panel panel() const override { return Panel::record; }
 
     void draw(const FrameContext& ctx, Commands&) override {
-        if (!begin_panel(ctx, id(), ctx.tr("panel.record"))) {
+        if (!begin_panel(ctx, panel(), ctx.tr("panel.record"))) {
             ImGui::End();
             return;
         }

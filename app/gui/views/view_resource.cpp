@@ -8,10 +8,10 @@ namespace {
 
 class ResourceView final : public View {
 public:
-    const char* id() const override { return "resource"; }
+    Panel panel() const override { return Panel::resource; }
 
     void draw(const FrameContext& ctx, Commands& out) override {
-        if (!begin_panel(ctx, id(), ctx.tr("panel.resource"))) {
+        if (!begin_panel(ctx, panel(), ctx.tr("panel.resource"))) {
             ImGui::End();
             return;
         }

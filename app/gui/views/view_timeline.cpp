@@ -17,10 +17,10 @@ namespace {
 
 class TimelineView final : public View {
 public:
-    const char* id() const override { return "timeline"; }
+    Panel panel() const override { return Panel::timeline; }
 
     void draw(const FrameContext& ctx, Commands& out) override {
-        if (!begin_panel(ctx, id(), ctx.tr("panel.timeline"),
+        if (!begin_panel(ctx, panel(), ctx.tr("panel.timeline"),
                          ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse)) {
             ImGui::End();
             return;

@@ -8,7 +8,7 @@ namespace {
 
 class TourView final : public View {
 public:
-    const char* id() const override { return "tour"; }
+    Panel panel() const override { return Panel::tour; }
 
     void draw(const FrameContext& ctx, Commands& out) override {
         if (ctx.tour_step < 0 || static_cast<std::size_t>(ctx.tour_step) >= ctx.tour.size()) return;
@@ -16,7 +16,7 @@ public:
         ImGui::PushStyleColor(ImGuiCol_WindowBg, ImVec4(1.0f, 0.97f, 0.90f, 1.0f));
         ImGui::PushStyleColor(ImGuiCol_Border, ImGui::ColorConvertU32ToFloat4(col(ctx.palette.focus)));
         ImGui::PushStyleVar(ImGuiStyleVar_WindowBorderSize, 3.0f);
-        const bool open = begin_panel(ctx, "explain", ctx.tr("panel.tour"));
+        const bool open = begin_panel(ctx, Panel::explain, ctx.tr("panel.tour"));
         ImGui::PopStyleVar();
         ImGui::PopStyleColor(2);
         if (!open) {

@@ -7,10 +7,10 @@ namespace {
 
 class TransportView final : public View {
 public:
-    const char* id() const override { return "transport"; }
+    Panel panel() const override { return Panel::transport; }
 
     void draw(const FrameContext& ctx, Commands& out) override {
-        if (!begin_panel(ctx, id(), "transport", ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar)) {
+        if (!begin_panel(ctx, panel(), "transport", ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar)) {
             ImGui::End();
             return;
         }
