@@ -18,6 +18,18 @@ ModelStore::ModelStore(LockConfig config)
     LS_ASSERT(config_.clock.drift_ppm > -ppm_one && config_.clock.drift_ppm < ppm_one);
 }
 
+// A record written or extended at `now` for `lease` ticks: at true time the
+// tick rule of §4.2 (the deadline is then the moment of expires_at, and is
+// only written down at the first jump); else on the store's clock (§3.3).
+void ModelStore::set_expiry(SlotRecord& s, Tick now, Tick lease) {
+    if (true_clock_) {
+        s.expires_at = now + lease;
+        return;
+    }
+    s.deadline_half_ms = deadline_after(now, lease);
+    s.expires_at = tick_of(now, s.deadline_half_ms);
+}
+
 Tick ModelStore::remaining(Tick now, Tick until, std::int64_t deadline) const {
     if (true_clock_) return until - now;
     const std::int64_t left = deadline - store_time(now);
@@ -96,8 +108,7 @@ AcquireReply ModelStore::do_acquire(Tick now, std::string_view owner, std::strin
         s.token.assign(token);
         s.fencing = ++counter_;
         s.acquired_at = now;
-        s.deadline_half_ms = deadline_after(now, lease);
-        s.expires_at = true_clock_ ? now + lease : tick_of(now, s.deadline_half_ms);
+        set_expiry(s, now, lease);
         sync(i);
         note_expiry(previous, s.expires_at);
         reply.acquired = true;
@@ -129,8 +140,7 @@ ExtendReply ModelStore::do_extend(Tick now, std::string_view token, Tick lease) 
     if (held < 0) return reply;
     SlotRecord& s = slots_[static_cast<std::size_t>(held)];
     const Tick previous = s.expires_at;
-    s.deadline_half_ms = deadline_after(now, lease);
-    s.expires_at = true_clock_ ? now + lease : tick_of(now, s.deadline_half_ms);
+    set_expiry(s, now, lease);
     hot_[static_cast<std::size_t>(held)].valid_until = s.expires_at;
     note_expiry(previous, s.expires_at);
     reply.renewed = true;
@@ -152,9 +162,12 @@ ReleaseReply ModelStore::do_release(Tick now, std::string_view token, Tick keep_
     const Tick previous = s.expires_at;
     reply.slot = held;
     if (keep_for > 0) {
-        s.deadline_half_ms = std::min(s.deadline_half_ms, deadline_after(now, keep_for));
-        s.expires_at =
-            true_clock_ ? std::min(s.expires_at, now + keep_for) : tick_of(now, s.deadline_half_ms);
+        if (true_clock_) {
+            s.expires_at = std::min(s.expires_at, now + keep_for);
+        } else {
+            s.deadline_half_ms = std::min(s.deadline_half_ms, deadline_after(now, keep_for));
+            s.expires_at = tick_of(now, s.deadline_half_ms);
+        }
         reply.outcome = ReleaseOutcome::kept;
         reply.until = s.expires_at;
         note_expiry(previous, s.expires_at);
@@ -165,13 +178,13 @@ ReleaseReply ModelStore::do_release(Tick now, std::string_view token, Tick keep_
     }
     sync(static_cast<std::size_t>(held));
     if (hold_off > 0) {
-        const Tick until = now + hold_off;
-        const std::int64_t deadline = deadline_after(now, hold_off);
         const bool none = holdoff_until_ == tick_none;
-        holdoff_deadline_half_ms_ = none ? deadline : std::max(holdoff_deadline_half_ms_, deadline);
         if (true_clock_) {
+            const Tick until = now + hold_off;
             holdoff_until_ = none ? until : std::max(holdoff_until_, until);
         } else {
+            const std::int64_t deadline = deadline_after(now, hold_off);
+            holdoff_deadline_half_ms_ = none ? deadline : std::max(holdoff_deadline_half_ms_, deadline);
             holdoff_until_ = tick_of(now, holdoff_deadline_half_ms_);
         }
     }
@@ -231,8 +244,17 @@ void ModelStore::do_failover(FailoverLoss loss) {
 // the clock reaches it moves (model.md §3.3 rules 4-5). A record the new time
 // has passed is invalid at once and swept in this tick's expiry phase.
 void ModelStore::do_clock_jump(Tick now, std::int64_t ms) {
+    if (true_clock_) {
+        // Until now the clock read true time, where every deadline is the
+        // moment of its tick (§3.3 rule 4) and none was kept.
+        const std::int64_t tick_ms = config_.clock.tick_ms;
+        for (SlotRecord& s : slots_) {
+            if (s.occupied) s.deadline_half_ms = clock_moment_half_ms(s.expires_at, tick_ms);
+        }
+        if (holdoff_until_ != tick_none) holdoff_deadline_half_ms_ = clock_moment_half_ms(holdoff_until_, tick_ms);
+        true_clock_ = false;
+    }
     jumps_half_ms_ += 2 * ms;
-    true_clock_ = false;
     for (std::size_t i = 0; i < slots_.size(); ++i) {
         SlotRecord& s = slots_[i];
         if (!s.occupied) continue;

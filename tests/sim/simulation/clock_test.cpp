@@ -125,6 +125,26 @@ TEST(Clock, StoreJumpBackwardKeepsARecordLonger) {
     EXPECT_EQ(store.do_status(3).slots.at(0).remaining, 13);
 }
 
+// A first jump after true time: a kept record and a hold-off keep their
+// deadlines (the moments of their ticks) and move with the clock.
+TEST(Clock, StoreJumpMovesKeptRecordsAndTheHoldOff) {
+    ModelStore store(LockConfig{"lock", 2, 1});
+    ASSERT_TRUE(store.do_acquire(0, "a", "tok-a", 20).acquired);
+    ASSERT_TRUE(store.do_acquire(0, "b", "tok-b", 20).acquired);
+    EXPECT_EQ(store.do_release(1, "tok-a", 9, 0).until, 10);  // kept until tick 10
+    store.do_release(1, "tok-b", 0, 12);                       // hold-off until tick 13
+    EXPECT_EQ(store.holdoff_until(), 13);
+    store.do_clock_jump(2, 200);  // 4 ticks forward
+    EXPECT_EQ(store.slots()[0].expires_at, 6);
+    EXPECT_EQ(store.holdoff_until(), 9);
+    const AcquireReply held_off = store.do_acquire(2, "c", "tok-c", 5);
+    EXPECT_FALSE(held_off.acquired);
+    EXPECT_EQ(held_off.remaining, 7);
+    store.do_clock_jump(3, -400);  // 8 ticks back
+    EXPECT_EQ(store.slots()[0].expires_at, 14);
+    EXPECT_EQ(store.holdoff_until(), 17);
+}
+
 // Drift: a fast store clock ends a lease early, a slow one late (lease 20
 // ticks written in tick 0; 10 % either way).
 TEST(Clock, StoreDriftFastAndSlow) {

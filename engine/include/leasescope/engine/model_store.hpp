@@ -19,6 +19,7 @@ struct SlotRecord {
     Tick expires_at = 0;
     // The deadline on the store's clock, in half milliseconds (model.md §3.3
     // rule 4); expires_at is the first tick whose store moment reaches it.
+    // Kept only once the store's clock left true time (ModelStore::true_clock).
     std::int64_t deadline_half_ms = 0;
 
     bool valid_at(Tick t) const { return occupied && t < expires_at; }
@@ -96,6 +97,7 @@ private:
     // What the store reports as time left for a deadline at tick `now`:
     // its remaining time in ticks, rounded up as §13.3 (§3.3 rule 6).
     Tick remaining(Tick now, Tick until, std::int64_t deadline) const;
+    void set_expiry(SlotRecord& s, Tick now, Tick lease);
 
     // What the scans read, packed beside the slot records: the tick until
     // which the slot is valid (tick_none when vacant) and the token's first
