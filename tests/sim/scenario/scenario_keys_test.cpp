@@ -544,3 +544,23 @@ TEST(ScenarioKeys, AbsentKeysTakeTheTablesDefaults) {
     }
     EXPECT_EQ(checked, parsed.size());
 }
+
+// `--set` takes the paths of the key table: each value key that has a
+// default can be set to it by its dotted path (the reader checks what was
+// set), and a path the table does not have is refused with its nearest key.
+TEST(ScenarioKeys, SetAcceptsTheTablesPaths) {
+    const std::string text = text_of(base());
+    const char* prefix[] = {"", "lock.", "resource.", "", "", "", ""};
+    std::size_t checked = 0;
+    for (const ScenarioKey& k : leasescope::sim::scenario_keys()) {
+        const bool settable = k.section == Section::top || k.section == Section::lock || k.section == Section::resource;
+        // "defaults" is an object of its own: setting it to {} would drop the base's values.
+        if (k.fallback == nullptr || !settable || k.type == ValueType::object) continue;
+        const std::string path = prefix[static_cast<int>(k.section)] + std::string(k.name);
+        SCOPED_TRACE(path);
+        EXPECT_TRUE(accepted(text, sets({path + "=" + k.fallback})));
+        ++checked;
+    }
+    EXPECT_GE(checked, 10u);
+    EXPECT_TRUE(rejected(text, "/lock/capasity", {"did you mean \"capacity\"?"}, sets({"lock.capasity=2"})));
+}
