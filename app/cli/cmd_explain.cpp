@@ -26,6 +26,54 @@ struct ExplainOptions {
     std::string assets_dir;
 };
 
+// The tour step --tour-step names (1-based), the tour's length, and its
+// preset as the scenario when none was given; exit_bad_input (said on
+// stderr) when the tour does not load or has no such step.
+int load_tour_step(const ExplainOptions& o, const std::string& assets, std::optional<words::TourStep>& step,
+                   std::size_t& step_count, std::string& scenario_path) {
+    auto text = read_file(assets + "/tour.json", limits::scenario_bytes_max, "scenario_bytes_max");
+    if (!text) return exit_bad_input;
+    std::vector<words::TourStep> steps;
+    std::string error;
+    if (!words::load_tour(*text, steps, error)) {
+        fmt::print(stderr, "error: {}/tour.json: {}\n", assets, error);
+        return exit_bad_input;
+    }
+    if (*o.tour_step < 1 || static_cast<std::size_t>(*o.tour_step) > steps.size()) {
+        fmt::print(stderr, "error: --tour-step {}: the tour has steps 1 to {}\n", *o.tour_step, steps.size());
+        return exit_bad_input;
+    }
+    step = steps[static_cast<std::size_t>(*o.tour_step - 1)];
+    step_count = steps.size();
+    const std::string preset = (fs::path(assets).parent_path() / "scenarios" / (step->preset + ".json")).string();
+    if (scenario_path.empty()) {
+        scenario_path =
+            fs::exists(preset) ? preset : std::string(LEASESCOPE_SOURCE_DIR) + "/scenarios/" + step->preset + ".json";
+    }
+    return exit_ok;
+}
+
+// Each event of `tick` explained, then the state at its end.
+void print_tick(const sim::Timeline& timeline, Tick tick, const words::Strings& strings) {
+    const sim::Trace& trace = timeline.trace();
+    const sim::Snapshot snap = timeline.snapshot_at(tick);
+    std::size_t shown = 0;
+    for (std::size_t k = timeline.first_event_at_or_after(tick);
+         k < trace.events.size() && trace.events[k].tick == tick; ++k) {
+        words::ExplainContext ctx;
+        ctx.scenario = &timeline.scenario();
+        ctx.trace = &trace;
+        ctx.event_index = k;
+        ctx.snapshot = &snap;
+        const words::Explanation ex = words::explain(ctx, strings);
+        fmt::print("{}\n{}\n\n", ex.heading, ex.body());
+        ++shown;
+    }
+    if (shown == 0) fmt::print("{}\n\n", strings.tr("explain.quiet_tick", {{"tick", std::to_string(tick)}}));
+    const std::string state = words::explain_state(snap, strings);
+    if (!state.empty()) fmt::print("{}\n", state);  // never a heading with nothing under it
+}
+
 int cmd_explain(const ExplainOptions& o) {
     words::Strings strings;
     const std::string assets = find_assets_dir(o.assets_dir);
@@ -36,26 +84,8 @@ int cmd_explain(const ExplainOptions& o) {
     std::optional<words::TourStep> step;
     std::size_t step_count = 0;
     if (o.tour_step) {
-        auto text = read_file(assets + "/tour.json", limits::scenario_bytes_max, "scenario_bytes_max");
-        if (!text) return exit_bad_input;
-        std::vector<words::TourStep> steps;
-        std::string error;
-        if (!words::load_tour(*text, steps, error)) {
-            fmt::print(stderr, "error: {}/tour.json: {}\n", assets, error);
-            return exit_bad_input;
-        }
-        if (*o.tour_step < 1 || static_cast<std::size_t>(*o.tour_step) > steps.size()) {
-            fmt::print(stderr, "error: --tour-step {}: the tour has steps 1 to {}\n", *o.tour_step, steps.size());
-            return exit_bad_input;
-        }
-        step = steps[static_cast<std::size_t>(*o.tour_step - 1)];
-        step_count = steps.size();
-        const std::string preset = (fs::path(assets).parent_path() / "scenarios" / (step->preset + ".json")).string();
-        if (scenario_path.empty()) {
-            scenario_path = fs::exists(preset)
-                                ? preset
-                                : std::string(LEASESCOPE_SOURCE_DIR) + "/scenarios/" + step->preset + ".json";
-        }
+        if (const int status = load_tour_step(o, assets, step, step_count, scenario_path); status != exit_ok)
+            return status;
     }
     if (scenario_path.empty()) {
         fmt::print(stderr, "error: a SCENARIO is required unless --tour-step names one\n");
@@ -94,22 +124,7 @@ int cmd_explain(const ExplainOptions& o) {
             strings.tr("tour.step_of", {{"step", std::to_string(*o.tour_step)}, {"count", std::to_string(step_count)}}),
             step->title(lang), words::tour_body(*step, trace, strings));
     }
-    const sim::Snapshot snap = timeline.snapshot_at(tick);
-    std::size_t shown = 0;
-    for (std::size_t k = timeline.first_event_at_or_after(tick);
-         k < trace.events.size() && trace.events[k].tick == tick; ++k) {
-        words::ExplainContext ctx;
-        ctx.scenario = &timeline.scenario();
-        ctx.trace = &trace;
-        ctx.event_index = k;
-        ctx.snapshot = &snap;
-        const words::Explanation ex = words::explain(ctx, strings);
-        fmt::print("{}\n{}\n\n", ex.heading, ex.body());
-        ++shown;
-    }
-    if (shown == 0) fmt::print("{}\n\n", strings.tr("explain.quiet_tick", {{"tick", std::to_string(tick)}}));
-    const std::string state = words::explain_state(snap, strings);
-    if (!state.empty()) fmt::print("{}\n", state);  // never a heading with nothing under it
+    print_tick(timeline, tick, strings);
     return exit_ok;
 }
 

@@ -255,14 +255,9 @@ int finish_shard(const sim::Explorer& explorer, const sim::ExploreRun& run, cons
     return exit_ok;
 }
 
-int cmd_explore(const ExploreArgs& args) {
-    // With --format json the human lines go to stderr and stdout holds one document.
-    const bool json = args.format == "json";
-    std::FILE* human = json ? stderr : stdout;
-    auto scenario = load_scenario(args.path, args.sets);
-    if (!scenario) return exit_bad_input;
-
-    sim::ExploreOptions options;
+// The search's options from the command line; exit_bad_input (said on
+// stderr) when a list does not parse.
+int explore_options(const ExploreArgs& args, sim::ExploreOptions& options) {
     options.max_faults = args.max_faults;
     options.max_pause = args.max_pause;
     options.max_tick = args.max_tick;
@@ -280,11 +275,15 @@ int cmd_explore(const ExploreArgs& args) {
         return exit_bad_input;
     }
     options.properties = properties.value();
+    return exit_ok;
+}
 
-    sim::ExploreRun run;
+// How the search runs: a shard of it, random draws (the seed printed first)
+// or every schedule; exit_bad_input (said on stderr) for a bad combination.
+int explore_run(const ExploreArgs& args, std::FILE* human, sim::ExploreRun& run,
+                std::optional<std::pair<std::uint64_t, std::uint64_t>>& shard) {
     run.chunk = std::max<std::uint64_t>(args.chunk, 1);
     const bool random = args.seeds.has_value() || args.seed.has_value();
-    std::optional<std::pair<std::uint64_t, std::uint64_t>> shard;
     if (!args.shard.empty()) {
         shard = parse_shard(args.shard);
         if (!shard) {
@@ -318,6 +317,20 @@ int cmd_explore(const ExploreArgs& args) {
         fmt::print(human, "seed {} (replay with --seed {})\n", run.seed, run.seed);
         std::fflush(human);
     }
+    return exit_ok;
+}
+
+int cmd_explore(const ExploreArgs& args) {
+    // With --format json the human lines go to stderr and stdout holds one document.
+    const bool json = args.format == "json";
+    std::FILE* human = json ? stderr : stdout;
+    auto scenario = load_scenario(args.path, args.sets);
+    if (!scenario) return exit_bad_input;
+    sim::ExploreOptions options;
+    if (const int status = explore_options(args, options); status != exit_ok) return status;
+    sim::ExploreRun run;
+    std::optional<std::pair<std::uint64_t, std::uint64_t>> shard;
+    if (const int status = explore_run(args, human, run, shard); status != exit_ok) return status;
 
     // The counterexample is told in the string tables' English; a shard tells nothing.
     words::Strings strings;
@@ -383,16 +396,9 @@ int cmd_explore_merge(const MergeArgs& args) {
     return status;
 }
 
-}  // namespace
-
-void add_explore_command(CLI::App& app, int& exit_code) {
-    auto args = std::make_shared<ExploreArgs>();
-    auto* cmd = app.add_subcommand(
-        "explore",
-        "Add fault schedules to a scenario, look for a broken property and write the shortest counterexample.\n"
-        "Exit codes: 1 a counterexample was found, 0 none within the budget, 2 bad input, 4 the counterexample "
-        "(or standard output) could not be written; with --shard, 0 once the shard's result file is written.");
-    cmd->add_option("SCENARIO", args->path, "Base scenario file (its own faults stay in every schedule)")->required();
+// explore's options of the search itself: the mode, the faults added, the
+// properties and the threads.
+void add_search_options(CLI::App* cmd, ExploreArgs* args) {
     auto* exhaustive = cmd->add_flag("--exhaustive", args->exhaustive,
                                      "Cover every schedule in the budget, fewest faults first (the default)");
     cmd->add_option("--seeds", args->seeds, "Random mode: evaluate N drawn schedules instead")
@@ -426,6 +432,38 @@ void add_explore_command(CLI::App& app, int& exit_code) {
         ->capture_default_str();
     cmd->add_option("--jobs", args->jobs, "Threads (default: one per core); the result does not depend on it")
         ->check(integer_in(0, 4096));
+}
+
+void add_explore_merge_command(CLI::App& app, int& exit_code) {
+    auto margs = std::make_shared<MergeArgs>();
+    auto* merge = app.add_subcommand(
+        "explore-merge",
+        "Combine the result files of explore --shard K/N, for K = 0 … N-1, into what explore prints and writes "
+        "for the whole search.\n"
+        "Exit codes: 1 a counterexample was found, 0 none within the budget, 2 bad input (a shard missing, "
+        "given twice, of another search, or not a result file).");
+    merge->add_option("RESULTS", margs->results, "The N result files, in any order")->required();
+    merge->add_option("--out", margs->out, "Where to write the counterexample (default: NAME-counterexample.json)");
+    merge->add_option("--assets", margs->assets, "Folder with i18n/en.json (as for explore)");
+    merge
+        ->add_option("--format", margs->format,
+                     "text, or json: one document on stdout at the end (the fields of explore's, with \"shards\"; "
+                     "docs/cli-json.md), the human lines on stderr")
+        ->check(CLI::IsMember({"text", "json"}));
+    merge->callback([margs, &exit_code] { exit_code = cmd_explore_merge(*margs); });
+}
+
+}  // namespace
+
+void add_explore_command(CLI::App& app, int& exit_code) {
+    auto args = std::make_shared<ExploreArgs>();
+    auto* cmd = app.add_subcommand(
+        "explore",
+        "Add fault schedules to a scenario, look for a broken property and write the shortest counterexample.\n"
+        "Exit codes: 1 a counterexample was found, 0 none within the budget, 2 bad input, 4 the counterexample "
+        "(or standard output) could not be written; with --shard, 0 once the shard's result file is written.");
+    cmd->add_option("SCENARIO", args->path, "Base scenario file (its own faults stay in every schedule)")->required();
+    add_search_options(cmd, args.get());
     cmd->add_option("--out", args->out,
                     "Where to write the counterexample (default: NAME-counterexample.json), or with --shard the "
                     "shard's result (default: NAME.shard-K-of-N.json)");
@@ -448,23 +486,7 @@ void add_explore_command(CLI::App& app, int& exit_code) {
                     "lines on stderr")
         ->check(CLI::IsMember({"text", "json"}));
     cmd->callback([args, &exit_code] { exit_code = cmd_explore(*args); });
-
-    auto margs = std::make_shared<MergeArgs>();
-    auto* merge = app.add_subcommand(
-        "explore-merge",
-        "Combine the result files of explore --shard K/N, for K = 0 … N-1, into what explore prints and writes "
-        "for the whole search.\n"
-        "Exit codes: 1 a counterexample was found, 0 none within the budget, 2 bad input (a shard missing, "
-        "given twice, of another search, or not a result file).");
-    merge->add_option("RESULTS", margs->results, "The N result files, in any order")->required();
-    merge->add_option("--out", margs->out, "Where to write the counterexample (default: NAME-counterexample.json)");
-    merge->add_option("--assets", margs->assets, "Folder with i18n/en.json (as for explore)");
-    merge
-        ->add_option("--format", margs->format,
-                     "text, or json: one document on stdout at the end (the fields of explore's, with \"shards\"; "
-                     "docs/cli-json.md), the human lines on stderr")
-        ->check(CLI::IsMember({"text", "json"}));
-    merge->callback([margs, &exit_code] { exit_code = cmd_explore_merge(*margs); });
+    add_explore_merge_command(app, exit_code);
 }
 
 }  // namespace leasescope::cli

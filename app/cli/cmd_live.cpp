@@ -93,44 +93,9 @@ int run_bench(const LiveArgs& args) {
     return exit_ok;
 }
 
-int run_live_command(const LiveArgs& args) {
-    if (args.bench_pairs > 0) {
-        if (!args.scenario_path.empty()) {
-            fmt::print(stderr, "error: --bench measures the server and takes no SCENARIO\n");
-            return exit_bad_input;
-        }
-        return run_bench(args);
-    }
-    if (args.scenario_path.empty()) {
-        fmt::print(stderr, "error: live needs a SCENARIO (or --bench N)\n");
-        return exit_bad_input;
-    }
-    auto scenario = load_scenario(args.scenario_path, args.sets);
-    if (!scenario) return exit_bad_input;
-    const std::optional<sim::TextFilter> filter = text_filter_for(args.filter, *scenario, args.format == "text");
-    if (!filter) return exit_bad_input;
-
-    // The trace file is opened before the run (an unwritable path fails
-    // before any key is touched) and put in place only after it.
-    std::unique_ptr<io::OutputFile> trace_file;
-    if (!args.trace_path.empty()) {
-        std::string error;
-        trace_file = io::OutputFile::open(args.trace_path, error);
-        if (!trace_file) {
-            fmt::print(stderr, "error: {}\n", error);
-            return exit_write_failed;
-        }
-    }
-
-    live::LiveOptions options;
-    options.redis_url = args.redis_url;
-    options.tick_ms = args.tick_ms;
-    options.cancel = &interrupted;
-    live::LiveReport report;
-    {
-        const InterruptHandlers handlers;
-        report = live::run_live(*scenario, options);
-    }
+// The exit code of a live run that did not complete (said on stderr), or
+// exit_ok when it did.
+int live_failure(const live::LiveReport& report) {
     if (report.input_error) {
         fmt::print(stderr, "error: {}\n", *report.input_error);
         return exit_bad_input;
@@ -155,36 +120,34 @@ int run_live_command(const LiveArgs& args) {
         return 128 + (signal_number == 0 ? SIGINT : signal_number);
     }
     LS_ASSERT(report.completed);
+    return exit_ok;
+}
 
-    if (trace_file) {
-        std::string error;
-        trace_file->write(sim::trace_to_jsonl(report.trace));
-        if (!trace_file->commit(error)) {
-            fmt::print(stderr, "error: {}\n", error);
-            return exit_write_failed;
-        }
-    }
+// What a completed run shows: the trace on stdout (jsonl, text) and the
+// notes (a summary line, the emulated faults, timing faults).
+void print_live_run(const LiveArgs& args, const sim::Scenario& scenario, const live::LiveReport& report,
+                    const sim::TextFilter& filter, std::FILE* notes) {
     if (args.format == "jsonl") {
         const std::string out = sim::trace_to_jsonl(report.trace);
         std::fwrite(out.data(), 1, out.size(), stdout);
     } else if (args.format == "text") {
-        const std::string out = sim::trace_to_text(report.trace, *filter);
+        const std::string out = sim::trace_to_text(report.trace, filter);
         std::fwrite(out.data(), 1, out.size(), stdout);
     }
-    // Diagnostics go to stderr when stdout carries the trace.
-    std::FILE* notes = args.format == "summary" ? stdout : stderr;
-    fmt::print(notes, "live: {} against {}, tick {} ms: {} events, ended at tick {}\n", scenario->name, report.redis,
+    fmt::print(notes, "live: {} against {}, tick {} ms: {} events, ended at tick {}\n", scenario.name, report.redis,
                report.tick_ms, report.trace.summary.events, report.trace.summary.end_tick);
-    for (const auto& line : live::emulated_faults(*scenario)) fmt::print(notes, "  {}\n", line);
+    for (const auto& line : live::emulated_faults(scenario)) fmt::print(notes, "  {}\n", line);
     if (!report.timing_faults.empty()) {
         fmt::print(stderr,
                    "warning: timing fault: the commands of tick(s) {} finished after their deadline (the tick's "
                    "end less {} ms); those ticks' answers may differ from the model's\n",
                    timing_fault_list(report.timing_faults), live::timing_margin_ms);
     }
-    if (!args.compare) return exit_ok;
+}
 
-    const live::Comparison comparison = live::compare_with_model(*scenario, report);
+// --compare: the live run against the simulation, event by event.
+int compare_live_run(const sim::Scenario& scenario, const live::LiveReport& report, std::FILE* notes) {
+    const live::Comparison comparison = live::compare_with_model(scenario, report);
     if (!comparison.divergence) {
         fmt::print(notes, "identical\n");
         return exit_ok;
@@ -200,6 +163,48 @@ int run_live_command(const LiveArgs& args) {
     fmt::print(notes, "live run differs from the simulation (A = simulated, B = live):\n{}\n",
                comparison.divergence->description);
     return exit_check_failed;
+}
+
+int run_live_command(const LiveArgs& args) {
+    if (args.bench_pairs > 0) {
+        if (!args.scenario_path.empty()) {
+            fmt::print(stderr, "error: --bench measures the server and takes no SCENARIO\n");
+            return exit_bad_input;
+        }
+        return run_bench(args);
+    }
+    if (args.scenario_path.empty()) {
+        fmt::print(stderr, "error: live needs a SCENARIO (or --bench N)\n");
+        return exit_bad_input;
+    }
+    auto scenario = load_scenario(args.scenario_path, args.sets);
+    if (!scenario) return exit_bad_input;
+    const std::optional<sim::TextFilter> filter = text_filter_for(args.filter, *scenario, args.format == "text");
+    if (!filter) return exit_bad_input;
+
+    // The trace file is opened before the run (an unwritable path fails
+    // before any key is touched) and put in place only after it.
+    std::unique_ptr<io::OutputFile> trace_file;
+    if (!open_output_file(args.trace_path, trace_file)) return exit_write_failed;
+
+    live::LiveOptions options;
+    options.redis_url = args.redis_url;
+    options.tick_ms = args.tick_ms;
+    options.cancel = &interrupted;
+    live::LiveReport report;
+    {
+        const InterruptHandlers handlers;
+        report = live::run_live(*scenario, options);
+    }
+    if (const int status = live_failure(report); status != exit_ok) return status;
+    if (trace_file) {
+        trace_file->write(sim::trace_to_jsonl(report.trace));
+        if (!commit_output_file(*trace_file)) return exit_write_failed;
+    }
+    // Diagnostics go to stderr when stdout carries the trace.
+    std::FILE* notes = args.format == "summary" ? stdout : stderr;
+    print_live_run(args, *scenario, report, *filter, notes);
+    return args.compare ? compare_live_run(*scenario, report, notes) : exit_ok;
 }
 
 }  // namespace

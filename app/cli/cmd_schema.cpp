@@ -1,6 +1,8 @@
 // `leasescope-cli schema`: the JSON Schema (draft 2020-12) of scenario files,
-// built here from the named limits in sim/include/leasescope/sim/limits.hpp,
-// so its numbers cannot drift from the parser's. The build writes it to
+// built here from the parser's own key table (leasescope/sim/scenario_keys.hpp:
+// every key's name, type, range, default and description) and the named
+// limits in sim/include/leasescope/sim/limits.hpp, so it cannot drift from
+// the parser. The build writes it to
 // share/leasescope/schema/scenario.schema.json; tests/schema/ checks it
 // against the presets, the bad scenarios and the parser's own boundaries.
 // The descriptions follow docs/scenario-format.md.
@@ -13,6 +15,7 @@
 #include "leasescope/engine/assert.hpp"
 #include "leasescope/sim/candidate_keys.hpp"
 #include "leasescope/sim/limits.hpp"
+#include "leasescope/sim/scenario_keys.hpp"
 
 namespace leasescope::cli {
 namespace {
@@ -21,10 +24,6 @@ using schema_json = nlohmann::ordered_json;
 
 schema_json integer(std::int64_t lo, std::int64_t hi, const char* description) {
     return schema_json{{"type", "integer"}, {"minimum", lo}, {"maximum", hi}, {"description", description}};
-}
-schema_json with_default(schema_json j, schema_json value) {
-    j["default"] = std::move(value);
-    return j;
 }
 schema_json ref(const char* name) { return schema_json{{"$ref", std::string("#/$defs/") + name}}; }
 schema_json described(schema_json j, const char* description) {
@@ -62,87 +61,82 @@ schema_json candidate_properties() {
     return p;
 }
 
-schema_json fault_schema() {
-    const schema_json at = integer(0, limits::horizon_max, "Tick at which the fault takes effect.");
-    const schema_json ticks = integer(1, limits::duration_max, "How many ticks it lasts.");
-    const schema_json node = described(ref("name"), "The candidate it happens to.");
-    schema_json kinds = schema_json::array();
-    auto kind = [&](const char* name, schema_json properties, schema_json required) {
-        properties["kind"] = schema_json{{"const", name}};
-        kinds.push_back(schema_json{
-            {"if", {{"properties", {{"kind", {{"const", name}}}}}, {"required", {"kind"}}}},
+schema_json key_schema(const sim::ScenarioKey& k);
+
+// The keys of a section, each as the schema states it; a candidate's are
+// its key table's (all but "name", as in "defaults").
+schema_json section_properties(sim::Section section) {
+    if (section == sim::Section::candidate) return candidate_properties();
+    schema_json p = schema_json::object();
+    for (const sim::ScenarioKey* k : sim::keys_of(section)) p[k->name] = key_schema(*k);
+    return p;
+}
+
+// One key of the table as the schema states it: its type, range, choices,
+// default and description.
+schema_json key_schema(const sim::ScenarioKey& k) {
+    using sim::ValueType;
+    const schema_json fallback = k.fallback != nullptr ? schema_json::parse(k.fallback) : schema_json();
+    schema_json j;
+    switch (k.type) {
+        case ValueType::identifier: j = described(ref("identifier"), k.doc); break;
+        case ValueType::name: j = described(ref("name"), k.doc); break;
+        case ValueType::localized: j = described(ref("text"), k.doc); break;
+        case ValueType::string: j = {{"type", "string"}, {"maxLength", k.hi}, {"description", k.doc}}; break;
+        case ValueType::integer: j = integer(k.lo, k.hi, k.doc); break;
+        case ValueType::boolean: j = {{"type", "boolean"}, {"description", k.doc}}; break;
+        case ValueType::unsigned64:
+            return {{"type", "integer"},
+                    {"minimum", 0},
+                    {"maximum", std::numeric_limits<std::uint64_t>::max()},
+                    {"default", fallback},
+                    {"description", k.doc}};
+        case ValueType::choice:
+            j["enum"] = schema_json::array();
+            for (const char* word : k.choices) j["enum"].push_back(word);
+            if (k.fallback != nullptr) j["default"] = fallback;
+            j["description"] = k.doc;
+            return j;
+        case ValueType::object:  // its keys are its own section; "defaults" states no default of its own
+            return {{"type", "object"},
+                    {"description", k.doc},
+                    {"properties", section_properties(k.opens)},
+                    {"additionalProperties", false}};
+        case ValueType::array:
+            j = {{"type", "array"}, {"description", k.doc}, {"items", ref(k.item)}};
+            if (k.lo > 0) j["minItems"] = k.lo;
+            j["maxItems"] = k.hi;
+            break;
+    }
+    if (k.fallback != nullptr) j["default"] = fallback;
+    return j;
+}
+
+// A fault or an op: the key named `chooser` ("kind", "op") chooses which of
+// the section's keys the object has; one if/then per choice, from the table.
+schema_json variants_schema(sim::Section section, const char* chooser, const char* description) {
+    const sim::ScenarioKey& choice = sim::scenario_key(section, chooser);
+    schema_json variants = schema_json::array();
+    for (const char* variant : choice.choices) {
+        schema_json properties = schema_json::object();
+        schema_json required = schema_json::array();
+        for (const sim::ScenarioKey* k : sim::keys_of(section, variant)) {
+            properties[k->name] = k == &choice ? schema_json{{"const", variant}} : key_schema(*k);
+            if (k->need == sim::Need::required) required.push_back(k->name);
+        }
+        variants.push_back(schema_json{
+            {"if", {{"properties", {{chooser, {{"const", variant}}}}}, {"required", {chooser}}}},
             {"then", {{"properties", properties}, {"required", required}, {"additionalProperties", false}}}});
-    };
-    kind("pause", {{"node", node}, {"at", at}, {"ticks", ticks}}, {"kind", "node", "at", "ticks"});
-    kind("partition",
-         {{"node", node},
-          {"at", at},
-          {"ticks", ticks},
-          {"mode",
-           {{"enum", {"drop_requests", "drop_replies"}},
-            {"default", "drop_requests"},
-            {"description",
-             "drop_requests: calls never arrive; drop_replies: calls are applied but the node "
-             "sees an error."}}}},
-         {"kind", "node", "at", "ticks"});
-    kind("crash", {{"node", node}, {"at", at}}, {"kind", "node", "at"});
-    kind("failover",
-         {{"at", at},
-          {"lose",
-           {{"enum", {"leases", "all"}},
-            {"default", "leases"},
-            {"description",
-             "leases: slots and hold-off vanish, the fencing counter survives; all: the "
-             "counter is reset as well."}}}},
-         {"kind", "at"});
-    kind("clock_jump",
-         {{"clock", described(ref("name"), "\"store\" or the candidate whose clock steps.")},
-          {"at", at},
-          {"ms",
-           {{"type", "integer"},
-            {"minimum", -limits::clock_jump_ms_max},
-            {"maximum", limits::clock_jump_ms_max},
-            {"not", {{"const", 0}}},
-            {"description", "The step in milliseconds: forward when positive, back when negative; not 0."}}}},
-         {"kind", "clock", "at", "ms"});
-    return schema_json{
-        {"type", "object"},
-        {"description", "Something that goes wrong, at the start of tick \"at\". The keys allowed depend on \"kind\"."},
-        {"properties",
-         {{"kind",
-           {{"enum", {"pause", "partition", "crash", "failover", "clock_jump"}},
-            {"description", "pause, partition, crash, failover or clock_jump."}}}}},
-        {"required", {"kind"}},
-        {"allOf", kinds}};
-}
-
-schema_json op_schema() {
-    const schema_json at = integer(0, limits::horizon_max, "Tick of the call (after the nodes have acted).");
-    const schema_json actor = described(ref("name"), "Who asks (any name; not necessarily a candidate).");
-    schema_json status = {{"properties", {{"at", at}, {"actor", actor}, {"op", {{"const", "status"}}}}},
-                          {"required", {"at", "actor", "op"}},
-                          {"additionalProperties", false}};
-    schema_json validate = {{"properties",
-                             {{"at", at},
-                              {"actor", actor},
-                              {"op", {{"const", "validate"}}},
-                              {"token_of", described(ref("name"), "The candidate whose token is checked.")}}},
-                            {"required", {"at", "actor", "op", "token_of"}},
-                            {"additionalProperties", false}};
-    auto when = [](const char* op, schema_json then) {
-        return schema_json{{"if", {{"properties", {{"op", {{"const", op}}}}}, {"required", {"op"}}}}, {"then", then}};
-    };
+    }
     return schema_json{{"type", "object"},
-                       {"description",
-                        "A read-only call by a third party: status (held or vacant) or validate (is "
-                        "token_of's token current, stale or vacant)."},
-                       {"properties", {{"op", {{"enum", {"status", "validate"}}}}}},
-                       {"required", {"op"}},
-                       {"allOf", {when("status", status), when("validate", validate)}}};
+                       {"description", description},
+                       {"properties", {{chooser, key_schema(choice)}}},
+                       {"required", {chooser}},
+                       {"allOf", variants}};
 }
 
-// The names and texts every other part refers to ($defs).
-schema_json named_defs() {
+// The type definitions the keys refer to ("$ref": "#/$defs/…").
+schema_json definitions() {
     schema_json identifier = {{"type", "string"},
                               {"minLength", 1},
                               {"maxLength", limits::name_length_max},
@@ -158,111 +152,59 @@ schema_json named_defs() {
                          "A displayed name: not empty, no control characters, at most name_length_max "
                          "bytes."}};
     schema_json text = {{"type", "object"},
-                        {"properties",
-                         {{"en", {{"type", "string"}, {"maxLength", limits::text_length_max}}},
-                          {"ko", {{"type", "string"}, {"maxLength", limits::text_length_max}}}}},
+                        {"properties", section_properties(sim::Section::text)},
                         {"additionalProperties", false},
                         {"description", "English and Korean text, each optional, at most text_length_max bytes."}};
-    return schema_json{{"identifier", identifier}, {"name", name}, {"text", text}};
-}
-
-// A candidate: its name and every key "defaults" may also hold.
-schema_json candidate_schema(const schema_json& defaults_properties) {
     schema_json candidate_props = schema_json::object();
     candidate_props["name"] = described(ref("name"), sim::candidate_keys().front()->doc);
-    for (const auto& [key, value] : defaults_properties.items()) candidate_props[key] = value;
-    return schema_json{{"type", "object"},
-                       {"description", "One node and the settings of its elector."},
-                       {"properties", candidate_props},
-                       {"required", {"name"}},
-                       {"additionalProperties", false}};
-}
-
-// The top level's relations: required keys that "defaults" may give instead.
-schema_json required_rules() {
-    // wait, lease and action are required in each candidate unless
-    // "defaults" gives them; a candidate with runs > 1 needs every when
-    // "defaults" has none.
-    schema_json rules = schema_json::array();
-    for (const char* key : {"wait", "lease", "action"}) {
-        rules.push_back(
-            schema_json{{"if", {{"properties", {{"defaults", {{"required", {key}}}}}}, {"required", {"defaults"}}}},
-                        {"else", {{"properties", {{"candidates", {{"items", {{"required", {key}}}}}}}}}}});
-    }
-    schema_json needs_every = {{"if", {{"properties", {{"runs", {{"minimum", 2}}}}}, {"required", {"runs"}}}},
-                               {"then", {{"required", {"every"}}}}};
-    schema_json every_rule;
-    every_rule["if"] = {{"properties", {{"defaults", {{"required", {"every"}}}}}}, {"required", {"defaults"}}};
-    every_rule["else"]["properties"]["candidates"]["items"] = needs_every;
-    rules.push_back(every_rule);
-    return rules;
-}
-
-schema_json lock_schema() {
-    return schema_json{
-        {"type", "object"},
-        {"description", "The Redis record."},
-        {"properties",
-         {{"name", with_default(described(ref("identifier"), "Part of the Redis keys in live mode."), "lock")},
-          {"capacity",
-           with_default(integer(1, limits::capacity_max, "Slots: 1 is a single leader, more a leader group."), 1)},
-          {"fencing_start",
-           with_default(integer(1, limits::fencing_start_max, "The first fencing number handed out."), 1)},
-          {"elector",
-           {{"enum", {"lock", "group"}},
-            {"description",
-             "Which elector of the library: \"lock\" (the single lock; capacity 1 only; it "
-             "gives up at its deadline without a last try) or \"group\" (the leader group; "
-             "it tries at its deadline). Absent: \"lock\" for capacity 1, else "
-             "\"group\"."}}}}},
-        {"additionalProperties", false},
-        {"if", {{"properties", {{"elector", {{"const", "lock"}}}}}, {"required", {"elector"}}}},
-        {"then", {{"properties", {{"capacity", {{"maximum", 1}}}}}}}};
-}
-
-schema_json resource_schema() {
-    return schema_json{{"type", "object"},
-                         {"description", "The protected resource."},
-                         {"properties",
-                          {{"mode",
-                            {{"enum", {"off", "check", "validate"}},
-                             {"default", "off"},
-                             {"description",
-                              "off: every write is accepted; check: writes with a fencing number below the "
-                              "highest accepted are refused (the fence); validate: the store is asked whether "
-                              "the writer's token is current."}}}}},
+    const schema_json shared = candidate_properties();  // as in "defaults"
+    for (const auto& [key, value] : shared.items()) candidate_props[key] = value;
+    schema_json candidate = {{"type", "object"},
+                             {"description", "One node and the settings of its elector."},
+                             {"properties", candidate_props},
+                             {"required", {"name"}},
+                             {"additionalProperties", false}};
+    schema_json fault =
+        variants_schema(sim::Section::fault, "kind",
+                        "Something that goes wrong, at the start of tick \"at\". The keys allowed depend on \"kind\".");
+    schema_json op = variants_schema(sim::Section::op, "op",
+                                     "A read-only call by a third party: status (held or vacant) or validate (is "
+                                     "token_of's token current, stale or vacant).");
+    schema_json clock = {{"type", "object"},
+                         {"description",
+                          "A clock: drift_ppm runs it at (1 + drift_ppm/1000000) of true time. Absent: true time."},
+                         {"properties", section_properties(sim::Section::clock)},
                          {"additionalProperties", false}};
+    return {{"identifier", identifier}, {"name", name}, {"text", text}, {"clock", clock},
+            {"candidate", candidate},   {"fault", fault}, {"op", op}};
 }
 
-// A clock object (model.md §3.3): the store's and each candidate's.
-schema_json clock_schema() {
-    return schema_json{
-        {"type", "object"},
-        {"description", "A clock: drift_ppm runs it at (1 + drift_ppm/1000000) of true time. Absent: true time."},
-        {"properties",
-         {{"drift_ppm", with_default(integer(-limits::drift_ppm_max, limits::drift_ppm_max,
-                                             "Drift in parts per million, either way."),
-                                     0)}}},
-        {"additionalProperties", false}};
-}
-
-// The store's own settings, one property per key of the reader's table
-// (sim/src/scenario_read.cpp store_keys).
-schema_json store_schema() {
-    return schema_json{
-        {"type", "object"},
-        {"description", "The store (Redis) itself."},
-        {"properties",
-         {{"clock", described(ref("clock"),
-                              "The store's clock, by which it expires records (docs/model.md §3.3): drift only "
-                              "in the simulation.")}}},
-        {"additionalProperties", false}};
+// What a schema states about several keys at once: the candidate keys
+// required here or in "defaults", "every" when a candidate repeats, and the
+// "lock" elector's single slot.
+schema_json relations() {
+    schema_json rules = schema_json::array();
+    for (const sim::CandidateKey* k : sim::candidate_keys()) {
+        if (k->kind == sim::KeyKind::name || k->need != sim::Need::required) continue;
+        rules.push_back(
+            schema_json{{"if", {{"properties", {{"defaults", {{"required", {k->name}}}}}}, {"required", {"defaults"}}}},
+                        {"else", {{"properties", {{"candidates", {{"items", {{"required", {k->name}}}}}}}}}}});
+    }
+    for (const sim::CandidateKey* k : sim::candidate_keys()) {
+        if (k->need != sim::Need::required_to_repeat) continue;
+        schema_json needs = {{"if", {{"properties", {{"runs", {{"minimum", 2}}}}}, {"required", {"runs"}}}},
+                             {"then", {{"required", {k->name}}}}};
+        schema_json rule;
+        rule["if"] = {{"properties", {{"defaults", {{"required", {k->name}}}}}}, {"required", {"defaults"}}};
+        rule["else"]["properties"]["candidates"]["items"] = needs;
+        rules.push_back(rule);
+    }
+    return rules;
 }
 
 }  // namespace
 
 std::string scenario_schema() {
-    const schema_json defaults_properties = candidate_properties();
     schema_json root;
     root["$schema"] = "https://json-schema.org/draft/2020-12/schema";
     root["$id"] = "urn:leasescope:scenario";
@@ -274,61 +216,19 @@ std::string scenario_schema() {
         "with auto_extend, fault and op nodes naming candidates, overlapping pauses or partitions, lengths in bytes, "
         "duplicate keys and the total work (runs_total_max). See docs/scenario-format.md.";
     root["type"] = "object";
-    schema_json props = schema_json::object();
-    props["$schema"] = {{"type", "string"},
-                        {"description",
-                         "The schema of this file, for editors (share/leasescope/schema/"
-                         "scenario.schema.json, or the output of leasescope-cli schema)."}};
-    props["name"] =
-        described(ref("identifier"), "Names the scenario in traces; check looks for the golden trace NAME.jsonl.");
-    props["title"] = described(ref("text"), "Shown by list and the app.");
-    props["summary"] = described(ref("text"), "The lesson, in a few sentences.");
-    props["tick_ms"] =
-        with_default(integer(limits::tick_ms_min, limits::tick_ms_max,
-                             "Milliseconds per tick (display, live mode, and the watchdog's millisecond period)."),
-                     50);
-    props["horizon"] = with_default(
-        integer(0, limits::horizon_max, "Last tick simulated; a run can end earlier once nothing else can happen."),
-        1000);
-    props["seed"] = {{"type", "integer"},
-                     {"minimum", 0},
-                     {"maximum", std::numeric_limits<std::uint64_t>::max()},
-                     {"default", 0},
-                     {"description", "Seeds the token generator and the shuffle."}};
-    props["order"] = {{"enum", {"declared", "shuffled"}},
-                      {"default", "declared"},
-                      {"description", "Order in which nodes act within a tick's acquire phase."}};
-    props["lock"] = lock_schema();
-    props["resource"] = resource_schema();
-    props["store"] = store_schema();
-    props["defaults"] = {{"type", "object"},
-                         {"description", "Values shared by every candidate (any candidate key except name)."},
-                         {"properties", defaults_properties},
-                         {"additionalProperties", false}};
-    props["candidates"] = {{"type", "array"},
-                           {"description", "The competing nodes."},
-                           {"items", ref("candidate")},
-                           {"minItems", 1},
-                           {"maxItems", limits::candidates_max}};
-    props["faults"] = {{"type", "array"},
-                       {"description", "Things that go wrong."},
-                       {"items", ref("fault")},
-                       {"maxItems", limits::faults_max},
-                       {"default", schema_json::array()}};
-    props["ops"] = {{"type", "array"},
-                    {"description", "Read-only checks by a third party."},
-                    {"items", ref("op")},
-                    {"maxItems", limits::ops_max},
-                    {"default", schema_json::array()}};
+    schema_json props = section_properties(sim::Section::top);
+    // The single-lock elector has one slot (model.md §5.2).
+    props["lock"]["if"] = {{"properties", {{"elector", {{"const", "lock"}}}}}, {"required", {"elector"}}};
+    props["lock"]["then"] = {{"properties", {{"capacity", {{"maximum", 1}}}}}};
     root["properties"] = props;
-    root["required"] = {"name", "candidates"};
+    schema_json required = schema_json::array();
+    for (const sim::ScenarioKey* k : sim::keys_of(sim::Section::top)) {
+        if (k->need == sim::Need::required) required.push_back(k->name);
+    }
+    root["required"] = required;
     root["additionalProperties"] = false;
-    root["allOf"] = required_rules();
-    root["$defs"] = named_defs();
-    root["$defs"]["candidate"] = candidate_schema(defaults_properties);
-    root["$defs"]["fault"] = fault_schema();
-    root["$defs"]["op"] = op_schema();
-    root["$defs"]["clock"] = clock_schema();
+    root["allOf"] = relations();
+    root["$defs"] = definitions();
     return root.dump(2) + "\n";
 }
 

@@ -32,6 +32,22 @@ bool write_file_atomic(const std::string& path, const std::string& bytes) {
     return false;
 }
 
+bool open_output_file(const std::string& path, std::unique_ptr<io::OutputFile>& file) {
+    if (path.empty()) return true;
+    std::string error;
+    file = io::OutputFile::open(path, error);
+    if (file) return true;
+    fmt::print(stderr, "error: {}\n", error);
+    return false;
+}
+
+bool commit_output_file(io::OutputFile& file) {
+    std::string error;
+    if (file.commit(error)) return true;
+    fmt::print(stderr, "error: {}\n", error);
+    return false;
+}
+
 int finish_output(int exit_code) {
     std::string error;
     if (io::finish_stdout(error)) return exit_code;

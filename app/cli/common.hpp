@@ -1,6 +1,7 @@
 #pragma once
 // Shared pieces of the CLI's commands: file loading, errors, the exit codes in use.
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string_view>
 #include <string>
@@ -9,6 +10,7 @@
 #include <CLI/CLI.hpp>
 
 #include "leasescope/io/exit_codes.hpp"
+#include "leasescope/io/files.hpp"
 #include "leasescope/sim/scenario.hpp"
 #include "leasescope/sim/trace.hpp"
 #include "leasescope/words/strings.hpp"
@@ -33,6 +35,12 @@ bool write_file_atomic(const std::string& path, const std::string& bytes);
 // (a full disk, /dev/full) turns an exit code of 0 or 1 into
 // exit_write_failed, with a message on stderr.
 int finish_output(int exit_code);
+// Opens `path` to be written whole or not at all (io::OutputFile), before
+// the work it records, so that an unwritable path fails at once; an empty
+// path opens nothing. False (and a message on stderr): exit_write_failed.
+bool open_output_file(const std::string& path, std::unique_ptr<io::OutputFile>& file);
+// Puts a file opened so in place; false (and a message on stderr) on failure.
+bool commit_output_file(io::OutputFile& file);
 
 // A numeric option checked as the user wrote it: digits only (a leading '-'
 // only when `lo` is negative), within [lo, hi]. CLI11's own conversion would

@@ -98,6 +98,33 @@ std::vector<std::string> preset_files(const std::string& dir) {
     return files;
 }
 
+// The end of a streamed run: the summary line into the trace file, which is
+// then put in place, and the summary on stdout (a line, or the text view's
+// counts). exit_write_failed (said on stderr) when a write fails.
+int finish_run(const sim::Simulation& simulation, const sim::TraceSummary& summary, const StreamSink& sink,
+               const OutcomeSpillFile& spill, io::OutputFile* trace_file, bool text, bool filtered) {
+    if (trace_file) {
+        if (!sim::write_summary_line(simulation, summary, [&](std::string_view piece) { trace_file->write(piece); })) {
+            fmt::print(stderr, "error: {}\n", spill.error());
+            return exit_write_failed;
+        }
+        trace_file->write("\n");
+        if (!commit_output_file(*trace_file)) return exit_write_failed;
+    }
+    if (text) {
+        if (filtered) fmt::print("shown: {} of {} events\n", sink.shown(), summary.events);
+        fmt::print("\n{}", sim::text_summary(summary, sink.writes()));
+        return exit_ok;
+    }
+    if (!sim::write_summary_line(simulation, summary,
+                                 [](std::string_view piece) { std::fwrite(piece.data(), 1, piece.size(), stdout); })) {
+        fmt::print(stderr, "error: {}\n", spill.error());
+        return exit_write_failed;
+    }
+    std::fputc('\n', stdout);
+    return exit_ok;
+}
+
 int cmd_run(const std::string& path, const std::vector<std::string>& sets, const std::string& format,
             const std::string& trace_path, std::optional<Tick> until, std::int64_t spill_runs,
             const TextFilterArgs& filter_args) {
@@ -110,14 +137,7 @@ int cmd_run(const std::string& path, const std::vector<std::string>& sets, const
     // at once), written as the run goes and put in place only at its end: it
     // is written whole or not at all.
     std::unique_ptr<io::OutputFile> trace_file;
-    if (!trace_path.empty()) {
-        std::string error;
-        trace_file = io::OutputFile::open(trace_path, error);
-        if (!trace_file) {
-            fmt::print(stderr, "error: {}\n", error);
-            return exit_write_failed;
-        }
-    }
+    if (!open_output_file(trace_path, trace_file)) return exit_write_failed;
     sim::Simulation simulation(*scenario);
     ModelStore store(scenario->lock);
     const sim::TraceHeader header = simulation.header();
@@ -147,32 +167,7 @@ int cmd_run(const std::string& path, const std::vector<std::string>& sets, const
         fmt::print(stderr, "error: {}\n", spill.error());
         return exit_write_failed;
     }
-    if (trace_file) {
-        if (!sim::write_summary_line(simulation, summary.value(),
-                                     [&](std::string_view piece) { trace_file->write(piece); })) {
-            fmt::print(stderr, "error: {}\n", spill.error());
-            return exit_write_failed;
-        }
-        trace_file->write("\n");
-        std::string error;
-        if (!trace_file->commit(error)) {
-            fmt::print(stderr, "error: {}\n", error);
-            return exit_write_failed;
-        }
-    }
-    if (text) {
-        if (filter->any()) fmt::print("shown: {} of {} events\n", sink.shown(), summary.value().events);
-        fmt::print("\n{}", sim::text_summary(summary.value(), sink.writes()));
-    } else {
-        if (!sim::write_summary_line(simulation, summary.value(), [](std::string_view piece) {
-                std::fwrite(piece.data(), 1, piece.size(), stdout);
-            })) {
-            fmt::print(stderr, "error: {}\n", spill.error());
-            return exit_write_failed;
-        }
-        std::fputc('\n', stdout);
-    }
-    return exit_ok;
+    return finish_run(simulation, summary.value(), sink, spill, trace_file.get(), text, filter->any());
 }
 
 // One scenario's result in `check` (for --format json and --junit).
@@ -399,6 +394,99 @@ int cmd_list(const std::string& dir, const std::string& lang) {
     return status;
 }
 
+void add_run_command(CLI::App& app, int& exit_code) {
+    struct RunArgs {
+        std::string path, format = "jsonl", trace;
+        std::vector<std::string> sets;
+        std::optional<Tick> until;
+        std::int64_t spill = 65'536;
+        TextFilterArgs filter;
+    };
+    auto args = std::make_shared<RunArgs>();
+    auto* run = app.add_subcommand("run", "Simulate a scenario and print its trace");
+    run->add_option("SCENARIO", args->path, "Scenario file (JSON with comments)")->required();
+    run->add_option("--format", args->format, "What stdout shows: jsonl (the trace) or text (a table)")
+        ->check(CLI::IsMember({"jsonl", "text"}));
+    run->add_option("--trace", args->trace,
+                    "Also write the JSONL trace to FILE: whole or not at all, never through a link; a named pipe is "
+                    "written straight through");
+    run->add_option("--set", args->sets, "Override a value: PATH=VALUE, e.g. defaults.lease=8 or candidates/1/start=3")
+        ->allow_extra_args(false);
+    run->add_option("--until", args->until, "Stop after this tick (runs still going are unfinished)")
+        ->check(integer_in(0, limits::horizon_max));
+    run->add_option("--spill-runs", args->spill,
+                    "With --format jsonl, keep about this many finished runs' results in memory (16 bytes each) and "
+                    "the rest in an unnamed temporary file in $TMPDIR (else /tmp), read back for the summary line; 0 "
+                    "keeps them all in memory")
+        ->check(integer_in(0, limits::runs_total_max))
+        ->capture_default_str();
+    add_text_filter_options(run, args->filter);
+    run->callback([args, &exit_code] {
+        const RunArgs& a = *args;
+        exit_code = cmd_run(a.path, a.sets, a.format, a.trace, a.until, a.spill, a.filter);
+    });
+}
+
+void add_check_command(CLI::App& app, int& exit_code) {
+    struct CheckArgs {
+        std::vector<std::string> paths;
+        std::string golden_dir = default_golden_dir();
+        bool update = false;
+        std::string format = "text", junit;
+    };
+    auto args = std::make_shared<CheckArgs>();
+    auto* check = app.add_subcommand("check", "Compare scenarios with their golden traces (all presets by default)");
+    check->add_option("SCENARIO", args->paths, "Scenario files (default: every preset in scenarios/)");
+    check
+        ->add_option("--golden", args->golden_dir,
+                     "Folder of golden traces, one NAME.jsonl per scenario (default: ./tests/golden if it exists, "
+                     "else the installed goldens)")
+        ->capture_default_str();
+    check->add_flag("--update", args->update, "Write the golden traces instead of comparing (review with git diff)");
+    check
+        ->add_option("--format", args->format,
+                     "What stdout shows: text, or json (one document; fields in docs/cli-json.md)")
+        ->check(CLI::IsMember({"text", "json"}));
+    check->add_option("--junit", args->junit, "Also write a JUnit XML report to FILE, one test case per scenario");
+    check->callback([args, &exit_code] {
+        exit_code = cmd_check(args->paths, args->golden_dir, args->update, args->format, args->junit);
+    });
+}
+
+// diff, validate and list: the small commands.
+void add_file_commands(CLI::App& app, int& exit_code) {
+    struct FileArgs {
+        std::string diff_a, diff_b;
+        bool ignore_tokens = false;
+        std::vector<std::string> validate_paths, validate_sets;
+        std::string validate_format = "text";
+        std::string list_dir = default_scenarios_dir(), list_lang = "en";
+    };
+    auto args = std::make_shared<FileArgs>();
+    auto* diff = app.add_subcommand("diff", "Compare two trace files; name the first divergent event");
+    diff->add_option("A", args->diff_a, "First trace (JSONL)")->required();
+    diff->add_option("B", args->diff_b, "Second trace (JSONL)")->required();
+    diff->add_flag("--ignore-tokens", args->ignore_tokens, "Do not compare token values (live versus simulated runs)");
+    diff->callback([args, &exit_code] { exit_code = cmd_diff(args->diff_a, args->diff_b, args->ignore_tokens); });
+
+    auto* validate = app.add_subcommand("validate", "Check scenario files and report every error clearly");
+    validate->add_option("SCENARIO", args->validate_paths, "Scenario files")->required();
+    validate->add_option("--set", args->validate_sets, "Override a value before validating: PATH=VALUE")
+        ->allow_extra_args(false);
+    validate
+        ->add_option("--format", args->validate_format,
+                     "What stdout shows: text, or json (one document; fields in docs/cli-json.md)")
+        ->check(CLI::IsMember({"text", "json"}));
+    validate->callback([args, &exit_code] {
+        exit_code = cmd_validate(args->validate_paths, args->validate_sets, args->validate_format);
+    });
+
+    auto* list = app.add_subcommand("list", "List the preset scenarios with their titles");
+    list->add_option("--dir", args->list_dir, "Folder of scenario files")->capture_default_str();
+    list->add_option("--lang", args->list_lang, "Title language: en or ko")->check(CLI::IsMember({"en", "ko"}));
+    list->callback([args, &exit_code] { exit_code = cmd_list(args->list_dir, args->list_lang); });
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -412,77 +500,9 @@ int main(int argc, char** argv) {
     // Ctrl-C or SIGTERM while a file is being written removes its temporary.
     io::install_cleanup_on_signals();
 
-    auto* run = app.add_subcommand("run", "Simulate a scenario and print its trace");
-    std::string run_path, run_format = "jsonl", run_trace;
-    std::vector<std::string> run_sets;
-    std::optional<Tick> run_until;
-    run->add_option("SCENARIO", run_path, "Scenario file (JSON with comments)")->required();
-    run->add_option("--format", run_format, "What stdout shows: jsonl (the trace) or text (a table)")
-        ->check(CLI::IsMember({"jsonl", "text"}));
-    run->add_option("--trace", run_trace,
-                    "Also write the JSONL trace to FILE: whole or not at all, never through a link; a named pipe is "
-                    "written straight through");
-    run->add_option("--set", run_sets, "Override a value: PATH=VALUE, e.g. defaults.lease=8 or candidates/1/start=3")
-        ->allow_extra_args(false);
-    run->add_option("--until", run_until, "Stop after this tick (runs still going are unfinished)")
-        ->check(integer_in(0, limits::horizon_max));
-    std::int64_t run_spill = 65'536;
-    run->add_option("--spill-runs", run_spill,
-                    "With --format jsonl, keep about this many finished runs' results in memory (16 bytes each) and "
-                    "the rest in an unnamed temporary file in $TMPDIR (else /tmp), read back for the summary line; 0 "
-                    "keeps them all in memory")
-        ->check(integer_in(0, limits::runs_total_max))
-        ->capture_default_str();
-    TextFilterArgs run_filter;
-    add_text_filter_options(run, run_filter);
-    run->callback(
-        [&] { exit_code = cmd_run(run_path, run_sets, run_format, run_trace, run_until, run_spill, run_filter); });
-
-    auto* check = app.add_subcommand("check", "Compare scenarios with their golden traces (all presets by default)");
-    std::vector<std::string> check_paths;
-    std::string golden_dir = default_golden_dir();
-    bool update = false;
-    check->add_option("SCENARIO", check_paths, "Scenario files (default: every preset in scenarios/)");
-    check
-        ->add_option("--golden", golden_dir,
-                     "Folder of golden traces, one NAME.jsonl per scenario (default: ./tests/golden if it exists, "
-                     "else the installed goldens)")
-        ->capture_default_str();
-    check->add_flag("--update", update, "Write the golden traces instead of comparing (review with git diff)");
-    std::string check_format = "text", junit_path;
-    check
-        ->add_option("--format", check_format,
-                     "What stdout shows: text, or json (one document; fields in docs/cli-json.md)")
-        ->check(CLI::IsMember({"text", "json"}));
-    check->add_option("--junit", junit_path, "Also write a JUnit XML report to FILE, one test case per scenario");
-    check->callback([&] { exit_code = cmd_check(check_paths, golden_dir, update, check_format, junit_path); });
-
-    auto* diff = app.add_subcommand("diff", "Compare two trace files; name the first divergent event");
-    std::string diff_a, diff_b;
-    bool ignore_tokens = false;
-    diff->add_option("A", diff_a, "First trace (JSONL)")->required();
-    diff->add_option("B", diff_b, "Second trace (JSONL)")->required();
-    diff->add_flag("--ignore-tokens", ignore_tokens, "Do not compare token values (live versus simulated runs)");
-    diff->callback([&] { exit_code = cmd_diff(diff_a, diff_b, ignore_tokens); });
-
-    auto* validate = app.add_subcommand("validate", "Check scenario files and report every error clearly");
-    std::vector<std::string> validate_paths, validate_sets;
-    validate->add_option("SCENARIO", validate_paths, "Scenario files")->required();
-    validate->add_option("--set", validate_sets, "Override a value before validating: PATH=VALUE")
-        ->allow_extra_args(false);
-    std::string validate_format = "text";
-    validate
-        ->add_option("--format", validate_format,
-                     "What stdout shows: text, or json (one document; fields in docs/cli-json.md)")
-        ->check(CLI::IsMember({"text", "json"}));
-    validate->callback([&] { exit_code = cmd_validate(validate_paths, validate_sets, validate_format); });
-
-    auto* list = app.add_subcommand("list", "List the preset scenarios with their titles");
-    std::string list_dir = default_scenarios_dir(), list_lang = "en";
-    list->add_option("--dir", list_dir, "Folder of scenario files")->capture_default_str();
-    list->add_option("--lang", list_lang, "Title language: en or ko")->check(CLI::IsMember({"en", "ko"}));
-    list->callback([&] { exit_code = cmd_list(list_dir, list_lang); });
-
+    add_run_command(app, exit_code);
+    add_check_command(app, exit_code);
+    add_file_commands(app, exit_code);
     add_explain_command(app, exit_code);
     add_schema_command(app, exit_code);
     add_explore_command(app, exit_code);

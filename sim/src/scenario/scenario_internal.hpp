@@ -13,7 +13,9 @@
 
 #include <fmt/format.h>
 
+#include "leasescope/engine/assert.hpp"
 #include "leasescope/sim/scenario.hpp"
+#include "leasescope/sim/scenario_keys.hpp"
 
 namespace leasescope::sim::scenario_detail {
 
@@ -115,6 +117,28 @@ E get_enum(const json& v, const std::string& path, const std::vector<std::pair<s
     }
     fail(path, fmt::format("unknown value {}{}", quote(s), suggestion(s, names)));
 }
+
+// The enum value a key's word names. The key's choices (scenario_keys.cpp)
+// are the words of E's values in order: each is asserted to be the
+// to_string of the value at its position.
+template <class E>
+E get_choice(const json& v, const std::string& path, const ScenarioKey& key) {
+    LS_ASSERT(key.type == ValueType::choice);
+    std::vector<std::pair<std::string, E>> choices;
+    for (std::size_t i = 0; i < key.choices.size(); ++i) {
+        const auto e = static_cast<E>(i);
+        LS_ASSERT(std::string_view(to_string(e)) == key.choices[i]);
+        choices.emplace_back(key.choices[i], e);
+    }
+    return get_enum<E>(v, path, choices);
+}
+// An integer key within its range in the table.
+inline std::int64_t get_key_int(const json& v, const std::string& path, const ScenarioKey& key) {
+    LS_ASSERT(key.type == ValueType::integer);
+    return get_int(v, path, key.lo, key.hi);
+}
+// "pause, partition, crash or failover": a choice key's words for a message.
+std::string choice_list(const ScenarioKey& key);
 
 // ---- Candidates and "defaults" (scenario_candidates.cpp) ----
 

@@ -47,45 +47,32 @@ void read_clock_jump(const json& v, const std::string& path, const Scenario& s, 
 
 // A fault, or nothing when its object has unknown keys: each of them is in
 // `errors`, and a misspelt key would also make a required one look missing.
+// The keys of a fault kind or an op are its rows in the key table
+// (scenario_keys.cpp): an unknown key is named with "did you mean", and a
+// required one missing is named with its kind.
 std::optional<Fault> read_fault(const json& v, std::size_t index, const Scenario& s, Failures& errors) {
     const std::string path = fmt::format("/faults/{}", index);
     need_object(v, path);
-    if (!v.contains("kind")) fail(path, "missing \"kind\" (pause, partition, crash, failover or clock_jump)");
+    const ScenarioKey& kind = scenario_key(Section::fault, "kind");
+    if (!v.contains(kind.name)) fail(path, fmt::format("missing \"kind\" ({})", choice_list(kind)));
     Fault f;
-    f.kind = get_enum<FaultKind>(v["kind"], path + "/kind",
-                                 {{"pause", FaultKind::pause},
-                                  {"partition", FaultKind::partition},
-                                  {"crash", FaultKind::crash},
-                                  {"failover", FaultKind::failover},
-                                  {"clock_jump", FaultKind::clock_jump}});
-    std::vector<std::string> keys;
-    switch (f.kind) {
-        case FaultKind::pause: keys = {"kind", "node", "at", "ticks"}; break;
-        case FaultKind::partition: keys = {"kind", "node", "at", "ticks", "mode"}; break;
-        case FaultKind::crash: keys = {"kind", "node", "at"}; break;
-        case FaultKind::failover: keys = {"kind", "at", "lose"}; break;
-        case FaultKind::clock_jump: keys = {"kind", "clock", "at", "ms"}; break;
+    f.kind = get_choice<FaultKind>(v["kind"], path + "/kind", kind);
+    if (!check_keys(v, path, key_names_of(Section::fault, to_string(f.kind)), errors)) return std::nullopt;
+    for (const ScenarioKey* key : keys_of(Section::fault, to_string(f.kind))) {
+        if (key->need == Need::required && !v.contains(key->name))
+            fail(path, fmt::format("missing \"{}\" (required for a {})", key->name, to_string(f.kind)));
     }
-    if (!check_keys(v, path, keys, errors)) return std::nullopt;
-    for (const auto& key : keys) {
-        if (key == "mode" || key == "lose") continue;
-        if (!v.contains(key)) fail(path, fmt::format("missing \"{}\" (required for a {})", key, to_string(f.kind)));
-    }
-    f.at = get_int(v["at"], path + "/at", 0, limits::horizon_max);
+    f.at = get_key_int(v["at"], path + "/at", scenario_key(Section::fault, "at"));
+    if (v.contains("node")) f.node = get_node(v["node"], path + "/node", s);
+    if (v.contains("ticks")) f.ticks = get_key_int(v["ticks"], path + "/ticks", scenario_key(Section::fault, "ticks"));
     if (f.kind == FaultKind::clock_jump) {
         read_clock_jump(v, path, s, f);
         return f;
     }
-    if (f.kind != FaultKind::failover) f.node = get_node(v["node"], path + "/node", s);
-    if (f.kind == FaultKind::pause || f.kind == FaultKind::partition)
-        f.ticks = get_int(v["ticks"], path + "/ticks", 1, limits::duration_max);
     if (v.contains("mode"))
-        f.mode = get_enum<PartitionMode>(
-            v["mode"], path + "/mode",
-            {{"drop_requests", PartitionMode::drop_requests}, {"drop_replies", PartitionMode::drop_replies}});
+        f.mode = get_choice<PartitionMode>(v["mode"], path + "/mode", scenario_key(Section::fault, "mode"));
     if (v.contains("lose"))
-        f.lose = get_enum<FailoverLoss>(v["lose"], path + "/lose",
-                                        {{"leases", FailoverLoss::leases}, {"all", FailoverLoss::all}});
+        f.lose = get_choice<FailoverLoss>(v["lose"], path + "/lose", scenario_key(Section::fault, "lose"));
     return f;
 }
 
@@ -93,19 +80,18 @@ std::optional<Fault> read_fault(const json& v, std::size_t index, const Scenario
 std::optional<Op> read_op(const json& v, std::size_t index, const Scenario& s, Failures& errors) {
     const std::string path = fmt::format("/ops/{}", index);
     need_object(v, path);
-    if (!v.contains("op")) fail(path, "missing \"op\" (status or validate)");
+    const ScenarioKey& kind = scenario_key(Section::op, "op");
+    if (!v.contains(kind.name)) fail(path, fmt::format("missing \"op\" ({})", choice_list(kind)));
     Op op;
-    op.op = get_enum<OpKind>(v["op"], path + "/op", {{"status", OpKind::status}, {"validate", OpKind::validate}});
-    const std::vector<std::string> keys = op.op == OpKind::status
-                                              ? std::vector<std::string>{"at", "actor", "op"}
-                                              : std::vector<std::string>{"at", "actor", "op", "token_of"};
-    if (!check_keys(v, path, keys, errors)) return std::nullopt;
-    for (const auto& key : keys) {
-        if (!v.contains(key)) fail(path, fmt::format("missing \"{}\" (required for a {} op)", key, to_string(op.op)));
+    op.op = get_choice<OpKind>(v["op"], path + "/op", kind);
+    if (!check_keys(v, path, key_names_of(Section::op, to_string(op.op)), errors)) return std::nullopt;
+    for (const ScenarioKey* key : keys_of(Section::op, to_string(op.op))) {
+        if (key->need == Need::required && !v.contains(key->name))
+            fail(path, fmt::format("missing \"{}\" (required for a {} op)", key->name, to_string(op.op)));
     }
-    op.at = get_int(v["at"], path + "/at", 0, limits::horizon_max);
+    op.at = get_key_int(v["at"], path + "/at", scenario_key(Section::op, "at"));
     op.actor = get_name(v["actor"], path + "/actor");
-    if (op.op == OpKind::validate) op.token_of = get_node(v["token_of"], path + "/token_of", s);
+    if (v.contains("token_of")) op.token_of = get_node(v["token_of"], path + "/token_of", s);
     return op;
 }
 
@@ -168,9 +154,10 @@ void check_work(const Scenario& s) {
 void read_top_values(const json& root, Scenario& s, Failures& errors) {
     if (root.contains("tick_ms"))
         attempt(errors,
-                [&] { s.tick_ms = get_int(root["tick_ms"], "/tick_ms", limits::tick_ms_min, limits::tick_ms_max); });
+                [&] { s.tick_ms = get_key_int(root["tick_ms"], "/tick_ms", scenario_key(Section::top, "tick_ms")); });
     if (root.contains("horizon"))
-        attempt(errors, [&] { s.horizon = get_int(root["horizon"], "/horizon", 0, limits::horizon_max); });
+        attempt(errors,
+                [&] { s.horizon = get_key_int(root["horizon"], "/horizon", scenario_key(Section::top, "horizon")); });
     if (root.contains("seed")) {
         attempt(errors, [&] {
             const json& v = root["seed"];
@@ -180,10 +167,8 @@ void read_top_values(const json& root, Scenario& s, Failures& errors) {
         });
     }
     if (root.contains("order"))
-        attempt(errors, [&] {
-            s.order = get_enum<Order>(root["order"], "/order",
-                                      {{"declared", Order::declared}, {"shuffled", Order::shuffled}});
-        });
+        attempt(errors,
+                [&] { s.order = get_choice<Order>(root["order"], "/order", scenario_key(Section::top, "order")); });
 }
 
 // /lock, and the elector its capacity implies (model.md §5.2).
@@ -191,20 +176,20 @@ void read_lock_section(const json& root, Scenario& s, Failures& errors) {
     attempt(errors, [&] {
         if (root.contains("lock")) {
             const json& lock = need_object(root["lock"], "/lock");
-            check_keys(lock, "/lock", {"name", "capacity", "fencing_start", "elector"}, errors);
+            check_keys(lock, "/lock", key_names_of(Section::lock), errors);
             if (lock.contains("name")) s.lock.name = get_identifier(lock["name"], "/lock/name");
             if (lock.contains("capacity"))
-                s.lock.capacity =
-                    static_cast<std::int32_t>(get_int(lock["capacity"], "/lock/capacity", 1, limits::capacity_max));
+                s.lock.capacity = static_cast<std::int32_t>(
+                    get_key_int(lock["capacity"], "/lock/capacity", scenario_key(Section::lock, "capacity")));
             if (lock.contains("fencing_start"))
-                s.lock.fencing_start =
-                    get_int(lock["fencing_start"], "/lock/fencing_start", 1, limits::fencing_start_max);
+                s.lock.fencing_start = get_key_int(lock["fencing_start"], "/lock/fencing_start",
+                                                   scenario_key(Section::lock, "fencing_start"));
         }
         // The single lock for one slot, the leader group for more (model.md §5.2).
         s.elector = s.lock.capacity == 1 ? ElectorKind::lock : ElectorKind::group;
         if (root.contains("lock") && root["lock"].contains("elector")) {
-            s.elector = get_enum<ElectorKind>(root["lock"]["elector"], "/lock/elector",
-                                              {{"lock", ElectorKind::lock}, {"group", ElectorKind::group}});
+            s.elector = get_choice<ElectorKind>(root["lock"]["elector"], "/lock/elector",
+                                                scenario_key(Section::lock, "elector"));
             if (s.elector == ElectorKind::lock && s.lock.capacity > 1)
                 fail("/lock/elector",
                      fmt::format("\"lock\" is the single-leader elector and needs capacity 1, found capacity {}; "
@@ -246,11 +231,10 @@ void read_resource_section(const json& root, Scenario& s, Failures& errors) {
     if (root.contains("resource")) {
         attempt(errors, [&] {
             const json& res = need_object(root["resource"], "/resource");
-            check_keys(res, "/resource", {"mode"}, errors);
+            check_keys(res, "/resource", key_names_of(Section::resource), errors);
             if (res.contains("mode"))
-                s.resource = get_enum<ResourceMode>(
-                    res["mode"], "/resource/mode",
-                    {{"off", ResourceMode::off}, {"check", ResourceMode::check}, {"validate", ResourceMode::validate}});
+                s.resource =
+                    get_choice<ResourceMode>(res["mode"], "/resource/mode", scenario_key(Section::resource, "mode"));
         });
     }
 }
@@ -295,14 +279,11 @@ void read_op_list(const json& root, Scenario& s, Failures& errors) {
 
 Scenario read_scenario(const json& root, Failures& errors) {
     need_object(root, "/");
-    check_keys(root, "",
-               {"$schema", "name", "title", "summary", "tick_ms", "horizon", "seed", "order", "lock", "resource",
-                "store", "defaults", "candidates", "faults", "ops"},
-               errors);
+    check_keys(root, "", key_names_of(Section::top), errors);
     Scenario s;
     // "$schema" names the schema for editors (leasescope-cli schema); it must be a string.
     if (root.contains("$schema"))
-        attempt(errors, [&] { get_text(root["$schema"], "/$schema", limits::text_length_max); });
+        attempt(errors, [&] { get_text(root["$schema"], "/$schema", scenario_key(Section::top, "$schema").hi); });
     attempt(errors, [&] {
         if (!root.contains("name")) fail("/", "missing \"name\" (required: the scenario's name)");
         s.name = get_identifier(root["name"], "/name");

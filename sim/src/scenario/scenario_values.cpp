@@ -93,11 +93,22 @@ std::string get_identifier(const json& v, const std::string& path) {
 
 Localized get_localized(const json& v, const std::string& path, Failures& errors) {
     need_object(v, path);
-    check_keys(v, path, {"en", "ko"}, errors);
+    check_keys(v, path, key_names_of(Section::text), errors);
     Localized out;
-    if (v.contains("en")) out.en = get_text(v["en"], path + "/en", limits::text_length_max);
-    if (v.contains("ko")) out.ko = get_text(v["ko"], path + "/ko", limits::text_length_max);
+    const ScenarioKey& en = scenario_key(Section::text, "en");
+    const ScenarioKey& ko = scenario_key(Section::text, "ko");
+    if (v.contains(en.name)) out.en = get_text(v[en.name], path + "/en", en.hi);
+    if (v.contains(ko.name)) out.ko = get_text(v[ko.name], path + "/ko", ko.hi);
     return out;
+}
+
+std::string choice_list(const ScenarioKey& key) {
+    std::string list;
+    for (std::size_t i = 0; i < key.choices.size(); ++i) {
+        if (i > 0) list += i + 1 == key.choices.size() ? " or " : ", ";
+        list += key.choices[i];
+    }
+    return list;
 }
 
 // `writes`: strictly increasing offsets in [1, action_max].

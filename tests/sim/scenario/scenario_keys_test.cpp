@@ -1,10 +1,14 @@
 // Pins unknown, misspelt and duplicate keys, enum words, and the faults and
 // ops of a scenario: each error at its path, with "did you mean" where a
-// known word is near; and that docs/scenario-format.md's candidate table is
-// the parser's key table.
+// known word is near; and that docs/scenario-format.md's key tables are the
+// parser's key tables (every key's errors, defaults and documented row come
+// from leasescope/sim/scenario_keys.hpp).
 #include "support/scenario_test_helpers.hpp"
 
+#include <map>
+
 #include "leasescope/sim/candidate_keys.hpp"
+#include "leasescope/sim/scenario_keys.hpp"
 
 namespace {
 
@@ -344,4 +348,220 @@ TEST(ScenarioKeys, DocumentedCandidateTableIsTheKeyTable) {
             EXPECT_EQ(row[3].find("`action`") != std::string::npos, k.within_action) << k.name;
         }
     }
+}
+
+// ------------------------------------------------- the one table of every key
+
+namespace {
+
+using leasescope::sim::keys_of;
+using leasescope::sim::ScenarioKey;
+using leasescope::sim::Section;
+using leasescope::sim::ValueType;
+
+// The markdown tables under `heading` in docs/scenario-format.md, in order;
+// each is its data rows ("| `…"), each row split into its cells.
+std::vector<std::vector<std::vector<std::string>>> doc_tables(const std::string& heading) {
+    std::ifstream in(std::string(LEASESCOPE_SOURCE_DIR) + "/docs/scenario-format.md");
+    std::vector<std::vector<std::vector<std::string>>> tables;
+    std::string line;
+    bool in_section = false;
+    bool in_table = false;
+    while (std::getline(in, line)) {
+        if (line.rfind("## ", 0) == 0) in_section = line == heading;
+        const bool table_line = in_section && line.rfind("|", 0) == 0;
+        if (table_line && !in_table) tables.emplace_back();
+        in_table = table_line;
+        if (!table_line || line.rfind("| `", 0) != 0) continue;
+        std::vector<std::string> cells;
+        std::size_t from = 1;
+        for (std::size_t bar = line.find(" |", from); bar != std::string::npos; bar = line.find(" |", from)) {
+            cells.push_back(line.substr(from + 1, bar - from - 1));
+            from = bar + 2;
+        }
+        tables.back().push_back(cells);
+    }
+    return tables;
+}
+
+const char* doc_type(ValueType type) {
+    switch (type) {
+        case ValueType::identifier: return "identifier";
+        case ValueType::name:
+        case ValueType::string:
+        case ValueType::choice: return "string";
+        case ValueType::localized: return "text object";
+        case ValueType::integer:
+        case ValueType::unsigned64: return "integer";
+        case ValueType::boolean: return "boolean";
+        case ValueType::object: return "object";
+        case ValueType::array: return "array";
+    }
+    return "?";
+}
+
+// The default column as the document writes a JSON default: a number as
+// it is, anything else in backticks.
+std::string doc_default(const char* fallback) {
+    const json value = json::parse(fallback);
+    return value.is_number() ? value.dump() : "`" + value.dump() + "`";
+}
+
+// One documented row against its key: name, type, **required**, default,
+// the lower bound and limit constant of its range, its words.
+void expect_documented(const ScenarioKey& k, const std::vector<std::string>& row) {
+    SCOPED_TRACE(k.name);
+    ASSERT_EQ(row.size(), 5u);
+    EXPECT_EQ(row[0], "`" + std::string(k.name) + "`");
+    EXPECT_EQ(row[1], doc_type(k.type));
+    const bool required = row[2].rfind("**required**", 0) == 0;
+    EXPECT_EQ(required, k.need == leasescope::sim::Need::required) << row[2];
+    if (k.fallback != nullptr) EXPECT_EQ(row[2], doc_default(k.fallback));
+    if (k.type == ValueType::integer) EXPECT_EQ(row[3].rfind(std::to_string(k.lo) + " … ", 0), 0u) << row[3];
+    if (k.hi_name != nullptr) EXPECT_NE(row[3].find("`" + std::string(k.hi_name) + "`"), std::string::npos) << row[3];
+    for (const char* word : k.choices) EXPECT_NE(row[3].find("`" + std::string(word) + "`"), std::string::npos);
+}
+
+// "`node`, `at`, `ticks`": a fault kind's or an op's keys as its row lists them.
+std::string doc_key_list(Section section, const char* variant, const char* chooser) {
+    std::string list;
+    for (const ScenarioKey* k : keys_of(section, variant)) {
+        if (std::string(k->name) == chooser) continue;
+        list += (list.empty() ? "`" : ", `") + std::string(k->name) + "`";
+    }
+    return list;
+}
+
+}  // namespace
+
+// docs/scenario-format.md's tables of the top level, "lock" and "store" list the
+// key table (leasescope/sim/scenario_keys.hpp): the same keys in the same
+// order, each with its type, **required** where the parser requires it, the
+// default the parser takes, and the bounds of its range.
+TEST(ScenarioKeys, DocumentedTopLevelAndLockTablesAreTheKeyTable) {
+    const auto tables = doc_tables("## Top level");
+    ASSERT_EQ(tables.size(), 3u);
+    const Section sections[] = {Section::top, Section::lock, Section::store};
+    for (std::size_t t = 0; t < 3; ++t) {
+        const auto keys = keys_of(sections[t]);
+        ASSERT_EQ(tables[t].size(), keys.size()) << "table " << t;
+        for (std::size_t i = 0; i < keys.size(); ++i) expect_documented(*keys[i], tables[t][i]);
+    }
+}
+
+// The fault and op tables name, for each kind and op of the key table, the
+// keys the parser allows it, in the table's order.
+TEST(ScenarioKeys, DocumentedFaultAndOpTablesAreTheKeyTable) {
+    struct Part {
+        const char* heading;
+        Section section;
+        const char* chooser;
+        const char* skipped;  // a key the row does not list
+    };
+    for (const Part& part :
+         {Part{"## Faults", Section::fault, "kind", "kind"}, Part{"## Ops", Section::op, "op", ""}}) {
+        SCOPED_TRACE(part.heading);
+        const auto tables = doc_tables(part.heading);
+        ASSERT_EQ(tables.size(), 1u);
+        const ScenarioKey& chooser = leasescope::sim::scenario_key(part.section, part.chooser);
+        ASSERT_EQ(tables[0].size(), chooser.choices.size());
+        for (std::size_t i = 0; i < chooser.choices.size(); ++i) {
+            EXPECT_EQ(tables[0][i][0], "`" + std::string(chooser.choices[i]) + "`");
+            EXPECT_EQ(tables[0][i][1], doc_key_list(part.section, chooser.choices[i], part.skipped));
+        }
+    }
+}
+
+// Every object's unknown-key error lists exactly the table's keys for it, in
+// the table's order: the reader keeps no list of its own.
+TEST(ScenarioKeys, UnknownKeyErrorsListTheKeyTable) {
+    struct Case {
+        std::string pointer;
+        Section section;
+        const char* variant;
+    };
+    json doc = base();
+    doc["title"] = json::object();
+    doc["lock"] = json::object();
+    doc["resource"] = json::object();
+    doc["faults"] = json::array({{{"kind", "pause"}, {"node", "node-a"}, {"at", 1}, {"ticks", 2}},
+                                 {{"kind", "partition"}, {"node", "node-a"}, {"at", 1}, {"ticks", 2}},
+                                 {{"kind", "crash"}, {"node", "node-a"}, {"at", 1}},
+                                 {{"kind", "failover"}, {"at", 1}}});
+    doc["ops"] = json::array({{{"at", 1}, {"actor", "auditor"}, {"op", "status"}},
+                              {{"at", 1}, {"actor", "auditor"}, {"op", "validate"}, {"token_of", "node-a"}}});
+    ASSERT_TRUE(accepted(doc));
+    const std::vector<Case> cases = {{"", Section::top, ""},
+                                     {"/lock", Section::lock, ""},
+                                     {"/resource", Section::resource, ""},
+                                     {"/title", Section::text, ""},
+                                     {"/ops/0", Section::op, "status"},
+                                     {"/ops/1", Section::op, "validate"},
+                                     {"/faults/0", Section::fault, "pause"},
+                                     {"/faults/1", Section::fault, "partition"},
+                                     {"/faults/2", Section::fault, "crash"},
+                                     {"/faults/3", Section::fault, "failover"}};
+    for (const Case& c : cases) {
+        SCOPED_TRACE(c.pointer);
+        std::string list;
+        for (const std::string& name : leasescope::sim::key_names_of(c.section, c.variant))
+            list += (list.empty() ? "" : ", ") + name;
+        EXPECT_TRUE(rejected(with(doc, c.pointer + "/zzzzzzzzzz", 1), c.pointer + "/zzzzzzzzzz",
+                             {"unknown key \"zzzzzzzzzz\"; expected one of: " + list}));
+    }
+}
+
+// The value the parser takes for each key a file leaves out is the table's
+// default.
+TEST(ScenarioKeys, AbsentKeysTakeTheTablesDefaults) {
+    json doc = base();
+    doc["faults"] = json::array(
+        {{{"kind", "partition"}, {"node", "node-a"}, {"at", 1}, {"ticks", 2}}, {{"kind", "failover"}, {"at", 4}}});
+    const auto s = accepted(doc);
+    ASSERT_TRUE(s);
+    const std::map<std::string, json> parsed = {
+        {"tick_ms", s->tick_ms},
+        {"horizon", s->horizon},
+        {"seed", s->seed},
+        {"order", sim::to_string(s->order)},
+        {"defaults", json::object()},
+        {"faults", json::array()},
+        {"ops", json::array()},
+        {"lock/name", s->lock.name},
+        {"lock/capacity", s->lock.capacity},
+        {"lock/fencing_start", s->lock.fencing_start},
+        {"resource/mode", sim::to_string(s->resource)},
+        {"fault/mode", sim::to_string(s->faults[0].mode)},
+        {"fault/lose", sim::to_string(s->faults[1].lose)},
+    };
+    std::size_t checked = 0;
+    for (const ScenarioKey& k : leasescope::sim::scenario_keys()) {
+        if (k.fallback == nullptr || k.section == Section::candidate) continue;
+        const char* prefix[] = {"", "lock/", "resource/", "text/", "candidate/", "fault/", "op/"};
+        const std::string name = prefix[static_cast<int>(k.section)] + std::string(k.name);
+        ASSERT_EQ(parsed.count(name), 1u) << name << " has a default the test does not read";
+        EXPECT_EQ(parsed.at(name), json::parse(k.fallback)) << name;
+        ++checked;
+    }
+    EXPECT_EQ(checked, parsed.size());
+}
+
+// `--set` takes the paths of the key table: each value key that has a
+// default can be set to it by its dotted path (the reader checks what was
+// set), and a path the table does not have is refused with its nearest key.
+TEST(ScenarioKeys, SetAcceptsTheTablesPaths) {
+    const std::string text = text_of(base());
+    const char* prefix[] = {"", "lock.", "resource.", "", "", "", ""};
+    std::size_t checked = 0;
+    for (const ScenarioKey& k : leasescope::sim::scenario_keys()) {
+        const bool settable = k.section == Section::top || k.section == Section::lock || k.section == Section::resource;
+        // "defaults" is an object of its own: setting it to {} would drop the base's values.
+        if (k.fallback == nullptr || !settable || k.type == ValueType::object) continue;
+        const std::string path = prefix[static_cast<int>(k.section)] + std::string(k.name);
+        SCOPED_TRACE(path);
+        EXPECT_TRUE(accepted(text, sets({path + "=" + k.fallback})));
+        ++checked;
+    }
+    EXPECT_GE(checked, 10u);
+    EXPECT_TRUE(rejected(text, "/lock/capasity", {"did you mean \"capacity\"?"}, sets({"lock.capasity=2"})));
 }

@@ -2,11 +2,12 @@
 // The keys a candidate (and "defaults") may have, in one table: name, kind,
 // range on its own, whether it is required, its value when absent, how a
 // scenario is written back, the field it fills and what it means. The parser
-// and the write-back (sim/src/scenario/scenario_candidates.cpp) and `leasescope-cli
-// schema` read this table, so the file format, its schema and the parser
-// agree by construction; tests/sim/scenario/scenario_keys_test.cpp checks the table of
-// docs/scenario-format.md ("Candidates and defaults") against it. What each
-// key means: docs/scenario-format.md, model.md §5.1.
+// and the write-back (sim/src/scenario/scenario_candidates.cpp) and
+// `leasescope-cli schema` read this table, so the file format, its schema and
+// the parser agree by construction; it is the candidate section of the table
+// of every key (scenario_keys.hpp). tests/sim/scenario/scenario_keys_test.cpp
+// checks the table of docs/scenario-format.md ("Candidates and defaults")
+// against it. What each key means: docs/scenario-format.md, model.md §5.1.
 #include <cstdint>
 #include <span>
 #include <vector>

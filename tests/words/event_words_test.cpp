@@ -1,27 +1,27 @@
 // Events in words, the string tables and the tour: every key an event can
-// produce exists in English and Korean, and texts name the node and numbers.
+// produce exists in English and Korean, texts name the node and numbers, and
+// every event of every preset reads as finished text in both languages.
 #include <gtest/gtest.h>
 
 #include <filesystem>
-#include <fstream>
-#include <sstream>
+#include <string>
+#include <vector>
 
-#include "core/palette.hpp"
-#include "core/strings.hpp"
-#include "support/string_tables.hpp"
-#include "core/svg.hpp"
-#include "core/tour.hpp"
-#include "core/words.hpp"
 #include "leasescope/sim/scenario.hpp"
+#include "leasescope/sim/simulation.hpp"
+#include "leasescope/words/strings.hpp"
+#include "leasescope/words/tour.hpp"
+#include "leasescope/words/words.hpp"
+#include "support/preset_loader.hpp"
+#include "support/string_tables.hpp"
+#include "support/test_files.hpp"
 
 using namespace leasescope;
-using namespace leasescope::gui;
+using namespace leasescope::words;
 
 namespace {
 
-const std::string assets = std::string(LEASESCOPE_SOURCE_DIR) + "/assets";
-
-sim::Event event(sim::EventOp op, sim::Outcome outcome, sim::Details details = {}) {
+sim::Event event_of(sim::EventOp op, sim::Outcome outcome, sim::Details details = {}) {
     sim::Event e;
     e.tick = 12;
     e.op = op;
@@ -37,12 +37,6 @@ sim::Event event(sim::EventOp op, sim::Outcome outcome, sim::Details details = {
 
 }  // namespace
 
-TEST(Strings, EnglishAndKoreanHaveTheSameKeys) {
-    const Strings s = test::string_tables();
-    EXPECT_EQ(s.keys(Lang::en), s.keys(Lang::ko));
-    EXPECT_GT(s.keys(Lang::en).size(), 100u);
-}
-
 TEST(Strings, MissingKeyFallsBackToTheKey) {
     Strings s = test::string_tables();
     s.set_lang(Lang::ko);
@@ -56,41 +50,41 @@ TEST(Words, EveryEventKeyHasTexts) {
     using O = sim::Outcome;
     using P = sim::EventOp;
     const std::vector<sim::Event> events = {
-        event(P::pause, O::none),
-        event(P::resume, O::none),
-        event(P::crash, O::none),
-        event(P::partition, O::none, {sim::Detail::drop_replies}),
-        event(P::heal, O::none),
-        event(P::failover, O::none, {sim::Detail::leases}),
-        event(P::failover, O::none, {sim::Detail::all}),
-        event(P::expire, O::expired),
-        event(P::write, O::accepted),
-        event(P::write, O::accepted, {sim::Detail::stale}),
-        event(P::write, O::accepted, {sim::Detail::stale, sim::Detail::unsafe_write}),
-        event(P::write, O::rejected),
-        event(P::write, O::rejected, {sim::Detail::stale}),
-        event(P::release, O::released),
-        event(P::release, O::kept),
-        event(P::release, O::not_owner),
-        event(P::release, O::error),
-        event(P::extend, O::renewed),
-        event(P::extend, O::lost),
-        event(P::extend, O::error),
-        event(P::start, O::none),
-        event(P::acquire, O::acquired),
-        event(P::acquire, O::acquired, {sim::Detail::fencing_regressed}),
-        event(P::acquire, O::error, {sim::Detail::reply_lost}),
-        event(P::acquire, O::error),
-        event(P::acquire, O::busy),
-        event(P::acquire, O::busy, {sim::Detail::hold_off}),
-        event(P::skip, O::skipped),
-        event(P::status, O::held),
-        event(P::status, O::vacant),
-        event(P::validate, O::current),
-        event(P::validate, O::stale),
-        event(P::validate, O::vacant),
-        event(P::overlap_begin, O::none),
-        event(P::overlap_end, O::none),
+        event_of(P::pause, O::none),
+        event_of(P::resume, O::none),
+        event_of(P::crash, O::none),
+        event_of(P::partition, O::none, {sim::Detail::drop_replies}),
+        event_of(P::heal, O::none),
+        event_of(P::failover, O::none, {sim::Detail::leases}),
+        event_of(P::failover, O::none, {sim::Detail::all}),
+        event_of(P::expire, O::expired),
+        event_of(P::write, O::accepted),
+        event_of(P::write, O::accepted, {sim::Detail::stale}),
+        event_of(P::write, O::accepted, {sim::Detail::stale, sim::Detail::unsafe_write}),
+        event_of(P::write, O::rejected),
+        event_of(P::write, O::rejected, {sim::Detail::stale}),
+        event_of(P::release, O::released),
+        event_of(P::release, O::kept),
+        event_of(P::release, O::not_owner),
+        event_of(P::release, O::error),
+        event_of(P::extend, O::renewed),
+        event_of(P::extend, O::lost),
+        event_of(P::extend, O::error),
+        event_of(P::start, O::none),
+        event_of(P::acquire, O::acquired),
+        event_of(P::acquire, O::acquired, {sim::Detail::fencing_regressed}),
+        event_of(P::acquire, O::error, {sim::Detail::reply_lost}),
+        event_of(P::acquire, O::error),
+        event_of(P::acquire, O::busy),
+        event_of(P::acquire, O::busy, {sim::Detail::hold_off}),
+        event_of(P::skip, O::skipped),
+        event_of(P::status, O::held),
+        event_of(P::status, O::vacant),
+        event_of(P::validate, O::current),
+        event_of(P::validate, O::stale),
+        event_of(P::validate, O::vacant),
+        event_of(P::overlap_begin, O::none),
+        event_of(P::overlap_end, O::none),
     };
     for (Lang lang : {Lang::en, Lang::ko}) {
         for (const sim::Event& e : events) {
@@ -105,7 +99,7 @@ TEST(Words, EveryEventKeyHasTexts) {
 
 TEST(Words, RejectedReleaseIsToldAsStaleToken) {
     Strings s = test::string_tables();
-    const sim::Event e = event(sim::EventOp::release, sim::Outcome::not_owner);
+    const sim::Event e = event_of(sim::EventOp::release, sim::Outcome::not_owner);
     EXPECT_EQ(event_key(e), "release.not_owner");
     EXPECT_EQ(outcome_words(e, s), "rejected: stale token");
     const std::string sentence = describe_event(e, s);
@@ -117,10 +111,7 @@ TEST(Words, RejectedReleaseIsToldAsStaleToken) {
 
 TEST(Words, ExplainNamesWhenTheTokenExpired) {
     const std::string path = std::string(LEASESCOPE_SOURCE_DIR) + "/scenarios/expiry-takeover.json";
-    std::ifstream in(path);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    auto parsed = sim::parse_scenario(ss.str(), path);
+    auto parsed = sim::parse_scenario(test::read_all(path), path);
     ASSERT_TRUE(parsed.ok());
     sim::Timeline timeline(std::move(parsed).value());
     const auto& events = timeline.trace().events;
@@ -147,8 +138,8 @@ TEST(Words, ShortToken) {
 
 // The tour has at least five steps, each in both languages, on presets that exist.
 TEST(Tour, LoadsAndResolves) {
-    std::string text, error;
-    ASSERT_TRUE(read_text_file(assets + "/tour.json", text));
+    std::string error;
+    const std::string text = test::read_all(test::source_dir + "/assets/tour.json");
     std::vector<TourStep> steps;
     ASSERT_TRUE(load_tour(text, steps, error)) << error;
     EXPECT_GE(steps.size(), 5u);
@@ -156,9 +147,7 @@ TEST(Tour, LoadsAndResolves) {
         EXPECT_FALSE(step.title_ko.empty());
         EXPECT_FALSE(step.body_ko.empty());
         const std::string path = std::string(LEASESCOPE_SOURCE_DIR) + "/scenarios/" + step.preset + ".json";
-        std::string bytes;
-        ASSERT_TRUE(read_text_file(path, bytes)) << path;
-        auto parsed = sim::parse_scenario(bytes, path);
+        auto parsed = sim::parse_scenario(test::read_all(path), path);
         ASSERT_TRUE(parsed.ok());
         const sim::Trace trace = sim::simulate(*parsed);
         const Tick t = resolve_tour_tick(step, trace);
@@ -168,38 +157,6 @@ TEST(Tour, LoadsAndResolves) {
     }
 }
 
-// Stale is the loudest state colour: the most saturated and distinct from every other.
-TEST(Palette, StaleIsLoudest) {
-    const Palette p = default_palette();
-    auto chroma = [](Rgba c) { return std::max({c.r, c.g, c.b}) - std::min({c.r, c.g, c.b}); };
-    const Rgba stale = p.of(SpanKind::stale);
-    for (SpanKind k : {SpanKind::waiting, SpanKind::running, SpanKind::paused, SpanKind::crashed, SpanKind::record,
-                       SpanKind::holdoff, SpanKind::partition_requests}) {
-        EXPECT_NE(p.of(k).hex(), stale.hex());
-        EXPECT_GT(chroma(stale), chroma(p.of(k))) << span_kind_name(k);
-    }
-}
-
-TEST(Svg, TimelineExportsAsSvg) {
-    const std::string path = std::string(LEASESCOPE_SOURCE_DIR) + "/scenarios/expiry-takeover.json";
-    std::string bytes;
-    ASSERT_TRUE(read_text_file(path, bytes));
-    auto parsed = sim::parse_scenario(bytes, path);
-    ASSERT_TRUE(parsed.ok());
-    const ShownRun run = run_scenario(std::move(parsed).value());
-    const LaneModel& model = run.lanes;
-    const Strings s = test::string_tables();
-    SvgOptions o;
-    o.last = model.end_tick;
-    o.playhead = 12;
-    o.title = "Expiry + takeover";
-    const std::string svg = timeline_svg(model, default_palette(), s, o);
-    EXPECT_EQ(svg.rfind("<svg", 0), 0u);
-    EXPECT_NE(svg.find("</svg>"), std::string::npos);
-    EXPECT_NE(svg.find(default_palette().of(SpanKind::stale).hex()), std::string::npos);
-    EXPECT_NE(svg.find("node-a"), std::string::npos);
-}
-
 // Every event of every preset reads as finished text in both languages: no
 // field left unfilled ("{node}"), no empty sentence.
 TEST(Words, EveryPresetEventFormatsCompletely) {
@@ -207,9 +164,7 @@ TEST(Words, EveryPresetEventFormatsCompletely) {
     std::size_t checked = 0;
     for (const auto& entry : std::filesystem::directory_iterator(std::string(LEASESCOPE_SOURCE_DIR) + "/scenarios")) {
         if (entry.path().extension() != ".json") continue;
-        std::string bytes;
-        ASSERT_TRUE(read_text_file(entry.path().string(), bytes));
-        auto parsed = sim::parse_scenario(bytes, entry.path().string());
+        auto parsed = sim::parse_scenario(test::read_all(entry.path().string()), entry.path().string());
         ASSERT_TRUE(parsed.ok()) << entry.path();
         sim::Timeline timeline(std::move(parsed).value());
         const auto& events = timeline.trace().events;

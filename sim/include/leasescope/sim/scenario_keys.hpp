@@ -1,0 +1,79 @@
+#pragma once
+// Every key of a scenario file in one table: where it lives, its type, its
+// range (limits.hpp constants), its value when absent, whether it is
+// required, and what it means. The reader's unknown-key errors and "did you
+// mean", its missing-key errors, ranges and enum words, `--set` (whose paths
+// are the reader's), `leasescope-cli schema` and the key tables of
+// docs/scenario-format.md all come from it; tests/sim/scenario/
+// scenario_keys_test.cpp fails when the documented tables disagree.
+// Candidate keys (and "defaults") keep their richer rows, with the field each
+// fills, in candidate_keys.hpp; they appear here as Section::candidate rows.
+// Adding a key: one row in scenario_keys.cpp (or candidate_keys' table), then
+// the code that uses its value. What each key means: docs/scenario-format.md.
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "leasescope/sim/candidate_keys.hpp"
+
+namespace leasescope::sim {
+
+// The object that holds a key.
+enum class Section {
+    top,        // the file's top level
+    lock,       // /lock
+    resource,   // /resource
+    store,      // /store: the store (Redis) itself
+    clock,      // a clock object {"drift_ppm": P}: /store/clock and a candidate's clock
+    text,       // a title or summary: {"en": …, "ko": …}
+    candidate,  // /candidates/N and, but for "name", /defaults
+    fault,      // /faults/N, per kind
+    op,         // /ops/N, per op
+};
+
+enum class ValueType {
+    identifier,  // a name that becomes part of a file or Redis key
+    name,        // a displayed name: not empty, no control characters
+    string,      // any string of at most `hi` bytes
+    localized,   // a Section::text object
+    integer,     // from `lo` to `hi`
+    unsigned64,  // any integer from 0 to 2^64 - 1
+    boolean,
+    choice,  // one of `choices`
+    object,  // a section of its own: `opens`
+    array,   // `lo` to `hi` items of `item`
+};
+
+struct ScenarioKey {
+    Section section = Section::top;
+    // The fault kinds or ops it belongs to, separated by spaces; empty: all.
+    const char* variants = "";
+    const char* name = nullptr;
+    ValueType type = ValueType::integer;
+    std::int64_t lo = 0;
+    std::int64_t hi = 0;
+    const char* hi_name = nullptr;  // the limits.hpp constant `hi` is, if any
+    std::span<const char* const> choices = {};
+    Need need = Need::optional;
+    const char* fallback = nullptr;  // the value when absent, as JSON text; null: none or derived
+    Section opens = Section::top;    // an object's keys
+    const char* item = nullptr;      // an array's items: the schema definition they follow
+    const char* doc = nullptr;       // one line, as `leasescope-cli schema` describes it
+};
+
+// Every key, section by section, in the order a scenario file lists them;
+// candidate keys converted from candidate_keys().
+std::span<const ScenarioKey> scenario_keys();
+
+// Whether `key` belongs to `variant` (a fault kind or op; empty: any).
+bool key_in_variant(const ScenarioKey& key, std::string_view variant);
+// The keys of a section (of one variant: its own and the shared ones), in
+// table order: what an object may hold.
+std::vector<const ScenarioKey*> keys_of(Section section, std::string_view variant = {});
+std::vector<std::string> key_names_of(Section section, std::string_view variant = {});
+// The row of `name` in `section`; asserts that it exists.
+const ScenarioKey& scenario_key(Section section, std::string_view name);
+
+}  // namespace leasescope::sim

@@ -1,0 +1,317 @@
+// The table of every scenario key (scenario_keys.hpp): the top level, /lock,
+// /resource, texts, faults per kind and ops per op, followed by the
+// candidate keys of candidate_keys.hpp. Adding a key is one row here; what
+// reads its value is in scenario_read.cpp.
+#include "leasescope/sim/scenario_keys.hpp"
+
+#include <limits>
+
+#include "leasescope/engine/assert.hpp"
+#include "leasescope/sim/limits.hpp"
+
+namespace leasescope::sim {
+namespace {
+
+constexpr const char* order_words[] = {"declared", "shuffled"};
+constexpr const char* elector_words[] = {"lock", "group"};
+constexpr const char* resource_words[] = {"off", "check", "validate"};
+constexpr const char* fault_words[] = {"pause", "partition", "crash", "failover", "clock_jump"};
+constexpr const char* partition_words[] = {"drop_requests", "drop_replies"};
+constexpr const char* lose_words[] = {"leases", "all"};
+constexpr const char* op_words[] = {"status", "validate"};
+
+// The top level, in file order (model.md §11.2).
+constexpr ScenarioKey top_rows[] = {
+    {.name = "$schema",
+     .type = ValueType::string,
+     .hi = limits::text_length_max,
+     .doc = "The schema of this file, for editors (share/leasescope/schema/scenario.schema.json, or the output of "
+            "leasescope-cli schema)."},
+    {.name = "name",
+     .type = ValueType::identifier,
+     .need = Need::required,
+     .doc = "Names the scenario in traces; check looks for the golden trace NAME.jsonl."},
+    {.name = "title", .type = ValueType::localized, .doc = "Shown by list and the app."},
+    {.name = "summary", .type = ValueType::localized, .doc = "The lesson, in a few sentences."},
+    {.name = "tick_ms",
+     .type = ValueType::integer,
+     .lo = limits::tick_ms_min,
+     .hi = limits::tick_ms_max,
+     .hi_name = "tick_ms_max",
+     .fallback = "50",
+     .doc = "Milliseconds per tick (display, live mode, and the watchdog's millisecond period)."},
+    {.name = "horizon",
+     .type = ValueType::integer,
+     .hi = limits::horizon_max,
+     .hi_name = "horizon_max",
+     .fallback = "1000",
+     .doc = "Last tick simulated; a run can end earlier once nothing else can happen."},
+    {.name = "seed",
+     .type = ValueType::unsigned64,
+     .fallback = "0",
+     .doc = "Seeds the token generator and the shuffle."},
+    {.name = "order",
+     .type = ValueType::choice,
+     .choices = order_words,
+     .fallback = "\"declared\"",
+     .doc = "Order in which nodes act within a tick's acquire phase."},
+    {.name = "lock", .type = ValueType::object, .opens = Section::lock, .doc = "The Redis record."},
+    {.name = "resource", .type = ValueType::object, .opens = Section::resource, .doc = "The protected resource."},
+    {.name = "store",
+     .type = ValueType::object,
+     .fallback = "{}",
+     .opens = Section::store,
+     .doc = "The store (Redis) itself: its clock."},
+    {.name = "defaults",
+     .type = ValueType::object,
+     .fallback = "{}",
+     .opens = Section::candidate,
+     .doc = "Values shared by every candidate (any candidate key except name)."},
+    {.name = "candidates",
+     .type = ValueType::array,
+     .lo = 1,
+     .hi = limits::candidates_max,
+     .hi_name = "candidates_max",
+     .need = Need::required,
+     .item = "candidate",
+     .doc = "The competing nodes."},
+    {.name = "faults",
+     .type = ValueType::array,
+     .hi = limits::faults_max,
+     .hi_name = "faults_max",
+     .fallback = "[]",
+     .item = "fault",
+     .doc = "Things that go wrong."},
+    {.name = "ops",
+     .type = ValueType::array,
+     .hi = limits::ops_max,
+     .hi_name = "ops_max",
+     .fallback = "[]",
+     .item = "op",
+     .doc = "Read-only checks by a third party."},
+};
+
+// /lock and /resource (model.md §5.2, §8).
+constexpr ScenarioKey record_rows[] = {
+    {.section = Section::lock,
+     .name = "name",
+     .type = ValueType::identifier,
+     .fallback = "\"lock\"",
+     .doc = "Part of the Redis keys in live mode."},
+    {.section = Section::lock,
+     .name = "capacity",
+     .type = ValueType::integer,
+     .lo = 1,
+     .hi = limits::capacity_max,
+     .hi_name = "capacity_max",
+     .fallback = "1",
+     .doc = "Slots: 1 is a single leader, more a leader group."},
+    {.section = Section::lock,
+     .name = "fencing_start",
+     .type = ValueType::integer,
+     .lo = 1,
+     .hi = limits::fencing_start_max,
+     .hi_name = "fencing_start_max",
+     .fallback = "1",
+     .doc = "The first fencing number handed out."},
+    // Absent, it follows the capacity: "lock" for 1, else "group".
+    {.section = Section::lock,
+     .name = "elector",
+     .type = ValueType::choice,
+     .choices = elector_words,
+     .doc = "Which elector of the library: \"lock\" (the single lock; capacity 1 only; it gives up at its deadline "
+            "without a last try) or \"group\" (the leader group; it tries at its deadline). Absent: \"lock\" for "
+            "capacity 1, else \"group\"."},
+    {.section = Section::resource,
+     .name = "mode",
+     .type = ValueType::choice,
+     .choices = resource_words,
+     .fallback = "\"off\"",
+     .doc = "off: every write is accepted; check: writes with a fencing number below the highest accepted are "
+            "refused (the fence); validate: the store is asked whether the writer's token is current."},
+    {.section = Section::store,
+     .name = "clock",
+     .type = ValueType::object,
+     .fallback = "{}",
+     .opens = Section::clock,
+     .doc = "The store's clock, by which it expires records (docs/model.md §3.3); simulated only: live refuses a "
+            "drift."},
+    {.section = Section::clock,
+     .name = "drift_ppm",
+     .type = ValueType::integer,
+     .lo = -limits::drift_ppm_max,
+     .hi = limits::drift_ppm_max,
+     .hi_name = "drift_ppm_max",
+     .fallback = "0",
+     .doc = "Drift in parts per million, either way: the clock runs at (1 + drift_ppm/1000000) of true time."},
+    {.section = Section::text,
+     .name = "en",
+     .type = ValueType::string,
+     .hi = limits::text_length_max,
+     .hi_name = "text_length_max",
+     .doc = "English."},
+    {.section = Section::text,
+     .name = "ko",
+     .type = ValueType::string,
+     .hi = limits::text_length_max,
+     .hi_name = "text_length_max",
+     .doc = "Korean."},
+};
+
+// Faults (model.md §7): "kind" chooses which of the others an entry has.
+constexpr ScenarioKey fault_rows[] = {
+    {.section = Section::fault,
+     .name = "kind",
+     .type = ValueType::choice,
+     .choices = fault_words,
+     .need = Need::required,
+     .doc = "pause, partition, crash, failover or clock_jump."},
+    {.section = Section::fault,
+     .variants = "pause partition crash",
+     .name = "node",
+     .type = ValueType::name,
+     .need = Need::required,
+     .doc = "The candidate it happens to."},
+    {.section = Section::fault,
+     .variants = "clock_jump",
+     .name = "clock",
+     .type = ValueType::name,
+     .need = Need::required,
+     .doc = "\"store\" or the candidate whose clock steps."},
+    {.section = Section::fault,
+     .name = "at",
+     .type = ValueType::integer,
+     .hi = limits::horizon_max,
+     .hi_name = "horizon_max",
+     .need = Need::required,
+     .doc = "Tick at which the fault takes effect."},
+    {.section = Section::fault,
+     .variants = "pause partition",
+     .name = "ticks",
+     .type = ValueType::integer,
+     .lo = 1,
+     .hi = limits::duration_max,
+     .hi_name = "duration_max",
+     .need = Need::required,
+     .doc = "How many ticks it lasts."},
+    {.section = Section::fault,
+     .variants = "partition",
+     .name = "mode",
+     .type = ValueType::choice,
+     .choices = partition_words,
+     .fallback = "\"drop_requests\"",
+     .doc = "drop_requests: calls never arrive; drop_replies: calls are applied but the node sees an error."},
+    {.section = Section::fault,
+     .variants = "failover",
+     .name = "lose",
+     .type = ValueType::choice,
+     .choices = lose_words,
+     .fallback = "\"leases\"",
+     .doc = "leases: slots and hold-off vanish, the fencing counter survives; all: the counter is reset as well."},
+    {.section = Section::fault,
+     .variants = "clock_jump",
+     .name = "ms",
+     .type = ValueType::integer,
+     .lo = -limits::clock_jump_ms_max,
+     .hi = limits::clock_jump_ms_max,
+     .hi_name = "clock_jump_ms_max",
+     .need = Need::required,
+     .doc = "The step in milliseconds: forward when positive, back when negative; not 0."},
+};
+
+// Ops (model.md §6.1): "op" chooses whether token_of belongs.
+constexpr ScenarioKey op_rows[] = {
+    {.section = Section::op,
+     .name = "at",
+     .type = ValueType::integer,
+     .hi = limits::horizon_max,
+     .hi_name = "horizon_max",
+     .need = Need::required,
+     .doc = "Tick of the call (after the nodes have acted)."},
+    {.section = Section::op,
+     .name = "actor",
+     .type = ValueType::name,
+     .need = Need::required,
+     .doc = "Who asks (any name; not necessarily a candidate)."},
+    {.section = Section::op,
+     .name = "op",
+     .type = ValueType::choice,
+     .choices = op_words,
+     .need = Need::required,
+     .doc = "status or validate."},
+    {.section = Section::op,
+     .variants = "validate",
+     .name = "token_of",
+     .type = ValueType::name,
+     .need = Need::required,
+     .doc = "The candidate whose token is checked."},
+};
+
+ScenarioKey from_candidate_key(const CandidateKey& k) {
+    ScenarioKey row{.section = Section::candidate, .name = k.name, .lo = k.lo, .hi = k.hi, .need = k.need};
+    switch (k.kind) {
+        case KeyKind::name: row.type = ValueType::name; break;
+        case KeyKind::integer: row.type = ValueType::integer; break;
+        case KeyKind::flag: row.type = ValueType::boolean; break;
+        case KeyKind::offsets: row.type = ValueType::array; break;
+        case KeyKind::clock:
+            row.type = ValueType::object;
+            row.opens = Section::clock;
+            row.lo = 0;
+            row.hi = 0;
+            break;
+    }
+    row.doc = k.doc;
+    return row;
+}
+
+std::vector<ScenarioKey> all_rows() {
+    using Rows = std::span<const ScenarioKey>;
+    std::vector<ScenarioKey> rows;
+    for (const Rows part : {Rows(top_rows), Rows(record_rows), Rows(fault_rows), Rows(op_rows)})
+        rows.insert(rows.end(), part.begin(), part.end());
+    for (const CandidateKey* k : candidate_keys()) rows.push_back(from_candidate_key(*k));
+    return rows;
+}
+
+}  // namespace
+
+std::span<const ScenarioKey> scenario_keys() {
+    static const std::vector<ScenarioKey> rows = all_rows();  // built once, never changed
+    return rows;
+}
+
+bool key_in_variant(const ScenarioKey& key, std::string_view variant) {
+    const std::string_view list = key.variants;
+    if (list.empty() || variant.empty()) return true;
+    for (std::size_t from = 0; from <= list.size();) {
+        const std::size_t space = std::min(list.find(' ', from), list.size());
+        if (list.substr(from, space - from) == variant) return true;
+        from = space + 1;
+    }
+    return false;
+}
+
+std::vector<const ScenarioKey*> keys_of(Section section, std::string_view variant) {
+    std::vector<const ScenarioKey*> keys;
+    for (const ScenarioKey& k : scenario_keys()) {
+        if (k.section == section && key_in_variant(k, variant)) keys.push_back(&k);
+    }
+    return keys;
+}
+
+std::vector<std::string> key_names_of(Section section, std::string_view variant) {
+    std::vector<std::string> names;
+    for (const ScenarioKey* k : keys_of(section, variant)) names.emplace_back(k->name);
+    return names;
+}
+
+const ScenarioKey& scenario_key(Section section, std::string_view name) {
+    for (const ScenarioKey& k : scenario_keys()) {
+        if (k.section == section && name == k.name) return k;
+    }
+    LS_ASSERT(false && "no such scenario key");
+    return scenario_keys().front();
+}
+
+}  // namespace leasescope::sim
