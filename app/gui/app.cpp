@@ -277,8 +277,7 @@ void App::finish_find() {
     error_.clear();
     notice_.clear();
     const auto& trace = timeline_->trace();
-    const std::int64_t k = violation_event(trace, find_properties_.unsafe_write, find_properties_.fencing_regressed,
-                                           find_properties_.overlap);
+    const std::int64_t k = violation_event(trace, find_properties_);
     if (k >= 0) {
         seek(trace.events[static_cast<std::size_t>(k)].tick);
         selected_event_ = static_cast<std::int32_t>(k);
