@@ -385,6 +385,11 @@ int cmd_explore_merge(const MergeArgs& args) {
 
 }  // namespace
 
+// --property's help: every property parse_properties knows (docs/explorer.md).
+constexpr const char* property_help =
+    "Properties to check: overlap,unsafe_write,fencing_regressed,liveness,stale_after_successor,holder_rejected,"
+    "fencing_duplicate or all";
+
 void add_explore_command(CLI::App& app, int& exit_code) {
     auto args = std::make_shared<ExploreArgs>();
     auto* cmd = app.add_subcommand(
@@ -420,10 +425,7 @@ void add_explore_command(CLI::App& app, int& exit_code) {
                     "Also try order=shuffled with this many seeds (the base's seed + 1, + 2, ...)")
         ->check(integer_in(0, std::int64_t{2147483647}))
         ->capture_default_str();
-    cmd->add_option("--property", args->properties,
-                    "Properties to check: overlap,unsafe_write,fencing_regressed,liveness,stale_after_successor,"
-                    "holder_rejected,fencing_duplicate or all")
-        ->capture_default_str();
+    cmd->add_option("--property", args->properties, property_help)->capture_default_str();
     cmd->add_option("--jobs", args->jobs, "Threads (default: one per core); the result does not depend on it")
         ->check(integer_in(0, 4096));
     cmd->add_option("--out", args->out,
