@@ -396,6 +396,11 @@ int cmd_explore_merge(const MergeArgs& args) {
     return status;
 }
 
+// --property's help: every property parse_properties knows (docs/explorer.md).
+constexpr const char* property_help =
+    "Properties to check: overlap,unsafe_write,fencing_regressed,liveness,stale_after_successor,holder_rejected,"
+    "fencing_duplicate or all";
+
 // explore's options of the search itself: the mode, the faults added, the
 // properties and the threads.
 void add_search_options(CLI::App* cmd, ExploreArgs* args) {
@@ -426,10 +431,7 @@ void add_search_options(CLI::App* cmd, ExploreArgs* args) {
                     "Also try order=shuffled with this many seeds (the base's seed + 1, + 2, ...)")
         ->check(integer_in(0, std::int64_t{2147483647}))
         ->capture_default_str();
-    cmd->add_option("--property", args->properties,
-                    "Properties to check: overlap,unsafe_write,fencing_regressed,liveness,stale_after_successor,"
-                    "holder_rejected,fencing_duplicate or all")
-        ->capture_default_str();
+    cmd->add_option("--property", args->properties, property_help)->capture_default_str();
     cmd->add_option("--jobs", args->jobs, "Threads (default: one per core); the result does not depend on it")
         ->check(integer_in(0, 4096));
 }

@@ -277,8 +277,7 @@ void App::finish_find() {
     doc_.error.clear();
     doc_.notice.clear();
     const auto& trace = doc_.timeline->trace();
-    const std::int64_t k = violation_event(trace, jobs_.find_properties.unsafe_write,
-                                           jobs_.find_properties.fencing_regressed, jobs_.find_properties.overlap);
+    const std::int64_t k = violation_event(trace, jobs_.find_properties);
     if (k >= 0) {
         seek(trace.events[static_cast<std::size_t>(k)].tick);
         doc_.selected_event = static_cast<std::int32_t>(k);

@@ -145,9 +145,10 @@ TEST(LaneLayout, ResourceLaneMatchesTheResourceCounts) {
             for (const PlacedMark& m : layout.marks) {
                 if (model.lanes[static_cast<std::size_t>(m.lane)].kind != LaneKind::resource) continue;
                 if (m.kind == MarkerKind::write_current || m.kind == MarkerKind::write_stale ||
-                    m.kind == MarkerKind::write_unsafe)
+                    m.kind == MarkerKind::write_unsafe || m.kind == MarkerKind::write_lost_update)
                     ++accepted;
-                else if (m.kind == MarkerKind::write_rejected_fence || m.kind == MarkerKind::write_rejected_token)
+                else if (m.kind == MarkerKind::write_rejected_fence || m.kind == MarkerKind::write_rejected_token ||
+                         m.kind == MarkerKind::write_holder_rejected)
                     ++rejected;
                 else
                     ADD_FAILURE() << name << ": a " << marker_kind_name(m.kind) << " mark on the resource lane";

@@ -38,6 +38,9 @@ const MarkerKind outcomes[] = {
     MarkerKind::write_unsafe,
     MarkerKind::write_rejected_fence,
     MarkerKind::write_rejected_token,
+    MarkerKind::write_lost_update,
+    MarkerKind::write_holder_rejected,
+    MarkerKind::acquire_duplicate,
     MarkerKind::release_rejected,
     MarkerKind::extend_lost,
     MarkerKind::acquire_error,
@@ -177,6 +180,17 @@ TEST(Marks, WriteOutcomesMapFromTheTrace) {
               MarkerKind::write_rejected_fence);
     EXPECT_EQ(marker_kind_of(write_event(Outcome::rejected, {sim::Detail::stale}), ResourceMode::validate),
               MarkerKind::write_rejected_token);
+    // The safety marks of model.md §9.6 and §9.7 have marks of their own; an
+    // unsafe write that is also a lost update keeps the unsafe mark.
+    EXPECT_EQ(marker_kind_of(write_event(Outcome::accepted, {sim::Detail::stale, sim::Detail::stale_after_successor}),
+                             ResourceMode::check),
+              MarkerKind::write_lost_update);
+    EXPECT_EQ(marker_kind_of(write_event(Outcome::accepted, {sim::Detail::stale, sim::Detail::unsafe_write,
+                                                             sim::Detail::stale_after_successor}),
+                             ResourceMode::off),
+              MarkerKind::write_unsafe);
+    EXPECT_EQ(marker_kind_of(write_event(Outcome::rejected, {sim::Detail::holder_rejected}), ResourceMode::check),
+              MarkerKind::write_holder_rejected);
 }
 
 // The pair that carries the lesson: the fenced GC pause shows a rejected write

@@ -90,3 +90,22 @@ TEST(TraceLanes, ViolationEventIsTheUnsafeWrite) {
     EXPECT_EQ(e.op, sim::EventOp::write);
     EXPECT_TRUE(e.details.has(sim::Detail::unsafe_write));
 }
+
+// The Find panel opens a counterexample on the first mark of a checked
+// property, the safety marks of model.md §9.6-§9.8 included: in
+// failover-fencing-regressed the duplicate number at tick 4, the lost update
+// at tick 8; nothing when only an unmarked property is checked.
+TEST(TraceLanes, ViolationEventFindsTheSafetyMarks) {
+    const sim::Timeline t(trace_lanes_preset("failover-fencing-regressed"));
+    sim::Properties duplicate{false, false, false, false, false, false, true};
+    const std::int64_t d = violation_event(t.trace(), duplicate);
+    ASSERT_GE(d, 0);
+    EXPECT_EQ(t.trace().events[static_cast<std::size_t>(d)].tick, 4);
+    EXPECT_EQ(t.trace().events[static_cast<std::size_t>(d)].op, sim::EventOp::acquire);
+    sim::Properties lost{false, false, false, false, true, false, false};
+    const std::int64_t l = violation_event(t.trace(), lost);
+    ASSERT_GE(l, 0);
+    EXPECT_EQ(t.trace().events[static_cast<std::size_t>(l)].tick, 8);
+    EXPECT_TRUE(t.trace().events[static_cast<std::size_t>(l)].details.has(sim::Detail::stale_after_successor));
+    EXPECT_EQ(violation_event(t.trace(), sim::Properties{false, false, false, false, false, true, false}), -1);
+}

@@ -396,9 +396,8 @@ const std::vector<std::string> preset_facts = {"explain.write.check_not_yet",   
                                                "explain.order.shuffled",          "explain.overlap_end.stale_left",
                                                "explain.overlap_end.clear",       "explain.failover.all",
                                                "explain.failover.leases",         "explain.skip",
-                                               "explain.resume.expired",
-                                               "explain.write.stale_after_successor",
-                                               "explain.acquire.duplicate"};
+                                               "explain.resume.expired",          "explain.write.stale_after_successor",
+                                               "explain.acquire.duplicate",       "explain.overlap.check_not_higher"};
 const std::vector<std::string> generated_facts = {
     "explain.write.validate_accepted",   "explain.write.validate_rejected", "explain.write.check_vacant",
     "explain.write.off_stale",           "explain.advice.check_stale",      "explain.acquire.group",

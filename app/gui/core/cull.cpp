@@ -45,8 +45,11 @@ int span_priority(SpanKind kind) {
 
 int marker_priority(MarkerKind kind) {
     switch (kind) {
-        case MarkerKind::write_unsafe: return 100;
+        case MarkerKind::write_unsafe:
+        case MarkerKind::write_lost_update: return 100;
+        case MarkerKind::acquire_duplicate:
         case MarkerKind::acquire_regressed: return 98;
+        case MarkerKind::write_holder_rejected: return 96;
         case MarkerKind::release_rejected: return 95;
         case MarkerKind::write_stale: return 93;
         case MarkerKind::write_rejected_fence:

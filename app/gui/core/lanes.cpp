@@ -67,10 +67,12 @@ MarkerKind marker_kind_of(const sim::Event& e, sim::ResourceMode mode) {
             return e.details.has(sim::Detail::all) ? MarkerKind::failover_all : MarkerKind::failover_leases;
         case EventOp::expire: return MarkerKind::expire;
         case EventOp::write:
+            if (e.details.has(sim::Detail::holder_rejected)) return MarkerKind::write_holder_rejected;
             if (e.outcome == Outcome::rejected)
                 return mode == sim::ResourceMode::validate ? MarkerKind::write_rejected_token
                                                            : MarkerKind::write_rejected_fence;
             if (e.details.has(sim::Detail::unsafe_write)) return MarkerKind::write_unsafe;
+            if (e.details.has(sim::Detail::stale_after_successor)) return MarkerKind::write_lost_update;
             if (e.details.has(sim::Detail::stale)) return MarkerKind::write_stale;
             return MarkerKind::write_current;
         case EventOp::release:
@@ -83,9 +85,12 @@ MarkerKind marker_kind_of(const sim::Event& e, sim::ResourceMode mode) {
             return MarkerKind::extend_lost;
         case EventOp::start: return MarkerKind::start;
         case EventOp::acquire:
-            if (e.outcome == Outcome::acquired)
+            if (e.outcome == Outcome::acquired) {
+                // A number issued twice says more than one gone backwards (§9.8).
+                if (e.details.has(sim::Detail::fencing_duplicate)) return MarkerKind::acquire_duplicate;
                 return e.details.has(sim::Detail::fencing_regressed) ? MarkerKind::acquire_regressed
                                                                      : MarkerKind::acquire;
+            }
             if (e.outcome == Outcome::error) return MarkerKind::acquire_error;
             return MarkerKind::acquire_busy;
         case EventOp::skip: return MarkerKind::skip;
@@ -106,6 +111,9 @@ bool is_alarm(MarkerKind k) {
     switch (k) {
         case MarkerKind::acquire_error:
         case MarkerKind::acquire_regressed:
+        case MarkerKind::acquire_duplicate:
+        case MarkerKind::write_lost_update:
+        case MarkerKind::write_holder_rejected:
         case MarkerKind::extend_lost:
         case MarkerKind::release_rejected:
         case MarkerKind::write_stale:

@@ -39,6 +39,7 @@ enum class MarkerKind : std::uint8_t {
     acquire_busy,       // a busy attempt that did not end the run
     acquire_error,      // failed: an error, a lost reply included
     acquire_regressed,  // acquired, but the fencing number went backwards (after a failover that lost all)
+    acquire_duplicate,  // … to a number issued before to another token: fencing_duplicate (model.md §9.8)
     skip,               // the run gave up waiting (skipped)
     extend,             // renewed
     extend_lost,        // the token no longer held a slot: the lease is gone
@@ -47,11 +48,13 @@ enum class MarkerKind : std::uint8_t {
     release_rejected,   // not_owner: the old token cannot remove the successor
     release_error,      // no answer (partition)
     expire,
-    write_current,         // accepted from the current holder
-    write_stale,           // accepted although the writer's lease is gone
-    write_unsafe,          // accepted below the highest accepted number (mode off): unsafe_write
-    write_rejected_fence,  // rejected by the fencing check (mode check)
-    write_rejected_token,  // rejected by token validation (mode validate)
+    write_current,          // accepted from the current holder
+    write_stale,            // accepted although the writer's lease is gone
+    write_unsafe,           // accepted below the highest accepted number (mode off): unsafe_write
+    write_rejected_fence,   // rejected by the fencing check (mode check)
+    write_rejected_token,   // rejected by token validation (mode validate)
+    write_lost_update,      // accepted after a successor's accepted write: stale_after_successor (§9.6)
+    write_holder_rejected,  // rejected although the writer's lease was valid: holder_rejected (§9.7)
     pause,
     resume,
     crash,

@@ -51,6 +51,13 @@ void dot(Glyph& g, float y = 0.0f) { g.parts.push_back(disc(0, y, 0.24f)); }
 void check(Glyph& g) {
     g.parts.push_back(line({P{-0.5f, 0.0f}, P{-0.12f, 0.42f}, P{0.55f, -0.42f}}, Ink::white, 0.26f));
 }
+// A stop sign: the fence's family of marks.
+void octagon(Glyph& g) {
+    const auto oct = regular(8, 1.08f, 0.3926991f);
+    g.parts.push_back(poly(oct));
+    g.parts.push_back(outline(oct, Ink::white, 0.14f));
+    g.extent = 1.08f;
+}
 // A white bar across (a closed gate).
 void bar(Glyph& g) {
     g.parts.push_back(poly({P{-0.55f, -0.16f}, P{0.55f, -0.16f}, P{0.55f, 0.16f}, P{-0.55f, 0.16f}}, Ink::white));
@@ -155,14 +162,10 @@ Glyph make(MarkerKind kind) {
             g.extent = 1.45f;
             break;
         }
-        case MarkerKind::write_rejected_fence: {  // an octagon (a stop sign) with a bar: the fence refused it
-            const auto oct = regular(8, 1.08f, 0.3926991f);
-            g.parts.push_back(poly(oct));
-            g.parts.push_back(outline(oct, Ink::white, 0.14f));
+        case MarkerKind::write_rejected_fence:  // an octagon (a stop sign) with a bar: the fence refused it
+            octagon(g);
             bar(g);
-            g.extent = 1.08f;
             break;
-        }
         case MarkerKind::write_rejected_token: {  // a shield with a bar: token validation refused it
             const std::vector<P> shield{P{-0.9f, -0.95f}, P{0.9f, -0.95f}, P{0.9f, 0.2f}, P{0, 1.1f}, P{-0.9f, 0.2f}};
             solid(g, shield);
@@ -227,14 +230,49 @@ Glyph make(MarkerKind kind) {
         case MarkerKind::overlap_end:  // never drawn as marks (the overlap band); a bar if asked
             g.parts.push_back(poly({P{-0.2f, -1}, P{0.2f, -1}, P{0.2f, 1}, P{-0.2f, 1}}));
             break;
+        case MarkerKind::write_lost_update:
+        case MarkerKind::write_holder_rejected:
+        case MarkerKind::acquire_duplicate:  // safety_marks below
         case MarkerKind::count_: break;
     }
     return g;
 }
 
+// The marks of the safety violations (model.md §9.6-§9.8), one small builder each.
+Glyph lost_update_glyph() {  // a square with "!": a stale write landed on a successor's
+    Glyph g;
+    solid(g, square);
+    g.parts.push_back(outline(square, Ink::dark, 0.14f));
+    g.parts.push_back(line({P{0, -0.6f}, P{0, 0.15f}}, Ink::white, 0.26f));
+    g.parts.push_back(disc(0, 0.45f, 0.15f, Ink::white));
+    return g;
+}
+Glyph holder_rejected_glyph() {  // a stop sign with a check: the fence refused a valid holder
+    Glyph g;
+    octagon(g);
+    check(g);
+    return g;
+}
+Glyph duplicate_glyph() {  // two upward triangles, one behind the other: one number, two holders
+    Glyph g;
+    g.parts.push_back(poly({P{0.05f, -1.05f}, P{1.1f, 0.75f}, P{-1.0f, 0.75f}}));
+    g.parts.push_back(poly({P{-0.35f, -0.65f}, P{0.6f, 1.05f}, P{-1.3f, 1.05f}}));
+    g.parts.push_back(outline({P{-0.35f, -0.65f}, P{0.6f, 1.05f}, P{-1.3f, 1.05f}}, Ink::white, 0.16f));
+    g.extent = 1.3f;
+    return g;
+}
+struct SafetyMark {
+    MarkerKind kind;
+    Glyph (*make)();
+};
+constexpr SafetyMark safety_marks[] = {{MarkerKind::write_lost_update, lost_update_glyph},
+                                       {MarkerKind::write_holder_rejected, holder_rejected_glyph},
+                                       {MarkerKind::acquire_duplicate, duplicate_glyph}};
+
 std::array<Glyph, static_cast<std::size_t>(MarkerKind::count_)> make_all() {
     std::array<Glyph, static_cast<std::size_t>(MarkerKind::count_)> all;
     for (std::size_t k = 0; k < all.size(); ++k) all[k] = make(static_cast<MarkerKind>(k));
+    for (const SafetyMark& m : safety_marks) all[static_cast<std::size_t>(m.kind)] = m.make();
     return all;
 }
 
@@ -257,6 +295,7 @@ const std::vector<MarkerKind>& legend_marks() {
         MarkerKind::skip,
         MarkerKind::acquire_error,
         MarkerKind::acquire_regressed,
+        MarkerKind::acquire_duplicate,
         MarkerKind::extend,
         MarkerKind::extend_error,
         MarkerKind::extend_lost,
@@ -266,6 +305,8 @@ const std::vector<MarkerKind>& legend_marks() {
         MarkerKind::write_unsafe,
         MarkerKind::write_rejected_fence,
         MarkerKind::write_rejected_token,
+        MarkerKind::write_lost_update,
+        MarkerKind::write_holder_rejected,
         MarkerKind::release,
         MarkerKind::release_rejected,
         MarkerKind::release_error,

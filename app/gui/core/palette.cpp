@@ -68,6 +68,7 @@ const char* marker_kind_name(MarkerKind kind) {
         case MarkerKind::acquire_busy: return "acquire_busy";
         case MarkerKind::acquire_error: return "acquire_error";
         case MarkerKind::acquire_regressed: return "acquire_regressed";
+        case MarkerKind::acquire_duplicate: return "acquire_duplicate";
         case MarkerKind::skip: return "skip";
         case MarkerKind::extend: return "extend";
         case MarkerKind::extend_lost: return "extend_lost";
@@ -81,6 +82,8 @@ const char* marker_kind_name(MarkerKind kind) {
         case MarkerKind::write_unsafe: return "write_unsafe";
         case MarkerKind::write_rejected_fence: return "write_rejected_fence";
         case MarkerKind::write_rejected_token: return "write_rejected_token";
+        case MarkerKind::write_lost_update: return "write_lost_update";
+        case MarkerKind::write_holder_rejected: return "write_holder_rejected";
         case MarkerKind::pause: return "pause";
         case MarkerKind::resume: return "resume";
         case MarkerKind::crash: return "crash";
@@ -135,6 +138,11 @@ Palette default_palette() {
     mk(MarkerKind::write_unsafe, {175, 0, 45, 255});          // darker and bigger: the violation
     mk(MarkerKind::write_rejected_fence, {55, 65, 95, 255});  // the fence line's slate
     mk(MarkerKind::write_rejected_token, {85, 60, 175, 255});
+    // The safety marks (model.md §9.6-§9.8) take their family's colour; the
+    // shapes tell them apart.
+    mk(MarkerKind::write_lost_update, {175, 0, 45, 255});      // the violation's, as write_unsafe
+    mk(MarkerKind::write_holder_rejected, {55, 65, 95, 255});  // the fence's, as write_rejected_fence
+    mk(MarkerKind::acquire_duplicate, {175, 0, 175, 255});     // as acquire_regressed
     mk(MarkerKind::pause, {70, 110, 200, 255});
     mk(MarkerKind::resume, {70, 110, 200, 255});
     mk(MarkerKind::crash, {45, 45, 52, 255});
@@ -197,6 +205,9 @@ Palette high_contrast_palette() {
     mk(MarkerKind::write_unsafe, black);
     mk(MarkerKind::write_rejected_fence, sky);
     mk(MarkerKind::write_rejected_token, purple);
+    mk(MarkerKind::write_lost_update, black);
+    mk(MarkerKind::write_holder_rejected, sky);
+    mk(MarkerKind::acquire_duplicate, black);
     mk(MarkerKind::pause, sky);
     mk(MarkerKind::resume, sky);
     mk(MarkerKind::crash, black);

@@ -74,4 +74,19 @@ std::int64_t violation_event(const sim::Trace& trace, bool unsafe_write, bool fe
     return -1;
 }
 
+std::int64_t violation_event(const sim::Trace& trace, const sim::Properties& checked) {
+    sim::Details marks;
+    if (checked.unsafe_write) marks.add(sim::Detail::unsafe_write);
+    if (checked.fencing_regressed) marks.add(sim::Detail::fencing_regressed);
+    if (checked.stale_after_successor) marks.add(sim::Detail::stale_after_successor);
+    if (checked.holder_rejected) marks.add(sim::Detail::holder_rejected);
+    if (checked.fencing_duplicate) marks.add(sim::Detail::fencing_duplicate);
+    for (std::size_t k = 0; k < trace.events.size(); ++k) {
+        const sim::Event& e = trace.events[k];
+        if ((e.details.bits() & marks.bits()) != 0) return static_cast<std::int64_t>(k);
+        if (checked.overlap && e.op == sim::EventOp::overlap_begin) return static_cast<std::int64_t>(k);
+    }
+    return -1;
+}
+
 }  // namespace leasescope::gui

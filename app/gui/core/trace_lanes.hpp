@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "lanes.hpp"
+#include "leasescope/sim/explorer.hpp"
 #include "leasescope/sim/trace.hpp"
 
 namespace leasescope::gui {
@@ -30,5 +31,8 @@ LaneModel interleave_lanes(const LaneModel& sim_lanes, const LaneModel& live_lan
 // shows in the trace (an unsafe write, a regressed fencing number, the start
 // of an overlap), or -1 when none does (a liveness failure has no event).
 std::int64_t violation_event(const sim::Trace& trace, bool unsafe_write, bool fencing_regressed, bool overlap);
+// The same for every checked property, the safety marks of model.md
+// §9.6-§9.8 included: the first event that carries a checked mark.
+std::int64_t violation_event(const sim::Trace& trace, const sim::Properties& checked);
 
 }  // namespace leasescope::gui

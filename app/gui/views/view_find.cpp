@@ -33,11 +33,17 @@ public:
         ImGui::SameLine();
         ImGui::Checkbox(ctx.tr("find.overlap"), &overlap_);
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", ctx.tr("find.overlap_tip"));
+        // The safety marks of model.md §9.6-§9.8.
+        ImGui::Checkbox(ctx.tr("find.stale_after_successor"), &stale_after_successor_);
+        ImGui::SameLine();
+        ImGui::Checkbox(ctx.tr("find.holder_rejected"), &holder_rejected_);
+        ImGui::Checkbox(ctx.tr("find.fencing_duplicate"), &fencing_duplicate_);
         ImGui::SetNextItemWidth(em * 9);
         const std::string format = std::string(ctx.tr("find.max_faults")) + " %d";
         ImGui::SliderInt("##max_faults", &max_faults_, 1, 3, format.c_str());
         ImGui::EndDisabled();
-        const bool any = unsafe_write_ || fencing_regressed_ || liveness_ || overlap_;
+        const bool any = unsafe_write_ || fencing_regressed_ || liveness_ || overlap_ || stale_after_successor_ ||
+                         holder_rejected_ || fencing_duplicate_;
         if (!s.running) {
             ImGui::BeginDisabled(!any);
             if (ImGui::Button(ctx.tr("find.run"))) {
@@ -46,6 +52,9 @@ public:
                 properties.unsafe_write = unsafe_write_;
                 properties.fencing_regressed = fencing_regressed_;
                 properties.liveness = liveness_;
+                properties.stale_after_successor = stale_after_successor_;
+                properties.holder_rejected = holder_rejected_;
+                properties.fencing_duplicate = fencing_duplicate_;
                 out.push_back(command::FindRun{properties, max_faults_});
             }
             ImGui::EndDisabled();
@@ -110,6 +119,7 @@ private:
     }
 
     bool unsafe_write_ = true, fencing_regressed_ = true, liveness_ = true, overlap_ = false;
+    bool stale_after_successor_ = false, holder_rejected_ = false, fencing_duplicate_ = false;
     int max_faults_ = 2;
 };
 

@@ -420,8 +420,29 @@ private:
         if (!stale.empty()) add("explain.overlap.stale_nodes", {{"stale", join(stale)}});
         switch (mode_) {
             case sim::ResourceMode::off: add("explain.advice.fence_overlap"); break;
-            case sim::ResourceMode::check: add("explain.overlap.check"); break;
+            case sim::ResourceMode::check: overlap_check(); break;
             case sim::ResourceMode::validate: add("explain.overlap.validate"); break;
+        }
+    }
+
+    // Mode check stops a stale writer only once a higher number than its own
+    // was accepted (model.md §8): not when its number is not below the
+    // working holder's, as after a failover that lost the counter (§9.6).
+    void overlap_check() {
+        const sim::NodeSnapshot* stale = nullptr;
+        const sim::NodeSnapshot* holder = nullptr;
+        static const std::vector<sim::NodeSnapshot> none;
+        for (const sim::NodeSnapshot& n : ctx_.snapshot ? ctx_.snapshot->nodes : none) {
+            if (!n.fencing) continue;
+            if (n.status == sim::NodeStatus::stale && (!stale || *n.fencing > *stale->fencing)) stale = &n;
+            if (n.status == sim::NodeStatus::running && (!holder || *n.fencing > *holder->fencing)) holder = &n;
+        }
+        if (stale && holder && *stale->fencing >= *holder->fencing) {
+            add("explain.overlap.check_not_higher", {{"stale_node", stale->name},
+                                                     {"stale_fencing", std::to_string(*stale->fencing)},
+                                                     {"holder_fencing", std::to_string(*holder->fencing)}});
+        } else {
+            add("explain.overlap.check");
         }
     }
 
