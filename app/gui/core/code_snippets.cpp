@@ -58,6 +58,72 @@ std::string kotlin_duration(std::int64_t ms) {
     return fmt::format("{}.milliseconds", ms);
 }
 
+namespace {
+
+// leader-core's group elector and Spring annotation (`out.kotlin`, `out.spring`).
+void group_code(const sim::Scenario& scenario, const ElectorOptions* o, ClientCode& out) {
+    const std::int64_t t = scenario.tick_ms;
+    const std::string& lock = scenario.lock.name;
+    // leader-core LeaderGroupElectionOptions (java.time.Duration) and the
+    // @LeaderGroupElection annotation: maxLeaders, waitTime, leaseTime.
+    out.kotlin = fmt::format(
+        "val options = LeaderGroupElectionOptions(\n"
+        "    maxLeaders = {},\n"
+        "    waitTime = Duration.ofMillis({}),\n"
+        "    leaseTime = Duration.ofMillis({}),\n"
+        ")\n"
+        "val elector = LettuceLeaderGroupElector(connection, options)\n"
+        "\n"
+        "val value = elector.runIfLeader(\"{}\") {{ work() }}\n",
+        scenario.lock.capacity, ms_of(o->wait, t), ms_of(o->lease, t), lock);
+    out.spring = fmt::format(
+        "@LeaderGroupElection(\n"
+        "    name = \"{}\",\n"
+        "    maxLeaders = {},\n"
+        "    waitTime = \"{}\",\n"
+        "    leaseTime = \"{}\",\n"
+        ")\n"
+        "fun work(): Summary? = service.work()\n",
+        lock, scenario.lock.capacity, iso_duration(ms_of(o->wait, t)), iso_duration(ms_of(o->lease, t)));
+}
+
+// leader-core's single-leader elector and Spring annotation (`out.kotlin`, `out.spring`).
+void single_code(const sim::Scenario& scenario, const ElectorOptions* o, ClientCode& out) {
+    const std::int64_t t = scenario.tick_ms;
+    const std::string& lock = scenario.lock.name;
+    out.kotlin = fmt::format(
+        "val options = LeaderElectionOptions(\n"
+        "    waitTime = {},\n"
+        "    leaseTime = {},\n"
+        "    minLeaseTime = {},\n"
+        "    autoExtend = {},\n"
+        ")\n"
+        "val elector = LettuceLeaderElector(connection, options)\n"
+        "\n"
+        "val value = elector.runIfLeader(\"{}\") {{ work() }}\n"
+        "\n"
+        "when (val r = elector.runIfLeaderResult(\"{}\") {{ work() }}) {{\n"
+        "    is LeaderRunResult.Elected -> done(r.value)\n"
+        "    LeaderRunResult.Skipped -> skipped()\n"
+        "    is LeaderRunResult.ActionFailed -> failed(r.cause)\n"
+        "}}\n",
+        kotlin_duration(ms_of(o->wait, t)), kotlin_duration(ms_of(o->lease, t)),
+        kotlin_duration(ms_of(o->min_lease, t)), o->auto_extend ? "true" : "false", lock, lock);
+    out.spring = fmt::format(
+        "@LeaderElection(\n"
+        "    name = \"{}\",\n"
+        "    waitTime = \"{}\",\n"
+        "    leaseTime = \"{}\",\n"
+        "    minLeaseTime = \"{}\",\n"
+        "    autoExtend = {},\n"
+        ")\n"
+        "fun work(): Summary? = service.work()\n",
+        lock, iso_duration(ms_of(o->wait, t)), iso_duration(ms_of(o->lease, t)), iso_duration(ms_of(o->min_lease, t)),
+        o->auto_extend ? "true" : "false");
+}
+
+}  // namespace
+
 ClientCode client_code(const sim::Scenario& scenario, NodeIndex node) {
     ClientCode out;
     const ElectorOptions* o = options_of(scenario, node);
@@ -65,59 +131,10 @@ ClientCode client_code(const sim::Scenario& scenario, NodeIndex node) {
     const std::int64_t t = scenario.tick_ms;
     const std::string& lock = scenario.lock.name;
     out.group = scenario.lock.capacity > 1 || scenario.elector == ElectorKind::group;
-    if (out.group) {
-        // leader-core LeaderGroupElectionOptions (java.time.Duration) and the
-        // @LeaderGroupElection annotation: maxLeaders, waitTime, leaseTime.
-        out.kotlin = fmt::format(
-            "val options = LeaderGroupElectionOptions(\n"
-            "    maxLeaders = {},\n"
-            "    waitTime = Duration.ofMillis({}),\n"
-            "    leaseTime = Duration.ofMillis({}),\n"
-            ")\n"
-            "val elector = LettuceLeaderGroupElector(connection, options)\n"
-            "\n"
-            "val value = elector.runIfLeader(\"{}\") {{ work() }}\n",
-            scenario.lock.capacity, ms_of(o->wait, t), ms_of(o->lease, t), lock);
-        out.spring = fmt::format(
-            "@LeaderGroupElection(\n"
-            "    name = \"{}\",\n"
-            "    maxLeaders = {},\n"
-            "    waitTime = \"{}\",\n"
-            "    leaseTime = \"{}\",\n"
-            ")\n"
-            "fun work(): Summary? = service.work()\n",
-            lock, scenario.lock.capacity, iso_duration(ms_of(o->wait, t)), iso_duration(ms_of(o->lease, t)));
-    } else {
-        out.kotlin = fmt::format(
-            "val options = LeaderElectionOptions(\n"
-            "    waitTime = {},\n"
-            "    leaseTime = {},\n"
-            "    minLeaseTime = {},\n"
-            "    autoExtend = {},\n"
-            ")\n"
-            "val elector = LettuceLeaderElector(connection, options)\n"
-            "\n"
-            "val value = elector.runIfLeader(\"{}\") {{ work() }}\n"
-            "\n"
-            "when (val r = elector.runIfLeaderResult(\"{}\") {{ work() }}) {{\n"
-            "    is LeaderRunResult.Elected -> done(r.value)\n"
-            "    LeaderRunResult.Skipped -> skipped()\n"
-            "    is LeaderRunResult.ActionFailed -> failed(r.cause)\n"
-            "}}\n",
-            kotlin_duration(ms_of(o->wait, t)), kotlin_duration(ms_of(o->lease, t)),
-            kotlin_duration(ms_of(o->min_lease, t)), o->auto_extend ? "true" : "false", lock, lock);
-        out.spring = fmt::format(
-            "@LeaderElection(\n"
-            "    name = \"{}\",\n"
-            "    waitTime = \"{}\",\n"
-            "    leaseTime = \"{}\",\n"
-            "    minLeaseTime = \"{}\",\n"
-            "    autoExtend = {},\n"
-            ")\n"
-            "fun work(): Summary? = service.work()\n",
-            lock, iso_duration(ms_of(o->wait, t)), iso_duration(ms_of(o->lease, t)),
-            iso_duration(ms_of(o->min_lease, t)), o->auto_extend ? "true" : "false");
-    }
+    if (out.group)
+        group_code(scenario, o, out);
+    else
+        single_code(scenario, o, out);
     // d-core's leader-election protocol: the token and the fencing number
     // come back from acquire!; resign! takes the hold-off in milliseconds.
     const std::string resign_opts =
