@@ -19,7 +19,7 @@ public:
 
     void draw(const FrameContext& ctx, Commands& out) override {
         if (ctx.bottom_taken()) return;  // the Live or Find panel takes this place
-        if (!begin_panel(ctx, panel(), ctx.tr("panel.events"))) {
+        if (!begin_panel(ctx, panel(), ctx.tr("panel.events"), 0, &out)) {
             ImGui::End();
             return;
         }

@@ -38,8 +38,8 @@ class RecordView final : public View {
 public:
     Panel panel() const override { return Panel::record; }
 
-    void draw(const FrameContext& ctx, Commands&) override {
-        if (!begin_panel(ctx, panel(), ctx.tr("panel.record"))) {
+    void draw(const FrameContext& ctx, Commands& out) override {
+        if (!begin_panel(ctx, panel(), ctx.tr("panel.record"), 0, &out)) {
             ImGui::End();
             return;
         }
