@@ -372,6 +372,8 @@ void App::compute_layout(float w, float h) {
     // side panels never take more than 60 % of the width, and every panel
     // wraps or scrolls what does not fit (the layout check, --layout-report).
     const float em = font_px();
+    screen_.compact = w < em * compact_em_w || h < em * compact_em_h;
+    if (screen_.compact) return compute_compact_layout(w, h);
     // The top bar is as tall as its wrapped buttons, knobs and lesson ask,
     // within bounds that leave the timeline room (beyond them it scrolls).
     float top_h = std::round(std::clamp(screen_.top_h > 0 ? screen_.top_h : em * 5.0f, em * 3.0f, h * 0.42f));
@@ -433,6 +435,42 @@ void App::compute_layout(float w, float h) {
         tour_.step >= 0 ? screen_.layout[Panel::events] : PanelRect{0, h - bottom_h, w, bottom_h};
 }
 
+void App::compute_compact_layout(float w, float h) {
+    // Top to bottom: the top bar (its first rows; the rest scrolls), the
+    // timeline and the transport across the whole width, and the place the
+    // other panels share (the row of tabs is its title: view_tabs.cpp). The
+    // timeline keeps priority: its title, legend line, ruler and hint and
+    // min(lanes, 4) lanes when the shared place keeps its tabs and a line,
+    // else at least min(lanes, 2) lanes; the shared place gets the rest (it
+    // scrolls).
+    const float em = font_px();
+    const float top_h = std::round(std::clamp(screen_.top_h > 0 ? screen_.top_h : em * 5.0f, em * 2.1f, h * 0.14f));
+    const float transport_rows = w >= em * 46.0f ? 1.0f : w >= em * 23.0f ? 2.0f : 3.0f;
+    const float transport_h = std::round(em * 2.7f + (transport_rows - 1.0f) * em * 1.9f);
+    // No window is smaller than ImGui's least size (it grows past its place otherwise).
+    const float least_h = ImGui::GetStyle().WindowMinSize.y;
+    const float rest = std::max(em * 4.0f, h - top_h - transport_h);
+    const auto lanes_h = [&](std::size_t most) {
+        const std::size_t n = std::min<std::size_t>(std::max<std::size_t>(doc_.lanes.lanes.size(), 1), most);
+        return std::round(em * 5.0f + 20.0f + static_cast<float>(n) * 20.0f * ui_scale());
+    };
+    const float timeline_h =
+        std::round(std::max({std::min(lanes_h(4), rest - std::max(em * 2.6f, least_h)),
+                             std::min(lanes_h(2), rest - std::max(em * 1.5f, least_h)), rest * 0.5f}));
+    const float shared_y = top_h + timeline_h + transport_h;
+    const PanelRect shared{0, shared_y, w, std::max(0.0f, h - shared_y)};
+    for (PanelRect& r : screen_.layout.rects) r = shared;
+    if (!screen_.panels.shown(screen_.tab))  // closed by --panels: the first one open
+        for (Panel p : tab_panels)
+            if (screen_.panels.shown(p)) {
+                screen_.tab = p;
+                break;
+            }
+    screen_.layout[Panel::controls] = {0, 0, w, top_h};
+    screen_.layout[Panel::timeline] = {0, top_h, w, timeline_h};
+    screen_.layout[Panel::transport] = {0, top_h + timeline_h, w, transport_h};
+}
+
 FrameContext App::frame_context() const {
     std::optional<Panel> focus;
     if (tour_.running()) focus = panel_from_name(tour_.steps[static_cast<std::size_t>(tour_.step)].focus);
@@ -466,12 +504,19 @@ FrameContext App::frame_context() const {
         .scale = ui_scale(),
         .high_contrast = prefs_.high_contrast,
         .edited_from = doc_.edited_from,
+        .compact = screen_.compact,
+        .tab = screen_.tab,
+        .panels = screen_.panels,
     };
 }
 
 void App::draw_views(const FrameContext& ctx, Commands& out) {
+    // In the compact layout the tab panels share one place: the chosen one
+    // shows, unless the tour, Live, Find or Code take that place.
+    const bool shared_taken = ctx.tour_step >= 0 || ctx.bottom_taken() || tour_.narrate.on;
     for (auto& view : views_) {
         if (!screen_.panels.shown(view->panel())) continue;  // closed by --panels
+        if (ctx.compact && is_tab_panel(view->panel()) && (shared_taken || view->panel() != ctx.tab)) continue;
         // Narrated play's large explanation takes the Explain panel's place.
         if (tour_.narrate.on && view->panel() == Panel::explain) continue;
         view->draw(ctx, out);

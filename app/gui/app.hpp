@@ -130,6 +130,8 @@ private:
     // scenario shown before kept, when its run passes a limit (model.md §11.6).
     bool rebuild(sim::Scenario scenario, bool keep_playhead, std::string& error);
     void compute_layout(float width, float height);
+    // The compact layout (state/screen.hpp): controls, timeline, transport, tabs, one shared place.
+    void compute_compact_layout(float width, float height);
     // The per-frame context the views read, built by field name from the parts.
     FrameContext frame_context() const;
     void draw_views(const FrameContext& ctx, Commands& out);
@@ -208,6 +210,7 @@ private:
     After on(const command::ExportPairSvg& c);
     After on(const command::NarrateToggle& c);
     After on(const command::SetPace& c);
+    After on(const command::ShowTab& c);
     // Narrated play's step (from advance).
     void narrate_step(double dt);
 

@@ -160,6 +160,13 @@ App::After App::on(const command::TourStop&) {
     return After::next;
 }
 
+App::After App::on(const command::ShowTab& c) {
+    if (!is_tab_panel(c.panel)) return After::next;
+    screen_.tab = c.panel;
+    screen_.relayout_pending = true;  // placed anew: it may have been moved while hidden
+    return After::next;
+}
+
 App::After App::on(const command::ResetLayout&) {
     screen_.relayout_pending = true;
     return After::next;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/edit.hpp"
+#include "core/panels.hpp"
 #include "core/strings.hpp"
 #include "leasescope/sim/explorer.hpp"
 
@@ -116,6 +117,12 @@ struct SetPace {
     double ticks_per_second = 1;
 };
 
+// On a cramped screen (the compact layout) the panels beside and under the
+// timeline share one place: this one shows there.
+struct ShowTab {
+    Panel panel = Panel::explain;
+};
+
 }  // namespace command
 
 using Command =
@@ -127,7 +134,7 @@ using Command =
                  command::LiveToggle, command::LiveRun, command::LiveCancel, command::FindToggle, command::FindRun,
                  command::FindCancel, command::CompareOpen, command::CompareSetB, command::CompareClose,
                  command::ExportPairSvg, command::NarrateToggle, command::SetPace, command::CodeToggle,
-                 command::TextEdited>;
+                 command::TextEdited, command::ShowTab>;
 
 using Commands = std::vector<Command>;
 

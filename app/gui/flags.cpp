@@ -28,15 +28,8 @@ void add_lecture_flags(CLI::App& cli, GuiFlags& f, CLI::Option* tick) {
                  "given too wins); not remembered");
 }
 
-}  // namespace
-
-std::optional<int> parse_flags(int argc, char** argv, GuiFlags& f) {
-    CLI::App cli{
-        "LeaseScope: replay Redis lease / leader-election scenarios on a timeline.\n"
-        "Opens the expiry-takeover preset when no scenario is given."};
-    std::string size_text = "1600x900";
-    cli.add_option("scenario", f.scenario_path, "Scenario file (JSON) to open");
-    add_lecture_flags(cli, f, cli.add_option("--tick", f.tick, "Put the playhead on this tick"));
+// What the window shows and what a headless run writes.
+void add_view_flags(CLI::App& cli, GuiFlags& f, std::string& size_text) {
     cli.add_option("--screenshot", f.screenshot, "Render one frame to this PNG file and exit");
     cli.add_option("--size", size_text,
                    "Window size WxH (default: the size of the last run, else 90 % of the screen; 1600x900 for "
@@ -54,6 +47,10 @@ std::optional<int> parse_flags(int argc, char** argv, GuiFlags& f) {
         ->each([&f](const std::string&) { f.tour = true; });
     cli.add_option("--svg", f.svg_path, "Also write the timeline as SVG to this file");
     cli.add_option("--trace", f.trace_path, "Also write the trace as JSONL to this file");
+}
+
+// Background work: a live run against Redis, the counterexample search; and the Code panel.
+void add_job_flags(CLI::App& cli, GuiFlags& f) {
     cli.add_option("--live", f.live_url,
                    "Open the Live panel and run the scenario against Redis at URL (default $LEASESCOPE_REDIS_URL, "
                    "else " +
@@ -72,6 +69,10 @@ std::optional<int> parse_flags(int argc, char** argv, GuiFlags& f) {
     cli.add_flag("--direct-draw", f.direct_draw,
                  "Draw the timeline afresh every frame instead of keeping its picture in a texture until it "
                  "changes (to compare frame times)");
+}
+
+// Side by side and narrated play.
+void add_compare_flags(CLI::App& cli, GuiFlags& f) {
     cli.add_option("--pair", f.pair,
                    "Open a ready-made pair side by side: gc-pause (fenced vs not), failover (lost lock vs fence "
                    "reset), expiry-autoextend (expiry-takeover without vs with autoExtend), at the tick where the runs "
@@ -89,6 +90,10 @@ std::optional<int> parse_flags(int argc, char** argv, GuiFlags& f) {
                  "the Explain panel's place; Space goes on");
     cli.add_option("--pace", f.pace, "Narrated play's pace in ticks per second (default 1)")
         ->check(CLI::Range(0.25, 8.0));
+}
+
+// The exit codes, the layout report, and where the assets and presets are.
+void add_file_flags(CLI::App& cli, GuiFlags& f) {
     cli.footer(
         "Exit status (as leasescope-cli's): 0 ok, 1 --live differs from the simulation, 2 bad input,\n"
         "3 --live could not reach Redis or reached no verdict, 4 an output could not be written,\n"
@@ -101,12 +106,10 @@ std::optional<int> parse_flags(int argc, char** argv, GuiFlags& f) {
                    "this file and exit");
     cli.add_option("--assets", f.assets, "Assets folder (string tables, tour, style)");
     cli.add_option("--scenarios", f.scenarios, "Folder of preset scenarios");
-    try {
-        cli.parse(argc, argv);
-    } catch (const CLI::ParseError& e) {
-        return cli.exit(e) == 0 ? io::exit_ok : io::exit_bad_input;
-    }
+}
 
+// What the parsed values mean together: --live's optional URL, --size's bounds.
+std::optional<int> finish_flags(const CLI::App& cli, GuiFlags& f, const std::string& size_text) {
     f.live = cli.count("--live") > 0;
     // "leasescope --live FILE": --live takes an optional URL, so CLI11 hands it
     // the scenario; a value that is not a URL is the scenario after all.
@@ -122,6 +125,27 @@ std::optional<int> parse_flags(int argc, char** argv, GuiFlags& f) {
         return io::exit_bad_input;
     }
     return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<int> parse_flags(int argc, char** argv, GuiFlags& f) {
+    CLI::App cli{
+        "LeaseScope: replay Redis lease / leader-election scenarios on a timeline.\n"
+        "Opens the expiry-takeover preset when no scenario is given."};
+    std::string size_text = "1600x900";
+    cli.add_option("scenario", f.scenario_path, "Scenario file (JSON) to open");
+    add_lecture_flags(cli, f, cli.add_option("--tick", f.tick, "Put the playhead on this tick"));
+    add_view_flags(cli, f, size_text);
+    add_job_flags(cli, f);
+    add_compare_flags(cli, f);
+    add_file_flags(cli, f);
+    try {
+        cli.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        return cli.exit(e) == 0 ? io::exit_ok : io::exit_bad_input;
+    }
+    return finish_flags(cli, f, size_text);
 }
 
 }  // namespace leasescope::gui

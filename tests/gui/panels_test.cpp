@@ -27,8 +27,11 @@ TEST(Panels, AnUnknownPanelIsNamedWithTheKnownOnes) {
     std::string error;
     EXPECT_FALSE(parse_panels("timeline,evnts", c, error));
     EXPECT_NE(error.find("\"evnts\""), std::string::npos) << error;
-    for (const PanelInfo& p : panel_table)
-        if (p.choosable) EXPECT_NE(error.find(std::string(p.name)), std::string::npos) << error;
+    for (const PanelInfo& p : panel_table) {
+        if (p.choosable) {
+            EXPECT_NE(error.find(std::string(p.name)), std::string::npos) << error;
+        }
+    }
     EXPECT_FALSE(c.limited);  // untouched on failure
 }
 

@@ -2,6 +2,9 @@
 // behind a trace event, built by the Redis store's own builders (code_snippets.hpp).
 #include "code_snippets.hpp"
 
+#include <utility>
+#include <vector>
+
 #include <fmt/format.h>
 
 namespace leasescope::gui {
@@ -58,6 +61,69 @@ std::string kotlin_duration(std::int64_t ms) {
     return fmt::format("{}.milliseconds", ms);
 }
 
+namespace {
+
+using Args = std::vector<std::pair<const char*, std::string>>;
+
+// "head(\n    key = value,\n    …\n)\n": a Kotlin constructor call or a
+// Spring annotation, one argument a line.
+std::string call_block(const std::string& head, const Args& args) {
+    std::string text = head + "(\n";
+    for (const auto& [key, value] : args) text += fmt::format("    {} = {},\n", key, value);
+    return text + ")\n";
+}
+
+std::string in_quotes(const std::string& text) { return "\"" + text + "\""; }
+
+// leader-core's group elector and Spring annotation (`out.kotlin`, `out.spring`):
+// LeaderGroupElectionOptions (java.time.Duration) and @LeaderGroupElection.
+void group_code(const sim::Scenario& scenario, const ElectorOptions* o, ClientCode& out) {
+    const std::int64_t t = scenario.tick_ms;
+    const std::string& lock = scenario.lock.name;
+    const std::string capacity = std::to_string(scenario.lock.capacity);
+    out.kotlin = call_block("val options = LeaderGroupElectionOptions",
+                            {{"maxLeaders", capacity},
+                             {"waitTime", fmt::format("Duration.ofMillis({})", ms_of(o->wait, t))},
+                             {"leaseTime", fmt::format("Duration.ofMillis({})", ms_of(o->lease, t))}}) +
+                 "val elector = LettuceLeaderGroupElector(connection, options)\n\n" +
+                 fmt::format("val value = elector.runIfLeader(\"{}\") {{ work() }}\n", lock);
+    out.spring = call_block("@LeaderGroupElection", {{"name", in_quotes(lock)},
+                                                     {"maxLeaders", capacity},
+                                                     {"waitTime", in_quotes(iso_duration(ms_of(o->wait, t)))},
+                                                     {"leaseTime", in_quotes(iso_duration(ms_of(o->lease, t)))}}) +
+                 "fun work(): Summary? = service.work()\n";
+}
+
+// leader-core's single-leader elector and Spring annotation (`out.kotlin`, `out.spring`).
+void single_code(const sim::Scenario& scenario, const ElectorOptions* o, ClientCode& out) {
+    const std::int64_t t = scenario.tick_ms;
+    const std::string& lock = scenario.lock.name;
+    const std::string auto_extend = o->auto_extend ? "true" : "false";
+    out.kotlin =
+        call_block("val options = LeaderElectionOptions", {{"waitTime", kotlin_duration(ms_of(o->wait, t))},
+                                                           {"leaseTime", kotlin_duration(ms_of(o->lease, t))},
+                                                           {"minLeaseTime", kotlin_duration(ms_of(o->min_lease, t))},
+                                                           {"autoExtend", auto_extend}}) +
+        "val elector = LettuceLeaderElector(connection, options)\n\n" +
+        fmt::format(
+            "val value = elector.runIfLeader(\"{0}\") {{ work() }}\n"
+            "\n"
+            "when (val r = elector.runIfLeaderResult(\"{0}\") {{ work() }}) {{\n"
+            "    is LeaderRunResult.Elected -> done(r.value)\n"
+            "    LeaderRunResult.Skipped -> skipped()\n"
+            "    is LeaderRunResult.ActionFailed -> failed(r.cause)\n"
+            "}}\n",
+            lock);
+    out.spring = call_block("@LeaderElection", {{"name", in_quotes(lock)},
+                                                {"waitTime", in_quotes(iso_duration(ms_of(o->wait, t)))},
+                                                {"leaseTime", in_quotes(iso_duration(ms_of(o->lease, t)))},
+                                                {"minLeaseTime", in_quotes(iso_duration(ms_of(o->min_lease, t)))},
+                                                {"autoExtend", auto_extend}}) +
+                 "fun work(): Summary? = service.work()\n";
+}
+
+}  // namespace
+
 ClientCode client_code(const sim::Scenario& scenario, NodeIndex node) {
     ClientCode out;
     const ElectorOptions* o = options_of(scenario, node);
@@ -65,59 +131,10 @@ ClientCode client_code(const sim::Scenario& scenario, NodeIndex node) {
     const std::int64_t t = scenario.tick_ms;
     const std::string& lock = scenario.lock.name;
     out.group = scenario.lock.capacity > 1 || scenario.elector == ElectorKind::group;
-    if (out.group) {
-        // leader-core LeaderGroupElectionOptions (java.time.Duration) and the
-        // @LeaderGroupElection annotation: maxLeaders, waitTime, leaseTime.
-        out.kotlin = fmt::format(
-            "val options = LeaderGroupElectionOptions(\n"
-            "    maxLeaders = {},\n"
-            "    waitTime = Duration.ofMillis({}),\n"
-            "    leaseTime = Duration.ofMillis({}),\n"
-            ")\n"
-            "val elector = LettuceLeaderGroupElector(connection, options)\n"
-            "\n"
-            "val value = elector.runIfLeader(\"{}\") {{ work() }}\n",
-            scenario.lock.capacity, ms_of(o->wait, t), ms_of(o->lease, t), lock);
-        out.spring = fmt::format(
-            "@LeaderGroupElection(\n"
-            "    name = \"{}\",\n"
-            "    maxLeaders = {},\n"
-            "    waitTime = \"{}\",\n"
-            "    leaseTime = \"{}\",\n"
-            ")\n"
-            "fun work(): Summary? = service.work()\n",
-            lock, scenario.lock.capacity, iso_duration(ms_of(o->wait, t)), iso_duration(ms_of(o->lease, t)));
-    } else {
-        out.kotlin = fmt::format(
-            "val options = LeaderElectionOptions(\n"
-            "    waitTime = {},\n"
-            "    leaseTime = {},\n"
-            "    minLeaseTime = {},\n"
-            "    autoExtend = {},\n"
-            ")\n"
-            "val elector = LettuceLeaderElector(connection, options)\n"
-            "\n"
-            "val value = elector.runIfLeader(\"{}\") {{ work() }}\n"
-            "\n"
-            "when (val r = elector.runIfLeaderResult(\"{}\") {{ work() }}) {{\n"
-            "    is LeaderRunResult.Elected -> done(r.value)\n"
-            "    LeaderRunResult.Skipped -> skipped()\n"
-            "    is LeaderRunResult.ActionFailed -> failed(r.cause)\n"
-            "}}\n",
-            kotlin_duration(ms_of(o->wait, t)), kotlin_duration(ms_of(o->lease, t)),
-            kotlin_duration(ms_of(o->min_lease, t)), o->auto_extend ? "true" : "false", lock, lock);
-        out.spring = fmt::format(
-            "@LeaderElection(\n"
-            "    name = \"{}\",\n"
-            "    waitTime = \"{}\",\n"
-            "    leaseTime = \"{}\",\n"
-            "    minLeaseTime = \"{}\",\n"
-            "    autoExtend = {},\n"
-            ")\n"
-            "fun work(): Summary? = service.work()\n",
-            lock, iso_duration(ms_of(o->wait, t)), iso_duration(ms_of(o->lease, t)),
-            iso_duration(ms_of(o->min_lease, t)), o->auto_extend ? "true" : "false");
-    }
+    if (out.group)
+        group_code(scenario, o, out);
+    else
+        single_code(scenario, o, out);
     // d-core's leader-election protocol: the token and the fencing number
     // come back from acquire!; resign! takes the hold-off in milliseconds.
     const std::string resign_opts =

@@ -3,6 +3,9 @@
 
 #include <array>
 #include <cmath>
+#include <initializer_list>
+
+#include "leasescope/engine/assert.hpp"
 
 namespace leasescope::gui {
 namespace {
@@ -68,174 +71,118 @@ const std::vector<P> down_triangle{P{0, 1.1f}, P{-1, -0.8f}, P{1, -0.8f}};
 const std::vector<P> diamond{P{0, -1.05f}, P{1.05f, 0}, P{0, 1.05f}, P{-1.05f, 0}};
 const std::vector<P> square{P{-0.85f, -0.85f}, P{0.85f, -0.85f}, P{0.85f, 0.85f}, P{-0.85f, 0.85f}};
 
-Glyph make(MarkerKind kind) {
+// Glyphs with a few parts, each a line of the table below.
+Glyph with(std::initializer_list<GlyphPart> parts, float extent = 1.0f) {
     Glyph g;
-    switch (kind) {
-        case MarkerKind::start:  // a thin upright line: a run begins
-            g.parts.push_back(line({P{0, -0.9f}, P{0, 0.9f}}, Ink::mark, 0.22f));
-            break;
-        case MarkerKind::acquire:  // an upward triangle: the lock is taken
-            solid(g, up_triangle);
-            break;
-        case MarkerKind::acquire_busy:  // a small dot: one more try
-            g.parts.push_back(disc(0, 0, 0.35f));
-            g.extent = 0.4f;
-            break;
-        case MarkerKind::acquire_error:  // a hollow upward triangle with a dot: no answer
-            hollow(g, up_triangle);
-            dot(g, 0.2f);
-            break;
-        case MarkerKind::acquire_regressed: {  // an arrow pointing back: the counter went backwards
-            const std::vector<P> head{P{-1.1f, 0}, P{-0.1f, -0.95f}, P{-0.1f, 0.95f}};
-            const std::vector<P> shaft{P{-0.2f, -0.38f}, P{1.05f, -0.38f}, P{1.05f, 0.38f}, P{-0.2f, 0.38f}};
-            g.parts.push_back(poly(head));
-            g.parts.push_back(poly(shaft));
-            g.parts.push_back(outline({P{-1.1f, 0}, P{-0.1f, -0.95f}, P{-0.1f, -0.38f}, P{1.05f, -0.38f},
-                                       P{1.05f, 0.38f}, P{-0.1f, 0.38f}, P{-0.1f, 0.95f}},
-                                      Ink::white, 0.16f));
-            g.extent = 1.1f;
-            break;
-        }
-        case MarkerKind::skip:  // a hollow square: gave up waiting
-            hollow(g, square);
-            break;
-        case MarkerKind::extend:  // a diamond: the lease is pushed forward
-            solid(g, diamond);
-            break;
-        case MarkerKind::extend_lost:  // a hollow diamond, slashed: the lease is gone
-            hollow(g, diamond);
-            slash(g);
-            break;
-        case MarkerKind::extend_error:  // a hollow diamond with a dot: no answer
-            hollow(g, diamond);
-            dot(g);
-            break;
-        case MarkerKind::release:  // a downward triangle: the lock is given back
-            solid(g, down_triangle);
-            break;
-        case MarkerKind::release_rejected:  // a hollow downward triangle, slashed: refused
-            hollow(g, down_triangle);
-            g.parts.push_back(line({P{-0.42f, 0.1f}, P{0.42f, -0.62f}}, Ink::mark, 0.26f));
-            break;
-        case MarkerKind::release_error:  // a hollow downward triangle with a dot: no answer
-            hollow(g, down_triangle);
-            dot(g, -0.2f);
-            break;
-        case MarkerKind::expire: {  // an hourglass: the record's time ran out
-            const std::vector<P> top{P{-0.85f, -1}, P{0.85f, -1}, P{0, 0}};
-            const std::vector<P> bottom{P{0, 0}, P{0.85f, 1}, P{-0.85f, 1}};
-            g.parts.push_back(poly(top));
-            g.parts.push_back(poly(bottom));
-            g.parts.push_back(
-                outline({P{-0.85f, -1}, P{0.85f, -1}, P{0, 0}, P{0.85f, 1}, P{-0.85f, 1}, P{0, 0}}, Ink::white, 0.14f));
-            break;
-        }
-        case MarkerKind::write_current:  // a disc with a check: written by the current holder
-            g.parts.push_back(disc(0, 0, 1.0f));
-            g.parts.push_back(ring(0, 0, 1.0f, Ink::white, 0.16f));
-            check(g);
-            break;
-        case MarkerKind::write_stale:  // a square with a check: it landed, but the writer's lease was gone
-            solid(g, square);
-            check(g);
-            break;
-        case MarkerKind::write_unsafe: {  // a burst with "!": an older number landed after a newer one
-            std::vector<P> star;
-            for (int i = 0; i < 16; ++i) {
-                const float a = -1.5707963f + 6.2831853f * static_cast<float>(i) / 16.0f;
-                const float rr = i % 2 == 0 ? 1.3f : 0.72f;
-                star.push_back(P{rr * std::cos(a), rr * std::sin(a)});
-            }
-            // A white halo first: the burst stays loud on a crimson STALE bar.
-            g.parts.push_back(outline(star, Ink::white, 0.4f));
-            // Filled as a fan of convex pieces (a star is not convex).
-            g.parts.push_back(poly(regular(8, 0.74f, -1.5707963f + 0.3926991f)));
-            for (int i = 0; i < 16; i += 2) {
-                const P tip = star[static_cast<std::size_t>(i)];
-                const P before = star[static_cast<std::size_t>((i + 15) % 16)];
-                const P after = star[static_cast<std::size_t>(i + 1)];
-                g.parts.push_back(poly({before, tip, after}));
-            }
-            g.parts.push_back(outline(star, Ink::dark, 0.12f));
-            g.parts.push_back(line({P{0, -0.62f}, P{0, 0.12f}}, Ink::white, 0.26f));
-            g.parts.push_back(disc(0, 0.42f, 0.15f, Ink::white));
-            g.extent = 1.45f;
-            break;
-        }
-        case MarkerKind::write_rejected_fence:  // an octagon (a stop sign) with a bar: the fence refused it
-            octagon(g);
-            bar(g);
-            break;
-        case MarkerKind::write_rejected_token: {  // a shield with a bar: token validation refused it
-            const std::vector<P> shield{P{-0.9f, -0.95f}, P{0.9f, -0.95f}, P{0.9f, 0.2f}, P{0, 1.1f}, P{-0.9f, 0.2f}};
-            solid(g, shield);
-            bar(g);
-            g.extent = 1.1f;
-            break;
-        }
-        case MarkerKind::pause:  // two bars: stop-the-world
-            g.parts.push_back(poly({P{-0.75f, -0.9f}, P{-0.2f, -0.9f}, P{-0.2f, 0.9f}, P{-0.75f, 0.9f}}));
-            g.parts.push_back(poly({P{0.2f, -0.9f}, P{0.75f, -0.9f}, P{0.75f, 0.9f}, P{0.2f, 0.9f}}));
-            break;
-        case MarkerKind::resume:  // play: it runs again
-            solid(g, {P{-0.7f, -0.9f}, P{0.9f, 0}, P{-0.7f, 0.9f}});
-            break;
-        case MarkerKind::crash:  // a bold X on a white disc: the node is gone
-            g.parts.push_back(disc(0, 0, 1.1f, Ink::white));
-            g.parts.push_back(line({P{-0.7f, -0.7f}, P{0.7f, 0.7f}}, Ink::mark, 0.38f));
-            g.parts.push_back(line({P{-0.7f, 0.7f}, P{0.7f, -0.7f}}, Ink::mark, 0.38f));
-            g.extent = 1.1f;
-            break;
-        case MarkerKind::partition:  // a zigzag: the link is cut
-            g.parts.push_back(line({P{-0.2f, -1}, P{0.45f, -0.3f}, P{-0.45f, 0.3f}, P{0.2f, 1}}, Ink::mark, 0.32f));
-            break;
-        case MarkerKind::heal:  // a ring: the link is whole again
-            g.parts.push_back(ring(0, 0, 0.7f, Ink::mark, 0.3f));
-            break;
-        case MarkerKind::failover_leases:
-        case MarkerKind::failover_all: {  // a database cylinder: the store failed over
-            std::vector<P> body;          // the outline: top ellipse's back, right side, bottom arc, left side
-            for (int i = 0; i <= 8; ++i) {
-                const float a = 3.1415927f + 3.1415927f * static_cast<float>(i) / 8.0f;
-                body.push_back(P{0.9f * std::cos(a), -0.7f + 0.3f * std::sin(a)});
-            }
-            for (int i = 0; i <= 8; ++i) {
-                const float a = 3.1415927f * static_cast<float>(i) / 8.0f;
-                body.push_back(P{0.9f * std::cos(a), 0.7f + 0.3f * std::sin(a)});
-            }
-            std::vector<P> rim;  // the front of the top ellipse
-            for (int i = 0; i <= 8; ++i) {
-                const float a = 3.1415927f * static_cast<float>(i) / 8.0f;
-                rim.push_back(P{0.9f * std::cos(a), -0.7f + 0.3f * std::sin(a)});
-            }
-            if (kind == MarkerKind::failover_all) {
-                // Filled: everything is gone, the fencing counter too.
-                g.parts.push_back(poly(body));
-                g.parts.push_back(line(rim, Ink::white, 0.16f));
-                g.parts.push_back(outline(body, Ink::dark, 0.12f));
-            } else {
-                // Hollow: the leases are gone, the counter survived.
-                g.parts.push_back(poly(body, Ink::white));
-                g.parts.push_back(outline(body, Ink::mark, 0.26f));
-                g.parts.push_back(line(rim, Ink::mark, 0.2f));
-            }
-            break;
-        }
-        case MarkerKind::op_read:  // a small ring with a dot: someone looked
-            g.parts.push_back(ring(0, 0, 0.55f, Ink::mark, 0.2f));
-            g.parts.push_back(disc(0, 0, 0.2f));
-            g.extent = 0.65f;
-            break;
-        case MarkerKind::overlap_begin:
-        case MarkerKind::overlap_end:  // never drawn as marks (the overlap band); a bar if asked
-            g.parts.push_back(poly({P{-0.2f, -1}, P{0.2f, -1}, P{0.2f, 1}, P{-0.2f, 1}}));
-            break;
-        case MarkerKind::write_lost_update:
-        case MarkerKind::write_holder_rejected:
-        case MarkerKind::acquire_duplicate:  // safety_marks below
-        case MarkerKind::count_: break;
-    }
+    g.parts.assign(parts.begin(), parts.end());
+    g.extent = extent;
     return g;
+}
+Glyph solid_shape(const std::vector<P>& pts) {
+    Glyph g;
+    solid(g, pts);
+    return g;
+}
+// A hollow shape, slashed or with a dot (at `dot_y`): refused, or no answer.
+Glyph hollow_shape(const std::vector<P>& pts) {
+    Glyph g;
+    hollow(g, pts);
+    return g;
+}
+Glyph hollow_dot(const std::vector<P>& pts, float dot_y) {
+    Glyph g = hollow_shape(pts);
+    dot(g, dot_y);
+    return g;
+}
+
+Glyph acquire_regressed_glyph() {  // an arrow pointing back: the counter went backwards
+    const std::vector<P> head{P{-1.1f, 0}, P{-0.1f, -0.95f}, P{-0.1f, 0.95f}};
+    const std::vector<P> shaft{P{-0.2f, -0.38f}, P{1.05f, -0.38f}, P{1.05f, 0.38f}, P{-0.2f, 0.38f}};
+    return with({poly(head), poly(shaft),
+                 outline({P{-1.1f, 0}, P{-0.1f, -0.95f}, P{-0.1f, -0.38f}, P{1.05f, -0.38f}, P{1.05f, 0.38f},
+                          P{-0.1f, 0.38f}, P{-0.1f, 0.95f}},
+                         Ink::white, 0.16f)},
+                1.1f);
+}
+
+Glyph expire_glyph() {  // an hourglass: the record's time ran out
+    const std::vector<P> top{P{-0.85f, -1}, P{0.85f, -1}, P{0, 0}};
+    const std::vector<P> bottom{P{0, 0}, P{0.85f, 1}, P{-0.85f, 1}};
+    return with(
+        {poly(top), poly(bottom),
+         outline({P{-0.85f, -1}, P{0.85f, -1}, P{0, 0}, P{0.85f, 1}, P{-0.85f, 1}, P{0, 0}}, Ink::white, 0.14f)});
+}
+
+Glyph write_current_glyph() {  // a disc with a check: written by the current holder
+    Glyph g = with({disc(0, 0, 1.0f), ring(0, 0, 1.0f, Ink::white, 0.16f)});
+    check(g);
+    return g;
+}
+
+Glyph write_stale_glyph() {  // a square with a check: it landed, but the writer's lease was gone
+    Glyph g = solid_shape(square);
+    check(g);
+    return g;
+}
+
+Glyph write_unsafe_glyph() {  // a burst with "!": an older number landed after a newer one
+    std::vector<P> star;
+    for (int i = 0; i < 16; ++i) {
+        const float a = -1.5707963f + 6.2831853f * static_cast<float>(i) / 16.0f;
+        const float rr = i % 2 == 0 ? 1.3f : 0.72f;
+        star.push_back(P{rr * std::cos(a), rr * std::sin(a)});
+    }
+    Glyph g;
+    // A white halo first: the burst stays loud on a crimson STALE bar.
+    g.parts.push_back(outline(star, Ink::white, 0.4f));
+    // Filled as a fan of convex pieces (a star is not convex).
+    g.parts.push_back(poly(regular(8, 0.74f, -1.5707963f + 0.3926991f)));
+    for (int i = 0; i < 16; i += 2) {
+        const P tip = star[static_cast<std::size_t>(i)];
+        const P before = star[static_cast<std::size_t>((i + 15) % 16)];
+        const P after = star[static_cast<std::size_t>(i + 1)];
+        g.parts.push_back(poly({before, tip, after}));
+    }
+    g.parts.push_back(outline(star, Ink::dark, 0.12f));
+    g.parts.push_back(line({P{0, -0.62f}, P{0, 0.12f}}, Ink::white, 0.26f));
+    g.parts.push_back(disc(0, 0.42f, 0.15f, Ink::white));
+    g.extent = 1.45f;
+    return g;
+}
+
+Glyph write_rejected_fence_glyph() {  // an octagon (a stop sign) with a bar: the fence refused it
+    Glyph g;
+    octagon(g);
+    bar(g);
+    return g;
+}
+
+Glyph write_rejected_token_glyph() {  // a shield with a bar: token validation refused it
+    Glyph g = solid_shape({P{-0.9f, -0.95f}, P{0.9f, -0.95f}, P{0.9f, 0.2f}, P{0, 1.1f}, P{-0.9f, 0.2f}});
+    bar(g);
+    g.extent = 1.1f;
+    return g;
+}
+
+// A database cylinder: the store failed over. Filled (`all`): everything is
+// gone, the fencing counter too; hollow: the leases are gone, the counter survived.
+Glyph failover_glyph(bool all) {
+    std::vector<P> body;  // the outline: top ellipse's back, right side, bottom arc, left side
+    for (int i = 0; i <= 8; ++i) {
+        const float a = 3.1415927f + 3.1415927f * static_cast<float>(i) / 8.0f;
+        body.push_back(P{0.9f * std::cos(a), -0.7f + 0.3f * std::sin(a)});
+    }
+    for (int i = 0; i <= 8; ++i) {
+        const float a = 3.1415927f * static_cast<float>(i) / 8.0f;
+        body.push_back(P{0.9f * std::cos(a), 0.7f + 0.3f * std::sin(a)});
+    }
+    std::vector<P> rim;  // the front of the top ellipse
+    for (int i = 0; i <= 8; ++i) {
+        const float a = 3.1415927f * static_cast<float>(i) / 8.0f;
+        rim.push_back(P{0.9f * std::cos(a), -0.7f + 0.3f * std::sin(a)});
+    }
+    if (all) return with({poly(body), line(rim, Ink::white, 0.16f), outline(body, Ink::dark, 0.12f)});
+    return with({poly(body, Ink::white), outline(body, Ink::mark, 0.26f), line(rim, Ink::mark, 0.2f)});
 }
 
 // The marks of the safety violations (model.md §9.6-§9.8), one small builder each.
@@ -261,18 +208,96 @@ Glyph duplicate_glyph() {  // two upward triangles, one behind the other: one nu
     g.extent = 1.3f;
     return g;
 }
-struct SafetyMark {
+
+struct GlyphRow {
     MarkerKind kind;
     Glyph (*make)();
 };
-constexpr SafetyMark safety_marks[] = {{MarkerKind::write_lost_update, lost_update_glyph},
-                                       {MarkerKind::write_holder_rejected, holder_rejected_glyph},
-                                       {MarkerKind::acquire_duplicate, duplicate_glyph}};
+
+// One row per mark: its kind and its shape, with what the shape says. A new
+// mark is a new row (and, for an intricate shape, a function above).
+const GlyphRow glyph_rows[] = {
+    {MarkerKind::start,  // a thin upright line: a run begins
+     [] {
+         return with({line({P{0, -0.9f}, P{0, 0.9f}}, Ink::mark, 0.22f)});
+     }},
+    {MarkerKind::acquire, [] { return solid_shape(up_triangle); }},  // an upward triangle: the lock is taken
+    {MarkerKind::acquire_busy, [] { return with({disc(0, 0, 0.35f)}, 0.4f); }},  // a small dot: one more try
+    {MarkerKind::acquire_error, [] { return hollow_dot(up_triangle, 0.2f); }},   // hollow, a dot: no answer
+    {MarkerKind::acquire_regressed, acquire_regressed_glyph},
+    {MarkerKind::skip, [] { return hollow_shape(square); }},    // a hollow square: gave up waiting
+    {MarkerKind::extend, [] { return solid_shape(diamond); }},  // a diamond: the lease is pushed forward
+    {MarkerKind::extend_lost,                                   // a hollow diamond, slashed: the lease is gone
+     [] {
+         Glyph g = hollow_shape(diamond);
+         slash(g);
+         return g;
+     }},
+    {MarkerKind::extend_error, [] { return hollow_dot(diamond, 0.0f); }},  // a hollow diamond with a dot: no answer
+    {MarkerKind::release, [] { return solid_shape(down_triangle); }},  // a downward triangle: the lock is given back
+    {MarkerKind::release_rejected,                                     // a hollow downward triangle, slashed: refused
+     [] {
+         Glyph g = hollow_shape(down_triangle);
+         g.parts.push_back(line({P{-0.42f, 0.1f}, P{0.42f, -0.62f}}, Ink::mark, 0.26f));
+         return g;
+     }},
+    {MarkerKind::release_error, [] { return hollow_dot(down_triangle, -0.2f); }},  // hollow, a dot: no answer
+    {MarkerKind::expire, expire_glyph},
+    {MarkerKind::write_current, write_current_glyph},
+    {MarkerKind::write_stale, write_stale_glyph},
+    {MarkerKind::write_unsafe, write_unsafe_glyph},
+    {MarkerKind::write_rejected_fence, write_rejected_fence_glyph},
+    {MarkerKind::write_rejected_token, write_rejected_token_glyph},
+    {MarkerKind::write_lost_update, lost_update_glyph},
+    {MarkerKind::write_holder_rejected, holder_rejected_glyph},
+    {MarkerKind::acquire_duplicate, duplicate_glyph},
+    {MarkerKind::pause,  // two bars: stop-the-world
+     [] {
+         return with({poly({P{-0.75f, -0.9f}, P{-0.2f, -0.9f}, P{-0.2f, 0.9f}, P{-0.75f, 0.9f}}),
+                      poly({P{0.2f, -0.9f}, P{0.75f, -0.9f}, P{0.75f, 0.9f}, P{0.2f, 0.9f}})});
+     }},
+    {MarkerKind::resume,
+     [] {
+         return solid_shape({P{-0.7f, -0.9f}, P{0.9f, 0}, P{-0.7f, 0.9f}});
+     }},                 // play
+    {MarkerKind::crash,  // a bold X on a white disc: the node is gone
+     [] {
+         return with({disc(0, 0, 1.1f, Ink::white), line({P{-0.7f, -0.7f}, P{0.7f, 0.7f}}, Ink::mark, 0.38f),
+                      line({P{-0.7f, 0.7f}, P{0.7f, -0.7f}}, Ink::mark, 0.38f)},
+                     1.1f);
+     }},
+    {MarkerKind::partition,  // a zigzag: the link is cut
+     [] {
+         return with({line({P{-0.2f, -1}, P{0.45f, -0.3f}, P{-0.45f, 0.3f}, P{0.2f, 1}}, Ink::mark, 0.32f)});
+     }},
+    {MarkerKind::heal, [] { return with({ring(0, 0, 0.7f, Ink::mark, 0.3f)}); }},  // a ring: the link is whole again
+    {MarkerKind::failover_leases, [] { return failover_glyph(false); }},
+    {MarkerKind::failover_all, [] { return failover_glyph(true); }},
+    {MarkerKind::op_read,  // a small ring with a dot: someone looked
+     [] {
+         return with({ring(0, 0, 0.55f, Ink::mark, 0.2f), disc(0, 0, 0.2f)}, 0.65f);
+     }},
+    // Never drawn as marks (the overlap band); a bar if asked.
+    {MarkerKind::overlap_begin,
+     [] {
+         return with({poly({P{-0.2f, -1}, P{0.2f, -1}, P{0.2f, 1}, P{-0.2f, 1}})});
+     }},
+    {MarkerKind::overlap_end,
+     [] {
+         return with({poly({P{-0.2f, -1}, P{0.2f, -1}, P{0.2f, 1}, P{-0.2f, 1}})});
+     }},
+};
 
 std::array<Glyph, static_cast<std::size_t>(MarkerKind::count_)> make_all() {
     std::array<Glyph, static_cast<std::size_t>(MarkerKind::count_)> all;
-    for (std::size_t k = 0; k < all.size(); ++k) all[k] = make(static_cast<MarkerKind>(k));
-    for (const SafetyMark& m : safety_marks) all[static_cast<std::size_t>(m.kind)] = m.make();
+    std::array<bool, static_cast<std::size_t>(MarkerKind::count_)> made{};
+    for (const GlyphRow& row : glyph_rows) {
+        const auto k = static_cast<std::size_t>(row.kind);
+        LS_ASSERT(!made[k]);  // one row per mark
+        all[k] = row.make();
+        made[k] = true;
+    }
+    for (bool m : made) LS_ASSERT(m);  // every mark has its row
     return all;
 }
 

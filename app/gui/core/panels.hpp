@@ -87,6 +87,20 @@ struct PanelLayout {
     const PanelRect& operator[](Panel p) const { return rects[panel_index(p)]; }
 };
 
+// The compact layout (App::compute_layout): below this many em of width or
+// height the side columns and the bottom row cannot each show a readable
+// panel, so they share one place under the timeline, one panel at a time.
+inline constexpr float compact_em_w = 40.0f;
+inline constexpr float compact_em_h = 24.0f;
+// The panels that share that place, in the order of their tabs.
+inline constexpr std::array<Panel, 6> tab_panels{Panel::explain,  Panel::events,     Panel::record,
+                                                 Panel::resource, Panel::candidates, Panel::action};
+constexpr bool is_tab_panel(Panel p) {
+    for (Panel t : tab_panels)
+        if (t == p) return true;
+    return false;
+}
+
 // The projector preset (`--projector`): what a lecture hall needs, fixed
 // here so the flag, --help and the docs say one thing. Text, lanes and marks
 // at 175 % (the back row reads a 1920×1080 projection; 250 % would leave the

@@ -22,6 +22,12 @@ struct Screen {
     // Headless runs and "reset layout" place every panel on the computed layout.
     bool force_layout = false;
     std::uint64_t frames = 0;
+    // The compact layout (a screen under compact_em_w × compact_em_h em: a
+    // small window or a large scale): the timeline and the transport take
+    // the full width, and the other panels share the place under them, one
+    // at a time, chosen on a row of tabs.
+    bool compact = false;
+    Panel tab = Panel::explain;  // the panel shown there
 };
 
 }  // namespace leasescope::gui

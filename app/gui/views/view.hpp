@@ -79,6 +79,9 @@ struct FrameContext {
     float scale = 1.0f;              // the UI scale (projector mode): fixed pixel sizes are multiplied by it
     bool high_contrast = false;      // the high-contrast palette is on
     std::string edited_from;         // the preset this scenario is an edited copy of (App::edited_from)
+    bool compact = false;            // the compact layout (state/screen.hpp)
+    Panel tab = Panel::explain;      // in the compact layout, the panel shown under the timeline
+    PanelChoice panels;              // which panels --panels leaves open
     // The Live, Find or Code panel covers the bottom row (events and explanation).
     bool bottom_taken() const { return live.open || find.open || code_open; }
 
@@ -96,6 +99,10 @@ public:
     virtual void draw(const FrameContext& ctx, Commands& out) = 0;
 };
 
+// The compact layout's row of tabs (view_tabs.cpp), in the current window's
+// menu bar: one per panel of tab_panels that --panels leaves open.
+void draw_tabs(const FrameContext& ctx, Commands& out);
+
 // Every view, in drawing order (defined in view_list.cpp).
 std::vector<std::unique_ptr<View>> make_views();
 
@@ -105,8 +112,11 @@ std::vector<std::unique_ptr<View>> make_views();
 std::int32_t chosen_event(const FrameContext& ctx);
 
 // Places the next window on the layout rectangle of `panel` and begins it with
-// the fixed-panel flags; returns what ImGui::Begin returns.
-bool begin_panel(const FrameContext& ctx, Panel panel, const char* title, ImGuiWindowFlags extra = 0);
+// the fixed-panel flags; returns what ImGui::Begin returns. In the compact
+// layout a tab panel given `out` has the row of tabs for its title: a menu
+// bar that stays while the panel scrolls (view_tabs.cpp).
+bool begin_panel(const FrameContext& ctx, Panel panel, const char* title, ImGuiWindowFlags extra = 0,
+                 Commands* out = nullptr);
 
 ImU32 col(const Rgba& c);
 ImU32 col(const Rgba& c, float alpha_scale);

@@ -12,8 +12,8 @@ class ActionView final : public View {
 public:
     Panel panel() const override { return Panel::action; }
 
-    void draw(const FrameContext& ctx, Commands&) override {
-        if (!begin_panel(ctx, panel(), ctx.tr("panel.action"))) {
+    void draw(const FrameContext& ctx, Commands& out) override {
+        if (!begin_panel(ctx, panel(), ctx.tr("panel.action"), 0, &out)) {
             ImGui::End();
             return;
         }

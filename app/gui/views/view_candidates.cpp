@@ -12,8 +12,8 @@ class CandidatesView final : public View {
 public:
     Panel panel() const override { return Panel::candidates; }
 
-    void draw(const FrameContext& ctx, Commands&) override {
-        if (!begin_panel(ctx, panel(), ctx.tr("panel.candidates"))) {
+    void draw(const FrameContext& ctx, Commands& out) override {
+        if (!begin_panel(ctx, panel(), ctx.tr("panel.candidates"), 0, &out)) {
             ImGui::End();
             return;
         }

@@ -35,7 +35,9 @@ std::int32_t chosen_event(const FrameContext& ctx) {
     return chosen;
 }
 
-bool begin_panel(const FrameContext& ctx, Panel panel, const char* title, ImGuiWindowFlags extra) {
+bool begin_panel(const FrameContext& ctx, Panel panel, const char* title, ImGuiWindowFlags extra, Commands* out) {
+    const bool tabs = ctx.compact && out != nullptr && is_tab_panel(panel);
+    if (tabs) extra |= ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_MenuBar;
     const PanelRect& r = ctx.layout[panel];
     const ImGuiCond cond = ctx.relayout ? ImGuiCond_Always : ImGuiCond_FirstUseEver;
     ImGui::SetNextWindowPos(ImVec2(r.x, r.y), cond);
@@ -43,7 +45,9 @@ bool begin_panel(const FrameContext& ctx, Panel panel, const char* title, ImGuiW
     // The visible title is translated; "###id" keeps the window's identity
     // (and its remembered settings) the same in both languages.
     const std::string label = std::string(title) + "###" + panel_name(panel);
-    return ImGui::Begin(label.c_str(), nullptr, ImGuiWindowFlags_NoCollapse | extra);
+    const bool open = ImGui::Begin(label.c_str(), nullptr, ImGuiWindowFlags_NoCollapse | extra);
+    if (open && tabs) draw_tabs(ctx, *out);
+    return open;
 }
 
 void badge(const char* text, const Rgba& fill, const Rgba& text_color) {

@@ -210,20 +210,10 @@ void draw_b_knobs(const FrameContext& ctx, const ComparePair& pair, Commands& ou
     }
 }
 
-}  // namespace
-
-void draw_compare(const FrameContext& ctx, const ComparePair& pair, Commands& out) {
-    const ImGuiIO& io = ImGui::GetIO();
-    const float w = io.DisplaySize.x, h = io.DisplaySize.y, em = ImGui::GetFontSize();
-    const Tick t_end = pair.end_tick(ctx.lanes);
-    const auto& d = pair.divergence();
-    const Tick divergence = d.differ ? d.first_tick : -1;
-    // Each run marks its own divergent event (a run with no more events marks diff's tick).
-    const Tick mark_a = !d.differ ? -1 : (d.tick_a >= 0 ? d.tick_a : d.tick);
-    const Tick mark_b = !d.differ ? -1 : (d.tick_b >= 0 ? d.tick_b : d.tick);
-
-    // The top bar: title, transport, exports, close; then B's knobs.
-    const float top_h = std::round(em * 4.4f);
+// The top bar: title, transport, exports, close; then B's knobs.
+void draw_compare_top(const FrameContext& ctx, const ComparePair& pair, Tick t_end, Tick divergence, float top_h,
+                      Commands& out) {
+    const float w = ImGui::GetIO().DisplaySize.x, em = ImGui::GetFontSize();
     fixed_window("##compare_top", ImVec2(0, 0), ImVec2(w, top_h));
     ImGui::PushFont(ctx.fonts.title);
     ImGui::TextUnformatted(ctx.tr("compare.title"));
@@ -261,6 +251,37 @@ void draw_compare(const FrameContext& ctx, const ComparePair& pair, Commands& ou
     else if (!ctx.notice.empty())
         ImGui::TextDisabled("%s", ctx.notice.c_str());
     ImGui::End();
+}
+
+// The difference in words, at the bottom.
+void draw_compare_words(const FrameContext& ctx, const ComparePair& pair, float words_h) {
+    const ImGuiIO& io = ImGui::GetIO();
+    fixed_window("##compare_words", ImVec2(0, io.DisplaySize.y - words_h), ImVec2(io.DisplaySize.x, words_h));
+    ImGui::PushFont(ctx.fonts.title);
+    ImGui::TextUnformatted(ctx.tr("compare.in_words"));
+    ImGui::PopFont();
+    ImGui::PushTextWrapPos(0.0f);
+    for (const Sentence& s : pair.sentences()) {
+        ImGui::Bullet();
+        ImGui::TextUnformatted(s.text.c_str());
+    }
+    ImGui::PopTextWrapPos();
+    ImGui::End();
+}
+
+}  // namespace
+
+void draw_compare(const FrameContext& ctx, const ComparePair& pair, Commands& out) {
+    const ImGuiIO& io = ImGui::GetIO();
+    const float w = io.DisplaySize.x, h = io.DisplaySize.y, em = ImGui::GetFontSize();
+    const Tick t_end = pair.end_tick(ctx.lanes);
+    const auto& d = pair.divergence();
+    const Tick divergence = d.differ ? d.first_tick : -1;
+    // Each run marks its own divergent event (a run with no more events marks diff's tick).
+    const Tick mark_a = !d.differ ? -1 : (d.tick_a >= 0 ? d.tick_a : d.tick);
+    const Tick mark_b = !d.differ ? -1 : (d.tick_b >= 0 ? d.tick_b : d.tick);
+    const float top_h = std::round(em * 4.4f);
+    draw_compare_top(ctx, pair, t_end, divergence, top_h, out);
 
     // The two runs, each with its state column, then the words.
     const float words_h = std::round(std::max(em * 7.0f, h * 0.19f));
@@ -286,17 +307,7 @@ void draw_compare(const FrameContext& ctx, const ComparePair& pair, Commands& ou
         draw_state(ctx, run);
         ImGui::End();
     }
-    fixed_window("##compare_words", ImVec2(0, h - words_h), ImVec2(w, words_h));
-    ImGui::PushFont(ctx.fonts.title);
-    ImGui::TextUnformatted(ctx.tr("compare.in_words"));
-    ImGui::PopFont();
-    ImGui::PushTextWrapPos(0.0f);
-    for (const Sentence& s : pair.sentences()) {
-        ImGui::Bullet();
-        ImGui::TextUnformatted(s.text.c_str());
-    }
-    ImGui::PopTextWrapPos();
-    ImGui::End();
+    draw_compare_words(ctx, pair, words_h);
 }
 
 void draw_compare_menu(const FrameContext& ctx, Commands& out) {

@@ -35,9 +35,27 @@ public:
             if (ImGui::Button(ctx.tr("ctl.back_to_preset"))) out.push_back(command::LoadPreset{ctx.edited_from});
             if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", ctx.tr("tip.back_to_preset"));
         }
-        // The buttons flow: on a narrow window they wrap to the next row, never off the edge.
+        draw_file_buttons(ctx, out);
+        draw_buttons(ctx, out, em);
+        draw_message(ctx, em);
+        draw_knobs(ctx, out, em);
+        ImGui::Spacing();
+        draw_lesson(ctx);
+        // The bar is as tall as its wrapped knobs and lesson: ask the app for that height.
+        const float needed =
+            ImGui::GetCursorPosY() + ImGui::GetStyle().WindowPadding.y - ImGui::GetStyle().ItemSpacing.y;
+        if (std::fabs(needed - ImGui::GetWindowHeight()) >= 1.0f) {
+            out.push_back(command::SetTopHeight{needed});
+        }
+        ImGui::End();
+    }
+
+private:
+    // Open and Save. The buttons flow: on a narrow window they wrap to the
+    // next row, never off the edge. In the browser, Open is the browser's
+    // file dialog and Save a download (platform.hpp).
+    void draw_file_buttons(const FrameContext& ctx, Commands& out) {
         flow(button_w(ctx.tr("ctl.open")), ImGui::GetStyle().ItemSpacing.x);
-        // In the browser, Open is the browser's file dialog and Save a download (platform.hpp).
         if (ImGui::Button(ctx.tr("ctl.open"))) {
             path_ = ctx.scenario_path;
             if (shell_picks_files())
@@ -55,6 +73,10 @@ public:
         }
         path_popup<command::OpenPath>("open_popup", ctx.tr("ctl.open"), ctx, out);
         path_popup<command::SavePath>("save_popup", ctx.tr("ctl.save"), ctx, out);
+    }
+
+    // The language, the tour, the panels' toggles, Export, Compare, layout and View.
+    static void draw_buttons(const FrameContext& ctx, Commands& out, float em) {
         // Language: switchable while running.
         // Each language by its own name, the same in both tables.
         flow(button_w(ctx.tr("ctl.lang_en")) + 2 + button_w(ctx.tr("ctl.lang_ko")), em);
@@ -94,20 +116,8 @@ public:
         if (ImGui::Button(ctx.tr("ctl.reset_layout"))) out.push_back(command::ResetLayout{});
         flow(button_w(ctx.tr("ctl.view")), ImGui::GetStyle().ItemSpacing.x);
         draw_view_menu(ctx, out);
-        draw_message(ctx, em);
-        draw_knobs(ctx, out, em);
-        ImGui::Spacing();
-        draw_lesson(ctx);
-        // The bar is as tall as its wrapped knobs and lesson: ask the app for that height.
-        const float needed =
-            ImGui::GetCursorPosY() + ImGui::GetStyle().WindowPadding.y - ImGui::GetStyle().ItemSpacing.y;
-        if (std::fabs(needed - ImGui::GetWindowHeight()) >= 1.0f) {
-            out.push_back(command::SetTopHeight{needed});
-        }
-        ImGui::End();
     }
 
-private:
     // Messages after the buttons, wrapped to the bar's width.
     static void draw_message(const FrameContext& ctx, float em) {
         const std::string& message = !ctx.error.empty() ? ctx.error : ctx.notice;

@@ -10,10 +10,10 @@ class ExplainView final : public View {
 public:
     Panel panel() const override { return Panel::explain; }
 
-    void draw(const FrameContext& ctx, Commands&) override {
+    void draw(const FrameContext& ctx, Commands& out) override {
         if (ctx.tour_step >= 0) return;  // the tour card takes this place
         if (ctx.bottom_taken()) return;  // so does the Live or Find panel
-        if (!begin_panel(ctx, panel(), ctx.tr("panel.explain"))) {
+        if (!begin_panel(ctx, panel(), ctx.tr("panel.explain"), 0, &out)) {
             ImGui::End();
             return;
         }

@@ -38,19 +38,39 @@ class RecordView final : public View {
 public:
     Panel panel() const override { return Panel::record; }
 
-    void draw(const FrameContext& ctx, Commands&) override {
-        if (!begin_panel(ctx, panel(), ctx.tr("panel.record"))) {
+    void draw(const FrameContext& ctx, Commands& out) override {
+        if (!begin_panel(ctx, panel(), ctx.tr("panel.record"), 0, &out)) {
             ImGui::End();
             return;
         }
         const sim::Snapshot& snap = ctx.snap;
-        const Tick t = snap.tick;
         ImGui::PushFont(ctx.fonts.title);
         ImGui::TextUnformatted(ctx.scenario.lock.name.c_str());
         ImGui::PopFont();
-        ImGui::TextDisabled("%s", ctx.strings.tr("record.at_tick", {{"tick", std::to_string(t)}}).c_str());
-        // The store-wide part first (the counter, what a failover did, the
-        // hold-off): it tells the fencing lesson and must not scroll away.
+        ImGui::TextDisabled("%s", ctx.strings.tr("record.at_tick", {{"tick", std::to_string(snap.tick)}}).c_str());
+        draw_store_wide(ctx);
+        ImGui::Separator();
+        ImGui::Spacing();
+        std::size_t shown = 0;
+        for (std::size_t i = 0; i < snap.slots.size(); ++i) {
+            if (shown >= 12) {
+                ImGui::TextDisabled(
+                    "%s", ctx.strings.tr("record.more_slots", {{"count", std::to_string(snap.slots.size() - shown)}})
+                              .c_str());
+                break;
+            }
+            ++shown;
+            draw_slot_card(ctx, i);
+        }
+        ImGui::End();
+    }
+
+private:
+    // The store-wide part first (the counter, what a failover did, the
+    // hold-off): it tells the fencing lesson and must not scroll away.
+    static void draw_store_wide(const FrameContext& ctx) {
+        const sim::Snapshot& snap = ctx.snap;
+        const Tick t = snap.tick;
         ImGui::PushTextWrapPos(0.0f);
         ImGui::Text("%s  %lld", ctx.tr("record.counter"), static_cast<long long>(snap.counter));
         // The note beside the counter when it fits, else under it (wrapped).
@@ -71,77 +91,70 @@ public:
             ImGui::Text("%s  —", ctx.tr("record.holdoff"));
         }
         ImGui::PopTextWrapPos();
-        ImGui::Separator();
-        ImGui::Spacing();
-        ImDrawList* dl = ImGui::GetWindowDrawList();
-        const float w = ImGui::GetContentRegionAvail().x;
-        std::size_t shown = 0;
-        for (std::size_t i = 0; i < snap.slots.size(); ++i) {
-            if (shown >= 12) {
-                ImGui::TextDisabled(
-                    "%s", ctx.strings.tr("record.more_slots", {{"count", std::to_string(snap.slots.size() - shown)}})
-                              .c_str());
-                break;
-            }
-            ++shown;
-            const SlotRecord& r = snap.slots[i];
-            const bool valid = r.valid_at(t);
-            ImGui::PushID(static_cast<int>(i));
-            const ImVec2 p = ImGui::GetCursorScreenPos();
-            // The card is as tall as its wrapped lines: its words are drawn
-            // first (channel 1), the card under them once their height is known.
-            dl->ChannelsSplit(2);
-            dl->ChannelsSetCurrent(1);
-            ImGui::SetCursorScreenPos(ImVec2(p.x + 8, p.y + 4));
-            ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + w - 16);
-            ImGui::BeginGroup();
-            const std::string slot_title = ctx.strings.tr("lane.slot", {{"slot", std::to_string(i)}});
-            if (!valid) {
-                ImGui::Text("%s  —  %s", slot_title.c_str(), ctx.tr("record.vacant"));
-            } else {
-                ImGui::Text("%s", slot_title.c_str());
-                const std::string owner = std::string(ctx.tr("record.owner")) + " " + r.owner;
-                if (ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x +
-                        ImGui::CalcTextSize(owner.c_str()).x <=
-                    p.x + w - 8)
-                    ImGui::SameLine();
-                ImGui::TextColored(ImVec4(0.16f, 0.43f, 0.75f, 1), "%s %s", ctx.tr("record.owner"), r.owner.c_str());
-                ImGui::Text("%s %s    %s %lld", ctx.tr("record.token"), short_token(r.token, 8).c_str(),
-                            ctx.tr("record.fencing"), static_cast<long long>(r.fencing));
-                const Tick left = r.expires_at - t;
-                // What is left of the TTL its last acquisition or renewal set, and when: numbers the
-                // event table shows (the span since the acquisition mixed a renewed lease with the first).
-                const std::size_t end = ctx.timeline.first_event_at_or_after(t + 1);
-                const auto set = ttl_set(ctx.timeline.trace(), end, r.token);
-                const Tick lease_total = std::max<Tick>(1, set ? set->ttl : r.expires_at - r.acquired_at);
-                ImGui::TextUnformatted(ttl_words(ctx.timeline.trace(), end, r, t, ctx.strings).c_str());
-                // The TTL as a draining bar.
-                const ImVec2 bp = ImGui::GetCursorScreenPos();
-                const float bw = w - 16;
-                const float frac = std::clamp(static_cast<float>(left) / static_cast<float>(lease_total), 0.0f, 1.0f);
-                dl->AddRectFilled(bp, ImVec2(bp.x + bw, bp.y + 8), IM_COL32(210, 214, 220, 255), 4.0f);
-                dl->AddRectFilled(
-                    bp, ImVec2(bp.x + bw * frac, bp.y + 8),
-                    col(left <= 1 ? ctx.palette.of(MarkerKind::expire) : ctx.palette.of(SpanKind::running)), 4.0f);
-                ImGui::Dummy(ImVec2(bw, 10));
-            }
-            ImGui::EndGroup();
-            ImGui::PopTextWrapPos();
-            const float card_h = ImGui::GetItemRectMax().y - p.y + 6;
-            dl->ChannelsSetCurrent(0);
-            dl->AddRectFilled(p, ImVec2(p.x + w, p.y + card_h),
-                              valid ? col(ctx.palette.of(SpanKind::record), 0.10f) : IM_COL32(240, 240, 240, 255),
-                              6.0f);
-            dl->AddRect(p, ImVec2(p.x + w, p.y + card_h),
-                        valid ? col(ctx.palette.of(SpanKind::record)) : col(ctx.palette.grid), 6.0f, 0, 1.5f);
-            dl->ChannelsMerge();
-            ImGui::SetCursorScreenPos(ImVec2(p.x, p.y + card_h + 6));
-            ImGui::PopID();
-        }
-        ImGui::End();
     }
 
-private:
+    // One slot's card. It is as tall as its wrapped lines: its words are
+    // drawn first (channel 1), the card under them once their height is known.
+    static void draw_slot_card(const FrameContext& ctx, std::size_t i) {
+        const SlotRecord& r = ctx.snap.slots[i];
+        const bool valid = r.valid_at(ctx.snap.tick);
+        ImDrawList* dl = ImGui::GetWindowDrawList();
+        const float w = ImGui::GetContentRegionAvail().x;
+        ImGui::PushID(static_cast<int>(i));
+        const ImVec2 p = ImGui::GetCursorScreenPos();
+        dl->ChannelsSplit(2);
+        dl->ChannelsSetCurrent(1);
+        ImGui::SetCursorScreenPos(ImVec2(p.x + 8, p.y + 4));
+        ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + w - 16);
+        ImGui::BeginGroup();
+        const std::string slot_title = ctx.strings.tr("lane.slot", {{"slot", std::to_string(i)}});
+        if (!valid)
+            ImGui::Text("%s  —  %s", slot_title.c_str(), ctx.tr("record.vacant"));
+        else
+            draw_slot_words(ctx, r, slot_title, p.x + w - 8, w);
+        ImGui::EndGroup();
+        ImGui::PopTextWrapPos();
+        const float card_h = ImGui::GetItemRectMax().y - p.y + 6;
+        dl->ChannelsSetCurrent(0);
+        dl->AddRectFilled(p, ImVec2(p.x + w, p.y + card_h),
+                          valid ? col(ctx.palette.of(SpanKind::record), 0.10f) : IM_COL32(240, 240, 240, 255), 6.0f);
+        dl->AddRect(p, ImVec2(p.x + w, p.y + card_h),
+                    valid ? col(ctx.palette.of(SpanKind::record)) : col(ctx.palette.grid), 6.0f, 0, 1.5f);
+        dl->ChannelsMerge();
+        ImGui::SetCursorScreenPos(ImVec2(p.x, p.y + card_h + 6));
+        ImGui::PopID();
+    }
+
+    // A held slot: its owner (beside the title when it fits, up to `right`),
+    // token and fencing number, the TTL in words and as a draining bar.
+    static void draw_slot_words(const FrameContext& ctx, const SlotRecord& r, const std::string& slot_title,
+                                float right, float w) {
+        const Tick t = ctx.snap.tick;
+        ImDrawList* dl = ImGui::GetWindowDrawList();
+        ImGui::Text("%s", slot_title.c_str());
+        const std::string owner = std::string(ctx.tr("record.owner")) + " " + r.owner;
+        if (ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + ImGui::CalcTextSize(owner.c_str()).x <= right)
+            ImGui::SameLine();
+        ImGui::TextColored(ImVec4(0.16f, 0.43f, 0.75f, 1), "%s %s", ctx.tr("record.owner"), r.owner.c_str());
+        ImGui::Text("%s %s    %s %lld", ctx.tr("record.token"), short_token(r.token, 8).c_str(),
+                    ctx.tr("record.fencing"), static_cast<long long>(r.fencing));
+        const Tick left = r.expires_at - t;
+        // What is left of the TTL its last acquisition or renewal set, and when: numbers the
+        // event table shows (the span since the acquisition mixed a renewed lease with the first).
+        const std::size_t end = ctx.timeline.first_event_at_or_after(t + 1);
+        const auto set = ttl_set(ctx.timeline.trace(), end, r.token);
+        const Tick lease_total = std::max<Tick>(1, set ? set->ttl : r.expires_at - r.acquired_at);
+        ImGui::TextUnformatted(ttl_words(ctx.timeline.trace(), end, r, t, ctx.strings).c_str());
+        const ImVec2 bp = ImGui::GetCursorScreenPos();
+        const float bw = w - 16;
+        const float frac = std::clamp(static_cast<float>(left) / static_cast<float>(lease_total), 0.0f, 1.0f);
+        dl->AddRectFilled(bp, ImVec2(bp.x + bw, bp.y + 8), IM_COL32(210, 214, 220, 255), 4.0f);
+        dl->AddRectFilled(bp, ImVec2(bp.x + bw * frac, bp.y + 8),
+                          col(left <= 1 ? ctx.palette.of(MarkerKind::expire) : ctx.palette.of(SpanKind::running)),
+                          4.0f);
+        ImGui::Dummy(ImVec2(bw, 10));
+    }
+
     // After a failover the panel says what the store lost, with the failover's
     // mark: the leases, or the counter too (then the number shown was reset).
     static void draw_failover(const FrameContext& ctx) {

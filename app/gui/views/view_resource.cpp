@@ -11,7 +11,7 @@ public:
     Panel panel() const override { return Panel::resource; }
 
     void draw(const FrameContext& ctx, Commands& out) override {
-        if (!begin_panel(ctx, panel(), ctx.tr("panel.resource"))) {
+        if (!begin_panel(ctx, panel(), ctx.tr("panel.resource"), 0, &out)) {
             ImGui::End();
             return;
         }

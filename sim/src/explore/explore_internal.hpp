@@ -59,9 +59,6 @@ inline bool clashes(const Fault& a, const Fault& b) {
     return a.at < b.end() && b.at < a.end();
 }
 
-// "a, b , c" -> {"a", "b", "c"}, each trimmed of spaces (explore_options.cpp).
-std::vector<std::string_view> split_list(std::string_view text);
-
 // The due table's rows: ticks first … last, nothing due yet (explore_space.cpp).
 void size_table(Explorer::DueTable& table, Tick first, Tick last, std::int32_t nodes);
 // Whether adding `f` to the run the table records can change anything

@@ -6,25 +6,11 @@
 #include <fmt/ranges.h>
 
 #include "explore_internal.hpp"
+#include "leasescope/sim/text_list.hpp"
 
 namespace leasescope::sim {
 
 using namespace explore_detail;
-
-std::vector<std::string_view> explore_detail::split_list(std::string_view text) {
-    std::vector<std::string_view> items;
-    std::size_t begin = 0;
-    while (begin <= text.size()) {
-        std::size_t end = text.find(',', begin);
-        if (end == std::string_view::npos) end = text.size();
-        std::string_view item = text.substr(begin, end - begin);
-        while (!item.empty() && item.front() == ' ') item.remove_prefix(1);
-        while (!item.empty() && item.back() == ' ') item.remove_suffix(1);
-        items.push_back(item);
-        begin = end + 1;
-    }
-    return items;
-}
 
 Result<Properties, std::string> parse_properties(std::string_view text) {
     Properties p{false, false, false, false};
