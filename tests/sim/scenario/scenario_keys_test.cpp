@@ -533,11 +533,14 @@ TEST(ScenarioKeys, AbsentKeysTakeTheTablesDefaults) {
         {"resource/mode", sim::to_string(s->resource)},
         {"fault/mode", sim::to_string(s->faults[0].mode)},
         {"fault/lose", sim::to_string(s->faults[1].lose)},
+        {"store", json::object()},
+        {"store/clock", json::object()},
+        {"clock/drift_ppm", s->lock.clock.drift_ppm},
     };
     std::size_t checked = 0;
     for (const ScenarioKey& k : leasescope::sim::scenario_keys()) {
         if (k.fallback == nullptr || k.section == Section::candidate) continue;
-        const char* prefix[] = {"", "lock/", "resource/", "text/", "candidate/", "fault/", "op/"};
+        const char* prefix[] = {"", "lock/", "resource/", "text/", "candidate/", "fault/", "op/", "store/", "clock/"};
         const std::string name = prefix[static_cast<int>(k.section)] + std::string(k.name);
         ASSERT_EQ(parsed.count(name), 1u) << name << " has a default the test does not read";
         EXPECT_EQ(parsed.at(name), json::parse(k.fallback)) << name;
@@ -551,7 +554,7 @@ TEST(ScenarioKeys, AbsentKeysTakeTheTablesDefaults) {
 // set), and a path the table does not have is refused with its nearest key.
 TEST(ScenarioKeys, SetAcceptsTheTablesPaths) {
     const std::string text = text_of(base());
-    const char* prefix[] = {"", "lock.", "resource.", "", "", "", ""};
+    const char* prefix[] = {"", "lock.", "resource.", "", "", "", "", "store.", ""};
     std::size_t checked = 0;
     for (const ScenarioKey& k : leasescope::sim::scenario_keys()) {
         const bool settable = k.section == Section::top || k.section == Section::lock || k.section == Section::resource;

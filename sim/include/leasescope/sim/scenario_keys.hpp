@@ -25,12 +25,12 @@ enum class Section {
     top,        // the file's top level
     lock,       // /lock
     resource,   // /resource
-    store,      // /store: the store (Redis) itself
-    clock,      // a clock object {"drift_ppm": P}: /store/clock and a candidate's clock
     text,       // a title or summary: {"en": …, "ko": …}
     candidate,  // /candidates/N and, but for "name", /defaults
     fault,      // /faults/N, per kind
     op,         // /ops/N, per op
+    store,      // /store: the store (Redis) itself
+    clock,      // a clock object {"drift_ppm": P}: /store/clock and a candidate's clock
 };
 
 enum class ValueType {
