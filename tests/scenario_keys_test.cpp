@@ -304,6 +304,7 @@ const char* doc_type(leasescope::sim::KeyKind kind) {
         case leasescope::sim::KeyKind::integer: return "integer";
         case leasescope::sim::KeyKind::flag: return "boolean";
         case leasescope::sim::KeyKind::offsets: return "array of integers";
+        case leasescope::sim::KeyKind::network: return "object";
     }
     return "?";
 }

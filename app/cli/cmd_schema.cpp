@@ -51,6 +51,9 @@ schema_json candidate_properties() {
                               {"maxItems", limits::writes_max},
                               {"description", description}};
                 break;
+            case sim::KeyKind::network:
+                p[k->name] = described(ref("network"), description);
+                continue;
             case sim::KeyKind::name: break;
         }
         if (sim::has_schema_default(*k)) {
@@ -59,6 +62,27 @@ schema_json candidate_properties() {
         }
     }
     return p;
+}
+
+schema_json identifier_schema() {
+    return schema_json{{"type", "string"},
+                       {"minLength", 1},
+                       {"maxLength", limits::name_length_max},
+                       {"pattern", "^[A-Za-z0-9._:-]+$"},
+                       {"description",
+                        "Letters, digits, '-', '_', '.' and ':' only (it becomes part of a file name and of Redis "
+                        "keys)."}};
+}
+
+// "network" (model.md §16.1), at the top level, in "defaults" and in a candidate.
+schema_json network_schema() {
+    const schema_json latency = integer(0, limits::latency_max, "Ticks on the wire (model.md §16.1).");
+    return schema_json{{"type", "object"},
+                       {"properties", {{"request", latency}, {"reply", latency}, {"write", latency}}},
+                       {"additionalProperties", false},
+                       {"description",
+                        "Latencies in ticks of calls to the store (request, reply) and of writes to the resource. "
+                        "Merged key by key: a candidate's, then \"defaults\"', then the top level's, then 0."}};
 }
 
 schema_json fault_schema() {
@@ -85,6 +109,15 @@ schema_json fault_schema() {
              "sees an error."}}}},
          {"kind", "node", "at", "ticks"});
     kind("crash", {{"node", node}, {"at", at}}, {"kind", "node", "at"});
+    kind("delay",
+         {{"node", node},
+          {"at", at},
+          {"ticks", ticks},
+          {"link",
+           {{"enum", {"request", "reply", "write"}},
+            {"description", "Which of the node's messages: its calls' requests, their replies, or its writes."}}},
+          {"extra", integer(0, limits::delay_extra_max, "Extra ticks on the wire for a message sent in the window.")}},
+         {"kind", "node", "at", "ticks", "link", "extra"});
     kind("failover",
          {{"at", at},
           {"lose",
@@ -99,8 +132,8 @@ schema_json fault_schema() {
         {"description", "Something that goes wrong, at the start of tick \"at\". The keys allowed depend on \"kind\"."},
         {"properties",
          {{"kind",
-           {{"enum", {"pause", "partition", "crash", "failover"}},
-            {"description", "pause, partition, crash or failover."}}}}},
+           {{"enum", {"pause", "partition", "crash", "failover", "delay"}},
+            {"description", "pause, partition, crash, failover or delay."}}}}},
         {"required", {"kind"}},
         {"allOf", kinds}};
 }
@@ -133,13 +166,7 @@ schema_json op_schema() {
 }  // namespace
 
 std::string scenario_schema() {
-    schema_json identifier = {{"type", "string"},
-                              {"minLength", 1},
-                              {"maxLength", limits::name_length_max},
-                              {"pattern", "^[A-Za-z0-9._:-]+$"},
-                              {"description",
-                               "Letters, digits, '-', '_', '.' and ':' only (it becomes part of a file name "
-                               "and of Redis keys)."}};
+    const schema_json identifier = identifier_schema();
     schema_json name = {{"type", "string"},
                         {"minLength", 1},
                         {"maxLength", limits::name_length_max},
@@ -215,6 +242,7 @@ std::string scenario_schema() {
     props["order"] = {{"enum", {"declared", "shuffled"}},
                       {"default", "declared"},
                       {"description", "Order in which nodes act within a tick's acquire phase."}};
+    props["network"] = described(ref("network"), "Every node's latencies; see $defs/network.");
     props["lock"] = {
         {"type", "object"},
         {"description", "The Redis record."},
@@ -269,7 +297,7 @@ std::string scenario_schema() {
     root["additionalProperties"] = false;
     root["allOf"] = rules;
     root["$defs"] = {{"identifier", identifier}, {"name", name},     {"text", text}, {"candidate", candidate},
-                     {"fault", fault_schema()},  {"op", op_schema()}};
+                     {"fault", fault_schema()},  {"op", op_schema()}, {"network", network_schema()}};
     return root.dump(2) + "\n";
 }
 

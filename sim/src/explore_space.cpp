@@ -119,6 +119,7 @@ bool explore_detail::relevant(const Fault& f, const Explorer::DueTable& table) {
         case FaultKind::failover:
             if ((flags & flag_store_held) != 0) return true;
             return f.lose == FailoverLoss::all && (flags & flag_counter_used) != 0 && (flags & flag_someone_left) != 0;
+        case FaultKind::delay: return true;  // never added by the explorer
     }
     return true;
 }

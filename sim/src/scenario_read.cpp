@@ -30,19 +30,21 @@ NodeIndex get_node(const json& v, const std::string& path, const Scenario& s) {
 std::optional<Fault> read_fault(const json& v, std::size_t index, const Scenario& s, Failures& errors) {
     const std::string path = fmt::format("/faults/{}", index);
     need_object(v, path);
-    if (!v.contains("kind")) fail(path, "missing \"kind\" (pause, partition, crash or failover)");
+    if (!v.contains("kind")) fail(path, "missing \"kind\" (pause, partition, crash, failover or delay)");
     Fault f;
     f.kind = get_enum<FaultKind>(v["kind"], path + "/kind",
                                  {{"pause", FaultKind::pause},
                                   {"partition", FaultKind::partition},
                                   {"crash", FaultKind::crash},
-                                  {"failover", FaultKind::failover}});
+                                  {"failover", FaultKind::failover},
+                                  {"delay", FaultKind::delay}});
     std::vector<std::string> keys;
     switch (f.kind) {
         case FaultKind::pause: keys = {"kind", "node", "at", "ticks"}; break;
         case FaultKind::partition: keys = {"kind", "node", "at", "ticks", "mode"}; break;
         case FaultKind::crash: keys = {"kind", "node", "at"}; break;
         case FaultKind::failover: keys = {"kind", "at", "lose"}; break;
+        case FaultKind::delay: keys = {"kind", "node", "at", "ticks", "link", "extra"}; break;
     }
     if (!check_keys(v, path, keys, errors)) return std::nullopt;
     for (const auto& key : keys) {
@@ -51,8 +53,13 @@ std::optional<Fault> read_fault(const json& v, std::size_t index, const Scenario
     }
     f.at = get_int(v["at"], path + "/at", 0, limits::horizon_max);
     if (f.kind != FaultKind::failover) f.node = get_node(v["node"], path + "/node", s);
-    if (f.kind == FaultKind::pause || f.kind == FaultKind::partition)
+    if (f.kind == FaultKind::pause || f.kind == FaultKind::partition || f.kind == FaultKind::delay)
         f.ticks = get_int(v["ticks"], path + "/ticks", 1, limits::duration_max);
+    if (f.kind == FaultKind::delay) {
+        f.link = get_enum<Link>(v["link"], path + "/link",
+                                {{"request", Link::request}, {"reply", Link::reply}, {"write", Link::write}});
+        f.extra = get_int(v["extra"], path + "/extra", 0, limits::delay_extra_max);
+    }
     if (v.contains("mode"))
         f.mode = get_enum<PartitionMode>(
             v["mode"], path + "/mode",
@@ -158,6 +165,7 @@ void read_top_values(const json& root, Scenario& s, Failures& errors) {
             s.order = get_enum<Order>(root["order"], "/order",
                                       {{"declared", Order::declared}, {"shuffled", Order::shuffled}});
         });
+    if (root.contains("network")) attempt(errors, [&] { read_network(root["network"], "/network", s.network); });
 }
 
 // /lock, and the elector its capacity implies (model.md §5.2).
@@ -243,8 +251,8 @@ void read_op_list(const json& root, Scenario& s, Failures& errors) {
 Scenario read_scenario(const json& root, Failures& errors) {
     need_object(root, "/");
     check_keys(root, "",
-               {"$schema", "name", "title", "summary", "tick_ms", "horizon", "seed", "order", "lock", "resource",
-                "defaults", "candidates", "faults", "ops"},
+               {"$schema", "name", "title", "summary", "tick_ms", "horizon", "seed", "order", "network", "lock",
+                "resource", "defaults", "candidates", "faults", "ops"},
                errors);
     Scenario s;
     // "$schema" names the schema for editors (leasescope-cli schema); it must be a string.
@@ -260,7 +268,8 @@ Scenario read_scenario(const json& root, Failures& errors) {
     read_top_values(root, s, errors);
     read_lock_section(root, s, errors);
     read_resource_section(root, s, errors);
-    const Defaults defaults = read_defaults(root, errors);
+    Defaults defaults = read_defaults(root, errors);
+    defaults.network = s.network;
     bool candidates_ok = attempt(errors, [&] {
         if (!root.contains("candidates"))
             fail("/", "missing \"candidates\" (required: an array of one or more candidates)");
@@ -289,6 +298,7 @@ Scenario read_scenario(const json& root, Failures& errors) {
             c.name = r.name;
             candidates_ok = false;
         }
+        read_candidate_wire(defaults, candidates[i], i, c, errors);
         attempt(errors, [&] {
             if (auto [it, fresh] = seen.emplace(c.name, i); !fresh)
                 fail(fmt::format("/candidates/{}/name", i),

@@ -83,8 +83,10 @@ void Simulation::phase_faults(Tick t, Store& store, EventSink& sink, std::option
                 LS_ASSERT(nf.pauses_active >= 0);
                 nf.paused = nf.pauses_active > 0;
                 ev.op = edge.is_end ? EventOp::resume : EventOp::pause;
-                // A due entry met while paused was dropped: file it again.
+                // A due entry met while paused was dropped: file it again,
+                // with the answers that came meanwhile (model.md §16.3).
                 if (!nf.paused) arm(f.node);
+                if (!nf.paused && !deferred_.empty()) undefer(f.node, t);
                 break;
             }
             case FaultKind::partition: {
@@ -116,6 +118,7 @@ void Simulation::phase_faults(Tick t, Store& store, EventSink& sink, std::option
                 }
                 electors_[node].crash(t);
                 note_finished(node, was_finished);
+                if (!deferred_.empty()) undefer(f.node, t);  // its calls end with their replies (§16.4)
                 ev.op = EventOp::crash;
                 break;
             }
@@ -129,6 +132,7 @@ void Simulation::phase_faults(Tick t, Store& store, EventSink& sink, std::option
                 ev.details.add(f.lose == FailoverLoss::all ? Detail::all : Detail::leases);
                 break;
             }
+            case FaultKind::delay: LS_ASSERT(false && "a delay has no edges"); break;
         }
         emit(sink, ev);
     }
@@ -166,6 +170,11 @@ void Simulation::phase_expiry(Tick t, Store& store, EventSink& sink, std::option
 }
 
 void Simulation::phase_work(Tick t, Store& store, EventSink& sink, std::optional<StoreError>& failure) {
+    // Writes and releases arriving now come before this tick's sends (model.md §16.3).
+    if (!wire_.empty()) {
+        deliver(t, Phase::work, store, sink, failure);
+        if (failure) return;
+    }
     // Walks the executing nodes in declared order, keeping those still
     // executing in place (kept = how many so far).
     std::size_t kept = 0;
@@ -190,109 +199,157 @@ void Simulation::phase_work(Tick t, Store& store, EventSink& sink, std::optional
         const WorkEffect effect = e.advance(t);
         const RunRecord& run = *e.latest_run();
         if (effect.write) {
-            Validity validity_value = Validity::vacant;
-            if (model_ != nullptr) {
-                validity_value = model_->do_validate(t, run.token);
+            if (write_on_wire(node, t)) {
+                send_write(node, t);
             } else {
-                auto validity = store.validate(t, run.token);
-                if (!validity.ok()) {
-                    failure = validity.error();
-                    return;
-                }
-                validity_value = validity.value();
+                judge_write(t, node, run.run, run.token, *run.fencing, t, store, sink, failure);
+                if (failure) return;
             }
-            const bool current = validity_value == Validity::current;
-            const Fencing fencing = *run.fencing;
-            const auto& highest = resource_.highest_accepted;
-            const bool below = highest && fencing < *highest;
-            bool accepted = true;
-            switch (scenario_->resource) {
-                case ResourceMode::off: accepted = true; break;
-                case ResourceMode::check: accepted = !below; break;
-                case ResourceMode::validate: accepted = current; break;
-            }
-            EventView ev = run_event(t, Phase::work, EventOp::write, e, run);
-            ev.fencing = fencing;
-            ev.outcome = accepted ? Outcome::accepted : Outcome::rejected;
-            if (!current) ev.details.add(Detail::stale);
-            // unsafe_write is defined for mode off only: validate does not
-            // compare fencing numbers, and check never accepts one below.
-            if (accepted && below && scenario_->resource == ResourceMode::off) {
-                ev.details.add(Detail::unsafe_write);
-                ++violations_.unsafe_write;
-            }
-            if (accepted) {
-                ++resource_.accepted;
-                resource_.highest_accepted = highest ? std::max(*highest, fencing) : fencing;
-            } else {
-                ++resource_.rejected;
-            }
-            emit(sink, ev);
         }
         if (!effect.ended) continue;
+        --kept;  // no longer executing
+        if (call_on_wire(node, t)) {
+            // The release takes time: the run ends when its answer comes (§16.4).
+            const Tick keep = e.begin_release(t, *effect.ended);
+            note_finished(i, false);
+            send_call(EventOp::release, node, t, keep, store, sink, failure);
+            if (failure) return;
+            continue;
+        }
         const Fencing fencing = *run.fencing;
         auto reply = [&] {
             if (model_ != nullptr && !node_faults_[i].partition) return e.end_action(t, *effect.ended, *model_);
             PartitionChannel channel(store, node_faults_[i].partition);
             return e.end_action(t, *effect.ended, channel);
         }();
-        --kept;  // no longer executing
         note_finished(i, false);
         arm(node);
-        const RunRecord& ended = *e.latest_run();
-        EventView ev = run_event(t, Phase::work, EventOp::release, e, ended);
-        ev.fencing = fencing;
-        if (!reply.ok()) {
-            ev.outcome = Outcome::error;
-        } else {
-            const ReleaseReply& r = reply.value();
-            switch (r.outcome) {
-                case ReleaseOutcome::released:
-                    ev.outcome = Outcome::released;
-                    ev.slot = r.slot;
-                    break;
-                case ReleaseOutcome::kept:
-                    ev.outcome = Outcome::kept;
-                    ev.slot = r.slot;
-                    ev.ttl = r.until - t;
-                    break;
-                case ReleaseOutcome::not_owner: ev.outcome = Outcome::not_owner; break;
-            }
-        }
+        EventView ev = release_event(t, e, *e.latest_run(), fencing, reply);
         emit(sink, ev);
     }
 }
 
+// A write judged by the resource at its arrival tick t (model.md §8, §16.5).
+void Simulation::judge_write(Tick t, NodeIndex node, std::int32_t run, std::string_view token, Fencing fencing,
+                             Tick sent, Store& store, EventSink& sink, std::optional<StoreError>& failure) {
+    Validity validity_value = Validity::vacant;
+    if (model_ != nullptr) {
+        validity_value = model_->do_validate(t, token);
+    } else {
+        auto validity = store.validate(t, token);
+        if (!validity.ok()) {
+            failure = validity.error();
+            return;
+        }
+        validity_value = validity.value();
+    }
+    const bool current = validity_value == Validity::current;
+    const auto& highest = resource_.highest_accepted;
+    const bool below = highest && fencing < *highest;
+    bool accepted = true;
+    switch (scenario_->resource) {
+        case ResourceMode::off: accepted = true; break;
+        case ResourceMode::check: accepted = !below; break;
+        case ResourceMode::validate: accepted = current; break;
+    }
+    EventView ev;
+    ev.tick = t;
+    ev.phase = Phase::work;
+    ev.op = EventOp::write;
+    ev.node = electors_[static_cast<std::size_t>(node)].owner();
+    ev.run = run;
+    ev.token = token;
+    ev.fencing = fencing;
+    ev.outcome = accepted ? Outcome::accepted : Outcome::rejected;
+    if (sent != t) ev.sent = sent;
+    if (!current) ev.details.add(Detail::stale);
+    // unsafe_write is defined for mode off only: validate does not
+    // compare fencing numbers, and check never accepts one below.
+    if (accepted && below && scenario_->resource == ResourceMode::off) {
+        ev.details.add(Detail::unsafe_write);
+        ++violations_.unsafe_write;
+    }
+    if (accepted) {
+        ++resource_.accepted;
+        resource_.highest_accepted = highest ? std::max(*highest, fencing) : fencing;
+    } else {
+        ++resource_.rejected;
+    }
+    emit(sink, ev);
+}
+
+EventView Simulation::release_event(Tick t, const Elector& e, const RunRecord& run, Fencing fencing,
+                                    const StoreResult<ReleaseReply>& reply) {
+    EventView ev = run_event(t, Phase::work, EventOp::release, e, run);
+    ev.fencing = fencing;
+    if (!reply.ok()) {
+        ev.outcome = Outcome::error;
+        return ev;
+    }
+    const ReleaseReply& r = reply.value();
+    switch (r.outcome) {
+        case ReleaseOutcome::released:
+            ev.outcome = Outcome::released;
+            ev.slot = r.slot;
+            break;
+        case ReleaseOutcome::kept:
+            ev.outcome = Outcome::kept;
+            ev.slot = r.slot;
+            ev.ttl = r.until - t;
+            break;
+        case ReleaseOutcome::not_owner: ev.outcome = Outcome::not_owner; break;
+    }
+    return ev;
+}
+
+EventView Simulation::extend_event(Tick t, const Elector& e, const RunRecord& run,
+                                   const StoreResult<ExtendReply>& reply) {
+    EventView ev = run_event(t, Phase::extend, EventOp::extend, e, run);
+    ev.fencing = run.fencing;
+    if (!reply.ok()) {
+        ev.outcome = Outcome::error;
+    } else if (reply.value().renewed) {
+        ev.outcome = Outcome::renewed;
+        ev.slot = reply.value().slot;
+        ev.ttl = e.options().lease;
+    } else {
+        ev.outcome = Outcome::lost;
+    }
+    return ev;
+}
+
 void Simulation::phase_extend(Tick t, Store& store, EventSink& sink) {
+    // The model store never fails; live mode refuses latencies (sim/live).
+    std::optional<StoreError> failure;
+    if (!wire_.empty()) deliver(t, Phase::extend, store, sink, failure);
+    LS_ASSERT(!failure);
     // Only an executing node has a watchdog.
     for (const NodeIndex node : executing_) {
         const auto i = static_cast<std::size_t>(node);
         Elector& e = electors_[i];
         // Several runs fall in one tick when the period is shorter than a tick.
         while (e.extend_due(t, node_faults_[i].active())) {
+            if (call_on_wire(node, t)) {
+                e.begin_extend(t);  // the watchdog waits for the answer (§16.4)
+                send_call(EventOp::extend, node, t, 0, store, sink, failure);
+                LS_ASSERT(!failure);
+                break;
+            }
             auto reply = [&] {
                 if (model_ != nullptr && !node_faults_[i].partition) return e.extend(t, *model_);
                 PartitionChannel channel(store, node_faults_[i].partition);
                 return e.extend(t, channel);
             }();
-            const RunRecord& run = *e.latest_run();
-            EventView ev = run_event(t, Phase::extend, EventOp::extend, e, run);
-            ev.fencing = run.fencing;
-            if (!reply.ok()) {
-                ev.outcome = Outcome::error;
-            } else if (reply.value().renewed) {
-                ev.outcome = Outcome::renewed;
-                ev.slot = reply.value().slot;
-                ev.ttl = e.options().lease;
-            } else {
-                ev.outcome = Outcome::lost;
-            }
+            EventView ev = extend_event(t, e, *e.latest_run(), reply);
             emit(sink, ev);
         }
     }
 }
 
 void Simulation::phase_acquire(Tick t, Store& store, EventSink& sink) {
+    std::optional<StoreError> failure;  // never from the model store (see phase_extend)
+    if (!wire_.empty()) deliver(t, Phase::acquire, store, sink, failure);
+    LS_ASSERT(!failure);
     // Nothing filed at or before t (most ticks): nothing to do.
     if (wake_heap_.empty() || wake_heap_.front().first > t) return;
     // The candidates: every node filed under a tick at or before t. Entries
@@ -319,50 +376,69 @@ void Simulation::phase_acquire(Tick t, Store& store, EventSink& sink) {
             std::swap(acting_[i], acting_[j]);
         }
     }
-    for (const NodeIndex n : acting_) {
-        const auto i = static_cast<std::size_t>(n);
-        Elector& e = electors_[i];
-        if (e.run_due(t, true)) {
-            Token token = draw_token(rng_);
-            if (tokens_ != nullptr) token = tokens_->next_token(token);
-            e.begin_run(t, std::move(token));
-            ++outcomes_held_;
-            const RunRecord& run = *e.latest_run();
-            EventView ev = run_event(t, Phase::acquire, EventOp::start, e, run);
-            emit(sink, ev);
-        }
-        std::optional<AcquireReply> lost_acquire;
-        AttemptEffect effect;
-        if (model_ != nullptr && !node_faults_[i].partition) {
-            effect = e.attempt(t, *model_);
-        } else {
-            PartitionChannel channel(store, node_faults_[i].partition);
-            effect = e.attempt(t, channel);
-            lost_acquire = channel.lost_acquire;
-        }
-        if (e.executing()) {
-            joined_.push_back(n);
-        } else {
-            note_finished(i, false);
-            arm(n);
-        }
+    for (const NodeIndex n : acting_) act_in_acquire_phase(t, n, store, sink);
+    join_executing_all();
+}
+
+// One node that acts in phase 5: its run may start, then it attempts or gives
+// up (model.md §5.2, §6.2); an attempt on the wire is answered later (§16.4).
+void Simulation::act_in_acquire_phase(Tick t, NodeIndex n, Store& store, EventSink& sink) {
+    std::optional<StoreError> failure;  // never from the model store (see phase_extend)
+    const auto i = static_cast<std::size_t>(n);
+    Elector& e = electors_[i];
+    if (e.run_due(t, true)) {
+        Token token = draw_token(rng_);
+        if (tokens_ != nullptr) token = tokens_->next_token(token);
+        e.begin_run(t, std::move(token));
+        ++outcomes_held_;
         const RunRecord& run = *e.latest_run();
-        if (effect.reply) {
-            EventView ev = acquire_event(t, e, run, *effect.reply, lost_acquire);
-            emit(sink, ev);
-        }
-        if (effect.ended == RunResult::skipped) {
-            EventView ev = run_event(t, Phase::acquire, EventOp::skip, e, run);
-            ev.outcome = Outcome::skipped;
-            emit(sink, ev);
-        }
+        EventView ev = run_event(t, Phase::acquire, EventOp::start, e, run);
+        emit(sink, ev);
     }
-    if (!joined_.empty()) {
-        std::sort(joined_.begin(), joined_.end());
-        const auto middle = static_cast<std::ptrdiff_t>(executing_.size());
-        executing_.insert(executing_.end(), joined_.begin(), joined_.end());
-        std::inplace_merge(executing_.begin(), executing_.begin() + middle, executing_.end());
+    std::optional<AcquireReply> lost_acquire;
+    AttemptEffect effect;
+    if (call_on_wire(n, t)) {
+        // The request takes time: the answer comes later (§16.4).
+        if (const std::optional<RunResult> gave_up = e.begin_attempt(t)) {
+            effect.ended = gave_up;
+        } else {
+            send_call(EventOp::acquire, n, t, 0, store, sink, failure);
+            LS_ASSERT(!failure);
+            return;
+        }
+    } else if (model_ != nullptr && !node_faults_[i].partition) {
+        effect = e.attempt(t, *model_);
+    } else {
+        PartitionChannel channel(store, node_faults_[i].partition);
+        effect = e.attempt(t, channel);
+        lost_acquire = channel.lost_acquire;
     }
+    if (e.executing()) {
+        joined_.push_back(n);
+    } else {
+        note_finished(i, false);
+        arm(n);
+    }
+    const RunRecord& run = *e.latest_run();
+    if (effect.reply) {
+        EventView ev = acquire_event(t, e, run, *effect.reply, lost_acquire);
+        emit(sink, ev);
+    }
+    if (effect.ended == RunResult::skipped) {
+        EventView ev = run_event(t, Phase::acquire, EventOp::skip, e, run);
+        ev.outcome = Outcome::skipped;
+        emit(sink, ev);
+    }
+}
+
+// The nodes that acquired in this phase join the executing ones, in declared order.
+void Simulation::join_executing_all() {
+    if (joined_.empty()) return;
+    std::sort(joined_.begin(), joined_.end());
+    const auto middle = static_cast<std::ptrdiff_t>(executing_.size());
+    executing_.insert(executing_.end(), joined_.begin(), joined_.end());
+    std::inplace_merge(executing_.begin(), executing_.begin() + middle, executing_.end());
+    joined_.clear();
 }
 
 // The acquire event of one attempt, with the reply the store applied whether

@@ -41,6 +41,7 @@ std::string fault_words(const sim::AddedFault& added, const Strings& s) {
         case sim::FaultKind::failover:
             return s.tr(f.lose == FailoverLoss::all ? "explore.fault.failover_all" : "explore.fault.failover_leases",
                         fields);
+        case sim::FaultKind::delay: return {};  // the explorer never adds a delay
     }
     return {};
 }

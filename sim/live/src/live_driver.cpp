@@ -9,6 +9,8 @@
 #include <memory>
 #include <random>
 
+#include <fmt/format.h>
+
 #include "leasescope/live/os_token_source.hpp"
 #include "leasescope/live/tick_pacer.hpp"
 #include "leasescope/redis/redis_store.hpp"
@@ -156,6 +158,93 @@ std::vector<std::string> emulated_faults(const sim::Scenario& scenario) {
     return out;
 }
 
+std::optional<std::string> live_refusal(const sim::Scenario& scenario) {
+    if (scenario.lock.name.find_first_of("{}") != std::string::npos) {
+        return "the lock name '" + scenario.lock.name +
+               "' contains '{' or '}'; live mode keeps one lock in one Redis hash tag and cannot use it";
+    }
+    // The driver does not hold messages until their arrival tick (model.md
+    // §16): a run with time on the wire would not be the model's.
+    const auto network_key = [&]() -> std::optional<std::string> {
+        if (!scenario.network.zero()) return std::string("\"network\"");
+        for (std::size_t i = 0; i < scenario.candidates.size(); ++i) {
+            if (!scenario.candidates[i].network.zero()) return fmt::format("/candidates/{}/network", i);
+        }
+        for (std::size_t i = 0; i < scenario.faults.size(); ++i) {
+            if (scenario.faults[i].kind == sim::FaultKind::delay) return fmt::format("/faults/{} (a delay)", i);
+        }
+        return std::nullopt;
+    }();
+    if (network_key) {
+        return "live mode does not support time on the wire yet: " + *network_key +
+               " gives a latency or a delay (model.md §16), and the live driver does not hold messages until their "
+               "arrival tick; run it in the simulation (leasescope-cli run) instead";
+    }
+    return std::nullopt;
+}
+
+namespace {
+
+// One live run per lock and server: two runs would each read the other's
+// records and end with verdicts about a history that was not theirs. Then
+// the lock's namespace is emptied. False: the run cannot go on (report says why).
+bool claim_and_reset(redis::RedisStore& store, const sim::Scenario& scenario, const std::string& run_id,
+                     std::int64_t owner_lease_ms, LiveReport& report) {
+    std::int64_t held_for_ms = 0;
+    auto claimed = store.claim_run(run_id, owner_lease_ms, held_for_ms);
+    if (!claimed.ok()) {
+        report.backend_error = claimed.error();
+        return false;
+    }
+    if (!claimed.value()) {
+        report.lock_in_use = true;
+        report.backend_error = StoreError{
+            "another live run of lock '" + scenario.lock.name + "' is using " + report.redis + " (its key " +
+                store.keys().run_owner() + " is held for " + std::to_string(held_for_ms) +
+                " ms more and renewed while that run lives); wait for it to end, or give this scenario another "
+                "lock name",
+            false};
+        return false;
+    }
+    if (auto reset = store.reset_namespace(); !reset.ok()) {
+        report.backend_error = reset.error();
+        (void)store.release_run(run_id);
+        return false;
+    }
+    return true;
+}
+
+// Leave nothing behind. Over a lost connection this cannot work; the keys
+// left then all carry TTLs, except the counter.
+void leave_nothing_behind(redis::RedisStore& store, const std::string& run_id, LiveReport& report) {
+    if (store.connection().broken()) return;
+    if (auto removed = store.remove_namespace(); !removed.ok() && !report.backend_error) {
+        report.backend_error = removed.error();
+    }
+    if (auto released = store.release_run(run_id); !released.ok() && !report.backend_error) {
+        report.backend_error = released.error();
+    }
+}
+
+// The run's end in the report: its summary, or the partial one of a run
+// that was cancelled or stopped by a store error.
+void record_outcome(const sim::Simulation& sim, const GuardedStore& guarded,
+                    Result<sim::TraceSummary, StoreError>& summary, LiveReport& report) {
+    if (summary.ok() && !guarded.first_error()) {
+        report.trace.summary = std::move(summary.value());
+        report.completed = true;
+        return;
+    }
+    report.trace.summary = partial_summary(sim, report.trace.events);
+    if (guarded.cancelled() && !guarded.first_error()) {
+        report.cancelled = true;
+    } else {
+        report.backend_error = guarded.first_error() ? *guarded.first_error() : summary.error();
+    }
+}
+
+}  // namespace
+
 LiveReport run_live(const sim::Scenario& original, const LiveOptions& options) {
     ignore_sigpipe();
     LiveReport report;
@@ -168,9 +257,8 @@ LiveReport run_live(const sim::Scenario& original, const LiveOptions& options) {
         return report;
     }
     report.redis = url.value().redacted();
-    if (scenario.lock.name.find_first_of("{}") != std::string::npos) {
-        report.input_error = "the lock name '" + scenario.lock.name +
-                             "' contains '{' or '}'; live mode keeps one lock in one Redis hash tag and cannot use it";
+    if (std::optional<std::string> refused = live_refusal(scenario)) {
+        report.input_error = std::move(refused);
         return report;
     }
     auto connected = redis::RedisStore::connect(url.value(), scenario.lock, scenario.tick_ms, options.timeouts);
@@ -179,31 +267,9 @@ LiveReport run_live(const sim::Scenario& original, const LiveOptions& options) {
         return report;
     }
     redis::RedisStore& store = *connected.value();
-    // One live run per lock and server: two runs would each read the other's
-    // records and end with verdicts about a history that was not theirs.
     const std::string run_id = new_run_id();
     const std::int64_t owner_lease_ms = run_owner_lease_ms(scenario.tick_ms);
-    std::int64_t held_for_ms = 0;
-    auto claimed = store.claim_run(run_id, owner_lease_ms, held_for_ms);
-    if (!claimed.ok()) {
-        report.backend_error = claimed.error();
-        return report;
-    }
-    if (!claimed.value()) {
-        report.lock_in_use = true;
-        report.backend_error = StoreError{
-            "another live run of lock '" + scenario.lock.name + "' is using " + report.redis + " (its key " +
-                store.keys().run_owner() + " is held for " + std::to_string(held_for_ms) +
-                " ms more and renewed while that run lives); wait for it to end, or give this scenario another "
-                "lock name",
-            false};
-        return report;
-    }
-    if (auto reset = store.reset_namespace(); !reset.ok()) {
-        report.backend_error = reset.error();
-        (void)store.release_run(run_id);
-        return report;
-    }
+    if (!claim_and_reset(store, scenario, run_id, owner_lease_ms, report)) return report;
 
     OsTokenSource tokens;
     sim::Simulation sim(scenario, &tokens);
@@ -244,28 +310,8 @@ LiveReport run_live(const sim::Scenario& original, const LiveOptions& options) {
     pacer.start();
     auto summary = sim::run_to_end(sim, guarded, sink, on_tick_begin);
     check_previous();
-
-    if (summary.ok() && !guarded.first_error()) {
-        report.trace.summary = std::move(summary.value());
-        report.completed = true;
-    } else {
-        report.trace.summary = partial_summary(sim, report.trace.events);
-        if (guarded.cancelled() && !guarded.first_error()) {
-            report.cancelled = true;
-        } else {
-            report.backend_error = guarded.first_error() ? *guarded.first_error() : summary.error();
-        }
-    }
-    // Leave nothing behind. Over a lost connection this cannot work; the keys
-    // left then all carry TTLs, except the counter.
-    if (!store.connection().broken()) {
-        if (auto removed = store.remove_namespace(); !removed.ok() && !report.backend_error) {
-            report.backend_error = removed.error();
-        }
-        if (auto released = store.release_run(run_id); !released.ok() && !report.backend_error) {
-            report.backend_error = released.error();
-        }
-    }
+    record_outcome(sim, guarded, summary, report);
+    leave_nothing_behind(store, run_id, report);
     return report;
 }
 

@@ -20,6 +20,7 @@ enum class KeyKind {
     integer,  // a Tick or a count in [lo, hi]
     flag,     // true or false
     offsets,  // strictly increasing offsets in [1, hi]
+    network,  // {"request", "reply", "write"}: latencies in [0, hi], merged per key (model.md §16.1)
 };
 
 enum class Need {

@@ -28,6 +28,10 @@ inline constexpr std::int64_t tick_ms_max = 60'000;
 inline constexpr Fencing fencing_start_max = 1'000'000'000'000;
 inline constexpr std::int64_t name_length_max = 200;
 inline constexpr std::int64_t text_length_max = 4'000;  // title and summary
+// A link's latency and a delay's extra ticks (model.md §16): about 14 hours
+// at 50 ms a tick; longer is a typo, and sums of them stay far from overflow.
+inline constexpr Tick latency_max = 1'000'000;
+inline constexpr Tick delay_extra_max = latency_max;
 
 // ---- Work a scenario may ask for (checked at validation) ----
 // Runs that can start before the horizon, summed over the candidates: each
@@ -92,6 +96,9 @@ inline constexpr Tick generator_horizon_max = horizon_max;
 
 static_assert(capacity_max <= candidates_max);
 static_assert(duration_max <= horizon_max);
+static_assert(latency_max <= duration_max);
+// The longest trip: a latency plus every delay's extra, far inside a Tick.
+static_assert(horizon_max + latency_max + faults_max * delay_extra_max < (Tick{1} << 62));
 static_assert(runs_max <= runs_total_max);
 static_assert(text_length_max <= json_string_bytes_max);
 static_assert(name_length_max <= json_string_bytes_max);

@@ -5,6 +5,7 @@
 // the model (copyable, checkpointed by Timeline) and on a real Redis.
 #include <functional>
 #include <memory>
+#include <tuple>
 #include <optional>
 #include <string>
 #include <utility>
@@ -138,11 +139,80 @@ private:
     void phase_work(Tick t, Store& store, EventSink& sink, std::optional<StoreError>& failure);
     void phase_extend(Tick t, Store& store, EventSink& sink);
     void phase_acquire(Tick t, Store& store, EventSink& sink);
+    void act_in_acquire_phase(Tick t, NodeIndex n, Store& store, EventSink& sink);
     EventView acquire_event(Tick t, const Elector& e, const RunRecord& run, const StoreResult<AcquireReply>& reply,
                             const std::optional<AcquireReply>& lost_acquire);
     void phase_ops(Tick t, Store& store, EventSink& sink, std::optional<StoreError>& failure);
     void phase_check(Tick t, Store& store, EventSink& sink);
     void spill_outcomes();
+    // Phase 3's pieces: a write judged by the resource, a release answered.
+    void judge_write(Tick t, NodeIndex node, std::int32_t run, std::string_view token, Fencing fencing, Tick sent,
+                     Store& store, EventSink& sink, std::optional<StoreError>& failure);
+    EventView release_event(Tick t, const Elector& e, const RunRecord& run, Fencing fencing,
+                            const StoreResult<ReleaseReply>& reply);
+    EventView extend_event(Tick t, const Elector& e, const RunRecord& run, const StoreResult<ExtendReply>& reply);
+
+    // ---- Messages on the wire (model.md §16; simulation_wire.cpp) ----
+    // One call (acquire, extend, release) or write that takes time.
+    struct Call {
+        EventOp op = EventOp::acquire;
+        NodeIndex node = -1;
+        std::int32_t run = -1;
+        Token token;
+        Fencing fencing = 0;  // the run's number (release, write)
+        Tick sent = 0;
+        std::int64_t number = 0;  // the send number: order among arrivals of one tick
+        Tick timeout_at = 0;
+        Tick applied = tick_none;  // when the store applied the request
+        Tick reply_at = tick_none;
+        Tick keep_for = 0;    // release
+        bool ended = false;   // the node learned its answer, or gave up on it
+        std::optional<AcquireReply> acquire;
+        std::optional<ExtendReply> extend;
+        std::optional<ReleaseReply> release;
+    };
+    enum class Stage : std::uint8_t { request, reply, timeout, write };
+    // Something due on the wire: ordered by (tick, phase, sent, send number, stage).
+    struct Arrival {
+        Tick at = 0;
+        Phase phase = Phase::work;
+        Tick sent = 0;
+        std::int64_t number = 0;
+        Stage stage = Stage::request;
+        std::int32_t call = 0;
+        bool operator>(const Arrival& o) const {
+            return std::tie(at, phase, sent, number, stage) > std::tie(o.at, o.phase, o.sent, o.number, o.stage);
+        }
+    };
+    // The tick a message of `node` on `link` sent at `sent` arrives (§16.2).
+    Tick arrival(NodeIndex node, Link link, Tick sent) const;
+    // A call of `node` sent now takes time (else it is the immediate path of §4-§8).
+    bool call_on_wire(NodeIndex node, Tick t) const;
+    bool write_on_wire(NodeIndex node, Tick t) const;
+    std::int32_t new_call(EventOp op, NodeIndex node, Tick t);
+    void push(const Arrival& a);
+    void send_call(EventOp op, NodeIndex node, Tick t, Tick keep_for, Store& store, EventSink& sink,
+                   std::optional<StoreError>& failure);
+    void send_write(NodeIndex node, Tick t);
+    void deliver(Tick t, Phase phase, Store& store, EventSink& sink, std::optional<StoreError>& failure);
+    void apply_request(std::int32_t id, Tick t, Store& store, EventSink& sink, std::optional<StoreError>& failure);
+    void answer(std::int32_t id, Tick t, bool timed_out, EventSink& sink);
+    void answer_acquire(Call& c, Tick t, const StoreResult<AcquireReply>& reply, bool learned, EventSink& sink);
+    void answer_extend(Call& c, Tick t, const StoreResult<ExtendReply>& reply, bool learned, EventSink& sink);
+    void answer_release(Call& c, Tick t, const StoreResult<ReleaseReply>& reply, bool learned, EventSink& sink);
+    void late_application(std::int32_t id, Tick t, EventSink& sink);
+    void free_call(std::int32_t id);
+    void undefer(NodeIndex node, Tick t);
+    void join_executing_all();
+    bool wire_idle() const { return wire_.empty() && deferred_.empty(); }
+
+    std::vector<std::uint8_t> latent_;  // per node: some latency or delay (else no message ever waits)
+    std::vector<std::int32_t> delays_;  // the delay faults, in list order
+    std::vector<Call> calls_;
+    std::vector<std::int32_t> free_calls_;
+    std::vector<Arrival> wire_;      // a min-heap
+    std::vector<Arrival> deferred_;  // answers for paused nodes (§16.3)
+    std::int64_t sends_ = 0;
 
     const Scenario* scenario_;
     TokenSource* tokens_;

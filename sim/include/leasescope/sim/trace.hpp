@@ -124,6 +124,10 @@ struct Event {
     Details details;                 // partition, failover, acquire, write
     std::int64_t overlap_count = 0;  // overlap_begin: how many nodes execute; 0 otherwise
     std::string named_node;          // validate: the node whose token is validated
+    // The optional trailing keys (model.md §12.1, §16.6): set only when they
+    // differ from `tick`.
+    std::optional<Tick> sent;     // write, acquire, extend, release: sent at
+    std::optional<Tick> applied;  // acquire, extend, release: the store applied it at
 
     bool operator==(const Event&) const = default;
 };
@@ -147,6 +151,8 @@ struct EventView {
     Details details;
     std::int64_t overlap_count = 0;
     std::string_view named_node;
+    std::optional<Tick> sent;
+    std::optional<Tick> applied;
 };
 Event to_event(const EventView&);
 EventView view_of(const Event&);
