@@ -197,6 +197,47 @@ TEST(SimulationWire, DelayWindowIsBySendTick) {
     EXPECT_EQ(seen, expected);
 }
 
+// §16.4: scheduleWithFixedDelay counts from the run's completion. Lease 6
+// ticks of 50 ms: a 100 ms period. Acquired at 1 (reply latency 1), the first
+// run is due at moment(1) + 100 = 175 ms, tick 3; it completes at 4, so the
+// next is due at 225 + 100 ms, tick 6 (not tick 5, as counted from its start).
+TEST(SimulationWire, WatchdogCountsItsDelayFromTheReply) {
+    const Trace t = simulate(wire_test::parse(R"({"name": "t", "horizon": 60,
+        "defaults": {"wait": 0, "lease": 6, "action": 10, "auto_extend": true},
+        "candidates": [{"name": "node-a", "network": {"reply": 1}}]})"));
+    std::vector<std::pair<Tick, Tick>> extends;  // (learned, sent)
+    for (const Event& e : wire_test::find(t, "node-a", EventOp::extend)) {
+        EXPECT_EQ(e.outcome, Outcome::renewed);
+        EXPECT_EQ(e.applied, e.sent);
+        extends.emplace_back(e.tick, e.sent.value_or(e.tick));
+    }
+    const std::vector<std::pair<Tick, Tick>> expected = {{4, 3}, {7, 6}, {10, 9}};
+    EXPECT_EQ(extends, expected);
+    const auto releases = wire_test::find(t, "node-a", EventOp::release);
+    ASSERT_EQ(releases.size(), 1u);
+    EXPECT_EQ(releases[0].tick, 12);
+    EXPECT_EQ(releases[0].sent, std::optional<Tick>(11));
+}
+
+// §16.4: a node that crashes with its acquire's reply on the wire learns
+// nothing; the call ends when the reply arrives, as an error that shows the
+// lease the store granted (an orphan, left to its TTL).
+TEST(SimulationWire, CrashedNodesCallEndsWithItsReply) {
+    const Trace t = simulate(wire_test::parse(R"({"name": "t", "horizon": 60,
+        "defaults": {"wait": 0, "lease": 9, "action": 2},
+        "candidates": [{"name": "node-a", "network": {"reply": 5}}],
+        "faults": [{"kind": "crash", "node": "node-a", "at": 2}]})"));
+    const auto acquires = wire_test::find(t, "node-a", EventOp::acquire);
+    ASSERT_EQ(acquires.size(), 1u);
+    EXPECT_EQ(acquires[0].tick, 5);
+    EXPECT_EQ(acquires[0].outcome, Outcome::error);
+    EXPECT_TRUE(acquires[0].details.has(Detail::reply_lost));
+    EXPECT_EQ(acquires[0].fencing, std::optional<Fencing>(1));
+    EXPECT_EQ(wire_test::result_of(t, "node-a"), "crashed");
+    ASSERT_EQ(wire_test::find(t, "node-a", EventOp::expire).size(), 1u);
+    EXPECT_EQ(wire_test::find(t, "node-a", EventOp::expire)[0].tick, 9);
+}
+
 // §12.1: the reader takes sent/applied where they may be and refuses them
 // elsewhere, equal to the tick, or applied before sent.
 TEST(SimulationWire, TraceReaderChecksSentAndApplied) {
