@@ -157,6 +157,25 @@ TEST(SimulationWire, PausedNodeHandlesALateReplyWhenItWakes) {
     EXPECT_EQ(wire_test::find(t, "node-a", EventOp::write)[0].tick, 7);
 }
 
+// §16.3, §16.4: the timeout (3) falls in a pause (ticks 2-11) and the
+// request arrives at 10, inside it too: the node learns of its timeout at
+// 12, its first active tick, and the event shows what the store applied at 10.
+TEST(SimulationWire, TimeoutInAPauseBeforeTheApplication) {
+    const Trace t = simulate(wire_test::parse(R"({"name": "t", "horizon": 60,
+        "defaults": {"wait": 0, "lease": 30, "action": 2},
+        "candidates": [{"name": "node-a", "network": {"request": 10}, "command_timeout": 3}],
+        "faults": [{"kind": "pause", "node": "node-a", "at": 2, "ticks": 10}]})"));
+    const auto acquires = wire_test::find(t, "node-a", EventOp::acquire);
+    ASSERT_EQ(acquires.size(), 1u);
+    EXPECT_EQ(acquires[0].tick, 12);
+    EXPECT_EQ(acquires[0].outcome, Outcome::error);
+    EXPECT_TRUE(acquires[0].details.has(Detail::reply_lost));
+    EXPECT_EQ(acquires[0].sent, std::optional<Tick>(0));
+    EXPECT_EQ(acquires[0].applied, std::optional<Tick>(10));
+    EXPECT_EQ(wire_test::result_of(t, "node-a"), "acquire_failed");
+    EXPECT_EQ(t.summary.end_tick, 40);  // the orphaned record, applied at 10, expires at 40
+}
+
 // §8, §16.5: node-a's write, sent at 2 while it leads, arrives at 10, after
 // node-b (fencing 34) wrote: mode off accepts it (stale, unsafe), mode check
 // refuses it; the event is at the arrival and says when it was sent.

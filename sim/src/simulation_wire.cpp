@@ -67,7 +67,15 @@ std::int32_t Simulation::new_call(EventOp op, NodeIndex node, Tick t) {
 
 void Simulation::free_call(std::int32_t id) { free_calls_.push_back(id); }
 
+// A call is done once nothing of it is on the wire and its event is told:
+// the node learned its answer and the store applied it (a write: judged).
+void Simulation::free_if_done(std::int32_t id) {
+    const Call& c = calls_[static_cast<std::size_t>(id)];
+    if (c.entries == 0 && c.ended && (c.applied != tick_none || c.op == EventOp::write)) free_call(id);
+}
+
 void Simulation::push(const Arrival& a) {
+    ++calls_[static_cast<std::size_t>(a.call)].entries;
     wire_.push_back(a);
     std::push_heap(wire_.begin(), wire_.end(), std::greater<>{});
 }
@@ -97,30 +105,35 @@ void Simulation::send_call(EventOp op, NodeIndex node, Tick t, Tick keep_for, St
 
 // Handles what arrives at t in `phase`, in (sent, send number) order (§16.3).
 void Simulation::deliver(Tick t, Phase phase, Store& store, EventSink& sink, std::optional<StoreError>& failure) {
-    while (!failure && !wire_.empty() && wire_.front().at == t && wire_.front().phase == phase) {
+    // Nothing is ever filed for a tick gone by; `<` only keeps a slip from stalling the wire.
+    while (!failure && !wire_.empty() &&
+           (wire_.front().at < t || (wire_.front().at == t && wire_.front().phase <= phase))) {
         std::pop_heap(wire_.begin(), wire_.end(), std::greater<>{});
         const Arrival a = wire_.back();
         wire_.pop_back();
         Call& c = calls_[static_cast<std::size_t>(a.call)];
         const NodeFaults& nf = node_faults_[static_cast<std::size_t>(c.node)];
-        switch (a.stage) {
-            case Stage::request: apply_request(a.call, t, store, sink, failure); break;
-            case Stage::write:
-                judge_write(t, c.node, c.run, c.token, c.fencing, c.sent, store, sink, failure);
-                free_call(a.call);
-                break;
-            case Stage::reply:
-            case Stage::timeout:
-                if (nf.crashed && a.stage == Stage::timeout) {
-                    // A crashed node waits for nothing: its call ends with the reply.
-                    if (c.applied != tick_none) push(Arrival{c.reply_at, a.phase, a.sent, a.number, Stage::reply, a.call});
-                } else if (nf.paused && !nf.crashed) {
-                    deferred_.push_back(a);  // handled at the node's first active tick
-                } else {
-                    answer(a.call, t, a.stage == Stage::timeout, sink);
-                }
-                break;
+        const bool answer_stage = a.stage == Stage::reply || a.stage == Stage::timeout;
+        if (answer_stage && nf.paused && !nf.crashed && !c.ended) {
+            deferred_.push_back(a);  // handled at the node's first active tick (still counted in entries)
+            continue;
         }
+        --c.entries;
+        if (a.stage == Stage::request) {
+            apply_request(a.call, t, store, sink, failure);
+        } else if (a.stage == Stage::write) {
+            judge_write(t, c.node, c.run, c.token, c.fencing, c.sent, store, sink, failure);
+            c.ended = true;
+        } else if (c.ended) {
+            // Already answered (a duplicate after a crash): nothing more to tell.
+        } else if (nf.crashed && a.stage == Stage::timeout) {
+            // A crashed node waits for nothing: its call ends with the reply.
+            if (c.applied != tick_none)
+                push(Arrival{std::max(c.reply_at, t), a.phase, a.sent, a.number, Stage::reply, a.call});
+        } else {
+            answer(a.call, t, a.stage == Stage::timeout, sink);
+        }
+        free_if_done(a.call);
     }
     if (phase == Phase::acquire) join_executing_all();
 }
@@ -150,6 +163,9 @@ void Simulation::apply_request(std::int32_t id, Tick t, Store& store, EventSink&
     }
     c.reply_at = arrival(c.node, Link::reply, t);
     const bool crashed = node_faults_[static_cast<std::size_t>(c.node)].crashed;
+    // Past its timeout the call's timeout is already filed (sent with the
+    // request, perhaps deferred for a pause): it tells this application.
+    if (!crashed && t > c.timeout_at) return;
     const Phase phase = phase_of(c.op);
     const Arrival at_reply{c.reply_at, phase, c.sent, c.number, Stage::reply, id};
     if (crashed || c.reply_at <= c.timeout_at) {
@@ -167,7 +183,8 @@ void Simulation::undefer(NodeIndex node, Tick t) {
         }
         Arrival a = deferred_[k];
         a.at = t;
-        push(a);
+        wire_.push_back(a);  // still counted in its call's entries
+        std::push_heap(wire_.begin(), wire_.end(), std::greater<>{});
         deferred_.erase(deferred_.begin() + static_cast<std::ptrdiff_t>(k));
     }
 }
@@ -195,8 +212,6 @@ void Simulation::answer(std::int32_t id, Tick t, bool timed_out, EventSink& sink
                            learned, sink);
             break;
     }
-    // A request still on the wire is applied later, and reported then.
-    if (c.applied != tick_none) free_call(id);
 }
 
 // The trailing keys of a call's event (model.md §12.1): only when they differ.
@@ -285,7 +300,6 @@ void Simulation::late_application(std::int32_t id, Tick t, EventSink& sink) {
     ev.token = c.token;
     stamp(ev, c.sent, tick_none);
     emit(sink, ev);
-    free_call(id);
 }
 
 }  // namespace leasescope::sim

@@ -167,6 +167,7 @@ private:
         Tick reply_at = tick_none;
         Tick keep_for = 0;    // release
         bool ended = false;   // the node learned its answer, or gave up on it
+        std::int32_t entries = 0;  // its arrivals on the wire or deferred: freed at 0, once done
         std::optional<AcquireReply> acquire;
         std::optional<ExtendReply> extend;
         std::optional<ReleaseReply> release;
@@ -202,6 +203,7 @@ private:
     void answer_release(Call& c, Tick t, const StoreResult<ReleaseReply>& reply, bool learned, EventSink& sink);
     void late_application(std::int32_t id, Tick t, EventSink& sink);
     void free_call(std::int32_t id);
+    void free_if_done(std::int32_t id);
     void undefer(NodeIndex node, Tick t);
     void join_executing_all();
     bool wire_idle() const { return wire_.empty() && deferred_.empty(); }
