@@ -257,6 +257,28 @@ TEST(SimulationWire, CrashedNodesCallEndsWithItsReply) {
     EXPECT_EQ(wire_test::find(t, "node-a", EventOp::expire)[0].tick, 9);
 }
 
+// §11, §16.1: a scenario with time on the wire, written back, reads back the
+// same: the top level's network, a candidate's own (merged per key with
+// "defaults"), its command timeout and the delay faults.
+TEST(SimulationWire, WriteBackKeepsTheNetwork) {
+    const Scenario s = wire_test::parse(R"({"name": "t", "horizon": 60, "network": {"request": 1, "reply": 2},
+        "defaults": {"wait": 10, "lease": 8, "network": {"write": 3}},
+        "candidates": [{"name": "node-a", "action": 12, "network": {"reply": 4}, "command_timeout": 5},
+                       {"name": "node-b", "start": 1, "action": 3}],
+        "faults": [{"kind": "delay", "node": "node-a", "at": 5, "ticks": 2, "link": "reply", "extra": 20}]})");
+    ASSERT_EQ(s.candidates.size(), 2u);
+    EXPECT_EQ(s.candidates[0].network, (Network{1, 4, 3}));
+    EXPECT_EQ(s.candidates[1].network, (Network{1, 2, 3}));
+    EXPECT_EQ(s.candidates[0].options.command_timeout_ticks(), 5);
+    EXPECT_EQ(s.candidates[1].options.command_timeout_ticks(), 1200);  // Lettuce's 60 s at 50 ms
+    const Scenario back = wire_test::parse(scenario_to_json(s));
+    EXPECT_EQ(back.network, s.network);
+    EXPECT_EQ(back.candidates[0].network, s.candidates[0].network);
+    EXPECT_EQ(back.candidates[1].network, s.candidates[1].network);
+    EXPECT_EQ(back.candidates[0].options.command_timeout, 5);
+    EXPECT_EQ(wire_test::trace_bytes(simulate(back)), wire_test::trace_bytes(simulate(s)));
+}
+
 // §12.1: the reader takes sent/applied where they may be and refuses them
 // elsewhere, equal to the tick, or applied before sent.
 TEST(SimulationWire, TraceReaderChecksSentAndApplied) {
