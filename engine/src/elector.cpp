@@ -39,7 +39,7 @@ Elector::Elector(std::string owner, ElectorOptions options) : owner_(std::move(o
 }
 
 Tick Elector::next_run_at() const {
-    if (state_ != ElectorState::idle) return tick_none;
+    if (state_ != ElectorState::idle || awaiting_ != Awaiting::none) return tick_none;
     const auto k = static_cast<Tick>(run_count());
     if (k >= options_.runs) return tick_none;
     Tick at = options_.start + k * options_.every;
@@ -75,24 +75,43 @@ void Elector::begin_run(Tick now, Token token) {
 }
 
 bool Elector::attempt_due(Tick now, bool active) const {
-    return active && state_ == ElectorState::waiting && now >= next_attempt_;
+    return active && state_ == ElectorState::waiting && now >= next_attempt_ && awaiting_ == Awaiting::none;
 }
 
-template <class S>
-AttemptEffect Elector::attempt_on(Tick now, S& store) {
+std::optional<RunResult> Elector::begin_attempt(Tick now) {
     LS_ASSERT(state_ == ElectorState::waiting);
-    RunRecord& run = latest_;
-    AttemptEffect effect;
+    LS_ASSERT(awaiting_ == Awaiting::none);
     // The single lock tests the time left after its sleep: once the deadline
     // has come it gives up without another attempt (model.md §5.2). The first
     // check of a run always attempts (a do-while loop).
     if (options_.elector == ElectorKind::lock && attempted_ && now >= deadline_) {
         end_run(now, RunResult::skipped);
-        effect.ended = RunResult::skipped;
-        return effect;
+        return RunResult::skipped;
     }
     attempted_ = true;
-    effect.reply = store.acquire(now, owner_, run.token, options_.lease);
+    awaiting_ = Awaiting::acquire;
+    return std::nullopt;
+}
+
+template <class S>
+AttemptEffect Elector::attempt_on(Tick now, S& store) {
+    if (std::optional<RunResult> gave_up = begin_attempt(now)) {
+        AttemptEffect effect;
+        effect.ended = gave_up;
+        return effect;
+    }
+    return learn_acquire(now, store.acquire(now, owner_, latest_.token, options_.lease));
+}
+
+// The answer of an acquire, learned at `now` (model.md §5.2, §16.4): the
+// lease the node believes in counts from here.
+AttemptEffect Elector::learn_acquire(Tick now, const StoreResult<AcquireReply>& store_reply) {
+    LS_ASSERT(state_ == ElectorState::waiting);
+    LS_ASSERT(awaiting_ == Awaiting::acquire);
+    awaiting_ = Awaiting::none;
+    RunRecord& run = latest_;
+    AttemptEffect effect;
+    effect.reply = store_reply;
     if (!effect.reply->ok()) {
         // A backend failure is never relabelled as contention.
         end_run(now, RunResult::acquire_failed);
@@ -110,6 +129,7 @@ AttemptEffect Elector::attempt_on(Tick now, S& store) {
         next_write_ = 0;
         next_extend_half_ms_ = watchdog_due_after(tick_middle_half_ms(now, options_.tick_ms));
         watchdog_stopped_ = false;
+        extend_awaited_ = false;  // an extend of an earlier run may still be on the wire
         return effect;
     }
     // Busy at or after the deadline: the group tests the time left before
@@ -171,6 +191,23 @@ StoreResult<ReleaseReply> Elector::end_action_on(Tick now, RunResult result, S& 
     return reply;
 }
 
+Tick Elector::begin_release(Tick now, RunResult result) {
+    LS_ASSERT(state_ == ElectorState::running);
+    LS_ASSERT(result == RunResult::elected || result == RunResult::action_failed);
+    const Tick keep = keep_for(now);
+    end_run(now, result);
+    awaiting_ = Awaiting::release;
+    return keep;
+}
+
+// runIfLeader's finally is blocking: the run ends when the release returns
+// (model.md §16.4), and the next run is due after that.
+void Elector::learn_release(Tick now) {
+    LS_ASSERT(awaiting_ == Awaiting::release);
+    awaiting_ = Awaiting::none;
+    latest_.ended_at = now;
+}
+
 std::int64_t Elector::watchdog_period_ms() const {
     if (options_.extend_every > 0) return options_.extend_every * options_.tick_ms;
     return library_watchdog_period_ms(options_.lease, options_.tick_ms);
@@ -186,22 +223,46 @@ std::int64_t Elector::watchdog_due_after(std::int64_t moment) const {
 
 Tick Elector::next_extend() const { return next_extend_half_ms_ / (2 * options_.tick_ms); }
 
-bool Elector::extend_due(Tick now, bool active) const { return active && watchdog_running() && next_extend() <= now; }
+bool Elector::extend_due(Tick now, bool active) const {
+    return active && watchdog_running() && next_extend() <= now && !extend_awaited_;
+}
+
+// A run due in this tick happens at its own moment; one whose tick has
+// passed (the node was paused, or it fell inside the acquisition tick)
+// happens now, at this tick's middle, and the missed runs collapse into it.
+std::int64_t Elector::extend_moment(Tick now) const {
+    LS_ASSERT(watchdog_running());
+    LS_ASSERT(next_extend() <= now);
+    return next_extend() == now ? next_extend_half_ms_ : tick_middle_half_ms(now, options_.tick_ms);
+}
+
+// Fixed delay: the next run is due a period after this one completed.
+void Elector::extend_answered(std::int64_t moment, const StoreResult<ExtendReply>& reply) {
+    next_extend_half_ms_ = watchdog_due_after(moment);
+    if (reply.ok() && !reply.value().renewed) watchdog_stopped_ = true;  // lost: stop for good
+}
 
 template <class S>
 StoreResult<ExtendReply> Elector::extend_on(Tick now, S& store) {
-    LS_ASSERT(watchdog_running());
-    LS_ASSERT(next_extend() <= now);
-    // A run due in this tick happens at its own moment; one whose tick has
-    // passed (the node was paused, or it fell inside the acquisition tick)
-    // happens now, at this tick's middle, and the missed runs collapse into it.
-    const std::int64_t moment =
-        next_extend() == now ? next_extend_half_ms_ : tick_middle_half_ms(now, options_.tick_ms);
+    const std::int64_t moment = extend_moment(now);
     auto reply = store.extend(now, latest_.token, options_.lease);
-    // Fixed delay: the next run is due a period after this one.
-    next_extend_half_ms_ = watchdog_due_after(moment);
-    if (reply.ok() && !reply.value().renewed) watchdog_stopped_ = true;  // lost: stop for good
+    extend_answered(moment, reply);
     return reply;
+}
+
+void Elector::begin_extend(Tick now) {
+    extend_sent_half_ms_ = extend_moment(now);
+    extend_awaited_ = true;
+}
+
+// scheduleWithFixedDelay counts from the run's completion (model.md §16.4):
+// its own moment when the answer came in the tick it was sent, else the
+// middle of the tick it was learned. An answer for a run that has ended
+// changes nothing.
+void Elector::learn_extend(Tick now, Tick sent, const StoreResult<ExtendReply>& reply) {
+    extend_awaited_ = false;
+    if (!watchdog_running()) return;
+    extend_answered(now == sent ? extend_sent_half_ms_ : tick_middle_half_ms(now, options_.tick_ms), reply);
 }
 
 bool Elector::crash(Tick now) {

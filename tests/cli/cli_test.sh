@@ -276,6 +276,25 @@ for file in "${bad_files[@]}"; do
   esac
 done
 
+# Time on the wire (model.md §16): run reports the late write with "sent";
+# live refuses the scenario before touching Redis (the port is never used),
+# naming the key, because its driver does not hold messages.
+cat >"$WORK/delay.json" <<'JSON'
+{ "name": "delay", "defaults": { "wait": 4, "lease": 5 },
+  "candidates": [ { "name": "node-a", "action": 3, "writes": [2] }, { "name": "node-b", "start": 1, "action": 4 } ],
+  "faults": [ { "kind": "delay", "node": "node-a", "at": 0, "ticks": 5, "link": "write", "extra": 8 } ] }
+JSON
+cli run "$WORK/delay.json"
+expect_rc 0 "run a scenario with a delay"
+expect_out '"op":"write","token":' "run with a delay writes its events"
+expect_out ',"sent":2}' "the late write says when it was sent"
+cli live "$WORK/delay.json" --redis redis://127.0.0.1:1
+expect_rc 2 "live refuses a delay"
+expect_err "/faults/0 (a delay)" "live names the delay it cannot run"
+cli live "$WORK/delay.json" --redis redis://127.0.0.1:1 --set network.reply=1 --set faults=[]
+expect_rc 2 "live refuses a latency"
+expect_err '"network"' "live names the network key"
+
 # Several files: every one is reported, and the good one still says ok.
 cli validate "$PRESET" tests/bad_scenarios/typo-in-candidate-key.json tests/bad_scenarios/trailing-comma.json
 expect_rc 2 "validate with one good and two bad files"

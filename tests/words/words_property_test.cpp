@@ -454,6 +454,39 @@ TEST(ExplainProperties, TheFenceIsToldAsItStood) {
     }
 }
 
+// Time on the wire (model.md §16.6): a late reply's explanation tells when
+// its request was sent and applied, a late write when it was sent, and a
+// call answered at its application says so, in both languages.
+TEST(Words, MessagesTellWhenTheyWereSent) {
+    auto parsed = sim::parse_scenario(R"({"name": "t", "horizon": 60,
+        "defaults": {"wait": 20, "lease": 10, "action": 3},
+        "candidates": [{"name": "node-a", "network": {"request": 2}},
+                       {"name": "node-b", "start": 1, "network": {"reply": 4, "write": 3}}]})",
+                                      "t.json");
+    ASSERT_TRUE(parsed.ok());
+    const sim::Timeline timeline(parsed.value());
+    const auto& events = timeline.trace().events;
+    std::map<std::string, std::string> told;  // sentence key -> its first English text
+    for (std::size_t k = 0; k < events.size(); ++k) {
+        const sim::Snapshot snap = timeline.snapshot_at(events[k].tick);
+        ExplainContext ctx{&timeline.scenario(), &timeline.trace(), k, &snap};
+        for (Lang lang : {Lang::en, Lang::ko}) {
+            for (const Sentence& sentence : explain(ctx, in(lang)).sentences) {
+                if (sentence.key.rfind("explain.wire.", 0) != 0) continue;
+                EXPECT_NE(sentence.text.find(std::to_string(*events[k].sent)), std::string::npos) << sentence.text;
+                if (lang == Lang::en) told.emplace(sentence.key, sentence.text);  // the first
+            }
+        }
+    }
+    // node-b's busy answer: sent at 1, applied at 1, read at 5.
+    EXPECT_EQ(told["explain.wire.call_applied"],
+              "The request was sent at tick 1 and Redis applied it at tick 1; by tick 5 its reply had arrived or "
+              "the command had timed out. A time left in the answer counts from tick 1, not from now.");
+    EXPECT_EQ(told["explain.wire.call_here"].rfind("This call's request was sent at tick 0; Redis applied it at tick 2", 0),
+              0u);
+    EXPECT_NE(told["explain.wire.write"].find("sent at tick"), std::string::npos);
+}
+
 // An overlap in the table: "more nodes act than the lock allows (3 > 2)".
 TEST(Words, OverlapNamesTheCountAndTheCapacity) {
     sim::Event e;

@@ -38,6 +38,7 @@ public:
                                                  {"op", op_words(e_, s_)},
                                                  {"node", e_.node.empty() ? std::string("–") : e_.node}});
         add("ev." + key);
+        wire();
         {
             switch (e_.op) {
                 case EventOp::skip: skip(); break;
@@ -63,6 +64,24 @@ public:
     }
 
 private:
+    // Time on the wire (model.md §16.6): when the message was sent and the
+    // store applied it, only for an event that says so.
+    void wire() {
+        if (!e_.sent) return;
+        const Fields sent{{"sent", std::to_string(*e_.sent)}, {"tick", std::to_string(e_.tick)}};
+        if (e_.op == EventOp::write) {
+            add("explain.wire.write", sent);
+        } else if (e_.applied) {
+            Fields f = sent;
+            f.emplace_back("applied", std::to_string(*e_.applied));
+            add("explain.wire.call_applied", f);
+        } else {
+            // Applied at this very tick and answered at once, or never answered
+            // (a timeout, a crash, a request applied after its call timed out).
+            add(e_.outcome == Outcome::error ? "explain.wire.call" : "explain.wire.call_here", sent);
+        }
+    }
+
     // The holders other than the event's own token, just before the event.
     std::vector<Held> others() const {
         std::vector<Held> h = records_before(trace_, i_);

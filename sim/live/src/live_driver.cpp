@@ -9,6 +9,8 @@
 #include <memory>
 #include <random>
 
+#include <fmt/format.h>
+
 #include "leasescope/live/os_token_source.hpp"
 #include "leasescope/live/tick_pacer.hpp"
 #include "leasescope/redis/redis_store.hpp"
@@ -187,6 +189,31 @@ std::optional<std::string> simulated_only(const sim::Scenario& scenario) {
     return std::nullopt;
 }
 
+std::optional<std::string> live_refusal(const sim::Scenario& scenario) {
+    if (scenario.lock.name.find_first_of("{}") != std::string::npos) {
+        return "the lock name '" + scenario.lock.name +
+               "' contains '{' or '}'; live mode keeps one lock in one Redis hash tag and cannot use it";
+    }
+    // The driver does not hold messages until their arrival tick (model.md
+    // §16): a run with time on the wire would not be the model's.
+    const auto network_key = [&]() -> std::optional<std::string> {
+        if (!scenario.network.zero()) return std::string("\"network\"");
+        for (std::size_t i = 0; i < scenario.candidates.size(); ++i) {
+            if (!scenario.candidates[i].network.zero()) return fmt::format("/candidates/{}/network", i);
+        }
+        for (std::size_t i = 0; i < scenario.faults.size(); ++i) {
+            if (scenario.faults[i].kind == sim::FaultKind::delay) return fmt::format("/faults/{} (a delay)", i);
+        }
+        return std::nullopt;
+    }();
+    if (network_key) {
+        return "live mode does not support time on the wire yet: " + *network_key +
+               " gives a latency or a delay (model.md §16), and the live driver does not hold messages until their "
+               "arrival tick; run it in the simulation (leasescope-cli run) instead";
+    }
+    return std::nullopt;
+}
+
 namespace {
 
 // What run_live needs before its first tick: a scenario live mode can run, a
@@ -205,9 +232,8 @@ std::unique_ptr<redis::RedisStore> open_store(const sim::Scenario& scenario, con
         report.input_error = std::move(refused);
         return nullptr;
     }
-    if (scenario.lock.name.find_first_of("{}") != std::string::npos) {
-        report.input_error = "the lock name '" + scenario.lock.name +
-                             "' contains '{' or '}'; live mode keeps one lock in one Redis hash tag and cannot use it";
+    if (auto refused = live_refusal(scenario)) {
+        report.input_error = std::move(refused);
         return nullptr;
     }
     auto connected = redis::RedisStore::connect(url.value(), scenario.lock, scenario.tick_ms, options.timeouts);

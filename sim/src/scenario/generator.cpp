@@ -19,61 +19,16 @@ std::int64_t draw_between(SplitMix64& rng, std::int64_t lo, std::int64_t hi) {
 
 std::string candidate_name(std::int64_t i) { return fmt::format("node-{:06}", i); }
 
-}  // namespace
+// Latencies and delays come from their own generator, seeded from the seed and this.
+constexpr std::uint64_t latency_seed_salt = 0x6c6174656e637921;
+constexpr const char* links[] = {"request", "reply", "write"};
 
-std::int32_t generated_capacity(std::int64_t candidates) {
-    return static_cast<std::int32_t>(std::clamp<std::int64_t>(candidates / 2'000 + 1, 1, 64));
-}
-
-std::string generate_scenario(const GeneratorOptions& o) {
-    SplitMix64 rng(o.seed);
+// The "faults" array: pauses and partitions on about 1% of the nodes, a
+// crash and a failover; with latencies, a delay on each of those nodes too
+// (drawn from its own generator, so the other draws stay the same).
+void append_faults(std::string& out, const GeneratorOptions& o, SplitMix64& rng) {
     const std::int64_t n = o.candidates;
     const Tick horizon = o.horizon;
-    const std::int32_t capacity = generated_capacity(n);
-    // Mean action 7.5 ticks plus about 2 ticks of waiting per run.
-    const Tick base_every = std::max<Tick>(20, static_cast<Tick>(static_cast<double>(n) * 9.5 / (1.5 * capacity)));
-
-    std::string out;
-    out.reserve(static_cast<std::size_t>(n) * 160 + 4096);
-    out += "{\n";
-    out += fmt::format("  \"name\": \"generated-{}x{}-s{}\",\n", n, horizon, o.seed);
-    out += fmt::format(
-        "  \"title\": {{ \"en\": \"Generated: {} candidates over {} ticks\", \"ko\": \"생성된 시나리오: 후보 {}개, "
-        "{}틱\" }},\n",
-        n, horizon, n, horizon);
-    out += "  \"tick_ms\": 50,\n";
-    out += fmt::format("  \"horizon\": {},\n", horizon);
-    out += fmt::format("  \"seed\": {},\n", o.seed);
-    out += fmt::format("  \"order\": \"{}\",\n", o.shuffled ? "shuffled" : "declared");
-    out += fmt::format("  \"lock\": {{ \"name\": \"generated\", \"capacity\": {} }},\n", capacity);
-    out += "  \"resource\": { \"mode\": \"check\" },\n";
-    out += "  \"defaults\": { \"wait\": 2, \"lease\": 8, \"min_lease\": 1, \"retry_every\": 1, \"action\": 6 },\n";
-    out += "  \"candidates\": [\n";
-    for (std::int64_t i = 0; i < n; ++i) {
-        const Tick action = draw_between(rng, 3, 12);
-        const Tick lease = draw_between(rng, action / 2 + 2, action + 4);
-        const Tick wait = draw_between(rng, 0, 4);
-        const Tick min_lease = draw_between(rng, 0, std::min<Tick>(2, lease));
-        const bool auto_extend = rng.next() % 4 == 0;
-        // Every period jitters by ±25% around the base, never below the run itself.
-        const Tick every = std::max<Tick>(action + wait + 1, draw_between(rng, base_every * 3 / 4, base_every * 5 / 4));
-        const Tick start = draw_between(rng, 0, std::min<Tick>(every, horizon / 2));
-        const std::int64_t runs = std::clamp<std::int64_t>((horizon - start) / every + 1, 1, limits::runs_max);
-        out += fmt::format(
-            "    {{ \"name\": \"{}\", \"start\": {}, \"wait\": {}, \"lease\": {}, \"min_lease\": {}, "
-            "\"action\": {}",
-            candidate_name(i), start, wait, lease, min_lease, action);
-        if (auto_extend) out += ", \"auto_extend\": true";
-        if (rng.next() % 3 == 0 && action >= 2) {
-            out += fmt::format(", \"writes\": [{}, {}]", action / 2, action);
-        }
-        if (rng.next() % 50 == 0) out += fmt::format(", \"fail_at\": {}", draw_between(rng, 1, action));
-        if (rng.next() % 20 == 0) out += ", \"hold_off\": 1";
-        if (runs > 1) out += fmt::format(", \"runs\": {}, \"every\": {}", runs, every);
-        out += i + 1 < n ? " },\n" : " }\n";
-    }
-    out += "  ],\n";
-
     out += "  \"faults\": [";
     bool first = true;
     auto add_fault = [&](const std::string& text) {
@@ -109,7 +64,87 @@ std::string generate_scenario(const GeneratorOptions& o) {
         }
         add_fault(fmt::format(R"({{ "kind": "failover", "at": {}, "lose": "leases" }})", horizon / 2));
     }
+    if (o.latencies) {
+        SplitMix64 wire(o.seed ^ latency_seed_salt);
+        const std::int64_t delayed = std::min<std::int64_t>(n, 3);
+        for (std::int64_t k = 0; k < delayed; ++k) {
+            const Tick at = draw_between(wire, 0, horizon - 50);
+            const Tick ticks = draw_between(wire, 1, 20);
+            const char* link = links[wire.next() % 3];
+            add_fault(fmt::format(R"({{ "kind": "delay", "node": "{}", "at": {}, "ticks": {}, "link": "{}", "extra": {} }})",
+                                  candidate_name(k), at, ticks, link, draw_between(wire, 1, 15)));
+        }
+    }
     out += first ? "],\n" : "\n  ],\n";
+}
+
+// With latencies: one "network" for every node (model.md §16.1).
+std::string generated_network(std::uint64_t seed) {
+    SplitMix64 wire(seed ^ latency_seed_salt ^ 1);
+    const Tick request = draw_between(wire, 0, 3);
+    const Tick reply = draw_between(wire, 0, 3);
+    const Tick write = draw_between(wire, 0, 4);
+    return fmt::format("  \"network\": {{ \"request\": {}, \"reply\": {}, \"write\": {} }},\n", request, reply, write);
+}
+
+
+}  // namespace
+
+std::int32_t generated_capacity(std::int64_t candidates) {
+    return static_cast<std::int32_t>(std::clamp<std::int64_t>(candidates / 2'000 + 1, 1, 64));
+}
+
+std::string generate_scenario(const GeneratorOptions& o) {
+    SplitMix64 rng(o.seed);
+    const std::int64_t n = o.candidates;
+    const Tick horizon = o.horizon;
+    const std::int32_t capacity = generated_capacity(n);
+    // Mean action 7.5 ticks plus about 2 ticks of waiting per run.
+    const Tick base_every = std::max<Tick>(20, static_cast<Tick>(static_cast<double>(n) * 9.5 / (1.5 * capacity)));
+
+    std::string out;
+    out.reserve(static_cast<std::size_t>(n) * 160 + 4096);
+    out += "{\n";
+    out += fmt::format("  \"name\": \"generated-{}x{}-s{}\",\n", n, horizon, o.seed);
+    out += fmt::format(
+        "  \"title\": {{ \"en\": \"Generated: {} candidates over {} ticks\", \"ko\": \"생성된 시나리오: 후보 {}개, "
+        "{}틱\" }},\n",
+        n, horizon, n, horizon);
+    out += "  \"tick_ms\": 50,\n";
+    out += fmt::format("  \"horizon\": {},\n", horizon);
+    out += fmt::format("  \"seed\": {},\n", o.seed);
+    out += fmt::format("  \"order\": \"{}\",\n", o.shuffled ? "shuffled" : "declared");
+    if (o.latencies) out += generated_network(o.seed);
+    out += fmt::format("  \"lock\": {{ \"name\": \"generated\", \"capacity\": {} }},\n", capacity);
+    out += "  \"resource\": { \"mode\": \"check\" },\n";
+    out += "  \"defaults\": { \"wait\": 2, \"lease\": 8, \"min_lease\": 1, \"retry_every\": 1, \"action\": 6 },\n";
+    out += "  \"candidates\": [\n";
+    for (std::int64_t i = 0; i < n; ++i) {
+        const Tick action = draw_between(rng, 3, 12);
+        const Tick lease = draw_between(rng, action / 2 + 2, action + 4);
+        const Tick wait = draw_between(rng, 0, 4);
+        const Tick min_lease = draw_between(rng, 0, std::min<Tick>(2, lease));
+        const bool auto_extend = rng.next() % 4 == 0;
+        // Every period jitters by ±25% around the base, never below the run itself.
+        const Tick every = std::max<Tick>(action + wait + 1, draw_between(rng, base_every * 3 / 4, base_every * 5 / 4));
+        const Tick start = draw_between(rng, 0, std::min<Tick>(every, horizon / 2));
+        const std::int64_t runs = std::clamp<std::int64_t>((horizon - start) / every + 1, 1, limits::runs_max);
+        out += fmt::format(
+            "    {{ \"name\": \"{}\", \"start\": {}, \"wait\": {}, \"lease\": {}, \"min_lease\": {}, "
+            "\"action\": {}",
+            candidate_name(i), start, wait, lease, min_lease, action);
+        if (auto_extend) out += ", \"auto_extend\": true";
+        if (rng.next() % 3 == 0 && action >= 2) {
+            out += fmt::format(", \"writes\": [{}, {}]", action / 2, action);
+        }
+        if (rng.next() % 50 == 0) out += fmt::format(", \"fail_at\": {}", draw_between(rng, 1, action));
+        if (rng.next() % 20 == 0) out += ", \"hold_off\": 1";
+        if (runs > 1) out += fmt::format(", \"runs\": {}, \"every\": {}", runs, every);
+        out += i + 1 < n ? " },\n" : " }\n";
+    }
+    out += "  ],\n";
+
+    append_faults(out, o, rng);
     out += fmt::format(
         "  \"ops\": [\n    {{ \"at\": {}, \"actor\": \"auditor\", \"op\": \"status\" }},\n"
         "    {{ \"at\": {}, \"actor\": \"auditor\", \"op\": \"validate\", \"token_of\": \"{}\" }}\n  ]\n",

@@ -26,6 +26,15 @@ const char* to_string(FaultKind k) {
         case FaultKind::crash: return "crash";
         case FaultKind::failover: return "failover";
         case FaultKind::clock_jump: return "clock_jump";
+        case FaultKind::delay: return "delay";
+    }
+    return "?";
+}
+const char* to_string(Link l) {
+    switch (l) {
+        case Link::request: return "request";
+        case Link::reply: return "reply";
+        case Link::write: return "write";
     }
     return "?";
 }
@@ -56,6 +65,10 @@ std::string scenario_to_json(const Scenario& s) {
     root["horizon"] = s.horizon;
     root["seed"] = s.seed;
     root["order"] = to_string(s.order);
+    const auto network_json = [](const Network& n) {
+        return ordered_json{{"request", n.request}, {"reply", n.reply}, {"write", n.write}};
+    };
+    if (!s.network.zero()) root["network"] = network_json(s.network);
     root["lock"] = {{"name", s.lock.name},
                     {"capacity", s.lock.capacity},
                     {"fencing_start", s.lock.fencing_start},
@@ -63,7 +76,11 @@ std::string scenario_to_json(const Scenario& s) {
     root["resource"] = {{"mode", to_string(s.resource)}};
     if (s.lock.clock.drift_ppm != 0) root["store"] = {{"clock", {{"drift_ppm", s.lock.clock.drift_ppm}}}};
     ordered_json candidates = ordered_json::array();
-    for (const Candidate& c : s.candidates) candidates.push_back(scenario_detail::candidate_to_json(c));
+    for (const Candidate& c : s.candidates) {
+        ordered_json j = scenario_detail::candidate_to_json(c);
+        if (c.network != s.network) j["network"] = network_json(c.network);
+        candidates.push_back(std::move(j));
+    }
     root["candidates"] = std::move(candidates);
     ordered_json faults = ordered_json::array();
     for (const Fault& f : s.faults) {
@@ -76,7 +93,12 @@ std::string scenario_to_json(const Scenario& s) {
         }
         j["at"] = f.at;
         if (f.kind == FaultKind::clock_jump) j["ms"] = f.ms;
-        if (f.kind == FaultKind::pause || f.kind == FaultKind::partition) j["ticks"] = f.ticks;
+        if (f.kind == FaultKind::pause || f.kind == FaultKind::partition || f.kind == FaultKind::delay)
+            j["ticks"] = f.ticks;
+        if (f.kind == FaultKind::delay) {
+            j["link"] = to_string(f.link);
+            j["extra"] = f.extra;
+        }
         if (f.kind == FaultKind::partition) j["mode"] = to_string(f.mode);
         if (f.kind == FaultKind::failover) j["lose"] = to_string(f.lose);
         faults.push_back(std::move(j));

@@ -131,6 +131,28 @@ constexpr CandidateKey runs{.name = "runs",
                             .fallback = 1,
                             .count = &ElectorOptions::runs,
                             .doc = "How many times the job runs."};
+// Absent: the library's command timeout, Lettuce's 60 s in ticks (model.md §16.1).
+constexpr CandidateKey command_timeout{
+    .name = "command_timeout",
+    .kind = KeyKind::integer,
+    .lo = 1,
+    .hi = limits::duration_max,
+    .fallback = 0,
+    .write = WriteBack::when_positive,
+    .tick = &ElectorOptions::command_timeout,
+    .doc =
+        "Ticks a call to the store waits for its reply before it fails as a transient error. Absent: the "
+        "library's, Lettuce's 60 s, ceil(60000 / tick_ms)."};
+// Merged per key with "defaults" and the top level's "network" (model.md §16.1);
+// read by read_network and written back by scenario_to_json.
+constexpr CandidateKey network{
+    .name = "network",
+    .kind = KeyKind::network,
+    .lo = 0,
+    .hi = limits::latency_max,
+    .doc =
+        "Latencies in ticks of this node's messages: {\"request\", \"reply\", \"write\"}, each from 0 to "
+        "latency_max; each key absent here comes from \"defaults\", then the top level's \"network\", then 0."};
 constexpr CandidateKey every{.name = "every",
                              .kind = KeyKind::integer,
                              .lo = 1,
@@ -159,6 +181,7 @@ constexpr const CandidateKey* key_table[] = {
     &key::name,        &key::start,        &key::wait,        &key::lease,  &key::min_lease,
     &key::auto_extend, &key::extend_every, &key::retry_every, &key::action, &key::writes,
     &key::fail_at,     &key::hold_off,     &key::runs,        &key::every,  &key::clock,
+    &key::command_timeout, &key::network,
 };
 
 // Each row fills exactly the one field of its kind, and a key written back
@@ -169,6 +192,7 @@ constexpr bool well_formed(const CandidateKey& k) {
     const int fields = (k.tick != nullptr) + (k.count != nullptr) + (k.flag != nullptr) + (k.offsets != nullptr);
     switch (k.kind) {
         case KeyKind::name: return fields == 0 && k.doc != nullptr;
+        case KeyKind::network: return fields == 0 && k.lo == 0 && k.lo <= k.hi;
         case KeyKind::integer: return fields == 1 && (k.tick != nullptr || k.count != nullptr) && k.lo <= k.hi;
         case KeyKind::flag: return fields == 1 && k.flag != nullptr;
         case KeyKind::offsets: return fields == 1 && k.offsets != nullptr && k.lo == 1;
@@ -208,6 +232,11 @@ void check_default(const CandidateKey& k, const json& v, const std::string& path
         case KeyKind::flag: get_bool(v, path); break;
         case KeyKind::offsets: get_writes(v, path, k.hi); break;
         case KeyKind::clock: get_clock_drift(v, path, errors); break;
+        case KeyKind::network: {
+            Network unused;
+            read_network(v, path, unused);
+            break;
+        }
     }
 }
 
@@ -363,6 +392,25 @@ Candidate read_candidate(const Defaults& defaults, const json& own, std::size_t 
     return c;
 }
 
+void read_candidate_wire(const Defaults& defaults, const json& own, std::size_t index, Candidate& c,
+                         Failures& errors) {
+    const std::string own_path = fmt::format("/candidates/{}", index);
+    // Latencies merged per key: the top level's, then "defaults"', then the candidate's own.
+    c.network = defaults.network;
+    if (defaults.ok && defaults.values.is_object() && defaults.values.contains(key::network.name))
+        read_network(defaults.values[key::network.name], std::string("/defaults/") + key::network.name, c.network);
+    if (own.is_object() && own.contains(key::network.name))
+        attempt(errors, [&] { read_network(own[key::network.name], own_path + "/" + key::network.name, c.network); });
+    const CandidateKey& k = key::command_timeout;
+    const json* v = own.is_object() && own.contains(k.name) ? &own[k.name] : nullptr;
+    std::string path = own_path + "/" + k.name;
+    if (v == nullptr && defaults.values.is_object() && defaults.values.contains(k.name)) {
+        v = &defaults.values[k.name];
+        path = std::string("/defaults/") + k.name;
+    }
+    if (v != nullptr) attempt(errors, [&] { c.options.*(k.tick) = get_int(*v, path, k.lo, k.hi); });
+}
+
 ordered_json candidate_to_json(const Candidate& c) {
     const ElectorOptions& o = c.options;
     ordered_json j;
@@ -383,6 +431,7 @@ ordered_json candidate_to_json(const Candidate& c) {
             case KeyKind::flag: j[k->name] = o.*(k->flag); break;
             case KeyKind::offsets: j[k->name] = o.*(k->offsets); break;
             case KeyKind::clock: j[k->name] = {{"drift_ppm", o.*(k->count)}}; break;
+            case KeyKind::network: break;  // scenario_to_json writes it, where it differs from the top level
         }
     }
     return j;

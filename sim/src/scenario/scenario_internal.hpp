@@ -100,6 +100,9 @@ std::string get_name(const json& v, const std::string& path);
 std::string get_identifier(const json& v, const std::string& path);
 // Every unknown key goes to `errors`; a bad text throws.
 Localized get_localized(const json& v, const std::string& path, Failures& errors);
+// A "network" object (model.md §16.1): each of "request", "reply", "write"
+// it gives replaces that latency of `into`, each in [0, latency_max].
+void read_network(const json& v, const std::string& path, Network& into);
 // `writes`: strictly increasing offsets in [1, action_max].
 std::vector<Tick> get_writes(const json& v, const std::string& path, Tick action_max);
 // A clock object, {"drift_ppm": P} with |P| <= drift_ppm_max (model.md §3.3):
@@ -145,6 +148,7 @@ std::string choice_list(const ScenarioKey& key);
 struct Defaults {
     json values = json::object();
     bool ok = true;  // else a candidate's missing value may only follow from it
+    Network network;  // the top level's, under "defaults"' in the merge (model.md §16.1)
 };
 // The "defaults" object of `root`: its keys are candidate keys (not "name"),
 // each value checked on its own.
@@ -152,6 +156,10 @@ Defaults read_defaults(const json& root, Failures& errors);
 // One candidate, its values from itself or else from the defaults. Throws
 // Failure when it cannot be read at all, Reported when its errors are listed.
 Candidate read_candidate(const Defaults& defaults, const json& own, std::size_t index, Failures& errors);
+// Its time on the wire (model.md §16.1): "network" merged per key with
+// "defaults" and the top level's, and "command_timeout".
+void read_candidate_wire(const Defaults& defaults, const json& own, std::size_t index, Candidate& c,
+                         Failures& errors);
 // The candidate as scenario_to_json writes it: only what reads back the same.
 ordered_json candidate_to_json(const Candidate& c);
 

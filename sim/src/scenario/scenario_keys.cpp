@@ -15,7 +15,8 @@ namespace {
 constexpr const char* order_words[] = {"declared", "shuffled"};
 constexpr const char* elector_words[] = {"lock", "group"};
 constexpr const char* resource_words[] = {"off", "check", "validate"};
-constexpr const char* fault_words[] = {"pause", "partition", "crash", "failover", "clock_jump"};
+constexpr const char* fault_words[] = {"pause", "partition", "crash", "failover", "clock_jump", "delay"};
+constexpr const char* link_words[] = {"request", "reply", "write"};
 constexpr const char* partition_words[] = {"drop_requests", "drop_replies"};
 constexpr const char* lose_words[] = {"leases", "all"};
 constexpr const char* op_words[] = {"status", "validate"};
@@ -55,6 +56,11 @@ constexpr ScenarioKey top_rows[] = {
      .choices = order_words,
      .fallback = "\"declared\"",
      .doc = "Order in which nodes act within a tick's acquire phase."},
+    {.name = "network",
+     .type = ValueType::object,
+     .fallback = "{}",
+     .opens = Section::network,
+     .doc = "Every node's latencies in ticks (docs/model.md §16.1); a candidate's own, or defaults', win per key."},
     {.name = "lock", .type = ValueType::object, .opens = Section::lock, .doc = "The Redis record."},
     {.name = "resource", .type = ValueType::object, .opens = Section::resource, .doc = "The protected resource."},
     {.name = "store",
@@ -144,6 +150,27 @@ constexpr ScenarioKey record_rows[] = {
      .hi_name = "drift_ppm_max",
      .fallback = "0",
      .doc = "Drift in parts per million, either way: the clock runs at (1 + drift_ppm/1000000) of true time."},
+    {.section = Section::network,
+     .name = "request",
+     .type = ValueType::integer,
+     .hi = limits::latency_max,
+     .hi_name = "latency_max",
+     .fallback = "0",
+     .doc = "Ticks on the wire of a call's request, from the node to the store."},
+    {.section = Section::network,
+     .name = "reply",
+     .type = ValueType::integer,
+     .hi = limits::latency_max,
+     .hi_name = "latency_max",
+     .fallback = "0",
+     .doc = "Ticks on the wire of a call's reply, from the store to the node."},
+    {.section = Section::network,
+     .name = "write",
+     .type = ValueType::integer,
+     .hi = limits::latency_max,
+     .hi_name = "latency_max",
+     .fallback = "0",
+     .doc = "Ticks on the wire of a write, from the node to the resource."},
     {.section = Section::text,
      .name = "en",
      .type = ValueType::string,
@@ -165,9 +192,9 @@ constexpr ScenarioKey fault_rows[] = {
      .type = ValueType::choice,
      .choices = fault_words,
      .need = Need::required,
-     .doc = "pause, partition, crash, failover or clock_jump."},
+     .doc = "pause, partition, crash, failover, clock_jump or delay."},
     {.section = Section::fault,
-     .variants = "pause partition crash",
+     .variants = "pause partition crash delay",
      .name = "node",
      .type = ValueType::name,
      .need = Need::required,
@@ -186,7 +213,7 @@ constexpr ScenarioKey fault_rows[] = {
      .need = Need::required,
      .doc = "Tick at which the fault takes effect."},
     {.section = Section::fault,
-     .variants = "pause partition",
+     .variants = "pause partition delay",
      .name = "ticks",
      .type = ValueType::integer,
      .lo = 1,
@@ -217,6 +244,21 @@ constexpr ScenarioKey fault_rows[] = {
      .hi_name = "clock_jump_ms_max",
      .need = Need::required,
      .doc = "The step in milliseconds: forward when positive, back when negative; not 0."},
+    {.section = Section::fault,
+     .variants = "delay",
+     .name = "link",
+     .type = ValueType::choice,
+     .choices = link_words,
+     .need = Need::required,
+     .doc = "Which of the node's messages: its calls' requests, their replies, or its writes."},
+    {.section = Section::fault,
+     .variants = "delay",
+     .name = "extra",
+     .type = ValueType::integer,
+     .hi = limits::delay_extra_max,
+     .hi_name = "delay_extra_max",
+     .need = Need::required,
+     .doc = "Extra ticks on the wire for each message sent in the window."},
 };
 
 // Ops (model.md §6.1): "op" chooses whether token_of belongs.
@@ -254,6 +296,12 @@ ScenarioKey from_candidate_key(const CandidateKey& k) {
         case KeyKind::integer: row.type = ValueType::integer; break;
         case KeyKind::flag: row.type = ValueType::boolean; break;
         case KeyKind::offsets: row.type = ValueType::array; break;
+        case KeyKind::network:
+            row.type = ValueType::object;
+            row.opens = Section::network;
+            row.lo = 0;
+            row.hi = 0;
+            break;
         case KeyKind::clock:
             row.type = ValueType::object;
             row.opens = Section::clock;

@@ -69,6 +69,10 @@ std::optional<Fault> read_fault(const json& v, std::size_t index, const Scenario
         read_clock_jump(v, path, s, f);
         return f;
     }
+    if (f.kind == FaultKind::delay) {
+        f.link = get_choice<Link>(v["link"], path + "/link", scenario_key(Section::fault, "link"));
+        f.extra = get_key_int(v["extra"], path + "/extra", scenario_key(Section::fault, "extra"));
+    }
     if (v.contains("mode"))
         f.mode = get_choice<PartitionMode>(v["mode"], path + "/mode", scenario_key(Section::fault, "mode"));
     if (v.contains("lose"))
@@ -169,6 +173,7 @@ void read_top_values(const json& root, Scenario& s, Failures& errors) {
     if (root.contains("order"))
         attempt(errors,
                 [&] { s.order = get_choice<Order>(root["order"], "/order", scenario_key(Section::top, "order")); });
+    if (root.contains("network")) attempt(errors, [&] { read_network(root["network"], "/network", s.network); });
 }
 
 // /lock, and the elector its capacity implies (model.md §5.2).
@@ -296,7 +301,8 @@ Scenario read_scenario(const json& root, Failures& errors) {
     read_resource_section(root, s, errors);
     read_store_section(root, s, errors);
     s.lock.clock.tick_ms = s.tick_ms;
-    const Defaults defaults = read_defaults(root, errors);
+    Defaults defaults = read_defaults(root, errors);
+    defaults.network = s.network;
     bool candidates_ok = attempt(errors, [&] {
         if (!root.contains("candidates"))
             fail("/", "missing \"candidates\" (required: an array of one or more candidates)");
@@ -325,6 +331,7 @@ Scenario read_scenario(const json& root, Failures& errors) {
             c.name = r.name;
             candidates_ok = false;
         }
+        read_candidate_wire(defaults, candidates[i], i, c, errors);
         attempt(errors, [&] {
             if (auto [it, fresh] = seen.emplace(c.name, i); !fresh)
                 fail(fmt::format("/candidates/{}/name", i),

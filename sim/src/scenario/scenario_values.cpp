@@ -111,6 +111,15 @@ std::string choice_list(const ScenarioKey& key) {
     return list;
 }
 
+void read_network(const json& v, const std::string& path, Network& into) {
+    need_object(v, path);
+    Failures unknown;
+    if (!check_keys(v, path, {"request", "reply", "write"}, unknown)) throw unknown.front();
+    if (v.contains("request")) into.request = get_int(v["request"], path + "/request", 0, limits::latency_max);
+    if (v.contains("reply")) into.reply = get_int(v["reply"], path + "/reply", 0, limits::latency_max);
+    if (v.contains("write")) into.write = get_int(v["write"], path + "/write", 0, limits::latency_max);
+}
+
 // `writes`: strictly increasing offsets in [1, action_max].
 std::vector<Tick> get_writes(const json& v, const std::string& path, Tick action_max) {
     if (!v.is_array()) fail(path, fmt::format("expected an array of progress offsets, found {}", describe(v)));

@@ -26,8 +26,16 @@ Simulation::Simulation(const Scenario& scenario, TokenSource* tokens)
     node_faults_.resize(scenario.candidates.size());
     holdings_.resize(scenario.candidates.size());
     slot_latest_writer_.assign(static_cast<std::size_t>(scenario.lock.capacity), -1);
+    latent_.resize(scenario.candidates.size());
+    for (std::size_t i = 0; i < scenario.candidates.size(); ++i) latent_[i] = !scenario.candidates[i].network.zero();
     for (std::size_t i = 0; i < scenario.faults.size(); ++i) {
         const Fault& f = scenario.faults[i];
+        // A delay has no edges: it changes the arrival of what is sent in its window (model.md §7.6).
+        if (f.kind == FaultKind::delay) {
+            delays_.push_back(static_cast<std::int32_t>(i));
+            latent_[static_cast<std::size_t>(f.node)] = 1;
+            continue;
+        }
         fault_edges_.push_back(FaultEdge{f.at, static_cast<std::int32_t>(i), false});
         last_scheduled_tick_ = std::max(last_scheduled_tick_, f.at);
         if (f.end() != tick_none) {
@@ -135,6 +143,7 @@ Tick Simulation::skip_quiet_ticks(ModelStore& store, Tick limit) {
         until = std::min(until, scenario_->ops[static_cast<std::size_t>(op_order_[next_op_])].at);
     }
     if (!wake_heap_.empty()) until = std::min(until, wake_heap_.front().first);
+    if (!wire_.empty()) until = std::min(until, wire_.front().at);
     until = std::min(until, store.first_expiry());
     for (const NodeIndex node : executing_) {
         const auto i = static_cast<std::size_t>(node);
@@ -185,6 +194,7 @@ void Simulation::spill_outcomes() {
 
 bool Simulation::quiescent_after(Tick t, Store& store) const {
     if (last_scheduled_tick_ > t) return false;
+    if (!wire_idle()) return false;  // a message on the wire (model.md §6.3)
     // An idle elector always has a run to come (it becomes finished after its
     // last run), so "no run waiting, running or still to start" is exactly
     // "every elector finished", counted as they finish.

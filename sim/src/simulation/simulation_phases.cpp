@@ -83,8 +83,10 @@ void Simulation::phase_faults(Tick t, Store& store, EventSink& sink, std::option
                 LS_ASSERT(nf.pauses_active >= 0);
                 nf.paused = nf.pauses_active > 0;
                 ev.op = edge.is_end ? EventOp::resume : EventOp::pause;
-                // A due entry met while paused was dropped: file it again.
+                // A due entry met while paused was dropped: file it again,
+                // with the answers that came meanwhile (model.md §16.3).
                 if (!nf.paused) arm(f.node);
+                if (!nf.paused && !deferred_.empty()) undefer(f.node, t);
                 break;
             }
             case FaultKind::partition: {
@@ -105,6 +107,7 @@ void Simulation::phase_faults(Tick t, Store& store, EventSink& sink, std::option
             }
             case FaultKind::crash: {
                 if (!crash_node(t, f.node)) continue;  // a second crash emits nothing
+                if (!deferred_.empty()) undefer(f.node, t);  // its calls end with their replies (§16.4)
                 ev.op = EventOp::crash;
                 break;
             }
@@ -133,6 +136,7 @@ void Simulation::phase_faults(Tick t, Store& store, EventSink& sink, std::option
                 ev.clock_ms = f.ms;
                 break;
             }
+            case FaultKind::delay: LS_ASSERT(false && "a delay has no edges"); break;
         }
         emit(sink, ev);
     }
@@ -186,6 +190,11 @@ void Simulation::phase_expiry(Tick t, Store& store, EventSink& sink, std::option
 }
 
 void Simulation::phase_work(Tick t, Store& store, EventSink& sink, std::optional<StoreError>& failure) {
+    // Writes and releases arriving now come before this tick's sends (model.md §16.3).
+    if (!wire_.empty()) {
+        deliver(t, Phase::work, store, sink, failure);
+        if (failure) return;
+    }
     // Walks the executing nodes in declared order, keeping those still
     // executing in place (kept = how many so far).
     std::size_t kept = 0;
@@ -208,45 +217,80 @@ void Simulation::phase_work(Tick t, Store& store, EventSink& sink, std::optional
         LS_ASSERT(e.executing());
         if (!node_faults_[i].active()) continue;
         const WorkEffect effect = e.advance(t);
-        if (effect.write && !work_write(t, store, sink, i, failure)) return;
+        const RunRecord& run = *e.latest_run();
+        if (effect.write) {
+            if (write_on_wire(node, t)) {
+                send_write(node, t);
+            } else {
+                Call write;
+                write.node = node;
+                write.run = run.run;
+                write.token = run.token;
+                write.fencing = *run.fencing;
+                write.sent = t;
+                write.holding = holdings_[i];
+                write_arrives(t, write, store, sink, failure);
+                if (failure) return;
+            }
+        }
         if (!effect.ended) continue;
         --kept;  // no longer executing
-        work_release(t, store, sink, i, effect);
+        if (call_on_wire(node, t)) {
+            // The release takes time: the run ends when its answer comes (§16.4).
+            const Tick keep = e.begin_release(t, *effect.ended);
+            note_finished(i, false);
+            send_call(EventOp::release, node, t, keep, store, sink, failure);
+            if (failure) return;
+            continue;
+        }
+        const Fencing fencing = *run.fencing;
+        auto reply = [&] {
+            if (model_ != nullptr && !node_faults_[i].partition) return e.end_action(t, *effect.ended, *model_);
+            PartitionChannel channel(store, node_faults_[i].partition);
+            return e.end_action(t, *effect.ended, channel);
+        }();
+        note_finished(i, false);
         arm(node);
+        EventView ev = release_event(t, e, *e.latest_run(), fencing, reply);
+        emit(sink, ev);
     }
 }
 
-// One write of a node's action: the writer's validity at the write's arrival,
-// then the resource's verdict (judge_write). false: the store failed.
-bool Simulation::work_write(Tick t, Store& store, EventSink& sink, std::size_t node,
-                            std::optional<StoreError>& failure) {
-    const Elector& e = electors_[node];
-    const RunRecord& run = *e.latest_run();
+// A write judged by the resource at its arrival tick t (model.md §8, §16.5):
+// the writer's validity then, the verdict (judge_write) and its event.
+void Simulation::write_arrives(Tick t, const Call& write, Store& store, EventSink& sink,
+                               std::optional<StoreError>& failure) {
     Validity validity_value = Validity::vacant;
     if (model_ != nullptr) {
-        validity_value = model_->do_validate(t, run.token);
+        validity_value = model_->do_validate(t, write.token);
     } else {
-        auto validity = store.validate(t, run.token);
+        auto validity = store.validate(t, write.token);
         if (!validity.ok()) {
             failure = validity.error();
-            return false;
+            return;
         }
         validity_value = validity.value();
     }
-    const Fencing fencing = *run.fencing;
-    const WriteVerdict verdict = judge_write(node, fencing, validity_value == Validity::current);
-    EventView ev = run_event(t, Phase::work, EventOp::write, e, run);
-    ev.fencing = fencing;
+    const WriteVerdict verdict = judge_write(write.holding, write.fencing, validity_value == Validity::current);
+    EventView ev;
+    ev.tick = t;
+    ev.phase = Phase::work;
+    ev.op = EventOp::write;
+    ev.node = electors_[static_cast<std::size_t>(write.node)].owner();
+    ev.run = write.run;
+    ev.token = write.token;
+    ev.fencing = write.fencing;
     ev.outcome = verdict.accepted ? Outcome::accepted : Outcome::rejected;
+    if (write.sent != t) ev.sent = write.sent;
     ev.details = verdict.marks;
     emit(sink, ev);
-    return true;
 }
 
 // The protected resource's verdict on one write at its arrival, and its
 // marks (model.md §8; §9.3, §9.6, §9.7): the only place that judges a write.
-// `current`: the writer's token is current at the arrival tick.
-Simulation::WriteVerdict Simulation::judge_write(std::size_t node, Fencing fencing, bool current) {
+// `current`: the writer's token is current at the arrival tick; `holding`:
+// the writer's slot and acquisition when it sent the write.
+Simulation::WriteVerdict Simulation::judge_write(const Holding& holding, Fencing fencing, bool current) {
     const auto& highest = resource_.highest_accepted;
     const bool below = highest && fencing < *highest;
     WriteVerdict v;
@@ -271,7 +315,6 @@ Simulation::WriteVerdict Simulation::judge_write(std::size_t node, Fencing fenci
         ++violations_.unsafe_write;
     }
     // A successor of the writer's slot had a write accepted before: a lost update.
-    const Holding& holding = holdings_[node];
     LS_ASSERT(holding.acquisition >= 0);
     std::int64_t& latest = slot_latest_writer_[static_cast<std::size_t>(holding.slot)];
     if (latest > holding.acquisition) {
@@ -284,69 +327,78 @@ Simulation::WriteVerdict Simulation::judge_write(std::size_t node, Fencing fenci
     return v;
 }
 
-// The end of a node's action: it releases (model.md §5.4) and stops executing.
-void Simulation::work_release(Tick t, Store& store, EventSink& sink, std::size_t node, WorkEffect effect) {
-    Elector& e = electors_[node];
-    const Fencing fencing = *e.latest_run()->fencing;
-    auto reply = [&] {
-        if (model_ != nullptr && !node_faults_[node].partition) return e.end_action(t, *effect.ended, *model_);
-        PartitionChannel channel(store, node_faults_[node].partition);
-        return e.end_action(t, *effect.ended, channel);
-    }();
-    note_finished(node, false);
-    const RunRecord& ended = *e.latest_run();
-    EventView ev = run_event(t, Phase::work, EventOp::release, e, ended);
+EventView Simulation::release_event(Tick t, const Elector& e, const RunRecord& run, Fencing fencing,
+                                    const StoreResult<ReleaseReply>& reply) {
+    EventView ev = run_event(t, Phase::work, EventOp::release, e, run);
     ev.fencing = fencing;
     if (!reply.ok()) {
         ev.outcome = Outcome::error;
-    } else {
-        const ReleaseReply& r = reply.value();
-        switch (r.outcome) {
-            case ReleaseOutcome::released:
-                ev.outcome = Outcome::released;
-                ev.slot = r.slot;
-                break;
-            case ReleaseOutcome::kept:
-                ev.outcome = Outcome::kept;
-                ev.slot = r.slot;
-                ev.ttl = r.until - t;
-                break;
-            case ReleaseOutcome::not_owner: ev.outcome = Outcome::not_owner; break;
-        }
+        return ev;
     }
-    emit(sink, ev);
+    const ReleaseReply& r = reply.value();
+    switch (r.outcome) {
+        case ReleaseOutcome::released:
+            ev.outcome = Outcome::released;
+            ev.slot = r.slot;
+            break;
+        case ReleaseOutcome::kept:
+            ev.outcome = Outcome::kept;
+            ev.slot = r.slot;
+            ev.ttl = r.until - t;
+            break;
+        case ReleaseOutcome::not_owner: ev.outcome = Outcome::not_owner; break;
+    }
+    return ev;
+}
+
+EventView Simulation::extend_event(Tick t, const Elector& e, const RunRecord& run,
+                                   const StoreResult<ExtendReply>& reply) {
+    EventView ev = run_event(t, Phase::extend, EventOp::extend, e, run);
+    ev.fencing = run.fencing;
+    if (!reply.ok()) {
+        ev.outcome = Outcome::error;
+    } else if (reply.value().renewed) {
+        ev.outcome = Outcome::renewed;
+        ev.slot = reply.value().slot;
+        ev.ttl = e.options().lease;
+    } else {
+        ev.outcome = Outcome::lost;
+    }
+    return ev;
 }
 
 void Simulation::phase_extend(Tick t, Store& store, EventSink& sink) {
+    // The model store never fails; live mode refuses latencies (sim/live).
+    std::optional<StoreError> failure;
+    if (!wire_.empty()) deliver(t, Phase::extend, store, sink, failure);
+    LS_ASSERT(!failure);
     // Only an executing node has a watchdog.
     for (const NodeIndex node : executing_) {
         const auto i = static_cast<std::size_t>(node);
         Elector& e = electors_[i];
         // Several runs fall in one tick when the period is shorter than a tick.
         while (e.extend_due(t, node_faults_[i].active())) {
+            if (call_on_wire(node, t)) {
+                e.begin_extend(t);  // the watchdog waits for the answer (§16.4)
+                send_call(EventOp::extend, node, t, 0, store, sink, failure);
+                LS_ASSERT(!failure);
+                break;
+            }
             auto reply = [&] {
                 if (model_ != nullptr && !node_faults_[i].partition) return e.extend(t, *model_);
                 PartitionChannel channel(store, node_faults_[i].partition);
                 return e.extend(t, channel);
             }();
-            const RunRecord& run = *e.latest_run();
-            EventView ev = run_event(t, Phase::extend, EventOp::extend, e, run);
-            ev.fencing = run.fencing;
-            if (!reply.ok()) {
-                ev.outcome = Outcome::error;
-            } else if (reply.value().renewed) {
-                ev.outcome = Outcome::renewed;
-                ev.slot = reply.value().slot;
-                ev.ttl = e.options().lease;
-            } else {
-                ev.outcome = Outcome::lost;
-            }
+            EventView ev = extend_event(t, e, *e.latest_run(), reply);
             emit(sink, ev);
         }
     }
 }
 
 void Simulation::phase_acquire(Tick t, Store& store, EventSink& sink) {
+    std::optional<StoreError> failure;  // never from the model store (see phase_extend)
+    if (!wire_.empty()) deliver(t, Phase::acquire, store, sink, failure);
+    LS_ASSERT(!failure);
     // Nothing filed at or before t (most ticks): nothing to do.
     if (wake_heap_.empty() || wake_heap_.front().first > t) return;
     // The candidates: every node filed under a tick at or before t. Entries
@@ -373,50 +425,69 @@ void Simulation::phase_acquire(Tick t, Store& store, EventSink& sink) {
             std::swap(acting_[i], acting_[j]);
         }
     }
-    for (const NodeIndex n : acting_) {
-        const auto i = static_cast<std::size_t>(n);
-        Elector& e = electors_[i];
-        if (e.run_due(t, true)) {
-            Token token = draw_token(rng_);
-            if (tokens_ != nullptr) token = tokens_->next_token(token);
-            e.begin_run(t, std::move(token));
-            ++outcomes_held_;
-            const RunRecord& run = *e.latest_run();
-            EventView ev = run_event(t, Phase::acquire, EventOp::start, e, run);
-            emit(sink, ev);
-        }
-        std::optional<AcquireReply> lost_acquire;
-        AttemptEffect effect;
-        if (model_ != nullptr && !node_faults_[i].partition) {
-            effect = e.attempt(t, *model_);
-        } else {
-            PartitionChannel channel(store, node_faults_[i].partition);
-            effect = e.attempt(t, channel);
-            lost_acquire = channel.lost_acquire;
-        }
-        if (e.executing()) {
-            joined_.push_back(n);
-        } else {
-            note_finished(i, false);
-            arm(n);
-        }
+    for (const NodeIndex n : acting_) act_in_acquire_phase(t, n, store, sink);
+    join_executing_all();
+}
+
+// One node that acts in phase 5: its run may start, then it attempts or gives
+// up (model.md §5.2, §6.2); an attempt on the wire is answered later (§16.4).
+void Simulation::act_in_acquire_phase(Tick t, NodeIndex n, Store& store, EventSink& sink) {
+    std::optional<StoreError> failure;  // never from the model store (see phase_extend)
+    const auto i = static_cast<std::size_t>(n);
+    Elector& e = electors_[i];
+    if (e.run_due(t, true)) {
+        Token token = draw_token(rng_);
+        if (tokens_ != nullptr) token = tokens_->next_token(token);
+        e.begin_run(t, std::move(token));
+        ++outcomes_held_;
         const RunRecord& run = *e.latest_run();
-        if (effect.reply) {
-            EventView ev = acquire_event(t, e, run, *effect.reply, lost_acquire);
-            emit(sink, ev);
-        }
-        if (effect.ended == RunResult::skipped) {
-            EventView ev = run_event(t, Phase::acquire, EventOp::skip, e, run);
-            ev.outcome = Outcome::skipped;
-            emit(sink, ev);
-        }
+        EventView ev = run_event(t, Phase::acquire, EventOp::start, e, run);
+        emit(sink, ev);
     }
-    if (!joined_.empty()) {
-        std::sort(joined_.begin(), joined_.end());
-        const auto middle = static_cast<std::ptrdiff_t>(executing_.size());
-        executing_.insert(executing_.end(), joined_.begin(), joined_.end());
-        std::inplace_merge(executing_.begin(), executing_.begin() + middle, executing_.end());
+    std::optional<AcquireReply> lost_acquire;
+    AttemptEffect effect;
+    if (call_on_wire(n, t)) {
+        // The request takes time: the answer comes later (§16.4).
+        if (const std::optional<RunResult> gave_up = e.begin_attempt(t)) {
+            effect.ended = gave_up;
+        } else {
+            send_call(EventOp::acquire, n, t, 0, store, sink, failure);
+            LS_ASSERT(!failure);
+            return;
+        }
+    } else if (model_ != nullptr && !node_faults_[i].partition) {
+        effect = e.attempt(t, *model_);
+    } else {
+        PartitionChannel channel(store, node_faults_[i].partition);
+        effect = e.attempt(t, channel);
+        lost_acquire = channel.lost_acquire;
     }
+    if (e.executing()) {
+        joined_.push_back(n);
+    } else {
+        note_finished(i, false);
+        arm(n);
+    }
+    const RunRecord& run = *e.latest_run();
+    if (effect.reply) {
+        EventView ev = acquire_event(t, e, run, *effect.reply, lost_acquire);
+        emit(sink, ev);
+    }
+    if (effect.ended == RunResult::skipped) {
+        EventView ev = run_event(t, Phase::acquire, EventOp::skip, e, run);
+        ev.outcome = Outcome::skipped;
+        emit(sink, ev);
+    }
+}
+
+// The nodes that acquired in this phase join the executing ones, in declared order.
+void Simulation::join_executing_all() {
+    if (joined_.empty()) return;
+    std::sort(joined_.begin(), joined_.end());
+    const auto middle = static_cast<std::ptrdiff_t>(executing_.size());
+    executing_.insert(executing_.end(), joined_.begin(), joined_.end());
+    std::inplace_merge(executing_.begin(), executing_.begin() + middle, executing_.end());
+    joined_.clear();
 }
 
 // The acquire event of one attempt, with the reply the store applied whether

@@ -265,22 +265,43 @@ void write_event_line(LineWriter& w, const EventView& e) {
     w.opt_string(outcome_views[static_cast<std::size_t>(e.outcome)]);
     w.lit(R"(,"detail":)");
     w.detail(e);
+    if (e.sent) {
+        w.lit(R"(,"sent":)");
+        w.integer(*e.sent);
+    }
+    if (e.applied) {
+        w.lit(R"(,"applied":)");
+        w.integer(*e.applied);
+    }
     w.lit("}");
 }
 
 }  // namespace
 
 Event to_event(const EventView& v) {
-    return Event{
-        v.tick,    v.seq,  v.phase, v.op,      std::string(v.node), v.run,           Token(v.token),
-        v.fencing, v.slot, v.ttl,   v.outcome, v.details,           v.overlap_count, std::string(v.named_node),
-        v.clock_ms};
+    return Event{v.tick,
+                 v.seq,
+                 v.phase,
+                 v.op,
+                 std::string(v.node),
+                 v.run,
+                 Token(v.token),
+                 v.fencing,
+                 v.slot,
+                 v.ttl,
+                 v.outcome,
+                 v.details,
+                 v.overlap_count,
+                 std::string(v.named_node),
+                 v.clock_ms,
+                 v.sent,
+                 v.applied};
 }
 
 EventView view_of(const Event& e) {
-    return EventView{e.tick,    e.seq,  e.phase, e.op,      e.node,    e.run,           e.token,
-                     e.fencing, e.slot, e.ttl,   e.outcome, e.details, e.overlap_count, e.named_node,
-                     e.clock_ms};
+    return EventView{e.tick,    e.seq,  e.phase,   e.op,      e.node,          e.run,        e.token,
+                     e.fencing, e.slot, e.ttl,     e.outcome, e.details,       e.overlap_count, e.named_node,
+                     e.clock_ms, e.sent, e.applied};
 }
 
 void append_event_line(std::string& out, const Event& e) { append_event_line(out, view_of(e)); }
@@ -339,6 +360,14 @@ void append_event_line_slow(std::string& out, const EventView& e) {
     append_opt_string(out, outcome_views[static_cast<std::size_t>(e.outcome)]);
     out += R"(,"detail":)";
     append_opt_string(out, detail_text(e));
+    if (e.sent) {
+        out += R"(,"sent":)";
+        append_int(out, *e.sent);
+    }
+    if (e.applied) {
+        out += R"(,"applied":)";
+        append_int(out, *e.applied);
+    }
     out += '}';
 }
 

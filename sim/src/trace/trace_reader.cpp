@@ -250,9 +250,47 @@ std::optional<LineError> read_detail(std::string text, Event& e, FormatVersion v
     }
 }
 
+// The optional trailing keys "sent" and "applied" (model.md §12.1, §16.6):
+// only on the events that can take time, each before the event's tick (a
+// value equal to it is not written), applied not before sent.
+std::optional<LineError> read_message_times(const ordered_json& j, Event& e) {
+    bool null = false;
+    for (const char* key : {"sent", "applied"}) {
+        if (!j.contains(key)) continue;
+        const bool call = e.op == EventOp::acquire || e.op == EventOp::extend || e.op == EventOp::release;
+        if (!call && !(e.op == EventOp::write && std::string_view(key) == "sent"))
+            return LineError{fmt::format("\"{}\" on a {} event; only on {} (model.md §16.6)", key, to_string(e.op),
+                                         std::string_view(key) == "sent" ? "write, acquire, extend and release"
+                                                                         : "acquire, extend and release")};
+        Tick value = 0;
+        if (auto err = get_int(j, key, value, false, null, 0, limits::horizon_max)) return err;
+        if (value >= e.tick)
+            return LineError{fmt::format("\"{}\" is {}; expected a tick before the event's tick {} (the key is "
+                                         "written only when it differs)",
+                                         key, value, e.tick)};
+        (std::string_view(key) == "sent" ? e.sent : e.applied) = value;
+    }
+    if (e.applied && e.sent.value_or(e.tick) > *e.applied)
+        return LineError{fmt::format("\"applied\" is {}, before \"sent\" {}", *e.applied, *e.sent)};
+    return std::nullopt;
+}
+
 std::optional<LineError> read_event(const ordered_json& j, Event& e, FormatVersion version) {
-    if (auto err = check_keys(j, {"type", "tick", "seq", "phase", "node", "run", "op", "token", "fencing", "slot",
-                                  "ttl", "outcome", "detail"}))
+    const bool has_sent = j.is_object() && j.contains("sent");
+    const bool has_applied = j.is_object() && j.contains("applied");
+    std::initializer_list<const char*> keys = {"type", "tick",  "seq",   "phase",   "node",   "run",     "op",
+                                               "token", "fencing", "slot", "ttl", "outcome", "detail", "sent",
+                                               "applied"};
+    std::initializer_list<const char*> keys_sent = {"type", "tick", "seq", "phase",   "node",   "run", "op",
+                                                    "token", "fencing", "slot", "ttl", "outcome", "detail", "sent"};
+    std::initializer_list<const char*> keys_applied = {"type", "tick", "seq",  "phase",   "node",   "run",    "op",
+                                                       "token", "fencing", "slot", "ttl", "outcome", "detail", "applied"};
+    std::initializer_list<const char*> keys_plain = {"type",    "tick", "seq", "phase", "node",    "run",   "op",
+                                                     "token", "fencing", "slot", "ttl", "outcome", "detail"};
+    if (auto err = check_keys(j, has_sent && has_applied ? keys
+                                 : has_sent              ? keys_sent
+                                 : has_applied           ? keys_applied
+                                                         : keys_plain))
         return err;
     bool null = false;
     if (auto err = get_int(j, "tick", e.tick, false, null, 0, limits::horizon_max)) return err;
@@ -288,7 +326,8 @@ std::optional<LineError> read_event(const ordered_json& j, Event& e, FormatVersi
         e.outcome = *outcome;
     }
     if (auto err = get_string(j, "detail", s, true, limits::detail_length_max)) return err;
-    return read_detail(std::move(s), e, version);
+    if (auto err = read_detail(std::move(s), e, version)) return err;
+    return read_message_times(j, e);
 }
 
 std::optional<LineError> read_violations(const ordered_json& v, Violations& out, FormatVersion version) {

@@ -309,6 +309,7 @@ const char* doc_type(leasescope::sim::KeyKind kind) {
         case leasescope::sim::KeyKind::flag: return "boolean";
         case leasescope::sim::KeyKind::offsets: return "array of integers";
         case leasescope::sim::KeyKind::clock: return "object";
+        case leasescope::sim::KeyKind::network: return "object";
     }
     return "?";
 }
@@ -536,11 +537,15 @@ TEST(ScenarioKeys, AbsentKeysTakeTheTablesDefaults) {
         {"store", json::object()},
         {"store/clock", json::object()},
         {"clock/drift_ppm", s->lock.clock.drift_ppm},
+        {"network", json::object()},
+        {"network/request", s->network.request},
+        {"network/reply", s->network.reply},
+        {"network/write", s->network.write},
     };
     std::size_t checked = 0;
     for (const ScenarioKey& k : leasescope::sim::scenario_keys()) {
         if (k.fallback == nullptr || k.section == Section::candidate) continue;
-        const char* prefix[] = {"", "lock/", "resource/", "text/", "candidate/", "fault/", "op/", "store/", "clock/"};
+        const char* prefix[] = {"", "lock/", "resource/", "text/", "candidate/", "fault/", "op/", "store/", "clock/", "network/"};
         const std::string name = prefix[static_cast<int>(k.section)] + std::string(k.name);
         ASSERT_EQ(parsed.count(name), 1u) << name << " has a default the test does not read";
         EXPECT_EQ(parsed.at(name), json::parse(k.fallback)) << name;
@@ -554,7 +559,7 @@ TEST(ScenarioKeys, AbsentKeysTakeTheTablesDefaults) {
 // set), and a path the table does not have is refused with its nearest key.
 TEST(ScenarioKeys, SetAcceptsTheTablesPaths) {
     const std::string text = text_of(base());
-    const char* prefix[] = {"", "lock.", "resource.", "", "", "", "", "store.", ""};
+    const char* prefix[] = {"", "lock.", "resource.", "", "", "", "", "store.", "", "network."};
     std::size_t checked = 0;
     for (const ScenarioKey& k : leasescope::sim::scenario_keys()) {
         const bool settable = k.section == Section::top || k.section == Section::lock || k.section == Section::resource;

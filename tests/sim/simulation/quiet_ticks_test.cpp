@@ -127,6 +127,22 @@ TEST(QuietTicks, DriftingClocksMatchSteppingEveryTick) {
     EXPECT_GT(skipped, 1'000);
 }
 
+// With messages on the wire (model.md §16) a skip must stop before each
+// arrival, reply and timeout: the same check over generated scenarios with
+// latencies and delays.
+TEST(QuietTicks, GeneratedScenariosWithLatenciesMatchSteppingEveryTick) {
+    Tick skipped = 0;
+    for (std::uint64_t seed = 1; seed <= 30; ++seed) {
+        GeneratorOptions o{static_cast<std::int64_t>(1 + seed * 7 % 20), 200 + static_cast<Tick>(seed * 131 % 1500),
+                           seed, seed % 2 == 0, seed % 4 != 0};
+        o.latencies = true;
+        auto parsed = parse_scenario(generate_scenario(o), "generated.json");
+        ASSERT_TRUE(parsed.ok());
+        skipped += compare_runs(parsed.value(), "generated with latencies, seed " + std::to_string(seed));
+    }
+    EXPECT_GT(skipped, 1'000);
+}
+
 TEST(QuietTicks, StopsBeforeTheLimitAndTheHorizon) {
     const Scenario scenario = generated(3, 5'000, 7, false);
     Simulation sim(scenario);

@@ -31,6 +31,13 @@ inline std::int64_t library_watchdog_period_ms(Tick lease, std::int64_t tick_ms)
 // count from it.
 inline constexpr std::int64_t tick_middle_half_ms(Tick t, std::int64_t tick_ms) { return 2 * t * tick_ms + tick_ms; }
 
+// Lettuce's default command timeout, 60 s (RedisURI.DEFAULT_TIMEOUT; the
+// elector sets none of its own), in ticks: ceil(60000 / tick_ms) (model.md §16.1).
+inline constexpr std::int64_t library_command_timeout_ms = 60'000;
+inline constexpr Tick library_command_timeout(std::int64_t tick_ms) {
+    return (library_command_timeout_ms + tick_ms - 1) / tick_ms;
+}
+
 struct ElectorOptions {
     Tick start = 0;
     Tick wait = 0;       // waitTime
@@ -50,6 +57,10 @@ struct ElectorOptions {
     Tick hold_off = 0;
     std::int32_t runs = 1;
     Tick every = 0;  // ticks between scheduled run starts, when runs > 1
+    Tick command_timeout = 0;  // ticks a call waits for its reply; 0: the library's (model.md §16.1)
+    Tick command_timeout_ticks() const {
+        return command_timeout > 0 ? command_timeout : library_command_timeout(tick_ms);
+    }
 };
 
 enum class RunResult { elected, skipped, action_failed, acquire_failed, crashed, unfinished };
@@ -131,6 +142,22 @@ public:
     bool run_due(Tick now, bool active) const;
     void begin_run(Tick now, Token token);
     bool attempt_due(Tick now, bool active) const;
+    // Calls that take time (model.md §16.4): the elector sends at one tick
+    // and learns the answer at a later one; meanwhile it waits. The store
+    // applies the request in between (the scheduler's business).
+    // begin_attempt: an ended effect when the check gives up without an
+    // attempt; else the acquire request is sent and the elector waits.
+    std::optional<RunResult> begin_attempt(Tick now);
+    AttemptEffect learn_acquire(Tick now, const StoreResult<AcquireReply>& reply);
+    // The watchdog run due now sends its extend and waits.
+    void begin_extend(Tick now);
+    void learn_extend(Tick now, Tick sent, const StoreResult<ExtendReply>& reply);
+    // The action ends and the release is sent: the result stands, the node no
+    // longer executes; the run ends when learn_release() says the answer came.
+    Tick begin_release(Tick now, RunResult result);
+    void learn_release(Tick now);
+    bool awaiting_reply() const { return awaiting_ != Awaiting::none; }
+    bool awaiting_extend() const { return extend_awaited_; }
     // Each store-calling step has two forms: any Store (through the
     // interface) and the ModelStore (final, so called directly: the
     // simulator's path for a node without a partition). Same rules.
@@ -164,8 +191,11 @@ public:
     bool crash(Tick now);
 
 private:
+    enum class Awaiting : std::uint8_t { none, acquire, release };
     template <class S>
     AttemptEffect attempt_on(Tick now, S& store);
+    std::int64_t extend_moment(Tick now) const;
+    void extend_answered(std::int64_t moment, const StoreResult<ExtendReply>& reply);
     template <class S>
     StoreResult<ReleaseReply> end_action_on(Tick now, RunResult result, S& store);
     template <class S>
@@ -192,6 +222,11 @@ private:
     // the middle of a tick, t·tick_ms + tick_ms/2, is a whole number).
     std::int64_t next_extend_half_ms_ = 0;
     bool watchdog_stopped_ = false;
+    // A call in flight (model.md §16.4): an acquire or release blocks the
+    // run; an extend blocks the watchdog only.
+    Awaiting awaiting_ = Awaiting::none;
+    bool extend_awaited_ = false;
+    std::int64_t extend_sent_half_ms_ = 0;  // the moment the extend in flight was sent
 };
 
 extern template AttemptEffect Elector::attempt_on<Store>(Tick, Store&);

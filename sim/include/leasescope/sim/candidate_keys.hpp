@@ -22,6 +22,7 @@ enum class KeyKind {
     flag,     // true or false
     offsets,  // strictly increasing offsets in [1, hi]
     clock,    // an object {"drift_ppm": P}, |P| <= hi (model.md §3.3); fills `count`
+    network,  // {"request", "reply", "write"}: latencies in [0, hi], merged per key (model.md §16.1)
 };
 
 enum class Need {

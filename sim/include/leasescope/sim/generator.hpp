@@ -19,6 +19,10 @@ struct GeneratorOptions {
     std::uint64_t seed = 1;
     bool shuffled = false;  // order "shuffled" instead of "declared"
     bool faults = true;     // pauses, partitions, a crash and a failover
+    // Time on the wire (model.md §16): a top-level "network" of 0-4 ticks
+    // and delays on (up to) three nodes. Off, the default: the same bytes as
+    // before the option existed (tools/trace_corpus.sh).
+    bool latencies = false;
 };
 
 // Limits the generator enforces on its own arguments (the CLI reports them),

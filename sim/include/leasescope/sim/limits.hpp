@@ -34,6 +34,10 @@ inline constexpr std::int64_t drift_ppm_max = 999'999;
 // One clock_jump, in milliseconds either way (about 31 years). With at most
 // faults_max jumps the sum stays far inside 64 bits (model.md §3.3 rule 3).
 inline constexpr std::int64_t clock_jump_ms_max = 1'000'000'000'000;
+// A link's latency and a delay's extra ticks (model.md §16): about 14 hours
+// at 50 ms a tick; longer is a typo, and sums of them stay far from overflow.
+inline constexpr Tick latency_max = 1'000'000;
+inline constexpr Tick delay_extra_max = latency_max;
 
 // ---- Work a scenario may ask for (checked at validation) ----
 // Runs that can start before the horizon, summed over the candidates: each
@@ -100,6 +104,9 @@ static_assert(capacity_max <= candidates_max);
 static_assert(drift_ppm_max < 1'000'000);
 static_assert(clock_jump_ms_max <= INT64_MAX / 4 / faults_max);
 static_assert(duration_max <= horizon_max);
+static_assert(latency_max <= duration_max);
+// The longest trip: a latency plus every delay's extra, far inside a Tick.
+static_assert(horizon_max + latency_max + faults_max * delay_extra_max < (Tick{1} << 62));
 static_assert(runs_max <= runs_total_max);
 static_assert(text_length_max <= json_string_bytes_max);
 static_assert(name_length_max <= json_string_bytes_max);

@@ -17,9 +17,11 @@ struct Localized {
 
 enum class Order { declared, shuffled };
 enum class ResourceMode { off, check, validate };
-enum class FaultKind { pause, partition, crash, failover, clock_jump };
+enum class FaultKind { pause, partition, crash, failover, clock_jump, delay };
 enum class PartitionMode { drop_requests, drop_replies };
 enum class OpKind { status, validate };
+// The three links a message travels on (model.md §16.1).
+enum class Link { request, reply, write };
 
 const char* to_string(Order);
 const char* to_string(ResourceMode);
@@ -27,6 +29,18 @@ const char* to_string(FaultKind);
 const char* to_string(PartitionMode);
 const char* to_string(FailoverLoss);
 const char* to_string(OpKind);
+const char* to_string(Link);
+
+// Latencies in ticks, one per link (model.md §16.1); all 0 is the model
+// without time on the wire.
+struct Network {
+    Tick request = 0;
+    Tick reply = 0;
+    Tick write = 0;
+    bool zero() const { return request == 0 && reply == 0 && write == 0; }
+    Tick of(Link link) const { return link == Link::request ? request : link == Link::reply ? reply : write; }
+    bool operator==(const Network&) const = default;
+};
 
 struct Candidate {
     std::string name;
@@ -35,6 +49,8 @@ struct Candidate {
     // so that a scenario written back stays minimal and still means the same.
     bool extend_every_given = false;
     bool writes_given = false;
+    // Merged per key: the candidate's, then "defaults"', then the top level's (model.md §16.1).
+    Network network;
 };
 
 struct Fault {
@@ -45,8 +61,11 @@ struct Fault {
     PartitionMode mode = PartitionMode::drop_requests;
     FailoverLoss lose = FailoverLoss::leases;
     std::int64_t ms = 0;  // clock_jump: the step, either sign, never 0 (model.md §7.5)
+    Link link = Link::request;  // delay: the link whose messages it slows
+    Tick extra = 0;             // delay: the extra ticks (model.md §7.6)
 
-    // The tick at which the fault ends (pause, partition), else tick_none.
+    // The tick at which the fault ends (pause, partition), else tick_none: a
+    // delay has no edges, it holds for messages sent in [at, at + ticks).
     Tick end() const { return (kind == FaultKind::pause || kind == FaultKind::partition) ? at + ticks : tick_none; }
 };
 
@@ -68,6 +87,7 @@ struct Scenario {
     LockConfig lock;
     ElectorKind elector = ElectorKind::lock;  // lock.elector; copied into every candidate's options
     ResourceMode resource = ResourceMode::off;
+    Network network;  // the top level's "network", as written (each candidate holds its merged one)
     std::vector<Candidate> candidates;
     std::vector<Fault> faults;
     std::vector<Op> ops;

@@ -31,6 +31,7 @@ enum class Section {
     op,         // /ops/N, per op
     store,      // /store: the store (Redis) itself
     clock,      // a clock object {"drift_ppm": P}: /store/clock and a candidate's clock
+    network,    // a network object {"request", "reply", "write"}: /network, /defaults and a candidate's
 };
 
 enum class ValueType {

@@ -5,6 +5,7 @@
 // the model (copyable, checkpointed by Timeline) and on a real Redis.
 #include <functional>
 #include <memory>
+#include <tuple>
 #include <optional>
 #include <string>
 #include <utility>
@@ -150,20 +151,96 @@ private:
     bool crash_node(Tick t, NodeIndex node);
     void phase_expiry(Tick t, Store& store, EventSink& sink, std::optional<StoreError>& failure);
     void phase_work(Tick t, Store& store, EventSink& sink, std::optional<StoreError>& failure);
-    bool work_write(Tick t, Store& store, EventSink& sink, std::size_t node, std::optional<StoreError>& failure);
-    void work_release(Tick t, Store& store, EventSink& sink, std::size_t node, WorkEffect effect);
+    // A holder's slot and its place in the acquisition order (model.md §9.6).
+    struct Holding {
+        SlotIndex slot = 0;
+        std::int64_t acquisition = -1;
+    };
     struct WriteVerdict {
         bool accepted = true;
         Details marks;
     };
-    WriteVerdict judge_write(std::size_t node, Fencing fencing, bool current);
+    // The resource's verdict on one write at its arrival (§8, §9.3, §9.6, §9.7).
+    WriteVerdict judge_write(const Holding& holding, Fencing fencing, bool current);
     void phase_extend(Tick t, Store& store, EventSink& sink);
     void phase_acquire(Tick t, Store& store, EventSink& sink);
+    void act_in_acquire_phase(Tick t, NodeIndex n, Store& store, EventSink& sink);
     EventView acquire_event(Tick t, const Elector& e, const RunRecord& run, const StoreResult<AcquireReply>& reply,
                             const std::optional<AcquireReply>& lost_acquire);
     void phase_ops(Tick t, Store& store, EventSink& sink, std::optional<StoreError>& failure);
     void phase_check(Tick t, Store& store, EventSink& sink);
     void spill_outcomes();
+    // Phase 3's pieces: a write judged by the resource, a release answered.
+    EventView release_event(Tick t, const Elector& e, const RunRecord& run, Fencing fencing,
+                            const StoreResult<ReleaseReply>& reply);
+    EventView extend_event(Tick t, const Elector& e, const RunRecord& run, const StoreResult<ExtendReply>& reply);
+
+    // ---- Messages on the wire (model.md §16; simulation_wire.cpp) ----
+    // One call (acquire, extend, release) or write that takes time.
+    struct Call {
+        EventOp op = EventOp::acquire;
+        NodeIndex node = -1;
+        std::int32_t run = -1;
+        Token token;
+        Fencing fencing = 0;  // the run's number (release, write)
+        Tick sent = 0;
+        std::int64_t number = 0;  // the send number: order among arrivals of one tick
+        Tick timeout_at = 0;
+        Tick applied = tick_none;  // when the store applied the request
+        Tick reply_at = tick_none;
+        Tick keep_for = 0;    // release
+        Holding holding;      // write: the writer's holding when it was sent (§9.6)
+        bool ended = false;   // the node learned its answer, or gave up on it
+        std::int32_t entries = 0;  // its arrivals on the wire or deferred: freed at 0, once done
+        std::optional<AcquireReply> acquire;
+        std::optional<ExtendReply> extend;
+        std::optional<ReleaseReply> release;
+    };
+    // A write arriving at t (sent at write.sent, maybe t): judged and told (§8, §16.5).
+    void write_arrives(Tick t, const Call& write, Store& store, EventSink& sink, std::optional<StoreError>& failure);
+    enum class Stage : std::uint8_t { request, reply, timeout, write };
+    // Something due on the wire: ordered by (tick, phase, sent, send number, stage).
+    struct Arrival {
+        Tick at = 0;
+        Phase phase = Phase::work;
+        Tick sent = 0;
+        std::int64_t number = 0;
+        Stage stage = Stage::request;
+        std::int32_t call = 0;
+        bool operator>(const Arrival& o) const {
+            return std::tie(at, phase, sent, number, stage) > std::tie(o.at, o.phase, o.sent, o.number, o.stage);
+        }
+    };
+    // The tick a message of `node` on `link` sent at `sent` arrives (§16.2).
+    Tick arrival(NodeIndex node, Link link, Tick sent) const;
+    // A call of `node` sent now takes time (else it is the immediate path of §4-§8).
+    bool call_on_wire(NodeIndex node, Tick t) const;
+    bool write_on_wire(NodeIndex node, Tick t) const;
+    std::int32_t new_call(EventOp op, NodeIndex node, Tick t);
+    void push(const Arrival& a);
+    void send_call(EventOp op, NodeIndex node, Tick t, Tick keep_for, Store& store, EventSink& sink,
+                   std::optional<StoreError>& failure);
+    void send_write(NodeIndex node, Tick t);
+    void deliver(Tick t, Phase phase, Store& store, EventSink& sink, std::optional<StoreError>& failure);
+    void apply_request(std::int32_t id, Tick t, Store& store, EventSink& sink, std::optional<StoreError>& failure);
+    void answer(std::int32_t id, Tick t, bool timed_out, EventSink& sink);
+    void answer_acquire(Call& c, Tick t, const StoreResult<AcquireReply>& reply, bool learned, EventSink& sink);
+    void answer_extend(Call& c, Tick t, const StoreResult<ExtendReply>& reply, bool learned, EventSink& sink);
+    void answer_release(Call& c, Tick t, const StoreResult<ReleaseReply>& reply, bool learned, EventSink& sink);
+    void late_application(std::int32_t id, Tick t, EventSink& sink);
+    void free_call(std::int32_t id);
+    void free_if_done(std::int32_t id);
+    void undefer(NodeIndex node, Tick t);
+    void join_executing_all();
+    bool wire_idle() const { return wire_.empty() && deferred_.empty(); }
+
+    std::vector<std::uint8_t> latent_;  // per node: some latency or delay (else no message ever waits)
+    std::vector<std::int32_t> delays_;  // the delay faults, in list order
+    std::vector<Call> calls_;
+    std::vector<std::int32_t> free_calls_;
+    std::vector<Arrival> wire_;      // a min-heap
+    std::vector<Arrival> deferred_;  // answers for paused nodes (§16.3)
+    std::int64_t sends_ = 0;
 
     const Scenario* scenario_;
     TokenSource* tokens_;
@@ -175,13 +252,9 @@ private:
     bool in_overlap_ = false;
     std::optional<Fencing> highest_issued_;
     IssuedNumbers issued_;  // for fencing_duplicate (§9.8)
-    // The acquisition order of §9.6: fresh acquisitions so far, each
-    // executing node's slot and acquisition number, and per slot the latest
+    // The acquisition order of §9.6 (struct Holding above): fresh
+    // acquisitions so far, each executing node's, and per slot the latest
     // acquisition whose holder had a write accepted (-1: none yet).
-    struct Holding {
-        SlotIndex slot = 0;
-        std::int64_t acquisition = -1;
-    };
     std::int64_t acquisitions_ = 0;
     std::vector<Holding> holdings_;
     std::vector<std::int64_t> slot_latest_writer_;

@@ -132,6 +132,10 @@ struct Event {
     std::int64_t overlap_count = 0;  // overlap_begin: how many nodes execute; 0 otherwise
     std::string named_node;          // validate: the node whose token is validated
     std::int64_t clock_ms = 0;       // clock_jump: the step in ms, either sign; 0 otherwise
+    // The optional trailing keys (model.md §12.1, §16.6): set only when they
+    // differ from `tick`.
+    std::optional<Tick> sent;     // write, acquire, extend, release: sent at
+    std::optional<Tick> applied;  // acquire, extend, release: the store applied it at
 
     bool operator==(const Event&) const = default;
 };
@@ -156,6 +160,8 @@ struct EventView {
     std::int64_t overlap_count = 0;
     std::string_view named_node;
     std::int64_t clock_ms = 0;
+    std::optional<Tick> sent;
+    std::optional<Tick> applied;
 };
 Event to_event(const EventView&);
 EventView view_of(const Event&);

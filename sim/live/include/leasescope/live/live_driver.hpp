@@ -68,6 +68,10 @@ struct LiveReport {
 // present (empty when there are none). Faults are never real: no process is
 // paused, no network cut, no replica promoted.
 std::vector<std::string> emulated_faults(const sim::Scenario& scenario);
+// Why live mode refuses the scenario (bad input, exit 2), or nothing: a lock
+// name it cannot use, or time on the wire (a latency or a delay, model.md
+// §16), which the driver does not hold messages for.
+std::optional<std::string> live_refusal(const sim::Scenario& scenario);
 
 // Why `scenario` cannot run live, or nothing: a store clock that drifts or
 // jumps is simulated only (model.md §13.6). run_live refuses such a

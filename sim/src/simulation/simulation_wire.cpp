@@ -1,0 +1,306 @@
+// Messages on the wire (docs/model.md §16): calls whose request and reply take
+// ticks, and writes that arrive after they were sent. With every latency 0 and
+// no delay none of this runs: the phases take their immediate path.
+#include <algorithm>
+#include <functional>
+
+#include "leasescope/sim/simulation.hpp"
+
+namespace leasescope::sim {
+namespace {
+
+Phase phase_of(EventOp op) {
+    switch (op) {
+        case EventOp::acquire: return Phase::acquire;
+        case EventOp::extend: return Phase::extend;
+        default: return Phase::work;  // release and write
+    }
+}
+
+Err<StoreError> timeout_error() { return Err{StoreError{"command timeout", true}}; }
+
+}  // namespace
+
+Tick Simulation::arrival(NodeIndex node, Link link, Tick sent) const {
+    Tick at = sent + scenario_->candidates[static_cast<std::size_t>(node)].network.of(link);
+    for (const std::int32_t k : delays_) {
+        const Fault& d = scenario_->faults[static_cast<std::size_t>(k)];
+        if (d.node == node && d.link == link && d.at <= sent && sent < d.at + d.ticks) at += d.extra;
+    }
+    return at;
+}
+
+// A partitioned call is not on the wire: it fails at once (§16.2).
+bool Simulation::call_on_wire(NodeIndex node, Tick t) const {
+    const auto i = static_cast<std::size_t>(node);
+    if (latent_[i] == 0 || node_faults_[i].partition) return false;
+    return arrival(node, Link::request, t) > t || arrival(node, Link::reply, t) > t;
+}
+
+bool Simulation::write_on_wire(NodeIndex node, Tick t) const {
+    return latent_[static_cast<std::size_t>(node)] != 0 && arrival(node, Link::write, t) > t;
+}
+
+std::int32_t Simulation::new_call(EventOp op, NodeIndex node, Tick t) {
+    std::int32_t id = 0;
+    if (free_calls_.empty()) {
+        id = static_cast<std::int32_t>(calls_.size());
+        calls_.emplace_back();
+    } else {
+        id = free_calls_.back();
+        free_calls_.pop_back();
+        calls_[static_cast<std::size_t>(id)] = Call{};
+    }
+    const Elector& e = electors_[static_cast<std::size_t>(node)];
+    const RunRecord& run = *e.latest_run();
+    Call& c = calls_[static_cast<std::size_t>(id)];
+    c.op = op;
+    c.node = node;
+    c.run = run.run;
+    c.token = run.token;
+    c.fencing = run.fencing.value_or(0);
+    c.sent = t;
+    c.number = sends_++;
+    c.timeout_at = t + e.options().command_timeout_ticks();
+    return id;
+}
+
+void Simulation::free_call(std::int32_t id) { free_calls_.push_back(id); }
+
+// A call is done once nothing of it is on the wire and its event is told:
+// the node learned its answer and the store applied it (a write: judged).
+void Simulation::free_if_done(std::int32_t id) {
+    const Call& c = calls_[static_cast<std::size_t>(id)];
+    if (c.entries == 0 && c.ended && (c.applied != tick_none || c.op == EventOp::write)) free_call(id);
+}
+
+void Simulation::push(const Arrival& a) {
+    ++calls_[static_cast<std::size_t>(a.call)].entries;
+    wire_.push_back(a);
+    std::push_heap(wire_.begin(), wire_.end(), std::greater<>{});
+}
+
+void Simulation::send_write(NodeIndex node, Tick t) {
+    const std::int32_t id = new_call(EventOp::write, node, t);
+    calls_[static_cast<std::size_t>(id)].holding = holdings_[static_cast<std::size_t>(node)];
+    push(Arrival{arrival(node, Link::write, t), Phase::work, t, calls_[static_cast<std::size_t>(id)].number,
+                 Stage::write, id});
+}
+
+// The request goes out; if it arrives now the store applies it at once, else
+// at its arrival. A request slower than the timeout also gets its timeout.
+void Simulation::send_call(EventOp op, NodeIndex node, Tick t, Tick keep_for, Store& store, EventSink& sink,
+                           std::optional<StoreError>& failure) {
+    const std::int32_t id = new_call(op, node, t);
+    Call& c = calls_[static_cast<std::size_t>(id)];
+    c.keep_for = keep_for;
+    const std::int64_t number = c.number;
+    const Tick request_at = arrival(node, Link::request, t);
+    if (request_at > c.timeout_at) push(Arrival{c.timeout_at, phase_of(op), t, number, Stage::timeout, id});
+    if (request_at == t) {
+        apply_request(id, t, store, sink, failure);
+    } else {
+        push(Arrival{request_at, phase_of(op), t, number, Stage::request, id});
+    }
+}
+
+// Handles what arrives at t in `phase`, in (sent, send number) order (§16.3).
+void Simulation::deliver(Tick t, Phase phase, Store& store, EventSink& sink, std::optional<StoreError>& failure) {
+    // Nothing is ever filed for a tick gone by; `<` only keeps a slip from stalling the wire.
+    while (!failure && !wire_.empty() &&
+           (wire_.front().at < t || (wire_.front().at == t && wire_.front().phase <= phase))) {
+        std::pop_heap(wire_.begin(), wire_.end(), std::greater<>{});
+        const Arrival a = wire_.back();
+        wire_.pop_back();
+        Call& c = calls_[static_cast<std::size_t>(a.call)];
+        const NodeFaults& nf = node_faults_[static_cast<std::size_t>(c.node)];
+        const bool answer_stage = a.stage == Stage::reply || a.stage == Stage::timeout;
+        if (answer_stage && nf.paused && !nf.crashed && !c.ended) {
+            deferred_.push_back(a);  // handled at the node's first active tick (still counted in entries)
+            continue;
+        }
+        --c.entries;
+        if (a.stage == Stage::request) {
+            apply_request(a.call, t, store, sink, failure);
+        } else if (a.stage == Stage::write) {
+            write_arrives(t, c, store, sink, failure);
+            c.ended = true;
+        } else if (c.ended) {
+            // Already answered (a duplicate after a crash): nothing more to tell.
+        } else if (nf.crashed && a.stage == Stage::timeout) {
+            // A crashed node waits for nothing: its call ends with the reply.
+            if (c.applied != tick_none)
+                push(Arrival{std::max(c.reply_at, t), a.phase, a.sent, a.number, Stage::reply, a.call});
+        } else {
+            answer(a.call, t, a.stage == Stage::timeout, sink);
+        }
+        free_if_done(a.call);
+    }
+    if (phase == Phase::acquire) join_executing_all();
+}
+
+void Simulation::apply_request(std::int32_t id, Tick t, Store& store, EventSink& sink,
+                               std::optional<StoreError>& failure) {
+    Call& c = calls_[static_cast<std::size_t>(id)];
+    const Elector& e = electors_[static_cast<std::size_t>(c.node)];
+    c.applied = t;
+    if (c.op == EventOp::acquire) {
+        auto r = store.acquire(t, e.owner(), c.token, e.options().lease);
+        if (!r.ok()) failure = r.error();
+        if (r.ok()) c.acquire = r.value();
+    } else if (c.op == EventOp::extend) {
+        auto r = store.extend(t, c.token, e.options().lease);
+        if (!r.ok()) failure = r.error();
+        if (r.ok()) c.extend = r.value();
+    } else {
+        auto r = store.release(t, c.token, c.keep_for, e.options().hold_off);
+        if (!r.ok()) failure = r.error();
+        if (r.ok()) c.release = r.value();
+    }
+    if (failure) return;
+    if (c.ended) {
+        late_application(id, t, sink);
+        return;
+    }
+    c.reply_at = arrival(c.node, Link::reply, t);
+    const bool crashed = node_faults_[static_cast<std::size_t>(c.node)].crashed;
+    // Past its timeout the call's timeout is already filed (sent with the
+    // request, perhaps deferred for a pause): it tells this application.
+    if (!crashed && t > c.timeout_at) return;
+    const Phase phase = phase_of(c.op);
+    const Arrival at_reply{c.reply_at, phase, c.sent, c.number, Stage::reply, id};
+    if (crashed || c.reply_at <= c.timeout_at) {
+        push(at_reply);
+    } else {
+        push(Arrival{c.timeout_at, phase, c.sent, c.number, Stage::timeout, id});
+    }
+}
+
+void Simulation::undefer(NodeIndex node, Tick t) {
+    for (std::size_t k = 0; k < deferred_.size();) {
+        if (calls_[static_cast<std::size_t>(deferred_[k].call)].node != node) {
+            ++k;
+            continue;
+        }
+        Arrival a = deferred_[k];
+        a.at = t;
+        wire_.push_back(a);  // still counted in its call's entries
+        std::push_heap(wire_.begin(), wire_.end(), std::greater<>{});
+        deferred_.erase(deferred_.begin() + static_cast<std::ptrdiff_t>(k));
+    }
+}
+
+// The node learns the answer at t: the reply, or the timeout (§16.4). A
+// crashed node learns nothing; its call is reported as an error.
+void Simulation::answer(std::int32_t id, Tick t, bool timed_out, EventSink& sink) {
+    Call& c = calls_[static_cast<std::size_t>(id)];
+    LS_ASSERT(!c.ended);
+    c.ended = true;
+    const bool learned = !node_faults_[static_cast<std::size_t>(c.node)].crashed;
+    const bool failed = timed_out || !learned;
+    switch (c.op) {
+        case EventOp::acquire:
+            answer_acquire(c, t, failed ? StoreResult<AcquireReply>(timeout_error()) : StoreResult<AcquireReply>(*c.acquire),
+                           learned, sink);
+            break;
+        case EventOp::extend:
+            answer_extend(c, t, failed ? StoreResult<ExtendReply>(timeout_error()) : StoreResult<ExtendReply>(*c.extend),
+                          learned, sink);
+            break;
+        default:
+            answer_release(c, t,
+                           failed ? StoreResult<ReleaseReply>(timeout_error()) : StoreResult<ReleaseReply>(*c.release),
+                           learned, sink);
+            break;
+    }
+}
+
+// The trailing keys of a call's event (model.md §12.1): only when they differ.
+static void stamp(EventView& ev, Tick sent, Tick applied) {
+    if (sent != ev.tick) ev.sent = sent;
+    if (applied != tick_none && applied != ev.tick) ev.applied = applied;
+}
+
+void Simulation::answer_acquire(Call& c, Tick t, const StoreResult<AcquireReply>& reply, bool learned,
+                                EventSink& sink) {
+    const auto i = static_cast<std::size_t>(c.node);
+    Elector& e = electors_[i];
+    const bool was_finished = e.state() == ElectorState::finished;
+    AttemptEffect effect;
+    if (learned) effect = e.learn_acquire(t, reply);
+    const RunRecord& run = *e.latest_run();
+    EventView ev = acquire_event(t, e, run, reply, reply.ok() ? std::nullopt : c.acquire);
+    ev.run = c.run;
+    ev.token = c.token;
+    stamp(ev, c.sent, c.applied);
+    emit(sink, ev);
+    if (!learned) return;
+    if (e.executing()) {
+        joined_.push_back(c.node);
+    } else {
+        note_finished(i, was_finished);
+        arm(c.node);
+    }
+    if (effect.ended == RunResult::skipped) {
+        EventView skip;
+        skip.tick = t;
+        skip.phase = Phase::acquire;
+        skip.op = EventOp::skip;
+        skip.node = e.owner();
+        skip.run = run.run;
+        skip.token = run.token;
+        skip.outcome = Outcome::skipped;
+        emit(sink, skip);
+    }
+}
+
+void Simulation::answer_extend(Call& c, Tick t, const StoreResult<ExtendReply>& reply, bool learned,
+                               EventSink& sink) {
+    Elector& e = electors_[static_cast<std::size_t>(c.node)];
+    const RunRecord& run = *e.latest_run();
+    // An answer for a run that has ended changes nothing of the node (§16.6).
+    if (learned && run.run == c.run && e.executing()) e.learn_extend(t, c.sent, reply);
+    EventView ev = extend_event(t, e, run, reply);
+    ev.run = c.run;
+    ev.token = c.token;
+    ev.fencing = c.fencing;
+    stamp(ev, c.sent, c.applied);
+    emit(sink, ev);
+}
+
+void Simulation::answer_release(Call& c, Tick t, const StoreResult<ReleaseReply>& reply, bool learned,
+                                EventSink& sink) {
+    Elector& e = electors_[static_cast<std::size_t>(c.node)];
+    if (learned) {
+        e.learn_release(t);
+        arm(c.node);
+    }
+    EventView ev = release_event(t, e, *e.latest_run(), c.fencing, reply);
+    ev.run = c.run;
+    ev.token = c.token;
+    stamp(ev, c.sent, c.applied);
+    emit(sink, ev);
+}
+
+// A request applied after its call timed out: nobody waits for its reply, so
+// what it did is reported now (§16.6), an acquire's slot as a lost reply's.
+void Simulation::late_application(std::int32_t id, Tick t, EventSink& sink) {
+    Call& c = calls_[static_cast<std::size_t>(id)];
+    const Elector& e = electors_[static_cast<std::size_t>(c.node)];
+    const RunRecord& run = *e.latest_run();
+    EventView ev;
+    if (c.op == EventOp::acquire) {
+        ev = acquire_event(t, e, run, timeout_error(), c.acquire);
+    } else if (c.op == EventOp::extend) {
+        ev = extend_event(t, e, run, timeout_error());
+        ev.fencing = c.fencing;
+    } else {
+        ev = release_event(t, e, run, c.fencing, timeout_error());
+    }
+    ev.run = c.run;
+    ev.token = c.token;
+    stamp(ev, c.sent, tick_none);
+    emit(sink, ev);
+}
+
+}  // namespace leasescope::sim
