@@ -61,8 +61,8 @@ const std::vector<P> down_triangle{P{0, 1.1f}, P{-1, -0.8f}, P{1, -0.8f}};
 const std::vector<P> diamond{P{0, -1.05f}, P{1.05f, 0}, P{0, 1.05f}, P{-1.05f, 0}};
 const std::vector<P> square{P{-0.85f, -0.85f}, P{0.85f, -0.85f}, P{0.85f, 0.85f}, P{-0.85f, 0.85f}};
 
-Glyph make(MarkerKind kind) {
-    Glyph g;
+// The marks of a run's calls: start, acquire, extend, release. Fills `g` and returns true for its kinds.
+bool run_glyph(MarkerKind kind, Glyph& g) {
     switch (kind) {
         case MarkerKind::start:  // a thin upright line: a run begins
             g.parts.push_back(line({P{0, -0.9f}, P{0, 0.9f}}, Ink::mark, 0.22f));
@@ -114,6 +114,14 @@ Glyph make(MarkerKind kind) {
             hollow(g, down_triangle);
             dot(g, -0.2f);
             break;
+        default: return false;
+    }
+    return true;
+}
+
+// The marks of the store's expiry and of the resource's writes. Fills `g` and returns true for its kinds.
+bool store_glyph(MarkerKind kind, Glyph& g) {
+    switch (kind) {
         case MarkerKind::expire: {  // an hourglass: the record's time ran out
             const std::vector<P> top{P{-0.85f, -1}, P{0.85f, -1}, P{0, 0}};
             const std::vector<P> bottom{P{0, 0}, P{0.85f, 1}, P{-0.85f, 1}};
@@ -170,6 +178,14 @@ Glyph make(MarkerKind kind) {
             g.extent = 1.1f;
             break;
         }
+        default: return false;
+    }
+    return true;
+}
+
+// The marks of faults, third-party reads and clocks. Fills `g` and returns true for its kinds.
+bool fault_glyph(MarkerKind kind, Glyph& g) {
+    switch (kind) {
         case MarkerKind::pause:  // two bars: stop-the-world
             g.parts.push_back(poly({P{-0.75f, -0.9f}, P{-0.2f, -0.9f}, P{-0.2f, 0.9f}, P{-0.75f, 0.9f}}));
             g.parts.push_back(poly({P{0.2f, -0.9f}, P{0.75f, -0.9f}, P{0.75f, 0.9f}, P{0.2f, 0.9f}}));
@@ -223,12 +239,23 @@ Glyph make(MarkerKind kind) {
             g.parts.push_back(disc(0, 0, 0.2f));
             g.extent = 0.65f;
             break;
+        case MarkerKind::clock_jump:  // a clock face: a clock stepped
+            g.parts.push_back(disc(0, 0, 1.0f, Ink::white));
+            g.parts.push_back(ring(0, 0, 1.0f, Ink::mark, 0.26f));
+            g.parts.push_back(line({P{0, -0.62f}, P{0, 0}, P{0.5f, 0.3f}}, Ink::mark, 0.24f));
+            break;
         case MarkerKind::overlap_begin:
         case MarkerKind::overlap_end:  // never drawn as marks (the overlap band); a bar if asked
             g.parts.push_back(poly({P{-0.2f, -1}, P{0.2f, -1}, P{0.2f, 1}, P{-0.2f, 1}}));
             break;
-        case MarkerKind::count_: break;
+        default: return false;
     }
+    return true;
+}
+
+Glyph make(MarkerKind kind) {
+    Glyph g;
+    if (!run_glyph(kind, g) && !store_glyph(kind, g)) fault_glyph(kind, g);
     return g;
 }
 
@@ -277,6 +304,7 @@ const std::vector<MarkerKind>& legend_marks() {
         MarkerKind::failover_leases,
         MarkerKind::failover_all,
         MarkerKind::op_read,
+        MarkerKind::clock_jump,
     };
     return order;
 }

@@ -82,6 +82,8 @@ private:
         for (std::size_t i = 0; i < n; ++i)
             titles_w_ = std::max(titles_w_, ImGui::CalcTextSize(lane_title(ctx.lanes.lanes[i], ctx.strings).c_str()).x);
         if (n < ctx.lanes.lanes.size()) titles_w_ = std::max(titles_w_, 150.0f * ctx.scale);
+        for (const ClockTrack& c : ctx.lanes.clocks)  // the clock lanes' titles share the column
+            titles_w_ = std::max(titles_w_, ImGui::CalcTextSize(clock_title(c, ctx.strings).c_str()).x);
     }
 
     // Where the timeline goes in the panel (the axis and scrolling are set after the input).
