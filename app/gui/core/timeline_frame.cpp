@@ -188,11 +188,13 @@ void place_clock(const LaneModel& model, std::size_t ci, float y, float h, const
     const auto y_of = [&](std::int64_t v) { return y + h - pad - static_cast<float>(v - lo) / span * (h - 2 * pad); };
     fc.zero_y = y_of(0);
     fc.line = clock_line(c, f, model.end_tick, y_of);
-    // The axis says the farthest the clock gets from true time, beside that height.
+    // The axis says the farthest the clock gets from true time, at the right
+    // end, on the side the line leaves free there.
     const bool ahead = hi >= -lo;
     fc.axis = strings.tr(ahead ? "lane.clock_ahead" : "lane.clock_behind", {{"ms", ms_text(ahead ? hi : lo)}});
     const float aw = metrics.small_width(fc.axis), ax = f.plot_x + f.plot_w - aw - 4;
-    const float ay = ahead ? y + 1 : y + h - metrics.small_h - 1;
+    const bool line_low = !fc.line.empty() && fc.line.back().second > y + h * 0.5f;
+    const float ay = line_low ? y + 1 : y + h - metrics.small_h - 1;
     fc.axis_box = Box{ax, ay, ax + aw, ay + metrics.small_h};
     f.clocks.push_back(std::move(fc));
 }
