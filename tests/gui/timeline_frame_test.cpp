@@ -10,6 +10,8 @@
 #include "core/strings.hpp"
 #include "support/string_tables.hpp"
 #include "core/timeline_frame.hpp"
+#include "core/palette.hpp"
+#include "core/svg.hpp"
 
 using namespace leasescope;
 using namespace leasescope::gui;
@@ -285,4 +287,23 @@ TEST(TimelineFrame, ClockLaneWordsInBothLanguages) {
     EXPECT_EQ(ko.title, "node-a의 시계");
     EXPECT_NE(en.axis.find(" ms behind"), std::string::npos) << en.axis;
     EXPECT_NE(ko.axis.find(" ms 느림"), std::string::npos) << ko.axis;
+}
+
+// The SVG painter draws the clock lanes from the same frame: the lane's title,
+// its axis words and its line; a run whose clocks are all true time has none.
+TEST(TimelineFrame, SvgPaintsTheClockLanes) {
+    const Strings ko = test::string_tables(Lang::ko);
+    const auto svg = [&](const std::string& name) {
+        const LaneModel model = run_scenario(test::load_preset(name)).lanes;
+        SvgOptions o;
+        o.last = model.end_tick;
+        return timeline_svg(model, default_palette(), ko, o);
+    };
+    const std::string jump = svg("store-clock-jump");
+    EXPECT_NE(jump.find(">Redis의 시계</text>"), std::string::npos);
+    EXPECT_NE(jump.find(">300 ms 빠름</text>"), std::string::npos);
+    EXPECT_NE(jump.find("<polyline class=\"clock\""), std::string::npos);
+    const std::string plain = svg("expiry-takeover");
+    EXPECT_EQ(plain.find("시계"), std::string::npos);
+    EXPECT_EQ(plain.find("class=\"clock\""), std::string::npos);
 }

@@ -17,7 +17,7 @@ struct ClockTrack {
     std::int64_t tick_ms = 50;
     std::int32_t drift_ppm = 0;
     std::vector<std::pair<Tick, std::int64_t>> jumps;  // (tick, ms), in the fault list's order
-    std::int64_t min_half_ms = 0, max_half_ms = 0;      // the offset's range over ticks 0 … end
+    std::int64_t min_half_ms = 0, max_half_ms = 0;     // the offset's range over ticks 0 … end
     bool operator==(const ClockTrack&) const = default;
 };
 

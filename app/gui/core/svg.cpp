@@ -232,10 +232,11 @@ void svg_clocks(const TimelineFrame& f, const Palette& pal, std::string& out) {
             f.plot_x, c.zero_y, f.plot_x + f.plot_w, c.zero_y, pal.text_dim.hex());
         std::string pts;
         for (const auto& [x, y] : c.line) pts += fmt::format("{:.1f},{:.1f} ", x, y);
-        out += fmt::format("<polyline points=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"2\"/>\n", pts, ink);
-        out += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" fill=\"{}\" font-size=\"{:.0f}\">{}</text>\n",
-                           c.title_box.x0, c.title_box.y0 + small_px * 0.85f, pal.text.hex(), small_px,
-                           svg_escape(c.title));
+        out += fmt::format("<polyline class=\"clock\" points=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"2\"/>\n",
+                           pts, ink);
+        out +=
+            fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" fill=\"{}\" font-size=\"{:.0f}\">{}</text>\n", c.title_box.x0,
+                        c.title_box.y0 + small_px * 0.85f, pal.text.hex(), small_px, svg_escape(c.title));
         out += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" fill=\"{}\" font-size=\"{:.0f}\">{}</text>\n",
                            c.axis_box.x0, c.axis_box.y0 + small_px * 0.85f, ink, small_px, svg_escape(c.axis));
     }

@@ -204,7 +204,8 @@ void place_clocks(const LaneModel& model, const TimelineViewport& view, const St
     if (model.clocks.empty()) return;
     const float h = clock_strip_h(model, view) / static_cast<float>(model.clocks.size());
     float y = f.lanes_y + std::min(f.lanes_h, f.content_h - f.scroll_y) + f.hint_box.h();
-    for (std::size_t ci = 0; ci < model.clocks.size(); ++ci, y += h) place_clock(model, ci, y, h, view, strings, metrics, f);
+    for (std::size_t ci = 0; ci < model.clocks.size(); ++ci, y += h)
+        place_clock(model, ci, y, h, view, strings, metrics, f);
 }
 
 }  // namespace

@@ -64,8 +64,8 @@ struct FrameClockLane {
     std::string title;       // "Redis's clock" / "node-a의 시계", fitted to the titles' column
     std::string axis;        // the largest offset: "300 ms ahead" / "300 ms 빠름"
     Box box, title_box, axis_box;
-    float zero_y = 0;                            // true time
-    std::vector<std::pair<float, float>> line;   // the offset, as a polyline in screen points
+    float zero_y = 0;                           // true time
+    std::vector<std::pair<float, float>> line;  // the offset, as a polyline in screen points
 };
 
 struct TimelineFrame {

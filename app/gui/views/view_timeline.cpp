@@ -26,9 +26,9 @@ public:
             return;
         }
         // Every lane at its smallest height, under the ruler.
-        const float lanes_need_h =
-            ImGui::GetFontSize() + 10 + static_cast<float>(ctx.lanes.lanes.size()) * 20.0f * ctx.scale +
-            static_cast<float>(ctx.lanes.clocks.size()) * 22.0f * ctx.scale;
+        const float lanes_need_h = ImGui::GetFontSize() + 10 +
+                                   static_cast<float>(ctx.lanes.lanes.size()) * 20.0f * ctx.scale +
+                                   static_cast<float>(ctx.lanes.clocks.size()) * 22.0f * ctx.scale;
         legend_.draw(ctx, lanes_need_h);
         measure_titles(ctx);
         TimelineViewport view = viewport(ctx);
