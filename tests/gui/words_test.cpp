@@ -159,6 +159,16 @@ TEST(Words, ExplainStoreClockJumpNamesTheRecordItEnded) {
     const std::string ko = explain_event(ctx, test::string_tables(Lang::ko));
     EXPECT_NE(ko.find("250 ms가 남아 있던 node-a의 레코드(펜싱 1)는 곧바로 만료됩니다."), std::string::npos) << ko;
 
+    // The expiry that follows names the jump as its cause, not a TTL that ran out.
+    ctx.event_index = k + 1;
+    ASSERT_EQ(events[k + 1].op, sim::EventOp::expire);
+    const std::string expiry = explain_event(ctx, test::string_tables());
+    EXPECT_NE(expiry.find("Redis's clock jumped past its deadline"), std::string::npos) << expiry;
+    EXPECT_NE(expiry.find("Redis's clock jumped 300 ms forward this tick"), std::string::npos) << expiry;
+    EXPECT_EQ(expiry.find("its TTL ran out."), std::string::npos) << expiry;
+    EXPECT_EQ(expiry.find("autoExtend is off"), std::string::npos) << expiry;
+    ctx.event_index = k;
+
     // A smaller jump leaves the record with 50 ms.
     scenario.faults[0].ms = 200;
     sim::Timeline smaller(scenario);

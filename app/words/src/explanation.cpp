@@ -88,7 +88,8 @@ public:
         out_.heading = s_.tr("explain.heading", {{"tick", std::to_string(e_.tick)},
                                                  {"op", op_words(e_, s_)},
                                                  {"node", e_.node.empty() ? std::string("–") : e_.node}});
-        add("ev." + key);
+        // A record that a jump of Redis's clock ended: not its TTL running out in true time.
+        add(e_.op == EventOp::expire && store_jump_this_tick() > 0 ? "ev.expire.clock_jump" : "ev." + key);
         {
             switch (e_.op) {
                 case EventOp::skip: skip(); break;
@@ -261,7 +262,11 @@ private:
             const auto paused = fault_during(trace_, e_.node, renewed, i_, EventOp::pause, EventOp::resume);
             const auto cut = fault_during(trace_, e_.node, renewed, i_, EventOp::partition, EventOp::heal);
             const bool watchdog = cand && cand->options.auto_extend;
-            if (!watchdog) add("explain.expire.no_watchdog", {{"renewed", std::to_string(renewed)}});
+            if (store_jump_this_tick() > 0) {
+                add("explain.expire.clock_jump", {{"jump_ms", std::to_string(store_jump_this_tick())}});
+            } else if (!watchdog) {
+                add("explain.expire.no_watchdog", {{"renewed", std::to_string(renewed)}});
+            }
             if (paused) {
                 add(watchdog ? "explain.expire.paused_watchdog" : "explain.expire.paused",
                     {{"since", std::to_string(paused->from)}});
@@ -270,6 +275,15 @@ private:
             if (watchdog && !paused && !cut) add("explain.expire.other");
             add("explain.expire.stale_now");
         }
+    }
+
+    // The milliseconds Redis's clock jumped in this tick before this event (0: none).
+    std::int64_t store_jump_this_tick() const {
+        std::int64_t ms = 0;
+        for (std::size_t k = i_; k-- > 0 && trace_.events[k].tick == e_.tick;)
+            if (trace_.events[k].op == EventOp::clock_jump && trace_.events[k].node == "store")
+                ms += trace_.events[k].clock_ms;
+        return ms;
     }
 
     void extend() {
