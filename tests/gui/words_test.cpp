@@ -187,6 +187,26 @@ TEST(Words, ExplainStoreClockJumpNamesTheRecordItEnded) {
     EXPECT_EQ(node.find("record"), std::string::npos) << node;
 }
 
+// client-clock-drift: node-a's record expires before its watchdog runs; the
+// explanation names the slow clock (model.md §3.3 rule 7), not "nothing renewed it".
+TEST(Words, ExplainExpiryUnderASlowWatchdogClock) {
+    const sim::Scenario scenario = test::load_preset("client-clock-drift");
+    sim::Timeline timeline(scenario);
+    const auto& events = timeline.trace().events;
+    std::size_t k = 0;
+    while (k < events.size() && events[k].op != sim::EventOp::expire) ++k;
+    ASSERT_LT(k, events.size());
+    ExplainContext ctx;
+    ctx.scenario = &scenario;
+    ctx.trace = &timeline.trace();
+    ctx.event_index = k;
+    const std::string en = explain_event(ctx, test::string_tables());
+    EXPECT_NE(en.find("which runs at 30 % of true time (drift_ppm -700000)"), std::string::npos) << en;
+    EXPECT_EQ(en.find("before anything renewed it"), std::string::npos) << en;
+    const std::string ko = explain_event(ctx, test::string_tables(Lang::ko));
+    EXPECT_NE(ko.find("실제 시간의 30 %로 가므로"), std::string::npos) << ko;
+}
+
 TEST(Words, ShortToken) {
     EXPECT_EQ(short_token("", 5), "–");
     EXPECT_EQ(short_token("abc", 5), "abc");

@@ -272,9 +272,23 @@ private:
                     {{"since", std::to_string(paused->from)}});
             }
             if (cut && watchdog) add("explain.expire.partitioned", {{"since", std::to_string(cut->from)}});
-            if (watchdog && !paused && !cut) add("explain.expire.other");
+            if (watchdog && !paused && !cut) slow_watchdog_or_other(*cand);
             add("explain.expire.stale_now");
         }
+    }
+
+    // A watchdog on a slow node clock runs late (model.md §3.3 rule 7): its
+    // period is measured on that clock, so the TTL ran out first.
+    void slow_watchdog_or_other(const sim::Candidate& cand) {
+        const std::int32_t ppm = cand.options.drift_ppm;
+        if (ppm >= 0) {
+            add("explain.expire.other");
+            return;
+        }
+        const std::int64_t rate_tenths = (ppm_one + ppm) / 1000;  // per mille: one decimal of a percent
+        const std::string rate = std::to_string(rate_tenths / 10) +
+                                 (rate_tenths % 10 != 0 ? "." + std::to_string(rate_tenths % 10) : std::string());
+        add("explain.expire.slow_clock", {{"rate", rate}, {"ppm", std::to_string(ppm)}});
     }
 
     // The milliseconds Redis's clock jumped in this tick before this event (0: none).
