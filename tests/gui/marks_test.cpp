@@ -222,6 +222,32 @@ TEST(Marks, FailoverMarksTellWhatWasLost) {
     }
 }
 
+// A clock jump has its own mark: the store's on every slot lane (the records
+// its clock expires), a node's on that node's lane; the event table reads the
+// marks off the lanes, so it lists the jump too (model.md §3.3 rule 3).
+TEST(Marks, ClockJumpIsMarkedOnTheLaneOfItsClock) {
+    const auto count = [](const Lane& lane) {
+        int n = 0;
+        for (const Marker& m : lane.markers) n += m.kind == MarkerKind::clock_jump ? 1 : 0;
+        return n;
+    };
+    sim::Scenario scenario = test::load_preset("store-clock-jump");
+    {
+        const ShownRun run = run_scenario(scenario);
+        const LaneModel& model = run.lanes;
+        EXPECT_EQ(count(model.lanes[static_cast<std::size_t>(slot_lane(model, 0))]), 1);
+        EXPECT_EQ(count(model.lanes[0]), 0);
+        EXPECT_EQ(count(model.lanes[1]), 0);
+    }
+    ASSERT_EQ(scenario.faults.size(), 1u);
+    scenario.faults[0].node = 1;  // node-b's clock instead of the store's
+    const ShownRun run = run_scenario(scenario);
+    const LaneModel& model = run.lanes;
+    EXPECT_EQ(count(model.lanes[1]), 1);
+    EXPECT_EQ(count(model.lanes[0]), 0);
+    EXPECT_EQ(count(model.lanes[static_cast<std::size_t>(slot_lane(model, 0))]), 0);
+}
+
 // The SVG export draws the same marks, each in a group whose <title> names its
 // outcome in words: a script or a screen reader tells the gc-pause pair apart
 // by the text alone.

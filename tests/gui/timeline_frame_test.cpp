@@ -10,6 +10,8 @@
 #include "core/strings.hpp"
 #include "support/string_tables.hpp"
 #include "core/timeline_frame.hpp"
+#include "core/palette.hpp"
+#include "core/svg.hpp"
 
 using namespace leasescope;
 using namespace leasescope::gui;
@@ -203,4 +205,105 @@ TEST(TimelineFrame, MarksStayInsideTheirLaneAndHideNoMark) {
             }
         }
     }
+}
+
+// Clock lanes (issue 25, model.md §3.3): a lane under the others only for a
+// clock that is not true time, so every preset with true clocks keeps its
+// picture; its offset at each tick is the clock's function (a jump a step,
+// drift a slope); titles and the axis's words in the view's language.
+TEST(TimelineFrame, ClockLaneOnlyForAClockThatIsNotTrueTime) {
+    const TextMetrics metrics = estimated_metrics(17, 13);
+    const Strings en = test::string_tables(Lang::en);
+    for (const std::string& name : test::preset_names()) {
+        const sim::Scenario scenario = test::load_preset(name);
+        bool untrue = scenario.lock.clock.drift_ppm != 0;
+        for (const sim::Candidate& c : scenario.candidates) untrue = untrue || c.options.drift_ppm != 0;
+        for (const sim::Fault& fault : scenario.faults) untrue = untrue || fault.kind == sim::FaultKind::clock_jump;
+        const LaneModel model = run_scenario(scenario).lanes;
+        const TimelineFrame f = build_timeline_frame(model, whole_run(model, 2000), en, metrics);
+        EXPECT_EQ(!f.clocks.empty(), untrue) << name;
+        EXPECT_EQ(clock_strip_h(model, whole_run(model, 2000)) > 0, untrue) << name;
+    }
+}
+
+TEST(TimelineFrame, ClockLaneOffsetsFollowTheClockFunction) {
+    const LaneModel jump = run_scenario(test::load_preset("store-clock-jump")).lanes;
+    ASSERT_EQ(jump.clocks.size(), 1u);
+    const ClockTrack& store = jump.clocks[0];
+    EXPECT_EQ(store.node, "store");
+    // True time until the jump at tick 5, then 300 ms (600 half ms) ahead: a step.
+    EXPECT_EQ(clock_offset_half_ms(store, 4), 0);
+    EXPECT_EQ(clock_offset_before_jumps_half_ms(store, 5), 0);
+    EXPECT_EQ(clock_offset_half_ms(store, 5), 600);
+    EXPECT_EQ(clock_offset_half_ms(store, 9), 600);
+    EXPECT_EQ(store.max_half_ms, 600);
+    EXPECT_EQ(store.min_half_ms, 0);
+
+    const LaneModel drift = run_scenario(test::load_preset("client-clock-drift")).lanes;
+    ASSERT_EQ(drift.clocks.size(), 1u);
+    const ClockTrack& a = drift.clocks[0];
+    EXPECT_EQ(a.node, "node-a");
+    // model.md §3.3 rule 1: c(m) = floor(m·(10^6 + P)/10^6), m = (2t + 1)·tick_ms.
+    const DriftClock clock{50, -700000};
+    for (Tick t = 0; t <= drift.end_tick; ++t) {
+        const std::int64_t m = clock_moment_half_ms(t, 50);
+        EXPECT_EQ(clock_offset_half_ms(a, t), clock.reading(m) - m) << t;
+    }
+    EXPECT_LT(clock_offset_half_ms(a, 10), clock_offset_half_ms(a, 5));  // a slope: further behind each tick
+
+    // The drawn line: the step is vertical, at the jump's tick, from true time up.
+    const TimelineFrame f =
+        build_timeline_frame(jump, whole_run(jump, 2000), test::string_tables(Lang::en), estimated_metrics(17, 13));
+    ASSERT_EQ(f.clocks.size(), 1u);
+    const FrameClockLane& lane = f.clocks[0];
+    const auto x5 = static_cast<float>(f.axis.x_of(5.0));
+    int steps = 0;
+    for (std::size_t i = 1; i < lane.line.size(); ++i)
+        if (lane.line[i].first == lane.line[i - 1].first && lane.line[i].second < lane.line[i - 1].second) {
+            ++steps;
+            EXPECT_FLOAT_EQ(lane.line[i].first, x5);
+            EXPECT_FLOAT_EQ(lane.line[i - 1].second, lane.zero_y);
+        }
+    EXPECT_EQ(steps, 1);
+    EXPECT_GE(lane.box.y0, f.lanes.back().box.y1 - 0.01f);  // under the lanes
+}
+
+TEST(TimelineFrame, ClockLaneWordsInBothLanguages) {
+    const TextMetrics metrics = estimated_metrics(17, 13);
+    const LaneModel jump = run_scenario(test::load_preset("store-clock-jump")).lanes;
+    const LaneModel drift = run_scenario(test::load_preset("client-clock-drift")).lanes;
+    const auto frame = [&](const LaneModel& m, Lang lang) {
+        TimelineViewport v = whole_run(m, 2000);
+        v.label_w = 150;  // as the app sizes it for these titles
+        return build_timeline_frame(m, v, test::string_tables(lang), metrics);
+    };
+    EXPECT_EQ(frame(jump, Lang::en).clocks.at(0).title, "Redis's clock");
+    EXPECT_EQ(frame(jump, Lang::en).clocks.at(0).axis, "300 ms ahead");
+    EXPECT_EQ(frame(jump, Lang::ko).clocks.at(0).title, "Redis의 시계");
+    EXPECT_EQ(frame(jump, Lang::ko).clocks.at(0).axis, "300 ms 빠름");
+    const FrameClockLane en = frame(drift, Lang::en).clocks.at(0);
+    const FrameClockLane ko = frame(drift, Lang::ko).clocks.at(0);
+    EXPECT_EQ(en.title, "node-a's clock");
+    EXPECT_EQ(ko.title, "node-a의 시계");
+    EXPECT_NE(en.axis.find(" ms behind"), std::string::npos) << en.axis;
+    EXPECT_NE(ko.axis.find(" ms 느림"), std::string::npos) << ko.axis;
+}
+
+// The SVG painter draws the clock lanes from the same frame: the lane's title,
+// its axis words and its line; a run whose clocks are all true time has none.
+TEST(TimelineFrame, SvgPaintsTheClockLanes) {
+    const Strings ko = test::string_tables(Lang::ko);
+    const auto svg = [&](const std::string& name) {
+        const LaneModel model = run_scenario(test::load_preset(name)).lanes;
+        SvgOptions o;
+        o.last = model.end_tick;
+        return timeline_svg(model, default_palette(), ko, o);
+    };
+    const std::string jump = svg("store-clock-jump");
+    EXPECT_NE(jump.find(">Redis의 시계</text>"), std::string::npos);
+    EXPECT_NE(jump.find(">300 ms 빠름</text>"), std::string::npos);
+    EXPECT_NE(jump.find("<polyline class=\"clock\""), std::string::npos);
+    const std::string plain = svg("expiry-takeover");
+    EXPECT_EQ(plain.find("시계"), std::string::npos);
+    EXPECT_EQ(plain.find("class=\"clock\""), std::string::npos);
 }

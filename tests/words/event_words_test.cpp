@@ -130,6 +130,73 @@ TEST(Words, ExplainNamesWhenTheTokenExpired) {
     EXPECT_NE(text.find("expired at tick 6"), std::string::npos) << text;
 }
 
+// Explain tells what a jump of Redis's clock did to each record, from the
+// facts of the trace (model.md §3.3 rules 4-5): node-a's record had 250 ms
+// left and the 300 ms jump ends it at once; a node's jump changes nothing it decides.
+TEST(Words, ExplainStoreClockJumpNamesTheRecordItEnded) {
+    sim::Scenario scenario = test::load_preset("store-clock-jump");
+    sim::Timeline timeline(scenario);
+    const auto& events = timeline.trace().events;
+    std::size_t k = 0;
+    while (k < events.size() && events[k].op != sim::EventOp::clock_jump) ++k;
+    ASSERT_LT(k, events.size());
+    ExplainContext ctx;
+    ctx.scenario = &scenario;
+    ctx.trace = &timeline.trace();
+    ctx.event_index = k;
+    const std::string en = explain_event(ctx, test::string_tables());
+    EXPECT_NE(en.find("node-a's record (fencing 1), which had 250 ms left, expires at once."), std::string::npos) << en;
+    const std::string ko = explain_event(ctx, test::string_tables(Lang::ko));
+    EXPECT_NE(ko.find("250 ms가 남아 있던 node-a의 레코드(펜싱 1)는 곧바로 만료됩니다."), std::string::npos) << ko;
+
+    // The expiry that follows names the jump as its cause, not a TTL that ran out.
+    ctx.event_index = k + 1;
+    ASSERT_EQ(events[k + 1].op, sim::EventOp::expire);
+    const std::string expiry = explain_event(ctx, test::string_tables());
+    EXPECT_NE(expiry.find("Redis's clock jumped past its deadline"), std::string::npos) << expiry;
+    EXPECT_NE(expiry.find("Redis's clock jumped 300 ms forward this tick"), std::string::npos) << expiry;
+    EXPECT_EQ(expiry.find("its TTL ran out."), std::string::npos) << expiry;
+    EXPECT_EQ(expiry.find("autoExtend is off"), std::string::npos) << expiry;
+    ctx.event_index = k;
+
+    // A smaller jump leaves the record with 50 ms.
+    scenario.faults[0].ms = 200;
+    sim::Timeline smaller(scenario);
+    ctx.trace = &smaller.trace();
+    const std::string kept = explain_event(ctx, test::string_tables());
+    EXPECT_NE(kept.find("had 250 ms left on Redis's clock and now has 50 ms left."), std::string::npos) << kept;
+
+    // node-a's own clock: the library's timers are monotonic.
+    scenario.faults[0].node = 0;
+    sim::Timeline node_jump(scenario);
+    ctx.trace = &node_jump.trace();
+    const std::string node = explain_event(ctx, test::string_tables());
+    EXPECT_NE(node.find("monotonic clock, which a jump does not move, so nothing node-a decides changes"),
+              std::string::npos)
+        << node;
+    EXPECT_EQ(node.find("record"), std::string::npos) << node;
+}
+
+// client-clock-drift: node-a's record expires before its watchdog runs; the
+// explanation names the slow clock (model.md §3.3 rule 7), not "nothing renewed it".
+TEST(Words, ExplainExpiryUnderASlowWatchdogClock) {
+    const sim::Scenario scenario = test::load_preset("client-clock-drift");
+    sim::Timeline timeline(scenario);
+    const auto& events = timeline.trace().events;
+    std::size_t k = 0;
+    while (k < events.size() && events[k].op != sim::EventOp::expire) ++k;
+    ASSERT_LT(k, events.size());
+    ExplainContext ctx;
+    ctx.scenario = &scenario;
+    ctx.trace = &timeline.trace();
+    ctx.event_index = k;
+    const std::string en = explain_event(ctx, test::string_tables());
+    EXPECT_NE(en.find("which runs at 30 % of true time (drift_ppm -700000)"), std::string::npos) << en;
+    EXPECT_EQ(en.find("before anything renewed it"), std::string::npos) << en;
+    const std::string ko = explain_event(ctx, test::string_tables(Lang::ko));
+    EXPECT_NE(ko.find("실제 시간의 30 %로 가므로"), std::string::npos) << ko;
+}
+
 TEST(Words, ShortToken) {
     EXPECT_EQ(short_token("", 5), "–");
     EXPECT_EQ(short_token("abc", 5), "abc");

@@ -57,6 +57,7 @@ int marker_priority(MarkerKind kind) {
         case MarkerKind::crash: return 85;
         case MarkerKind::failover_all: return 84;
         case MarkerKind::failover_leases: return 83;
+        case MarkerKind::clock_jump: return 82;  // the store's may end leases at once
         case MarkerKind::expire: return 80;
         case MarkerKind::extend_lost: return 75;
         case MarkerKind::acquire_error:

@@ -98,9 +98,7 @@ MarkerKind marker_kind_of(const sim::Event& e, sim::ResourceMode mode) {
         case EventOp::validate: return MarkerKind::op_read;
         case EventOp::overlap_begin: return MarkerKind::overlap_begin;
         case EventOp::overlap_end: return MarkerKind::overlap_end;
-        // No mark of its own yet: the lanes leave it out (add_marker); the
-        // clock lanes of issue 25 are to draw jumps as steps.
-        case EventOp::clock_jump: return MarkerKind::start;
+        case EventOp::clock_jump: return MarkerKind::clock_jump;
     }
     return MarkerKind::start;
 }
@@ -265,9 +263,19 @@ void LaneRecorder::add_marker(const sim::Event& e, const Marker& m) {
         case sim::EventOp::failover:
             for (std::int32_t s = 0; s < capacity_; ++s) lane_at(first_slot_ + s).markers.push_back(m);
             break;
+        case sim::EventOp::clock_jump: {
+            // A node's jump on its lane; the store's ("store", model.md §3.3
+            // rule 3) on every slot lane, the records its clock expires.
+            auto it = node_index_.find(e.node);
+            if (it != node_index_.end()) {
+                lane_at(it->second).markers.push_back(m);
+            } else {
+                for (std::int32_t s = 0; s < capacity_; ++s) lane_at(first_slot_ + s).markers.push_back(m);
+            }
+            break;
+        }
         case sim::EventOp::overlap_begin:
         case sim::EventOp::overlap_end: break;  // drawn as the overlap band
-        case sim::EventOp::clock_jump: break;   // no mark yet (marker_kind_of)
         default: {
             auto it = node_index_.find(e.node);
             if (it != node_index_.end()) lane_at(it->second).markers.push_back(m);
@@ -297,6 +305,7 @@ LaneModel LaneRecorder::finish(const sim::Timeline& timeline) {
     LaneModel model;
     model.resource = resource_;
     model.end_tick = timeline.end_tick();
+    model.clocks = clock_tracks(timeline.scenario(), model.end_tick);
     model.event_count = trace.events.size();
     model.candidate_lanes = n_nodes_;
     model.lanes = std::move(lanes_);

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "clock_lanes.hpp"
 #include "leasescope/sim/simulation.hpp"
 
 namespace leasescope::gui {
@@ -63,6 +64,7 @@ enum class MarkerKind : std::uint8_t {
     failover_leases,  // the store failed over and lost its leases
     failover_all,     // … and its fencing counter too
     op_read,          // status / validate by a third party
+    clock_jump,       // a clock stepped (the store's or a node's, model.md §3.3 rule 3)
     overlap_begin,
     overlap_end,
     count_,
@@ -107,6 +109,7 @@ struct LaneModel {
     Tick end_tick = 0;
     std::size_t event_count = 0;
     std::int32_t candidate_lanes = 0;
+    std::vector<ClockTrack> clocks;  // the clocks that are not true time: the clock lanes under the others
     bool operator==(const LaneModel&) const = default;
 };
 

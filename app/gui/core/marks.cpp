@@ -273,6 +273,11 @@ const GlyphRow glyph_rows[] = {
     {MarkerKind::heal, [] { return with({ring(0, 0, 0.7f, Ink::mark, 0.3f)}); }},  // a ring: the link is whole again
     {MarkerKind::failover_leases, [] { return failover_glyph(false); }},
     {MarkerKind::failover_all, [] { return failover_glyph(true); }},
+    {MarkerKind::clock_jump,  // a clock face: a clock stepped
+     [] {
+         return with({disc(0, 0, 1.0f, Ink::white), ring(0, 0, 1.0f, Ink::mark, 0.26f),
+                      line({P{0, -0.62f}, P{0, 0}, P{0.5f, 0.3f}}, Ink::mark, 0.24f)});
+     }},
     {MarkerKind::op_read,  // a small ring with a dot: someone looked
      [] {
          return with({ring(0, 0, 0.55f, Ink::mark, 0.2f), disc(0, 0, 0.2f)}, 0.65f);
@@ -343,6 +348,7 @@ const std::vector<MarkerKind>& legend_marks() {
         MarkerKind::failover_leases,
         MarkerKind::failover_all,
         MarkerKind::op_read,
+        MarkerKind::clock_jump,
     };
     return order;
 }

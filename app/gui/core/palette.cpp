@@ -92,6 +92,7 @@ const char* marker_kind_name(MarkerKind kind) {
         case MarkerKind::failover_leases: return "failover_leases";
         case MarkerKind::failover_all: return "failover_all";
         case MarkerKind::op_read: return "op_read";
+        case MarkerKind::clock_jump: return "clock_jump";
         case MarkerKind::overlap_begin: return "overlap_begin";
         case MarkerKind::overlap_end: return "overlap_end";
         case MarkerKind::count_: break;
@@ -151,6 +152,7 @@ Palette default_palette() {
     mk(MarkerKind::failover_leases, {190, 70, 20, 255});
     mk(MarkerKind::failover_all, {150, 20, 20, 255});
     mk(MarkerKind::op_read, neutral);
+    mk(MarkerKind::clock_jump, {120, 80, 30, 255});  // brown: no other mark has it
     mk(MarkerKind::overlap_begin, {235, 0, 80, 255});
     mk(MarkerKind::overlap_end, {235, 0, 80, 255});
     return p;
@@ -216,6 +218,7 @@ Palette high_contrast_palette() {
     mk(MarkerKind::failover_leases, vermillion);
     mk(MarkerKind::failover_all, black);
     mk(MarkerKind::op_read, grey);
+    mk(MarkerKind::clock_jump, black);
     mk(MarkerKind::overlap_begin, vermillion);
     mk(MarkerKind::overlap_end, vermillion);
     return p;

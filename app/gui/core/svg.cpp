@@ -221,6 +221,27 @@ void svg_playhead(const TimelineFrame& f, const Palette& pal, Tick playhead, flo
                        f.ruler.badge.y1 - 4, f.ruler.badge_text);
 }
 
+// The clock lanes, as the screen's painter draws them.
+void svg_clocks(const TimelineFrame& f, const Palette& pal, std::string& out) {
+    const std::string ink = pal.of(MarkerKind::clock_jump).hex();
+    for (const FrameClockLane& c : f.clocks) {
+        out += rect(c.box, pal.lane_even.hex());
+        out += fmt::format(
+            "<line x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\" stroke=\"{}\" "
+            "stroke-dasharray=\"4 4\"/>\n",
+            f.plot_x, c.zero_y, f.plot_x + f.plot_w, c.zero_y, pal.text_dim.hex());
+        std::string pts;
+        for (const auto& [x, y] : c.line) pts += fmt::format("{:.1f},{:.1f} ", x, y);
+        out += fmt::format("<polyline class=\"clock\" points=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"2\"/>\n",
+                           pts, ink);
+        out +=
+            fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" fill=\"{}\" font-size=\"{:.0f}\">{}</text>\n", c.title_box.x0,
+                        c.title_box.y0 + small_px * 0.85f, pal.text.hex(), small_px, svg_escape(c.title));
+        out += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" fill=\"{}\" font-size=\"{:.0f}\">{}</text>\n",
+                           c.axis_box.x0, c.axis_box.y0 + small_px * 0.85f, ink, small_px, svg_escape(c.axis));
+    }
+}
+
 }  // namespace
 
 // The SVG painter of the timeline's frame (core/timeline_frame.hpp): the same
@@ -235,6 +256,7 @@ std::string timeline_svg(const LaneModel& model, const Palette& pal, const Strin
     v.ruler_h = 26;
     v.lane_h_min = v.lane_h_max = lane_h;
     v.height = v.ruler_h + lane_h * static_cast<float>(model.lanes.size());
+    v.height += clock_strip_h(model, v);
     const TimeAxis axis = fit_axis(o.first, o.last + 1, v.x + v.label_w, v.width - v.label_w);
     v.first_tick = axis.first_tick;
     v.px_per_tick = axis.px_per_tick;
@@ -242,7 +264,7 @@ std::string timeline_svg(const LaneModel& model, const Palette& pal, const Strin
     v.resource_until = o.playhead >= 0 ? o.playhead : tick_none;
     v.state_square_w = 0;
     const TimelineFrame f = build_timeline_frame(model, v, s, estimated_metrics(font_px, small_px));
-    const float lanes_bottom = f.lanes_y + f.content_h;
+    const float lanes_bottom = f.lanes_y + f.content_h + clock_strip_h(model, v);
 
     std::string legend;
     const float height = svg_legend(model, pal, s, o.width_px, lanes_bottom + 28, legend);
@@ -259,6 +281,7 @@ std::string timeline_svg(const LaneModel& model, const Palette& pal, const Strin
                        pal.text.hex(), svg_escape(o.title));
     svg_ruler(f, pal, o, lanes_bottom, out);
     svg_lanes(f, pal, o.width_px, out);
+    svg_clocks(f, pal, out);
     if (o.mark_tick >= o.first && o.mark_tick <= o.last) {
         // A dashed line through the middle of the marked tick's cell, under
         // the marks and words (none hides behind it), and its label.

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 
 namespace leasescope::gui {
 namespace {
@@ -14,7 +15,7 @@ void place_rows(const LaneModel& model, const TimelineViewport& view, TimelineFr
     f.plot_x = view.x + view.label_w;
     f.plot_w = std::max(50.0f, view.width - view.label_w);
     f.lanes_y = view.y + view.ruler_h;
-    f.lanes_h = std::max(40.0f, view.height - view.ruler_h);
+    f.lanes_h = std::max(40.0f, view.height - view.ruler_h - clock_strip_h(model, view));
     const auto n = static_cast<std::int32_t>(model.lanes.size());
     f.lane_h = std::clamp(f.lanes_h / static_cast<float>(std::max(1, n)), view.lane_h_min, view.lane_h_max);
     f.content_h = f.lane_h * static_cast<float>(n);
@@ -137,7 +138,85 @@ void keep_marks_in_plot(TimelineFrame& f) {
     }
 }
 
+// Milliseconds from half milliseconds, for words: "300", "12.5".
+std::string ms_text(std::int64_t half_ms) {
+    const std::int64_t a = half_ms < 0 ? -half_ms : half_ms;
+    return std::to_string(a / 2) + (a % 2 != 0 ? ".5" : "");
+}
+
+// The offset's polyline over the ticks in view: one point per tick (fewer
+// when ticks are narrower than 2 px), and at a jump a vertical step at the
+// start of its tick.
+std::vector<std::pair<float, float>> clock_line(const ClockTrack& c, const TimelineFrame& f, Tick end,
+                                                const std::function<float(std::int64_t)>& y_of) {
+    std::vector<std::pair<float, float>> out;
+    const Tick t0 = std::max<Tick>(0, static_cast<Tick>(std::floor(f.axis.first_tick)));
+    const Tick t1 = std::min<Tick>(end + 1, static_cast<Tick>(std::ceil(f.axis.last_tick())));
+    const Tick stride = std::max<Tick>(1, static_cast<Tick>(2.0 / std::max(1e-6, f.axis.px_per_tick)));
+    std::vector<Tick> ticks;
+    for (Tick t = t0; t <= t1; t += stride) ticks.push_back(t);
+    ticks.push_back(t1);
+    for (const auto& jump : c.jumps)
+        if (jump.first >= t0 && jump.first <= t1) ticks.push_back(jump.first);
+    std::sort(ticks.begin(), ticks.end());
+    ticks.erase(std::unique(ticks.begin(), ticks.end()), ticks.end());
+    const float x_min = f.plot_x, x_max = f.plot_x + f.plot_w;
+    for (const Tick t : ticks) {
+        const float x = std::clamp(static_cast<float>(f.axis.x_of(static_cast<double>(t))), x_min, x_max);
+        out.emplace_back(x, y_of(clock_offset_before_jumps_half_ms(c, t)));
+        const std::int64_t after = clock_offset_half_ms(c, t);
+        if (after != clock_offset_before_jumps_half_ms(c, t)) out.emplace_back(x, y_of(after));
+    }
+    return out;
+}
+
+void place_clock(const LaneModel& model, std::size_t ci, float y, float h, const TimelineViewport& view,
+                 const Strings& strings, const TextMetrics& metrics, TimelineFrame& f) {
+    const ClockTrack& c = model.clocks[ci];
+    FrameClockLane fc;
+    fc.clock = static_cast<std::int32_t>(ci);
+    fc.box = Box{view.x, y, f.plot_x + f.plot_w, y + h};
+    fc.title = clock_title(c, strings);
+    const float tx = view.x + 6;
+    TextMetrics small = metrics;  // the title is in the small font
+    small.body_width = metrics.small_width;
+    fc.title = fit_title(fc.title, f.plot_x - tx - 4, small);
+    const float ty = y + (h - metrics.small_h) * 0.5f;
+    fc.title_box = Box{tx, ty, tx + metrics.small_width(fc.title), ty + metrics.small_h};
+    const std::int64_t lo = std::min<std::int64_t>(0, c.min_half_ms), hi = std::max<std::int64_t>(0, c.max_half_ms);
+    const float pad = 3, span = static_cast<float>(std::max<std::int64_t>(1, hi - lo));
+    const auto y_of = [&](std::int64_t v) { return y + h - pad - static_cast<float>(v - lo) / span * (h - 2 * pad); };
+    fc.zero_y = y_of(0);
+    fc.line = clock_line(c, f, model.end_tick, y_of);
+    // The axis says the farthest the clock gets from true time, at the right
+    // end, on the side the line leaves free there.
+    const bool ahead = hi >= -lo;
+    fc.axis = strings.tr(ahead ? "lane.clock_ahead" : "lane.clock_behind", {{"ms", ms_text(ahead ? hi : lo)}});
+    const float aw = metrics.small_width(fc.axis), ax = f.plot_x + f.plot_w - aw - 4;
+    const bool line_low = !fc.line.empty() && fc.line.back().second > y + h * 0.5f;
+    const float ay = line_low ? y + 1 : y + h - metrics.small_h - 1;
+    fc.axis_box = Box{ax, ay, ax + aw, ay + metrics.small_h};
+    f.clocks.push_back(std::move(fc));
+}
+
+void place_clocks(const LaneModel& model, const TimelineViewport& view, const Strings& strings,
+                  const TextMetrics& metrics, TimelineFrame& f) {
+    if (model.clocks.empty()) return;
+    const float h = clock_strip_h(model, view) / static_cast<float>(model.clocks.size());
+    float y = f.lanes_y + std::min(f.lanes_h, f.content_h - f.scroll_y) + f.hint_box.h();
+    for (std::size_t ci = 0; ci < model.clocks.size(); ++ci, y += h)
+        place_clock(model, ci, y, h, view, strings, metrics, f);
+}
+
 }  // namespace
+
+float clock_strip_h(const LaneModel& model, const TimelineViewport& view) {
+    return static_cast<float>(model.clocks.size()) * std::max(view.title_h * 2.0f, 22.0f * view.scale);
+}
+
+std::string clock_title(const ClockTrack& c, const Strings& strings) {
+    return c.node == "store" ? strings.tr("lane.clock_store") : strings.tr("lane.clock_node", {{"node", c.node}});
+}
 
 std::string lane_title(const Lane& lane, const Strings& strings) {
     switch (lane.kind) {
@@ -185,6 +264,7 @@ TimelineFrame build_timeline_frame(const LaneModel& model, const TimelineViewpor
     keep_marks_in_plot(f);
     f.ruler = layout_ruler(f.axis, f.plot_x, f.plot_w, view.y, view.ruler_h, view.playhead, metrics);
     place_hint(f, strings, metrics);
+    place_clocks(model, view, strings, metrics, f);
     return f;
 }
 

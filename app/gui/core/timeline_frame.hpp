@@ -56,6 +56,18 @@ struct FrameSpan {
     Box box;               // where it is drawn and hit
 };
 
+// A clock lane (under the others, only for a clock that is not true time):
+// its offset from true time over the ticks in view, a step at a jump and a
+// slope with drift (model.md §3.3).
+struct FrameClockLane {
+    std::int32_t clock = 0;  // index into the model's clocks
+    std::string title;       // "Redis's clock" / "node-a의 시계", fitted to the titles' column
+    std::string axis;        // the largest offset: "300 ms ahead" / "300 ms 빠름"
+    Box box, title_box, axis_box;
+    float zero_y = 0;                           // true time
+    std::vector<std::pair<float, float>> line;  // the offset, as a polyline in screen points
+};
+
 struct TimelineFrame {
     float left = 0, top = 0;  // the whole timeline's top left (titles' column, ruler)
     float plot_x = 0, plot_w = 0;
@@ -73,10 +85,16 @@ struct TimelineFrame {
     // Lanes out of view: the hint's words and strip, the scrollbar and its thumb (empty boxes: all in view).
     std::string hint;
     Box hint_box, hint_text, scrollbar, thumb;
+    std::vector<FrameClockLane> clocks;  // under the lanes (and the hint); empty when every clock is true time
 };
+
+// The height the clock lanes take under the lanes (0 without a clock that is not true time).
+float clock_strip_h(const LaneModel& model, const TimelineViewport& view);
 
 // The title of a lane in the strings' language.
 std::string lane_title(const Lane& lane, const Strings& strings);
+// The title of a clock lane ("Redis's clock", "node-a의 시계").
+std::string clock_title(const ClockTrack& clock, const Strings& strings);
 
 // Only the geometry: the plot, the lane height, the scrolling (clamped) and
 // the lanes in view (what the view's mouse handling needs before drawing).

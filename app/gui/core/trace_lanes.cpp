@@ -24,7 +24,6 @@ LaneModel build_trace_lanes(const sim::Trace& trace, sim::ResourceMode mode) {
     for (std::size_t k = 0; k < trace.events.size(); ++k) {
         const sim::Event& e = trace.events[k];
         end = std::max(end, e.tick);
-        if (e.op == sim::EventOp::clock_jump) continue;  // no mark yet (lanes.cpp marker_kind_of)
         Marker m;
         m.tick = e.tick;
         m.kind = marker_kind_of(e, mode);

@@ -343,6 +343,27 @@ void paint_scroll_hint(const FrameContext& ctx, const TimelineFrame& f, ImDrawLi
                 col(ctx.palette.text), f.hint.c_str());
 }
 
+// The clock lanes: a thin row per clock that is not true time, its true-time
+// line dashed, its offset in the clock mark's colour (one colour, one meaning).
+void paint_clocks(const FrameContext& ctx, const TimelineFrame& f, ImDrawList* dl) {
+    const ImU32 ink = col(ctx.palette.of(MarkerKind::clock_jump));
+    for (const FrameClockLane& c : f.clocks) {
+        dl->AddRectFilled(ImVec2(c.box.x0, c.box.y0), ImVec2(c.box.x1, c.box.y1), col(ctx.palette.lane_even));
+        dl->AddLine(ImVec2(c.box.x0, c.box.y0), ImVec2(c.box.x1, c.box.y0), col(ctx.palette.grid));
+        for (float x = f.plot_x; x < f.plot_x + f.plot_w; x += 8)
+            dl->AddLine(ImVec2(x, c.zero_y), ImVec2(std::min(x + 4, f.plot_x + f.plot_w), c.zero_y),
+                        col(ctx.palette.text_dim));
+        std::vector<ImVec2> pts;
+        pts.reserve(c.line.size());
+        for (const auto& [x, y] : c.line) pts.emplace_back(x, y);
+        if (pts.size() >= 2) dl->AddPolyline(pts.data(), static_cast<int>(pts.size()), ink, ImDrawFlags_None, 2.0f);
+        const float px = ctx.fonts.small->FontSize;
+        dl->AddText(ctx.fonts.small, px, ImVec2(c.title_box.x0, c.title_box.y0), col(ctx.palette.text),
+                    c.title.c_str());
+        dl->AddText(ctx.fonts.small, px, ImVec2(c.axis_box.x0, c.axis_box.y0), ink, c.axis.c_str());
+    }
+}
+
 }  // namespace
 
 void paint_frame(const FrameContext& ctx, const FramePaint& p, ImDrawList* still, ImDrawList* live) {
@@ -361,6 +382,7 @@ void paint_frame(const FrameContext& ctx, const FramePaint& p, ImDrawList* still
     for (const PlacedMark& pm : p.frame.layout.marks) paint_mark(ctx, layer(pm.lane), pm, p.frame.layout.overview);
     for (const PlacedLabel& pl : p.frame.layout.labels) draw_label(ctx, layer(pl.lane), pl);
     paint_scroll_hint(ctx, p.frame, live);
+    paint_clocks(ctx, p.frame, still);
 }
 
 void probe_frame(const LaneModel& model, const TimelineFrame& f) {

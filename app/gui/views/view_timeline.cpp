@@ -26,8 +26,9 @@ public:
             return;
         }
         // Every lane at its smallest height, under the ruler.
-        const float lanes_need_h =
-            ImGui::GetFontSize() + 10 + static_cast<float>(ctx.lanes.lanes.size()) * 20.0f * ctx.scale;
+        const float lanes_need_h = ImGui::GetFontSize() + 10 +
+                                   static_cast<float>(ctx.lanes.lanes.size()) * 20.0f * ctx.scale +
+                                   static_cast<float>(ctx.lanes.clocks.size()) * 22.0f * ctx.scale;
         legend_.draw(ctx, lanes_need_h);
         measure_titles(ctx);
         TimelineViewport view = viewport(ctx);
@@ -82,6 +83,8 @@ private:
         for (std::size_t i = 0; i < n; ++i)
             titles_w_ = std::max(titles_w_, ImGui::CalcTextSize(lane_title(ctx.lanes.lanes[i], ctx.strings).c_str()).x);
         if (n < ctx.lanes.lanes.size()) titles_w_ = std::max(titles_w_, 150.0f * ctx.scale);
+        for (const ClockTrack& c : ctx.lanes.clocks)  // the clock lanes' titles share the column
+            titles_w_ = std::max(titles_w_, ImGui::CalcTextSize(clock_title(c, ctx.strings).c_str()).x);
     }
 
     // Where the timeline goes in the panel (the axis and scrolling are set after the input).
@@ -216,7 +219,9 @@ private:
         ImDrawList* dl = ImGui::GetWindowDrawList();
         const TimelineFrame& f = frame_;
         const ImVec2 clip_a(view.x, view.y);
-        const ImVec2 clip_b(view.x + std::floor(view.width), std::floor(f.lanes_y + f.lanes_h + f.hint_box.h()));
+        // The clock lanes, when there are any, are the bottom of the timeline.
+        const float bottom = f.clocks.empty() ? f.lanes_y + f.lanes_h + f.hint_box.h() : f.clocks.back().box.y1;
+        const ImVec2 clip_b(view.x + std::floor(view.width), std::floor(bottom));
         bool veiled = false;
         ImDrawList* sdl = still_list(ctx, dl, clip_a, clip_b, veiled);
         const auto push = [&](ImVec2 a) {
@@ -236,6 +241,10 @@ private:
         if (ph_x < f.plot_x + f.plot_w && !veiled)
             dl->AddRectFilled(ImVec2(std::max(ph_x, f.plot_x), f.lanes_y),
                               ImVec2(f.plot_x + f.plot_w, f.lanes_y + f.lanes_h), IM_COL32(255, 255, 255, 90));
+        for (const FrameClockLane& c : f.clocks)  // the clocks' future is veiled too
+            if (ph_x < f.plot_x + f.plot_w && !veiled)
+                dl->AddRectFilled(ImVec2(std::max(ph_x, f.plot_x), c.box.y0), ImVec2(f.plot_x + f.plot_w, c.box.y1),
+                                  IM_COL32(255, 255, 255, 90));
         pop();
         draw_playhead(ctx, dl, f, view.y, f.lanes_y + std::min(f.lanes_h, f.content_h - f.scroll_y), view.ruler_h);
         pop();

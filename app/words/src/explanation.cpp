@@ -13,6 +13,57 @@ namespace {
 
 using namespace facts;
 
+// A record held just before an event, with its deadline on the store's clock
+// (half milliseconds, model.md §3.3 rule 4), rebuilt from the trace.
+struct StoreDeadline {
+    Held held;
+    std::int64_t deadline_half_ms = 0;
+};
+
+// The store's clock (drift and the jumps of the events before `index`) and
+// the deadlines of the records held before `index`: an acquire or a renewal
+// at tick s with ttl L sets c(moment(s)) + 2·L·tick_ms, a kept release with
+// ttl k lowers it to c(moment(now)) + 2·k·tick_ms (§4.2).
+struct StoreClockFacts {
+    DriftClock clock;
+    std::int64_t jumps_half_ms = 0;
+    std::vector<StoreDeadline> records;
+
+    std::int64_t reading(Tick t) const { return clock.reading_at_tick(t) + jumps_half_ms; }
+};
+
+StoreClockFacts store_clock_before(const sim::Trace& trace, const sim::Scenario& scenario, std::size_t index) {
+    StoreClockFacts f;
+    f.clock = scenario.lock.clock;
+    f.clock.tick_ms = trace.header.tick_ms;
+    const std::vector<Held> held = records_before(trace, index);
+    for (const Held& h : held) f.records.push_back({h, 0});
+    for (std::size_t k = 0; k < index && k < trace.events.size(); ++k) {
+        const Event& e = trace.events[k];
+        if (e.op == EventOp::clock_jump && e.node == "store") f.jumps_half_ms += 2 * e.clock_ms;
+        const bool ends = e.op == EventOp::expire || (e.op == EventOp::release && e.outcome == Outcome::released);
+        // An acquire by a token that already holds the record changes nothing (its ttl is the time left).
+        const bool acquires = e.op == EventOp::acquire && e.outcome == Outcome::acquired;
+        const bool renews = e.op == EventOp::extend && e.outcome == Outcome::renewed;
+        const bool kept = e.op == EventOp::release && e.outcome == Outcome::kept;
+        for (StoreDeadline& r : f.records) {
+            if (r.held.token != e.token) continue;
+            if (ends) r.deadline_half_ms = 0;
+            if (!e.ttl) continue;
+            const std::int64_t d = f.reading(e.tick) + 2 * *e.ttl * trace.header.tick_ms;
+            if ((acquires && r.deadline_half_ms == 0) || renews) r.deadline_half_ms = d;
+            if (kept) r.deadline_half_ms = std::min(r.deadline_half_ms, d);
+        }
+    }
+    return f;
+}
+
+// Half milliseconds as milliseconds: "250", or "12.5" for an odd count.
+std::string half_ms_text(std::int64_t half_ms) {
+    const std::int64_t whole = half_ms / 2;
+    return std::to_string(whole) + (half_ms % 2 != 0 ? ".5" : "");
+}
+
 class Builder {
 public:
     Builder(const ExplainContext& ctx, const Strings& s)
@@ -37,7 +88,8 @@ public:
         out_.heading = s_.tr("explain.heading", {{"tick", std::to_string(e_.tick)},
                                                  {"op", op_words(e_, s_)},
                                                  {"node", e_.node.empty() ? std::string("–") : e_.node}});
-        add("ev." + key);
+        // A record that a jump of Redis's clock ended: not its TTL running out in true time.
+        add(e_.op == EventOp::expire && store_jump_this_tick() > 0 ? "ev.expire.clock_jump" : "ev." + key);
         wire();
         {
             switch (e_.op) {
@@ -52,6 +104,9 @@ public:
                 case EventOp::crash: crash(); break;
                 case EventOp::partition: partition(); break;
                 case EventOp::failover: failover(); break;
+                case EventOp::clock_jump:
+                    if (e_.node == "store") store_clock_jump();
+                    break;
                 case EventOp::validate:
                     if (e_.outcome == Outcome::stale) add("explain.validate.stale", holder_fields());
                     break;
@@ -226,15 +281,42 @@ private:
             const auto paused = fault_during(trace_, e_.node, renewed, i_, EventOp::pause, EventOp::resume);
             const auto cut = fault_during(trace_, e_.node, renewed, i_, EventOp::partition, EventOp::heal);
             const bool watchdog = cand && cand->options.auto_extend;
-            if (!watchdog) add("explain.expire.no_watchdog", {{"renewed", std::to_string(renewed)}});
+            if (store_jump_this_tick() > 0) {
+                add("explain.expire.clock_jump", {{"jump_ms", std::to_string(store_jump_this_tick())}});
+            } else if (!watchdog) {
+                add("explain.expire.no_watchdog", {{"renewed", std::to_string(renewed)}});
+            }
             if (paused) {
                 add(watchdog ? "explain.expire.paused_watchdog" : "explain.expire.paused",
                     {{"since", std::to_string(paused->from)}});
             }
             if (cut && watchdog) add("explain.expire.partitioned", {{"since", std::to_string(cut->from)}});
-            if (watchdog && !paused && !cut) add("explain.expire.other");
+            if (watchdog && !paused && !cut) slow_watchdog_or_other(*cand);
             add("explain.expire.stale_now");
         }
+    }
+
+    // A watchdog on a slow node clock runs late (model.md §3.3 rule 7): its
+    // period is measured on that clock, so the TTL ran out first.
+    void slow_watchdog_or_other(const sim::Candidate& cand) {
+        const std::int32_t ppm = cand.options.drift_ppm;
+        if (ppm >= 0) {
+            add("explain.expire.other");
+            return;
+        }
+        const std::int64_t rate_tenths = (ppm_one + ppm) / 1000;  // per mille: one decimal of a percent
+        const std::string rate = std::to_string(rate_tenths / 10) +
+                                 (rate_tenths % 10 != 0 ? "." + std::to_string(rate_tenths % 10) : std::string());
+        add("explain.expire.slow_clock", {{"rate", rate}, {"ppm", std::to_string(ppm)}});
+    }
+
+    // The milliseconds Redis's clock jumped in this tick before this event (0: none).
+    std::int64_t store_jump_this_tick() const {
+        std::int64_t ms = 0;
+        for (std::size_t k = i_; k-- > 0 && trace_.events[k].tick == e_.tick;)
+            if (trace_.events[k].op == EventOp::clock_jump && trace_.events[k].node == "store")
+                ms += trace_.events[k].clock_ms;
+        return ms;
     }
 
     void extend() {
@@ -421,6 +503,28 @@ private:
             add("explain.failover.all", {{"counter", ctx_.snapshot ? std::to_string(ctx_.snapshot->counter) : "–"}});
         } else {
             add("explain.failover.leases");
+        }
+    }
+
+    // What a jump of Redis's clock did to each record (model.md §3.3 rules
+    // 4–5): its time left before the jump, and whether the new time has
+    // passed its deadline (then it ends at once) or what is left now.
+    void store_clock_jump() {
+        if (!ctx_.scenario) return;
+        const StoreClockFacts f = store_clock_before(trace_, *ctx_.scenario, i_);
+        if (f.records.empty()) {
+            add("explain.clock_jump.nothing_held");
+            return;
+        }
+        const std::int64_t before = f.reading(e_.tick);
+        const std::int64_t after = before + 2 * e_.clock_ms;
+        for (const StoreDeadline& r : f.records) {
+            const Fields rf{{"owner", r.held.owner},
+                            {"fencing", std::to_string(r.held.fencing)},
+                            {"left_ms", half_ms_text(r.deadline_half_ms - before)},
+                            {"now_ms", half_ms_text(r.deadline_half_ms - after)}};
+            add(r.deadline_half_ms <= after ? "explain.clock_jump.record_expired" : "explain.clock_jump.record_kept",
+                rf);
         }
     }
 

@@ -2,7 +2,7 @@
 // replies learned at theirs, the command timeout, paused nodes, writes judged
 // at arrival, the delay fault's window, the trace keys sent/applied, and the
 // properties: causality, determinism, and zero latency is today's model.
-#include "preset_loader.hpp"
+#include "support/preset_loader.hpp"
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
