@@ -51,9 +51,7 @@ schema_json candidate_properties() {
                               {"description", description}};
                 break;
             case sim::KeyKind::clock: p[k->name] = described(ref("clock"), description); continue;
-            case sim::KeyKind::network:
-                p[k->name] = described(ref("network"), description);
-                continue;
+            case sim::KeyKind::network: p[k->name] = described(ref("network"), description); continue;
             case sim::KeyKind::name: break;
         }
         if (sim::has_schema_default(*k)) {
@@ -173,19 +171,19 @@ schema_json definitions() {
     schema_json op = variants_schema(sim::Section::op, "op",
                                      "A read-only call by a third party: status (held or vacant) or validate (is "
                                      "token_of's token current, stale or vacant).");
-    schema_json clock = {{"type", "object"},
-                         {"description",
-                          "A clock: drift_ppm runs it at (1 + drift_ppm/1000000) of true time. Absent: true time."},
-                         {"properties", section_properties(sim::Section::clock)},
-                         {"additionalProperties", false}};
+    schema_json clock = {
+        {"type", "object"},
+        {"description", "A clock: drift_ppm runs it at (1 + drift_ppm/1000000) of true time. Absent: true time."},
+        {"properties", section_properties(sim::Section::clock)},
+        {"additionalProperties", false}};
     schema_json network = {{"type", "object"},
                            {"description",
                             "Latencies in ticks of calls to the store (request, reply) and of writes to the resource. "
                             "Merged key by key: a candidate's, then \"defaults\"', then the top level's, then 0."},
                            {"properties", section_properties(sim::Section::network)},
                            {"additionalProperties", false}};
-    return {{"identifier", identifier}, {"name", name}, {"text", text}, {"clock", clock}, {"network", network},
-            {"candidate", candidate},   {"fault", fault}, {"op", op}};
+    return {{"identifier", identifier}, {"name", name},           {"text", text},   {"clock", clock},
+            {"network", network},       {"candidate", candidate}, {"fault", fault}, {"op", op}};
 }
 
 // What a schema states about several keys at once: the candidate keys

@@ -482,8 +482,9 @@ TEST(Words, MessagesTellWhenTheyWereSent) {
     EXPECT_EQ(told["explain.wire.call_applied"],
               "The request was sent at tick 1 and Redis applied it at tick 1; by tick 5 its reply had arrived or "
               "the command had timed out. A time left in the answer counts from tick 1, not from now.");
-    EXPECT_EQ(told["explain.wire.call_here"].rfind("This call's request was sent at tick 0; Redis applied it at tick 2", 0),
-              0u);
+    EXPECT_EQ(
+        told["explain.wire.call_here"].rfind("This call's request was sent at tick 0; Redis applied it at tick 2", 0),
+        0u);
     EXPECT_NE(told["explain.wire.write"].find("sent at tick"), std::string::npos);
 }
 

@@ -42,7 +42,7 @@ std::string fault_words(const sim::AddedFault& added, const Strings& s) {
             return s.tr(f.lose == FailoverLoss::all ? "explore.fault.failover_all" : "explore.fault.failover_leases",
                         fields);
         case sim::FaultKind::clock_jump: break;  // the explorer adds no clock jumps
-        case sim::FaultKind::delay: return {};  // the explorer never adds a delay
+        case sim::FaultKind::delay: return {};   // the explorer never adds a delay
     }
     return {};
 }

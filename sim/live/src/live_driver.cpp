@@ -181,8 +181,7 @@ std::optional<std::string> simulated_only(const sim::Scenario& scenario) {
     for (std::size_t i = 0; i < scenario.faults.size(); ++i) {
         const sim::Fault& f = scenario.faults[i];
         if (f.kind == sim::FaultKind::clock_jump && f.node < 0)
-            return "fault " + std::to_string(i) +
-                   " (/faults/" + std::to_string(i) +
+            return "fault " + std::to_string(i) + " (/faults/" + std::to_string(i) +
                    ") jumps the store's clock; that fault is simulated only: live mode cannot change the clock of a "
                    "real Redis server (model.md §13.6)";
     }

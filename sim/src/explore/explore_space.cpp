@@ -120,7 +120,7 @@ bool explore_detail::relevant(const Fault& f, const Explorer::DueTable& table) {
             if ((flags & flag_store_held) != 0) return true;
             return f.lose == FailoverLoss::all && (flags & flag_counter_used) != 0 && (flags & flag_someone_left) != 0;
         case FaultKind::clock_jump: return true;  // never added by the search
-        case FaultKind::delay: return true;  // never added by the explorer
+        case FaultKind::delay: return true;       // never added by the explorer
     }
     return true;
 }

@@ -71,8 +71,9 @@ void append_faults(std::string& out, const GeneratorOptions& o, SplitMix64& rng)
             const Tick at = draw_between(wire, 0, horizon - 50);
             const Tick ticks = draw_between(wire, 1, 20);
             const char* link = links[wire.next() % 3];
-            add_fault(fmt::format(R"({{ "kind": "delay", "node": "{}", "at": {}, "ticks": {}, "link": "{}", "extra": {} }})",
-                                  candidate_name(k), at, ticks, link, draw_between(wire, 1, 15)));
+            add_fault(
+                fmt::format(R"({{ "kind": "delay", "node": "{}", "at": {}, "ticks": {}, "link": "{}", "extra": {} }})",
+                            candidate_name(k), at, ticks, link, draw_between(wire, 1, 15)));
         }
     }
     out += first ? "],\n" : "\n  ],\n";
@@ -86,7 +87,6 @@ std::string generated_network(std::uint64_t seed) {
     const Tick write = draw_between(wire, 0, 4);
     return fmt::format("  \"network\": {{ \"request\": {}, \"reply\": {}, \"write\": {} }},\n", request, reply, write);
 }
-
 
 }  // namespace
 

@@ -178,10 +178,9 @@ constexpr CandidateKey clock{
 }  // namespace key
 
 constexpr const CandidateKey* key_table[] = {
-    &key::name,        &key::start,        &key::wait,        &key::lease,  &key::min_lease,
-    &key::auto_extend, &key::extend_every, &key::retry_every, &key::action, &key::writes,
-    &key::fail_at,     &key::hold_off,     &key::runs,        &key::every,  &key::clock,
-    &key::command_timeout, &key::network,
+    &key::name,         &key::start,       &key::wait,   &key::lease,           &key::min_lease, &key::auto_extend,
+    &key::extend_every, &key::retry_every, &key::action, &key::writes,          &key::fail_at,   &key::hold_off,
+    &key::runs,         &key::every,       &key::clock,  &key::command_timeout, &key::network,
 };
 
 // Each row fills exactly the one field of its kind, and a key written back
@@ -302,9 +301,11 @@ bool read_watchdog(const CandidateSource& source, Candidate& c, bool sizes_ok, F
 bool read_writes_and_clock(const CandidateSource& source, ElectorOptions& o, bool sizes_ok, Failures& errors) {
     bool ok = true;
     if (auto [v, path] = source(key::writes); v != nullptr) {
-        ok = attempt(errors, [&, v = v, path = path] {
-                 o.*(key::writes.offsets) = get_writes(*v, path, sizes_ok ? o.action : key::writes.hi);
-             }) && ok;
+        ok = attempt(errors,
+                     [&, v = v, path = path] {
+                         o.*(key::writes.offsets) = get_writes(*v, path, sizes_ok ? o.action : key::writes.hi);
+                     }) &&
+             ok;
     } else {
         o.*(key::writes.offsets) = {o.action};
     }
@@ -392,8 +393,7 @@ Candidate read_candidate(const Defaults& defaults, const json& own, std::size_t 
     return c;
 }
 
-void read_candidate_wire(const Defaults& defaults, const json& own, std::size_t index, Candidate& c,
-                         Failures& errors) {
+void read_candidate_wire(const Defaults& defaults, const json& own, std::size_t index, Candidate& c, Failures& errors) {
     const std::string own_path = fmt::format("/candidates/{}", index);
     // Latencies merged per key: the top level's, then "defaults"', then the candidate's own.
     c.network = defaults.network;

@@ -147,7 +147,7 @@ std::string choice_list(const ScenarioKey& key);
 
 struct Defaults {
     json values = json::object();
-    bool ok = true;  // else a candidate's missing value may only follow from it
+    bool ok = true;   // else a candidate's missing value may only follow from it
     Network network;  // the top level's, under "defaults"' in the merge (model.md §16.1)
 };
 // The "defaults" object of `root`: its keys are candidate keys (not "name"),
@@ -158,8 +158,7 @@ Defaults read_defaults(const json& root, Failures& errors);
 Candidate read_candidate(const Defaults& defaults, const json& own, std::size_t index, Failures& errors);
 // Its time on the wire (model.md §16.1): "network" merged per key with
 // "defaults" and the top level's, and "command_timeout".
-void read_candidate_wire(const Defaults& defaults, const json& own, std::size_t index, Candidate& c,
-                         Failures& errors);
+void read_candidate_wire(const Defaults& defaults, const json& own, std::size_t index, Candidate& c, Failures& errors);
 // The candidate as scenario_to_json writes it: only what reads back the same.
 ordered_json candidate_to_json(const Candidate& c);
 

@@ -106,7 +106,7 @@ void Simulation::phase_faults(Tick t, Store& store, EventSink& sink, std::option
                 break;
             }
             case FaultKind::crash: {
-                if (!crash_node(t, f.node)) continue;  // a second crash emits nothing
+                if (!crash_node(t, f.node)) continue;        // a second crash emits nothing
                 if (!deferred_.empty()) undefer(f.node, t);  // its calls end with their replies (§16.4)
                 ev.op = EventOp::crash;
                 break;

@@ -200,11 +200,13 @@ void Simulation::answer(std::int32_t id, Tick t, bool timed_out, EventSink& sink
     const bool failed = timed_out || !learned;
     switch (c.op) {
         case EventOp::acquire:
-            answer_acquire(c, t, failed ? StoreResult<AcquireReply>(timeout_error()) : StoreResult<AcquireReply>(*c.acquire),
+            answer_acquire(c, t,
+                           failed ? StoreResult<AcquireReply>(timeout_error()) : StoreResult<AcquireReply>(*c.acquire),
                            learned, sink);
             break;
         case EventOp::extend:
-            answer_extend(c, t, failed ? StoreResult<ExtendReply>(timeout_error()) : StoreResult<ExtendReply>(*c.extend),
+            answer_extend(c, t,
+                          failed ? StoreResult<ExtendReply>(timeout_error()) : StoreResult<ExtendReply>(*c.extend),
                           learned, sink);
             break;
         default:
@@ -254,8 +256,7 @@ void Simulation::answer_acquire(Call& c, Tick t, const StoreResult<AcquireReply>
     }
 }
 
-void Simulation::answer_extend(Call& c, Tick t, const StoreResult<ExtendReply>& reply, bool learned,
-                               EventSink& sink) {
+void Simulation::answer_extend(Call& c, Tick t, const StoreResult<ExtendReply>& reply, bool learned, EventSink& sink) {
     Elector& e = electors_[static_cast<std::size_t>(c.node)];
     const RunRecord& run = *e.latest_run();
     // An answer for a run that has ended changes nothing of the node (§16.6).

@@ -16,8 +16,8 @@ using ordered_json = nlohmann::ordered_json;
 
 constexpr std::array<const char*, 7> phase_names = {"faults", "expiry", "work", "extend", "acquire", "ops", "check"};
 constexpr std::array<const char*, 18> op_names = {
-    "pause", "resume", "crash",  "partition", "heal",     "failover",      "clock_jump", "expire",  "write",
-    "release", "extend", "start", "acquire", "skip", "status", "validate", "overlap_begin", "overlap_end"};
+    "pause",   "resume", "crash", "partition", "heal", "failover", "clock_jump", "expire",        "write",
+    "release", "extend", "start", "acquire",   "skip", "status",   "validate",   "overlap_begin", "overlap_end"};
 constexpr std::array<const char*, 17> outcome_names = {
     "",     "expired",  "accepted", "rejected", "released", "kept",   "not_owner", "error", "renewed",
     "lost", "acquired", "busy",     "skipped",  "held",     "vacant", "current",   "stale"};
@@ -279,29 +279,16 @@ void write_event_line(LineWriter& w, const EventView& e) {
 }  // namespace
 
 Event to_event(const EventView& v) {
-    return Event{v.tick,
-                 v.seq,
-                 v.phase,
-                 v.op,
-                 std::string(v.node),
-                 v.run,
-                 Token(v.token),
-                 v.fencing,
-                 v.slot,
-                 v.ttl,
-                 v.outcome,
-                 v.details,
-                 v.overlap_count,
-                 std::string(v.named_node),
-                 v.clock_ms,
-                 v.sent,
-                 v.applied};
+    return Event{
+        v.tick,     v.seq,  v.phase,  v.op,      std::string(v.node), v.run,           Token(v.token),
+        v.fencing,  v.slot, v.ttl,    v.outcome, v.details,           v.overlap_count, std::string(v.named_node),
+        v.clock_ms, v.sent, v.applied};
 }
 
 EventView view_of(const Event& e) {
-    return EventView{e.tick,    e.seq,  e.phase,   e.op,      e.node,          e.run,        e.token,
-                     e.fencing, e.slot, e.ttl,     e.outcome, e.details,       e.overlap_count, e.named_node,
-                     e.clock_ms, e.sent, e.applied};
+    return EventView{e.tick,          e.seq,        e.phase,    e.op,   e.node,    e.run,
+                     e.token,         e.fencing,    e.slot,     e.ttl,  e.outcome, e.details,
+                     e.overlap_count, e.named_node, e.clock_ms, e.sent, e.applied};
 }
 
 void append_event_line(std::string& out, const Event& e) { append_event_line(out, view_of(e)); }

@@ -203,9 +203,10 @@ std::optional<LineError> read_clock_ms(std::string_view text, Event& e) {
         if (ok) n = n * 10 + (c - '0');
     }
     if (!ok || n > limits::clock_jump_ms_max)
-        return LineError{fmt::format("\"detail\" of clock_jump is \"{}\"; expected the step in milliseconds, a whole "
-                                     "number from 1 to {} with a leading - for a step back",
-                                     text, limits::clock_jump_ms_max)};
+        return LineError{
+            fmt::format("\"detail\" of clock_jump is \"{}\"; expected the step in milliseconds, a whole "
+                        "number from 1 to {} with a leading - for a step back",
+                        text, limits::clock_jump_ms_max)};
     e.clock_ms = negative ? -n : n;
     return std::nullopt;
 }
@@ -265,9 +266,10 @@ std::optional<LineError> read_message_times(const ordered_json& j, Event& e) {
         Tick value = 0;
         if (auto err = get_int(j, key, value, false, null, 0, limits::horizon_max)) return err;
         if (value >= e.tick)
-            return LineError{fmt::format("\"{}\" is {}; expected a tick before the event's tick {} (the key is "
-                                         "written only when it differs)",
-                                         key, value, e.tick)};
+            return LineError{
+                fmt::format("\"{}\" is {}; expected a tick before the event's tick {} (the key is "
+                            "written only when it differs)",
+                            key, value, e.tick)};
         (std::string_view(key) == "sent" ? e.sent : e.applied) = value;
     }
     if (e.applied && e.sent.value_or(e.tick) > *e.applied)
@@ -278,15 +280,15 @@ std::optional<LineError> read_message_times(const ordered_json& j, Event& e) {
 std::optional<LineError> read_event(const ordered_json& j, Event& e, FormatVersion version) {
     const bool has_sent = j.is_object() && j.contains("sent");
     const bool has_applied = j.is_object() && j.contains("applied");
-    std::initializer_list<const char*> keys = {"type", "tick",  "seq",   "phase",   "node",   "run",     "op",
-                                               "token", "fencing", "slot", "ttl", "outcome", "detail", "sent",
-                                               "applied"};
-    std::initializer_list<const char*> keys_sent = {"type", "tick", "seq", "phase",   "node",   "run", "op",
-                                                    "token", "fencing", "slot", "ttl", "outcome", "detail", "sent"};
-    std::initializer_list<const char*> keys_applied = {"type", "tick", "seq",  "phase",   "node",   "run",    "op",
-                                                       "token", "fencing", "slot", "ttl", "outcome", "detail", "applied"};
-    std::initializer_list<const char*> keys_plain = {"type",    "tick", "seq", "phase", "node",    "run",   "op",
-                                                     "token", "fencing", "slot", "ttl", "outcome", "detail"};
+    std::initializer_list<const char*> keys = {"type",    "tick", "seq", "phase",   "node",   "run",  "op",     "token",
+                                               "fencing", "slot", "ttl", "outcome", "detail", "sent", "applied"};
+    std::initializer_list<const char*> keys_sent = {"type",  "tick",    "seq",  "phase", "node",    "run",    "op",
+                                                    "token", "fencing", "slot", "ttl",   "outcome", "detail", "sent"};
+    std::initializer_list<const char*> keys_applied = {"type", "tick",    "seq",    "phase",   "node",
+                                                       "run",  "op",      "token",  "fencing", "slot",
+                                                       "ttl",  "outcome", "detail", "applied"};
+    std::initializer_list<const char*> keys_plain = {"type",  "tick",    "seq",  "phase", "node",    "run",   "op",
+                                                     "token", "fencing", "slot", "ttl",   "outcome", "detail"};
     if (auto err = check_keys(j, has_sent && has_applied ? keys
                                  : has_sent              ? keys_sent
                                  : has_applied           ? keys_applied

@@ -63,7 +63,8 @@ std::string holder_and_waiter(const std::string& store, const std::string& fault
     return R"({"name": "clock", "tick_ms": 50, "horizon": 60, )" + store + R"(
       "candidates": [ {"name": "node-a", "wait": 0, "lease": 10, "action": 30, "writes": [30]},
                       {"name": "node-b", "start": 1, "wait": 40, "lease": 10, "action": 2} ],
-      "faults": [ )" + faults + "]}";
+      "faults": [ )" +
+           faults + "]}";
 }
 
 }  // namespace
@@ -132,7 +133,7 @@ TEST(Clock, StoreJumpMovesKeptRecordsAndTheHoldOff) {
     ASSERT_TRUE(store.do_acquire(0, "a", "tok-a", 20).acquired);
     ASSERT_TRUE(store.do_acquire(0, "b", "tok-b", 20).acquired);
     EXPECT_EQ(store.do_release(1, "tok-a", 9, 0).until, 10);  // kept until tick 10
-    store.do_release(1, "tok-b", 0, 12);                       // hold-off until tick 13
+    store.do_release(1, "tok-b", 0, 12);                      // hold-off until tick 13
     EXPECT_EQ(store.holdoff_until(), 13);
     store.do_clock_jump(2, 200);  // 4 ticks forward
     EXPECT_EQ(store.slots()[0].expires_at, 6);
@@ -254,9 +255,9 @@ TEST(Clock, BadClocksNameTheirPath) {
     EXPECT_EQ(first_error(head + R"("faults": [{"kind": "clock_jump", "clock": "node-z", "at": 1, "ms": 5}]})")
                   .rfind("/faults/0/clock", 0),
               0u);
-    EXPECT_EQ(first_error(head + R"("faults": [{"kind": "clock_jump", "clock": "store", "at": 1}]})")
-                  .find("missing \"ms\""),
-              std::string("/faults/0: ").size());
+    EXPECT_EQ(
+        first_error(head + R"("faults": [{"kind": "clock_jump", "clock": "store", "at": 1}]})").find("missing \"ms\""),
+        std::string("/faults/0: ").size());
     // A candidate named "store" makes the store's clock ambiguous.
     EXPECT_EQ(first_error(R"({"name": "c", "defaults": {"wait": 1, "lease": 4, "action": 2},
       "candidates": [{"name": "store"}], "faults": [{"kind": "clock_jump", "clock": "store", "at": 1, "ms": 5}]})")

@@ -210,8 +210,9 @@ TEST(SimulationWire, DelayWindowIsBySendTick) {
         "candidates": [{"name": "node-a"}],
         "faults": [{"kind": "delay", "node": "node-a", "at": 3, "ticks": 2, "link": "write", "extra": 10}]})"));
     std::vector<std::pair<Tick, Tick>> seen;  // (arrival, sent)
-    for (const Event& e : wire_test::find(t, "node-a", EventOp::write)) seen.emplace_back(e.tick, e.sent.value_or(e.tick));
-    const std::vector<std::pair<Tick, Tick>> expected = {{1, 1}, {2, 2}, {5, 5}, {6, 6},
+    for (const Event& e : wire_test::find(t, "node-a", EventOp::write))
+        seen.emplace_back(e.tick, e.sent.value_or(e.tick));
+    const std::vector<std::pair<Tick, Tick>> expected = {{1, 1}, {2, 2}, {5, 5},  {6, 6},
                                                          {7, 7}, {8, 8}, {13, 3}, {14, 4}};
     EXPECT_EQ(seen, expected);
 }
@@ -291,7 +292,8 @@ TEST(SimulationWire, TraceReaderChecksSentAndApplied) {
     EXPECT_EQ(back.value().events, t.events);
     const std::string good = R"(,"sent":1,"applied":1})";
     ASSERT_NE(bytes.find(good), std::string::npos);
-    for (const std::string bad : {R"(,"sent":5,"applied":1})", R"(,"applied":1,"sent":1})", R"(,"sent":2,"applied":1})"}) {
+    for (const std::string bad :
+         {R"(,"sent":5,"applied":1})", R"(,"applied":1,"sent":1})", R"(,"sent":2,"applied":1})"}) {
         std::string s = bytes;
         s.replace(s.find(good), good.size(), bad);
         EXPECT_FALSE(parse_trace(s, "t.jsonl").ok()) << bad;

@@ -44,7 +44,7 @@ struct DriftClock {
         LS_ASSERT(rate > 0);
         const clock_wide m = (static_cast<clock_wide>(y) * ppm_one + rate - 1) / rate;
         return m > std::numeric_limits<std::int64_t>::max() / 4 ? std::numeric_limits<std::int64_t>::max() / 4
-                                                               : static_cast<std::int64_t>(m);
+                                                                : static_cast<std::int64_t>(m);
     }
     // The first tick (>= 0) whose middle's reading reaches y.
     Tick first_tick_reaching(std::int64_t y) const {

@@ -56,7 +56,7 @@ struct ElectorOptions {
     Tick fail_at = 0;          // 0: the action never throws
     Tick hold_off = 0;
     std::int32_t runs = 1;
-    Tick every = 0;  // ticks between scheduled run starts, when runs > 1
+    Tick every = 0;            // ticks between scheduled run starts, when runs > 1
     Tick command_timeout = 0;  // ticks a call waits for its reply; 0: the library's (model.md §16.1)
     Tick command_timeout_ticks() const {
         return command_timeout > 0 ? command_timeout : library_command_timeout(tick_ms);

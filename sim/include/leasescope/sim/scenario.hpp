@@ -60,7 +60,7 @@ struct Fault {
     Tick ticks = 0;  // pause and partition
     PartitionMode mode = PartitionMode::drop_requests;
     FailoverLoss lose = FailoverLoss::leases;
-    std::int64_t ms = 0;  // clock_jump: the step, either sign, never 0 (model.md §7.5)
+    std::int64_t ms = 0;        // clock_jump: the step, either sign, never 0 (model.md §7.5)
     Link link = Link::request;  // delay: the link whose messages it slows
     Tick extra = 0;             // delay: the extra ticks (model.md §7.6)
 

@@ -188,9 +188,9 @@ private:
         Tick timeout_at = 0;
         Tick applied = tick_none;  // when the store applied the request
         Tick reply_at = tick_none;
-        Tick keep_for = 0;    // release
-        Holding holding;      // write: the writer's holding when it was sent (§9.6)
-        bool ended = false;   // the node learned its answer, or gave up on it
+        Tick keep_for = 0;         // release
+        Holding holding;           // write: the writer's holding when it was sent (§9.6)
+        bool ended = false;        // the node learned its answer, or gave up on it
         std::int32_t entries = 0;  // its arrivals on the wire or deferred: freed at 0, once done
         std::optional<AcquireReply> acquire;
         std::optional<ExtendReply> extend;

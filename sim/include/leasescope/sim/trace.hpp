@@ -31,7 +31,7 @@ enum class EventOp : std::uint8_t {
     heal,
     failover,
     clock_jump,  // faults
-    expire,    // expiry
+    expire,      // expiry
     write,
     release,  // work
     extend,   // extend
