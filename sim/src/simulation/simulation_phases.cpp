@@ -77,34 +77,8 @@ void Simulation::phase_faults(Tick t, Store& store, EventSink& sink, std::option
         ev.phase = Phase::faults;
         if (f.node >= 0) ev.node = scenario_->candidates[static_cast<std::size_t>(f.node)].name;
         switch (f.kind) {
-            case FaultKind::pause: {
-                auto& nf = node_faults_[static_cast<std::size_t>(f.node)];
-                nf.pauses_active += edge.is_end ? -1 : 1;
-                LS_ASSERT(nf.pauses_active >= 0);
-                nf.paused = nf.pauses_active > 0;
-                ev.op = edge.is_end ? EventOp::resume : EventOp::pause;
-                // A due entry met while paused was dropped: file it again,
-                // with the answers that came meanwhile (model.md §16.3).
-                if (!nf.paused) arm(f.node);
-                if (!nf.paused && !deferred_.empty()) undefer(f.node, t);
-                break;
-            }
-            case FaultKind::partition: {
-                auto& nf = node_faults_[static_cast<std::size_t>(f.node)];
-                nf.partitions_active += edge.is_end ? -1 : 1;
-                LS_ASSERT(nf.partitions_active >= 0);
-                if (edge.is_end) {
-                    // The partition that began at this very tick, if any, stays.
-                    if (nf.partitions_active == 0) nf.partition.reset();
-                    ev.op = EventOp::heal;
-                } else {
-                    nf.partition = f.mode;
-                    ev.op = EventOp::partition;
-                    ev.details.add(f.mode == PartitionMode::drop_replies ? Detail::drop_replies
-                                                                         : Detail::drop_requests);
-                }
-                break;
-            }
+            case FaultKind::pause:
+            case FaultKind::partition: node_fault_edge(t, f, edge.is_end, ev); break;
             case FaultKind::crash: {
                 if (!crash_node(t, f.node)) continue;        // a second crash emits nothing
                 if (!deferred_.empty()) undefer(f.node, t);  // its calls end with their replies (§16.4)
@@ -139,6 +113,34 @@ void Simulation::phase_faults(Tick t, Store& store, EventSink& sink, std::option
             case FaultKind::delay: LS_ASSERT(false && "a delay has no edges"); break;
         }
         emit(sink, ev);
+    }
+}
+
+// A pause's or a partition's edge at t (model.md §7.1, §7.2): the node's
+// state and the event's op and detail.
+void Simulation::node_fault_edge(Tick t, const Fault& f, bool is_end, EventView& ev) {
+    auto& nf = node_faults_[static_cast<std::size_t>(f.node)];
+    if (f.kind == FaultKind::pause) {
+        nf.pauses_active += is_end ? -1 : 1;
+        LS_ASSERT(nf.pauses_active >= 0);
+        nf.paused = nf.pauses_active > 0;
+        ev.op = is_end ? EventOp::resume : EventOp::pause;
+        // A due entry met while paused was dropped: file it again,
+        // with the answers that came meanwhile (model.md §16.3).
+        if (!nf.paused) arm(f.node);
+        if (!nf.paused && !deferred_.empty()) undefer(f.node, t);
+        return;
+    }
+    nf.partitions_active += is_end ? -1 : 1;
+    LS_ASSERT(nf.partitions_active >= 0);
+    if (is_end) {
+        // The partition that began at this very tick, if any, stays.
+        if (nf.partitions_active == 0) nf.partition.reset();
+        ev.op = EventOp::heal;
+    } else {
+        nf.partition = f.mode;
+        ev.op = EventOp::partition;
+        ev.details.add(f.mode == PartitionMode::drop_replies ? Detail::drop_replies : Detail::drop_requests);
     }
 }
 

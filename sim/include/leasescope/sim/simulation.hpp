@@ -147,6 +147,7 @@ private:
     void emit(EventSink& sink, EventView& event);
     bool quiescent_after(Tick t, Store& store) const;
     void phase_faults(Tick t, Store& store, EventSink& sink, std::optional<StoreError>& failure);
+    void node_fault_edge(Tick t, const Fault& f, bool is_end, EventView& ev);
     // A crash fault: false when the node had crashed already (no event).
     bool crash_node(Tick t, NodeIndex node);
     void phase_expiry(Tick t, Store& store, EventSink& sink, std::optional<StoreError>& failure);
