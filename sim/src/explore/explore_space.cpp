@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -165,18 +166,59 @@ Verdict explore_detail::simulate_verdict(const Scenario& scenario, const Propert
     return v;
 }
 
-Result<Explorer, std::string> Explorer::create(const Scenario& base, const ExploreOptions& options) {
+namespace {
+
+// What is wrong with the options' ranges and choices, or nothing.
+std::optional<std::string> option_error(const ExploreOptions& options) {
     if (options.max_faults < 0 || options.max_faults > explore_faults_max)
-        return Err{fmt::format("max faults: expected 0 to {}, found {}", explore_faults_max, options.max_faults)};
+        return fmt::format("max faults: expected 0 to {}, found {}", explore_faults_max, options.max_faults);
     if (options.max_pause < 1 || options.max_pause > explore_pause_max)
-        return Err{fmt::format("max pause: expected 1 to {} ticks, found {}", explore_pause_max, options.max_pause)};
+        return fmt::format("max pause: expected 1 to {} ticks, found {}", explore_pause_max, options.max_pause);
     if (options.shuffles < 0 || options.shuffles > explore_shuffles_max)
-        return Err{fmt::format("shuffles: expected 0 to {}, found {}", explore_shuffles_max, options.shuffles)};
+        return fmt::format("shuffles: expected 0 to {}, found {}", explore_shuffles_max, options.shuffles);
     if (options.max_tick && *options.max_tick < 0)
-        return Err{fmt::format("max tick: expected 0 or more, found {}", *options.max_tick)};
-    if (!options.properties.any()) return Err{std::string("no property to check; choose at least one")};
-    if (options.max_faults > 0 && !options.kinds.any())
-        return Err{std::string("no fault kind to add; choose at least one")};
+        return fmt::format("max tick: expected 0 or more, found {}", *options.max_tick);
+    if (!options.properties.any()) return std::string("no property to check; choose at least one");
+    if (options.max_faults > 0 && !options.kinds.any()) return std::string("no fault kind to add; choose at least one");
+    return std::nullopt;
+}
+
+// The single faults that start at tick t, in the search's order, less those
+// that clash with the base's own faults.
+void atoms_at(Tick t, const Scenario& base, const ExploreOptions& options, std::vector<Fault>& out) {
+    const FaultMenu& k = options.kinds;
+    const auto nodes = static_cast<std::int64_t>(base.candidates.size());
+    const bool partitions = k.partition_drop_requests || k.partition_drop_replies;
+    auto add = [&](Fault f) {
+        for (const Fault& b : base.faults) {
+            if (clashes(f, b)) return;
+            // A pause or partition that ends at the tick where one of
+            // the base's own of the same node starts is left out: the
+            // scheduler applies the base's start first (it is listed
+            // first) and then this one's end, which would cancel the
+            // base's fault, an artefact rather than a fault.
+            if (b.kind == f.kind && b.node == f.node && f.end() != tick_none && b.at == f.end()) return;
+        }
+        out.push_back(f);
+    };
+    for (NodeIndex n = 0; n < nodes && k.pause; ++n) {
+        for (Tick d = 1; d <= options.max_pause; ++d) add(Fault{FaultKind::pause, n, t, d, {}, {}});
+    }
+    for (NodeIndex n = 0; n < nodes && partitions; ++n) {
+        for (Tick d = 1; d <= options.max_pause; ++d) {
+            if (k.partition_drop_requests) add(Fault{FaultKind::partition, n, t, d, PartitionMode::drop_requests, {}});
+            if (k.partition_drop_replies) add(Fault{FaultKind::partition, n, t, d, PartitionMode::drop_replies, {}});
+        }
+    }
+    for (NodeIndex n = 0; n < nodes && k.crash; ++n) add(Fault{FaultKind::crash, n, t, 0, {}, {}});
+    if (k.failover_leases) add(Fault{FaultKind::failover, -1, t, 0, {}, FailoverLoss::leases});
+    if (k.failover_all) add(Fault{FaultKind::failover, -1, t, 0, {}, FailoverLoss::all});
+}
+
+}  // namespace
+
+Result<Explorer, std::string> Explorer::create(const Scenario& base, const ExploreOptions& options) {
+    if (auto error = option_error(options)) return Err{std::move(*error)};
     LS_ASSERT(!base.candidates.empty());
 
     Explorer ex;
@@ -212,34 +254,7 @@ Result<Explorer, std::string> Explorer::create(const Scenario& base, const Explo
                         estimate, explore_atoms_max)};
     if (options.max_faults > 0) {
         ex.atoms_.reserve(static_cast<std::size_t>(estimate));
-        for (Tick t = 0; t <= ex.max_tick_; ++t) {
-            auto add = [&](Fault f) {
-                for (const Fault& b : base.faults) {
-                    if (clashes(f, b)) return;
-                    // A pause or partition that ends at the tick where one of
-                    // the base's own of the same node starts is left out: the
-                    // scheduler applies the base's start first (it is listed
-                    // first) and then this one's end, which would cancel the
-                    // base's fault, an artefact rather than a fault.
-                    if (b.kind == f.kind && b.node == f.node && f.end() != tick_none && b.at == f.end()) return;
-                }
-                ex.atoms_.push_back(f);
-            };
-            for (NodeIndex n = 0; n < nodes && k.pause; ++n) {
-                for (Tick d = 1; d <= options.max_pause; ++d) add(Fault{FaultKind::pause, n, t, d, {}, {}});
-            }
-            for (NodeIndex n = 0; n < nodes && partition_modes > 0; ++n) {
-                for (Tick d = 1; d <= options.max_pause; ++d) {
-                    if (k.partition_drop_requests)
-                        add(Fault{FaultKind::partition, n, t, d, PartitionMode::drop_requests, {}});
-                    if (k.partition_drop_replies)
-                        add(Fault{FaultKind::partition, n, t, d, PartitionMode::drop_replies, {}});
-                }
-            }
-            for (NodeIndex n = 0; n < nodes && k.crash; ++n) add(Fault{FaultKind::crash, n, t, 0, {}, {}});
-            if (k.failover_leases) add(Fault{FaultKind::failover, -1, t, 0, {}, FailoverLoss::leases});
-            if (k.failover_all) add(Fault{FaultKind::failover, -1, t, 0, {}, FailoverLoss::all});
-        }
+        for (Tick t = 0; t <= ex.max_tick_; ++t) atoms_at(t, base, options, ex.atoms_);
         LS_ASSERT(std::is_sorted(ex.atoms_.begin(), ex.atoms_.end(), fault_less));
     }
 
