@@ -6,12 +6,24 @@
 # timeline mark over a word, every timeline's lanes in view or hinted; the
 # rules are in app/gui/core/layout_check.hpp). At 1024x768 to 1920x1080 and
 # 150 to 250 %, the timeline's own problems must be none. Needs a display (test.sh
-# provides Xvfb). Usage: layout_test.sh APP SCENARIO [TICK]
+# provides Xvfb). With pair:NAME for SCENARIO, the same for the compare view
+# of a ready-made pair (leasescope --pair NAME, at the tick where the runs
+# part): both runs' lanes in view or hinted and the top bar not cut, every
+# problem counting at every size.
+# Usage: layout_test.sh APP SCENARIO|pair:NAME [TICK]
 set -euo pipefail
 app=$1 scenario=$2 tick=${3:-8}
 source "$(dirname "$0")/gui_lib.sh"
 gui_setup
 name=$(basename "$scenario" .json)
+open=(--tick "$tick" "$scenario")
+timeline='###timeline '
+cramped='^problem: \(in [^:]*###timeline\|window \)'
+if [[ $scenario == pair:* ]]; then
+  open=(--pair "${scenario#pair:}")
+  timeline='##run[AB] '
+  cramped='^problem:'
+fi
 failed=0
 runs=0
 # check LANG SIZE SCALE PATTERN: one frame's report; the problems that match
@@ -19,10 +31,10 @@ runs=0
 check() {
   local lang=$1 size=$2 scale=$3 pattern=$4
   local report="$out/$name-$lang-$size-$scale.txt"
-  gui_app_ok "$lang $size $scale %" "$app" "$scenario" --tick "$tick" --lang "$lang" --size "$size" \
+  gui_app_ok "$lang $size $scale %" "$app" "${open[@]}" --lang "$lang" --size "$size" \
     --scale "$scale" --layout-report "$report"
   runs=$((runs + 1))
-  grep -q '^timeline: .*###timeline ' "$report" || { echo "FAIL: $name, $lang, $size at $scale %: no timeline" >&2; failed=$((failed + 1)); return; }
+  grep -q "^timeline: .*$timeline" "$report" || { echo "FAIL: $name, $lang, $size at $scale %: no timeline" >&2; failed=$((failed + 1)); return; }
   if grep -q "$pattern" "$report"; then
     echo "FAIL: $name, $lang, $size at $scale %:" >&2
     grep "$pattern" "$report" >&2
@@ -40,7 +52,7 @@ for lang in en ko; do
   # over another (the compact layout: the other panels share one place
   # under the timeline, chosen on a row of tabs); inside them, text scrolls.
   for case in 1024x768:150 1024x768:200 1024x768:250 1280x720:200 1280x720:250 1920x1080:250; do
-    check "$lang" "${case%:*}" "${case#*:}" '^problem: \(in [^:]*###timeline\|window \)'
+    check "$lang" "${case%:*}" "${case#*:}" "$cramped"
   done
 done
 if [ "$failed" -gt 0 ]; then

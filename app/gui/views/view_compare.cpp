@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include <imgui_internal.h>  // FindWindowByName: the top bar's height in the last frame
+
 #include "../core/timeline_frame.hpp"
 #include "../core/words.hpp"
 #include "timeline_paint.hpp"
@@ -25,6 +27,20 @@ void fixed_window(const char* name, ImVec2 pos, ImVec2 size, ImGuiWindowFlags ex
 std::string title_of(const sim::Scenario& sc, Lang lang) {
     const std::string& t = lang == Lang::ko && !sc.title.ko.empty() ? sc.title.ko : sc.title.en;
     return t.empty() ? sc.name : t;
+}
+
+// The top bar wraps: the next item, `w` wide, goes on the row of the last
+// one when it fits there, else it starts a new row.
+void flow(float w) {
+    const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+    if (ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + w <= right) ImGui::SameLine();
+}
+float button_w(const char* label) {
+    return ImGui::CalcTextSize(label, nullptr, true).x + ImGui::GetStyle().FramePadding.x * 2;
+}
+bool flow_button(const char* label) {
+    flow(button_w(label));
+    return ImGui::Button(label);
 }
 
 // One run: what the state column and the lanes read.
@@ -101,8 +117,10 @@ void draw_state(const FrameContext& ctx, const Run& run) {
 
 // Where one run's lanes go: the shared axis [0, t_end] across the width,
 // every lane in view (the rows share `height`, under a ruler, above the
-// divergence's label).
-TimelineViewport compare_viewport(const FrameContext& ctx, const Run& run, Tick t_end, float height) {
+// divergence's label). When the rows would get lower than a lane's title,
+// they keep that height and scroll by `scroll_y`, with a scrollbar and a hint
+// (the main view's rule), and the divergence's label gives its room to them.
+TimelineViewport compare_viewport(const FrameContext& ctx, const Run& run, Tick t_end, float height, float scroll_y) {
     const float em = ImGui::GetFontSize();
     const ImVec2 p0 = ImGui::GetCursorScreenPos();
     TimelineViewport v;
@@ -115,24 +133,51 @@ TimelineViewport compare_viewport(const FrameContext& ctx, const Run& run, Tick 
     const float row_h = std::clamp((height - v.ruler_h - em * 1.4f) / lanes, 6.0f, em * 1.35f);
     v.lane_h_min = v.lane_h_max = row_h;
     v.height = v.ruler_h + row_h * lanes;
-    v.px_per_tick = std::max(50.0f, v.width - v.label_w) / static_cast<double>(t_end + 1);
+    v.title_h = em + 2;
+    if (row_h < v.title_h) {
+        v.lane_h_min = v.lane_h_max = std::max(v.title_h, 20.0f * ctx.scale);  // the main view's least lane
+        v.height = std::max(v.ruler_h + v.title_h, height);
+        v.hint_h = ctx.fonts.small->FontSize + 6;
+        v.scrollbar_w = 8.0f * ctx.scale;
+        v.scroll_y = scroll_y;
+    }
+    v.px_per_tick = std::max(50.0f, v.width - v.label_w - v.scrollbar_w) / static_cast<double>(t_end + 1);
     v.playhead = ctx.playhead;
     v.scale = ctx.scale;
     return v;
 }
 
+// The divergence's label under the lanes, where it hides no tick number.
+void draw_divergence_label(const FrameContext& ctx, const TimelineFrame& f, Tick divergence, float bottom) {
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const auto x = static_cast<float>(f.axis.x_of(static_cast<double>(divergence) + 0.5));
+    const std::string text = ctx.strings.tr("compare.divergence", {{"tick", std::to_string(divergence)}});
+    const ImVec2 ts = ImGui::CalcTextSize(text.c_str());
+    const float tx = std::clamp(x - ts.x * 0.5f, f.plot_x, f.plot_x + f.plot_w - ts.x - 4);
+    dl->AddRectFilled(ImVec2(tx - 3, bottom + 2), ImVec2(tx + ts.x + 3, bottom + 2 + ts.y),
+                      col(ctx.palette.focus, 0.9f), 3);
+    dl->AddText(ImVec2(tx, bottom + 2), IM_COL32(0, 0, 0, 255), text.c_str());
+}
+
 // The lanes of one run, drawn by the timeline's painter from its frame, the
 // first divergence's dashed line (which gives way to marks and words) and
-// its label under the lanes. A click seeks.
+// its label under the lanes (when they all fit). A click seeks; the wheel
+// scrolls lanes that do not fit (the run's window keeps the offset).
 void draw_lanes(const FrameContext& ctx, const Run& run, Tick t_end, Tick divergence, float height, Commands& out) {
-    const TimelineViewport v = compare_viewport(ctx, run, t_end, height);
+    float* scroll = ImGui::GetStateStorage()->GetFloatRef(ImGui::GetID("##lanes_scroll"), 0.0f);
+    const TimelineViewport v = compare_viewport(ctx, run, t_end, height, *scroll);
     const TimelineFrame f = build_timeline_frame(run.lanes, v, ctx.strings, metrics(ctx));
+    *scroll = f.scroll_y;
     const FramePaint paint{run.lanes, f, &run.snap};
     ImDrawList* dl = ImGui::GetWindowDrawList();
-    const float bottom = f.lanes_y + f.content_h;
-    dl->PushClipRect(ImVec2(v.x, v.y), ImVec2(v.x + v.width, bottom + 2), true);
+    const float bottom = f.lanes_y + std::min(f.lanes_h, f.content_h - f.scroll_y);
+    const bool scrolls = f.scrollbar.h() > 0;
+    dl->PushClipRect(ImVec2(v.x, v.y), ImVec2(v.x + v.width, bottom + f.hint_box.h() + 2), true);
     draw_ruler(ctx, dl, f.axis, ImVec2(v.x, v.y), f.plot_x, f.plot_w, v.ruler_h);
+    // Scrolled lanes stay under the ruler.
+    if (scrolls) dl->PushClipRect(ImVec2(v.x, f.lanes_y), ImVec2(v.x + v.width, bottom + f.hint_box.h()), true);
     paint_frame(ctx, paint, dl, dl);
+    if (scrolls) dl->PopClipRect();
     draw_playhead(ctx, dl, f, v.y, bottom, v.ruler_h);
     probe_frame(run.lanes, f);
     if (divergence >= 0) {
@@ -141,16 +186,7 @@ void draw_lanes(const FrameContext& ctx, const Run& run, Tick t_end, Tick diverg
             dl->AddLine(ImVec2(x, y0), ImVec2(x, y1), col(ctx.palette.focus), 3.0f);
     }
     dl->PopClipRect();
-    if (divergence >= 0) {
-        // Its label under the lanes, where it hides no tick number.
-        const auto x = static_cast<float>(f.axis.x_of(static_cast<double>(divergence) + 0.5));
-        const std::string text = ctx.strings.tr("compare.divergence", {{"tick", std::to_string(divergence)}});
-        const ImVec2 ts = ImGui::CalcTextSize(text.c_str());
-        const float tx = std::clamp(x - ts.x * 0.5f, f.plot_x, f.plot_x + f.plot_w - ts.x - 4);
-        dl->AddRectFilled(ImVec2(tx - 3, bottom + 2), ImVec2(tx + ts.x + 3, bottom + 2 + ts.y),
-                          col(ctx.palette.focus, 0.9f), 3);
-        dl->AddText(ImVec2(tx, bottom + 2), IM_COL32(0, 0, 0, 255), text.c_str());
-    }
+    if (divergence >= 0 && !scrolls) draw_divergence_label(ctx, f, divergence, bottom);
     const ImVec2 mouse = ImGui::GetIO().MousePos;
     ImGui::SetCursorScreenPos(ImVec2(f.plot_x, v.y));
     ImGui::InvisibleButton(run.id, ImVec2(f.plot_w, std::max(1.0f, bottom - v.y)));
@@ -158,9 +194,13 @@ void draw_lanes(const FrameContext& ctx, const Run& run, Tick t_end, Tick diverg
     if (ImGui::IsItemActive() && ImGui::IsMouseDown(0)) {
         const auto t = static_cast<Tick>(std::floor(f.axis.tick_at(mouse.x)));
         if (t != ctx.playhead) out.push_back(command::Seek{std::clamp<Tick>(t, 0, t_end)});
+        if (scrolls) *scroll = std::max(0.0f, *scroll - ImGui::GetIO().MouseDelta.y);  // the hint's "drag"
     }
-    ImGui::SetCursorScreenPos(ImVec2(v.x, bottom + ImGui::GetFontSize() * 1.4f + 2));
+    const float after = scrolls ? bottom + f.hint_box.h() + 4 : bottom + ImGui::GetFontSize() * 1.4f + 2;
+    ImGui::SetCursorScreenPos(ImVec2(v.x, after));
     if (!hovered) return;
+    const float wheel = ImGui::GetIO().MouseWheel;
+    if (scrolls && wheel != 0.0f) *scroll = std::max(0.0f, *scroll - wheel * f.lane_h);
     const std::string words = hit_words(ctx, paint, run.timeline.trace(), hit_test(f, mouse.x, mouse.y));
     if (!words.empty()) ImGui::SetTooltip("%s", words.c_str());
 }
@@ -169,8 +209,8 @@ void draw_lanes(const FrameContext& ctx, const Run& run, Tick t_end, Tick diverg
 void draw_b_knobs(const FrameContext& ctx, const ComparePair& pair, Commands& out) {
     const sim::Scenario& b = pair.b().scenario();
     ImGui::TextUnformatted(ctx.tr("compare.variant_knobs"));
-    ImGui::SameLine();
     const char* modes[] = {"off", "check", "validate"};
+    flow(ImGui::GetFontSize() * 10);
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10);
     const std::string shown = ctx.strings.tr(std::string("mode.") + sim::to_string(b.resource));
     if (ImGui::BeginCombo("##bmode", shown.c_str())) {
@@ -183,7 +223,8 @@ void draw_b_knobs(const FrameContext& ctx, const ComparePair& pair, Commands& ou
     bool all_extend = !b.candidates.empty();
     Tick lease = b.candidates.empty() ? 0 : b.candidates.front().options.lease;
     for (const sim::Candidate& c : b.candidates) all_extend = all_extend && c.options.auto_extend;
-    ImGui::SameLine();
+    const ImGuiStyle& style = ImGui::GetStyle();
+    flow(ImGui::GetFrameHeight() + style.ItemInnerSpacing.x + ImGui::CalcTextSize("autoExtend").x);
     bool extend = all_extend;
     auto every = [&](const std::string& key, const std::string& value) {
         std::vector<std::string> o;
@@ -193,32 +234,51 @@ void draw_b_knobs(const FrameContext& ctx, const ComparePair& pair, Commands& ou
     };
     if (ImGui::Checkbox("autoExtend##b", &extend))
         out.push_back(command::CompareSetB{every("auto_extend", extend ? "true" : "false")});
-    ImGui::SameLine();
+    // The lease and its buttons stay on one row.
+    const std::string lease_text = std::to_string(lease);
+    flow(ImGui::CalcTextSize(ctx.tr("param.lease")).x + button_w("-") + button_w("+") +
+         ImGui::CalcTextSize(lease_text.c_str()).x + style.ItemSpacing.x * 3);
     ImGui::TextUnformatted(ctx.tr("param.lease"));
     ImGui::SameLine();
     if (ImGui::SmallButton("-##lease") && lease > 1)
         out.push_back(command::CompareSetB{every("lease", std::to_string(lease - 1))});
     ImGui::SameLine();
-    ImGui::Text("%lld", static_cast<long long>(lease));
+    ImGui::TextUnformatted(lease_text.c_str());
     ImGui::SameLine();
     if (ImGui::SmallButton("+##lease")) out.push_back(command::CompareSetB{every("lease", std::to_string(lease + 1))});
     if (!pair.b_overrides.empty()) {
-        ImGui::SameLine();
         std::string all;
-        for (const std::string& o : pair.b_overrides) all += (all.empty() ? "" : "  ") + o;
-        ImGui::TextDisabled("B: %s", all.c_str());
+        for (const std::string& o : pair.b_overrides) all += (all.empty() ? "B: " : "  ") + o;
+        flow(ImGui::CalcTextSize(all.c_str()).x);
+        ImGui::PushTextWrapPos(0.0f);
+        ImGui::TextDisabled("%s", all.c_str());
+        ImGui::PopTextWrapPos();
     }
 }
 
-// The top bar: title, transport, exports, close; then B's knobs.
+constexpr const char* compare_top_name = "##compare_top";
+
+// The top bar's height: what its wrapped rows took in the last frame (the
+// first frame guesses two rows), at most `most`; beyond that it scrolls.
+float compare_top_h(float em, float most) {
+    float need = em * 4.4f;
+    if (const ImGuiWindow* win = ImGui::FindWindowByName(compare_top_name))
+        need = win->ContentSize.y + ImGui::GetStyle().WindowPadding.y * 2;
+    return std::round(std::clamp(need, std::min(em * 4.4f, most), most));
+}
+
+// The top bar: title, transport, exports, close; then B's knobs (the rows wrap).
 void draw_compare_top(const FrameContext& ctx, const ComparePair& pair, Tick t_end, Tick divergence, float top_h,
                       Commands& out) {
     const float w = ImGui::GetIO().DisplaySize.x, em = ImGui::GetFontSize();
-    fixed_window("##compare_top", ImVec2(0, 0), ImVec2(w, top_h));
+    fixed_window(compare_top_name, ImVec2(0, 0), ImVec2(w, top_h));
     ImGui::PushFont(ctx.fonts.title);
     ImGui::TextUnformatted(ctx.tr("compare.title"));
     ImGui::PopFont();
-    ImGui::SameLine();
+    // The transport stays together on one row.
+    const float transport_w = button_w("|<") + button_w("<") + button_w(">>") + button_w(">") + button_w(">|") +
+                              ImGui::GetStyle().ItemSpacing.x * 4;
+    flow(transport_w);
     if (ImGui::Button("|<")) out.push_back(command::Seek{0});
     ImGui::SameLine();
     if (ImGui::Button("<")) out.push_back(command::Step{-1});
@@ -228,23 +288,18 @@ void draw_compare_top(const FrameContext& ctx, const ComparePair& pair, Tick t_e
     if (ImGui::Button(">")) out.push_back(command::Step{1});
     ImGui::SameLine();
     if (ImGui::Button(">|")) out.push_back(command::Seek{t_end});
-    ImGui::SameLine();
     int tick = static_cast<int>(ctx.playhead);
+    flow(em * 14);
     ImGui::SetNextItemWidth(em * 14);
     if (ImGui::SliderInt("##tick", &tick, 0, static_cast<int>(t_end))) out.push_back(command::Seek{tick});
-    if (divergence >= 0) {
-        ImGui::SameLine();
-        if (ImGui::Button(ctx.strings.tr("compare.divergence", {{"tick", std::to_string(divergence)}}).c_str()))
-            out.push_back(command::Seek{divergence});
-    }
+    if (divergence >= 0 &&
+        flow_button(ctx.strings.tr("compare.divergence", {{"tick", std::to_string(divergence)}}).c_str()))
+        out.push_back(command::Seek{divergence});
     const std::string base =
         "pair-" + (pair.pair_name.empty() ? ctx.scenario.name : pair.pair_name) + "-t" + std::to_string(ctx.playhead);
-    ImGui::SameLine();
-    if (ImGui::Button(ctx.tr("compare.export_png"))) out.push_back(command::ExportPng{base + ".png"});
-    ImGui::SameLine();
-    if (ImGui::Button(ctx.tr("compare.export_svg"))) out.push_back(command::ExportPairSvg{base + ".svg"});
-    ImGui::SameLine();
-    if (ImGui::Button(ctx.tr("compare.close"))) out.push_back(command::CompareClose{});
+    if (flow_button(ctx.tr("compare.export_png"))) out.push_back(command::ExportPng{base + ".png"});
+    if (flow_button(ctx.tr("compare.export_svg"))) out.push_back(command::ExportPairSvg{base + ".svg"});
+    if (flow_button(ctx.tr("compare.close"))) out.push_back(command::CompareClose{});
     draw_b_knobs(ctx, pair, out);
     if (!ctx.error.empty())
         ImGui::TextColored(ImVec4(0.8f, 0.1f, 0.1f, 1), "%s", ctx.error.c_str());
@@ -269,6 +324,18 @@ void draw_compare_words(const FrameContext& ctx, const ComparePair& pair, float 
     ImGui::End();
 }
 
+// Whether the screen is too small for the usual split: there, a run's lanes
+// would get lower than their titles.
+bool compare_cramped(const FrameContext& ctx, const ComparePair& pair, float h) {
+    const float em = ImGui::GetFontSize();
+    const std::size_t most = std::max(ctx.lanes.lanes.size(), pair.lanes_b().lanes.size());
+    const float run_h = std::floor((h - std::round(em * 4.4f) - std::round(std::max(em * 7.0f, h * 0.19f))) / 2.0f);
+    const float title = ImGui::GetTextLineHeightWithSpacing() * 1.3f + ImGui::GetStyle().WindowPadding.y * 2;
+    const float lanes_h = std::min((run_h - title) * 0.64f, em * (2.8f + 1.35f * static_cast<float>(most)));
+    const float ruler_h = em + 10;
+    return (lanes_h - ruler_h - em * 1.4f) / static_cast<float>(std::max<std::size_t>(most, 1)) < em + 2;
+}
+
 }  // namespace
 
 void draw_compare(const FrameContext& ctx, const ComparePair& pair, Commands& out) {
@@ -280,11 +347,15 @@ void draw_compare(const FrameContext& ctx, const ComparePair& pair, Commands& ou
     // Each run marks its own divergent event (a run with no more events marks diff's tick).
     const Tick mark_a = !d.differ ? -1 : (d.tick_a >= 0 ? d.tick_a : d.tick);
     const Tick mark_b = !d.differ ? -1 : (d.tick_b >= 0 ? d.tick_b : d.tick);
-    const float top_h = std::round(em * 4.4f);
+    // On a cramped screen the lanes keep priority: the top bar takes at most
+    // a fifth of the height (it scrolls beyond) and the words a few lines.
+    const bool cramped = compare_cramped(ctx, pair, h);
+    const float top_h = compare_top_h(em, std::round(h * (cramped ? 0.2f : 0.42f)));
     draw_compare_top(ctx, pair, t_end, divergence, top_h, out);
 
     // The two runs, each with its state column, then the words.
-    const float words_h = std::round(std::max(em * 7.0f, h * 0.19f));
+    const float words_h =
+        cramped ? std::round(std::max(em * 3.2f, h * 0.12f)) : std::round(std::max(em * 7.0f, h * 0.19f));
     const float run_h = std::floor((h - top_h - words_h) / 2.0f);
     std::string label_b = "B · " + title_of(pair.b().scenario(), ctx.lang());
     if (!pair.b_overrides.empty()) label_b += " (" + ctx.strings.tr("compare.variant") + ")";
@@ -297,14 +368,16 @@ void draw_compare(const FrameContext& ctx, const ComparePair& pair, Commands& ou
         const float y = top_h + run_h * static_cast<float>(r);
         fixed_window((std::string("##run") + run.letter).c_str(), ImVec2(0, y), ImVec2(w, run_h),
                      ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
-        ImGui::PushFont(ctx.fonts.title);
+        if (!cramped) ImGui::PushFont(ctx.fonts.title);
         ImGui::TextUnformatted(run.title.c_str());
-        ImGui::PopFont();
-        // The lanes get what they need up to two thirds; the state columns the rest.
+        if (!cramped) ImGui::PopFont();
+        // The lanes get what they need up to two thirds; the state columns the rest
+        // (on a cramped screen, what the lanes leave, when it holds a few lines).
         const float avail = ImGui::GetContentRegionAvail().y;
-        const float lanes_h = std::min(avail * 0.64f, em * (2.8f + 1.35f * static_cast<float>(run.lanes.lanes.size())));
+        const float need = em * (2.8f + 1.35f * static_cast<float>(run.lanes.lanes.size()));
+        const float lanes_h = cramped ? std::min(avail, need) : std::min(avail * 0.64f, need);
         draw_lanes(ctx, run, t_end, r == 0 ? mark_a : mark_b, lanes_h, out);
-        draw_state(ctx, run);
+        if (!cramped || ImGui::GetContentRegionAvail().y >= em * 2.5f) draw_state(ctx, run);
         ImGui::End();
     }
     draw_compare_words(ctx, pair, words_h);
