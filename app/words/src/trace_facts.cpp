@@ -44,6 +44,18 @@ std::vector<Held> records_before(const sim::Trace& trace, std::size_t index) {
     return held;
 }
 
+std::vector<Held> records_when_applied(const sim::Trace& trace, std::size_t index) {
+    auto applied_at = [&](std::size_t k) { return trace.events[k].applied.value_or(trace.events[k].tick); };
+    const Tick a = applied_at(index);
+    sim::Trace replay;
+    std::vector<std::pair<Tick, std::size_t>> order;
+    for (std::size_t k = 0; k < trace.events.size(); ++k)
+        if (applied_at(k) < a || (applied_at(k) == a && k < index)) order.emplace_back(applied_at(k), k);
+    std::stable_sort(order.begin(), order.end());
+    for (const auto& [tick, k] : order) replay.events.push_back(trace.events[k]);
+    return records_before(replay, replay.events.size());
+}
+
 std::optional<Fencing> highest_accepted_before(const sim::Trace& trace, std::size_t index) {
     std::optional<Fencing> h;
     for (std::size_t k = 0; k < index && k < trace.events.size(); ++k) {

@@ -35,6 +35,12 @@ bool acquires_record(const Event& e);
 
 std::vector<Held> records_before(const sim::Trace& trace, std::size_t index);
 
+// The records as the store held them when it applied event `index`'s call
+// (model.md §16.6: `applied`, else its tick): the events the store applied
+// earlier, or in that tick before it, replayed in that order. A reply read
+// late (a busy answer) was decided by these, not by the records at its tick.
+std::vector<Held> records_when_applied(const sim::Trace& trace, std::size_t index);
+
 // The highest fencing number the resource accepted before `index`.
 std::optional<Fencing> highest_accepted_before(const sim::Trace& trace, std::size_t index);
 
