@@ -393,7 +393,7 @@ private:
             } else {
                 Fields f = deadline_fields();
                 // Who held it when Redis decided: a reply read late was decided earlier (model.md §16.6).
-                const Fields h = holder_fields(records_when_applied(trace_, i_));
+                const Fields h = holder_fields();
                 f.insert(f.end(), h.begin(), h.end());
                 add("explain.acquire.busy", f);
             }
