@@ -95,8 +95,8 @@ std::vector<Named> generated(int count, bool latencies = false) {
         if (i % 2 == 0)
             for (sim::Fault& f : s.faults)
                 if (f.kind == sim::FaultKind::failover) f.lose = FailoverLoss::all;
-        out.push_back({std::string(latencies ? "generated on the wire #" : "generated #") + std::to_string(i),
-                       std::move(s)});
+        out.push_back(
+            {std::string(latencies ? "generated on the wire #" : "generated #") + std::to_string(i), std::move(s)});
     }
     return out;
 }

@@ -47,7 +47,6 @@ std::vector<std::size_t> applied_before(const sim::Trace& trace, std::size_t ind
 // The records the store held when it handled event `index` (applied_before).
 std::vector<Held> records_before(const sim::Trace& trace, std::size_t index);
 
-
 // The highest fencing number the resource accepted before `index`.
 std::optional<Fencing> highest_accepted_before(const sim::Trace& trace, std::size_t index);
 
