@@ -96,6 +96,15 @@ const std::vector<Counterfactual>& rows() {
          "시드를 바꾸면 다른 역사를",
          {{"seed", "1"}},
          {{"node-b", "", "skipped"}, {"node-c", "", "elected"}}},
+        // A write judged at its arrival (model.md §16.5): mode check refuses the late fencing 1.
+        {"summary",
+         "delayed-write",
+         "The same scenario with --set resource.mode=check rejects it",
+         "같은 시나리오를 --set resource.mode=check로 실행하면 자원이 이 쓰기를 거부합니다",
+         {{"resource.mode", "\"check\""}},
+         {{"node-a", "write", "rejected", 12},
+          {"node-a", "write", "accepted", 12, false},
+          {"node-b", "write", "accepted", 6}}},
     };
     return r;
 }
@@ -164,9 +173,9 @@ TEST(LessonCounterfactuals, EachOneIsWhatTheOtherRunDoes) {
 
 // Words that make a sentence a claim about another run.
 TEST(LessonCounterfactuals, NoneIsLeftWithoutARow) {
-    const std::regex en_cue(R"(\b(would|Without|Had|set [a-z_.]+ to|Change the)\b)");
+    const std::regex en_cue(R"(\b(would|Without|Had|set [a-z_.]+ to|Change the)\b|--set )");
     // Korean: "…다면", "…라면", "바꾸면", "0이면" (a general rule such as "토큰이 없으면" is not a claim about another run).
-    const std::vector<std::string> ko_cues = {"다면", "라면", "바꾸면", "0이면", "을 것입니다"};
+    const std::vector<std::string> ko_cues = {"다면", "라면", "바꾸면", "0이면", "을 것입니다", "--set "};
     for (const std::string lang : {"en", "ko"}) {
         for (const auto& [where, preset, text] : lessons(lang)) {
             // One sentence at a time: up to a full stop followed by a space.

@@ -71,8 +71,9 @@ std::vector<Named> presets() {
 
 // Generated scenarios (the generator of `leasescope-cli generate`), varied
 // over the three resource modes, the two orders, one and two slots, the
-// watchdog on and off, and failovers that keep or lose the counter.
-std::vector<Named> generated(int count) {
+// watchdog on and off, and failovers that keep or lose the counter; with
+// `latencies`, time on the wire too (model.md §16: latencies and delays).
+std::vector<Named> generated(int count, bool latencies = false) {
     std::vector<Named> out;
     for (int i = 0; i < count; ++i) {
         sim::GeneratorOptions o;
@@ -81,6 +82,7 @@ std::vector<Named> generated(int count) {
         o.seed = static_cast<std::uint64_t>(1000 + i);
         o.shuffled = i % 2 == 1;
         o.faults = i % 7 != 6;
+        o.latencies = latencies;
         std::vector<sim::Override> sets;
         static const char* modes[] = {"\"off\"", "\"check\"", "\"validate\""};
         sets.push_back({"resource.mode", modes[i % 3]});
@@ -93,7 +95,8 @@ std::vector<Named> generated(int count) {
         if (i % 2 == 0)
             for (sim::Fault& f : s.faults)
                 if (f.kind == sim::FaultKind::failover) f.lose = FailoverLoss::all;
-        out.push_back({"generated #" + std::to_string(i), std::move(s)});
+        out.push_back(
+            {std::string(latencies ? "generated on the wire #" : "generated #") + std::to_string(i), std::move(s)});
     }
     return out;
 }
@@ -107,6 +110,7 @@ struct Loss {
     bool found = false;
     Tick tick = 0;
     bool failover = false;
+    bool released = false;  // its holder released it (a late write may follow, model.md §16.5)
 };
 
 Loss loss_from_snapshots(const sim::Timeline& timeline, const Token& token, Tick acquired, Tick until) {
@@ -120,6 +124,10 @@ Loss loss_from_snapshots(const sim::Timeline& timeline, const Token& token, Tick
         out.tick = t;
         for (const sim::Event& e : timeline.trace().events)
             if (e.tick == t && e.op == sim::EventOp::failover) out.failover = true;
+        for (const sim::Event& e : timeline.trace().events)
+            if (e.applied.value_or(e.tick) == t && e.op == sim::EventOp::release &&
+                e.outcome == sim::Outcome::released && e.token == token)
+                out.released = true;
         return out;
     }
     return out;
@@ -135,11 +143,11 @@ std::map<std::pair<std::string, std::int32_t>, Tick> run_end_ticks(const sim::Tr
 
 // Words that tell an idea, in each language (the Korean ones are the glossary's).
 struct Cues {
-    std::vector<std::string> pause, partition, failover, expiry;
+    std::vector<std::string> pause, partition, failover, expiry, release;
 };
 Cues cues(Lang lang) {
-    if (lang == Lang::ko) return {{"일시 정지"}, {"단절"}, {"페일오버"}, {"만료"}};
-    return {{"pause"}, {"partition", "cut off"}, {"failover"}, {"expire"}};
+    if (lang == Lang::ko) return {{"일시 정지"}, {"단절"}, {"페일오버"}, {"만료"}, {"해제"}};
+    return {{"pause"}, {"partition", "cut off"}, {"failover"}, {"expire"}, {"release"}};
 }
 bool any_of(const std::string& text, const std::vector<std::string>& words) {
     return std::any_of(words.begin(), words.end(), [&](const std::string& w) { return contains(text, w); });
@@ -284,7 +292,7 @@ struct Checker {
             for (std::size_t j = 0; j < k; ++j)
                 if (trace.events[j].token == e.token && trace.events[j].op == sim::EventOp::acquire &&
                     trace.events[j].fencing)
-                    acquired = trace.events[j].tick;
+                    acquired = trace.events[j].applied.value_or(trace.events[j].tick);  // when the store wrote it
             ASSERT_GE(acquired, 0) << where(k);
             const Loss loss = loss_from_snapshots(timeline, e.token, acquired, e.tick);
             ASSERT_TRUE(loss.found) << where(k) << ": the record is still held, yet the token is not current";
@@ -293,6 +301,9 @@ struct Checker {
             EXPECT_TRUE(contains(body, at)) << where(k) << ": the lease ended at " << at << ": " << body;
             if (loss.failover) {
                 EXPECT_TRUE(any_of(body, c.failover)) << where(k) << ": lost in a failover: " << body;
+            } else if (loss.released) {
+                EXPECT_TRUE(any_of(body, c.release)) << where(k) << ": released: " << body;
+                EXPECT_FALSE(any_of(body, c.expiry)) << where(k) << ": released, not expired: " << body;
             } else {
                 EXPECT_TRUE(any_of(body, c.expiry)) << where(k) << ": lost by expiry: " << body;
                 bool any_failover = false;
@@ -681,4 +692,29 @@ TEST(Words, TheDeadlineIsOnTheNodesClock) {
     ctx.snapshot = &snap;
     const std::string body = explain(ctx, in(Lang::en)).body();
     EXPECT_NE(body.find("until its deadline at tick 9"), std::string::npos) << body;
+}
+
+// What the store did is told at the tick it did it (model.md §16.6): node-a
+// releases at tick 9 (its reply arrives at 12) while its write sent at 8
+// is still on the wire; the write lands at 11, after the release. The
+// explanation of that write tells the release at 9, though the release's
+// event is reported later.
+TEST(Words, ALateWriteTellsTheReleaseRedisHadApplied) {
+    auto parsed = sim::parse_scenario(R"({"name": "t", "horizon": 40,
+        "defaults": {"wait": 0, "lease": 20, "action": 6, "writes": [5]},
+        "candidates": [{"name": "node-a", "network": {"reply": 3, "write": 3}}]})",
+                                      "t.json");
+    ASSERT_TRUE(parsed.ok());
+    const sim::Timeline timeline(parsed.value());
+    const auto& events = timeline.trace().events;
+    std::size_t write = events.size();
+    for (std::size_t k = 0; k < events.size(); ++k)
+        if (events[k].op == sim::EventOp::write) write = k;
+    ASSERT_LT(write, events.size());
+    ASSERT_EQ(events[write].tick, 11);
+    const sim::Snapshot snap = timeline.snapshot_at(11);
+    ExplainContext ctx{&timeline.scenario(), &timeline.trace(), write, &snap};
+    EXPECT_NE(explain(ctx, in(Lang::en)).body().find("node-a's record was released at tick 9."), std::string::npos)
+        << explain(ctx, in(Lang::en)).body();
+    EXPECT_NE(explain(ctx, in(Lang::ko)).body().find("9틱"), std::string::npos) << explain(ctx, in(Lang::ko)).body();
 }

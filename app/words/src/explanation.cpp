@@ -144,8 +144,11 @@ private:
         return h;
     }
 
-    Fields holder_fields() const {
-        const std::vector<Held> h = others();
+    Fields holder_fields() const { return holder_fields(others()); }
+
+    // The newest of `records` other than the event's own token.
+    Fields holder_fields(std::vector<Held> h) const {
+        h.erase(std::remove_if(h.begin(), h.end(), [&](const Held& r) { return r.token == e_.token; }), h.end());
         if (h.empty()) return {{"holder", s_.tr("explain.nobody")}, {"holder_fencing", "–"}};
         // The newest holder: the highest fencing number.
         const Held* best = &h.front();
@@ -389,6 +392,7 @@ private:
                 add("explain.acquire.busy_holdoff", deadline_fields());
             } else {
                 Fields f = deadline_fields();
+                // Who held it when Redis decided: a reply read late was decided earlier (model.md §16.6).
                 const Fields h = holder_fields();
                 f.insert(f.end(), h.begin(), h.end());
                 add("explain.acquire.busy", f);

@@ -4,22 +4,31 @@
 #include "leasescope/words/words.hpp"
 
 #include <algorithm>
+#include <limits>
 
 namespace leasescope::words {
 
 std::optional<TtlSet> ttl_set(const sim::Trace& trace, std::size_t end, const Token& token) {
-    // The latest acquisition or renewal of the token before `end`: the TTL it set.
-    for (std::size_t k = std::min(end, trace.events.size()); k-- > 0;) {
+    // The latest acquisition or renewal of the token that the store applied
+    // before `end`: the TTL it set, from the tick Redis applied it. With time
+    // on the wire a call is reported when its reply arrives, with `applied`
+    // earlier (model.md §16.6): a record is held from its application on.
+    end = std::min(end, trace.events.size());
+    const Tick end_tick = end < trace.events.size() ? trace.events[end].tick : std::numeric_limits<Tick>::max();
+    std::optional<TtlSet> out;
+    for (std::size_t k = 0; k < trace.events.size(); ++k) {
         const sim::Event& e = trace.events[k];
         if (e.token != token || !e.ttl) continue;
+        const Tick applied = e.applied.value_or(e.tick);
+        if (k >= end && applied >= end_tick) continue;
         // An acquire with a fencing number wrote the record: acquired, or applied with its reply lost (an orphan).
         // A release that keeps the record for min_lease sets its TTL anew, shorter.
         const bool sets = (e.op == sim::EventOp::acquire && e.fencing) ||
                           (e.op == sim::EventOp::extend && e.outcome == sim::Outcome::renewed) ||
                           (e.op == sim::EventOp::release && e.outcome == sim::Outcome::kept);
-        if (sets) return TtlSet{e.tick, *e.ttl};
+        if (sets && (!out || applied >= out->tick)) out = TtlSet{applied, *e.ttl};
     }
-    return std::nullopt;
+    return out;
 }
 
 std::string ttl_words(const sim::Trace& trace, std::size_t end, const SlotRecord& record, Tick tick,

@@ -24,9 +24,28 @@ bool acquires_record(const Event& e) {
            (e.outcome == Outcome::acquired || (e.outcome == Outcome::error && e.details.has(sim::Detail::reply_lost)));
 }
 
+Tick applied_at(const Event& e) { return e.applied.value_or(e.tick); }
+
+std::vector<std::size_t> applied_before(const sim::Trace& trace, std::size_t index) {
+    std::vector<std::pair<Tick, std::size_t>> order;
+    if (index >= trace.events.size()) {
+        for (std::size_t k = 0; k < trace.events.size(); ++k) order.emplace_back(applied_at(trace.events[k]), k);
+    } else {
+        const Tick a = applied_at(trace.events[index]);
+        for (std::size_t k = 0; k < trace.events.size(); ++k) {
+            const Tick t = applied_at(trace.events[k]);
+            if (t < a || (t == a && k < index)) order.emplace_back(t, k);
+        }
+    }
+    std::stable_sort(order.begin(), order.end());
+    std::vector<std::size_t> out;
+    for (const auto& [t, k] : order) out.push_back(k);
+    return out;
+}
+
 std::vector<Held> records_before(const sim::Trace& trace, std::size_t index) {
     std::vector<Held> held;
-    for (std::size_t k = 0; k < index && k < trace.events.size(); ++k) {
+    for (const std::size_t k : applied_before(trace, index)) {
         const Event& e = trace.events[k];
         auto drop = [&](const Token& token) {
             held.erase(std::remove_if(held.begin(), held.end(), [&](const Held& h) { return h.token == token; }),
@@ -58,7 +77,7 @@ LeaseEnd lease_end(const sim::Trace& trace, const Token& token, std::size_t inde
     LeaseEnd out;
     if (token.empty()) return out;
     bool holding = false;
-    for (std::size_t k = 0; k < index && k < trace.events.size(); ++k) {
+    for (const std::size_t k : applied_before(trace, index)) {
         const Event& e = trace.events[k];
         if (acquires_record(e) && e.token == token) {
             holding = true;
@@ -70,7 +89,7 @@ LeaseEnd lease_end(const sim::Trace& trace, const Token& token, std::size_t inde
             out = {LeaseEnd::Kind::expiry, e.tick, {}};
             holding = false;
         } else if (e.op == EventOp::release && e.outcome == Outcome::released && e.token == token) {
-            out = {LeaseEnd::Kind::release, e.tick, {}};
+            out = {LeaseEnd::Kind::release, applied_at(e), {}};
             holding = false;
         } else if (e.op == EventOp::failover) {
             out = {LeaseEnd::Kind::failover, e.tick, e.details};

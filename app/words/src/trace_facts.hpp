@@ -33,6 +33,18 @@ struct Held {
 
 bool acquires_record(const Event& e);
 
+// The tick the store applied an event's call (model.md §16.6: `applied`,
+// else its tick; a write's, an expiry's: its tick).
+Tick applied_at(const Event& e);
+
+// The events the store had applied when it handled event `index` (at
+// applied_at of it): those applied at an earlier tick, or at that tick and
+// listed before it, in the order the store applied them. A reply read late
+// was decided by these. With no time on the wire: the events before `index`.
+// `index` past the end: every event.
+std::vector<std::size_t> applied_before(const sim::Trace& trace, std::size_t index);
+
+// The records the store held when it handled event `index` (applied_before).
 std::vector<Held> records_before(const sim::Trace& trace, std::size_t index);
 
 // The highest fencing number the resource accepted before `index`.

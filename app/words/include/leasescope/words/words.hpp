@@ -64,7 +64,10 @@ std::string explain_state(const sim::Snapshot& snapshot, const Strings& strings)
 
 // The TTL a record's token was last given among the first `end` events of the
 // trace: by the acquire that wrote it (an orphan too: applied, its reply
-// lost), its latest renewal, or a release that kept it for min_lease.
+// lost), its latest renewal, or a release that kept it for min_lease. With
+// time on the wire, a call the store applied before `end` counts even when
+// its reply is reported later, and its tick is the one Redis applied it at
+// (model.md §16.6).
 struct TtlSet {
     Tick tick = 0;  // when it was set
     Tick ttl = 0;   // the TTL set then, in ticks
