@@ -18,24 +18,26 @@ namespace {
 
 Act act_of(const Event& e) { return Act{e.node, *e.fencing, e.tick}; }
 
-// The first write the resource accepted although a higher fencing number had
-// been accepted before (docs/model.md §9.3), and that higher write.
-std::optional<Failure> unsafe_write(const Scenario& scenario, const Trace& trace) {
+// The first write marked `mark` and the accepted write with the highest
+// number before it: for unsafe_write (docs/model.md §9.3) the newer write it
+// landed after, for holder_rejected (§9.7) the write whose number refused it.
+std::optional<Failure> write_against_highest(const Scenario& scenario, const Trace& trace, Detail mark,
+                                             Failure::Property property) {
     for (std::size_t i = 0; i < trace.events.size(); ++i) {
         const Event& late = trace.events[i];
-        if (late.op != EventOp::write || !late.details.has(Detail::unsafe_write)) continue;
-        const Event* newer = nullptr;
+        if (late.op != EventOp::write || !late.details.has(mark)) continue;
+        const Event* higher = nullptr;
         for (std::size_t j = 0; j < i; ++j) {
             const Event& e = trace.events[j];
             if (e.op != EventOp::write || e.outcome != Outcome::accepted || !e.fencing) continue;
-            if (newer == nullptr || *e.fencing > *newer->fencing) newer = &e;
+            if (higher == nullptr || *e.fencing > *higher->fencing) higher = &e;
         }
-        LS_ASSERT(newer != nullptr);
+        LS_ASSERT(higher != nullptr);
         Failure f;
-        f.property = Failure::Property::unsafe_write;
+        f.property = property;
         f.tick = late.tick;
         f.late = act_of(late);
-        f.earlier = act_of(*newer);
+        f.earlier = act_of(*higher);
         f.resource = scenario.resource;
         return f;
     }
@@ -96,30 +98,6 @@ std::optional<Failure> stale_after_successor(const Trace& trace) {
         f.tick = late.tick;
         f.late = act_of(late);
         f.earlier = act_of(*successor);
-        return f;
-    }
-    return std::nullopt;
-}
-
-// The first write of a current holder the resource rejected (docs/model.md
-// §9.7), and the accepted write with the highest number before it.
-std::optional<Failure> holder_rejected(const Scenario& scenario, const Trace& trace) {
-    for (std::size_t i = 0; i < trace.events.size(); ++i) {
-        const Event& late = trace.events[i];
-        if (late.op != EventOp::write || !late.details.has(Detail::holder_rejected)) continue;
-        const Event* higher = nullptr;
-        for (std::size_t j = 0; j < i; ++j) {
-            const Event& e = trace.events[j];
-            if (e.op != EventOp::write || e.outcome != Outcome::accepted || !e.fencing) continue;
-            if (higher == nullptr || *e.fencing > *higher->fencing) higher = &e;
-        }
-        LS_ASSERT(higher != nullptr);
-        Failure f;
-        f.property = Failure::Property::holder_rejected;
-        f.tick = late.tick;
-        f.late = act_of(late);
-        f.earlier = act_of(*higher);
-        f.resource = scenario.resource;
         return f;
     }
     return std::nullopt;
@@ -207,7 +185,8 @@ Counterexample make_counterexample(const Explorer& ex, const Schedule& schedule)
     out.trace = simulate(s);
     const Properties& failed = out.verdict.failed;
     if (failed.unsafe_write) {
-        if (auto f = unsafe_write(s, out.trace)) facts.failures.push_back(std::move(*f));
+        if (auto f = write_against_highest(s, out.trace, Detail::unsafe_write, Failure::Property::unsafe_write))
+            facts.failures.push_back(std::move(*f));
     }
     if (failed.fencing_regressed) {
         if (auto f = fencing_regressed(out.trace)) facts.failures.push_back(std::move(*f));
@@ -216,7 +195,8 @@ Counterexample make_counterexample(const Explorer& ex, const Schedule& schedule)
         if (auto f = stale_after_successor(out.trace)) facts.failures.push_back(std::move(*f));
     }
     if (failed.holder_rejected) {
-        if (auto f = holder_rejected(s, out.trace)) facts.failures.push_back(std::move(*f));
+        if (auto f = write_against_highest(s, out.trace, Detail::holder_rejected, Failure::Property::holder_rejected))
+            facts.failures.push_back(std::move(*f));
     }
     if (failed.fencing_duplicate) {
         if (auto f = fencing_duplicate(out.trace)) facts.failures.push_back(std::move(*f));
