@@ -9,6 +9,7 @@
 #include <sstream>
 #include <thread>
 
+#include "leasescope/engine/prng.hpp"
 #include "leasescope/live/live_driver.hpp"
 #include "leasescope/live/os_token_source.hpp"
 #include "leasescope/live/tick_pacer.hpp"
@@ -31,6 +32,60 @@ sim::Scenario load_preset(const std::string& name) {
         return {};
     }
     return parsed.value();
+}
+
+// Runs `s` live at 50 ms and expects it identical to its simulation; a run
+// the machine could not keep in time is run again, at most three times in
+// all, and never counted as agreement or disagreement.
+void expect_live_equals_simulation(const sim::Scenario& s, const std::string& url_text) {
+    live::LiveOptions options;
+    options.redis_url = url_text;
+    options.tick_ms = 50;
+    bool compared = false;
+    for (int attempt = 0; attempt < 3 && !compared; ++attempt) {
+        const live::LiveReport report = live::run_live(s, options);
+        ASSERT_FALSE(report.input_error) << *report.input_error;
+        ASSERT_FALSE(report.backend_error) << report.backend_error->message;
+        if (!report.timing_faults.empty()) continue;
+        const auto comparison = live::compare_with_model(s, report);
+        EXPECT_FALSE(comparison.divergence) << comparison.divergence->description;
+        compared = true;
+    }
+    EXPECT_TRUE(compared) << "three live runs in a row could not keep time";
+}
+
+// A small scenario with time on the wire, drawn from `seed`: two or three
+// candidates, latencies 0-3 on each link (some per candidate), a short
+// command_timeout now and then (so calls time out, applied or not), delay
+// faults on every link, a pause or a partition, the watchdog sometimes.
+std::string wire_scenario(std::uint64_t seed) {
+    SplitMix64 rng(seed);
+    const auto below = [&](std::uint64_t n) { return static_cast<int>(rng.next() % n); };
+    const auto network = [&] {
+        return "{\"request\":" + std::to_string(below(3)) + ",\"reply\":" + std::to_string(below(4)) +
+               ",\"write\":" + std::to_string(below(4)) + "}";
+    };
+    std::ostringstream j;
+    const int n = 2 + below(2);
+    j << "{\"name\":\"wire-" << seed << "\",\"horizon\":30,\"seed\":" << seed << ",\"lock\":{\"name\":\"wire-" << seed
+      << "\",\"capacity\":" << 1 + below(2) << "},\"network\":" << network()
+      << ",\"defaults\":{\"wait\":" << 2 + below(6) << ",\"lease\":" << 4 + below(6) << ",\"action\":" << 2 + below(6)
+      << ",\"auto_extend\":" << (below(3) == 0 ? "true" : "false") << "},\"candidates\":[";
+    for (int i = 0; i < n; ++i) {
+        j << (i ? "," : "") << "{\"name\":\"n" << i << "\",\"start\":" << below(4);
+        if (below(2) == 0) j << ",\"network\":" << network();
+        if (below(3) == 0) j << ",\"command_timeout\":" << 1 + below(4);
+        j << "}";
+    }
+    const char* links[] = {"request", "reply", "write"};
+    j << "],\"faults\":[{\"kind\":\"delay\",\"node\":\"n" << below(n) << "\",\"at\":" << below(6)
+      << ",\"ticks\":" << 1 + below(4) << ",\"link\":\"" << links[below(3)] << "\",\"extra\":" << 1 + below(6) << "}";
+    if (below(2) == 0) {
+        j << ",{\"kind\":\"" << (below(2) == 0 ? "pause" : "partition") << "\",\"node\":\"n" << below(n)
+          << "\",\"at\":" << 1 + below(6) << ",\"ticks\":" << 1 + below(5) << "}";
+    }
+    j << "]}";
+    return j.str();
 }
 
 std::string reply_text(const redisReply* r) { return r->type == REDIS_REPLY_STRING ? std::string(r->str, r->len) : ""; }
@@ -223,20 +278,38 @@ TEST(LiveDriver, LibraryRulesRunIdenticalToTheSimulation) {
         SCOPED_TRACE(name);
         auto parsed = sim::parse_scenario(text, name);
         ASSERT_TRUE(parsed.ok()) << parsed.error().to_string();
-        live::LiveOptions options;
-        options.redis_url = url_text;
-        options.tick_ms = 50;
-        bool compared = false;
-        for (int attempt = 0; attempt < 3 && !compared; ++attempt) {
-            const live::LiveReport report = live::run_live(parsed.value(), options);
-            ASSERT_FALSE(report.backend_error) << report.backend_error->message;
-            if (!report.timing_faults.empty()) continue;
-            const auto comparison = live::compare_with_model(parsed.value(), report);
-            EXPECT_FALSE(comparison.divergence) << comparison.divergence->description;
-            compared = true;
-        }
-        EXPECT_TRUE(compared) << "three live runs in a row could not keep time";
+        expect_live_equals_simulation(parsed.value(), url_text);
     }
+}
+
+// Time on the wire (model.md §13.7): the delay presets and generated
+// scenarios with latencies, delays, command timeouts, pauses and partitions
+// run live identical to their simulation, `sent` and `applied` included. Each
+// generated scenario must put something on the wire late, so that the test
+// would fail if the driver sent a request when it was issued.
+TEST(LiveDriver, TimeOnTheWireRunsIdenticalToTheSimulation) {
+    const std::string url_text = live_test::redis_url_or_fail();
+    ASSERT_FALSE(url_text.empty());
+    for (const char* name : {"delayed-write", "late-reply"}) {
+        SCOPED_TRACE(name);
+        expect_live_equals_simulation(load_preset(name), url_text);
+    }
+    const std::uint64_t count = static_cast<std::uint64_t>(live_test::env_int("LEASESCOPE_LIVE_WIRE_SCENARIOS", 12));
+    std::int64_t late_calls = 0, timeouts = 0;
+    for (std::uint64_t seed = 1; seed <= count; ++seed) {
+        const std::string text = wire_scenario(seed);
+        SCOPED_TRACE(text);
+        auto parsed = sim::parse_scenario(text, "wire");
+        ASSERT_TRUE(parsed.ok()) << parsed.error().to_string();
+        const auto sim_trace = sim::simulate(parsed.value());
+        for (const auto& e : sim_trace.events) {
+            if (e.applied && e.sent && *e.applied > *e.sent) ++late_calls;
+            if (e.sent && !e.applied && e.outcome == sim::Outcome::error) ++timeouts;
+        }
+        expect_live_equals_simulation(parsed.value(), url_text);
+    }
+    EXPECT_GT(late_calls, 0) << "no generated request arrived late: the test would not see a driver that sends early";
+    EXPECT_GT(timeouts, 0) << "no generated call timed out";
 }
 
 TEST(LiveDriver, CancelStopsTheRunWithinATick) {

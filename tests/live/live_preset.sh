@@ -20,17 +20,7 @@ if grep -q '"clock": *"store"\|"store": *{' "$preset"; then
   exit 1
 fi
 # A preset with time on the wire (model.md §16: a "network" or a "delay")
-# is refused live until the driver holds messages until their arrival tick:
-# the refusal must be clean (exit 2, the message naming it), before touching
-# Redis. Drop this branch when live mode keeps time on the wire (issue 25).
-if grep -q '"kind": *"delay"\|"network": *{' "$preset"; then
-  out=$("$cli" live "$preset" --redis "$LEASESCOPE_REDIS_URL" --tick-ms 50 --compare 2>&1)
-  rc=$?
-  echo "$out"
-  if [ $rc -eq 2 ] && grep -q "does not support time on the wire" <<<"$out"; then exit 0; fi
-  echo "FAIL: $preset: time on the wire must be refused live (exit $rc)" >&2
-  exit 1
-fi
+# runs live like any other (§13.7) and must come out identical.
 for attempt in 1 2 3; do
   out=$("$cli" live "$preset" --redis "$LEASESCOPE_REDIS_URL" --tick-ms 50 --compare 2>&1)
   rc=$?

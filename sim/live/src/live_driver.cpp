@@ -165,6 +165,17 @@ std::vector<std::string> emulated_faults(const sim::Scenario& scenario) {
             "clock_jump of a node's clock: an event only, as in the simulation: the elector's timers are on a "
             "monotonic clock (model.md §3.3)");
     }
+    const bool wire = !scenario.network.zero() ||
+                      std::any_of(scenario.candidates.begin(), scenario.candidates.end(),
+                                  [](const sim::Candidate& c) { return !c.network.zero(); }) ||
+                      std::any_of(scenario.faults.begin(), scenario.faults.end(),
+                                  [](const sim::Fault& f) { return f.kind == sim::FaultKind::delay; });
+    if (wire) {
+        out.emplace_back(
+            "time on the wire (latencies, delay): emulated, the scheduler holds each request until its arrival "
+            "tick and each reply and write until theirs, so the real Redis applies a request at its arrival tick "
+            "(model.md §16); the network itself is not slowed");
+    }
     if (node_drift) {
         out.emplace_back(
             "clock drift of a node: emulated, the scheduler runs the elector's deadline, retries and watchdog on "
@@ -192,23 +203,6 @@ std::optional<std::string> live_refusal(const sim::Scenario& scenario) {
     if (scenario.lock.name.find_first_of("{}") != std::string::npos) {
         return "the lock name '" + scenario.lock.name +
                "' contains '{' or '}'; live mode keeps one lock in one Redis hash tag and cannot use it";
-    }
-    // The driver does not hold messages until their arrival tick (model.md
-    // §16): a run with time on the wire would not be the model's.
-    const auto network_key = [&]() -> std::optional<std::string> {
-        if (!scenario.network.zero()) return std::string("\"network\"");
-        for (std::size_t i = 0; i < scenario.candidates.size(); ++i) {
-            if (!scenario.candidates[i].network.zero()) return fmt::format("/candidates/{}/network", i);
-        }
-        for (std::size_t i = 0; i < scenario.faults.size(); ++i) {
-            if (scenario.faults[i].kind == sim::FaultKind::delay) return fmt::format("/faults/{} (a delay)", i);
-        }
-        return std::nullopt;
-    }();
-    if (network_key) {
-        return "live mode does not support time on the wire yet: " + *network_key +
-               " gives a latency or a delay (model.md §16), and the live driver does not hold messages until their "
-               "arrival tick; run it in the simulation (leasescope-cli run) instead";
     }
     return std::nullopt;
 }

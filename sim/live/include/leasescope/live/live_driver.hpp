@@ -69,8 +69,8 @@ struct LiveReport {
 // paused, no network cut, no replica promoted.
 std::vector<std::string> emulated_faults(const sim::Scenario& scenario);
 // Why live mode refuses the scenario (bad input, exit 2), or nothing: a lock
-// name it cannot use, or time on the wire (a latency or a delay, model.md
-// §16), which the driver does not hold messages for.
+// name it cannot use. Time on the wire (model.md §16) is not refused: the
+// scheduler holds every message until its arrival tick, in live mode too.
 std::optional<std::string> live_refusal(const sim::Scenario& scenario);
 
 // Why `scenario` cannot run live, or nothing: a store clock that drifts or
