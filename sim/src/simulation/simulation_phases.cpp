@@ -495,9 +495,20 @@ void Simulation::join_executing_all() {
 // The acquire event of one attempt, with the reply the store applied whether
 // or not the node heard it (an acquire whose reply was lost shows its orphaned
 // lease), and the fencing_regressed check of model.md §9.
+Simulation::Issue Simulation::issue(const AcquireReply& acquired) {
+    Issue out;
+    out.regressed = highest_issued_ && acquired.fencing <= *highest_issued_;
+    // Every fresh acquisition is a new token (model.md §9.8).
+    out.duplicate = issued_.contains(acquired.fencing);
+    highest_issued_ = highest_issued_ ? std::max(*highest_issued_, acquired.fencing) : acquired.fencing;
+    issued_.add(acquired.fencing);
+    out.acquisition = acquisitions_++;
+    return out;
+}
+
 EventView Simulation::acquire_event(Tick t, const Elector& e, const RunRecord& run,
                                     const StoreResult<AcquireReply>& reply,
-                                    const std::optional<AcquireReply>& lost_acquire) {
+                                    const std::optional<AcquireReply>& lost_acquire, const Issue* issued) {
     EventView ev = run_event(t, Phase::acquire, EventOp::acquire, e, run);
     std::optional<AcquireReply> applied;
     if (reply.ok()) {
@@ -513,20 +524,18 @@ EventView Simulation::acquire_event(Tick t, const Elector& e, const RunRecord& r
         ev.slot = applied->slot;
         ev.ttl = applied->ttl;
         if (applied->fresh) {
-            if (highest_issued_ && applied->fencing <= *highest_issued_) {
+            const Issue judged = issued != nullptr ? *issued : issue(*applied);
+            if (judged.regressed) {
                 ev.details.add(Detail::fencing_regressed);
                 ++violations_.fencing_regressed;
             }
-            // Every fresh acquisition is a new token (model.md §9.8).
-            if (issued_.contains(applied->fencing)) {
+            if (judged.duplicate) {
                 ev.details.add(Detail::fencing_duplicate);
                 ++violations_.fencing_duplicate;
             }
-            highest_issued_ = highest_issued_ ? std::max(*highest_issued_, applied->fencing) : applied->fencing;
-            issued_.add(applied->fencing);
             // The holder's place in the acquisition order of §9.6.
             const auto node = static_cast<std::size_t>(&e - electors_.data());
-            holdings_[node] = Holding{applied->slot, acquisitions_++};
+            holdings_[node] = Holding{applied->slot, judged.acquisition};
         }
     } else if (applied) {
         ev.outcome = Outcome::busy;

@@ -148,6 +148,7 @@ void Simulation::apply_request(std::int32_t id, Tick t, Store& store, EventSink&
         auto r = store.acquire(t, e.owner(), c.token, e.options().lease);
         if (!r.ok()) failure = r.error();
         if (r.ok()) c.acquire = r.value();
+        if (r.ok() && r.value().acquired && r.value().fresh) c.issued = issue(r.value());
     } else if (c.op == EventOp::extend) {
         auto r = store.extend(t, c.token, e.options().lease);
         if (!r.ok()) failure = r.error();
@@ -231,7 +232,8 @@ void Simulation::answer_acquire(Call& c, Tick t, const StoreResult<AcquireReply>
     AttemptEffect effect;
     if (learned) effect = e.learn_acquire(t, reply);
     const RunRecord& run = *e.latest_run();
-    EventView ev = acquire_event(t, e, run, reply, reply.ok() ? std::nullopt : c.acquire);
+    EventView ev =
+        acquire_event(t, e, run, reply, reply.ok() ? std::nullopt : c.acquire, c.issued ? &*c.issued : nullptr);
     ev.run = c.run;
     ev.token = c.token;
     stamp(ev, c.sent, c.applied);
@@ -291,7 +293,7 @@ void Simulation::late_application(std::int32_t id, Tick t, EventSink& sink) {
     const RunRecord& run = *e.latest_run();
     EventView ev;
     if (c.op == EventOp::acquire) {
-        ev = acquire_event(t, e, run, timeout_error(), c.acquire);
+        ev = acquire_event(t, e, run, timeout_error(), c.acquire, c.issued ? &*c.issued : nullptr);
     } else if (c.op == EventOp::extend) {
         ev = extend_event(t, e, run, timeout_error());
         ev.fencing = c.fencing;

@@ -188,7 +188,10 @@ struct SafetyOracle {
                 EXPECT_EQ(e.details.has(Detail::fencing_duplicate), again) << "seq " << e.seq;
                 fencing_duplicate += again ? 1 : 0;
                 issued.insert(*e.fencing);
-                if (e.outcome == Outcome::acquired) holder[{e.node, e.run}] = {*e.slot, e.seq};
+                // The store's order (§9.6): by the tick it applied the acquire,
+                // then the trace's (equal without time on the wire).
+                if (e.outcome == Outcome::acquired)
+                    holder[{e.node, e.run}] = {*e.slot, e.applied.value_or(e.tick) * (std::int64_t{1} << 32) + e.seq};
             }
             if (e.op != EventOp::write) continue;
             const bool rejected_holder = e.outcome == Outcome::rejected && !e.details.has(Detail::stale);

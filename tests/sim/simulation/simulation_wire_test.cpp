@@ -204,6 +204,32 @@ TEST(SimulationWire, WriteIsJudgedAtItsArrival) {
     }
 }
 
+// §9.4, §9.6, §9.8 with time on the wire: numbers and the acquisition order
+// are judged when the store issues them, not when the node learns them. The
+// store gives node-a fencing 1 at tick 0, its reply is held 11 ticks; node-b
+// gets 2 at tick 10 and learns it at once. node-a's acquire, reported at 11,
+// is not a regression (1 was issued before 2), and node-b is node-a's
+// successor, so node-a's write accepted after node-b's is the lost update.
+TEST(SimulationWire, NumbersAndOrderAreJudgedWhenTheStoreIssuesThem) {
+    const Trace t = simulate(wire_test::parse(R"({"name": "t", "horizon": 40, "seed": 7,
+        "defaults": {"lease": 10},
+        "candidates": [{"name": "node-a", "wait": 0, "action": 5, "writes": [4]},
+                       {"name": "node-b", "start": 1, "wait": 12, "action": 4, "writes": [1]}],
+        "faults": [{"kind": "delay", "node": "node-a", "at": 0, "ticks": 1, "link": "reply", "extra": 11}]})"));
+    const auto a = wire_test::find(t, "node-a", EventOp::acquire);
+    ASSERT_EQ(a.size(), 1u);
+    EXPECT_EQ(a[0].tick, 11);
+    EXPECT_EQ(a[0].applied, std::optional<Tick>(0));
+    EXPECT_EQ(a[0].fencing, std::optional<Fencing>(1));
+    EXPECT_FALSE(a[0].details.has(Detail::fencing_regressed));
+    EXPECT_EQ(t.summary.violations.fencing_regressed, 0);
+    const auto w = wire_test::find(t, "node-a", EventOp::write);
+    ASSERT_EQ(w.size(), 1u);
+    EXPECT_EQ(w[0].outcome, Outcome::accepted);
+    EXPECT_TRUE(w[0].details.has(Detail::stale_after_successor));
+    EXPECT_EQ(t.summary.violations.stale_after_successor, 1);
+}
+
 // §7.6: a delay holds for messages SENT in [at, at + ticks): of writes sent
 // at 1 … 8, only those sent at 3 and 4 take 10 more ticks.
 TEST(SimulationWire, DelayWindowIsBySendTick) {

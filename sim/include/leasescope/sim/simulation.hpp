@@ -157,6 +157,15 @@ private:
         SlotIndex slot = 0;
         std::int64_t acquisition = -1;
     };
+    // How a fresh acquisition's number compares with those issued before it
+    // (§9.4, §9.8) and its place in the acquisition order (§9.6): judged when
+    // the store issues it, whenever the node learns it (§16.4).
+    struct Issue {
+        bool regressed = false;
+        bool duplicate = false;
+        std::int64_t acquisition = -1;
+    };
+    Issue issue(const AcquireReply& acquired);
     struct WriteVerdict {
         bool accepted = true;
         Details marks;
@@ -166,8 +175,10 @@ private:
     void phase_extend(Tick t, Store& store, EventSink& sink);
     void phase_acquire(Tick t, Store& store, EventSink& sink);
     void act_in_acquire_phase(Tick t, NodeIndex n, Store& store, EventSink& sink);
+    // `issued`: the judgement made when the store applied the acquire; null
+    // when it is applied now (no time on the wire).
     EventView acquire_event(Tick t, const Elector& e, const RunRecord& run, const StoreResult<AcquireReply>& reply,
-                            const std::optional<AcquireReply>& lost_acquire);
+                            const std::optional<AcquireReply>& lost_acquire, const Issue* issued = nullptr);
     void phase_ops(Tick t, Store& store, EventSink& sink, std::optional<StoreError>& failure);
     void phase_check(Tick t, Store& store, EventSink& sink);
     void spill_outcomes();
@@ -194,6 +205,7 @@ private:
         bool ended = false;        // the node learned its answer, or gave up on it
         std::int32_t entries = 0;  // its arrivals on the wire or deferred: freed at 0, once done
         std::optional<AcquireReply> acquire;
+        std::optional<Issue> issued;  // a fresh acquisition, judged when applied
         std::optional<ExtendReply> extend;
         std::optional<ReleaseReply> release;
     };
