@@ -134,7 +134,8 @@ void print_header(std::FILE* o, const sim::Explorer& explorer, const sim::Explor
     fmt::print(o, "exploring {}: {}, base ends at tick {}; faults start at ticks 0..{}\n", base.name,
                count_of(base.candidates.size(), "candidate", "candidates"), explorer.base_end_tick(),
                explorer.max_tick());
-    fmt::print(o, "  budget: up to {} of {}; pauses and partitions 1..{} ticks{}; orders: as given{}; {} single faults\n",
+    fmt::print(o,
+               "  budget: up to {} of {}; pauses and partitions 1..{} ticks{}; orders: as given{}; {} single faults\n",
                count_of(static_cast<std::uint64_t>(options.max_faults), "fault", "faults"),
                sim::to_string(options.kinds), options.max_pause, wire_budget(options, base.tick_ms),
                options.shuffles > 0 ? fmt::format(" + {} shuffled", options.shuffles) : std::string(),
@@ -294,8 +295,9 @@ int explore_options(const ExploreArgs& args, sim::ExploreOptions& options) {
         return exit_bad_input;
     }
     if (args.fault_kinds.find("clock_jump") != std::string::npos && args.max_clock_jump_ms == 0) {
-        fmt::print(stderr, "error: --fault-kinds: clock_jump needs --max-clock-jump-ms (the largest jump of the "
-                           "store's clock, in ms)\n");
+        fmt::print(stderr,
+                   "error: --fault-kinds: clock_jump needs --max-clock-jump-ms (the largest jump of the "
+                   "store's clock, in ms)\n");
         return exit_bad_input;
     }
     auto properties = sim::parse_properties(args.properties);

@@ -112,7 +112,8 @@ Result<FaultMenu, std::string> parse_fault_kinds(std::string_view text) {
 namespace {
 
 // A kind's word: the kind alone when every variant is on, else each variant narrowed.
-void add_kind(std::vector<std::string>& items, const char* kind, std::initializer_list<std::pair<bool, const char*>> parts) {
+void add_kind(std::vector<std::string>& items, const char* kind,
+              std::initializer_list<std::pair<bool, const char*>> parts) {
     bool all = true;
     for (const auto& [on, name] : parts) all = all && on;
     if (all) {
@@ -129,7 +130,8 @@ void add_kind(std::vector<std::string>& items, const char* kind, std::initialize
 std::string to_string(const FaultMenu& m) {
     std::vector<std::string> items;
     if (m.pause) items.emplace_back("pause");
-    add_kind(items, "partition", {{m.partition_drop_requests, "drop_requests"}, {m.partition_drop_replies, "drop_replies"}});
+    add_kind(items, "partition",
+             {{m.partition_drop_requests, "drop_requests"}, {m.partition_drop_replies, "drop_replies"}});
     if (m.crash) items.emplace_back("crash");
     add_kind(items, "failover", {{m.failover_leases, "leases"}, {m.failover_all, "all"}});
     add_kind(items, "delay", {{m.delay_request, "request"}, {m.delay_reply, "reply"}, {m.delay_write, "write"}});

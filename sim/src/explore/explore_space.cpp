@@ -244,7 +244,8 @@ void atoms_at(Tick t, const Scenario& base, const ExploreOptions& options, std::
         {{Link::request, k.delay_request}, {Link::reply, k.delay_reply}, {Link::write, k.delay_write}}};
     for (NodeIndex n = 0; n < nodes; ++n) {
         for (const auto& [link, on] : links) {
-            for (Tick e = 1; on && e <= options.max_delay; ++e) add(Fault{FaultKind::delay, n, t, 1, {}, {}, 0, link, e});
+            for (Tick e = 1; on && e <= options.max_delay; ++e)
+                add(Fault{FaultKind::delay, n, t, 1, {}, {}, 0, link, e});
         }
     }
 }
@@ -264,14 +265,15 @@ std::optional<std::string> clock_jump_error(const ExploreOptions& options, std::
     if (options.max_clock_jump_ms == 0) return std::nullopt;
     const std::int64_t steps = options.max_clock_jump_ms / tick_ms;
     if (steps < 1)
-        return fmt::format("--max-clock-jump-ms: expected 0 or at least one tick ({} ms), found {}: jumps are whole "
-                           "ticks",
-                           tick_ms, options.max_clock_jump_ms);
+        return fmt::format(
+            "--max-clock-jump-ms: expected 0 or at least one tick ({} ms), found {}: jumps are whole "
+            "ticks",
+            tick_ms, options.max_clock_jump_ms);
     if (steps > explore_clock_jump_steps_max)
-        return fmt::format("--max-clock-jump-ms: expected at most {} ticks' worth ({} ms at tick_ms {}; "
-                           "explore_clock_jump_steps_max), found {}",
-                           explore_clock_jump_steps_max, explore_clock_jump_steps_max * tick_ms, tick_ms,
-                           options.max_clock_jump_ms);
+        return fmt::format(
+            "--max-clock-jump-ms: expected at most {} ticks' worth ({} ms at tick_ms {}; "
+            "explore_clock_jump_steps_max), found {}",
+            explore_clock_jump_steps_max, explore_clock_jump_steps_max * tick_ms, tick_ms, options.max_clock_jump_ms);
     return std::nullopt;
 }
 
@@ -284,8 +286,8 @@ std::optional<std::string> atoms_error(const ExploreOptions& options, std::int64
     const std::int64_t links = (k.delay_request ? 1 : 0) + (k.delay_reply ? 1 : 0) + (k.delay_write ? 1 : 0);
     const std::int64_t per_node =
         (k.pause ? options.max_pause : 0) + partition_modes * options.max_pause + (k.crash ? 1 : 0);
-    const std::int64_t jumps = ((k.clock_jump_forward ? 1 : 0) + (k.clock_jump_back ? 1 : 0)) *
-                               (options.max_clock_jump_ms / tick_ms);
+    const std::int64_t jumps =
+        ((k.clock_jump_forward ? 1 : 0) + (k.clock_jump_back ? 1 : 0)) * (options.max_clock_jump_ms / tick_ms);
     const std::int64_t delays = nodes * links * options.max_delay;
     const std::int64_t per_tick =
         nodes * per_node + (k.failover_leases ? 1 : 0) + (k.failover_all ? 1 : 0) + jumps + delays;
@@ -301,9 +303,10 @@ std::optional<std::string> atoms_error(const ExploreOptions& options, std::int64
                                 options.max_clock_jump_ms);
         levers += ", --max-clock-jump-ms";
     }
-    return fmt::format("budget too large: {} single faults (at most {}){}; lower {} or --max-tick, or choose fewer "
-                       "fault kinds",
-                       estimate, explore_atoms_max, of_which, levers);
+    return fmt::format(
+        "budget too large: {} single faults (at most {}){}; lower {} or --max-tick, or choose fewer "
+        "fault kinds",
+        estimate, explore_atoms_max, of_which, levers);
 }
 
 }  // namespace

@@ -291,8 +291,8 @@ TEST(ExplorerWire, ShardsCarryTheNewBudget) {
         run.shard = k;
         run.shards = 2;
         const ExploreReport part = explore(ex, run);
-        files.push_back(ShardFile{"shard-" + std::to_string(k) + ".json",
-                                  shard_result_to_json(ex, run, part, ShardTiming{})});
+        files.push_back(
+            ShardFile{"shard-" + std::to_string(k) + ".json", shard_result_to_json(ex, run, part, ShardTiming{})});
     }
     auto merged = merge_shard_results(files);
     ASSERT_TRUE(merged.ok()) << (merged.ok() ? "" : merged.error());

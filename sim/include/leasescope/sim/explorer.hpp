@@ -76,10 +76,12 @@ struct FaultMenu {
     bool delays() const { return delay_request || delay_reply || delay_write; }
     bool clock_jumps() const { return clock_jump_forward || clock_jump_back; }
     bool any() const {
-        return pause || partition_drop_requests || partition_drop_replies || crash || failover_leases ||
-               failover_all || delays() || clock_jumps();
+        return pause || partition_drop_requests || partition_drop_replies || crash || failover_leases || failover_all ||
+               delays() || clock_jumps();
     }
-    static FaultMenu none() { return FaultMenu{false, false, false, false, false, false, false, false, false, false, false}; }
+    static FaultMenu none() {
+        return FaultMenu{false, false, false, false, false, false, false, false, false, false, false};
+    }
 };
 // "pause,partition,crash,failover,delay,clock_jump"; a kind may be narrowed
 // with a colon: partition:drop_requests, partition:drop_replies,
