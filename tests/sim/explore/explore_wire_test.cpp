@@ -206,6 +206,32 @@ TEST(ExplorerWire, OffWithoutTheirBudget) {
     EXPECT_FALSE(Explorer::create(base, jumps_only).ok());
 }
 
+// One delay per node, link and sent tick: the base's own delay of node-a's
+// write at tick 4 leaves no atom that would add to it, and two added delays
+// of one message, or two jumps in one tick, are invalid rather than searched.
+TEST(ExplorerWire, OneDelayPerMessageAndOneJumpPerTick) {
+    const Scenario base = preset("delayed-write");
+    ExploreOptions options = delay_budget(2);
+    options.kinds = parse_fault_kinds("delay,clock_jump").value();
+    options.max_clock_jump_ms = 100;
+    const Explorer ex = make(base, options);
+    for (const Fault& f : ex.atoms()) {
+        EXPECT_FALSE(f.kind == FaultKind::delay && f.node == 0 && f.link == Link::write && f.at == 4) << f.extra;
+    }
+    // fencing_duplicate needs a failover, so nothing fails and every level is searched.
+    ExploreOptions pairs = options;
+    pairs.properties = only_property("fencing_duplicate");
+    pairs.shuffles = 0;
+    const Explorer px = make(base, pairs);
+    const ExploreReport report = explore(px, ExploreRun{});
+    EXPECT_FALSE(report.found);
+    ASSERT_EQ(report.levels.size(), 3u);
+    const SearchStats& two = report.levels[2].stats;
+    EXPECT_GT(two.invalid, 0u);
+    EXPECT_EQ(two.schedules, px.level_schedules(2));
+    EXPECT_EQ(two.schedules, two.simulated + two.pruned + two.invalid);
+}
+
 // Random mode draws delays and jumps too; every draw is a valid scenario, and
 // shrinking makes a delay's extra ticks and a jump's size as small as still
 // fails.
