@@ -32,6 +32,8 @@ struct ExploreArgs {
     int max_faults = 2;
     std::string fault_kinds = "all";
     Tick max_pause = 8;
+    Tick max_delay = 0;
+    std::int64_t max_clock_jump_ms = 0;
     std::optional<Tick> max_tick;
     int shuffles = 2;
     std::string properties = "unsafe_write,fencing_regressed,liveness";
@@ -109,6 +111,21 @@ struct Timing {
     std::uint64_t jobs = 0;
 };
 
+// The delays' and clock jumps' part of the budget line, empty without them.
+std::string wire_budget(const sim::ExploreOptions& options, std::int64_t tick_ms) {
+    std::string out;
+    if (options.kinds.delays())
+        out += fmt::format("; delays 1..{} ticks on messages sent in one tick", options.max_delay);
+    if (options.kinds.clock_jumps()) {
+        const std::int64_t top = options.max_clock_jump_ms / tick_ms * tick_ms;
+        const char* sign = options.kinds.clock_jump_forward && options.kinds.clock_jump_back ? "±"
+                           : options.kinds.clock_jump_back                                   ? "-"
+                                                                                             : "+";
+        out += fmt::format("; store clock jumps {}{}..{}{} ms by {} ms", sign, tick_ms, sign, top, tick_ms);
+    }
+    return out;
+}
+
 // What is searched: the base, the budget, the properties, the mode.
 void print_header(std::FILE* o, const sim::Explorer& explorer, const sim::ExploreRun& run) {
     const sim::Scenario& base = explorer.base();
@@ -117,9 +134,10 @@ void print_header(std::FILE* o, const sim::Explorer& explorer, const sim::Explor
     fmt::print(o, "exploring {}: {}, base ends at tick {}; faults start at ticks 0..{}\n", base.name,
                count_of(base.candidates.size(), "candidate", "candidates"), explorer.base_end_tick(),
                explorer.max_tick());
-    fmt::print(o, "  budget: up to {} of {}; pauses and partitions 1..{} ticks; orders: as given{}; {} single faults\n",
+    fmt::print(o,
+               "  budget: up to {} of {}; pauses and partitions 1..{} ticks{}; orders: as given{}; {} single faults\n",
                count_of(static_cast<std::uint64_t>(options.max_faults), "fault", "faults"),
-               sim::to_string(options.kinds), options.max_pause,
+               sim::to_string(options.kinds), options.max_pause, wire_budget(options, base.tick_ms),
                options.shuffles > 0 ? fmt::format(" + {} shuffled", options.shuffles) : std::string(),
                explorer.atoms().size());
     fmt::print(o, "  checking: {}; mode: {}\n", sim::to_string(options.properties),
@@ -260,6 +278,8 @@ int finish_shard(const sim::Explorer& explorer, const sim::ExploreRun& run, cons
 int explore_options(const ExploreArgs& args, sim::ExploreOptions& options) {
     options.max_faults = args.max_faults;
     options.max_pause = args.max_pause;
+    options.max_delay = args.max_delay;
+    options.max_clock_jump_ms = args.max_clock_jump_ms;
     options.max_tick = args.max_tick;
     options.shuffles = args.shuffles;
     options.prune = !args.no_prune;
@@ -269,6 +289,17 @@ int explore_options(const ExploreArgs& args, sim::ExploreOptions& options) {
         return exit_bad_input;
     }
     options.kinds = kinds.value();
+    // Asked for by name, a kind without its budget would silently add nothing.
+    if (args.fault_kinds.find("delay") != std::string::npos && args.max_delay == 0) {
+        fmt::print(stderr, "error: --fault-kinds: delay needs --max-delay (the most extra ticks, 1 or more)\n");
+        return exit_bad_input;
+    }
+    if (args.fault_kinds.find("clock_jump") != std::string::npos && args.max_clock_jump_ms == 0) {
+        fmt::print(stderr,
+                   "error: --fault-kinds: clock_jump needs --max-clock-jump-ms (the largest jump of the "
+                   "store's clock, in ms)\n");
+        return exit_bad_input;
+    }
     auto properties = sim::parse_properties(args.properties);
     if (!properties.ok()) {
         fmt::print(stderr, "error: --property: {}\n", properties.error());
@@ -417,15 +448,27 @@ void add_search_options(CLI::App* cmd, ExploreArgs* args) {
         ->check(integer_in(0, std::int64_t{2147483647}))
         ->capture_default_str();
     cmd->add_option("--fault-kinds", args->fault_kinds,
-                    "Kinds to add: pause,partition,crash,failover, or narrowed: partition:drop_requests, "
-                    "partition:drop_replies, failover:leases, failover:all")
+                    "Kinds to add: pause,partition,crash,failover,delay,clock_jump, or narrowed: "
+                    "partition:drop_requests, partition:drop_replies, failover:leases, failover:all, delay:request, "
+                    "delay:reply, delay:write, clock_jump:forward, clock_jump:back. Delays and clock jumps are added "
+                    "only with --max-delay and --max-clock-jump-ms")
         ->capture_default_str();
     cmd->add_option("--max-pause", args->max_pause, "Longest pause or partition, in ticks")
         ->check(integer_in(0, limits::duration_max))
         ->capture_default_str();
+    cmd->add_option("--max-delay", args->max_delay,
+                    "Add delays (model.md §7.6) of 1 to this many extra ticks to what one node sends on one link "
+                    "(request, reply, write) in one tick; 0: none")
+        ->check(integer_in(0, limits::duration_max))
+        ->capture_default_str();
+    cmd->add_option("--max-clock-jump-ms", args->max_clock_jump_ms,
+                    "Add jumps of the store's clock (model.md §7.5), forward and back, of one tick's ms, two "
+                    "ticks', ... up to this many ms; 0: none")
+        ->check(integer_in(0, limits::clock_jump_ms_max))
+        ->capture_default_str();
     cmd->add_option("--max-tick", args->max_tick,
-                    "Last tick at which a fault may start (default: the base's end tick + --max-pause × --max-faults, "
-                    "within the horizon)")
+                    "Last tick at which a fault may start (default: the base's end tick + --max-faults × the "
+                    "longest of --max-pause, --max-delay and a jump back in ticks, within the horizon)")
         ->check(integer_in(0, limits::horizon_max));
     cmd->add_option("--shuffles", args->shuffles,
                     "Also try order=shuffled with this many seeds (the base's seed + 1, + 2, ...)")

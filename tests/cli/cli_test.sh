@@ -491,6 +491,35 @@ assert d['command'] == 'explore' and d['found'] and d['exit_code'] == 1, d
 assert d['counterexample']['file'] == '$WORK/cx.json' and d['counterexample']['explanation'].startswith('unsafe_write'), d
 assert d['totals']['schedules'] == sum(l['schedules'] for l in d['levels']), d
 "
+# explore with delays and store clock jumps (docs/explorer.md): the
+# counterexample file replays its violation, the budget flags are checked.
+cli explore scenarios/delayed-write.json --set 'faults=[]' --fault-kinds delay:write --max-delay 8 \
+  --property stale_after_successor --jobs 1 --out "$WORK/delay-cx.json"
+expect_rc 1 "explore --max-delay finds a lost update with resource mode off"
+expect_out "delay node-a's write to the resource sent at tick 4 by 3 more ticks" "explore --max-delay: the delay in words"
+expect_out "delays 1..8 ticks on messages sent in one tick" "explore --max-delay: the budget line"
+cli run "$WORK/delay-cx.json" --format text
+expect_out_re "violations: .*stale_after_successor 1" "the delay counterexample replays its lost update"
+cli explore scenarios/delayed-write.json --set 'faults=[]' --set resource.mode=check --fault-kinds delay:write \
+  --max-delay 8 --property stale_after_successor --jobs 1 --out "$WORK/none.json"
+expect_rc 0 "explore --max-delay: mode check rejects the late write, no lost update"
+cli explore scenarios/watchdog-pause.json --set 'faults=[]' --fault-kinds clock_jump --max-clock-jump-ms 300 \
+  --property overlap --jobs 1 --out "$WORK/jump-cx.json"
+expect_rc 1 "explore --max-clock-jump-ms finds the early expiry"
+expect_out_re "jump the store's clock [0-9]+ ms forward at tick" "explore --max-clock-jump-ms: the jump in words"
+cli run "$WORK/jump-cx.json" --format text
+expect_out "the store's clock jumps" "the clock-jump counterexample replays its jump"
+expect_out_re "violations: overlap [1-9]" "the clock-jump counterexample replays its overlap"
+cli explore scenarios/delayed-write.json --fault-kinds delay
+expect_rc 2 "explore --fault-kinds delay without --max-delay"
+expect_err "delay needs --max-delay" "the missing budget is named"
+cli explore scenarios/contention.json --set horizon=5000 --max-tick 400 --max-delay 1000
+expect_rc 2 "explore: a delay grid too large"
+expect_err "of them delays from --max-delay 1000" "the too-large grid names --max-delay"
+cli explore scenarios/contention.json --max-clock-jump-ms 20
+expect_rc 2 "explore: a clock-jump grid finer than a tick"
+expect_err "--max-clock-jump-ms: expected 0 or at least one tick (50 ms)" "the bad grid names --max-clock-jump-ms"
+
 cli bench --quick --candidates 10 --horizon 1000 --format json
 expect_rc 0 "bench --format json"
 check_that "bench --format json: one document with the figures" python3 -c "

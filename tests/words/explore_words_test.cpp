@@ -129,11 +129,14 @@ TEST(ExplorerWords, EveryFailureAndFaultIsToldInBothLanguages) {
 }
 
 // Each fault kind, and a shuffled order, in words: the kind's own sentence
-// with its node, tick, length and mode.
+// with its node, tick, length and mode (a delay's link and extra ticks, a
+// clock jump's size and direction).
 TEST(ExplorerWords, EveryFaultKindHasItsSentence) {
     ExploreOptions options;
     options.max_faults = 1;
     options.max_pause = 2;
+    options.max_delay = 2;
+    options.max_clock_jump_ms = 100;
     options.shuffles = 1;
     const Explorer ex = make("contention", {}, options);
     const words::Strings en = tables(words::Lang::en);
@@ -149,6 +152,7 @@ TEST(ExplorerWords, EveryFaultKindHasItsSentence) {
         EXPECT_NE(line.find("at tick 0"), std::string::npos) << line;
         EXPECT_NE(line.find(facts.faults[0].node), std::string::npos) << line;
         seen.push_back(line);
+        seen.push_back(words::fault_words(facts.faults[0], ko));
     }
     auto any = [&](const std::string& part) {
         return std::any_of(seen.begin(), seen.end(),
@@ -161,6 +165,16 @@ TEST(ExplorerWords, EveryFaultKindHasItsSentence) {
     EXPECT_TRUE(any("crash node-c at tick 0"));
     EXPECT_TRUE(any("losing everything"));
     EXPECT_TRUE(any("losing the leases"));
+    EXPECT_TRUE(any("delay node-a's request to the store sent at tick 0 by 1 more tick"));
+    EXPECT_TRUE(any("delay the store's reply to node-b sent at tick 0 by 2 more ticks"));
+    EXPECT_TRUE(any("delay node-c's write to the resource sent at tick 0 by 2 more ticks"));
+    EXPECT_TRUE(any("jump the store's clock 100 ms forward at tick 0"));
+    EXPECT_TRUE(any("jump the store's clock 50 ms back at tick 0"));
+    EXPECT_TRUE(any("0틱에 node-a가 저장소로 보낸 요청을 1틱 더 지연"));
+    EXPECT_TRUE(any("0틱에 저장소가 node-b에 보낸 응답을 2틱 더 지연"));
+    EXPECT_TRUE(any("0틱에 node-c가 자원에 보낸 쓰기를 2틱 더 지연"));
+    EXPECT_TRUE(any("0틱에 저장소 시계 100 ms 앞으로 점프"));
+    EXPECT_TRUE(any("0틱에 저장소 시계 50 ms 뒤로 점프"));
     const CounterexampleFacts shuffled = schedule_facts(ex, Schedule{1, {}});
     const std::vector<std::string> lines = words::fault_lines(shuffled, en);
     ASSERT_EQ(lines.size(), 1u);

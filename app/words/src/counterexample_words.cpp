@@ -24,6 +24,26 @@ Strings in(const Strings& strings, Lang lang) {
     return copy;
 }
 
+// The explorer's jumps are of the store's clock, on a grid of whole ticks (model.md §7.5).
+std::string clock_jump_words(const sim::Fault& f, const Strings& s) {
+    const Fields fields{{"at", std::to_string(f.at)}, {"jump_ms", std::to_string(f.ms < 0 ? -f.ms : f.ms)}};
+    return s.tr(f.ms < 0 ? "explore.fault.clock_jump_back" : "explore.fault.clock_jump_forward", fields);
+}
+
+// A delay of what the node sends on one link in one tick (model.md §7.6):
+// the explorer's windows are one tick long.
+std::string delay_words(const sim::AddedFault& added, const Strings& s) {
+    const sim::Fault& f = added.fault;
+    const Fields fields{{"node", added.node},
+                        {"at", std::to_string(f.at)},
+                        {"extra", std::to_string(f.extra)},
+                        {"extra_word", count_word(f.extra, "explore.tick", "explore.ticks", s)}};
+    const char* key = "explore.fault.delay_write";
+    if (f.link == sim::Link::request) key = "explore.fault.delay_request";
+    if (f.link == sim::Link::reply) key = "explore.fault.delay_reply";
+    return s.tr(key, fields);
+}
+
 }  // namespace
 
 std::string fault_words(const sim::AddedFault& added, const Strings& s) {
@@ -41,8 +61,8 @@ std::string fault_words(const sim::AddedFault& added, const Strings& s) {
         case sim::FaultKind::failover:
             return s.tr(f.lose == FailoverLoss::all ? "explore.fault.failover_all" : "explore.fault.failover_leases",
                         fields);
-        case sim::FaultKind::clock_jump: break;  // the explorer adds no clock jumps
-        case sim::FaultKind::delay: return {};   // the explorer never adds a delay
+        case sim::FaultKind::clock_jump: return clock_jump_words(f, s);
+        case sim::FaultKind::delay: return delay_words(added, s);
     }
     return {};
 }

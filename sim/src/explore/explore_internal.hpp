@@ -41,20 +41,29 @@ inline std::uint64_t binomial(std::uint64_t n, int r) {
     return static_cast<std::uint64_t>(c);
 }
 
-// Canonical order of faults: tick, kind, node, duration, mode, loss. The atom
-// table is sorted by it, so a schedule in increasing atom order is in tick order.
+// Canonical order of faults: tick, kind, node, duration, mode, loss, then a
+// clock jump's milliseconds and a delay's link and extra ticks. The atom table
+// is sorted by it, so a schedule in increasing atom order is in tick order.
 inline bool fault_less(const Fault& a, const Fault& b) {
     if (a.at != b.at) return a.at < b.at;
     if (a.kind != b.kind) return a.kind < b.kind;
     if (a.node != b.node) return a.node < b.node;
     if (a.ticks != b.ticks) return a.ticks < b.ticks;
     if (a.mode != b.mode) return a.mode < b.mode;
-    return a.lose < b.lose;
+    if (a.lose != b.lose) return a.lose < b.lose;
+    if (a.ms != b.ms) return a.ms < b.ms;
+    if (a.link != b.link) return a.link < b.link;
+    return a.extra < b.extra;
 }
 
-// Two pauses, or two partitions, on one node must not overlap (docs/model.md §7.4).
+// Two pauses, or two partitions, on one node must not overlap (docs/model.md
+// §7.4). The explorer's own rule besides: one delay per node, link and sent
+// tick, and one jump per clock and tick. Both would add up to a single fault
+// that the budget holds already (or lies beyond it), so they only repeat it.
 inline bool clashes(const Fault& a, const Fault& b) {
     if (a.kind != b.kind || a.node != b.node) return false;
+    if (a.kind == FaultKind::delay) return a.link == b.link && a.at < b.at + b.ticks && b.at < a.at + a.ticks;
+    if (a.kind == FaultKind::clock_jump) return a.at == b.at;
     if (a.kind != FaultKind::pause && a.kind != FaultKind::partition) return false;
     return a.at < b.end() && b.at < a.end();
 }

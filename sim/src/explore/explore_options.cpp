@@ -2,6 +2,9 @@
 // kinds) and back, and the sum of search counters.
 #include "leasescope/sim/explorer.hpp"
 
+#include <initializer_list>
+#include <utility>
+
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -60,7 +63,7 @@ std::string to_string(const Properties& p) {
 }
 
 Result<FaultMenu, std::string> parse_fault_kinds(std::string_view text) {
-    FaultMenu m{false, false, false, false, false, false};
+    FaultMenu m = FaultMenu::none();
     for (std::string_view item : split_list(text)) {
         if (item == "all") {
             m = FaultMenu{};
@@ -80,35 +83,59 @@ Result<FaultMenu, std::string> parse_fault_kinds(std::string_view text) {
             m.failover_leases = true;
         } else if (item == "failover:all") {
             m.failover_all = true;
+        } else if (item == "delay") {
+            m.delay_request = m.delay_reply = m.delay_write = true;
+        } else if (item == "delay:request") {
+            m.delay_request = true;
+        } else if (item == "delay:reply") {
+            m.delay_reply = true;
+        } else if (item == "delay:write") {
+            m.delay_write = true;
+        } else if (item == "clock_jump") {
+            m.clock_jump_forward = m.clock_jump_back = true;
+        } else if (item == "clock_jump:forward") {
+            m.clock_jump_forward = true;
+        } else if (item == "clock_jump:back") {
+            m.clock_jump_back = true;
         } else {
             return Err{
-                fmt::format("unknown fault kind \"{}\"; expected pause, partition, crash or failover "
-                            "(narrowed as partition:drop_requests, partition:drop_replies, "
-                            "failover:leases, failover:all), separated by commas",
+                fmt::format("unknown fault kind \"{}\"; expected pause, partition, crash, failover, delay or "
+                            "clock_jump (narrowed as partition:drop_requests, partition:drop_replies, "
+                            "failover:leases, failover:all, delay:request, delay:reply, delay:write, "
+                            "clock_jump:forward, clock_jump:back), separated by commas",
                             item)};
         }
     }
     return m;
 }
 
+namespace {
+
+// A kind's word: the kind alone when every variant is on, else each variant narrowed.
+void add_kind(std::vector<std::string>& items, const char* kind,
+              std::initializer_list<std::pair<bool, const char*>> parts) {
+    bool all = true;
+    for (const auto& [on, name] : parts) all = all && on;
+    if (all) {
+        items.emplace_back(kind);
+        return;
+    }
+    for (const auto& [on, name] : parts) {
+        if (on) items.push_back(fmt::format("{}:{}", kind, name));
+    }
+}
+
+}  // namespace
+
 std::string to_string(const FaultMenu& m) {
     std::vector<std::string> items;
     if (m.pause) items.emplace_back("pause");
-    if (m.partition_drop_requests && m.partition_drop_replies) {
-        items.emplace_back("partition");
-    } else if (m.partition_drop_requests) {
-        items.emplace_back("partition:drop_requests");
-    } else if (m.partition_drop_replies) {
-        items.emplace_back("partition:drop_replies");
-    }
+    add_kind(items, "partition",
+             {{m.partition_drop_requests, "drop_requests"}, {m.partition_drop_replies, "drop_replies"}});
     if (m.crash) items.emplace_back("crash");
-    if (m.failover_leases && m.failover_all) {
-        items.emplace_back("failover");
-    } else if (m.failover_leases) {
-        items.emplace_back("failover:leases");
-    } else if (m.failover_all) {
-        items.emplace_back("failover:all");
-    }
+    add_kind(items, "failover", {{m.failover_leases, "leases"}, {m.failover_all, "all"}});
+    add_kind(items, "delay", {{m.delay_request, "request"}, {m.delay_reply, "reply"}, {m.delay_write, "write"}});
+    add_kind(items, "clock_jump", {{m.clock_jump_forward, "forward"}, {m.clock_jump_back, "back"}});
     return fmt::format("{}", fmt::join(items, ","));
 }
 

@@ -34,6 +34,9 @@ json search_json(const Explorer& ex, const ExploreRun& run) {
                     {"shuffles", o.shuffles},
                     {"properties", to_string(o.properties)},
                     {"prune", o.prune}};
+    // Written only when on, so that a search without them keeps its fingerprint.
+    if (o.max_delay > 0) options["max_delay"] = o.max_delay;
+    if (o.max_clock_jump_ms > 0) options["max_clock_jump_ms"] = o.max_clock_jump_ms;
     return json{{"base", json::parse(scenario_to_json(ex.base()))},
                 {"options", std::move(options)},
                 {"mode", mode_name(run.mode)},
@@ -175,13 +178,15 @@ Result<MergedSearch, std::string> rebuild(const Part& part) {
     options.max_faults = o.at("max_faults").get<int>();
     const auto kinds_text = o.at("fault_kinds").get<std::string>();
     if (kinds_text.empty()) {
-        options.kinds = FaultMenu{false, false, false, false, false, false};
+        options.kinds = FaultMenu::none();
     } else {
         auto kinds = parse_fault_kinds(kinds_text);
         if (!kinds.ok()) return Err{fmt::format("{}: {}", name, kinds.error())};
         options.kinds = kinds.value();
     }
     options.max_pause = o.at("max_pause").get<Tick>();
+    if (o.contains("max_delay")) options.max_delay = o.at("max_delay").get<Tick>();
+    if (o.contains("max_clock_jump_ms")) options.max_clock_jump_ms = o.at("max_clock_jump_ms").get<std::int64_t>();
     if (!o.at("max_tick").is_null()) options.max_tick = o.at("max_tick").get<Tick>();
     options.shuffles = o.at("shuffles").get<int>();
     auto properties = parse_properties(o.at("properties").get<std::string>());

@@ -1,6 +1,6 @@
 // Shrinking: a failing schedule made smaller while it still fails (faults
-// removed, the base's order preferred, durations shortened, faults moved
-// earlier), for random mode's counterexamples.
+// removed, the base's order preferred, durations shortened, delays and clock
+// jumps made smaller, faults moved earlier), for random mode's counterexamples.
 #include "leasescope/sim/explorer.hpp"
 
 #include <algorithm>
@@ -10,6 +10,31 @@
 namespace leasescope::sim {
 
 using namespace explore_detail;
+
+namespace {
+
+// The same delay with fewer extra ticks, or the same jump by fewer whole
+// ticks (the budget's grid), smallest first.
+std::vector<Fault> smaller(const Fault& f, std::int64_t tick_ms) {
+    std::vector<Fault> out;
+    if (f.kind == FaultKind::delay) {
+        for (Tick e = 1; e < f.extra; ++e) {
+            Fault g = f;
+            g.extra = e;
+            out.push_back(g);
+        }
+    } else if (f.kind == FaultKind::clock_jump) {
+        const std::int64_t sign = f.ms < 0 ? -1 : 1;
+        for (std::int64_t ms = tick_ms; ms < f.ms * sign; ms += tick_ms) {
+            Fault g = f;
+            g.ms = ms * sign;
+            out.push_back(g);
+        }
+    }
+    return out;
+}
+
+}  // namespace
 
 Schedule Explorer::shrink(const Schedule& failing) const {
     Schedule best = failing;
@@ -33,6 +58,14 @@ Schedule Explorer::shrink(const Schedule& failing) const {
         if (it == atoms_.end() || fault_less(f, *it)) return -1;
         return static_cast<std::int32_t>(it - atoms_.begin());
     };
+    // Fault i replaced by g, when g is in the budget.
+    auto try_atom = [&](std::size_t i, const Fault& g) {
+        const std::int32_t a = index_of(g);
+        if (a < 0) return false;
+        Schedule c = best;
+        c.atoms[i] = a;
+        return try_take(std::move(c));
+    };
     // Each pass makes the schedule strictly smaller or earlier, so this ends;
     // the bound only guards against a mistake.
     for (int pass = 0; pass < 1000; ++pass) {
@@ -52,11 +85,12 @@ Schedule Explorer::shrink(const Schedule& failing) const {
             for (Tick d = 1; d < f.ticks && !changed; ++d) {
                 Fault g = f;
                 g.ticks = d;
-                const std::int32_t a = index_of(g);
-                if (a < 0) continue;
-                Schedule c = best;
-                c.atoms[i] = a;
-                changed = try_take(std::move(c));
+                changed = try_atom(i, g);
+            }
+        }
+        for (std::size_t i = 0; i < best.atoms.size() && !changed; ++i) {
+            for (const Fault& g : smaller(atoms_[static_cast<std::size_t>(best.atoms[i])], variants_.front().tick_ms)) {
+                if ((changed = try_atom(i, g))) break;
             }
         }
         for (std::size_t i = 0; i < best.atoms.size() && !changed; ++i) {
@@ -64,11 +98,7 @@ Schedule Explorer::shrink(const Schedule& failing) const {
             for (Tick t = 0; t < f.at && !changed; ++t) {
                 Fault g = f;
                 g.at = t;
-                const std::int32_t a = index_of(g);
-                if (a < 0) continue;
-                Schedule c = best;
-                c.atoms[i] = a;
-                changed = try_take(std::move(c));
+                changed = try_atom(i, g);
             }
         }
         if (!changed) break;

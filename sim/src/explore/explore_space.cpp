@@ -4,6 +4,8 @@
 #include "leasescope/sim/explorer.hpp"
 
 #include <algorithm>
+#include <array>
+#include <utility>
 #include <limits>
 #include <optional>
 
@@ -120,8 +122,20 @@ bool explore_detail::relevant(const Fault& f, const Explorer::DueTable& table) {
         case FaultKind::failover:
             if ((flags & flag_store_held) != 0) return true;
             return f.lose == FailoverLoss::all && (flags & flag_counter_used) != 0 && (flags & flag_someone_left) != 0;
-        case FaultKind::clock_jump: return true;  // never added by the search
-        case FaultKind::delay: return true;       // never added by the explorer
+        case FaultKind::clock_jump:
+            // A jump of the store's clock moves every deadline it reads
+            // against (model.md §3.3 rules 4-6), but a record or hold-off set
+            // after the jump gets its deadline on the moved clock, so the
+            // jump cancels out: only what the store holds now can change.
+            // (The search adds no jumps of a node's clock.)
+            return f.node >= 0 || (flags & flag_store_held) != 0;
+        case FaultKind::delay:
+            // It slows what is sent in tick f.at (a window of one tick). A
+            // request or a write is sent by the node itself, so only when it
+            // acts then; a reply is sent by the store whenever it applies a
+            // request, which may have been on the wire for a while.
+            if (f.link == Link::reply || f.ticks != 1) return true;
+            return table.act_due[cell] <= f.at;
     }
     return true;
 }
@@ -178,8 +192,12 @@ std::optional<std::string> option_error(const ExploreOptions& options) {
         return fmt::format("shuffles: expected 0 to {}, found {}", explore_shuffles_max, options.shuffles);
     if (options.max_tick && *options.max_tick < 0)
         return fmt::format("max tick: expected 0 or more, found {}", *options.max_tick);
+    if (options.max_delay < 0 || options.max_delay > explore_delay_max)
+        return fmt::format("--max-delay: expected 0 to {} ticks (explore_delay_max), found {}", explore_delay_max,
+                           options.max_delay);
+    if (options.max_clock_jump_ms < 0)
+        return fmt::format("--max-clock-jump-ms: expected 0 or more, found {}", options.max_clock_jump_ms);
     if (!options.properties.any()) return std::string("no property to check; choose at least one");
-    if (options.max_faults > 0 && !options.kinds.any()) return std::string("no fault kind to add; choose at least one");
     return std::nullopt;
 }
 
@@ -213,13 +231,95 @@ void atoms_at(Tick t, const Scenario& base, const ExploreOptions& options, std::
     for (NodeIndex n = 0; n < nodes && k.crash; ++n) add(Fault{FaultKind::crash, n, t, 0, {}, {}});
     if (k.failover_leases) add(Fault{FaultKind::failover, -1, t, 0, {}, FailoverLoss::leases});
     if (k.failover_all) add(Fault{FaultKind::failover, -1, t, 0, {}, FailoverLoss::all});
+    // The store's clock, on a grid of whole ticks, back (most first) then forward.
+    const std::int64_t steps = options.max_clock_jump_ms / base.tick_ms;
+    for (std::int64_t i = steps; i >= 1 && k.clock_jump_back; --i) {
+        add(Fault{FaultKind::clock_jump, -1, t, 0, {}, {}, -i * base.tick_ms, {}, 0});
+    }
+    for (std::int64_t i = 1; i <= steps && k.clock_jump_forward; ++i) {
+        add(Fault{FaultKind::clock_jump, -1, t, 0, {}, {}, i * base.tick_ms, {}, 0});
+    }
+    // Delays of what one node sends on one link in tick t.
+    const std::array<std::pair<Link, bool>, 3> links{
+        {{Link::request, k.delay_request}, {Link::reply, k.delay_reply}, {Link::write, k.delay_write}}};
+    for (NodeIndex n = 0; n < nodes; ++n) {
+        for (const auto& [link, on] : links) {
+            for (Tick e = 1; on && e <= options.max_delay; ++e)
+                add(Fault{FaultKind::delay, n, t, 1, {}, {}, 0, link, e});
+        }
+    }
+}
+
+// Delays and clock jumps only with a budget for them: without one, the menu's
+// default ("all") means the kinds of the search before they existed.
+FaultMenu effective_kinds(const ExploreOptions& options) {
+    FaultMenu k = options.kinds;
+    if (options.max_delay == 0) k.delay_request = k.delay_reply = k.delay_write = false;
+    if (options.max_clock_jump_ms == 0) k.clock_jump_forward = k.clock_jump_back = false;
+    return k;
+}
+
+// The clock jumps' grid must hold at least one step and at most
+// explore_clock_jump_steps_max of them.
+std::optional<std::string> clock_jump_error(const ExploreOptions& options, std::int64_t tick_ms) {
+    if (options.max_clock_jump_ms == 0) return std::nullopt;
+    const std::int64_t steps = options.max_clock_jump_ms / tick_ms;
+    if (steps < 1)
+        return fmt::format(
+            "--max-clock-jump-ms: expected 0 or at least one tick ({} ms), found {}: jumps are whole "
+            "ticks",
+            tick_ms, options.max_clock_jump_ms);
+    if (steps > explore_clock_jump_steps_max)
+        return fmt::format(
+            "--max-clock-jump-ms: expected at most {} ticks' worth ({} ms at tick_ms {}; "
+            "explore_clock_jump_steps_max), found {}",
+            explore_clock_jump_steps_max, explore_clock_jump_steps_max * tick_ms, tick_ms, options.max_clock_jump_ms);
+    return std::nullopt;
+}
+
+// How many single faults the budget asks for, and the error naming the flags
+// to lower when that is too many.
+std::optional<std::string> atoms_error(const ExploreOptions& options, std::int64_t nodes, Tick max_tick,
+                                       std::int64_t tick_ms, std::int64_t& estimate) {
+    const FaultMenu& k = options.kinds;
+    const std::int64_t partition_modes = (k.partition_drop_requests ? 1 : 0) + (k.partition_drop_replies ? 1 : 0);
+    const std::int64_t links = (k.delay_request ? 1 : 0) + (k.delay_reply ? 1 : 0) + (k.delay_write ? 1 : 0);
+    const std::int64_t per_node =
+        (k.pause ? options.max_pause : 0) + partition_modes * options.max_pause + (k.crash ? 1 : 0);
+    const std::int64_t jumps =
+        ((k.clock_jump_forward ? 1 : 0) + (k.clock_jump_back ? 1 : 0)) * (options.max_clock_jump_ms / tick_ms);
+    const std::int64_t delays = nodes * links * options.max_delay;
+    const std::int64_t per_tick =
+        nodes * per_node + (k.failover_leases ? 1 : 0) + (k.failover_all ? 1 : 0) + jumps + delays;
+    estimate = options.max_faults == 0 ? 0 : (max_tick + 1) * per_tick;
+    if (estimate <= explore_atoms_max) return std::nullopt;
+    std::string of_which, levers = "--max-pause";
+    if (delays > 0) {
+        of_which += fmt::format(", {} of them delays from --max-delay {}", (max_tick + 1) * delays, options.max_delay);
+        levers += ", --max-delay";
+    }
+    if (jumps > 0) {
+        of_which += fmt::format(", {} of them clock jumps from --max-clock-jump-ms {}", (max_tick + 1) * jumps,
+                                options.max_clock_jump_ms);
+        levers += ", --max-clock-jump-ms";
+    }
+    return fmt::format(
+        "budget too large: {} single faults (at most {}){}; lower {} or --max-tick, or choose fewer "
+        "fault kinds",
+        estimate, explore_atoms_max, of_which, levers);
 }
 
 }  // namespace
 
-Result<Explorer, std::string> Explorer::create(const Scenario& base, const ExploreOptions& options) {
-    if (auto error = option_error(options)) return Err{std::move(*error)};
+Result<Explorer, std::string> Explorer::create(const Scenario& base, const ExploreOptions& given) {
+    if (auto error = option_error(given)) return Err{std::move(*error)};
     LS_ASSERT(!base.candidates.empty());
+    LS_ASSERT(base.tick_ms > 0);
+    if (auto error = clock_jump_error(given, base.tick_ms)) return Err{std::move(*error)};
+    ExploreOptions options = given;
+    options.kinds = effective_kinds(given);
+    if (options.max_faults > 0 && !options.kinds.any())
+        return Err{std::string("no fault kind to add; choose at least one")};
 
     Explorer ex;
     ex.options_ = options;
@@ -232,26 +332,20 @@ Result<Explorer, std::string> Explorer::create(const Scenario& base, const Explo
     }
     std::uint64_t ticks = 0;
     ex.base_end_tick_ = simulate_verdict(base, options.properties, nullptr, ticks).end_tick;
-    // Each added pause can stretch the run by up to max_pause ticks, so later
-    // faults may matter that much past the base's end. Faults past a run's
-    // end are pruned at once, so a generous margin costs little.
-    const Tick margin = options.max_pause * std::max(options.max_faults, 1);
+    // Each added pause (or delay, or jump back) can stretch the run by up to
+    // its length, so later faults may matter that much past the base's end.
+    // Faults past a run's end are pruned at once, so a generous margin costs
+    // little.
+    const Tick stretch = std::max({options.max_pause, options.max_delay,
+                                   options.kinds.clock_jump_back ? options.max_clock_jump_ms / base.tick_ms : 0});
+    const Tick margin = stretch * std::max(options.max_faults, 1);
     ex.max_tick_ = options.max_tick ? *options.max_tick : ex.base_end_tick_ + margin;
     ex.max_tick_ = std::min(ex.max_tick_, base.horizon);
 
     // Lay out the atoms, refusing a budget too large to hold.
-    const FaultMenu& k = options.kinds;
     const auto nodes = static_cast<std::int64_t>(base.candidates.size());
-    const std::int64_t partition_modes = (k.partition_drop_requests ? 1 : 0) + (k.partition_drop_replies ? 1 : 0);
-    const std::int64_t per_node =
-        (k.pause ? options.max_pause : 0) + partition_modes * options.max_pause + (k.crash ? 1 : 0);
-    const std::int64_t per_tick = nodes * per_node + (k.failover_leases ? 1 : 0) + (k.failover_all ? 1 : 0);
-    const std::int64_t estimate = options.max_faults == 0 ? 0 : (ex.max_tick_ + 1) * per_tick;
-    if (estimate > explore_atoms_max)
-        return Err{
-            fmt::format("budget too large: {} single faults (at most {}); lower --max-pause or --max-tick, "
-                        "or choose fewer fault kinds",
-                        estimate, explore_atoms_max)};
+    std::int64_t estimate = 0;
+    if (auto error = atoms_error(options, nodes, ex.max_tick_, base.tick_ms, estimate)) return Err{std::move(*error)};
     if (options.max_faults > 0) {
         ex.atoms_.reserve(static_cast<std::size_t>(estimate));
         for (Tick t = 0; t <= ex.max_tick_; ++t) atoms_at(t, base, options, ex.atoms_);

@@ -142,6 +142,31 @@ ChunkResult Explorer::evaluate_level(int level, std::uint64_t begin, std::uint64
     return out;
 }
 
+// A jump of the store's clock at tick `at`, on the grid of the budget.
+Fault Explorer::draw_clock_jump(SplitMix64& rng, Tick at) const {
+    const FaultMenu& k = options_.kinds;
+    const std::int64_t tick_ms = variants_.front().tick_ms;
+    const auto steps = static_cast<std::uint64_t>(options_.max_clock_jump_ms / tick_ms);
+    Fault f{FaultKind::clock_jump, -1, at, 0, {}, {}, 0, {}, 0};
+    const bool back = k.clock_jump_forward && k.clock_jump_back ? rng.next() % 2 == 0 : k.clock_jump_back;
+    f.ms = static_cast<std::int64_t>(1 + rng.next() % steps) * tick_ms * (back ? -1 : 1);
+    return f;
+}
+
+// A delay of what one node sends on one link in tick `at`.
+Fault Explorer::draw_delay(SplitMix64& rng, Tick at, std::uint64_t nodes) const {
+    const FaultMenu& k = options_.kinds;
+    std::vector<Link> links;
+    if (k.delay_request) links.push_back(Link::request);
+    if (k.delay_reply) links.push_back(Link::reply);
+    if (k.delay_write) links.push_back(Link::write);
+    Fault f{FaultKind::delay, 0, at, 1, {}, {}, 0, {}, 0};
+    f.node = static_cast<NodeIndex>(rng.next() % nodes);
+    f.link = links[static_cast<std::size_t>(rng.next() % links.size())];
+    f.extra = static_cast<Tick>(1 + rng.next() % static_cast<std::uint64_t>(options_.max_delay));
+    return f;
+}
+
 Schedule Explorer::draw(std::uint64_t seed, std::uint64_t index) const {
     // Draw `index` gets its own generator, seeded from the index-th output of
     // the seed's stream: any range of draws can be evaluated on its own.
@@ -160,6 +185,8 @@ Schedule Explorer::draw(std::uint64_t seed, std::uint64_t index) const {
     if (k.partition_drop_requests || k.partition_drop_replies) classes.push_back(1);
     if (k.crash) classes.push_back(2);
     if (k.failover_leases || k.failover_all) classes.push_back(3);
+    if (k.clock_jumps()) classes.push_back(4);  // only with a budget for them (Explorer::create)
+    if (k.delays()) classes.push_back(5);
     const auto nodes = static_cast<std::uint64_t>(variants_.front().candidates.size());
     const auto ticks = static_cast<std::uint64_t>(max_tick_ + 1);
     const auto durations = static_cast<std::uint64_t>(options_.max_pause);
@@ -186,6 +213,8 @@ Schedule Explorer::draw(std::uint64_t seed, std::uint64_t index) const {
                 f.kind = FaultKind::crash;
                 f.node = static_cast<NodeIndex>(rng.next() % nodes);
                 break;
+            case 4: f = draw_clock_jump(rng, f.at); break;
+            case 5: f = draw_delay(rng, f.at, nodes); break;
             default:
                 f.kind = FaultKind::failover;
                 f.node = -1;

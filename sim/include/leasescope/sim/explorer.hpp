@@ -1,7 +1,8 @@
 #pragma once
 // The explorer: adds fault schedules to a base scenario, runs each
 // one deterministically and looks for a schedule that breaks a property
-// (overlap, unsafe_write, fencing_regressed, liveness). It hands back the
+// (overlap, unsafe_write, fencing_regressed, liveness, and the marks of
+// model.md §9.6-§9.8). It hands back the
 // shortest counterexample: fewest added faults, then earliest.
 //
 // The search is pure and, apart from ExploreControl's atomics, holds no shared
@@ -17,6 +18,7 @@
 #include <string_view>
 #include <vector>
 
+#include "leasescope/engine/prng.hpp"
 #include "leasescope/engine/result.hpp"
 #include "leasescope/sim/limits.hpp"
 #include "leasescope/sim/scenario.hpp"
@@ -26,6 +28,8 @@ namespace leasescope::sim {
 
 // Limits on a budget, defined with every other limit in limits.hpp.
 using limits::explore_atoms_max;
+using limits::explore_clock_jump_steps_max;
+using limits::explore_delay_max;
 using limits::explore_draws_max;
 using limits::explore_faults_max;
 using limits::explore_pause_max;
@@ -54,7 +58,9 @@ struct Properties {
 Result<Properties, std::string> parse_properties(std::string_view text);
 std::string to_string(const Properties& properties);  // comma-separated, in the order above
 
-// The fault kinds the explorer may add.
+// The fault kinds the explorer may add. Delays and clock jumps are added
+// only when their budget is given (ExploreOptions::max_delay,
+// max_clock_jump_ms); Explorer::create turns them off otherwise.
 struct FaultMenu {
     bool pause = true;
     bool partition_drop_requests = true;
@@ -62,13 +68,25 @@ struct FaultMenu {
     bool crash = true;
     bool failover_leases = true;
     bool failover_all = true;
+    bool delay_request = true;  // model.md §7.6, one per link
+    bool delay_reply = true;
+    bool delay_write = true;
+    bool clock_jump_forward = true;  // the store's clock (model.md §7.5)
+    bool clock_jump_back = true;
+    bool delays() const { return delay_request || delay_reply || delay_write; }
+    bool clock_jumps() const { return clock_jump_forward || clock_jump_back; }
     bool any() const {
-        return pause || partition_drop_requests || partition_drop_replies || crash || failover_leases || failover_all;
+        return pause || partition_drop_requests || partition_drop_replies || crash || failover_leases || failover_all ||
+               delays() || clock_jumps();
+    }
+    static FaultMenu none() {
+        return FaultMenu{false, false, false, false, false, false, false, false, false, false, false};
     }
 };
-// "pause,partition,crash,failover"; a kind may be narrowed with a colon:
-// partition:drop_requests, partition:drop_replies, failover:leases,
-// failover:all. "all" is everything.
+// "pause,partition,crash,failover,delay,clock_jump"; a kind may be narrowed
+// with a colon: partition:drop_requests, partition:drop_replies,
+// failover:leases, failover:all, delay:request, delay:reply, delay:write,
+// clock_jump:forward, clock_jump:back. "all" is everything.
 Result<FaultMenu, std::string> parse_fault_kinds(std::string_view text);
 std::string to_string(const FaultMenu& menu);
 
@@ -76,9 +94,16 @@ struct ExploreOptions {
     int max_faults = 2;  // added faults per schedule, 0 … explore_faults_max
     FaultMenu kinds;
     Tick max_pause = 8;  // pauses and partitions last 1 … max_pause ticks
+    // Delays (model.md §7.6) add 1 … max_delay ticks to the messages one node
+    // sends on one link in one tick (a window of 1 tick). 0: no delays.
+    Tick max_delay = 0;
+    // Jumps of the store's clock (model.md §7.5) of ±tick_ms, ±2·tick_ms, …
+    // up to this many milliseconds (whole ticks). 0: no clock jumps.
+    std::int64_t max_clock_jump_ms = 0;
     // Faults start at ticks 0 … max_tick. Default: the base's end tick plus
-    // max_pause · max_faults (added pauses can stretch the run that long),
-    // capped at the horizon.
+    // max(max_pause, max_delay, the longest jump in ticks) · max_faults
+    // (added pauses and delays can stretch the run that long), capped at the
+    // horizon.
     std::optional<Tick> max_tick;
     // Besides the base's own order, try order = "shuffled" with seeds
     // base.seed + 1 … base.seed + shuffles.
@@ -152,8 +177,9 @@ public:
     Tick base_end_tick() const { return base_end_tick_; }
     Tick max_tick() const { return max_tick_; }
     // Every fault the budget allows, valid beside the base's own faults, in
-    // canonical order: tick, kind (pause, partition, crash, failover), node,
-    // duration, mode. Left out: a pause or partition ending exactly where one
+    // canonical order: tick, kind (pause, partition, crash, failover,
+    // clock_jump, delay), node, duration, mode, loss, milliseconds, link,
+    // extra ticks. Left out: a pause or partition ending exactly where one
     // of the base's own (same node, same kind) starts, since the scheduler
     // would let its end cancel the base's fault.
     const std::vector<Fault>& atoms() const { return atoms_; }
@@ -210,6 +236,8 @@ private:
     Verdict run(Worker& worker, std::int32_t variant, const std::vector<std::int32_t>& atoms, DueTable* record,
                 Tick record_from, std::uint64_t& ticks) const;
     Verdict run_faults(const Scenario& scenario) const;
+    Fault draw_clock_jump(SplitMix64& rng, Tick at) const;
+    Fault draw_delay(SplitMix64& rng, Tick at, std::uint64_t nodes) const;
     void consider(const Schedule& schedule, const Verdict& verdict, std::uint64_t draw, ChunkResult& out) const;
 
     ExploreOptions options_;

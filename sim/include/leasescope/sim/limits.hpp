@@ -89,6 +89,11 @@ inline constexpr std::int64_t detail_length_max = name_length_max;
 // leasescope::sim under the same names.
 inline constexpr int explore_faults_max = 4;
 inline constexpr Tick explore_pause_max = 1'000;
+// The explorer's delays add at most this many ticks (--max-delay), and its
+// store clock jumps take at most this many steps of one tick each way
+// (--max-clock-jump-ms / tick_ms).
+inline constexpr Tick explore_delay_max = 1'000;
+inline constexpr std::int64_t explore_clock_jump_steps_max = 1'000;
 inline constexpr int explore_shuffles_max = 1'000;
 inline constexpr std::int64_t explore_atoms_max = 2'000'000;
 inline constexpr std::uint64_t explore_draws_max = 1'000'000'000'000;
