@@ -307,3 +307,108 @@ TEST(TimelineFrame, SvgPaintsTheClockLanes) {
     EXPECT_EQ(plain.find("시계"), std::string::npos);
     EXPECT_EQ(plain.find("class=\"clock\""), std::string::npos);
 }
+
+// The message view (model.md §16.6) under the lanes, only for a run with
+// time on the wire: a row per node that sends, Redis's and the resource's,
+// titled in the view's language, and an arrow per message from the middle
+// of its send tick to the middle of its arrival tick, each found by hit_test.
+TEST(TimelineFrame, MessageViewTitlesArrowsAndHitBoxes) {
+    const TextMetrics metrics = estimated_metrics(17, 13);
+    const LaneModel model = run_scenario(test::load_preset("delayed-write")).lanes;
+    for (const Lang lang : {Lang::en, Lang::ko}) {
+        const TimelineFrame f = build_timeline_frame(model, whole_run(model, 600), test::string_tables(lang), metrics);
+        ASSERT_EQ(f.message_lanes.size(), 4u);
+        EXPECT_EQ(f.message_lanes[0].title, "node-a");
+        EXPECT_EQ(f.message_lanes[1].title, "node-b");
+        EXPECT_EQ(f.message_lanes[2].title, "Redis");
+        EXPECT_EQ(f.message_lanes[3].title, lang == Lang::ko ? "자원" : "resource");
+        EXPECT_GE(f.messages_box.y0, f.lanes.back().box.y1 - 0.01f);  // under the lanes
+        EXPECT_LE(f.messages_box.y1, 50 + 600 + 0.01f);               // inside the timeline
+        EXPECT_FLOAT_EQ(frame_bottom(f), f.messages_box.y1);
+        for (std::size_t i = 1; i < f.message_lanes.size(); ++i)
+            EXPECT_GE(f.message_lanes[i].title_box.y0, f.message_lanes[i - 1].title_box.y1 - 0.01f);
+        ASSERT_EQ(f.arrows.size(), model.messages.messages.size());
+        // node-a's late write: from node-a's row at tick 4.5 down to the resource's at 12.5.
+        const FrameArrow* late = nullptr;
+        for (const FrameArrow& a : f.arrows)
+            if (a.late) late = &a;
+        ASSERT_NE(late, nullptr);
+        const Message& m = model.messages.messages[static_cast<std::size_t>(late->message)];
+        EXPECT_EQ(m.sent, 4);
+        EXPECT_EQ(m.arrived, 12);
+        EXPECT_FLOAT_EQ(late->x0, static_cast<float>(f.axis.x_of(4.5)));
+        EXPECT_FLOAT_EQ(late->x1, static_cast<float>(f.axis.x_of(12.5)));
+        EXPECT_FLOAT_EQ(late->y0, f.message_lanes[0].mid_y);
+        EXPECT_FLOAT_EQ(late->y1, f.message_lanes[3].mid_y);
+        EXPECT_TRUE(late->head);
+        // Its middle finds it; a point far from every arrow finds nothing.
+        const FrameHit hit = hit_test(f, (late->x0 + late->x1) * 0.5f, (late->y0 + late->y1) * 0.5f);
+        EXPECT_EQ(hit.arrow, static_cast<std::int32_t>(late - f.arrows.data()));
+        EXPECT_EQ(hit.lane, -1);
+        EXPECT_EQ(hit_test(f, f.plot_x + f.plot_w - 1, f.message_lanes[0].box.y0 + 1).arrow, -1);
+    }
+}
+
+// A run without time on the wire keeps today's frame: no message view, the
+// lanes as high as before.
+TEST(TimelineFrame, NoMessageViewWithoutTimeOnTheWire) {
+    const TextMetrics metrics = estimated_metrics(17, 13);
+    const Strings en = test::string_tables(Lang::en);
+    for (const std::string& name : test::preset_names()) {
+        const LaneModel model = run_scenario(test::load_preset(name)).lanes;
+        const TimelineFrame f = build_timeline_frame(model, whole_run(model, 600), en, metrics);
+        EXPECT_EQ(f.message_lanes.empty(), model.messages.messages.empty()) << name;
+        EXPECT_EQ(f.arrows.empty(), model.messages.messages.empty()) << name;
+        if (model.messages.messages.empty()) {
+            EXPECT_EQ(f.messages_box.h(), 0) << name;
+        }
+    }
+    // A timeline too short for it: the lanes keep the room, no message view.
+    const LaneModel wire = run_scenario(test::load_preset("late-reply")).lanes;
+    EXPECT_TRUE(build_timeline_frame(wire, whole_run(wire, 120), en, metrics).message_lanes.empty());
+}
+
+// Zoomed in, an arrow that leaves the plot is cut at its edge, without its head.
+TEST(TimelineFrame, MessageArrowsAreCutToThePlot) {
+    const LaneModel model = run_scenario(test::load_preset("delayed-write")).lanes;
+    TimelineViewport v = whole_run(model, 600);
+    v.first_tick = 0;
+    v.px_per_tick = (v.width - v.label_w) / 8.0;  // ticks 0 … 8 in view
+    const TimelineFrame f = build_timeline_frame(model, v, test::string_tables(Lang::en), estimated_metrics(17, 13));
+    bool cut = false;
+    for (const FrameArrow& a : f.arrows) {
+        EXPECT_GE(std::min(a.x0, a.x1), f.plot_x - 0.01f);
+        EXPECT_LE(std::max(a.x0, a.x1), f.plot_x + f.plot_w + 0.01f);
+        if (a.late) {
+            cut = true;
+            EXPECT_FALSE(a.head);
+            EXPECT_FLOAT_EQ(a.x1, f.plot_x + f.plot_w);
+        }
+    }
+    EXPECT_TRUE(cut);
+}
+
+// The SVG export paints the message view from the same frame: its titles and
+// each arrow, the late one in its class and saying when it was sent and
+// arrived, and its legend entries.
+TEST(TimelineFrame, SvgPaintsTheMessageView) {
+    const auto svg = [&](const std::string& name, Lang lang) {
+        const LaneModel model = run_scenario(test::load_preset(name)).lanes;
+        SvgOptions o;
+        o.last = model.end_tick;
+        return timeline_svg(model, default_palette(), test::string_tables(lang), o);
+    };
+    const std::string en = svg("delayed-write", Lang::en);
+    EXPECT_NE(en.find(">Redis</text>"), std::string::npos);
+    EXPECT_NE(en.find("<g class=\"message late\"><title>Write from node-a: sent at tick 4, arrived at tick 12."),
+              std::string::npos);
+    const std::string ko = svg("late-reply", Lang::ko);
+    EXPECT_NE(ko.find("<g class=\"message late\"><title>node-a에게 가는 획득 응답: 0틱에 보내 7틱에 도착했습니다."),
+              std::string::npos);
+    // The legend names each look of arrow the run has, once.
+    EXPECT_NE(en.find(">message: sent → arrived</text>"), std::string::npos);
+    EXPECT_NE(en.find(">late message: longer than its link's latency</text>"), std::string::npos);
+    EXPECT_EQ(en.find("lost message"), std::string::npos);  // delayed-write loses none
+    EXPECT_NE(ko.find(">늦은 메시지: 링크의 지연보다 오래 걸림</text>"), std::string::npos);
+    EXPECT_EQ(svg("expiry-takeover", Lang::en).find("class=\"message"), std::string::npos);
+}

@@ -172,7 +172,9 @@ void draw_lanes(const FrameContext& ctx, const Run& run, Tick t_end, Tick diverg
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const float bottom = f.lanes_y + std::min(f.lanes_h, f.content_h - f.scroll_y);
     const bool scrolls = f.scrollbar.h() > 0;
-    dl->PushClipRect(ImVec2(v.x, v.y), ImVec2(v.x + v.width, bottom + f.hint_box.h() + 2), true);
+    // The clip reaches the clock lanes and the message view under the lanes.
+    dl->PushClipRect(ImVec2(v.x, v.y), ImVec2(v.x + v.width, std::max(bottom + f.hint_box.h(), frame_bottom(f)) + 2),
+                     true);
     draw_ruler(ctx, dl, f.axis, ImVec2(v.x, v.y), f.plot_x, f.plot_w, v.ruler_h);
     // Scrolled lanes stay under the ruler.
     if (scrolls) dl->PushClipRect(ImVec2(v.x, f.lanes_y), ImVec2(v.x + v.width, bottom + f.hint_box.h()), true);
