@@ -121,6 +121,12 @@ TEST(MessageLanes, RequestAppliedAfterItsTimeout) {
     EXPECT_EQ(t.messages[1].kind, MessageKind::reply);
     EXPECT_TRUE(t.messages[1].lost);
     EXPECT_EQ(t.messages[1].sent, 8);
+    const Strings en = test::string_tables(Lang::en);
+    EXPECT_EQ(message_summary(t, 0, en),
+              "node-a's acquire request: sent at tick 1, arrived at tick 8.\n"
+              "Late: 7 ticks on the wire; the link's latency is 0.\n"
+              "The call had already timed out at tick 5.");
+    EXPECT_EQ(message_summary(t, 1, en), "Reply to node-a's acquire: sent at tick 8, lost: the node never read it.");
 
     // Never applied: the request ends in a cross at the timeout.
     trace.events = {timeout};
@@ -128,6 +134,8 @@ TEST(MessageLanes, RequestAppliedAfterItsTimeout) {
     ASSERT_EQ(only.messages.size(), 1u);
     EXPECT_TRUE(only.messages[0].lost);
     EXPECT_EQ(only.messages[0].arrived, 5);
+    EXPECT_EQ(message_summary(only, 0, test::string_tables(Lang::ko)),
+              "node-a의 획득 요청: 1틱에 보냈지만 5틱까지 응답이 없었습니다.");
 }
 
 // Causality: no message arrives (or is given up) before it was sent, a
@@ -176,4 +184,16 @@ TEST(MessageLanes, WordsInBothLanguages) {
     EXPECT_NE(en.find("Late: 8 ticks on the wire; the link's latency is 0."), std::string::npos) << en;
     EXPECT_NE(ko.find("node-a의 쓰기: 4틱에 보내 12틱에 도착했습니다."), std::string::npos) << ko;
     EXPECT_NE(ko.find("늦게 도착: 전송에 8틱이 걸렸습니다."), std::string::npos) << ko;
+
+    const ShownRun late = run_scenario(test::load_preset("late-reply"));
+    const MessageTrack& lt = late.lanes.messages;
+    const Message* reply = find(lt, MessageKind::reply, "node-a", 0);
+    ASSERT_NE(reply, nullptr);
+    const auto r = static_cast<std::int32_t>(reply - lt.messages.data());
+    EXPECT_EQ(message_summary(lt, r, test::string_tables(Lang::en)),
+              "Reply to node-a's acquire: sent at tick 0, arrived at tick 7.\n"
+              "Late: 7 ticks on the wire; the link's latency is 0.");
+    EXPECT_EQ(message_summary(lt, r, test::string_tables(Lang::ko)),
+              "node-a에게 가는 획득 응답: 0틱에 보내 7틱에 도착했습니다.\n"
+              "늦게 도착: 전송에 7틱이 걸렸습니다. 이 링크의 지연은 0틱입니다.");
 }

@@ -412,3 +412,40 @@ TEST(TimelineFrame, SvgPaintsTheMessageView) {
     EXPECT_NE(ko.find(">늦은 메시지: 링크의 지연보다 오래 걸림</text>"), std::string::npos);
     EXPECT_EQ(svg("expiry-takeover", Lang::en).find("class=\"message"), std::string::npos);
 }
+
+// A call that timed out before Redis applied its request (node-a's, held 5
+// ticks by a delay, command timeout 3): its request arrow reaches Redis at
+// tick 6, its reply ends in a cross half-way back to node-a at tick 6, and
+// the SVG's legend names the lost look.
+TEST(TimelineFrame, LostReplyEndsInACrossHalfWay) {
+    const char* json = R"({"name": "lost", "tick_ms": 50, "horizon": 30, "seed": 7,
+        "lock": {"name": "billing", "capacity": 1}, "resource": {"mode": "check"},
+        "defaults": {"lease": 10, "command_timeout": 3}, "network": {"request": 1, "reply": 1, "write": 2},
+        "candidates": [{"name": "node-a", "start": 0, "wait": 20, "action": 5, "writes": [2]},
+                       {"name": "node-b", "start": 1, "wait": 20, "action": 4, "writes": [1]}],
+        "faults": [{"kind": "delay", "node": "node-a", "at": 0, "ticks": 1, "link": "request", "extra": 5}]})";
+    auto parsed = sim::parse_scenario(json, "<lost>");
+    ASSERT_TRUE(parsed.ok()) << parsed.error().to_string();
+    const LaneModel model = run_scenario(std::move(parsed).value()).lanes;
+    const TimelineFrame f =
+        build_timeline_frame(model, whole_run(model, 600), test::string_tables(Lang::en), estimated_metrics(17, 13));
+    ASSERT_EQ(f.message_lanes.size(), 4u);
+    const float node_a = f.message_lanes[0].mid_y, redis = f.message_lanes[2].mid_y;
+    int lost = 0;
+    for (const FrameArrow& a : f.arrows) {
+        const Message& m = model.messages.messages[static_cast<std::size_t>(a.message)];
+        if (!a.lost) continue;
+        ++lost;
+        EXPECT_EQ(m.kind, MessageKind::reply);
+        EXPECT_EQ(m.sent, 6);
+        EXPECT_FLOAT_EQ(a.y0, redis);
+        EXPECT_FLOAT_EQ(a.y1, (redis + node_a) * 0.5f);
+        EXPECT_FLOAT_EQ(a.x1, static_cast<float>(f.axis.x_of(6.5)));
+    }
+    EXPECT_EQ(lost, 1);
+    SvgOptions o;
+    o.last = model.end_tick;
+    const std::string svg = timeline_svg(model, default_palette(), test::string_tables(Lang::ko), o);
+    EXPECT_NE(svg.find("<g class=\"message lost\">"), std::string::npos);
+    EXPECT_NE(svg.find(">유실된 메시지: 읽히지 않았거나 응답이 없음</text>"), std::string::npos);
+}

@@ -44,7 +44,8 @@ struct MessageTrack {
     bool operator==(const MessageTrack&) const = default;
 };
 
-// How an arrow looks, one legend entry each: on time, late, lost (a cross).
+// How an arrow looks, one legend entry each: on time, late, lost (a cross:
+// not read by the node, or not answered before the call gave up).
 enum class MessageLook : std::uint8_t { on_time, late, lost };
 // The looks the run's messages have, in that order, each once (the legends').
 std::vector<MessageLook> message_looks(const MessageTrack& track);
