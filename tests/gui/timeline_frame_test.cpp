@@ -12,6 +12,7 @@
 #include "core/timeline_frame.hpp"
 #include "core/palette.hpp"
 #include "core/svg.hpp"
+#include "leasescope/sim/generator.hpp"
 
 using namespace leasescope;
 using namespace leasescope::gui;
@@ -448,4 +449,26 @@ TEST(TimelineFrame, LostReplyEndsInACrossHalfWay) {
     const std::string svg = timeline_svg(model, default_palette(), test::string_tables(Lang::ko), o);
     EXPECT_NE(svg.find("<g class=\"message lost\">"), std::string::npos);
     EXPECT_NE(svg.find(">유실된 메시지: 읽히지 않았거나 응답이 없음</text>"), std::string::npos);
+}
+
+// Zoomed out over a long run, the messages of one node and kind that fall on
+// the same pixels are one arrow: the frame holds at most one per pixel
+// column, node, kind and look, not one per message.
+TEST(TimelineFrame, MessagesOnTheSamePixelsAreOneArrow) {
+    sim::GeneratorOptions o;
+    o.candidates = 3;
+    o.horizon = 40000;
+    o.seed = 11;
+    o.latencies = true;
+    auto parsed = sim::parse_scenario(sim::generate_scenario(o), "<generated>");
+    ASSERT_TRUE(parsed.ok()) << parsed.error().to_string();
+    const LaneModel model = run_scenario(std::move(parsed).value()).lanes;
+    const TimelineFrame f =
+        build_timeline_frame(model, whole_run(model, 600), test::string_tables(Lang::en), estimated_metrics(17, 13));
+    ASSERT_FALSE(f.message_lanes.empty());
+    const std::size_t bound =
+        static_cast<std::size_t>(f.plot_w + 2) * model.messages.nodes.size() * 3 * 3;  // columns, nodes, kinds, looks
+    EXPECT_GT(model.messages.messages.size(), 2 * f.arrows.size());
+    EXPECT_LE(f.arrows.size(), bound);
+    EXPECT_GT(f.arrows.size(), 100u);
 }

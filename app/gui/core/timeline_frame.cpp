@@ -3,6 +3,7 @@
 #include "timeline_frame.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <functional>
 
@@ -269,8 +270,16 @@ void place_messages(const LaneModel& model, const TimelineViewport& view, const 
     const auto nodes = static_cast<std::size_t>(track.nodes.size());
     const float store_y = f.message_lanes[nodes].mid_y, resource_y = f.message_lanes[nodes + 1].mid_y;
     const auto x_of = [&](Tick t) { return static_cast<float>(f.axis.x_of(static_cast<double>(t) + 0.5)); };
+    // Zoomed out, the messages of one node and kind fall on the same pixels:
+    // the first of them stands for the others (as a folded mark does).
+    using Key = std::array<long, 3>;  // send pixel, arrival pixel, look
+    std::vector<Key> last(nodes * 3, Key{-1, -1, -1});
     for (std::size_t i = 0; i < track.messages.size(); ++i) {
         const Message& m = track.messages[i];
+        const Key key{std::lround(x_of(m.sent)), std::lround(x_of(m.arrived)), m.lost ? 2 : m.late ? 1 : 0};
+        Key& seen = last[static_cast<std::size_t>(m.node) * 3 + static_cast<std::size_t>(m.kind)];
+        if (key == seen) continue;
+        seen = key;
         const float node_y = f.message_lanes[static_cast<std::size_t>(m.node)].mid_y;
         float from_y = node_y, to_y = m.kind == MessageKind::write ? resource_y : store_y;
         if (m.kind == MessageKind::reply) std::swap(from_y, to_y);
