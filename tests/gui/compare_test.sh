@@ -61,6 +61,22 @@ done
 ! grep -q '^lane: .*"\(slot 0\|resource\)"' "$out/pair-ko.txt" || fail "the Korean pair shows English lane titles"
 ! grep '^problem: in ##run' "$out/pair-ko.txt" >&2 || fail "the pair's timelines have layout problems"
 
+# A run with time on the wire shows its message view side by side too (a
+# row per node, Redis's and the resource's under each run's lanes) where
+# there is room for it (1600x900; at 1024x768 the lanes keep it), in both
+# languages, without layout problems in the runs.
+for size in 1600x900 1024x768; do
+  for lang in en ko; do
+    gui_app_ok "delayed-write variant, $lang, $size, layout" "$app" "$dir/delayed-write.json" \
+      --compare-set 'resource.mode="check"' --tick 12 --lang "$lang" --size "$size" \
+      --layout-report "$out/wire.txt" >/dev/null
+    if [ "$size" = 1600x900 ]; then
+      [ "$(grep -c '^lane: ##run[AB] .*"Redis"' "$out/wire.txt")" -eq 2 ] || fail "delayed-write, $lang, $size: no message view in both runs"
+    fi
+    ! grep '^problem: in ##run' "$out/wire.txt" >&2 || fail "delayed-write, $lang, $size: the runs have layout problems"
+  done
+done
+
 # --compare FILE and a variant by --compare-set open too.
 gui_app_ok "--compare FILE" "$app" "$dir/gc-pause-fencing.json" --compare "$dir/gc-pause-no-fencing.json" \
   --tick 15 --size 1280x720 --screenshot "$out/file.png" >"$out/report.txt"

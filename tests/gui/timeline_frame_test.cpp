@@ -12,6 +12,7 @@
 #include "core/timeline_frame.hpp"
 #include "core/palette.hpp"
 #include "core/svg.hpp"
+#include "leasescope/sim/generator.hpp"
 
 using namespace leasescope;
 using namespace leasescope::gui;
@@ -306,4 +307,168 @@ TEST(TimelineFrame, SvgPaintsTheClockLanes) {
     const std::string plain = svg("expiry-takeover");
     EXPECT_EQ(plain.find("시계"), std::string::npos);
     EXPECT_EQ(plain.find("class=\"clock\""), std::string::npos);
+}
+
+// The message view (model.md §16.6) under the lanes, only for a run with
+// time on the wire: a row per node that sends, Redis's and the resource's,
+// titled in the view's language, and an arrow per message from the middle
+// of its send tick to the middle of its arrival tick, each found by hit_test.
+TEST(TimelineFrame, MessageViewTitlesArrowsAndHitBoxes) {
+    const TextMetrics metrics = estimated_metrics(17, 13);
+    const LaneModel model = run_scenario(test::load_preset("delayed-write")).lanes;
+    for (const Lang lang : {Lang::en, Lang::ko}) {
+        const TimelineFrame f = build_timeline_frame(model, whole_run(model, 600), test::string_tables(lang), metrics);
+        ASSERT_EQ(f.message_lanes.size(), 4u);
+        EXPECT_EQ(f.message_lanes[0].title, "node-a");
+        EXPECT_EQ(f.message_lanes[1].title, "node-b");
+        EXPECT_EQ(f.message_lanes[2].title, "Redis");
+        EXPECT_EQ(f.message_lanes[3].title, lang == Lang::ko ? "자원" : "resource");
+        EXPECT_GE(f.messages_box.y0, f.lanes.back().box.y1 - 0.01f);  // under the lanes
+        EXPECT_LE(f.messages_box.y1, 50 + 600 + 0.01f);               // inside the timeline
+        EXPECT_FLOAT_EQ(frame_bottom(f), f.messages_box.y1);
+        for (std::size_t i = 1; i < f.message_lanes.size(); ++i)
+            EXPECT_GE(f.message_lanes[i].title_box.y0, f.message_lanes[i - 1].title_box.y1 - 0.01f);
+        ASSERT_EQ(f.arrows.size(), model.messages.messages.size());
+        // node-a's late write: from node-a's row at tick 4.5 down to the resource's at 12.5.
+        const FrameArrow* late = nullptr;
+        for (const FrameArrow& a : f.arrows)
+            if (a.late) late = &a;
+        ASSERT_NE(late, nullptr);
+        const Message& m = model.messages.messages[static_cast<std::size_t>(late->message)];
+        EXPECT_EQ(m.sent, 4);
+        EXPECT_EQ(m.arrived, 12);
+        EXPECT_FLOAT_EQ(late->x0, static_cast<float>(f.axis.x_of(4.5)));
+        EXPECT_FLOAT_EQ(late->x1, static_cast<float>(f.axis.x_of(12.5)));
+        EXPECT_FLOAT_EQ(late->y0, f.message_lanes[0].mid_y);
+        EXPECT_FLOAT_EQ(late->y1, f.message_lanes[3].mid_y);
+        EXPECT_TRUE(late->head);
+        // Its middle finds it; a point far from every arrow finds nothing.
+        const FrameHit hit = hit_test(f, (late->x0 + late->x1) * 0.5f, (late->y0 + late->y1) * 0.5f);
+        EXPECT_EQ(hit.arrow, static_cast<std::int32_t>(late - f.arrows.data()));
+        EXPECT_EQ(hit.lane, -1);
+        EXPECT_EQ(hit_test(f, f.plot_x + f.plot_w - 1, f.message_lanes[0].box.y0 + 1).arrow, -1);
+    }
+}
+
+// A run without time on the wire keeps today's frame: no message view, the
+// lanes as high as before.
+TEST(TimelineFrame, NoMessageViewWithoutTimeOnTheWire) {
+    const TextMetrics metrics = estimated_metrics(17, 13);
+    const Strings en = test::string_tables(Lang::en);
+    for (const std::string& name : test::preset_names()) {
+        const LaneModel model = run_scenario(test::load_preset(name)).lanes;
+        const TimelineFrame f = build_timeline_frame(model, whole_run(model, 600), en, metrics);
+        EXPECT_EQ(f.message_lanes.empty(), model.messages.messages.empty()) << name;
+        EXPECT_EQ(f.arrows.empty(), model.messages.messages.empty()) << name;
+        if (model.messages.messages.empty()) {
+            EXPECT_EQ(f.messages_box.h(), 0) << name;
+        }
+    }
+    // A timeline too short for it: the lanes keep the room, no message view.
+    const LaneModel wire = run_scenario(test::load_preset("late-reply")).lanes;
+    EXPECT_TRUE(build_timeline_frame(wire, whole_run(wire, 120), en, metrics).message_lanes.empty());
+}
+
+// Zoomed in, an arrow that leaves the plot is cut at its edge, without its head.
+TEST(TimelineFrame, MessageArrowsAreCutToThePlot) {
+    const LaneModel model = run_scenario(test::load_preset("delayed-write")).lanes;
+    TimelineViewport v = whole_run(model, 600);
+    v.first_tick = 0;
+    v.px_per_tick = (v.width - v.label_w) / 8.0;  // ticks 0 … 8 in view
+    const TimelineFrame f = build_timeline_frame(model, v, test::string_tables(Lang::en), estimated_metrics(17, 13));
+    bool cut = false;
+    for (const FrameArrow& a : f.arrows) {
+        EXPECT_GE(std::min(a.x0, a.x1), f.plot_x - 0.01f);
+        EXPECT_LE(std::max(a.x0, a.x1), f.plot_x + f.plot_w + 0.01f);
+        if (a.late) {
+            cut = true;
+            EXPECT_FALSE(a.head);
+            EXPECT_FLOAT_EQ(a.x1, f.plot_x + f.plot_w);
+        }
+    }
+    EXPECT_TRUE(cut);
+}
+
+// The SVG export paints the message view from the same frame: its titles and
+// each arrow, the late one in its class and saying when it was sent and
+// arrived, and its legend entries.
+TEST(TimelineFrame, SvgPaintsTheMessageView) {
+    const auto svg = [&](const std::string& name, Lang lang) {
+        const LaneModel model = run_scenario(test::load_preset(name)).lanes;
+        SvgOptions o;
+        o.last = model.end_tick;
+        return timeline_svg(model, default_palette(), test::string_tables(lang), o);
+    };
+    const std::string en = svg("delayed-write", Lang::en);
+    EXPECT_NE(en.find(">Redis</text>"), std::string::npos);
+    EXPECT_NE(en.find("<g class=\"message late\"><title>Write from node-a: sent at tick 4, arrived at tick 12."),
+              std::string::npos);
+    const std::string ko = svg("late-reply", Lang::ko);
+    EXPECT_NE(ko.find("<g class=\"message late\"><title>node-a에게 가는 획득 응답: 0틱에 보내 7틱에 도착했습니다."),
+              std::string::npos);
+    // The legend names each look of arrow the run has, once.
+    EXPECT_NE(en.find(">message: sent → arrived</text>"), std::string::npos);
+    EXPECT_NE(en.find(">late message: longer than its link's latency</text>"), std::string::npos);
+    EXPECT_EQ(en.find("lost message"), std::string::npos);  // delayed-write loses none
+    EXPECT_NE(ko.find(">늦은 메시지: 링크의 지연보다 오래 걸림</text>"), std::string::npos);
+    EXPECT_EQ(svg("expiry-takeover", Lang::en).find("class=\"message"), std::string::npos);
+}
+
+// A call that timed out before Redis applied its request (node-a's, held 5
+// ticks by a delay, command timeout 3): its request arrow reaches Redis at
+// tick 6, its reply ends in a cross half-way back to node-a at tick 6, and
+// the SVG's legend names the lost look.
+TEST(TimelineFrame, LostReplyEndsInACrossHalfWay) {
+    const char* json = R"({"name": "lost", "tick_ms": 50, "horizon": 30, "seed": 7,
+        "lock": {"name": "billing", "capacity": 1}, "resource": {"mode": "check"},
+        "defaults": {"lease": 10, "command_timeout": 3}, "network": {"request": 1, "reply": 1, "write": 2},
+        "candidates": [{"name": "node-a", "start": 0, "wait": 20, "action": 5, "writes": [2]},
+                       {"name": "node-b", "start": 1, "wait": 20, "action": 4, "writes": [1]}],
+        "faults": [{"kind": "delay", "node": "node-a", "at": 0, "ticks": 1, "link": "request", "extra": 5}]})";
+    auto parsed = sim::parse_scenario(json, "<lost>");
+    ASSERT_TRUE(parsed.ok()) << parsed.error().to_string();
+    const LaneModel model = run_scenario(std::move(parsed).value()).lanes;
+    const TimelineFrame f =
+        build_timeline_frame(model, whole_run(model, 600), test::string_tables(Lang::en), estimated_metrics(17, 13));
+    ASSERT_EQ(f.message_lanes.size(), 4u);
+    const float node_a = f.message_lanes[0].mid_y, redis = f.message_lanes[2].mid_y;
+    int lost = 0;
+    for (const FrameArrow& a : f.arrows) {
+        const Message& m = model.messages.messages[static_cast<std::size_t>(a.message)];
+        if (!a.lost) continue;
+        ++lost;
+        EXPECT_EQ(m.kind, MessageKind::reply);
+        EXPECT_EQ(m.sent, 6);
+        EXPECT_FLOAT_EQ(a.y0, redis);
+        EXPECT_FLOAT_EQ(a.y1, (redis + node_a) * 0.5f);
+        EXPECT_FLOAT_EQ(a.x1, static_cast<float>(f.axis.x_of(6.5)));
+    }
+    EXPECT_EQ(lost, 1);
+    SvgOptions o;
+    o.last = model.end_tick;
+    const std::string svg = timeline_svg(model, default_palette(), test::string_tables(Lang::ko), o);
+    EXPECT_NE(svg.find("<g class=\"message lost\">"), std::string::npos);
+    EXPECT_NE(svg.find(">유실된 메시지: 읽히지 않았거나 응답이 없음</text>"), std::string::npos);
+}
+
+// Zoomed out over a long run, the messages of one node and kind that fall on
+// the same pixels are one arrow: the frame holds at most one per pixel
+// column, node, kind and look, not one per message.
+TEST(TimelineFrame, MessagesOnTheSamePixelsAreOneArrow) {
+    sim::GeneratorOptions o;
+    o.candidates = 3;
+    o.horizon = 40000;
+    o.seed = 11;
+    o.latencies = true;
+    auto parsed = sim::parse_scenario(sim::generate_scenario(o), "<generated>");
+    ASSERT_TRUE(parsed.ok()) << parsed.error().to_string();
+    const LaneModel model = run_scenario(std::move(parsed).value()).lanes;
+    const TimelineFrame f =
+        build_timeline_frame(model, whole_run(model, 600), test::string_tables(Lang::en), estimated_metrics(17, 13));
+    ASSERT_FALSE(f.message_lanes.empty());
+    const std::size_t bound =
+        static_cast<std::size_t>(f.plot_w + 2) * model.messages.nodes.size() * 3 * 3;  // columns, nodes, kinds, looks
+    EXPECT_GT(model.messages.messages.size(), 2 * f.arrows.size());
+    EXPECT_LE(f.arrows.size(), bound);
+    EXPECT_GT(f.arrows.size(), 100u);
 }

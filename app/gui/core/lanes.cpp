@@ -306,6 +306,8 @@ LaneModel LaneRecorder::finish(const sim::Timeline& timeline) {
     model.resource = resource_;
     model.end_tick = timeline.end_tick();
     model.clocks = clock_tracks(timeline.scenario(), model.end_tick);
+    if (trace_has_wire_time(trace) || scenario_has_wire_time(timeline.scenario()))
+        model.messages = message_track(trace, node_links(timeline.scenario()));
     model.event_count = trace.events.size();
     model.candidate_lanes = n_nodes_;
     model.lanes = std::move(lanes_);

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "clock_lanes.hpp"
+#include "message_lanes.hpp"
 #include "leasescope/sim/simulation.hpp"
 
 namespace leasescope::gui {
@@ -110,6 +111,7 @@ struct LaneModel {
     std::size_t event_count = 0;
     std::int32_t candidate_lanes = 0;
     std::vector<ClockTrack> clocks;  // the clocks that are not true time: the clock lanes under the others
+    MessageTrack messages;           // the message view's data; empty without time on the wire (model.md §16)
     bool operator==(const LaneModel&) const = default;
 };
 

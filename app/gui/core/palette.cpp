@@ -168,6 +168,9 @@ Palette high_contrast_palette() {
     p.grid = {120, 120, 120, 255};
     p.playhead = {0, 0, 0, 255};
     p.focus = {230, 159, 0, 255};
+    p.message = {60, 60, 60, 255};
+    p.message_late = {204, 121, 167, 255};  // Okabe–Ito's purple
+    p.message_lost = {213, 94, 0, 255};     // … vermillion
     const Rgba blue{0, 114, 178, 255}, orange{230, 159, 0, 255}, vermillion{213, 94, 0, 255}, sky{86, 180, 233, 255},
         purple{204, 121, 167, 255}, yellow{240, 228, 66, 255}, black{0, 0, 0, 255}, grey{150, 150, 150, 255},
         dark_blue{0, 60, 120, 255};

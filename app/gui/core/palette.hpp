@@ -32,6 +32,11 @@ struct Palette {
     Rgba grid{205, 208, 212, 255};
     Rgba playhead{20, 90, 200, 255};
     Rgba focus{255, 150, 0, 255};  // the tour's pointer
+    // The message view (model.md §16): a message on time, one that took
+    // longer than its link's latency, and the cross of one that never arrived.
+    Rgba message{110, 116, 128, 255};
+    Rgba message_late{196, 64, 160, 255};
+    Rgba message_lost{200, 30, 45, 255};
 
     Rgba of(SpanKind k) const { return span[static_cast<int>(k)]; }
     Rgba of(MarkerKind k) const { return marker[static_cast<int>(k)]; }

@@ -1,6 +1,9 @@
 // The timeline written as an SVG picture with its legend (svg.hpp).
 #include "svg.hpp"
 
+#include <algorithm>
+#include <cmath>
+
 #include <fmt/format.h>
 
 #include "lane_layout.hpp"
@@ -122,6 +125,15 @@ float svg_legend(const LaneModel& model, const Palette& pal, const Strings& s, f
         const float x = add_entry(text);
         out += svg_mark(k, x + 8, ly - 5, 6.5f, pal, text);
     }
+    for (const MessageLook look : message_looks(model.messages)) {  // the message view's arrows
+        const float x = add_entry(s.tr(message_look_key(look)));
+        const Rgba ink = look == MessageLook::lost   ? pal.message_lost
+                         : look == MessageLook::late ? pal.message_late
+                                                     : pal.message;
+        out += fmt::format(
+            "<line x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\" stroke=\"{}\" stroke-width=\"2\"/>\n", x,
+            ly - 5, x + 16, ly - 5, ink.hex());
+    }
     return ly + 24;
 }
 
@@ -242,6 +254,40 @@ void svg_clocks(const TimelineFrame& f, const Palette& pal, std::string& out) {
     }
 }
 
+// The message view, as the screen's painter draws it; each arrow says in its
+// <title> when it was sent and arrived.
+void svg_messages(const LaneModel& model, const TimelineFrame& f, const Palette& pal, const Strings& s,
+                  std::string& out) {
+    for (std::size_t i = 0; i < f.message_lanes.size(); ++i) {
+        const FrameMessageLane& ml = f.message_lanes[i];
+        out += rect(ml.box, (i % 2 == 0 ? pal.lane_even : pal.lane_odd).hex());
+        out += fmt::format("<line x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\" stroke=\"{}\"/>\n", f.plot_x,
+                           ml.mid_y, ml.box.x1, ml.mid_y, pal.grid.hex());
+        out +=
+            fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" fill=\"{}\" font-size=\"{:.0f}\">{}</text>\n", ml.title_box.x0,
+                        ml.title_box.y0 + small_px * 0.85f, pal.text.hex(), small_px, svg_escape(ml.title));
+    }
+    for (const FrameArrow& a : f.arrows) {
+        const Rgba ink = a.lost ? pal.message_lost : a.late ? pal.message_late : pal.message;
+        out += fmt::format("<g class=\"message{}{}\"><title>{}</title>", a.late ? " late" : "", a.lost ? " lost" : "",
+                           svg_escape(message_summary(model.messages, a.message, s)));
+        out += fmt::format(
+            "<line x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\" stroke=\"{}\" stroke-width=\"{}\"/>", a.x0,
+            a.y0, a.x1, a.y1, ink.hex(), a.late ? "2.5" : "1.5");
+        if (a.head && a.lost) {
+            out += fmt::format("<path d=\"M{0:.1f} {1:.1f}l8 8m0 -8l-8 8\" stroke=\"{2}\" stroke-width=\"2\"/>",
+                               a.x1 - 4, a.y1 - 4, ink.hex());
+        } else if (a.head) {
+            const float dx = a.x1 - a.x0, dy = a.y1 - a.y0, len = std::max(1e-3f, std::hypot(dx, dy));
+            const float ux = dx / len, uy = dy / len;
+            out += fmt::format("<polygon points=\"{:.1f},{:.1f} {:.1f},{:.1f} {:.1f},{:.1f}\" fill=\"{}\"/>", a.x1,
+                               a.y1, a.x1 - ux * 6 - uy * 3, a.y1 - uy * 6 + ux * 3, a.x1 - ux * 6 + uy * 3,
+                               a.y1 - uy * 6 - ux * 3, ink.hex());
+        }
+        out += "</g>\n";
+    }
+}
+
 }  // namespace
 
 // The SVG painter of the timeline's frame (core/timeline_frame.hpp): the same
@@ -257,6 +303,7 @@ std::string timeline_svg(const LaneModel& model, const Palette& pal, const Strin
     v.lane_h_min = v.lane_h_max = lane_h;
     v.height = v.ruler_h + lane_h * static_cast<float>(model.lanes.size());
     v.height += clock_strip_h(model, v);
+    v.height += message_strip_want_h(model, v);
     const TimeAxis axis = fit_axis(o.first, o.last + 1, v.x + v.label_w, v.width - v.label_w);
     v.first_tick = axis.first_tick;
     v.px_per_tick = axis.px_per_tick;
@@ -264,7 +311,7 @@ std::string timeline_svg(const LaneModel& model, const Palette& pal, const Strin
     v.resource_until = o.playhead >= 0 ? o.playhead : tick_none;
     v.state_square_w = 0;
     const TimelineFrame f = build_timeline_frame(model, v, s, estimated_metrics(font_px, small_px));
-    const float lanes_bottom = f.lanes_y + f.content_h + clock_strip_h(model, v);
+    const float lanes_bottom = f.lanes_y + f.content_h + clock_strip_h(model, v) + message_strip_h(model, v);
 
     std::string legend;
     const float height = svg_legend(model, pal, s, o.width_px, lanes_bottom + 28, legend);
@@ -282,6 +329,7 @@ std::string timeline_svg(const LaneModel& model, const Palette& pal, const Strin
     svg_ruler(f, pal, o, lanes_bottom, out);
     svg_lanes(f, pal, o.width_px, out);
     svg_clocks(f, pal, out);
+    svg_messages(model, f, pal, s, out);
     if (o.mark_tick >= o.first && o.mark_tick <= o.last) {
         // A dashed line through the middle of the marked tick's cell, under
         // the marks and words (none hides behind it), and its label.

@@ -3,6 +3,7 @@
 #include "timeline_frame.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <functional>
 
@@ -15,7 +16,7 @@ void place_rows(const LaneModel& model, const TimelineViewport& view, TimelineFr
     f.plot_x = view.x + view.label_w;
     f.plot_w = std::max(50.0f, view.width - view.label_w);
     f.lanes_y = view.y + view.ruler_h;
-    f.lanes_h = std::max(40.0f, view.height - view.ruler_h - clock_strip_h(model, view));
+    f.lanes_h = std::max(40.0f, view.height - view.ruler_h - clock_strip_h(model, view) - message_strip_h(model, view));
     const auto n = static_cast<std::int32_t>(model.lanes.size());
     f.lane_h = std::clamp(f.lanes_h / static_cast<float>(std::max(1, n)), view.lane_h_min, view.lane_h_max);
     f.content_h = f.lane_h * static_cast<float>(n);
@@ -208,7 +209,113 @@ void place_clocks(const LaneModel& model, const TimelineViewport& view, const St
         place_clock(model, ci, y, h, view, strings, metrics, f);
 }
 
+// The message view's row height: a title in the small font (80 % of the
+// body's line) and room for a slope.
+float message_lane_h(const TimelineViewport& view) { return std::max(view.title_h * 0.8f, 15.0f * view.scale); }
+
+// One arrow from (x0, y0) to (x1, y1), cut to the plot's columns (none when
+// it is all outside them); its head only where its end is in view.
+void place_arrow(const Message& m, std::int32_t index, std::pair<float, float> from, std::pair<float, float> to,
+                 TimelineFrame& f) {
+    auto [x0, y0] = from;
+    auto [x1, y1] = to;
+    const float lo = f.plot_x, hi = f.plot_x + f.plot_w;
+    if (std::max(x0, x1) < lo || std::min(x0, x1) > hi) return;
+    FrameArrow a;
+    a.message = index;
+    a.late = m.late;
+    a.lost = m.lost;
+    a.head = x1 >= lo && x1 <= hi;
+    const auto cut = [&](float& x, float& y, float ox, float oy) {
+        const float edge = std::clamp(x, lo, hi);
+        if (edge == x || x == ox) return;
+        y = oy + (y - oy) * (edge - ox) / (x - ox);
+        x = edge;
+    };
+    cut(x0, y0, x1, y1);
+    cut(x1, y1, x0, y0);
+    a.x0 = x0, a.y0 = y0, a.x1 = x1, a.y1 = y1;
+    a.hit = Box{std::min(x0, x1) - 4, std::min(y0, y1) - 4, std::max(x0, x1) + 4, std::max(y0, y1) + 4};
+    f.arrows.push_back(a);
+}
+
+void place_message_lanes(const LaneModel& model, float y, float h, const TimelineViewport& view, const Strings& strings,
+                         const TextMetrics& metrics, TimelineFrame& f) {
+    TextMetrics small = metrics;  // the titles are in the small font
+    small.body_width = metrics.small_width;
+    const float tx = view.x + 6;
+    for (std::string& title : message_titles(model.messages, strings)) {
+        FrameMessageLane ml;
+        ml.box = Box{view.x, y, f.plot_x + f.plot_w, y + h};
+        ml.mid_y = y + h * 0.5f;
+        ml.title = fit_title(title, f.plot_x - tx - 4, small);
+        const float ty = y + (h - metrics.small_h) * 0.5f;
+        ml.title_box = Box{tx, ty, tx + metrics.small_width(ml.title), ty + metrics.small_h};
+        f.message_lanes.push_back(std::move(ml));
+        y += h;
+    }
+    f.messages_box = Box{view.x, f.message_lanes.front().box.y0, f.plot_x + f.plot_w, y};
+}
+
+// The message view: its lanes, then an arrow per message whose ticks meet
+// the view; a lost one ends half-way to where it went, at the tick it was
+// given up (its cross).
+void place_messages(const LaneModel& model, const TimelineViewport& view, const Strings& strings,
+                    const TextMetrics& metrics, TimelineFrame& f) {
+    if (message_strip_h(model, view) <= 0) return;
+    const float top = f.clocks.empty() ? f.lanes_y + std::min(f.lanes_h, f.content_h - f.scroll_y) + f.hint_box.h()
+                                       : f.clocks.back().box.y1;
+    place_message_lanes(model, top, message_lane_h(view), view, strings, metrics, f);
+    const MessageTrack& track = model.messages;
+    const auto nodes = static_cast<std::size_t>(track.nodes.size());
+    const float store_y = f.message_lanes[nodes].mid_y, resource_y = f.message_lanes[nodes + 1].mid_y;
+    const auto x_of = [&](Tick t) { return static_cast<float>(f.axis.x_of(static_cast<double>(t) + 0.5)); };
+    // Zoomed out, the messages of one node and kind fall on the same pixels:
+    // the first of them stands for the others (as a folded mark does).
+    using Key = std::array<long, 3>;  // send pixel, arrival pixel, look
+    std::vector<Key> last(nodes * 3, Key{-1, -1, -1});
+    for (std::size_t i = 0; i < track.messages.size(); ++i) {
+        const Message& m = track.messages[i];
+        const Key key{std::lround(x_of(m.sent)), std::lround(x_of(m.arrived)), m.lost ? 2 : m.late ? 1 : 0};
+        Key& seen = last[static_cast<std::size_t>(m.node) * 3 + static_cast<std::size_t>(m.kind)];
+        if (key == seen) continue;
+        seen = key;
+        const float node_y = f.message_lanes[static_cast<std::size_t>(m.node)].mid_y;
+        float from_y = node_y, to_y = m.kind == MessageKind::write ? resource_y : store_y;
+        if (m.kind == MessageKind::reply) std::swap(from_y, to_y);
+        if (m.lost) to_y = (from_y + to_y) * 0.5f;
+        place_arrow(m, static_cast<std::int32_t>(i), {x_of(m.sent), from_y}, {x_of(m.arrived), to_y}, f);
+    }
+}
+
 }  // namespace
+
+float message_strip_want_h(const LaneModel& model, const TimelineViewport& view) {
+    if (model.messages.messages.empty()) return 0;
+    return static_cast<float>(model.messages.nodes.size() + 2) * message_lane_h(view);
+}
+
+float message_strip_h(const LaneModel& model, const TimelineViewport& view) {
+    const float want = message_strip_want_h(model, view);
+    const float room = view.height - view.ruler_h - clock_strip_h(model, view);
+    // Beside lanes that all keep their lowest height, or in at most 45 % of
+    // the room when the lanes scroll anyway.
+    const float lanes_min = view.lane_h_min * static_cast<float>(model.lanes.size());
+    return want + lanes_min <= room || want <= room * 0.45f ? want : 0.0f;
+}
+
+float frame_bottom(const TimelineFrame& f) {
+    if (f.messages_box.h() > 0) return f.messages_box.y1;
+    if (!f.clocks.empty()) return f.clocks.back().box.y1;
+    return f.lanes_y + f.lanes_h + f.hint_box.h();
+}
+
+std::vector<std::string> message_titles(const MessageTrack& messages, const Strings& strings) {
+    std::vector<std::string> out = messages.nodes;
+    out.push_back(strings.tr("lane.msg_store"));
+    out.push_back(strings.tr("lane.resource"));
+    return out;
+}
 
 float clock_strip_h(const LaneModel& model, const TimelineViewport& view) {
     return static_cast<float>(model.clocks.size()) * std::max(view.title_h * 2.0f, 22.0f * view.scale);
@@ -265,11 +372,34 @@ TimelineFrame build_timeline_frame(const LaneModel& model, const TimelineViewpor
     f.ruler = layout_ruler(f.axis, f.plot_x, f.plot_w, view.y, view.ruler_h, view.playhead, metrics);
     place_hint(f, strings, metrics);
     place_clocks(model, view, strings, metrics, f);
+    place_messages(model, view, strings, metrics, f);
     return f;
+}
+
+// The arrow nearest to (x, y), within 4 points of its line, or -1.
+static std::int32_t arrow_at(const TimelineFrame& f, float x, float y) {
+    std::int32_t best = -1;
+    float best_d = 4.0f;
+    for (std::size_t i = 0; i < f.arrows.size(); ++i) {
+        const FrameArrow& a = f.arrows[i];
+        if (x < a.hit.x0 || x > a.hit.x1 || y < a.hit.y0 || y > a.hit.y1) continue;
+        const float dx = a.x1 - a.x0, dy = a.y1 - a.y0, len2 = dx * dx + dy * dy;
+        const float t = len2 > 0 ? std::clamp(((x - a.x0) * dx + (y - a.y0) * dy) / len2, 0.0f, 1.0f) : 0.0f;
+        const float d = std::hypot(x - (a.x0 + t * dx), y - (a.y0 + t * dy));
+        if (d <= best_d) {
+            best_d = d;
+            best = static_cast<std::int32_t>(i);
+        }
+    }
+    return best;
 }
 
 FrameHit hit_test(const TimelineFrame& f, float x, float y) {
     FrameHit hit;
+    if (f.messages_box.h() > 0 && y >= f.messages_box.y0 && y < f.messages_box.y1) {
+        if (x >= f.plot_x) hit.arrow = arrow_at(f, x, y);
+        return hit;
+    }
     if (y < f.lanes_y || y >= f.lanes_y + f.lanes_h) return hit;
     for (const FrameLane& fl : f.lanes)
         if (y >= fl.box.y0 && y < fl.box.y1) hit.lane = fl.lane;

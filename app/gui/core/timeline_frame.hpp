@@ -68,6 +68,23 @@ struct FrameClockLane {
     std::vector<std::pair<float, float>> line;  // the offset, as a polyline in screen points
 };
 
+// The message view (under the clock lanes, only when the run has time on
+// the wire, message_lanes.hpp): a thin lane per node that sends, one for
+// Redis and one for the resource, and an arrow per message from the middle
+// of its send tick to the middle of its arrival tick (model.md §16.6).
+struct FrameMessageLane {
+    std::string title;  // the node's name, "Redis", "resource" / "자원", fitted to the titles' column
+    Box box, title_box;
+    float mid_y = 0;  // where arrows leave and arrive
+};
+struct FrameArrow {
+    std::int32_t message = 0;              // index into the model's messages
+    float x0 = 0, y0 = 0, x1 = 0, y1 = 0;  // the send to the arrival (a lost one: to its cross, half-way), in the plot
+    bool head = true;                      // the arrival is in view: the arrowhead (or the cross) is drawn there
+    bool late = false, lost = false;
+    Box hit;  // the segment's box, a few points wider (hit_test also measures the distance to it)
+};
+
 struct TimelineFrame {
     float left = 0, top = 0;  // the whole timeline's top left (titles' column, ruler)
     float plot_x = 0, plot_w = 0;
@@ -85,8 +102,20 @@ struct TimelineFrame {
     // Lanes out of view: the hint's words and strip, the scrollbar and its thumb (empty boxes: all in view).
     std::string hint;
     Box hint_box, hint_text, scrollbar, thumb;
-    std::vector<FrameClockLane> clocks;  // under the lanes (and the hint); empty when every clock is true time
+    std::vector<FrameClockLane> clocks;           // under the lanes (and the hint); empty when every clock is true time
+    std::vector<FrameMessageLane> message_lanes;  // under the clock lanes; empty without time on the wire
+    std::vector<FrameArrow> arrows;
+    Box messages_box;  // the message view's rows (empty: none)
 };
+
+// The height the message view wants under the lanes and clocks, and the
+// height it gets: 0 without time on the wire, or when the lanes would not
+// all keep their lowest height beside it and it would take more than 45 %
+// of the timeline's height under the ruler (the lanes keep priority).
+float message_strip_want_h(const LaneModel& model, const TimelineViewport& view);
+float message_strip_h(const LaneModel& model, const TimelineViewport& view);
+// The lowest point of the frame: its lanes (and hint), clock lanes and message view.
+float frame_bottom(const TimelineFrame& frame);
 
 // The height the clock lanes take under the lanes (0 without a clock that is not true time).
 float clock_strip_h(const LaneModel& model, const TimelineViewport& view);
@@ -95,6 +124,8 @@ float clock_strip_h(const LaneModel& model, const TimelineViewport& view);
 std::string lane_title(const Lane& lane, const Strings& strings);
 // The title of a clock lane ("Redis's clock", "node-a의 시계").
 std::string clock_title(const ClockTrack& clock, const Strings& strings);
+// The titles of the message view's lanes: its nodes, then Redis and the resource.
+std::vector<std::string> message_titles(const MessageTrack& messages, const Strings& strings);
 
 // Only the geometry: the plot, the lane height, the scrolling (clamped) and
 // the lanes in view (what the view's mouse handling needs before drawing).
@@ -109,6 +140,7 @@ struct FrameHit {
     std::int32_t lane = -1;
     std::int32_t mark = -1;
     std::int32_t span = -1;
+    std::int32_t arrow = -1;  // index into frame.arrows (lane, mark and span stay -1)
 };
 FrameHit hit_test(const TimelineFrame& frame, float x, float y);
 

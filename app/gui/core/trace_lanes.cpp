@@ -38,6 +38,7 @@ LaneModel build_trace_lanes(const sim::Trace& trace, sim::ResourceMode mode) {
     model.lanes.push_back(std::move(store));
     model.end_tick = end;
     model.event_count = trace.events.size();
+    if (trace_has_wire_time(trace)) model.messages = message_track(trace, {});  // no scenario: latencies unknown, 0
     return model;
 }
 

@@ -20,6 +20,44 @@ void wrap_before(float next_w) {
     if (ImGui::GetItemRectMax().x + 14 + next_w < right) ImGui::SameLine(0, 14);
 }
 
+// The mouse hint only where the lanes keep room; else it waits in a tooltip.
+void draw_mouse_hint(const FrameContext& ctx) {
+    if (ImGui::GetContentRegionAvail().y > ImGui::GetFontSize() * 16) {
+        ImGui::TextDisabled("%s", ctx.tr("timeline.hint"));
+    } else {
+        wrap_before(ImGui::CalcTextSize("(?)").x);
+        ImGui::TextDisabled("(?)");
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", ctx.tr("timeline.hint"));
+    }
+}
+
+Rgba message_ink(const Palette& pal, MessageLook look) {
+    return look == MessageLook::lost ? pal.message_lost : look == MessageLook::late ? pal.message_late : pal.message;
+}
+
+// The message view's entries (message_lanes.hpp): a short arrow, or one
+// ending in a cross, in each look's colour.
+void draw_message_entries(const FrameContext& ctx, ImDrawList* dl, float h, bool& first) {
+    for (const MessageLook look : message_looks(ctx.lanes.messages)) {
+        const char* text = ctx.tr(message_look_key(look));
+        if (!first) wrap_before(h * 1.6f + 4 + ImGui::CalcTextSize(text).x);
+        first = false;
+        const ImVec2 p = ImGui::GetCursorScreenPos();
+        const ImU32 ink = col(message_ink(ctx.palette, look));
+        const float y = p.y + h * 0.5f, x1 = p.x + h * 1.5f;
+        dl->AddLine(ImVec2(p.x, y), ImVec2(x1, y), ink, look == MessageLook::late ? 2.5f : 1.5f);
+        if (look == MessageLook::lost) {
+            dl->AddLine(ImVec2(x1 - 4, y - 4), ImVec2(x1 + 4, y + 4), ink, 2.0f);
+            dl->AddLine(ImVec2(x1 - 4, y + 4), ImVec2(x1 + 4, y - 4), ink, 2.0f);
+        } else {
+            dl->AddTriangleFilled(ImVec2(x1, y), ImVec2(x1 - 6, y - 3), ImVec2(x1 - 6, y + 3), ink);
+        }
+        ImGui::Dummy(ImVec2(h * 1.6f, h));
+        ImGui::SameLine(0, 4);
+        ImGui::TextUnformatted(text);
+    }
+}
+
 }  // namespace
 
 void TimelineLegend::refresh_present(const FrameContext& ctx) {
@@ -120,14 +158,8 @@ void TimelineLegend::draw_entries(const FrameContext& ctx) {
         ImGui::SameLine(0, 3);
         ImGui::TextUnformatted(text);
     }
-    // The mouse hint only where the lanes keep room; else it waits in a tooltip.
-    if (ImGui::GetContentRegionAvail().y > ImGui::GetFontSize() * 16) {
-        ImGui::TextDisabled("%s", ctx.tr("timeline.hint"));
-    } else {
-        wrap_before(ImGui::CalcTextSize("(?)").x);
-        ImGui::TextDisabled("(?)");
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", ctx.tr("timeline.hint"));
-    }
+    draw_message_entries(ctx, dl, h, first);
+    draw_mouse_hint(ctx);
     ImGui::PopFont();
     ImGui::Spacing();
 }
@@ -364,6 +396,43 @@ void paint_clocks(const FrameContext& ctx, const TimelineFrame& f, ImDrawList* d
     }
 }
 
+// The message view: thin rows (a node's, Redis's, the resource's) and an
+// arrow per message, a late one thicker in its own colour, a lost one ending
+// in a cross (message_lanes.hpp).
+void paint_messages(const FrameContext& ctx, const TimelineFrame& f, ImDrawList* dl) {
+    const float px = ctx.fonts.small->FontSize;
+    for (std::size_t i = 0; i < f.message_lanes.size(); ++i) {
+        const FrameMessageLane& ml = f.message_lanes[i];
+        dl->AddRectFilled(ImVec2(ml.box.x0, ml.box.y0), ImVec2(ml.box.x1, ml.box.y1),
+                          col(i % 2 == 0 ? ctx.palette.lane_even : ctx.palette.lane_odd));
+        dl->AddLine(ImVec2(f.plot_x, ml.mid_y), ImVec2(ml.box.x1, ml.mid_y), col(ctx.palette.grid));
+        dl->AddText(ctx.fonts.small, px, ImVec2(ml.title_box.x0, ml.title_box.y0), col(ctx.palette.text),
+                    ml.title.c_str());
+    }
+    if (!f.message_lanes.empty())
+        dl->AddLine(ImVec2(f.messages_box.x0, f.messages_box.y0), ImVec2(f.messages_box.x1, f.messages_box.y0),
+                    col(ctx.palette.text_dim));
+    const float k = ctx.scale;
+    for (const FrameArrow& a : f.arrows) {
+        const Rgba ink = message_ink(ctx.palette, a.lost   ? MessageLook::lost
+                                                  : a.late ? MessageLook::late
+                                                           : MessageLook::on_time);
+        const float w = (a.late ? 2.5f : 1.5f) * k;
+        dl->AddLine(ImVec2(a.x0, a.y0), ImVec2(a.x1, a.y1), col(ink), w);
+        if (!a.head) continue;
+        if (a.lost) {
+            const float c = 4.0f * k;
+            dl->AddLine(ImVec2(a.x1 - c, a.y1 - c), ImVec2(a.x1 + c, a.y1 + c), col(ink), 2.0f * k);
+            dl->AddLine(ImVec2(a.x1 - c, a.y1 + c), ImVec2(a.x1 + c, a.y1 - c), col(ink), 2.0f * k);
+            continue;
+        }
+        const float dx = a.x1 - a.x0, dy = a.y1 - a.y0, len = std::max(1e-3f, std::hypot(dx, dy));
+        const float ux = dx / len, uy = dy / len, h = 6.0f * k, s = 3.0f * k;
+        dl->AddTriangleFilled(ImVec2(a.x1, a.y1), ImVec2(a.x1 - ux * h - uy * s, a.y1 - uy * h + ux * s),
+                              ImVec2(a.x1 - ux * h + uy * s, a.y1 - uy * h - ux * s), col(ink));
+    }
+}
+
 }  // namespace
 
 void paint_frame(const FrameContext& ctx, const FramePaint& p, ImDrawList* still, ImDrawList* live) {
@@ -383,6 +452,7 @@ void paint_frame(const FrameContext& ctx, const FramePaint& p, ImDrawList* still
     for (const PlacedLabel& pl : p.frame.layout.labels) draw_label(ctx, layer(pl.lane), pl);
     paint_scroll_hint(ctx, p.frame, live);
     paint_clocks(ctx, p.frame, still);
+    paint_messages(ctx, p.frame, still);
 }
 
 void probe_frame(const LaneModel& model, const TimelineFrame& f) {
@@ -400,6 +470,8 @@ void probe_frame(const LaneModel& model, const TimelineFrame& f) {
         probe::drawn(DrawnKind::lane_title, fl.title, rect(fl.title_box), titles, hint);
     }
     probe::timeline(shown, static_cast<int>(model.lanes.size()), hint);
+    for (const FrameMessageLane& ml : f.message_lanes)  // the message view's titles, in its rows
+        probe::drawn(DrawnKind::lane_title, ml.title, rect(ml.title_box), rect(ml.box), false);
     for (const PlacedMark& pm : f.layout.marks) {
         const Marker& m = model.lanes[static_cast<std::size_t>(pm.lane)].markers[static_cast<std::size_t>(pm.marker)];
         const std::string what = std::string(marker_kind_name(pm.kind)) + " t" + std::to_string(m.tick);
@@ -425,6 +497,10 @@ void probe_frame(const LaneModel& model, const TimelineFrame& f) {
 }
 
 std::string hit_words(const FrameContext& ctx, const FramePaint& p, const sim::Trace& trace, const FrameHit& hit) {
+    if (hit.arrow >= 0) {
+        const FrameArrow& a = p.frame.arrows[static_cast<std::size_t>(hit.arrow)];
+        return message_words(p.model.messages, a.message, trace, ctx.strings);
+    }
     if (hit.lane < 0) return {};
     const Lane& lane = p.model.lanes[static_cast<std::size_t>(hit.lane)];
     if (hit.mark >= 0) {

@@ -120,6 +120,14 @@ void draw_state(const FrameContext& ctx, const Run& run) {
 // divergence's label). When the rows would get lower than a lane's title,
 // they keep that height and scroll by `scroll_y`, with a scrollbar and a hint
 // (the main view's rule), and the divergence's label gives its room to them.
+// The height of a run's message view here (0 without time on the wire).
+float compare_messages_h(const FrameContext& ctx, const Run& run) {
+    TimelineViewport v;
+    v.scale = ctx.scale;
+    v.title_h = ImGui::GetFontSize() + 2;
+    return message_strip_want_h(run.lanes, v);
+}
+
 TimelineViewport compare_viewport(const FrameContext& ctx, const Run& run, Tick t_end, float height, float scroll_y) {
     const float em = ImGui::GetFontSize();
     const ImVec2 p0 = ImGui::GetCursorScreenPos();
@@ -130,9 +138,10 @@ TimelineViewport compare_viewport(const FrameContext& ctx, const Run& run, Tick 
     v.label_w = em * 6.0f;
     v.ruler_h = em + 10;
     const auto lanes = static_cast<float>(std::max<std::size_t>(1, run.lanes.lanes.size()));
-    const float row_h = std::clamp((height - v.ruler_h - em * 1.4f) / lanes, 6.0f, em * 1.35f);
+    const float messages_h = compare_messages_h(ctx, run);  // under the lanes
+    const float row_h = std::clamp((height - v.ruler_h - em * 1.4f - messages_h) / lanes, 6.0f, em * 1.35f);
     v.lane_h_min = v.lane_h_max = row_h;
-    v.height = v.ruler_h + row_h * lanes;
+    v.height = v.ruler_h + row_h * lanes + messages_h;
     v.title_h = em + 2;
     if (row_h < v.title_h) {
         v.lane_h_min = v.lane_h_max = std::max(v.title_h, 20.0f * ctx.scale);  // the main view's least lane
@@ -172,7 +181,10 @@ void draw_lanes(const FrameContext& ctx, const Run& run, Tick t_end, Tick diverg
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const float bottom = f.lanes_y + std::min(f.lanes_h, f.content_h - f.scroll_y);
     const bool scrolls = f.scrollbar.h() > 0;
-    dl->PushClipRect(ImVec2(v.x, v.y), ImVec2(v.x + v.width, bottom + f.hint_box.h() + 2), true);
+    // The message view, when the run has one, is under the lanes: the clip,
+    // the divergence's label and the mouse reach its bottom.
+    const float under = f.messages_box.h() > 0 ? f.messages_box.y1 : bottom;
+    dl->PushClipRect(ImVec2(v.x, v.y), ImVec2(v.x + v.width, std::max(bottom + f.hint_box.h(), under) + 2), true);
     draw_ruler(ctx, dl, f.axis, ImVec2(v.x, v.y), f.plot_x, f.plot_w, v.ruler_h);
     // Scrolled lanes stay under the ruler.
     if (scrolls) dl->PushClipRect(ImVec2(v.x, f.lanes_y), ImVec2(v.x + v.width, bottom + f.hint_box.h()), true);
@@ -186,17 +198,18 @@ void draw_lanes(const FrameContext& ctx, const Run& run, Tick t_end, Tick diverg
             dl->AddLine(ImVec2(x, y0), ImVec2(x, y1), col(ctx.palette.focus), 3.0f);
     }
     dl->PopClipRect();
-    if (divergence >= 0 && !scrolls) draw_divergence_label(ctx, f, divergence, bottom);
+    if (divergence >= 0 && !scrolls) draw_divergence_label(ctx, f, divergence, under);
     const ImVec2 mouse = ImGui::GetIO().MousePos;
     ImGui::SetCursorScreenPos(ImVec2(f.plot_x, v.y));
-    ImGui::InvisibleButton(run.id, ImVec2(f.plot_w, std::max(1.0f, bottom - v.y)));
+    ImGui::InvisibleButton(run.id, ImVec2(f.plot_w, std::max(1.0f, under - v.y)));
     const bool hovered = ImGui::IsItemHovered();
     if (ImGui::IsItemActive() && ImGui::IsMouseDown(0)) {
         const auto t = static_cast<Tick>(std::floor(f.axis.tick_at(mouse.x)));
         if (t != ctx.playhead) out.push_back(command::Seek{std::clamp<Tick>(t, 0, t_end)});
         if (scrolls) *scroll = std::max(0.0f, *scroll - ImGui::GetIO().MouseDelta.y);  // the hint's "drag"
     }
-    const float after = scrolls ? bottom + f.hint_box.h() + 4 : bottom + ImGui::GetFontSize() * 1.4f + 2;
+    const float after =
+        scrolls ? std::max(bottom + f.hint_box.h(), under) + 4 : under + ImGui::GetFontSize() * 1.4f + 2;
     ImGui::SetCursorScreenPos(ImVec2(v.x, after));
     if (!hovered) return;
     const float wheel = ImGui::GetIO().MouseWheel;
@@ -374,7 +387,8 @@ void draw_compare(const FrameContext& ctx, const ComparePair& pair, Commands& ou
         // The lanes get what they need up to two thirds; the state columns the rest
         // (on a cramped screen, what the lanes leave, when it holds a few lines).
         const float avail = ImGui::GetContentRegionAvail().y;
-        const float need = em * (2.8f + 1.35f * static_cast<float>(run.lanes.lanes.size()));
+        const float need =
+            em * (2.8f + 1.35f * static_cast<float>(run.lanes.lanes.size())) + compare_messages_h(ctx, run);
         const float lanes_h = cramped ? std::min(avail, need) : std::min(avail * 0.64f, need);
         draw_lanes(ctx, run, t_end, r == 0 ? mark_a : mark_b, lanes_h, out);
         if (!cramped || ImGui::GetContentRegionAvail().y >= em * 2.5f) draw_state(ctx, run);

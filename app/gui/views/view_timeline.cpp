@@ -26,9 +26,11 @@ public:
             return;
         }
         // Every lane at its smallest height, under the ruler.
-        const float lanes_need_h = ImGui::GetFontSize() + 10 +
-                                   static_cast<float>(ctx.lanes.lanes.size()) * 20.0f * ctx.scale +
-                                   static_cast<float>(ctx.lanes.clocks.size()) * 22.0f * ctx.scale;
+        TimelineViewport scaled;
+        scaled.scale = ctx.scale;
+        const float lanes_need_h =
+            ImGui::GetFontSize() + 10 + static_cast<float>(ctx.lanes.lanes.size()) * 20.0f * ctx.scale +
+            static_cast<float>(ctx.lanes.clocks.size()) * 22.0f * ctx.scale + message_strip_want_h(ctx.lanes, scaled);
         legend_.draw(ctx, lanes_need_h);
         measure_titles(ctx);
         TimelineViewport view = viewport(ctx);
@@ -85,6 +87,8 @@ private:
         if (n < ctx.lanes.lanes.size()) titles_w_ = std::max(titles_w_, 150.0f * ctx.scale);
         for (const ClockTrack& c : ctx.lanes.clocks)  // the clock lanes' titles share the column
             titles_w_ = std::max(titles_w_, ImGui::CalcTextSize(clock_title(c, ctx.strings).c_str()).x);
+        for (const std::string& t : message_titles(ctx.lanes.messages, ctx.strings))  // and the message view's
+            if (!ctx.lanes.messages.messages.empty()) titles_w_ = std::max(titles_w_, ImGui::CalcTextSize(t.c_str()).x);
     }
 
     // Where the timeline goes in the panel (the axis and scrolling are set after the input).
@@ -219,8 +223,8 @@ private:
         ImDrawList* dl = ImGui::GetWindowDrawList();
         const TimelineFrame& f = frame_;
         const ImVec2 clip_a(view.x, view.y);
-        // The clock lanes, when there are any, are the bottom of the timeline.
-        const float bottom = f.clocks.empty() ? f.lanes_y + f.lanes_h + f.hint_box.h() : f.clocks.back().box.y1;
+        // The clock lanes and the message view, when there are any, are the bottom of the timeline.
+        const float bottom = frame_bottom(f);
         const ImVec2 clip_b(view.x + std::floor(view.width), std::floor(bottom));
         bool veiled = false;
         ImDrawList* sdl = still_list(ctx, dl, clip_a, clip_b, veiled);
@@ -245,6 +249,9 @@ private:
             if (ph_x < f.plot_x + f.plot_w && !veiled)
                 dl->AddRectFilled(ImVec2(std::max(ph_x, f.plot_x), c.box.y0), ImVec2(f.plot_x + f.plot_w, c.box.y1),
                                   IM_COL32(255, 255, 255, 90));
+        if (ph_x < f.plot_x + f.plot_w && !veiled && f.messages_box.h() > 0)  // and the messages' future
+            dl->AddRectFilled(ImVec2(std::max(ph_x, f.plot_x), f.messages_box.y0),
+                              ImVec2(f.plot_x + f.plot_w, f.messages_box.y1), IM_COL32(255, 255, 255, 90));
         pop();
         draw_playhead(ctx, dl, f, view.y, f.lanes_y + std::min(f.lanes_h, f.content_h - f.scroll_y), view.ruler_h);
         pop();
