@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "core/resource_data.hpp"
+#include "core/tour.hpp"
 #include "core/words.hpp"
 #include "leasescope/sim/simulation.hpp"
 #include "support/string_tables.hpp"
@@ -132,3 +133,31 @@ TEST(ResourceData, EveryPresetAtEveryEventFollowsTheAcceptedWrites) {
     EXPECT_GE(rejected_seen, 1u);
 }
 
+// A tour step that says the data went back (tour step 10, delayed-write)
+// says it at a tick where the resource panel shows it: the value is a lost
+// update's, and the step names both its writer and the holder it overwrote.
+TEST(ResourceData, TheTourTellsTheDataAsThePanelShowsIt) {
+    std::vector<TourStep> steps;
+    std::string error;
+    ASSERT_TRUE(load_tour(test::read_all(test::source_dir + "/assets/tour.json"), steps, error)) << error;
+    std::size_t told = 0;
+    for (const TourStep& step : steps) {
+        if (!contains(step.body_en, "data went back")) continue;
+        const sim::Trace trace = sim::simulate(test::load_preset(step.preset));
+        const Tick tick = resolve_tour_tick(step, trace);
+        std::size_t end = 0;
+        while (end < trace.events.size() && trace.events[end].tick <= tick) ++end;
+        const ResourceData data = resource_data(trace, end);
+        ASSERT_TRUE(data.value.has_value()) << step.title_en;
+        const DataWrite& now = data.writes[*data.value];
+        EXPECT_TRUE(now.lost_update) << step.title_en;
+        ASSERT_TRUE(now.replaced.has_value()) << step.title_en;
+        for (const words::Lang lang : {words::Lang::en, words::Lang::ko}) {
+            const std::string body = tour_body(step, trace, test::string_tables(lang));
+            EXPECT_TRUE(contains(body, now.node)) << body;
+            EXPECT_TRUE(contains(body, data.writes[*now.replaced].node)) << body;
+        }
+        ++told;
+    }
+    EXPECT_GE(told, 1u);
+}
