@@ -84,6 +84,15 @@ grep -q "^first divergence: event" "$out/report.txt" || fail "--compare FILE rep
 gui_app_ok "--compare-set" "$app" "$dir/expiry-takeover.json" --compare-set defaults.lease=14 --tick 8 \
   --size 1280x720 --screenshot "$out/variant.png" >"$out/report.txt"
 grep -q " is 6 in A and 14 in B\.$" "$out/report.txt" || fail "the variant names no changed setting"
+# The resource's data side by side (app/gui/core/resource_data.hpp): delayed-write
+# without a fence ends with node-a's late value over node-b's (the lost update),
+# with check fencing node-b's value stays.
+gui_app_ok "data side by side" "$app" "$dir/delayed-write.json" --compare-set resource.mode=check --tick 12 --lang en \
+  --size 1600x900 --layout-report "$out/data.txt" >/dev/null
+grep -q "^text: ##runA .*\"The data now: node-a's value (run 0, fencing 1)\"" "$out/data.txt" ||
+  fail "run A does not show node-a's value as the data at tick 12"
+grep -q "^text: ##runB .*\"The data now: node-b's value (run 0, fencing 2)\"" "$out/data.txt" ||
+  fail "run B does not show node-b's value as the data at tick 12"
 # Without --tick a pair opens where its runs part: the words speak of that tick, not of tick 0.
 gui_app_ok "--pair without --tick" "$app" --pair gc-pause --size 1280x720 --screenshot "$out/at.png" >"$out/report.txt"
 at=$(sed -n 's/^parts at tick \([0-9]*\) .*/\1/p' "$out/report.txt")

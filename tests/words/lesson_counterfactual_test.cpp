@@ -105,6 +105,15 @@ const std::vector<Counterfactual>& rows() {
          {{"node-a", "write", "rejected", 12},
           {"node-a", "write", "accepted", 12, false},
           {"node-b", "write", "accepted", 6}}},
+        // The same on the tour's step about it: the data keeps node-b's value.
+        {"tour 10",
+         "delayed-write",
+         "(--set resource.mode=check) rejects this write on arrival",
+         "(--set resource.mode=check) 이 쓰기는 도착할 때 거부됩니다",
+         {{"resource.mode", "\"check\""}},
+         {{"node-a", "write", "rejected", 12},
+          {"node-a", "write", "accepted", 12, false},
+          {"node-b", "write", "accepted", 6}}},
     };
     return r;
 }

@@ -622,6 +622,50 @@ TEST(Tour, TheLockIsToldAsItStandsAtTheEvent) {
     EXPECT_GE(told, 2u);  // step 6, in both languages
 }
 
+// A step's {NAME_sent} and {NAME_applied} are the message times of its
+// fact's event (model.md §16): delayed-write's node-a write was sent at tick 4
+// and arrived at 12; late-reply's acquire was applied by Redis at tick 0 and
+// its reply read at 7. Without a delay both are the event's own tick.
+TEST(Tour, MessageTimesAreTheTraces) {
+    auto fields_of = [](const std::string& preset, const std::string& op, const std::string& node) {
+        const std::string path = source_dir + "/scenarios/" + preset + ".json";
+        auto parsed = sim::parse_scenario(read_all(path), path);
+        EXPECT_TRUE(parsed.ok()) << path;
+        const sim::Trace trace = sim::simulate(std::move(parsed).value());
+        TourStep step;
+        step.preset = preset;
+        step.tick = 0;
+        step.facts.push_back({"x", {TourFind{op, "", node}}});
+        std::map<std::string, std::string> out;
+        for (const auto& [name, value] : tour_fields(step, trace)) out[name] = value;
+        return out;
+    };
+    auto late = fields_of("delayed-write", "write", "node-a");
+    EXPECT_EQ(late["x_sent"], "4");
+    EXPECT_EQ(late["x_tick"], "12");
+    EXPECT_EQ(late["x_applied"], "12");  // a write has no separate apply: the resource judges it on arrival
+    auto reply = fields_of("late-reply", "acquire", "node-a");
+    EXPECT_EQ(reply["x_tick"], "7");  // the reply was read at 7
+    EXPECT_EQ(reply["x_sent"], "0");
+    EXPECT_EQ(reply["x_applied"], "0");
+    auto plain = fields_of("late-reply", "write", "node-b");
+    EXPECT_EQ(plain["x_sent"], plain["x_tick"]);
+    EXPECT_EQ(plain["x_applied"], plain["x_tick"]);
+}
+
+// The presets about time on the wire and on clocks (issue 25) each have a
+// tour step. check-then-act (a client that validates before it writes) joins
+// this list, with a step after the last of these, when its preset lands.
+TEST(Tour, EveryTimePresetHasAStep) {
+    std::vector<TourStep> steps;
+    std::string error;
+    ASSERT_TRUE(load_tour(read_all(source_dir + "/assets/tour.json"), steps, error)) << error;
+    for (const char* preset : {"delayed-write", "late-reply", "store-clock-jump", "client-clock-drift"}) {
+        EXPECT_TRUE(std::any_of(steps.begin(), steps.end(), [&](const TourStep& s) { return s.preset == preset; }))
+            << preset << " has no tour step";
+    }
+}
+
 // The record's TTL in numbers a student can check: watchdog-pause at tick 12
 // showed "TTL left 6 / 10", the time left over the span since the
 // acquisition, where the renewal at tick 9 had set a TTL of 10. For every

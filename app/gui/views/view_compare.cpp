@@ -6,6 +6,7 @@
 
 #include <imgui_internal.h>  // FindWindowByName: the top bar's height in the last frame
 
+#include "../core/resource_data.hpp"
 #include "../core/timeline_frame.hpp"
 #include "../core/words.hpp"
 #include "timeline_paint.hpp"
@@ -53,6 +54,18 @@ struct Run {
     std::string title;
 };
 
+// The data the run's writes left by the playhead (core/resource_data.hpp), crimson when a lost
+// update put it there: side by side, the two runs' data differ where the fence made a difference.
+void draw_data_now(const FrameContext& ctx, const Run& run) {
+    const std::size_t end = run.timeline.first_event_at_or_after(run.snap.tick + 1);
+    const ResourceData data = resource_data(run.timeline.trace(), end);
+    const std::string text = data_now_words(data, ctx.strings);
+    if (data.value && data.writes[*data.value].lost_update)
+        ImGui::TextColored(ImVec4(0.85f, 0.0f, 0.28f, 1), "%s", text.c_str());
+    else
+        ImGui::TextUnformatted(text.c_str());
+}
+
 // The record, the resource and the candidates of one run at the playhead, side by side in three columns.
 void draw_state(const FrameContext& ctx, const Run& run) {
     const sim::Snapshot& snap = run.snap;
@@ -84,6 +97,7 @@ void draw_state(const FrameContext& ctx, const Run& run) {
             .tr("resource.mode",
                 {{"mode", ctx.strings.tr(std::string("mode.") + sim::to_string(run.timeline.scenario().resource))}})
             .c_str());
+    draw_data_now(ctx, run);
     if (snap.resource.highest_accepted) {
         ImGui::TextUnformatted(
             ctx.strings.tr("resource.highest", {{"fencing", std::to_string(*snap.resource.highest_accepted)}}).c_str());

@@ -1,5 +1,7 @@
-// The protected resource at the playhead: its mode, the highest fencing number
-// it accepted, and the latest writes with their verdicts.
+// The protected resource at the playhead: its mode, the data the writes left
+// (core/resource_data.hpp), the highest fencing number it accepted, and the
+// latest writes with their verdicts and what each did to the data.
+#include "../core/resource_data.hpp"
 #include "../core/words.hpp"
 #include "view.hpp"
 
@@ -21,6 +23,10 @@ public:
                         .tr("resource.mode",
                             {{"mode", ctx.strings.tr(std::string("mode.") + sim::to_string(ctx.scenario.resource))}})
                         .c_str());
+        // The data first: what the writes did to it is the lesson; the numbers below say why.
+        const std::size_t end = ctx.timeline.first_event_at_or_after(ctx.playhead + 1);
+        const ResourceData data = resource_data(ctx.timeline.trace(), end);
+        draw_data(ctx, data);
         ImGui::PushFont(ctx.fonts.title);
         // Before any write: "none yet", never a bare "#–".
         const std::string highest =
@@ -40,14 +46,32 @@ public:
             ImGui::TextColored(ImVec4(0.92f, 0.0f, 0.31f, 1), "%s",
                                ctx.strings.tr("resource.unsafe", {{"count", std::to_string(v.unsafe_write)}}).c_str());
         ImGui::Separator();
-        // The latest writes up to the playhead, newest first.
-        const auto& events = ctx.timeline.trace().events;
-        const std::size_t end = ctx.timeline.first_event_at_or_after(ctx.playhead + 1);
+        draw_history(ctx, data, out);
+        ImGui::End();
+    }
+
+private:
+    // The value the writes left, up to the playhead; crimson when a lost update put it there.
+    static void draw_data(const FrameContext& ctx, const ResourceData& data) {
+        const bool lost = data.value && data.writes[*data.value].lost_update;
+        const ImVec4 crimson(0.92f, 0.0f, 0.31f, 1);
+        ImGui::PushTextWrapPos(0.0f);
+        if (lost)
+            ImGui::TextColored(crimson, "%s", data_now_words(data, ctx.strings).c_str());
+        else
+            ImGui::TextUnformatted(data_now_words(data, ctx.strings).c_str());
+        if (lost) ImGui::TextColored(crimson, "%s", data_lost_words(data, *data.value, ctx.strings).c_str());
+        ImGui::PopTextWrapPos();
+    }
+
+    // The value history up to the playhead, newest first: each write with its
+    // verdict and marks, and what the data is after it; a lost update in crimson.
+    static void draw_history(const FrameContext& ctx, const ResourceData& data, Commands& out) {
         int shown = 0;
-        for (std::size_t k = end; k-- > 0 && shown < 6;) {
-            const sim::Event& e = events[k];
-            if (e.op != sim::EventOp::write) continue;
+        for (std::size_t i = data.writes.size(); i-- > 0 && shown < 6;) {
             ++shown;
+            const DataWrite& w = data.writes[i];
+            const sim::Event& e = ctx.timeline.trace().events[w.event];
             const MarkerKind mk = marker_kind_of(e, ctx.scenario.resource);
             ImDrawList* dl = ImGui::GetWindowDrawList();
             const ImVec2 p = ImGui::GetCursorScreenPos();
@@ -55,22 +79,19 @@ public:
             draw_marker_shape(dl, ImVec2(p.x + h * 0.5f, p.y + h * 0.55f), mk, col(ctx.palette.of(mk)), h * 0.4f);
             ImGui::Dummy(ImVec2(h, h));
             ImGui::SameLine();
-            const std::string line =
-                ctx.strings.tr("resource.write_line", {{"tick", std::to_string(e.tick)},
-                                                       {"node", e.node},
-                                                       {"fencing", e.fencing ? std::to_string(*e.fencing) : "–"},
-                                                       {"verdict", outcome_words(e, ctx.strings)}});
+            const std::string line = data_write_words(data, i, ctx.strings);
             // Wrapped text rather than a one-line selectable: verdicts are long sentences.
             ImGui::PushTextWrapPos(0.0f);
-            if (static_cast<std::int32_t>(k) == ctx.selected_event)
+            if (static_cast<std::int32_t>(w.event) == ctx.selected_event)
                 ImGui::TextColored(ImVec4(0.08f, 0.35f, 0.78f, 1), "%s", line.c_str());
+            else if (w.lost_update)
+                ImGui::TextColored(ImVec4(0.92f, 0.0f, 0.31f, 1), "%s", line.c_str());
             else
                 ImGui::TextUnformatted(line.c_str());
             ImGui::PopTextWrapPos();
-            if (ImGui::IsItemClicked()) out.push_back(command::SelectEvent{static_cast<std::int64_t>(k)});
+            if (ImGui::IsItemClicked()) out.push_back(command::SelectEvent{static_cast<std::int64_t>(w.event)});
         }
         if (shown == 0) ImGui::TextDisabled("%s", ctx.tr("resource.no_writes"));
-        ImGui::End();
     }
 };
 

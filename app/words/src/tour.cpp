@@ -131,6 +131,9 @@ Fields tour_fields(const TourStep& step, const sim::Trace& trace, const Strings*
         f.emplace_back(fact.name + "_tick", e ? std::to_string(e->tick) : "?");
         f.emplace_back(fact.name + "_fencing", e && e->fencing ? std::to_string(*e->fencing) : "?");
         f.emplace_back(fact.name + "_node", e && !e->node.empty() ? e->node : "?");
+        // The message's times (model.md §16): sent, and applied by Redis; the event's tick when the wire held nothing.
+        f.emplace_back(fact.name + "_sent", e ? std::to_string(e->sent.value_or(e->tick)) : "?");
+        f.emplace_back(fact.name + "_applied", e ? std::to_string(e->applied.value_or(e->tick)) : "?");
         if (strings != nullptr) f.emplace_back(fact.name + "_lock", e ? lock_words(trace, *e, *strings) : "?");
     }
     return f;

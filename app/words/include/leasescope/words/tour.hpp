@@ -23,7 +23,8 @@ struct TourFind {
 };
 
 // A named fact of a step: the first alternative that matches gives the
-// fields {NAME_tick}, {NAME_fencing} and {NAME_node} of the step's text.
+// fields {NAME_tick}, {NAME_fencing}, {NAME_node}, … of the step's text
+// (tour_fields).
 struct TourFact {
     std::string name;
     std::vector<TourFind> alternatives;
@@ -48,7 +49,9 @@ bool load_tour(const std::string& json_text, std::vector<TourStep>& out, std::st
 Tick resolve_tour_tick(const TourStep& step, const sim::Trace& trace);
 
 // The fields of the step's text: {tick} (the step's tick) and each fact's
-// {NAME_tick}, {NAME_fencing}, {NAME_node}; with the string tables also
+// {NAME_tick}, {NAME_fencing}, {NAME_node}, {NAME_sent} and {NAME_applied}
+// (the tick the request was sent and Redis applied it, model.md §16; the
+// event's tick when the trace has none); with the string tables also
 // {NAME_lock}, who holds the lock just before that event, in the words the
 // Explain panel uses for a rejected release (nobody / the newer holder / a
 // group's slots). A fact whose event never happens gives "?" (the tests
