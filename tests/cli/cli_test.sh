@@ -288,12 +288,13 @@ cli run "$WORK/delay.json"
 expect_rc 0 "run a scenario with a delay"
 expect_out '"op":"write","token":' "run with a delay writes its events"
 expect_out ',"sent":2}' "the late write says when it was sent"
+# Time on the wire runs live (model.md §13.7): not refused as input, so with
+# no server there the run fails at the connection (exit 3), not at exit 2.
 cli live "$WORK/delay.json" --redis redis://127.0.0.1:1
-expect_rc 2 "live refuses a delay"
-expect_err "/faults/0 (a delay)" "live names the delay it cannot run"
+expect_rc 3 "live runs a delay (no server: exit 3, not refused)"
+expect_err "cannot connect" "live with a delay goes on to connect"
 cli live "$WORK/delay.json" --redis redis://127.0.0.1:1 --set network.reply=1 --set faults=[]
-expect_rc 2 "live refuses a latency"
-expect_err '"network"' "live names the network key"
+expect_rc 3 "live runs a latency (no server: exit 3, not refused)"
 
 # Several files: every one is reported, and the good one still says ok.
 cli validate "$PRESET" tests/bad_scenarios/typo-in-candidate-key.json tests/bad_scenarios/trailing-comma.json
