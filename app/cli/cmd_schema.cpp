@@ -52,6 +52,14 @@ schema_json candidate_properties() {
                 break;
             case sim::KeyKind::clock: p[k->name] = described(ref("clock"), description); continue;
             case sim::KeyKind::network: p[k->name] = described(ref("network"), description); continue;
+            case sim::KeyKind::choice: {
+                schema_json words = schema_json::array();
+                for (const char* w : k->choices) words.push_back(w);
+                p[k->name] = {{"enum", words},
+                              {"default", k->choices[static_cast<std::size_t>(k->fallback)]},
+                              {"description", description}};
+                continue;
+            }
             case sim::KeyKind::name: break;
         }
         if (sim::has_schema_default(*k)) {

@@ -35,7 +35,7 @@ const char* const preset_order[] = {
     "gc-pause-fencing",  "gc-pause-no-fencing", "watchdog-pause",     "partition-extend",
     "lost-reply-orphan", "crash-no-release",    "failover-lost-lock", "failover-fencing-regressed",
     "hold-off-handover", "group-capacity",      "group-saturation",   "group-expiry",
-    "racing-acquire",    "scheduled-job",
+    "racing-acquire",    "scheduled-job",       "check-then-act",
 };
 
 int preset_rank(const std::string& name) {

@@ -28,7 +28,7 @@ shot() {  # name scenario tick lang [extra app flags...]
 }
 # Each preset at the tick that shows its point (its summary's key moment).
 lesson_ticks=(
-  auto-extension:12 contention:3 crash-no-release:8 deadline-lock-vs-group:3 expiry-takeover:12
+  auto-extension:12 check-then-act:17 contention:3 crash-no-release:8 deadline-lock-vs-group:3 expiry-takeover:12
   failover-fencing-regressed:8 failover-lost-lock:8 gc-pause-fencing:15 gc-pause-no-fencing:15
   group-capacity:9 group-expiry:12 group-saturation:9 hold-off-handover:6
   lost-reply-orphan:8 min-lease:5 partition-extend:14 racing-acquire:3

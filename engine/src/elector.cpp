@@ -24,6 +24,14 @@ const char* to_string(ElectorKind k) {
     return "?";
 }
 
+const char* to_string(WriteCheck c) {
+    switch (c) {
+        case WriteCheck::none: return "none";
+        case WriteCheck::validate: return "validate";
+    }
+    return "?";
+}
+
 Elector::Elector(std::string owner, ElectorOptions options) : owner_(std::move(owner)), options_(std::move(options)) {
     LS_ASSERT(options_.lease >= 1);
     LS_ASSERT(options_.min_lease >= 0);
@@ -145,6 +153,7 @@ AttemptEffect Elector::learn_acquire(Tick now, const StoreResult<AcquireReply>& 
 
 WorkEffect Elector::advance(Tick /*now*/) {
     LS_ASSERT(state_ == ElectorState::running);
+    LS_ASSERT(!check_awaited_);  // the action waits for its check (model.md §5.8)
     WorkEffect effect;
     ++progress_;
     if (next_write_ < options_.writes.size() && options_.writes[next_write_] == progress_) {
@@ -156,6 +165,30 @@ WorkEffect Elector::advance(Tick /*now*/) {
     } else if (progress_ == options_.action) {
         effect.ended = RunResult::elected;
     }
+    if (effect.write && options_.check == WriteCheck::validate) {
+        // The check comes first; the write and the end wait for its answer.
+        check_awaited_ = true;
+        check_then_ended_ = effect.ended;
+        effect = WorkEffect{};
+        effect.check = true;
+    }
+    return effect;
+}
+
+WorkEffect Elector::learn_check(Tick now, bool current) {
+    LS_ASSERT(check_awaited_);
+    LS_ASSERT(state_ == ElectorState::running);
+    check_awaited_ = false;
+    check_learned_at_ = now;
+    WorkEffect effect;
+    if (current) {
+        effect.write = true;
+        effect.ended = check_then_ended_;
+    } else {
+        // The client's check throws inside the action (model.md §5.8).
+        effect.ended = RunResult::action_failed;
+    }
+    check_then_ended_.reset();
     return effect;
 }
 
@@ -269,6 +302,7 @@ bool Elector::crash(Tick now) {
     const bool going = state_ == ElectorState::waiting || state_ == ElectorState::running;
     if (going) end_run(now, RunResult::crashed);
     state_ = ElectorState::finished;
+    check_awaited_ = false;  // its check's answer changes nothing now (model.md §16.4)
     return going;
 }
 

@@ -289,3 +289,15 @@ TEST(Marks, HighContrastPauseHatchingShowsOverEveryState) {
         EXPECT_GE(contrast_ratio(p.of(SpanKind::paused), p.of(under)), 3.0)
             << "pause " << p.of(SpanKind::paused).hex() << " over " << p.of(under).hex();
 }
+
+// A node's own check before its write (model.md §5.8) is marked on that
+// node's lane: check-then-act has no auditor and so no ops lane, and the
+// check at tick 17 was dropped from the picture before.
+TEST(Marks, OwnCheckIsMarkedOnTheNodesLane) {
+    const ShownRun run = run_scenario(test::load_preset("check-then-act"));
+    const LaneModel& model = run.lanes;
+    int reads = 0;
+    for (const Marker& m : model.lanes[0].markers) reads += m.kind == MarkerKind::op_read ? 1 : 0;
+    EXPECT_EQ(reads, 1);
+    for (const Marker& m : model.lanes[1].markers) EXPECT_NE(m.kind, MarkerKind::op_read);
+}

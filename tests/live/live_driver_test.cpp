@@ -249,8 +249,9 @@ TEST(LiveDriver, PresetRunsIdenticalToTheSimulation) {
 
 // The library's rules of model.md §5 against a real server: the group elector
 // attempting at its deadline and after a pause, the single lock giving up,
-// releases under both partition modes (read first, never sent), and the
-// watchdog on its millisecond period, several runs in one tick included. Each
+// releases under both partition modes (read first, never sent), the
+// watchdog on its millisecond period, several runs in one tick included, and
+// a client's check before its writes (model.md §5.8). Each
 // runs live at 50 ms and must equal its simulation; a run the machine could
 // not keep in time is run again (at most three times), never counted.
 TEST(LiveDriver, LibraryRulesRunIdenticalToTheSimulation) {
@@ -273,6 +274,13 @@ TEST(LiveDriver, LibraryRulesRunIdenticalToTheSimulation) {
         {"watchdog-ms", R"({"name":"watchdog-ms","lock":{"name":"rules-w"},
            "defaults":{"wait":0,"action":14,"auto_extend":true},
            "candidates":[{"name":"a","lease":10},{"name":"b","lease":2,"start":15,"action":5}]})"},
+        // Check, then act (§5.8): the check is the store's validate script:
+        // a's answers current, then stale (b holds), c's fails in a partition.
+        {"check-then-act", R"({"name":"check-then-act","lock":{"name":"rules-c"},
+           "defaults":{"wait":0,"lease":3,"action":6,"check":"validate"},
+           "candidates":[{"name":"a","writes":[2,5]},{"name":"b","start":1,"wait":10,"action":3,"writes":[1]},
+                         {"name":"c","start":1,"wait":12,"action":2}],
+           "faults":[{"kind":"partition","node":"c","at":8,"ticks":2}]})"},
     };
     for (const auto& [name, text] : cases) {
         SCOPED_TRACE(name);

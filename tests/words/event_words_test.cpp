@@ -261,3 +261,28 @@ TEST(Words, EveryPresetEventFormatsCompletely) {
     }
     EXPECT_GT(checked, 200u);
 }
+
+// A node's own check (model.md §5.8) is told as a check, not as an auditor's
+// validate: what it answered, when Redis read the token, and, in mode off,
+// that only a fence at the resource refuses the late write it allows.
+TEST(Words, ExplainOwnCheckSaysTheAnswerIsNoFence) {
+    sim::Scenario scenario = test::load_preset("check-then-act");
+    sim::Timeline timeline(scenario);
+    const auto& events = timeline.trace().events;
+    std::size_t k = 0;
+    while (k < events.size() && events[k].op != sim::EventOp::validate) ++k;
+    ASSERT_LT(k, events.size());
+    ExplainContext ctx;
+    ctx.scenario = &scenario;
+    ctx.trace = &timeline.trace();
+    ctx.event_index = k;
+    const std::string en = explain_event(ctx, test::string_tables());
+    EXPECT_NE(en.find("node-a checks its own token before it writes: current. It sends the write now."),
+              std::string::npos)
+        << en;
+    EXPECT_NE(en.find("Redis read the token at tick 4; node-a learns the answer at tick 17"), std::string::npos) << en;
+    EXPECT_NE(en.find("only a fence at the resource"), std::string::npos) << en;
+    EXPECT_EQ(en.find("validates node-a's token"), std::string::npos) << en;
+    const std::string ko = explain_event(ctx, test::string_tables(Lang::ko));
+    EXPECT_NE(ko.find("node-a가 쓰기 전에 자신의 토큰을 확인합니다: 현재 소유자."), std::string::npos) << ko;
+}

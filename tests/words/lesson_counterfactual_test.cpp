@@ -114,6 +114,15 @@ const std::vector<Counterfactual>& rows() {
          {{"node-a", "write", "rejected", 12},
           {"node-a", "write", "accepted", 12, false},
           {"node-b", "write", "accepted", 6}}},
+        // A check on the client's side is no fence (model.md §5.8): the resource's check refuses the late write.
+        {"summary",
+         "check-then-act",
+         "The same scenario with --set resource.mode=check rejects it",
+         "같은 시나리오를 --set resource.mode=check로 실행하면 자원이 이 쓰기를 거부합니다",
+         {{"resource.mode", "\"check\""}},
+         {{"node-a", "write", "rejected", 17},
+          {"node-a", "write", "accepted", 17, false},
+          {"node-b", "write", "accepted", 11}}},
     };
     return r;
 }

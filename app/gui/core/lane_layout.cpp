@@ -161,32 +161,33 @@ bool fits_side_by_side(const Lane& lane, const std::vector<std::int32_t>& shown,
 
 // Stacked marks: as many as `room` holds (at least one); when not all fit,
 // the most telling stay, in the order they happened. Returns the height used.
+// The kept ones are chosen by their own sizes, most telling first, so that a
+// large glyph kept in place of small ones never makes the stack outgrow the
+// lane (a check, a resume and an unsafe write at one tick once did).
 float keep_what_fits(const Lane& lane, std::vector<std::int32_t>& shown, std::vector<float>& size, float room) {
-    std::size_t fit = 0;
     float used = 0;
-    for (std::size_t k = 0; k < shown.size(); ++k) {
-        const float need = size[k] + (k > 0 ? gap : 0);
-        if (used + need > room + 0.05f) break;  // a hair of slack for rounding
-        used += need;
-        ++fit;
-    }
-    fit = std::max<std::size_t>(fit, 1);
-    if (fit >= shown.size()) return used;
+    for (std::size_t k = 0; k < shown.size(); ++k) used += size[k] + (k > 0 ? gap : 0);
+    if (used <= room + 0.05f) return used;  // a hair of slack for rounding
     std::vector<std::size_t> order(shown.size());
     for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
     std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
         return marker_priority(lane.markers[static_cast<std::size_t>(shown[a])].kind) >
                marker_priority(lane.markers[static_cast<std::size_t>(shown[b])].kind);
     });
-    order.resize(fit);
-    std::sort(order.begin(), order.end());
-    std::vector<std::int32_t> kept;
-    std::vector<float> kept_size;
+    std::vector<std::size_t> keep;
     used = 0;
     for (std::size_t k : order) {
+        const float need = size[k] + (keep.empty() ? 0 : gap);
+        if (!keep.empty() && used + need > room + 0.05f) continue;
+        keep.push_back(k);
+        used += need;
+    }
+    std::sort(keep.begin(), keep.end());
+    std::vector<std::int32_t> kept;
+    std::vector<float> kept_size;
+    for (std::size_t k : keep) {
         kept.push_back(shown[k]);
         kept_size.push_back(size[k]);
-        used += size[k] + (kept.size() > 1 ? gap : 0);
     }
     shown = std::move(kept);
     size = std::move(kept_size);

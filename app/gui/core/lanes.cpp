@@ -258,7 +258,13 @@ void LaneRecorder::add_marker(const sim::Event& e, const Marker& m) {
     switch (e.op) {
         case sim::EventOp::status:
         case sim::EventOp::validate:
-            if (ops_lane_ >= 0) lane_at(ops_lane_).markers.push_back(m);
+            // A node's own check before a write (phase work, model.md §5.8) is on its lane.
+            if (e.phase == sim::Phase::work) {
+                auto it = node_index_.find(e.node);
+                if (it != node_index_.end()) lane_at(it->second).markers.push_back(m);
+            } else if (ops_lane_ >= 0) {
+                lane_at(ops_lane_).markers.push_back(m);
+            }
             break;
         case sim::EventOp::failover:
             for (std::int32_t s = 0; s < capacity_; ++s) lane_at(first_slot_ + s).markers.push_back(m);

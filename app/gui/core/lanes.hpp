@@ -64,7 +64,7 @@ enum class MarkerKind : std::uint8_t {
     heal,
     failover_leases,  // the store failed over and lost its leases
     failover_all,     // … and its fencing counter too
-    op_read,          // status / validate by a third party
+    op_read,          // status / validate by a third party, or a node's own check (model.md §5.8)
     clock_jump,       // a clock stepped (the store's or a node's, model.md §3.3 rule 3)
     overlap_begin,
     overlap_end,

@@ -58,6 +58,13 @@ std::string event_key(const Event& e) {
         case EventOp::skip: return "skip";
         case EventOp::status: return e.outcome == Outcome::held ? "status.held" : "status.vacant";
         case EventOp::validate:
+            // A node's own check before a write (model.md §5.8) is in the work phase.
+            if (e.phase == sim::Phase::work) {
+                if (e.outcome == Outcome::current) return "check.current";
+                if (e.outcome == Outcome::stale) return "check.stale";
+                if (e.outcome == Outcome::vacant) return "check.vacant";
+                return "check.error";
+            }
             if (e.outcome == Outcome::current) return "validate.current";
             if (e.outcome == Outcome::stale) return "validate.stale";
             return "validate.vacant";

@@ -108,7 +108,11 @@ public:
                     if (e_.node == "store") store_clock_jump();
                     break;
                 case EventOp::validate:
-                    if (e_.outcome == Outcome::stale) add("explain.validate.stale", holder_fields());
+                    if (e_.phase == sim::Phase::work) {
+                        own_check();
+                    } else if (e_.outcome == Outcome::stale) {
+                        add("explain.validate.stale", holder_fields());
+                    }
                     break;
                 case EventOp::overlap_begin: overlap_begin(); break;
                 case EventOp::overlap_end: overlap_end(); break;
@@ -126,6 +130,11 @@ private:
         const Fields sent{{"sent", std::to_string(*e_.sent)}, {"tick", std::to_string(e_.tick)}};
         if (e_.op == EventOp::write) {
             add("explain.wire.write", sent);
+        } else if (e_.applied && e_.op == EventOp::validate) {
+            // A check's answer carries no time left: it is about the tick Redis read it.
+            Fields f = sent;
+            f.emplace_back("applied", std::to_string(*e_.applied));
+            add("explain.wire.check", f);
         } else if (e_.applied) {
             Fields f = sent;
             f.emplace_back("applied", std::to_string(*e_.applied));
@@ -134,6 +143,21 @@ private:
             // Applied at this very tick and answered at once, or never answered
             // (a timeout, a crash, a request applied after its call timed out).
             add(e_.outcome == Outcome::error ? "explain.wire.call" : "explain.wire.call_here", sent);
+        }
+    }
+
+    // A node's own check before a write (model.md §5.8): what follows from
+    // its answer, and why `current` is no fence.
+    void own_check() {
+        if (e_.outcome == Outcome::current) {
+            add("explain.check.current");
+            if (mode_ == sim::ResourceMode::off) {
+                add("explain.check.not_a_fence_off");
+            } else {
+                add("explain.check.not_a_fence");
+            }
+        } else if (e_.outcome == Outcome::stale || e_.outcome == Outcome::vacant) {
+            add("explain.check.throws");
         }
     }
 

@@ -153,6 +153,19 @@ constexpr CandidateKey network{
     .doc =
         "Latencies in ticks of this node's messages: {\"request\", \"reply\", \"write\"}, each from 0 to "
         "latency_max; each key absent here comes from \"defaults\", then the top level's \"network\", then 0."};
+// Check, then act (model.md §5.8): the words of WriteCheck, in its order.
+constexpr const char* check_words[] = {"none", "validate"};
+constexpr CandidateKey check{
+    .name = "check",
+    .kind = KeyKind::choice,
+    .fallback = 0,
+    .write = WriteBack::when_nonzero,
+    .check = &ElectorOptions::check,
+    .choices = check_words,
+    .doc =
+        "What the work does before each write: \"none\" writes at once; \"validate\" first asks the store whether "
+        "its own token is still current (a call that takes time) and writes only on \"current\", else the work "
+        "fails (action_failed)."};
 constexpr CandidateKey every{.name = "every",
                              .kind = KeyKind::integer,
                              .lo = 1,
@@ -180,7 +193,7 @@ constexpr CandidateKey clock{
 constexpr const CandidateKey* key_table[] = {
     &key::name,         &key::start,       &key::wait,   &key::lease,           &key::min_lease, &key::auto_extend,
     &key::extend_every, &key::retry_every, &key::action, &key::writes,          &key::fail_at,   &key::hold_off,
-    &key::runs,         &key::every,       &key::clock,  &key::command_timeout, &key::network,
+    &key::runs,         &key::every,       &key::clock,  &key::command_timeout, &key::network,   &key::check,
 };
 
 // Each row fills exactly the one field of its kind, and a key written back
@@ -188,7 +201,8 @@ constexpr const CandidateKey* key_table[] = {
 constexpr bool well_formed(const CandidateKey& k) {
     if (k.write == WriteBack::when_given && k.given == nullptr) return false;
     if (k.doc == nullptr) return false;  // every key is described
-    const int fields = (k.tick != nullptr) + (k.count != nullptr) + (k.flag != nullptr) + (k.offsets != nullptr);
+    const int fields = (k.tick != nullptr) + (k.count != nullptr) + (k.flag != nullptr) + (k.offsets != nullptr) +
+                       (k.check != nullptr);
     switch (k.kind) {
         case KeyKind::name: return fields == 0 && k.doc != nullptr;
         case KeyKind::network: return fields == 0 && k.lo == 0 && k.lo <= k.hi;
@@ -196,6 +210,9 @@ constexpr bool well_formed(const CandidateKey& k) {
         case KeyKind::flag: return fields == 1 && k.flag != nullptr;
         case KeyKind::offsets: return fields == 1 && k.offsets != nullptr && k.lo == 1;
         case KeyKind::clock: return fields == 1 && k.count != nullptr && k.lo == -k.hi;
+        case KeyKind::choice:
+            return fields == 1 && k.check != nullptr && k.fallback >= 0 &&
+                   k.fallback < static_cast<std::int64_t>(k.choices.size());
     }
     return false;
 }
@@ -222,6 +239,18 @@ const CandidateKey* find_key(std::string_view name) {
     return nullptr;
 }
 
+// A choice's word: its index in the key's words (an unknown word names the
+// path, the words and the closest one).
+WriteCheck get_check(const json& v, const std::string& path, const CandidateKey& k) {
+    std::vector<std::pair<std::string, WriteCheck>> choices;
+    for (std::size_t i = 0; i < k.choices.size(); ++i) {
+        const auto c = static_cast<WriteCheck>(i);
+        LS_ASSERT(std::string_view(to_string(c)) == k.choices[i]);
+        choices.emplace_back(k.choices[i], c);
+    }
+    return get_enum<WriteCheck>(v, path, choices);
+}
+
 // A value of "defaults" on its own, even where each candidate overrides it:
 // a bad default is a bad file.
 void check_default(const CandidateKey& k, const json& v, const std::string& path, Failures& errors) {
@@ -231,6 +260,7 @@ void check_default(const CandidateKey& k, const json& v, const std::string& path
         case KeyKind::flag: get_bool(v, path); break;
         case KeyKind::offsets: get_writes(v, path, k.hi); break;
         case KeyKind::clock: get_clock_drift(v, path, errors); break;
+        case KeyKind::choice: get_check(v, path, k); break;
         case KeyKind::network: {
             Network unused;
             read_network(v, path, unused);
@@ -389,6 +419,9 @@ Candidate read_candidate(const Defaults& defaults, const json& own, std::size_t 
     });
     if (source(key::fail_at).first != nullptr) read([&] { read_int(source, key::fail_at, false, sizes_ok, o); });
     ok = read_writes_and_clock(source, o, sizes_ok, errors) && ok;
+    o.*(key::check.check) = static_cast<WriteCheck>(key::check.fallback);
+    if (auto [v, path] = source(key::check); v != nullptr)
+        read([&, v = v, path = path] { o.*(key::check.check) = get_check(*v, path, key::check); });
     if (!ok) throw Reported{c.name};
     return c;
 }
@@ -418,6 +451,7 @@ ordered_json candidate_to_json(const Candidate& c) {
         std::int64_t number = 0;
         if (k->tick != nullptr) number = o.*(k->tick);
         if (k->count != nullptr) number = o.*(k->count);
+        if (k->check != nullptr) number = static_cast<std::int64_t>(o.*(k->check));
         const bool written = k->write == WriteBack::always || (k->write == WriteBack::when_given && c.*(k->given)) ||
                              (k->write == WriteBack::when_positive && number > 0) ||
                              (k->write == WriteBack::when_nonzero && number != 0);
@@ -431,6 +465,7 @@ ordered_json candidate_to_json(const Candidate& c) {
             case KeyKind::flag: j[k->name] = o.*(k->flag); break;
             case KeyKind::offsets: j[k->name] = o.*(k->offsets); break;
             case KeyKind::clock: j[k->name] = {{"drift_ppm", o.*(k->count)}}; break;
+            case KeyKind::choice: j[k->name] = k->choices[static_cast<std::size_t>(o.*(k->check))]; break;
             case KeyKind::network: break;  // scenario_to_json writes it, where it differs from the top level
         }
     }

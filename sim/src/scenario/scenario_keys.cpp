@@ -308,6 +308,13 @@ ScenarioKey from_candidate_key(const CandidateKey& k) {
             row.lo = 0;
             row.hi = 0;
             break;
+        case KeyKind::choice:
+            row.type = ValueType::choice;
+            row.choices = k.choices;
+            // The one choice key's default, as JSON text (a row holds no built string).
+            LS_ASSERT(std::string_view(k.choices[static_cast<std::size_t>(k.fallback)]) == "none");
+            row.fallback = "\"none\"";
+            break;
     }
     row.doc = k.doc;
     return row;

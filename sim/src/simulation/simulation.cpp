@@ -149,7 +149,8 @@ Tick Simulation::skip_quiet_ticks(ModelStore& store, Tick limit) {
         const auto i = static_cast<std::size_t>(node);
         if (until <= now) return 0;
         // A paused node's action stands still; its pause ends at a fault edge.
-        if (!node_faults_[i].active()) continue;
+        // So does one waiting for its check, whose answer is on the wire (§5.8).
+        if (!node_faults_[i].active() || electors_[i].awaiting_check()) continue;
         const Elector& e = electors_[i];
         until = std::min(until, now + e.quiet_advances());
         if (e.watchdog_running()) until = std::min(until, e.next_extend());
@@ -158,7 +159,7 @@ Tick Simulation::skip_quiet_ticks(ModelStore& store, Tick limit) {
     const Tick skipped = until - now;
     for (const NodeIndex node : executing_) {
         const auto i = static_cast<std::size_t>(node);
-        if (node_faults_[i].active()) electors_[i].advance_quietly(skipped);
+        if (node_faults_[i].active() && !electors_[i].awaiting_check()) electors_[i].advance_quietly(skipped);
     }
     end_tick_ = until - 1;
     next_tick_ = until;

@@ -217,45 +217,106 @@ void Simulation::phase_work(Tick t, Store& store, EventSink& sink, std::optional
         executing_[kept++] = node;
         Elector& e = electors_[i];
         LS_ASSERT(e.executing());
-        if (!node_faults_[i].active()) continue;
-        const WorkEffect effect = e.advance(t);
-        const RunRecord& run = *e.latest_run();
-        if (effect.write) {
-            if (write_on_wire(node, t)) {
-                send_write(node, t);
-            } else {
-                Call write;
-                write.node = node;
-                write.run = run.run;
-                write.token = run.token;
-                write.fencing = *run.fencing;
-                write.sent = t;
-                write.holding = holdings_[i];
-                write_arrives(t, write, store, sink, failure);
+        if (!node_faults_[i].active() || !e.works_at(t)) continue;
+        WorkEffect effect = e.advance(t);
+        if (effect.check) {
+            // Check, then act (model.md §5.8): the answer may come later.
+            if (call_on_wire(node, t)) {
+                send_call(EventOp::validate, node, t, 0, store, sink, failure);
                 if (failure) return;
+                continue;
             }
-        }
-        if (!effect.ended) continue;
-        --kept;  // no longer executing
-        if (call_on_wire(node, t)) {
-            // The release takes time: the run ends when its answer comes (§16.4).
-            const Tick keep = e.begin_release(t, *effect.ended);
-            note_finished(i, false);
-            send_call(EventOp::release, node, t, keep, store, sink, failure);
+            effect = check_now(node, t, store, sink, failure);
             if (failure) return;
-            continue;
         }
-        const Fencing fencing = *run.fencing;
-        auto reply = [&] {
-            if (model_ != nullptr && !node_faults_[i].partition) return e.end_action(t, *effect.ended, *model_);
-            PartitionChannel channel(store, node_faults_[i].partition);
-            return e.end_action(t, *effect.ended, channel);
-        }();
-        note_finished(i, false);
-        arm(node);
-        EventView ev = release_event(t, e, *e.latest_run(), fencing, reply);
-        emit(sink, ev);
+        if (work_effect(node, t, effect, store, sink, failure)) --kept;  // no longer executing
+        if (failure) return;
     }
+}
+
+// The check of a node without time on the wire (model.md §5.8): validate(own
+// token) in this tick, through the node's partition, and its event.
+WorkEffect Simulation::check_now(NodeIndex node, Tick t, Store& store, EventSink& sink,
+                                 std::optional<StoreError>& failure) {
+    const auto i = static_cast<std::size_t>(node);
+    Elector& e = electors_[i];
+    StoreResult<Validity> validity = Err{StoreError{"partition", true}};
+    if (node_faults_[i].partition) {
+        // Either mode: the node hears no answer (the read changes nothing).
+    } else if (model_ != nullptr) {
+        validity = model_->do_validate(t, e.latest_run()->token);
+    } else {
+        validity = store.validate(t, e.latest_run()->token);
+        if (!validity.ok()) {
+            failure = validity.error();
+            return WorkEffect{};
+        }
+    }
+    EventView ev = check_event(t, e, *e.latest_run(), validity);
+    emit(sink, ev);
+    return e.learn_check(t, validity.ok() && validity.value() == Validity::current);
+}
+
+// The event of a node's own check (model.md §5.8, §12.3): op validate in the
+// work phase, the node itself named in its detail.
+EventView Simulation::check_event(Tick t, const Elector& e, const RunRecord& run,
+                                  const StoreResult<Validity>& validity) {
+    EventView ev = run_event(t, Phase::work, EventOp::validate, e, run);
+    ev.named_node = e.owner();
+    if (!validity.ok()) {
+        ev.outcome = Outcome::error;
+        return ev;
+    }
+    switch (validity.value()) {
+        case Validity::current: ev.outcome = Outcome::current; break;
+        case Validity::stale: ev.outcome = Outcome::stale; break;
+        case Validity::vacant: ev.outcome = Outcome::vacant; break;
+    }
+    return ev;
+}
+
+// What one step of the action does at t (model.md §5.3, §5.4): its write,
+// then, if the action ends, the release. True when the node no longer
+// executes (the caller takes it out of the executing list).
+bool Simulation::work_effect(NodeIndex node, Tick t, const WorkEffect& effect, Store& store, EventSink& sink,
+                             std::optional<StoreError>& failure) {
+    const auto i = static_cast<std::size_t>(node);
+    Elector& e = electors_[i];
+    const RunRecord& run = *e.latest_run();
+    if (effect.write) {
+        if (write_on_wire(node, t)) {
+            send_write(node, t);
+        } else {
+            Call write;
+            write.node = node;
+            write.run = run.run;
+            write.token = run.token;
+            write.fencing = *run.fencing;
+            write.sent = t;
+            write.holding = holdings_[i];
+            write_arrives(t, write, store, sink, failure);
+            if (failure) return false;
+        }
+    }
+    if (!effect.ended) return false;
+    if (call_on_wire(node, t)) {
+        // The release takes time: the run ends when its answer comes (§16.4).
+        const Tick keep = e.begin_release(t, *effect.ended);
+        note_finished(i, false);
+        send_call(EventOp::release, node, t, keep, store, sink, failure);
+        return true;
+    }
+    const Fencing fencing = *run.fencing;
+    auto reply = [&] {
+        if (model_ != nullptr && !node_faults_[i].partition) return e.end_action(t, *effect.ended, *model_);
+        PartitionChannel channel(store, node_faults_[i].partition);
+        return e.end_action(t, *effect.ended, channel);
+    }();
+    note_finished(i, false);
+    arm(node);
+    EventView ev = release_event(t, e, *e.latest_run(), fencing, reply);
+    emit(sink, ev);
+    return true;
 }
 
 // A write judged by the resource at its arrival tick t (model.md §8, §16.5):

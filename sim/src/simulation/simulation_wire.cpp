@@ -13,7 +13,7 @@ Phase phase_of(EventOp op) {
     switch (op) {
         case EventOp::acquire: return Phase::acquire;
         case EventOp::extend: return Phase::extend;
-        default: return Phase::work;  // release and write
+        default: return Phase::work;  // release, write and a check (model.md §5.8)
     }
 }
 
@@ -132,7 +132,7 @@ void Simulation::deliver(Tick t, Phase phase, Store& store, EventSink& sink, std
             if (c.applied != tick_none)
                 push(Arrival{std::max(c.reply_at, t), a.phase, a.sent, a.number, Stage::reply, a.call});
         } else {
-            answer(a.call, t, a.stage == Stage::timeout, sink);
+            answer(a.call, t, a.stage == Stage::timeout, store, sink, failure);
         }
         free_if_done(a.call);
     }
@@ -153,6 +153,10 @@ void Simulation::apply_request(std::int32_t id, Tick t, Store& store, EventSink&
         auto r = store.extend(t, c.token, e.options().lease);
         if (!r.ok()) failure = r.error();
         if (r.ok()) c.extend = r.value();
+    } else if (c.op == EventOp::validate) {
+        auto r = store.validate(t, c.token);
+        if (!r.ok()) failure = r.error();
+        if (r.ok()) c.validity = r.value();
     } else {
         auto r = store.release(t, c.token, c.keep_for, e.options().hold_off);
         if (!r.ok()) failure = r.error();
@@ -160,7 +164,8 @@ void Simulation::apply_request(std::int32_t id, Tick t, Store& store, EventSink&
     }
     if (failure) return;
     if (c.ended) {
-        late_application(id, t, sink);
+        // A check read nothing that changed: nothing more to tell (§16.6).
+        if (c.op != EventOp::validate) late_application(id, t, sink);
         return;
     }
     c.reply_at = arrival(c.node, Link::reply, t);
@@ -193,7 +198,8 @@ void Simulation::undefer(NodeIndex node, Tick t) {
 
 // The node learns the answer at t: the reply, or the timeout (§16.4). A
 // crashed node learns nothing; its call is reported as an error.
-void Simulation::answer(std::int32_t id, Tick t, bool timed_out, EventSink& sink) {
+void Simulation::answer(std::int32_t id, Tick t, bool timed_out, Store& store, EventSink& sink,
+                        std::optional<StoreError>& failure) {
     Call& c = calls_[static_cast<std::size_t>(id)];
     LS_ASSERT(!c.ended);
     c.ended = true;
@@ -209,6 +215,10 @@ void Simulation::answer(std::int32_t id, Tick t, bool timed_out, EventSink& sink
             answer_extend(c, t,
                           failed ? StoreResult<ExtendReply>(timeout_error()) : StoreResult<ExtendReply>(*c.extend),
                           learned, sink);
+            break;
+        case EventOp::validate:
+            answer_check(c, t, failed ? StoreResult<Validity>(timeout_error()) : StoreResult<Validity>(*c.validity),
+                         learned, store, sink, failure);
             break;
         default:
             answer_release(c, t,
@@ -283,6 +293,26 @@ void Simulation::answer_release(Call& c, Tick t, const StoreResult<ReleaseReply>
     ev.token = c.token;
     stamp(ev, c.sent, c.applied);
     emit(sink, ev);
+}
+
+// A check's answer learned at t (model.md §5.8): `current` sends the write
+// now, anything else makes the action throw; either may end the action.
+void Simulation::answer_check(Call& c, Tick t, const StoreResult<Validity>& reply, bool learned, Store& store,
+                              EventSink& sink, std::optional<StoreError>& failure) {
+    Elector& e = electors_[static_cast<std::size_t>(c.node)];
+    EventView ev = check_event(t, e, *e.latest_run(), reply);
+    ev.run = c.run;
+    ev.token = c.token;
+    stamp(ev, c.sent, c.applied);
+    emit(sink, ev);
+    // A crashed node learns nothing; its run ended with the crash.
+    if (!learned || !e.awaiting_check() || e.latest_run()->run != c.run) return;
+    const NodeIndex node = c.node;  // `c` may move: the write and the release are new calls
+    const WorkEffect effect = e.learn_check(t, reply.ok() && reply.value() == Validity::current);
+    if (!work_effect(node, t, effect, store, sink, failure)) return;
+    auto it = std::lower_bound(executing_.begin(), executing_.end(), node);
+    LS_ASSERT(it != executing_.end() && *it == node);
+    executing_.erase(it);
 }
 
 // A request applied after its call timed out: nobody waits for its reply, so

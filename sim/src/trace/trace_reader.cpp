@@ -258,11 +258,14 @@ std::optional<LineError> read_message_times(const ordered_json& j, Event& e) {
     bool null = false;
     for (const char* key : {"sent", "applied"}) {
         if (!j.contains(key)) continue;
-        const bool call = e.op == EventOp::acquire || e.op == EventOp::extend || e.op == EventOp::release;
+        // A node's own check (model.md §5.8) is a call too: a validate in the work phase.
+        const bool check = e.op == EventOp::validate && e.phase == Phase::work;
+        const bool call = e.op == EventOp::acquire || e.op == EventOp::extend || e.op == EventOp::release || check;
         if (!call && !(e.op == EventOp::write && std::string_view(key) == "sent"))
             return LineError{fmt::format("\"{}\" on a {} event; only on {} (model.md §16.6)", key, to_string(e.op),
-                                         std::string_view(key) == "sent" ? "write, acquire, extend and release"
-                                                                         : "acquire, extend and release")};
+                                         std::string_view(key) == "sent"
+                                             ? "write, acquire, extend, release and a node's own validate"
+                                             : "acquire, extend, release and a node's own validate")};
         Tick value = 0;
         if (auto err = get_int(j, key, value, false, null, 0, limits::horizon_max)) return err;
         if (value >= e.tick)

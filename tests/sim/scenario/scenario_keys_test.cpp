@@ -310,6 +310,7 @@ const char* doc_type(leasescope::sim::KeyKind kind) {
         case leasescope::sim::KeyKind::offsets: return "array of integers";
         case leasescope::sim::KeyKind::clock: return "object";
         case leasescope::sim::KeyKind::network: return "object";
+        case leasescope::sim::KeyKind::choice: return "string";
     }
     return "?";
 }
@@ -338,7 +339,10 @@ TEST(ScenarioKeys, DocumentedCandidateTableIsTheKeyTable) {
             << k.name;
         if (leasescope::sim::has_schema_default(k)) {
             const std::string fallback =
-                k.kind == KeyKind::flag ? (k.fallback != 0 ? "`true`" : "`false`") : std::to_string(k.fallback);
+                k.kind == KeyKind::flag ? (k.fallback != 0 ? "`true`" : "`false`")
+                : k.kind == KeyKind::choice
+                    ? "`\"" + std::string(k.choices[static_cast<std::size_t>(k.fallback)]) + "\"`"
+                    : std::to_string(k.fallback);
             EXPECT_EQ(row[2], fallback) << k.name;
         } else if (!required) {
             EXPECT_TRUE(row[2].rfind("none", 0) == 0 || row[2] == "`[action]`") << k.name << ": " << row[2];

@@ -38,6 +38,12 @@ inline constexpr Tick library_command_timeout(std::int64_t tick_ms) {
     return (library_command_timeout_ms + tick_ms - 1) / tick_ms;
 }
 
+// Whether the action checks its leadership before each write (model.md §5.8):
+// `none`, the library's action, writes at once; `validate` first calls the
+// store's validate(own token) and writes only when it learns `current`.
+enum class WriteCheck : std::int32_t { none, validate };
+const char* to_string(WriteCheck c);
+
 struct ElectorOptions {
     Tick start = 0;
     Tick wait = 0;       // waitTime
@@ -56,8 +62,9 @@ struct ElectorOptions {
     Tick fail_at = 0;          // 0: the action never throws
     Tick hold_off = 0;
     std::int32_t runs = 1;
-    Tick every = 0;            // ticks between scheduled run starts, when runs > 1
-    Tick command_timeout = 0;  // ticks a call waits for its reply; 0: the library's (model.md §16.1)
+    Tick every = 0;                       // ticks between scheduled run starts, when runs > 1
+    Tick command_timeout = 0;             // ticks a call waits for its reply; 0: the library's (model.md §16.1)
+    WriteCheck check = WriteCheck::none;  // check, then act (model.md §5.8)
     Tick command_timeout_ticks() const {
         return command_timeout > 0 ? command_timeout : library_command_timeout(tick_ms);
     }
@@ -98,7 +105,11 @@ struct AttemptEffect {
 };
 
 struct WorkEffect {
-    bool write = false;              // a write is due at this progress
+    bool write = false;  // a write is due at this progress
+    // With check "validate": the write is due, but the action first calls
+    // validate(own token) and waits (model.md §5.8); learn_check() says what
+    // follows. `write` and `ended` are then empty.
+    bool check = false;
     std::optional<RunResult> ended;  // elected or action_failed: release next
 };
 
@@ -156,6 +167,17 @@ public:
     // longer executes; the run ends when learn_release() says the answer came.
     Tick begin_release(Tick now, RunResult result);
     void learn_release(Tick now);
+    // Check, then act (model.md §5.8): the answer of the check advance()
+    // asked for. `current`: the write goes now, and the action ends if that
+    // progress ends it; anything else (stale, vacant, a failed call): the
+    // action throws, no write, the run ends action_failed (release next).
+    // The tick it is learned is the write's: the progress grows again from
+    // the next active tick.
+    WorkEffect learn_check(Tick now, bool current);
+    bool awaiting_check() const { return check_awaited_; }
+    // Whether the action advances at `now`: not while its check is on the
+    // wire, nor in the tick its answer came.
+    bool works_at(Tick now) const { return !check_awaited_ && check_learned_at_ != now; }
     bool awaiting_reply() const { return awaiting_ != Awaiting::none; }
     bool awaiting_extend() const { return extend_awaited_; }
     // Each store-calling step has two forms: any Store (through the
@@ -227,6 +249,11 @@ private:
     Awaiting awaiting_ = Awaiting::none;
     bool extend_awaited_ = false;
     std::int64_t extend_sent_half_ms_ = 0;  // the moment the extend in flight was sent
+    // A check in flight (model.md §5.8): the action waits; what the offset
+    // that asked for it would have ended, once the write is sent.
+    bool check_awaited_ = false;
+    std::optional<RunResult> check_then_ended_;
+    Tick check_learned_at_ = tick_none;
 };
 
 extern template AttemptEffect Elector::attempt_on<Store>(Tick, Store&);

@@ -23,6 +23,7 @@ enum class KeyKind {
     offsets,  // strictly increasing offsets in [1, hi]
     clock,    // an object {"drift_ppm": P}, |P| <= hi (model.md §3.3); fills `count`
     network,  // {"request", "reply", "write"}: latencies in [0, hi], merged per key (model.md §16.1)
+    choice,   // one of `choices`, the words of WriteCheck in order; fills `check`
 };
 
 enum class Need {
@@ -57,7 +58,9 @@ struct CandidateKey {
     std::int32_t ElectorOptions::*count = nullptr;
     bool ElectorOptions::*flag = nullptr;
     std::vector<Tick> ElectorOptions::*offsets = nullptr;
-    bool Candidate::*given = nullptr;  // set when the key is given, here or in "defaults"
+    WriteCheck ElectorOptions::*check = nullptr;
+    std::span<const char* const> choices = {};  // a choice's words; fallback is the index of the default
+    bool Candidate::*given = nullptr;           // set when the key is given, here or in "defaults"
     // What the key means, as `leasescope-cli schema` describes it (the
     // meaning column of docs/scenario-format.md says the same more briefly).
     const char* doc = nullptr;
@@ -70,7 +73,7 @@ std::span<const CandidateKey* const> candidate_keys();
 // required key or one whose fallback is outside its range ("none" markers).
 inline bool has_schema_default(const CandidateKey& k) {
     if (k.need != Need::optional) return false;
-    if (k.kind == KeyKind::flag) return true;
+    if (k.kind == KeyKind::flag || k.kind == KeyKind::choice) return true;
     return k.kind == KeyKind::integer && k.fallback >= k.lo && k.fallback <= k.hi;
 }
 

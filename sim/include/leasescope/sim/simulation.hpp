@@ -186,9 +186,15 @@ private:
     EventView release_event(Tick t, const Elector& e, const RunRecord& run, Fencing fencing,
                             const StoreResult<ReleaseReply>& reply);
     EventView extend_event(Tick t, const Elector& e, const RunRecord& run, const StoreResult<ExtendReply>& reply);
+    // Check, then act (model.md §5.8): a check answered in its tick, its
+    // event, and what a step of the action does (true: it ended).
+    WorkEffect check_now(NodeIndex node, Tick t, Store& store, EventSink& sink, std::optional<StoreError>& failure);
+    EventView check_event(Tick t, const Elector& e, const RunRecord& run, const StoreResult<Validity>& validity);
+    bool work_effect(NodeIndex node, Tick t, const WorkEffect& effect, Store& store, EventSink& sink,
+                     std::optional<StoreError>& failure);
 
     // ---- Messages on the wire (model.md §16; simulation_wire.cpp) ----
-    // One call (acquire, extend, release) or write that takes time.
+    // One call (acquire, extend, release, a check's validate) or write that takes time.
     struct Call {
         EventOp op = EventOp::acquire;
         NodeIndex node = -1;
@@ -208,6 +214,7 @@ private:
         std::optional<Issue> issued;  // a fresh acquisition, judged when applied
         std::optional<ExtendReply> extend;
         std::optional<ReleaseReply> release;
+        std::optional<Validity> validity;  // a check (model.md §5.8)
     };
     // A write arriving at t (sent at write.sent, maybe t): judged and told (§8, §16.5).
     void write_arrives(Tick t, const Call& write, Store& store, EventSink& sink, std::optional<StoreError>& failure);
@@ -236,10 +243,13 @@ private:
     void send_write(NodeIndex node, Tick t);
     void deliver(Tick t, Phase phase, Store& store, EventSink& sink, std::optional<StoreError>& failure);
     void apply_request(std::int32_t id, Tick t, Store& store, EventSink& sink, std::optional<StoreError>& failure);
-    void answer(std::int32_t id, Tick t, bool timed_out, EventSink& sink);
+    void answer(std::int32_t id, Tick t, bool timed_out, Store& store, EventSink& sink,
+                std::optional<StoreError>& failure);
     void answer_acquire(Call& c, Tick t, const StoreResult<AcquireReply>& reply, bool learned, EventSink& sink);
     void answer_extend(Call& c, Tick t, const StoreResult<ExtendReply>& reply, bool learned, EventSink& sink);
     void answer_release(Call& c, Tick t, const StoreResult<ReleaseReply>& reply, bool learned, EventSink& sink);
+    void answer_check(Call& c, Tick t, const StoreResult<Validity>& reply, bool learned, Store& store, EventSink& sink,
+                      std::optional<StoreError>& failure);
     void late_application(std::int32_t id, Tick t, EventSink& sink);
     void free_call(std::int32_t id);
     void free_if_done(std::int32_t id);
