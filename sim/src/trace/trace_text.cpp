@@ -75,6 +75,18 @@ std::string outcome_words(const Event& e) {
 
 std::string or_dash(const std::optional<std::int64_t>& v) { return v ? std::to_string(*v) : "-"; }
 
+// Time on the wire (model.md §16.6): "  (sent 9, applied 11)" after the
+// outcome, only on an event whose trace line has `sent` or `applied`; a row
+// without them is unchanged.
+std::string wire_words(const Event& e) {
+    if (!e.sent && !e.applied) return "";
+    std::string out = "  (";
+    if (e.sent) out += fmt::format("sent {}", *e.sent);
+    if (e.sent && e.applied) out += ", ";
+    if (e.applied) out += fmt::format("applied {}", *e.applied);
+    return out + ")";
+}
+
 }  // namespace
 
 std::string text_table_header() {
@@ -86,9 +98,9 @@ std::string text_row(const Event& e) {
     std::optional<std::int64_t> fencing, ttl;
     if (e.fencing) fencing = *e.fencing;
     if (e.ttl) ttl = *e.ttl;
-    return fmt::format("{:>5}  {:<12} {:<13} {:<9} {:>7} {:>4}  {}", e.tick, e.node.empty() ? "-" : e.node,
+    return fmt::format("{:>5}  {:<12} {:<13} {:<9} {:>7} {:>4}  {}{}", e.tick, e.node.empty() ? "-" : e.node,
                        to_string(e.op), e.token.empty() ? "-" : short_token(e.token), or_dash(fencing), or_dash(ttl),
-                       outcome_words(e));
+                       outcome_words(e), wire_words(e));
 }
 
 bool text_marked(const Event& e) { return outcome_words(e).find('!') != std::string::npos; }

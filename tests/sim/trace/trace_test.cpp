@@ -273,6 +273,41 @@ TEST(TraceText, FilterKeepsMarkedNodeAndTicks) {
     EXPECT_FALSE(node_ticks.keeps(failover));
 }
 
+// Time on the wire in the text view (model.md §16.6): a row whose event has
+// `sent` or `applied` ends with "(sent S, applied A)", each part only when the
+// trace line has it; every other row is the row of an event without them.
+TEST(TraceText, RowsTellSentAndApplied) {
+    std::size_t with_wire = 0;
+    for (const char* name : {"late-reply", "delayed-write"}) {
+        const Trace trace = simulate(preset(name));
+        for (const Event& e : trace.events) {
+            Event bare = e;
+            bare.sent.reset();
+            bare.applied.reset();
+            const std::string row = text_row(e);
+            if (!e.sent && !e.applied) {
+                EXPECT_EQ(row, text_row(bare));
+                EXPECT_EQ(row.find("(sent"), std::string::npos) << row;
+                continue;
+            }
+            ++with_wire;
+            std::string wire = "  (";
+            if (e.sent) wire += fmt::format("sent {}", *e.sent);
+            if (e.sent && e.applied) wire += ", ";
+            if (e.applied) wire += fmt::format("applied {}", *e.applied);
+            EXPECT_EQ(row, text_row(bare) + wire + ")");
+        }
+    }
+    EXPECT_GE(with_wire, 2u);
+    // late-reply: node-a's acquire, applied at 0, is learned at 7.
+    const std::string text = trace_to_text(simulate(preset("late-reply")));
+    EXPECT_NE(text.find("acquired slot 0  (sent 0, applied 0)"), std::string::npos) << text;
+    // delayed-write: node-a's write sent at 4 arrives at 12.
+    const std::string late = trace_to_text(simulate(preset("delayed-write")));
+    EXPECT_NE(late.find("   12  node-a       write"), std::string::npos) << late;
+    EXPECT_NE(late.find("(sent 4)"), std::string::npos) << late;
+}
+
 // diff names the first divergent event, with context, and can ignore tokens.
 TEST(TraceDiff, FirstDivergence) {
     const Trace a = simulate(preset("expiry-takeover"));
