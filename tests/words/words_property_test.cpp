@@ -101,6 +101,40 @@ std::vector<Named> generated(int count, bool latencies = false) {
     return out;
 }
 
+// Generated scenarios with time on the wire (latencies and delays) and
+// clocks (model.md §3.3): node clocks that drift (slow ones too, so that a
+// watchdog renews late), a store clock that drifts, and jumps of the store's
+// clock and of a node's, forward and back. Deterministic: the seeds and the
+// choices follow the index. Each is written back and read again, so it is a
+// scenario the reader accepts.
+std::vector<Named> generated_with_clocks(int count) {
+    std::vector<Named> out;
+    for (Named& named : generated(count, true)) {
+        const int i = static_cast<int>(out.size());
+        sim::Scenario& s = named.scenario;
+        static const std::int32_t drifts[] = {-400'000, 250'000, -150'000, 0};
+        for (std::size_t c = 0; c < s.candidates.size(); ++c)
+            if ((i + static_cast<int>(c)) % 3 == 0) s.candidates[c].options.drift_ppm = drifts[(i + c) % 4];
+        if (i % 4 == 1) s.lock.clock.drift_ppm = i % 8 == 1 ? 200'000 : -200'000;
+        auto jump = [&](NodeIndex node, Tick at, std::int64_t ms) {
+            sim::Fault f;
+            f.kind = sim::FaultKind::clock_jump;
+            f.node = node;
+            f.at = at;
+            f.ms = ms;
+            s.faults.push_back(f);
+        };
+        if (i % 3 != 2) jump(-1, 5 + i % 17, (i % 2 == 0 ? 1 : -1) * s.tick_ms * (2 + i % 5));
+        if (i % 5 == 0) jump(-1, 30 + i % 11, s.tick_ms * 3 + 25);
+        if (i % 4 == 3) jump(static_cast<NodeIndex>(i % s.candidates.size()), 8 + i % 13, -300);
+        auto parsed = sim::parse_scenario(sim::scenario_to_json(s), named.name);
+        EXPECT_TRUE(parsed.ok()) << named.name << ": " << (parsed.ok() ? "" : parsed.error().to_string());
+        if (!parsed.ok()) continue;
+        out.push_back({"generated with clocks #" + std::to_string(i), std::move(parsed).value()});
+    }
+    return out;
+}
+
 // ---- facts the tests read for themselves, from the simulator's state ----
 
 // How the record of `token` stopped being valid, by the snapshots: the first
@@ -125,9 +159,12 @@ Loss loss_from_snapshots(const sim::Timeline& timeline, const Token& token, Tick
         for (const sim::Event& e : timeline.trace().events)
             if (e.tick == t && e.op == sim::EventOp::failover) out.failover = true;
         for (const sim::Event& e : timeline.trace().events)
+            // A release Redis applied at that tick: released, or a crashed node's, reported as an error (§16.4).
             if (e.applied.value_or(e.tick) == t && e.op == sim::EventOp::release &&
-                e.outcome == sim::Outcome::released && e.token == token)
+                (e.outcome == sim::Outcome::released || e.outcome == sim::Outcome::error) && e.token == token)
                 out.released = true;
+        for (const sim::Event& e : timeline.trace().events)
+            if (e.tick == t && e.op == sim::EventOp::expire && e.token == token) out.released = false;
         return out;
     }
     return out;
@@ -205,6 +242,101 @@ struct Checker {
         }
     }
 
+    // Every number the explanation states, against the trace (English: the
+    // Korean sentences carry the same fields). A fencing number named was
+    // issued by an acquire Redis had applied by then; a busy answer's "N more
+    // ticks" counts from the tick Redis applied the call (model.md §16.6: a
+    // reply carries the time left when it was decided), so a sentence that
+    // says "held for N more" as of the tick it was learned needs the two to be
+    // one tick; its holder held a record at that tick; and a jump of Redis's
+    // clock names each record it finds with the milliseconds it had left.
+    void check_numbers(std::size_t k, const Explanation& ex) {
+        if (lang != Lang::en) return;
+        const sim::Trace& trace = timeline.trace();
+        const sim::Event& e = trace.events[k];
+        static const std::regex fencing_re("fencing ([0-9]+)");
+        for (const Sentence& sentence : ex.sentences) {
+            for (std::sregex_iterator it(sentence.text.begin(), sentence.text.end(), fencing_re), end; it != end;
+                 ++it) {
+                const Fencing n = std::stoll((*it)[1]);
+                const bool issued = std::any_of(trace.events.begin(), trace.events.end(), [&](const sim::Event& a) {
+                    return a.op == sim::EventOp::acquire && a.fencing == n && a.applied.value_or(a.tick) <= e.tick;
+                });
+                EXPECT_TRUE(issued) << where(k) << ": names fencing " << n << ", not issued by then: " << sentence.text;
+            }
+        }
+        if (e.op == sim::EventOp::acquire && e.outcome == sim::Outcome::busy) check_busy(k, ex);
+        if (e.op == sim::EventOp::clock_jump && e.node == "store") check_store_jump(k, ex);
+    }
+
+    void check_busy(std::size_t k, const Explanation& ex) {
+        const sim::Event& e = timeline.trace().events[k];
+        const Tick applied = e.applied.value_or(e.tick);
+        const sim::Snapshot at = timeline.snapshot_at(applied);
+        for (const Sentence& sentence : ex.sentences) {
+            // "{node} tries to acquire; the lock is held for {ttl} more ticks": as of this tick.
+            if (sentence.key == "ev.acquire.busy" || sentence.key == "ev.acquire.busy_holdoff") {
+                EXPECT_EQ(applied, e.tick) << where(k) << ": counts the time left from tick " << e.tick
+                                           << ", Redis answered at tick " << applied << ": " << sentence.text;
+            }
+            if (sentence.key.rfind("ev.acquire.busy", 0) == 0) {
+                EXPECT_TRUE(contains(sentence.text, std::to_string(*e.ttl) + " more")) << where(k) << sentence.text;
+            }
+            if (sentence.key != "explain.acquire.busy") continue;
+            bool holder_named = false;
+            for (const SlotRecord& r : at.slots)
+                holder_named = holder_named || (r.valid_at(applied) && contains(sentence.text, r.owner));
+            EXPECT_TRUE(holder_named) << where(k) << ": names no holder of tick " << applied << ": " << sentence.text;
+        }
+    }
+
+    // The store's clock just before the jump at event k: its drift and the
+    // jumps the trace shows before it, in half milliseconds (model.md §3.3 rule 1).
+    void check_store_jump(std::size_t k, const Explanation& ex) {
+        const sim::Trace& trace = timeline.trace();
+        const sim::Event& e = trace.events[k];
+        DriftClock clock = timeline.scenario().lock.clock;
+        clock.tick_ms = trace.header.tick_ms;
+        std::int64_t before = clock.reading_at_tick(e.tick);
+        for (std::size_t j = 0; j < k; ++j)
+            if (trace.events[j].op == sim::EventOp::clock_jump && trace.events[j].node == "store")
+                before += 2 * trace.events[j].clock_ms;
+        const sim::Snapshot prev = timeline.snapshot_at(e.tick - 1);
+        std::size_t records = 0;
+        for (const SlotRecord& r : prev.slots) {
+            if (!r.occupied) continue;
+            const std::int64_t deadline = r.deadline_half_ms != 0
+                                              ? r.deadline_half_ms
+                                              : leasescope::clock_moment_half_ms(r.expires_at, trace.header.tick_ms);
+            if (deadline <= before) continue;  // already over: Redis counts it vacant (§3.3 rule 5)
+            ++records;
+            const std::int64_t left = deadline - before;
+            const std::string ms = std::to_string(left / 2) + (left % 2 != 0 ? ".5" : "") + " ms left";
+            const std::string who = r.owner + "'s record (fencing " + std::to_string(r.fencing) + ")";
+            // A renewal whose reply a partition dropped shows no TTL: its time left is not told.
+            const bool hidden_renewal = std::any_of(ex.sentences.begin(), ex.sentences.end(), [&](const Sentence& x) {
+                return x.key == "explain.clock_jump.record_unknown" && contains(x.text, who);
+            });
+            if (hidden_renewal) {
+                EXPECT_TRUE(std::any_of(trace.events.begin(), trace.events.end(),
+                                        [&](const sim::Event& x) {
+                                            return x.op == sim::EventOp::extend && x.token == r.token &&
+                                                   x.outcome == sim::Outcome::error &&
+                                                   x.applied.value_or(x.tick) <= e.tick;
+                                        }))
+                    << where(k) << ": " << who;
+                continue;
+            }
+            bool told = false;
+            for (const Sentence& sentence : ex.sentences)
+                told = told || (contains(sentence.text, who) && contains(sentence.text, ms));
+            EXPECT_TRUE(told) << where(k) << ": " << who << " had " << ms << ": " << ex.body();
+        }
+        std::size_t told = 0;
+        for (const Sentence& sentence : ex.sentences) told += sentence.key.rfind("explain.clock_jump.record_", 0) == 0;
+        EXPECT_EQ(told, records) << where(k) << ": " << ex.body();
+    }
+
     void check(std::size_t k, const sim::Snapshot& snap) {
         const sim::Trace& trace = timeline.trace();
         const sim::Event& e = trace.events[k];
@@ -269,9 +401,10 @@ struct Checker {
         }
         // A pause is never called a partition, nor the reverse: a sentence
         // about a pause (partition) of this node needs one in the trace.
+        // A jump of Redis's clock tells about the records' owners: any node.
         auto had = [&](sim::EventOp op) {
             for (std::size_t j = 0; j <= k; ++j)
-                if (trace.events[j].op == op && trace.events[j].node == e.node) return true;
+                if (trace.events[j].op == op && (trace.events[j].node == e.node || e.node == "store")) return true;
             return false;
         };
         if (!e.node.empty()) {
@@ -340,6 +473,7 @@ struct Checker {
         }
 
         check_safety_marks(k, ex);
+        check_numbers(k, ex);
 
         // The end of an overlap is "clear" only when no stale node still works.
         if (e.op == sim::EventOp::overlap_end) {
@@ -431,6 +565,31 @@ TEST(ExplainProperties, EveryEventOfGeneratedScenarios) {
     for (const std::string& key : generated_facts) EXPECT_TRUE(seen.count(key)) << "no generated event tells " << key;
 }
 
+// The same properties, and every number the explanation states
+// (Checker::check_numbers), under time on the wire and clocks that drift and
+// jump (issue 25): a few hundred generated scenarios, deterministic.
+const std::vector<std::string> clock_facts = {"explain.wire.write",
+                                              "explain.wire.call_applied",
+                                              "explain.clock_jump.record_expired",
+                                              "explain.clock_jump.record_kept",
+                                              "explain.expire.clock_jump",
+                                              "ev.clock_jump.node_back",
+                                              "explain.acquire.busy",
+                                              "explain.write.stale_expired",
+                                              "ev.acquire.busy_late",
+                                              "ev.acquire.error_crashed",
+                                              "explain.clock_jump.record_unknown",
+                                              "explain.acquire.regressed_late",
+                                              "explain.write.stale_released"};
+
+TEST(ExplainProperties, EveryEventUnderLatenciesAndClocks) {
+    std::size_t checked = 0;
+    std::set<std::string> seen;
+    check_all(generated_with_clocks(240), checked, seen);
+    EXPECT_GT(checked, 10'000u);
+    for (const std::string& key : clock_facts) EXPECT_TRUE(seen.count(key)) << "no generated event tells " << key;
+}
+
 // The two texts a review found false, pinned as facts (not strings): at
 // watchdog-pause tick 12 the explanation says no newer number had reached
 // the resource yet; at failover-fencing-regressed tick 8 that the counter
@@ -491,8 +650,8 @@ TEST(Words, MessagesTellWhenTheyWereSent) {
     }
     // node-b's busy answer: sent at 1, applied at 1, read at 5.
     EXPECT_EQ(told["explain.wire.call_applied"],
-              "The request was sent at tick 1 and Redis applied it at tick 1; by tick 5 its reply had arrived or "
-              "the command had timed out. A time left in the answer counts from tick 1, not from now.");
+              "The request was sent at tick 1, Redis applied it at tick 1, and its reply arrived at tick 5. A time "
+              "left in the answer counts from tick 1, not from now.");
     EXPECT_EQ(
         told["explain.wire.call_here"].rfind("This call's request was sent at tick 0; Redis applied it at tick 2", 0),
         0u);
@@ -761,4 +920,34 @@ TEST(Words, ALateWriteTellsTheReleaseRedisHadApplied) {
     EXPECT_NE(explain(ctx, in(Lang::en)).body().find("node-a's record was released at tick 9."), std::string::npos)
         << explain(ctx, in(Lang::en)).body();
     EXPECT_NE(explain(ctx, in(Lang::ko)).body().find("9틱"), std::string::npos) << explain(ctx, in(Lang::ko)).body();
+}
+
+// A call that timed out after Redis applied it says so, with the three ticks
+// (model.md §16.4, §16.6): node-a's acquire is sent and applied at 0, its
+// reply takes 5 ticks, and the command times out at 2.
+TEST(Words, ATimedOutCallSaysWhenItWasSentAndApplied) {
+    auto parsed = sim::parse_scenario(R"({"name": "t", "horizon": 20, "defaults": {"wait": 0, "lease": 6, "action": 2},
+        "candidates": [{"name": "node-a", "command_timeout": 2, "network": {"reply": 5}}]})",
+                                      "t.json");
+    ASSERT_TRUE(parsed.ok()) << parsed.error().to_string();
+    const sim::Timeline timeline(parsed.value());
+    const auto& events = timeline.trace().events;
+    std::size_t acquire = events.size();
+    for (std::size_t k = 0; k < events.size() && acquire == events.size(); ++k)
+        if (events[k].op == sim::EventOp::acquire) acquire = k;
+    ASSERT_LT(acquire, events.size());
+    ASSERT_EQ(events[acquire].tick, 2);
+    const sim::Snapshot snap = timeline.snapshot_at(2);
+    ExplainContext ctx{&timeline.scenario(), &timeline.trace(), acquire, &snap};
+    const Explanation en = explain(ctx, in(Lang::en));
+    const auto told = std::find_if(en.sentences.begin(), en.sentences.end(),
+                                   [](const Sentence& x) { return x.key == "explain.wire.call_timeout"; });
+    ASSERT_NE(told, en.sentences.end()) << en.body();
+    EXPECT_EQ(told->text.rfind("The request was sent at tick 0 and Redis applied it at tick 0, but its reply had not "
+                               "arrived by tick 2: the command timed out",
+                               0),
+              0u)
+        << told->text;
+    const std::string ko = explain(ctx, in(Lang::ko)).body();
+    EXPECT_NE(ko.find("명령 시간이 초과되었고"), std::string::npos) << ko;
 }

@@ -18,6 +18,10 @@ using namespace facts;
 struct StoreDeadline {
     Held held;
     std::int64_t deadline_half_ms = 0;
+    // Perhaps renewed by an extend whose answer was never read (a dropped
+    // reply, a timeout, a crashed node): the trace shows an error and no TTL
+    // (docs/trace-format.md, model.md §16.6), so the deadline is unknown.
+    bool unknown = false;
 };
 
 // The store's clock (drift and the jumps of the events before `index`) and
@@ -38,19 +42,29 @@ StoreClockFacts store_clock_before(const sim::Trace& trace, const sim::Scenario&
     f.clock.tick_ms = trace.header.tick_ms;
     const std::vector<Held> held = records_before(trace, index);
     for (const Held& h : held) f.records.push_back({h, 0});
-    for (std::size_t k = 0; k < index && k < trace.events.size(); ++k) {
+    // In the order Redis applied the calls, each read on its clock at the
+    // tick it applied them (a reply read late set its deadline earlier).
+    for (const std::size_t k : applied_before(trace, index)) {
         const Event& e = trace.events[k];
         if (e.op == EventOp::clock_jump && e.node == "store") f.jumps_half_ms += 2 * e.clock_ms;
         const bool ends = e.op == EventOp::expire || (e.op == EventOp::release && e.outcome == Outcome::released);
         // An acquire by a token that already holds the record changes nothing (its ttl is the time left).
-        const bool acquires = e.op == EventOp::acquire && e.outcome == Outcome::acquired;
+        // An orphan's too: applied, its reply lost (§7.2).
+        const bool acquires = acquires_record(e);
         const bool renews = e.op == EventOp::extend && e.outcome == Outcome::renewed;
         const bool kept = e.op == EventOp::release && e.outcome == Outcome::kept;
+        // An extend that failed may still have renewed: a dropped reply, a timeout, a crashed node's
+        // (model.md §7.2, §16.4); only a dropped request surely did nothing.
+        const NodeFaultState cut = faults_before(trace, e.node, k);
+        const bool hidden = e.op == EventOp::extend && e.outcome == Outcome::error &&
+                            !(cut.partitioned && cut.partition_mode.has(sim::Detail::drop_requests));
         for (StoreDeadline& r : f.records) {
             if (r.held.token != e.token) continue;
             if (ends) r.deadline_half_ms = 0;
+            if (hidden) r.unknown = true;
+            if (renews) r.unknown = false;
             if (!e.ttl) continue;
-            const std::int64_t d = f.reading(e.tick) + 2 * *e.ttl * trace.header.tick_ms;
+            const std::int64_t d = f.reading(applied_at(e)) + 2 * *e.ttl * trace.header.tick_ms;
             if ((acquires && r.deadline_half_ms == 0) || renews) r.deadline_half_ms = d;
             if (kept) r.deadline_half_ms = std::min(r.deadline_half_ms, d);
         }
@@ -88,8 +102,7 @@ public:
         out_.heading = s_.tr("explain.heading", {{"tick", std::to_string(e_.tick)},
                                                  {"op", op_words(e_, s_)},
                                                  {"node", e_.node.empty() ? std::string("–") : e_.node}});
-        // A record that a jump of Redis's clock ended: not its TTL running out in true time.
-        add(e_.op == EventOp::expire && store_jump_this_tick() > 0 ? "ev.expire.clock_jump" : "ev." + key);
+        add(first_key(key), first_fields());
         wire();
         {
             switch (e_.op) {
@@ -123,6 +136,41 @@ public:
     }
 
 private:
+    // The event in one sentence: the table's key, or a truer one where time
+    // on the wire or a clock changes the story.
+    std::string first_key(const std::string& key) const {
+        // A record that a jump of Redis's clock ended: not its TTL running out in true time.
+        if (e_.op == EventOp::expire && jump_ended_it()) return "ev.expire.clock_jump";
+        // Redis answered busy when it applied the call: the time left counts from then (model.md §16.6).
+        if ((key == "acquire.busy" || key == "acquire.busy_holdoff") && e_.applied) return "ev." + key + "_late";
+        // A crashed node's call ends when its reply arrives, as an error that ends no run (§16.4).
+        if (key == "acquire.error" && faults_before(trace_, e_.node, i_).crashed) return "ev.acquire.error_crashed";
+        // Marked fencing_regressed with no counter reset: answers read out of order (regressed()).
+        if (key == "acquire.regressed" && !counter_reset_before(trace_, i_)) return "ev.acquire.regressed_late";
+        return "ev." + key;
+    }
+
+    Fields first_fields() const {
+        Fields f;
+        if (e_.applied) f.emplace_back("applied", std::to_string(*e_.applied));
+        const NodeFaultState faults = faults_before(trace_, e_.node, i_);
+        if (faults.crashed) f.emplace_back("at", std::to_string(faults.crashed_at));
+        return f;
+    }
+
+    // Whether the jump of Redis's clock in this tick ended the expiring
+    // record: its deadline lay ahead of the clock before the jump (model.md
+    // §3.3 rules 4-5). A record whose time had come anyway expires by its TTL.
+    bool jump_ended_it() const {
+        const std::int64_t jump = store_jump_this_tick();
+        if (jump <= 0 || !ctx_.scenario) return false;
+        const StoreClockFacts f = store_clock_before(trace_, *ctx_.scenario, i_);
+        const std::int64_t before = f.reading(e_.tick) - 2 * jump;
+        for (const StoreDeadline& r : f.records)
+            if (r.held.token == e_.token) return r.deadline_half_ms > before;
+        return false;
+    }
+
     // Time on the wire (model.md §16.6): when the message was sent and the
     // store applied it, only for an event that says so.
     void wire() {
@@ -138,7 +186,10 @@ private:
         } else if (e_.applied) {
             Fields f = sent;
             f.emplace_back("applied", std::to_string(*e_.applied));
-            add("explain.wire.call_applied", f);
+            // An error with the request applied: the timeout came first, unless the node had crashed (a
+            // crashed node has no timeout: its call ends when the reply arrives, model.md §16.4).
+            const bool timed_out = e_.outcome == Outcome::error && !faults_before(trace_, e_.node, i_).crashed;
+            add(timed_out ? "explain.wire.call_timeout" : "explain.wire.call_applied", f);
         } else {
             // Applied at this very tick and answered at once, or never answered
             // (a timeout, a crash, a request applied after its call timed out).
@@ -223,10 +274,13 @@ private:
                     if (!stale) break;
                     if (!holders.empty() && newest > mine) {
                         add("explain.write.check_not_yet", f);
-                    } else if (!holders.empty() && regressed_before(trace_, i_)) {
+                    } else if (!holders.empty() && counter_reset_before(trace_, i_)) {
                         Fields g = f;
                         g.emplace_back("reset_tick", opt_text(counter_reset_before(trace_, i_)));
                         add("explain.write.check_regressed", g);
+                    } else if (!holders.empty()) {
+                        // Not below the holder's number with no counter reset: numbers reported out of order.
+                        add("explain.write.check_not_below", f);
                     } else if (holders.empty()) {
                         add("explain.write.check_vacant", f);
                     }
@@ -239,7 +293,7 @@ private:
                     add("explain.write.check_rejected", f);
                     if (stale) {
                         add("explain.write.rejected_harmless", f);
-                    } else if (regressed_before(trace_, i_)) {
+                    } else if (regressed_before(trace_, i_) && counter_reset_before(trace_, i_)) {
                         Fields g = f;
                         g.emplace_back("reset_tick", opt_text(counter_reset_before(trace_, i_)));
                         add("explain.write.check_rejects_holder", g);
@@ -308,7 +362,7 @@ private:
             const auto paused = fault_during(trace_, e_.node, renewed, i_, EventOp::pause, EventOp::resume);
             const auto cut = fault_during(trace_, e_.node, renewed, i_, EventOp::partition, EventOp::heal);
             const bool watchdog = cand && cand->options.auto_extend;
-            if (store_jump_this_tick() > 0) {
+            if (jump_ended_it()) {
                 add("explain.expire.clock_jump", {{"jump_ms", std::to_string(store_jump_this_tick())}});
             } else if (!watchdog) {
                 add("explain.expire.no_watchdog", {{"renewed", std::to_string(renewed)}});
@@ -403,7 +457,7 @@ private:
     void acquire() {
         if (e_.outcome == Outcome::acquired) {
             if (e_.details.has(sim::Detail::fencing_regressed)) {
-                add("explain.acquire.regressed", {{"reset_tick", opt_text(counter_reset_before(trace_, i_))}});
+                regressed();
             } else {
                 add("explain.acquire.acquired");
             }
@@ -417,7 +471,7 @@ private:
             } else {
                 Fields f = deadline_fields();
                 // Who held it when Redis decided: a reply read late was decided earlier (model.md §16.6).
-                const Fields h = holder_fields();
+                const Fields h = holder_fields(records_deciding(trace_, i_));
                 f.insert(f.end(), h.begin(), h.end());
                 add("explain.acquire.busy", f);
             }
@@ -430,6 +484,28 @@ private:
         }
         duplicate_number();
         shuffled_order();
+    }
+
+    // fencing_regressed (model.md §9.4): after a failover that lost the
+    // counter, or, with time on the wire, because a higher number issued
+    // later was reported first: the trace orders acquisitions by when their
+    // answers were read, Redis by when it applied them.
+    void regressed() {
+        if (const std::optional<Tick> reset = counter_reset_before(trace_, i_)) {
+            add("explain.acquire.regressed", {{"reset_tick", std::to_string(*reset)}});
+            return;
+        }
+        const Event* higher = nullptr;
+        for (std::size_t k = 0; k < i_; ++k) {
+            const Event& p = trace_.events[k];
+            if (acquires_record(p) && *p.fencing >= *e_.fencing && (!higher || *p.fencing > *higher->fencing))
+                higher = &p;
+        }
+        if (!higher) return;
+        add("explain.acquire.regressed_late", {{"applied", std::to_string(applied_at(e_))},
+                                               {"other", higher->node},
+                                               {"other_fencing", std::to_string(*higher->fencing)},
+                                               {"other_tick", std::to_string(higher->tick)}});
     }
 
     void skip() {
@@ -540,13 +616,19 @@ private:
     void store_clock_jump() {
         if (!ctx_.scenario) return;
         const StoreClockFacts f = store_clock_before(trace_, *ctx_.scenario, i_);
-        if (f.records.empty()) {
-            add("explain.clock_jump.nothing_held");
-            return;
-        }
         const std::int64_t before = f.reading(e_.tick);
         const std::int64_t after = before + 2 * e_.clock_ms;
+        bool any = false;
         for (const StoreDeadline& r : f.records) {
+            if (r.unknown) {
+                add("explain.clock_jump.record_unknown",
+                    {{"owner", r.held.owner}, {"fencing", std::to_string(r.held.fencing)}});
+                any = true;
+                continue;
+            }
+            // Its time had come before the jump: Redis counts it vacant already (§3.3 rule 5).
+            if (r.deadline_half_ms <= before) continue;
+            any = true;
             const Fields rf{{"owner", r.held.owner},
                             {"fencing", std::to_string(r.held.fencing)},
                             {"left_ms", half_ms_text(r.deadline_half_ms - before)},
@@ -554,6 +636,7 @@ private:
             add(r.deadline_half_ms <= after ? "explain.clock_jump.record_expired" : "explain.clock_jump.record_kept",
                 rf);
         }
+        if (!any) add("explain.clock_jump.nothing_held");
     }
 
     std::vector<std::string> executing(sim::NodeStatus which) const {

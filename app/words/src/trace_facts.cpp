@@ -43,9 +43,11 @@ std::vector<std::size_t> applied_before(const sim::Trace& trace, std::size_t ind
     return out;
 }
 
-std::vector<Held> records_before(const sim::Trace& trace, std::size_t index) {
+namespace {
+
+std::vector<Held> records_of(const sim::Trace& trace, const std::vector<std::size_t>& order) {
     std::vector<Held> held;
-    for (const std::size_t k : applied_before(trace, index)) {
+    for (const std::size_t k : order) {
         const Event& e = trace.events[k];
         auto drop = [&](const Token& token) {
             held.erase(std::remove_if(held.begin(), held.end(), [&](const Held& h) { return h.token == token; }),
@@ -54,13 +56,42 @@ std::vector<Held> records_before(const sim::Trace& trace, std::size_t index) {
         if (acquires_record(e)) {
             const bool again = std::any_of(held.begin(), held.end(), [&](const Held& h) { return h.token == e.token; });
             if (!again) held.push_back({e.node, e.token, *e.fencing});
-        } else if (e.op == EventOp::expire || (e.op == EventOp::release && e.outcome == Outcome::released)) {
+        } else if (e.op == EventOp::expire || (e.op == EventOp::release && e.outcome == Outcome::released) ||
+                   release_applied_silently(trace, k)) {
             drop(e.token);
         } else if (e.op == EventOp::failover) {
             held.clear();
         }
     }
     return held;
+}
+
+}  // namespace
+
+std::vector<Held> records_before(const sim::Trace& trace, std::size_t index) {
+    return records_of(trace, applied_before(trace, index));
+}
+
+std::vector<Held> records_deciding(const sim::Trace& trace, std::size_t index) {
+    if (index >= trace.events.size()) return records_before(trace, index);
+    std::vector<std::size_t> order = applied_before(trace, index);
+    const Tick a = applied_at(trace.events[index]);
+    for (std::size_t k = index + 1; k < trace.events.size(); ++k) {
+        const Event& e = trace.events[k];
+        if (acquires_record(e) && applied_at(e) == a && e.tick > a) order.push_back(k);
+    }
+    return records_of(trace, order);
+}
+
+bool release_applied_silently(const sim::Trace& trace, std::size_t k) {
+    const Event& r = trace.events[k];
+    if (r.op != EventOp::release || r.outcome != Outcome::error || !r.applied) return false;
+    // Held when Redis applied it.
+    const std::vector<Held> held = records_of(trace, applied_before(trace, k));
+    if (std::none_of(held.begin(), held.end(), [&](const Held& h) { return h.token == r.token; })) return false;
+    // Kept for a minimum lease, it would expire later: an expire event of the token.
+    return std::none_of(trace.events.begin(), trace.events.end(),
+                        [&](const Event& e) { return e.op == EventOp::expire && e.token == r.token; });
 }
 
 std::optional<Fencing> highest_accepted_before(const sim::Trace& trace, std::size_t index) {
@@ -88,7 +119,8 @@ LeaseEnd lease_end(const sim::Trace& trace, const Token& token, std::size_t inde
         if (e.op == EventOp::expire && e.token == token) {
             out = {LeaseEnd::Kind::expiry, e.tick, {}};
             holding = false;
-        } else if (e.op == EventOp::release && e.outcome == Outcome::released && e.token == token) {
+        } else if (e.op == EventOp::release && e.token == token &&
+                   (e.outcome == Outcome::released || release_applied_silently(trace, k))) {
             out = {LeaseEnd::Kind::release, applied_at(e), {}};
             holding = false;
         } else if (e.op == EventOp::failover) {

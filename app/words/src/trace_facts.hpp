@@ -47,6 +47,18 @@ std::vector<std::size_t> applied_before(const sim::Trace& trace, std::size_t ind
 // The records the store held when it handled event `index` (applied_before).
 std::vector<Held> records_before(const sim::Trace& trace, std::size_t index);
 
+// The records that made Redis answer busy to the acquire at `index`: those of
+// records_before, and the acquisitions Redis applied in the same tick whose
+// replies were read later (their events come after `index` in the trace,
+// though the store had applied them when it answered, model.md §16.3).
+std::vector<Held> records_deciding(const sim::Trace& trace, std::size_t index);
+
+// Whether a call's request reached Redis and ended the token's record
+// although its event says `error`: a crashed node's release (model.md §16.4:
+// its calls end as `error` when the reply arrives), applied while the token
+// held a record that no later expiry of the trace ends.
+bool release_applied_silently(const sim::Trace& trace, std::size_t k);
+
 // The highest fencing number the resource accepted before `index`.
 std::optional<Fencing> highest_accepted_before(const sim::Trace& trace, std::size_t index);
 
