@@ -266,6 +266,20 @@ struct Checker {
             }
         }
         if (e.op == sim::EventOp::acquire && e.outcome == sim::Outcome::busy) check_busy(k, ex);
+        // "nothing renewed its lease after tick N": N is when Redis last set the record's TTL.
+        Tick set_at = -1;
+        for (const sim::Event& x : trace.events) {
+            const bool sets = (x.op == sim::EventOp::acquire && x.fencing &&
+                               (x.outcome == sim::Outcome::acquired || x.details.has(sim::Detail::reply_lost))) ||
+                              (x.op == sim::EventOp::extend && x.outcome == sim::Outcome::renewed);
+            if (sets && x.token == e.token && x.applied.value_or(x.tick) <= e.tick)
+                set_at = std::max(set_at, x.applied.value_or(x.tick));
+        }
+        for (const Sentence& sentence : ex.sentences) {
+            if (sentence.key != "explain.expire.no_watchdog") continue;
+            EXPECT_TRUE(contains(sentence.text, "after tick " + std::to_string(set_at) + ","))
+                << where(k) << ": Redis set its TTL last at tick " << set_at << ": " << sentence.text;
+        }
         if (e.op == sim::EventOp::clock_jump && e.node == "store") check_store_jump(k, ex);
     }
 

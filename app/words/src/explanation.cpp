@@ -367,6 +367,12 @@ private:
             } else if (!watchdog) {
                 add("explain.expire.no_watchdog", {{"renewed", std::to_string(renewed)}});
             }
+            // Its reply read late: the node counts the lease from then, Redis from its application (§16.4).
+            if (acq.applied && renewed == *acq.applied) {
+                add("explain.expire.late_reply", {{"learned", std::to_string(acq.tick)},
+                                                  {"applied", std::to_string(*acq.applied)},
+                                                  {"late", std::to_string(acq.tick - *acq.applied)}});
+            }
             if (paused) {
                 add(watchdog ? "explain.expire.paused_watchdog" : "explain.expire.paused",
                     {{"since", std::to_string(paused->from)}});

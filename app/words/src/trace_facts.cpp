@@ -188,7 +188,8 @@ Tick last_renewal(const sim::Trace& trace, const Token& token, std::size_t index
     for (std::size_t k = 0; k < index && k < trace.events.size(); ++k) {
         const Event& e = trace.events[k];
         if (e.token != token) continue;
-        if (acquires_record(e) || (e.op == EventOp::extend && e.outcome == Outcome::renewed)) t = e.tick;
+        // When Redis set the TTL: the tick it applied the call, not the tick its reply was read (§16.6).
+        if (acquires_record(e) || (e.op == EventOp::extend && e.outcome == Outcome::renewed)) t = applied_at(e);
     }
     return t;
 }

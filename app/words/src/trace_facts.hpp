@@ -97,7 +97,8 @@ std::optional<Span> fault_during(const sim::Trace& trace, const std::string& nod
 // The tick `node`'s run `run` started, or nullopt.
 std::optional<Tick> run_start(const sim::Trace& trace, const std::string& node, std::int32_t run, std::size_t index);
 
-// The latest tick at which `token`'s record was acquired or renewed before `index`.
+// The latest tick at which `token`'s record was acquired or renewed before
+// `index`: the tick Redis applied the call (model.md §16.6).
 Tick last_renewal(const sim::Trace& trace, const Token& token, std::size_t index);
 
 // The failover with lose = all before `index`, if any (the latest).
