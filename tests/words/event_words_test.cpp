@@ -197,6 +197,30 @@ TEST(Words, ExplainExpiryUnderASlowWatchdogClock) {
     EXPECT_NE(ko.find("실제 시간의 30 %로 가므로"), std::string::npos) << ko;
 }
 
+// The same preset at tick 7: the watchdog's renewal comes after the record
+// expired, and the lost extend says why it came late: its period is measured
+// on node-a's slow clock (model.md §3.3 rule 7), not a pause or a partition.
+TEST(Words, ExplainLostExtendUnderASlowWatchdogClock) {
+    const sim::Scenario scenario = test::load_preset("client-clock-drift");
+    sim::Timeline timeline(scenario);
+    const auto& events = timeline.trace().events;
+    std::size_t k = 0;
+    while (k < events.size() && !(events[k].op == sim::EventOp::extend && events[k].outcome == sim::Outcome::lost)) ++k;
+    ASSERT_LT(k, events.size());
+    ASSERT_EQ(events[k].tick, 7);
+    ExplainContext ctx;
+    ctx.scenario = &scenario;
+    ctx.trace = &timeline.trace();
+    ctx.event_index = k;
+    const std::string en = explain_event(ctx, test::string_tables());
+    EXPECT_NE(en.find("The watchdog ran late: it measures its period on node-a's own clock, which runs at 30 % of "
+                      "true time (drift_ppm -700000)"),
+              std::string::npos)
+        << en;
+    const std::string ko = explain_event(ctx, test::string_tables(Lang::ko));
+    EXPECT_NE(ko.find("워치독이 늦게 돌았습니다"), std::string::npos) << ko;
+}
+
 TEST(Words, ShortToken) {
     EXPECT_EQ(short_token("", 5), "–");
     EXPECT_EQ(short_token("abc", 5), "abc");

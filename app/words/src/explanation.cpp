@@ -391,10 +391,15 @@ private:
             add("explain.expire.other");
             return;
         }
+        add("explain.expire.slow_clock", clock_rate_fields(ppm));
+    }
+
+    // A node clock's rate as a percent of true time, one decimal, and its drift.
+    static Fields clock_rate_fields(std::int32_t ppm) {
         const std::int64_t rate_tenths = (ppm_one + ppm) / 1000;  // per mille: one decimal of a percent
         const std::string rate = std::to_string(rate_tenths / 10) +
                                  (rate_tenths % 10 != 0 ? "." + std::to_string(rate_tenths % 10) : std::string());
-        add("explain.expire.slow_clock", {{"rate", rate}, {"ppm", std::to_string(ppm)}});
+        return {{"rate", rate}, {"ppm", std::to_string(ppm)}};
     }
 
     // The milliseconds Redis's clock jumped in this tick before this event (0: none).
@@ -426,6 +431,10 @@ private:
                 add("explain.extend.late_paused", {{"since", std::to_string(p->from)}});
             } else if (auto c = fault_during(trace_, e_.node, renewed, i_, EventOp::partition, EventOp::heal)) {
                 add("explain.extend.late_partitioned", {{"since", std::to_string(c->from)}});
+            } else if (const sim::Candidate* cand = candidate_of(ctx_.scenario, e_.node);
+                       cand && cand->options.drift_ppm < 0) {
+                // Its period measured on a slow clock (model.md §3.3 rule 7).
+                add("explain.extend.late_slow_clock", clock_rate_fields(cand->options.drift_ppm));
             }
         } else if (end.kind == LeaseEnd::Kind::failover) {
             add("explain.extend.lost_failover", end_fields(end));
