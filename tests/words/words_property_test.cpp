@@ -593,7 +593,6 @@ const std::vector<std::string> clock_facts = {"explain.wire.write",
                                               "ev.acquire.busy_late",
                                               "ev.acquire.error_crashed",
                                               "explain.clock_jump.record_unknown",
-                                              "explain.acquire.regressed_late",
                                               "explain.write.stale_released"};
 
 TEST(ExplainProperties, EveryEventUnderLatenciesAndClocks) {
