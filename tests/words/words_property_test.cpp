@@ -236,7 +236,9 @@ struct Checker {
                 const sim::Event& w = trace.events[j];
                 if (w.op != sim::EventOp::write || w.outcome != sim::Outcome::accepted) continue;
                 const sim::Event* theirs = acquired(w, j);
-                if (theirs && theirs->slot == mine->slot && theirs->seq > mine->seq) successor = w.node;
+                // The store's order (model.md §9.6): the tick it applied the acquire, then the trace's.
+                auto issued = [](const sim::Event& a) { return std::make_pair(a.applied.value_or(a.tick), a.seq); };
+                if (theirs && theirs->slot == mine->slot && issued(*theirs) > issued(*mine)) successor = w.node;
             }
             EXPECT_TRUE(contains(told->text, successor)) << where(k) << ": " << told->text;
         }

@@ -330,7 +330,8 @@ private:
     void duplicate_number() {
         if (!e_.details.has(sim::Detail::fencing_duplicate)) return;
         if (const Event* before = same_number_before(trace_, i_)) {
-            add("explain.acquire.duplicate", {{"other", before->node}, {"other_tick", std::to_string(before->tick)}});
+            add("explain.acquire.duplicate",
+                {{"other", before->node}, {"other_tick", std::to_string(applied_at(*before))}});
         }
     }
 

@@ -213,6 +213,10 @@ bool regressed_before(const sim::Trace& trace, std::size_t index) {
 
 namespace {
 
+// The order in which the store issued acquisitions (model.md §9.4, §9.6): by
+// the tick it applied them, then the trace's (the same without time on the wire).
+std::pair<Tick, std::int64_t> issue_order(const Event& e) { return {applied_at(e), e.seq}; }
+
 // The acquire event of the run that made the write at `index`.
 const Event* acquisition_of(const sim::Trace& trace, std::size_t index) {
     const Event& w = trace.events[index];
@@ -233,19 +237,22 @@ std::optional<SuccessorWrite> successor_write_before(const sim::Trace& trace, st
         const Event& e = trace.events[k];
         if (e.op != EventOp::write || e.outcome != Outcome::accepted) continue;
         const Event* theirs = acquisition_of(trace, k);
-        if (theirs == nullptr || theirs->slot != mine->slot || theirs->seq <= mine->seq) continue;
-        return SuccessorWrite{e.node, theirs->slot.value_or(0), theirs->tick, e.tick};
+        if (theirs == nullptr || theirs->slot != mine->slot || issue_order(*theirs) <= issue_order(*mine)) continue;
+        return SuccessorWrite{e.node, theirs->slot.value_or(0), applied_at(*theirs), e.tick};
     }
     return std::nullopt;
 }
 
 const Event* same_number_before(const sim::Trace& trace, std::size_t index) {
     if (index >= trace.events.size() || !trace.events[index].fencing) return nullptr;
-    for (std::size_t k = index; k-- > 0;) {
-        const Event& e = trace.events[k];
-        if (e.op == EventOp::acquire && e.fencing == trace.events[index].fencing) return &e;
+    const Event& mine = trace.events[index];
+    // The last one the store issued before it (§9.8), whenever its reply was read.
+    const Event* last = nullptr;
+    for (const Event& e : trace.events) {
+        if (e.op != EventOp::acquire || e.fencing != mine.fencing || issue_order(e) >= issue_order(mine)) continue;
+        if (!last || issue_order(e) > issue_order(*last)) last = &e;
     }
-    return nullptr;
+    return last;
 }
 
 const sim::Candidate* candidate_of(const sim::Scenario* scenario, const std::string& node) {

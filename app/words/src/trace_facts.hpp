@@ -107,17 +107,18 @@ std::optional<Tick> counter_reset_before(const sim::Trace& trace, std::size_t in
 bool regressed_before(const sim::Trace& trace, std::size_t index);
 
 // For a write marked stale_after_successor (model.md §9.6): the successor of
-// its slot whose write the resource had accepted before it, the last one.
+// its slot (acquired later in the order the store issued acquisitions) whose
+// write the resource had accepted before it, the last one.
 struct SuccessorWrite {
     std::string node;
     SlotIndex slot = 0;
-    Tick acquired = 0;  // the successor's acquisition
+    Tick acquired = 0;  // the successor's acquisition, at the tick the store applied it
     Tick wrote = 0;     // its accepted write
 };
 std::optional<SuccessorWrite> successor_write_before(const sim::Trace& trace, std::size_t index);
 
-// For an acquire marked fencing_duplicate (§9.8): the last earlier
-// acquisition issued the same number.
+// For an acquire marked fencing_duplicate (§9.8): the last acquisition the
+// store issued the same number before it (in the order it issued them).
 const Event* same_number_before(const sim::Trace& trace, std::size_t index);
 
 const sim::Candidate* candidate_of(const sim::Scenario* scenario, const std::string& node);
