@@ -145,9 +145,22 @@ private:
         if ((key == "acquire.busy" || key == "acquire.busy_holdoff") && e_.applied) return "ev." + key + "_late";
         // A crashed node's call ends when its reply arrives, as an error that ends no run (§16.4).
         if (key == "acquire.error" && faults_before(trace_, e_.node, i_).crashed) return "ev.acquire.error_crashed";
+        // On the wire and not a crash: the call timed out, or Redis applies it after that timeout (§16.4, §16.6).
+        if (key == "acquire.error" && e_.sent)
+            return earlier_error() ? "ev.acquire.applied_late" : "ev.acquire.timeout";
         // Marked fencing_regressed with no counter reset: answers read out of order (regressed()).
         if (key == "acquire.regressed" && !counter_reset_before(trace_, i_)) return "ev.acquire.regressed_late";
         return "ev." + key;
+    }
+
+    // Whether this run's acquire already failed before this event (its timeout).
+    bool earlier_error() const {
+        for (std::size_t k = 0; k < i_; ++k) {
+            const Event& p = trace_.events[k];
+            if (p.op == EventOp::acquire && p.outcome == Outcome::error && p.node == e_.node && p.run == e_.run)
+                return true;
+        }
+        return false;
     }
 
     Fields first_fields() const {
