@@ -114,6 +114,15 @@ const std::vector<Counterfactual>& rows() {
          {{"node-a", "write", "rejected", 12},
           {"node-a", "write", "accepted", 12, false},
           {"node-b", "write", "accepted", 6}}},
+        // The tour's step about it says the same.
+        {"tour 14",
+         "check-then-act",
+         "with --set resource.mode=check it compares fencing numbers when the write arrives and rejects",
+         "--set resource.mode=check로 실행하면 자원이 쓰기가 도착할 때 펜싱 번호를 비교해",
+         {{"resource.mode", "\"check\""}},
+         {{"node-a", "write", "rejected", 17},
+          {"node-a", "write", "accepted", 17, false},
+          {"node-b", "write", "accepted", 11}}},
         // A check on the client's side is no fence (model.md §5.8): the resource's check refuses the late write.
         {"summary",
          "check-then-act",

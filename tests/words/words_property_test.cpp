@@ -859,7 +859,8 @@ TEST(Tour, EveryTimePresetHasAStep) {
     std::vector<TourStep> steps;
     std::string error;
     ASSERT_TRUE(load_tour(read_all(source_dir + "/assets/tour.json"), steps, error)) << error;
-    for (const char* preset : {"delayed-write", "late-reply", "store-clock-jump", "client-clock-drift"}) {
+    for (const char* preset :
+         {"delayed-write", "late-reply", "store-clock-jump", "client-clock-drift", "check-then-act"}) {
         EXPECT_TRUE(std::any_of(steps.begin(), steps.end(), [&](const TourStep& s) { return s.preset == preset; }))
             << preset << " has no tour step";
     }
