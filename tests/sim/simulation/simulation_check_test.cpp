@@ -9,6 +9,7 @@
 
 #include "leasescope/sim/generator.hpp"
 #include "leasescope/sim/simulation.hpp"
+#include "support/trace_test_helpers.hpp"
 
 using namespace leasescope;
 using namespace leasescope::sim;
@@ -16,24 +17,7 @@ using namespace leasescope::sim;
 // A named namespace: the unity build puts this file next to the other simulation tests.
 namespace check_test {
 
-Scenario parse(const std::string& text) {
-    auto s = parse_scenario(text, "inline.json");
-    EXPECT_TRUE(s.ok()) << (s.ok() ? "" : s.error().to_string());
-    return s.ok() ? s.value() : Scenario{};
-}
-
-std::vector<Event> find(const Trace& t, const std::string& node, EventOp op) {
-    std::vector<Event> out;
-    for (const Event& e : t.events)
-        if (e.node == node && e.op == op) out.push_back(e);
-    return out;
-}
-
-std::string result_of(const Trace& t, const std::string& node) {
-    for (const RunSummary& r : t.summary.results)
-        if (r.node == node) return r.result;
-    return "";
-}
+using namespace trace_test;
 
 // The preset's story (scenarios/check-then-act.json): node-a checks at 4, the
 // answer comes at 5 as a 12-tick pause begins; node-b takes over at 10.

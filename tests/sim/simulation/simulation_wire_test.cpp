@@ -10,6 +10,7 @@
 
 #include "leasescope/sim/generator.hpp"
 #include "leasescope/sim/simulation.hpp"
+#include "support/trace_test_helpers.hpp"
 #include "support/preset_loader.hpp"
 
 using namespace leasescope;
@@ -18,30 +19,7 @@ using namespace leasescope::sim;
 // A named namespace: the unity build puts this file next to simulation_test.cpp.
 namespace wire_test {
 
-Scenario parse(const std::string& text) {
-    auto s = parse_scenario(text, "inline.json");
-    EXPECT_TRUE(s.ok()) << (s.ok() ? "" : s.error().to_string());
-    return s.ok() ? s.value() : Scenario{};
-}
-
-std::vector<Event> find(const Trace& t, const std::string& node, EventOp op) {
-    std::vector<Event> out;
-    for (const Event& e : t.events)
-        if (e.node == node && e.op == op) out.push_back(e);
-    return out;
-}
-
-std::string result_of(const Trace& t, const std::string& node) {
-    for (const RunSummary& r : t.summary.results)
-        if (r.node == node) return r.result;
-    return "";
-}
-
-std::string trace_bytes(const Trace& t) {
-    std::string out = header_line(t.header) + "\n";
-    for (const Event& e : t.events) out += event_line(e) + "\n";
-    return out + summary_line(t.summary) + "\n";
-}
+using namespace trace_test;
 
 }  // namespace wire_test
 
