@@ -315,7 +315,9 @@ TEST(TimelineFrame, SvgPaintsTheClockLanes) {
 // of its send tick to the middle of its arrival tick, each found by hit_test.
 TEST(TimelineFrame, MessageViewTitlesArrowsAndHitBoxes) {
     const TextMetrics metrics = estimated_metrics(17, 13);
-    const LaneModel model = run_scenario(test::load_preset("delayed-write")).lanes;
+    const ShownRun run = run_scenario(test::load_preset("delayed-write"));
+    const LaneModel& model = run.lanes;
+    const sim::Trace& trace = run.timeline->trace();
     for (const Lang lang : {Lang::en, Lang::ko}) {
         const TimelineFrame f = build_timeline_frame(model, whole_run(model, 600), test::string_tables(lang), metrics);
         ASSERT_EQ(f.message_lanes.size(), 4u);
@@ -346,6 +348,14 @@ TEST(TimelineFrame, MessageViewTitlesArrowsAndHitBoxes) {
         const FrameHit hit = hit_test(f, (late->x0 + late->x1) * 0.5f, (late->y0 + late->y1) * 0.5f);
         EXPECT_EQ(hit.arrow, static_cast<std::int32_t>(late - f.arrows.data()));
         EXPECT_EQ(hit.lane, -1);
+        // A click on it selects the write it carried: node-a's, reported at its arrival.
+        const std::int32_t clicked = event_at(model, f, hit);
+        ASSERT_GE(clicked, 0);
+        const sim::Event& e = trace.events[static_cast<std::size_t>(clicked)];
+        EXPECT_EQ(e.op, sim::EventOp::write);
+        EXPECT_EQ(e.node, "node-a");
+        EXPECT_EQ(e.tick, 12);
+        EXPECT_EQ(event_at(model, f, FrameHit{}), -1);
         EXPECT_EQ(hit_test(f, f.plot_x + f.plot_w - 1, f.message_lanes[0].box.y0 + 1).arrow, -1);
     }
 }

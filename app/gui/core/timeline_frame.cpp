@@ -421,6 +421,18 @@ FrameHit hit_test(const TimelineFrame& f, float x, float y) {
     return hit;
 }
 
+std::int32_t event_at(const LaneModel& model, const TimelineFrame& frame, const FrameHit& hit) {
+    if (hit.mark >= 0) {
+        const PlacedMark& pm = frame.layout.marks[static_cast<std::size_t>(hit.mark)];
+        return model.lanes[static_cast<std::size_t>(pm.lane)].markers[static_cast<std::size_t>(pm.marker)].event;
+    }
+    if (hit.arrow >= 0) {
+        const FrameArrow& a = frame.arrows[static_cast<std::size_t>(hit.arrow)];
+        return model.messages.messages[static_cast<std::size_t>(a.message)].event;
+    }
+    return -1;
+}
+
 std::vector<std::pair<float, float>> dashes_clear_of_frame(const TimelineFrame& f, float x, float y0, float y1,
                                                            float dash, float gap) {
     // What the line must not cross, as vertical intervals at x (3 px of air).

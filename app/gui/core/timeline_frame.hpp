@@ -143,6 +143,10 @@ struct FrameHit {
     std::int32_t arrow = -1;  // index into frame.arrows (lane, mark and span stay -1)
 };
 FrameHit hit_test(const TimelineFrame& frame, float x, float y);
+// The trace event a hit stands for: a mark's event, or the event a message
+// arrow was read from (the call's or the write's); -1 for a span or nothing.
+// A click on it selects that event (the playhead goes to its tick).
+std::int32_t event_at(const LaneModel& model, const TimelineFrame& frame, const FrameHit& hit);
 
 // A dashed line at `x` from y0 to y1 (dashes `dash` long, `gap` apart) that
 // gives way to the frame's marks and words: the pieces to draw, none over

@@ -42,12 +42,7 @@ public:
         const ImVec2 mouse = ImGui::GetIO().MousePos;
         const FrameHit hit = area_hovered_ ? hit_test(frame_, mouse.x, mouse.y) : FrameHit{};
         hover_lane_ = hit.lane;
-        hover_event_ = -1;
-        if (hit.mark >= 0) {
-            const PlacedMark& pm = frame_.layout.marks[static_cast<std::size_t>(hit.mark)];
-            hover_event_ =
-                ctx.lanes.lanes[static_cast<std::size_t>(pm.lane)].markers[static_cast<std::size_t>(pm.marker)].event;
-        }
+        hover_event_ = event_at(ctx.lanes, frame_, hit);  // a click selects it (a mark's, or a message's)
         paint(ctx, view);
         probe_frame(ctx.lanes, frame_);
         const std::string hover_text =
