@@ -35,6 +35,25 @@ sim::Event event_of(sim::EventOp op, sim::Outcome outcome, sim::Details details 
     return e;
 }
 
+// The explanation, in `lang`, of the first event with `op` in preset `name`
+// (empty, and a failure, when the preset has none).
+std::string explain_first(const std::string& name, sim::EventOp op, Lang lang) {
+    const sim::Scenario scenario = test::load_preset(name);
+    sim::Timeline timeline(scenario);
+    const auto& events = timeline.trace().events;
+    std::size_t k = 0;
+    while (k < events.size() && events[k].op != op) ++k;
+    if (k == events.size()) {
+        ADD_FAILURE() << name << " has no event of that op";
+        return "";
+    }
+    ExplainContext ctx;
+    ctx.scenario = &scenario;
+    ctx.trace = &timeline.trace();
+    ctx.event_index = k;
+    return explain_event(ctx, test::string_tables(lang));
+}
+
 }  // namespace
 
 TEST(Strings, MissingKeyFallsBackToTheKey) {
@@ -180,20 +199,10 @@ TEST(Words, ExplainStoreClockJumpNamesTheRecordItEnded) {
 // client-clock-drift: node-a's record expires before its watchdog runs; the
 // explanation names the slow clock (model.md §3.3 rule 7), not "nothing renewed it".
 TEST(Words, ExplainExpiryUnderASlowWatchdogClock) {
-    const sim::Scenario scenario = test::load_preset("client-clock-drift");
-    sim::Timeline timeline(scenario);
-    const auto& events = timeline.trace().events;
-    std::size_t k = 0;
-    while (k < events.size() && events[k].op != sim::EventOp::expire) ++k;
-    ASSERT_LT(k, events.size());
-    ExplainContext ctx;
-    ctx.scenario = &scenario;
-    ctx.trace = &timeline.trace();
-    ctx.event_index = k;
-    const std::string en = explain_event(ctx, test::string_tables());
+    const std::string en = explain_first("client-clock-drift", sim::EventOp::expire, Lang::en);
     EXPECT_NE(en.find("which runs at 30 % of true time (drift_ppm -700000)"), std::string::npos) << en;
     EXPECT_EQ(en.find("before anything renewed it"), std::string::npos) << en;
-    const std::string ko = explain_event(ctx, test::string_tables(Lang::ko));
+    const std::string ko = explain_first("client-clock-drift", sim::EventOp::expire, Lang::ko);
     EXPECT_NE(ko.find("실제 시간의 30 %로 가므로"), std::string::npos) << ko;
 }
 
@@ -290,23 +299,13 @@ TEST(Words, EveryPresetEventFormatsCompletely) {
 // validate: what it answered, when Redis read the token, and, in mode off,
 // that only a fence at the resource refuses the late write it allows.
 TEST(Words, ExplainOwnCheckSaysTheAnswerIsNoFence) {
-    sim::Scenario scenario = test::load_preset("check-then-act");
-    sim::Timeline timeline(scenario);
-    const auto& events = timeline.trace().events;
-    std::size_t k = 0;
-    while (k < events.size() && events[k].op != sim::EventOp::validate) ++k;
-    ASSERT_LT(k, events.size());
-    ExplainContext ctx;
-    ctx.scenario = &scenario;
-    ctx.trace = &timeline.trace();
-    ctx.event_index = k;
-    const std::string en = explain_event(ctx, test::string_tables());
+    const std::string en = explain_first("check-then-act", sim::EventOp::validate, Lang::en);
     EXPECT_NE(en.find("node-a checks its own token before it writes: current. It sends the write now."),
               std::string::npos)
         << en;
     EXPECT_NE(en.find("Redis read the token at tick 4; node-a learns the answer at tick 17"), std::string::npos) << en;
     EXPECT_NE(en.find("only a fence at the resource"), std::string::npos) << en;
     EXPECT_EQ(en.find("validates node-a's token"), std::string::npos) << en;
-    const std::string ko = explain_event(ctx, test::string_tables(Lang::ko));
+    const std::string ko = explain_first("check-then-act", sim::EventOp::validate, Lang::ko);
     EXPECT_NE(ko.find("node-a가 쓰기 전에 자신의 토큰을 확인합니다: 현재 소유자."), std::string::npos) << ko;
 }

@@ -8,6 +8,16 @@
 namespace leasescope::sim {
 namespace {
 
+// A validate answer as a trace outcome (a node's own check, an auditor's op).
+Outcome outcome_of(Validity v) {
+    switch (v) {
+        case Validity::current: return Outcome::current;
+        case Validity::stale: return Outcome::stale;
+        case Validity::vacant: break;
+    }
+    return Outcome::vacant;
+}
+
 // The node's way to the store: a partition drops the request (the store never
 // sees it) or the reply (the store applied it). Either way the node sees an
 // error. For an acquire whose reply was lost, the applied reply is kept so the
@@ -267,11 +277,7 @@ EventView Simulation::check_event(Tick t, const Elector& e, const RunRecord& run
         ev.outcome = Outcome::error;
         return ev;
     }
-    switch (validity.value()) {
-        case Validity::current: ev.outcome = Outcome::current; break;
-        case Validity::stale: ev.outcome = Outcome::stale; break;
-        case Validity::vacant: ev.outcome = Outcome::vacant; break;
-    }
+    ev.outcome = outcome_of(validity.value());
     return ev;
 }
 
@@ -287,14 +293,7 @@ bool Simulation::work_effect(NodeIndex node, Tick t, const WorkEffect& effect, S
         if (write_on_wire(node, t)) {
             send_write(node, t);
         } else {
-            Call write;
-            write.node = node;
-            write.run = run.run;
-            write.token = run.token;
-            write.fencing = *run.fencing;
-            write.sent = t;
-            write.holding = holdings_[i];
-            write_arrives(t, write, store, sink, failure);
+            write_arrives(t, call_for(EventOp::write, node, t), store, sink, failure);
             if (failure) return false;
         }
     }
@@ -553,9 +552,9 @@ void Simulation::join_executing_all() {
     joined_.clear();
 }
 
-// The acquire event of one attempt, with the reply the store applied whether
-// or not the node heard it (an acquire whose reply was lost shows its orphaned
-// lease), and the fencing_regressed check of model.md §9.
+// A fresh acquisition as the store issues it: whether its number is not above
+// every number issued before (§9.4) or equal to one (§9.8), and its place in
+// the acquisition order (§9.6); the numbers issued so far are updated.
 Simulation::Issue Simulation::issue(const AcquireReply& acquired) {
     Issue out;
     out.regressed = highest_issued_ && acquired.fencing <= *highest_issued_;
@@ -567,6 +566,9 @@ Simulation::Issue Simulation::issue(const AcquireReply& acquired) {
     return out;
 }
 
+// The acquire event of one attempt, with the reply the store applied whether
+// or not the node heard it (an acquire whose reply was lost shows its orphaned
+// lease), and the marks of its issue (§9.4, §9.8).
 EventView Simulation::acquire_event(Tick t, const Elector& e, const RunRecord& run,
                                     const StoreResult<AcquireReply>& reply,
                                     const std::optional<AcquireReply>& lost_acquire, const Issue* issued) {
@@ -635,11 +637,7 @@ void Simulation::phase_ops(Tick t, Store& store, EventSink& sink, std::optional<
                     failure = validity.error();
                     return;
                 }
-                switch (validity.value()) {
-                    case Validity::current: ev.outcome = Outcome::current; break;
-                    case Validity::stale: ev.outcome = Outcome::stale; break;
-                    case Validity::vacant: ev.outcome = Outcome::vacant; break;
-                }
+                ev.outcome = outcome_of(validity.value());
             }
         }
         emit(sink, ev);

@@ -51,18 +51,24 @@ std::int32_t Simulation::new_call(EventOp op, NodeIndex node, Tick t) {
         free_calls_.pop_back();
         calls_[static_cast<std::size_t>(id)] = Call{};
     }
-    const Elector& e = electors_[static_cast<std::size_t>(node)];
-    const RunRecord& run = *e.latest_run();
     Call& c = calls_[static_cast<std::size_t>(id)];
+    c = call_for(op, node, t);
+    c.number = sends_++;
+    c.timeout_at = t + electors_[static_cast<std::size_t>(node)].options().command_timeout_ticks();
+    return id;
+}
+
+Simulation::Call Simulation::call_for(EventOp op, NodeIndex node, Tick t) const {
+    const RunRecord& run = *electors_[static_cast<std::size_t>(node)].latest_run();
+    Call c;
     c.op = op;
     c.node = node;
     c.run = run.run;
     c.token = run.token;
     c.fencing = run.fencing.value_or(0);
     c.sent = t;
-    c.number = sends_++;
-    c.timeout_at = t + e.options().command_timeout_ticks();
-    return id;
+    if (op == EventOp::write) c.holding = holdings_[static_cast<std::size_t>(node)];
+    return c;
 }
 
 void Simulation::free_call(std::int32_t id) { free_calls_.push_back(id); }
@@ -82,7 +88,6 @@ void Simulation::push(const Arrival& a) {
 
 void Simulation::send_write(NodeIndex node, Tick t) {
     const std::int32_t id = new_call(EventOp::write, node, t);
-    calls_[static_cast<std::size_t>(id)].holding = holdings_[static_cast<std::size_t>(node)];
     push(Arrival{arrival(node, Link::write, t), Phase::work, t, calls_[static_cast<std::size_t>(id)].number,
                  Stage::write, id});
 }

@@ -216,6 +216,9 @@ private:
         std::optional<ReleaseReply> release;
         std::optional<Validity> validity;  // a check (model.md §5.8)
     };
+    // What a message of `node`'s latest run sent at t carries (a write: the
+    // writer's holding, §9.6); new_call adds its place on the wire.
+    Call call_for(EventOp op, NodeIndex node, Tick t) const;
     // A write arriving at t (sent at write.sent, maybe t): judged and told (§8, §16.5).
     void write_arrives(Tick t, const Call& write, Store& store, EventSink& sink, std::optional<StoreError>& failure);
     enum class Stage : std::uint8_t { request, reply, timeout, write };
