@@ -224,6 +224,7 @@ std::vector<RunSummary> Simulation::results() const {
 
 TraceHeader Simulation::header() const {
     TraceHeader h;
+    h.format = scenario_->lock.replication.replicas > 0 ? 3 : 2;
     h.scenario = scenario_->name;
     h.seed = scenario_->seed;
     h.tick_ms = scenario_->tick_ms;

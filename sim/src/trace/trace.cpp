@@ -15,14 +15,16 @@ namespace {
 using ordered_json = nlohmann::ordered_json;
 
 constexpr std::array<const char*, 7> phase_names = {"faults", "expiry", "work", "extend", "acquire", "ops", "check"};
-constexpr std::array<const char*, 18> op_names = {
-    "pause",   "resume", "crash", "partition", "heal", "failover", "clock_jump", "expire",        "write",
-    "release", "extend", "start", "acquire",   "skip", "status",   "validate",   "overlap_begin", "overlap_end"};
-constexpr std::array<const char*, 17> outcome_names = {
-    "",     "expired",  "accepted", "rejected", "released", "kept",   "not_owner", "error", "renewed",
-    "lost", "acquired", "busy",     "skipped",  "held",     "vacant", "current",   "stale"};
+constexpr std::array<const char*, 21> op_names = {
+    "pause",  "resume",   "crash",    "partition",     "heal",       "failover", "clock_jump",
+    "link_cut", "link_restored", "expire", "write", "release", "extend", "start", "acquire", "skip", "wait",
+    "status", "validate", "overlap_begin", "overlap_end"};
+constexpr std::array<const char*, 19> outcome_names = {
+    "",     "expired",  "accepted", "rejected", "released", "kept",   "not_owner", "error", "renewed", "lost",
+    "acquired", "busy", "skipped",  "held",     "vacant", "current",   "stale", "synced", "not_synced"};
 static_assert(static_cast<std::size_t>(EventOp::overlap_end) + 1 == op_names.size());
-static_assert(static_cast<std::size_t>(Outcome::stale) + 1 == outcome_names.size());
+static_assert(static_cast<std::size_t>(Outcome::not_synced) + 1 == outcome_names.size());
+static_assert(static_cast<std::size_t>(EventOp::wait) == 16);
 // The one table of detail words: the trace spelling of each Detail, in the
 // order they join (model.md §12.3).
 constexpr std::array<const char*, detail_words> detail_names = {"drop_requests",
@@ -36,8 +38,9 @@ constexpr std::array<const char*, detail_words> detail_names = {"drop_requests",
                                                                 "stale",
                                                                 "unsafe_write",
                                                                 "stale_after_successor",
-                                                                "holder_rejected"};
-static_assert(static_cast<std::size_t>(Detail::holder_rejected) + 1 == detail_names.size());
+                                                                "holder_rejected",
+                                                                "no_replicas"};
+static_assert(static_cast<std::size_t>(Detail::no_replicas) + 1 == detail_names.size());
 
 template <class E, std::size_t N>
 std::optional<E> from_names(const std::array<const char*, N>& names, std::string_view s, std::size_t first = 0) {
@@ -136,7 +139,7 @@ std::string detail_text(const EventView& e) {
     std::string out;
     if (!e.details.empty()) {
         for_each_detail_word(e.details, [&](std::string_view w) { out += w; });
-    } else if (e.overlap_count > 0) {
+    } else if (e.overlap_count > 0 || e.op == EventOp::wait) {
         append_int(out, e.overlap_count);
     } else if (e.clock_ms != 0) {
         append_int(out, e.clock_ms);
@@ -150,7 +153,7 @@ std::string detail_text(const Event& e) { return detail_text(view_of(e)); }
 std::string header_line(const TraceHeader& h) {
     ordered_json j;
     j["type"] = "header";
-    j["format"] = trace_format;
+    j["format"] = h.format == 3 ? trace_format_3 : trace_format;
     j["scenario"] = h.scenario;
     j["seed"] = h.seed;
     j["tick_ms"] = h.tick_ms;
@@ -205,7 +208,7 @@ public:
             *p_++ = '"';
             for_each_detail_word(e.details, [this](std::string_view w) { view(w); });
             *p_++ = '"';
-        } else if (e.overlap_count > 0) {
+        } else if (e.overlap_count > 0 || e.op == EventOp::wait) {
             *p_++ = '"';
             integer(e.overlap_count);
             *p_++ = '"';
@@ -273,6 +276,10 @@ void write_event_line(LineWriter& w, const EventView& e) {
         w.lit(R"(,"applied":)");
         w.integer(*e.applied);
     }
+    if (e.server) {
+        w.lit(R"(,"server":)");
+        w.integer(*e.server);
+    }
     w.lit("}");
 }
 
@@ -282,13 +289,13 @@ Event to_event(const EventView& v) {
     return Event{
         v.tick,     v.seq,  v.phase,  v.op,      std::string(v.node), v.run,           Token(v.token),
         v.fencing,  v.slot, v.ttl,    v.outcome, v.details,           v.overlap_count, std::string(v.named_node),
-        v.clock_ms, v.sent, v.applied};
+        v.clock_ms, v.sent, v.applied,        v.server};
 }
 
 EventView view_of(const Event& e) {
     return EventView{e.tick,          e.seq,        e.phase,    e.op,   e.node,    e.run,
                      e.token,         e.fencing,    e.slot,     e.ttl,  e.outcome, e.details,
-                     e.overlap_count, e.named_node, e.clock_ms, e.sent, e.applied};
+                     e.overlap_count, e.named_node, e.clock_ms, e.sent, e.applied, e.server};
 }
 
 void append_event_line(std::string& out, const Event& e) { append_event_line(out, view_of(e)); }
@@ -354,6 +361,10 @@ void append_event_line_slow(std::string& out, const EventView& e) {
     if (e.applied) {
         out += R"(,"applied":)";
         append_int(out, *e.applied);
+    }
+    if (e.server) {
+        out += R"(,"server":)";
+        append_int(out, *e.server);
     }
     out += '}';
 }

@@ -65,10 +65,20 @@ struct ElectorOptions {
     Tick every = 0;                       // ticks between scheduled run starts, when runs > 1
     Tick command_timeout = 0;             // ticks a call waits for its reply; 0: the library's (model.md §16.1)
     WriteCheck check = WriteCheck::none;  // check, then act (model.md §5.8)
+    // WAIT after each fresh acquisition (model.md §17.6): 0 sends no WAIT;
+    // wait_timeout in ticks, 0: Redisson's 1000 ms.
+    std::int32_t wait_replicas = 0;
+    Tick wait_timeout = 0;
     Tick command_timeout_ticks() const {
         return command_timeout > 0 ? command_timeout : library_command_timeout(tick_ms);
     }
 };
+
+// Redisson's slavesSyncTimeout, 1000 ms, in ticks: ceil(1000 / tick_ms) (model.md §17.6).
+inline constexpr std::int64_t redisson_wait_timeout_ms = 1'000;
+inline constexpr Tick library_wait_timeout(std::int64_t tick_ms) {
+    return (redisson_wait_timeout_ms + tick_ms - 1) / tick_ms;
+}
 
 enum class RunResult { elected, skipped, action_failed, acquire_failed, crashed, unfinished };
 const char* to_string(RunResult r);

@@ -20,6 +20,9 @@ namespace leasescope {
 struct StoreError {
     std::string message;
     bool connection = true;
+    // A primary refused a write for want of good replicas (-NOREPLICAS,
+    // model.md §17.4): an error reply that is not transient.
+    bool no_replicas = false;
 };
 
 template <class T>
@@ -79,10 +82,33 @@ struct ExpiredRecord {
 // fencing counter to fencing_start - 1.
 enum class FailoverLoss { leases, all };
 
+// Redis's min-replicas-max-lag default, 10 s, in ticks (model.md §17.4).
+inline constexpr std::int64_t redis_min_replicas_max_lag_ms = 10'000;
+inline constexpr Tick default_min_replicas_max_lag(std::int64_t tick_ms) {
+    return (redis_min_replicas_max_lag_ms + tick_ms - 1) / tick_ms;
+}
+
+// The store's servers (model.md §17.1): server 0 is the first primary,
+// 1 ... replicas its replicas.
+struct Replication {
+    std::int32_t replicas = 0;
+    std::int32_t min_replicas_to_write = 0;  // 0: off (§17.4)
+    Tick min_replicas_max_lag = 0;           // ticks; 0: Redis's 10 s
+    bool operator==(const Replication&) const = default;
+};
+
+// Split brain (model.md §17.5): the old primary stays the primary of these
+// nodes (by declared index) until `until`.
+struct SplitBrain {
+    std::vector<NodeIndex> reachable_by;
+    Tick until = 0;
+};
+
 struct LockConfig {
     std::string name = "lock";
     std::int32_t capacity = 1;
     Fencing fencing_start = 1;
+    Replication replication{};
     // The store's clock (model.md §3.3): its tick_ms and drift. At true time
     // by default; jumps come as clock_jump() calls.
     DriftClock clock{};
@@ -117,6 +143,31 @@ public:
     virtual StoreResult<Unit> clock_jump(Tick /*now*/, std::int64_t /*ms*/) {
         return Err{StoreError{"a store clock jump is simulated only: a real server's clock is not moved", false}};
     }
+
+    // ---- Replication (model.md §17). A store without replicas answers an
+    // error to each; the scenario never asks it (validation refuses). ----
+
+    // Cut or restore the link between `server` (a replica) and the primary
+    // (§17.2): while cut it keeps what it had; restored, it resynchronises.
+    virtual StoreResult<Unit> cut_link(Tick /*now*/, std::int32_t /*server*/) { return no_replicas_error(); }
+    virtual StoreResult<Unit> restore_link(Tick /*now*/, std::int32_t /*server*/) { return no_replicas_error(); }
+    // Failover (§17.3): `server` becomes the primary with what it holds; the
+    // others follow it, except the old primary when `split` keeps it alive
+    // for some nodes (§17.5). Answers the counter the new primary holds.
+    virtual StoreResult<Fencing> promote(Tick /*now*/, std::int32_t /*server*/, const SplitBrain* /*split*/) {
+        return no_replicas_error();
+    }
+    // Split brain ends (§17.5 rule 3): the old primary becomes a replica of the new one.
+    virtual StoreResult<Unit> end_split(Tick /*now*/) { return no_replicas_error(); }
+    // Which server the next node calls go to: -1 the primary, else the old
+    // primary in split brain (§17.5 rule 1). The simulator sets it before each call of a node.
+    virtual void route(std::int32_t /*server*/) {}
+    // The replicas that hold everything the primary applied so far (WAIT's
+    // count, §17.6 rule 2): those linked to it now.
+    virtual StoreResult<std::int32_t> synced_replicas(Tick /*now*/) { return no_replicas_error(); }
+
+protected:
+    static Err<StoreError> no_replicas_error() { return Err{StoreError{"this store has no replicas", false}}; }
 };
 
 }  // namespace leasescope

@@ -17,6 +17,7 @@ namespace leasescope::limits {
 // ---- Numbers in a scenario ----
 inline constexpr std::int64_t candidates_max = 100'000;
 inline constexpr std::int64_t capacity_max = 1'024;
+inline constexpr std::int64_t replicas_max = 8;  // store.replicas (model.md §17.1)
 inline constexpr Tick horizon_max = 100'000'000;
 inline constexpr Tick duration_max = horizon_max;    // wait, lease, action, every, …
 inline constexpr std::int64_t runs_max = 1'000'000;  // one candidate's `runs`

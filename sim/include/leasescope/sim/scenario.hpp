@@ -17,7 +17,7 @@ struct Localized {
 
 enum class Order { declared, shuffled };
 enum class ResourceMode { off, check, validate };
-enum class FaultKind { pause, partition, crash, failover, clock_jump, delay };
+enum class FaultKind { pause, partition, crash, failover, clock_jump, delay, replica_link };
 enum class PartitionMode { drop_requests, drop_replies };
 enum class OpKind { status, validate };
 // The three links a message travels on (model.md §16.1).
@@ -63,10 +63,20 @@ struct Fault {
     std::int64_t ms = 0;        // clock_jump: the step, either sign, never 0 (model.md §7.5)
     Link link = Link::request;  // delay: the link whose messages it slows
     Tick extra = 0;             // delay: the extra ticks (model.md §7.6)
+    // replica_link: the replica's server; failover: the server promoted (-1:
+    // the `lose` form of §4.4) (model.md §17.2, §17.3).
+    std::int32_t server = -1;
+    Tick lag = 0;                           // failover with promote: its link was cut at at - lag
+    std::optional<SplitBrain> old_primary;  // failover with promote: split brain (§17.5)
 
     // The tick at which the fault ends (pause, partition), else tick_none: a
     // delay has no edges, it holds for messages sent in [at, at + ticks).
-    Tick end() const { return (kind == FaultKind::pause || kind == FaultKind::partition) ? at + ticks : tick_none; }
+    Tick end() const {
+        return (kind == FaultKind::pause || kind == FaultKind::partition || kind == FaultKind::replica_link)
+                   ? at + ticks
+                   : tick_none;
+    }
+    bool promotes() const { return kind == FaultKind::failover && server >= 0; }
 };
 
 struct Op {

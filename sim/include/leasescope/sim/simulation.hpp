@@ -375,10 +375,25 @@ struct NodeSnapshot {
     std::optional<RunResult> last_result;
 };
 
+// One server of a store with replicas (model.md §17), at the end of a tick.
+enum class ServerRole { primary, replica, old_primary };
+const char* to_string(ServerRole);
+struct ServerSnapshot {
+    std::int32_t server = 0;
+    ServerRole role = ServerRole::primary;
+    bool linked = true;             // a replica: its link to the primary is up
+    std::vector<SlotRecord> slots;  // its copy of the record (validity: tick < expires_at)
+    Fencing counter = 0;
+    Tick holdoff_until = tick_none;
+    std::int32_t good_replicas = 0;  // a primary: the replicas it counts for min_replicas_to_write (§17.4)
+};
+
 struct Snapshot {
     Tick tick = 0;
     std::vector<NodeSnapshot> nodes;
-    std::vector<SlotRecord> slots;  // as stored (validity: tick < expires_at)
+    std::vector<SlotRecord> slots;  // as stored (validity: tick < expires_at): the primary's
+    // Every server, in number order, when the store has replicas (model.md §17); else empty.
+    std::vector<ServerSnapshot> servers;
     Fencing counter = 0;
     Tick holdoff_until = tick_none;
     ResourceState resource;

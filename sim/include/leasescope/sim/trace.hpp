@@ -17,6 +17,8 @@
 namespace leasescope::sim {
 
 inline constexpr std::string_view trace_format = "leasescope-trace/2";
+// The format of a scenario with replicas (model.md §12.1 item 5, §17.7).
+inline constexpr std::string_view trace_format_3 = "leasescope-trace/3";
 // The format before the three safety marks of model.md §9.6-§9.8; still read
 // (model.md §12.1 item 4), never written.
 inline constexpr std::string_view trace_format_1 = "leasescope-trace/1";
@@ -30,14 +32,17 @@ enum class EventOp : std::uint8_t {
     partition,
     heal,
     failover,
-    clock_jump,  // faults
+    clock_jump,
+    link_cut,
+    link_restored,  // faults
     expire,      // expiry
     write,
     release,  // work
     extend,   // extend
     start,
     acquire,
-    skip,  // acquire
+    skip,
+    wait,  // acquire
     status,
     validate,  // ops
     overlap_begin,
@@ -62,6 +67,8 @@ enum class Outcome : std::uint8_t {
     vacant,
     current,
     stale,
+    synced,      // wait: at least wait_replicas replicas (model.md §17.6)
+    not_synced,  // wait: fewer
 };
 
 const char* to_string(Phase);
@@ -88,8 +95,9 @@ enum class Detail : std::uint8_t {
     unsafe_write,           // write: resource mode off accepted a lower fencing number
     stale_after_successor,  // write: accepted after a successor's accepted write (§9.6)
     holder_rejected,        // write: rejected although the writer's token was current (§9.7)
+    no_replicas,            // acquire, extend, release: refused, too few good replicas (§17.4)
 };
-inline constexpr std::size_t detail_words = 12;
+inline constexpr std::size_t detail_words = 13;
 const char* to_string(Detail);
 std::optional<Detail> detail_from_string(std::string_view);
 
@@ -129,13 +137,16 @@ struct Event {
     std::optional<Tick> ttl;
     Outcome outcome = Outcome::none;
     Details details;                 // partition, failover, acquire, write
-    std::int64_t overlap_count = 0;  // overlap_begin: how many nodes execute; 0 otherwise
+    std::int64_t overlap_count = 0;  // overlap_begin: how many nodes execute; wait: replicas counted (§17.6); 0 otherwise
     std::string named_node;          // validate: the node whose token is validated
     std::int64_t clock_ms = 0;       // clock_jump: the step in ms, either sign; 0 otherwise
     // The optional trailing keys (model.md §12.1, §16.6): set only when they
     // differ from `tick`.
     std::optional<Tick> sent;     // write, acquire, extend, release: sent at
     std::optional<Tick> applied;  // acquire, extend, release: the store applied it at
+    // The server (model.md §17.7): on link_cut, link_restored, a promoting
+    // failover and the calls an old primary answered in split brain.
+    std::optional<std::int32_t> server;
 
     bool operator==(const Event&) const = default;
 };
@@ -162,6 +173,7 @@ struct EventView {
     std::int64_t clock_ms = 0;
     std::optional<Tick> sent;
     std::optional<Tick> applied;
+    std::optional<std::int32_t> server;
 };
 Event to_event(const EventView&);
 EventView view_of(const Event&);
@@ -173,6 +185,9 @@ std::string detail_text(const EventView&);
 std::string detail_text(const Event&);
 
 struct TraceHeader {
+    // 2, or 3 for a scenario with replicas (model.md §12.1 item 5); a /1
+    // file reads as 2 (its events are /2 events).
+    std::int32_t format = 2;
     std::string scenario;
     std::uint64_t seed = 0;
     std::int64_t tick_ms = 50;
