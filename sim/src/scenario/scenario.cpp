@@ -27,6 +27,7 @@ const char* to_string(FaultKind k) {
         case FaultKind::failover: return "failover";
         case FaultKind::clock_jump: return "clock_jump";
         case FaultKind::delay: return "delay";
+        case FaultKind::replica_link: return "replica_link";
     }
     return "?";
 }
