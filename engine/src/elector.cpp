@@ -273,6 +273,9 @@ std::int64_t Elector::extend_moment(Tick now) const {
 void Elector::extend_answered(std::int64_t moment, const StoreResult<ExtendReply>& reply) {
     next_extend_half_ms_ = watchdog_due_after(moment);
     if (reply.ok() && !reply.value().renewed) watchdog_stopped_ = true;  // lost: stop for good
+    // An error that is not transient (a Redis error reply such as
+    // -NOREPLICAS, model.md §17.4 rule 3) stops it for good too, as in the library.
+    if (!reply.ok() && !reply.error().connection) watchdog_stopped_ = true;
 }
 
 template <class S>

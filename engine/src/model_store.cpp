@@ -3,6 +3,7 @@
 #include "leasescope/engine/model_store.hpp"
 
 #include <algorithm>
+#include <functional>
 
 namespace leasescope {
 
@@ -16,6 +17,8 @@ ModelStore::ModelStore(LockConfig config)
     LS_ASSERT(config_.fencing_start >= 1);
     LS_ASSERT(config_.clock.tick_ms >= 1);
     LS_ASSERT(config_.clock.drift_ppm > -ppm_one && config_.clock.drift_ppm < ppm_one);
+    LS_ASSERT(config_.replication.replicas >= 0);
+    if (config_.replication.replicas > 0) servers_.resize(static_cast<std::size_t>(config_.replication.replicas) + 1);
 }
 
 // A record written or extended at `now` for `lease` ticks: at true time the
@@ -244,34 +247,172 @@ void ModelStore::do_failover(FailoverLoss loss) {
 // the clock reaches it moves (model.md §3.3 rules 4-5). A record the new time
 // has passed is invalid at once and swept in this tick's expiry phase.
 void ModelStore::do_clock_jump(Tick now, std::int64_t ms) {
-    if (true_clock_) {
-        // Until now the clock read true time, where every deadline is the
-        // moment of its tick (§3.3 rule 4) and none was kept.
-        const std::int64_t tick_ms = config_.clock.tick_ms;
-        for (SlotRecord& s : slots_) {
-            if (s.occupied) s.deadline_half_ms = clock_moment_half_ms(s.expires_at, tick_ms);
+    // The servers share the store's clock (§17.1 rule 3): every copy's
+    // deadlines are converted and moved with the served one's.
+    const std::int64_t tick_ms = config_.clock.tick_ms;
+    const bool first = true_clock_;
+    const auto jump_copy = [&](std::vector<SlotRecord>& slots, Tick& holdoff_until, std::int64_t& holdoff_deadline) {
+        if (first) {
+            // Until now the clock read true time, where every deadline is the
+            // moment of its tick (§3.3 rule 4) and none was kept.
+            for (SlotRecord& s : slots) {
+                if (s.occupied) s.deadline_half_ms = clock_moment_half_ms(s.expires_at, tick_ms);
+            }
+            if (holdoff_until != tick_none) holdoff_deadline = clock_moment_half_ms(holdoff_until, tick_ms);
         }
-        if (holdoff_until_ != tick_none) holdoff_deadline_half_ms_ = clock_moment_half_ms(holdoff_until_, tick_ms);
-        true_clock_ = false;
+        return [&slots, &holdoff_until, &holdoff_deadline, this, now] {
+            for (SlotRecord& s : slots) {
+                if (s.occupied) s.expires_at = tick_of(now, s.deadline_half_ms);
+            }
+            if (holdoff_until != tick_none) holdoff_until = tick_of(now, holdoff_deadline);
+        };
+    };
+    std::vector<std::function<void()>> moves;
+    moves.push_back(jump_copy(slots_, holdoff_until_, holdoff_deadline_half_ms_));
+    for (ServerLink& l : servers_) {
+        if (l.own) moves.push_back(jump_copy(l.own->slots, l.own->holdoff_until, l.own->holdoff_deadline_half_ms));
     }
+    if (old_primary_ >= 0) {
+        moves.push_back(jump_copy(old_copy_.slots, old_copy_.holdoff_until, old_copy_.holdoff_deadline_half_ms));
+    }
+    true_clock_ = false;
     jumps_half_ms_ += 2 * ms;
-    for (std::size_t i = 0; i < slots_.size(); ++i) {
-        SlotRecord& s = slots_[i];
-        if (!s.occupied) continue;
-        s.expires_at = tick_of(now, s.deadline_half_ms);
-        sync(i);
-    }
+    for (const auto& move : moves) move();
+    for (std::size_t i = 0; i < slots_.size(); ++i) sync(i);
     recompute_min();
-    if (holdoff_until_ != tick_none) holdoff_until_ = tick_of(now, holdoff_deadline_half_ms_);
 }
 
+// ---- Servers (model.md §17) ----
+
+ModelStore::ServerCopy ModelStore::capture() const {
+    return ServerCopy{slots_, counter_, holdoff_until_, holdoff_deadline_half_ms_};
+}
+
+void ModelStore::install(ServerCopy copy) {
+    slots_ = std::move(copy.slots);
+    counter_ = copy.counter;
+    holdoff_until_ = copy.holdoff_until;
+    holdoff_deadline_half_ms_ = copy.holdoff_deadline_half_ms;
+    for (std::size_t i = 0; i < slots_.size(); ++i) sync(i);
+    recompute_min();
+}
+
+void ModelStore::swap_with_old_primary() {
+    ServerCopy served = ServerCopy{std::move(slots_), counter_, holdoff_until_, holdoff_deadline_half_ms_};
+    install(std::move(old_copy_));
+    old_copy_ = std::move(served);
+    routed_old_ = !routed_old_;
+}
+
+ModelStore::ServerCopy ModelStore::server_copy(std::int32_t server) const {
+    LS_ASSERT(!routed_old_);
+    if (server == old_primary_) return old_copy_;
+    const ServerLink& l = server_link(server);
+    return l.own ? *l.own : capture();
+}
+
+std::int32_t ModelStore::good_replicas(Tick now) const {
+    if (routed_old_) {
+        const Tick lag = config_.replication.min_replicas_max_lag > 0
+                             ? config_.replication.min_replicas_max_lag
+                             : default_min_replicas_max_lag(config_.clock.tick_ms);
+        return now < split_at_ + lag ? split_good_ : 0;
+    }
+    std::int32_t good = 0;
+    for (std::int32_t s = 0; s < server_count(); ++s) {
+        if (s != primary_ && s != old_primary_ && servers_[static_cast<std::size_t>(s)].linked) ++good;
+    }
+    return good;
+}
+
+Err<StoreError> ModelStore::refusal() const {
+    return Err{StoreError{"NOREPLICAS Not enough good replicas to write.", false, true}};
+}
+
+StoreResult<Unit> ModelStore::cut_link(Tick /*now*/, std::int32_t server) {
+    LS_ASSERT(server >= 0 && server < server_count() && server != primary_ && server != old_primary_);
+    ServerLink& l = servers_[static_cast<std::size_t>(server)];
+    LS_ASSERT(l.linked && !routed_old_);
+    l.linked = false;
+    l.own = capture();  // phase 1: the primary's state at the end of the tick before (§17.2 rule 1)
+    return Unit{};
+}
+
+StoreResult<Unit> ModelStore::restore_link(Tick /*now*/, std::int32_t server) {
+    LS_ASSERT(server >= 0 && server < server_count() && server != primary_);
+    ServerLink& l = servers_[static_cast<std::size_t>(server)];
+    l.linked = true;  // resynchronised (§17.2 rule 2)
+    l.own.reset();
+    return Unit{};
+}
+
+StoreResult<Fencing> ModelStore::promote(Tick now, std::int32_t server, const SplitBrain* split) {
+    LS_ASSERT(server >= 0 && server < server_count() && server != primary_ && !routed_old_);
+    LS_ASSERT(old_primary_ < 0);
+    const std::int32_t old = primary_;
+    if (split != nullptr) {
+        // The old primary lives on for some nodes; the replicas linked to it
+        // now fall silent and still count for a while (§17.5 rule 2).
+        split_good_ = 0;
+        for (std::int32_t s = 0; s < server_count(); ++s) {
+            if (s != old && servers_[static_cast<std::size_t>(s)].linked) ++split_good_;
+        }
+        old_copy_ = capture();
+        old_primary_ = old;
+        split_at_ = now;
+    }
+    ServerLink& promoted = servers_[static_cast<std::size_t>(server)];
+    // A linked replica holds the primary's copy, which the served fields are
+    // already; a cut one holds its own (§17.3 rule 1).
+    if (promoted.own) install(std::move(*promoted.own));
+    promoted = ServerLink{};
+    primary_ = server;
+    // Every other server follows the new primary (§17.3 rule 3): linked ones
+    // resynchronise, cut ones stay cut; the old primary joins as a replica.
+    if (split == nullptr) servers_[static_cast<std::size_t>(old)] = ServerLink{};
+    return counter_;
+}
+
+StoreResult<Unit> ModelStore::end_split(Tick /*now*/) {
+    LS_ASSERT(old_primary_ >= 0 && !routed_old_);
+    // The old primary becomes a replica of the new one: what it wrote is lost (§17.5 rule 3).
+    servers_[static_cast<std::size_t>(old_primary_)] = ServerLink{};
+    old_copy_ = ServerCopy{};
+    old_primary_ = -1;
+    return Unit{};
+}
+
+void ModelStore::route(std::int32_t server) {
+    const bool to_old = server >= 0 && server == old_primary_;
+    if (to_old != routed_old_) swap_with_old_primary();
+}
+
+StoreResult<std::int32_t> ModelStore::synced_replicas(Tick now) {
+    if (routed_old_) return 0;
+    std::int32_t linked = 0;
+    for (std::int32_t s = 0; s < server_count(); ++s) {
+        if (s != primary_ && s != old_primary_ && servers_[static_cast<std::size_t>(s)].linked) ++linked;
+    }
+    (void)now;
+    return linked;
+}
+
+// A primary short of good replicas refuses a script at its first write call,
+// before it changed anything (model.md §17.4 rule 1): an acquire that would
+// take a slot, an extend or a release of a token that holds one. A call that
+// would write nothing answers as usual.
 StoreResult<AcquireReply> ModelStore::acquire(Tick now, std::string_view owner, std::string_view token, Tick lease) {
+    if (writes_refused(now) && find_valid(now, token) < 0 && !(holdoff_until_ != tick_none && now < holdoff_until_) &&
+        std::any_of(hot_.begin(), hot_.end(), [now](const HotSlot& h) { return !(now < h.valid_until); }))
+        return refusal();
     return do_acquire(now, owner, token, lease);
 }
 StoreResult<ExtendReply> ModelStore::extend(Tick now, std::string_view token, Tick lease) {
+    if (writes_refused(now) && find_valid(now, token) >= 0) return refusal();
     return do_extend(now, token, lease);
 }
 StoreResult<ReleaseReply> ModelStore::release(Tick now, std::string_view token, Tick keep_for, Tick hold_off) {
+    if (writes_refused(now) && find_valid(now, token) >= 0) return refusal();
     return do_release(now, token, keep_for, hold_off);
 }
 StoreResult<StatusReply> ModelStore::status(Tick now) { return do_status(now); }

@@ -27,7 +27,9 @@ Simulation::Simulation(const Scenario& scenario, TokenSource* tokens)
     holdings_.resize(scenario.candidates.size());
     slot_latest_writer_.assign(static_cast<std::size_t>(scenario.lock.capacity), -1);
     latent_.resize(scenario.candidates.size());
-    for (std::size_t i = 0; i < scenario.candidates.size(); ++i) latent_[i] = !scenario.candidates[i].network.zero();
+    // A node that WAITs after acquiring always travels the wire (model.md §17.6 rule 7).
+    for (std::size_t i = 0; i < scenario.candidates.size(); ++i)
+        latent_[i] = !scenario.candidates[i].network.zero() || scenario.candidates[i].options.wait_replicas > 0;
     for (std::size_t i = 0; i < scenario.faults.size(); ++i) {
         const Fault& f = scenario.faults[i];
         // A delay has no edges: it changes the arrival of what is sent in its window (model.md §7.6).
@@ -36,17 +38,22 @@ Simulation::Simulation(const Scenario& scenario, TokenSource* tokens)
             latent_[static_cast<std::size_t>(f.node)] = 1;
             continue;
         }
-        fault_edges_.push_back(FaultEdge{f.at, static_cast<std::int32_t>(i), false});
-        last_scheduled_tick_ = std::max(last_scheduled_tick_, f.at);
-        if (f.end() != tick_none) {
-            fault_edges_.push_back(FaultEdge{f.end(), static_cast<std::int32_t>(i), true});
-            last_scheduled_tick_ = std::max(last_scheduled_tick_, f.end());
-        }
+        const auto index = static_cast<std::int32_t>(i);
+        const auto add_edge = [&](Tick at, EdgeKind kind) {
+            fault_edges_.push_back(FaultEdge{at, index, kind});
+            last_scheduled_tick_ = std::max(last_scheduled_tick_, at);
+        };
+        add_edge(f.at, EdgeKind::start);
+        if (f.end() != tick_none) add_edge(f.end(), EdgeKind::end);
+        // A promoting failover's lag is a link cut before it; its split brain ends after it (model.md §17.3, §17.5).
+        if (f.promotes() && f.lag > 0) add_edge(f.at - f.lag, EdgeKind::lag_cut);
+        if (f.promotes() && f.old_primary) add_edge(f.old_primary->until, EdgeKind::split_end);
+        if (f.promotes() || f.kind == FaultKind::replica_link) has_replication_faults_ = true;
     }
     std::sort(fault_edges_.begin(), fault_edges_.end(), [](const FaultEdge& a, const FaultEdge& b) {
         if (a.tick != b.tick) return a.tick < b.tick;
         if (a.fault != b.fault) return a.fault < b.fault;
-        return !a.is_end && b.is_end;
+        return a.kind < b.kind;
     });
     for (std::size_t i = 0; i < scenario.ops.size(); ++i) {
         op_order_.push_back(static_cast<std::int32_t>(i));
@@ -134,8 +141,9 @@ Result<Unit, StoreError> Simulation::step(Store& store, EventSink& sink) {
 
 Tick Simulation::skip_quiet_ticks(ModelStore& store, Tick limit) {
     // Once every run is over, the end (quiescent_after) depends on the
-    // store's record too: step through those last ticks one by one.
-    if (finished_ || unfinished_ == 0) return 0;
+    // store's record too: step through those last ticks one by one. So with
+    // an old primary living on, whose records expire too (model.md §17.5).
+    if (finished_ || unfinished_ == 0 || split_fault_ >= 0) return 0;
     const Tick now = next_tick_;
     Tick until = std::min(limit, scenario_->horizon);
     if (next_fault_edge_ < fault_edges_.size()) until = std::min(until, fault_edges_[next_fault_edge_].tick);

@@ -88,14 +88,28 @@ void Simulation::phase_faults(Tick t, Store& store, EventSink& sink, std::option
         if (f.node >= 0) ev.node = scenario_->candidates[static_cast<std::size_t>(f.node)].name;
         switch (f.kind) {
             case FaultKind::pause:
-            case FaultKind::partition: node_fault_edge(t, f, edge.is_end, ev); break;
+            case FaultKind::partition: node_fault_edge(t, f, edge.kind == EdgeKind::end, ev); break;
             case FaultKind::crash: {
                 if (!crash_node(t, f.node)) continue;        // a second crash emits nothing
                 if (!deferred_.empty()) undefer(f.node, t);  // its calls end with their replies (§16.4)
                 ev.op = EventOp::crash;
                 break;
             }
+            case FaultKind::replica_link: {
+                bool emitted = true;
+                replication_edge(t, f, edge.kind, store, ev, emitted, failure);
+                if (failure) return;
+                if (!emitted) continue;
+                break;
+            }
             case FaultKind::failover: {
+                if (f.promotes()) {
+                    bool emitted = true;
+                    replication_edge(t, f, edge.kind, store, ev, emitted, failure);
+                    if (failure) return;
+                    if (!emitted) continue;
+                    break;
+                }
                 auto done = store.failover(t, f.lose);
                 if (!done.ok()) {
                     failure = done.error();
@@ -171,6 +185,12 @@ bool Simulation::crash_node(Tick t, NodeIndex n) {
 }
 
 void Simulation::phase_expiry(Tick t, Store& store, EventSink& sink, std::optional<StoreError>& failure) {
+    expire_primary(t, store, sink, failure);
+    // An old primary living on expires its own records too (model.md §17.5 rule 1).
+    if (!failure && split_fault_ >= 0) expire_old_primary(t, store, sink, failure);
+}
+
+void Simulation::expire_primary(Tick t, Store& store, EventSink& sink, std::optional<StoreError>& failure) {
     std::vector<ExpiredRecord>* records = &expired_;
     StoreResult<std::vector<ExpiredRecord>> from_store = std::vector<ExpiredRecord>{};
     if (model_ != nullptr) {
@@ -250,6 +270,7 @@ WorkEffect Simulation::check_now(NodeIndex node, Tick t, Store& store, EventSink
                                  std::optional<StoreError>& failure) {
     const auto i = static_cast<std::size_t>(node);
     Elector& e = electors_[i];
+    const Routed routed(store, server_of(node));
     StoreResult<Validity> validity = Err{StoreError{"partition", true}};
     if (node_faults_[i].partition) {
         // Either mode: the node hears no answer (the read changes nothing).
@@ -263,6 +284,7 @@ WorkEffect Simulation::check_now(NodeIndex node, Tick t, Store& store, EventSink
         }
     }
     EventView ev = check_event(t, e, *e.latest_run(), validity);
+    ev.server = routed.server();
     emit(sink, ev);
     return e.learn_check(t, validity.ok() && validity.value() == Validity::current);
 }
@@ -306,6 +328,7 @@ bool Simulation::work_effect(NodeIndex node, Tick t, const WorkEffect& effect, S
         return true;
     }
     const Fencing fencing = *run.fencing;
+    const Routed routed(store, server_of(node));
     auto reply = [&] {
         if (model_ != nullptr && !node_faults_[i].partition) return e.end_action(t, *effect.ended, *model_);
         PartitionChannel channel(store, node_faults_[i].partition);
@@ -314,6 +337,7 @@ bool Simulation::work_effect(NodeIndex node, Tick t, const WorkEffect& effect, S
     note_finished(i, false);
     arm(node);
     EventView ev = release_event(t, e, *e.latest_run(), fencing, reply);
+    ev.server = routed.server();
     emit(sink, ev);
     return true;
 }
@@ -395,6 +419,7 @@ EventView Simulation::release_event(Tick t, const Elector& e, const RunRecord& r
     ev.fencing = fencing;
     if (!reply.ok()) {
         ev.outcome = Outcome::error;
+        if (reply.error().no_replicas) ev.details.add(Detail::no_replicas);
         return ev;
     }
     const ReleaseReply& r = reply.value();
@@ -419,6 +444,7 @@ EventView Simulation::extend_event(Tick t, const Elector& e, const RunRecord& ru
     ev.fencing = run.fencing;
     if (!reply.ok()) {
         ev.outcome = Outcome::error;
+        if (reply.error().no_replicas) ev.details.add(Detail::no_replicas);
     } else if (reply.value().renewed) {
         ev.outcome = Outcome::renewed;
         ev.slot = reply.value().slot;
@@ -446,12 +472,14 @@ void Simulation::phase_extend(Tick t, Store& store, EventSink& sink) {
                 LS_ASSERT(!failure);
                 break;
             }
+            const Routed routed(store, server_of(node));
             auto reply = [&] {
                 if (model_ != nullptr && !node_faults_[i].partition) return e.extend(t, *model_);
                 PartitionChannel channel(store, node_faults_[i].partition);
                 return e.extend(t, channel);
             }();
             EventView ev = extend_event(t, e, *e.latest_run(), reply);
+            ev.server = routed.server();
             emit(sink, ev);
         }
     }
@@ -508,12 +536,16 @@ void Simulation::act_in_acquire_phase(Tick t, NodeIndex n, Store& store, EventSi
     }
     std::optional<AcquireReply> lost_acquire;
     AttemptEffect effect;
-    if (call_on_wire(n, t)) {
+    const Routed routed(store, server_of(n));
+    if (call_on_wire(n, t, EventOp::acquire)) {
         // The request takes time: the answer comes later (§16.4).
         if (const std::optional<RunResult> gave_up = e.begin_attempt(t)) {
             effect.ended = gave_up;
         } else {
             send_call(EventOp::acquire, n, t, 0, store, sink, failure);
+            LS_ASSERT(!failure);
+            // A WAIT with every latency 0 may answer in this very phase (§17.6).
+            if (e.options().wait_replicas > 0) deliver(t, Phase::acquire, store, sink, failure);
             LS_ASSERT(!failure);
             return;
         }
@@ -533,6 +565,7 @@ void Simulation::act_in_acquire_phase(Tick t, NodeIndex n, Store& store, EventSi
     const RunRecord& run = *e.latest_run();
     if (effect.reply) {
         EventView ev = acquire_event(t, e, run, *effect.reply, lost_acquire);
+        ev.server = routed.server();
         emit(sink, ev);
     }
     if (effect.ended == RunResult::skipped) {
@@ -581,6 +614,7 @@ EventView Simulation::acquire_event(Tick t, const Elector& e, const RunRecord& r
         ev.details.add(Detail::reply_lost);
     }
     if (!reply.ok()) ev.outcome = Outcome::error;
+    if (!reply.ok() && reply.error().no_replicas) ev.details.add(Detail::no_replicas);
     if (applied && applied->acquired) {
         if (reply.ok()) ev.outcome = Outcome::acquired;
         ev.fencing = applied->fencing;

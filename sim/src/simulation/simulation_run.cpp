@@ -125,10 +125,40 @@ Trace simulate(const Scenario& scenario, std::optional<Tick> until) {
     return trace;
 }
 
+// Every server's copy of the record (model.md §17), when the store has replicas.
+static std::vector<ServerSnapshot> server_snapshots(const ModelStore& store, Tick tick) {
+    std::vector<ServerSnapshot> out;
+    for (std::int32_t s = 0; s < store.server_count(); ++s) {
+        ServerSnapshot snap;
+        snap.server = s;
+        snap.role = s == store.primary()       ? ServerRole::primary
+                    : s == store.old_primary() ? ServerRole::old_primary
+                                               : ServerRole::replica;
+        snap.linked = snap.role == ServerRole::replica && store.server_link(s).linked;
+        ModelStore::ServerCopy copy = store.server_copy(s);
+        snap.slots = std::move(copy.slots);
+        snap.counter = copy.counter;
+        snap.holdoff_until = copy.holdoff_until;
+        if (snap.role == ServerRole::primary) snap.good_replicas = store.good_replicas(tick);
+        out.push_back(std::move(snap));
+    }
+    return out;
+}
+
+const char* to_string(ServerRole r) {
+    switch (r) {
+        case ServerRole::primary: return "primary";
+        case ServerRole::replica: return "replica";
+        case ServerRole::old_primary: return "old_primary";
+    }
+    return "?";
+}
+
 Snapshot take_snapshot(const Simulation& sim, const ModelStore& store, Tick tick) {
     Snapshot snap;
     snap.tick = tick;
     snap.slots = store.slots();
+    snap.servers = server_snapshots(store, tick);
     snap.counter = store.counter();
     snap.holdoff_until = store.holdoff_until();
     snap.resource = sim.resource();

@@ -31,9 +31,11 @@ Tick Simulation::arrival(NodeIndex node, Link link, Tick sent) const {
 }
 
 // A partitioned call is not on the wire: it fails at once (§16.2).
-bool Simulation::call_on_wire(NodeIndex node, Tick t) const {
+bool Simulation::call_on_wire(NodeIndex node, Tick t, EventOp op) const {
     const auto i = static_cast<std::size_t>(node);
     if (latent_[i] == 0 || node_faults_[i].partition) return false;
+    // An acquire that may WAIT blocks at the store (model.md §17.6 rule 7).
+    if (op == EventOp::acquire && electors_[i].options().wait_replicas > 0) return true;
     return arrival(node, Link::request, t) > t || arrival(node, Link::reply, t) > t;
 }
 
@@ -95,19 +97,26 @@ void Simulation::send_write(NodeIndex node, Tick t) {
 // The request goes out; if it arrives now the store applies it at once, else
 // at its arrival. A request slower than the timeout also gets its timeout.
 void Simulation::send_call(EventOp op, NodeIndex node, Tick t, Tick keep_for, Store& store, EventSink& sink,
-                           std::optional<StoreError>& failure) {
+                           std::optional<StoreError>& failure, std::optional<Fencing> unlock) {
     const std::int32_t id = new_call(op, node, t);
     Call& c = calls_[static_cast<std::size_t>(id)];
     c.keep_for = keep_for;
+    if (unlock) {
+        c.unlock = true;
+        c.fencing = *unlock;
+    }
     const std::int64_t number = c.number;
     const Tick request_at = arrival(node, Link::request, t);
-    if (request_at > c.timeout_at) push(Arrival{c.timeout_at, phase_of(op), t, number, Stage::timeout, id});
+    if (request_at > c.timeout_at) push(Arrival{c.timeout_at, call_phase(c), t, number, Stage::timeout, id});
     if (request_at == t) {
         apply_request(id, t, store, sink, failure);
     } else {
-        push(Arrival{request_at, phase_of(op), t, number, Stage::request, id});
+        push(Arrival{request_at, call_phase(calls_[static_cast<std::size_t>(id)]), t, number, Stage::request, id});
     }
 }
+
+// An unlock after a failed WAIT is sent in the acquire phase and answered there (model.md §17.6).
+Phase Simulation::call_phase(const Call& c) const { return c.unlock ? Phase::acquire : phase_of(c.op); }
 
 // Handles what arrives at t in `phase`, in (sent, send number) order (§16.3).
 void Simulation::deliver(Tick t, Phase phase, Store& store, EventSink& sink, std::optional<StoreError>& failure) {
@@ -127,6 +136,9 @@ void Simulation::deliver(Tick t, Phase phase, Store& store, EventSink& sink, std
         --c.entries;
         if (a.stage == Stage::request) {
             apply_request(a.call, t, store, sink, failure);
+        } else if (a.stage == Stage::wait) {
+            // WAIT blocks at the store whoever listens; a timed-out call's WAIT is not asked again.
+            if (!c.ended && wait_step(c, a.call, t, store, failure) && !failure) send_reply(a.call, t);
         } else if (a.stage == Stage::write) {
             write_arrives(t, c, store, sink, failure);
             c.ended = true;
@@ -149,36 +161,57 @@ void Simulation::apply_request(std::int32_t id, Tick t, Store& store, EventSink&
     Call& c = calls_[static_cast<std::size_t>(id)];
     const Elector& e = electors_[static_cast<std::size_t>(c.node)];
     c.applied = t;
+    const Routed routed(store, server_of(c.node));
+    c.server = routed.server();
+    // An error reply (-NOREPLICAS, model.md §17.4) is the call's answer; any
+    // other store error stops the run.
+    const auto take = [&](auto&& r, auto& slot) {
+        if (r.ok()) {
+            slot = r.value();
+        } else if (r.error().no_replicas) {
+            c.error = r.error();
+        } else {
+            failure = r.error();
+        }
+    };
     if (c.op == EventOp::acquire) {
-        auto r = store.acquire(t, e.owner(), c.token, e.options().lease);
-        if (!r.ok()) failure = r.error();
-        if (r.ok()) c.acquire = r.value();
-        if (r.ok() && r.value().acquired && r.value().fresh) c.issued = issue(r.value());
+        take(store.acquire(t, e.owner(), c.token, e.options().lease), c.acquire);
+        if (c.acquire && c.acquire->acquired && c.acquire->fresh) c.issued = issue(*c.acquire);
     } else if (c.op == EventOp::extend) {
-        auto r = store.extend(t, c.token, e.options().lease);
-        if (!r.ok()) failure = r.error();
-        if (r.ok()) c.extend = r.value();
+        take(store.extend(t, c.token, e.options().lease), c.extend);
     } else if (c.op == EventOp::validate) {
-        auto r = store.validate(t, c.token);
-        if (!r.ok()) failure = r.error();
-        if (r.ok()) c.validity = r.value();
+        take(store.validate(t, c.token), c.validity);
     } else {
-        auto r = store.release(t, c.token, c.keep_for, e.options().hold_off);
-        if (!r.ok()) failure = r.error();
-        if (r.ok()) c.release = r.value();
+        take(store.release(t, c.token, c.keep_for, c.unlock ? 0 : e.options().hold_off), c.release);
     }
     if (failure) return;
+    // WAIT in one batch with a fresh acquisition (§17.6 rule 1): the reply leaves when it answers.
+    if (c.acquire && c.issued && e.options().wait_replicas > 0 && !c.ended) {
+        c.wait_until = t + e.options().wait_timeout_ticks();
+        if (!wait_step(c, id, t, store, failure)) {
+            // Blocked: the call's timeout may come first (§16.4).
+            if (c.timeout_at < c.wait_until)
+                push(Arrival{c.timeout_at, call_phase(c), c.sent, c.number, Stage::timeout, id});
+            return;
+        }
+        if (failure) return;
+    }
     if (c.ended) {
         // A check read nothing that changed: nothing more to tell (§16.6).
         if (c.op != EventOp::validate) late_application(id, t, sink);
         return;
     }
+    send_reply(id, t);
+}
+
+void Simulation::send_reply(std::int32_t id, Tick t) {
+    Call& c = calls_[static_cast<std::size_t>(id)];
     c.reply_at = arrival(c.node, Link::reply, t);
     const bool crashed = node_faults_[static_cast<std::size_t>(c.node)].crashed;
     // Past its timeout the call's timeout is already filed (sent with the
     // request, perhaps deferred for a pause): it tells this application.
     if (!crashed && t > c.timeout_at) return;
-    const Phase phase = phase_of(c.op);
+    const Phase phase = call_phase(c);
     const Arrival at_reply{c.reply_at, phase, c.sent, c.number, Stage::reply, id};
     if (crashed || c.reply_at <= c.timeout_at) {
         push(at_reply);
@@ -210,26 +243,17 @@ void Simulation::answer(std::int32_t id, Tick t, bool timed_out, Store& store, E
     c.ended = true;
     const bool learned = !node_faults_[static_cast<std::size_t>(c.node)].crashed;
     const bool failed = timed_out || !learned;
+    // The answer: the timeout, the store's error reply (§17.4) or its reply.
+    const auto result = [&](const auto& value) -> StoreResult<std::decay_t<decltype(*value)>> {
+        if (failed) return timeout_error();
+        if (c.error) return Err{*c.error};
+        return *value;
+    };
     switch (c.op) {
-        case EventOp::acquire:
-            answer_acquire(c, t,
-                           failed ? StoreResult<AcquireReply>(timeout_error()) : StoreResult<AcquireReply>(*c.acquire),
-                           learned, sink);
-            break;
-        case EventOp::extend:
-            answer_extend(c, t,
-                          failed ? StoreResult<ExtendReply>(timeout_error()) : StoreResult<ExtendReply>(*c.extend),
-                          learned, sink);
-            break;
-        case EventOp::validate:
-            answer_check(c, t, failed ? StoreResult<Validity>(timeout_error()) : StoreResult<Validity>(*c.validity),
-                         learned, store, sink, failure);
-            break;
-        default:
-            answer_release(c, t,
-                           failed ? StoreResult<ReleaseReply>(timeout_error()) : StoreResult<ReleaseReply>(*c.release),
-                           learned, sink);
-            break;
+        case EventOp::acquire: answer_acquire(c, t, result(c.acquire), learned, sink, store, failure); break;
+        case EventOp::extend: answer_extend(c, t, result(c.extend), learned, sink); break;
+        case EventOp::validate: answer_check(c, t, result(c.validity), learned, store, sink, failure); break;
+        default: answer_release(c, t, result(c.release), learned, sink); break;
     }
 }
 
@@ -239,26 +263,34 @@ static void stamp(EventView& ev, Tick sent, Tick applied) {
     if (applied != tick_none && applied != ev.tick) ev.applied = applied;
 }
 
-void Simulation::answer_acquire(Call& c, Tick t, const StoreResult<AcquireReply>& reply, bool learned,
-                                EventSink& sink) {
-    const auto i = static_cast<std::size_t>(c.node);
+void Simulation::answer_acquire(Call& c, Tick t, const StoreResult<AcquireReply>& reply, bool learned, EventSink& sink,
+                                Store& store, std::optional<StoreError>& failure) {
+    const NodeIndex node = c.node;
+    const auto i = static_cast<std::size_t>(node);
     Elector& e = electors_[i];
     const bool was_finished = e.state() == ElectorState::finished;
+    // Too few replicas acknowledged: the client treats the acquisition as failed (model.md §17.6 rule 4).
+    const bool unsynced = reply.ok() && c.wait_count >= 0 && c.wait_count < e.options().wait_replicas;
     AttemptEffect effect;
-    if (learned) effect = e.learn_acquire(t, reply);
+    if (learned) {
+        effect = e.learn_acquire(
+            t, unsynced ? StoreResult<AcquireReply>(Err{StoreError{"WAIT: too few replicas", false}}) : reply);
+    }
     const RunRecord& run = *e.latest_run();
     EventView ev =
         acquire_event(t, e, run, reply, reply.ok() ? std::nullopt : c.acquire, c.issued ? &*c.issued : nullptr);
     ev.run = c.run;
     ev.token = c.token;
     stamp(ev, c.sent, c.applied);
+    ev.server = c.server;
     emit(sink, ev);
+    if (learned && reply.ok() && c.wait_count >= 0) answer_wait(c, t, sink, store, failure);  // `c` may move
     if (!learned) return;
     if (e.executing()) {
-        joined_.push_back(c.node);
+        joined_.push_back(node);
     } else {
         note_finished(i, was_finished);
-        arm(c.node);
+        arm(node);
     }
     if (effect.ended == RunResult::skipped) {
         EventView skip;
@@ -283,20 +315,24 @@ void Simulation::answer_extend(Call& c, Tick t, const StoreResult<ExtendReply>& 
     ev.token = c.token;
     ev.fencing = c.fencing;
     stamp(ev, c.sent, c.applied);
+    ev.server = c.server;
     emit(sink, ev);
 }
 
 void Simulation::answer_release(Call& c, Tick t, const StoreResult<ReleaseReply>& reply, bool learned,
                                 EventSink& sink) {
     Elector& e = electors_[static_cast<std::size_t>(c.node)];
-    if (learned) {
+    // An unlock after a failed WAIT is not the end of a run: that run ended already (§17.6 rule 4).
+    if (learned && !c.unlock) {
         e.learn_release(t);
         arm(c.node);
     }
     EventView ev = release_event(t, e, *e.latest_run(), c.fencing, reply);
+    ev.phase = call_phase(c);
     ev.run = c.run;
     ev.token = c.token;
     stamp(ev, c.sent, c.applied);
+    ev.server = c.server;
     emit(sink, ev);
 }
 
@@ -309,6 +345,7 @@ void Simulation::answer_check(Call& c, Tick t, const StoreResult<Validity>& repl
     ev.run = c.run;
     ev.token = c.token;
     stamp(ev, c.sent, c.applied);
+    ev.server = c.server;
     emit(sink, ev);
     // A crashed node learns nothing; its run ended with the crash.
     if (!learned || !e.awaiting_check() || e.latest_run()->run != c.run) return;
@@ -334,6 +371,7 @@ void Simulation::late_application(std::int32_t id, Tick t, EventSink& sink) {
         ev.fencing = c.fencing;
     } else {
         ev = release_event(t, e, run, c.fencing, timeout_error());
+        ev.phase = call_phase(c);
     }
     ev.run = c.run;
     ev.token = c.token;

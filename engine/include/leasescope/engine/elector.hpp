@@ -38,6 +38,12 @@ inline constexpr Tick library_command_timeout(std::int64_t tick_ms) {
     return (library_command_timeout_ms + tick_ms - 1) / tick_ms;
 }
 
+// Redisson's slavesSyncTimeout, 1000 ms, in ticks: ceil(1000 / tick_ms) (model.md §17.6).
+inline constexpr std::int64_t redisson_wait_timeout_ms = 1'000;
+inline constexpr Tick library_wait_timeout(std::int64_t tick_ms) {
+    return (redisson_wait_timeout_ms + tick_ms - 1) / tick_ms;
+}
+
 // Whether the action checks its leadership before each write (model.md §5.8):
 // `none`, the library's action, writes at once; `validate` first calls the
 // store's validate(own token) and writes only when it learns `current`.
@@ -69,21 +75,11 @@ struct ElectorOptions {
     // wait_timeout in ticks, 0: Redisson's 1000 ms.
     std::int32_t wait_replicas = 0;
     Tick wait_timeout = 0;
+    Tick wait_timeout_ticks() const { return wait_timeout > 0 ? wait_timeout : library_wait_timeout(tick_ms); }
     Tick command_timeout_ticks() const {
         return command_timeout > 0 ? command_timeout : library_command_timeout(tick_ms);
     }
-    // How long WAIT blocks, in ticks: wait_timeout, else Redisson's 1000 ms (model.md §17.6).
-    Tick wait_timeout_ticks() const;
 };
-
-// Redisson's slavesSyncTimeout, 1000 ms, in ticks: ceil(1000 / tick_ms) (model.md §17.6).
-inline constexpr std::int64_t redisson_wait_timeout_ms = 1'000;
-inline constexpr Tick library_wait_timeout(std::int64_t tick_ms) {
-    return (redisson_wait_timeout_ms + tick_ms - 1) / tick_ms;
-}
-inline Tick ElectorOptions::wait_timeout_ticks() const {
-    return wait_timeout > 0 ? wait_timeout : library_wait_timeout(tick_ms);
-}
 
 enum class RunResult { elected, skipped, action_failed, acquire_failed, crashed, unfinished };
 const char* to_string(RunResult r);

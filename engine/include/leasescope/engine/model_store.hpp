@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstring>
 #include <limits>
+#include <optional>
 #include <vector>
 
 #include "leasescope/engine/store.hpp"
@@ -37,6 +38,12 @@ public:
     StoreResult<std::vector<ExpiredRecord>> expire(Tick now) override;
     StoreResult<Unit> failover(Tick now, FailoverLoss loss) override;
     StoreResult<Unit> clock_jump(Tick now, std::int64_t ms) override;
+    StoreResult<Unit> cut_link(Tick now, std::int32_t server) override;
+    StoreResult<Unit> restore_link(Tick now, std::int32_t server) override;
+    StoreResult<Fencing> promote(Tick now, std::int32_t server, const SplitBrain* split) override;
+    StoreResult<Unit> end_split(Tick now) override;
+    void route(std::int32_t server) override;
+    StoreResult<std::int32_t> synced_replicas(Tick now) override;
     ModelStore* model() override { return this; }
 
     // Plain (error-free) forms, for callers that know they hold a model.
@@ -55,6 +62,35 @@ public:
     // True while the store's clock reads true time (no drift, no jump yet):
     // every tick then is exactly the rule of §4.1, and no deadline is converted.
     bool true_clock() const { return true_clock_; }
+
+    // ---- Servers (model.md §17) ----
+    // One server's own copy of the record: a cut replica's (frozen when its
+    // link was cut) or, in split brain, the primary not being served.
+    struct ServerCopy {
+        std::vector<SlotRecord> slots;
+        Fencing counter = 0;
+        Tick holdoff_until = tick_none;
+        std::int64_t holdoff_deadline_half_ms = 0;
+    };
+    struct ServerLink {
+        bool linked = true;             // a replica's link to the primary is up
+        std::optional<ServerCopy> own;  // while cut: what it holds
+    };
+    std::int32_t server_count() const { return static_cast<std::int32_t>(servers_.size()); }
+    std::int32_t primary() const { return primary_; }
+    // The old primary living on in split brain (§17.5), or -1.
+    std::int32_t old_primary() const { return old_primary_; }
+    const ServerLink& server_link(std::int32_t server) const { return servers_[static_cast<std::size_t>(server)]; }
+    // The copy server `server` holds now (the primary's for the primary and a
+    // linked replica). Not while routed to the old primary.
+    ServerCopy server_copy(std::int32_t server) const;
+    // The replicas the primary being served counts as good at `now` (§17.4 rule 2).
+    std::int32_t good_replicas(Tick now) const;
+    // §17.4 rule 1: the primary being served refuses writes at `now`.
+    bool writes_refused(Tick now) const {
+        const std::int32_t m = config_.replication.min_replicas_to_write;
+        return m > 0 && good_replicas(now) < m;
+    }
 
     // Read-only views for snapshots and tests.
     const LockConfig& config() const { return config_; }
@@ -113,7 +149,21 @@ private:
         return key ^ (static_cast<std::uint64_t>(token.size()) << 59);
     }
 
+    ServerCopy capture() const;
+    void install(ServerCopy copy);
+    void swap_with_old_primary();
+    Err<StoreError> refusal() const;
+
     LockConfig config_;
+    // Servers (model.md §17): empty without replicas. The fields below are
+    // the copy of the primary being served (route()).
+    std::vector<ServerLink> servers_;
+    std::int32_t primary_ = 0;
+    std::int32_t old_primary_ = -1;
+    ServerCopy old_copy_;          // the old primary's copy while it is not being served
+    bool routed_old_ = false;      // the fields below hold the old primary's copy
+    Tick split_at_ = 0;            // split brain began
+    std::int32_t split_good_ = 0;  // replicas linked to the old primary when it fell silent
     std::vector<SlotRecord> slots_;
     std::vector<HotSlot> hot_;
     Tick min_expiry_ = std::numeric_limits<Tick>::max();

@@ -151,6 +151,7 @@ private:
     // A crash fault: false when the node had crashed already (no event).
     bool crash_node(Tick t, NodeIndex node);
     void phase_expiry(Tick t, Store& store, EventSink& sink, std::optional<StoreError>& failure);
+    void expire_primary(Tick t, Store& store, EventSink& sink, std::optional<StoreError>& failure);
     void phase_work(Tick t, Store& store, EventSink& sink, std::optional<StoreError>& failure);
     // A holder's slot and its place in the acquisition order (model.md §9.6).
     struct Holding {
@@ -214,14 +215,20 @@ private:
         std::optional<Issue> issued;  // a fresh acquisition, judged when applied
         std::optional<ExtendReply> extend;
         std::optional<ReleaseReply> release;
-        std::optional<Validity> validity;  // a check (model.md §5.8)
+        std::optional<Validity> validity;    // a check (model.md §5.8)
+        std::optional<StoreError> error;     // the store answered an error (-NOREPLICAS, §17.4)
+        std::optional<std::int32_t> server;  // answered by an old primary in split brain (§17.5)
+        // WAIT (§17.6): the last tick it may block, its answer and when it came.
+        Tick wait_until = tick_none;
+        std::int32_t wait_count = -1;
+        bool unlock = false;  // a release after a failed WAIT: no hold-off, not the run's end
     };
     // What a message of `node`'s latest run sent at t carries (a write: the
     // writer's holding, §9.6); new_call adds its place on the wire.
     Call call_for(EventOp op, NodeIndex node, Tick t) const;
     // A write arriving at t (sent at write.sent, maybe t): judged and told (§8, §16.5).
     void write_arrives(Tick t, const Call& write, Store& store, EventSink& sink, std::optional<StoreError>& failure);
-    enum class Stage : std::uint8_t { request, reply, timeout, write };
+    enum class Stage : std::uint8_t { request, reply, timeout, write, wait };
     // Something due on the wire: ordered by (tick, phase, sent, send number, stage).
     struct Arrival {
         Tick at = 0;
@@ -237,18 +244,24 @@ private:
     // The tick a message of `node` on `link` sent at `sent` arrives (§16.2).
     Tick arrival(NodeIndex node, Link link, Tick sent) const;
     // A call of `node` sent now takes time (else it is the immediate path of §4-§8).
-    bool call_on_wire(NodeIndex node, Tick t) const;
+    bool call_on_wire(NodeIndex node, Tick t, EventOp op = EventOp::release) const;
+    Phase call_phase(const Call& c) const;
     bool write_on_wire(NodeIndex node, Tick t) const;
     std::int32_t new_call(EventOp op, NodeIndex node, Tick t);
     void push(const Arrival& a);
+    // `unlock`: a release after a failed WAIT (model.md §17.6 rule 4), of the
+    // acquisition numbered so.
     void send_call(EventOp op, NodeIndex node, Tick t, Tick keep_for, Store& store, EventSink& sink,
-                   std::optional<StoreError>& failure);
+                   std::optional<StoreError>& failure, std::optional<Fencing> unlock = std::nullopt);
     void send_write(NodeIndex node, Tick t);
     void deliver(Tick t, Phase phase, Store& store, EventSink& sink, std::optional<StoreError>& failure);
     void apply_request(std::int32_t id, Tick t, Store& store, EventSink& sink, std::optional<StoreError>& failure);
+    // The store sends the reply of call `id` at t (after a WAIT, when it answered).
+    void send_reply(std::int32_t id, Tick t);
     void answer(std::int32_t id, Tick t, bool timed_out, Store& store, EventSink& sink,
                 std::optional<StoreError>& failure);
-    void answer_acquire(Call& c, Tick t, const StoreResult<AcquireReply>& reply, bool learned, EventSink& sink);
+    void answer_acquire(Call& c, Tick t, const StoreResult<AcquireReply>& reply, bool learned, EventSink& sink,
+                        Store& store, std::optional<StoreError>& failure);
     void answer_extend(Call& c, Tick t, const StoreResult<ExtendReply>& reply, bool learned, EventSink& sink);
     void answer_release(Call& c, Tick t, const StoreResult<ReleaseReply>& reply, bool learned, EventSink& sink);
     void answer_check(Call& c, Tick t, const StoreResult<Validity>& reply, bool learned, Store& store, EventSink& sink,
@@ -284,12 +297,48 @@ private:
     std::int64_t acquisitions_ = 0;
     std::vector<Holding> holdings_;
     std::vector<std::int64_t> slot_latest_writer_;
-    // Faults and ops in processing order: (tick, index, start before end).
+    // Faults and ops in processing order: (tick, index, kind). A promoting
+    // failover has up to three edges: its lag's link cut, the promotion, the
+    // end of its split brain (model.md §17.3, §17.5).
+    enum class EdgeKind : std::uint8_t { start, end, lag_cut, split_end };
     struct FaultEdge {
         Tick tick;
         std::int32_t fault;
-        bool is_end;
+        EdgeKind kind;
     };
+    // ---- Replication (model.md §17; simulation_replication.cpp) ----
+    void replication_edge(Tick t, const Fault& f, EdgeKind kind, Store& store, EventView& ev, bool& emitted,
+                          std::optional<StoreError>& failure);
+    // The server a node's calls go to now: the old primary's number when
+    // split brain keeps it for this node, else -1 (the primary).
+    std::int32_t server_of(NodeIndex node) const;
+    // A call routed to the node's server for its lifetime (Store::route).
+    class Routed {
+    public:
+        Routed(Store& store, std::int32_t server) : store_(store), server_(server) {
+            if (server_ >= 0) store_.route(server_);
+        }
+        ~Routed() {
+            if (server_ >= 0) store_.route(-1);
+        }
+        Routed(const Routed&) = delete;
+        Routed& operator=(const Routed&) = delete;
+        std::optional<std::int32_t> server() const {
+            return server_ >= 0 ? std::optional<std::int32_t>(server_) : std::nullopt;
+        }
+
+    private:
+        Store& store_;
+        std::int32_t server_;
+    };
+    void expire_old_primary(Tick t, Store& store, EventSink& sink, std::optional<StoreError>& failure);
+    // WAIT (model.md §17.6): checks a pending WAIT at t; true when it answered.
+    bool wait_step(Call& c, std::int32_t id, Tick t, Store& store, std::optional<StoreError>& failure);
+    void answer_wait(Call& c, Tick t, EventSink& sink, Store& store, std::optional<StoreError>& failure);
+    std::int32_t primary_server_ = 0;
+    bool has_replication_faults_ = false;
+    std::int32_t split_fault_ = -1;  // the failover whose split brain is on, or -1
+    std::int32_t old_primary_server_ = -1;
     std::vector<FaultEdge> fault_edges_;
     std::size_t next_fault_edge_ = 0;
     std::vector<std::int32_t> op_order_;
