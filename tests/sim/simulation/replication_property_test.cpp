@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <string>
 
 #include "../../support/trace_test_helpers.hpp"
@@ -34,25 +35,8 @@ GeneratorOptions replicated_options(std::uint64_t seed) {
     return o;
 }
 
-// The generated scenario with its replication, as the JSON with replication
-// says: the scenario without it, read, plus GeneratedReplication set in code
-// (the failover that loses the leases gives way to the promoting one): the
-// scenario reader does not read the keys of §17 yet.
-Scenario replicated_generated(std::uint64_t seed) {
-    GeneratorOptions o = replicated_options(seed);
-    o.replication = false;
-    Scenario s = trace_test::parse(generate_scenario(o));
-    o.replication = true;
-    const GeneratedReplication r = generated_replication(o);
-    s.faults.erase(std::remove_if(s.faults.begin(), s.faults.end(),
-                                  [](const Fault& f) { return f.kind == FaultKind::failover; }),
-                   s.faults.end());
-    s.lock.replication.replicas = r.replicas;
-    s.lock.replication.min_replicas_to_write = r.min_replicas_to_write;
-    for (const auto& [node, replicas] : r.waits) s.candidates[static_cast<std::size_t>(node)].options.wait_replicas = replicas;
-    s.faults.insert(s.faults.end(), r.faults.begin(), r.faults.end());
-    return s;
-}
+// The generated scenario with its replication, read from the generator's JSON.
+Scenario replicated_generated(std::uint64_t seed) { return trace_test::parse(generate_scenario(replicated_options(seed))); }
 
 const Fault& promotion_of(const Scenario& s) {
     const auto it = std::find_if(s.faults.begin(), s.faults.end(), [](const Fault& f) { return f.promotes(); });
@@ -102,6 +86,37 @@ TEST(ReplicationProperties, TheGeneratorDrawsReplicationOnItsOwn) {
     EXPECT_GT(min_write, 0);
     EXPECT_GT(waits, 0);
     EXPECT_GT(cuts, 0);
+}
+
+// What the JSON says is what generated_replication() drew: the servers, the
+// nodes' WAIT and the faults, after the others (the failover that loses the
+// leases gives way to the promoting one).
+TEST(ReplicationProperties, TheJsonSaysWhatWasDrawn) {
+    for (std::uint64_t seed = 1; seed <= 40; ++seed) {
+        const GeneratorOptions o = replicated_options(seed);
+        const Scenario s = replicated_generated(seed);
+        const GeneratedReplication r = generated_replication(o);
+        EXPECT_EQ(s.lock.replication.replicas, r.replicas);
+        EXPECT_EQ(s.lock.replication.min_replicas_to_write, r.min_replicas_to_write);
+        auto wait = r.waits.begin();
+        for (std::size_t i = 0; i < s.candidates.size(); ++i) {
+            const bool drawn = wait != r.waits.end() && wait->first == static_cast<std::int64_t>(i);
+            EXPECT_EQ(s.candidates[i].options.wait_replicas, drawn ? wait->second : 0) << "seed " << seed;
+            if (drawn) ++wait;
+        }
+        ASSERT_GE(s.faults.size(), r.faults.size());
+        const std::size_t first = s.faults.size() - r.faults.size();
+        for (std::size_t k = 0; k < r.faults.size(); ++k) {
+            const Fault& a = s.faults[first + k];
+            const Fault& b = r.faults[k];
+            EXPECT_EQ(a.kind, b.kind);
+            EXPECT_EQ(a.server, b.server);
+            EXPECT_EQ(a.at, b.at);
+            EXPECT_EQ(a.ticks, b.ticks);
+            EXPECT_EQ(a.lag, b.lag);
+        }
+        for (std::size_t k = 0; k < first; ++k) EXPECT_NE(s.faults[k].kind, FaultKind::failover) << "seed " << seed;
+    }
 }
 
 // (a) and, to show the check can fail, the other side: a lag above 0 or a
