@@ -9,6 +9,7 @@
 
 #include "../../support/trace_test_helpers.hpp"
 #include "explore_report_checks.hpp"
+#include "leasescope/sim/explore_shard.hpp"
 #include "leasescope/sim/explorer.hpp"
 #include "leasescope/sim/simulation.hpp"
 
@@ -216,6 +217,34 @@ TEST(ExploreReplication, BudgetErrorsNameTheFlags) {
     EXPECT_NE(created.error().find("budget too large"), std::string::npos);
     EXPECT_NE(created.error().find("--max-link-cut"), std::string::npos);
     EXPECT_NE(created.error().find("--max-lag"), std::string::npos);
+}
+
+// A search with replicas split into shards: each file carries the base with
+// its replicas and the two budgets, and the merge gives the whole search.
+TEST(ExploreReplication, ShardsMergeIntoTheWholeSearch) {
+    ExploreOptions o = repl_searching("replica_link,failover:promote", 2);
+    o.max_link_cut = 3;
+    o.max_lag = 1;
+    const Explorer ex = repl_make(replicated(2), o);
+    const ExploreReport whole = explore(ex, ExploreRun{});
+    ASSERT_TRUE(whole.found);
+    std::vector<ShardFile> files;
+    for (std::uint64_t k = 0; k < 3; ++k) {
+        ExploreRun part;
+        part.shard = k;
+        part.shards = 3;
+        const ExploreReport report = explore(ex, part);
+        const std::string text = shard_result_to_json(ex, part, report, ShardTiming{});
+        EXPECT_NE(text.find(R"("max_link_cut")"), std::string::npos);
+        EXPECT_NE(text.find(R"("max_lag")"), std::string::npos);
+        files.push_back(ShardFile{"shard-" + std::to_string(k), text});
+    }
+    auto merged = merge_shard_results(files);
+    ASSERT_TRUE(merged.ok()) << merged.error();
+    EXPECT_EQ(merged.value().explorer.options().max_link_cut, 3);
+    EXPECT_EQ(merged.value().explorer.options().max_lag, 1);
+    EXPECT_EQ(merged.value().explorer.base().lock.replication.replicas, 2);
+    test::expect_same_report(whole, merged.value().report);
 }
 
 }  // namespace
