@@ -521,6 +521,15 @@ cli explore scenarios/contention.json --max-clock-jump-ms 20
 expect_rc 2 "explore: a clock-jump grid finer than a tick"
 expect_err "--max-clock-jump-ms: expected 0 or at least one tick (50 ms)" "the bad grid names --max-clock-jump-ms"
 
+# generate --replication: a scenario with replicas that runs (a trace of format /3).
+cli generate --candidates 5 --horizon 200 --seed 3 --replication
+expect_rc 0 "generate --replication"
+expect_out '"store": { "replicas": ' "generate --replication: the store has replicas"
+expect_out '"promote": ' "generate --replication: the failover promotes"
+cp "$WORK/out" "$WORK/replicated.json"
+cli run "$WORK/replicated.json" --format text
+expect_rc 0 "a generated replication scenario runs"
+
 # explore on a store with replicas (docs/explorer.md, With replicas): a
 # lagging promotion issues a number twice; with no lag it takes a cut link.
 cli explore scenarios/failover-fencing-tie.json --set 'faults=[]' --fault-kinds failover:promote \
