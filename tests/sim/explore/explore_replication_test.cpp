@@ -247,5 +247,31 @@ TEST(ExploreReplication, ShardsMergeIntoTheWholeSearch) {
     test::expect_same_report(whole, merged.value().report);
 }
 
+// Every schedule the explorer runs is a scenario the reader accepts (its
+// roles are stricter than the reader's): random draws of up to 4 faults, on
+// two replicas, written back and read again.
+TEST(ExploreReplication, EveryDrawIsAScenarioTheReaderAccepts) {
+    ExploreOptions o = repl_searching("replica_link,failover:promote,pause", 4);
+    o.max_link_cut = 6;
+    o.max_lag = 2;
+    o.max_tick = 12;
+    const Explorer ex = repl_make(replicated(2), o);
+    std::size_t faults = 0, promotions = 0, cuts = 0;
+    for (std::uint64_t i = 0; i < 3000; ++i) {
+        const Schedule drawn = ex.draw(11, i);
+        const Scenario s = ex.to_scenario(drawn);
+        auto again = parse_scenario(scenario_to_json(s), "drawn.json");
+        ASSERT_TRUE(again.ok()) << "draw " << i << ": " << again.error().to_string();
+        faults += drawn.atoms.size();
+        for (const Fault& f : s.faults) {
+            promotions += f.promotes();
+            cuts += f.kind == FaultKind::replica_link;
+        }
+    }
+    EXPECT_GT(promotions, 500u);
+    EXPECT_GT(cuts, 500u);
+    EXPECT_GT(faults, 3000u * 2);
+}
+
 }  // namespace
 }  // namespace leasescope::sim
