@@ -287,6 +287,18 @@ std::optional<std::string> option_error(const ExploreOptions& options) {
     return std::nullopt;
 }
 
+// When the budget cannot add a promotion before another fault (one fault a
+// schedule, or no promotions), the servers' roles are the base's: a cut or
+// a promotion they do not allow would only ever be an invalid schedule, so
+// it is no atom at all. Otherwise any server may be a replica by then.
+bool roles_allowed_alone(const Fault& f, const Scenario& base, const ExploreOptions& options) {
+    if (f.kind != FaultKind::replica_link && !f.promotes()) return true;
+    if (options.kinds.failover_promote && options.max_faults >= 2) return true;
+    std::vector<Fault> faults = base.faults;
+    faults.push_back(f);
+    return roles_valid(faults);
+}
+
 Fault promote_atom(Tick t, std::int32_t server, Tick lag) {
     Fault f{FaultKind::failover, -1, t, 0, {}, {}};
     f.server = server;
@@ -309,13 +321,16 @@ void atoms_at(Tick t, const Scenario& base, const ExploreOptions& options, std::
     auto add = [&](Fault f) {
         for (const Fault& b : base.faults) {
             if (clashes(f, b)) return;
-            // A pause or partition that ends at the tick where one of
-            // the base's own of the same node starts is left out: the
-            // scheduler applies the base's start first (it is listed
-            // first) and then this one's end, which would cancel the
-            // base's fault, an artefact rather than a fault.
-            if (b.kind == f.kind && b.node == f.node && f.end() != tick_none && b.at == f.end()) return;
+            // A pause, partition or link cut that ends at the tick where
+            // one of the base's own of the same node (or server) starts is
+            // left out: the scheduler applies the base's start first (it
+            // is listed first) and then this one's end, which would cancel
+            // the base's fault, an artefact rather than a fault.
+            if (b.kind == f.kind && b.node == f.node && b.server == f.server && f.end() != tick_none &&
+                b.at == f.end())
+                return;
         }
+        if (!roles_allowed_alone(f, base, options)) return;
         out.push_back(f);
     };
     for (NodeIndex n = 0; n < nodes && k.pause; ++n) {

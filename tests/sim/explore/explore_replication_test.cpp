@@ -63,9 +63,10 @@ TEST(ExploreReplication, OffWithoutReplicas) {
 
 // With replicas every failover promotes (§17.3 rule 5): no failover that
 // loses, a promotion of each server with each lag up to its tick, and a cut
-// of each server's link of each length.
+// of each server's link of each length (with two faults a schedule, any
+// server may be a replica by then).
 TEST(ExploreReplication, WithReplicasAFailoverPromotes) {
-    ExploreOptions o = repl_searching("all", 1);
+    ExploreOptions o = repl_searching("all", 2);
     o.max_lag = 2;
     o.max_link_cut = 3;
     o.max_tick = 5;
@@ -132,17 +133,28 @@ TEST(ExploreReplication, ACutLinkThenAPromotionWithNoLag) {
     EXPECT_EQ(report.levels[1].stats.failing, 0u);
 }
 
-// §17.2 rule 3: a cut names a replica. With no failover server 0 stays the
-// primary, so each cut of its link is an invalid schedule, not simulated.
+// §17.2 rule 3: a cut names a replica. With no failover to add, server 0
+// stays the primary, so no cut of its link is an atom at all; with
+// promotions and two faults it is (after a promotion of another server),
+// and alone it counts as an invalid schedule.
 TEST(ExploreReplication, ACutOfThePrimaryIsInvalid) {
-    ExploreOptions o = repl_searching("replica_link", 1);
+    ExploreOptions o = repl_searching("replica_link", 2);
     o.max_link_cut = 2;
     const Explorer ex = repl_make(replicated(1), o);
+    ASSERT_GT(repl_count_atoms(ex, FaultKind::replica_link), 0u);
+    for (const Fault& f : ex.atoms()) EXPECT_NE(f.server, 0);
+    ExploreOptions searched = repl_searching("replica_link,failover:promote", 1);
+    searched.max_link_cut = 2;
+    searched.max_lag = 0;
+    const Explorer one = repl_make(replicated(1), searched);
+    for (const Fault& f : one.atoms()) EXPECT_NE(f.server, 0);  // nor a promotion of the primary
+    searched.max_faults = 2;
+    const Explorer two = repl_make(replicated(1), searched);
     const std::size_t of_primary = static_cast<std::size_t>(std::count_if(
-        ex.atoms().begin(), ex.atoms().end(), [](const Fault& f) { return f.server == 0; }));
+        two.atoms().begin(), two.atoms().end(), [](const Fault& f) { return f.server == 0; }));
     ASSERT_GT(of_primary, 0u);
-    const ExploreReport report = explore(ex, ExploreRun{});
-    ASSERT_EQ(report.levels.size(), 2u);
+    const ExploreReport report = explore(two, ExploreRun{});
+    ASSERT_GE(report.levels.size(), 2u);
     EXPECT_EQ(report.levels[1].stats.invalid, of_primary);
     // After a promotion of server 1, server 0 is a replica and its cut counts.
     ExploreOptions both = repl_searching("replica_link,failover:promote", 2);
@@ -271,6 +283,31 @@ TEST(ExploreReplication, EveryDrawIsAScenarioTheReaderAccepts) {
     EXPECT_GT(promotions, 500u);
     EXPECT_GT(cuts, 500u);
     EXPECT_GT(faults, 3000u * 2);
+}
+
+// A cut that would end where the base's own cut of the same server starts
+// is left out (its end would cancel the base's cut); one of another server
+// is not.
+TEST(ExploreReplication, ACutEndingWhereTheBasesStartsIsLeftOutForItsServerOnly) {
+    Scenario base = replicated(2);
+    Fault own;
+    own.kind = FaultKind::replica_link;
+    own.server = 1;
+    own.at = 5;
+    own.ticks = 2;
+    base.faults.push_back(own);
+    ExploreOptions o = repl_searching("replica_link", 1);
+    o.max_link_cut = 3;
+    const Explorer ex = repl_make(base, o);
+    auto has = [&](std::int32_t server, Tick at, Tick ticks) {
+        return std::any_of(ex.atoms().begin(), ex.atoms().end(), [&](const Fault& f) {
+            return f.kind == FaultKind::replica_link && f.server == server && f.at == at && f.ticks == ticks;
+        });
+    };
+    EXPECT_FALSE(has(1, 3, 2));  // ends at 5 where the base's starts
+    EXPECT_FALSE(has(1, 4, 2));  // overlaps it
+    EXPECT_TRUE(has(1, 2, 2));   // ends at 4
+    EXPECT_TRUE(has(2, 3, 2));   // another server's link
 }
 
 }  // namespace
