@@ -66,8 +66,9 @@ NodeDue node_due(const Elector& e, const NodeFaults& faults, Tick t) {
 }
 
 bool held_by_any_server(const ModelStore& store) {
+    // Every server's copy: a cut replica's, and in split brain the old
+    // primary's, may differ from the primary's seen above.
     for (std::int32_t server = 0; server < store.server_count(); ++server) {
-        if (!store.server_link(server).own) continue;  // linked: the primary's copy, seen above
         const ModelStore::ServerCopy copy = store.server_copy(server);
         if (copy.holdoff_until != tick_none) return true;
         for (const SlotRecord& slot : copy.slots) {
@@ -92,9 +93,11 @@ void record_row(Explorer::DueTable& table, Tick t, const Simulation& sim, const 
         if (slot.occupied) flags |= flag_store_held;
     }
     if (store.holdoff_until() != tick_none) flags |= flag_store_held;
-    // A cut replica's copy may hold a record the primary no longer has
-    // (model.md §17.2): a clock jump still moves its deadline.
-    if (store.server_count() > 0 && held_by_any_server(store)) flags |= flag_store_held;
+    // A cut replica's copy, or an old primary's, may hold a record the
+    // primary does not (model.md §17.2, §17.5): a clock jump still moves
+    // its deadline.
+    if ((flags & flag_store_held) == 0 && store.server_count() > 0 && held_by_any_server(store))
+        flags |= flag_store_held;
     if (store.counter() != store.config().fencing_start - 1) flags |= flag_counter_used;
     table.flags[row] = flags;
 }

@@ -310,5 +310,42 @@ TEST(ExploreReplication, ACutEndingWhereTheBasesStartsIsLeftOutForItsServerOnly)
     EXPECT_TRUE(has(2, 3, 2));   // another server's link
 }
 
+// Pruning a store clock jump looks at every server's copy: in split brain
+// the old primary holds node-a's record and the new primary (promoted
+// lagging) does not, so a jump forward at tick 3 or 4 ends it early on the
+// old primary and node-c, routed there too, overlaps node-a. A pruned
+// schedule behaves like a passing one with fewer faults, so no failing
+// schedule may be pruned: the failing counts are those of --no-prune (the
+// check read only the primary's and cut replicas' copies, and pruned 10 of
+// these 20).
+TEST(ExploreReplication, PruningSeesTheOldPrimarysRecords) {
+    Scenario base = trace_test::parse(R"({"name": "split", "horizon": 40, "resource": {"mode": "check"},
+      "candidates": [
+        {"name": "node-a", "wait": 0, "lease": 6, "action": 5},
+        {"name": "node-c", "start": 1, "wait": 20, "lease": 6, "action": 3}]})");
+    base.lock.replication.replicas = 1;
+    Fault failover;
+    failover.kind = FaultKind::failover;
+    failover.at = 2;
+    failover.server = 1;
+    failover.lag = 2;
+    failover.old_primary = SplitBrain{{0, 1}, 30};
+    base.faults.push_back(failover);
+    ExploreOptions o = repl_searching("clock_jump", 1);
+    o.max_clock_jump_ms = 300;
+    o.properties = Properties{true, false, false, false};  // overlap
+    const Explorer pruned = repl_make(base, o);
+    o.prune = false;
+    const Explorer full = repl_make(base, o);
+    const ExploreReport a = explore(pruned, ExploreRun{});
+    const ExploreReport b = explore(full, ExploreRun{});
+    ASSERT_TRUE(b.found);
+    EXPECT_EQ(a.found, b.found);
+    ASSERT_EQ(a.levels.size(), 2u);
+    ASSERT_EQ(b.levels.size(), 2u);
+    EXPECT_EQ(a.levels[1].stats.failing, b.levels[1].stats.failing);
+    EXPECT_GT(a.levels[1].stats.pruned, 0u);
+}
+
 }  // namespace
 }  // namespace leasescope::sim
