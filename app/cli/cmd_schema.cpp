@@ -228,8 +228,10 @@ std::string scenario_schema() {
         "A LeaseScope scenario: who competes for a Redis lock, with what settings, and what goes wrong. All times "
         "are whole ticks. The parser (leasescope-cli validate) also checks what a schema cannot: unique candidate "
         "names, min_lease <= lease, writes strictly increasing, fail_at and writes <= action, extend_every < lease "
-        "with auto_extend, fault and op nodes naming candidates, overlapping pauses or partitions, lengths in bytes, "
-        "duplicate keys and the total work (runs_total_max). See docs/scenario-format.md.";
+        "with auto_extend, fault and op nodes naming candidates, overlapping pauses, partitions or link cuts, the "
+        "replica rules (server numbers, wait_replicas and min_replicas_to_write against store.replicas, the primary at "
+        "each tick, lag <= at, a split brain's until, promote required with replicas), lengths in bytes, duplicate "
+        "keys and the total work (runs_total_max). See docs/scenario-format.md.";
     root["type"] = "object";
     schema_json props = section_properties(sim::Section::top);
     // The single-lock elector has one slot (model.md §5.2).

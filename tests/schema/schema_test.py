@@ -174,6 +174,10 @@ INTEGERS = {
     "/defaults/hold_off": {}, "/defaults/runs": {"/defaults/every": 1}, "/defaults/every": {},
     "/defaults/fail_at": big, "/candidates/0/lease": {}, "/faults/0/at": {}, "/faults/0/ticks": {},
     "/ops/0/at": {},
+    # Replicas (docs/model.md §17): the counts need a store with replicas_max replicas to reach their maximum.
+    "/store/replicas": {}, "/store/min_replicas_to_write": {"/store/replicas": 8},
+    "/store/min_replicas_max_lag": {}, "/defaults/wait_replicas": {"/store/replicas": 8},
+    "/defaults/wait_timeout": {},
 }
 for pointer, extra in INTEGERS.items():
     sub = subschema(pointer)

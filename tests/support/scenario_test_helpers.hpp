@@ -143,6 +143,8 @@ inline void expect_same_options(const ElectorOptions& a, const ElectorOptions& b
     EXPECT_EQ(a.hold_off, b.hold_off);
     EXPECT_EQ(a.runs, b.runs);
     EXPECT_EQ(a.every, b.every);
+    EXPECT_EQ(a.wait_replicas, b.wait_replicas);
+    EXPECT_EQ(a.wait_timeout, b.wait_timeout);
 }
 
 inline void expect_same_scenario(const sim::Scenario& a, const sim::Scenario& b) {
@@ -159,6 +161,7 @@ inline void expect_same_scenario(const sim::Scenario& a, const sim::Scenario& b)
     EXPECT_EQ(a.lock.capacity, b.lock.capacity);
     EXPECT_EQ(a.lock.fencing_start, b.lock.fencing_start);
     EXPECT_EQ(a.resource, b.resource);
+    EXPECT_EQ(a.lock.replication, b.lock.replication);
     ASSERT_EQ(a.candidates.size(), b.candidates.size());
     for (std::size_t i = 0; i < a.candidates.size(); ++i) {
         EXPECT_EQ(a.candidates[i].name, b.candidates[i].name);
@@ -173,6 +176,13 @@ inline void expect_same_scenario(const sim::Scenario& a, const sim::Scenario& b)
         EXPECT_EQ(a.faults[i].ticks, b.faults[i].ticks);
         EXPECT_EQ(a.faults[i].mode, b.faults[i].mode);
         EXPECT_EQ(a.faults[i].lose, b.faults[i].lose);
+        EXPECT_EQ(a.faults[i].server, b.faults[i].server);
+        EXPECT_EQ(a.faults[i].lag, b.faults[i].lag);
+        ASSERT_EQ(a.faults[i].old_primary.has_value(), b.faults[i].old_primary.has_value());
+        if (a.faults[i].old_primary) {
+            EXPECT_EQ(a.faults[i].old_primary->reachable_by, b.faults[i].old_primary->reachable_by);
+            EXPECT_EQ(a.faults[i].old_primary->until, b.faults[i].old_primary->until);
+        }
     }
     ASSERT_EQ(a.ops.size(), b.ops.size());
     for (std::size_t i = 0; i < a.ops.size(); ++i) {

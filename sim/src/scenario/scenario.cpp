@@ -57,6 +57,44 @@ std::string ScenarioError::to_string() const {
     return fmt::format("{}:{}: {}", file, where, message);
 }
 
+namespace {
+
+// One fault as a scenario file writes it: its kind's keys only; a failover
+// of a store with replicas (model.md §17.3) names promote and leaves lose out.
+ordered_json fault_to_json(const Scenario& s, const Fault& f) {
+    ordered_json j;
+    j["kind"] = to_string(f.kind);
+    if (f.kind == FaultKind::clock_jump) {
+        j["clock"] = f.node >= 0 ? s.candidates[static_cast<std::size_t>(f.node)].name : std::string("store");
+    } else if (f.node >= 0) {
+        j["node"] = s.candidates[static_cast<std::size_t>(f.node)].name;
+    }
+    if (f.kind == FaultKind::replica_link) j["replica"] = f.server;
+    j["at"] = f.at;
+    if (f.kind == FaultKind::clock_jump) j["ms"] = f.ms;
+    if (f.kind == FaultKind::pause || f.kind == FaultKind::partition || f.kind == FaultKind::delay ||
+        f.kind == FaultKind::replica_link)
+        j["ticks"] = f.ticks;
+    if (f.kind == FaultKind::delay) {
+        j["link"] = to_string(f.link);
+        j["extra"] = f.extra;
+    }
+    if (f.kind == FaultKind::partition) j["mode"] = to_string(f.mode);
+    if (f.kind == FaultKind::failover && !f.promotes()) j["lose"] = to_string(f.lose);
+    if (f.promotes()) {
+        j["promote"] = f.server;
+        if (f.lag > 0) j["lag"] = f.lag;
+    }
+    if (f.promotes() && f.old_primary) {
+        ordered_json names = ordered_json::array();
+        for (const NodeIndex n : f.old_primary->reachable_by) names.push_back(s.candidates[static_cast<std::size_t>(n)].name);
+        j["old_primary"] = {{"reachable_by", std::move(names)}, {"until", f.old_primary->until}};
+    }
+    return j;
+}
+
+}  // namespace
+
 std::string scenario_to_json(const Scenario& s) {
     ordered_json root;
     root["name"] = s.name;
@@ -75,7 +113,15 @@ std::string scenario_to_json(const Scenario& s) {
                     {"fencing_start", s.lock.fencing_start},
                     {"elector", to_string(s.elector)}};
     root["resource"] = {{"mode", to_string(s.resource)}};
-    if (s.lock.clock.drift_ppm != 0) root["store"] = {{"clock", {{"drift_ppm", s.lock.clock.drift_ppm}}}};
+    // The store: only what differs from its defaults, so a store without a
+    // drift or replicas is written as before.
+    ordered_json store = ordered_json::object();
+    if (s.lock.clock.drift_ppm != 0) store["clock"] = {{"drift_ppm", s.lock.clock.drift_ppm}};
+    const Replication& r = s.lock.replication;
+    if (r.replicas > 0) store["replicas"] = r.replicas;
+    if (r.min_replicas_to_write > 0) store["min_replicas_to_write"] = r.min_replicas_to_write;
+    if (r.min_replicas_max_lag > 0) store["min_replicas_max_lag"] = r.min_replicas_max_lag;
+    if (!store.empty()) root["store"] = std::move(store);
     ordered_json candidates = ordered_json::array();
     for (const Candidate& c : s.candidates) {
         ordered_json j = scenario_detail::candidate_to_json(c);
@@ -85,24 +131,7 @@ std::string scenario_to_json(const Scenario& s) {
     root["candidates"] = std::move(candidates);
     ordered_json faults = ordered_json::array();
     for (const Fault& f : s.faults) {
-        ordered_json j;
-        j["kind"] = to_string(f.kind);
-        if (f.kind == FaultKind::clock_jump) {
-            j["clock"] = f.node >= 0 ? s.candidates[static_cast<std::size_t>(f.node)].name : std::string("store");
-        } else if (f.node >= 0) {
-            j["node"] = s.candidates[static_cast<std::size_t>(f.node)].name;
-        }
-        j["at"] = f.at;
-        if (f.kind == FaultKind::clock_jump) j["ms"] = f.ms;
-        if (f.kind == FaultKind::pause || f.kind == FaultKind::partition || f.kind == FaultKind::delay)
-            j["ticks"] = f.ticks;
-        if (f.kind == FaultKind::delay) {
-            j["link"] = to_string(f.link);
-            j["extra"] = f.extra;
-        }
-        if (f.kind == FaultKind::partition) j["mode"] = to_string(f.mode);
-        if (f.kind == FaultKind::failover) j["lose"] = to_string(f.lose);
-        faults.push_back(std::move(j));
+        faults.push_back(fault_to_json(s, f));
     }
     root["faults"] = std::move(faults);
     ordered_json ops = ordered_json::array();

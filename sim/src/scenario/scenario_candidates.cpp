@@ -188,12 +188,36 @@ constexpr CandidateKey clock{
     .doc =
         "The node's clock: {\"drift_ppm\": P} runs it at (1 + P/1000000) of true time, which stretches (P < 0) or "
         "shortens its wait deadline, retry poll and watchdog period. Absent: true time."};
+// WAIT after each fresh acquisition (model.md §17.6); at most store.replicas,
+// checked once the store is read (scenario_read.cpp).
+constexpr CandidateKey wait_replicas{
+    .name = "wait_replicas",
+    .kind = KeyKind::integer,
+    .lo = 1,
+    .hi = limits::replicas_max,
+    .fallback = 0,
+    .write = WriteBack::when_positive,
+    .count = &ElectorOptions::wait_replicas,
+    .doc =
+        "Send Redis's WAIT after each fresh acquisition and count it failed (the lock released again) unless at "
+        "least this many replicas acknowledge it; 1 to store.replicas. Absent: no WAIT."};
+// Absent: Redisson's slavesSyncTimeout, 1000 ms in ticks (model.md §17.6).
+constexpr CandidateKey wait_timeout{
+    .name = "wait_timeout",
+    .kind = KeyKind::integer,
+    .lo = 1,
+    .hi = limits::duration_max,
+    .fallback = 0,
+    .write = WriteBack::when_positive,
+    .tick = &ElectorOptions::wait_timeout,
+    .doc = "Ticks WAIT blocks at most. Absent: Redisson's 1000 ms, ceil(1000 / tick_ms)."};
 }  // namespace key
 
 constexpr const CandidateKey* key_table[] = {
     &key::name,         &key::start,       &key::wait,   &key::lease,           &key::min_lease, &key::auto_extend,
     &key::extend_every, &key::retry_every, &key::action, &key::writes,          &key::fail_at,   &key::hold_off,
     &key::runs,         &key::every,       &key::clock,  &key::command_timeout, &key::network,   &key::check,
+    &key::wait_replicas, &key::wait_timeout,
 };
 
 // Each row fills exactly the one field of its kind, and a key written back
@@ -422,6 +446,8 @@ Candidate read_candidate(const Defaults& defaults, const json& own, std::size_t 
     o.*(key::check.check) = static_cast<WriteCheck>(key::check.fallback);
     if (auto [v, path] = source(key::check); v != nullptr)
         read([&, v = v, path = path] { o.*(key::check.check) = get_check(*v, path, key::check); });
+    read([&] { read_int(source, key::wait_replicas, false, sizes_ok, o); });
+    read([&] { read_int(source, key::wait_timeout, false, sizes_ok, o); });
     if (!ok) throw Reported{c.name};
     return c;
 }
@@ -442,6 +468,12 @@ void read_candidate_wire(const Defaults& defaults, const json& own, std::size_t 
         path = std::string("/defaults/") + k.name;
     }
     if (v != nullptr) attempt(errors, [&] { c.options.*(k.tick) = get_int(*v, path, k.lo, k.hi); });
+}
+
+std::string candidate_key_path(const Defaults& defaults, const json& own, std::size_t index, std::string_view key) {
+    const CandidateKey* k = find_key(key);
+    LS_ASSERT(k != nullptr);
+    return CandidateSource{defaults, own, fmt::format("/candidates/{}", index)}.path_of(*k);
 }
 
 ordered_json candidate_to_json(const Candidate& c) {

@@ -162,6 +162,23 @@ void read_candidate_wire(const Defaults& defaults, const json& own, std::size_t 
 // The candidate as scenario_to_json writes it: only what reads back the same.
 ordered_json candidate_to_json(const Candidate& c);
 
+// The path where a candidate's key was written: its own, else "defaults"'
+// (the candidate's path when neither has it).
+std::string candidate_key_path(const Defaults& defaults, const json& own, std::size_t index, std::string_view key);
+
+// ---- Faults (scenario_read.cpp, scenario_replication.cpp) ----
+
+// The candidate a name in a fault or op names; unknown: "did you mean".
+NodeIndex get_node(const json& v, const std::string& path, const Scenario& s);
+// A replica_link's replica, a failover's promote, lag and old_primary, each
+// on its own and, when store.replicas was read (`replicas_known`), against it
+// (model.md §17.2, §17.3, §17.5).
+void read_replication_fault(const json& v, const std::string& path, const Scenario& s, bool replicas_known, Fault& f,
+                            Failures& errors);
+// The failovers and link cuts of a list read without errors, in tick order
+// against the primary at each tick (model.md §17.2 item 3, §17.3 item 5, §17.5).
+void check_replication_faults(const Scenario& s, Failures& errors);
+
 // ---- --set (scenario_overrides.cpp) ----
 
 void apply_override(json& root, const Override& o);

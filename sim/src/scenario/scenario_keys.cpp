@@ -15,7 +15,7 @@ namespace {
 constexpr const char* order_words[] = {"declared", "shuffled"};
 constexpr const char* elector_words[] = {"lock", "group"};
 constexpr const char* resource_words[] = {"off", "check", "validate"};
-constexpr const char* fault_words[] = {"pause", "partition", "crash", "failover", "clock_jump", "delay"};
+constexpr const char* fault_words[] = {"pause", "partition", "crash", "failover", "clock_jump", "delay", "replica_link"};
 constexpr const char* link_words[] = {"request", "reply", "write"};
 constexpr const char* partition_words[] = {"drop_requests", "drop_replies"};
 constexpr const char* lose_words[] = {"leases", "all"};
@@ -67,7 +67,7 @@ constexpr ScenarioKey top_rows[] = {
      .type = ValueType::object,
      .fallback = "{}",
      .opens = Section::store,
-     .doc = "The store (Redis) itself: its clock."},
+     .doc = "The store (Redis) itself: its clock and its replicas."},
     {.name = "defaults",
      .type = ValueType::object,
      .fallback = "{}",
@@ -142,6 +142,32 @@ constexpr ScenarioKey record_rows[] = {
      .opens = Section::clock,
      .doc = "The store's clock, by which it expires records (docs/model.md §3.3); simulated only: live refuses a "
             "drift."},
+    // Replication (model.md §17.1, §17.4).
+    {.section = Section::store,
+     .name = "replicas",
+     .type = ValueType::integer,
+     .hi = limits::replicas_max,
+     .hi_name = "replicas_max",
+     .fallback = "0",
+     .doc = "Replicas of the primary: the store has servers 0 (the first primary) to replicas (docs/model.md §17.1). "
+            "0: a single server, and a failover takes the forms of lose."},
+    {.section = Section::store,
+     .name = "min_replicas_to_write",
+     .type = ValueType::integer,
+     .hi = limits::replicas_max,
+     .hi_name = "replicas_max",
+     .fallback = "0",
+     .doc = "Redis's min-replicas-to-write: a primary with fewer good replicas refuses acquire, extend and release "
+            "(-NOREPLICAS); at most replicas; 0: off."},
+    // Absent: Redis's 10 s, ceil(10000 / tick_ms) (default_min_replicas_max_lag).
+    {.section = Section::store,
+     .name = "min_replicas_max_lag",
+     .type = ValueType::integer,
+     .lo = 1,
+     .hi = limits::duration_max,
+     .hi_name = "duration_max",
+     .doc = "Redis's min-replicas-max-lag in ticks: a replica whose link fell silent still counts as good this long. "
+            "Absent: Redis's 10 s, ceil(10000 / tick_ms)."},
     {.section = Section::clock,
      .name = "drift_ppm",
      .type = ValueType::integer,
@@ -192,7 +218,7 @@ constexpr ScenarioKey fault_rows[] = {
      .type = ValueType::choice,
      .choices = fault_words,
      .need = Need::required,
-     .doc = "pause, partition, crash, failover, clock_jump or delay."},
+     .doc = "pause, partition, crash, failover, clock_jump, delay or replica_link."},
     {.section = Section::fault,
      .variants = "pause partition crash delay",
      .name = "node",
@@ -206,6 +232,14 @@ constexpr ScenarioKey fault_rows[] = {
      .need = Need::required,
      .doc = "\"store\" or the candidate whose clock steps."},
     {.section = Section::fault,
+     .variants = "replica_link",
+     .name = "replica",
+     .type = ValueType::integer,
+     .hi = limits::replicas_max,
+     .hi_name = "replicas_max",
+     .need = Need::required,
+     .doc = "The server whose link to the primary is cut: a replica at that tick, 0 to store.replicas."},
+    {.section = Section::fault,
      .name = "at",
      .type = ValueType::integer,
      .hi = limits::horizon_max,
@@ -213,7 +247,7 @@ constexpr ScenarioKey fault_rows[] = {
      .need = Need::required,
      .doc = "Tick at which the fault takes effect."},
     {.section = Section::fault,
-     .variants = "pause partition delay",
+     .variants = "pause partition delay replica_link",
      .name = "ticks",
      .type = ValueType::integer,
      .lo = 1,
@@ -259,6 +293,50 @@ constexpr ScenarioKey fault_rows[] = {
      .hi_name = "delay_extra_max",
      .need = Need::required,
      .doc = "Extra ticks on the wire for each message sent in the window."},
+    // A failover of a store with replicas (model.md §17.3, §17.5).
+    {.section = Section::fault,
+     .variants = "failover",
+     .name = "promote",
+     .type = ValueType::integer,
+     .hi = limits::replicas_max,
+     .hi_name = "replicas_max",
+     .doc = "The server that becomes the primary, with what it holds: a replica at that tick. Required when "
+            "store.replicas >= 1, refused without replicas."},
+    {.section = Section::fault,
+     .variants = "failover",
+     .name = "lag",
+     .type = ValueType::integer,
+     .hi = limits::horizon_max,
+     .hi_name = "horizon_max",
+     .fallback = "0",
+     .doc = "Ticks the promoted replica is behind: its link was cut at at - lag (at most at). Only with promote."},
+    {.section = Section::fault,
+     .variants = "failover",
+     .name = "old_primary",
+     .type = ValueType::object,
+     .opens = Section::old_primary,
+     .doc = "Split brain: the old primary goes on answering the nodes in reachable_by until tick until. Only with "
+            "promote."},
+};
+
+// A failover's old_primary (model.md §17.5).
+constexpr ScenarioKey old_primary_rows[] = {
+    {.section = Section::old_primary,
+     .name = "reachable_by",
+     .type = ValueType::array,
+     .lo = 1,
+     .hi = limits::candidates_max,
+     .hi_name = "candidates_max",
+     .need = Need::required,
+     .item = "name",
+     .doc = "The candidates whose calls still go to the old primary, each once."},
+    {.section = Section::old_primary,
+     .name = "until",
+     .type = ValueType::integer,
+     .hi = limits::horizon_max,
+     .hi_name = "horizon_max",
+     .need = Need::required,
+     .doc = "The tick the partition heals: after the failover's at, not after the next failover's."},
 };
 
 // Ops (model.md §6.1): "op" chooses whether token_of belongs.
@@ -323,7 +401,7 @@ ScenarioKey from_candidate_key(const CandidateKey& k) {
 std::vector<ScenarioKey> all_rows() {
     using Rows = std::span<const ScenarioKey>;
     std::vector<ScenarioKey> rows;
-    for (const Rows part : {Rows(top_rows), Rows(record_rows), Rows(fault_rows), Rows(op_rows)})
+    for (const Rows part : {Rows(top_rows), Rows(record_rows), Rows(fault_rows), Rows(old_primary_rows), Rows(op_rows)})
         rows.insert(rows.end(), part.begin(), part.end());
     for (const CandidateKey* k : candidate_keys()) rows.push_back(from_candidate_key(*k));
     return rows;

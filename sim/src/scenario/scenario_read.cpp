@@ -12,7 +12,6 @@
 
 namespace leasescope::sim {
 namespace scenario_detail {
-namespace {
 
 NodeIndex get_node(const json& v, const std::string& path, const Scenario& s) {
     const std::string name = get_name(v, path);
@@ -24,6 +23,8 @@ NodeIndex get_node(const json& v, const std::string& path, const Scenario& s) {
     }
     return n;
 }
+
+namespace {
 
 // The clock and the step of a clock_jump (model.md §7.5): "store" or a
 // candidate, and a step of either sign, not 0, within clock_jump_ms_max.
@@ -50,7 +51,8 @@ void read_clock_jump(const json& v, const std::string& path, const Scenario& s, 
 // The keys of a fault kind or an op are its rows in the key table
 // (scenario_keys.cpp): an unknown key is named with "did you mean", and a
 // required one missing is named with its kind.
-std::optional<Fault> read_fault(const json& v, std::size_t index, const Scenario& s, Failures& errors) {
+std::optional<Fault> read_fault(const json& v, std::size_t index, const Scenario& s, bool replicas_known,
+                                Failures& errors) {
     const std::string path = fmt::format("/faults/{}", index);
     need_object(v, path);
     const ScenarioKey& kind = scenario_key(Section::fault, "kind");
@@ -77,6 +79,8 @@ std::optional<Fault> read_fault(const json& v, std::size_t index, const Scenario
         f.mode = get_choice<PartitionMode>(v["mode"], path + "/mode", scenario_key(Section::fault, "mode"));
     if (v.contains("lose"))
         f.lose = get_choice<FailoverLoss>(v["lose"], path + "/lose", scenario_key(Section::fault, "lose"));
+    if (f.kind == FaultKind::replica_link || f.kind == FaultKind::failover)
+        read_replication_fault(v, path, s, replicas_known, f, errors);
     return f;
 }
 
@@ -99,35 +103,45 @@ std::optional<Op> read_op(const json& v, std::size_t index, const Scenario& s, F
     return op;
 }
 
-// Two pauses, or two partitions, on one node must not overlap. A sort finds
-// whether any pair does in O(F log F); only then does the pairwise loop name
-// the first such pair in file order.
+// Two pauses, or two partitions, on one node must not overlap, nor two cuts
+// of one server's link (model.md §7.4, §17.2 item 3). A sort finds whether
+// any pair does in O(F log F); only then does the pairwise loop name the
+// first such pair in file order.
+bool has_span(const Fault& f) {
+    return f.kind == FaultKind::pause || f.kind == FaultKind::partition || f.kind == FaultKind::replica_link;
+}
+// Whose span it is: a node's, or a server's link.
+std::int64_t span_owner(const Fault& f) { return f.kind == FaultKind::replica_link ? f.server : f.node; }
+std::string span_name(const Scenario& s, const Fault& f) {
+    if (f.kind == FaultKind::replica_link) return fmt::format("server {}", f.server);
+    return s.candidates[static_cast<std::size_t>(f.node)].name;
+}
+
 void check_fault_overlaps(const Scenario& s) {
     std::vector<const Fault*> spans;
     for (const Fault& f : s.faults) {
-        if (f.kind == FaultKind::pause || f.kind == FaultKind::partition) spans.push_back(&f);
+        if (has_span(f)) spans.push_back(&f);
     }
     std::sort(spans.begin(), spans.end(), [](const Fault* a, const Fault* b) {
-        return std::tie(a->node, a->kind, a->at) < std::tie(b->node, b->kind, b->at);
+        return std::tuple(a->kind, span_owner(*a), a->at) < std::tuple(b->kind, span_owner(*b), b->at);
     });
     bool any = false;
     for (std::size_t k = 1; k < spans.size() && !any; ++k) {
         const Fault& a = *spans[k - 1];
         const Fault& b = *spans[k];
-        any = a.node == b.node && a.kind == b.kind && b.at < a.end();
+        any = span_owner(a) == span_owner(b) && a.kind == b.kind && b.at < a.end();
     }
     if (!any) return;
     for (std::size_t i = 0; i < s.faults.size(); ++i) {
         const Fault& a = s.faults[i];
-        if (a.kind != FaultKind::pause && a.kind != FaultKind::partition) continue;
+        if (!has_span(a)) continue;
         for (std::size_t j = 0; j < i; ++j) {
             const Fault& b = s.faults[j];
-            if (b.kind != a.kind || b.node != a.node) continue;
+            if (b.kind != a.kind || span_owner(b) != span_owner(a)) continue;
             if (a.at < b.end() && b.at < a.end())
                 fail(fmt::format("/faults/{}", i),
                      fmt::format("this {} of {} (ticks {}..{}) overlaps the one at /faults/{} (ticks {}..{})",
-                                 to_string(a.kind), s.candidates[static_cast<std::size_t>(a.node)].name, a.at,
-                                 a.end() - 1, j, b.at, b.end() - 1));
+                                 to_string(a.kind), span_name(s, a), a.at, a.end() - 1, j, b.at, b.end() - 1));
         }
     }
 }
@@ -204,10 +218,22 @@ void read_lock_section(const json& root, Scenario& s, Failures& errors) {
     });
 }
 
-// /store: the store's own settings (model.md §3.3), one reader per key, so
-// that a later key (the replicas of issue 26) is one more row.
+// /store: the store's own settings (model.md §3.3, §17), one reader per key
+// of the key table's store rows, in their order.
 void read_store_clock(const json& v, const std::string& path, Scenario& s, Failures& errors) {
     s.lock.clock.drift_ppm = get_clock_drift(v, path, errors);
+}
+void read_store_replicas(const json& v, const std::string& path, Scenario& s, Failures&) {
+    s.lock.replication.replicas =
+        static_cast<std::int32_t>(get_key_int(v, path, scenario_key(Section::store, "replicas")));
+}
+void read_store_min_replicas(const json& v, const std::string& path, Scenario& s, Failures&) {
+    s.lock.replication.min_replicas_to_write =
+        static_cast<std::int32_t>(get_key_int(v, path, scenario_key(Section::store, "min_replicas_to_write")));
+}
+// Absent it stays 0: the simulator takes Redis's 10 s (default_min_replicas_max_lag).
+void read_store_max_lag(const json& v, const std::string& path, Scenario& s, Failures&) {
+    s.lock.replication.min_replicas_max_lag = get_key_int(v, path, scenario_key(Section::store, "min_replicas_max_lag"));
 }
 struct StoreKey {
     const char* name;
@@ -215,20 +241,36 @@ struct StoreKey {
 };
 constexpr StoreKey store_keys[] = {
     {"clock", read_store_clock},
+    {"replicas", read_store_replicas},
+    {"min_replicas_to_write", read_store_min_replicas},
+    {"min_replicas_max_lag", read_store_max_lag},
 };
 
-void read_store_section(const json& root, Scenario& s, Failures& errors) {
-    if (!root.contains("store")) return;
+// True when store.replicas is known (absent or read without error): the
+// checks against it can be made.
+bool read_store_section(const json& root, Scenario& s, Failures& errors) {
+    if (!root.contains("store")) return true;
+    bool replicas_ok = false;
     attempt(errors, [&] {
         const json& store = need_object(root["store"], "/store");
-        std::vector<std::string> names;
-        for (const StoreKey& k : store_keys) names.emplace_back(k.name);
-        check_keys(store, "/store", names, errors);
+        check_keys(store, "/store", key_names_of(Section::store), errors);
+        bool min_ok = true;
+        replicas_ok = true;
         for (const StoreKey& k : store_keys) {
+            LS_ASSERT(scenario_key(Section::store, k.name).section == Section::store);
             const std::string path = std::string("/store/") + k.name;
-            if (store.contains(k.name)) attempt(errors, [&] { k.read(store[k.name], path, s, errors); });
+            if (!store.contains(k.name)) continue;
+            const bool ok = attempt(errors, [&] { k.read(store[k.name], path, s, errors); });
+            if (k.read == read_store_replicas) replicas_ok = ok;
+            if (k.read == read_store_min_replicas) min_ok = ok;
         }
+        const Replication& r = s.lock.replication;
+        if (replicas_ok && min_ok && r.min_replicas_to_write > r.replicas)
+            fail("/store/min_replicas_to_write",
+                 fmt::format("min_replicas_to_write {} must not exceed replicas {} (a primary could never write)",
+                             r.min_replicas_to_write, r.replicas));
     });
+    return replicas_ok;
 }
 
 // /resource (model.md §8).
@@ -244,8 +286,9 @@ void read_resource_section(const json& root, Scenario& s, Failures& errors) {
     }
 }
 
-// /faults, each checked against the candidates, then their overlaps (§7.4).
-void read_fault_list(const json& root, Scenario& s, Failures& errors) {
+// /faults, each checked against the candidates, then their overlaps (§7.4)
+// and, with replicas, the primary each meets (§17).
+void read_fault_list(const json& root, Scenario& s, bool replicas_known, Failures& errors) {
     if (root.contains("faults")) {
         const json& faults = root["faults"];
         const bool faults_ok = attempt(errors, [&] {
@@ -258,11 +301,13 @@ void read_fault_list(const json& root, Scenario& s, Failures& errors) {
         for (std::size_t i = 0; faults_ok && i < faults.size(); ++i) {
             const std::size_t before = errors.size();
             attempt(errors, [&] {
-                if (std::optional<Fault> f = read_fault(faults[i], i, s, errors)) s.faults.push_back(*f);
+                if (std::optional<Fault> f = read_fault(faults[i], i, s, replicas_known, errors))
+                    s.faults.push_back(*f);
             });
             each_ok = each_ok && errors.size() == before;
         }
         if (each_ok) attempt(errors, [&] { check_fault_overlaps(s); });
+        if (each_ok && replicas_known) check_replication_faults(s, errors);
     }
 }
 
@@ -282,6 +327,52 @@ void read_op_list(const json& root, Scenario& s, Failures& errors) {
     }
 }
 
+// WAIT counts replicas (model.md §17.6): wait_replicas at most store.replicas.
+void check_wait_replicas(const Scenario& s, const Defaults& defaults, const json& own, std::size_t index,
+                         const Candidate& c) {
+    const std::int32_t n = c.options.wait_replicas;
+    const std::int32_t replicas = s.lock.replication.replicas;
+    if (n <= replicas) return;
+    const std::string path = candidate_key_path(defaults, own, index, "wait_replicas");
+    if (replicas == 0)
+        fail(path, fmt::format("wait_replicas {} needs a store with replicas, and store.replicas is 0", n));
+    fail(path, fmt::format("wait_replicas {} is more than store.replicas {}; WAIT could never count that many", n,
+                           replicas));
+}
+
+// Each candidate, merged with the defaults; false when one had an error.
+bool read_candidate_list(const json& candidates, const Defaults& defaults, bool replicas_known, Scenario& s,
+                         Failures& errors) {
+    bool candidates_ok = true;
+    std::map<std::string, std::size_t> seen;  // name -> index, for duplicates
+    for (std::size_t i = 0; i < candidates.size(); ++i) {
+        Candidate c;
+        try {
+            c = read_candidate(defaults, candidates[i], i, errors);
+        } catch (Failure& f) {
+            errors.push_back(std::move(f));
+            candidates_ok = false;
+            continue;
+        } catch (Reported& r) {
+            // Its errors are listed; its name still counts for faults and ops.
+            c.name = r.name;
+            candidates_ok = false;
+        }
+        read_candidate_wire(defaults, candidates[i], i, c, errors);
+        if (replicas_known) attempt(errors, [&] { check_wait_replicas(s, defaults, candidates[i], i, c); });
+        attempt(errors, [&] {
+            if (auto [it, fresh] = seen.emplace(c.name, i); !fresh)
+                fail(fmt::format("/candidates/{}/name", i),
+                     fmt::format("duplicate name \"{}\" (also /candidates/{}); names must be unique", c.name,
+                                 it->second));
+        });
+        c.options.elector = s.elector;
+        c.options.tick_ms = s.tick_ms;
+        s.candidates.push_back(std::move(c));
+    }
+    return candidates_ok;
+}
+
 Scenario read_scenario(const json& root, Failures& errors) {
     need_object(root, "/");
     check_keys(root, "", key_names_of(Section::top), errors);
@@ -299,7 +390,7 @@ Scenario read_scenario(const json& root, Failures& errors) {
     read_top_values(root, s, errors);
     read_lock_section(root, s, errors);
     read_resource_section(root, s, errors);
-    read_store_section(root, s, errors);
+    const bool replicas_known = read_store_section(root, s, errors);
     s.lock.clock.tick_ms = s.tick_ms;
     Defaults defaults = read_defaults(root, errors);
     defaults.network = s.network;
@@ -316,34 +407,9 @@ Scenario read_scenario(const json& root, Failures& errors) {
     });
     // Without the candidates, the nodes named by faults and ops cannot be checked.
     if (!candidates_ok) return s;
-    const json& candidates = root["candidates"];
-    std::map<std::string, std::size_t> seen;  // name -> index, for duplicates
-    for (std::size_t i = 0; i < candidates.size(); ++i) {
-        Candidate c;
-        try {
-            c = read_candidate(defaults, candidates[i], i, errors);
-        } catch (Failure& f) {
-            errors.push_back(std::move(f));
-            candidates_ok = false;
-            continue;
-        } catch (Reported& r) {
-            // Its errors are listed; its name still counts for faults and ops.
-            c.name = r.name;
-            candidates_ok = false;
-        }
-        read_candidate_wire(defaults, candidates[i], i, c, errors);
-        attempt(errors, [&] {
-            if (auto [it, fresh] = seen.emplace(c.name, i); !fresh)
-                fail(fmt::format("/candidates/{}/name", i),
-                     fmt::format("duplicate name \"{}\" (also /candidates/{}); names must be unique", c.name,
-                                 it->second));
-        });
-        c.options.elector = s.elector;
-        c.options.tick_ms = s.tick_ms;
-        s.candidates.push_back(std::move(c));
-    }
+    candidates_ok = read_candidate_list(root["candidates"], defaults, replicas_known, s, errors);
     if (candidates_ok && errors.empty()) attempt(errors, [&] { check_work(s); });
-    read_fault_list(root, s, errors);
+    read_fault_list(root, s, replicas_known, errors);
     read_op_list(root, s, errors);
     return s;
 }

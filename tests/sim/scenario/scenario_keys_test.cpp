@@ -538,6 +538,9 @@ TEST(ScenarioKeys, AbsentKeysTakeTheTablesDefaults) {
         {"resource/mode", sim::to_string(s->resource)},
         {"fault/mode", sim::to_string(s->faults[0].mode)},
         {"fault/lose", sim::to_string(s->faults[1].lose)},
+        {"fault/lag", s->faults[1].lag},
+        {"store/replicas", s->lock.replication.replicas},
+        {"store/min_replicas_to_write", s->lock.replication.min_replicas_to_write},
         {"store", json::object()},
         {"store/clock", json::object()},
         {"clock/drift_ppm", s->lock.clock.drift_ppm},
@@ -549,8 +552,8 @@ TEST(ScenarioKeys, AbsentKeysTakeTheTablesDefaults) {
     std::size_t checked = 0;
     for (const ScenarioKey& k : leasescope::sim::scenario_keys()) {
         if (k.fallback == nullptr || k.section == Section::candidate) continue;
-        const char* prefix[] = {"",       "lock/", "resource/", "text/",  "candidate/",
-                                "fault/", "op/",   "store/",    "clock/", "network/"};
+        const char* prefix[] = {"",       "lock/", "resource/", "text/",    "candidate/",
+                                "fault/", "op/",   "store/",    "clock/",   "network/", "old_primary/"};
         const std::string name = prefix[static_cast<int>(k.section)] + std::string(k.name);
         ASSERT_EQ(parsed.count(name), 1u) << name << " has a default the test does not read";
         EXPECT_EQ(parsed.at(name), json::parse(k.fallback)) << name;
@@ -564,7 +567,7 @@ TEST(ScenarioKeys, AbsentKeysTakeTheTablesDefaults) {
 // set), and a path the table does not have is refused with its nearest key.
 TEST(ScenarioKeys, SetAcceptsTheTablesPaths) {
     const std::string text = text_of(base());
-    const char* prefix[] = {"", "lock.", "resource.", "", "", "", "", "store.", "", "network."};
+    const char* prefix[] = {"", "lock.", "resource.", "", "", "", "", "store.", "", "network.", ""};
     std::size_t checked = 0;
     for (const ScenarioKey& k : leasescope::sim::scenario_keys()) {
         const bool settable = k.section == Section::top || k.section == Section::lock || k.section == Section::resource;

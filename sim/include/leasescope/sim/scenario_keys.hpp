@@ -32,6 +32,7 @@ enum class Section {
     store,      // /store: the store (Redis) itself
     clock,      // a clock object {"drift_ppm": P}: /store/clock and a candidate's clock
     network,    // a network object {"request", "reply", "write"}: /network, /defaults and a candidate's
+    old_primary,  // a failover's split brain {"reachable_by", "until"} (model.md §17.5)
 };
 
 enum class ValueType {
