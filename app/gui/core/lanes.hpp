@@ -115,7 +115,7 @@ struct Lane {
     // on (primary, replica, old primary) as it changes; its slot is `index`.
     std::int32_t server = -1;
     std::int32_t slots = 1;  // the store's capacity: a server lane's title names its slot when above 1
-    std::vector<std::pair<Tick, sim::ServerRole>> roles;
+    std::vector<std::pair<Tick, sim::ServerRole>> roles{};
     bool operator==(const Lane&) const = default;
 };
 

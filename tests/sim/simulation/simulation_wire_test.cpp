@@ -333,8 +333,10 @@ TEST(SimulationWire, GeneratedScenariosAreCausalAndDeterministic) {
                 ++with_wire;
                 EXPECT_LT(*e.sent, e.tick) << seed << " seq " << e.seq;
             }
-            if (e.applied) EXPECT_LE(e.sent.value_or(e.tick), *e.applied) << seed << " seq " << e.seq;
-            if (e.applied) EXPECT_LT(*e.applied, e.tick) << seed << " seq " << e.seq;
+            if (e.applied) {
+                EXPECT_LE(e.sent.value_or(e.tick), *e.applied) << seed << " seq " << e.seq;
+                EXPECT_LT(*e.applied, e.tick) << seed << " seq " << e.seq;
+            }
         }
         EXPECT_TRUE(parse_trace(trace_bytes(a), "g.jsonl").ok()) << seed;
     }

@@ -67,7 +67,7 @@ struct Fault {
     // the `lose` form of §4.4) (model.md §17.2, §17.3).
     std::int32_t server = -1;
     Tick lag = 0;                           // failover with promote: its link was cut at at - lag
-    std::optional<SplitBrain> old_primary;  // failover with promote: split brain (§17.5)
+    std::optional<SplitBrain> old_primary{};  // failover with promote: split brain (§17.5)
 
     // The tick at which the fault ends (pause, partition), else tick_none: a
     // delay has no edges, it holds for messages sent in [at, at + ticks).
