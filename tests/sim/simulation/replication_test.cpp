@@ -85,12 +85,16 @@ TEST(Replication, ALinkedReplicaPromotedWithNoLagLosesNothing) {
     EXPECT_TRUE(trace_test::find(t, "store", EventOp::link_cut).empty());
     EXPECT_EQ(trace_test::find(t, "", EventOp::failover).at(0).fencing, 2);
     EXPECT_EQ(t.summary.violations.fencing_duplicate, 0);
-    // node-b's lease (acquired at 4 for 3 ticks) still ends at 7 on the new primary.
-    const auto expired = trace_test::find(t, "node-b", EventOp::expire);
-    if (!expired.empty()) EXPECT_EQ(expired[0].tick, 7);
+    // node-b's record (acquired at 4) survived the failover: its release at 5 finds it.
+    const auto released = trace_test::find(t, "node-b", EventOp::release);
+    ASSERT_EQ(released.size(), 1u);
+    EXPECT_EQ(released[0].tick, 5);
+    EXPECT_EQ(released[0].outcome, sim::Outcome::released);
+    std::vector<leasescope::Fencing> issued;
     for (const sim::Event& e : trace_test::find(t, "node-c", EventOp::acquire)) {
-        if (e.outcome == sim::Outcome::acquired) EXPECT_EQ(e.fencing, 3);
+        if (e.outcome == sim::Outcome::acquired) issued.push_back(*e.fencing);
     }
+    EXPECT_EQ(issued, std::vector<leasescope::Fencing>{3});
 }
 
 // §17.2 and §17.3 rule 2: a replica cut at 3 holds node-a's record (its
@@ -204,7 +208,9 @@ TEST(Replication, ARefusedExtendStopsTheWatchdog) {
     std::size_t refused = 0;
     for (const sim::Event& e : ext) {
         if (e.details.has(sim::Detail::no_replicas)) ++refused;
-        if (refused > 0) EXPECT_TRUE(e.details.has(sim::Detail::no_replicas)) << "an extend after the refusal";
+        if (refused > 0) {
+            EXPECT_TRUE(e.details.has(sim::Detail::no_replicas)) << "an extend after the refusal";
+        }
     }
     EXPECT_EQ(refused, 1u);
     EXPECT_EQ(ext.back().tick, 4);
@@ -295,7 +301,9 @@ TEST(Replication, AnOldPrimaryRefusesOnceItsReplicasFellSilentLongEnough) {
     Tick first_refused = -1;
     for (const sim::Event& e : ext) {
         if (e.details.has(sim::Detail::no_replicas) && first_refused < 0) first_refused = e.tick;
-        if (e.tick >= 2) EXPECT_EQ(e.server, 0);
+        if (e.tick >= 2) {
+            EXPECT_EQ(e.server, 0);
+        }
     }
     EXPECT_EQ(first_refused, 6);
 }
