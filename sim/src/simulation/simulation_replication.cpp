@@ -23,7 +23,9 @@ void Simulation::replication_edge(Tick t, const Fault& f, EdgeKind kind, Store& 
         ModelStore* m = store.model();
         const bool is_primary = f.server == primary_server_ || f.server == old_primary_server_;
         // Live stores know their links; the model is asked here so that both agree.
-        const bool linked = m == nullptr ? !cut : m->server_link(f.server).linked;
+        // Without a model (live mode) the edge is taken as valid: a cut finds
+        // the link up, a restore finds it cut.
+        const bool linked = m == nullptr ? cut : m->server_link(f.server).linked;
         if (is_primary || (cut && !linked) || (!cut && linked)) {
             emitted = false;
             return;

@@ -23,6 +23,11 @@ namespace leasescope::live {
 struct LiveOptions {
     // redis://[user:password@]host[:port][/db]
     std::string redis_url = std::string(redis::default_redis_url);
+    // The scenario's servers 1 ... R (model.md §13.8): replicas of redis_url.
+    std::vector<std::string> replica_urls;
+    // Permits REPLICAOF and CONFIG SET on the real servers: required by a
+    // scenario with replicas (refused without it, exit 2).
+    bool allow_failover = false;
     // 0: the scenario's own tick_ms.
     std::int64_t tick_ms = 0;
     redis::Timeouts timeouts;
