@@ -345,6 +345,8 @@ void leave_nothing_behind(redis::RedisStore& store, const std::string& run_id, c
     if (auto released = store.release_run(run_id); !released.ok() && !report.backend_error) {
         report.backend_error = released.error();
     }
+    // The replicas hold the deletions before the command returns (asynchronous replication).
+    if (auto settled = store.catch_up(); !settled.ok() && !report.backend_error) report.backend_error = settled.error();
 }
 
 }  // namespace

@@ -140,6 +140,13 @@ static void keep_first(StoreResult<Unit>& first, StoreResult<Unit> next) {
 StoreResult<Unit> restore_topology(redis::RedisStore& store, const FoundTopology& found) {
     StoreResult<Unit> first = Unit{};
     if (store.server_count() == 1) return first;
+    // The configs first: a primary short of replicas would refuse the DEL.
+    for (std::int32_t s = 0; s < store.server_count() && found.configured; ++s) {
+        if (store.server(s).broken()) continue;
+        const auto& c = found.configs[static_cast<std::size_t>(s)];
+        keep_first(first, redis::config_set(store.server(s), "min-replicas-to-write", c.min_replicas_to_write));
+        keep_first(first, redis::config_set(store.server(s), "min-replicas-max-lag", c.min_replicas_max_lag));
+    }
     // The run's keys go from every server that is a primary now (writable).
     for (std::int32_t s : {store.primary(), store.old_primary()}) {
         if (s < 0 || store.server(s).broken()) continue;
@@ -148,11 +155,6 @@ StoreResult<Unit> restore_topology(redis::RedisStore& store, const FoundTopology
         store.route(-1);
     }
     keep_first(first, store.reset_topology());
-    for (std::int32_t s = 0; s < store.server_count() && found.configured; ++s) {
-        const auto& c = found.configs[static_cast<std::size_t>(s)];
-        keep_first(first, redis::config_set(store.server(s), "min-replicas-to-write", c.min_replicas_to_write));
-        keep_first(first, redis::config_set(store.server(s), "min-replicas-max-lag", c.min_replicas_max_lag));
-    }
     return first;
 }
 

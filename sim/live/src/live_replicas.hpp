@@ -37,9 +37,10 @@ bool attach_replicas(redis::RedisStore& store, const LiveOptions& options, Found
 StoreResult<Unit> configure_min_replicas(redis::RedisStore& store, const sim::Scenario& scenario,
                                          FoundTopology& found);
 
-// Removes the run's keys from every server that is a primary now, puts the
-// topology back (server 0 the primary, every other its replica, linked), the
-// configs as found, and removes the run's keys once more from server 0.
+// Puts the configs back as found, removes the run's keys from every server
+// that is a primary now and puts the topology back (server 0 the primary,
+// every other its linked replica); the caller then removes the run's keys
+// once more from server 0.
 // Every step is tried; the first failure is the answer.
 StoreResult<Unit> restore_topology(redis::RedisStore& store, const FoundTopology& found);
 

@@ -65,6 +65,9 @@ public:
     StoreResult<Fencing> promote(Tick now, std::int32_t server, const SplitBrain* split) override;
     StoreResult<Unit> end_split(Tick now) override;
     void route(std::int32_t server) override;
+    // WAIT (link_wait_ms at most) until every online replica of the primary
+    // has acknowledged everything it applied; an error when one did not.
+    StoreResult<Unit> catch_up();
     // Puts back the topology found: server 0 the primary (REPLICAOF NO ONE
     // when it is not), every other server its linked replica.
     StoreResult<Unit> reset_topology();
@@ -73,7 +76,7 @@ public:
     StoreResult<std::int32_t> synced_replicas(Tick now) override;
     // How long restore_link and promote wait for a replica to be online.
     static constexpr std::int64_t link_wait_ms = 2'000;
-    static constexpr std::int64_t wait_probe_ms = 5;
+    static constexpr std::int64_t wait_probe_ms = 100;
 
     // Deletes every key of this lock's namespace (any capacity) and sets the
     // counter to fencing_start − 1. Touches no other key.
@@ -111,7 +114,6 @@ private:
     // What `server` holds of this run's records, read after it became the primary.
     StoreResult<Unit> reload_known(std::int32_t server);
     StoreResult<Unit> link(std::int32_t replica);
-    StoreResult<Unit> catch_up();
 
     std::vector<RedisConnection> servers_;
     std::vector<RedisUrl> urls_;
