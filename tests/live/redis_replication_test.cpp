@@ -20,16 +20,9 @@ using namespace leasescope::redis;
 
 namespace {
 
-std::vector<RedisUrl> replica_urls_or_fail() {
-    const char* env = std::getenv("LEASESCOPE_REPLICA_URLS");
+std::vector<RedisUrl> replica_store_urls_or_fail() {
     std::vector<RedisUrl> out;
-    if (env == nullptr || *env == '\0') {
-        ADD_FAILURE() << "LEASESCOPE_REPLICA_URLS is not set: run the live tests through ./test.sh (two replicas of "
-                         "LEASESCOPE_REDIS_URL, space-separated)";
-        return out;
-    }
-    std::istringstream words(env);
-    for (std::string w; words >> w;) {
+    for (const std::string& w : live_test::replica_url_texts_or_fail()) {
         auto url = parse_redis_url(w);
         if (!url.ok()) {
             ADD_FAILURE() << url.error();
@@ -43,7 +36,7 @@ std::vector<RedisUrl> replica_urls_or_fail() {
 // A store on the test primary with its two replicas attached.
 std::unique_ptr<RedisStore> replicated_store_or_fail(const std::string& name) {
     const RedisUrl primary = live_test::parsed_url_or_fail();
-    const std::vector<RedisUrl> replicas = replica_urls_or_fail();
+    const std::vector<RedisUrl> replicas = replica_store_urls_or_fail();
     if (primary.host.empty() || replicas.size() != 2) {
         ADD_FAILURE() << "need a primary and two replicas";
         return nullptr;

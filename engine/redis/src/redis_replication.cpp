@@ -15,6 +15,44 @@ void RedisStore::add_replica(RedisConnection connection, RedisUrl url) {
     known_.emplace_back(static_cast<std::size_t>(config_.capacity));
     cut_.push_back(false);
     was_primary_.push_back(false);
+    cut_at_.push_back(0);
+}
+
+void RedisStore::note_gone(Tick now, std::string_view token) {
+    for (auto& w : written_) {
+        if (w.gone < 0 && w.record.token == token) w.gone = now;
+    }
+}
+
+// After `server` took over from `old`: a slot it shows no record in may
+// still have held one of the run's records that has expired since (Redis
+// hides an expired key from every read). That record is the latest written
+// on `old` before `held_before` and not gone by then; it stays known, so
+// that the next expire() reports it as the model does (§17.3 rule 2). The
+// records the new primary does not hold are lost with the failover.
+void RedisStore::adopt_history(Tick now, std::int32_t old, std::int32_t server, Tick held_before, bool split) {
+    Known& known = known_[static_cast<std::size_t>(server)];
+    for (std::size_t slot = 0; slot < known.size(); ++slot) {
+        if (known[slot]) continue;
+        const Written* held = nullptr;
+        for (const auto& w : written_) {
+            if (w.server == old && static_cast<std::size_t>(w.record.slot) == slot && w.acquired < held_before &&
+                (w.gone < 0 || w.gone >= held_before))
+                held = &w;
+        }
+        if (held != nullptr) known[slot] = held->record;
+    }
+    for (auto& w : written_) {
+        if (w.server != old) continue;
+        const auto& k = known[static_cast<std::size_t>(w.record.slot)];
+        if (k && k->token == w.record.token) {
+            w.server = server;  // held by the new primary: not gone there, whatever the old one did
+            w.gone = -1;
+        } else if (!split) {
+            w.server = -1;
+            if (w.gone < 0) w.gone = now;
+        }
+    }
 }
 
 // Re-attached replicas must be online on the primary before the next
@@ -44,7 +82,7 @@ StoreResult<Unit> RedisStore::catch_up() {
     return Unit{};
 }
 
-StoreResult<Unit> RedisStore::cut_link(Tick /*now*/, std::int32_t server) {
+StoreResult<Unit> RedisStore::cut_link(Tick now, std::int32_t server) {
     LS_ASSERT(server >= 0);
     LS_ASSERT(server < server_count() && server != primary_ && server != old_primary_);
     auto caught_up = catch_up();
@@ -53,6 +91,7 @@ StoreResult<Unit> RedisStore::cut_link(Tick /*now*/, std::int32_t server) {
     auto detached = detach(servers_[s]);
     if (!detached.ok()) return detached;
     cut_[s] = true;
+    cut_at_[s] = now;
     // The primary stops counting it at once (§17.2 rule 3): wait until its ROLE says so.
     return wait_unlinked(servers_[static_cast<std::size_t>(primary_)], urls_[s].port, link_wait_ms);
 }
@@ -89,7 +128,7 @@ StoreResult<Unit> RedisStore::reload_known(std::int32_t server) {
     return Unit{};
 }
 
-StoreResult<Fencing> RedisStore::promote(Tick /*now*/, std::int32_t server, const SplitBrain* split) {
+StoreResult<Fencing> RedisStore::promote(Tick now, std::int32_t server, const SplitBrain* split) {
     LS_ASSERT(server >= 0 && server < server_count() && server != primary_ && old_primary_ < 0);
     LS_ASSERT(routed_ < 0);
     const auto s = static_cast<std::size_t>(server);
@@ -100,6 +139,8 @@ StoreResult<Fencing> RedisStore::promote(Tick /*now*/, std::int32_t server, cons
         auto detached = detach(servers_[s]);
         if (!detached.ok()) return Err{detached.error()};
     }
+    // A linked replica holds every write before this tick; a cut one those before its cut.
+    const Tick held_before = cut_[s] ? cut_at_[s] : now;
     cut_[s] = false;
     const std::int32_t old = primary_;
     primary_ = server;
@@ -115,6 +156,7 @@ StoreResult<Fencing> RedisStore::promote(Tick /*now*/, std::int32_t server, cons
     if (split == nullptr) known_[static_cast<std::size_t>(old)].assign(known_[0].size(), std::nullopt);
     auto reloaded = reload_known(server);
     if (!reloaded.ok()) return Err{reloaded.error()};
+    adopt_history(now, old, server, held_before, split != nullptr);
     auto counter = servers_[s].command({"GET", keys_.counter()});
     if (!counter.ok()) return Err{counter.error()};
     const redisReply* r = counter.value().get();
@@ -130,6 +172,9 @@ StoreResult<Unit> RedisStore::end_split(Tick /*now*/) {
     const std::int32_t old = old_primary_;
     old_primary_ = -1;
     known_[static_cast<std::size_t>(old)].assign(known_[0].size(), std::nullopt);
+    for (auto& w : written_) {
+        if (w.server == old) w.server = -1;  // what it wrote is lost
+    }
     return link(old);  // what it wrote is lost (§17.5 rule 3)
 }
 

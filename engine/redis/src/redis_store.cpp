@@ -44,6 +44,7 @@ RedisStore::RedisStore(RedisConnection connection, LockConfig config, std::int64
     known_.emplace_back(static_cast<std::size_t>(config_.capacity));
     cut_.push_back(false);
     was_primary_.push_back(true);
+    cut_at_.push_back(0);
     LS_ASSERT(config_.capacity >= 1);
     LS_ASSERT(config_.fencing_start >= 1);
     LS_ASSERT(tick_ms_ >= 1);
@@ -101,7 +102,7 @@ Result<ReplyPtr, StoreError> RedisStore::run_script(const ScriptCall& call) {
     return reply;
 }
 
-StoreResult<AcquireReply> RedisStore::acquire(Tick /*now*/, std::string_view owner, std::string_view token,
+StoreResult<AcquireReply> RedisStore::acquire(Tick now, std::string_view owner, std::string_view token,
                                               Tick lease) {
     LS_ASSERT(lease >= 1);
     auto reply = run_script(acquire_call(owner, token, lease, tick_ms_, config_.fencing_start));
@@ -123,6 +124,7 @@ StoreResult<AcquireReply> RedisStore::acquire(Tick /*now*/, std::string_view own
         if (flag) {
             kn()[static_cast<std::size_t>(out.slot)] =
                 ExpiredRecord{out.slot, std::string(owner), Token(token), out.fencing};
+            written_.push_back(Written{*kn()[static_cast<std::size_t>(out.slot)], now, -1, active()});
         }
     } else {
         out.reason = flag ? BusyReason::hold_off : BusyReason::held;
@@ -171,6 +173,7 @@ StoreResult<ReleaseReply> RedisStore::release(Tick now, std::string_view token, 
     } else {
         out.outcome = ReleaseOutcome::released;
         kn()[static_cast<std::size_t>(out.slot)].reset();
+        note_gone(now, token);
     }
     return out;
 }
@@ -209,7 +212,7 @@ StoreResult<Validity> RedisStore::validate(Tick /*now*/, std::string_view token)
     return r->integer == 0 ? Validity::current : r->integer == 1 ? Validity::stale : Validity::vacant;
 }
 
-StoreResult<std::vector<ExpiredRecord>> RedisStore::expire(Tick /*now*/) {
+StoreResult<std::vector<ExpiredRecord>> RedisStore::expire(Tick now) {
     auto reply = run_script(expire_call());
     if (!reply.ok()) return Err{reply.error()};
     const redisReply* r = reply.value().get();
@@ -233,17 +236,21 @@ StoreResult<std::vector<ExpiredRecord>> RedisStore::expire(Tick /*now*/) {
                                   false}};
         }
         if (!kn()[i] || exists) continue;
+        note_gone(now, kn()[i]->token);
         out.push_back(std::move(*kn()[i]));
         kn()[i].reset();
     }
     return out;
 }
 
-StoreResult<Unit> RedisStore::failover(Tick /*now*/, FailoverLoss loss) {
+StoreResult<Unit> RedisStore::failover(Tick now, FailoverLoss loss) {
     auto reply = run_script(failover_call(loss, config_.fencing_start));
     if (!reply.ok()) return Err{reply.error()};
     // Vanished slots emit no expire events: forget them without reporting.
-    for (auto& k : kn()) k.reset();
+    for (auto& k : kn()) {
+        if (k) note_gone(now, k->token);
+        k.reset();
+    }
     return Unit{};
 }
 

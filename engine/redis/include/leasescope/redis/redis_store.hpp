@@ -120,6 +120,19 @@ private:
     std::vector<Known> known_;  // by server
     std::vector<bool> cut_;     // by server: detached by cut_link
     std::vector<bool> was_primary_;
+    std::vector<Tick> cut_at_;  // by server: the tick of its last cut
+    // Every record this run wrote, for a promotion: which of them the
+    // promoted server held (model.md §17.3 rule 1), even one that has expired
+    // since, which Redis no longer lets anyone read.
+    struct Written {
+        ExpiredRecord record;
+        Tick acquired = 0;
+        Tick gone = -1;  // released or reported expired at; -1: not yet
+        std::int32_t server = 0;  // the primary it was written on; -1: lost with a failover
+    };
+    std::vector<Written> written_;
+    void note_gone(Tick now, std::string_view token);
+    void adopt_history(Tick now, std::int32_t old, std::int32_t server, Tick held_before, bool split);
     std::int32_t primary_ = 0;
     std::int32_t old_primary_ = -1;
     std::int32_t routed_ = -1;
