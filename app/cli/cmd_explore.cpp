@@ -34,6 +34,8 @@ struct ExploreArgs {
     Tick max_pause = 8;
     Tick max_delay = 0;
     std::int64_t max_clock_jump_ms = 0;
+    Tick max_link_cut = 8;
+    Tick max_lag = 2;
     std::optional<Tick> max_tick;
     int shuffles = 2;
     std::string properties = "unsafe_write,fencing_regressed,liveness";
@@ -111,7 +113,7 @@ struct Timing {
     std::uint64_t jobs = 0;
 };
 
-// The delays' and clock jumps' part of the budget line, empty without them.
+// The delays', clock jumps' and replication's part of the budget line, empty without them.
 std::string wire_budget(const sim::ExploreOptions& options, std::int64_t tick_ms) {
     std::string out;
     if (options.kinds.delays())
@@ -123,6 +125,8 @@ std::string wire_budget(const sim::ExploreOptions& options, std::int64_t tick_ms
                                                                                              : "+";
         out += fmt::format("; store clock jumps {}{}..{}{} ms by {} ms", sign, tick_ms, sign, top, tick_ms);
     }
+    if (options.kinds.replica_link) out += fmt::format("; replica links cut 1..{} ticks", options.max_link_cut);
+    if (options.kinds.failover_promote) out += fmt::format("; promotions lagging 0..{} ticks", options.max_lag);
     return out;
 }
 
@@ -162,9 +166,13 @@ int print_outcome(std::FILE* o, const sim::Explorer& explorer, const sim::Explor
         if (random) {
             fmt::print(o, "no counterexample in {} of seed {}\n", count_of(run.draws, "draw", "draws"), run.seed);
         } else {
-            fmt::print(o, "no counterexample: every schedule with up to {} holds ({} checked)\n",
+            // With replicas the line names the kinds searched (the others' line is as it was).
+            const std::string of_kinds = explorer.base().lock.replication.replicas > 0
+                                             ? fmt::format(" of {}", sim::to_string(options.kinds))
+                                             : std::string();
+            fmt::print(o, "no counterexample: every schedule with up to {}{} holds ({} checked)\n",
                        count_of(static_cast<std::uint64_t>(options.max_faults), "added fault", "added faults"),
-                       sim::to_string(options.properties));
+                       of_kinds, sim::to_string(options.properties));
         }
         return exit_ok;
     }
@@ -273,13 +281,39 @@ int finish_shard(const sim::Explorer& explorer, const sim::ExploreRun& run, cons
     return exit_ok;
 }
 
+// Kinds asked for by name that the base's store cannot have: the
+// replication kinds without replicas, a failover that loses with them
+// (model.md §17.3 rule 5: with replicas every failover promotes).
+int replication_kinds_fit(const std::string& kinds, const sim::Scenario& base) {
+    const std::int32_t replicas = base.lock.replication.replicas;
+    for (const char* kind : {"replica_link", "failover:promote"}) {
+        if (replicas == 0 && kinds.find(kind) != std::string::npos) {
+            fmt::print(stderr, "error: --fault-kinds: {} needs a store with replicas (store.replicas 1 or more)\n",
+                       kind);
+            return exit_bad_input;
+        }
+    }
+    for (const char* kind : {"failover:leases", "failover:all"}) {
+        if (replicas > 0 && kinds.find(kind) != std::string::npos) {
+            fmt::print(stderr,
+                       "error: --fault-kinds: {} is for a store without replicas; with store.replicas {} a failover "
+                       "promotes a replica (failover:promote, model.md §17.3)\n",
+                       kind, replicas);
+            return exit_bad_input;
+        }
+    }
+    return exit_ok;
+}
+
 // The search's options from the command line; exit_bad_input (said on
 // stderr) when a list does not parse.
-int explore_options(const ExploreArgs& args, sim::ExploreOptions& options) {
+int explore_options(const ExploreArgs& args, const sim::Scenario& base, sim::ExploreOptions& options) {
     options.max_faults = args.max_faults;
     options.max_pause = args.max_pause;
     options.max_delay = args.max_delay;
     options.max_clock_jump_ms = args.max_clock_jump_ms;
+    options.max_link_cut = args.max_link_cut;
+    options.max_lag = args.max_lag;
     options.max_tick = args.max_tick;
     options.shuffles = args.shuffles;
     options.prune = !args.no_prune;
@@ -300,6 +334,7 @@ int explore_options(const ExploreArgs& args, sim::ExploreOptions& options) {
                    "store's clock, in ms)\n");
         return exit_bad_input;
     }
+    if (const int status = replication_kinds_fit(args.fault_kinds, base); status != exit_ok) return status;
     auto properties = sim::parse_properties(args.properties);
     if (!properties.ok()) {
         fmt::print(stderr, "error: --property: {}\n", properties.error());
@@ -358,7 +393,7 @@ int cmd_explore(const ExploreArgs& args) {
     auto scenario = load_scenario(args.path, args.sets);
     if (!scenario) return exit_bad_input;
     sim::ExploreOptions options;
-    if (const int status = explore_options(args, options); status != exit_ok) return status;
+    if (const int status = explore_options(args, *scenario, options); status != exit_ok) return status;
     sim::ExploreRun run;
     std::optional<std::pair<std::uint64_t, std::uint64_t>> shard;
     if (const int status = explore_run(args, human, run, shard); status != exit_ok) return status;
@@ -448,10 +483,12 @@ void add_search_options(CLI::App* cmd, ExploreArgs* args) {
         ->check(integer_in(0, std::int64_t{2147483647}))
         ->capture_default_str();
     cmd->add_option("--fault-kinds", args->fault_kinds,
-                    "Kinds to add: pause,partition,crash,failover,delay,clock_jump, or narrowed: "
-                    "partition:drop_requests, partition:drop_replies, failover:leases, failover:all, delay:request, "
-                    "delay:reply, delay:write, clock_jump:forward, clock_jump:back. Delays and clock jumps are added "
-                    "only with --max-delay and --max-clock-jump-ms")
+                    "Kinds to add: pause,partition,crash,failover,delay,clock_jump,replica_link, or narrowed: "
+                    "partition:drop_requests, partition:drop_replies, failover:leases, failover:all, "
+                    "failover:promote, delay:request, delay:reply, delay:write, clock_jump:forward, "
+                    "clock_jump:back. Delays and clock jumps are added only with --max-delay and "
+                    "--max-clock-jump-ms; replica_link and failover:promote only with store.replicas >= 1 "
+                    "(where every failover promotes), failover:leases and failover:all only without")
         ->capture_default_str();
     cmd->add_option("--max-pause", args->max_pause, "Longest pause or partition, in ticks")
         ->check(integer_in(0, limits::duration_max))
@@ -466,9 +503,19 @@ void add_search_options(CLI::App* cmd, ExploreArgs* args) {
                     "ticks', ... up to this many ms; 0: none")
         ->check(integer_in(0, limits::clock_jump_ms_max))
         ->capture_default_str();
+    cmd->add_option("--max-link-cut", args->max_link_cut,
+                    "With replicas (model.md §17.2): cuts of a replica's link last 1 to this many ticks")
+        ->check(integer_in(1, limits::explore_link_cut_max))
+        ->capture_default_str();
+    cmd->add_option("--max-lag", args->max_lag,
+                    "With replicas (model.md §17.3): a failover promotes any replica lagging 0 to this many "
+                    "ticks (at most its tick)")
+        ->check(integer_in(0, limits::explore_lag_max))
+        ->capture_default_str();
     cmd->add_option("--max-tick", args->max_tick,
                     "Last tick at which a fault may start (default: the base's end tick + --max-faults × the "
-                    "longest of --max-pause, --max-delay and a jump back in ticks, within the horizon)")
+                    "longest of --max-pause, --max-delay, a jump back in ticks and --max-link-cut with link cuts, within the "
+                    "horizon)")
         ->check(integer_in(0, limits::horizon_max));
     cmd->add_option("--shuffles", args->shuffles,
                     "Also try order=shuffled with this many seeds (the base's seed + 1, + 2, ...)")

@@ -106,11 +106,19 @@ schema_json key_schema(const sim::ScenarioKey& k) {
             if (k.fallback != nullptr) j["default"] = fallback;
             j["description"] = k.doc;
             return j;
-        case ValueType::object:  // its keys are its own section; "defaults" states no default of its own
-            return {{"type", "object"},
-                    {"description", k.doc},
-                    {"properties", section_properties(k.opens)},
-                    {"additionalProperties", false}};
+        case ValueType::object: {  // its keys are its own section; "defaults" states no default of its own
+            j = {{"type", "object"},
+                 {"description", k.doc},
+                 {"properties", section_properties(k.opens)},
+                 {"additionalProperties", false}};
+            schema_json required = schema_json::array();  // a failover's old_primary has some (model.md §17.5)
+            for (const sim::ScenarioKey* key : sim::keys_of(k.opens)) {
+                // "defaults" opens the candidate keys, which are required here or there (relations()).
+                if (key->need == sim::Need::required && k.opens != sim::Section::candidate) required.push_back(key->name);
+            }
+            if (!required.empty()) j["required"] = required;
+            return j;
+        }
         case ValueType::array:
             j = {{"type", "array"}, {"description", k.doc}, {"items", ref(k.item)}};
             if (k.lo > 0) j["minItems"] = k.lo;

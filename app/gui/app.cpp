@@ -31,11 +31,30 @@ namespace {
 
 // The presets in teaching order; files not listed here follow alphabetically.
 const char* const preset_order[] = {
-    "expiry-takeover",   "contention",          "auto-extension",     "min-lease",
-    "gc-pause-fencing",  "gc-pause-no-fencing", "watchdog-pause",     "partition-extend",
-    "lost-reply-orphan", "crash-no-release",    "failover-lost-lock", "failover-fencing-regressed",
-    "hold-off-handover", "group-capacity",      "group-saturation",   "group-expiry",
-    "racing-acquire",    "scheduled-job",       "check-then-act",
+    "expiry-takeover",
+    "contention",
+    "auto-extension",
+    "min-lease",
+    "gc-pause-fencing",
+    "gc-pause-no-fencing",
+    "watchdog-pause",
+    "partition-extend",
+    "lost-reply-orphan",
+    "crash-no-release",
+    "failover-lost-lock",
+    "failover-fencing-regressed",
+    "failover-fencing-tie",
+    "failover-wait",
+    "failover-wait-not-enough",
+    "split-brain-old-primary",
+    "split-brain-min-replicas",
+    "hold-off-handover",
+    "group-capacity",
+    "group-saturation",
+    "group-expiry",
+    "racing-acquire",
+    "scheduled-job",
+    "check-then-act",
 };
 
 int preset_rank(const std::string& name) {

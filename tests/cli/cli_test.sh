@@ -296,6 +296,34 @@ expect_err "cannot connect" "live with a delay goes on to connect"
 cli live "$WORK/delay.json" --redis redis://127.0.0.1:1 --set network.reply=1 --set faults=[]
 expect_rc 3 "live runs a latency (no server: exit 3, not refused)"
 
+# Replicas (model.md §17): the trace is format /3, diff reads it back, and the
+# text view tells link cuts, a promotion, WAIT's count and the old primary.
+cat >"$WORK/replicas.json" <<'JSON'
+{ "name": "replicas", "horizon": 40, "store": { "replicas": 2, "min_replicas_to_write": 1 },
+  "defaults": { "wait": 6, "lease": 8, "action": 4 },
+  "candidates": [ { "name": "a", "wait_replicas": 1 }, { "name": "b", "start": 5, "wait_replicas": 2 },
+                  { "name": "c", "start": 12 }, { "name": "d", "start": 22 } ],
+  "faults": [ { "kind": "replica_link", "replica": 1, "at": 2, "ticks": 8 },
+              { "kind": "replica_link", "replica": 2, "at": 3, "ticks": 2 },
+              { "kind": "failover", "at": 20, "promote": 1, "lag": 3, "old_primary": { "reachable_by": ["d"], "until": 30 } } ] }
+JSON
+cli run "$WORK/replicas.json" --format text --trace "$WORK/replicas.jsonl"
+expect_rc 0 "run a scenario with replicas"
+expect_out "link to replica 1 cut" "the text view tells a link cut"
+expect_out "failover: server 1 promoted, counter 3" "the text view tells a promotion and the counter it holds"
+expect_out "WAIT: 2 replicas acknowledged, enough" "the text view tells WAIT's count"
+expect_out "error: NOREPLICAS, too few good replicas" "the text view tells a min-replicas refusal"
+expect_out "acquired slot 0 (server 0)" "the text view names the old primary that answered"
+check_that "a scenario with replicas writes format /3" grep -q '"format":"leasescope-trace/3"' "$WORK/replicas.jsonl"
+cli diff "$WORK/replicas.jsonl" "$WORK/replicas.jsonl"
+expect_rc 0 "diff reads a /3 trace back"
+cli validate "$WORK/replicas.json" --set faults/2/lag=21
+expect_rc 2 "--set reaches a failover's lag"
+expect_err "replicas.json: /faults/2/lag: lag 21 reaches before tick 0" "the set lag is checked"
+cli validate "$WORK/replicas.json" --set store.replicas=0
+expect_rc 2 "--set store.replicas=0 leaves the replica keys without replicas"
+expect_err "/faults/0/replica: a replica_link needs a store with replicas" "each key that needs replicas says so"
+
 # Several files: every one is reported, and the good one still says ok.
 cli validate "$PRESET" tests/bad_scenarios/typo-in-candidate-key.json tests/bad_scenarios/trailing-comma.json
 expect_rc 2 "validate with one good and two bad files"

@@ -182,5 +182,50 @@ TEST(ExplorerWords, EveryFaultKindHasItsSentence) {
     expect_filled(words::fault_lines(shuffled, ko).at(0));
 }
 
+// The replication faults (model.md §17.2, §17.3) in words, in both
+// languages: a cut names its server, length and tick; a promotion its server
+// and its lag (none, or so many ticks behind the primary).
+TEST(ExplorerWords, ReplicationFaultsHaveTheirSentences) {
+    ExploreOptions options;
+    options.max_faults = 1;
+    options.max_link_cut = 2;
+    options.max_lag = 1;
+    options.shuffles = 0;
+    options.kinds = parse_fault_kinds("replica_link,failover:promote").value();
+    auto parsed = parse_scenario(test::read_preset("contention"), "contention.json");
+    ASSERT_TRUE(parsed.ok());
+    Scenario base = parsed.value();
+    base.lock.replication.replicas = 1;  // set in code: the file's key is the scenario reader's
+    auto created = Explorer::create(base, options);
+    ASSERT_TRUE(created.ok()) << created.error();
+    const Explorer& ex = created.value();
+    const words::Strings en = tables(words::Lang::en);
+    const words::Strings ko = tables(words::Lang::ko);
+    std::vector<std::string> seen;
+    for (std::int32_t a = 0; a < static_cast<std::int32_t>(ex.atoms().size()); ++a) {
+        if (ex.atoms()[static_cast<std::size_t>(a)].at > 1) break;
+        const CounterexampleFacts facts = schedule_facts(ex, Schedule{0, {a}});
+        ASSERT_EQ(facts.faults.size(), 1u);
+        const std::string line = words::fault_words(facts.faults[0], en);
+        const std::string line_ko = words::fault_words(facts.faults[0], ko);
+        expect_filled(line);
+        expect_filled(line_ko);
+        const Fault& f = facts.faults[0].fault;
+        EXPECT_NE(line.find("server " + std::to_string(f.server)), std::string::npos) << line;
+        EXPECT_NE(line_ko.find("서버 " + std::to_string(f.server)), std::string::npos) << line_ko;
+        seen.push_back(line);
+        seen.push_back(line_ko);
+    }
+    auto any = [&](const std::string& part) {
+        return std::any_of(seen.begin(), seen.end(),
+                           [&](const std::string& l) { return l.find(part) != std::string::npos; });
+    };
+    EXPECT_TRUE(any("fail the store over at tick 0, promoting server 1 with no lag"));
+    EXPECT_TRUE(any("fail the store over at tick 1, promoting server 1, 1 tick behind the primary"));
+    EXPECT_TRUE(any("cut the link between the primary and replica server 1 for 2 ticks at tick 0"));
+    EXPECT_TRUE(any("1틱에 페일오버, 프라이머리보다 1틱 뒤처진 서버 1 승격"));
+    EXPECT_TRUE(any("0틱부터 2틱 동안 프라이머리와 복제본 서버 1 사이 연결 끊김"));
+}
+
 }  // namespace
 }  // namespace leasescope::sim

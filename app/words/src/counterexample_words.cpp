@@ -44,6 +44,19 @@ std::string delay_words(const sim::AddedFault& added, const Strings& s) {
     return s.tr(key, fields);
 }
 
+// A cut of a replica's link, or a failover promoting a server with a lag
+// (model.md §17.2, §17.3).
+std::string replication_words(const sim::Fault& f, const Strings& s) {
+    const Fields fields{{"at", std::to_string(f.at)},
+                        {"server", std::to_string(f.server)},
+                        {"ticks", std::to_string(f.ticks)},
+                        {"ticks_word", count_word(f.ticks, "explore.tick", "explore.ticks", s)},
+                        {"lag", std::to_string(f.lag)},
+                        {"lag_word", count_word(f.lag, "explore.tick", "explore.ticks", s)}};
+    if (f.kind == sim::FaultKind::replica_link) return s.tr("explore.fault.replica_link", fields);
+    return s.tr(f.lag > 0 ? "explore.fault.failover_promote" : "explore.fault.failover_promote_no_lag", fields);
+}
+
 }  // namespace
 
 std::string fault_words(const sim::AddedFault& added, const Strings& s) {
@@ -58,7 +71,9 @@ std::string fault_words(const sim::AddedFault& added, const Strings& s) {
             fields.emplace_back("mode", sim::to_string(f.mode));
             return s.tr("explore.fault.partition", fields);
         case sim::FaultKind::crash: return s.tr("explore.fault.crash", fields);
+        case sim::FaultKind::replica_link: return replication_words(f, s);
         case sim::FaultKind::failover:
+            if (f.promotes()) return replication_words(f, s);
             return s.tr(f.lose == FailoverLoss::all ? "explore.fault.failover_all" : "explore.fault.failover_leases",
                         fields);
         case sim::FaultKind::clock_jump: return clock_jump_words(f, s);

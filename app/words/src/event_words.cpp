@@ -22,7 +22,12 @@ std::string event_key(const Event& e) {
         case EventOp::crash: return "crash";
         case EventOp::partition: return "partition";
         case EventOp::heal: return "heal";
-        case EventOp::failover: return e.details.has(sim::Detail::all) ? "failover.all" : "failover.leases";
+        case EventOp::failover:
+            if (e.server) return "failover.promote";  // a replica promoted (model.md §17.3)
+            return e.details.has(sim::Detail::all) ? "failover.all" : "failover.leases";
+        case EventOp::link_cut: return "link_cut";
+        case EventOp::link_restored: return "link_restored";
+        case EventOp::wait: return e.outcome == Outcome::synced ? "wait.synced" : "wait.not_synced";
         case EventOp::clock_jump:
             // The store's clock is named "store" (model.md §7.5).
             if (e.node == "store") return e.clock_ms > 0 ? "clock_jump.store_forward" : "clock_jump.store_back";
@@ -38,6 +43,7 @@ std::string event_key(const Event& e) {
             if (e.details.has(sim::Detail::stale)) return "write.accepted_stale";
             return "write.accepted";
         case EventOp::release:
+            if (e.details.has(sim::Detail::no_replicas)) return "release.no_replicas";
             switch (e.outcome) {
                 case Outcome::released: return "release.released";
                 case Outcome::kept: return "release.kept";
@@ -45,6 +51,7 @@ std::string event_key(const Event& e) {
                 default: return "release.error";
             }
         case EventOp::extend:
+            if (e.details.has(sim::Detail::no_replicas)) return "extend.no_replicas";
             if (e.outcome == Outcome::renewed) return "extend.renewed";
             if (e.outcome == Outcome::lost) return "extend.lost";
             return "extend.error";
@@ -52,6 +59,7 @@ std::string event_key(const Event& e) {
         case EventOp::acquire:
             if (e.outcome == Outcome::acquired)
                 return e.details.has(sim::Detail::fencing_regressed) ? "acquire.regressed" : "acquire.acquired";
+            if (e.details.has(sim::Detail::no_replicas)) return "acquire.no_replicas";
             if (e.outcome == Outcome::error)
                 return e.details.has(sim::Detail::reply_lost) ? "acquire.reply_lost" : "acquire.error";
             return e.details.has(sim::Detail::hold_off) ? "acquire.busy_holdoff" : "acquire.busy";
@@ -88,6 +96,9 @@ Fields event_fields(const Event& e) {
     f.emplace_back("mode", e.details.has(sim::Detail::drop_replies) ? "drop_replies" : "drop_requests");
     f.emplace_back("lose", sim::detail_text(e));
     f.emplace_back("jump_ms", std::to_string(e.clock_ms < 0 ? -e.clock_ms : e.clock_ms));
+    // Replication (model.md §17.7): the server, and the replicas a WAIT counted.
+    f.emplace_back("server", e.server ? std::to_string(*e.server) : std::string("–"));
+    f.emplace_back("acked", std::to_string(e.overlap_count));
     return f;
 }
 

@@ -129,9 +129,14 @@ public:
                     break;
                 case EventOp::overlap_begin: overlap_begin(); break;
                 case EventOp::overlap_end: overlap_end(); break;
+                case EventOp::link_cut: link_cut(); break;
+                case EventOp::link_restored: link_restored(); break;
+                case EventOp::wait: wait(); break;
                 default: break;
             }
         }
+        no_replicas();
+        answered_by_old_primary();
         return out_;
     }
 
@@ -520,7 +525,13 @@ private:
     // later was reported first: the trace orders acquisitions by when their
     // answers were read, Redis by when it applied them.
     void regressed() {
-        if (const std::optional<Tick> reset = counter_reset_before(trace_, i_)) {
+        const std::optional<Promotion> back = rollback_before(trace_, i_);
+        const std::optional<Tick> reset = counter_reset_before(trace_, i_);
+        if (back && reset && *reset == back->tick) {
+            rolled_back(*back);
+            return;
+        }
+        if (reset) {
             add("explain.acquire.regressed", {{"reset_tick", std::to_string(*reset)}});
             return;
         }
@@ -629,6 +640,10 @@ private:
     }
 
     void failover() {
+        if (e_.server) {
+            promoted();
+            return;
+        }
         std::vector<std::string> lost;
         for (const Held& r : records_before(trace_, i_)) lost.push_back(r.owner + " #" + std::to_string(r.fencing));
         add(lost.empty() ? "explain.failover.nothing_held" : "explain.failover.records", {{"records", join(lost)}});
@@ -715,6 +730,111 @@ private:
             add("explain.overlap_end.stale_left", {{"stale", join(stale)}});
         else if (ctx_.snapshot)
             add("explain.overlap_end.clear");
+    }
+
+    // Replication (model.md §17). The records as "node-a #1, node-b #2".
+    static std::string records_text(const std::vector<Held>& held) {
+        std::vector<std::string> out;
+        for (const Held& r : held) out.push_back(r.owner + " #" + std::to_string(r.fencing));
+        return join(out);
+    }
+
+    // "node-b's acquisition at tick 11, …": the acquisitions a promoted replica missed.
+    std::string missed_text(const Promotion& p) const {
+        std::vector<std::string> out;
+        for (const std::size_t k : p.missed)
+            out.push_back(s_.tr("explain.missed_acquisition", {{"node", trace_.events[k].node},
+                                                               {"tick", std::to_string(applied_at(trace_.events[k]))}}));
+        return join(out);
+    }
+
+    Fields counter_fields(const Promotion& p) const {
+        return {{"was", std::to_string(p.was)},
+                {"counter", std::to_string(p.counter)},
+                {"next", std::to_string(p.counter + 1)},
+                {"missed", missed_text(p)},
+                {"cut", p.cut ? std::to_string(*p.cut) : std::string("–")},
+                {"failover_tick", std::to_string(p.tick)}};
+    }
+
+    // A promoting failover (§17.3): what the promoted replica held, what was
+    // lost with the old primary, and where its counter stands.
+    void promoted() {
+        const std::optional<Promotion> p = promotion_at(trace_, i_);
+        if (!p) return;
+        add(p->kept.empty() ? "explain.failover.promote_nothing" : "explain.failover.promote_kept",
+            {{"records", records_text(p->kept)}});
+        if (!p->lost.empty()) add("explain.failover.records", {{"records", records_text(p->lost)}});
+        if (p->counter < p->was && !p->missed.empty())
+            add("explain.failover.rollback", counter_fields(*p));
+        else
+            add("explain.failover.counter_kept", counter_fields(*p));
+        split_brain_at_failover();
+    }
+
+    // §17.5: the scenario keeps the old primary for some nodes (a fact of this tick, not of its end).
+    void split_brain_at_failover() {
+        if (!ctx_.scenario) return;
+        for (const sim::Fault& f : ctx_.scenario->faults) {
+            if (f.kind != sim::FaultKind::failover || f.at != e_.tick || !f.old_primary) continue;
+            std::vector<std::string> nodes;
+            for (const NodeIndex n : f.old_primary->reachable_by)
+                if (n >= 0 && static_cast<std::size_t>(n) < ctx_.scenario->candidates.size())
+                    nodes.push_back(ctx_.scenario->candidates[static_cast<std::size_t>(n)].name);
+            const StoreReplay r = replay(trace_, applied_before(trace_, i_));
+            add("explain.failover.split", {{"old", std::to_string(r.primary_server)}, {"nodes", join(nodes)}});
+        }
+    }
+
+    // The acquire issued a number again after a promotion that set the counter back.
+    void rolled_back(const Promotion& p) { add("explain.acquire.rollback", counter_fields(p)); }
+
+    void link_cut() {
+        const StoreReplay r = replay(trace_, applied_before(trace_, i_));
+        add("explain.link_cut", {{"before", std::to_string(e_.tick - 1)}, {"counter", std::to_string(r.primary.counter)}});
+    }
+
+    void link_restored() {
+        const StoreReplay r = replay(trace_, applied_before(trace_, i_));
+        const bool split_end = r.old && e_.server && r.old->server == *e_.server &&
+                               std::none_of(r.frozen.begin(), r.frozen.end(),
+                                            [&](const StoreReplay::Cut& c) { return c.server == *e_.server; });
+        if (!split_end) {
+            add("explain.link_restored", {{"counter", std::to_string(r.primary.counter)}});
+            return;
+        }
+        std::vector<Held> only_old;
+        for (const Held& h : r.old->held)
+            if (std::none_of(r.primary.held.begin(), r.primary.held.end(),
+                             [&](const Held& p) { return p.token == h.token; }))
+                only_old.push_back(h);
+        add(only_old.empty() ? "explain.link_restored.split_end" : "explain.link_restored.split_end_lost",
+            {{"primary", std::to_string(r.primary_server)}, {"records", records_text(only_old)}});
+    }
+
+    // WAIT (§17.6): how many replicas acknowledged, of how many asked, within which timeout.
+    void wait() {
+        const sim::Candidate* cand = candidate_of(ctx_.scenario, e_.node);
+        const Fields f{{"wait", cand ? std::to_string(cand->options.wait_replicas) : std::string("–")},
+                       {"timeout", cand ? std::to_string(cand->options.wait_timeout_ticks()) : std::string("–")}};
+        add(e_.outcome == Outcome::synced ? "explain.wait.synced" : "explain.wait.not_synced", f);
+    }
+
+    // min-replicas-to-write refused the call (§17.4 rule 3).
+    void no_replicas() {
+        if (!e_.details.has(sim::Detail::no_replicas)) return;
+        const std::int32_t min = ctx_.scenario ? ctx_.scenario->lock.replication.min_replicas_to_write : 0;
+        add("explain.no_replicas", {{"min", min > 0 ? std::to_string(min) : std::string("–")}});
+        if (e_.op == EventOp::acquire) add("explain.no_replicas.acquire");
+        if (e_.op == EventOp::extend) add("explain.no_replicas.extend");
+        if (e_.op == EventOp::release) add("explain.no_replicas.release");
+    }
+
+    // Split brain (§17.5 rule 4): a call the old primary answered.
+    void answered_by_old_primary() {
+        const bool call = e_.op == EventOp::acquire || e_.op == EventOp::extend || e_.op == EventOp::release ||
+                          e_.op == EventOp::validate || e_.op == EventOp::wait;
+        if (e_.server && call) add("explain.split.old_primary");
     }
 
     const ExplainContext& ctx_;

@@ -45,31 +45,99 @@ std::vector<std::size_t> applied_before(const sim::Trace& trace, std::size_t ind
 
 namespace {
 
-std::vector<Held> records_of(const sim::Trace& trace, const std::vector<std::size_t>& order) {
-    std::vector<Held> held;
-    for (const std::size_t k : order) {
-        const Event& e = trace.events[k];
-        auto drop = [&](const Token& token) {
-            held.erase(std::remove_if(held.begin(), held.end(), [&](const Held& h) { return h.token == token; }),
-                       held.end());
-        };
-        if (acquires_record(e)) {
-            const bool again = std::any_of(held.begin(), held.end(), [&](const Held& h) { return h.token == e.token; });
-            if (!again) held.push_back({e.node, e.token, *e.fencing});
-        } else if (e.op == EventOp::expire || (e.op == EventOp::release && e.outcome == Outcome::released) ||
-                   release_applied_silently(trace, k)) {
-            drop(e.token);
-        } else if (e.op == EventOp::failover) {
-            held.clear();
-        }
+void drop(std::vector<Held>& held, const Token& token) {
+    held.erase(std::remove_if(held.begin(), held.end(), [&](const Held& h) { return h.token == token; }), held.end());
+}
+
+}  // namespace
+
+// The copies of the record the servers hold, replayed in the order the store
+// applied the events (model.md §17): the primary's, each cut replica's frozen
+// at its cut (§17.2 rule 1), and an old primary's in split brain (§17.5).
+void StoreReplay::apply(const sim::Trace& trace, std::size_t k) {
+    const Event& e = trace.events[k];
+    // A call an old primary answered, or its own expiry, carries `server` (§17.5 rule 4).
+    const bool to_old = e.server && e.op != EventOp::failover && e.op != EventOp::link_cut &&
+                        e.op != EventOp::link_restored && old && e.server == old->server;
+    Copy& copy = to_old ? *old : primary;
+    if (acquires_record(e)) {
+        const bool again =
+            std::any_of(copy.held.begin(), copy.held.end(), [&](const Held& h) { return h.token == e.token; });
+        if (!again) copy.held.push_back({e.node, e.token, *e.fencing});
+        copy.counter = *e.fencing;
+        if (!to_old) issued.push_back(k);
+    } else if (e.op == EventOp::expire || (e.op == EventOp::release && e.outcome == Outcome::released) ||
+               release_applied_silently(trace, k)) {
+        drop(copy.held, e.token);
+    } else if (e.op == EventOp::link_cut && e.server) {
+        frozen.push_back({*e.server, e.tick, primary});
+    } else if (e.op == EventOp::link_restored && e.server) {
+        const auto it = std::find_if(frozen.begin(), frozen.end(), [&](const Cut& c) { return c.server == *e.server; });
+        if (it != frozen.end())
+            frozen.erase(it);
+        else if (old && old->server == *e.server)
+            old.reset();  // split brain ends: what the old primary wrote is lost (§17.5 rule 3)
+    } else if (e.op == EventOp::failover && e.server) {
+        promote(trace, k);
+    } else if (e.op == EventOp::failover) {
+        primary.held.clear();
     }
-    return held;
+}
+
+// A failover promoting `server` (§17.3): it keeps what it held, frozen at
+// its cut or the primary's copy when linked; the old primary's copy lives on
+// for an old primary in split brain.
+void StoreReplay::promote(const sim::Trace& trace, std::size_t k) {
+    const Event& e = trace.events[k];
+    Promotion p;
+    p.tick = e.tick;
+    p.server = *e.server;
+    p.was = primary.counter;
+    Copy next = primary;
+    const auto it = std::find_if(frozen.begin(), frozen.end(), [&](const Cut& c) { return c.server == p.server; });
+    if (it != frozen.end()) {
+        p.cut = it->tick;
+        next = it->copy;
+        frozen.erase(it);
+    }
+    next.counter = e.fencing.value_or(0);
+    p.counter = next.counter;
+    p.kept = next.held;
+    for (const Held& h : primary.held)
+        if (std::none_of(next.held.begin(), next.held.end(), [&](const Held& n) { return n.token == h.token; }))
+            p.lost.push_back(h);
+    for (const std::size_t a : issued)
+        if (p.cut && applied_at(trace.events[a]) >= *p.cut) p.missed.push_back(a);
+    old = primary;
+    old->server = primary_server;
+    primary = std::move(next);
+    primary_server = p.server;
+    issued.clear();
+    promotion = std::move(p);
+}
+
+StoreReplay replay(const sim::Trace& trace, const std::vector<std::size_t>& order) {
+    StoreReplay r;
+    for (const std::size_t k : order) r.apply(trace, k);
+    return r;
+}
+
+namespace {
+
+std::vector<Held> records_of(const sim::Trace& trace, const std::vector<std::size_t>& order) {
+    return replay(trace, order).primary.held;
 }
 
 }  // namespace
 
 std::vector<Held> records_before(const sim::Trace& trace, std::size_t index) {
-    return records_of(trace, applied_before(trace, index));
+    const StoreReplay r = replay(trace, applied_before(trace, index));
+    // A call an old primary answered was decided by its copy (§17.5 rule 1).
+    if (index < trace.events.size() && trace.events[index].server && r.old &&
+        trace.events[index].server == r.old->server && trace.events[index].op != EventOp::failover &&
+        trace.events[index].op != EventOp::link_cut && trace.events[index].op != EventOp::link_restored)
+        return r.old->held;
+    return r.primary.held;
 }
 
 std::vector<Held> records_deciding(const sim::Trace& trace, std::size_t index) {
@@ -123,7 +191,7 @@ LeaseEnd lease_end(const sim::Trace& trace, const Token& token, std::size_t inde
                    (e.outcome == Outcome::released || release_applied_silently(trace, k))) {
             out = {LeaseEnd::Kind::release, applied_at(e), {}};
             holding = false;
-        } else if (e.op == EventOp::failover) {
+        } else if (e.op == EventOp::failover && !(e.server && promotion_kept(trace, k, token))) {
             out = {LeaseEnd::Kind::failover, e.tick, e.details};
             holding = false;
         }
@@ -200,7 +268,35 @@ std::optional<Tick> counter_reset_before(const sim::Trace& trace, std::size_t in
         const Event& e = trace.events[k];
         if (e.op == EventOp::failover && e.details.has(sim::Detail::all)) t = e.tick;
     }
+    // A promoted replica that had missed acquisitions set the counter back too (§17.3 rule 1).
+    if (const std::optional<Promotion> p = rollback_before(trace, index)) {
+        if (!t || p->tick >= *t) t = p->tick;
+    }
     return t;
+}
+
+std::optional<Promotion> promotion_at(const sim::Trace& trace, std::size_t index) {
+    if (index >= trace.events.size()) return std::nullopt;
+    const Event& e = trace.events[index];
+    if (e.op != EventOp::failover || !e.server) return std::nullopt;
+    std::vector<std::size_t> order = applied_before(trace, index);
+    order.push_back(index);
+    return replay(trace, order).promotion;
+}
+
+std::optional<Promotion> rollback_before(const sim::Trace& trace, std::size_t index) {
+    std::optional<Promotion> out;
+    for (std::size_t k = 0; k < index && k < trace.events.size(); ++k) {
+        if (trace.events[k].op != EventOp::failover || !trace.events[k].server) continue;
+        std::optional<Promotion> p = promotion_at(trace, k);
+        if (p && p->counter < p->was) out = std::move(p);
+    }
+    return out;
+}
+
+bool promotion_kept(const sim::Trace& trace, std::size_t index, const Token& token) {
+    const std::optional<Promotion> p = promotion_at(trace, index);
+    return p && std::any_of(p->kept.begin(), p->kept.end(), [&](const Held& h) { return h.token == token; });
 }
 
 bool regressed_before(const sim::Trace& trace, std::size_t index) {

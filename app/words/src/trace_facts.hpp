@@ -33,6 +33,42 @@ struct Held {
 
 bool acquires_record(const Event& e);
 
+// A failover that promoted a replica (model.md §17.3), as the trace shows it.
+struct Promotion {
+    Tick tick = 0;             // the failover
+    std::int32_t server = 0;   // the promoted replica
+    std::optional<Tick> cut;   // its link was cut at this tick (it holds the primary's state of the tick before)
+    Fencing was = 0;           // the old primary's counter just before
+    Fencing counter = 0;       // the new primary's (0: none issued)
+    std::vector<Held> kept;    // records the promoted replica held
+    std::vector<Held> lost;    // records only the old primary held
+    std::vector<std::size_t> missed;  // acquisitions the old primary issued after the cut (event indexes)
+};
+
+// The store's copies replayed from the events (model.md §17): the primary's,
+// each cut replica's and an old primary's in split brain.
+struct StoreReplay {
+    struct Copy {
+        std::vector<Held> held;
+        Fencing counter = 0;
+        std::int32_t server = 0;  // old: its number
+    };
+    struct Cut {
+        std::int32_t server = 0;
+        Tick tick = 0;
+        Copy copy;
+    };
+    Copy primary;
+    std::int32_t primary_server = 0;
+    std::vector<Cut> frozen;
+    std::optional<Copy> old;
+    std::vector<std::size_t> issued;  // acquisitions the current primary issued
+    std::optional<Promotion> promotion;  // the last one replayed
+    void apply(const sim::Trace& trace, std::size_t k);
+    void promote(const sim::Trace& trace, std::size_t k);
+};
+StoreReplay replay(const sim::Trace& trace, const std::vector<std::size_t>& order);
+
 // The tick the store applied an event's call (model.md §16.6: `applied`,
 // else its tick; a write's, an expiry's: its tick).
 Tick applied_at(const Event& e);
@@ -105,6 +141,13 @@ Tick last_renewal(const sim::Trace& trace, const Token& token, std::size_t index
 std::optional<Tick> counter_reset_before(const sim::Trace& trace, std::size_t index);
 
 bool regressed_before(const sim::Trace& trace, std::size_t index);
+
+// The promoting failover at `index`, replayed (nullopt for any other event).
+std::optional<Promotion> promotion_at(const sim::Trace& trace, std::size_t index);
+// The latest promoting failover before `index` whose counter went back.
+std::optional<Promotion> rollback_before(const sim::Trace& trace, std::size_t index);
+// Whether the replica promoted at `index` held `token`'s record.
+bool promotion_kept(const sim::Trace& trace, std::size_t index, const Token& token);
 
 // For a write marked stale_after_successor (model.md §9.6): the successor of
 // its slot (acquired later in the order the store issued acquisitions) whose

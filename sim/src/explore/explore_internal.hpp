@@ -53,7 +53,28 @@ inline bool fault_less(const Fault& a, const Fault& b) {
     if (a.lose != b.lose) return a.lose < b.lose;
     if (a.ms != b.ms) return a.ms < b.ms;
     if (a.link != b.link) return a.link < b.link;
-    return a.extra < b.extra;
+    if (a.extra != b.extra) return a.extra < b.extra;
+    if (a.server != b.server) return a.server < b.server;
+    return a.lag < b.lag;
+}
+
+// Replication (model.md §17.2, §17.3): two cuts of one server's link overlap,
+// two promoting failovers share a tick, or a cut of the promoted server meets
+// its failover's lag window [at - lag, at) other than by covering all of it
+// (an earlier cut that stands, §17.3). The explorer's own rule: a cut that
+// starts inside the lag window, or ends inside it, would make the lag mean
+// something else than "behind by lag ticks".
+inline bool replication_clashes(const Fault& a, const Fault& b) {
+    if (a.kind == FaultKind::replica_link && b.kind == FaultKind::replica_link)
+        return a.server == b.server && a.at < b.end() && b.at < a.end();
+    if (a.promotes() && b.promotes()) return a.at == b.at;
+    const Fault* cut = a.kind == FaultKind::replica_link ? &a : b.kind == FaultKind::replica_link ? &b : nullptr;
+    const Fault* promote = a.promotes() ? &a : b.promotes() ? &b : nullptr;
+    if (cut == nullptr || promote == nullptr || cut->server != promote->server || promote->lag == 0) return false;
+    const Tick from = promote->at - promote->lag;
+    const bool meets = cut->at < promote->at && from < cut->end();
+    const bool covers = cut->at < from && cut->end() >= promote->at;
+    return meets && !covers;
 }
 
 // Two pauses, or two partitions, on one node must not overlap (docs/model.md
@@ -61,6 +82,8 @@ inline bool fault_less(const Fault& a, const Fault& b) {
 // tick, and one jump per clock and tick. Both would add up to a single fault
 // that the budget holds already (or lies beyond it), so they only repeat it.
 inline bool clashes(const Fault& a, const Fault& b) {
+    if (a.kind == FaultKind::replica_link || b.kind == FaultKind::replica_link || a.promotes() || b.promotes())
+        return replication_clashes(a, b);
     if (a.kind != b.kind || a.node != b.node) return false;
     if (a.kind == FaultKind::delay) return a.link == b.link && a.at < b.at + b.ticks && b.at < a.at + a.ticks;
     if (a.kind == FaultKind::clock_jump) return a.at == b.at;
@@ -68,6 +91,15 @@ inline bool clashes(const Fault& a, const Fault& b) {
     return a.at < b.end() && b.at < a.end();
 }
 
+// Whether the servers' roles allow every replication fault of `faults` (the
+// base's and the added ones, any order; model.md §17.2 rule 3, §17.3 rule 5,
+// §17.5): a cut names a server that is a replica at its tick, a promotion a
+// server that is a replica throughout its lag window and at its tick, no
+// failover falls inside a split brain, and a cut that outlives its server's
+// promotion meets no later failover (what it would mean then is not said).
+// Depends only on faults at or before the latest one, so every tick-prefix
+// of a valid schedule is valid.
+bool roles_valid(const std::vector<Fault>& faults);
 // The due table's rows: ticks first … last, nothing due yet (explore_space.cpp).
 void size_table(Explorer::DueTable& table, Tick first, Tick last, std::int32_t nodes);
 // Whether adding `f` to the run the table records can change anything

@@ -78,11 +78,15 @@ Result<FaultMenu, std::string> parse_fault_kinds(std::string_view text) {
         } else if (item == "crash") {
             m.crash = true;
         } else if (item == "failover") {
-            m.failover_leases = m.failover_all = true;
+            m.failover_leases = m.failover_all = m.failover_promote = true;
         } else if (item == "failover:leases") {
             m.failover_leases = true;
         } else if (item == "failover:all") {
             m.failover_all = true;
+        } else if (item == "failover:promote") {
+            m.failover_promote = true;
+        } else if (item == "replica_link") {
+            m.replica_link = true;
         } else if (item == "delay") {
             m.delay_request = m.delay_reply = m.delay_write = true;
         } else if (item == "delay:request") {
@@ -99,10 +103,11 @@ Result<FaultMenu, std::string> parse_fault_kinds(std::string_view text) {
             m.clock_jump_back = true;
         } else {
             return Err{
-                fmt::format("unknown fault kind \"{}\"; expected pause, partition, crash, failover, delay or "
-                            "clock_jump (narrowed as partition:drop_requests, partition:drop_replies, "
-                            "failover:leases, failover:all, delay:request, delay:reply, delay:write, "
-                            "clock_jump:forward, clock_jump:back), separated by commas",
+                fmt::format("unknown fault kind \"{}\"; expected pause, partition, crash, failover, delay, "
+                            "clock_jump or replica_link (narrowed as partition:drop_requests, "
+                            "partition:drop_replies, failover:leases, failover:all, failover:promote, "
+                            "delay:request, delay:reply, delay:write, clock_jump:forward, clock_jump:back), "
+                            "separated by commas",
                             item)};
         }
     }
@@ -133,9 +138,18 @@ std::string to_string(const FaultMenu& m) {
     add_kind(items, "partition",
              {{m.partition_drop_requests, "drop_requests"}, {m.partition_drop_replies, "drop_replies"}});
     if (m.crash) items.emplace_back("crash");
-    add_kind(items, "failover", {{m.failover_leases, "leases"}, {m.failover_all, "all"}});
+    // A failover loses (no replicas) or promotes (replicas): "failover" is
+    // both losing forms, with or without promote, since Explorer::create
+    // keeps only what the store can have; a promotion alone is named so.
+    if (m.failover_leases && m.failover_all) {
+        items.emplace_back("failover");
+    } else {
+        add_kind(items, "failover",
+                 {{m.failover_leases, "leases"}, {m.failover_all, "all"}, {m.failover_promote, "promote"}});
+    }
     add_kind(items, "delay", {{m.delay_request, "request"}, {m.delay_reply, "reply"}, {m.delay_write, "write"}});
     add_kind(items, "clock_jump", {{m.clock_jump_forward, "forward"}, {m.clock_jump_back, "back"}});
+    if (m.replica_link) items.emplace_back("replica_link");
     return fmt::format("{}", fmt::join(items, ","));
 }
 

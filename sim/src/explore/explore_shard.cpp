@@ -37,6 +37,8 @@ json search_json(const Explorer& ex, const ExploreRun& run) {
     // Written only when on, so that a search without them keeps its fingerprint.
     if (o.max_delay > 0) options["max_delay"] = o.max_delay;
     if (o.max_clock_jump_ms > 0) options["max_clock_jump_ms"] = o.max_clock_jump_ms;
+    if (o.kinds.replica_link) options["max_link_cut"] = o.max_link_cut;
+    if (o.kinds.failover_promote) options["max_lag"] = o.max_lag;
     return json{{"base", json::parse(scenario_to_json(ex.base()))},
                 {"options", std::move(options)},
                 {"mode", mode_name(run.mode)},
@@ -187,6 +189,8 @@ Result<MergedSearch, std::string> rebuild(const Part& part) {
     options.max_pause = o.at("max_pause").get<Tick>();
     if (o.contains("max_delay")) options.max_delay = o.at("max_delay").get<Tick>();
     if (o.contains("max_clock_jump_ms")) options.max_clock_jump_ms = o.at("max_clock_jump_ms").get<std::int64_t>();
+    if (o.contains("max_link_cut")) options.max_link_cut = o.at("max_link_cut").get<Tick>();
+    if (o.contains("max_lag")) options.max_lag = o.at("max_lag").get<Tick>();
     if (!o.at("max_tick").is_null()) options.max_tick = o.at("max_tick").get<Tick>();
     options.shuffles = o.at("shuffles").get<int>();
     auto properties = parse_properties(o.at("properties").get<std::string>());

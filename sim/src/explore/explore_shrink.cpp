@@ -1,6 +1,6 @@
 // Shrinking: a failing schedule made smaller while it still fails (faults
-// removed, the base's order preferred, durations shortened, delays and clock
-// jumps made smaller, faults moved earlier), for random mode's counterexamples.
+// removed, the base's order preferred, durations shortened, delays, clock
+// jumps and lags made smaller, faults moved earlier), for random mode's counterexamples.
 #include "leasescope/sim/explorer.hpp"
 
 #include <algorithm>
@@ -13,14 +13,20 @@ using namespace explore_detail;
 
 namespace {
 
-// The same delay with fewer extra ticks, or the same jump by fewer whole
-// ticks (the budget's grid), smallest first.
+// The same delay with fewer extra ticks, the same jump by fewer whole ticks
+// (the budget's grid), or the same promotion with less lag, smallest first.
 std::vector<Fault> smaller(const Fault& f, std::int64_t tick_ms) {
     std::vector<Fault> out;
     if (f.kind == FaultKind::delay) {
         for (Tick e = 1; e < f.extra; ++e) {
             Fault g = f;
             g.extra = e;
+            out.push_back(g);
+        }
+    } else if (f.promotes()) {
+        for (Tick lag = 0; lag < f.lag; ++lag) {
+            Fault g = f;
+            g.lag = lag;
             out.push_back(g);
         }
     } else if (f.kind == FaultKind::clock_jump) {
@@ -49,6 +55,9 @@ Schedule Explorer::shrink(const Schedule& failing) const {
                     return false;
             }
         }
+        std::vector<Fault> faults = variant(candidate.variant).faults;
+        for (const std::int32_t a : candidate.atoms) faults.push_back(atoms_[static_cast<std::size_t>(a)]);
+        if (!roles_valid(faults)) return false;  // e.g. a cut of server 0 whose failover was removed
         if (!check(candidate).fails()) return false;
         best = std::move(candidate);
         return true;

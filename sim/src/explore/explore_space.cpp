@@ -65,6 +65,18 @@ NodeDue node_due(const Elector& e, const NodeFaults& faults, Tick t) {
     return due;
 }
 
+bool held_by_any_server(const ModelStore& store) {
+    for (std::int32_t server = 0; server < store.server_count(); ++server) {
+        if (!store.server_link(server).own) continue;  // linked: the primary's copy, seen above
+        const ModelStore::ServerCopy copy = store.server_copy(server);
+        if (copy.holdoff_until != tick_none) return true;
+        for (const SlotRecord& slot : copy.slots) {
+            if (slot.occupied) return true;
+        }
+    }
+    return false;
+}
+
 void record_row(Explorer::DueTable& table, Tick t, const Simulation& sim, const ModelStore& store) {
     const auto row = static_cast<std::size_t>(t - table.first);
     const auto nodes = static_cast<std::size_t>(table.nodes);
@@ -80,6 +92,9 @@ void record_row(Explorer::DueTable& table, Tick t, const Simulation& sim, const 
         if (slot.occupied) flags |= flag_store_held;
     }
     if (store.holdoff_until() != tick_none) flags |= flag_store_held;
+    // A cut replica's copy may hold a record the primary no longer has
+    // (model.md §17.2): a clock jump still moves its deadline.
+    if (store.server_count() > 0 && held_by_any_server(store)) flags |= flag_store_held;
     if (store.counter() != store.config().fencing_start - 1) flags |= flag_counter_used;
     table.flags[row] = flags;
 }
@@ -119,7 +134,11 @@ bool explore_detail::relevant(const Fault& f, const Explorer::DueTable& table) {
         case FaultKind::pause: return table.act_due[cell] < f.at + f.ticks;
         case FaultKind::partition: return table.call_due[cell] < f.at + f.ticks;
         case FaultKind::crash: return table.act_due[cell] != tick_never;
+        case FaultKind::replica_link: return true;
         case FaultKind::failover:
+            // A promotion changes which server answers and what it holds
+            // (model.md §17.3): only the end of the run makes it harmless.
+            if (f.promotes()) return true;
             if ((flags & flag_store_held) != 0) return true;
             return f.lose == FailoverLoss::all && (flags & flag_counter_used) != 0 && (flags & flag_someone_left) != 0;
         case FaultKind::clock_jump:
@@ -136,6 +155,67 @@ bool explore_detail::relevant(const Fault& f, const Explorer::DueTable& table) {
             // request, which may have been on the wire for a while.
             if (f.link == Link::reply || f.ticks != 1) return true;
             return table.act_due[cell] <= f.at;
+    }
+    return true;
+}
+
+namespace {
+
+// The server that is the primary at the start of tick t, before its edges:
+// server 0, or the last promoted before t. `failovers` is in tick order.
+std::int32_t primary_before(const std::vector<const Fault*>& failovers, Tick t) {
+    std::int32_t primary = 0;
+    for (const Fault* f : failovers) {
+        if (f->at < t) primary = f->server;
+    }
+    return primary;
+}
+
+// Whether `server` is a primary, or the old primary of a split brain, at
+// any moment of ticks from … to (to >= from; its start when equal).
+bool primary_in(const std::vector<const Fault*>& failovers, std::int32_t server, Tick from, Tick to) {
+    if (primary_before(failovers, from) == server) return true;
+    for (const Fault* f : failovers) {
+        if (f->at >= from && f->at <= to && f->server == server) return true;
+        if (f->old_primary && f->at <= to && from < f->old_primary->until &&
+            primary_before(failovers, f->at) == server)
+            return true;
+    }
+    return false;
+}
+
+// A cut of `cut.server` that outlives that server's promotion and meets a
+// later failover: what it means then is not said (model.md §17.3 rule 3).
+bool cut_outlives_into_failover(const std::vector<const Fault*>& failovers, const Fault& cut) {
+    for (const Fault* promoted : failovers) {
+        if (promoted->server != cut.server || promoted->at <= cut.at || promoted->at >= cut.end()) continue;
+        for (const Fault* later : failovers) {
+            if (later->at > promoted->at && later->at < cut.end()) return true;
+        }
+    }
+    return false;
+}
+
+}  // namespace
+
+bool explore_detail::roles_valid(const std::vector<Fault>& faults) {
+    std::vector<const Fault*> failovers;
+    for (const Fault& f : faults) {
+        if (f.promotes()) failovers.push_back(&f);
+    }
+    std::sort(failovers.begin(), failovers.end(), [](const Fault* a, const Fault* b) { return a->at < b->at; });
+    for (const Fault* g : failovers) {
+        // Strictly before its own tick: at `at` itself it is the one promoted.
+        if (primary_in(failovers, g->server, g->at - g->lag, g->at - 1) && g->lag > 0) return false;
+        if (primary_before(failovers, g->at) == g->server) return false;
+        for (const Fault* h : failovers) {
+            if (h->old_primary && h->at < g->at && g->at < h->old_primary->until) return false;
+        }
+    }
+    for (const Fault& c : faults) {
+        if (c.kind != FaultKind::replica_link) continue;
+        if (primary_in(failovers, c.server, c.at, c.at)) return false;
+        if (cut_outlives_into_failover(failovers, c)) return false;
     }
     return true;
 }
@@ -195,10 +275,29 @@ std::optional<std::string> option_error(const ExploreOptions& options) {
     if (options.max_delay < 0 || options.max_delay > explore_delay_max)
         return fmt::format("--max-delay: expected 0 to {} ticks (explore_delay_max), found {}", explore_delay_max,
                            options.max_delay);
+    if (options.max_link_cut < 1 || options.max_link_cut > explore_link_cut_max)
+        return fmt::format("--max-link-cut: expected 1 to {} ticks (explore_link_cut_max), found {}",
+                           explore_link_cut_max, options.max_link_cut);
+    if (options.max_lag < 0 || options.max_lag > explore_lag_max)
+        return fmt::format("--max-lag: expected 0 to {} ticks (explore_lag_max), found {}", explore_lag_max,
+                           options.max_lag);
     if (options.max_clock_jump_ms < 0)
         return fmt::format("--max-clock-jump-ms: expected 0 or more, found {}", options.max_clock_jump_ms);
     if (!options.properties.any()) return std::string("no property to check; choose at least one");
     return std::nullopt;
+}
+
+Fault promote_atom(Tick t, std::int32_t server, Tick lag) {
+    Fault f{FaultKind::failover, -1, t, 0, {}, {}};
+    f.server = server;
+    f.lag = lag;
+    return f;
+}
+
+Fault link_cut_atom(Tick t, std::int32_t server, Tick ticks) {
+    Fault f{FaultKind::replica_link, -1, t, ticks, {}, {}};
+    f.server = server;
+    return f;
 }
 
 // The single faults that start at tick t, in the search's order, less those
@@ -231,6 +330,12 @@ void atoms_at(Tick t, const Scenario& base, const ExploreOptions& options, std::
     for (NodeIndex n = 0; n < nodes && k.crash; ++n) add(Fault{FaultKind::crash, n, t, 0, {}, {}});
     if (k.failover_leases) add(Fault{FaultKind::failover, -1, t, 0, {}, FailoverLoss::leases});
     if (k.failover_all) add(Fault{FaultKind::failover, -1, t, 0, {}, FailoverLoss::all});
+    // Promotions of any server (which one is a replica then depends on the
+    // schedule's earlier failovers: roles_valid), lagging 0 … max_lag, at most t.
+    const std::int32_t servers = base.lock.replication.replicas + 1;
+    for (std::int32_t server = 0; server < servers && k.failover_promote; ++server) {
+        for (Tick lag = 0; lag <= std::min(options.max_lag, t); ++lag) add(promote_atom(t, server, lag));
+    }
     // The store's clock, on a grid of whole ticks, back (most first) then forward.
     const std::int64_t steps = options.max_clock_jump_ms / base.tick_ms;
     for (std::int64_t i = steps; i >= 1 && k.clock_jump_back; --i) {
@@ -248,12 +353,21 @@ void atoms_at(Tick t, const Scenario& base, const ExploreOptions& options, std::
                 add(Fault{FaultKind::delay, n, t, 1, {}, {}, 0, link, e});
         }
     }
+    // Cuts of one server's link (the canonical order puts the length before the server).
+    for (Tick d = 1; d <= options.max_link_cut && k.replica_link; ++d) {
+        for (std::int32_t server = 0; server < servers; ++server) add(link_cut_atom(t, server, d));
+    }
 }
 
 // Delays and clock jumps only with a budget for them: without one, the menu's
-// default ("all") means the kinds of the search before they existed.
-FaultMenu effective_kinds(const ExploreOptions& options) {
+// default ("all") means the kinds of the search before they existed. The
+// replication kinds only with replicas, and then no failover that loses.
+FaultMenu effective_kinds(const ExploreOptions& options, std::int32_t replicas) {
     FaultMenu k = options.kinds;
+    // With replicas a failover always promotes (model.md §17.3 rule 5);
+    // without them there is nothing to cut or promote.
+    if (replicas > 0) k.failover_leases = k.failover_all = false;
+    if (replicas == 0) k.replica_link = k.failover_promote = false;
     if (options.max_delay == 0) k.delay_request = k.delay_reply = k.delay_write = false;
     if (options.max_clock_jump_ms == 0) k.clock_jump_forward = k.clock_jump_back = false;
     return k;
@@ -279,8 +393,8 @@ std::optional<std::string> clock_jump_error(const ExploreOptions& options, std::
 
 // How many single faults the budget asks for, and the error naming the flags
 // to lower when that is too many.
-std::optional<std::string> atoms_error(const ExploreOptions& options, std::int64_t nodes, Tick max_tick,
-                                       std::int64_t tick_ms, std::int64_t& estimate) {
+std::optional<std::string> atoms_error(const ExploreOptions& options, std::int64_t nodes, std::int64_t servers,
+                                       Tick max_tick, std::int64_t tick_ms, std::int64_t& estimate) {
     const FaultMenu& k = options.kinds;
     const std::int64_t partition_modes = (k.partition_drop_requests ? 1 : 0) + (k.partition_drop_replies ? 1 : 0);
     const std::int64_t links = (k.delay_request ? 1 : 0) + (k.delay_reply ? 1 : 0) + (k.delay_write ? 1 : 0);
@@ -289,8 +403,11 @@ std::optional<std::string> atoms_error(const ExploreOptions& options, std::int64
     const std::int64_t jumps =
         ((k.clock_jump_forward ? 1 : 0) + (k.clock_jump_back ? 1 : 0)) * (options.max_clock_jump_ms / tick_ms);
     const std::int64_t delays = nodes * links * options.max_delay;
-    const std::int64_t per_tick =
-        nodes * per_node + (k.failover_leases ? 1 : 0) + (k.failover_all ? 1 : 0) + jumps + delays;
+    // With replicas: a promotion of each server with each lag, a cut of each server's link of each length.
+    const std::int64_t promotions = k.failover_promote ? servers * (options.max_lag + 1) : 0;
+    const std::int64_t cuts = k.replica_link ? servers * options.max_link_cut : 0;
+    const std::int64_t per_tick = nodes * per_node + (k.failover_leases ? 1 : 0) + (k.failover_all ? 1 : 0) + jumps +
+                                  delays + promotions + cuts;
     estimate = options.max_faults == 0 ? 0 : (max_tick + 1) * per_tick;
     if (estimate <= explore_atoms_max) return std::nullopt;
     std::string of_which, levers = "--max-pause";
@@ -302,6 +419,16 @@ std::optional<std::string> atoms_error(const ExploreOptions& options, std::int64
         of_which += fmt::format(", {} of them clock jumps from --max-clock-jump-ms {}", (max_tick + 1) * jumps,
                                 options.max_clock_jump_ms);
         levers += ", --max-clock-jump-ms";
+    }
+    if (cuts > 0) {
+        of_which += fmt::format(", {} of them link cuts from --max-link-cut {}", (max_tick + 1) * cuts,
+                                options.max_link_cut);
+        levers += ", --max-link-cut";
+    }
+    if (promotions > 0) {
+        of_which += fmt::format(", {} of them promotions from --max-lag {}", (max_tick + 1) * promotions,
+                                options.max_lag);
+        levers += ", --max-lag";
     }
     return fmt::format(
         "budget too large: {} single faults (at most {}){}; lower {} or --max-tick, or choose fewer "
@@ -317,7 +444,7 @@ Result<Explorer, std::string> Explorer::create(const Scenario& base, const Explo
     LS_ASSERT(base.tick_ms > 0);
     if (auto error = clock_jump_error(given, base.tick_ms)) return Err{std::move(*error)};
     ExploreOptions options = given;
-    options.kinds = effective_kinds(given);
+    options.kinds = effective_kinds(given, base.lock.replication.replicas);
     if (options.max_faults > 0 && !options.kinds.any())
         return Err{std::string("no fault kind to add; choose at least one")};
 
@@ -337,7 +464,8 @@ Result<Explorer, std::string> Explorer::create(const Scenario& base, const Explo
     // Faults past a run's end are pruned at once, so a generous margin costs
     // little.
     const Tick stretch = std::max({options.max_pause, options.max_delay,
-                                   options.kinds.clock_jump_back ? options.max_clock_jump_ms / base.tick_ms : 0});
+                                   options.kinds.clock_jump_back ? options.max_clock_jump_ms / base.tick_ms : 0,
+                                   options.kinds.replica_link ? options.max_link_cut : 0});
     const Tick margin = stretch * std::max(options.max_faults, 1);
     ex.max_tick_ = options.max_tick ? *options.max_tick : ex.base_end_tick_ + margin;
     ex.max_tick_ = std::min(ex.max_tick_, base.horizon);
@@ -345,7 +473,7 @@ Result<Explorer, std::string> Explorer::create(const Scenario& base, const Explo
     // Lay out the atoms, refusing a budget too large to hold.
     const auto nodes = static_cast<std::int64_t>(base.candidates.size());
     std::int64_t estimate = 0;
-    if (auto error = atoms_error(options, nodes, ex.max_tick_, base.tick_ms, estimate)) return Err{std::move(*error)};
+    if (auto error = atoms_error(options, nodes, base.lock.replication.replicas + 1, ex.max_tick_, base.tick_ms, estimate)) return Err{std::move(*error)};
     if (options.max_faults > 0) {
         ex.atoms_.reserve(static_cast<std::size_t>(estimate));
         for (Tick t = 0; t <= ex.max_tick_; ++t) atoms_at(t, base, options, ex.atoms_);

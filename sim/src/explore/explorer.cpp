@@ -24,6 +24,18 @@ void report_progress(ExploreControl* control, const SearchStats& before, const S
     control->ticks_done.fetch_add(after.ticks - before.ticks, std::memory_order_relaxed);
 }
 
+bool is_replication(const Fault& f) { return f.kind == FaultKind::replica_link || f.promotes(); }
+
+// The servers' roles allow the base's faults, the schedule's atoms and
+// `extra` together (model.md §17; roles_valid).
+bool schedule_roles_valid(const Scenario& variant, const std::vector<Fault>& table,
+                          const std::vector<std::int32_t>& atoms, const Fault* extra) {
+    std::vector<Fault> faults = variant.faults;
+    for (const std::int32_t a : atoms) faults.push_back(table[static_cast<std::size_t>(a)]);
+    if (extra != nullptr) faults.push_back(*extra);
+    return roles_valid(faults);
+}
+
 }  // namespace
 
 // Scratch space of one evaluation: a scenario to put schedules in, a due
@@ -67,12 +79,16 @@ void Explorer::visit(Worker& w, int level, std::int32_t variant, std::size_t dep
     const std::uint64_t subtree = binomial(after, remaining);
     if (subtree == 0) return;  // not enough later atoms to complete a schedule
     const Fault& f = atoms_[static_cast<std::size_t>(atom)];
-    for (const std::int32_t p : w.prefix) {
-        if (clashes(f, atoms_[static_cast<std::size_t>(p)])) {
-            out.stats.invalid = saturating_add(out.stats.invalid, subtree);
-            out.stats.schedules = saturating_add(out.stats.schedules, subtree);
-            return;
-        }
+    bool valid = true;
+    for (const std::int32_t p : w.prefix) valid = valid && !clashes(f, atoms_[static_cast<std::size_t>(p)]);
+    // Roles depend on every failover at or before f's tick, all in the
+    // prefix or the base (atoms are in tick order).
+    if (valid && is_replication(f))
+        valid = schedule_roles_valid(variants_[static_cast<std::size_t>(variant)], atoms_, w.prefix, &f);
+    if (!valid) {
+        out.stats.invalid = saturating_add(out.stats.invalid, subtree);
+        out.stats.schedules = saturating_add(out.stats.schedules, subtree);
+        return;
     }
     if (options_.prune && !relevant(f, table)) {
         out.stats.pruned = saturating_add(out.stats.pruned, subtree);
@@ -167,6 +183,21 @@ Fault Explorer::draw_delay(SplitMix64& rng, Tick at, std::uint64_t nodes) const 
     return f;
 }
 
+// A cut of one server's link of 1 … max_link_cut ticks, or a promotion of
+// one server lagging 0 … max_lag ticks (at most `at`), at tick `at`.
+Fault Explorer::draw_replication(SplitMix64& rng, Tick at, bool cut) const {
+    const auto servers = static_cast<std::uint64_t>(variants_.front().lock.replication.replicas + 1);
+    Fault f{cut ? FaultKind::replica_link : FaultKind::failover, -1, at, 0, {}, {}};
+    f.server = static_cast<std::int32_t>(rng.next() % servers);
+    if (cut) {
+        f.ticks = static_cast<Tick>(1 + rng.next() % static_cast<std::uint64_t>(options_.max_link_cut));
+    } else {
+        const Tick lags = std::min(options_.max_lag, at) + 1;
+        f.lag = static_cast<Tick>(rng.next() % static_cast<std::uint64_t>(lags));
+    }
+    return f;
+}
+
 Schedule Explorer::draw(std::uint64_t seed, std::uint64_t index) const {
     // Draw `index` gets its own generator, seeded from the index-th output of
     // the seed's stream: any range of draws can be evaluated on its own.
@@ -187,6 +218,8 @@ Schedule Explorer::draw(std::uint64_t seed, std::uint64_t index) const {
     if (k.failover_leases || k.failover_all) classes.push_back(3);
     if (k.clock_jumps()) classes.push_back(4);  // only with a budget for them (Explorer::create)
     if (k.delays()) classes.push_back(5);
+    if (k.replica_link) classes.push_back(6);  // only with replicas (Explorer::create)
+    if (k.failover_promote) classes.push_back(7);
     const auto nodes = static_cast<std::uint64_t>(variants_.front().candidates.size());
     const auto ticks = static_cast<std::uint64_t>(max_tick_ + 1);
     const auto durations = static_cast<std::uint64_t>(options_.max_pause);
@@ -215,6 +248,8 @@ Schedule Explorer::draw(std::uint64_t seed, std::uint64_t index) const {
                 break;
             case 4: f = draw_clock_jump(rng, f.at); break;
             case 5: f = draw_delay(rng, f.at, nodes); break;
+            case 6: f = draw_replication(rng, f.at, true); break;
+            case 7: f = draw_replication(rng, f.at, false); break;
             default:
                 f.kind = FaultKind::failover;
                 f.node = -1;
@@ -231,6 +266,7 @@ Schedule Explorer::draw(std::uint64_t seed, std::uint64_t index) const {
         if (std::find(s.atoms.begin(), s.atoms.end(), index_of) != s.atoms.end()) continue;
         bool ok = true;
         for (const std::int32_t a : s.atoms) ok = ok && !clashes(f, atoms_[static_cast<std::size_t>(a)]);
+        if (ok && is_replication(f)) ok = schedule_roles_valid(variant(s.variant), atoms_, s.atoms, &f);
         if (ok) s.atoms.push_back(index_of);
     }
     std::sort(s.atoms.begin(), s.atoms.end());

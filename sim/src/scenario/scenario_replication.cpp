@@ -148,14 +148,18 @@ void check_failover_order(const Scenario& s, const std::vector<std::size_t>& fai
         fail(path + "/promote",
              fmt::format("server {} is the primary at tick {}; promote names a replica", f.server, f.at));
     if (f.lag > 0) {
+        // The first tick of at - lag … at - 1 at which the promoted server was the primary, if any.
         const Tick cut = f.at - f.lag;
-        bool was_primary = primary_at(s, failovers, cut, false) == f.server;
-        for (std::size_t j = 0; j < k; ++j)
-            was_primary = was_primary || (s.faults[failovers[j]].at > cut && s.faults[failovers[j]].server == f.server);
-        if (was_primary)
-            fail(path + "/lag", fmt::format("lag {} cuts server {}'s link at tick {}, but it is the primary at "
-                                            "some tick of {} … {}; its link must be cut while it is a replica",
-                                            f.lag, f.server, cut, cut, f.at - 1));
+        Tick was_primary = primary_at(s, failovers, cut, false) == f.server ? cut : tick_none;
+        for (std::size_t j = 0; j < k && was_primary == tick_none; ++j) {
+            const Fault& g = s.faults[failovers[j]];
+            if (g.at > cut && g.server == f.server) was_primary = g.at;
+        }
+        if (was_primary != tick_none)
+            fail(path + "/lag", fmt::format("lag {} cuts server {}'s link at tick {}, but server {} is the primary at "
+                                            "tick {}; a lag cuts the link of a replica, so it reaches back at most "
+                                            "to when server {} became one",
+                                            f.lag, f.server, cut, f.server, was_primary, f.server));
     }
     if (f.old_primary && k + 1 < failovers.size() && f.old_primary->until > s.faults[failovers[k + 1]].at)
         fail(path + "/old_primary/until",

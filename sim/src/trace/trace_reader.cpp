@@ -27,7 +27,8 @@ struct LineError {
 };
 
 // Expects exactly these keys, in this order.
-std::optional<LineError> check_keys(const ordered_json& j, std::initializer_list<const char*> keys) {
+template <class Keys>
+std::optional<LineError> check_keys_in(const ordered_json& j, const Keys& keys) {
     if (!j.is_object()) return LineError{"expected a JSON object"};
     auto it = j.begin();
     for (const char* key : keys) {
@@ -37,6 +38,9 @@ std::optional<LineError> check_keys(const ordered_json& j, std::initializer_list
     }
     if (it != j.end()) return LineError{fmt::format("unexpected key \"{}\"", it.key())};
     return std::nullopt;
+}
+std::optional<LineError> check_keys(const ordered_json& j, std::initializer_list<const char*> keys) {
+    return check_keys_in(j, keys);
 }
 
 // An integer in [lo, hi], checked before it is narrowed to T: a slot of 2^32
@@ -125,8 +129,9 @@ std::optional<std::string> line_shape_error(std::string_view line) {
     return std::nullopt;
 }
 
-// The format a file was written in (model.md §12.1 item 4): 1 has neither
-// the three safety counters nor their detail words.
+// The format a file was written in (model.md §12.1 items 4 and 5): 1 has
+// neither the three safety counters nor their detail words; 3 adds to 2 what
+// a store with replicas writes (§17.7).
 using FormatVersion = int;
 
 std::optional<LineError> read_header(const ordered_json& j, TraceHeader& h, FormatVersion& version) {
@@ -137,10 +142,13 @@ std::optional<LineError> read_header(const ordered_json& j, TraceHeader& h, Form
         version = 1;
     } else if (j["format"] == trace_format) {
         version = 2;
+    } else if (j["format"] == trace_format_3) {
+        version = 3;
     } else {
-        return LineError{
-            fmt::format("unsupported format; expected \"{}\" (or the older \"{}\")", trace_format, trace_format_1)};
+        return LineError{fmt::format("unsupported format; expected \"{}\", \"{}\" (or the older \"{}\")", trace_format,
+                                     trace_format_3, trace_format_1)};
     }
+    h.format = version == 3 ? 3 : 2;  // a /1 file's events are /2 events
     bool null = false;
     if (auto e = get_string(j, "scenario", h.scenario, false, limits::name_length_max)) return e;
     if (!j["seed"].is_number_unsigned() && !(j["seed"].is_number_integer() && j["seed"].get<std::int64_t>() >= 0))
@@ -163,11 +171,15 @@ std::optional<LineError> read_header(const ordered_json& j, TraceHeader& h, Form
     return std::nullopt;
 }
 
-// The detail words, for the error that names an unknown one.
-std::string detail_word_list() {
+// A word added with format 3 (model.md §17.7).
+bool is_replica_word(Detail d) { return d == Detail::no_replicas; }
+
+// The detail words of a format, for the error that names an unknown one.
+std::string detail_word_list(int version) {
     std::string out;
     for (std::size_t i = 0; i < detail_words; ++i) {
-        if (i > 0) out += ", ";
+        if (version < 3 && is_replica_word(static_cast<Detail>(i))) continue;
+        if (!out.empty()) out += ", ";
         out += to_string(static_cast<Detail>(i));
     }
     return out;
@@ -211,6 +223,23 @@ std::optional<LineError> read_clock_ms(std::string_view text, Event& e) {
     return std::nullopt;
 }
 
+// The replicas a wait counted (model.md §17.6): a whole number from 0 to
+// replicas_max, in canonical decimal, written even when 0.
+std::optional<LineError> read_wait_count(std::string_view text, Event& e) {
+    std::int64_t n = 0;
+    bool ok = !text.empty() && text.size() <= 2 && (text[0] != '0' || text.size() == 1);
+    for (const char c : text) {
+        if (c < '0' || c > '9') ok = false;
+        if (ok) n = n * 10 + (c - '0');
+    }
+    if (!ok || n > limits::replicas_max)
+        return LineError{fmt::format(
+            "\"detail\" of wait is \"{}\"; expected how many replicas acknowledged, a whole number from 0 to {}",
+            text, limits::replicas_max)};
+    e.overlap_count = n;
+    return std::nullopt;
+}
+
 // A word added with format 2 (model.md §9.6-§9.8).
 bool is_safety_mark(Detail d) {
     return d == Detail::stale_after_successor || d == Detail::holder_rejected || d == Detail::fencing_duplicate;
@@ -220,6 +249,7 @@ bool is_safety_mark(Detail d) {
 // named node on validate, else detail words joined by commas in their fixed
 // order, each known and none twice.
 std::optional<LineError> read_detail(std::string text, Event& e, FormatVersion version) {
+    if (e.op == EventOp::wait) return read_wait_count(text, e);
     if (text.empty()) return std::nullopt;
     if (e.op == EventOp::overlap_begin) return read_overlap_count(text, e);
     if (e.op == EventOp::clock_jump) return read_clock_ms(text, e);
@@ -236,14 +266,18 @@ std::optional<LineError> read_detail(std::string text, Event& e, FormatVersion v
         if (!d)
             return LineError{
                 fmt::format("\"detail\" has the unknown word \"{}\"; expected words of: {} (joined by commas)", word,
-                            detail_word_list())};
+                            detail_word_list(version))};
         if (static_cast<int>(*d) <= last)
             return LineError{
                 fmt::format("\"detail\" is \"{}\"; expected each word once, in the order {} (model.md §12.3)", text,
-                            detail_word_list())};
+                            detail_word_list(version))};
         if (version == 1 && is_safety_mark(*d))
             return LineError{
                 fmt::format("\"detail\" has the word \"{}\", which format \"{}\" does not have", word, trace_format_1)};
+        if (version < 3 && is_replica_word(*d))
+            return LineError{fmt::format("\"detail\" has the word \"{}\", which format \"{}\" does not have (a store "
+                                         "with replicas writes \"{}\", model.md §17.7)",
+                                         word, version == 1 ? trace_format_1 : trace_format, trace_format_3)};
         last = static_cast<int>(*d);
         e.details.add(*d);
         if (comma == std::string_view::npos) return std::nullopt;
@@ -280,23 +314,46 @@ std::optional<LineError> read_message_times(const ordered_json& j, Event& e) {
     return std::nullopt;
 }
 
+// What format 3 adds (model.md §17.7): its ops and outcomes are refused in
+// an older file, naming the line and what that format lacks.
+std::optional<LineError> only_in_format_3(FormatVersion version, const char* what, std::string_view word) {
+    if (version >= 3) return std::nullopt;
+    return LineError{fmt::format("{} \"{}\" is not in format \"{}\"; a store with replicas writes \"{}\" (model.md "
+                                 "§17.7)",
+                                 what, word, version == 1 ? trace_format_1 : trace_format, trace_format_3)};
+}
+bool is_replica_op(EventOp op) { return op == EventOp::link_cut || op == EventOp::link_restored || op == EventOp::wait; }
+bool is_replica_outcome(Outcome o) { return o == Outcome::synced || o == Outcome::not_synced; }
+
+// The optional trailing key "server" (model.md §17.7), format 3 only: a
+// server's number on a link edge, a promoting failover, a wait, and the
+// calls and expiries an old primary answered in split brain.
+std::optional<LineError> read_server(const ordered_json& j, Event& e, FormatVersion version) {
+    if (!j.contains("server")) return std::nullopt;
+    if (auto err = only_in_format_3(version, "the key", "server")) return err;
+    const bool check = e.op == EventOp::validate && e.phase == Phase::work;
+    const bool allowed = e.op == EventOp::link_cut || e.op == EventOp::link_restored || e.op == EventOp::failover ||
+                         e.op == EventOp::acquire || e.op == EventOp::extend || e.op == EventOp::release ||
+                         e.op == EventOp::expire || e.op == EventOp::wait || check;
+    if (!allowed)
+        return LineError{fmt::format("\"server\" on a {} event; only on link_cut, link_restored, failover, acquire, "
+                                     "extend, release, expire, wait and a node's own validate (model.md §17.7)",
+                                     to_string(e.op))};
+    bool null = false;
+    std::int32_t server = 0;
+    if (auto err = get_int(j, "server", server, false, null, 0, limits::replicas_max)) return err;
+    e.server = server;
+    return std::nullopt;
+}
+
 std::optional<LineError> read_event(const ordered_json& j, Event& e, FormatVersion version) {
-    const bool has_sent = j.is_object() && j.contains("sent");
-    const bool has_applied = j.is_object() && j.contains("applied");
-    std::initializer_list<const char*> keys = {"type",    "tick", "seq", "phase",   "node",   "run",  "op",     "token",
-                                               "fencing", "slot", "ttl", "outcome", "detail", "sent", "applied"};
-    std::initializer_list<const char*> keys_sent = {"type",  "tick",    "seq",  "phase", "node",    "run",    "op",
-                                                    "token", "fencing", "slot", "ttl",   "outcome", "detail", "sent"};
-    std::initializer_list<const char*> keys_applied = {"type", "tick",    "seq",    "phase",   "node",
-                                                       "run",  "op",      "token",  "fencing", "slot",
-                                                       "ttl",  "outcome", "detail", "applied"};
-    std::initializer_list<const char*> keys_plain = {"type",  "tick",    "seq",  "phase", "node",    "run",   "op",
-                                                     "token", "fencing", "slot", "ttl",   "outcome", "detail"};
-    if (auto err = check_keys(j, has_sent && has_applied ? keys
-                                 : has_sent              ? keys_sent
-                                 : has_applied           ? keys_applied
-                                                         : keys_plain))
-        return err;
+    // The keys of §12.1 in order, then the optional trailing ones present, in their order.
+    std::vector<const char*> keys = {"type",    "tick", "seq", "phase",   "node",  "run", "op",
+                                     "token",   "fencing", "slot", "ttl", "outcome", "detail"};
+    for (const char* key : {"sent", "applied", "server"}) {
+        if (j.is_object() && j.contains(key)) keys.push_back(key);
+    }
+    if (auto err = check_keys_in(j, keys)) return err;
     bool null = false;
     if (auto err = get_int(j, "tick", e.tick, false, null, 0, limits::horizon_max)) return err;
     if (auto err = get_int(j, "seq", e.seq, false, null, 0, limits::trace_events_max - 1)) return err;
@@ -312,6 +369,9 @@ std::optional<LineError> read_event(const ordered_json& j, Event& e, FormatVersi
     auto op = op_from_string(s);
     if (!op) return LineError{fmt::format("unknown op \"{}\"", s)};
     e.op = *op;
+    if (is_replica_op(e.op)) {
+        if (auto err = only_in_format_3(version, "op", s)) return err;
+    }
     if (auto err = get_string(j, "token", e.token, true, limits::token_length_max)) return err;
     Fencing fencing = 0;
     if (auto err = get_int(j, "fencing", fencing, true, null, 1, limits::fencing_max)) return err;
@@ -329,10 +389,14 @@ std::optional<LineError> read_event(const ordered_json& j, Event& e, FormatVersi
         auto outcome = outcome_from_string(s);
         if (!outcome) return LineError{fmt::format("unknown outcome \"{}\"", s)};
         e.outcome = *outcome;
+        if (is_replica_outcome(e.outcome)) {
+            if (auto err = only_in_format_3(version, "outcome", s)) return err;
+        }
     }
     if (auto err = get_string(j, "detail", s, true, limits::detail_length_max)) return err;
     if (auto err = read_detail(std::move(s), e, version)) return err;
-    return read_message_times(j, e);
+    if (auto err = read_message_times(j, e)) return err;
+    return read_server(j, e, version);
 }
 
 std::optional<LineError> read_violations(const ordered_json& v, Violations& out, FormatVersion version) {

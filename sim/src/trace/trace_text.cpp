@@ -15,9 +15,44 @@ std::string short_token(const std::string& token) {
     return token.substr(0, 7) + "…";
 }
 
+// "1 replica", "2 replicas".
+std::string replicas_words(std::int64_t n) { return fmt::format("{} replica{}", n, n == 1 ? "" : "s"); }
+
+// The rows of a store with replicas (model.md §17.7): link edges, a
+// promoting failover, WAIT's answer.
+std::string replica_words(const Event& e) {
+    const std::int32_t server = e.server.value_or(0);
+    switch (e.op) {
+        case EventOp::link_cut: return fmt::format("link to replica {} cut", server);
+        case EventOp::link_restored: return fmt::format("link to replica {} restored: it resynchronises", server);
+        case EventOp::failover:
+            return e.fencing ? fmt::format("failover: server {} promoted, counter {}", server, *e.fencing)
+                             : fmt::format("failover: server {} promoted, no number issued yet", server);
+        case EventOp::wait:
+            return e.outcome == Outcome::synced
+                       ? fmt::format("WAIT: {} acknowledged, enough", replicas_words(e.overlap_count))
+                       : fmt::format("WAIT: {} acknowledged, too few: the lock is released",
+                                     replicas_words(e.overlap_count));
+        default: return "";
+    }
+}
+
+// A call a primary refused for want of good replicas (-NOREPLICAS, model.md §17.4).
+std::string no_replicas_words(const Event& e) {
+    switch (e.op) {
+        case EventOp::acquire: return "error: NOREPLICAS, too few good replicas";
+        case EventOp::extend: return "error: NOREPLICAS, too few good replicas: watchdog stops";
+        default: return "error: NOREPLICAS, too few good replicas: record left to expire";
+    }
+}
+
 // The Outcome column in words, with a leading "!" on anything a reader must
 // not miss: stale holders, rejected releases and writes, violations.
 std::string outcome_words(const Event& e) {
+    if (e.outcome == Outcome::error && e.details.has(Detail::no_replicas)) return no_replicas_words(e);
+    if (e.op == EventOp::link_cut || e.op == EventOp::link_restored || e.op == EventOp::wait ||
+        (e.op == EventOp::failover && e.server))
+        return replica_words(e);
     const std::string slot = e.slot ? fmt::format(" slot {}", *e.slot) : "";
     switch (e.op) {
         case EventOp::pause: return "paused (stop-the-world)";
@@ -69,6 +104,9 @@ std::string outcome_words(const Event& e) {
         case EventOp::validate: return fmt::format("validate({}): {}", e.named_node, to_string(e.outcome));
         case EventOp::overlap_begin: return fmt::format("! OVERLAP: {} nodes executing", e.overlap_count);
         case EventOp::overlap_end: return "overlap ends";
+        case EventOp::link_cut:
+        case EventOp::link_restored:
+        case EventOp::wait: return replica_words(e);
     }
     return "";
 }
@@ -87,6 +125,15 @@ std::string wire_words(const Event& e) {
     return out + ")";
 }
 
+// The server that answered (model.md §17.7): " (server 0)" on the events of
+// an old primary in split brain; link edges and a failover name theirs in
+// their words already. A row without `server` is unchanged.
+std::string server_words(const Event& e) {
+    if (!e.server || e.op == EventOp::link_cut || e.op == EventOp::link_restored || e.op == EventOp::failover)
+        return "";
+    return fmt::format(" (server {})", *e.server);
+}
+
 }  // namespace
 
 std::string text_table_header() {
@@ -98,9 +145,9 @@ std::string text_row(const Event& e) {
     std::optional<std::int64_t> fencing, ttl;
     if (e.fencing) fencing = *e.fencing;
     if (e.ttl) ttl = *e.ttl;
-    return fmt::format("{:>5}  {:<12} {:<13} {:<9} {:>7} {:>4}  {}{}", e.tick, e.node.empty() ? "-" : e.node,
+    return fmt::format("{:>5}  {:<12} {:<13} {:<9} {:>7} {:>4}  {}{}{}", e.tick, e.node.empty() ? "-" : e.node,
                        to_string(e.op), e.token.empty() ? "-" : short_token(e.token), or_dash(fencing), or_dash(ttl),
-                       outcome_words(e), wire_words(e));
+                       outcome_words(e), wire_words(e), server_words(e));
 }
 
 bool text_marked(const Event& e) { return outcome_words(e).find('!') != std::string::npos; }

@@ -376,7 +376,9 @@ TEST(Explorer, OptionsAreChecked) {
     EXPECT_EQ(to_string(parse_fault_kinds("pause, failover:all").value()), "pause,failover:all");
     // "all" names delays and clock jumps too; the explorer adds them only
     // with their budget (explore_wire_test.cpp).
-    EXPECT_EQ(to_string(parse_fault_kinds("all").value()), "pause,partition,crash,failover,delay,clock_jump");
+    EXPECT_EQ(to_string(parse_fault_kinds("all").value()),
+              "pause,partition,crash,failover,delay,clock_jump,replica_link");
+    EXPECT_EQ(to_string(parse_fault_kinds("failover:promote,replica_link").value()), "failover:promote,replica_link");
     EXPECT_EQ(to_string(parse_fault_kinds("delay:reply,clock_jump:back").value()), "delay:reply,clock_jump:back");
     EXPECT_FALSE(parse_fault_kinds("gc").ok());
     const Scenario base = preset("contention");

@@ -117,6 +117,13 @@ TEST(ScenarioReplication, LagReachesBackWhileAReplica) {
                          {"cuts server 0's link at tick 2", "primary"}));
     back["lag"] = 5;  // cut at 3, when server 1 took over: server 0 is a replica from then on
     EXPECT_TRUE(accepted(with_faults(replicated(), {failover(3, 1), back})));
+    // Primary in between: server 1 from tick 3 to 5, then a replica of server 2, promoted again at 10.
+    json again = failover(10, 1);
+    again["lag"] = 8;
+    EXPECT_TRUE(rejected(with_faults(replicated(), {failover(3, 1), failover(6, 2), again}), "/faults/2/lag",
+                         {"cuts server 1's link at tick 2, but server 1 is the primary at tick 3"}));
+    again["lag"] = 4;
+    EXPECT_TRUE(accepted(with_faults(replicated(), {failover(3, 1), failover(6, 2), again})));
 }
 
 TEST(ScenarioReplication, LinkCutsOfOneServerMustNotOverlap) {

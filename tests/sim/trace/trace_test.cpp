@@ -391,10 +391,10 @@ TEST(TraceFormat, ReadsFormat1) {
     std::string v2_without = v1;
     v2_without.replace(v2_without.find("/1"), 2, "/2");
     EXPECT_NE(error_of(v2_without).find("in \"violations\""), std::string::npos);
-    std::string v3 = v2;
-    v3.replace(v3.find("/2"), 2, "/3");
-    EXPECT_NE(error_of(v3).find("unsupported format; expected \"leasescope-trace/2\" (or the older "
-                                "\"leasescope-trace/1\")"),
+    std::string v4 = v2;
+    v4.replace(v4.find("/2"), 2, "/4");
+    EXPECT_NE(error_of(v4).find("unsupported format; expected \"leasescope-trace/2\", \"leasescope-trace/3\" (or "
+                                "the older \"leasescope-trace/1\")"),
               std::string::npos);
 
     // A format-1 file cannot hold a word format 2 added.

@@ -32,6 +32,8 @@ using limits::explore_clock_jump_steps_max;
 using limits::explore_delay_max;
 using limits::explore_draws_max;
 using limits::explore_faults_max;
+using limits::explore_lag_max;
+using limits::explore_link_cut_max;
 using limits::explore_pause_max;
 using limits::explore_shards_max;
 using limits::explore_shuffles_max;
@@ -60,7 +62,11 @@ std::string to_string(const Properties& properties);  // comma-separated, in the
 
 // The fault kinds the explorer may add. Delays and clock jumps are added
 // only when their budget is given (ExploreOptions::max_delay,
-// max_clock_jump_ms); Explorer::create turns them off otherwise.
+// max_clock_jump_ms); Explorer::create turns them off otherwise. The
+// replication kinds (model.md §17) only for a store with replicas, where a
+// failover always promotes (§17.3 rule 5): Explorer::create turns
+// replica_link and failover_promote off without replicas, and
+// failover_leases and failover_all off with them.
 struct FaultMenu {
     bool pause = true;
     bool partition_drop_requests = true;
@@ -73,20 +79,23 @@ struct FaultMenu {
     bool delay_write = true;
     bool clock_jump_forward = true;  // the store's clock (model.md §7.5)
     bool clock_jump_back = true;
+    bool replica_link = true;      // a cut of one replica's link (model.md §17.2)
+    bool failover_promote = true;  // a failover promoting a replica, with a lag (§17.3)
     bool delays() const { return delay_request || delay_reply || delay_write; }
     bool clock_jumps() const { return clock_jump_forward || clock_jump_back; }
     bool any() const {
         return pause || partition_drop_requests || partition_drop_replies || crash || failover_leases || failover_all ||
-               delays() || clock_jumps();
+               delays() || clock_jumps() || replica_link || failover_promote;
     }
     static FaultMenu none() {
-        return FaultMenu{false, false, false, false, false, false, false, false, false, false, false};
+        return FaultMenu{false, false, false, false, false, false, false, false, false, false, false, false, false};
     }
 };
-// "pause,partition,crash,failover,delay,clock_jump"; a kind may be narrowed
-// with a colon: partition:drop_requests, partition:drop_replies,
-// failover:leases, failover:all, delay:request, delay:reply, delay:write,
-// clock_jump:forward, clock_jump:back. "all" is everything.
+// "pause,partition,crash,failover,delay,clock_jump,replica_link"; a kind may
+// be narrowed with a colon: partition:drop_requests, partition:drop_replies,
+// failover:leases, failover:all, failover:promote, delay:request,
+// delay:reply, delay:write, clock_jump:forward, clock_jump:back. "all" is
+// everything.
 Result<FaultMenu, std::string> parse_fault_kinds(std::string_view text);
 std::string to_string(const FaultMenu& menu);
 
@@ -100,10 +109,15 @@ struct ExploreOptions {
     // Jumps of the store's clock (model.md §7.5) of ±tick_ms, ±2·tick_ms, …
     // up to this many milliseconds (whole ticks). 0: no clock jumps.
     std::int64_t max_clock_jump_ms = 0;
+    // With replicas (model.md §17): cuts of a replica's link last 1 …
+    // max_link_cut ticks, and a promoting failover lags 0 … max_lag ticks
+    // (at most its tick). Unused without replicas.
+    Tick max_link_cut = 8;
+    Tick max_lag = 2;
     // Faults start at ticks 0 … max_tick. Default: the base's end tick plus
-    // max(max_pause, max_delay, the longest jump in ticks) · max_faults
-    // (added pauses and delays can stretch the run that long), capped at the
-    // horizon.
+    // max(max_pause, max_delay, the longest jump in ticks, max_link_cut when
+    // links are cut) · max_faults (added pauses, delays and cuts can stretch
+    // the run that long), capped at the horizon.
     std::optional<Tick> max_tick;
     // Besides the base's own order, try order = "shuffled" with seeds
     // base.seed + 1 … base.seed + shuffles.
@@ -178,8 +192,8 @@ public:
     Tick max_tick() const { return max_tick_; }
     // Every fault the budget allows, valid beside the base's own faults, in
     // canonical order: tick, kind (pause, partition, crash, failover,
-    // clock_jump, delay), node, duration, mode, loss, milliseconds, link,
-    // extra ticks. Left out: a pause or partition ending exactly where one
+    // clock_jump, delay, replica_link), node, duration, mode, loss,
+    // milliseconds, link, extra ticks, server, lag. Left out: a pause or partition ending exactly where one
     // of the base's own (same node, same kind) starts, since the scheduler
     // would let its end cancel the base's fault.
     const std::vector<Fault>& atoms() const { return atoms_; }
@@ -238,6 +252,7 @@ private:
     Verdict run_faults(const Scenario& scenario) const;
     Fault draw_clock_jump(SplitMix64& rng, Tick at) const;
     Fault draw_delay(SplitMix64& rng, Tick at, std::uint64_t nodes) const;
+    Fault draw_replication(SplitMix64& rng, Tick at, bool cut) const;
     void consider(const Schedule& schedule, const Verdict& verdict, std::uint64_t draw, ChunkResult& out) const;
 
     ExploreOptions options_;

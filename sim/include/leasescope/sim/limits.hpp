@@ -95,6 +95,11 @@ inline constexpr Tick explore_pause_max = 1'000;
 // (--max-clock-jump-ms / tick_ms).
 inline constexpr Tick explore_delay_max = 1'000;
 inline constexpr std::int64_t explore_clock_jump_steps_max = 1'000;
+// With replicas (model.md §17): the explorer's cuts of a replica's link last
+// at most this many ticks (--max-link-cut), and a promoting failover's lag is
+// at most this many ticks (--max-lag).
+inline constexpr Tick explore_link_cut_max = 1'000;
+inline constexpr Tick explore_lag_max = 1'000;
 inline constexpr int explore_shuffles_max = 1'000;
 inline constexpr std::int64_t explore_atoms_max = 2'000'000;
 inline constexpr std::uint64_t explore_draws_max = 1'000'000'000'000;
