@@ -23,6 +23,25 @@ if [ -n "$replicas" ] && [ "$replicas" -gt 0 ]; then
     exit 1
   fi
   for ((i = 0; i < replicas; i++)); do replica_args+=(--replica "${replica_urls[$i]}"); done
+  # Live mode refuses a primary with replicas it was not given (they would
+  # count for WAIT): the test's other replicas are detached for the run and
+  # re-attached after it, waiting until they are linked again.
+  primary_port=${LEASESCOPE_REDIS_URL##*:}; primary_port=${primary_port%%/*}
+  extra_ports=()
+  for ((i = replicas; i < ${#replica_urls[@]}; i++)); do
+    p=${replica_urls[$i]##*:}; extra_ports+=("${p%%/*}")
+  done
+  reattach() {
+    for p in "${extra_ports[@]}"; do
+      redis-cli -p "$p" replicaof 127.0.0.1 "$primary_port" >/dev/null
+      for _ in $(seq 1 100); do
+        redis-cli -p "$p" info replication | grep -q '^master_link_status:up' && break
+        sleep 0.05
+      done
+    done
+  }
+  trap reattach EXIT
+  for p in "${extra_ports[@]}"; do redis-cli -p "$p" replicaof no one >/dev/null; done
   replica_args+=(--allow-failover)
   tick_ms=100
   # Split brain with min_replicas_to_write cannot be made on one machine: refused (exit 2).

@@ -54,6 +54,7 @@ refuse "a malformed --replica" 2 "--replica" "$link" --redis "$primary" --replic
 lone_port=$(free_port)
 start_redis "$lone_port"
 refuse "a --replica that is not a replica of --redis" 3 "is not a replica of" "$link" --redis "$primary" --replica "redis://127.0.0.1:$lone_port" --replica "${replicas[1]}" --allow-failover
+refuse "a replica of the primary left out" 3 "replica\(s\) online but 1 --replica" "$dir/../replication-one/one-replica.json" --redis "$primary" --replica "${replicas[0]}" --allow-failover
 refuse "a --replica given as --redis" 3 "is not a primary" "$link" --redis "${replicas[0]}" --replica "$primary" --replica "${replicas[1]}" --allow-failover
 
 # SIGTERM in the middle of a run that cut a link and set min-replicas-to-write:

@@ -105,6 +105,18 @@ bool attach_replicas(redis::RedisStore& store, const LiveOptions& options, Found
         }
         return false;
     }
+    // A replica not named would count for WAIT and min-replicas-to-write.
+    auto online = redis::online_replicas(store.server(0));
+    if (!online.ok() || online.value() != store.server_count() - 1) {
+        report.backend_error =
+            !online.ok() ? online.error()
+                         : StoreError{store.server(0).where() + " has " + std::to_string(online.value()) +
+                                          " replica(s) online but " + std::to_string(store.server_count() - 1) +
+                                          " --replica were given: a replica the run does not know would count for "
+                                          "WAIT and min-replicas-to-write; name every replica of the primary",
+                                      false};
+        return false;
+    }
     for (std::int32_t s = 0; s < store.server_count(); ++s) {
         auto to_write = redis::config_get(store.server(s), "min-replicas-to-write");
         auto max_lag = redis::config_get(store.server(s), "min-replicas-max-lag");
