@@ -8,6 +8,18 @@
 
 namespace leasescope::sim {
 
+// Without a model (live mode) the simulation cannot ask a store whether a
+// link is up; the scenario says it: another replica_link of `server`, or a
+// failover's lag cut, in force at `t` (§17.3: an earlier cut stands).
+static bool cut_by_another(const Scenario& scenario, const Fault& edge, std::int32_t server, Tick t) {
+    for (const Fault& f : scenario.faults) {
+        if (&f == &edge || f.server != server) continue;
+        if (f.kind == FaultKind::replica_link && f.at <= t && t < f.at + f.ticks) return true;
+        if (f.promotes() && f.lag > 0 && f.at - f.lag <= t && t < f.at) return true;
+    }
+    return false;
+}
+
 // One edge of a replica_link or of a promoting failover, in phase 1 (§17.2,
 // §17.3, §17.5). `emitted` false: the edge changes nothing and tells nothing
 // (a lag cut of a link already cut; the end of a cut whose replica was
@@ -22,10 +34,10 @@ void Simulation::replication_edge(Tick t, const Fault& f, EdgeKind kind, Store& 
     if (cut || (f.kind == FaultKind::replica_link && kind == EdgeKind::end)) {
         ModelStore* m = store.model();
         const bool is_primary = f.server == primary_server_ || f.server == old_primary_server_;
-        // Live stores know their links; the model is asked here so that both agree.
-        // Without a model (live mode) the edge is taken as valid: a cut finds
-        // the link up, a restore finds it cut.
-        const bool linked = m == nullptr ? cut : m->server_link(f.server).linked;
+        // The model is asked here; a live run, which has none, reads the
+        // scenario: a restore always ends a cut, a cut may meet an earlier one.
+        const bool linked =
+            m != nullptr ? m->server_link(f.server).linked : cut && !cut_by_another(*scenario_, f, f.server, t);
         if (is_primary || (cut && !linked) || (!cut && linked)) {
             emitted = false;
             return;
