@@ -116,8 +116,9 @@ int live_failure(const live::LiveReport& report) {
     }
     if (report.cancelled) {
         const int signal_number = interrupt_signal.load();
-        fmt::print(stderr, "interrupted ({}) at tick {}; the lock's keys were removed; no trace was written\n",
-                   signal_number == SIGTERM ? "SIGTERM" : "SIGINT", report.trace.summary.end_tick);
+        fmt::print(stderr, "interrupted ({}) at tick {}; the lock's keys were removed{}; no trace was written\n",
+                   signal_number == SIGTERM ? "SIGTERM" : "SIGINT", report.trace.summary.end_tick,
+                   report.replicas > 0 ? ", the replication topology and configs found were restored" : "");
         // As a shell reports a process ended by the signal: 128 + its number.
         return 128 + (signal_number == 0 ? SIGINT : signal_number);
     }

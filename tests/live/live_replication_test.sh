@@ -71,6 +71,8 @@ done
 kill -TERM "$cli_pid"; wait "$cli_pid"; rc=$?
 if [ "$cut_seen" -ne 1 ]; then fail "SIGTERM: the link was not cut when the signal came"
 elif [ $rc -ne 143 ]; then fail "SIGTERM: exit $rc, expected 143: $(cat "${TMPDIR:-/tmp}/l-term.err")"
+elif ! grep -q "the replication topology and configs found were restored" "${TMPDIR:-/tmp}/l-term.err"; then
+  fail "SIGTERM: the message does not say the topology was restored: $(cat "${TMPDIR:-/tmp}/l-term.err")"
 else unchanged "SIGTERM" && pass "SIGTERM mid-run (a link cut, the config set): exit 143, topology, configs and keys as found"
 fi
 

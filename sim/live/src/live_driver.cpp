@@ -365,6 +365,7 @@ LiveReport run_live(const sim::Scenario& original, const LiveOptions& options) {
         open_store(scenario, options, run_id, owner_lease_ms, found, report);
     if (!opened) return report;
     redis::RedisStore& store = *opened;
+    report.replicas = store.server_count() - 1;
 
     OsTokenSource tokens;
     sim::Simulation sim(scenario, &tokens);

@@ -49,6 +49,7 @@ struct LiveReport {
     sim::Trace trace;
     std::int64_t tick_ms = 0;  // the tick length used (the header says it too)
     std::string redis;         // the server, password redacted
+    std::int32_t replicas = 0;  // real replicas the run was given (model.md §13.8)
     bool completed = false;    // ran to the end of the scenario
     bool cancelled = false;
     // Ticks whose commands finished after the tick's deadline (its end less
