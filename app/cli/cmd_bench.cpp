@@ -311,6 +311,10 @@ void add_bench_commands(CLI::App& app, int& exit_code) {
         ->transform(CLI::CheckedTransformer(std::map<std::string, bool>{{"declared", false}, {"shuffled", true}}));
     generate->add_flag_callback(
         "--no-faults", [o] { o->generate.faults = false; }, "Leave out faults");
+    generate->add_flag_callback(
+        "--replication", [o] { o->generate.replication = true; },
+        "A store with 1-2 replicas (model.md §17): cuts of their links, a failover promoting a replica with lag "
+        "0-2, sometimes min_replicas_to_write and wait_replicas");
     generate->callback([o, &exit_code] { exit_code = cmd_generate(o->generate); });
 
     auto* bench =

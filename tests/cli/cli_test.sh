@@ -549,6 +549,43 @@ cli explore scenarios/contention.json --max-clock-jump-ms 20
 expect_rc 2 "explore: a clock-jump grid finer than a tick"
 expect_err "--max-clock-jump-ms: expected 0 or at least one tick (50 ms)" "the bad grid names --max-clock-jump-ms"
 
+# generate --replication: a scenario with replicas that runs (a trace of format /3).
+cli generate --candidates 5 --horizon 200 --seed 3 --replication
+expect_rc 0 "generate --replication"
+expect_out '"store": { "replicas": ' "generate --replication: the store has replicas"
+expect_out '"promote": ' "generate --replication: the failover promotes"
+cp "$WORK/out" "$WORK/replicated.json"
+cli run "$WORK/replicated.json" --format text
+expect_rc 0 "a generated replication scenario runs"
+
+# explore on a store with replicas (docs/explorer.md, With replicas): a
+# lagging promotion issues a number twice; with no lag it takes a cut link.
+cli explore scenarios/failover-fencing-tie.json --set 'faults=[]' --fault-kinds failover:promote \
+  --property fencing_duplicate --jobs 1 --out "$WORK/promote-cx.json"
+expect_rc 1 "explore --fault-kinds failover:promote finds a duplicate number"
+expect_out "fail the store over at tick 1, promoting server 1, 1 tick behind the primary" "explore: the promotion in words"
+expect_out "promotions lagging 0..2 ticks" "explore: the budget line names the lag"
+cli run "$WORK/promote-cx.json" --format text
+expect_out "DUPLICATE FENCING" "the promotion counterexample replays its duplicate"
+cli explore scenarios/failover-fencing-tie.json --set 'faults=[]' --fault-kinds replica_link,failover --max-lag 0 \
+  --property fencing_duplicate --jobs 1 --out "$WORK/cut-cx.json"
+expect_rc 1 "explore --max-lag 0: a cut link and a promotion"
+expect_out "cut the link between the primary and replica server 1 for" "explore: the cut in words"
+cli explore scenarios/failover-fencing-tie.json --set 'faults=[]' --fault-kinds replica_link --max-faults 1 \
+  --property fencing_duplicate --jobs 1 --out "$WORK/none.json"
+expect_rc 0 "explore: a cut link alone issues no number twice"
+expect_out "every schedule with up to 1 added fault of replica_link holds (fencing_duplicate checked)" \
+  "explore: what it proved names the kinds searched"
+cli explore scenarios/failover-fencing-tie.json --fault-kinds failover:leases
+expect_rc 2 "explore: a failover that loses, on a store with replicas"
+expect_err "failover:leases is for a store without replicas" "the kind the store cannot have is named"
+cli explore scenarios/contention.json --fault-kinds replica_link
+expect_rc 2 "explore: replica_link without replicas"
+expect_err "replica_link needs a store with replicas" "the kind the store cannot have is named"
+cli explore scenarios/failover-fencing-tie.json --set horizon=100000 --max-tick 90000 --max-link-cut 100
+expect_rc 2 "explore: a link-cut grid too large"
+expect_err "of them link cuts from --max-link-cut 100" "the too-large grid names --max-link-cut"
+
 cli bench --quick --candidates 10 --horizon 1000 --format json
 expect_rc 0 "bench --format json"
 check_that "bench --format json: one document with the figures" python3 -c "

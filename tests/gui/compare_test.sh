@@ -17,6 +17,8 @@ pairs=(
   "gc-pause gc-pause-fencing gc-pause-no-fencing -"
   "failover failover-lost-lock failover-fencing-regressed -"
   "expiry-autoextend expiry-takeover expiry-takeover defaults.auto_extend=true"
+  "replica-wait failover-fencing-tie failover-wait -"
+  "split-brain split-brain-old-primary split-brain-min-replicas -"
 )
 for row in "${pairs[@]}"; do
   read -r name a b set <<<"$row"

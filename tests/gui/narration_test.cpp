@@ -81,7 +81,7 @@ TEST(Narration, TheUnsafeWriteAndTheRejectedWriteAreStops) {
 }
 
 TEST(ComparePairs, EveryReadyMadePairNamesPresets) {
-    ASSERT_EQ(ready_pairs().size(), 3u);
+    ASSERT_EQ(ready_pairs().size(), 5u);
     for (const ReadyPair& p : ready_pairs()) {
         EXPECT_EQ(find_ready_pair(p.name), &p);
         test::load_preset(p.a);

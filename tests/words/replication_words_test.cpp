@@ -370,3 +370,20 @@ TEST(ReplicationWords, EveryEventOfGeneratedReplicationScenarios) {
                             "explain.failover.split", "explain.link_restored.split_end"})
         EXPECT_TRUE(seen.count(key)) << "no generated event tells " << key;
 }
+
+// The record panel's server lines (words.hpp server_lines): each server's
+// role, copy, counter and link, from the snapshot; none without replicas.
+TEST(ReplicationWords, TheRecordPanelListsEveryServer) {
+    sim::Scenario s = three_nodes(1);
+    s.faults.push_back(promote(5, 1, 1));
+    const sim::Timeline t(s);
+    const Strings en = test::string_tables(Lang::en);
+    EXPECT_EQ(server_lines(t.snapshot_at(4), en),
+              (std::vector<std::string>{"primary 0: node-b #2 · counter 2",
+                                        "replica 1: no record · counter 1 · link cut"}));
+    EXPECT_EQ(server_lines(t.snapshot_at(5), test::string_tables(Lang::ko)),
+              (std::vector<std::string>{"복제본 0: node-c #2 · 카운터 2 · 링크 연결됨",
+                                        "프라이머리 1: node-c #2 · 카운터 2"}));
+    const sim::Timeline plain(three_nodes(0));
+    EXPECT_TRUE(server_lines(plain.snapshot_at(4), en).empty());
+}

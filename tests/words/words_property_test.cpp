@@ -459,11 +459,20 @@ struct Checker {
                                 (e.op == sim::EventOp::extend && e.outcome == sim::Outcome::lost);
         if (tells_loss) {
             Tick acquired = -1;
+            bool from_old_primary = false;  // split brain (model.md §17.5): an old primary gave the record
             for (std::size_t j = 0; j < k; ++j)
                 if (trace.events[j].token == e.token && trace.events[j].op == sim::EventOp::acquire &&
-                    trace.events[j].fencing)
+                    trace.events[j].fencing) {
                     acquired = trace.events[j].applied.value_or(trace.events[j].tick);  // when the store wrote it
+                    from_old_primary = trace.events[j].server.has_value();
+                }
             ASSERT_GE(acquired, 0) << where(k);
+            // The new primary's records count and it never had this one: the
+            // words say that the old primary alone holds it, with its number.
+            if (from_old_primary && e.op != sim::EventOp::extend) {
+                const std::string old_word = lang == Lang::ko ? "옛 프라이머리" : "old primary";
+                EXPECT_TRUE(contains(body, old_word)) << where(k) << ": held by the old primary only: " << body;
+            } else {
             const Loss loss = loss_from_snapshots(timeline, e.token, acquired, e.tick);
             ASSERT_TRUE(loss.found) << where(k) << ": the record is still held, yet the token is not current";
             const std::string at =
@@ -482,6 +491,7 @@ struct Checker {
                 if (!any_failover) {
                     EXPECT_FALSE(any_of(body, c.failover)) << where(k) << ": " << body;
                 }
+            }
             }
         }
 

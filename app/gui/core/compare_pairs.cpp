@@ -13,6 +13,9 @@ const std::vector<ReadyPair>& ready_pairs() {
         {"gc-pause", "gc-pause-fencing", "gc-pause-no-fencing", {}},
         {"failover", "failover-lost-lock", "failover-fencing-regressed", {}},
         {"expiry-autoextend", "expiry-takeover", "", {"defaults.auto_extend=true"}},
+        // Replication (model.md §17): what WAIT and min-replicas-to-write change.
+        {"replica-wait", "failover-fencing-tie", "failover-wait", {}},
+        {"split-brain", "split-brain-old-primary", "split-brain-min-replicas", {}},
     };
     return pairs;
 }

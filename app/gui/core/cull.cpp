@@ -56,7 +56,13 @@ int marker_priority(MarkerKind kind) {
         case MarkerKind::write_rejected_token: return 90;
         case MarkerKind::crash: return 85;
         case MarkerKind::failover_all: return 84;
-        case MarkerKind::failover_leases: return 83;
+        case MarkerKind::failover_leases:
+        case MarkerKind::promote: return 83;
+        case MarkerKind::refused:
+        case MarkerKind::wait_not_synced: return 78;
+        case MarkerKind::link_cut: return 46;
+        case MarkerKind::link_restored: return 41;
+        case MarkerKind::wait_synced: return 52;
         case MarkerKind::clock_jump: return 82;  // the store's may end leases at once
         case MarkerKind::expire: return 80;
         case MarkerKind::extend_lost: return 75;

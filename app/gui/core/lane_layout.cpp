@@ -381,6 +381,40 @@ void label_failovers(LaneJob& j) {
     }
 }
 
+// 2b. A promotion's words beside its mark on the promoted server's lane
+// (model.md §17.3): a counter that went back is told with what was lost,
+// "counter 3 → 1: 2 acquisitions lost" (3: the old primary's counter at the
+// end of the tick before; 1: the new primary's); else nothing.
+void label_promotions(LaneJob& j) {
+    for (std::size_t k = 0; k < j.lane_marks_end; ++k) {
+        const PlacedMark& pm = j.out.marks[k];
+        if (pm.lane != j.lw.index || pm.kind != MarkerKind::promote || pm.folded > 1) continue;
+        const Marker& mk = j.lane().markers[static_cast<std::size_t>(pm.marker)];
+        const Fencing now = mk.fencing.value_or(0);
+        if (!mk.counter_before || *mk.counter_before <= now) continue;
+        const Fencing lost = *mk.counter_before - now;
+        const Fields fields{{"was", std::to_string(*mk.counter_before)},
+                            {"counter", std::to_string(now)},
+                            {"lost", std::to_string(lost)}};
+        PlacedLabel proto;
+        proto.lane = j.lw.index;
+        proto.kind = LabelKind::failover;
+        proto.mark = pm.kind;
+        proto.small = true;
+        const std::vector<std::string> texts{
+            j.s.tr(lost == 1 ? "mark.label.rollback_one" : "mark.label.rollback", fields),
+            j.s.tr("mark.label.rollback_short", fields)};
+        // After the mark (other marks of its tick may stand beside it), at the
+        // lane's top or bottom edge, else before it.
+        const float mid = pm.y - (j.m.small_h + 2) * 0.5f, top = j.lw.y + 1;
+        const float bottom = j.lw.y + j.f.lane_h - j.m.small_h - 3;
+        place_label(j.lw, j.out, proto, texts, j.m, mid, pm.box.x1, j.plot_x1, false, true) ||
+            place_label(j.lw, j.out, proto, texts, j.m, top, pm.box.x0, j.plot_x1, false, true) ||
+            place_label(j.lw, j.out, proto, texts, j.m, bottom, pm.box.x0, j.plot_x1, false, true) ||
+            place_label(j.lw, j.out, proto, texts, j.m, mid, j.f.plot_x, pm.box.x0, true, true);
+    }
+}
+
 // 3a. The highest fencing number the resource accepted, whole or not at all
 // (a bare "#34" would read as a write's number), at the fence span's bottom.
 void label_fence(LaneJob& j, const Span& sp, PlacedLabel proto, float xa, float xb) {
@@ -462,7 +496,9 @@ void label_overlays(LaneJob& j) {
         proto.kind = LabelKind::overlay;
         proto.span = d.kind;
         proto.small = true;
-        const std::string word = j.s.tr(d.kind == SpanKind::paused ? "legend.paused" : "legend.partition_short");
+        const std::string word = j.s.tr(d.kind == SpanKind::paused ? "legend.paused"
+                                        : d.kind == SpanKind::cut  ? "mark.label.link_cut"
+                                                                   : "legend.partition_short");
         const float top = j.lw.y + 2;
         if (!place_label(j.lw, j.out, proto, {word}, j.m, top, xa, xb, false, true))
             place_label(j.lw, j.out, proto, {word}, j.m, j.lw.y + j.f.lane_h - j.m.small_h - 4, xa, xb, false, true);
@@ -503,9 +539,11 @@ void layout_lane(LaneJob& j, float r) {
     j.lane_marks_end = j.out.marks.size();
     if (j.out.overview) return;
     if (j.lane().kind == LaneKind::slot) label_failovers(j);
+    if (j.lane().kind == LaneKind::server) label_promotions(j);
     label_spans(j);
     label_overlays(j);
-    if (j.lane().kind != LaneKind::slot && j.f.axis.px_per_tick >= 14) label_write_fencing(j);
+    const bool store_lane = j.lane().kind == LaneKind::slot || j.lane().kind == LaneKind::server;
+    if (!store_lane && j.f.axis.px_per_tick >= 14) label_write_fencing(j);
 }
 
 }  // namespace

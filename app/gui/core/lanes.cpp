@@ -64,7 +64,11 @@ MarkerKind marker_kind_of(const sim::Event& e, sim::ResourceMode mode) {
         case EventOp::partition: return MarkerKind::partition;
         case EventOp::heal: return MarkerKind::heal;
         case EventOp::failover:
+            if (e.server) return MarkerKind::promote;  // a replica promoted (model.md §17.3)
             return e.details.has(sim::Detail::all) ? MarkerKind::failover_all : MarkerKind::failover_leases;
+        case EventOp::link_cut: return MarkerKind::link_cut;
+        case EventOp::link_restored: return MarkerKind::link_restored;
+        case EventOp::wait: return e.outcome == Outcome::synced ? MarkerKind::wait_synced : MarkerKind::wait_not_synced;
         case EventOp::expire: return MarkerKind::expire;
         case EventOp::write:
             if (e.details.has(sim::Detail::holder_rejected)) return MarkerKind::write_holder_rejected;
@@ -76,10 +80,12 @@ MarkerKind marker_kind_of(const sim::Event& e, sim::ResourceMode mode) {
             if (e.details.has(sim::Detail::stale)) return MarkerKind::write_stale;
             return MarkerKind::write_current;
         case EventOp::release:
+            if (e.details.has(sim::Detail::no_replicas)) return MarkerKind::refused;
             if (e.outcome == Outcome::not_owner) return MarkerKind::release_rejected;
             if (e.outcome == Outcome::error) return MarkerKind::release_error;
             return MarkerKind::release;
         case EventOp::extend:
+            if (e.details.has(sim::Detail::no_replicas)) return MarkerKind::refused;
             if (e.outcome == Outcome::renewed) return MarkerKind::extend;
             if (e.outcome == Outcome::error) return MarkerKind::extend_error;
             return MarkerKind::extend_lost;
@@ -91,6 +97,7 @@ MarkerKind marker_kind_of(const sim::Event& e, sim::ResourceMode mode) {
                 return e.details.has(sim::Detail::fencing_regressed) ? MarkerKind::acquire_regressed
                                                                      : MarkerKind::acquire;
             }
+            if (e.details.has(sim::Detail::no_replicas)) return MarkerKind::refused;
             if (e.outcome == Outcome::error) return MarkerKind::acquire_error;
             return MarkerKind::acquire_busy;
         case EventOp::skip: return MarkerKind::skip;
@@ -120,7 +127,9 @@ bool is_alarm(MarkerKind k) {
         case MarkerKind::write_rejected_token:
         case MarkerKind::crash:
         case MarkerKind::failover_leases:
-        case MarkerKind::failover_all: return true;
+        case MarkerKind::failover_all:
+        case MarkerKind::wait_not_synced:
+        case MarkerKind::refused: return true;
         default: return false;
     }
 }
@@ -151,7 +160,9 @@ LaneRecorder::LaneRecorder(const sim::Scenario& scenario)
         lanes_.push_back(std::move(lane));
     }
     first_slot_ = static_cast<std::int32_t>(lanes_.size());
-    for (std::int32_t s = 0; s < capacity_; ++s) {
+    // With replicas the store's part is one lane per server (and slot) in place of the slot lanes (model.md §17.1).
+    if (scenario.lock.replication.replicas > 0) add_server_lanes(scenario.lock.replication.replicas + 1);
+    for (std::int32_t s = 0; s < capacity_ && servers_ == 0; ++s) {
         Lane lane;
         lane.kind = LaneKind::slot;
         lane.label = "slot " + std::to_string(s);
@@ -173,6 +184,70 @@ LaneRecorder::LaneRecorder(const sim::Scenario& scenario)
     slots_.resize(static_cast<std::size_t>(capacity_));
 }
 
+void LaneRecorder::add_server_lanes(std::int32_t servers) {
+    servers_ = servers;
+    first_server_ = static_cast<std::int32_t>(lanes_.size());
+    for (std::int32_t v = 0; v < servers_; ++v)
+        for (std::int32_t s = 0; s < capacity_; ++s) {
+            Lane lane;
+            lane.kind = LaneKind::server;
+            lane.label = "server " + std::to_string(v);
+            lane.index = s;
+            lane.server = v;
+            lane.slots = capacity_;
+            lanes_.push_back(std::move(lane));
+        }
+    const auto n = static_cast<std::size_t>(servers_ * capacity_);
+    server_slots_.resize(n);
+    cut_open_.resize(n);
+}
+
+std::int32_t LaneRecorder::server_lane(std::int32_t server, std::int32_t slot) const {
+    if (server < 0 || server >= servers_ || slot < 0 || slot >= capacity_) return -1;
+    return first_server_ + server * capacity_ + slot;
+}
+
+// Every server's copy at the end of tick t: its records as a slot lane's,
+// a cut link as an overlay, its role as it changes; the primary and its
+// counter as they change (the promotion's counter before, §17.3 rule 1).
+void LaneRecorder::record_servers(const sim::Snapshot& snap) {
+    const Tick t = snap.tick;
+    for (const sim::ServerSnapshot& sv : snap.servers) {
+        if (sv.server < 0 || sv.server >= servers_) continue;
+        if (sv.role == sim::ServerRole::primary) {
+            if (primaries_.empty() || primaries_.back().second != sv.server) primaries_.emplace_back(t, sv.server);
+            if (counters_.empty() || counters_.back().second != sv.counter) counters_.emplace_back(t, sv.counter);
+        }
+        for (std::int32_t s = 0; s < capacity_; ++s) {
+            const std::int32_t li = server_lane(sv.server, s);
+            Lane& lane = lane_at(li);
+            if (lane.roles.empty() || lane.roles.back().second != sv.role) lane.roles.emplace_back(t, sv.role);
+            const auto k = static_cast<std::size_t>(li - first_server_);
+            const SlotRecord none;
+            record_record(server_slots_[k], li, s < static_cast<std::int32_t>(sv.slots.size())
+                                                    ? sv.slots[static_cast<std::size_t>(s)]
+                                                    : none, t);
+            Span cut;
+            cut.kind = SpanKind::cut;
+            track(cut_open_[k], t, sv.role == sim::ServerRole::replica && !sv.linked, cut, lane.overlays);
+        }
+    }
+}
+
+std::int32_t LaneRecorder::primary_at(Tick t) const {
+    std::int32_t p = 0;
+    for (const auto& [from, server] : primaries_)
+        if (from <= t) p = server;
+    return p;
+}
+
+std::optional<Fencing> LaneRecorder::primary_counter_at(Tick t) const {
+    std::optional<Fencing> c;
+    for (const auto& [from, counter] : counters_)
+        if (from <= t) c = counter;
+    return c;
+}
+
 void LaneRecorder::on_ticks(const sim::Simulation& simulation, const ModelStore& store, Tick first, Tick last) {
     for (Tick t = first; t <= last; ++t) record(sim::take_snapshot(simulation, store, t));
     last_tick_ = last;
@@ -182,8 +257,9 @@ void LaneRecorder::record(const sim::Snapshot& snap) {
     const Tick t = snap.tick;
     for (std::int32_t i = 0; i < n_nodes_ && i < static_cast<std::int32_t>(snap.nodes.size()); ++i)
         record_node(i, snap.nodes[static_cast<std::size_t>(i)], t);
-    for (std::int32_t s = 0; s < capacity_ && s < static_cast<std::int32_t>(snap.slots.size()); ++s)
+    for (std::int32_t s = 0; s < capacity_ && servers_ == 0 && s < static_cast<std::int32_t>(snap.slots.size()); ++s)
         record_slot(s, snap.slots[static_cast<std::size_t>(s)], t);
+    if (servers_ > 0) record_servers(snap);
     Span hold;
     hold.kind = SpanKind::holdoff;
     hold.expires_at = snap.holdoff_until;
@@ -218,14 +294,17 @@ void LaneRecorder::record_node(std::int32_t i, const sim::NodeSnapshot& node, Ti
 }
 
 void LaneRecorder::record_slot(std::int32_t s, const SlotRecord& rec, Tick t) {
-    SlotTracker& tr = slots_[static_cast<std::size_t>(s)];
+    record_record(slots_[static_cast<std::size_t>(s)], first_slot_ + s, rec, t);
+}
+
+void LaneRecorder::record_record(SlotTracker& tr, std::int32_t li, const SlotRecord& rec, Tick t) {
     const bool has = rec.valid_at(t);
     const bool same = has && tr.open.open && rec.token == tr.token && rec.acquired_at == tr.acquired_at;
     if (same) {
         tr.open.span.expires_at = rec.expires_at;
         return;
     }
-    close_span(tr.open, t, lane_at(first_slot_ + s).spans);
+    close_span(tr.open, t, lane_at(li).spans);
     if (!has) return;
     Span want;
     want.kind = SpanKind::record;
@@ -247,14 +326,20 @@ void LaneRecorder::close_all() {
         close_span(pause_open_[ui], stop, lane_at(i).overlays);
         close_span(part_open_[ui], stop, lane_at(i).overlays);
     }
-    for (std::int32_t s = 0; s < capacity_; ++s)
+    for (std::int32_t s = 0; s < capacity_ && servers_ == 0; ++s)
         close_span(slots_[static_cast<std::size_t>(s)].open, stop, lane_at(first_slot_ + s).spans);
+    for (std::size_t k = 0; k < server_slots_.size(); ++k) {
+        const std::int32_t li = first_server_ + static_cast<std::int32_t>(k);
+        close_span(server_slots_[k].open, stop, lane_at(li).spans);
+        close_span(cut_open_[k], stop, lane_at(li).overlays);
+    }
     close_span(hold_open_, stop, lane_at(holdoff_lane_).spans);
     close_span(fence_open_, stop, lane_at(resource_lane_).spans);
     close_span(overlap_open_, stop, overlap_);
 }
 
 void LaneRecorder::add_marker(const sim::Event& e, const Marker& m) {
+    if (servers_ > 0 && add_server_marker(e, m)) return;
     switch (e.op) {
         case sim::EventOp::status:
         case sim::EventOp::validate:
@@ -294,6 +379,48 @@ void LaneRecorder::add_marker(const sim::Event& e, const Marker& m) {
             break;
         }
     }
+}
+
+// The store's marks on the server lanes (model.md §17): a cut, a restore and
+// a promotion on the server's own lanes, an expiry on the lane of the server
+// that expired it, a store clock jump on every server; the rest as without
+// replicas (false).
+bool LaneRecorder::add_server_marker(const sim::Event& e, const Marker& m) {
+    const auto on_server = [&](std::int32_t server, std::optional<SlotIndex> slot) {
+        for (std::int32_t s = 0; s < capacity_; ++s)
+            if (!slot || *slot == s) {
+                const std::int32_t li = server_lane(server, s);
+                if (li >= 0) lane_at(li).markers.push_back(m);
+            }
+    };
+    switch (e.op) {
+        case sim::EventOp::link_cut:
+        case sim::EventOp::link_restored: on_server(e.server.value_or(-1), std::nullopt); return true;
+        case sim::EventOp::failover: {
+            Marker p = m;
+            p.counter_before = primary_counter_at(e.tick - 1);
+            const std::int32_t server = e.server.value_or(-1);
+            for (std::int32_t s = 0; s < capacity_; ++s)
+                if (server_lane(server, s) >= 0) lane_at(server_lane(server, s)).markers.push_back(p);
+            return true;
+        }
+        case sim::EventOp::clock_jump:
+            if (node_index_.count(e.node)) return false;
+            for (std::int32_t v = 0; v < servers_; ++v) on_server(v, std::nullopt);
+            return true;
+        case sim::EventOp::expire: {
+            auto it = node_index_.find(e.node);
+            if (it != node_index_.end()) lane_at(it->second).markers.push_back(m);
+            on_server(e.server.value_or(primary_at(e.tick)), e.slot);
+            return true;
+        }
+        default: break;
+    }
+    if (m.kind != MarkerKind::acquire_regressed || !e.slot) return false;
+    auto it = node_index_.find(e.node);
+    if (it != node_index_.end()) lane_at(it->second).markers.push_back(m);
+    on_server(e.server.value_or(primary_at(e.tick)), e.slot);
+    return true;
 }
 
 LaneModel LaneRecorder::finish(const sim::Timeline& timeline) {

@@ -30,6 +30,7 @@ enum class SpanKind : std::uint8_t {
     holdoff,
     overlap,  // more executing nodes than slots
     fence,    // the resource's highest accepted fencing number
+    cut,      // overlay on a replica's lane: its link is cut, its copy frozen (model.md §17.2)
     count_,
 };
 
@@ -68,10 +69,17 @@ enum class MarkerKind : std::uint8_t {
     clock_jump,       // a clock stepped (the store's or a node's, model.md §3.3 rule 3)
     overlap_begin,
     overlap_end,
+    // Replication (model.md §17).
+    link_cut,         // a replica's link to the primary is cut
+    link_restored,    // … restored: it resynchronises (or split brain ends)
+    promote,          // a failover promotes this replica
+    wait_synced,      // WAIT: enough replicas acknowledged
+    wait_not_synced,  // WAIT: too few; the node unlocks and fails
+    refused,          // NOREPLICAS: min-replicas-to-write refused the call
     count_,
 };
 
-enum class LaneKind : std::uint8_t { candidate, slot, holdoff, resource, ops };
+enum class LaneKind : std::uint8_t { candidate, slot, holdoff, resource, ops, server };
 
 struct Span {
     Tick begin = 0;  // first tick covered
@@ -90,6 +98,9 @@ struct Marker {
     MarkerKind kind = MarkerKind::start;
     std::int32_t event = -1;  // index into the trace's events
     std::optional<Fencing> fencing;
+    // promote: the old primary's counter at the end of the tick before (the
+    // counter went back when it is above `fencing`, model.md §17.3 rule 1).
+    std::optional<Fencing> counter_before;
     bool operator==(const Marker&) const = default;
 };
 
@@ -100,6 +111,11 @@ struct Lane {
     std::vector<Span> spans;      // the main state, sorted, not overlapping
     std::vector<Span> overlays;   // paused / partitioned, sorted, not overlapping within a kind
     std::vector<Marker> markers;  // sorted by tick, then event
+    // A server's lane (model.md §17): its number, and its role from each tick
+    // on (primary, replica, old primary) as it changes; its slot is `index`.
+    std::int32_t server = -1;
+    std::int32_t slots = 1;  // the store's capacity: a server lane's title names its slot when above 1
+    std::vector<std::pair<Tick, sim::ServerRole>> roles;
     bool operator==(const Lane&) const = default;
 };
 
@@ -145,6 +161,13 @@ private:
     void record(const sim::Snapshot& snap);
     void record_node(std::int32_t i, const sim::NodeSnapshot& node, Tick t);
     void record_slot(std::int32_t s, const SlotRecord& rec, Tick t);
+    void add_server_lanes(std::int32_t servers);
+    std::int32_t server_lane(std::int32_t server, std::int32_t slot) const;
+    void record_servers(const sim::Snapshot& snap);
+    void record_record(SlotTracker& tr, std::int32_t lane, const SlotRecord& rec, Tick t);
+    bool add_server_marker(const sim::Event& e, const Marker& m);
+    std::int32_t primary_at(Tick t) const;
+    std::optional<Fencing> primary_counter_at(Tick t) const;
     void close_all();
     void add_marker(const sim::Event& e, const Marker& m);
     Lane& lane_at(std::int32_t i) { return lanes_[static_cast<std::size_t>(i)]; }
@@ -157,6 +180,14 @@ private:
     std::vector<Span> overlap_;
     std::vector<OpenSpan> node_open_, pause_open_, part_open_;
     std::vector<SlotTracker> slots_;
+    // With replicas (model.md §17): one lane per server and slot, from
+    // first_server_ on, server-major; their records, cut overlays, and the
+    // primary and its counter as they change.
+    std::int32_t servers_ = 0, first_server_ = 0;
+    std::vector<SlotTracker> server_slots_;
+    std::vector<OpenSpan> cut_open_;
+    std::vector<std::pair<Tick, std::int32_t>> primaries_;
+    std::vector<std::pair<Tick, Fencing>> counters_;
     OpenSpan hold_open_, fence_open_, overlap_open_;
     Tick last_tick_ = -1;
 };

@@ -282,6 +282,41 @@ const GlyphRow glyph_rows[] = {
      [] {
          return with({ring(0, 0, 0.55f, Ink::mark, 0.2f), disc(0, 0, 0.2f)}, 0.65f);
      }},
+    // Replication (model.md §17).
+    {MarkerKind::link_cut,  // a broken link: two half-rings apart
+     [] {
+         return with({line({P{-1.0f, 0}, P{-0.35f, 0}}, Ink::mark, 0.3f), line({P{0.35f, 0}, P{1.0f, 0}}, Ink::mark, 0.3f),
+                      line({P{-0.2f, -0.8f}, P{0.2f, 0.8f}}, Ink::mark, 0.26f)});
+     }},
+    {MarkerKind::link_restored,  // a whole link: a bar through a ring
+     [] {
+         return with({line({P{-1.0f, 0}, P{1.0f, 0}}, Ink::mark, 0.3f), ring(0, 0, 0.5f, Ink::mark, 0.26f)});
+     }},
+    {MarkerKind::promote,  // a crown: this replica becomes the primary
+     [] {
+         return solid_shape({P{-0.95f, 0.75f}, P{-0.95f, -0.6f}, P{-0.45f, -0.05f}, P{0, -0.9f}, P{0.45f, -0.05f},
+                             P{0.95f, -0.6f}, P{0.95f, 0.75f}});
+     }},
+    {MarkerKind::wait_synced,  // a hollow square with a check: replicas acknowledged
+     [] {
+         Glyph g = hollow_shape(square);
+         g.parts.push_back(line({P{-0.45f, 0.0f}, P{-0.1f, 0.38f}, P{0.5f, -0.38f}}, Ink::mark, 0.24f));
+         return g;
+     }},
+    {MarkerKind::wait_not_synced,  // a hollow square, slashed: too few replicas
+     [] {
+         Glyph g = hollow_shape(square);
+         slash(g);
+         return g;
+     }},
+    {MarkerKind::refused,  // a stop sign with a bar: NOREPLICAS
+     [] {
+         Glyph g;
+         octagon(g);
+         bar(g);
+         g.parts.push_back(disc(0, 0, 0.16f));
+         return g;
+     }},
     // Never drawn as marks (the overlap band); a bar if asked.
     {MarkerKind::overlap_begin,
      [] {
@@ -349,6 +384,12 @@ const std::vector<MarkerKind>& legend_marks() {
         MarkerKind::failover_all,
         MarkerKind::op_read,
         MarkerKind::clock_jump,
+        MarkerKind::link_cut,
+        MarkerKind::link_restored,
+        MarkerKind::promote,
+        MarkerKind::wait_synced,
+        MarkerKind::wait_not_synced,
+        MarkerKind::refused,
     };
     return order;
 }

@@ -56,6 +56,7 @@ const char* span_kind_name(SpanKind kind) {
         case SpanKind::holdoff: return "holdoff";
         case SpanKind::overlap: return "overlap";
         case SpanKind::fence: return "fence";
+        case SpanKind::cut: return "cut_span";
         case SpanKind::count_: break;
     }
     return "?";
@@ -95,6 +96,12 @@ const char* marker_kind_name(MarkerKind kind) {
         case MarkerKind::clock_jump: return "clock_jump";
         case MarkerKind::overlap_begin: return "overlap_begin";
         case MarkerKind::overlap_end: return "overlap_end";
+        case MarkerKind::link_cut: return "link_cut";
+        case MarkerKind::link_restored: return "link_restored";
+        case MarkerKind::promote: return "promote";
+        case MarkerKind::wait_synced: return "wait_synced";
+        case MarkerKind::wait_not_synced: return "wait_not_synced";
+        case MarkerKind::refused: return "refused";
         case MarkerKind::count_: break;
     }
     return "?";
@@ -116,6 +123,7 @@ Palette default_palette() {
     set(SpanKind::holdoff, {200, 140, 40, 255});
     set(SpanKind::overlap, {235, 0, 80, 40});
     set(SpanKind::fence, {90, 100, 120, 255});
+    set(SpanKind::cut, {120, 120, 130, 255});  // grey hatching: a frozen copy
     auto mk = [&](MarkerKind k, Rgba c) { p.marker[static_cast<int>(k)] = c; };
     // Families share a hue (failures red, "no answer" purple, the fence
     // slate); inside a family the shapes tell the outcomes apart.
@@ -155,6 +163,12 @@ Palette default_palette() {
     mk(MarkerKind::clock_jump, {120, 80, 30, 255});  // brown: no other mark has it
     mk(MarkerKind::overlap_begin, {235, 0, 80, 255});
     mk(MarkerKind::overlap_end, {235, 0, 80, 255});
+    mk(MarkerKind::link_cut, {140, 80, 200, 255});       // the partition's family: a link cut
+    mk(MarkerKind::link_restored, {140, 80, 200, 255});  // … and whole again
+    mk(MarkerKind::promote, {190, 70, 20, 255});         // the failover's
+    mk(MarkerKind::wait_synced, good);
+    mk(MarkerKind::wait_not_synced, refused);
+    mk(MarkerKind::refused, refused);
     return p;
 }
 
@@ -190,6 +204,7 @@ Palette high_contrast_palette() {
     set(SpanKind::holdoff, orange);
     set(SpanKind::overlap, {213, 94, 0, 60});
     set(SpanKind::fence, black);
+    set(SpanKind::cut, grey);
     auto mk = [&](MarkerKind k, Rgba c) { p.marker[static_cast<int>(k)] = c; };
     mk(MarkerKind::start, grey);
     mk(MarkerKind::acquire, blue);
@@ -224,6 +239,12 @@ Palette high_contrast_palette() {
     mk(MarkerKind::clock_jump, black);
     mk(MarkerKind::overlap_begin, vermillion);
     mk(MarkerKind::overlap_end, vermillion);
+    mk(MarkerKind::link_cut, purple);
+    mk(MarkerKind::link_restored, purple);
+    mk(MarkerKind::promote, vermillion);
+    mk(MarkerKind::wait_synced, blue);
+    mk(MarkerKind::wait_not_synced, vermillion);
+    mk(MarkerKind::refused, vermillion);
     return p;
 }
 

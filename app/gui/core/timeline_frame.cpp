@@ -86,7 +86,7 @@ void place_lane(const LaneModel& model, std::int32_t li, const TimelineViewport&
     const Lane& lane = model.lanes[static_cast<std::size_t>(li)];
     FrameLane fl;
     fl.lane = li;
-    fl.title = lane_title(lane, strings);
+    fl.title = lane_title(lane, strings, view.playhead);
     const float y = f.lanes_y + f.lane_h * static_cast<float>(li) - f.scroll_y;
     fl.box = Box{view.x, y, f.plot_x + f.plot_w, y + f.lane_h};
     fl.store_part = lane.kind != LaneKind::candidate;
@@ -325,8 +325,23 @@ std::string clock_title(const ClockTrack& c, const Strings& strings) {
     return c.node == "store" ? strings.tr("lane.clock_store") : strings.tr("lane.clock_node", {{"node", c.node}});
 }
 
-std::string lane_title(const Lane& lane, const Strings& strings) {
+// A server's title: its role at `at` (its first role before the run, or with no playhead).
+static std::string server_title(const Lane& lane, const Strings& strings, Tick at) {
+    sim::ServerRole role = lane.roles.empty() ? sim::ServerRole::replica : lane.roles.front().second;
+    for (const auto& [from, r] : lane.roles)
+        if (at != tick_none && from <= at) role = r;
+    const char* key = role == sim::ServerRole::primary     ? "lane.server_primary"
+                      : role == sim::ServerRole::replica ? "lane.server_replica"
+                                                           : "lane.server_old_primary";
+    std::string title = strings.tr(key, {{"server", std::to_string(lane.server)}});
+    if (lane.slots > 1)
+        title += " · " + strings.tr("lane.slot", {{"slot", std::to_string(lane.index)}});
+    return title;
+}
+
+std::string lane_title(const Lane& lane, const Strings& strings, Tick at) {
     switch (lane.kind) {
+        case LaneKind::server: return server_title(lane, strings, at);
         case LaneKind::candidate: return lane.label;
         case LaneKind::slot: return strings.tr("lane.slot", {{"slot", std::to_string(lane.index)}});
         case LaneKind::holdoff: return strings.tr("lane.holdoff");

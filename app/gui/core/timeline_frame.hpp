@@ -120,8 +120,9 @@ float frame_bottom(const TimelineFrame& frame);
 // The height the clock lanes take under the lanes (0 without a clock that is not true time).
 float clock_strip_h(const LaneModel& model, const TimelineViewport& view);
 
-// The title of a lane in the strings' language.
-std::string lane_title(const Lane& lane, const Strings& strings);
+// The title of a lane in the strings' language; a server's lane names its
+// role at tick `at` ("Redis 0 · primary", "replica 1", model.md §17).
+std::string lane_title(const Lane& lane, const Strings& strings, Tick at = tick_none);
 // The title of a clock lane ("Redis's clock", "node-a의 시계").
 std::string clock_title(const ClockTrack& clock, const Strings& strings);
 // The titles of the message view's lanes: its nodes, then Redis and the resource.

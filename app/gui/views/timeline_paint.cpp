@@ -113,7 +113,8 @@ void TimelineLegend::draw_entries(const FrameContext& ctx) {
                               SpanKind::record,
                               SpanKind::holdoff,
                               SpanKind::overlap,
-                              SpanKind::fence};
+                              SpanKind::fence,
+                              SpanKind::cut};
     bool first = true;
     for (SpanKind k : kinds) {
         if (!present_spans_[static_cast<std::size_t>(k)]) continue;
@@ -130,7 +131,7 @@ void TimelineLegend::draw_entries(const FrameContext& ctx) {
             dl->AddRectFilled(p, ImVec2(q.x, p.y + 4), col(ctx.palette.of(SpanKind::stale)));
         } else if (k == SpanKind::fence) {
             dl->AddRectFilled(ImVec2(p.x, q.y - 4), q, col(ctx.palette.of(k)));
-        } else if (k == SpanKind::paused) {
+        } else if (k == SpanKind::paused || k == SpanKind::cut) {
             hatch(dl, p, q, col(ctx.palette.of(k), 0.75f), 6.0f, 1.5f);
             dl->AddRect(p, q, col(ctx.palette.of(k)), 0, 0, 2.0f);
         } else if (k == SpanKind::partition_requests || k == SpanKind::partition_replies) {
@@ -334,8 +335,8 @@ void paint_rows(const FrameContext& ctx, const FramePaint& p, ImDrawList* still,
 void paint_overlay(const FrameContext& ctx, ImDrawList* dl, const FrameSpan& s) {
     const Rgba c = ctx.palette.of(s.draw.kind);
     const ImVec2 a(s.box.x0, s.box.y0), b(s.box.x1, s.box.y1);
-    if (s.draw.kind == SpanKind::paused) {
-        // Thin hatching only: the state under a pause (often STALE) must stay readable.
+    if (s.draw.kind == SpanKind::paused || s.draw.kind == SpanKind::cut) {
+        // Thin hatching only: the state under a pause (often STALE) or a frozen copy must stay readable.
         hatch(dl, a, b, col(c, 0.75f), 9.0f, 1.5f);
     } else {
         dl->AddRectFilled(a, ImVec2(b.x, a.y + 3), col(c));

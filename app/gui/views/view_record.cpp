@@ -16,6 +16,7 @@ struct FailoverFact {
     std::int64_t event = -1;
     Tick tick = 0;
     bool lost_all = false;
+    bool promoted = false;  // a replica promoted (model.md §17.3)
     std::optional<Fencing> issued_before;
 };
 
@@ -29,6 +30,7 @@ FailoverFact last_failover(const sim::Trace& trace, std::size_t end) {
         f.event = static_cast<std::int64_t>(k);
         f.tick = e.tick;
         f.lost_all = e.details.has(sim::Detail::all);
+        f.promoted = e.server.has_value();
         f.issued_before = highest;
     }
     return f;
@@ -81,6 +83,7 @@ private:
             ImGui::SameLine();
         ImGui::TextDisabled("%s", ctx.tr("record.counter_note"));
         draw_failover(ctx);
+        draw_servers(ctx);
         if (snap.holdoff_until != tick_none && t < snap.holdoff_until) {
             ImGui::TextColored(ImVec4(0.78f, 0.55f, 0.15f, 1), "%s",
                                ctx.strings
@@ -91,6 +94,21 @@ private:
             ImGui::Text("%s  —", ctx.tr("record.holdoff"));
         }
         ImGui::PopTextWrapPos();
+    }
+
+    // With replicas (model.md §17): each server's copy, counter and link at the playhead.
+    static void draw_servers(const FrameContext& ctx) {
+        const std::vector<std::string> lines = words::server_lines(ctx.snap, ctx.strings);
+        if (lines.empty()) return;
+        ImGui::TextDisabled("%s", ctx.tr("record.servers"));
+        for (std::size_t k = 0; k < lines.size(); ++k) {
+            const sim::ServerSnapshot& sv = ctx.snap.servers[k];
+            const bool cut = sv.role == sim::ServerRole::replica && !sv.linked;
+            if (cut)
+                ImGui::TextColored(ImVec4(0.45f, 0.45f, 0.5f, 1), "%s", lines[k].c_str());
+            else
+                ImGui::TextUnformatted(lines[k].c_str());
+        }
     }
 
     // One slot's card. It is as tall as its wrapped lines: its words are
@@ -161,7 +179,9 @@ private:
         const std::size_t end = ctx.timeline.first_event_at_or_after(ctx.playhead + 1);
         const FailoverFact f = last_failover(ctx.timeline.trace(), end);
         if (f.event < 0) return;
-        const MarkerKind kind = f.lost_all ? MarkerKind::failover_all : MarkerKind::failover_leases;
+        const MarkerKind kind = f.promoted   ? MarkerKind::promote
+                                : f.lost_all ? MarkerKind::failover_all
+                                             : MarkerKind::failover_leases;
         const float h = ImGui::GetFontSize();
         const ImVec2 p = ImGui::GetCursorScreenPos();
         draw_marker_shape(ImGui::GetWindowDrawList(), ImVec2(p.x + h * 0.5f, p.y + h * 0.6f), kind,
@@ -170,7 +190,8 @@ private:
         ImGui::SameLine();
         const std::string was = f.issued_before ? std::to_string(*f.issued_before) : "–";
         const std::string text =
-            f.lost_all ? ctx.strings.tr("mark.panel.counter_reset", {{"tick", std::to_string(f.tick)}, {"was", was}})
+            f.promoted   ? describe_event(ctx.timeline.trace().events[static_cast<std::size_t>(f.event)], ctx.strings)
+            : f.lost_all ? ctx.strings.tr("mark.panel.counter_reset", {{"tick", std::to_string(f.tick)}, {"was", was}})
                        : ctx.strings.tr("mark.panel.failover_leases", {{"tick", std::to_string(f.tick)}});
         const ImVec4 c = ImGui::ColorConvertU32ToFloat4(col(ctx.palette.of(kind)));
         ImGui::TextColored(c, "%s", text.c_str());

@@ -77,8 +77,14 @@ private:
         titles_key_ = key;
         titles_w_ = 0;
         const std::size_t n = std::min<std::size_t>(ctx.lanes.lanes.size(), 256);
-        for (std::size_t i = 0; i < n; ++i)
-            titles_w_ = std::max(titles_w_, ImGui::CalcTextSize(lane_title(ctx.lanes.lanes[i], ctx.strings).c_str()).x);
+        for (std::size_t i = 0; i < n; ++i) {
+            const Lane& lane = ctx.lanes.lanes[i];
+            titles_w_ = std::max(titles_w_, ImGui::CalcTextSize(lane_title(lane, ctx.strings).c_str()).x);
+            // A server's title changes with its role (model.md §17): room for each of them.
+            for (const auto& role : lane.roles)
+                titles_w_ =
+                    std::max(titles_w_, ImGui::CalcTextSize(lane_title(lane, ctx.strings, role.first).c_str()).x);
+        }
         if (n < ctx.lanes.lanes.size()) titles_w_ = std::max(titles_w_, 150.0f * ctx.scale);
         for (const ClockTrack& c : ctx.lanes.clocks)  // the clock lanes' titles share the column
             titles_w_ = std::max(titles_w_, ImGui::CalcTextSize(clock_title(c, ctx.strings).c_str()).x);

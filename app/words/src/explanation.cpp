@@ -153,6 +153,8 @@ private:
         // On the wire and not a crash: the call timed out, or Redis applies it after that timeout (§16.4, §16.6).
         if (key == "acquire.error" && e_.sent)
             return earlier_error() ? "ev.acquire.applied_late" : "ev.acquire.timeout";
+        // In split brain another primary issued the number from its own counter (model.md §17.5).
+        if (key == "acquire.regressed" && split_rival()) return "ev.acquire.regressed_split";
         // Marked fencing_regressed with no counter reset: answers read out of order (regressed()).
         if (key == "acquire.regressed" && !counter_reset_before(trace_, i_)) return "ev.acquire.regressed_late";
         return "ev." + key;
@@ -255,7 +257,11 @@ private:
     // Why the lease of the event's token ended, as the trace shows it.
     void lease_cause(const std::string& prefix) {
         const LeaseEnd end = lease_end(trace_, e_.token, i_);
-        if (end.kind == LeaseEnd::Kind::expiry)
+        // Split brain (§17.5): its record is on the old primary only; the new one's records count.
+        if (const Event* from_old = acquired_from_old_primary(); from_old && end.kind == LeaseEnd::Kind::none)
+            add(prefix + "split", {{"server", std::to_string(*from_old->server)},
+                                   {"acquired", std::to_string(applied_at(*from_old))}});
+        else if (end.kind == LeaseEnd::Kind::expiry)
             add(prefix + "expired", end_fields(end));
         else if (end.kind == LeaseEnd::Kind::failover)
             add(prefix + "failover", end_fields(end));
@@ -525,6 +531,10 @@ private:
     // later was reported first: the trace orders acquisitions by when their
     // answers were read, Redis by when it applied them.
     void regressed() {
+        if (const Event* rival = split_rival()) {
+            split_numbers(*rival);
+            return;
+        }
         const std::optional<Promotion> back = rollback_before(trace_, i_);
         const std::optional<Tick> reset = counter_reset_before(trace_, i_);
         if (back && reset && *reset == back->tick) {
@@ -784,6 +794,44 @@ private:
             const StoreReplay r = replay(trace_, applied_before(trace_, i_));
             add("explain.failover.split", {{"old", std::to_string(r.primary_server)}, {"nodes", join(nodes)}});
         }
+    }
+
+    // The acquisition of the event's token, when an old primary answered it (split brain, §17.5).
+    const Event* acquired_from_old_primary() const {
+        for (std::size_t k = i_; k-- > 0;) {
+            const Event& p = trace_.events[k];
+            if (p.token == e_.token && acquires_record(p)) return p.server ? &p : nullptr;
+        }
+        return nullptr;
+    }
+
+    // Split brain (§17.5): the last acquisition issued a number not below
+    // this one's by the other primary (one of the two answered by an old
+    // primary, the other not), or null.
+    const Event* split_rival() const {
+        if (!e_.fencing) return nullptr;
+        const Event* rival = nullptr;
+        for (std::size_t k = 0; k < i_; ++k) {
+            const Event& p = trace_.events[k];
+            if (acquires_record(p) && *p.fencing >= *e_.fencing) rival = &p;
+        }
+        if (const Event* same = same_number_before(trace_, i_)) rival = same;
+        return rival && rival->server != e_.server ? rival : nullptr;
+    }
+
+    // Which primary issued an acquisition: the old one (its `server`) or the new one.
+    std::string issuer(const Event& e) const {
+        if (e.server) return s_.tr("explain.by_old_primary", {{"server", std::to_string(*e.server)}});
+        const StoreReplay r = replay(trace_, applied_before(trace_, i_));
+        return s_.tr("explain.by_new_primary", {{"server", std::to_string(r.primary_server)}});
+    }
+
+    void split_numbers(const Event& rival) {
+        add("explain.acquire.split", {{"other", rival.node},
+                                      {"other_fencing", opt_text(rival.fencing)},
+                                      {"other_tick", std::to_string(applied_at(rival))},
+                                      {"other_by", issuer(rival)},
+                                      {"by", issuer(e_)}});
     }
 
     // The acquire issued a number again after a promotion that set the counter back.

@@ -42,6 +42,30 @@ std::string ttl_words(const sim::Trace& trace, std::size_t end, const SlotRecord
     return strings.tr("record.ttl_of_set", g);
 }
 
+std::vector<std::string> server_lines(const sim::Snapshot& snap, const Strings& strings) {
+    std::vector<std::string> out;
+    for (const sim::ServerSnapshot& sv : snap.servers) {
+        const Fields server{{"server", std::to_string(sv.server)}};
+        const char* title = sv.role == sim::ServerRole::primary   ? "lane.server_primary"
+                            : sv.role == sim::ServerRole::replica ? "lane.server_replica"
+                                                                  : "lane.server_old_primary";
+        std::string records;
+        for (const SlotRecord& r : sv.slots) {
+            if (!r.valid_at(snap.tick)) continue;
+            records += (records.empty() ? "" : ", ") + r.owner + " #" + std::to_string(r.fencing);
+        }
+        // A primary has no link to a primary to be up or cut.
+        const bool replica = sv.role == sim::ServerRole::replica;
+        const char* link = sv.linked ? "record.link_up" : "record.link_cut";
+        out.push_back(strings.tr(replica ? "record.server_line" : "record.server_line_primary",
+                                 {{"title", strings.tr(title, server)},
+                                  {"records", records.empty() ? strings.tr("record.no_record") : records},
+                                  {"counter", std::to_string(sv.counter)},
+                                  {"link", strings.tr(link)}}));
+    }
+    return out;
+}
+
 std::string ops_actors(const sim::Scenario& scenario) {
     std::vector<std::string> seen;
     for (const sim::Op& op : scenario.ops)

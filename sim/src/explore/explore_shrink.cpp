@@ -40,6 +40,21 @@ std::vector<Fault> smaller(const Fault& f, std::int64_t tick_ms) {
     return out;
 }
 
+// No atom twice, no two that clash, and roles the servers allow (a cut of
+// server 0 whose failover was removed is not).
+bool valid_schedule(const Scenario& variant, const std::vector<Fault>& table, const std::vector<std::int32_t>& atoms) {
+    if (std::adjacent_find(atoms.begin(), atoms.end()) != atoms.end()) return false;
+    for (std::size_t i = 0; i < atoms.size(); ++i) {
+        for (std::size_t j = 0; j < i; ++j) {
+            if (clashes(table[static_cast<std::size_t>(atoms[i])], table[static_cast<std::size_t>(atoms[j])]))
+                return false;
+        }
+    }
+    std::vector<Fault> faults = variant.faults;
+    for (const std::int32_t a : atoms) faults.push_back(table[static_cast<std::size_t>(a)]);
+    return roles_valid(faults);
+}
+
 }  // namespace
 
 Schedule Explorer::shrink(const Schedule& failing) const {
@@ -47,17 +62,7 @@ Schedule Explorer::shrink(const Schedule& failing) const {
     if (!check(best).fails()) return best;
     auto try_take = [&](Schedule candidate) {
         std::sort(candidate.atoms.begin(), candidate.atoms.end());
-        if (std::adjacent_find(candidate.atoms.begin(), candidate.atoms.end()) != candidate.atoms.end()) return false;
-        for (std::size_t i = 0; i < candidate.atoms.size(); ++i) {
-            for (std::size_t j = 0; j < i; ++j) {
-                if (clashes(atoms_[static_cast<std::size_t>(candidate.atoms[i])],
-                            atoms_[static_cast<std::size_t>(candidate.atoms[j])]))
-                    return false;
-            }
-        }
-        std::vector<Fault> faults = variant(candidate.variant).faults;
-        for (const std::int32_t a : candidate.atoms) faults.push_back(atoms_[static_cast<std::size_t>(a)]);
-        if (!roles_valid(faults)) return false;  // e.g. a cut of server 0 whose failover was removed
+        if (!valid_schedule(variant(candidate.variant), atoms_, candidate.atoms)) return false;
         if (!check(candidate).fails()) return false;
         best = std::move(candidate);
         return true;

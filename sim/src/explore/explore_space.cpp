@@ -66,8 +66,9 @@ NodeDue node_due(const Elector& e, const NodeFaults& faults, Tick t) {
 }
 
 bool held_by_any_server(const ModelStore& store) {
+    // Every server's copy: a cut replica's, and in split brain the old
+    // primary's, may differ from the primary's seen above.
     for (std::int32_t server = 0; server < store.server_count(); ++server) {
-        if (!store.server_link(server).own) continue;  // linked: the primary's copy, seen above
         const ModelStore::ServerCopy copy = store.server_copy(server);
         if (copy.holdoff_until != tick_none) return true;
         for (const SlotRecord& slot : copy.slots) {
@@ -92,9 +93,11 @@ void record_row(Explorer::DueTable& table, Tick t, const Simulation& sim, const 
         if (slot.occupied) flags |= flag_store_held;
     }
     if (store.holdoff_until() != tick_none) flags |= flag_store_held;
-    // A cut replica's copy may hold a record the primary no longer has
-    // (model.md §17.2): a clock jump still moves its deadline.
-    if (store.server_count() > 0 && held_by_any_server(store)) flags |= flag_store_held;
+    // A cut replica's copy, or an old primary's, may hold a record the
+    // primary does not (model.md §17.2, §17.5): a clock jump still moves
+    // its deadline.
+    if ((flags & flag_store_held) == 0 && store.server_count() > 0 && held_by_any_server(store))
+        flags |= flag_store_held;
     if (store.counter() != store.config().fencing_start - 1) flags |= flag_counter_used;
     table.flags[row] = flags;
 }
@@ -287,6 +290,18 @@ std::optional<std::string> option_error(const ExploreOptions& options) {
     return std::nullopt;
 }
 
+// When the budget cannot add a promotion before another fault (one fault a
+// schedule, or no promotions), the servers' roles are the base's: a cut or
+// a promotion they do not allow would only ever be an invalid schedule, so
+// it is no atom at all. Otherwise any server may be a replica by then.
+bool roles_allowed_alone(const Fault& f, const Scenario& base, const ExploreOptions& options) {
+    if (f.kind != FaultKind::replica_link && !f.promotes()) return true;
+    if (options.kinds.failover_promote && options.max_faults >= 2) return true;
+    std::vector<Fault> faults = base.faults;
+    faults.push_back(f);
+    return roles_valid(faults);
+}
+
 Fault promote_atom(Tick t, std::int32_t server, Tick lag) {
     Fault f{FaultKind::failover, -1, t, 0, {}, {}};
     f.server = server;
@@ -309,13 +324,16 @@ void atoms_at(Tick t, const Scenario& base, const ExploreOptions& options, std::
     auto add = [&](Fault f) {
         for (const Fault& b : base.faults) {
             if (clashes(f, b)) return;
-            // A pause or partition that ends at the tick where one of
-            // the base's own of the same node starts is left out: the
-            // scheduler applies the base's start first (it is listed
-            // first) and then this one's end, which would cancel the
-            // base's fault, an artefact rather than a fault.
-            if (b.kind == f.kind && b.node == f.node && f.end() != tick_none && b.at == f.end()) return;
+            // A pause, partition or link cut that ends at the tick where
+            // one of the base's own of the same node (or server) starts is
+            // left out: the scheduler applies the base's start first (it
+            // is listed first) and then this one's end, which would cancel
+            // the base's fault, an artefact rather than a fault.
+            if (b.kind == f.kind && b.node == f.node && b.server == f.server && f.end() != tick_none &&
+                b.at == f.end())
+                return;
         }
+        if (!roles_allowed_alone(f, base, options)) return;
         out.push_back(f);
     };
     for (NodeIndex n = 0; n < nodes && k.pause; ++n) {

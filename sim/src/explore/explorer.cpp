@@ -24,6 +24,23 @@ void report_progress(ExploreControl* control, const SearchStats& before, const S
     control->ticks_done.fetch_add(after.ticks - before.ticks, std::memory_order_relaxed);
 }
 
+// The classes of fault a draw picks from, evenly: 0 pause, 1 partition,
+// 2 crash, 3 failover that loses, 4 clock jump, 5 delay, 6 link cut,
+// 7 promotion. Clock jumps and delays only with a budget, the last two only
+// with replicas (Explorer::create).
+std::vector<int> fault_classes(const FaultMenu& k) {
+    std::vector<int> classes;
+    if (k.pause) classes.push_back(0);
+    if (k.partition_drop_requests || k.partition_drop_replies) classes.push_back(1);
+    if (k.crash) classes.push_back(2);
+    if (k.failover_leases || k.failover_all) classes.push_back(3);
+    if (k.clock_jumps()) classes.push_back(4);
+    if (k.delays()) classes.push_back(5);
+    if (k.replica_link) classes.push_back(6);
+    if (k.failover_promote) classes.push_back(7);
+    return classes;
+}
+
 bool is_replication(const Fault& f) { return f.kind == FaultKind::replica_link || f.promotes(); }
 
 // The servers' roles allow the base's faults, the schedule's atoms and
@@ -211,15 +228,7 @@ Schedule Explorer::draw(std::uint64_t seed, std::uint64_t index) const {
     // Kinds are picked evenly, so crashes and failovers are not drowned by
     // the many lengths of pauses and partitions.
     const FaultMenu& k = options_.kinds;
-    std::vector<int> classes;
-    if (k.pause) classes.push_back(0);
-    if (k.partition_drop_requests || k.partition_drop_replies) classes.push_back(1);
-    if (k.crash) classes.push_back(2);
-    if (k.failover_leases || k.failover_all) classes.push_back(3);
-    if (k.clock_jumps()) classes.push_back(4);  // only with a budget for them (Explorer::create)
-    if (k.delays()) classes.push_back(5);
-    if (k.replica_link) classes.push_back(6);  // only with replicas (Explorer::create)
-    if (k.failover_promote) classes.push_back(7);
+    const std::vector<int> classes = fault_classes(k);
     const auto nodes = static_cast<std::uint64_t>(variants_.front().candidates.size());
     const auto ticks = static_cast<std::uint64_t>(max_tick_ + 1);
     const auto durations = static_cast<std::uint64_t>(options_.max_pause);

@@ -22,11 +22,58 @@ std::string candidate_name(std::int64_t i) { return fmt::format("node-{:06}", i)
 // Latencies and delays come from their own generator, seeded from the seed and this.
 constexpr std::uint64_t latency_seed_salt = 0x6c6174656e637921;
 constexpr const char* links[] = {"request", "reply", "write"};
+// Replication's own generator, seeded from the seed and this ("replicas").
+constexpr std::uint64_t replication_seed_salt = 0x7265706c69636173;
+
+Fault link_cut(std::int32_t server, Tick at, Tick ticks) {
+    Fault f;
+    f.kind = FaultKind::replica_link;
+    f.server = server;
+    f.at = at;
+    f.ticks = ticks;
+    return f;
+}
+
+// The cuts of model.md §17.2, each server's link at most once before the
+// failover at `failover_at` (a replica's, over 3 ticks before it, so before
+// any lag of 0-2 begins) and once after it (any server but the new primary).
+// Never two of one link that overlap, never one of a primary.
+void draw_cuts(SplitMix64& rng, const GeneratorOptions& o, GeneratedReplication& r, std::int32_t promote) {
+    const Tick failover_at = o.horizon / 2;
+    for (std::int32_t server = 0; server <= r.replicas; ++server) {
+        const bool before = server > 0 && rng.next() % 2 == 0;
+        if (before) {
+            const Tick at = draw_between(rng, 0, std::max<Tick>(0, failover_at - 23));
+            const Tick ticks = draw_between(rng, 1, 20);
+            r.faults.push_back(link_cut(server, at, ticks));
+        }
+        const bool after = server != promote && rng.next() % 2 == 0;
+        if (after) {
+            const Tick at = draw_between(rng, failover_at + 1, std::max<Tick>(failover_at + 1, o.horizon - 30));
+            const Tick ticks = draw_between(rng, 1, 20);
+            r.faults.push_back(link_cut(server, at, ticks));
+        }
+    }
+}
+
+// The store's servers (model.md §17.1, §17.4).
+std::string store_json(const GeneratedReplication& r) {
+    std::string out = fmt::format("  \"store\": {{ \"replicas\": {}", r.replicas);
+    if (r.min_replicas_to_write > 0) out += fmt::format(", \"min_replicas_to_write\": {}", r.min_replicas_to_write);
+    return out + " },\n";
+}
+
+std::string replication_fault_json(const Fault& f) {
+    if (f.kind == FaultKind::replica_link)
+        return fmt::format(R"({{ "kind": "replica_link", "replica": {}, "at": {}, "ticks": {} }})", f.server, f.at,
+                           f.ticks);
+    return fmt::format(R"({{ "kind": "failover", "at": {}, "promote": {}, "lag": {} }})", f.at, f.server, f.lag);
+}
 
 // The "faults" array: pauses and partitions on about 1% of the nodes, a
 // crash and a failover; with latencies, a delay on each of those nodes too
 // (drawn from its own generator, so the other draws stay the same).
-void append_faults(std::string& out, const GeneratorOptions& o, SplitMix64& rng) {
+void append_faults(std::string& out, const GeneratorOptions& o, SplitMix64& rng, const GeneratedReplication& r) {
     const std::int64_t n = o.candidates;
     const Tick horizon = o.horizon;
     out += "  \"faults\": [";
@@ -62,7 +109,8 @@ void append_faults(std::string& out, const GeneratorOptions& o, SplitMix64& rng)
             add_fault(
                 fmt::format(R"({{ "kind": "crash", "node": "{}", "at": {} }})", candidate_name(n - 1), horizon / 3));
         }
-        add_fault(fmt::format(R"({{ "kind": "failover", "at": {}, "lose": "leases" }})", horizon / 2));
+        // With replicas a failover promotes (model.md §17.3 rule 5): it is among r's.
+        if (!o.replication) add_fault(fmt::format(R"({{ "kind": "failover", "at": {}, "lose": "leases" }})", horizon / 2));
     }
     if (o.latencies) {
         SplitMix64 wire(o.seed ^ latency_seed_salt);
@@ -76,6 +124,7 @@ void append_faults(std::string& out, const GeneratorOptions& o, SplitMix64& rng)
                             candidate_name(k), at, ticks, link, draw_between(wire, 1, 15)));
         }
     }
+    for (const Fault& f : r.faults) add_fault(replication_fault_json(f));
     out += first ? "],\n" : "\n  ],\n";
 }
 
@@ -89,6 +138,32 @@ std::string generated_network(std::uint64_t seed) {
 }
 
 }  // namespace
+
+GeneratedReplication generated_replication(const GeneratorOptions& o) {
+    GeneratedReplication r;
+    if (!o.replication) return r;
+    SplitMix64 rng(o.seed ^ replication_seed_salt);
+    // One draw per statement: the order of a call's arguments is unspecified.
+    r.replicas = static_cast<std::int32_t>(draw_between(rng, 1, 2));
+    const bool min_write = rng.next() % 4 == 0;
+    r.min_replicas_to_write = min_write ? 1 : 0;
+    const auto promote = static_cast<std::int32_t>(draw_between(rng, 1, r.replicas));
+    const Tick lag = draw_between(rng, 0, 2);
+    draw_cuts(rng, o, r, promote);
+    Fault failover;
+    failover.kind = FaultKind::failover;
+    failover.at = o.horizon / 2;
+    failover.server = promote;
+    failover.lag = lag;
+    r.faults.push_back(failover);
+    for (std::int64_t i = 0; i < o.candidates; ++i) {
+        const bool waits = rng.next() % 5 == 0;
+        if (!waits) continue;
+        const auto replicas = static_cast<std::int32_t>(draw_between(rng, 1, r.replicas));
+        r.waits.emplace_back(i, replicas);
+    }
+    return r;
+}
 
 std::int32_t generated_capacity(std::int64_t candidates) {
     return static_cast<std::int32_t>(std::clamp<std::int64_t>(candidates / 2'000 + 1, 1, 64));
@@ -116,6 +191,9 @@ std::string generate_scenario(const GeneratorOptions& o) {
     out += fmt::format("  \"order\": \"{}\",\n", o.shuffled ? "shuffled" : "declared");
     if (o.latencies) out += generated_network(o.seed);
     out += fmt::format("  \"lock\": {{ \"name\": \"generated\", \"capacity\": {} }},\n", capacity);
+    const GeneratedReplication replication = generated_replication(o);
+    if (o.replication) out += store_json(replication);
+    auto next_wait = replication.waits.begin();
     out += "  \"resource\": { \"mode\": \"check\" },\n";
     out += "  \"defaults\": { \"wait\": 2, \"lease\": 8, \"min_lease\": 1, \"retry_every\": 1, \"action\": 6 },\n";
     out += "  \"candidates\": [\n";
@@ -140,11 +218,15 @@ std::string generate_scenario(const GeneratorOptions& o) {
         if (rng.next() % 50 == 0) out += fmt::format(", \"fail_at\": {}", draw_between(rng, 1, action));
         if (rng.next() % 20 == 0) out += ", \"hold_off\": 1";
         if (runs > 1) out += fmt::format(", \"runs\": {}, \"every\": {}", runs, every);
+        if (next_wait != replication.waits.end() && next_wait->first == i) {
+            out += fmt::format(", \"wait_replicas\": {}", next_wait->second);
+            ++next_wait;
+        }
         out += i + 1 < n ? " },\n" : " }\n";
     }
     out += "  ],\n";
 
-    append_faults(out, o, rng);
+    append_faults(out, o, rng, replication);
     out += fmt::format(
         "  \"ops\": [\n    {{ \"at\": {}, \"actor\": \"auditor\", \"op\": \"status\" }},\n"
         "    {{ \"at\": {}, \"actor\": \"auditor\", \"op\": \"validate\", \"token_of\": \"{}\" }}\n  ]\n",

@@ -8,18 +8,6 @@
 
 namespace leasescope::sim {
 
-// Without a model (live mode) the simulation cannot ask a store whether a
-// link is up; the scenario says it: another replica_link of `server`, or a
-// failover's lag cut, in force at `t` (§17.3: an earlier cut stands).
-static bool cut_by_another(const Scenario& scenario, const Fault& edge, std::int32_t server, Tick t) {
-    for (const Fault& f : scenario.faults) {
-        if (&f == &edge || f.server != server) continue;
-        if (f.kind == FaultKind::replica_link && f.at <= t && t < f.at + f.ticks) return true;
-        if (f.promotes() && f.lag > 0 && f.at - f.lag <= t && t < f.at) return true;
-    }
-    return false;
-}
-
 // One edge of a replica_link or of a promoting failover, in phase 1 (§17.2,
 // §17.3, §17.5). `emitted` false: the edge changes nothing and tells nothing
 // (a lag cut of a link already cut; the end of a cut whose replica was
@@ -32,13 +20,20 @@ void Simulation::replication_edge(Tick t, const Fault& f, EdgeKind kind, Store& 
     ev.node = "store";
     const bool cut = kind == EdgeKind::lag_cut || (f.kind == FaultKind::replica_link && kind == EdgeKind::start);
     if (cut || (f.kind == FaultKind::replica_link && kind == EdgeKind::end)) {
-        ModelStore* m = store.model();
+        // A link is cut while any cut holds it, a replica_link's or a lag's
+        // (§17.3); a promotion ends every cut of its server.
+        if (link_cuts_.empty())
+            link_cuts_.assign(static_cast<std::size_t>(scenario_->lock.replication.replicas) + 1, 0);
+        if (cut_void_.empty()) cut_void_.assign(scenario_->faults.size(), 0);
+        const auto index = static_cast<std::size_t>(&f - scenario_->faults.data());
+        std::int32_t& holding = link_cuts_[static_cast<std::size_t>(f.server)];
         const bool is_primary = f.server == primary_server_ || f.server == old_primary_server_;
-        // The model is asked here; a live run, which has none, reads the
-        // scenario: a restore always ends a cut, a cut may meet an earlier one.
-        const bool linked =
-            m != nullptr ? m->server_link(f.server).linked : cut && !cut_by_another(*scenario_, f, f.server, t);
-        if (is_primary || (cut && !linked) || (!cut && linked)) {
+        if (is_primary || (!cut && cut_void_[index] != 0)) {
+            emitted = false;
+            return;
+        }
+        holding += cut ? 1 : -1;
+        if (holding != (cut ? 1 : 0)) {
             emitted = false;
             return;
         }
@@ -67,6 +62,12 @@ void Simulation::replication_edge(Tick t, const Fault& f, EdgeKind kind, Store& 
         old_primary_server_ = primary_server_;
     }
     primary_server_ = f.server;
+    // The promoted server's cuts end with its promotion: they restore nothing later.
+    if (!link_cuts_.empty()) link_cuts_[static_cast<std::size_t>(f.server)] = 0;
+    for (std::size_t k = 0; k < cut_void_.size(); ++k) {
+        const Fault& c = scenario_->faults[k];
+        if (c.kind == FaultKind::replica_link && c.server == f.server && c.at <= t && t < c.end()) cut_void_[k] = 1;
+    }
     ev.node = {};
     ev.op = EventOp::failover;
     ev.server = f.server;

@@ -9,6 +9,7 @@
 
 #include "../../support/trace_test_helpers.hpp"
 #include "explore_report_checks.hpp"
+#include "leasescope/sim/explore_shard.hpp"
 #include "leasescope/sim/explorer.hpp"
 #include "leasescope/sim/simulation.hpp"
 
@@ -62,9 +63,10 @@ TEST(ExploreReplication, OffWithoutReplicas) {
 
 // With replicas every failover promotes (§17.3 rule 5): no failover that
 // loses, a promotion of each server with each lag up to its tick, and a cut
-// of each server's link of each length.
+// of each server's link of each length (with two faults a schedule, any
+// server may be a replica by then).
 TEST(ExploreReplication, WithReplicasAFailoverPromotes) {
-    ExploreOptions o = repl_searching("all", 1);
+    ExploreOptions o = repl_searching("all", 2);
     o.max_lag = 2;
     o.max_link_cut = 3;
     o.max_tick = 5;
@@ -131,17 +133,28 @@ TEST(ExploreReplication, ACutLinkThenAPromotionWithNoLag) {
     EXPECT_EQ(report.levels[1].stats.failing, 0u);
 }
 
-// §17.2 rule 3: a cut names a replica. With no failover server 0 stays the
-// primary, so each cut of its link is an invalid schedule, not simulated.
+// §17.2 rule 3: a cut names a replica. With no failover to add, server 0
+// stays the primary, so no cut of its link is an atom at all; with
+// promotions and two faults it is (after a promotion of another server),
+// and alone it counts as an invalid schedule.
 TEST(ExploreReplication, ACutOfThePrimaryIsInvalid) {
-    ExploreOptions o = repl_searching("replica_link", 1);
+    ExploreOptions o = repl_searching("replica_link", 2);
     o.max_link_cut = 2;
     const Explorer ex = repl_make(replicated(1), o);
+    ASSERT_GT(repl_count_atoms(ex, FaultKind::replica_link), 0u);
+    for (const Fault& f : ex.atoms()) EXPECT_NE(f.server, 0);
+    ExploreOptions searched = repl_searching("replica_link,failover:promote", 1);
+    searched.max_link_cut = 2;
+    searched.max_lag = 0;
+    const Explorer one = repl_make(replicated(1), searched);
+    for (const Fault& f : one.atoms()) EXPECT_NE(f.server, 0);  // nor a promotion of the primary
+    searched.max_faults = 2;
+    const Explorer two = repl_make(replicated(1), searched);
     const std::size_t of_primary = static_cast<std::size_t>(std::count_if(
-        ex.atoms().begin(), ex.atoms().end(), [](const Fault& f) { return f.server == 0; }));
+        two.atoms().begin(), two.atoms().end(), [](const Fault& f) { return f.server == 0; }));
     ASSERT_GT(of_primary, 0u);
-    const ExploreReport report = explore(ex, ExploreRun{});
-    ASSERT_EQ(report.levels.size(), 2u);
+    const ExploreReport report = explore(two, ExploreRun{});
+    ASSERT_GE(report.levels.size(), 2u);
     EXPECT_EQ(report.levels[1].stats.invalid, of_primary);
     // After a promotion of server 1, server 0 is a replica and its cut counts.
     ExploreOptions both = repl_searching("replica_link,failover:promote", 2);
@@ -216,6 +229,122 @@ TEST(ExploreReplication, BudgetErrorsNameTheFlags) {
     EXPECT_NE(created.error().find("budget too large"), std::string::npos);
     EXPECT_NE(created.error().find("--max-link-cut"), std::string::npos);
     EXPECT_NE(created.error().find("--max-lag"), std::string::npos);
+}
+
+// A search with replicas split into shards: each file carries the base with
+// its replicas and the two budgets, and the merge gives the whole search.
+TEST(ExploreReplication, ShardsMergeIntoTheWholeSearch) {
+    ExploreOptions o = repl_searching("replica_link,failover:promote", 2);
+    o.max_link_cut = 3;
+    o.max_lag = 1;
+    const Explorer ex = repl_make(replicated(2), o);
+    const ExploreReport whole = explore(ex, ExploreRun{});
+    ASSERT_TRUE(whole.found);
+    std::vector<ShardFile> files;
+    for (std::uint64_t k = 0; k < 3; ++k) {
+        ExploreRun part;
+        part.shard = k;
+        part.shards = 3;
+        const ExploreReport report = explore(ex, part);
+        const std::string text = shard_result_to_json(ex, part, report, ShardTiming{});
+        EXPECT_NE(text.find(R"("max_link_cut")"), std::string::npos);
+        EXPECT_NE(text.find(R"("max_lag")"), std::string::npos);
+        files.push_back(ShardFile{"shard-" + std::to_string(k), text});
+    }
+    auto merged = merge_shard_results(files);
+    ASSERT_TRUE(merged.ok()) << merged.error();
+    EXPECT_EQ(merged.value().explorer.options().max_link_cut, 3);
+    EXPECT_EQ(merged.value().explorer.options().max_lag, 1);
+    EXPECT_EQ(merged.value().explorer.base().lock.replication.replicas, 2);
+    test::expect_same_report(whole, merged.value().report);
+}
+
+// Every schedule the explorer runs is a scenario the reader accepts (its
+// roles are stricter than the reader's): random draws of up to 4 faults, on
+// two replicas, written back and read again.
+TEST(ExploreReplication, EveryDrawIsAScenarioTheReaderAccepts) {
+    ExploreOptions o = repl_searching("replica_link,failover:promote,pause", 4);
+    o.max_link_cut = 6;
+    o.max_lag = 2;
+    o.max_tick = 12;
+    const Explorer ex = repl_make(replicated(2), o);
+    std::size_t faults = 0, promotions = 0, cuts = 0;
+    for (std::uint64_t i = 0; i < 3000; ++i) {
+        const Schedule drawn = ex.draw(11, i);
+        const Scenario s = ex.to_scenario(drawn);
+        auto again = parse_scenario(scenario_to_json(s), "drawn.json");
+        ASSERT_TRUE(again.ok()) << "draw " << i << ": " << again.error().to_string();
+        faults += drawn.atoms.size();
+        for (const Fault& f : s.faults) {
+            promotions += f.promotes();
+            cuts += f.kind == FaultKind::replica_link;
+        }
+    }
+    EXPECT_GT(promotions, 500u);
+    EXPECT_GT(cuts, 500u);
+    EXPECT_GT(faults, 3000u * 2);
+}
+
+// A cut that would end where the base's own cut of the same server starts
+// is left out (its end would cancel the base's cut); one of another server
+// is not.
+TEST(ExploreReplication, ACutEndingWhereTheBasesStartsIsLeftOutForItsServerOnly) {
+    Scenario base = replicated(2);
+    Fault own;
+    own.kind = FaultKind::replica_link;
+    own.server = 1;
+    own.at = 5;
+    own.ticks = 2;
+    base.faults.push_back(own);
+    ExploreOptions o = repl_searching("replica_link", 1);
+    o.max_link_cut = 3;
+    const Explorer ex = repl_make(base, o);
+    auto has = [&](std::int32_t server, Tick at, Tick ticks) {
+        return std::any_of(ex.atoms().begin(), ex.atoms().end(), [&](const Fault& f) {
+            return f.kind == FaultKind::replica_link && f.server == server && f.at == at && f.ticks == ticks;
+        });
+    };
+    EXPECT_FALSE(has(1, 3, 2));  // ends at 5 where the base's starts
+    EXPECT_FALSE(has(1, 4, 2));  // overlaps it
+    EXPECT_TRUE(has(1, 2, 2));   // ends at 4
+    EXPECT_TRUE(has(2, 3, 2));   // another server's link
+}
+
+// Pruning a store clock jump looks at every server's copy: in split brain
+// the old primary holds node-a's record and the new primary (promoted
+// lagging) does not, so a jump forward at tick 3 or 4 ends it early on the
+// old primary and node-c, routed there too, overlaps node-a. A pruned
+// schedule behaves like a passing one with fewer faults, so no failing
+// schedule may be pruned: the failing counts are those of --no-prune (the
+// check read only the primary's and cut replicas' copies, and pruned 10 of
+// these 20).
+TEST(ExploreReplication, PruningSeesTheOldPrimarysRecords) {
+    Scenario base = trace_test::parse(R"({"name": "split", "horizon": 40, "resource": {"mode": "check"},
+      "candidates": [
+        {"name": "node-a", "wait": 0, "lease": 6, "action": 5},
+        {"name": "node-c", "start": 1, "wait": 20, "lease": 6, "action": 3}]})");
+    base.lock.replication.replicas = 1;
+    Fault failover;
+    failover.kind = FaultKind::failover;
+    failover.at = 2;
+    failover.server = 1;
+    failover.lag = 2;
+    failover.old_primary = SplitBrain{{0, 1}, 30};
+    base.faults.push_back(failover);
+    ExploreOptions o = repl_searching("clock_jump", 1);
+    o.max_clock_jump_ms = 300;
+    o.properties = Properties{true, false, false, false};  // overlap
+    const Explorer pruned = repl_make(base, o);
+    o.prune = false;
+    const Explorer full = repl_make(base, o);
+    const ExploreReport a = explore(pruned, ExploreRun{});
+    const ExploreReport b = explore(full, ExploreRun{});
+    ASSERT_TRUE(b.found);
+    EXPECT_EQ(a.found, b.found);
+    ASSERT_EQ(a.levels.size(), 2u);
+    ASSERT_EQ(b.levels.size(), 2u);
+    EXPECT_EQ(a.levels[1].stats.failing, b.levels[1].stats.failing);
+    EXPECT_GT(a.levels[1].stats.pruned, 0u);
 }
 
 }  // namespace

@@ -122,6 +122,33 @@ TEST(Replication, ARestoredLinkResynchronises) {
     EXPECT_EQ(t.summary.violations.fencing_duplicate, 0);
 }
 
+// §17.3: cuts add up; a replica_link that ends inside the lag window does
+// not restore the link, so the replica misses node-b's acquisition at 4.
+TEST(Replication, ACutEndingInsideTheLagWindowRestoresNothing) {
+    sim::Scenario s = repl_nodes(1);
+    s.faults.push_back(repl_cut(1, 2, 2));      // cut at 2, would end at 4
+    s.faults.push_back(repl_promote(5, 1, 2));  // lag window 3 ... 5
+    const sim::Trace t = sim::simulate(s);
+    EXPECT_EQ(trace_test::find(t, "store", EventOp::link_cut).size(), 1u);
+    EXPECT_TRUE(trace_test::find(t, "store", EventOp::link_restored).empty());
+    EXPECT_EQ(trace_test::find(t, "", EventOp::failover).at(0).fencing, 1);
+    EXPECT_EQ(t.summary.violations.fencing_duplicate, 1);
+}
+
+// §17.3: a cut ends with its server's promotion; its end restores nothing
+// even after a second failover made the server a replica again.
+TEST(Replication, APromotionEndsItsServersCuts) {
+    sim::Scenario s = repl_nodes(2);
+    s.faults.push_back(repl_cut(1, 2, 20));
+    s.faults.push_back(repl_promote(5, 1, 0));
+    s.faults.push_back(repl_promote(8, 2, 0));
+    const sim::Trace t = sim::simulate(s);
+    EXPECT_TRUE(trace_test::find(t, "store", EventOp::link_restored).empty());
+    const sim::Timeline tl(s);
+    EXPECT_TRUE(tl.snapshot_at(9).servers[1].linked);
+    EXPECT_TRUE(tl.snapshot_at(25).servers[1].linked);
+}
+
 TEST(Replication, SnapshotsShowEachServersCopy) {
     sim::Scenario s = repl_nodes(2);
     s.faults.push_back(repl_cut(2, 3, 10));

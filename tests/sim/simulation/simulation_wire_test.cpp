@@ -366,7 +366,10 @@ TEST(SimulationWire, ExplicitZeroLatencyIsTodaysModel) {
                            std::any_of(preset.candidates.begin(), preset.candidates.end(),
                                        [](const auto& c) { return !c.network.zero(); }) ||
                            std::any_of(preset.faults.begin(), preset.faults.end(),
-                                       [](const Fault& f) { return f.kind == FaultKind::delay; });
+                                       [](const Fault& f) { return f.kind == FaultKind::delay; }) ||
+                           // WAIT blocks at the store for ticks of its own (model.md §17.6 rule 3).
+                           std::any_of(preset.candidates.begin(), preset.candidates.end(),
+                                       [](const auto& c) { return c.options.wait_replicas > 0; });
         if (timed) continue;
         ++checked;
         auto json = nlohmann::json::parse(test::read_preset(name), nullptr, true, /*ignore_comments=*/true);

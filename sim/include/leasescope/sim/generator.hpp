@@ -7,9 +7,12 @@
 // on every compiler and standard library.
 #include <cstdint>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "leasescope/engine/types.hpp"
 #include "leasescope/sim/limits.hpp"
+#include "leasescope/sim/scenario.hpp"
 
 namespace leasescope::sim {
 
@@ -23,7 +26,24 @@ struct GeneratorOptions {
     // and delays on (up to) three nodes. Off, the default: the same bytes as
     // before the option existed (tools/trace_corpus.sh).
     bool latencies = false;
+    // Replication (model.md §17): 1-2 replicas, cuts of their links, a
+    // failover promoting a replica with lag 0-2 (in place of the failover
+    // that loses the leases), sometimes min_replicas_to_write 1 and some
+    // nodes with wait_replicas. Drawn from its own generator; off, the
+    // default: the same bytes as before the option existed.
+    bool replication = false;
 };
+
+// What the replication option adds, as the scenario will hold it (the JSON
+// the generator writes says the same): the store's servers, some nodes'
+// WAIT, the cuts and the promoting failover, listed after the other faults.
+struct GeneratedReplication {
+    std::int32_t replicas = 0;
+    std::int32_t min_replicas_to_write = 0;
+    std::vector<std::pair<std::int64_t, std::int32_t>> waits;  // (candidate, wait_replicas), by candidate
+    std::vector<Fault> faults;                                 // replica_link cuts, then the failover
+};
+GeneratedReplication generated_replication(const GeneratorOptions& o);
 
 // Limits the generator enforces on its own arguments (the CLI reports them),
 // defined with every other limit in limits.hpp.

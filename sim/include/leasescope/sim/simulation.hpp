@@ -339,6 +339,8 @@ private:
     bool has_replication_faults_ = false;
     std::int32_t split_fault_ = -1;  // the failover whose split brain is on, or -1
     std::int32_t old_primary_server_ = -1;
+    std::vector<std::int32_t> link_cuts_;  // per server: cuts holding its link (model.md §17.3)
+    std::vector<std::uint8_t> cut_void_;   // per fault: a replica_link ended by its server's promotion
     std::vector<FaultEdge> fault_edges_;
     std::size_t next_fault_edge_ = 0;
     std::vector<std::int32_t> op_order_;

@@ -81,6 +81,13 @@ std::optional<TtlSet> ttl_set(const sim::Trace& trace, std::size_t end, const To
 std::string ttl_words(const sim::Trace& trace, std::size_t end, const SlotRecord& record, Tick tick,
                       const Strings& strings);
 
+// The record panel's lines for a store with replicas (model.md §17), one per
+// server at the end of the snapshot's tick: its role, its copy of the record
+// ("node-b #2", or "no record"), its fencing counter and whether its link to
+// the primary is up: "replica 1: node-b #2 · counter 2 · link cut". Empty
+// without replicas.
+std::vector<std::string> server_lines(const sim::Snapshot& snapshot, const Strings& strings);
+
 // The name of the lane of the scenario's scripted ops: their actors as the
 // trace names them ("operator", "auditor, operator"), in order of first
 // appearance; empty when the scenario has no ops.
