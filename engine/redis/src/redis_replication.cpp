@@ -148,9 +148,19 @@ StoreResult<Fencing> RedisStore::promote(Tick now, std::int32_t server, const Sp
     if (split != nullptr) old_primary_ = old;
     // Every other server follows (§17.3 rule 3), except cut ones (they follow
     // when their cut ends) and an old primary kept alive by split brain.
+    // All are pointed at it first and then waited for: their resynchronisations overlap.
+    const auto follows = [&](std::int32_t t) {
+        return t != server && t != old_primary_ && !cut_[static_cast<std::size_t>(t)];
+    };
     for (std::int32_t t = 0; t < server_count(); ++t) {
-        if (t == server || t == old_primary_ || cut_[static_cast<std::size_t>(t)]) continue;
-        auto linked = link(t);
+        if (!follows(t)) continue;
+        auto attached = attach(servers_[static_cast<std::size_t>(t)], urls_[s]);
+        if (!attached.ok()) return Err{attached.error()};
+    }
+    for (std::int32_t t = 0; t < server_count(); ++t) {
+        if (!follows(t)) continue;
+        const auto u = static_cast<std::size_t>(t);
+        auto linked = wait_linked(servers_[u], servers_[s], urls_[u].port, link_wait_ms);
         if (!linked.ok()) return Err{linked.error()};
     }
     if (split == nullptr) known_[static_cast<std::size_t>(old)].assign(known_[0].size(), std::nullopt);
