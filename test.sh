@@ -49,7 +49,7 @@ PY
 # redis-server on a free loopback port, no persistence.
 redis_port=$(free_port)
 redis_dir=$(mktemp -d)
-redis-server --port "$redis_port" --bind 127.0.0.1 --save '' --appendonly no \
+redis-server --port "$redis_port" --bind 127.0.0.1 --save '' --appendonly no --repl-diskless-sync-delay 0 \
   --dir "$redis_dir" --daemonize no --loglevel warning >"$redis_dir/log" 2>&1 &
 started_pids+=($!)
 for _ in $(seq 1 50); do
@@ -59,6 +59,26 @@ done
 redis-cli -p "$redis_port" ping >/dev/null || { echo "redis-server did not start" >&2; cat "$redis_dir/log" >&2; exit 1; }
 export LEASESCOPE_REDIS_URL="redis://127.0.0.1:$redis_port"
 export LEASESCOPE_REDIS_PORT="$redis_port"
+
+# Two replicas of it (model.md §13.8), for the live tests on real
+# replication: each waits until master_link_status:up.
+replica_urls=()
+for i in 1 2; do
+  replica_port=$(free_port)
+  mkdir -p "$redis_dir/replica$i"
+  redis-server --port "$replica_port" --bind 127.0.0.1 --save '' --appendonly no \
+    --replicaof 127.0.0.1 "$redis_port" --repl-diskless-sync-delay 0 \
+    --dir "$redis_dir/replica$i" --daemonize no --loglevel warning >"$redis_dir/replica$i.log" 2>&1 &
+  started_pids+=($!)
+  for _ in $(seq 1 100); do
+    redis-cli -p "$replica_port" info replication 2>/dev/null | grep -q '^master_link_status:up' && break
+    sleep 0.1
+  done
+  redis-cli -p "$replica_port" info replication | grep -q '^master_link_status:up' ||
+    { echo "replica $i did not link to the primary" >&2; cat "$redis_dir/replica$i.log" >&2; exit 1; }
+  replica_urls+=("redis://127.0.0.1:$replica_port")
+done
+export LEASESCOPE_REPLICA_URLS="${replica_urls[*]}"
 
 # A virtual display for the GUI tests.
 display_num=$((90 + RANDOM % 100))

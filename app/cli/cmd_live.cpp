@@ -60,6 +60,8 @@ private:
 struct LiveArgs {
     std::string scenario_path;
     std::string redis_url;
+    std::vector<std::string> replica_urls;
+    bool allow_failover = false;
     std::int64_t tick_ms = 0;
     bool compare = false;
     std::string trace_path;
@@ -114,8 +116,9 @@ int live_failure(const live::LiveReport& report) {
     }
     if (report.cancelled) {
         const int signal_number = interrupt_signal.load();
-        fmt::print(stderr, "interrupted ({}) at tick {}; the lock's keys were removed; no trace was written\n",
-                   signal_number == SIGTERM ? "SIGTERM" : "SIGINT", report.trace.summary.end_tick);
+        fmt::print(stderr, "interrupted ({}) at tick {}; the lock's keys were removed{}; no trace was written\n",
+                   signal_number == SIGTERM ? "SIGTERM" : "SIGINT", report.trace.summary.end_tick,
+                   report.replicas > 0 ? ", the replication topology and configs found were restored" : "");
         // As a shell reports a process ended by the signal: 128 + its number.
         return 128 + (signal_number == 0 ? SIGINT : signal_number);
     }
@@ -189,6 +192,8 @@ int run_live_command(const LiveArgs& args) {
 
     live::LiveOptions options;
     options.redis_url = args.redis_url;
+    options.replica_urls = args.replica_urls;
+    options.allow_failover = args.allow_failover;
     options.tick_ms = args.tick_ms;
     options.cancel = &interrupted;
     live::LiveReport report;
@@ -215,12 +220,19 @@ void add_live_command(CLI::App& app, int& exit_code) {
     auto* live = app.add_subcommand(
         "live",
         "Run a scenario in real time against a real Redis (same elector code).\n"
-        "Exit codes: 0 ok, 1 differs from the simulation (--compare), 2 bad input, 3 Redis failed or another live run "
-        "of the same lock holds it, 4 an output could not be written, 130/143 interrupted by SIGINT/SIGTERM.");
+        "Exit codes: 0 ok, 1 differs from the simulation (--compare), 2 bad input, 3 Redis failed, a --replica is not "
+        "a linked replica of --redis, or another live run of the same lock holds it, 4 an output could not be written, 130/143 interrupted by SIGINT/SIGTERM.");
     live->add_option("SCENARIO", args->scenario_path, "Scenario file (JSON with comments)");
     live->add_option("--redis", args->redis_url,
                      "redis://[user:password@]host[:port][/db] (default: $LEASESCOPE_REDIS_URL or " +
                          std::string(redis::default_redis_url) + ")");
+    live->add_option("--replica", args->replica_urls,
+                     "A replica of --redis, once per replica: the scenario's server 1, 2, ... (store.replicas of "
+                     "them; checked with INFO replication before anything is touched)");
+    live->add_flag("--allow-failover", args->allow_failover,
+                   "Permit REPLICAOF and CONFIG SET on the --redis and --replica servers, which a scenario with "
+                   "replicas needs; the topology and configs found are restored at the end, on an error and on "
+                   "SIGINT/SIGTERM");
     live->add_option("--tick-ms", args->tick_ms, "Milliseconds per tick (default: the scenario's tick_ms)")
         ->check(integer_in(limits::tick_ms_min, limits::tick_ms_max));
     live->add_flag("--compare", args->compare,

@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <sstream>
+#include <vector>
 #include <string>
 
 #include "leasescope/redis/redis_connection.hpp"
@@ -32,6 +34,21 @@ inline redis::RedisUrl parsed_url_or_fail() {
         return {};
     }
     return url.value();
+}
+
+// The replicas test.sh starts beside the primary (model.md §13.8):
+// $LEASESCOPE_REPLICA_URLS, space-separated; unset fails the test.
+inline std::vector<std::string> replica_url_texts_or_fail() {
+    const char* env = std::getenv("LEASESCOPE_REPLICA_URLS");
+    std::vector<std::string> out;
+    if (env == nullptr || *env == '\0') {
+        ADD_FAILURE() << "LEASESCOPE_REPLICA_URLS is not set: run the live tests through ./test.sh (two replicas of "
+                         "LEASESCOPE_REDIS_URL, space-separated)";
+        return out;
+    }
+    std::istringstream words(env);
+    for (std::string w; words >> w;) out.push_back(w);
+    return out;
 }
 
 inline std::int64_t env_int(const char* name, std::int64_t fallback) {

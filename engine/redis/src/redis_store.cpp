@@ -38,12 +38,13 @@ bool pttl_of_existing_ok(std::int64_t pttl) { return pttl >= 0; }
 // ---- store ----
 
 RedisStore::RedisStore(RedisConnection connection, LockConfig config, std::int64_t tick_ms)
-    : connection_(std::move(connection)),
-      config_(std::move(config)),
-      tick_ms_(tick_ms),
-      keys_(config_.name, config_.capacity),
-      shas_(script_count),
-      known_(static_cast<std::size_t>(config_.capacity)) {
+    : config_(std::move(config)), tick_ms_(tick_ms), keys_(config_.name, config_.capacity), shas_(script_count) {
+    servers_.push_back(std::move(connection));
+    urls_.emplace_back();
+    known_.emplace_back(static_cast<std::size_t>(config_.capacity));
+    cut_.push_back(false);
+    was_primary_.push_back(true);
+    cut_at_.push_back(0);
     LS_ASSERT(config_.capacity >= 1);
     LS_ASSERT(config_.fencing_start >= 1);
     LS_ASSERT(tick_ms_ >= 1);
@@ -61,7 +62,9 @@ Result<std::unique_ptr<RedisStore>, StoreError> RedisStore::connect(const RedisU
     }
     auto connection = RedisConnection::open(url, timeouts);
     if (!connection.ok()) return Err{connection.error()};
-    return std::make_unique<RedisStore>(std::move(connection.value()), std::move(config), tick_ms);
+    auto store = std::make_unique<RedisStore>(std::move(connection.value()), std::move(config), tick_ms);
+    store->set_primary_url(url);
+    return store;
 }
 
 Result<ReplyPtr, StoreError> RedisStore::run_script(const ScriptCall& call) {
@@ -69,14 +72,14 @@ Result<ReplyPtr, StoreError> RedisStore::run_script(const ScriptCall& call) {
     LS_ASSERT(index < script_count);
     const char* name = script_name(call.script);
     if (shas_[index].empty()) {
-        auto loaded = connection_.command({"SCRIPT", "LOAD", script_source(call.script)});
+        auto loaded = conn().command({"SCRIPT", "LOAD", script_source(call.script)});
         if (!loaded.ok()) return loaded;
         if (!is_string(loaded.value().get())) return shape_error(name, "SCRIPT LOAD gave no SHA");
         shas_[index] = std::string(text_of(loaded.value().get()));
     }
     const std::vector<std::string> words = evalsha_words(call, keys_, shas_[index]);
     std::vector<std::string_view> argv(words.begin(), words.end());
-    auto reply = connection_.command_raw(argv);
+    auto reply = conn().command_raw(argv);
     if (!reply.ok()) return reply;
     const redisReply* r = reply.value().get();
     if (r->type == REDIS_REPLY_ERROR && text_of(r).substr(0, 8) == "NOSCRIPT") {
@@ -84,18 +87,22 @@ Result<ReplyPtr, StoreError> RedisStore::run_script(const ScriptCall& call) {
         // proxy): EVAL sends the source and caches it again under the same SHA.
         argv[0] = "EVAL";
         argv[1] = script_source(call.script);
-        reply = connection_.command_raw(argv);
+        reply = conn().command_raw(argv);
         if (!reply.ok()) return reply;
         r = reply.value().get();
     }
     if (r->type == REDIS_REPLY_ERROR) {
+        // A primary short of good replicas refuses the script's first write
+        // (model.md §17.4 rule 3): an error reply, not a transient one.
+        const bool no_replicas = text_of(r).substr(0, 10) == "NOREPLICAS";
         return Err{StoreError{
-            std::string("Redis answered the ") + name + " script with an error: " + std::string(text_of(r)), false}};
+            std::string("Redis answered the ") + name + " script with an error: " + std::string(text_of(r)), false,
+            no_replicas}};
     }
     return reply;
 }
 
-StoreResult<AcquireReply> RedisStore::acquire(Tick /*now*/, std::string_view owner, std::string_view token,
+StoreResult<AcquireReply> RedisStore::acquire(Tick now, std::string_view owner, std::string_view token,
                                               Tick lease) {
     LS_ASSERT(lease >= 1);
     auto reply = run_script(acquire_call(owner, token, lease, tick_ms_, config_.fencing_start));
@@ -115,8 +122,9 @@ StoreResult<AcquireReply> RedisStore::acquire(Tick /*now*/, std::string_view own
         out.fencing = v[3];
         out.ttl = flag ? lease : ticks_left(pttl, tick_ms_);
         if (flag) {
-            known_[static_cast<std::size_t>(out.slot)] =
+            kn()[static_cast<std::size_t>(out.slot)] =
                 ExpiredRecord{out.slot, std::string(owner), Token(token), out.fencing};
+            written_.push_back(Written{*kn()[static_cast<std::size_t>(out.slot)], now, -1, active()});
         }
     } else {
         out.reason = flag ? BusyReason::hold_off : BusyReason::held;
@@ -164,7 +172,8 @@ StoreResult<ReleaseReply> RedisStore::release(Tick now, std::string_view token, 
         out.until = now + ticks_left(v[2], tick_ms_);
     } else {
         out.outcome = ReleaseOutcome::released;
-        known_[static_cast<std::size_t>(out.slot)].reset();
+        kn()[static_cast<std::size_t>(out.slot)].reset();
+        note_gone(now, token);
     }
     return out;
 }
@@ -203,19 +212,19 @@ StoreResult<Validity> RedisStore::validate(Tick /*now*/, std::string_view token)
     return r->integer == 0 ? Validity::current : r->integer == 1 ? Validity::stale : Validity::vacant;
 }
 
-StoreResult<std::vector<ExpiredRecord>> RedisStore::expire(Tick /*now*/) {
+StoreResult<std::vector<ExpiredRecord>> RedisStore::expire(Tick now) {
     auto reply = run_script(expire_call());
     if (!reply.ok()) return Err{reply.error()};
     const redisReply* r = reply.value().get();
-    if (!is_array(r, known_.size())) return shape_error("expire", describe_reply(r));
+    if (!is_array(r, kn().size())) return shape_error("expire", describe_reply(r));
     std::vector<ExpiredRecord> out;
-    for (std::size_t i = 0; i < known_.size(); ++i) {
+    for (std::size_t i = 0; i < kn().size(); ++i) {
         const redisReply* e = r->element[i];
         if (!is_array(e, 2) || !is_integer(e->element[0]) || !is_string(e->element[1])) {
             return shape_error("expire", "a slot entry is malformed");
         }
         const bool exists = e->element[0]->integer == 1;
-        const bool ours = known_[i] && text_of(e->element[1]) == known_[i]->token;
+        const bool ours = kn()[i] && text_of(e->element[1]) == kn()[i]->token;
         // Only this store's acquire writes a slot, and it remembers what it
         // wrote; a record it does not know means another client is using the
         // same lock on this server, and every answer from here on would be
@@ -226,23 +235,27 @@ StoreResult<std::vector<ExpiredRecord>> RedisStore::expire(Tick /*now*/) {
                                       " holds a record this run did not write); a live run needs the lock to itself",
                                   false}};
         }
-        if (!known_[i] || exists) continue;
-        out.push_back(std::move(*known_[i]));
-        known_[i].reset();
+        if (!kn()[i] || exists) continue;
+        note_gone(now, kn()[i]->token);
+        out.push_back(std::move(*kn()[i]));
+        kn()[i].reset();
     }
     return out;
 }
 
-StoreResult<Unit> RedisStore::failover(Tick /*now*/, FailoverLoss loss) {
+StoreResult<Unit> RedisStore::failover(Tick now, FailoverLoss loss) {
     auto reply = run_script(failover_call(loss, config_.fencing_start));
     if (!reply.ok()) return Err{reply.error()};
     // Vanished slots emit no expire events: forget them without reporting.
-    for (auto& k : known_) k.reset();
+    for (auto& k : kn()) {
+        if (k) note_gone(now, k->token);
+        k.reset();
+    }
     return Unit{};
 }
 
 StoreResult<Unit> RedisStore::delete_namespace() {
-    for (auto& k : known_) k.reset();
+    for (auto& k : kn()) k.reset();
     // SCAN with a glob of the prefix (its glob characters escaped), then the
     // exact ownership rule, so only keys this lock could have written go.
     std::string pattern;
@@ -253,7 +266,7 @@ StoreResult<Unit> RedisStore::delete_namespace() {
     pattern += '*';
     std::string cursor = "0";
     do {
-        auto reply = connection_.command({"SCAN", cursor, "MATCH", pattern, "COUNT", "1000"});
+        auto reply = conn().command({"SCAN", cursor, "MATCH", pattern, "COUNT", "1000"});
         if (!reply.ok()) return Err{reply.error()};
         const redisReply* r = reply.value().get();
         if (!is_array(r, 2) || !is_string(r->element[0]) || r->element[1]->type != REDIS_REPLY_ARRAY) {
@@ -268,7 +281,7 @@ StoreResult<Unit> RedisStore::delete_namespace() {
         if (!doomed.empty()) {
             std::vector<std::string_view> argv{"DEL"};
             for (const auto& k : doomed) argv.push_back(k);
-            auto deleted = connection_.command(argv);
+            auto deleted = conn().command(argv);
             if (!deleted.ok()) return Err{deleted.error()};
         }
     } while (cursor != "0");
@@ -278,7 +291,7 @@ StoreResult<Unit> RedisStore::delete_namespace() {
 StoreResult<Unit> RedisStore::reset_namespace() {
     auto deleted = delete_namespace();
     if (!deleted.ok()) return deleted;
-    auto set = connection_.command({"SET", keys_.counter(), std::to_string(config_.fencing_start - 1)});
+    auto set = conn().command({"SET", keys_.counter(), std::to_string(config_.fencing_start - 1)});
     if (!set.ok()) return Err{set.error()};
     return Unit{};
 }
@@ -301,13 +314,13 @@ StoreResult<bool> RedisStore::claim_run(std::string_view run_id, std::int64_t le
     held_for_ms = 0;
     const std::string key = keys_.run_owner();
     const std::string ms = std::to_string(lease_ms);
-    auto set = connection_.command({"SET", key, run_id, "NX", "PX", ms});
+    auto set = conn().command({"SET", key, run_id, "NX", "PX", ms});
     if (!set.ok()) return Err{set.error()};
     const redisReply* r = set.value().get();
     if (r != nullptr && r->type == REDIS_REPLY_STATUS) return true;
     if (r == nullptr || r->type != REDIS_REPLY_NIL)
         return Err{StoreError{"unexpected reply from SET NX: " + describe_reply(r), false}};
-    auto pttl = connection_.command({"PTTL", key});
+    auto pttl = conn().command({"PTTL", key});
     if (!pttl.ok()) return Err{pttl.error()};
     if (is_integer(pttl.value().get())) held_for_ms = std::max<std::int64_t>(0, pttl.value()->integer);
     return false;
@@ -316,7 +329,7 @@ StoreResult<bool> RedisStore::claim_run(std::string_view run_id, std::int64_t le
 StoreResult<bool> RedisStore::renew_run(std::string_view run_id, std::int64_t lease_ms) {
     LS_ASSERT(lease_ms >= 1);
     const std::string ms = std::to_string(lease_ms);
-    auto reply = connection_.command({"EVAL", renew_run_script, "1", keys_.run_owner(), run_id, ms});
+    auto reply = conn().command({"EVAL", renew_run_script, "1", keys_.run_owner(), run_id, ms});
     if (!reply.ok()) return Err{reply.error()};
     if (!is_integer(reply.value().get()))
         return Err{StoreError{"unexpected reply from the run-ownership renewal: " + describe_reply(reply.value().get()),
@@ -325,7 +338,7 @@ StoreResult<bool> RedisStore::renew_run(std::string_view run_id, std::int64_t le
 }
 
 StoreResult<Unit> RedisStore::release_run(std::string_view run_id) {
-    auto reply = connection_.command({"EVAL", release_run_script, "1", keys_.run_owner(), run_id});
+    auto reply = conn().command({"EVAL", release_run_script, "1", keys_.run_owner(), run_id});
     if (!reply.ok()) return Err{reply.error()};
     return Unit{};
 }

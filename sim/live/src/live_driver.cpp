@@ -2,6 +2,8 @@
 // docs/model.md §13).
 #include "leasescope/live/live_driver.hpp"
 
+#include "live_replicas.hpp"
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -53,6 +55,26 @@ public:
         if (auto stop = stop_reason()) return Err{*stop};
         return note(inner_.failover(now, loss));
     }
+    // Replication (model.md §13.8): the edges are tick-level calls, so a
+    // remembered failure or a cancel stops the run there, as failover does.
+    StoreResult<Unit> cut_link(Tick now, std::int32_t server) override {
+        if (auto stop = stop_reason()) return Err{*stop};
+        return note(inner_.cut_link(now, server));
+    }
+    StoreResult<Unit> restore_link(Tick now, std::int32_t server) override {
+        if (auto stop = stop_reason()) return Err{*stop};
+        return note(inner_.restore_link(now, server));
+    }
+    StoreResult<Fencing> promote(Tick now, std::int32_t server, const SplitBrain* split) override {
+        if (auto stop = stop_reason()) return Err{*stop};
+        return note(inner_.promote(now, server, split));
+    }
+    StoreResult<Unit> end_split(Tick now) override {
+        if (auto stop = stop_reason()) return Err{*stop};
+        return note(inner_.end_split(now));
+    }
+    void route(std::int32_t server) override { inner_.route(server); }
+    StoreResult<std::int32_t> synced_replicas(Tick now) override { return note(inner_.synced_replicas(now)); }
     // Stops the run at the next tick, as a failed call would.
     void stop_with(StoreError error) {
         if (!first_error_) first_error_ = std::move(error);
@@ -66,7 +88,8 @@ private:
     }
     template <class T>
     StoreResult<T> note(StoreResult<T> result) {
-        if (!result.ok() && !first_error_) first_error_ = result.error();
+        // A refusal for want of replicas is the model's answer (§17.4), not Redis failing.
+        if (!result.ok() && !first_error_ && !result.error().no_replicas) first_error_ = result.error();
         return result;
     }
 
@@ -127,16 +150,50 @@ sim::Scenario with_tick_ms(const sim::Scenario& scenario, std::int64_t tick_ms) 
     return out;
 }
 
+namespace {
+// The replication faults live mode makes real (model.md §13.8).
+std::vector<std::string> real_replication_lines(const sim::Scenario& scenario) {
+    bool cut = false, promote = false, split = false;
+    for (const auto& f : scenario.faults) {
+        cut |= f.kind == sim::FaultKind::replica_link || (f.promotes() && f.lag > 0);
+        promote |= f.promotes();
+        split |= f.promotes() && f.old_primary.has_value();
+    }
+    std::vector<std::string> out;
+    if (cut) {
+        out.emplace_back(
+            "replica_link (and a failover's lag): real, REPLICAOF NO ONE on the replica at the cut and REPLICAOF "
+            "the primary when it ends (the run waits until the replica is online again)");
+    }
+    if (promote) {
+        out.emplace_back(
+            "failover with promote: real, REPLICAOF NO ONE on the promoted replica and REPLICAOF it on every other "
+            "linked server; the nodes' calls move to it");
+    }
+    if (split) {
+        out.emplace_back(
+            "old_primary (split brain): the old primary is left a primary without replicas for the listed nodes' "
+            "calls until `until`, then made a replica of the new one; no network is cut");
+    }
+    if (scenario.lock.replication.min_replicas_to_write > 0) {
+        out.emplace_back(
+            "min_replicas_to_write: real, CONFIG SET min-replicas-to-write and min-replicas-max-lag on every server "
+            "for the run, restored after it");
+    }
+    return out;
+}
+}  // namespace
+
 std::vector<std::string> emulated_faults(const sim::Scenario& scenario) {
     bool pause = false, partition = false, crash = false, lose_leases = false, lose_all = false;
     for (const auto& f : scenario.faults) {
         pause |= f.kind == sim::FaultKind::pause;
         partition |= f.kind == sim::FaultKind::partition;
         crash |= f.kind == sim::FaultKind::crash;
-        lose_leases |= f.kind == sim::FaultKind::failover && f.lose == FailoverLoss::leases;
-        lose_all |= f.kind == sim::FaultKind::failover && f.lose == FailoverLoss::all;
+        lose_leases |= f.kind == sim::FaultKind::failover && !f.promotes() && f.lose == FailoverLoss::leases;
+        lose_all |= f.kind == sim::FaultKind::failover && !f.promotes() && f.lose == FailoverLoss::all;
     }
-    std::vector<std::string> out;
+    std::vector<std::string> out = real_replication_lines(scenario);
     if (pause) out.emplace_back("pause: emulated, the scheduler does not step the node (no process is stopped)");
     if (partition) {
         out.emplace_back(
@@ -214,7 +271,7 @@ namespace {
 // namespace. Null when any of it failed (the reason is in `report`).
 std::unique_ptr<redis::RedisStore> open_store(const sim::Scenario& scenario, const LiveOptions& options,
                                               const std::string& run_id, std::int64_t owner_lease_ms,
-                                              LiveReport& report) {
+                                              FoundTopology& found, LiveReport& report) {
     auto url = redis::parse_redis_url(options.redis_url);
     if (!url.ok()) {
         report.input_error = url.error();
@@ -229,12 +286,18 @@ std::unique_ptr<redis::RedisStore> open_store(const sim::Scenario& scenario, con
         report.input_error = std::move(refused);
         return nullptr;
     }
+    if (auto refused = replication_argument_error(scenario, options)) {
+        report.input_error = std::move(refused);
+        return nullptr;
+    }
     auto connected = redis::RedisStore::connect(url.value(), scenario.lock, scenario.tick_ms, options.timeouts);
     if (!connected.ok()) {
         report.backend_error = connected.error();
         return nullptr;
     }
     redis::RedisStore& store = *connected.value();
+    // Every check of the replicas before this run touches anything.
+    if (!attach_replicas(store, options, found, report)) return nullptr;
     std::int64_t held_for_ms = 0;
     auto claimed = store.claim_run(run_id, owner_lease_ms, held_for_ms);
     if (!claimed.ok()) {
@@ -256,13 +319,25 @@ std::unique_ptr<redis::RedisStore> open_store(const sim::Scenario& scenario, con
         (void)store.release_run(run_id);
         return nullptr;
     }
+    if (auto configured = configure_min_replicas(store, scenario, found); !configured.ok()) {
+        report.backend_error = configured.error();
+        (void)restore_topology(store, found);
+        (void)store.remove_namespace();
+        (void)store.release_run(run_id);
+        return nullptr;
+    }
     return std::move(connected.value());
 }
 
 // Removes this run's keys and its ownership of the lock. Over a lost
 // connection this cannot work; the keys left then all carry TTLs, except the
 // counter.
-void leave_nothing_behind(redis::RedisStore& store, const std::string& run_id, LiveReport& report) {
+// With replicas, the topology and configs found come back first (model.md §13.8).
+void leave_nothing_behind(redis::RedisStore& store, const std::string& run_id, const FoundTopology& found,
+                          LiveReport& report) {
+    if (auto restored = restore_topology(store, found); !restored.ok() && !report.backend_error) {
+        report.backend_error = restored.error();
+    }
     if (store.connection().broken()) return;
     if (auto removed = store.remove_namespace(); !removed.ok() && !report.backend_error) {
         report.backend_error = removed.error();
@@ -270,6 +345,8 @@ void leave_nothing_behind(redis::RedisStore& store, const std::string& run_id, L
     if (auto released = store.release_run(run_id); !released.ok() && !report.backend_error) {
         report.backend_error = released.error();
     }
+    // The replicas hold the deletions before the command returns (asynchronous replication).
+    if (auto settled = store.catch_up(); !settled.ok() && !report.backend_error) report.backend_error = settled.error();
 }
 
 }  // namespace
@@ -283,9 +360,12 @@ LiveReport run_live(const sim::Scenario& original, const LiveOptions& options) {
     // records and end with verdicts about a history that was not theirs.
     const std::string run_id = new_run_id();
     const std::int64_t owner_lease_ms = run_owner_lease_ms(scenario.tick_ms);
-    const std::unique_ptr<redis::RedisStore> opened = open_store(scenario, options, run_id, owner_lease_ms, report);
+    FoundTopology found;
+    const std::unique_ptr<redis::RedisStore> opened =
+        open_store(scenario, options, run_id, owner_lease_ms, found, report);
     if (!opened) return report;
     redis::RedisStore& store = *opened;
+    report.replicas = store.server_count() - 1;
 
     OsTokenSource tokens;
     sim::Simulation sim(scenario, &tokens);
@@ -338,7 +418,7 @@ LiveReport run_live(const sim::Scenario& original, const LiveOptions& options) {
             report.backend_error = guarded.first_error() ? *guarded.first_error() : summary.error();
         }
     }
-    leave_nothing_behind(store, run_id, report);
+    leave_nothing_behind(store, run_id, found, report);
     return report;
 }
 

@@ -23,6 +23,11 @@ namespace leasescope::live {
 struct LiveOptions {
     // redis://[user:password@]host[:port][/db]
     std::string redis_url = std::string(redis::default_redis_url);
+    // The scenario's servers 1 ... R (model.md §13.8): replicas of redis_url.
+    std::vector<std::string> replica_urls;
+    // Permits REPLICAOF and CONFIG SET on the real servers: required by a
+    // scenario with replicas (refused without it, exit 2).
+    bool allow_failover = false;
     // 0: the scenario's own tick_ms.
     std::int64_t tick_ms = 0;
     redis::Timeouts timeouts;
@@ -44,6 +49,7 @@ struct LiveReport {
     sim::Trace trace;
     std::int64_t tick_ms = 0;  // the tick length used (the header says it too)
     std::string redis;         // the server, password redacted
+    std::int32_t replicas = 0;  // real replicas the run was given (model.md §13.8)
     bool completed = false;    // ran to the end of the scenario
     bool cancelled = false;
     // Ticks whose commands finished after the tick's deadline (its end less
