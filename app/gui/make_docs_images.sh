@@ -29,10 +29,11 @@ shot() {  # name scenario tick lang [extra app flags...]
 # Each preset at the tick that shows its point (its summary's key moment).
 lesson_ticks=(
   auto-extension:12 check-then-act:17 contention:3 crash-no-release:8 deadline-lock-vs-group:3 expiry-takeover:12
-  failover-fencing-regressed:8 failover-lost-lock:8 gc-pause-fencing:15 gc-pause-no-fencing:15
+  failover-fencing-regressed:8 failover-fencing-tie:11 failover-lost-lock:8 failover-wait:7
+  failover-wait-not-enough:11 gc-pause-fencing:15 gc-pause-no-fencing:15
   group-capacity:9 group-expiry:12 group-saturation:9 hold-off-handover:6
   lost-reply-orphan:8 min-lease:5 partition-extend:14 racing-acquire:3
-  scheduled-job:13 watchdog-pause:12
+  scheduled-job:13 split-brain-min-replicas:15 split-brain-old-primary:21 watchdog-pause:12
 )
 # The same at the smallest supported window.
 small_lessons=(expiry-takeover gc-pause-fencing gc-pause-no-fencing failover-fencing-regressed watchdog-pause)
