@@ -512,10 +512,11 @@ void add_search_options(CLI::App* cmd, ExploreArgs* args) {
                     "ticks (at most its tick)")
         ->check(integer_in(0, limits::explore_lag_max))
         ->capture_default_str();
-    cmd->add_option("--max-tick", args->max_tick,
-                    "Last tick at which a fault may start (default: the base's end tick + --max-faults × the "
-                    "longest of --max-pause, --max-delay, a jump back in ticks and --max-link-cut with link cuts, within the "
-                    "horizon)")
+    cmd->add_option(
+           "--max-tick", args->max_tick,
+           "Last tick at which a fault may start (default: the base's end tick + --max-faults × the "
+           "longest of --max-pause, --max-delay, a jump back in ticks and --max-link-cut with link cuts, within the "
+           "horizon)")
         ->check(integer_in(0, limits::horizon_max));
     cmd->add_option("--shuffles", args->shuffles,
                     "Also try order=shuffled with this many seeds (the base's seed + 1, + 2, ...)")

@@ -221,7 +221,8 @@ void add_live_command(CLI::App& app, int& exit_code) {
         "live",
         "Run a scenario in real time against a real Redis (same elector code).\n"
         "Exit codes: 0 ok, 1 differs from the simulation (--compare), 2 bad input, 3 Redis failed, a --replica is not "
-        "a linked replica of --redis, or another live run of the same lock holds it, 4 an output could not be written, 130/143 interrupted by SIGINT/SIGTERM.");
+        "a linked replica of --redis, or another live run of the same lock holds it, 4 an output could not be written, "
+        "130/143 interrupted by SIGINT/SIGTERM.");
     live->add_option("SCENARIO", args->scenario_path, "Scenario file (JSON with comments)");
     live->add_option("--redis", args->redis_url,
                      "redis://[user:password@]host[:port][/db] (default: $LEASESCOPE_REDIS_URL or " +

@@ -114,7 +114,8 @@ schema_json key_schema(const sim::ScenarioKey& k) {
             schema_json required = schema_json::array();  // a failover's old_primary has some (model.md §17.5)
             for (const sim::ScenarioKey* key : sim::keys_of(k.opens)) {
                 // "defaults" opens the candidate keys, which are required here or there (relations()).
-                if (key->need == sim::Need::required && k.opens != sim::Section::candidate) required.push_back(key->name);
+                if (key->need == sim::Need::required && k.opens != sim::Section::candidate)
+                    required.push_back(key->name);
             }
             if (!required.empty()) j["required"] = required;
             return j;

@@ -73,12 +73,13 @@ void add_job_flags(CLI::App& cli, GuiFlags& f) {
 
 // Side by side and narrated play.
 void add_compare_flags(CLI::App& cli, GuiFlags& f) {
-    cli.add_option("--pair", f.pair,
-                   "Open a ready-made pair side by side: gc-pause (fenced vs not), failover (lost lock vs fence "
-                   "reset), expiry-autoextend (expiry-takeover without vs with autoExtend), replica-wait (a failover "
-                   "without vs with WAIT), split-brain (without vs with min_replicas_to_write), at the tick where the runs "
-                   "part unless --tick says otherwise; with --screenshot and --svg, the pair's picture, and the "
-                   "first divergence and the difference in words on stdout")
+    cli.add_option(
+           "--pair", f.pair,
+           "Open a ready-made pair side by side: gc-pause (fenced vs not), failover (lost lock vs fence "
+           "reset), expiry-autoextend (expiry-takeover without vs with autoExtend), replica-wait (a failover "
+           "without vs with WAIT), split-brain (without vs with min_replicas_to_write), at the tick where the runs "
+           "part unless --tick says otherwise; with --screenshot and --svg, the pair's picture, and the "
+           "first divergence and the difference in words on stdout")
         ->check(CLI::IsMember({"gc-pause", "failover", "expiry-autoextend", "replica-wait", "split-brain"}));
     cli.add_option("--compare", f.compare_path, "Open the scenario side by side with this scenario file (as B)");
     cli.add_option("--compare-set", f.compare_sets,

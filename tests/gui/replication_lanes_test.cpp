@@ -74,8 +74,8 @@ TEST(ReplicationLanes, OneLanePerServerTitledByItsRoleAtThePlayhead) {
     const LaneModel model = run_scenario(replica_promoted_with_lag()).lanes;
     const auto servers = server_lane_indexes(model);
     ASSERT_EQ(servers.size(), 2u);
-    EXPECT_TRUE(std::none_of(model.lanes.begin(), model.lanes.end(),
-                             [](const Lane& l) { return l.kind == LaneKind::slot; }));
+    EXPECT_TRUE(
+        std::none_of(model.lanes.begin(), model.lanes.end(), [](const Lane& l) { return l.kind == LaneKind::slot; }));
     const TextMetrics metrics = estimated_metrics(17, 13);
     const auto titles = [&](Lang lang, Tick at) {
         const TimelineFrame f = build_timeline_frame(model, server_view(model, at), test::string_tables(lang), metrics);
@@ -102,9 +102,8 @@ TEST(ReplicationLanes, CopiesCutAndPromotionWithTheCounterThatWentBack) {
     const Lane& old_primary = model.lanes[static_cast<std::size_t>(servers[0])];
     const Lane& promoted = model.lanes[static_cast<std::size_t>(servers[1])];
     const auto holds = [](const Lane& lane, Fencing n) {
-        return std::any_of(lane.spans.begin(), lane.spans.end(), [&](const Span& s) {
-            return s.kind == SpanKind::record && s.fencing == n && s.begin == 4;
-        });
+        return std::any_of(lane.spans.begin(), lane.spans.end(),
+                           [&](const Span& s) { return s.kind == SpanKind::record && s.fencing == n && s.begin == 4; });
     };
     EXPECT_TRUE(holds(old_primary, 2));
     EXPECT_FALSE(holds(promoted, 2));
@@ -150,6 +149,6 @@ TEST(ReplicationLanes, NoServerLanesWithoutReplicas) {
     s.faults.clear();
     const LaneModel model = run_scenario(s).lanes;
     EXPECT_TRUE(server_lane_indexes(model).empty());
-    EXPECT_TRUE(std::any_of(model.lanes.begin(), model.lanes.end(),
-                            [](const Lane& l) { return l.kind == LaneKind::slot; }));
+    EXPECT_TRUE(
+        std::any_of(model.lanes.begin(), model.lanes.end(), [](const Lane& l) { return l.kind == LaneKind::slot; }));
 }

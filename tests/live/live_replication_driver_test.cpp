@@ -54,8 +54,8 @@ std::string replication_scenario(std::uint64_t seed) {
     if (split) j << ",\"old_primary\":{\"reachable_by\":[\"n0\"],\"until\":" << failover_at + 2 + below(4) << "}";
     j << "}";
     if (!split && below(2) == 0) {
-        j << ",{\"kind\":\"replica_link\",\"replica\":0,\"at\":" << failover_at + 1 + below(3) << ",\"ticks\":" << 1 + below(3)
-          << "}";
+        j << ",{\"kind\":\"replica_link\",\"replica\":0,\"at\":" << failover_at + 1 + below(3)
+          << ",\"ticks\":" << 1 + below(3) << "}";
     }
     j << "]}";
     return j.str();

@@ -116,8 +116,9 @@ TEST(RedisReplication, CutAndRestoreALinkForReal) {
     auto gone = store->server(1).command({"EXISTS", store->keys().slot(0)});
     ASSERT_TRUE(gone.ok());
     EXPECT_EQ(gone.value()->integer, 0);  // resynchronised: the release reached it
-    std::printf("figures: cut_link %.1f ms, restore_link %.1f ms, synced_replicas (ROLE + WAIT 2 100, slowest of 5) %.1f ms\n",
-                cut_ms, restore_ms, wait_ms);
+    std::printf(
+        "figures: cut_link %.1f ms, restore_link %.1f ms, synced_replicas (ROLE + WAIT 2 100, slowest of 5) %.1f ms\n",
+        cut_ms, restore_ms, wait_ms);
     EXPECT_TRUE(store->reset_topology().ok());
     EXPECT_TRUE(store->remove_namespace().ok());
 }

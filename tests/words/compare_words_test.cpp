@@ -57,8 +57,8 @@ std::vector<std::unique_ptr<Pair>> pairs() {
     out.push_back(
         std::make_unique<Pair>(Pair{"expiry-autoextend", sim::Timeline(preset("expiry-takeover")),
                                     sim::Timeline(preset("expiry-takeover", {{"defaults.auto_extend", "true"}}))}));
-    out.push_back(std::make_unique<Pair>(Pair{"replica-wait", sim::Timeline(preset("failover-fencing-tie")),
-                                              sim::Timeline(preset("failover-wait"))}));
+    out.push_back(std::make_unique<Pair>(
+        Pair{"replica-wait", sim::Timeline(preset("failover-fencing-tie")), sim::Timeline(preset("failover-wait"))}));
     out.push_back(std::make_unique<Pair>(Pair{"split-brain", sim::Timeline(preset("split-brain-old-primary")),
                                               sim::Timeline(preset("split-brain-min-replicas"))}));
     return out;
@@ -226,8 +226,8 @@ TEST(CompareWords, TheSettingsNamedAreTheOnesThatDiffer) {
             EXPECT_TRUE(extend);
         }
         // The replication pairs differ in the setting their lesson is about (model.md §17.4, §17.6).
-        for (const auto& [pair, key] : {std::pair{"replica-wait", "wait_replicas"},
-                                        std::pair{"split-brain", "min_replicas_to_write"}}) {
+        for (const auto& [pair, key] :
+             {std::pair{"replica-wait", "wait_replicas"}, std::pair{"split-brain", "min_replicas_to_write"}}) {
             if (p->name != pair) continue;
             bool found = false;
             for (const std::string& path : paths) found = found || has_text(path, key);

@@ -363,11 +363,11 @@ TEST(ReplicationWords, EveryEventOfGeneratedReplicationScenarios) {
         }
     }
     EXPECT_GT(checked, 4000u);
-    for (const char* key : {"explain.failover.rollback", "explain.failover.counter_kept",
-                            "explain.failover.promote_kept", "explain.failover.promote_nothing", "explain.link_cut",
-                            "explain.link_restored", "explain.wait.synced", "explain.wait.not_synced",
-                            "explain.no_replicas", "explain.acquire.rollback", "explain.split.old_primary",
-                            "explain.failover.split", "explain.link_restored.split_end"})
+    for (const char* key :
+         {"explain.failover.rollback", "explain.failover.counter_kept", "explain.failover.promote_kept",
+          "explain.failover.promote_nothing", "explain.link_cut", "explain.link_restored", "explain.wait.synced",
+          "explain.wait.not_synced", "explain.no_replicas", "explain.acquire.rollback", "explain.split.old_primary",
+          "explain.failover.split", "explain.link_restored.split_end"})
         EXPECT_TRUE(seen.count(key)) << "no generated event tells " << key;
 }
 
@@ -378,9 +378,9 @@ TEST(ReplicationWords, TheRecordPanelListsEveryServer) {
     s.faults.push_back(promote(5, 1, 1));
     const sim::Timeline t(s);
     const Strings en = test::string_tables(Lang::en);
-    EXPECT_EQ(server_lines(t.snapshot_at(4), en),
-              (std::vector<std::string>{"primary 0: node-b #2 · counter 2",
-                                        "replica 1: no record · counter 1 · link cut"}));
+    EXPECT_EQ(
+        server_lines(t.snapshot_at(4), en),
+        (std::vector<std::string>{"primary 0: node-b #2 · counter 2", "replica 1: no record · counter 1 · link cut"}));
     EXPECT_EQ(server_lines(t.snapshot_at(5), test::string_tables(Lang::ko)),
               (std::vector<std::string>{"복제본 0: node-c #2 · 카운터 2 · 링크 연결됨",
                                         "프라이머리 1: node-c #2 · 카운터 2"}));

@@ -473,25 +473,25 @@ struct Checker {
                 const std::string old_word = lang == Lang::ko ? "옛 프라이머리" : "old primary";
                 EXPECT_TRUE(contains(body, old_word)) << where(k) << ": held by the old primary only: " << body;
             } else {
-            const Loss loss = loss_from_snapshots(timeline, e.token, acquired, e.tick);
-            ASSERT_TRUE(loss.found) << where(k) << ": the record is still held, yet the token is not current";
-            const std::string at =
-                lang == Lang::ko ? std::to_string(loss.tick) + "틱" : "tick " + std::to_string(loss.tick);
-            EXPECT_TRUE(contains(body, at)) << where(k) << ": the lease ended at " << at << ": " << body;
-            if (loss.failover) {
-                EXPECT_TRUE(any_of(body, c.failover)) << where(k) << ": lost in a failover: " << body;
-            } else if (loss.released) {
-                EXPECT_TRUE(any_of(body, c.release)) << where(k) << ": released: " << body;
-                EXPECT_FALSE(any_of(body, c.expiry)) << where(k) << ": released, not expired: " << body;
-            } else {
-                EXPECT_TRUE(any_of(body, c.expiry)) << where(k) << ": lost by expiry: " << body;
-                bool any_failover = false;
-                for (std::size_t j = 0; j < k; ++j)
-                    any_failover = any_failover || trace.events[j].op == sim::EventOp::failover;
-                if (!any_failover) {
-                    EXPECT_FALSE(any_of(body, c.failover)) << where(k) << ": " << body;
+                const Loss loss = loss_from_snapshots(timeline, e.token, acquired, e.tick);
+                ASSERT_TRUE(loss.found) << where(k) << ": the record is still held, yet the token is not current";
+                const std::string at =
+                    lang == Lang::ko ? std::to_string(loss.tick) + "틱" : "tick " + std::to_string(loss.tick);
+                EXPECT_TRUE(contains(body, at)) << where(k) << ": the lease ended at " << at << ": " << body;
+                if (loss.failover) {
+                    EXPECT_TRUE(any_of(body, c.failover)) << where(k) << ": lost in a failover: " << body;
+                } else if (loss.released) {
+                    EXPECT_TRUE(any_of(body, c.release)) << where(k) << ": released: " << body;
+                    EXPECT_FALSE(any_of(body, c.expiry)) << where(k) << ": released, not expired: " << body;
+                } else {
+                    EXPECT_TRUE(any_of(body, c.expiry)) << where(k) << ": lost by expiry: " << body;
+                    bool any_failover = false;
+                    for (std::size_t j = 0; j < k; ++j)
+                        any_failover = any_failover || trace.events[j].op == sim::EventOp::failover;
+                    if (!any_failover) {
+                        EXPECT_FALSE(any_of(body, c.failover)) << where(k) << ": " << body;
+                    }
                 }
-            }
             }
         }
 

@@ -224,9 +224,9 @@ void LaneRecorder::record_servers(const sim::Snapshot& snap) {
             if (lane.roles.empty() || lane.roles.back().second != sv.role) lane.roles.emplace_back(t, sv.role);
             const auto k = static_cast<std::size_t>(li - first_server_);
             const SlotRecord none;
-            record_record(server_slots_[k], li, s < static_cast<std::int32_t>(sv.slots.size())
-                                                    ? sv.slots[static_cast<std::size_t>(s)]
-                                                    : none, t);
+            record_record(server_slots_[k], li,
+                          s < static_cast<std::int32_t>(sv.slots.size()) ? sv.slots[static_cast<std::size_t>(s)] : none,
+                          t);
             Span cut;
             cut.kind = SpanKind::cut;
             track(cut_open_[k], t, sv.role == sim::ServerRole::replica && !sv.linked, cut, lane.overlays);

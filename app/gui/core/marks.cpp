@@ -285,7 +285,8 @@ const GlyphRow glyph_rows[] = {
     // Replication (model.md §17).
     {MarkerKind::link_cut,  // a broken link: two half-rings apart
      [] {
-         return with({line({P{-1.0f, 0}, P{-0.35f, 0}}, Ink::mark, 0.3f), line({P{0.35f, 0}, P{1.0f, 0}}, Ink::mark, 0.3f),
+         return with({line({P{-1.0f, 0}, P{-0.35f, 0}}, Ink::mark, 0.3f),
+                      line({P{0.35f, 0}, P{1.0f, 0}}, Ink::mark, 0.3f),
                       line({P{-0.2f, -0.8f}, P{0.2f, 0.8f}}, Ink::mark, 0.26f)});
      }},
     {MarkerKind::link_restored,  // a whole link: a bar through a ring

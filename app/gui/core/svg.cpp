@@ -112,10 +112,9 @@ float svg_legend(const LaneModel& model, const Palette& pal, const Strings& s, f
         lx += w;
         return lx - w;
     };
-    for (SpanKind k :
-         {SpanKind::waiting, SpanKind::running, SpanKind::stale, SpanKind::paused, SpanKind::partition_requests,
-          SpanKind::partition_replies, SpanKind::crashed, SpanKind::record, SpanKind::holdoff, SpanKind::fence,
-          SpanKind::cut}) {
+    for (SpanKind k : {SpanKind::waiting, SpanKind::running, SpanKind::stale, SpanKind::paused,
+                       SpanKind::partition_requests, SpanKind::partition_replies, SpanKind::crashed, SpanKind::record,
+                       SpanKind::holdoff, SpanKind::fence, SpanKind::cut}) {
         if (!spans_present[static_cast<std::size_t>(k)]) continue;
         const float x = add_entry(s.tr(std::string("legend.") + span_kind_name(k)));
         out += rect(Box{x, ly - 12, x + 16, ly + 2}, pal.of(k).hex(), 2);

@@ -330,12 +330,11 @@ static std::string server_title(const Lane& lane, const Strings& strings, Tick a
     sim::ServerRole role = lane.roles.empty() ? sim::ServerRole::replica : lane.roles.front().second;
     for (const auto& [from, r] : lane.roles)
         if (at != tick_none && from <= at) role = r;
-    const char* key = role == sim::ServerRole::primary     ? "lane.server_primary"
+    const char* key = role == sim::ServerRole::primary   ? "lane.server_primary"
                       : role == sim::ServerRole::replica ? "lane.server_replica"
-                                                           : "lane.server_old_primary";
+                                                         : "lane.server_old_primary";
     std::string title = strings.tr(key, {{"server", std::to_string(lane.server)}});
-    if (lane.slots > 1)
-        title += " · " + strings.tr("lane.slot", {{"slot", std::to_string(lane.index)}});
+    if (lane.slots > 1) title += " · " + strings.tr("lane.slot", {{"slot", std::to_string(lane.index)}});
     return title;
 }
 

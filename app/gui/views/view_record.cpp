@@ -192,7 +192,7 @@ private:
         const std::string text =
             f.promoted   ? describe_event(ctx.timeline.trace().events[static_cast<std::size_t>(f.event)], ctx.strings)
             : f.lost_all ? ctx.strings.tr("mark.panel.counter_reset", {{"tick", std::to_string(f.tick)}, {"was", was}})
-                       : ctx.strings.tr("mark.panel.failover_leases", {{"tick", std::to_string(f.tick)}});
+                         : ctx.strings.tr("mark.panel.failover_leases", {{"tick", std::to_string(f.tick)}});
         const ImVec4 c = ImGui::ColorConvertU32ToFloat4(col(ctx.palette.of(kind)));
         ImGui::TextColored(c, "%s", text.c_str());
     }

@@ -47,12 +47,10 @@ std::string delay_words(const sim::AddedFault& added, const Strings& s) {
 // A cut of a replica's link, or a failover promoting a server with a lag
 // (model.md §17.2, §17.3).
 std::string replication_words(const sim::Fault& f, const Strings& s) {
-    const Fields fields{{"at", std::to_string(f.at)},
-                        {"server", std::to_string(f.server)},
-                        {"ticks", std::to_string(f.ticks)},
-                        {"ticks_word", count_word(f.ticks, "explore.tick", "explore.ticks", s)},
-                        {"lag", std::to_string(f.lag)},
-                        {"lag_word", count_word(f.lag, "explore.tick", "explore.ticks", s)}};
+    const Fields fields{
+        {"at", std::to_string(f.at)},       {"server", std::to_string(f.server)},
+        {"ticks", std::to_string(f.ticks)}, {"ticks_word", count_word(f.ticks, "explore.tick", "explore.ticks", s)},
+        {"lag", std::to_string(f.lag)},     {"lag_word", count_word(f.lag, "explore.tick", "explore.ticks", s)}};
     if (f.kind == sim::FaultKind::replica_link) return s.tr("explore.fault.replica_link", fields);
     return s.tr(f.lag > 0 ? "explore.fault.failover_promote" : "explore.fault.failover_promote_no_lag", fields);
 }

@@ -259,8 +259,8 @@ private:
         const LeaseEnd end = lease_end(trace_, e_.token, i_);
         // Split brain (§17.5): its record is on the old primary only; the new one's records count.
         if (const Event* from_old = acquired_from_old_primary(); from_old && end.kind == LeaseEnd::Kind::none)
-            add(prefix + "split", {{"server", std::to_string(*from_old->server)},
-                                   {"acquired", std::to_string(applied_at(*from_old))}});
+            add(prefix + "split",
+                {{"server", std::to_string(*from_old->server)}, {"acquired", std::to_string(applied_at(*from_old))}});
         else if (end.kind == LeaseEnd::Kind::expiry)
             add(prefix + "expired", end_fields(end));
         else if (end.kind == LeaseEnd::Kind::failover)
@@ -753,8 +753,9 @@ private:
     std::string missed_text(const Promotion& p) const {
         std::vector<std::string> out;
         for (const std::size_t k : p.missed)
-            out.push_back(s_.tr("explain.missed_acquisition", {{"node", trace_.events[k].node},
-                                                               {"tick", std::to_string(applied_at(trace_.events[k]))}}));
+            out.push_back(
+                s_.tr("explain.missed_acquisition",
+                      {{"node", trace_.events[k].node}, {"tick", std::to_string(applied_at(trace_.events[k]))}}));
         return join(out);
     }
 
@@ -839,7 +840,8 @@ private:
 
     void link_cut() {
         const StoreReplay r = replay(trace_, applied_before(trace_, i_));
-        add("explain.link_cut", {{"before", std::to_string(e_.tick - 1)}, {"counter", std::to_string(r.primary.counter)}});
+        add("explain.link_cut",
+            {{"before", std::to_string(e_.tick - 1)}, {"counter", std::to_string(r.primary.counter)}});
     }
 
     void link_restored() {

@@ -35,13 +35,13 @@ bool acquires_record(const Event& e);
 
 // A failover that promoted a replica (model.md §17.3), as the trace shows it.
 struct Promotion {
-    Tick tick = 0;             // the failover
-    std::int32_t server = 0;   // the promoted replica
-    std::optional<Tick> cut;   // its link was cut at this tick (it holds the primary's state of the tick before)
-    Fencing was = 0;           // the old primary's counter just before
-    Fencing counter = 0;       // the new primary's (0: none issued)
-    std::vector<Held> kept;    // records the promoted replica held
-    std::vector<Held> lost;    // records only the old primary held
+    Tick tick = 0;                    // the failover
+    std::int32_t server = 0;          // the promoted replica
+    std::optional<Tick> cut;          // its link was cut at this tick (it holds the primary's state of the tick before)
+    Fencing was = 0;                  // the old primary's counter just before
+    Fencing counter = 0;              // the new primary's (0: none issued)
+    std::vector<Held> kept;           // records the promoted replica held
+    std::vector<Held> lost;           // records only the old primary held
     std::vector<std::size_t> missed;  // acquisitions the old primary issued after the cut (event indexes)
 };
 
@@ -62,7 +62,7 @@ struct StoreReplay {
     std::int32_t primary_server = 0;
     std::vector<Cut> frozen;
     std::optional<Copy> old;
-    std::vector<std::size_t> issued;  // acquisitions the current primary issued
+    std::vector<std::size_t> issued;     // acquisitions the current primary issued
     std::optional<Promotion> promotion;  // the last one replayed
     void apply(const sim::Trace& trace, std::size_t k);
     void promote(const sim::Trace& trace, std::size_t k);

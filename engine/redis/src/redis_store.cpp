@@ -95,15 +95,14 @@ Result<ReplyPtr, StoreError> RedisStore::run_script(const ScriptCall& call) {
         // A primary short of good replicas refuses the script's first write
         // (model.md §17.4 rule 3): an error reply, not a transient one.
         const bool no_replicas = text_of(r).substr(0, 10) == "NOREPLICAS";
-        return Err{StoreError{
-            std::string("Redis answered the ") + name + " script with an error: " + std::string(text_of(r)), false,
-            no_replicas}};
+        return Err{
+            StoreError{std::string("Redis answered the ") + name + " script with an error: " + std::string(text_of(r)),
+                       false, no_replicas}};
     }
     return reply;
 }
 
-StoreResult<AcquireReply> RedisStore::acquire(Tick now, std::string_view owner, std::string_view token,
-                                              Tick lease) {
+StoreResult<AcquireReply> RedisStore::acquire(Tick now, std::string_view owner, std::string_view token, Tick lease) {
     LS_ASSERT(lease >= 1);
     auto reply = run_script(acquire_call(owner, token, lease, tick_ms_, config_.fencing_start));
     if (!reply.ok()) return Err{reply.error()};

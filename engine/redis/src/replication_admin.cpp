@@ -8,8 +8,8 @@ namespace leasescope::redis {
 namespace {
 
 Err<StoreError> reply_error(const RedisConnection& server, const std::string& command, const redisReply* r) {
-    return Err{StoreError{"unexpected reply from " + command + " on " + server.where() + ": " + describe_reply(r),
-                          false}};
+    return Err{
+        StoreError{"unexpected reply from " + command + " on " + server.where() + ": " + describe_reply(r), false}};
 }
 
 // The value of `key` in INFO's "key:value\r\n" lines, or empty.
@@ -104,8 +104,8 @@ StoreResult<Unit> wait_linked(RedisConnection& replica, RedisConnection& primary
             if (listed.value()) return Unit{};
         }
         if (std::chrono::steady_clock::now() - begin > std::chrono::milliseconds(bound_ms)) {
-            return Err{StoreError{"the replica " + replica.where() + " did not link to its primary " +
-                                      primary.where() + " within " + std::to_string(bound_ms) +
+            return Err{StoreError{"the replica " + replica.where() + " did not link to its primary " + primary.where() +
+                                      " within " + std::to_string(bound_ms) +
                                       " ms (master_link_status not up, or the primary's ROLE does not list it)",
                                   false}};
         }
@@ -120,9 +120,8 @@ StoreResult<Unit> wait_unlinked(RedisConnection& primary, int replica_port, std:
         if (!listed.ok()) return Err{listed.error()};
         if (!listed.value()) return Unit{};
         if (std::chrono::steady_clock::now() - begin > std::chrono::milliseconds(bound_ms)) {
-            return Err{StoreError{primary.where() + " still lists its replica on port " +
-                                      std::to_string(replica_port) + " " + std::to_string(bound_ms) +
-                                      " ms after it was detached",
+            return Err{StoreError{primary.where() + " still lists its replica on port " + std::to_string(replica_port) +
+                                      " " + std::to_string(bound_ms) + " ms after it was detached",
                                   false}};
         }
         std::this_thread::sleep_for(std::chrono::milliseconds(1));

@@ -10,9 +10,8 @@ namespace {
 
 bool needs_replicas(const sim::Scenario& scenario) {
     return scenario.lock.replication.replicas > 0 ||
-           std::any_of(scenario.faults.begin(), scenario.faults.end(), [](const sim::Fault& f) {
-               return f.kind == sim::FaultKind::replica_link || f.promotes();
-           });
+           std::any_of(scenario.faults.begin(), scenario.faults.end(),
+                       [](const sim::Fault& f) { return f.kind == sim::FaultKind::replica_link || f.promotes(); });
 }
 
 std::string min_lag_seconds(const sim::Scenario& scenario) {
@@ -69,16 +68,14 @@ static std::optional<StoreError> check_replica(redis::RedisStore& store, std::in
     const std::string which = where + " (--replica number " + std::to_string(s) + ")";
     if (!redis::is_replica_of(i, store.server_url(0))) {
         return StoreError{which + " is not a replica of " + store.server(0).where() + " (role:" + i.role +
-                              ", master_host:" + i.master_host + ", master_port:" + std::to_string(i.master_port) +
-                              ")",
+                              ", master_host:" + i.master_host + ", master_port:" + std::to_string(i.master_port) + ")",
                           false};
     }
     if (!i.link_up) return StoreError{which + " has master_link_status:down", false};
     return std::nullopt;
 }
 
-bool attach_replicas(redis::RedisStore& store, const LiveOptions& options, FoundTopology& found,
-                     LiveReport& report) {
+bool attach_replicas(redis::RedisStore& store, const LiveOptions& options, FoundTopology& found, LiveReport& report) {
     for (const auto& text : options.replica_urls) {
         auto url = redis::parse_redis_url(text);
         if (!url.ok()) {

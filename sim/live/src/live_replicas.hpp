@@ -29,13 +29,11 @@ std::optional<std::string> replication_argument_error(const sim::Scenario& scena
 // Connects the replicas and checks, touching nothing, that each is an
 // up-to-date replica of the primary and that no server is given twice; then
 // reads the configs a run changes. False when it failed (reason in `report`).
-bool attach_replicas(redis::RedisStore& store, const LiveOptions& options, FoundTopology& found,
-                     LiveReport& report);
+bool attach_replicas(redis::RedisStore& store, const LiveOptions& options, FoundTopology& found, LiveReport& report);
 
 // CONFIG SET min-replicas-to-write and min-replicas-max-lag on every server
 // for the run (model.md §17.4), when the scenario sets min_replicas_to_write.
-StoreResult<Unit> configure_min_replicas(redis::RedisStore& store, const sim::Scenario& scenario,
-                                         FoundTopology& found);
+StoreResult<Unit> configure_min_replicas(redis::RedisStore& store, const sim::Scenario& scenario, FoundTopology& found);
 
 // Puts the configs back as found, removes the run's keys from every server
 // that is a primary now and puts the topology back (server 0 the primary,

@@ -180,8 +180,7 @@ bool primary_in(const std::vector<const Fault*>& failovers, std::int32_t server,
     if (primary_before(failovers, from) == server) return true;
     for (const Fault* f : failovers) {
         if (f->at >= from && f->at <= to && f->server == server) return true;
-        if (f->old_primary && f->at <= to && from < f->old_primary->until &&
-            primary_before(failovers, f->at) == server)
+        if (f->old_primary && f->at <= to && from < f->old_primary->until && primary_before(failovers, f->at) == server)
             return true;
     }
     return false;
@@ -329,8 +328,7 @@ void atoms_at(Tick t, const Scenario& base, const ExploreOptions& options, std::
             // left out: the scheduler applies the base's start first (it
             // is listed first) and then this one's end, which would cancel
             // the base's fault, an artefact rather than a fault.
-            if (b.kind == f.kind && b.node == f.node && b.server == f.server && f.end() != tick_none &&
-                b.at == f.end())
+            if (b.kind == f.kind && b.node == f.node && b.server == f.server && f.end() != tick_none && b.at == f.end())
                 return;
         }
         if (!roles_allowed_alone(f, base, options)) return;
@@ -424,8 +422,8 @@ std::optional<std::string> atoms_error(const ExploreOptions& options, std::int64
     // With replicas: a promotion of each server with each lag, a cut of each server's link of each length.
     const std::int64_t promotions = k.failover_promote ? servers * (options.max_lag + 1) : 0;
     const std::int64_t cuts = k.replica_link ? servers * options.max_link_cut : 0;
-    const std::int64_t per_tick = nodes * per_node + (k.failover_leases ? 1 : 0) + (k.failover_all ? 1 : 0) + jumps +
-                                  delays + promotions + cuts;
+    const std::int64_t per_tick =
+        nodes * per_node + (k.failover_leases ? 1 : 0) + (k.failover_all ? 1 : 0) + jumps + delays + promotions + cuts;
     estimate = options.max_faults == 0 ? 0 : (max_tick + 1) * per_tick;
     if (estimate <= explore_atoms_max) return std::nullopt;
     std::string of_which, levers = "--max-pause";
@@ -439,13 +437,13 @@ std::optional<std::string> atoms_error(const ExploreOptions& options, std::int64
         levers += ", --max-clock-jump-ms";
     }
     if (cuts > 0) {
-        of_which += fmt::format(", {} of them link cuts from --max-link-cut {}", (max_tick + 1) * cuts,
-                                options.max_link_cut);
+        of_which +=
+            fmt::format(", {} of them link cuts from --max-link-cut {}", (max_tick + 1) * cuts, options.max_link_cut);
         levers += ", --max-link-cut";
     }
     if (promotions > 0) {
-        of_which += fmt::format(", {} of them promotions from --max-lag {}", (max_tick + 1) * promotions,
-                                options.max_lag);
+        of_which +=
+            fmt::format(", {} of them promotions from --max-lag {}", (max_tick + 1) * promotions, options.max_lag);
         levers += ", --max-lag";
     }
     return fmt::format(
@@ -491,7 +489,9 @@ Result<Explorer, std::string> Explorer::create(const Scenario& base, const Explo
     // Lay out the atoms, refusing a budget too large to hold.
     const auto nodes = static_cast<std::int64_t>(base.candidates.size());
     std::int64_t estimate = 0;
-    if (auto error = atoms_error(options, nodes, base.lock.replication.replicas + 1, ex.max_tick_, base.tick_ms, estimate)) return Err{std::move(*error)};
+    if (auto error =
+            atoms_error(options, nodes, base.lock.replication.replicas + 1, ex.max_tick_, base.tick_ms, estimate))
+        return Err{std::move(*error)};
     if (options.max_faults > 0) {
         ex.atoms_.reserve(static_cast<std::size_t>(estimate));
         for (Tick t = 0; t <= ex.max_tick_; ++t) atoms_at(t, base, options, ex.atoms_);

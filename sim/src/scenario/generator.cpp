@@ -110,7 +110,8 @@ void append_faults(std::string& out, const GeneratorOptions& o, SplitMix64& rng,
                 fmt::format(R"({{ "kind": "crash", "node": "{}", "at": {} }})", candidate_name(n - 1), horizon / 3));
         }
         // With replicas a failover promotes (model.md §17.3 rule 5): it is among r's.
-        if (!o.replication) add_fault(fmt::format(R"({{ "kind": "failover", "at": {}, "lose": "leases" }})", horizon / 2));
+        if (!o.replication)
+            add_fault(fmt::format(R"({{ "kind": "failover", "at": {}, "lose": "leases" }})", horizon / 2));
     }
     if (o.latencies) {
         SplitMix64 wire(o.seed ^ latency_seed_salt);

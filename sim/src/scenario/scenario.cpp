@@ -87,7 +87,8 @@ ordered_json fault_to_json(const Scenario& s, const Fault& f) {
     }
     if (f.promotes() && f.old_primary) {
         ordered_json names = ordered_json::array();
-        for (const NodeIndex n : f.old_primary->reachable_by) names.push_back(s.candidates[static_cast<std::size_t>(n)].name);
+        for (const NodeIndex n : f.old_primary->reachable_by)
+            names.push_back(s.candidates[static_cast<std::size_t>(n)].name);
         j["old_primary"] = {{"reachable_by", std::move(names)}, {"until", f.old_primary->until}};
     }
     return j;

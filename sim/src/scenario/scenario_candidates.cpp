@@ -214,9 +214,9 @@ constexpr CandidateKey wait_timeout{
 }  // namespace key
 
 constexpr const CandidateKey* key_table[] = {
-    &key::name,         &key::start,       &key::wait,   &key::lease,           &key::min_lease, &key::auto_extend,
-    &key::extend_every, &key::retry_every, &key::action, &key::writes,          &key::fail_at,   &key::hold_off,
-    &key::runs,         &key::every,       &key::clock,  &key::command_timeout, &key::network,   &key::check,
+    &key::name,          &key::start,        &key::wait,   &key::lease,           &key::min_lease, &key::auto_extend,
+    &key::extend_every,  &key::retry_every,  &key::action, &key::writes,          &key::fail_at,   &key::hold_off,
+    &key::runs,          &key::every,        &key::clock,  &key::command_timeout, &key::network,   &key::check,
     &key::wait_replicas, &key::wait_timeout,
 };
 

@@ -15,7 +15,8 @@ namespace {
 constexpr const char* order_words[] = {"declared", "shuffled"};
 constexpr const char* elector_words[] = {"lock", "group"};
 constexpr const char* resource_words[] = {"off", "check", "validate"};
-constexpr const char* fault_words[] = {"pause", "partition", "crash", "failover", "clock_jump", "delay", "replica_link"};
+constexpr const char* fault_words[] = {"pause",      "partition", "crash",       "failover",
+                                       "clock_jump", "delay",     "replica_link"};
 constexpr const char* link_words[] = {"request", "reply", "write"};
 constexpr const char* partition_words[] = {"drop_requests", "drop_replies"};
 constexpr const char* lose_words[] = {"leases", "all"};

@@ -233,7 +233,8 @@ void read_store_min_replicas(const json& v, const std::string& path, Scenario& s
 }
 // Absent it stays 0: the simulator takes Redis's 10 s (default_min_replicas_max_lag).
 void read_store_max_lag(const json& v, const std::string& path, Scenario& s, Failures&) {
-    s.lock.replication.min_replicas_max_lag = get_key_int(v, path, scenario_key(Section::store, "min_replicas_max_lag"));
+    s.lock.replication.min_replicas_max_lag =
+        get_key_int(v, path, scenario_key(Section::store, "min_replicas_max_lag"));
 }
 struct StoreKey {
     const char* name;
@@ -336,8 +337,8 @@ void check_wait_replicas(const Scenario& s, const Defaults& defaults, const json
     const std::string path = candidate_key_path(defaults, own, index, "wait_replicas");
     if (replicas == 0)
         fail(path, fmt::format("wait_replicas {} needs a store with replicas, and store.replicas is 0", n));
-    fail(path, fmt::format("wait_replicas {} is more than store.replicas {}; WAIT could never count that many", n,
-                           replicas));
+    fail(path,
+         fmt::format("wait_replicas {} is more than store.replicas {}; WAIT could never count that many", n, replicas));
 }
 
 // Each candidate, merged with the defaults; false when one had an error.

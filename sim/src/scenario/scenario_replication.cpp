@@ -104,9 +104,10 @@ void read_replication_fault(const json& v, const std::string& path, const Scenar
             get_key_int(v["promote"], path + "/promote", scenario_key(Section::fault, "promote")));
     if (v.contains("lag")) f.lag = get_key_int(v["lag"], path + "/lag", scenario_key(Section::fault, "lag"));
     if (f.lag > f.at)
-        fail(path + "/lag", fmt::format("lag {} reaches before tick 0 (the failover is at tick {}); at most {}", f.lag,
-                                        f.at, f.at));
-    if (v.contains("old_primary")) f.old_primary = read_old_primary(v["old_primary"], path + "/old_primary", s, f, errors);
+        fail(path + "/lag",
+             fmt::format("lag {} reaches before tick 0 (the failover is at tick {}); at most {}", f.lag, f.at, f.at));
+    if (v.contains("old_primary"))
+        f.old_primary = read_old_primary(v["old_primary"], path + "/old_primary", s, f, errors);
     if (replicas_known) check_failover_keys(v, path, replicas, f);
 }
 
@@ -141,8 +142,8 @@ void check_failover_order(const Scenario& s, const std::vector<std::size_t>& fai
     const Fault& f = s.faults[i];
     const std::string path = fmt::format("/faults/{}", i);
     if (k > 0 && s.faults[failovers[k - 1]].at == f.at)
-        fail(path, fmt::format("a second failover at tick {} (also /faults/{}); the store fails over once a tick",
-                               f.at, failovers[k - 1]));
+        fail(path, fmt::format("a second failover at tick {} (also /faults/{}); the store fails over once a tick", f.at,
+                               failovers[k - 1]));
     const std::int32_t primary = primary_at(s, failovers, f.at, true);
     if (f.server == primary)
         fail(path + "/promote",
@@ -174,8 +175,8 @@ void check_link_cut(const Scenario& s, const std::vector<std::size_t>& failovers
     const Fault& f = s.faults[i];
     const std::string path = fmt::format("/faults/{}/replica", i);
     if (primary_at(s, failovers, f.at, false) == f.server)
-        fail(path, fmt::format("server {} is the primary at tick {}; a replica_link cuts a replica's link", f.server,
-                               f.at));
+        fail(path,
+             fmt::format("server {} is the primary at tick {}; a replica_link cuts a replica's link", f.server, f.at));
     for (const std::size_t j : failovers) {
         const Fault& g = s.faults[j];
         if (g.old_primary && g.at <= f.at && f.at < g.old_primary->until &&
@@ -190,8 +191,7 @@ void check_link_cut(const Scenario& s, const std::vector<std::size_t>& failovers
 
 void check_replication_faults(const Scenario& s, Failures& errors) {
     const std::vector<std::size_t> failovers = failovers_in_order(s);
-    for (std::size_t k = 0; k < failovers.size(); ++k)
-        attempt(errors, [&] { check_failover_order(s, failovers, k); });
+    for (std::size_t k = 0; k < failovers.size(); ++k) attempt(errors, [&] { check_failover_order(s, failovers, k); });
     for (std::size_t i = 0; i < s.faults.size(); ++i) {
         if (s.faults[i].kind == FaultKind::replica_link) attempt(errors, [&] { check_link_cut(s, failovers, i); });
     }

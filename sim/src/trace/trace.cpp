@@ -16,12 +16,12 @@ using ordered_json = nlohmann::ordered_json;
 
 constexpr std::array<const char*, 7> phase_names = {"faults", "expiry", "work", "extend", "acquire", "ops", "check"};
 constexpr std::array<const char*, 21> op_names = {
-    "pause",  "resume",   "crash",    "partition",     "heal",       "failover", "clock_jump",
-    "link_cut", "link_restored", "expire", "write", "release", "extend", "start", "acquire", "skip", "wait",
-    "status", "validate", "overlap_begin", "overlap_end"};
+    "pause",    "resume",        "crash",  "partition", "heal",     "failover",      "clock_jump",
+    "link_cut", "link_restored", "expire", "write",     "release",  "extend",        "start",
+    "acquire",  "skip",          "wait",   "status",    "validate", "overlap_begin", "overlap_end"};
 constexpr std::array<const char*, 19> outcome_names = {
-    "",     "expired",  "accepted", "rejected", "released", "kept",   "not_owner", "error", "renewed", "lost",
-    "acquired", "busy", "skipped",  "held",     "vacant", "current",   "stale", "synced", "not_synced"};
+    "",         "expired", "accepted", "rejected", "released", "kept",    "not_owner", "error",  "renewed",   "lost",
+    "acquired", "busy",    "skipped",  "held",     "vacant",   "current", "stale",     "synced", "not_synced"};
 static_assert(static_cast<std::size_t>(EventOp::overlap_end) + 1 == op_names.size());
 static_assert(static_cast<std::size_t>(Outcome::not_synced) + 1 == outcome_names.size());
 static_assert(static_cast<std::size_t>(EventOp::wait) == 16);
@@ -287,9 +287,9 @@ void write_event_line(LineWriter& w, const EventView& e) {
 
 Event to_event(const EventView& v) {
     return Event{
-        v.tick,     v.seq,  v.phase,  v.op,      std::string(v.node), v.run,           Token(v.token),
-        v.fencing,  v.slot, v.ttl,    v.outcome, v.details,           v.overlap_count, std::string(v.named_node),
-        v.clock_ms, v.sent, v.applied,        v.server};
+        v.tick,     v.seq,  v.phase,   v.op,      std::string(v.node), v.run,           Token(v.token),
+        v.fencing,  v.slot, v.ttl,     v.outcome, v.details,           v.overlap_count, std::string(v.named_node),
+        v.clock_ms, v.sent, v.applied, v.server};
 }
 
 EventView view_of(const Event& e) {

@@ -234,8 +234,8 @@ std::optional<LineError> read_wait_count(std::string_view text, Event& e) {
     }
     if (!ok || n > limits::replicas_max)
         return LineError{fmt::format(
-            "\"detail\" of wait is \"{}\"; expected how many replicas acknowledged, a whole number from 0 to {}",
-            text, limits::replicas_max)};
+            "\"detail\" of wait is \"{}\"; expected how many replicas acknowledged, a whole number from 0 to {}", text,
+            limits::replicas_max)};
     e.overlap_count = n;
     return std::nullopt;
 }
@@ -275,9 +275,10 @@ std::optional<LineError> read_detail(std::string text, Event& e, FormatVersion v
             return LineError{
                 fmt::format("\"detail\" has the word \"{}\", which format \"{}\" does not have", word, trace_format_1)};
         if (version < 3 && is_replica_word(*d))
-            return LineError{fmt::format("\"detail\" has the word \"{}\", which format \"{}\" does not have (a store "
-                                         "with replicas writes \"{}\", model.md §17.7)",
-                                         word, version == 1 ? trace_format_1 : trace_format, trace_format_3)};
+            return LineError{
+                fmt::format("\"detail\" has the word \"{}\", which format \"{}\" does not have (a store "
+                            "with replicas writes \"{}\", model.md §17.7)",
+                            word, version == 1 ? trace_format_1 : trace_format, trace_format_3)};
         last = static_cast<int>(*d);
         e.details.add(*d);
         if (comma == std::string_view::npos) return std::nullopt;
@@ -318,11 +319,14 @@ std::optional<LineError> read_message_times(const ordered_json& j, Event& e) {
 // an older file, naming the line and what that format lacks.
 std::optional<LineError> only_in_format_3(FormatVersion version, const char* what, std::string_view word) {
     if (version >= 3) return std::nullopt;
-    return LineError{fmt::format("{} \"{}\" is not in format \"{}\"; a store with replicas writes \"{}\" (model.md "
-                                 "§17.7)",
-                                 what, word, version == 1 ? trace_format_1 : trace_format, trace_format_3)};
+    return LineError{
+        fmt::format("{} \"{}\" is not in format \"{}\"; a store with replicas writes \"{}\" (model.md "
+                    "§17.7)",
+                    what, word, version == 1 ? trace_format_1 : trace_format, trace_format_3)};
 }
-bool is_replica_op(EventOp op) { return op == EventOp::link_cut || op == EventOp::link_restored || op == EventOp::wait; }
+bool is_replica_op(EventOp op) {
+    return op == EventOp::link_cut || op == EventOp::link_restored || op == EventOp::wait;
+}
 bool is_replica_outcome(Outcome o) { return o == Outcome::synced || o == Outcome::not_synced; }
 
 // The optional trailing key "server" (model.md §17.7), format 3 only: a
@@ -336,9 +340,10 @@ std::optional<LineError> read_server(const ordered_json& j, Event& e, FormatVers
                          e.op == EventOp::acquire || e.op == EventOp::extend || e.op == EventOp::release ||
                          e.op == EventOp::expire || e.op == EventOp::wait || check;
     if (!allowed)
-        return LineError{fmt::format("\"server\" on a {} event; only on link_cut, link_restored, failover, acquire, "
-                                     "extend, release, expire, wait and a node's own validate (model.md §17.7)",
-                                     to_string(e.op))};
+        return LineError{
+            fmt::format("\"server\" on a {} event; only on link_cut, link_restored, failover, acquire, "
+                        "extend, release, expire, wait and a node's own validate (model.md §17.7)",
+                        to_string(e.op))};
     bool null = false;
     std::int32_t server = 0;
     if (auto err = get_int(j, "server", server, false, null, 0, limits::replicas_max)) return err;
@@ -348,8 +353,8 @@ std::optional<LineError> read_server(const ordered_json& j, Event& e, FormatVers
 
 std::optional<LineError> read_event(const ordered_json& j, Event& e, FormatVersion version) {
     // The keys of §12.1 in order, then the optional trailing ones present, in their order.
-    std::vector<const char*> keys = {"type",    "tick", "seq", "phase",   "node",  "run", "op",
-                                     "token",   "fencing", "slot", "ttl", "outcome", "detail"};
+    std::vector<const char*> keys = {"type",  "tick",    "seq",  "phase", "node",    "run",   "op",
+                                     "token", "fencing", "slot", "ttl",   "outcome", "detail"};
     for (const char* key : {"sent", "applied", "server"}) {
         if (j.is_object() && j.contains(key)) keys.push_back(key);
     }

@@ -46,8 +46,8 @@ Explorer repl_make(const Scenario& base, const ExploreOptions& options) {
 }
 
 std::size_t repl_count_atoms(const Explorer& ex, FaultKind kind) {
-    return static_cast<std::size_t>(std::count_if(ex.atoms().begin(), ex.atoms().end(),
-                                                  [&](const Fault& f) { return f.kind == kind; }));
+    return static_cast<std::size_t>(
+        std::count_if(ex.atoms().begin(), ex.atoms().end(), [&](const Fault& f) { return f.kind == kind; }));
 }
 
 // Without replicas nothing of §17 is added and "all" means what it meant.
@@ -150,8 +150,8 @@ TEST(ExploreReplication, ACutOfThePrimaryIsInvalid) {
     for (const Fault& f : one.atoms()) EXPECT_NE(f.server, 0);  // nor a promotion of the primary
     searched.max_faults = 2;
     const Explorer two = repl_make(replicated(1), searched);
-    const std::size_t of_primary = static_cast<std::size_t>(std::count_if(
-        two.atoms().begin(), two.atoms().end(), [](const Fault& f) { return f.server == 0; }));
+    const std::size_t of_primary = static_cast<std::size_t>(
+        std::count_if(two.atoms().begin(), two.atoms().end(), [](const Fault& f) { return f.server == 0; }));
     ASSERT_GT(of_primary, 0u);
     const ExploreReport report = explore(two, ExploreRun{});
     ASSERT_GE(report.levels.size(), 2u);

@@ -552,8 +552,8 @@ TEST(ScenarioKeys, AbsentKeysTakeTheTablesDefaults) {
     std::size_t checked = 0;
     for (const ScenarioKey& k : leasescope::sim::scenario_keys()) {
         if (k.fallback == nullptr || k.section == Section::candidate) continue;
-        const char* prefix[] = {"",       "lock/", "resource/", "text/",    "candidate/",
-                                "fault/", "op/",   "store/",    "clock/",   "network/", "old_primary/"};
+        const char* prefix[] = {"",    "lock/",  "resource/", "text/",    "candidate/",  "fault/",
+                                "op/", "store/", "clock/",    "network/", "old_primary/"};
         const std::string name = prefix[static_cast<int>(k.section)] + std::string(k.name);
         ASSERT_EQ(parsed.count(name), 1u) << name << " has a default the test does not read";
         EXPECT_EQ(parsed.at(name), json::parse(k.fallback)) << name;

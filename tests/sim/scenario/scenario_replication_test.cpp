@@ -67,12 +67,13 @@ TEST(ScenarioReplication, KeysFillTheScenario) {
 TEST(ScenarioReplication, FailoverKeysAgainstReplicas) {
     // Without replicas promote, lag and old_primary are refused; with them lose is, and promote is required.
     const json plain = base();
-    EXPECT_TRUE(rejected(with_faults(plain, {failover(3, 1)}), "/faults/0/promote",
-                         {"store.replicas is 0", "only \"lose\""}));
+    EXPECT_TRUE(
+        rejected(with_faults(plain, {failover(3, 1)}), "/faults/0/promote", {"store.replicas is 0", "only \"lose\""}));
     EXPECT_TRUE(rejected(with_faults(plain, {{{"kind", "failover"}, {"at", 3}, {"lag", 1}}}), "/faults/0/lag",
                          {"needs a store with replicas"}));
     EXPECT_TRUE(rejected(
-        with_faults(plain, {{{"kind", "failover"}, {"at", 3}, {"old_primary", {{"reachable_by", {"node-a"}}, {"until", 5}}}}}),
+        with_faults(plain,
+                    {{{"kind", "failover"}, {"at", 3}, {"old_primary", {{"reachable_by", {"node-a"}}, {"until", 5}}}}}),
         "/faults/0/old_primary", {"needs a store with replicas"}));
     json lose = failover(3, 1);
     lose["lose"] = "leases";
@@ -155,7 +156,8 @@ TEST(ScenarioReplication, SplitBrain) {
     missing["old_primary"] = {{"reachable_by", {"node-a"}}};
     EXPECT_TRUE(rejected(with_faults(replicated(), {missing}), "/faults/0/old_primary", {"missing \"until\""}));
     missing["old_primary"] = {{"reachable_by", {"node-a"}}, {"untill", 5}};
-    EXPECT_TRUE(rejected(with_faults(replicated(), {missing}), "/faults/0/old_primary/untill", {"did you mean \"until\"?"}));
+    EXPECT_TRUE(
+        rejected(with_faults(replicated(), {missing}), "/faults/0/old_primary/untill", {"did you mean \"until\"?"}));
     // The old primary lives on until then: it is no replica whose link could be cut.
     EXPECT_TRUE(rejected(with_faults(replicated(), {split({"node-b"}, 8), link_cut(0, 5, 2)}), "/faults/1/replica",
                          {"old primary of split brain"}));

@@ -36,7 +36,9 @@ GeneratorOptions replicated_options(std::uint64_t seed) {
 }
 
 // The generated scenario with its replication, read from the generator's JSON.
-Scenario replicated_generated(std::uint64_t seed) { return trace_test::parse(generate_scenario(replicated_options(seed))); }
+Scenario replicated_generated(std::uint64_t seed) {
+    return trace_test::parse(generate_scenario(replicated_options(seed)));
+}
 
 const Fault& promotion_of(const Scenario& s) {
     const auto it = std::find_if(s.faults.begin(), s.faults.end(), [](const Fault& f) { return f.promotes(); });
@@ -71,7 +73,8 @@ TEST(ReplicationProperties, TheGeneratorDrawsReplicationOnItsOwn) {
         const GeneratedReplication r = generated_replication(replicated_options(seed));
         ASSERT_GE(r.replicas, 1);
         ASSERT_LE(r.replicas, 2);
-        const auto promotions = std::count_if(r.faults.begin(), r.faults.end(), [](const Fault& f) { return f.promotes(); });
+        const auto promotions =
+            std::count_if(r.faults.begin(), r.faults.end(), [](const Fault& f) { return f.promotes(); });
         ASSERT_EQ(promotions, 1);
         const Fault& p = r.faults.back();
         ASSERT_GE(p.lag, 0);

@@ -121,8 +121,9 @@ TEST(TraceFormat3, Format2LacksWhatReplicasAdd) {
     line = plain;
     line.replace(line.find("link_cut"), 8, "release");
     line.replace(line.find("\"detail\":null"), 13, "\"detail\":\"no_replicas\"");
-    EXPECT_NE(error_of(header + line + "\n").find("t.jsonl:2: \"detail\" has the word \"no_replicas\", which format "
-                                                  "\"leasescope-trace/2\" does not have"),
+    EXPECT_NE(error_of(header + line + "\n")
+                  .find("t.jsonl:2: \"detail\" has the word \"no_replicas\", which format "
+                        "\"leasescope-trace/2\" does not have"),
               std::string::npos);
     line = plain;
     line.replace(line.find("link_cut"), 8, "release");
@@ -142,8 +143,9 @@ TEST(TraceFormat3, ServerAndWaitCountsAreChecked) {
         return error_of(t);
     };
     const std::string failover = R"("detail":null,"server":1})";
-    EXPECT_NE(error_with(failover, R"("detail":null,"server":9})").find("\"server\" is 9; expected an integer from 0 to 8"),
-              std::string::npos);
+    EXPECT_NE(
+        error_with(failover, R"("detail":null,"server":9})").find("\"server\" is 9; expected an integer from 0 to 8"),
+        std::string::npos);
     EXPECT_NE(error_with(failover, R"("detail":null,"server":null})").find("\"server\" must be an integer"),
               std::string::npos);
     const std::string start = R"("op":"start","token":"rZcyNKpd","fencing":null,"slot":null,"ttl":null,)"
@@ -164,16 +166,18 @@ TEST(TraceFormat3, ServerAndWaitCountsAreChecked) {
 TEST(TraceFormat3, TextRows) {
     // The text view tells link edges, a promoting failover, WAIT's count, a NOREPLICAS refusal and the old primary.
     std::string a = sim::trace_to_text(sim::simulate(scenario_of(split_brain)), {});
-    for (const char* row : {
-             "    2  store        link_cut      -               -    -  link to replica 1 cut\n",
-             "    5  store        link_restored -               -    -  link to replica 2 restored: it resynchronises\n",
-             "    0  a            wait          rZcyNKpd        1    -  WAIT: 2 replicas acknowledged, enough\n",
-             "   20  -            failover      -               3    -  failover: server 1 promoted, counter 3\n",
-             "    4  a            release       rZcyNKpd        1    -  error: NOREPLICAS, too few good replicas: record "
-             "left to expire\n",
-             "   22  d            acquire       eajPfHpL        4    8  acquired slot 0 (server 0)\n",
-             "   30  store        link_restored -               -    -  link to replica 0 restored: it resynchronises\n",
-         })
+    for (
+        const char* row : {
+            "    2  store        link_cut      -               -    -  link to replica 1 cut\n",
+            "    5  store        link_restored -               -    -  link to replica 2 restored: it resynchronises\n",
+            "    0  a            wait          rZcyNKpd        1    -  WAIT: 2 replicas acknowledged, enough\n",
+            "   20  -            failover      -               3    -  failover: server 1 promoted, counter 3\n",
+            "    4  a            release       rZcyNKpd        1    -  error: NOREPLICAS, too few good replicas: "
+            "record "
+            "left to expire\n",
+            "   22  d            acquire       eajPfHpL        4    8  acquired slot 0 (server 0)\n",
+            "   30  store        link_restored -               -    -  link to replica 0 restored: it resynchronises\n",
+        })
         EXPECT_NE(a.find(row), std::string::npos) << row << "\nin\n" << a;
     const std::string b = sim::trace_to_text(sim::simulate(scenario_of(not_synced)), {});
     EXPECT_NE(b.find("WAIT: 0 replicas acknowledged, too few: the lock is released\n"), std::string::npos) << b;

@@ -66,7 +66,7 @@ struct Fault {
     // replica_link: the replica's server; failover: the server promoted (-1:
     // the `lose` form of §4.4) (model.md §17.2, §17.3).
     std::int32_t server = -1;
-    Tick lag = 0;                           // failover with promote: its link was cut at at - lag
+    Tick lag = 0;                             // failover with promote: its link was cut at at - lag
     std::optional<SplitBrain> old_primary{};  // failover with promote: split brain (§17.5)
 
     // The tick at which the fault ends (pause, partition), else tick_none: a

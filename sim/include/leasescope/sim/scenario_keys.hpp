@@ -22,16 +22,16 @@ namespace leasescope::sim {
 
 // The object that holds a key.
 enum class Section {
-    top,        // the file's top level
-    lock,       // /lock
-    resource,   // /resource
-    text,       // a title or summary: {"en": …, "ko": …}
-    candidate,  // /candidates/N and, but for "name", /defaults
-    fault,      // /faults/N, per kind
-    op,         // /ops/N, per op
-    store,      // /store: the store (Redis) itself
-    clock,      // a clock object {"drift_ppm": P}: /store/clock and a candidate's clock
-    network,    // a network object {"request", "reply", "write"}: /network, /defaults and a candidate's
+    top,          // the file's top level
+    lock,         // /lock
+    resource,     // /resource
+    text,         // a title or summary: {"en": …, "ko": …}
+    candidate,    // /candidates/N and, but for "name", /defaults
+    fault,        // /faults/N, per kind
+    op,           // /ops/N, per op
+    store,        // /store: the store (Redis) itself
+    clock,        // a clock object {"drift_ppm": P}: /store/clock and a candidate's clock
+    network,      // a network object {"request", "reply", "write"}: /network, /defaults and a candidate's
     old_primary,  // a failover's split brain {"reachable_by", "until"} (model.md §17.5)
 };
 

@@ -35,7 +35,7 @@ enum class EventOp : std::uint8_t {
     clock_jump,
     link_cut,
     link_restored,  // faults
-    expire,      // expiry
+    expire,         // expiry
     write,
     release,  // work
     extend,   // extend
@@ -136,10 +136,11 @@ struct Event {
     std::optional<SlotIndex> slot;
     std::optional<Tick> ttl;
     Outcome outcome = Outcome::none;
-    Details details;                 // partition, failover, acquire, write
-    std::int64_t overlap_count = 0;  // overlap_begin: how many nodes execute; wait: replicas counted (§17.6); 0 otherwise
-    std::string named_node;          // validate: the node whose token is validated
-    std::int64_t clock_ms = 0;       // clock_jump: the step in ms, either sign; 0 otherwise
+    Details details;  // partition, failover, acquire, write
+    std::int64_t overlap_count =
+        0;                      // overlap_begin: how many nodes execute; wait: replicas counted (§17.6); 0 otherwise
+    std::string named_node;     // validate: the node whose token is validated
+    std::int64_t clock_ms = 0;  // clock_jump: the step in ms, either sign; 0 otherwise
     // The optional trailing keys (model.md §12.1, §16.6): set only when they
     // differ from `tick`.
     std::optional<Tick> sent;     // write, acquire, extend, release: sent at

@@ -100,7 +100,9 @@ public:
     // primary while a split-brain node is routed to it).
     RedisConnection& connection() { return conn(); }
     // Records this store wrote on that server that it has not yet seen vanish, by slot.
-    const std::vector<std::optional<ExpiredRecord>>& known() const { return known_[static_cast<std::size_t>(active())]; }
+    const std::vector<std::optional<ExpiredRecord>>& known() const {
+        return known_[static_cast<std::size_t>(active())];
+    }
 
 private:
     // Runs a call by EVALSHA, loading its script on first use and falling
@@ -127,7 +129,7 @@ private:
     struct Written {
         ExpiredRecord record;
         Tick acquired = 0;
-        Tick gone = -1;  // released or reported expired at; -1: not yet
+        Tick gone = -1;           // released or reported expired at; -1: not yet
         std::int32_t server = 0;  // the primary it was written on; -1: lost with a failover
     };
     std::vector<Written> written_;

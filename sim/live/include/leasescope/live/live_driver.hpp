@@ -47,10 +47,10 @@ struct LiveReport {
     // The live trace: the same format as a simulated one. When the run stopped
     // early (error, cancel) it holds the events so far and a summary of them.
     sim::Trace trace;
-    std::int64_t tick_ms = 0;  // the tick length used (the header says it too)
-    std::string redis;         // the server, password redacted
+    std::int64_t tick_ms = 0;   // the tick length used (the header says it too)
+    std::string redis;          // the server, password redacted
     std::int32_t replicas = 0;  // real replicas the run was given (model.md §13.8)
-    bool completed = false;    // ran to the end of the scenario
+    bool completed = false;     // ran to the end of the scenario
     bool cancelled = false;
     // Ticks whose commands finished after the tick's deadline (its end less
     // timing_margin_ms): their answers may differ from the model's for
