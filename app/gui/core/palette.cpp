@@ -172,6 +172,18 @@ Palette default_palette() {
     return p;
 }
 
+// The marks of replication (model.md §17) in the high-contrast palette: Okabe–Ito's colours.
+static void high_contrast_replication(Palette& p) {
+    const Rgba blue{0, 114, 178, 255}, vermillion{213, 94, 0, 255}, purple{204, 121, 167, 255};
+    auto mk = [&](MarkerKind k, Rgba c) { p.marker[static_cast<int>(k)] = c; };
+    mk(MarkerKind::link_cut, purple);
+    mk(MarkerKind::link_restored, purple);
+    mk(MarkerKind::promote, vermillion);
+    mk(MarkerKind::wait_synced, blue);
+    mk(MarkerKind::wait_not_synced, vermillion);
+    mk(MarkerKind::refused, vermillion);
+}
+
 Palette high_contrast_palette() {
     Palette p = default_palette();
     p.text = {0, 0, 0, 255};
@@ -239,12 +251,7 @@ Palette high_contrast_palette() {
     mk(MarkerKind::clock_jump, black);
     mk(MarkerKind::overlap_begin, vermillion);
     mk(MarkerKind::overlap_end, vermillion);
-    mk(MarkerKind::link_cut, purple);
-    mk(MarkerKind::link_restored, purple);
-    mk(MarkerKind::promote, vermillion);
-    mk(MarkerKind::wait_synced, blue);
-    mk(MarkerKind::wait_not_synced, vermillion);
-    mk(MarkerKind::refused, vermillion);
+    high_contrast_replication(p);
     return p;
 }
 
