@@ -16,42 +16,13 @@
 #include "leasescope/words/strings.hpp"
 #include "leasescope/words/words.hpp"
 #include "support/string_tables.hpp"
+#include "support/replication_test_helpers.hpp"
 #include "support/trace_test_helpers.hpp"
 
 using namespace leasescope;
 using namespace leasescope::words;
 
 namespace {
-
-// node-a acquires at 0 for 4 ticks and works on; node-b acquires at 4 when
-// a's record expires; node-c starts at 5 (tests/sim/simulation/replication_test.cpp).
-sim::Scenario three_nodes(std::int32_t replicas) {
-    sim::Scenario s = trace_test::parse(R"({"name": "replication", "horizon": 30, "resource": {"mode": "check"},
-      "candidates": [
-        {"name": "node-a", "wait": 0, "lease": 4, "action": 12, "writes": [2, 10]},
-        {"name": "node-b", "start": 4, "wait": 0, "lease": 3, "action": 1},
-        {"name": "node-c", "start": 5, "wait": 6, "lease": 4, "action": 2}]})");
-    s.lock.replication.replicas = replicas;
-    return s;
-}
-
-sim::Fault promote(Tick at, std::int32_t server, Tick lag) {
-    sim::Fault f;
-    f.kind = sim::FaultKind::failover;
-    f.at = at;
-    f.server = server;
-    f.lag = lag;
-    return f;
-}
-
-sim::Fault cut(std::int32_t server, Tick at, Tick ticks) {
-    sim::Fault f;
-    f.kind = sim::FaultKind::replica_link;
-    f.server = server;
-    f.at = at;
-    f.ticks = ticks;
-    return f;
-}
 
 Explanation explain_at(const sim::Scenario& s, const sim::Timeline& t, std::size_t k, Lang lang,
                        const sim::Snapshot& snap) {
@@ -118,8 +89,8 @@ TEST(ReplicationWords, EveryNewEventKeyHasTexts) {
 // node-a's record (acquired at 0, expired by the primary at 4); node-c is then issued 2 again,
 // and its explanation says why, from the failover before it.
 TEST(ReplicationWords, APromotionThatMissedAnAcquisitionTellsTheRollback) {
-    sim::Scenario s = three_nodes(1);
-    s.faults.push_back(promote(5, 1, 1));
+    sim::Scenario s = repl_test::three_nodes(1);
+    s.faults.push_back(repl_test::promote(5, 1, 1));
     const sim::Timeline t(s);
     const std::size_t f = first_of(t.trace(), sim::EventOp::failover);
     ASSERT_LT(f, t.trace().events.size());
@@ -164,8 +135,8 @@ TEST(ReplicationWords, APromotionThatMissedAnAcquisitionTellsTheRollback) {
 // §17.3 with lag 0 and the link up: the replica holds node-b's record, the
 // counter stays; node-b's lease is not told as lost in the failover.
 TEST(ReplicationWords, ALinkedReplicaKeepsTheRecordsAndTheCounter) {
-    sim::Scenario s = three_nodes(1);
-    s.faults.push_back(promote(5, 1, 0));
+    sim::Scenario s = repl_test::three_nodes(1);
+    s.faults.push_back(repl_test::promote(5, 1, 0));
     const sim::Timeline t(s);
     const std::size_t f = first_of(t.trace(), sim::EventOp::failover);
     ASSERT_LT(f, t.trace().events.size());
@@ -182,8 +153,8 @@ TEST(ReplicationWords, ALinkedReplicaKeepsTheRecordsAndTheCounter) {
 
 // A cut and its restore, and WAIT's answers, in both languages.
 TEST(ReplicationWords, LinkCutsAndWaitAreTold) {
-    sim::Scenario s = three_nodes(1);
-    s.faults.push_back(cut(1, 3, 4));
+    sim::Scenario s = repl_test::three_nodes(1);
+    s.faults.push_back(repl_test::cut(1, 3, 4));
     s.candidates[1].options.wait_replicas = 1;
     s.candidates[1].options.wait_timeout = 2;
     const sim::Timeline t(s);
@@ -212,9 +183,9 @@ TEST(ReplicationWords, LinkCutsAndWaitAreTold) {
 
 // min-replicas-to-write refuses node-b's acquisition while replica 1 is cut.
 TEST(ReplicationWords, ARefusalNamesMinReplicasToWrite) {
-    sim::Scenario s = three_nodes(1);
+    sim::Scenario s = repl_test::three_nodes(1);
     s.lock.replication.min_replicas_to_write = 1;
-    s.faults.push_back(cut(1, 3, 4));
+    s.faults.push_back(repl_test::cut(1, 3, 4));
     const sim::Timeline t(s);
     std::size_t k = t.trace().events.size();
     for (std::size_t i = 0; i < t.trace().events.size(); ++i)
@@ -232,8 +203,8 @@ TEST(ReplicationWords, ARefusalNamesMinReplicasToWrite) {
 
 // Split brain (§17.5): a call the old primary answered says so.
 TEST(ReplicationWords, ACallTheOldPrimaryAnsweredSaysSo) {
-    sim::Scenario s = three_nodes(1);
-    sim::Fault f = promote(2, 1, 0);
+    sim::Scenario s = repl_test::three_nodes(1);
+    sim::Fault f = repl_test::promote(2, 1, 0);
     f.old_primary = SplitBrain{{1}, 12};
     s.faults.push_back(f);
     const sim::Timeline t(s);
@@ -286,8 +257,8 @@ sim::Scenario replication_scenario(std::uint64_t seed) {
     const Tick at = d(3, 14);
     const auto promoted = static_cast<std::int32_t>(d(1, replicas));
     for (std::int32_t r = 1; r <= replicas; ++r)
-        if (d(0, 2) > 0) s.faults.push_back(cut(r, d(1, at - 1), d(1, 6)));
-    sim::Fault f = promote(at, promoted, d(0, 3) == 0 ? 0 : d(1, std::min<Tick>(at, 4)));
+        if (d(0, 2) > 0) s.faults.push_back(repl_test::cut(r, d(1, at - 1), d(1, 6)));
+    sim::Fault f = repl_test::promote(at, promoted, d(0, 3) == 0 ? 0 : d(1, std::min<Tick>(at, 4)));
     if (d(0, 4) == 0) f.old_primary = SplitBrain{{static_cast<NodeIndex>(d(0, 2))}, at + d(1, 6)};
     s.faults.push_back(f);
     if (d(0, 3) == 0) s.lock.replication.min_replicas_to_write = 1;
@@ -374,8 +345,8 @@ TEST(ReplicationWords, EveryEventOfGeneratedReplicationScenarios) {
 // The record panel's server lines (words.hpp server_lines): each server's
 // role, copy, counter and link, from the snapshot; none without replicas.
 TEST(ReplicationWords, TheRecordPanelListsEveryServer) {
-    sim::Scenario s = three_nodes(1);
-    s.faults.push_back(promote(5, 1, 1));
+    sim::Scenario s = repl_test::three_nodes(1);
+    s.faults.push_back(repl_test::promote(5, 1, 1));
     const sim::Timeline t(s);
     const Strings en = test::string_tables(Lang::en);
     EXPECT_EQ(
@@ -384,6 +355,6 @@ TEST(ReplicationWords, TheRecordPanelListsEveryServer) {
     EXPECT_EQ(server_lines(t.snapshot_at(5), test::string_tables(Lang::ko)),
               (std::vector<std::string>{"복제본 0: node-c #2 · 카운터 2 · 링크 연결됨",
                                         "프라이머리 1: node-c #2 · 카운터 2"}));
-    const sim::Timeline plain(three_nodes(0));
+    const sim::Timeline plain(repl_test::three_nodes(0));
     EXPECT_TRUE(server_lines(plain.snapshot_at(4), en).empty());
 }

@@ -207,18 +207,23 @@ void Simulation::expire_primary(Tick t, Store& store, EventSink& sink, std::opti
         records = &from_store.value();
     }
     for (const ExpiredRecord& r : *records) {
-        EventView ev;
-        ev.tick = t;
-        ev.phase = Phase::expiry;
-        ev.op = EventOp::expire;
-        ev.node = r.owner;
-        ev.token = r.token;
-        ev.fencing = r.fencing;
-        ev.slot = r.slot;
-        ev.ttl = 0;
-        ev.outcome = Outcome::expired;
+        EventView ev = expire_event(t, r);
         emit(sink, ev);
     }
+}
+
+EventView Simulation::expire_event(Tick t, const ExpiredRecord& r) {
+    EventView ev;
+    ev.tick = t;
+    ev.phase = Phase::expiry;
+    ev.op = EventOp::expire;
+    ev.node = r.owner;
+    ev.token = r.token;
+    ev.fencing = r.fencing;
+    ev.slot = r.slot;
+    ev.ttl = 0;
+    ev.outcome = Outcome::expired;
+    return ev;
 }
 
 void Simulation::phase_work(Tick t, Store& store, EventSink& sink, std::optional<StoreError>& failure) {

@@ -89,16 +89,7 @@ void Simulation::expire_old_primary(Tick t, Store& store, EventSink& sink, std::
         return;
     }
     for (const ExpiredRecord& r : records.value()) {
-        EventView ev;
-        ev.tick = t;
-        ev.phase = Phase::expiry;
-        ev.op = EventOp::expire;
-        ev.node = r.owner;
-        ev.token = r.token;
-        ev.fencing = r.fencing;
-        ev.slot = r.slot;
-        ev.ttl = 0;
-        ev.outcome = Outcome::expired;
+        EventView ev = expire_event(t, r);
         ev.server = routed.server();
         emit(sink, ev);
     }

@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include "../../support/replication_test_helpers.hpp"
 #include "../../support/trace_test_helpers.hpp"
 #include "explore_report_checks.hpp"
 #include "leasescope/sim/explore_shard.hpp"
@@ -15,18 +16,6 @@
 
 namespace leasescope::sim {
 namespace {
-
-// node-a acquires at 0 for 4 ticks; node-b asks from tick 4, node-c from 5
-// (replication_test.cpp's setup, with no fault of its own).
-Scenario replicated(std::int32_t replicas) {
-    Scenario s = trace_test::parse(R"({"name": "replication", "horizon": 30, "resource": {"mode": "check"},
-      "candidates": [
-        {"name": "node-a", "wait": 0, "lease": 4, "action": 12, "writes": [2, 10]},
-        {"name": "node-b", "start": 4, "wait": 0, "lease": 3, "action": 1},
-        {"name": "node-c", "start": 5, "wait": 6, "lease": 4, "action": 2}]})");
-    s.lock.replication.replicas = replicas;
-    return s;
-}
 
 ExploreOptions repl_searching(std::string_view kinds, int max_faults) {
     ExploreOptions o;
@@ -52,7 +41,7 @@ std::size_t repl_count_atoms(const Explorer& ex, FaultKind kind) {
 
 // Without replicas nothing of §17 is added and "all" means what it meant.
 TEST(ExploreReplication, OffWithoutReplicas) {
-    const Explorer ex = repl_make(replicated(0), repl_searching("all", 1));
+    const Explorer ex = repl_make(repl_test::three_nodes(0), repl_searching("all", 1));
     EXPECT_FALSE(ex.options().kinds.replica_link);
     EXPECT_FALSE(ex.options().kinds.failover_promote);
     EXPECT_TRUE(ex.options().kinds.failover_leases);
@@ -70,7 +59,7 @@ TEST(ExploreReplication, WithReplicasAFailoverPromotes) {
     o.max_lag = 2;
     o.max_link_cut = 3;
     o.max_tick = 5;
-    const Explorer ex = repl_make(replicated(2), o);
+    const Explorer ex = repl_make(repl_test::three_nodes(2), o);
     EXPECT_EQ(to_string(ex.options().kinds), "pause,partition,crash,failover:promote,replica_link");
     std::size_t promotions = 0;
     for (const Fault& f : ex.atoms()) {
@@ -90,7 +79,7 @@ TEST(ExploreReplication, WithReplicasAFailoverPromotes) {
 // earliest failure; with lag 0 the linked replica has everything.
 TEST(ExploreReplication, FindsTheDuplicateALaggingPromotionMakes) {
     ExploreOptions o = repl_searching("failover:promote", 2);
-    const Explorer ex = repl_make(replicated(1), o);
+    const Explorer ex = repl_make(repl_test::three_nodes(1), o);
     const ExploreReport report = explore(ex, ExploreRun{});
     ASSERT_TRUE(report.found);
     ASSERT_EQ(report.found->atoms.size(), 1u);
@@ -115,7 +104,7 @@ TEST(ExploreReplication, ACutLinkThenAPromotionWithNoLag) {
     ExploreOptions o = repl_searching("replica_link,failover:promote", 2);
     o.max_lag = 0;
     o.max_link_cut = 4;
-    const Explorer ex = repl_make(replicated(1), o);
+    const Explorer ex = repl_make(repl_test::three_nodes(1), o);
     const ExploreReport report = explore(ex, ExploreRun{});
     ASSERT_TRUE(report.found);
     ASSERT_EQ(report.found->atoms.size(), 2u);
@@ -140,16 +129,16 @@ TEST(ExploreReplication, ACutLinkThenAPromotionWithNoLag) {
 TEST(ExploreReplication, ACutOfThePrimaryIsInvalid) {
     ExploreOptions o = repl_searching("replica_link", 2);
     o.max_link_cut = 2;
-    const Explorer ex = repl_make(replicated(1), o);
+    const Explorer ex = repl_make(repl_test::three_nodes(1), o);
     ASSERT_GT(repl_count_atoms(ex, FaultKind::replica_link), 0u);
     for (const Fault& f : ex.atoms()) EXPECT_NE(f.server, 0);
     ExploreOptions searched = repl_searching("replica_link,failover:promote", 1);
     searched.max_link_cut = 2;
     searched.max_lag = 0;
-    const Explorer one = repl_make(replicated(1), searched);
+    const Explorer one = repl_make(repl_test::three_nodes(1), searched);
     for (const Fault& f : one.atoms()) EXPECT_NE(f.server, 0);  // nor a promotion of the primary
     searched.max_faults = 2;
-    const Explorer two = repl_make(replicated(1), searched);
+    const Explorer two = repl_make(repl_test::three_nodes(1), searched);
     const std::size_t of_primary = static_cast<std::size_t>(
         std::count_if(two.atoms().begin(), two.atoms().end(), [](const Fault& f) { return f.server == 0; }));
     ASSERT_GT(of_primary, 0u);
@@ -160,7 +149,7 @@ TEST(ExploreReplication, ACutOfThePrimaryIsInvalid) {
     ExploreOptions both = repl_searching("replica_link,failover:promote", 2);
     both.max_link_cut = 2;
     both.max_lag = 0;
-    const Explorer ex2 = repl_make(replicated(1), both);
+    const Explorer ex2 = repl_make(repl_test::three_nodes(1), both);
     std::int32_t promote1 = -1, cut0 = -1;
     for (std::size_t i = 0; i < ex2.atoms().size(); ++i) {
         const Fault& f = ex2.atoms()[i];
@@ -183,9 +172,9 @@ TEST(ExploreReplication, PruningAndDrawsKeepTheirPromises) {
     o.max_link_cut = 3;
     o.max_lag = 1;
     o.max_tick = 8;
-    const Explorer pruned = repl_make(replicated(2), o);
+    const Explorer pruned = repl_make(repl_test::three_nodes(2), o);
     o.prune = false;
-    const Explorer full = repl_make(replicated(2), o);
+    const Explorer full = repl_make(repl_test::three_nodes(2), o);
     const ExploreReport a = explore(pruned, ExploreRun{});
     const ExploreReport b = explore(full, ExploreRun{});
     EXPECT_EQ(a.found, b.found);
@@ -211,15 +200,15 @@ TEST(ExploreReplication, PruningAndDrawsKeepTheirPromises) {
 TEST(ExploreReplication, BudgetErrorsNameTheFlags) {
     ExploreOptions o = repl_searching("replica_link,failover:promote", 1);
     o.max_link_cut = explore_link_cut_max + 1;
-    auto created = Explorer::create(replicated(1), o);
+    auto created = Explorer::create(repl_test::three_nodes(1), o);
     ASSERT_FALSE(created.ok());
     EXPECT_NE(created.error().find("--max-link-cut"), std::string::npos);
     o.max_link_cut = 8;
     o.max_lag = explore_lag_max + 1;
-    created = Explorer::create(replicated(1), o);
+    created = Explorer::create(repl_test::three_nodes(1), o);
     ASSERT_FALSE(created.ok());
     EXPECT_NE(created.error().find("--max-lag"), std::string::npos);
-    Scenario big = replicated(8);
+    Scenario big = repl_test::three_nodes(8);
     big.horizon = 100'000;
     o.max_lag = 1'000;
     o.max_link_cut = 1'000;
@@ -237,7 +226,7 @@ TEST(ExploreReplication, ShardsMergeIntoTheWholeSearch) {
     ExploreOptions o = repl_searching("replica_link,failover:promote", 2);
     o.max_link_cut = 3;
     o.max_lag = 1;
-    const Explorer ex = repl_make(replicated(2), o);
+    const Explorer ex = repl_make(repl_test::three_nodes(2), o);
     const ExploreReport whole = explore(ex, ExploreRun{});
     ASSERT_TRUE(whole.found);
     std::vector<ShardFile> files;
@@ -267,7 +256,7 @@ TEST(ExploreReplication, EveryDrawIsAScenarioTheReaderAccepts) {
     o.max_link_cut = 6;
     o.max_lag = 2;
     o.max_tick = 12;
-    const Explorer ex = repl_make(replicated(2), o);
+    const Explorer ex = repl_make(repl_test::three_nodes(2), o);
     std::size_t faults = 0, promotions = 0, cuts = 0;
     for (std::uint64_t i = 0; i < 3000; ++i) {
         const Schedule drawn = ex.draw(11, i);
@@ -289,7 +278,7 @@ TEST(ExploreReplication, EveryDrawIsAScenarioTheReaderAccepts) {
 // is left out (its end would cancel the base's cut); one of another server
 // is not.
 TEST(ExploreReplication, ACutEndingWhereTheBasesStartsIsLeftOutForItsServerOnly) {
-    Scenario base = replicated(2);
+    Scenario base = repl_test::three_nodes(2);
     Fault own;
     own.kind = FaultKind::replica_link;
     own.server = 1;

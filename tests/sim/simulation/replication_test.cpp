@@ -3,6 +3,7 @@
 // how a file spells them).
 #include <gtest/gtest.h>
 
+#include "../../support/replication_test_helpers.hpp"
 #include "../../support/trace_test_helpers.hpp"
 #include "leasescope/sim/simulation.hpp"
 
@@ -12,48 +13,18 @@ namespace sim = leasescope::sim;
 using leasescope::Tick;
 using sim::EventOp;
 
-// node-a acquires at 0 for 4 ticks and works on (a stale holder from tick
-// 4); node-b acquires at 4 when a's record expires; node-c starts at 5.
-sim::Scenario repl_nodes(std::int32_t replicas) {
-    sim::Scenario s = trace_test::parse(R"({"name": "replication", "horizon": 30, "resource": {"mode": "check"},
-      "candidates": [
-        {"name": "node-a", "wait": 0, "lease": 4, "action": 12, "writes": [2, 10]},
-        {"name": "node-b", "start": 4, "wait": 0, "lease": 3, "action": 1},
-        {"name": "node-c", "start": 5, "wait": 6, "lease": 4, "action": 2}]})");
-    s.lock.replication.replicas = replicas;
-    return s;
-}
-
-sim::Fault repl_promote(Tick at, std::int32_t server, Tick lag) {
-    sim::Fault f;
-    f.kind = sim::FaultKind::failover;
-    f.at = at;
-    f.server = server;
-    f.lag = lag;
-    return f;
-}
-
-sim::Fault repl_cut(std::int32_t server, Tick at, Tick ticks) {
-    sim::Fault f;
-    f.kind = sim::FaultKind::replica_link;
-    f.server = server;
-    f.at = at;
-    f.ticks = ticks;
-    return f;
-}
-
 TEST(Replication, ATraceWithReplicasHasFormatThree) {
-    EXPECT_EQ(sim::simulate(repl_nodes(1)).header.format, 3);
-    EXPECT_EQ(sim::simulate(repl_nodes(0)).header.format, 2);
-    const std::string bytes = trace_test::trace_bytes(sim::simulate(repl_nodes(1)));
+    EXPECT_EQ(sim::simulate(repl_test::three_nodes(1)).header.format, 3);
+    EXPECT_EQ(sim::simulate(repl_test::three_nodes(0)).header.format, 2);
+    const std::string bytes = trace_test::trace_bytes(sim::simulate(repl_test::three_nodes(1)));
     EXPECT_NE(bytes.find(R"("format":"leasescope-trace/3")"), std::string::npos);
 }
 
 // §17.3 rule 1 with lag 1: the replica missed node-b's acquisition of tick
 // 4, so the counter goes back from 2 to 1 and node-c is issued 2 again.
 TEST(Replication, APromotedReplicaThatMissedAnAcquisitionIssuesItsNumberAgain) {
-    sim::Scenario s = repl_nodes(1);
-    s.faults.push_back(repl_promote(5, 1, 1));
+    sim::Scenario s = repl_test::three_nodes(1);
+    s.faults.push_back(repl_test::promote(5, 1, 1));
     const sim::Trace t = sim::simulate(s);
     const auto cuts = trace_test::find(t, "store", EventOp::link_cut);
     ASSERT_EQ(cuts.size(), 1u);
@@ -79,8 +50,8 @@ TEST(Replication, APromotedReplicaThatMissedAnAcquisitionIssuesItsNumberAgain) {
 // §17.3 with lag 0 and the link up: the replica has everything, node-b's
 // record survives the failover with its deadline, nothing is issued twice.
 TEST(Replication, ALinkedReplicaPromotedWithNoLagLosesNothing) {
-    sim::Scenario s = repl_nodes(1);
-    s.faults.push_back(repl_promote(5, 1, 0));
+    sim::Scenario s = repl_test::three_nodes(1);
+    s.faults.push_back(repl_test::promote(5, 1, 0));
     const sim::Trace t = sim::simulate(s);
     EXPECT_TRUE(trace_test::find(t, "store", EventOp::link_cut).empty());
     EXPECT_EQ(trace_test::find(t, "", EventOp::failover).at(0).fencing, 2);
@@ -101,9 +72,9 @@ TEST(Replication, ALinkedReplicaPromotedWithNoLagLosesNothing) {
 // deadline 4 passed by the failover at 6): the new primary expires it itself
 // in phase 2 of tick 6, and its counter is 1.
 TEST(Replication, ACutReplicaHoldsWhatItHadAndExpiresItOncePromoted) {
-    sim::Scenario s = repl_nodes(1);
-    s.faults.push_back(repl_cut(1, 3, 10));
-    s.faults.push_back(repl_promote(6, 1, 0));
+    sim::Scenario s = repl_test::three_nodes(1);
+    s.faults.push_back(repl_test::cut(1, 3, 10));
+    s.faults.push_back(repl_test::promote(6, 1, 0));
     const sim::Trace t = sim::simulate(s);
     const auto expired = trace_test::find(t, "node-a", EventOp::expire);
     ASSERT_EQ(expired.size(), 2u);  // once on the old primary at 4, once on the new one at 6
@@ -116,9 +87,9 @@ TEST(Replication, ACutReplicaHoldsWhatItHadAndExpiresItOncePromoted) {
 
 // §17.2 rule 2: once restored, the replica has everything again.
 TEST(Replication, ARestoredLinkResynchronises) {
-    sim::Scenario s = repl_nodes(1);
-    s.faults.push_back(repl_cut(1, 2, 3));  // cut at 2, restored at 5
-    s.faults.push_back(repl_promote(6, 1, 0));
+    sim::Scenario s = repl_test::three_nodes(1);
+    s.faults.push_back(repl_test::cut(1, 2, 3));  // cut at 2, restored at 5
+    s.faults.push_back(repl_test::promote(6, 1, 0));
     const sim::Trace t = sim::simulate(s);
     EXPECT_EQ(trace_test::find(t, "store", EventOp::link_restored).at(0).tick, 5);
     // node-c acquired 3 in tick 5, after the resync: the replica has it too.
@@ -129,9 +100,9 @@ TEST(Replication, ARestoredLinkResynchronises) {
 // §17.3: cuts add up; a replica_link that ends inside the lag window does
 // not restore the link, so the replica misses node-b's acquisition at 4.
 TEST(Replication, ACutEndingInsideTheLagWindowRestoresNothing) {
-    sim::Scenario s = repl_nodes(1);
-    s.faults.push_back(repl_cut(1, 2, 2));      // cut at 2, would end at 4
-    s.faults.push_back(repl_promote(5, 1, 2));  // lag window 3 ... 5
+    sim::Scenario s = repl_test::three_nodes(1);
+    s.faults.push_back(repl_test::cut(1, 2, 2));      // cut at 2, would end at 4
+    s.faults.push_back(repl_test::promote(5, 1, 2));  // lag window 3 ... 5
     const sim::Trace t = sim::simulate(s);
     EXPECT_EQ(trace_test::find(t, "store", EventOp::link_cut).size(), 1u);
     EXPECT_TRUE(trace_test::find(t, "store", EventOp::link_restored).empty());
@@ -142,10 +113,10 @@ TEST(Replication, ACutEndingInsideTheLagWindowRestoresNothing) {
 // §17.3: a cut ends with its server's promotion; its end restores nothing
 // even after a second failover made the server a replica again.
 TEST(Replication, APromotionEndsItsServersCuts) {
-    sim::Scenario s = repl_nodes(2);
-    s.faults.push_back(repl_cut(1, 2, 20));
-    s.faults.push_back(repl_promote(5, 1, 0));
-    s.faults.push_back(repl_promote(8, 2, 0));
+    sim::Scenario s = repl_test::three_nodes(2);
+    s.faults.push_back(repl_test::cut(1, 2, 20));
+    s.faults.push_back(repl_test::promote(5, 1, 0));
+    s.faults.push_back(repl_test::promote(8, 2, 0));
     const sim::Trace t = sim::simulate(s);
     EXPECT_TRUE(trace_test::find(t, "store", EventOp::link_restored).empty());
     const sim::Timeline tl(s);
@@ -154,9 +125,9 @@ TEST(Replication, APromotionEndsItsServersCuts) {
 }
 
 TEST(Replication, SnapshotsShowEachServersCopy) {
-    sim::Scenario s = repl_nodes(2);
-    s.faults.push_back(repl_cut(2, 3, 10));
-    s.faults.push_back(repl_promote(8, 1, 0));
+    sim::Scenario s = repl_test::three_nodes(2);
+    s.faults.push_back(repl_test::cut(2, 3, 10));
+    s.faults.push_back(repl_test::promote(8, 1, 0));
     const sim::Timeline tl(s);
     const sim::Snapshot at5 = tl.snapshot_at(5);
     ASSERT_EQ(at5.servers.size(), 3u);
@@ -177,9 +148,9 @@ TEST(Replication, SnapshotsShowEachServersCopy) {
 // §17.4: one replica required, its link cut: acquisitions are refused with
 // no_replicas and end the run acquire_failed; a busy acquire is not refused.
 TEST(Replication, MinReplicasToWriteRefusesWhatWouldWrite) {
-    sim::Scenario s = repl_nodes(1);
+    sim::Scenario s = repl_test::three_nodes(1);
     s.lock.replication.min_replicas_to_write = 1;
-    s.faults.push_back(repl_cut(1, 4, 10));
+    s.faults.push_back(repl_test::cut(1, 4, 10));
     const sim::Trace t = sim::simulate(s);
     const auto a = trace_test::find(t, "node-a", EventOp::acquire);
     EXPECT_EQ(a.at(0).outcome, sim::Outcome::acquired);  // before the cut
@@ -201,7 +172,7 @@ TEST(Replication, ARefusedExtendStopsTheWatchdog) {
       "candidates": [{"name": "node-a", "wait": 0, "lease": 6, "action": 20, "auto_extend": true}]})");
     s.lock.replication.replicas = 1;
     s.lock.replication.min_replicas_to_write = 1;
-    s.faults.push_back(repl_cut(1, 3, 2));  // restored at 5: the watchdog does not come back
+    s.faults.push_back(repl_test::cut(1, 3, 2));  // restored at 5: the watchdog does not come back
     const sim::Trace t = sim::simulate(s);
     const auto ext = trace_test::find(t, "node-a", EventOp::extend);
     ASSERT_FALSE(ext.empty());
@@ -219,10 +190,10 @@ TEST(Replication, ARefusedExtendStopsTheWatchdog) {
 // §17.6: WAIT 1 with the replica linked answers synced at once; with its
 // link cut it times out, the node unlocks its record and fails.
 TEST(Replication, WaitCountsTheLinkedReplicas) {
-    sim::Scenario s = repl_nodes(1);
+    sim::Scenario s = repl_test::three_nodes(1);
     for (auto& c : s.candidates) c.options.wait_replicas = 1;
     s.candidates[1].options.wait_timeout = 2;
-    s.faults.push_back(repl_cut(1, 4, 10));
+    s.faults.push_back(repl_test::cut(1, 4, 10));
     const sim::Trace t = sim::simulate(s);
     const auto wa = trace_test::find(t, "node-a", EventOp::wait);
     ASSERT_EQ(wa.size(), 1u);
@@ -246,10 +217,10 @@ TEST(Replication, WaitCountsTheLinkedReplicas) {
 
 // §17.6 rule 2: a link restored while WAIT blocks counts at its tick.
 TEST(Replication, WaitAnswersWhenTheLinkComesBack) {
-    sim::Scenario s = repl_nodes(1);
+    sim::Scenario s = repl_test::three_nodes(1);
     s.candidates[1].options.wait_replicas = 1;
     s.candidates[1].options.wait_timeout = 5;
-    s.faults.push_back(repl_cut(1, 4, 2));  // restored at 6
+    s.faults.push_back(repl_test::cut(1, 4, 2));  // restored at 6
     const sim::Trace t = sim::simulate(s);
     const auto wb = trace_test::find(t, "node-b", EventOp::wait);
     ASSERT_EQ(wb.size(), 1u);
@@ -266,7 +237,7 @@ TEST(Replication, SplitBrainKeepsTheOldPrimaryForItsNodes) {
         {"name": "node-a", "wait": 0, "lease": 20, "action": 15, "writes": [12]},
         {"name": "node-b", "start": 3, "wait": 0, "lease": 20, "action": 4, "writes": [2]}]})");
     s.lock.replication.replicas = 1;
-    sim::Fault f = repl_promote(2, 1, 2);  // the replica's link was cut before node-a acquired
+    sim::Fault f = repl_test::promote(2, 1, 2);  // the replica's link was cut before node-a acquired
     f.old_primary = leasescope::SplitBrain{{0}, 12};
     s.faults.push_back(f);
     const sim::Trace t = sim::simulate(s);
@@ -292,7 +263,7 @@ TEST(Replication, AnOldPrimaryRefusesOnceItsReplicasFellSilentLongEnough) {
     s.lock.replication.replicas = 1;
     s.lock.replication.min_replicas_to_write = 1;
     s.lock.replication.min_replicas_max_lag = 4;
-    sim::Fault f = repl_promote(2, 1, 0);
+    sim::Fault f = repl_test::promote(2, 1, 0);
     f.old_primary = leasescope::SplitBrain{{0}, 20};
     s.faults.push_back(f);
     const sim::Trace t = sim::simulate(s);
@@ -309,9 +280,9 @@ TEST(Replication, AnOldPrimaryRefusesOnceItsReplicasFellSilentLongEnough) {
 }
 
 TEST(Replication, TheSameScenarioGivesTheSameBytes) {
-    sim::Scenario s = repl_nodes(2);
-    s.faults.push_back(repl_cut(2, 1, 4));
-    s.faults.push_back(repl_promote(5, 2, 2));
+    sim::Scenario s = repl_test::three_nodes(2);
+    s.faults.push_back(repl_test::cut(2, 1, 4));
+    s.faults.push_back(repl_test::promote(5, 2, 2));
     for (auto& c : s.candidates) c.options.wait_replicas = 1;
     EXPECT_EQ(trace_test::trace_bytes(sim::simulate(s)), trace_test::trace_bytes(sim::simulate(s)));
 }

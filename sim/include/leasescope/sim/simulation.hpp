@@ -152,6 +152,8 @@ private:
     bool crash_node(Tick t, NodeIndex node);
     void phase_expiry(Tick t, Store& store, EventSink& sink, std::optional<StoreError>& failure);
     void expire_primary(Tick t, Store& store, EventSink& sink, std::optional<StoreError>& failure);
+    // The event of a record that vanished because its time came (§4.3).
+    static EventView expire_event(Tick t, const ExpiredRecord& r);
     void phase_work(Tick t, Store& store, EventSink& sink, std::optional<StoreError>& failure);
     // A holder's slot and its place in the acquisition order (model.md §9.6).
     struct Holding {
