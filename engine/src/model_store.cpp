@@ -318,11 +318,15 @@ std::int32_t ModelStore::good_replicas(Tick now) const {
                              : default_min_replicas_max_lag(config_.clock.tick_ms);
         return now < split_at_ + lag ? split_good_ : 0;
     }
-    std::int32_t good = 0;
+    return linked_replicas();
+}
+
+std::int32_t ModelStore::linked_replicas() const {
+    std::int32_t linked = 0;
     for (std::int32_t s = 0; s < server_count(); ++s) {
-        if (s != primary_ && s != old_primary_ && servers_[static_cast<std::size_t>(s)].linked) ++good;
+        if (s != primary_ && s != old_primary_ && servers_[static_cast<std::size_t>(s)].linked) ++linked;
     }
-    return good;
+    return linked;
 }
 
 Err<StoreError> ModelStore::refusal() const {
@@ -353,10 +357,7 @@ StoreResult<Fencing> ModelStore::promote(Tick now, std::int32_t server, const Sp
     if (split != nullptr) {
         // The old primary lives on for some nodes; the replicas linked to it
         // now fall silent and still count for a while (§17.5 rule 2).
-        split_good_ = 0;
-        for (std::int32_t s = 0; s < server_count(); ++s) {
-            if (s != old && servers_[static_cast<std::size_t>(s)].linked) ++split_good_;
-        }
+        split_good_ = linked_replicas();
         old_copy_ = capture();
         old_primary_ = old;
         split_at_ = now;
@@ -387,14 +388,10 @@ void ModelStore::route(std::int32_t server) {
     if (to_old != routed_old_) swap_with_old_primary();
 }
 
-StoreResult<std::int32_t> ModelStore::synced_replicas(Tick now) {
+StoreResult<std::int32_t> ModelStore::synced_replicas(Tick /*now*/) {
+    // An old primary in split brain has lost its replicas (§17.5 rule 2).
     if (routed_old_) return 0;
-    std::int32_t linked = 0;
-    for (std::int32_t s = 0; s < server_count(); ++s) {
-        if (s != primary_ && s != old_primary_ && servers_[static_cast<std::size_t>(s)].linked) ++linked;
-    }
-    (void)now;
-    return linked;
+    return linked_replicas();
 }
 
 // A primary short of good replicas refuses a script at its first write call,

@@ -64,8 +64,9 @@ private:
     std::optional<PartitionMode> mode_;
 };
 
-// An event about one run of one node: who, which run, which token.
-EventView run_event(Tick t, Phase phase, EventOp op, const Elector& e, const RunRecord& run) {
+}  // namespace
+
+EventView Simulation::run_event(Tick t, Phase phase, EventOp op, const Elector& e, const RunRecord& run) {
     EventView ev;
     ev.tick = t;
     ev.phase = phase;
@@ -75,8 +76,6 @@ EventView run_event(Tick t, Phase phase, EventOp op, const Elector& e, const Run
     ev.token = run.token;
     return ev;
 }
-
-}  // namespace
 
 void Simulation::phase_faults(Tick t, Store& store, EventSink& sink, std::optional<StoreError>& failure) {
     while (next_fault_edge_ < fault_edges_.size() && fault_edges_[next_fault_edge_].tick == t) {

@@ -119,11 +119,7 @@ bool Simulation::wait_step(Call& c, std::int32_t id, Tick t, Store& store, std::
 void Simulation::answer_wait(Call& c, Tick t, EventSink& sink, Store& store, std::optional<StoreError>& failure) {
     const Elector& e = electors_[static_cast<std::size_t>(c.node)];
     const bool synced = c.wait_count >= e.options().wait_replicas;
-    EventView ev;
-    ev.tick = t;
-    ev.phase = Phase::acquire;
-    ev.op = EventOp::wait;
-    ev.node = e.owner();
+    EventView ev = run_event(t, Phase::acquire, EventOp::wait, e, *e.latest_run());
     ev.run = c.run;
     ev.token = c.token;
     ev.fencing = c.acquire->fencing;

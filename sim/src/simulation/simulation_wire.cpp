@@ -293,13 +293,7 @@ void Simulation::answer_acquire(Call& c, Tick t, const StoreResult<AcquireReply>
         arm(node);
     }
     if (effect.ended == RunResult::skipped) {
-        EventView skip;
-        skip.tick = t;
-        skip.phase = Phase::acquire;
-        skip.op = EventOp::skip;
-        skip.node = e.owner();
-        skip.run = run.run;
-        skip.token = run.token;
+        EventView skip = run_event(t, Phase::acquire, EventOp::skip, e, run);
         skip.outcome = Outcome::skipped;
         emit(sink, skip);
     }

@@ -153,6 +153,9 @@ private:
     void install(ServerCopy copy);
     void swap_with_old_primary();
     Err<StoreError> refusal() const;
+    // The replicas linked to the primary being served (a linked replica holds
+    // everything it applied, §17.1 rule 4); not while routed to the old primary.
+    std::int32_t linked_replicas() const;
 
     LockConfig config_;
     // Servers (model.md §17): empty without replicas. The fields below are

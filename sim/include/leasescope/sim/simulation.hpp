@@ -152,6 +152,8 @@ private:
     bool crash_node(Tick t, NodeIndex node);
     void phase_expiry(Tick t, Store& store, EventSink& sink, std::optional<StoreError>& failure);
     void expire_primary(Tick t, Store& store, EventSink& sink, std::optional<StoreError>& failure);
+    // An event about one run of one node: who, which run, which token.
+    static EventView run_event(Tick t, Phase phase, EventOp op, const Elector& e, const RunRecord& run);
     // The event of a record that vanished because its time came (§4.3).
     static EventView expire_event(Tick t, const ExpiredRecord& r);
     void phase_work(Tick t, Store& store, EventSink& sink, std::optional<StoreError>& failure);
