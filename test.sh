@@ -46,10 +46,14 @@ s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.clos
 PY
 }
 
-# redis-server on a free loopback port, no persistence.
+# redis-server on a free loopback port, no persistence. Resynchronisations
+# go through a file and the server notices a save's end within 10 ms
+# (--repl-diskless-sync no, --hz 100): a restored replica is streamed to at
+# once (model.md §13.8 rule 5, real-systems.md R20).
 redis_port=$(free_port)
 redis_dir=$(mktemp -d)
-redis-server --port "$redis_port" --bind 127.0.0.1 --save '' --appendonly no --repl-diskless-sync-delay 0 \
+sync_flags=(--repl-diskless-sync no --repl-diskless-sync-delay 0 --hz 100)
+redis-server --port "$redis_port" --bind 127.0.0.1 --save '' --appendonly no "${sync_flags[@]}" \
   --dir "$redis_dir" --daemonize no --loglevel warning >"$redis_dir/log" 2>&1 &
 started_pids+=($!)
 for _ in $(seq 1 50); do
@@ -67,7 +71,7 @@ for i in 1 2; do
   replica_port=$(free_port)
   mkdir -p "$redis_dir/replica$i"
   redis-server --port "$replica_port" --bind 127.0.0.1 --save '' --appendonly no \
-    --replicaof 127.0.0.1 "$redis_port" --repl-diskless-sync-delay 0 \
+    --replicaof 127.0.0.1 "$redis_port" "${sync_flags[@]}" \
     --dir "$redis_dir/replica$i" --daemonize no --loglevel warning >"$redis_dir/replica$i.log" 2>&1 &
   started_pids+=($!)
   for _ in $(seq 1 100); do

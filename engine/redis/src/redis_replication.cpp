@@ -61,17 +61,25 @@ StoreResult<Unit> RedisStore::link(std::int32_t replica) {
     const auto r = static_cast<std::size_t>(replica);
     auto attached = attach(servers_[r], urls_[static_cast<std::size_t>(primary_)]);
     if (!attached.ok()) return attached;
-    return wait_linked(servers_[r], servers_[static_cast<std::size_t>(primary_)], urls_[r].port, link_wait_ms);
+    auto linked = wait_linked(servers_[r], servers_[static_cast<std::size_t>(primary_)], urls_[r].port, link_wait_ms);
+    if (!linked.ok()) return linked;
+    return catch_up();  // online is not yet streaming (§13.8 rule 5)
 }
 
 // Replication is asynchronous even on loopback: before a link is cut the
 // model's replica holds everything the primary applied (§17.1 rule 4), so
-// WAIT until every online replica acknowledged it.
+// WAIT until every online replica acknowledged it. The PUBLISH first (no
+// key, no subscriber; a primary propagates it to its replicas) gives the
+// WAIT an offset past any replica's resynchronisation snapshot: a replica
+// that the primary lists as online but does not stream to yet cannot
+// acknowledge it (§13.8 rule 5).
 StoreResult<Unit> RedisStore::catch_up() {
     RedisConnection& p = servers_[static_cast<std::size_t>(primary_)];
     auto online = online_replicas(p);
     if (!online.ok()) return Err{online.error()};
     if (online.value() == 0) return Unit{};
+    auto published = p.command({"PUBLISH", keys_.prefix() + "sync", "catch-up"});
+    if (!published.ok()) return Err{published.error()};
     auto acked = wait_replicas(p, online.value(), link_wait_ms);
     if (!acked.ok()) return Err{acked.error()};
     if (acked.value() < online.value()) {
@@ -163,6 +171,8 @@ StoreResult<Fencing> RedisStore::promote(Tick now, std::int32_t server, const Sp
         auto linked = wait_linked(servers_[u], servers_[s], urls_[u].port, link_wait_ms);
         if (!linked.ok()) return Err{linked.error()};
     }
+    auto streamed = catch_up();  // online is not yet streaming (§13.8 rule 5)
+    if (!streamed.ok()) return Err{streamed.error()};
     if (split == nullptr) known_[static_cast<std::size_t>(old)].assign(known_[0].size(), std::nullopt);
     auto reloaded = reload_known(server);
     if (!reloaded.ok()) return Err{reloaded.error()};
