@@ -29,6 +29,12 @@ inline constexpr std::int64_t tick_ms_max = 60'000;
 inline constexpr Fencing fencing_start_max = 1'000'000'000'000;
 inline constexpr std::int64_t name_length_max = 200;
 inline constexpr std::int64_t text_length_max = 4'000;  // title and summary
+// Exercises (model.md §18): per file, knobs and choices per exercise, and
+// the simulations one check of a goal or a find_fault may run.
+inline constexpr std::int64_t exercises_max = 32;
+inline constexpr std::int64_t knobs_max = 4;
+inline constexpr std::int64_t choices_max = 8;
+inline constexpr std::int64_t exercise_tries_max = 20'000;
 // A clock's drift in ppm, either way: below one million, so that every clock
 // still runs forward (model.md §3.3 rule 1).
 inline constexpr std::int64_t drift_ppm_max = 999'999;

@@ -7,6 +7,7 @@
 
 #include "leasescope/engine/elector.hpp"
 #include "leasescope/engine/result.hpp"
+#include "leasescope/sim/exercise_spec.hpp"
 
 namespace leasescope::sim {
 
@@ -101,6 +102,8 @@ struct Scenario {
     std::vector<Candidate> candidates;
     std::vector<Fault> faults;
     std::vector<Op> ops;
+    // Questions about this scenario (model.md §18); the simulation ignores them.
+    std::vector<Exercise> exercises;
 
     // -1 when no candidate has this name.
     NodeIndex find(std::string_view candidate_name) const;
