@@ -1,0 +1,379 @@
+// The Exercise panel (docs/model.md §18): the open file's exercises with a
+// done mark, and the current one: a prediction's choices (keys 1-9 choose,
+// Enter confirms), a goal's knobs or a find_fault's controls with Try (Enter)
+// and Show me, then what the model says. It takes the bottom row, as Find
+// does; the answer's tick and a try's run are on the one timeline.
+#include <algorithm>
+#include <cstdio>
+
+#include "../core/exercise_input.hpp"
+#include "../core/words.hpp"
+#include "leasescope/words/counterexample_words.hpp"
+#include "view.hpp"
+
+namespace leasescope::gui {
+namespace {
+
+const ImVec4 right_color(0.1f, 0.5f, 0.25f, 1.0f);
+const ImVec4 wrong_color(0.85f, 0.0f, 0.28f, 1.0f);
+const ImVec4 hint_color(0.72f, 0.42f, 0.0f, 1.0f);
+
+const char* kind_key(sim::ExerciseKind kind) {
+    switch (kind) {
+        case sim::ExerciseKind::predict: return "exercise.ui.kind_predict";
+        case sim::ExerciseKind::goal: return "exercise.ui.kind_goal";
+        case sim::ExerciseKind::find_fault: return "exercise.ui.kind_find_fault";
+    }
+    return "exercise.ui.kind_predict";
+}
+
+const char* fault_kind_key(sim::FaultKind kind) {
+    switch (kind) {
+        case sim::FaultKind::pause: return "exercise.ui.fault_pause";
+        case sim::FaultKind::partition: return "exercise.ui.fault_partition";
+        case sim::FaultKind::crash: return "exercise.ui.fault_crash";
+        case sim::FaultKind::clock_jump: return "exercise.ui.fault_clock_jump";
+        case sim::FaultKind::delay: return "exercise.ui.fault_delay";
+        default: return "exercise.ui.fault_other";
+    }
+}
+
+// A choice as the student reads it: a node's name or a number as it is, the
+// fixed words (nobody, accepted, …) in the language on screen.
+std::string choice_label(const FrameContext& ctx, const std::string& value) {
+    if (value == "nobody") return ctx.tr("exercise.ui.choice_nobody");
+    if (value == "accepted") return ctx.tr("exercise.ui.choice_accepted");
+    if (value == "rejected") return ctx.tr("exercise.ui.choice_rejected");
+    if (value == "released") return ctx.tr("exercise.ui.choice_released");
+    if (value == "not_released") return ctx.tr("exercise.ui.choice_not_released");
+    return value;
+}
+
+// An ImGui format that shows `text` as it is (a slider's value label).
+std::string literal_format(const std::string& text) {
+    std::string out;
+    for (char c : text) {
+        if (c == '%') out.push_back('%');
+        out.push_back(c);
+    }
+    return out;
+}
+
+// GLFW's key codes of the digits are their ASCII codes (as app.cpp's keys,
+// ImGui 1.86 has no named digit keys): 1-9 pick a choice.
+int digit_pressed() {
+    if (ImGui::GetIO().WantTextInput || ImGui::GetIO().KeyCtrl) return -1;
+    for (int d = 1; d <= 9; ++d)
+        if (ImGui::IsKeyPressed('0' + d, false)) return d - 1;
+    return -1;
+}
+
+bool enter_pressed() {
+    if (ImGui::GetIO().WantTextInput) return false;
+    return ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Enter), false) ||
+           ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_KeyPadEnter), false);
+}
+
+// A fault added to the scenario, as the explorer's counterexample tells one.
+std::string fault_text(const ExerciseStatus& s, const sim::Fault& fault, const FrameContext& ctx) {
+    const auto& nodes = s.base->scenario.candidates;
+    const auto n = static_cast<std::size_t>(fault.node);
+    const std::string node = fault.node >= 0 && n < nodes.size() ? nodes[n].name : std::string();
+    return words::fault_words(sim::AddedFault{fault, node}, ctx.strings);
+}
+
+// The explanation of the event the timeline has selected at the playhead (Explain's words).
+void draw_explanation(const FrameContext& ctx) {
+    const std::int32_t chosen = chosen_event(ctx);
+    if (chosen < 0) return;
+    ExplainContext ec;
+    ec.scenario = &ctx.scenario;
+    ec.trace = &ctx.timeline.trace();
+    ec.event_index = static_cast<std::size_t>(chosen);
+    ec.snapshot = &ctx.snap;
+    const Explanation ex = explain(ec, ctx.strings);
+    ImGui::TextUnformatted(ex.heading.c_str());
+    ImGui::TextUnformatted(ex.body().c_str());
+}
+
+class ExerciseView final : public View {
+public:
+    Panel panel() const override { return Panel::exercise; }
+
+    void draw(const FrameContext& ctx, Commands& out) override {
+        if (!ctx.exercise.open) return;
+        if (!begin_panel(ctx, panel(), ctx.tr("exercise.ui.panel"))) {
+            ImGui::End();
+            return;
+        }
+        if (!ctx.exercise.base) {
+            ImGui::TextDisabled("%s", ctx.tr("exercise.ui.none"));
+            if (ImGui::Button(ctx.tr("live.close"))) out.push_back(command::ExerciseToggle{});
+            ImGui::End();
+            return;
+        }
+        sync(ctx);
+        const float em = ImGui::GetFontSize();
+        const float list_w = std::min(em * 12.0f, ImGui::GetContentRegionAvail().x * 0.3f);
+        ImGui::BeginChild("##exercise_list", ImVec2(list_w, 0), false);
+        draw_list(ctx, out);
+        ImGui::EndChild();
+        ImGui::SameLine();
+        ImGui::BeginChild("##exercise_current", ImVec2(0, 0), false);
+        ImGui::PushTextWrapPos(0.0f);
+        draw_current(ctx, out);
+        ImGui::PopTextWrapPos();
+        ImGui::EndChild();
+        ImGui::End();
+    }
+
+private:
+    int shown_ = -1;                 // the exercise the controls below belong to
+    int chosen_ = -1;                // predict: the choice picked, not yet confirmed
+    std::vector<int> knobs_;         // goal: an index into each knob's values
+    int fault_kind_ = 0, node_ = 0;  // find_fault: into the controls' kinds, the candidates
+    int at_ = 0, length_ = 1;
+    const sim::Attempt* seen_try_ = nullptr;      // the try the controls were last set from
+    std::optional<sim::FaultKind> pending_kind_;  // a try's kind, found among the controls' kinds when drawn
+
+    // A new exercise starts its controls from the file's own values; a try
+    // (or Show me) sets them to what was tried.
+    void sync(const FrameContext& ctx) {
+        const ExerciseStatus& s = ctx.exercise;
+        if (s.current != shown_) {
+            shown_ = s.current;
+            chosen_ = -1;
+            knobs_.assign(s.written.begin(), s.written.end());
+            fault_kind_ = node_ = at_ = 0;
+            length_ = 1;
+        }
+        const sim::Attempt* last = s.last ? s.last->attempt.get() : nullptr;
+        if (last == seen_try_) return;
+        seen_try_ = last;
+        if (last) take_try(*s.last, s.base->scenario.tick_ms);
+    }
+
+    void take_try(const ExerciseTry& t, std::int64_t tick_ms) {
+        if (!t.knobs.empty()) knobs_.assign(t.knobs.begin(), t.knobs.end());
+        if (!t.fault) return;
+        const FaultControls c = controls_of(*t.fault, tick_ms);
+        node_ = std::max(0, c.node);
+        at_ = static_cast<int>(c.at);
+        length_ = static_cast<int>(std::max<Tick>(1, c.length));
+        pending_kind_ = c.kind;
+    }
+
+    static void draw_list(const FrameContext& ctx, Commands& out) {
+        const ExerciseStatus& s = ctx.exercise;
+        const auto done = std::count(s.done.begin(), s.done.end(), true);
+        ImGui::TextDisabled("%s", ctx.strings
+                                      .tr("exercise.ui.progress", {{"done", std::to_string(done)},
+                                                                   {"count", std::to_string(s.count())}})
+                                      .c_str());
+        for (std::size_t i = 0; i < s.count(); ++i) {
+            // The mark has a shape as well as a colour: a check when done, a circle when not.
+            const std::string label = std::string(s.done[i] ? "\xE2\x9C\x93 " : "\xE2\x97\x8B ") +
+                                      std::to_string(i + 1) + ". " +
+                                      ctx.tr(kind_key(s.base->scenario.exercises[i].kind)) + "##ex" +
+                                      std::to_string(i);
+            if (ImGui::Selectable(label.c_str(), static_cast<int>(i) == s.current))
+                out.push_back(command::ExerciseOpen{static_cast<int>(i)});
+        }
+        if (ImGui::Button(ctx.tr("live.close"))) out.push_back(command::ExerciseToggle{});
+    }
+
+    void draw_current(const FrameContext& ctx, Commands& out) {
+        const ExerciseStatus& s = ctx.exercise;
+        const sim::Exercise* ex = s.exercise();
+        if (!ex) {
+            ImGui::TextDisabled("%s", ctx.tr("exercise.ui.pick"));
+            return;
+        }
+        ImGui::PushFont(ctx.fonts.title);
+        ImGui::TextUnformatted((ctx.lang() == Lang::ko ? ex->prompt.ko : ex->prompt.en).c_str());
+        ImGui::PopFont();
+        if (!s.error.empty()) ImGui::TextColored(wrong_color, "%s", s.error.c_str());
+        // After a wrong try the hint comes first, where a short panel does not scroll it away.
+        const bool missed = s.wrong_before || (s.last && !s.last->met());
+        const std::string& hint = ctx.lang() == Lang::ko ? ex->hint.ko : ex->hint.en;
+        if (missed && !hint.empty())
+            ImGui::TextColored(hint_color, "%s", ctx.strings.tr("exercise.ui.hint", {{"hint", hint}}).c_str());
+        if (ex->kind == sim::ExerciseKind::predict)
+            draw_predict(ctx, *ex, out);
+        else if (ex->kind == sim::ExerciseKind::goal)
+            draw_goal(ctx, *ex, out);
+        else
+            draw_find_fault(ctx, out);
+        if (s.current + 1 < static_cast<int>(s.count()) && ImGui::Button(ctx.tr("exercise.ui.next")))
+            out.push_back(command::ExerciseOpen{s.current + 1});
+    }
+
+    void draw_predict(const FrameContext& ctx, const sim::Exercise& ex, Commands& out) {
+        const ExerciseStatus& s = ctx.exercise;
+        if (!s.prediction) return;
+        const sim::Prediction& p = *s.prediction;
+        if (s.answer >= 0) return draw_predicted(ctx, ex, out);
+        const std::size_t keys = std::min<std::size_t>(p.choices.size(), 9);
+        ImGui::TextDisabled("%s", ctx.strings
+                                      .tr("exercise.ui.predict_before",
+                                          {{"tick", std::to_string(ex.at)}, {"keys", std::to_string(keys)}})
+                                      .c_str());
+        if (const int d = digit_pressed(); d >= 0 && static_cast<std::size_t>(d) < p.choices.size()) chosen_ = d;
+        for (std::size_t i = 0; i < p.choices.size(); ++i) {
+            const std::string label = std::to_string(i + 1) + ". " + choice_label(ctx, p.choices[i]);
+            // Each choice on the row while it fits, else on a row of its own.
+            if (i > 0) {
+                const float w = ImGui::CalcTextSize(label.c_str()).x + ImGui::GetFontSize() * 2.5f;
+                ImGui::SameLine();
+                if (ImGui::GetContentRegionAvail().x < w) ImGui::NewLine();
+            }
+            if (ImGui::RadioButton(label.c_str(), chosen_ == static_cast<int>(i))) chosen_ = static_cast<int>(i);
+        }
+        ImGui::BeginDisabled(chosen_ < 0);
+        if (ImGui::Button(ctx.tr("exercise.ui.confirm")) || (chosen_ >= 0 && enter_pressed()))
+            out.push_back(command::ExerciseAnswer{chosen_});
+        ImGui::EndDisabled();
+    }
+
+    // After the answer: right or wrong, the right choice, and the tick in Explain's words.
+    static void draw_predicted(const FrameContext& ctx, const sim::Exercise& ex, Commands& out) {
+        const ExerciseStatus& s = ctx.exercise;
+        const sim::Prediction& p = *s.prediction;
+        const Fields fields{{"answer", choice_label(ctx, p.choices[static_cast<std::size_t>(s.answer)])},
+                            {"right", choice_label(ctx, p.choices[static_cast<std::size_t>(p.right)])},
+                            {"tick", std::to_string(ex.at)}};
+        ImGui::PushFont(ctx.fonts.title);
+        if (s.answer == p.right)
+            ImGui::TextColored(right_color, "\xE2\x9C\x93 %s", ctx.strings.tr("exercise.ui.right", fields).c_str());
+        else
+            ImGui::TextColored(wrong_color, "\xE2\x9C\x97 %s", ctx.strings.tr("exercise.ui.wrong", fields).c_str());
+        ImGui::PopFont();
+        draw_explanation(ctx);
+        if (s.answer != p.right && ImGui::Button(ctx.tr("exercise.ui.again")))
+            out.push_back(command::ExerciseOpen{s.current});
+    }
+
+    void draw_goal(const FrameContext& ctx, const sim::Exercise& ex, Commands& out) {
+        knobs_.resize(ex.knobs.size(), 0);
+        const float em = ImGui::GetFontSize();
+        for (std::size_t k = 0; k < ex.knobs.size(); ++k) {
+            const sim::Knob& knob = ex.knobs[k];
+            const int n = static_cast<int>(knob.values.size());
+            knobs_[k] = std::clamp(knobs_[k], 0, std::max(0, n - 1));
+            const std::string value = knob_value_label(knob.values[static_cast<std::size_t>(knobs_[k])]);
+            ImGui::SetNextItemWidth(std::min(em * 14.0f, ImGui::GetContentRegionAvail().x * 0.5f));
+            ImGui::SliderInt(("##knob" + std::to_string(k)).c_str(), &knobs_[k], 0, n - 1,
+                             literal_format(value).c_str());
+            ImGui::SameLine();
+            const auto& written = ctx.exercise.written;
+            const std::string own =
+                k < written.size() ? knob_value_label(knob.values[static_cast<std::size_t>(written[k])]) : "";
+            ImGui::TextUnformatted(ctx.strings.tr("exercise.ui.knob", {{"set", knob.set}, {"own", own}}).c_str());
+        }
+        if (ImGui::Button(ctx.tr("exercise.ui.try")) || enter_pressed())
+            out.push_back(command::ExerciseTryKnobs{std::vector<std::int32_t>(knobs_.begin(), knobs_.end())});
+        draw_try_buttons(ctx, out);
+        draw_try(ctx);
+    }
+
+    void draw_find_fault(const FrameContext& ctx, Commands& out) {
+        const ExerciseStatus& s = ctx.exercise;
+        if (!s.budget) return;
+        std::vector<sim::FaultKind> kinds;
+        for (sim::FaultKind k : s.budget->kinds)
+            if (fault_kind_has_controls(k)) kinds.push_back(k);
+        if (!kinds.empty()) draw_fault_controls(ctx, kinds, out);
+        draw_try_buttons(ctx, out);
+        draw_try(ctx);
+    }
+
+    void draw_fault_controls(const FrameContext& ctx, const std::vector<sim::FaultKind>& kinds, Commands& out) {
+        const sim::FaultBudget& b = *ctx.exercise.budget;
+        const float w = std::min(ImGui::GetFontSize() * 11.0f, ImGui::GetContentRegionAvail().x * 0.45f);
+        if (pending_kind_)
+            for (std::size_t i = 0; i < kinds.size(); ++i)
+                if (kinds[i] == *pending_kind_) fault_kind_ = static_cast<int>(i);
+        pending_kind_.reset();
+        fault_kind_ = std::clamp(fault_kind_, 0, static_cast<int>(kinds.size()) - 1);
+        const sim::FaultKind kind = kinds[static_cast<std::size_t>(fault_kind_)];
+        ImGui::SetNextItemWidth(w);
+        if (ImGui::BeginCombo(ctx.tr("exercise.ui.fault_kind"), ctx.tr(fault_kind_key(kind)))) {
+            for (std::size_t i = 0; i < kinds.size(); ++i)
+                if (ImGui::Selectable(ctx.tr(fault_kind_key(kinds[i])), static_cast<int>(i) == fault_kind_))
+                    fault_kind_ = static_cast<int>(i);
+            ImGui::EndCombo();
+        }
+        draw_node_combo(ctx, w);
+        ImGui::SetNextItemWidth(w);
+        ImGui::SliderInt(ctx.tr("exercise.ui.fault_at"), &at_, 0, static_cast<int>(b.at_max));
+        if (kind != sim::FaultKind::crash) {
+            ImGui::SameLine();
+            ImGui::SetNextItemWidth(w);
+            ImGui::SliderInt(ctx.tr("exercise.ui.fault_length"), &length_, 1,
+                             static_cast<int>(std::max<Tick>(1, b.ticks_max)));
+        }
+        FaultControls c{kind, node_, at_, length_, sim::PartitionMode::drop_requests};
+        if (kind == sim::FaultKind::partition && !b.partition_modes.empty()) c.mode = b.partition_modes.front();
+        if (ImGui::Button(ctx.tr("exercise.ui.try")) || enter_pressed())
+            out.push_back(command::ExerciseTryFault{fault_of(c, ctx.exercise.base->scenario.tick_ms)});
+    }
+
+    void draw_node_combo(const FrameContext& ctx, float w) {
+        const auto& nodes = ctx.exercise.base->scenario.candidates;
+        if (nodes.empty()) return;
+        node_ = std::clamp(node_, 0, static_cast<int>(nodes.size()) - 1);
+        ImGui::SameLine();
+        ImGui::SetNextItemWidth(w);
+        if (!ImGui::BeginCombo(ctx.tr("exercise.ui.fault_node"), nodes[static_cast<std::size_t>(node_)].name.c_str()))
+            return;
+        for (std::size_t i = 0; i < nodes.size(); ++i)
+            if (ImGui::Selectable(nodes[i].name.c_str(), static_cast<int>(i) == node_)) node_ = static_cast<int>(i);
+        ImGui::EndCombo();
+    }
+
+    // Show me, and the way back to the file's own run while a try is on the timeline.
+    static void draw_try_buttons(const FrameContext& ctx, Commands& out) {
+        ImGui::SameLine();
+        if (ImGui::Button(ctx.tr("exercise.ui.show_me"))) out.push_back(command::ExerciseShowMe{});
+        if (ctx.exercise.showing_try) {
+            ImGui::SameLine();
+            if (ImGui::Button(ctx.tr("exercise.ui.back"))) out.push_back(command::ExerciseBack{});
+        }
+    }
+
+    // What the last try did: met or not, the fault added, the smallest one,
+    // the violations before and after, where the run parts from the file's,
+    // and the event that shows it in Explain's words.
+    static void draw_try(const FrameContext& ctx) {
+        const ExerciseStatus& s = ctx.exercise;
+        if (!s.last) return;
+        const ExerciseTry& t = *s.last;
+        const sim::Attempt& a = *t.attempt;
+        ImGui::Spacing();
+        ImGui::PushFont(ctx.fonts.title);
+        if (a.result.met)
+            ImGui::TextColored(right_color, "\xE2\x9C\x93 %s",
+                               ctx.tr(t.shown ? "exercise.ui.shown_met" : "exercise.ui.met"));
+        else
+            ImGui::TextColored(wrong_color, "\xE2\x9C\x97 %s", ctx.tr("exercise.ui.not_met"));
+        ImGui::PopFont();
+        if (t.fault) ImGui::BulletText("%s", fault_text(s, *t.fault, ctx).c_str());
+        if (s.smallest && !t.shown)
+            ImGui::TextUnformatted(
+                ctx.strings.tr("exercise.ui.smallest", {{"fault", fault_text(s, *s.smallest, ctx)}}).c_str());
+        const Fields counts{{"before", std::to_string(a.before.total())}, {"after", std::to_string(a.after.total())}};
+        ImGui::TextDisabled("%s", ctx.strings.tr("exercise.ui.violations", counts).c_str());
+        if (a.divergence && *a.divergence < a.trace.events.size())
+            ImGui::TextDisabled("%s", ctx.strings
+                                          .tr("exercise.ui.divergence",
+                                              {{"tick", std::to_string(a.trace.events[*a.divergence].tick)}})
+                                          .c_str());
+        if (s.showing_try) draw_explanation(ctx);
+    }
+};
+
+}  // namespace
+
+std::unique_ptr<View> make_exercise_view() { return std::make_unique<ExerciseView>(); }
+
+}  // namespace leasescope::gui
