@@ -237,6 +237,7 @@ void App::tour_goto(int step) {
         break;
     }
     tour_.step = step;
+    exercise_.open = false;  // the tour card and the Exercise panel would share the bottom row
     // The step about the code opens the Code panel beside the tour card
     // (placed anew, as its place differs outside the tour).
     const bool code_was_open = screen_.code_open;
@@ -266,6 +267,7 @@ void App::start_find(const sim::Properties& properties, int max_faults) {
     jobs_.find_properties = options.properties;
     jobs_.find = FindStatus{};
     jobs_.find.open = true;
+    exercise_.open = false;
     jobs_.find.max_faults = options.max_faults;
     jobs_.find.base_name = doc_.timeline->scenario().name;
     jobs_.find_job = std::make_unique<FindJob>(doc_.timeline->scenario(), options);

@@ -231,6 +231,7 @@ App::After App::on(const command::LiveRun& c) {
     jobs_.live.supported = supported;
     jobs_.live.url_initial = c.url;
     jobs_.live.open = true;
+    exercise_.open = false;
     jobs_.live.verdict = LiveVerdict::running;
     jobs_.live.url_shown = redis::redact_redis_url(c.url);
     jobs_.live.end_tick = doc_.lanes.end_tick;

@@ -53,7 +53,11 @@ void App::mark_exercise_done() {
     save_settings();
 }
 
-void App::close_bottom_panels() { jobs_.live.open = jobs_.find.open = screen_.code_open = false; }
+// The Exercise panel takes the bottom row: Live, Find, Code and the tour card leave it.
+void App::close_bottom_panels() {
+    jobs_.live.open = jobs_.find.open = screen_.code_open = false;
+    tour_.step = -1;
+}
 
 App::After App::on(const command::ExerciseToggle&) {
     exercise_.open = !exercise_.open;
