@@ -4,6 +4,8 @@
 // fault, and each check's error at its JSON path.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+
 #include <nlohmann/json.hpp>
 
 #include "leasescope/sim/exercise.hpp"
@@ -312,6 +314,35 @@ TEST(ExerciseChecks, GoalsAlreadyMetUnreachableOrWithABadPathAreErrors) {
     EXPECT_EQ(errors[2].where, "/exercises/2/knobs/0/set");
     EXPECT_EQ(errors[3].where, "/exercises/3/goal");
     EXPECT_NE(errors[3].message.find("cannot be reached"), std::string::npos);
+}
+
+}  // namespace
+
+namespace {
+
+// The simulation ignores exercises (model.md §18): every preset's trace is
+// byte for byte the same with a list of every kind added.
+TEST(ExerciseSimulation, ExercisesDoNotChangeAPresetsTrace) {
+    namespace fs = std::filesystem;
+    std::size_t presets = 0;
+    for (const auto& entry : fs::directory_iterator(leasescope::test::source_dir + "/scenarios")) {
+        if (entry.path().extension() != ".json") continue;
+        const std::string text = leasescope::test::read_all(entry.path().string());
+        json doc = json::parse(text, nullptr, true, true);
+        const std::string node = doc["candidates"][0]["name"];
+        doc["exercises"] = {predict_of(0, "acquirer"),
+                            goal_of({mode_knob({"off", "check"})}, {{"acquires", node}}),
+                            find_fault_of("pause", 2, {{"never_acquires", node}})};
+        auto plain = sim::parse_scenario(text, entry.path().string());
+        auto with = sim::parse_scenario(doc.dump(), entry.path().string());
+        ASSERT_TRUE(plain.ok());
+        ASSERT_TRUE(with.ok()) << with.error().to_string();
+        EXPECT_EQ(with.value().exercises.size(), 3u);
+        EXPECT_EQ(sim::simulate(with.value()).summary.trace_sha256, sim::simulate(plain.value()).summary.trace_sha256)
+            << entry.path();
+        ++presets;
+    }
+    EXPECT_GE(presets, 20u);
 }
 
 }  // namespace
