@@ -249,8 +249,9 @@ private:
             ImGui::TextColored(wrong_color, "\xE2\x9C\x97 %s", ctx.strings.tr("exercise.ui.wrong", fields).c_str());
         ImGui::PopFont();
         draw_explanation(ctx);
-        if (s.answer != p.right && ImGui::Button(ctx.tr("exercise.ui.again")))
-            out.push_back(command::ExerciseOpen{s.current});
+        if (s.answer == p.right) return;
+        if (ImGui::Button(ctx.tr("exercise.ui.again"))) out.push_back(command::ExerciseOpen{s.current});
+        ImGui::SameLine();  // Next beside it, in view on a short panel
     }
 
     void draw_goal(const FrameContext& ctx, const sim::Exercise& ex, Commands& out) {
