@@ -76,6 +76,11 @@ std::optional<std::string> outside(const Scenario& s, const Exercise& e, const F
     const bool on_node = f.kind == FaultKind::pause || f.kind == FaultKind::partition || f.kind == FaultKind::crash ||
                          f.kind == FaultKind::delay;
     if (on_node && (f.node < 0 || f.node >= nodes)) return fmt::format("node {}: not a candidate", f.node);
+    if (f.old_primary) {
+        for (const NodeIndex n : f.old_primary->reachable_by) {
+            if (n < 0 || n >= nodes) return fmt::format("old_primary: node {} is not a candidate", n);
+        }
+    }
     const std::int64_t longest = f.kind == FaultKind::clock_jump ? e.max_ticks * s.tick_ms : e.max_ticks;
     if (magnitude(f) > longest) return fmt::format("{} {} is more than this exercise allows ({})", to_string(f.kind), magnitude(f), longest);
     return std::nullopt;
@@ -97,6 +102,10 @@ Result<FaultBudget, ScenarioError> fault_budget(const ExerciseBase& base, std::s
         return Err{ScenarioError{base.file, exercise_path(index) + "/faults",
                                  menu.ok() ? "no fault kind this scenario allows" : menu.error()}};
     const FaultMenu& m = menu.value();
+    // The explorer lays out the single faults (smallest_fault): its refusal
+    // (too many faults for its bounds) is this exercise's problem.
+    if (auto explorer = Explorer::create(base.scenario, options_of(base.scenario, e, m)); !explorer.ok())
+        return Err{ScenarioError{base.file, exercise_path(index) + "/max_ticks", explorer.error()}};
     FaultBudget b;
     const std::pair<bool, FaultKind> kinds[] = {
         {m.pause, FaultKind::pause},

@@ -255,6 +255,21 @@ TEST(ExerciseFaults, TheBudgetFollowsTheExercise) {
     EXPECT_EQ(b.value().ticks_max, 3);
 }
 
+// A budget the explorer cannot lay out is refused at max_ticks, before any run.
+TEST(ExerciseFaults, ABudgetTooLargeForTheExplorerIsAnError) {
+    json doc = json::parse(R"({"name": "big", "horizon": 100000,
+      "candidates": [{"name": "node-a", "wait": 2, "lease": 5, "action": 3}, {"name": "node-b", "wait": 2, "lease": 5, "action": 3}]})");
+    doc["exercises"] = {find_fault_of("pause", 1000, {{"fails", "overlap"}})};
+    auto base = sim::exercise_base(doc.dump(), "big.json");
+    ASSERT_TRUE(base.ok());
+    const auto b = sim::fault_budget(base.value(), 0);
+    ASSERT_FALSE(b.ok());
+    EXPECT_EQ(b.error().where, "/exercises/0/max_ticks");
+    const auto errors = sim::check_exercises(base.value());
+    ASSERT_EQ(errors.size(), 1u);
+    EXPECT_EQ(errors[0].where, "/exercises/0/max_ticks");
+}
+
 sim::Fault pause_of(leasescope::NodeIndex node, leasescope::Tick at, leasescope::Tick ticks) {
     sim::Fault f;
     f.kind = sim::FaultKind::pause;
