@@ -197,6 +197,7 @@ TEST(ExerciseKnobs, AnInvalidCombinationIsRefusedWithTheScenariosError) {
     const auto bad = sim::try_knobs(base, 0, {1});
     ASSERT_FALSE(bad.ok());
     EXPECT_NE(bad.error().find("/defaults/lease"), std::string::npos) << bad.error();
+    EXPECT_EQ(bad.error().rfind("with defaults.lease=0: ", 0), 0u) << bad.error();
 }
 
 // The file's own value per knob: its index, the nearest number's, or (a
