@@ -362,3 +362,50 @@ TEST(ExerciseSimulation, ExercisesDoNotChangeAPresetsTrace) {
 }
 
 }  // namespace
+
+namespace {
+
+// Every property of §18.5 on every preset: `fails` is met exactly when the
+// summary counts a violation of it, and its evidence is the first event
+// that carries the violation's word (the overlap_begin for overlap);
+// `holds` is its negation.
+TEST(ExerciseConditions, EachPropertyOnEveryPresetFollowsTheSummary) {
+    namespace fs = std::filesystem;
+    using P = sim::GoalProperty;
+    struct Row {
+        P property;
+        std::int64_t sim::Violations::*count;
+        sim::Detail word;
+    };
+    const Row rows[] = {{P::unsafe_write, &sim::Violations::unsafe_write, sim::Detail::unsafe_write},
+                        {P::fencing_regressed, &sim::Violations::fencing_regressed, sim::Detail::fencing_regressed},
+                        {P::stale_after_successor, &sim::Violations::stale_after_successor,
+                         sim::Detail::stale_after_successor},
+                        {P::holder_rejected, &sim::Violations::holder_rejected, sim::Detail::holder_rejected},
+                        {P::fencing_duplicate, &sim::Violations::fencing_duplicate, sim::Detail::fencing_duplicate}};
+    std::size_t failing = 0;
+    for (const auto& entry : fs::directory_iterator(leasescope::test::source_dir + "/scenarios")) {
+        if (entry.path().extension() != ".json") continue;
+        auto s = sim::parse_scenario(leasescope::test::read_all(entry.path().string()), entry.path().string());
+        ASSERT_TRUE(s.ok());
+        const sim::Trace t = sim::simulate(s.value());
+        SCOPED_TRACE(entry.path().filename().string());
+        for (const Row& r : rows) {
+            const auto fails = sim::evaluate(condition(sim::ConditionKind::fails, r.property), s.value(), t);
+            const auto holds = sim::evaluate(condition(sim::ConditionKind::holds, r.property), s.value(), t);
+            EXPECT_EQ(fails.met, t.summary.violations.*r.count > 0) << sim::to_string(r.property);
+            EXPECT_EQ(holds.met, !fails.met);
+            if (!fails.met) continue;
+            ++failing;
+            ASSERT_TRUE(fails.evidence);
+            EXPECT_TRUE(t.events[*fails.evidence].details.has(r.word));
+            for (std::size_t i = 0; i < *fails.evidence; ++i) EXPECT_FALSE(t.events[i].details.has(r.word));
+        }
+        const auto overlap = sim::evaluate(condition(sim::ConditionKind::fails, P::overlap), s.value(), t);
+        EXPECT_EQ(overlap.met, t.summary.violations.overlap > 0);
+        if (overlap.met) EXPECT_EQ(t.events[*overlap.evidence].op, sim::EventOp::overlap_begin);
+    }
+    EXPECT_GE(failing, 4u);
+}
+
+}  // namespace
