@@ -409,3 +409,42 @@ TEST(ExerciseConditions, EachPropertyOnEveryPresetFollowsTheSummary) {
 }
 
 }  // namespace
+
+namespace {
+
+// A failover that loses everything rolls the counter back: the right
+// fencing number is h, not h + 1 (model.md §18.2 item 2), and node-a's
+// late write is a stale write that lands.
+TEST(ExercisePredict, AFailoverMakesTheHighestIssuedTheRightAnswer) {
+    json doc = json::parse(
+        leasescope::test::read_all(leasescope::test::source_dir + "/scenarios/failover-fencing-regressed.json"), nullptr,
+        true, true);
+    doc["exercises"] = {predict_of(4, "fencing"), predict_of(8, "write", "node-a")};
+    auto base = sim::exercise_base(doc.dump(), "failover.json");
+    ASSERT_TRUE(base.ok());
+    const auto p = sim::predict(base.value(), 0);
+    ASSERT_TRUE(p.ok());
+    EXPECT_EQ(p.value().choices, (std::vector<std::string>{"0", "1", "2", "3"}));
+    EXPECT_EQ(p.value().right, 1);
+    const auto w = sim::predict(base.value(), 1);
+    ASSERT_TRUE(w.ok());
+    EXPECT_EQ(w.value().choices[static_cast<std::size_t>(w.value().right)], "accepted");
+    const auto stale = sim::evaluate(condition(sim::ConditionKind::fails, sim::GoalProperty::stale_write),
+                                     base.value().scenario, base.value().trace);
+    EXPECT_TRUE(stale.met);
+    ASSERT_TRUE(stale.evidence);
+    EXPECT_EQ(base.value().trace.events[*stale.evidence].tick, 8);
+}
+
+// A fault with no length (a crash) is the smallest of all: it comes before
+// any pause, and the earliest crash that meets the goal is the one shown.
+TEST(ExerciseFaults, AFaultWithoutLengthComesFirst) {
+    const auto base = handover({find_fault_of("pause,crash", 3, {{"never_acquires", "node-a"}})});
+    const auto f = sim::smallest_fault(base, 0);
+    ASSERT_TRUE(f);
+    EXPECT_EQ(f->kind, sim::FaultKind::crash);
+    EXPECT_EQ(f->node, 0);
+    EXPECT_EQ(f->at, 0);
+}
+
+}  // namespace
