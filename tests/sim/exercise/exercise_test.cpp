@@ -317,19 +317,22 @@ TEST(ExerciseChecks, GoalsAlreadyMetUnreachableOrWithABadPathAreErrors) {
     const auto base = gc_pause({goal_of({mode_knob({"off", "check"})}, {{"holds", "unsafe_write"}}),
                                 goal_of({mode_knob({"check", "validate"})}, {{"fails", "unsafe_write"}}),
                                 goal_of({{{"set", "candidates/5/start"}, {"values", {1, 2}}}}, {{"fails", "liveness"}}),
+                                goal_of({{{"set", "defaults.leese"}, {"values", {1, 2}}}}, {{"fails", "liveness"}}),
                                 find_fault_of("pause", 2, {{"fails", "fencing_regressed"}}),
                                 goal_of({mode_knob({"off", "check"})}, {{"fails", "unsafe_write"}})});
     const auto errors = sim::check_exercises(base);
     std::string all;
     for (const auto& e : errors) all += e.to_string() + "\n";
-    ASSERT_EQ(errors.size(), 4u) << all;
+    ASSERT_EQ(errors.size(), 5u) << all;
     EXPECT_EQ(errors[0].where, "/exercises/0/goal");
     EXPECT_NE(errors[0].message.find("already met"), std::string::npos);
     EXPECT_EQ(errors[1].where, "/exercises/1/goal");
     EXPECT_NE(errors[1].message.find("cannot be reached"), std::string::npos);
     EXPECT_EQ(errors[2].where, "/exercises/2/knobs/0/set");
-    EXPECT_EQ(errors[3].where, "/exercises/3/goal");
-    EXPECT_NE(errors[3].message.find("cannot be reached"), std::string::npos);
+    EXPECT_EQ(errors[3].where, "/exercises/3/knobs/0/set");
+    EXPECT_NE(errors[3].message.find("did you mean \"lease\"?"), std::string::npos) << errors[3].message;
+    EXPECT_EQ(errors[4].where, "/exercises/4/goal");
+    EXPECT_NE(errors[4].message.find("cannot be reached"), std::string::npos);
 }
 
 }  // namespace
