@@ -29,6 +29,7 @@ json with_exercises(std::vector<json> list) {
     return doc;
 }
 
+// Each kind reads its own keys into Exercise; find_fault's faults default to "pause".
 TEST(ExerciseForm, EachKindParsesWithItsKeys) {
     json fencing = predict_one();
     fencing["ask"] = "fencing";
@@ -108,6 +109,8 @@ TEST(ExerciseForm, FormErrorsNameTheirPath) {
     }
 }
 
+// A kind's required keys are named when missing; the list, the node of
+// write and release, and the combinations are bounded.
 TEST(ExerciseForm, RequiredKeysAndLimits) {
     EXPECT_TRUE(rejected(with_exercises({without(predict_one(), "/ask")}), "/exercises/0",
                          {"missing \"ask\" (required for a predict exercise)"}));

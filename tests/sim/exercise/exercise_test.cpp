@@ -55,6 +55,8 @@ sim::ExerciseBase handover(std::vector<json> exercises) {
     return std::move(base).value();
 }
 
+// acquirer: every candidate then "nobody"; right is the first acquisition
+// of the tick, or nobody when the tick has none.
 TEST(ExercisePredict, AcquirerIsTheFirstAcquisitionOfTheTickElseNobody) {
     const auto base = gc_pause({predict_of(5, "acquirer"), predict_of(3, "acquirer")});
     const auto p = sim::predict(base, 0);
@@ -84,6 +86,7 @@ TEST(ExercisePredict, FencingChoicesAreBuiltAroundTheHighestIssued) {
     EXPECT_EQ(first.value().right, 1);
 }
 
+// The author's fencing choices replace the built ones, in their order.
 TEST(ExercisePredict, AuthorsFencingChoicesAreKept) {
     json e = predict_of(5, "fencing");
     e["choices"] = {33, 34};
@@ -93,6 +96,8 @@ TEST(ExercisePredict, AuthorsFencingChoicesAreKept) {
     EXPECT_EQ(p.value().right, 1);
 }
 
+// write: the resource's outcome of the node's write; release: released, or
+// not_released for any other outcome (a stale token's release here).
 TEST(ExercisePredict, WriteAndReleaseReadTheResourcesAnswer) {
     const auto base = gc_pause({predict_of(15, "write", "node-a"), predict_of(7, "write", "node-b"),
                                 predict_of(9, "release", "node-b"), predict_of(16, "release", "node-a")});
@@ -131,6 +136,7 @@ sim::Condition condition(sim::ConditionKind kind, sim::GoalProperty p, std::stri
     return sim::Condition{kind, p, std::move(node)};
 }
 
+// Each condition kind on gc-pause-fencing, with the event that shows it.
 TEST(ExerciseConditions, EachConditionOnARealTrace) {
     using K = sim::ConditionKind;
     using P = sim::GoalProperty;
@@ -173,6 +179,9 @@ TEST(ExerciseConditions, LivenessAndStaleWriteOnMadeTraces) {
 
 json mode_knob(json values) { return {{"set", "resource.mode"}, {"values", std::move(values)}}; }
 
+// A try sets the values as --set would: the goal, the first event that
+// differs, the violations before and after; an index out of range or a
+// wrong count is refused.
 TEST(ExerciseKnobs, ATryAppliesTheValuesAsSetWould) {
     const auto base = gc_pause({goal_of({mode_knob({"off", "check", "validate"})}, {{"fails", "unsafe_write"}})});
     const auto off = sim::try_knobs(base, 0, {0});
@@ -246,6 +255,8 @@ TEST(ExerciseKnobs, TiesGoToTheFirstKnobsLowerValue) {
     EXPECT_EQ(solved, expected);
 }
 
+// The budget: the kinds and partition modes the exercise names, at up to
+// horizon - 1, lengths up to max_ticks.
 TEST(ExerciseFaults, TheBudgetFollowsTheExercise) {
     const auto base = handover({find_fault_of("pause,partition:drop_replies", 3, {{"fails", "overlap"}})});
     const auto b = sim::fault_budget(base, 0);
@@ -280,6 +291,8 @@ sim::Fault pause_of(leasescope::NodeIndex node, leasescope::Tick at, leasescope:
     return f;
 }
 
+// A try outside the budget (too long, too late, another kind) is refused;
+// one inside runs with the fault after the file's own.
 TEST(ExerciseFaults, ATryIsRefusedOutsideTheBudget) {
     const auto base = handover({find_fault_of("pause", 3, {{"fails", "overlap"}})});
     EXPECT_FALSE(sim::try_fault(base, 0, pause_of(0, 1, 4)).ok());   // longer than max_ticks
@@ -313,6 +326,9 @@ TEST(ExerciseFaults, SmallestFaultIsShortestThenEarliest) {
     }
 }
 
+// check_exercises (§18.6): a goal already met, an unreachable goal or
+// fault, a knob path --set cannot apply or the reader does not know, each
+// at its JSON path; a sound exercise gives nothing.
 TEST(ExerciseChecks, GoalsAlreadyMetUnreachableOrWithABadPathAreErrors) {
     const auto base = gc_pause({goal_of({mode_knob({"off", "check"})}, {{"holds", "unsafe_write"}}),
                                 goal_of({mode_knob({"check", "validate"})}, {{"fails", "unsafe_write"}}),
