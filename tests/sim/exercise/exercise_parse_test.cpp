@@ -171,3 +171,22 @@ TEST(ExerciseForm, WriteBackKeepsTheExercisesAsWritten) {
 }
 
 }  // namespace
+
+namespace {
+
+// Every exercise is read on its own: the errors of two bad ones are both
+// listed, in file order.
+TEST(ExerciseForm, EveryBadExerciseIsListed) {
+    json bad_kind = predict_one();
+    bad_kind["kind"] = "quiz";
+    json bad_goal = goal_one();
+    bad_goal["goal"] = {{"holds", "overlapp"}};
+    const auto all = sim::parse_scenario_all_errors(text_of(with_exercises({bad_kind, predict_one(), bad_goal})),
+                                                    test_file);
+    ASSERT_FALSE(all.ok());
+    ASSERT_EQ(all.error().size(), 2u);
+    EXPECT_EQ(all.error()[0].where, "/exercises/0/kind");
+    EXPECT_EQ(all.error()[1].where, "/exercises/2/goal/holds");
+}
+
+}  // namespace
