@@ -28,8 +28,8 @@ void check_knob_paths(const ExerciseBase& base, std::size_t index, std::vector<S
     const Exercise& e = base.scenario.exercises[index];
     for (std::size_t k = 0; k < e.knobs.size(); ++k) {
         auto s = parse_scenario(base.text, base.file, {Override{e.knobs[k].set, e.knobs[k].values.front()}});
-        const bool unknown = !s.ok() && s.error().where == pointer_of(e.knobs[k].set) &&
-                             s.error().message.rfind("unknown key", 0) == 0;
+        const bool unknown =
+            !s.ok() && s.error().where == pointer_of(e.knobs[k].set) && s.error().message.rfind("unknown key", 0) == 0;
         if (!s.ok() && (unknown || s.error().where.rfind("--set", 0) == 0))
             out.push_back(problem(base, fmt::format("{}/knobs/{}/set", exercise_path(index), k),
                                   fmt::format("--set cannot apply this path to the file: {}", s.error().message)));

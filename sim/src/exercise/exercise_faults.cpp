@@ -59,7 +59,9 @@ bool kind_allowed(const FaultMenu& m, const Fault& f) {
             return f.mode == PartitionMode::drop_requests ? m.partition_drop_requests : m.partition_drop_replies;
         case FaultKind::crash: return m.crash;
         case FaultKind::failover:
-            return f.promotes() ? m.failover_promote : f.lose == FailoverLoss::leases ? m.failover_leases : m.failover_all;
+            return f.promotes()                     ? m.failover_promote
+                   : f.lose == FailoverLoss::leases ? m.failover_leases
+                                                    : m.failover_all;
         case FaultKind::clock_jump: return f.node < 0 && (f.ms > 0 ? m.clock_jump_forward : m.clock_jump_back);
         case FaultKind::delay:
             return f.link == Link::request ? m.delay_request : f.link == Link::reply ? m.delay_reply : m.delay_write;
@@ -70,7 +72,8 @@ bool kind_allowed(const FaultMenu& m, const Fault& f) {
 
 // Why the fault is outside the budget, or nothing.
 std::optional<std::string> outside(const Scenario& s, const Exercise& e, const FaultMenu& m, const Fault& f) {
-    if (!kind_allowed(m, f)) return fmt::format("a {} is not among this exercise's faults ({})", to_string(f.kind), e.faults);
+    if (!kind_allowed(m, f))
+        return fmt::format("a {} is not among this exercise's faults ({})", to_string(f.kind), e.faults);
     if (f.at < 0 || f.at > s.horizon - 1) return fmt::format("at {}: expected 0 to {}", f.at, s.horizon - 1);
     const auto nodes = static_cast<NodeIndex>(s.candidates.size());
     const bool on_node = f.kind == FaultKind::pause || f.kind == FaultKind::partition || f.kind == FaultKind::crash ||
@@ -82,7 +85,8 @@ std::optional<std::string> outside(const Scenario& s, const Exercise& e, const F
         }
     }
     const std::int64_t longest = f.kind == FaultKind::clock_jump ? e.max_ticks * s.tick_ms : e.max_ticks;
-    if (magnitude(f) > longest) return fmt::format("{} {} is more than this exercise allows ({})", to_string(f.kind), magnitude(f), longest);
+    if (magnitude(f) > longest)
+        return fmt::format("{} {} is more than this exercise allows ({})", to_string(f.kind), magnitude(f), longest);
     return std::nullopt;
 }
 

@@ -114,8 +114,8 @@ TEST(ExerciseForm, FormErrorsNameTheirPath) {
 TEST(ExerciseForm, RequiredKeysAndLimits) {
     EXPECT_TRUE(rejected(with_exercises({without(predict_one(), "/ask")}), "/exercises/0",
                          {"missing \"ask\" (required for a predict exercise)"}));
-    EXPECT_TRUE(rejected(with_exercises({without(find_fault_one(), "/max_ticks")}), "/exercises/0",
-                         {"missing \"max_ticks\""}));
+    EXPECT_TRUE(
+        rejected(with_exercises({without(find_fault_one(), "/max_ticks")}), "/exercises/0", {"missing \"max_ticks\""}));
     json write = predict_one();
     write["ask"] = "release";
     EXPECT_TRUE(rejected(with_exercises({write}), "/exercises/0", {"missing \"node\""}));
@@ -137,8 +137,8 @@ TEST(ExerciseForm, UnknownKeysListTheKindsKeys) {
         std::string list;
         for (const std::string& name : sim::key_names_of(sim::Section::exercise, kind))
             list += (list.empty() ? "" : ", ") + name;
-        EXPECT_TRUE(rejected(with(with_exercises({exercise}), "/exercises/0/zzzzzzzzzz", 1),
-                             "/exercises/0/zzzzzzzzzz", {"unknown key \"zzzzzzzzzz\"; expected one of: " + list}));
+        EXPECT_TRUE(rejected(with(with_exercises({exercise}), "/exercises/0/zzzzzzzzzz", 1), "/exercises/0/zzzzzzzzzz",
+                             {"unknown key \"zzzzzzzzzz\"; expected one of: " + list}));
     }
 }
 
@@ -181,8 +181,8 @@ TEST(ExerciseForm, EveryBadExerciseIsListed) {
     bad_kind["kind"] = "quiz";
     json bad_goal = goal_one();
     bad_goal["goal"] = {{"holds", "overlapp"}};
-    const auto all = sim::parse_scenario_all_errors(text_of(with_exercises({bad_kind, predict_one(), bad_goal})),
-                                                    test_file);
+    const auto all =
+        sim::parse_scenario_all_errors(text_of(with_exercises({bad_kind, predict_one(), bad_goal})), test_file);
     ASSERT_FALSE(all.ok());
     ASSERT_EQ(all.error().size(), 2u);
     EXPECT_EQ(all.error()[0].where, "/exercises/0/kind");

@@ -102,7 +102,8 @@ TEST(ExerciseProperty, PredictsRightChoiceIsWhatTheLinesShow) {
             ASSERT_TRUE(p.ok()) << p.error().to_string();
             const auto& choices = p.value().choices;
             EXPECT_EQ(choices[static_cast<std::size_t>(p.value().right)], read_answer(lines, exercises[i]));
-            EXPECT_EQ(std::count(choices.begin(), choices.end(), choices[static_cast<std::size_t>(p.value().right)]), 1);
+            EXPECT_EQ(std::count(choices.begin(), choices.end(), choices[static_cast<std::size_t>(p.value().right)]),
+                      1);
             ++checked;
         }
     }

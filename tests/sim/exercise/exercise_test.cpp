@@ -28,7 +28,10 @@ json goal_of(json knobs, json goal) {
     return {{"kind", "goal"}, {"prompt", prompt}, {"knobs", std::move(knobs)}, {"goal", std::move(goal)}};
 }
 json find_fault_of(const char* faults, std::int64_t max_ticks, json goal) {
-    return {{"kind", "find_fault"}, {"prompt", prompt}, {"faults", faults}, {"max_ticks", max_ticks},
+    return {{"kind", "find_fault"},
+            {"prompt", prompt},
+            {"faults", faults},
+            {"max_ticks", max_ticks},
             {"goal", std::move(goal)}};
 }
 
@@ -36,7 +39,9 @@ json find_fault_of(const char* faults, std::int64_t max_ticks, json goal) {
 // at 5, 6 overlap_begin, 7 node-b's write accepted at 7, 8 its release at 9,
 // 11 node-a's write rejected at 15, 12 its release refused at 16) with `exercises`.
 sim::ExerciseBase gc_pause(std::vector<json> exercises) {
-    json doc = json::parse(leasescope::test::read_all(leasescope::test::source_dir + "/scenarios/gc-pause-fencing.json"), nullptr, true, true);
+    json doc =
+        json::parse(leasescope::test::read_all(leasescope::test::source_dir + "/scenarios/gc-pause-fencing.json"),
+                    nullptr, true, true);
     doc["exercises"] = exercises;
     auto base = sim::exercise_base(doc.dump(), "gc.json");
     EXPECT_TRUE(base.ok()) << (base.ok() ? "" : base.error().to_string());
@@ -365,8 +370,7 @@ TEST(ExerciseSimulation, ExercisesDoNotChangeAPresetsTrace) {
         const std::string text = leasescope::test::read_all(entry.path().string());
         json doc = json::parse(text, nullptr, true, true);
         const std::string node = doc["candidates"][0]["name"];
-        doc["exercises"] = {predict_of(0, "acquirer"),
-                            goal_of({mode_knob({"off", "check"})}, {{"acquires", node}}),
+        doc["exercises"] = {predict_of(0, "acquirer"), goal_of({mode_knob({"off", "check"})}, {{"acquires", node}}),
                             find_fault_of("pause", 2, {{"never_acquires", node}})};
         auto plain = sim::parse_scenario(text, entry.path().string());
         auto with = sim::parse_scenario(doc.dump(), entry.path().string());
@@ -396,12 +400,12 @@ TEST(ExerciseConditions, EachPropertyOnEveryPresetFollowsTheSummary) {
         std::int64_t sim::Violations::*count;
         sim::Detail word;
     };
-    const Row rows[] = {{P::unsafe_write, &sim::Violations::unsafe_write, sim::Detail::unsafe_write},
-                        {P::fencing_regressed, &sim::Violations::fencing_regressed, sim::Detail::fencing_regressed},
-                        {P::stale_after_successor, &sim::Violations::stale_after_successor,
-                         sim::Detail::stale_after_successor},
-                        {P::holder_rejected, &sim::Violations::holder_rejected, sim::Detail::holder_rejected},
-                        {P::fencing_duplicate, &sim::Violations::fencing_duplicate, sim::Detail::fencing_duplicate}};
+    const Row rows[] = {
+        {P::unsafe_write, &sim::Violations::unsafe_write, sim::Detail::unsafe_write},
+        {P::fencing_regressed, &sim::Violations::fencing_regressed, sim::Detail::fencing_regressed},
+        {P::stale_after_successor, &sim::Violations::stale_after_successor, sim::Detail::stale_after_successor},
+        {P::holder_rejected, &sim::Violations::holder_rejected, sim::Detail::holder_rejected},
+        {P::fencing_duplicate, &sim::Violations::fencing_duplicate, sim::Detail::fencing_duplicate}};
     std::size_t failing = 0;
     for (const auto& entry : fs::directory_iterator(leasescope::test::source_dir + "/scenarios")) {
         if (entry.path().extension() != ".json") continue;
@@ -436,8 +440,8 @@ namespace {
 // late write is a stale write that lands.
 TEST(ExercisePredict, AFailoverMakesTheHighestIssuedTheRightAnswer) {
     json doc = json::parse(
-        leasescope::test::read_all(leasescope::test::source_dir + "/scenarios/failover-fencing-regressed.json"), nullptr,
-        true, true);
+        leasescope::test::read_all(leasescope::test::source_dir + "/scenarios/failover-fencing-regressed.json"),
+        nullptr, true, true);
     doc["exercises"] = {predict_of(4, "fencing"), predict_of(8, "write", "node-a")};
     auto base = sim::exercise_base(doc.dump(), "failover.json");
     ASSERT_TRUE(base.ok());
