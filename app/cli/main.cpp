@@ -350,6 +350,18 @@ int cmd_validate(const std::vector<std::string>& paths, const std::vector<std::s
             files.push_back(std::move(j));
             continue;
         }
+        // The exercises, checked on the file as written (model.md §18.6).
+        const std::vector<std::string> problems =
+            scenario->exercises.empty() ? std::vector<std::string>{} : exercise_problems(path);
+        if (!problems.empty()) {
+            for (const std::string& p : problems) fmt::print(stderr, "error: {}\n", p);
+            status = exit_bad_input;
+            j["ok"] = false;
+            j["name"] = scenario->name;
+            j["errors"] = problems;
+            files.push_back(std::move(j));
+            continue;
+        }
         j["name"] = scenario->name;
         j["candidates"] = scenario->candidates.size();
         j["faults"] = scenario->faults.size();
@@ -505,6 +517,7 @@ int main(int argc, char** argv) {
     add_file_commands(app, exit_code);
     add_explain_command(app, exit_code);
     add_schema_command(app, exit_code);
+    add_exercise_command(app, exit_code);
     add_explore_command(app, exit_code);
     add_bench_commands(app, exit_code);
 #ifdef LEASESCOPE_HAVE_LIVE
