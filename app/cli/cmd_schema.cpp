@@ -118,6 +118,8 @@ schema_json key_schema(const sim::ScenarioKey& k) {
                     required.push_back(key->name);
             }
             if (!required.empty()) j["required"] = required;
+            // A goal is a condition: exactly one of its keys (model.md §18.5).
+            if (k.opens == sim::Section::goal) j["minProperties"] = j["maxProperties"] = 1;
             return j;
         }
         case ValueType::array:
@@ -151,6 +153,24 @@ schema_json variants_schema(sim::Section section, const char* chooser, const cha
                        {"properties", {{chooser, key_schema(choice)}}},
                        {"required", {chooser}},
                        {"allOf", variants}};
+}
+
+// An exercise (model.md §18) and what its arrays hold: a knob, a predict
+// choice, a range's integer and a knob's value (any JSON value).
+void add_exercise_definitions(schema_json& defs) {
+    defs["exercise"] = variants_schema(sim::Section::exercise, "kind",
+                                       "A question about this scenario, judged by running it (docs/model.md §18). The "
+                                       "keys allowed depend on \"kind\".");
+    defs["knob"] = {{"type", "object"},
+                    {"description", "A value a goal exercise lets the student change: set, and range or values."},
+                    {"properties", section_properties(sim::Section::knob)},
+                    {"required", {"set"}},
+                    {"oneOf", {{{"required", {"range"}}}, {{"required", {"values"}}}}},
+                    {"additionalProperties", false}};
+    defs["choice"] = {{"type", {"string", "integer"}},
+                      {"description", "A candidate's name or \"nobody\" (acquirer), an integer (fencing)."}};
+    defs["integer"] = {{"type", "integer"}};
+    defs["value"] = {{"description", "Any JSON value, as --set would set it."}};
 }
 
 // The type definitions the keys refer to ("$ref": "#/$defs/…").
@@ -199,8 +219,10 @@ schema_json definitions() {
                             "Merged key by key: a candidate's, then \"defaults\"', then the top level's, then 0."},
                            {"properties", section_properties(sim::Section::network)},
                            {"additionalProperties", false}};
-    return {{"identifier", identifier}, {"name", name},           {"text", text},   {"clock", clock},
-            {"network", network},       {"candidate", candidate}, {"fault", fault}, {"op", op}};
+    schema_json defs = {{"identifier", identifier}, {"name", name},           {"text", text},   {"clock", clock},
+                        {"network", network},       {"candidate", candidate}, {"fault", fault}, {"op", op}};
+    add_exercise_definitions(defs);
+    return defs;
 }
 
 // What a schema states about several keys at once: the candidate keys

@@ -145,6 +145,13 @@ std::string scenario_to_json(const Scenario& s) {
         ops.push_back(std::move(j));
     }
     root["ops"] = std::move(ops);
+    // Exercises (model.md §18.1 item 3): only when there are some, so a file
+    // without them is written as before.
+    if (!s.exercises.empty()) {
+        ordered_json exercises = ordered_json::array();
+        for (const Exercise& e : s.exercises) exercises.push_back(scenario_detail::exercise_to_json(e));
+        root["exercises"] = std::move(exercises);
+    }
     return root.dump(2) + "\n";
 }
 

@@ -179,6 +179,18 @@ void read_replication_fault(const json& v, const std::string& path, const Scenar
 // against the primary at each tick (model.md §17.2 item 3, §17.3 item 5, §17.5).
 void check_replication_faults(const Scenario& s, Failures& errors);
 
+// ---- Exercises (scenario_exercises.cpp; model.md §18) ----
+
+// /exercises, each checked in form against the candidates (§18.1–§18.5).
+void read_exercise_list(const json& root, Scenario& s, Failures& errors);
+// A goal's condition at `path` (§18.5): an object with exactly one key.
+Condition read_condition(const json& v, const std::string& path, const Scenario& s, Failures& errors);
+// The find_fault kinds `text` (explore --fault-kinds syntax), each item one
+// the scenario allows (§18.4).
+void check_fault_kinds(const std::string& text, const std::string& path, const Scenario& s);
+// An exercise as scenario_to_json writes it: as its file wrote it.
+ordered_json exercise_to_json(const Exercise& e);
+
 // ---- --set (scenario_overrides.cpp) ----
 
 void apply_override(json& root, const Override& o);

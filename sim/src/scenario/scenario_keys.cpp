@@ -21,6 +21,11 @@ constexpr const char* link_words[] = {"request", "reply", "write"};
 constexpr const char* partition_words[] = {"drop_requests", "drop_replies"};
 constexpr const char* lose_words[] = {"leases", "all"};
 constexpr const char* op_words[] = {"status", "validate"};
+constexpr const char* exercise_words[] = {"predict", "goal", "find_fault"};
+constexpr const char* question_words[] = {"acquirer", "write", "fencing", "release"};
+constexpr const char* property_words[] = {"overlap",         "unsafe_write",      "fencing_regressed",
+                                          "stale_after_successor", "holder_rejected", "fencing_duplicate",
+                                          "liveness",        "stale_write"};
 
 // The top level, in file order (model.md §11.2).
 constexpr ScenarioKey top_rows[] = {
@@ -96,6 +101,13 @@ constexpr ScenarioKey top_rows[] = {
      .fallback = "[]",
      .item = "op",
      .doc = "Read-only checks by a third party."},
+    {.name = "exercises",
+     .type = ValueType::array,
+     .hi = limits::exercises_max,
+     .hi_name = "exercises_max",
+     .fallback = "[]",
+     .item = "exercise",
+     .doc = "Questions about this scenario, judged by running it (docs/model.md §18, docs/exercises.md)."},
 };
 
 // /lock and /resource (model.md §5.2, §8).
@@ -368,6 +380,153 @@ constexpr ScenarioKey op_rows[] = {
      .doc = "The candidate whose token is checked."},
 };
 
+// Exercises (model.md §18): "kind" chooses which of the others an entry has.
+constexpr ScenarioKey exercise_rows[] = {
+    {.section = Section::exercise,
+     .name = "kind",
+     .type = ValueType::choice,
+     .choices = exercise_words,
+     .need = Need::required,
+     .doc = "predict (what happens in tick at), goal (change knobs until a condition holds) or find_fault (add one "
+            "fault that makes a condition hold)."},
+    {.section = Section::exercise,
+     .name = "prompt",
+     .type = ValueType::localized,
+     .need = Need::required,
+     .doc = "The question, in English and Korean (both non-empty)."},
+    {.section = Section::exercise,
+     .name = "hint",
+     .type = ValueType::localized,
+     .doc = "Shown after a wrong try, in English and Korean (both non-empty)."},
+    {.section = Section::exercise,
+     .variants = "predict",
+     .name = "at",
+     .type = ValueType::integer,
+     .hi = limits::horizon_max,
+     .hi_name = "horizon_max",
+     .need = Need::required,
+     .doc = "The tick the student predicts: 0 to horizon - 1."},
+    {.section = Section::exercise,
+     .variants = "predict",
+     .name = "ask",
+     .type = ValueType::choice,
+     .choices = question_words,
+     .need = Need::required,
+     .doc = "acquirer (who acquires), write (accepted or rejected), fencing (the number issued) or release (whether "
+            "it deletes the record)."},
+    {.section = Section::exercise,
+     .variants = "predict",
+     .name = "node",
+     .type = ValueType::name,
+     .doc = "write and release: the candidate whose write or release is asked about (required for them, refused for "
+            "the others)."},
+    {.section = Section::exercise,
+     .variants = "predict",
+     .name = "choices",
+     .type = ValueType::array,
+     .lo = 2,
+     .hi = limits::choices_max,
+     .hi_name = "choices_max",
+     .item = "choice",
+     .doc = "acquirer: candidate names and \"nobody\"; fencing: integers. Absent: built from the scenario and its "
+            "trace."},
+    {.section = Section::exercise,
+     .variants = "goal",
+     .name = "knobs",
+     .type = ValueType::array,
+     .lo = 1,
+     .hi = limits::knobs_max,
+     .hi_name = "knobs_max",
+     .need = Need::required,
+     .item = "knob",
+     .doc = "The values the student may change; at most exercise_tries_max combinations in all."},
+    {.section = Section::exercise,
+     .variants = "find_fault",
+     .name = "faults",
+     .type = ValueType::string,
+     .hi = limits::text_length_max,
+     .hi_name = "text_length_max",
+     .fallback = "\"pause\"",
+     .doc = "The fault kinds the student may add, as explore --fault-kinds takes them."},
+    {.section = Section::exercise,
+     .variants = "find_fault",
+     .name = "max_ticks",
+     .type = ValueType::integer,
+     .lo = 1,
+     .hi = limits::explore_pause_max,
+     .hi_name = "explore_pause_max",
+     .need = Need::required,
+     .doc = "The longest pause, partition, delay or link cut the student may add; a clock jump at most max_ticks * "
+            "tick_ms either way, a failover's lag at most max_ticks."},
+    {.section = Section::exercise,
+     .variants = "goal find_fault",
+     .name = "goal",
+     .type = ValueType::object,
+     .need = Need::required,
+     .opens = Section::goal,
+     .doc = "The condition to reach: exactly one of holds, fails, acquires, never_acquires, write_rejected."},
+};
+
+// A goal's knob (model.md §18.3): set, and range (+ step) or values.
+constexpr ScenarioKey knob_rows[] = {
+    {.section = Section::knob,
+     .name = "set",
+     .type = ValueType::string,
+     .hi = limits::text_length_max,
+     .hi_name = "text_length_max",
+     .need = Need::required,
+     .doc = "A --set path (defaults.lease, resource.mode, faults/0/ticks)."},
+    {.section = Section::knob,
+     .name = "range",
+     .type = ValueType::array,
+     .lo = 2,
+     .hi = 2,
+     .item = "integer",
+     .doc = "[lo, hi]: the integers lo, lo + step, ... up to hi (lo <= hi). Either range or values."},
+    {.section = Section::knob,
+     .name = "step",
+     .type = ValueType::integer,
+     .lo = 1,
+     .hi = limits::exercise_tries_max,
+     .hi_name = "exercise_tries_max",
+     .fallback = "1",
+     .doc = "The step of a range."},
+    {.section = Section::knob,
+     .name = "values",
+     .type = ValueType::array,
+     .lo = 2,
+     .hi = limits::choices_max,
+     .hi_name = "choices_max",
+     .item = "value",
+     .doc = "The JSON values the knob may take, in order. Either range or values."},
+};
+
+// A condition (model.md §18.5): exactly one of these keys.
+constexpr ScenarioKey goal_rows[] = {
+    {.section = Section::goal,
+     .name = "holds",
+     .type = ValueType::choice,
+     .choices = property_words,
+     .doc = "The property holds: the trace counts no violation of it (liveness: some run ends elected)."},
+    {.section = Section::goal,
+     .name = "fails",
+     .type = ValueType::choice,
+     .choices = property_words,
+     .doc = "The property fails: the trace counts a violation of it (stale_write: a stale write is accepted)."},
+    {.section = Section::goal,
+     .name = "acquires",
+     .type = ValueType::name,
+     .doc = "The candidate acquires at least once."},
+    {.section = Section::goal,
+     .name = "never_acquires",
+     .type = ValueType::name,
+     .doc = "The candidate never acquires."},
+    {.section = Section::goal,
+     .name = "write_rejected",
+     .type = ValueType::name,
+     .doc = "The resource rejects a write of the candidate."},
+};
+
 ScenarioKey from_candidate_key(const CandidateKey& k) {
     ScenarioKey row{.section = Section::candidate, .name = k.name, .lo = k.lo, .hi = k.hi, .need = k.need};
     switch (k.kind) {
@@ -402,7 +561,8 @@ ScenarioKey from_candidate_key(const CandidateKey& k) {
 std::vector<ScenarioKey> all_rows() {
     using Rows = std::span<const ScenarioKey>;
     std::vector<ScenarioKey> rows;
-    for (const Rows part : {Rows(top_rows), Rows(record_rows), Rows(fault_rows), Rows(old_primary_rows), Rows(op_rows)})
+    for (const Rows part : {Rows(top_rows), Rows(record_rows), Rows(fault_rows), Rows(old_primary_rows), Rows(op_rows),
+                            Rows(exercise_rows), Rows(knob_rows), Rows(goal_rows)})
         rows.insert(rows.end(), part.begin(), part.end());
     for (const CandidateKey* k : candidate_keys()) rows.push_back(from_candidate_key(*k));
     return rows;

@@ -412,6 +412,7 @@ Scenario read_scenario(const json& root, Failures& errors) {
     if (candidates_ok && errors.empty()) attempt(errors, [&] { check_work(s); });
     read_fault_list(root, s, replicas_known, errors);
     read_op_list(root, s, errors);
+    read_exercise_list(root, s, errors);
     return s;
 }
 

@@ -522,6 +522,14 @@ TEST(ScenarioKeys, AbsentKeysTakeTheTablesDefaults) {
     json doc = base();
     doc["faults"] = json::array(
         {{{"kind", "partition"}, {"node", "node-a"}, {"at", 1}, {"ticks", 2}}, {{"kind", "failover"}, {"at", 4}}});
+    // An exercise of each kind with a defaulted key (model.md §18).
+    const json prompt = {{"en", "Q"}, {"ko", "질문"}};
+    doc["exercises"] = json::array(
+        {{{"kind", "find_fault"}, {"prompt", prompt}, {"max_ticks", 2}, {"goal", {{"fails", "liveness"}}}},
+         {{"kind", "goal"},
+          {"prompt", prompt},
+          {"knobs", json::array({{{"set", "defaults.lease"}, {"range", {4, 8}}}})},
+          {"goal", {{"holds", "overlap"}}}}});
     const auto s = accepted(doc);
     ASSERT_TRUE(s);
     const std::map<std::string, json> parsed = {
@@ -548,12 +556,15 @@ TEST(ScenarioKeys, AbsentKeysTakeTheTablesDefaults) {
         {"network/request", s->network.request},
         {"network/reply", s->network.reply},
         {"network/write", s->network.write},
+        {"exercises", json::array()},
+        {"exercise/faults", s->exercises[0].faults},
+        {"knob/step", s->exercises[1].knobs[0].step},
     };
     std::size_t checked = 0;
     for (const ScenarioKey& k : leasescope::sim::scenario_keys()) {
         if (k.fallback == nullptr || k.section == Section::candidate) continue;
-        const char* prefix[] = {"",    "lock/",  "resource/", "text/",    "candidate/",  "fault/",
-                                "op/", "store/", "clock/",    "network/", "old_primary/"};
+        const char* prefix[] = {"",       "lock/",    "resource/",    "text/",     "candidate/", "fault/", "op/",
+                                "store/", "clock/",   "network/",     "old_primary/", "exercise/", "knob/",  "goal/"};
         const std::string name = prefix[static_cast<int>(k.section)] + std::string(k.name);
         ASSERT_EQ(parsed.count(name), 1u) << name << " has a default the test does not read";
         EXPECT_EQ(parsed.at(name), json::parse(k.fallback)) << name;
@@ -567,7 +578,7 @@ TEST(ScenarioKeys, AbsentKeysTakeTheTablesDefaults) {
 // set), and a path the table does not have is refused with its nearest key.
 TEST(ScenarioKeys, SetAcceptsTheTablesPaths) {
     const std::string text = text_of(base());
-    const char* prefix[] = {"", "lock.", "resource.", "", "", "", "", "store.", "", "network.", ""};
+    const char* prefix[] = {"", "lock.", "resource.", "", "", "", "", "store.", "", "network.", "", "", "", ""};
     std::size_t checked = 0;
     for (const ScenarioKey& k : leasescope::sim::scenario_keys()) {
         const bool settable = k.section == Section::top || k.section == Section::lock || k.section == Section::resource;

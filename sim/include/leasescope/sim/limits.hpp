@@ -129,5 +129,10 @@ static_assert(text_length_max <= json_string_bytes_max);
 static_assert(name_length_max <= json_string_bytes_max);
 static_assert(quoted_bytes_max < name_length_max);
 static_assert(scenario_bytes_max <= trace_bytes_max);
+// A find_fault's max_ticks (at most explore_pause_max) bounds every length the
+// explorer lays out for it (model.md §18.4).
+static_assert(explore_pause_max <= explore_delay_max);
+static_assert(explore_pause_max <= explore_link_cut_max);
+static_assert(explore_pause_max <= explore_lag_max);
 
 }  // namespace leasescope::limits

@@ -33,6 +33,9 @@ enum class Section {
     clock,        // a clock object {"drift_ppm": P}: /store/clock and a candidate's clock
     network,      // a network object {"request", "reply", "write"}: /network, /defaults and a candidate's
     old_primary,  // a failover's split brain {"reachable_by", "until"} (model.md §17.5)
+    exercise,     // /exercises/N, per kind (model.md §18)
+    knob,         // /exercises/N/knobs/K: a goal's knob (§18.3)
+    goal,         // /exercises/N/goal: a condition, exactly one key (§18.5)
 };
 
 enum class ValueType {
@@ -50,7 +53,7 @@ enum class ValueType {
 
 struct ScenarioKey {
     Section section = Section::top;
-    // The fault kinds or ops it belongs to, separated by spaces; empty: all.
+    // The fault kinds, ops or exercise kinds it belongs to, separated by spaces; empty: all.
     const char* variants = "";
     const char* name = nullptr;
     ValueType type = ValueType::integer;
