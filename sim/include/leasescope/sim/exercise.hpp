@@ -70,7 +70,8 @@ Result<Attempt, std::string> try_knobs(const ExerciseBase& base, std::size_t exe
 // read it back), or of the nearest value when it is not among them.
 std::vector<std::int32_t> written_knobs(const ExerciseBase& base, std::size_t exercise);
 // "Show me": the combination that meets the goal nearest to written_knobs
-// (fewest index steps in total, then the first in knob order), or none.
+// (fewest index steps in total; ties compared knob by knob, lower values
+// first), or none.
 std::optional<std::vector<std::int32_t>> solve_knobs(const ExerciseBase& base, std::size_t exercise);
 
 // ---- find_fault (§18.4) ----
