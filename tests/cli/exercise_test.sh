@@ -110,8 +110,8 @@ expect_out "Exercise 1 of 6 — Predict" "show's heading"
 expect_out "The playhead stops before tick 4." "show: where the playhead stops"
 for c in "1. node-a" "2. node-b" "3. nobody"; do expect_out "$c" "show lists the choice $c"; done
 cli exercise show "$GOOD" 5
-expect_out "Goal: an overlap: more nodes act than the lock allows." "show: the goal as a sentence"
-expect_out "candidates/0/action: 2, 4, 6, 8" "show: the knob and its values"
+expect_out "Goal: more nodes act at once than the lock allows (an overlap)." "show: the goal as a sentence"
+expect_out "candidates/0/action: *2, 4, 6, 8" "show: the knob, its values, the nearest to the file's own 3 marked"
 cli exercise show "$GOOD" 6 --lang ko
 expect_out "장애 하나를 더합니다: 일시 정지." "show: the fault budget in Korean"
 expect_out "최대 6틱" "show: the longest fault"
@@ -137,7 +137,7 @@ cli exercise answer "$GOOD" 4 "not released"
 expect_rc 1 "not released"
 cli exercise answer "$GOOD" 5 6
 expect_rc 0 "a goal met"
-expect_out "Goal met: an overlap: more nodes act than the lock allows." "met"
+expect_out "Goal met: more nodes act at once than the lock allows (an overlap)." "met"
 expect_out "It shows at tick 5:" "the evidence event and its tick"
 expect_out "overlap 0 → 1" "the violation counts before and after"
 cli exercise answer "$GOOD" 5 4
