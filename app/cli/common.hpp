@@ -11,6 +11,7 @@
 
 #include "leasescope/io/exit_codes.hpp"
 #include "leasescope/io/files.hpp"
+#include "leasescope/sim/exercise.hpp"
 #include "leasescope/sim/scenario.hpp"
 #include "leasescope/sim/trace.hpp"
 #include "leasescope/words/strings.hpp"
@@ -84,6 +85,15 @@ void add_explore_command(CLI::App& app, int& exit_code);  // cmd_explore.cpp
 void add_bench_commands(CLI::App& app, int& exit_code);   // cmd_bench.cpp: bench, generate
 void add_explain_command(CLI::App& app, int& exit_code);  // cmd_explain.cpp (needs leasescope::words)
 void add_schema_command(CLI::App& app, int& exit_code);   // cmd_schema.cpp
+void add_exercise_command(CLI::App& app, int& exit_code);  // cmd_exercise.cpp: check, list, show, answer
+// Every problem of a file's exercises (model.md §18.6), "FILE: /exercises/K/…:
+// WHAT", for `validate`; the exercises of the file as written (no --set).
+std::vector<std::string> exercise_problems(const std::string& path);
+// `exercise show` and `exercise answer` of exercise K (0-based) of a file
+// (cmd_exercise_answer.cpp); the exit code.
+int exercise_show(const sim::ExerciseBase& base, std::size_t k, const words::Strings& strings);
+int exercise_answer(const sim::ExerciseBase& base, std::size_t k, const std::vector<std::string>& answer,
+                    const words::Strings& strings);
 // The JSON Schema of scenario files (cmd_schema.cpp), built from sim/limits.hpp.
 std::string scenario_schema();
 

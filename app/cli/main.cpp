@@ -350,6 +350,18 @@ int cmd_validate(const std::vector<std::string>& paths, const std::vector<std::s
             files.push_back(std::move(j));
             continue;
         }
+        // The exercises, checked on the file as written (model.md §18.6).
+        const std::vector<std::string> problems =
+            scenario->exercises.empty() ? std::vector<std::string>{} : exercise_problems(path);
+        if (!problems.empty()) {
+            for (const std::string& p : problems) fmt::print(stderr, "error: {}\n", p);
+            status = exit_bad_input;
+            j["ok"] = false;
+            j["name"] = scenario->name;
+            j["errors"] = problems;
+            files.push_back(std::move(j));
+            continue;
+        }
         j["name"] = scenario->name;
         j["candidates"] = scenario->candidates.size();
         j["faults"] = scenario->faults.size();
@@ -469,7 +481,7 @@ void add_file_commands(CLI::App& app, int& exit_code) {
     diff->add_flag("--ignore-tokens", args->ignore_tokens, "Do not compare token values (live versus simulated runs)");
     diff->callback([args, &exit_code] { exit_code = cmd_diff(args->diff_a, args->diff_b, args->ignore_tokens); });
 
-    auto* validate = app.add_subcommand("validate", "Check scenario files and report every error clearly");
+    auto* validate = app.add_subcommand("validate", "Check scenario files and their exercises (as written, without --set: docs/exercises.md) and report every error clearly");
     validate->add_option("SCENARIO", args->validate_paths, "Scenario files")->required();
     validate->add_option("--set", args->validate_sets, "Override a value before validating: PATH=VALUE")
         ->allow_extra_args(false);
@@ -505,6 +517,7 @@ int main(int argc, char** argv) {
     add_file_commands(app, exit_code);
     add_explain_command(app, exit_code);
     add_schema_command(app, exit_code);
+    add_exercise_command(app, exit_code);
     add_explore_command(app, exit_code);
     add_bench_commands(app, exit_code);
 #ifdef LEASESCOPE_HAVE_LIVE
