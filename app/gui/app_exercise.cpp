@@ -7,6 +7,7 @@
 #include "app.hpp"
 #include "core/exercise_input.hpp"
 #include "core/glyphs.hpp"
+#include "leasescope/words/exercise_words.hpp"
 
 namespace leasescope::gui {
 
@@ -187,11 +188,11 @@ App::After App::on(const command::ExerciseShowMe&) {
     ExerciseTry shown;
     shown.shown = true;
     // The checks (§18.6) refuse a goal nothing in reach meets: said, should a file slip past them.
-    const auto no_answer = [&] { return assets_.strings.tr("exercise.ui.no_answer"); };
     if (ex->kind == sim::ExerciseKind::goal) {
         const auto values = sim::solve_knobs(*exercise_.base, k);
         auto attempt = values ? sim::try_knobs(*exercise_.base, k, *values)
-                              : Result<sim::Attempt, std::string>(Err<std::string>{no_answer()});
+                              : Result<sim::Attempt, std::string>(
+                                    Err<std::string>{words::solution_words(*exercise_.base, k, values, assets_.strings)});
         if (!attempt.ok()) {
             exercise_.error = attempt.error();
             return After::next;
@@ -201,7 +202,8 @@ App::After App::on(const command::ExerciseShowMe&) {
     }
     const auto fault = sim::smallest_fault(*exercise_.base, k);
     auto attempt = fault ? sim::try_fault(*exercise_.base, k, *fault)
-                         : Result<sim::Attempt, std::string>(Err<std::string>{no_answer()});
+                         : Result<sim::Attempt, std::string>(
+                               Err<std::string>{words::smallest_fault_words(*exercise_.base, fault, assets_.strings)});
     if (!attempt.ok()) {
         exercise_.error = attempt.error();
         return After::next;

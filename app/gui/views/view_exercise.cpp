@@ -8,7 +8,7 @@
 
 #include "../core/exercise_input.hpp"
 #include "../core/words.hpp"
-#include "leasescope/words/counterexample_words.hpp"
+#include "leasescope/words/exercise_words.hpp"
 #include "view.hpp"
 
 namespace leasescope::gui {
@@ -18,35 +18,9 @@ const ImVec4 right_color(0.1f, 0.5f, 0.25f, 1.0f);
 const ImVec4 wrong_color(0.85f, 0.0f, 0.28f, 1.0f);
 const ImVec4 hint_color(0.72f, 0.42f, 0.0f, 1.0f);
 
-const char* kind_key(sim::ExerciseKind kind) {
-    switch (kind) {
-        case sim::ExerciseKind::predict: return "exercise.ui.kind_predict";
-        case sim::ExerciseKind::goal: return "exercise.ui.kind_goal";
-        case sim::ExerciseKind::find_fault: return "exercise.ui.kind_find_fault";
-    }
-    return "exercise.ui.kind_predict";
-}
-
-const char* fault_kind_key(sim::FaultKind kind) {
-    switch (kind) {
-        case sim::FaultKind::pause: return "exercise.ui.fault_pause";
-        case sim::FaultKind::partition: return "exercise.ui.fault_partition";
-        case sim::FaultKind::crash: return "exercise.ui.fault_crash";
-        case sim::FaultKind::clock_jump: return "exercise.ui.fault_clock_jump";
-        case sim::FaultKind::delay: return "exercise.ui.fault_delay";
-        default: return "exercise.ui.fault_other";
-    }
-}
-
-// A choice as the student reads it: a node's name or a number as it is, the
-// fixed words (nobody, accepted, …) in the language on screen.
-std::string choice_label(const FrameContext& ctx, const std::string& value) {
-    if (value == "nobody") return ctx.tr("exercise.ui.choice_nobody");
-    if (value == "accepted") return ctx.tr("exercise.ui.choice_accepted");
-    if (value == "rejected") return ctx.tr("exercise.ui.choice_rejected");
-    if (value == "released") return ctx.tr("exercise.ui.choice_released");
-    if (value == "not_released") return ctx.tr("exercise.ui.choice_not_released");
-    return value;
+// A fault kind as the words name it ("pause", "clock jump").
+std::string fault_kind_label(const FrameContext& ctx, sim::FaultKind kind) {
+    return ctx.strings.tr(std::string("exercise.fault_kind.") + sim::to_string(kind));
 }
 
 // An ImGui format that shows `text` as it is (a slider's value label).
@@ -74,14 +48,6 @@ bool enter_pressed() {
            ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_KeyPadEnter), false);
 }
 
-// A fault added to the scenario, as the explorer's counterexample tells one.
-std::string fault_text(const ExerciseStatus& s, const sim::Fault& fault, const FrameContext& ctx) {
-    const auto& nodes = s.base->scenario.candidates;
-    const auto n = static_cast<std::size_t>(fault.node);
-    const std::string node = fault.node >= 0 && n < nodes.size() ? nodes[n].name : std::string();
-    return words::fault_words(sim::AddedFault{fault, node}, ctx.strings);
-}
-
 // The explanation of the event the timeline has selected at the playhead (Explain's words).
 void draw_explanation(const FrameContext& ctx) {
     const std::int32_t chosen = chosen_event(ctx);
@@ -102,7 +68,7 @@ public:
 
     void draw(const FrameContext& ctx, Commands& out) override {
         if (!ctx.exercise.open) return;
-        if (!begin_panel(ctx, panel(), ctx.tr("exercise.ui.panel"))) {
+        if (!begin_panel(ctx, panel(), ctx.tr("exercise.panel_title"))) {
             ImGui::End();
             return;
         }
@@ -166,15 +132,12 @@ private:
     static void draw_list(const FrameContext& ctx, Commands& out) {
         const ExerciseStatus& s = ctx.exercise;
         const auto done = std::count(s.done.begin(), s.done.end(), true);
-        ImGui::TextDisabled("%s", ctx.strings
-                                      .tr("exercise.ui.progress", {{"done", std::to_string(done)},
-                                                                   {"count", std::to_string(s.count())}})
-                                      .c_str());
+        ImGui::TextDisabled("%s", words::progress_words(done, static_cast<std::int64_t>(s.count()), ctx.strings).c_str());
         for (std::size_t i = 0; i < s.count(); ++i) {
             // The mark has a shape as well as a colour: a check when done, a circle when not.
             const std::string label = std::string(s.done[i] ? "\xE2\x9C\x93 " : "\xE2\x97\x8B ") +
                                       std::to_string(i + 1) + ". " +
-                                      ctx.tr(kind_key(s.base->scenario.exercises[i].kind)) + "##ex" +
+                                      words::exercise_kind_words(s.base->scenario.exercises[i].kind, ctx.strings) + "##ex" +
                                       std::to_string(i);
             if (ImGui::Selectable(label.c_str(), static_cast<int>(i) == s.current))
                 out.push_back(command::ExerciseOpen{static_cast<int>(i)});
@@ -190,21 +153,25 @@ private:
             return;
         }
         ImGui::PushFont(ctx.fonts.title);
-        ImGui::TextUnformatted((ctx.lang() == Lang::ko ? ex->prompt.ko : ex->prompt.en).c_str());
+        ImGui::TextUnformatted(words::exercise_text(ex->prompt, ctx.strings).c_str());
         ImGui::PopFont();
+        if (ex->kind != sim::ExerciseKind::predict)  // the goal in words, under the author's prompt
+            ImGui::TextDisabled(
+                "%s",
+                ctx.strings.tr("exercise.goal", {{"condition", words::condition_words(ex->goal, ctx.strings)}}).c_str());
         if (!s.error.empty()) ImGui::TextColored(wrong_color, "%s", s.error.c_str());
         // After a wrong try the hint comes first, where a short panel does not scroll it away.
         const bool missed = s.wrong_before || (s.last && !s.last->met());
-        const std::string& hint = ctx.lang() == Lang::ko ? ex->hint.ko : ex->hint.en;
+        const std::string hint = words::exercise_text(ex->hint, ctx.strings);
         if (missed && !hint.empty())
-            ImGui::TextColored(hint_color, "%s", ctx.strings.tr("exercise.ui.hint", {{"hint", hint}}).c_str());
+            ImGui::TextColored(hint_color, "%s", ctx.strings.tr("exercise.hint_line", {{"hint", hint}}).c_str());
         if (ex->kind == sim::ExerciseKind::predict)
             draw_predict(ctx, *ex, out);
         else if (ex->kind == sim::ExerciseKind::goal)
             draw_goal(ctx, *ex, out);
         else
             draw_find_fault(ctx, out);
-        if (s.current + 1 < static_cast<int>(s.count()) && ImGui::Button(ctx.tr("exercise.ui.next")))
+        if (s.current + 1 < static_cast<int>(s.count()) && ImGui::Button(ctx.tr("exercise.next")))
             out.push_back(command::ExerciseOpen{s.current + 1});
     }
 
@@ -212,15 +179,15 @@ private:
         const ExerciseStatus& s = ctx.exercise;
         if (!s.prediction) return;
         const sim::Prediction& p = *s.prediction;
-        if (s.answer >= 0) return draw_predicted(ctx, ex, out);
+        if (s.answer >= 0) return draw_predicted(ctx, out);
         const std::size_t keys = std::min<std::size_t>(p.choices.size(), 9);
-        ImGui::TextDisabled("%s", ctx.strings
-                                      .tr("exercise.ui.predict_before",
-                                          {{"tick", std::to_string(ex.at)}, {"keys", std::to_string(keys)}})
-                                      .c_str());
+        const std::string before = ctx.strings.tr("exercise.stops_before", {{"at", std::to_string(ex.at)}}) + " " +
+                                   ctx.strings.tr("exercise.ui.keys", {{"keys", std::to_string(keys)}});
+        ImGui::TextDisabled("%s", before.c_str());
         if (const int d = digit_pressed(); d >= 0 && static_cast<std::size_t>(d) < p.choices.size()) chosen_ = d;
         for (std::size_t i = 0; i < p.choices.size(); ++i) {
-            const std::string label = std::to_string(i + 1) + ". " + choice_label(ctx, p.choices[i]);
+            const std::string label = ctx.strings.tr("exercise.choice_line", {{"number", std::to_string(i + 1)},
+                                                                            {"choice", words::choice_words(p.choices[i], ctx.strings)}});
             // Each choice on the row while it fits, else on a row of its own.
             if (i > 0) {
                 const float w = ImGui::CalcTextSize(label.c_str()).x + ImGui::GetFontSize() * 2.5f;
@@ -235,18 +202,17 @@ private:
         ImGui::EndDisabled();
     }
 
-    // After the answer: right or wrong, the right choice, and the tick in Explain's words.
-    static void draw_predicted(const FrameContext& ctx, const sim::Exercise& ex, Commands& out) {
+    // After the answer: right or wrong with what the trace shows, and the tick in Explain's words.
+    static void draw_predicted(const FrameContext& ctx, Commands& out) {
         const ExerciseStatus& s = ctx.exercise;
         const sim::Prediction& p = *s.prediction;
-        const Fields fields{{"answer", choice_label(ctx, p.choices[static_cast<std::size_t>(s.answer)])},
-                            {"right", choice_label(ctx, p.choices[static_cast<std::size_t>(p.right)])},
-                            {"tick", std::to_string(ex.at)}};
+        const std::string said = words::prediction_feedback(*s.base, static_cast<std::size_t>(s.current), p,
+                                                           s.answer, ctx.strings);
         ImGui::PushFont(ctx.fonts.title);
         if (s.answer == p.right)
-            ImGui::TextColored(right_color, "\xE2\x9C\x93 %s", ctx.strings.tr("exercise.ui.right", fields).c_str());
+            ImGui::TextColored(right_color, "\xE2\x9C\x93 %s", said.c_str());
         else
-            ImGui::TextColored(wrong_color, "\xE2\x9C\x97 %s", ctx.strings.tr("exercise.ui.wrong", fields).c_str());
+            ImGui::TextColored(wrong_color, "\xE2\x9C\x97 %s", said.c_str());
         ImGui::PopFont();
         draw_explanation(ctx);
         if (s.answer == p.right) return;
@@ -271,7 +237,7 @@ private:
                 k < written.size() ? knob_value_label(knob.values[static_cast<std::size_t>(written[k])]) : "";
             ImGui::TextUnformatted(ctx.strings.tr("exercise.ui.knob", {{"set", knob.set}, {"own", own}}).c_str());
         }
-        if (ImGui::Button(ctx.tr("exercise.ui.try")) || enter_pressed())
+        if (ImGui::Button(ctx.tr("exercise.try")) || enter_pressed())
             out.push_back(command::ExerciseTryKnobs{std::vector<std::int32_t>(knobs_.begin(), knobs_.end())});
         draw_try_buttons(ctx, out);
         draw_try(ctx);
@@ -298,9 +264,9 @@ private:
         fault_kind_ = std::clamp(fault_kind_, 0, static_cast<int>(kinds.size()) - 1);
         const sim::FaultKind kind = kinds[static_cast<std::size_t>(fault_kind_)];
         ImGui::SetNextItemWidth(w);
-        if (ImGui::BeginCombo(ctx.tr("exercise.ui.fault_kind"), ctx.tr(fault_kind_key(kind)))) {
+        if (ImGui::BeginCombo(ctx.tr("exercise.ui.fault_kind"), fault_kind_label(ctx, kind).c_str())) {
             for (std::size_t i = 0; i < kinds.size(); ++i)
-                if (ImGui::Selectable(ctx.tr(fault_kind_key(kinds[i])), static_cast<int>(i) == fault_kind_))
+                if (ImGui::Selectable(fault_kind_label(ctx, kinds[i]).c_str(), static_cast<int>(i) == fault_kind_))
                     fault_kind_ = static_cast<int>(i);
             ImGui::EndCombo();
         }
@@ -315,7 +281,7 @@ private:
         }
         FaultControls c{kind, node_, at_, length_, sim::PartitionMode::drop_requests};
         if (kind == sim::FaultKind::partition && !b.partition_modes.empty()) c.mode = b.partition_modes.front();
-        if (ImGui::Button(ctx.tr("exercise.ui.try")) || enter_pressed())
+        if (ImGui::Button(ctx.tr("exercise.try")) || enter_pressed())
             out.push_back(command::ExerciseTryFault{fault_of(c, ctx.exercise.base->scenario.tick_ms)});
     }
 
@@ -335,40 +301,41 @@ private:
     // Show me, and the way back to the file's own run while a try is on the timeline.
     static void draw_try_buttons(const FrameContext& ctx, Commands& out) {
         ImGui::SameLine();
-        if (ImGui::Button(ctx.tr("exercise.ui.show_me"))) out.push_back(command::ExerciseShowMe{});
+        if (ImGui::Button(ctx.tr("exercise.show_me"))) out.push_back(command::ExerciseShowMe{});
         if (ctx.exercise.showing_try) {
             ImGui::SameLine();
-            if (ImGui::Button(ctx.tr("exercise.ui.back"))) out.push_back(command::ExerciseBack{});
+            if (ImGui::Button(ctx.tr("exercise.back"))) out.push_back(command::ExerciseBack{});
         }
     }
 
-    // What the last try did: met or not, the fault added, the smallest one,
-    // the violations before and after, where the run parts from the file's,
-    // and the event that shows it in Explain's words.
+    // What the last try did (the words' attempt_lines: met or not, the
+    // event that shows it, where the run parts from the file's, the
+    // violations), what was tried, the smallest fault after a met
+    // find_fault try, and the event that shows it in Explain's words.
     static void draw_try(const FrameContext& ctx) {
         const ExerciseStatus& s = ctx.exercise;
         if (!s.last) return;
         const ExerciseTry& t = *s.last;
-        const sim::Attempt& a = *t.attempt;
+        const auto k = static_cast<std::size_t>(s.current);
+        const std::vector<std::string> lines = words::attempt_lines(*s.base, k, *t.attempt, ctx.strings);
         ImGui::Spacing();
         ImGui::PushFont(ctx.fonts.title);
-        if (a.result.met)
-            ImGui::TextColored(right_color, "\xE2\x9C\x93 %s",
-                               ctx.tr(t.shown ? "exercise.ui.shown_met" : "exercise.ui.met"));
-        else
-            ImGui::TextColored(wrong_color, "\xE2\x9C\x97 %s", ctx.tr("exercise.ui.not_met"));
+        ImGui::TextColored(t.met() ? right_color : wrong_color, "%s %s", t.met() ? "\xE2\x9C\x93" : "\xE2\x9C\x97",
+                           lines.empty() ? "" : lines.front().c_str());
         ImGui::PopFont();
-        if (t.fault) ImGui::BulletText("%s", fault_text(s, *t.fault, ctx).c_str());
-        if (s.smallest && !t.shown)
+        if (t.shown && !t.knobs.empty())
+            ImGui::TextUnformatted(words::solution_words(*s.base, k, t.knobs, ctx.strings).c_str());
+        else if (!t.knobs.empty())
             ImGui::TextUnformatted(
-                ctx.strings.tr("exercise.ui.smallest", {{"fault", fault_text(s, *s.smallest, ctx)}}).c_str());
-        const Fields counts{{"before", std::to_string(a.before.total())}, {"after", std::to_string(a.after.total())}};
-        ImGui::TextDisabled("%s", ctx.strings.tr("exercise.ui.violations", counts).c_str());
-        if (a.divergence && *a.divergence < a.trace.events.size())
-            ImGui::TextDisabled("%s", ctx.strings
-                                          .tr("exercise.ui.divergence",
-                                              {{"tick", std::to_string(a.trace.events[*a.divergence].tick)}})
-                                          .c_str());
+                ctx.strings.tr("exercise.your_values",
+                               {{"knobs", words::knob_values_words(*s.exercise(), t.knobs, ctx.strings)}})
+                    .c_str());
+        if (t.fault)
+            ImGui::TextUnformatted(
+                ctx.strings.tr("exercise.your_fault", {{"fault", words::added_fault_words(s.base->scenario, *t.fault, ctx.strings)}})
+                    .c_str());
+        if (s.smallest) ImGui::TextUnformatted(words::smallest_fault_words(*s.base, s.smallest, ctx.strings).c_str());
+        for (std::size_t i = 1; i < lines.size(); ++i) ImGui::TextDisabled("%s", lines[i].c_str());
         if (s.showing_try) draw_explanation(ctx);
     }
 };
