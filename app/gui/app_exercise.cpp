@@ -249,7 +249,12 @@ std::optional<Command> App::exercise_answer_command(const std::string& value, st
     }
     if (const auto c = parse_fault_controls(value, exercise_.base->scenario))
         return command::ExerciseTryFault{fault_of(*c, exercise_.base->scenario.tick_ms)};
-    error = "\"" + value + "\" is not KIND:NODE:AT:LENGTH (e.g. pause:node-a:10:5) or show";
+    if (!value.empty() && value.front() == '{') {  // a fault object, as the CLI's answer takes it
+        auto fault = fault_from_json(exercise_.base->text, exercise_.base->file, value, error);
+        if (fault) return command::ExerciseTryFault{*fault};
+        return std::nullopt;
+    }
+    error = "\"" + value + "\" is not KIND:NODE:AT:LENGTH (e.g. pause:node-a:10:5), a fault object or show";
     return std::nullopt;
 }
 

@@ -35,8 +35,9 @@ void add_exercise_flags(CLI::App& cli, GuiFlags& f) {
                          ->check(CLI::Range(1, 32));
     cli.add_option("--exercise-answer", f.exercise_answers,
                    "Answer the exercise as the panel's buttons would: a predict's choice (node-b, nobody, 3, "
-                   "accepted, released, …), a goal's values one per knob comma-separated (5,off), a find_fault's "
-                   "fault KIND:NODE:AT:LENGTH (pause:node-a:10:5), or show (Show me); repeatable, in order; with "
+                   "accepted, released, …) or its number from 1, a goal's values one per knob comma-separated "
+                   "(5,off), a find_fault's fault KIND:NODE:AT:LENGTH (pause:node-a:10:5) or as a JSON object as "
+                   "leasescope-cli exercise answer takes it, or show (Show me); repeatable, in order; with "
                    "--screenshot the panel's state is printed")
         ->needs(exercise)
         ->allow_extra_args(false);

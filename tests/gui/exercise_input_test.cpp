@@ -23,12 +23,32 @@ sim::Scenario three_nodes() {
 
 }  // namespace
 
-TEST(ExerciseInput, AChoiceIsFoundByItsValueOnly) {
+TEST(ExerciseInput, AChoiceIsFoundByItsValueThenByItsNumber) {
     const std::vector<std::string> choices{"node-a", "node-b", "nobody"};
     EXPECT_EQ(choice_index(choices, "node-b"), 1);
     EXPECT_EQ(choice_index(choices, "nobody"), 2);
-    EXPECT_FALSE(choice_index(choices, "2"));  // a number is a fencing choice's value, never a position
+    EXPECT_EQ(choice_index(choices, "2"), 1);  // its number from 1, as the CLI reads it
+    EXPECT_FALSE(choice_index(choices, "4"));
+    EXPECT_FALSE(choice_index(choices, "0"));
     EXPECT_FALSE(choice_index(choices, "node-z"));
+    const std::vector<std::string> fencing{"1", "2", "3", "4"};
+    EXPECT_EQ(choice_index(fencing, "3"), 2);  // a fencing number is a value before it is a position
+}
+
+TEST(ExerciseInput, AFaultObjectIsReadAsTheFilesOwnFaultsAre) {
+    // tests/gui/exercise-sample.json's settings, comments and all: the file is read as written.
+    const std::string file = R"(// a comment, as scenario files may have
+        {"name": "t", "horizon": 20, "seed": 1, "candidates": [{"name": "node-a", "start": 0}],
+         "defaults": {"wait": 2, "lease": 6, "min_lease": 1, "auto_extend": false, "action": 12}})";
+    std::string error;
+    const auto f = fault_from_json(file, "t.json", R"({"kind":"pause","node":"node-a","at":3,"ticks":8})", error);
+    ASSERT_TRUE(f) << error;
+    EXPECT_EQ(f->kind, sim::FaultKind::pause);
+    EXPECT_EQ(f->node, 0);
+    EXPECT_EQ(f->ticks, 8);
+    EXPECT_FALSE(fault_from_json(file, "t.json", R"({"kind":"pause","node":"node-z","at":3,"ticks":8})", error));
+    EXPECT_NE(error.find("node-z"), std::string::npos) << error;
+    EXPECT_FALSE(fault_from_json(file, "t.json", "pause", error));
 }
 
 TEST(ExerciseInput, KnobValuesAreMatchedInKnobOrderWithOrWithoutQuotes) {

@@ -34,6 +34,9 @@ run right --exercise 1 --exercise-answer node-b
 expect right '^exercise: 1 of 3 \(predict\), playhead 6, selected event 4$'
 expect right '^exercise: answered node-b: right \(the model: node-b\)$'
 expect right '^exercise: hint not shown; done 1 of 3$'
+# A choice by its number, as leasescope-cli exercise answer takes it: 2 is node-b.
+run by_number --exercise 1 --exercise-answer 2
+expect by_number '^exercise: answered node-b: right'
 # Wrong: the right answer told, the hint shown, not done.
 run wrong --exercise 1 --exercise-answer node-a
 expect wrong '^exercise: answered node-a: wrong \(the model: node-b\)$'
@@ -64,6 +67,13 @@ run fault --exercise 3 --exercise-answer pause:node-a:3:8
 expect fault '^exercise: tried pause:node-a:3: met; '
 expect fault '^exercise: smallest fault pause at [0-9]+$'
 expect fault '^exercise: hint not shown; done 1 of 3$'
+run fault_json --exercise 3 --exercise-answer '{"kind":"pause","node":"node-a","at":3,"ticks":8}'
+expect fault_json '^exercise: tried pause:node-a:3: met; '
+rc=0
+gui_app "$app" "$scenario" --screenshot "$out/bad.png" --exercise 3 \
+  --exercise-answer '{"kind":"pause","node":"node-z","at":3,"ticks":8}' >/dev/null || rc=$?
+[ "$rc" -eq 2 ] || fail "a fault on an unknown node exited $rc, not 2"
+grep -q 'node-z' "$out/stderr" || fail "the refusal does not name the unknown node"
 run fault_shown --exercise 3 --exercise-answer show
 expect fault_shown '^exercise: shown pause:node-a:[0-9]+: met; '
 

@@ -3,6 +3,8 @@
 
 #include <charconv>
 
+#include <nlohmann/json.hpp>
+
 namespace leasescope::gui {
 namespace {
 
@@ -30,7 +32,9 @@ std::optional<std::int64_t> integer(std::string_view text) {
 std::optional<int> choice_index(const std::vector<std::string>& choices, std::string_view value) {
     for (std::size_t i = 0; i < choices.size(); ++i)
         if (choices[i] == value) return static_cast<int>(i);
-    return std::nullopt;
+    const auto n = value.size() < 4 ? integer(value) : std::nullopt;
+    if (!n || *n < 1 || static_cast<std::size_t>(*n) > choices.size()) return std::nullopt;
+    return static_cast<int>(*n - 1);
 }
 
 std::string knob_value_label(const std::string& json_text) {
@@ -124,6 +128,28 @@ std::optional<FaultControls> parse_fault_controls(std::string_view text, const s
     c.at = *at;
     c.length = *length;
     return c;
+}
+
+std::optional<sim::Fault> fault_from_json(const std::string& file_text, const std::string& file, std::string_view json,
+                                          std::string& error) {
+    const auto fault = nlohmann::ordered_json::parse(json, nullptr, false);
+    if (fault.is_discarded() || !fault.is_object()) {
+        error = "expected one fault as a JSON object, e.g. {\"kind\":\"pause\",\"node\":\"node-a\",\"at\":3,\"ticks\":8}";
+        return std::nullopt;
+    }
+    auto whole = nlohmann::ordered_json::parse(file_text, nullptr, false, true);
+    if (whole.is_discarded() || !whole.is_object()) {
+        error = file + ": not a JSON object";
+        return std::nullopt;
+    }
+    if (!whole.contains("faults")) whole["faults"] = nlohmann::ordered_json::array();
+    whole["faults"].push_back(fault);
+    auto parsed = sim::parse_scenario(whole.dump(), file);
+    if (!parsed.ok()) {
+        error = parsed.error().to_string();
+        return std::nullopt;
+    }
+    return parsed.value().faults.back();
 }
 
 }  // namespace leasescope::gui

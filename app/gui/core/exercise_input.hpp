@@ -15,7 +15,9 @@
 
 namespace leasescope::gui {
 
-// The index of `value` among a prediction's choices; nothing when it is not one.
+// The choice `value` names, as `leasescope-cli exercise answer` reads it: a
+// value among the choices first (a fencing number is a value), else its
+// number from 1; nothing when it is neither.
 std::optional<int> choice_index(const std::vector<std::string>& choices, std::string_view value);
 
 // A knob value as the panel shows it: the JSON text, a string without its quotes.
@@ -45,5 +47,11 @@ FaultControls controls_of(const sim::Fault& fault, std::int64_t tick_ms);
 // mode, "partition:drop_replies"); nothing when it does not parse or names
 // an unknown node.
 std::optional<FaultControls> parse_fault_controls(std::string_view text, const sim::Scenario& scenario);
+// A fault as a JSON object ({"kind":"pause","node":"node-a","at":3,"ticks":8}),
+// read as the file's own faults are (appended to its "faults" and parsed
+// with it, as `leasescope-cli exercise answer` does); nothing, with `error`
+// naming what is wrong, when it is not one.
+std::optional<sim::Fault> fault_from_json(const std::string& file_text, const std::string& file, std::string_view json,
+                                          std::string& error);
 
 }  // namespace leasescope::gui
