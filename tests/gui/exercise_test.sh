@@ -4,7 +4,7 @@
 # (App::exercise_answer_command). A prediction answered right and wrong
 # (playhead on the tick, the hint after the wrong one), a goal tried short of
 # it and met, a find_fault tried too short, met and shown, and the panel laid
-# out without problems at 1024x768 and 1600x900 in English and Korean.
+# out without problems at 1024x768 and 1600x900 (and 250 %) in English and Korean.
 # Usage: exercise_test.sh APP PNG_CHECK SCENARIO
 set -uo pipefail
 app=$1 check=$2 scenario=$3
@@ -77,18 +77,20 @@ grep -q 'node-z' "$out/stderr" || fail "the refusal does not name the unknown no
 run fault_shown --exercise 3 --exercise-answer show
 expect fault_shown '^exercise: shown pause:node-a:[0-9]+: met; '
 
-# The panel fits: no layout problem at two sizes in both languages, answered and not.
+# The panel fits: no layout problem at two sizes, and at 250 % (the compact
+# layout, where its rows wrap), in both languages, answered and not.
 for lang in en ko; do
-  for size in 1024x768 1600x900; do
+  for case in 1024x768:100 1600x900:100 1024x768:250 1280x720:250; do
+    size=${case%:*} scale=${case#*:}
     for args in "--exercise 1" "--exercise 1 --exercise-answer node-a" "--exercise 2 --exercise-answer 8" \
                 "--exercise 3 --exercise-answer pause:node-a:3:8"; do
       report="$out/layout.txt"
       # shellcheck disable=SC2086
-      gui_app_ok "layout $lang $size $args" "$app" "$scenario" --lang "$lang" --size "$size" $args \
-        --layout-report "$report" >/dev/null
+      gui_app_ok "layout $lang $size $scale % $args" "$app" "$scenario" --lang "$lang" --size "$size" \
+        --scale "$scale" $args --layout-report "$report" >/dev/null
       if grep -q '^problem:' "$report"; then
         grep '^problem:' "$report" >&2
-        fail "layout problems at $size in $lang with $args"
+        fail "layout problems at $size, $scale %, in $lang with $args"
       fi
     done
   done

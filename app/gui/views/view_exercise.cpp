@@ -48,6 +48,22 @@ bool enter_pressed() {
            ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_KeyPadEnter), false);
 }
 
+// Puts the next item beside the last one when `width` still fits on the row,
+// else on a row of its own (a cramped window, a large UI scale).
+void beside_if_fits(float width) {
+    const float right = ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + width;
+    if (right <= ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x) ImGui::SameLine();
+}
+
+float button_width(const char* label) {
+    return ImGui::CalcTextSize(label).x + ImGui::GetStyle().FramePadding.x * 2;
+}
+
+// A combo's or slider's width with its label beside it.
+float labelled_width(float item_w, const char* label) {
+    return item_w + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(label).x;
+}
+
 // The explanation of the event the timeline has selected at the playhead (Explain's words).
 void draw_explanation(const FrameContext& ctx) {
     const std::int32_t chosen = chosen_event(ctx);
@@ -132,7 +148,9 @@ private:
     static void draw_list(const FrameContext& ctx, Commands& out) {
         const ExerciseStatus& s = ctx.exercise;
         const auto done = std::count(s.done.begin(), s.done.end(), true);
+        ImGui::PushTextWrapPos(0.0f);  // the list is narrow: at a large scale the count wraps
         ImGui::TextDisabled("%s", words::progress_words(done, static_cast<std::int64_t>(s.count()), ctx.strings).c_str());
+        ImGui::PopTextWrapPos();
         for (std::size_t i = 0; i < s.count(); ++i) {
             // The mark has a shape as well as a colour: a check when done, a circle when not.
             const std::string label = std::string(s.done[i] ? "\xE2\x9C\x93 " : "\xE2\x97\x8B ") +
@@ -217,7 +235,7 @@ private:
         draw_explanation(ctx);
         if (s.answer == p.right) return;
         if (ImGui::Button(ctx.tr("exercise.ui.again"))) out.push_back(command::ExerciseOpen{s.current});
-        ImGui::SameLine();  // Next beside it, in view on a short panel
+        beside_if_fits(button_width(ctx.tr("exercise.next")));  // Next beside it, in view on a short panel
     }
 
     void draw_goal(const FrameContext& ctx, const sim::Exercise& ex, Commands& out) {
@@ -274,7 +292,7 @@ private:
         ImGui::SetNextItemWidth(w);
         ImGui::SliderInt(ctx.tr("exercise.ui.fault_at"), &at_, 0, static_cast<int>(b.at_max));
         if (kind != sim::FaultKind::crash) {
-            ImGui::SameLine();
+            beside_if_fits(labelled_width(w, ctx.tr("exercise.ui.fault_length")));
             ImGui::SetNextItemWidth(w);
             ImGui::SliderInt(ctx.tr("exercise.ui.fault_length"), &length_, 1,
                              static_cast<int>(std::max<Tick>(1, b.ticks_max)));
@@ -289,7 +307,7 @@ private:
         const auto& nodes = ctx.exercise.base->scenario.candidates;
         if (nodes.empty()) return;
         node_ = std::clamp(node_, 0, static_cast<int>(nodes.size()) - 1);
-        ImGui::SameLine();
+        beside_if_fits(labelled_width(w, ctx.tr("exercise.ui.fault_node")));
         ImGui::SetNextItemWidth(w);
         if (!ImGui::BeginCombo(ctx.tr("exercise.ui.fault_node"), nodes[static_cast<std::size_t>(node_)].name.c_str()))
             return;
@@ -300,10 +318,10 @@ private:
 
     // Show me, and the way back to the file's own run while a try is on the timeline.
     static void draw_try_buttons(const FrameContext& ctx, Commands& out) {
-        ImGui::SameLine();
+        beside_if_fits(button_width(ctx.tr("exercise.show_me")));
         if (ImGui::Button(ctx.tr("exercise.show_me"))) out.push_back(command::ExerciseShowMe{});
         if (ctx.exercise.showing_try) {
-            ImGui::SameLine();
+            beside_if_fits(button_width(ctx.tr("exercise.back")));
             if (ImGui::Button(ctx.tr("exercise.back"))) out.push_back(command::ExerciseBack{});
         }
     }
