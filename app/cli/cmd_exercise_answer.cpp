@@ -33,8 +33,8 @@ void show_predict(const sim::ExerciseBase& base, std::size_t k, const sim::Predi
     fmt::print("{}\n{}\n", s.tr("exercise.stops_before", {{"at", std::to_string(base.scenario.exercises[k].at)}}),
                s.tr("exercise.choices"));
     for (std::size_t c = 0; c < p.choices.size(); ++c) {
-        fmt::print("{}\n", s.tr("exercise.choice_line", {{"number", std::to_string(c + 1)},
-                                                         {"choice", words::choice_words(p.choices[c], s)}}));
+        fmt::print("{}\n", s.tr("exercise.choice_line",
+                                {{"number", std::to_string(c + 1)}, {"choice", words::choice_words(p.choices[c], s)}}));
     }
 }
 
@@ -59,11 +59,11 @@ int show_budget(const sim::ExerciseBase& base, std::size_t k, const words::Strin
         return exit_bad_input;
     }
     const sim::FaultBudget& b = budget.value();
-    fmt::print("{}\n", s.tr("exercise.fault_budget", {{"kinds", words::fault_kinds_words(b, s)},
-                                                      {"at_max", std::to_string(b.at_max)},
-                                                      {"ticks_max", std::to_string(b.ticks_max)},
-                                                      {"ticks_word", s.tr(b.ticks_max == 1 ? "explore.tick"
-                                                                                           : "explore.ticks")}}));
+    fmt::print("{}\n", s.tr("exercise.fault_budget",
+                            {{"kinds", words::fault_kinds_words(b, s)},
+                             {"at_max", std::to_string(b.at_max)},
+                             {"ticks_max", std::to_string(b.ticks_max)},
+                             {"ticks_word", s.tr(b.ticks_max == 1 ? "explore.tick" : "explore.ticks")}}));
     return exit_ok;
 }
 
@@ -149,8 +149,9 @@ int answer_goal(const sim::ExerciseBase& base, std::size_t k, const std::vector<
 std::optional<sim::Fault> parse_answer_fault(const sim::ExerciseBase& base, const std::string& text) {
     const nlohmann::ordered_json fault = nlohmann::ordered_json::parse(text, nullptr, false);
     if (fault.is_discarded() || !fault.is_object()) {
-        fmt::print(stderr, "error: ANSWER: expected one fault as a JSON object, e.g. "
-                           "'{{\"kind\":\"pause\",\"node\":\"node-a\",\"at\":3,\"ticks\":8}}'\n");
+        fmt::print(stderr,
+                   "error: ANSWER: expected one fault as a JSON object, e.g. "
+                   "'{{\"kind\":\"pause\",\"node\":\"node-a\",\"at\":3,\"ticks\":8}}'\n");
         return std::nullopt;
     }
     nlohmann::ordered_json file = nlohmann::ordered_json::parse(base.text, nullptr, false, true);
@@ -181,8 +182,7 @@ int answer_fault(const sim::ExerciseBase& base, std::size_t k, const std::vector
         fmt::print(stderr, "error: {}: {}\n", base.file, attempt.error());
         return exit_bad_input;
     }
-    fmt::print("{}\n",
-               s.tr("exercise.your_fault", {{"fault", words::added_fault_words(base.scenario, *fault, s)}}));
+    fmt::print("{}\n", s.tr("exercise.your_fault", {{"fault", words::added_fault_words(base.scenario, *fault, s)}}));
     const int code = report_attempt(base, k, attempt.value(), s);
     // After a met try the smallest fault is shown (model.md §18.4 rule 3).
     if (code == exit_ok) fmt::print("{}\n", words::smallest_fault_words(base, sim::smallest_fault(base, k), s));
@@ -194,8 +194,8 @@ int answer_fault(const sim::ExerciseBase& base, std::size_t k, const std::vector
 int exercise_show(const sim::ExerciseBase& base, std::size_t k, const words::Strings& s) {
     const sim::Exercise& ex = base.scenario.exercises[k];
     fmt::print("{} — {}\n{}\n",
-               s.tr("exercise.number", {{"number", std::to_string(k + 1)},
-                                        {"count", std::to_string(base.scenario.exercises.size())}}),
+               s.tr("exercise.number",
+                    {{"number", std::to_string(k + 1)}, {"count", std::to_string(base.scenario.exercises.size())}}),
                words::exercise_kind_words(ex.kind, s), words::exercise_text(ex.prompt, s));
     if (ex.kind == sim::ExerciseKind::predict) {
         auto p = sim::predict(base, k);

@@ -77,13 +77,15 @@ void check_predict(const sim::ExerciseBase& base, std::size_t k, const std::stri
     }
 }
 
-void check_attempt_lines(const sim::ExerciseBase& base, std::size_t k, const sim::Attempt& a, const std::string& where) {
+void check_attempt_lines(const sim::ExerciseBase& base, std::size_t k, const sim::Attempt& a,
+                         const std::string& where) {
     for (const Lang lang : {Lang::en, Lang::ko}) {
         const Strings s = in(lang);
         const std::vector<std::string> lines = attempt_lines(base, k, a, s);
         ASSERT_EQ(lines.size(), 4u) << where;
         for (const std::string& line : lines) expect_whole(line, where);
-        EXPECT_EQ(lines[0], s.tr("exercise.goal_met", {{"condition", condition_words(base.scenario.exercises[k].goal, s)}}))
+        EXPECT_EQ(lines[0],
+                  s.tr("exercise.goal_met", {{"condition", condition_words(base.scenario.exercises[k].goal, s)}}))
             << where;
         if (a.result.evidence) {
             const Tick tick = a.trace.events.at(*a.result.evidence).tick;

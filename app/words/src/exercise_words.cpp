@@ -34,8 +34,7 @@ std::string write_fact(const sim::Event& e, const Strings& s) {
 // "at tick 9 node-a's release deletes its record." / "… deletes nothing: <outcome>."
 std::string release_fact(const sim::Event& e, const Strings& s) {
     const Fields fields{{"tick", std::to_string(e.tick)}, {"node", e.node}, {"outcome", outcome_words(e, s)}};
-    return s.tr(e.outcome == sim::Outcome::released ? "exercise.fact.released" : "exercise.fact.not_released",
-                fields);
+    return s.tr(e.outcome == sim::Outcome::released ? "exercise.fact.released" : "exercise.fact.not_released", fields);
 }
 
 // One (property, before, after) line item.
@@ -55,9 +54,9 @@ std::string violation_words(const sim::Violations& before, const sim::Violations
     std::vector<std::string> items;
     for (const Count& c : counts) {
         if (c.before == 0 && c.after == 0) continue;
-        items.push_back(s.tr("exercise.violation_item", {{"what", s.tr(c.key)},
-                                                         {"before", std::to_string(c.before)},
-                                                         {"after", std::to_string(c.after)}}));
+        items.push_back(
+            s.tr("exercise.violation_item",
+                 {{"what", s.tr(c.key)}, {"before", std::to_string(c.before)}, {"after", std::to_string(c.after)}}));
     }
     if (items.empty()) return s.tr("exercise.violations_none");
     return s.tr("exercise.violations", {{"items", join_texts(items, s.tr("exercise.separator"))}});
@@ -108,8 +107,8 @@ std::string knob_values_words(const sim::Exercise& ex, const std::vector<std::in
     for (std::size_t k = 0; k < ex.knobs.size() && k < values.size(); ++k) {
         const sim::Knob& knob = ex.knobs[k];
         const auto v = static_cast<std::size_t>(values[k]);
-        items.push_back(s.tr("exercise.knob_value",
-                             {{"set", knob.set}, {"value", v < knob.values.size() ? knob.values[v] : "?"}}));
+        items.push_back(
+            s.tr("exercise.knob_value", {{"set", knob.set}, {"value", v < knob.values.size() ? knob.values[v] : "?"}}));
     }
     return join_texts(items, s.tr("exercise.separator"));
 }
