@@ -1,5 +1,7 @@
 // The checks of `validate` and `exercise check` (docs/model.md §18.6): what
 // the form could not say without a run, each problem at its JSON path.
+#include <algorithm>
+
 #include "exercise_internal.hpp"
 
 namespace leasescope::sim {
@@ -11,13 +13,24 @@ ScenarioError problem(const ExerciseBase& base, std::string path, std::string me
     return ScenarioError{base.file, std::move(path), std::move(message)};
 }
 
+// A `--set` path as the JSON pointer its errors name ("defaults.lease" is
+// "/defaults/lease").
+std::string pointer_of(const std::string& set) {
+    std::string p = set.size() > 1 && set[0] == '/' ? set : "/" + set;
+    std::replace(p.begin(), p.end(), '.', '/');
+    return p;
+}
+
 // Each knob's path applies to the file (§18.6 item 1): `--set` of its first
-// value walks the path (a refused value is the try's own error, not the path's).
+// value walks the path, and the reader knows the key it names (a refused
+// value is the try's own error, not the path's).
 void check_knob_paths(const ExerciseBase& base, std::size_t index, std::vector<ScenarioError>& out) {
     const Exercise& e = base.scenario.exercises[index];
     for (std::size_t k = 0; k < e.knobs.size(); ++k) {
         auto s = parse_scenario(base.text, base.file, {Override{e.knobs[k].set, e.knobs[k].values.front()}});
-        if (!s.ok() && s.error().where.rfind("--set", 0) == 0)
+        const bool unknown =
+            !s.ok() && s.error().where == pointer_of(e.knobs[k].set) && s.error().message.rfind("unknown key", 0) == 0;
+        if (!s.ok() && (unknown || s.error().where.rfind("--set", 0) == 0))
             out.push_back(problem(base, fmt::format("{}/knobs/{}/set", exercise_path(index), k),
                                   fmt::format("--set cannot apply this path to the file: {}", s.error().message)));
     }

@@ -59,7 +59,9 @@ bool kind_allowed(const FaultMenu& m, const Fault& f) {
             return f.mode == PartitionMode::drop_requests ? m.partition_drop_requests : m.partition_drop_replies;
         case FaultKind::crash: return m.crash;
         case FaultKind::failover:
-            return f.promotes() ? m.failover_promote : f.lose == FailoverLoss::leases ? m.failover_leases : m.failover_all;
+            return f.promotes()                     ? m.failover_promote
+                   : f.lose == FailoverLoss::leases ? m.failover_leases
+                                                    : m.failover_all;
         case FaultKind::clock_jump: return f.node < 0 && (f.ms > 0 ? m.clock_jump_forward : m.clock_jump_back);
         case FaultKind::delay:
             return f.link == Link::request ? m.delay_request : f.link == Link::reply ? m.delay_reply : m.delay_write;
@@ -70,14 +72,21 @@ bool kind_allowed(const FaultMenu& m, const Fault& f) {
 
 // Why the fault is outside the budget, or nothing.
 std::optional<std::string> outside(const Scenario& s, const Exercise& e, const FaultMenu& m, const Fault& f) {
-    if (!kind_allowed(m, f)) return fmt::format("a {} is not among this exercise's faults ({})", to_string(f.kind), e.faults);
+    if (!kind_allowed(m, f))
+        return fmt::format("a {} is not among this exercise's faults ({})", to_string(f.kind), e.faults);
     if (f.at < 0 || f.at > s.horizon - 1) return fmt::format("at {}: expected 0 to {}", f.at, s.horizon - 1);
     const auto nodes = static_cast<NodeIndex>(s.candidates.size());
     const bool on_node = f.kind == FaultKind::pause || f.kind == FaultKind::partition || f.kind == FaultKind::crash ||
                          f.kind == FaultKind::delay;
     if (on_node && (f.node < 0 || f.node >= nodes)) return fmt::format("node {}: not a candidate", f.node);
+    if (f.old_primary) {
+        for (const NodeIndex n : f.old_primary->reachable_by) {
+            if (n < 0 || n >= nodes) return fmt::format("old_primary: node {} is not a candidate", n);
+        }
+    }
     const std::int64_t longest = f.kind == FaultKind::clock_jump ? e.max_ticks * s.tick_ms : e.max_ticks;
-    if (magnitude(f) > longest) return fmt::format("{} {} is more than this exercise allows ({})", to_string(f.kind), magnitude(f), longest);
+    if (magnitude(f) > longest)
+        return fmt::format("{} {} is more than this exercise allows ({})", to_string(f.kind), magnitude(f), longest);
     return std::nullopt;
 }
 
@@ -97,6 +106,10 @@ Result<FaultBudget, ScenarioError> fault_budget(const ExerciseBase& base, std::s
         return Err{ScenarioError{base.file, exercise_path(index) + "/faults",
                                  menu.ok() ? "no fault kind this scenario allows" : menu.error()}};
     const FaultMenu& m = menu.value();
+    // The explorer lays out the single faults (smallest_fault): its refusal
+    // (too many faults for its bounds) is this exercise's problem.
+    if (auto explorer = Explorer::create(base.scenario, options_of(base.scenario, e, m)); !explorer.ok())
+        return Err{ScenarioError{base.file, exercise_path(index) + "/max_ticks", explorer.error()}};
     FaultBudget b;
     const std::pair<bool, FaultKind> kinds[] = {
         {m.pause, FaultKind::pause},

@@ -114,8 +114,14 @@ Result<Attempt, std::string> try_knobs(const ExerciseBase& base, std::size_t ind
             return Err{fmt::format("knob {} ({}): value {} is not one of its {} values", k + 1, e.knobs[k].set,
                                    values[k], e.knobs[k].values.size())};
     }
-    auto s = parse_scenario(base.text, base.file, overrides_of(e, values));
-    if (!s.ok()) return Err{s.error().to_string()};
+    const std::vector<Override> sets = overrides_of(e, values);
+    auto s = parse_scenario(base.text, base.file, sets);
+    if (!s.ok()) {
+        // The scenario's error, after the values that led to it.
+        std::string tried;
+        for (const Override& o : sets) tried += fmt::format("{}{}={}", tried.empty() ? "" : ", ", o.path, o.value);
+        return Err{fmt::format("with {}: {}", tried, s.error().to_string())};
+    }
     return exercise_detail::attempt_of(base, e.goal, std::move(s).value());
 }
 

@@ -51,7 +51,7 @@ Result<std::string, ScenarioError> answer_of(const ExerciseBase& base, std::size
         const Event& ev = base.trace.events[i];
         const bool mine = ev.node == e.node;
         const bool decides = e.ask == Question::acquirer || e.ask == Question::fencing ? acquired(ev)
-                             : e.ask == Question::write ? mine && ev.op == EventOp::write
+                             : e.ask == Question::write                                ? mine && ev.op == EventOp::write
                                                         : mine && ev.op == EventOp::release;
         if (decides) {
             p.deciding = i;
@@ -64,8 +64,8 @@ Result<std::string, ScenarioError> answer_of(const ExerciseBase& base, std::size
                            : e.ask == Question::write ? "no write of"
                                                       : "no release of";
         return Err{error_at(base, path + "/at",
-                            fmt::format("tick {} has {}{}{}: the trace must hold the asked fact (model.md §18.2)",
-                                        e.at, what, e.node.empty() ? "" : " ", e.node))};
+                            fmt::format("tick {} has {}{}{}: the trace must hold the asked fact (model.md §18.2)", e.at,
+                                        what, e.node.empty() ? "" : " ", e.node))};
     }
     const Event& ev = base.trace.events[*p.deciding];
     switch (e.ask) {
@@ -115,9 +115,10 @@ Result<Prediction, ScenarioError> predict(const ExerciseBase& base, std::size_t 
     }
     const auto it = std::find(p.choices.begin(), p.choices.end(), right.value());
     if (it == p.choices.end())
-        return Err{error_at(base, path + "/choices",
-                            fmt::format("the right answer {} (what the trace shows at tick {}) is not among the choices",
-                                        right.value(), e.at))};
+        return Err{
+            error_at(base, path + "/choices",
+                     fmt::format("the right answer {} (what the trace shows at tick {}) is not among the choices",
+                                 right.value(), e.at))};
     p.right = static_cast<std::int32_t>(it - p.choices.begin());
     return p;
 }

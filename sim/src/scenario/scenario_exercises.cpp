@@ -127,13 +127,12 @@ void read_range(const json& v, const std::string& path, Knob& knob) {
     knob.ranged = true;
     knob.lo = get_int(range[0], path + "/range/0", -exercise_int_max, exercise_int_max);
     knob.hi = get_int(range[1], path + "/range/1", -exercise_int_max, exercise_int_max);
-    if (knob.lo > knob.hi)
-        fail(path + "/range", fmt::format("expected lo <= hi, found [{}, {}]", knob.lo, knob.hi));
+    if (knob.lo > knob.hi) fail(path + "/range", fmt::format("expected lo <= hi, found [{}, {}]", knob.lo, knob.hi));
     if (v.contains("step")) knob.step = get_key_int(v["step"], path + "/step", scenario_key(Section::knob, "step"));
     const std::int64_t count = (knob.hi - knob.lo) / knob.step + 1;
     if (count > limits::exercise_tries_max)
-        fail(path + "/range", fmt::format("a range of {} values; at most {} (exercise_tries_max)", count,
-                                          limits::exercise_tries_max));
+        fail(path + "/range",
+             fmt::format("a range of {} values; at most {} (exercise_tries_max)", count, limits::exercise_tries_max));
     for (std::int64_t x = knob.lo; x <= knob.hi; x += knob.step) knob.values.push_back(std::to_string(x));
 }
 
@@ -147,8 +146,7 @@ Knob read_knob(const json& v, const std::string& path, Failures& errors) {
     if (v.contains("range") == v.contains("values"))
         fail(path, v.contains("range") ? "expected either \"range\" or \"values\", found both"
                                        : "missing \"range\" or \"values\" (the values the knob may take)");
-    if (v.contains("values") && v.contains("step"))
-        fail(path + "/step", "\"step\" belongs to a range, not to values");
+    if (v.contains("values") && v.contains("step")) fail(path + "/step", "\"step\" belongs to a range, not to values");
     if (v.contains("range")) {
         read_range(v, path, knob);
         return knob;
@@ -236,7 +234,8 @@ void read_kind_keys(const json& v, const std::string& path, const Scenario& s, E
                 e.faults = get_text(v["faults"], path + "/faults", scenario_key(Section::exercise, "faults").hi);
                 check_fault_kinds(e.faults, path + "/faults", s);
             }
-            e.max_ticks = get_key_int(v["max_ticks"], path + "/max_ticks", scenario_key(Section::exercise, "max_ticks"));
+            e.max_ticks =
+                get_key_int(v["max_ticks"], path + "/max_ticks", scenario_key(Section::exercise, "max_ticks"));
             break;
     }
     e.goal = read_condition(v["goal"], path + "/goal", s, errors);
@@ -267,7 +266,8 @@ void read_exercise_list(const json& root, Scenario& s, Failures& errors) {
     if (!root.contains("exercises")) return;
     const json& list = root["exercises"];
     const bool list_ok = attempt(errors, [&] {
-        if (!list.is_array()) fail("/exercises", fmt::format("expected an array of exercises, found {}", describe(list)));
+        if (!list.is_array())
+            fail("/exercises", fmt::format("expected an array of exercises, found {}", describe(list)));
         if (static_cast<std::int64_t>(list.size()) > limits::exercises_max)
             fail("/exercises", fmt::format("expected at most {} exercises (exercises_max), found {}",
                                            limits::exercises_max, list.size()));

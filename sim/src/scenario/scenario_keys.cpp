@@ -23,9 +23,9 @@ constexpr const char* lose_words[] = {"leases", "all"};
 constexpr const char* op_words[] = {"status", "validate"};
 constexpr const char* exercise_words[] = {"predict", "goal", "find_fault"};
 constexpr const char* question_words[] = {"acquirer", "write", "fencing", "release"};
-constexpr const char* property_words[] = {"overlap",         "unsafe_write",      "fencing_regressed",
-                                          "stale_after_successor", "holder_rejected", "fencing_duplicate",
-                                          "liveness",        "stale_write"};
+constexpr const char* property_words[] = {
+    "overlap",         "unsafe_write",      "fencing_regressed", "stale_after_successor",
+    "holder_rejected", "fencing_duplicate", "liveness",          "stale_write"};
 
 // The top level, in file order (model.md §11.2).
 constexpr ScenarioKey top_rows[] = {

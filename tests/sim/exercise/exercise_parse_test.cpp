@@ -29,6 +29,7 @@ json with_exercises(std::vector<json> list) {
     return doc;
 }
 
+// Each kind reads its own keys into Exercise; find_fault's faults default to "pause".
 TEST(ExerciseForm, EachKindParsesWithItsKeys) {
     json fencing = predict_one();
     fencing["ask"] = "fencing";
@@ -108,11 +109,13 @@ TEST(ExerciseForm, FormErrorsNameTheirPath) {
     }
 }
 
+// A kind's required keys are named when missing; the list, the node of
+// write and release, and the combinations are bounded.
 TEST(ExerciseForm, RequiredKeysAndLimits) {
     EXPECT_TRUE(rejected(with_exercises({without(predict_one(), "/ask")}), "/exercises/0",
                          {"missing \"ask\" (required for a predict exercise)"}));
-    EXPECT_TRUE(rejected(with_exercises({without(find_fault_one(), "/max_ticks")}), "/exercises/0",
-                         {"missing \"max_ticks\""}));
+    EXPECT_TRUE(
+        rejected(with_exercises({without(find_fault_one(), "/max_ticks")}), "/exercises/0", {"missing \"max_ticks\""}));
     json write = predict_one();
     write["ask"] = "release";
     EXPECT_TRUE(rejected(with_exercises({write}), "/exercises/0", {"missing \"node\""}));
@@ -134,8 +137,8 @@ TEST(ExerciseForm, UnknownKeysListTheKindsKeys) {
         std::string list;
         for (const std::string& name : sim::key_names_of(sim::Section::exercise, kind))
             list += (list.empty() ? "" : ", ") + name;
-        EXPECT_TRUE(rejected(with(with_exercises({exercise}), "/exercises/0/zzzzzzzzzz", 1),
-                             "/exercises/0/zzzzzzzzzz", {"unknown key \"zzzzzzzzzz\"; expected one of: " + list}));
+        EXPECT_TRUE(rejected(with(with_exercises({exercise}), "/exercises/0/zzzzzzzzzz", 1), "/exercises/0/zzzzzzzzzz",
+                             {"unknown key \"zzzzzzzzzz\"; expected one of: " + list}));
     }
 }
 
@@ -165,6 +168,25 @@ TEST(ExerciseForm, WriteBackKeepsTheExercisesAsWritten) {
     const auto plain = accepted(base());
     ASSERT_TRUE(plain);
     EXPECT_FALSE(json::parse(sim::scenario_to_json(*plain)).contains("exercises"));
+}
+
+}  // namespace
+
+namespace {
+
+// Every exercise is read on its own: the errors of two bad ones are both
+// listed, in file order.
+TEST(ExerciseForm, EveryBadExerciseIsListed) {
+    json bad_kind = predict_one();
+    bad_kind["kind"] = "quiz";
+    json bad_goal = goal_one();
+    bad_goal["goal"] = {{"holds", "overlapp"}};
+    const auto all =
+        sim::parse_scenario_all_errors(text_of(with_exercises({bad_kind, predict_one(), bad_goal})), test_file);
+    ASSERT_FALSE(all.ok());
+    ASSERT_EQ(all.error().size(), 2u);
+    EXPECT_EQ(all.error()[0].where, "/exercises/0/kind");
+    EXPECT_EQ(all.error()[1].where, "/exercises/2/goal/holds");
 }
 
 }  // namespace

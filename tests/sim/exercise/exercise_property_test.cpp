@@ -83,6 +83,8 @@ std::vector<json> predicts_for(const sim::Trace& t, std::uint64_t seed) {
     return out;
 }
 
+// A predict about any acquire, write or release of a generated run: its
+// right choice is what the JSON lines show, and it is among the choices once.
 TEST(ExerciseProperty, PredictsRightChoiceIsWhatTheLinesShow) {
     std::size_t checked = 0;
     for (std::uint64_t seed = 1; seed <= 12; ++seed) {
@@ -100,7 +102,8 @@ TEST(ExerciseProperty, PredictsRightChoiceIsWhatTheLinesShow) {
             ASSERT_TRUE(p.ok()) << p.error().to_string();
             const auto& choices = p.value().choices;
             EXPECT_EQ(choices[static_cast<std::size_t>(p.value().right)], read_answer(lines, exercises[i]));
-            EXPECT_EQ(std::count(choices.begin(), choices.end(), choices[static_cast<std::size_t>(p.value().right)]), 1);
+            EXPECT_EQ(std::count(choices.begin(), choices.end(), choices[static_cast<std::size_t>(p.value().right)]),
+                      1);
             ++checked;
         }
     }
@@ -111,6 +114,9 @@ TEST(ExerciseProperty, PredictsRightChoiceIsWhatTheLinesShow) {
 const std::vector<std::vector<std::string>> knob_values = {{"2", "5", "8", "11", "14"},
                                                            {"\"off\"", "\"check\"", "\"validate\""}};
 
+// solve_knobs' answer meets the goal when the file is parsed anew with its
+// values and simulated; no combination nearer the file's own does; with no
+// answer, none does.
 TEST(ExerciseProperty, SolvedCombinationMeetsTheGoalFromScratchAndNoNearerOneDoes) {
     const json knobs = {{{"set", "defaults.lease"}, {"range", {2, 14}}, {"step", 3}},
                         {{"set", "resource.mode"}, {"values", {"off", "check", "validate"}}}};
@@ -160,6 +166,8 @@ sim::Fault pause_of(leasescope::NodeIndex node, leasescope::Tick at, leasescope:
     return f;
 }
 
+// smallest_fault's pause meets the goal; no pause with fewer ticks, on any
+// node at any tick, does; with no answer, no pause in the budget does.
 TEST(ExerciseProperty, SmallestFaultMeetsTheGoalAndNoShorterPauseDoes) {
     const json goals[] = {{{"fails", "overlap"}}, {{"never_acquires", "node-000001"}}};
     std::size_t found = 0;

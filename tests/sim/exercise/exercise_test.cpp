@@ -28,7 +28,10 @@ json goal_of(json knobs, json goal) {
     return {{"kind", "goal"}, {"prompt", prompt}, {"knobs", std::move(knobs)}, {"goal", std::move(goal)}};
 }
 json find_fault_of(const char* faults, std::int64_t max_ticks, json goal) {
-    return {{"kind", "find_fault"}, {"prompt", prompt}, {"faults", faults}, {"max_ticks", max_ticks},
+    return {{"kind", "find_fault"},
+            {"prompt", prompt},
+            {"faults", faults},
+            {"max_ticks", max_ticks},
             {"goal", std::move(goal)}};
 }
 
@@ -36,7 +39,9 @@ json find_fault_of(const char* faults, std::int64_t max_ticks, json goal) {
 // at 5, 6 overlap_begin, 7 node-b's write accepted at 7, 8 its release at 9,
 // 11 node-a's write rejected at 15, 12 its release refused at 16) with `exercises`.
 sim::ExerciseBase gc_pause(std::vector<json> exercises) {
-    json doc = json::parse(leasescope::test::read_all(leasescope::test::source_dir + "/scenarios/gc-pause-fencing.json"), nullptr, true, true);
+    json doc =
+        json::parse(leasescope::test::read_all(leasescope::test::source_dir + "/scenarios/gc-pause-fencing.json"),
+                    nullptr, true, true);
     doc["exercises"] = exercises;
     auto base = sim::exercise_base(doc.dump(), "gc.json");
     EXPECT_TRUE(base.ok()) << (base.ok() ? "" : base.error().to_string());
@@ -55,6 +60,8 @@ sim::ExerciseBase handover(std::vector<json> exercises) {
     return std::move(base).value();
 }
 
+// acquirer: every candidate then "nobody"; right is the first acquisition
+// of the tick, or nobody when the tick has none.
 TEST(ExercisePredict, AcquirerIsTheFirstAcquisitionOfTheTickElseNobody) {
     const auto base = gc_pause({predict_of(5, "acquirer"), predict_of(3, "acquirer")});
     const auto p = sim::predict(base, 0);
@@ -84,6 +91,7 @@ TEST(ExercisePredict, FencingChoicesAreBuiltAroundTheHighestIssued) {
     EXPECT_EQ(first.value().right, 1);
 }
 
+// The author's fencing choices replace the built ones, in their order.
 TEST(ExercisePredict, AuthorsFencingChoicesAreKept) {
     json e = predict_of(5, "fencing");
     e["choices"] = {33, 34};
@@ -93,6 +101,8 @@ TEST(ExercisePredict, AuthorsFencingChoicesAreKept) {
     EXPECT_EQ(p.value().right, 1);
 }
 
+// write: the resource's outcome of the node's write; release: released, or
+// not_released for any other outcome (a stale token's release here).
 TEST(ExercisePredict, WriteAndReleaseReadTheResourcesAnswer) {
     const auto base = gc_pause({predict_of(15, "write", "node-a"), predict_of(7, "write", "node-b"),
                                 predict_of(9, "release", "node-b"), predict_of(16, "release", "node-a")});
@@ -131,6 +141,7 @@ sim::Condition condition(sim::ConditionKind kind, sim::GoalProperty p, std::stri
     return sim::Condition{kind, p, std::move(node)};
 }
 
+// Each condition kind on gc-pause-fencing, with the event that shows it.
 TEST(ExerciseConditions, EachConditionOnARealTrace) {
     using K = sim::ConditionKind;
     using P = sim::GoalProperty;
@@ -173,6 +184,9 @@ TEST(ExerciseConditions, LivenessAndStaleWriteOnMadeTraces) {
 
 json mode_knob(json values) { return {{"set", "resource.mode"}, {"values", std::move(values)}}; }
 
+// A try sets the values as --set would: the goal, the first event that
+// differs, the violations before and after; an index out of range or a
+// wrong count is refused.
 TEST(ExerciseKnobs, ATryAppliesTheValuesAsSetWould) {
     const auto base = gc_pause({goal_of({mode_knob({"off", "check", "validate"})}, {{"fails", "unsafe_write"}})});
     const auto off = sim::try_knobs(base, 0, {0});
@@ -197,6 +211,7 @@ TEST(ExerciseKnobs, AnInvalidCombinationIsRefusedWithTheScenariosError) {
     const auto bad = sim::try_knobs(base, 0, {1});
     ASSERT_FALSE(bad.ok());
     EXPECT_NE(bad.error().find("/defaults/lease"), std::string::npos) << bad.error();
+    EXPECT_EQ(bad.error().rfind("with defaults.lease=0: ", 0), 0u) << bad.error();
 }
 
 // The file's own value per knob: its index, the nearest number's, or (a
@@ -245,6 +260,8 @@ TEST(ExerciseKnobs, TiesGoToTheFirstKnobsLowerValue) {
     EXPECT_EQ(solved, expected);
 }
 
+// The budget: the kinds and partition modes the exercise names, at up to
+// horizon - 1, lengths up to max_ticks.
 TEST(ExerciseFaults, TheBudgetFollowsTheExercise) {
     const auto base = handover({find_fault_of("pause,partition:drop_replies", 3, {{"fails", "overlap"}})});
     const auto b = sim::fault_budget(base, 0);
@@ -253,6 +270,21 @@ TEST(ExerciseFaults, TheBudgetFollowsTheExercise) {
     EXPECT_EQ(b.value().partition_modes, (std::vector<sim::PartitionMode>{sim::PartitionMode::drop_replies}));
     EXPECT_EQ(b.value().at_max, 39);
     EXPECT_EQ(b.value().ticks_max, 3);
+}
+
+// A budget the explorer cannot lay out is refused at max_ticks, before any run.
+TEST(ExerciseFaults, ABudgetTooLargeForTheExplorerIsAnError) {
+    json doc = json::parse(R"({"name": "big", "horizon": 100000,
+      "candidates": [{"name": "node-a", "wait": 2, "lease": 5, "action": 3}, {"name": "node-b", "wait": 2, "lease": 5, "action": 3}]})");
+    doc["exercises"] = {find_fault_of("pause", 1000, {{"fails", "overlap"}})};
+    auto base = sim::exercise_base(doc.dump(), "big.json");
+    ASSERT_TRUE(base.ok());
+    const auto b = sim::fault_budget(base.value(), 0);
+    ASSERT_FALSE(b.ok());
+    EXPECT_EQ(b.error().where, "/exercises/0/max_ticks");
+    const auto errors = sim::check_exercises(base.value());
+    ASSERT_EQ(errors.size(), 1u);
+    EXPECT_EQ(errors[0].where, "/exercises/0/max_ticks");
 }
 
 sim::Fault pause_of(leasescope::NodeIndex node, leasescope::Tick at, leasescope::Tick ticks) {
@@ -264,6 +296,8 @@ sim::Fault pause_of(leasescope::NodeIndex node, leasescope::Tick at, leasescope:
     return f;
 }
 
+// A try outside the budget (too long, too late, another kind) is refused;
+// one inside runs with the fault after the file's own.
 TEST(ExerciseFaults, ATryIsRefusedOutsideTheBudget) {
     const auto base = handover({find_fault_of("pause", 3, {{"fails", "overlap"}})});
     EXPECT_FALSE(sim::try_fault(base, 0, pause_of(0, 1, 4)).ok());   // longer than max_ticks
@@ -297,23 +331,29 @@ TEST(ExerciseFaults, SmallestFaultIsShortestThenEarliest) {
     }
 }
 
+// check_exercises (§18.6): a goal already met, an unreachable goal or
+// fault, a knob path --set cannot apply or the reader does not know, each
+// at its JSON path; a sound exercise gives nothing.
 TEST(ExerciseChecks, GoalsAlreadyMetUnreachableOrWithABadPathAreErrors) {
     const auto base = gc_pause({goal_of({mode_knob({"off", "check"})}, {{"holds", "unsafe_write"}}),
                                 goal_of({mode_knob({"check", "validate"})}, {{"fails", "unsafe_write"}}),
                                 goal_of({{{"set", "candidates/5/start"}, {"values", {1, 2}}}}, {{"fails", "liveness"}}),
+                                goal_of({{{"set", "defaults.leese"}, {"values", {1, 2}}}}, {{"fails", "liveness"}}),
                                 find_fault_of("pause", 2, {{"fails", "fencing_regressed"}}),
                                 goal_of({mode_knob({"off", "check"})}, {{"fails", "unsafe_write"}})});
     const auto errors = sim::check_exercises(base);
     std::string all;
     for (const auto& e : errors) all += e.to_string() + "\n";
-    ASSERT_EQ(errors.size(), 4u) << all;
+    ASSERT_EQ(errors.size(), 5u) << all;
     EXPECT_EQ(errors[0].where, "/exercises/0/goal");
     EXPECT_NE(errors[0].message.find("already met"), std::string::npos);
     EXPECT_EQ(errors[1].where, "/exercises/1/goal");
     EXPECT_NE(errors[1].message.find("cannot be reached"), std::string::npos);
     EXPECT_EQ(errors[2].where, "/exercises/2/knobs/0/set");
-    EXPECT_EQ(errors[3].where, "/exercises/3/goal");
-    EXPECT_NE(errors[3].message.find("cannot be reached"), std::string::npos);
+    EXPECT_EQ(errors[3].where, "/exercises/3/knobs/0/set");
+    EXPECT_NE(errors[3].message.find("did you mean \"lease\"?"), std::string::npos) << errors[3].message;
+    EXPECT_EQ(errors[4].where, "/exercises/4/goal");
+    EXPECT_NE(errors[4].message.find("cannot be reached"), std::string::npos);
 }
 
 }  // namespace
@@ -330,8 +370,7 @@ TEST(ExerciseSimulation, ExercisesDoNotChangeAPresetsTrace) {
         const std::string text = leasescope::test::read_all(entry.path().string());
         json doc = json::parse(text, nullptr, true, true);
         const std::string node = doc["candidates"][0]["name"];
-        doc["exercises"] = {predict_of(0, "acquirer"),
-                            goal_of({mode_knob({"off", "check"})}, {{"acquires", node}}),
+        doc["exercises"] = {predict_of(0, "acquirer"), goal_of({mode_knob({"off", "check"})}, {{"acquires", node}}),
                             find_fault_of("pause", 2, {{"never_acquires", node}})};
         auto plain = sim::parse_scenario(text, entry.path().string());
         auto with = sim::parse_scenario(doc.dump(), entry.path().string());
@@ -343,6 +382,92 @@ TEST(ExerciseSimulation, ExercisesDoNotChangeAPresetsTrace) {
         ++presets;
     }
     EXPECT_GE(presets, 20u);
+}
+
+}  // namespace
+
+namespace {
+
+// Every property of §18.5 on every preset: `fails` is met exactly when the
+// summary counts a violation of it, and its evidence is the first event
+// that carries the violation's word (the overlap_begin for overlap);
+// `holds` is its negation.
+TEST(ExerciseConditions, EachPropertyOnEveryPresetFollowsTheSummary) {
+    namespace fs = std::filesystem;
+    using P = sim::GoalProperty;
+    struct Row {
+        P property;
+        std::int64_t sim::Violations::*count;
+        sim::Detail word;
+    };
+    const Row rows[] = {
+        {P::unsafe_write, &sim::Violations::unsafe_write, sim::Detail::unsafe_write},
+        {P::fencing_regressed, &sim::Violations::fencing_regressed, sim::Detail::fencing_regressed},
+        {P::stale_after_successor, &sim::Violations::stale_after_successor, sim::Detail::stale_after_successor},
+        {P::holder_rejected, &sim::Violations::holder_rejected, sim::Detail::holder_rejected},
+        {P::fencing_duplicate, &sim::Violations::fencing_duplicate, sim::Detail::fencing_duplicate}};
+    std::size_t failing = 0;
+    for (const auto& entry : fs::directory_iterator(leasescope::test::source_dir + "/scenarios")) {
+        if (entry.path().extension() != ".json") continue;
+        auto s = sim::parse_scenario(leasescope::test::read_all(entry.path().string()), entry.path().string());
+        ASSERT_TRUE(s.ok());
+        const sim::Trace t = sim::simulate(s.value());
+        SCOPED_TRACE(entry.path().filename().string());
+        for (const Row& r : rows) {
+            const auto fails = sim::evaluate(condition(sim::ConditionKind::fails, r.property), s.value(), t);
+            const auto holds = sim::evaluate(condition(sim::ConditionKind::holds, r.property), s.value(), t);
+            EXPECT_EQ(fails.met, t.summary.violations.*r.count > 0) << sim::to_string(r.property);
+            EXPECT_EQ(holds.met, !fails.met);
+            if (!fails.met) continue;
+            ++failing;
+            ASSERT_TRUE(fails.evidence);
+            EXPECT_TRUE(t.events[*fails.evidence].details.has(r.word));
+            for (std::size_t i = 0; i < *fails.evidence; ++i) EXPECT_FALSE(t.events[i].details.has(r.word));
+        }
+        const auto overlap = sim::evaluate(condition(sim::ConditionKind::fails, P::overlap), s.value(), t);
+        EXPECT_EQ(overlap.met, t.summary.violations.overlap > 0);
+        if (overlap.met) EXPECT_EQ(t.events[*overlap.evidence].op, sim::EventOp::overlap_begin);
+    }
+    EXPECT_GE(failing, 4u);
+}
+
+}  // namespace
+
+namespace {
+
+// A failover that loses everything rolls the counter back: the right
+// fencing number is h, not h + 1 (model.md §18.2 item 2), and node-a's
+// late write is a stale write that lands.
+TEST(ExercisePredict, AFailoverMakesTheHighestIssuedTheRightAnswer) {
+    json doc = json::parse(
+        leasescope::test::read_all(leasescope::test::source_dir + "/scenarios/failover-fencing-regressed.json"),
+        nullptr, true, true);
+    doc["exercises"] = {predict_of(4, "fencing"), predict_of(8, "write", "node-a")};
+    auto base = sim::exercise_base(doc.dump(), "failover.json");
+    ASSERT_TRUE(base.ok());
+    const auto p = sim::predict(base.value(), 0);
+    ASSERT_TRUE(p.ok());
+    EXPECT_EQ(p.value().choices, (std::vector<std::string>{"0", "1", "2", "3"}));
+    EXPECT_EQ(p.value().right, 1);
+    const auto w = sim::predict(base.value(), 1);
+    ASSERT_TRUE(w.ok());
+    EXPECT_EQ(w.value().choices[static_cast<std::size_t>(w.value().right)], "accepted");
+    const auto stale = sim::evaluate(condition(sim::ConditionKind::fails, sim::GoalProperty::stale_write),
+                                     base.value().scenario, base.value().trace);
+    EXPECT_TRUE(stale.met);
+    ASSERT_TRUE(stale.evidence);
+    EXPECT_EQ(base.value().trace.events[*stale.evidence].tick, 8);
+}
+
+// A fault with no length (a crash) is the smallest of all: it comes before
+// any pause, and the earliest crash that meets the goal is the one shown.
+TEST(ExerciseFaults, AFaultWithoutLengthComesFirst) {
+    const auto base = handover({find_fault_of("pause,crash", 3, {{"never_acquires", "node-a"}})});
+    const auto f = sim::smallest_fault(base, 0);
+    ASSERT_TRUE(f);
+    EXPECT_EQ(f->kind, sim::FaultKind::crash);
+    EXPECT_EQ(f->node, 0);
+    EXPECT_EQ(f->at, 0);
 }
 
 }  // namespace

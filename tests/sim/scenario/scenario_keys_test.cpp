@@ -524,12 +524,12 @@ TEST(ScenarioKeys, AbsentKeysTakeTheTablesDefaults) {
         {{{"kind", "partition"}, {"node", "node-a"}, {"at", 1}, {"ticks", 2}}, {{"kind", "failover"}, {"at", 4}}});
     // An exercise of each kind with a defaulted key (model.md §18).
     const json prompt = {{"en", "Q"}, {"ko", "질문"}};
-    doc["exercises"] = json::array(
-        {{{"kind", "find_fault"}, {"prompt", prompt}, {"max_ticks", 2}, {"goal", {{"fails", "liveness"}}}},
-         {{"kind", "goal"},
-          {"prompt", prompt},
-          {"knobs", json::array({{{"set", "defaults.lease"}, {"range", {4, 8}}}})},
-          {"goal", {{"holds", "overlap"}}}}});
+    doc["exercises"] =
+        json::array({{{"kind", "find_fault"}, {"prompt", prompt}, {"max_ticks", 2}, {"goal", {{"fails", "liveness"}}}},
+                     {{"kind", "goal"},
+                      {"prompt", prompt},
+                      {"knobs", json::array({{{"set", "defaults.lease"}, {"range", {4, 8}}}})},
+                      {"goal", {{"holds", "overlap"}}}}});
     const auto s = accepted(doc);
     ASSERT_TRUE(s);
     const std::map<std::string, json> parsed = {
@@ -563,8 +563,8 @@ TEST(ScenarioKeys, AbsentKeysTakeTheTablesDefaults) {
     std::size_t checked = 0;
     for (const ScenarioKey& k : leasescope::sim::scenario_keys()) {
         if (k.fallback == nullptr || k.section == Section::candidate) continue;
-        const char* prefix[] = {"",       "lock/",    "resource/",    "text/",     "candidate/", "fault/", "op/",
-                                "store/", "clock/",   "network/",     "old_primary/", "exercise/", "knob/",  "goal/"};
+        const char* prefix[] = {"",       "lock/",  "resource/", "text/",        "candidate/", "fault/", "op/",
+                                "store/", "clock/", "network/",  "old_primary/", "exercise/",  "knob/",  "goal/"};
         const std::string name = prefix[static_cast<int>(k.section)] + std::string(k.name);
         ASSERT_EQ(parsed.count(name), 1u) << name << " has a default the test does not read";
         EXPECT_EQ(parsed.at(name), json::parse(k.fallback)) << name;
