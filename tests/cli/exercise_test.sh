@@ -90,6 +90,10 @@ check_broken knob-path.json "/exercises/0/knobs/0/set" "a knob path that does no
 check_broken choices-repeated.json "/exercises/0/choices" "repeated choices"
 check_broken choices-two-right.json "/exercises/0/choices" "two right choices"
 check_broken prompt-no-ko.json "/exercises/0/prompt" "a prompt missing ko"
+cli validate --format json "$DATA/unreachable.json"
+expect_rc 2 "validate --format json: an exercise's problem"
+expect_out '"ok": false' "validate --format json: not ok"
+expect_out '/exercises/0/goal' "validate --format json lists the exercise's problem"
 # Several files: every one is checked, any problem is exit 2.
 cli exercise check "$GOOD" "$DATA/unreachable.json"
 expect_rc 2 "a good file and a broken one"
