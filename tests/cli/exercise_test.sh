@@ -142,7 +142,7 @@ expect_rc 1 "not released"
 cli exercise answer "$GOOD" 5 6
 expect_rc 0 "a goal met"
 expect_out "Goal met: more nodes act at once than the lock allows (an overlap)." "met"
-expect_out "It shows at tick 5:" "the evidence event and its tick"
+expect_out "Shown at tick 5:" "the evidence event and its tick"
 expect_out "overlap 0 → 1" "the violation counts before and after"
 cli exercise answer "$GOOD" 5 4
 expect_rc 1 "a goal not met"
