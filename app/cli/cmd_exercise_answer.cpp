@@ -8,6 +8,8 @@
 
 #include "common.hpp"
 #include "leasescope/sim/exercise.hpp"
+#include "leasescope/sim/limits.hpp"
+#include "leasescope/sim/utf8.hpp"
 #include "leasescope/words/exercise_words.hpp"
 
 namespace leasescope::cli {
@@ -15,6 +17,23 @@ namespace {
 
 void print_lines(const std::vector<std::string>& lines) {
     for (const std::string& line : lines) fmt::print("{}\n", line);
+}
+
+// An answer quoted in an error, cut to limits::quoted_bytes_max.
+std::string quoted(const std::string& text) {
+    const auto max = static_cast<std::size_t>(limits::quoted_bytes_max);
+    return text.size() <= max ? text : sim::clip_utf8(text, max) + "…";
+}
+
+// Every ANSWER is at most json_string_bytes_max bytes, checked before it is parsed.
+bool answers_in_limits(const std::vector<std::string>& answer) {
+    for (std::size_t n = 0; n < answer.size(); ++n) {
+        if (answer[n].size() <= static_cast<std::size_t>(limits::json_string_bytes_max)) continue;
+        fmt::print(stderr, "error: ANSWER {}: longer than {} bytes (json_string_bytes_max)\n", n + 1,
+                   limits::json_string_bytes_max);
+        return false;
+    }
+    return true;
 }
 
 // A value as `--set` reads one: JSON when it parses, else a plain string.
@@ -113,7 +132,7 @@ std::optional<std::vector<std::int32_t>> knob_indices(const sim::Exercise& ex, c
         std::size_t v = 0;
         while (v < values.size() && answer_value(values[v]) != given) ++v;
         if (v == values.size()) {
-            fmt::print(stderr, "error: ANSWER {}: {} is not among the values of {}: {}\n", n + 1, answer[n],
+            fmt::print(stderr, "error: ANSWER {}: {} is not among the values of {}: {}\n", n + 1, quoted(answer[n]),
                        ex.knobs[n].set, fmt::join(values, ", "));
             return std::nullopt;
         }
@@ -216,6 +235,7 @@ int exercise_show(const sim::ExerciseBase& base, std::size_t k, const words::Str
 
 int exercise_answer(const sim::ExerciseBase& base, std::size_t k, const std::vector<std::string>& answer,
                     const words::Strings& s) {
+    if (!answers_in_limits(answer)) return exit_bad_input;
     switch (base.scenario.exercises[k].kind) {
         case sim::ExerciseKind::predict: return answer_predict(base, k, answer, s);
         case sim::ExerciseKind::goal: return answer_goal(base, k, answer, s);

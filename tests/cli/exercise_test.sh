@@ -167,5 +167,20 @@ expect_err "ANSWER/node" "names the answer's key"
 cli exercise answer "$GOOD" 6 'pause'
 expect_rc 2 "not a fault object"
 
+# ---- hostile inputs ---------------------------------------------------------------
+cli exercise answer "$GOOD" 5 "$(head -c 20000 /dev/zero | tr '\0' '7')"
+expect_rc 2 "a 20 kB answer"
+expect_err "json_string_bytes_max" "a long answer names the limit"
+cli exercise answer "$GOOD" 6 "{\"a\":$(printf '[%.0s' $(seq 3000))$(printf ']%.0s' $(seq 3000))}"
+expect_rc 2 "a fault nested 3,000 deep"
+expect_err "json_depth_max" "deep nesting names the limit"
+cli exercise check /dev/zero
+expect_rc 2 "exercise check /dev/zero"
+expect_err "scenario_bytes_max" "/dev/zero: the size limit"
+current="leasescope-cli exercise check $GOOD > /dev/full"
+"$CLI" exercise check "$GOOD" >/dev/full 2>"$WORK/err"
+rc=$?
+expect_rc 4 "exercise check into /dev/full"
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
