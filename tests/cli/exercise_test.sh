@@ -68,7 +68,7 @@ expect_out "=> 34 — at tick 4 node-b acquires with fencing 34." "the right fen
 expect_out "=> accepted — at tick 2 the resource accepts node-a's write with fencing 33." "#3"
 expect_out "=> released — at tick 3 node-a's release deletes its record." "#4"
 expect_out "The nearest values that meet the goal: candidates/0/action = 6." "#5: the nearest combination"
-expect_out "The smallest fault that does it: pause node-a for" "#6: the smallest fault"
+expect_out "The smallest fault that meets the goal: pause node-a for" "#6: the smallest fault"
 cli exercise check "$GOOD" --answers --lang ko
 expect_rc 0 "--answers --lang ko"
 expect_out "ok   $GOOD #1 predict: 4틱에 누가 획득할까요?" "the Korean prompt"
@@ -158,7 +158,7 @@ cli exercise answer "$GOOD" 6 '{"kind":"pause","node":"node-a","at":1,"ticks":4}
 expect_rc 0 "a fault that breaks it"
 expect_out "The fault you added: pause node-a for 4 ticks at tick 1." "the fault in the explorer's words"
 expect_out "The run first changes at tick 1:" "the first tick the run changed"
-expect_out "The smallest fault that does it:" "the smallest fault after a met try"
+expect_out "The smallest fault that meets the goal:" "the smallest fault after a met try"
 cli exercise answer "$GOOD" 6 '{"kind":"pause","node":"node-b","at":20,"ticks":1}'
 expect_rc 1 "a fault that does not"
 cli exercise answer "$GOOD" 6 '{"kind":"pause","node":"node-a","at":1,"ticks":60}'

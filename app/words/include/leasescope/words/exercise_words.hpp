@@ -51,7 +51,7 @@ std::vector<std::string> attempt_lines(const sim::ExerciseBase& base, std::size_
 // "The nearest values that meet the goal: …" (solve_knobs), or that none do.
 std::string solution_words(const sim::ExerciseBase& base, std::size_t exercise,
                            const std::optional<std::vector<std::int32_t>>& values, const Strings& strings);
-// "The smallest fault that does it: …" (smallest_fault), or that none does.
+// "The smallest fault that meets the goal: …" (smallest_fault), or that none does.
 std::string smallest_fault_words(const sim::ExerciseBase& base, const std::optional<sim::Fault>& fault,
                                  const Strings& strings);
 
