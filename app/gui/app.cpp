@@ -140,6 +140,7 @@ bool App::load_file(const std::string& path, std::string& error) {
     }
     if (!rebuild(std::move(parsed).value(), false, error)) return false;
     doc_.scenario_path = path;
+    exercises_loaded(path, bytes, doc_.timeline->scenario());
     if (add_hangul(assets_.hangul, path)) assets_.fonts_dirty = true;  // the path shows in the Open field
     return true;
 }
@@ -236,6 +237,7 @@ void App::tour_goto(int step) {
         break;
     }
     tour_.step = step;
+    exercise_.open = false;  // the tour card and the Exercise panel would share the bottom row
     // The step about the code opens the Code panel beside the tour card
     // (placed anew, as its place differs outside the tour).
     const bool code_was_open = screen_.code_open;
@@ -265,6 +267,7 @@ void App::start_find(const sim::Properties& properties, int max_faults) {
     jobs_.find_properties = options.properties;
     jobs_.find = FindStatus{};
     jobs_.find.open = true;
+    exercise_.open = false;
     jobs_.find.max_faults = options.max_faults;
     jobs_.find.base_name = doc_.timeline->scenario().name;
     jobs_.find_job = std::make_unique<FindJob>(doc_.timeline->scenario(), options);
@@ -400,7 +403,8 @@ void App::compute_layout(float w, float h) {
     const bool left_open = screen_.panels.shown(Panel::candidates) || screen_.panels.shown(Panel::action);
     const bool right_open = screen_.panels.shown(Panel::record) || screen_.panels.shown(Panel::resource);
     const bool bottom_open = screen_.panels.shown(Panel::events) || screen_.panels.shown(Panel::explain) ||
-                             screen_.code_open || jobs_.live.open || jobs_.find.open || tour_.step >= 0;
+                             screen_.code_open || jobs_.live.open || jobs_.find.open || exercise_.open ||
+                             tour_.step >= 0;
     float left_w = left_open ? std::round(std::max(em * 12.0f, w * 0.18f)) : 0.0f;
     float right_w = right_open ? std::round(std::max(em * 14.0f, w * 0.21f)) : 0.0f;
     if (left_w + right_w > w * 0.6f) {
@@ -449,6 +453,7 @@ void App::compute_layout(float w, float h) {
     screen_.layout[Panel::explain] = {events_w, h - bottom_h, w - events_w, bottom_h};
     screen_.layout[Panel::live] = {0, h - bottom_h, w, bottom_h};
     screen_.layout[Panel::find] = {0, h - bottom_h, w, bottom_h};
+    screen_.layout[Panel::exercise] = {0, h - bottom_h, w, bottom_h};
     // Beside the tour card (which takes the explanation's place) while the tour runs.
     screen_.layout[Panel::code] =
         tour_.step >= 0 ? screen_.layout[Panel::events] : PanelRect{0, h - bottom_h, w, bottom_h};
@@ -526,6 +531,7 @@ FrameContext App::frame_context() const {
         .compact = screen_.compact,
         .tab = screen_.tab,
         .panels = screen_.panels,
+        .exercise = exercise_,
     };
 }
 

@@ -20,6 +20,7 @@
 #include "state/assets.hpp"
 #include "state/compare_state.hpp"
 #include "state/document.hpp"
+#include "state/exercise_state.hpp"
 #include "state/jobs_state.hpp"
 #include "state/preferences.hpp"
 #include "state/screen.hpp"
@@ -153,6 +154,8 @@ private:
     TourState tour_;        // the tour and narrated play (state/tour_state.hpp)
     JobsState jobs_;        // live run and counterexample search (state/jobs_state.hpp)
     CompareState compare_;  // the pair side by side (state/compare_state.hpp)
+    ExerciseStatus exercise_;            // the open file's exercises (state/exercise_state.hpp)
+    ExerciseProgress exercise_progress_;  // done exercises per scenario name, remembered
     std::vector<std::unique_ptr<View>> views_;
     Offscreen* offscreen_ = nullptr;
 
@@ -214,6 +217,21 @@ private:
     // Narrated play's step (from advance).
     void narrate_step(double dt);
 
+    // Exercises (app_exercise.cpp, docs/model.md §18).
+    After on(const command::ExerciseToggle& c);
+    After on(const command::ExerciseOpen& c);
+    After on(const command::ExerciseAnswer& c);
+    After on(const command::ExerciseTryKnobs& c);
+    After on(const command::ExerciseTryFault& c);
+    After on(const command::ExerciseShowMe& c);
+    After on(const command::ExerciseBack& c);
+    // After a file is read: its exercises, judged on its bytes (none: the panel says so).
+    void exercises_loaded(const std::string& path, const std::string& bytes, const sim::Scenario& parsed);
+    // A try's run on the timeline, the playhead on the event that shows the result.
+    After show_try(sim::Attempt attempt, ExerciseTry shown);
+    void mark_exercise_done();
+    void close_bottom_panels();  // Live, Find, Code: the Exercise panel takes their place
+
 public:
     const ComparePair* compare() const { return compare_.pair.get(); }
     bool narrating() const { return tour_.narrate.on; }
@@ -229,6 +247,17 @@ public:
     // False: settings changed from now on are not written (--projector is for one session).
     void set_remember_settings(bool on) { prefs_.remember = on; }
     std::size_t trace_event_count() const { return doc_.timeline ? doc_.timeline->trace().events.size() : 0; }
+
+    // Exercises: what the panel shows, and the done ones per scenario name
+    // (the browser keeps them in localStorage: app/web).
+    const ExerciseStatus& exercise() const { return exercise_; }
+    const ExerciseProgress& exercise_progress() const { return exercise_progress_; }
+    void set_exercise_progress(const std::string& scenario_name, const std::set<int>& done);
+    // The command an answer typed as text stands for (--exercise-answer, a
+    // link): a predict's choice by its value, a goal's values "5,off" or a
+    // find_fault's "pause:node-a:10:5", or "show" (Show me). Nothing, with
+    // `error` set, when it fits none.
+    std::optional<Command> exercise_answer_command(const std::string& value, std::string& error) const;
 };
 
 // One step of Ctrl+plus / Ctrl+minus, and the bounds of the UI scale.

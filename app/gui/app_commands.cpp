@@ -220,7 +220,7 @@ App::After App::on(const command::ExportJsonl& c) {
 
 App::After App::on(const command::LiveToggle&) {
     jobs_.live.open = !jobs_.live.open;
-    if (jobs_.live.open) jobs_.find.open = screen_.code_open = false;
+    if (jobs_.live.open) jobs_.find.open = screen_.code_open = exercise_.open = false;
     return After::next;
 }
 
@@ -231,6 +231,7 @@ App::After App::on(const command::LiveRun& c) {
     jobs_.live.supported = supported;
     jobs_.live.url_initial = c.url;
     jobs_.live.open = true;
+    exercise_.open = false;
     jobs_.live.verdict = LiveVerdict::running;
     jobs_.live.url_shown = redis::redact_redis_url(c.url);
     jobs_.live.end_tick = doc_.lanes.end_tick;
@@ -246,13 +247,13 @@ App::After App::on(const command::LiveCancel&) {
 
 App::After App::on(const command::FindToggle&) {
     jobs_.find.open = !jobs_.find.open;
-    if (jobs_.find.open) jobs_.live.open = screen_.code_open = false;
+    if (jobs_.find.open) jobs_.live.open = screen_.code_open = exercise_.open = false;
     return After::next;
 }
 
 App::After App::on(const command::CodeToggle&) {
     screen_.code_open = !screen_.code_open;
-    if (screen_.code_open) jobs_.live.open = jobs_.find.open = false;
+    if (screen_.code_open) jobs_.live.open = jobs_.find.open = exercise_.open = false;
     return After::next;
 }
 

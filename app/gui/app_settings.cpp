@@ -1,5 +1,5 @@
 // What the app remembers between runs, in <config>/settings.json: the language, the speed, the window size, the
-// UI scale and the high-contrast palette. A missing file is a first run; a bad one is ignored with a warning.
+// UI scale, the high-contrast palette and the done exercises of each scenario. A missing file is a first run; a bad one is ignored with a warning.
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -49,6 +49,13 @@ void App::load_settings() {
     }
     if (j.contains("scale_percent") && j["scale_percent"].is_number_integer())
         prefs_.scale_percent = std::clamp(j["scale_percent"].get<int>(), scale_min_percent, scale_max_percent);
+    // {"expiry-takeover": [1, 3]}: the done exercises by number; anything else is skipped.
+    if (j.contains("exercises") && j["exercises"].is_object())
+        for (const auto& [name, done] : j["exercises"].items())
+            if (done.is_array())
+                for (const auto& n : done)
+                    if (n.is_number_integer() && n.get<int>() >= 1 && n.get<int>() <= 32)
+                        exercise_progress_[name].insert(n.get<int>());
     if (j.contains("high_contrast") && j["high_contrast"].is_boolean()) {
         prefs_.high_contrast = j["high_contrast"].get<bool>();
         if (prefs_.high_contrast) prefs_.palette = high_contrast_palette();
@@ -65,6 +72,11 @@ void App::save_settings() const {
                      {"high_contrast", prefs_.high_contrast}};
     // The window size goes with imgui.ini: the remembered panel places only fit the same size.
     if (prefs_.window_w > 0 && prefs_.window_h > 0) j["window"] = {prefs_.window_w, prefs_.window_h};
+    if (!exercise_progress_.empty()) {
+        nlohmann::json done = nlohmann::json::object();
+        for (const auto& [name, numbers] : exercise_progress_) done[name] = numbers;
+        j["exercises"] = done;
+    }
     // Whole or not at all (a crash never leaves half a file), never through a link.
     std::string why;
     if (!io::write_file(options_.config_dir + "/settings.json", j.dump(2) + "\n", why))

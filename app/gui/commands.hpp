@@ -123,6 +123,24 @@ struct ShowTab {
     Panel panel = Panel::explain;
 };
 
+// Exercises (docs/model.md §18, app_exercise.cpp): the panel, the one on
+// screen, an answer, a try and "Show me".
+struct ExerciseToggle {};  // show or hide the Exercise panel
+struct ExerciseOpen {
+    int index = 0;  // 0-based
+};
+struct ExerciseAnswer {
+    int choice = 0;  // predict: index into the prediction's choices
+};
+struct ExerciseTryKnobs {
+    std::vector<std::int32_t> values;  // goal: an index into each knob's values
+};
+struct ExerciseTryFault {
+    sim::Fault fault;  // find_fault: the one fault added
+};
+struct ExerciseShowMe {};  // goal: the nearest combination; find_fault: the smallest fault
+struct ExerciseBack {};    // the timeline shows the file's own run again
+
 }  // namespace command
 
 using Command =
@@ -134,7 +152,9 @@ using Command =
                  command::LiveToggle, command::LiveRun, command::LiveCancel, command::FindToggle, command::FindRun,
                  command::FindCancel, command::CompareOpen, command::CompareSetB, command::CompareClose,
                  command::ExportPairSvg, command::NarrateToggle, command::SetPace, command::CodeToggle,
-                 command::TextEdited, command::ShowTab>;
+                 command::TextEdited, command::ShowTab, command::ExerciseToggle, command::ExerciseOpen,
+                 command::ExerciseAnswer, command::ExerciseTryKnobs, command::ExerciseTryFault,
+                 command::ExerciseShowMe, command::ExerciseBack>;
 
 using Commands = std::vector<Command>;
 

@@ -28,6 +28,21 @@ void add_lecture_flags(CLI::App& cli, GuiFlags& f, CLI::Option* tick) {
                  "given too wins); not remembered");
 }
 
+// Exercises (docs/model.md §18): open one, and answer it as a click would (screenshots and tests).
+void add_exercise_flags(CLI::App& cli, GuiFlags& f) {
+    auto* exercise = cli.add_option("--exercise", f.exercise,
+                                    "Open the Exercise panel on exercise N of the scenario (1-based, file order)")
+                         ->check(CLI::Range(1, 32));
+    cli.add_option("--exercise-answer", f.exercise_answers,
+                   "Answer the exercise as the panel's buttons would: a predict's choice (node-b, nobody, 3, "
+                   "accepted, released, …) or its number from 1, a goal's values one per knob comma-separated "
+                   "(5,off), a find_fault's fault KIND:NODE:AT:LENGTH (pause:node-a:10:5) or as a JSON object as "
+                   "leasescope-cli exercise answer takes it, or show (Show me); repeatable, in order; with "
+                   "--screenshot the panel's state is printed")
+        ->needs(exercise)
+        ->allow_extra_args(false);
+}
+
 // What the window shows and what a headless run writes.
 void add_view_flags(CLI::App& cli, GuiFlags& f, std::string& size_text) {
     cli.add_option("--screenshot", f.screenshot, "Render one frame to this PNG file and exit");
@@ -140,6 +155,7 @@ std::optional<int> parse_flags(int argc, char** argv, GuiFlags& f) {
     add_lecture_flags(cli, f, cli.add_option("--tick", f.tick, "Put the playhead on this tick"));
     add_view_flags(cli, f, size_text);
     add_job_flags(cli, f);
+    add_exercise_flags(cli, f);
     add_compare_flags(cli, f);
     add_file_flags(cli, f);
     try {

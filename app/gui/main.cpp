@@ -70,6 +70,29 @@ bool apply_look(App& app, const GuiFlags& flags, PanelChoice& panels) {
     return true;
 }
 
+// --exercise N and each --exercise-answer, through the commands the panel's
+// buttons push. exit_bad_input, said on stderr, when the scenario has no
+// exercise N or an answer fits none of its choices.
+int open_exercise(App& app, const GuiFlags& f) {
+    const std::size_t count = app.exercise().count();
+    if (static_cast<std::size_t>(f.exercise) > count) {
+        std::fprintf(stderr, "leasescope: --exercise %d: %s has %zu exercise%s\n", f.exercise,
+                     app.scenario_path().c_str(), count, count == 1 ? "" : "s");
+        return io::exit_bad_input;
+    }
+    app.apply({command::ExerciseOpen{f.exercise - 1}});
+    for (const std::string& value : f.exercise_answers) {
+        std::string error;
+        const auto command = app.exercise_answer_command(value, error);
+        if (!command) {
+            std::fprintf(stderr, "leasescope: --exercise-answer: %s\n", error.c_str());
+            return io::exit_bad_input;
+        }
+        app.apply({*command});
+    }
+    return io::exit_ok;
+}
+
 // What the flags ask for before the first frame: the playhead, the tour,
 // playback, the exports, a live run, a search. Returns exit_bad_input when
 // the pair to compare cannot be opened (the app then stops before drawing),
@@ -88,6 +111,7 @@ int start(App& app, const GuiFlags& f) {
         app.apply({command::NarrateToggle{}});
         if (f.headless()) app.set_playing(false);
     }
+    if (f.exercise > 0 && open_exercise(app, f) != io::exit_ok) return io::exit_bad_input;
     if (f.tick >= 0) app.seek(f.tick);
     if (f.event >= 0) {
         const std::size_t count = app.trace_event_count();
@@ -101,7 +125,8 @@ int start(App& app, const GuiFlags& f) {
     // A pair without --tick opens where the runs part, the tick its words speak of.
     if (f.tick < 0 && f.event < 0 && app.compare() != nullptr) app.seek_to_divergence();
     // Opened plainly, the app plays the story once from tick 0 (Space pauses).
-    if (f.tick < 0 && f.event < 0 && !f.tour && !f.headless() && app.compare() == nullptr) app.set_playing(true);
+    if (f.tick < 0 && f.event < 0 && !f.tour && f.exercise == 0 && !f.headless() && app.compare() == nullptr)
+        app.set_playing(true);
     if (!f.svg_path.empty()) {
         if (app.compare() != nullptr)
             app.apply({command::ExportPairSvg{f.svg_path}});
@@ -183,6 +208,7 @@ int main(int argc, char** argv) {
                 if (exit_code == io::exit_ok) exit_code = live_code;
             }
             if (flags.find_counterexample) report_find(app);
+            if (flags.exercise > 0) report_exercise(app);
             if (app.compare() != nullptr) std::fputs(app.compare_report().c_str(), stdout);
         } else if (flags.bench_frames > 0) {
             run_frame_bench(app, *host, flags.bench_frames, spec.width, spec.height);

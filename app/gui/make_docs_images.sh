@@ -88,6 +88,16 @@ find_shot() {  # name lang
 }
 find_shot find-counterexample en
 find_shot find-counterexample-ko ko
+# The Exercise panel (model.md §18) on tests/gui/exercise-sample.json: a
+# prediction answered wrong (the hint, the tick in Explain's words), and a
+# find_fault try that meets the goal (its run on the timeline, the smallest fault).
+exercise_shot() {  # name lang exercise answer
+  run_app tests/gui/exercise-sample.json --exercise "$3" --exercise-answer "$4" \
+    --lang "$2" --size 1600x900 --screenshot "$out/$1.png" >/dev/null
+  shrink "$out/$1.png"
+}
+exercise_shot exercise-predict-ko ko 1 node-c
+exercise_shot exercise-find-fault en 3 pause:node-a:3:8
 # The Live panel needs a server: LEASESCOPE_REDIS_URL (test.sh sets one).
 if [ -n "${LEASESCOPE_REDIS_URL:-}" ]; then
   shot live-expiry-takeover expiry-takeover 12 en --live "$LEASESCOPE_REDIS_URL" --live-tick-ms 50

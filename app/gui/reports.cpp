@@ -1,6 +1,7 @@
 // The headless app's reports on a live run and a counterexample search (reports.hpp).
 #include "reports.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -67,6 +68,67 @@ void report_find(const App& app) {
         std::printf("find: no counterexample with up to %d added faults (%llu schedules checked)\n", s.max_faults,
                     static_cast<unsigned long long>(s.schedules));
     }
+    std::fflush(stdout);
+}
+
+}  // namespace leasescope::gui
+
+namespace leasescope::gui {
+
+namespace {
+
+// A goal's values or a find_fault's fault, as --exercise-answer writes them.
+std::string tried_text(const ExerciseStatus& s, const ExerciseTry& t) {
+    const sim::Exercise& ex = *s.exercise();
+    std::string out;
+    for (std::size_t k = 0; k < t.knobs.size() && k < ex.knobs.size(); ++k)
+        out += (k ? "," : "") + ex.knobs[k].values[static_cast<std::size_t>(t.knobs[k])];
+    if (t.fault) {
+        const auto& nodes = s.base->scenario.candidates;
+        const auto n = static_cast<std::size_t>(t.fault->node);
+        out = std::string(sim::to_string(t.fault->kind)) + ":" + (n < nodes.size() ? nodes[n].name : "store") + ":" +
+              std::to_string(t.fault->at);
+    }
+    return out;
+}
+
+}  // namespace
+
+void report_exercise(const App& app) {
+    const ExerciseStatus& s = app.exercise();
+    const sim::Exercise* ex = s.exercise();
+    const auto done = std::count(s.done.begin(), s.done.end(), true);
+    if (!ex) {
+        std::printf("exercise: none open (%s)\n", s.error.c_str());
+        return;
+    }
+    std::printf("exercise: %d of %zu (%s), playhead %lld, selected event %d\n", s.current + 1, s.count(),
+                sim::to_string(ex->kind), static_cast<long long>(app.playhead()), app.selected_event());
+    if (s.prediction && s.answer >= 0) {
+        const auto& p = *s.prediction;
+        std::printf("exercise: answered %s: %s (the model: %s)\n", p.choices[static_cast<std::size_t>(s.answer)].c_str(),
+                    s.answer == p.right ? "right" : "wrong", p.choices[static_cast<std::size_t>(p.right)].c_str());
+    } else if (s.prediction) {
+        std::printf("exercise: not answered; choices:");
+        for (const std::string& c : s.prediction->choices) std::printf(" %s", c.c_str());
+        std::printf("\n");
+    }
+    if (s.last) {
+        const ExerciseTry& t = *s.last;
+        std::printf("exercise: %s %s: %s; evidence %lld; divergence %lld; violations %lld -> %lld; on the timeline: %s\n",
+                    t.shown ? "shown" : "tried", tried_text(s, t).c_str(), t.met() ? "met" : "not met",
+                    t.attempt->result.evidence ? static_cast<long long>(*t.attempt->result.evidence) : -1LL,
+                    t.attempt->divergence ? static_cast<long long>(*t.attempt->divergence) : -1LL,
+                    static_cast<long long>(t.attempt->before.total()), static_cast<long long>(t.attempt->after.total()),
+                    s.showing_try ? "the try's run" : "the file's run");
+    }
+    if (!s.error.empty()) std::printf("exercise: refused: %s\n", s.error.c_str());
+    if (s.smallest)
+        std::printf("exercise: smallest fault %s at %lld\n", sim::to_string(s.smallest->kind),
+                    static_cast<long long>(s.smallest->at));
+    const bool hint = (s.wrong_before || (s.last && !s.last->met())) && !ex->hint.en.empty();
+    std::printf("exercise: hint %s; done %lld of %zu\n", hint ? "shown" : "not shown", static_cast<long long>(done),
+                s.count());
     std::fflush(stdout);
 }
 

@@ -12,5 +12,8 @@ class App;
 int report_live(const App& app);
 // Prints the counterexample found (its faults and what went wrong, in English) or that none was.
 void report_find(const App& app);
+// Prints the Exercise panel's state: the exercise, its answer or last try
+// and what the model says of it, and how many are done (--exercise-answer).
+void report_exercise(const App& app);
 
 }  // namespace leasescope::gui

@@ -2,7 +2,9 @@
 // window host as the desktop (app/gui). The page's script (shell.js) decodes
 // the link in the URL fragment, then starts this with arguments much like the
 // desktop app's: --preset NAME or --scenario PATH, --tick, --lang, --event,
-// --tour, or --link-error KEY --link-detail TEXT when the link was damaged.
+// --tour, --exercise, or --link-error KEY --link-detail TEXT when the link was
+// damaged. The done exercises of each scenario are kept in the browser's
+// localStorage (shell.js), read when a scenario with exercises opens.
 // The frame loop is the browser's (requestAnimationFrame); there are no
 // threads: Find failure runs a slice per frame, as on the desktop, and Live
 // says why it needs the desktop app.
@@ -22,6 +24,7 @@
 #include <filesystem>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -50,6 +53,10 @@ struct Shell {
     std::string reply;  // what the last exported call returned
     // The wheel ImGui was given, summed over every frame (ls_probe: the browser tests).
     double wheel_y = 0, wheel_x = 0;
+    // The scenario whose done exercises were read from localStorage, and the
+    // progress last written there (ExerciseStatus::progress_generation).
+    std::string progress_name;
+    std::uint64_t progress_generation = 0;
 };
 Shell* shell = nullptr;
 
@@ -70,6 +77,36 @@ void tell_page_lang(Lang lang) {
 
 void tell_page_error(const std::string& text) {
     EM_ASM({ window.lsShell&& window.lsShell.showError(UTF8ToString($0)); }, text.c_str());
+}
+
+// The done exercises as a bit mask (bit n-1: exercise n; exercises_max is 32).
+std::uint32_t done_mask(const ExerciseStatus& status) {
+    std::uint32_t mask = 0;
+    for (std::size_t i = 0; i < status.done.size() && i < 32; ++i)
+        if (status.done[i]) mask |= 1u << i;
+    return mask;
+}
+
+// A scenario with exercises just opened: its progress from localStorage; a
+// change of progress: written back there, under the scenario's name.
+void sync_progress(Shell& s) {
+    const ExerciseStatus& status = s.app->exercise();
+    if (!status.base) return;
+    const std::string& name = status.base->scenario.name;
+    if (name != s.progress_name) {
+        s.progress_name = name;
+        const auto mask = static_cast<std::uint32_t>(
+            EM_ASM_INT({ return window.lsShell ? window.lsShell.loadProgress(UTF8ToString($0)) : 0; }, name.c_str()));
+        std::set<int> done;
+        for (int n = 1; n <= 32; ++n)
+            if (mask & (1u << (n - 1))) done.insert(n);
+        s.app->set_exercise_progress(name, done);
+        s.progress_generation = status.progress_generation;
+    }
+    if (status.progress_generation == s.progress_generation) return;
+    s.progress_generation = status.progress_generation;
+    EM_ASM({ window.lsShell&& window.lsShell.saveProgress(UTF8ToString($0), $1 >>> 0); }, name.c_str(),
+           static_cast<int>(done_mask(status)));
 }
 
 void frame() {
@@ -93,6 +130,7 @@ void frame() {
     s.app->poll_jobs();
     HostFrame built = host_frame(*s.app, s.window, s.offscreen ? &*s.offscreen : nullptr, false);
     s.app->apply(built.commands);
+    sync_progress(s);
     if (s.app->lang() != s.shown_lang) {
         s.shown_lang = s.app->lang();
         tell_page_lang(s.shown_lang);
@@ -102,7 +140,7 @@ void frame() {
 
 struct Args {
     std::string preset, scenario, lang, link_error, link_detail;
-    long long tick = -1, event = -1, tour = 0;
+    long long tick = -1, event = -1, tour = 0, exercise = 0;
     bool given_tick = false;
 };
 
@@ -122,6 +160,8 @@ Args parse_args(int argc, char** argv) {
             a.event = std::atoll(value.c_str());
         else if (key == "--tour")
             a.tour = std::atoll(value.c_str());
+        else if (key == "--exercise")
+            a.exercise = std::atoll(value.c_str());
         else if (key == "--link-error")
             a.link_error = value;
         else if (key == "--link-detail")
@@ -153,6 +193,14 @@ void report_link_error(App& app, const std::string& key, std::string detail) {
 
 }  // namespace
 
+// The done exercises, numbered from 1 (ls_link_state).
+std::vector<int> done_list(const ExerciseStatus& status) {
+    std::vector<int> out;
+    for (std::size_t i = 0; i < status.done.size(); ++i)
+        if (status.done[i]) out.push_back(static_cast<int>(i) + 1);
+    return out;
+}
+
 extern "C" {
 
 // The view as a link records it (JSON): the scenario (and the preset's name
@@ -176,6 +224,8 @@ EMSCRIPTEN_KEEPALIVE const char* ls_link_state() {
                      {"lang", lang_code(app.lang())},
                      {"event", app.selected_event()},
                      {"tour", app.tour_step() + 1},
+                     {"exercise", app.exercise().open ? app.exercise().current + 1 : 0},
+                     {"exercises_done", done_list(app.exercise())},
                      {"frames", shell->frames}};
     shell->reply = j.dump();
     return shell->reply.c_str();
@@ -193,6 +243,17 @@ EMSCRIPTEN_KEEPALIVE const char* ls_lang() { return shell && shell->app ? lang_c
 // A file the page put into the memory file system (picked or dropped): opened before the next frame.
 EMSCRIPTEN_KEEPALIVE void ls_open_path(const char* path) {
     if (shell) shell->pending.push_back(command::OpenPath{path});
+}
+
+// An answer to the open exercise, as the panel's buttons give it (the browser
+// tests; App::exercise_answer_command): applied before the next frame.
+EMSCRIPTEN_KEEPALIVE void ls_exercise_answer(const char* value) {
+    if (!shell || !shell->app) return;
+    std::string error;
+    if (auto command = shell->app->exercise_answer_command(value, error))
+        shell->pending.push_back(std::move(*command));
+    else
+        shell->app->set_error(error);
 }
 
 // What the Save button and the Export menu do (the browser tests): "save",
@@ -342,8 +403,14 @@ int main(int argc, char** argv) {
     else
         shell->offscreen.reset();
 
+    sync_progress(*shell);
     if (from_link) {
         if (args.tour > 0) app.tour_goto(static_cast<int>(args.tour - 1));
+        // An exercise the scenario does not have: said above the app, which shows the scenario.
+        if (args.exercise > 0 && static_cast<std::size_t>(args.exercise) > app.exercise().count())
+            tell_page_error(app.strings().tr("web.link.bad_field", {{"detail", "exercise=" + std::to_string(args.exercise)}}));
+        else if (args.exercise > 0)
+            app.apply({command::ExerciseOpen{static_cast<int>(args.exercise - 1)}});
         if (args.event >= 0) app.apply({command::SelectEvent{args.event}});
         if (args.given_tick) app.seek(args.tick);
     } else if (args.link_error.empty() && args.preset.empty() && args.scenario.empty()) {

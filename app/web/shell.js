@@ -7,7 +7,10 @@
 //   s     the scenario JSON, deflate-raw compressed (the browser's own
 //         CompressionStream), then URL-safe base64 without padding
 //   tick  the playhead; lang en|ko; ev the selected event's index in the
-//         trace; tour the open tour step (1-based)
+//         trace; tour the open tour step (1-based); exercise the exercise
+//         open in the Exercise panel (1-based, docs/model.md §18)
+// The done exercises of each scenario stay in localStorage, under
+// "leasescope.exercises.<scenario name>" as a list of their numbers.
 // The fragment never reaches a server. Links longer than LINK_MAX characters
 // are not made (the app says to share the file instead).
 "use strict";
@@ -98,7 +101,7 @@ const lsShell = (() => {
       if (lang !== "en" && lang !== "ko") return fail("web.link.bad_field", "lang=" + lang);
       args.push("--lang", lang);
     }
-    for (const [key, flag, re] of [["tick", "--tick", /^\d{1,9}$/], ["ev", "--event", /^\d{1,9}$/], ["tour", "--tour", /^\d{1,3}$/]]) {
+    for (const [key, flag, re] of [["tick", "--tick", /^\d{1,9}$/], ["ev", "--event", /^\d{1,9}$/], ["tour", "--tour", /^\d{1,3}$/], ["exercise", "--exercise", /^[1-9]\d?$/]]) {
       const v = p.get(key);
       if (v === null) continue;
       if (!re.test(v)) return fail("web.link.bad_field", key + "=" + v);
@@ -135,6 +138,7 @@ const lsShell = (() => {
     p.set("lang", state.lang);
     if (state.event >= 0) p.set("ev", state.event);
     if (state.tour > 0) p.set("tour", state.tour);
+    if (state.exercise > 0) p.set("exercise", state.exercise);
     const url = location.href.replace(/#.*$/, "") + "#" + p.toString();
     if (url.length > LINK_MAX) {
       setStatus(tr("web.link_too_long", { size: url.length, limit: LINK_MAX }));
@@ -194,6 +198,22 @@ const lsShell = (() => {
     a.remove();
     setTimeout(() => URL.revokeObjectURL(a.href), 10000);
     try { FS.unlink(path); } catch (e) { /* gone */ }
+  }
+
+  // The done exercises of a scenario (app/web/main.cpp's sync_progress): a
+  // bit mask for the app (bit n-1: exercise n), a list of numbers in storage.
+  const PROGRESS_PREFIX = "leasescope.exercises.";
+  function loadProgress(name) {
+    let list = [];
+    try { list = JSON.parse(localStorage.getItem(PROGRESS_PREFIX + name) || "[]"); } catch (e) { list = []; }
+    let mask = 0;
+    for (const n of Array.isArray(list) ? list : []) if (Number.isInteger(n) && n >= 1 && n <= 32) mask |= 1 << (n - 1);
+    return mask;
+  }
+  function saveProgress(name, mask) {
+    const list = [];
+    for (let n = 1; n <= 32; ++n) if (mask & (1 << (n - 1))) list.push(n);
+    try { localStorage.setItem(PROGRESS_PREFIX + name, JSON.stringify(list)); } catch (e) { /* storage refused: kept for this visit */ }
   }
 
   // Settings (language, speed, panel places) live in IndexedDB under /settings.
@@ -290,6 +310,8 @@ const lsShell = (() => {
       relabel();
     },
     pickFile: () => $("file-input").click(),
+    loadProgress,
+    saveProgress,
     download,
     copyLink,
     lastLink: () => lastLink,

@@ -2,7 +2,8 @@
 // SwiftShader): presets render in English and Korean with the timeline's
 // colours, links open at their tick, language, event and tour step, a link
 // copied from the app opens the same view in a new browser, bad links show
-// a message in the page, and the load time is reported.
+// a message in the page, an exercise opens from a link and its progress
+// stays in localStorage, and the load time is reported.
 // Usage: node browser_test.mjs URL OUT_DIR   (URL: where build/web/ is served)
 import { readFileSync, writeFileSync, mkdirSync } from "node:fs";
 import { deflateRawSync } from "node:zlib";
@@ -101,6 +102,31 @@ try {
     const t = await open(browser, "#preset=expiry-takeover&tour=3&lang=en", "link-tour");
     check(t.state.tour === 3, `tour=3: tour step ${t.state.tour}`);
     await t.page.close();
+  }
+
+  // An exercise from a link (model.md §18.1 rule 2): the panel on it, the
+  // playhead before the predicted tick; answered as the panel's buttons
+  // would, the progress is kept in localStorage under the scenario's name and
+  // comes back with the next link to it; a number it does not have is said.
+  {
+    const sample = deflateRawSync(readFileSync(join(root, "tests/gui/exercise-sample.json"))).toString("base64url");
+    const r = await open(browser, `#s=${sample}&exercise=1&lang=en`, "link-exercise");
+    check(r.state.exercise === 1 && r.state.tick === 5 && r.error === "",
+      `exercise=1: exercise ${r.state.exercise}, playhead ${r.state.tick} (${r.error})`);
+    await r.page.eval("Module.ccall('ls_exercise_answer', null, ['string'], ['node-b'])");
+    await r.page.frames(3);
+    const stored = await r.page.eval("localStorage.getItem('leasescope.exercises.exercise-sample')");
+    const answered = JSON.parse(await r.page.eval("Module.UTF8ToString(Module._ls_link_state())"));
+    check(stored === "[1]" && JSON.stringify(answered.exercises_done) === "[1]" && answered.tick === 6,
+      `the right answer: done ${JSON.stringify(answered.exercises_done)}, stored ${stored}, playhead ${answered.tick}`);
+    await r.page.close();
+    const again = await open(browser, `#s=${sample}&exercise=2&lang=ko`, "link-exercise-restored");
+    check(again.state.exercise === 2 && JSON.stringify(again.state.exercises_done) === "[1]",
+      `a new link to it: exercise ${again.state.exercise}, done ${JSON.stringify(again.state.exercises_done)}`);
+    await again.page.close();
+    const bad = await open(browser, `#s=${sample}&exercise=9&lang=en`, "link-exercise-bad");
+    check(/cannot be read: exercise=9/.test(bad.error) && bad.state.exercise === 0, `exercise=9 of 3: "${bad.error}"`);
+    await bad.page.close();
   }
 
   // "Copy link" on gc-pause-no-fencing at tick 15 in Korean, opened in a new browser: the same view, pixel for pixel.

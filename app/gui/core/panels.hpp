@@ -28,15 +28,16 @@ enum class Panel : std::uint8_t {
     live,
     find,
     code,
+    exercise,
 };
-inline constexpr std::size_t panel_count = 13;
+inline constexpr std::size_t panel_count = 14;
 
 struct PanelInfo {
     Panel panel;
     std::string_view name;  // the layout key, the ImGui window's identity, what --panels and tour.json's "focus" say
     // --panels may close it. The top bar (controls) and the transport always
-    // stay: without them nothing can be changed on screen; the tour, live and
-    // find panels open on their own.
+    // stay: without them nothing can be changed on screen; the tour, live,
+    // find and exercise panels open on their own.
     bool choosable;
 };
 
@@ -55,6 +56,7 @@ inline constexpr std::array<PanelInfo, panel_count> panel_table{{
     {Panel::live, "live", false},
     {Panel::find, "find", false},
     {Panel::code, "code", true},
+    {Panel::exercise, "exercise", false},
 }};
 
 constexpr std::size_t panel_index(Panel p) { return static_cast<std::size_t>(p); }

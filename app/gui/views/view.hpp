@@ -15,6 +15,7 @@
 #include "../core/palette.hpp"
 #include "../core/strings.hpp"
 #include "../core/tour.hpp"
+#include "../state/exercise_state.hpp"
 #include "layout_probe.hpp"
 #include "leasescope/sim/simulation.hpp"
 
@@ -82,8 +83,13 @@ struct FrameContext {
     bool compact = false;            // the compact layout (state/screen.hpp)
     Panel tab = Panel::explain;      // in the compact layout, the panel shown under the timeline
     PanelChoice panels;              // which panels --panels leaves open
-    // The Live, Find or Code panel covers the bottom row (events and explanation).
-    bool bottom_taken() const { return live.open || find.open || code_open; }
+    const ExerciseStatus& exercise;  // the open scenario's exercises (state/exercise_state.hpp)
+    // The Live, Find, Code or Exercise panel covers the bottom row (events and explanation).
+    bool bottom_taken() const { return live.open || find.open || code_open || exercise.open; }
+    // A prediction waits for its answer: the timeline hides what comes after
+    // the playhead instead of veiling it (model.md §18.2: the student sees
+    // the tick only once they have chosen).
+    bool future_hidden() const { return exercise.open && exercise.prediction && exercise.answer < 0; }
 
     Lang lang() const { return strings.lang(); }
     const char* tr(const char* key) const { return strings.c(key); }

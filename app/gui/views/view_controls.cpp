@@ -97,6 +97,11 @@ private:
         flow(button_w(ctx.tr("ctl.find")), ImGui::GetStyle().ItemSpacing.x);
         if (toggle_button(ctx.tr("ctl.find"), ctx.find.open)) out.push_back(command::FindToggle{});
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", ctx.tr("tip.find"));
+        if (ctx.exercise.base) {  // only a file with exercises has the button
+            flow(button_w(ctx.tr("exercise.panel_title")), ImGui::GetStyle().ItemSpacing.x);
+            if (toggle_button(ctx.tr("exercise.panel_title"), ctx.exercise.open)) out.push_back(command::ExerciseToggle{});
+            if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", ctx.tr("exercise.ui.tip"));
+        }
         flow(button_w(ctx.tr("ctl.code")), ImGui::GetStyle().ItemSpacing.x);
         if (toggle_button(ctx.tr("ctl.code"), ctx.code_open)) out.push_back(command::CodeToggle{});
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", ctx.tr("tip.code"));
@@ -154,7 +159,9 @@ private:
                                         : ctx.scenario.summary.en;
         if (lesson.empty()) return;
         const bool edited = !ctx.edited_from.empty();
-        const std::string summary = edited ? std::string(ctx.tr("lesson.edited_note")) + " " + lesson : lesson;
+        std::string summary = edited ? std::string(ctx.tr("lesson.edited_note")) + " " + lesson : lesson;
+        // The lesson tells the story: not before a prediction about it is answered.
+        if (ctx.future_hidden()) summary = ctx.tr("exercise.ui.lesson_hidden");
         ImDrawList* dl = ImGui::GetWindowDrawList();
         const char* tag = ctx.tr(edited ? "lesson.tag_edited" : "lesson.tag");
         const ImVec2 tag_size = ImGui::CalcTextSize(tag);

@@ -17,6 +17,7 @@ std::unique_ptr<View> make_tour_view();
 std::unique_ptr<View> make_live_view();
 std::unique_ptr<View> make_find_view();
 std::unique_ptr<View> make_code_view();
+std::unique_ptr<View> make_exercise_view();
 
 std::vector<std::unique_ptr<View>> make_views() {
     std::vector<std::unique_ptr<View>> views;
@@ -33,6 +34,7 @@ std::vector<std::unique_ptr<View>> make_views() {
     views.push_back(make_live_view());
     views.push_back(make_find_view());
     views.push_back(make_code_view());
+    views.push_back(make_exercise_view());
     return views;
 }
 

@@ -215,7 +215,7 @@ private:
         };
         part(clip_a, ImVec2(clip_b.x, veil_y), IM_COL32_WHITE);
         part(ImVec2(clip_a.x, veil_y), ImVec2(veil_x, clip_b.y), IM_COL32_WHITE);
-        part(ImVec2(veil_x, veil_y), clip_b, IM_COL32(255, 255, 255, 165));
+        if (!ctx.future_hidden()) part(ImVec2(veil_x, veil_y), clip_b, IM_COL32(255, 255, 255, 165));
         veiled = true;
         return sdl;
     }
@@ -243,16 +243,18 @@ private:
         paint_frame(ctx, FramePaint{ctx.lanes, f, &ctx.snap}, sdl, dl);
         // The future is veiled: everything shown in the panels is the playhead's tick.
         const float ph_x = static_cast<float>(f.axis.x_of(static_cast<double>(ctx.playhead) + 1.0));
+        // Hidden rather than veiled while a prediction waits: the panel's own background, opaque.
+        const ImU32 veil = ctx.future_hidden() ? ImGui::GetColorU32(ImGuiCol_WindowBg) : IM_COL32(255, 255, 255, 90);
         if (ph_x < f.plot_x + f.plot_w && !veiled)
             dl->AddRectFilled(ImVec2(std::max(ph_x, f.plot_x), f.lanes_y),
-                              ImVec2(f.plot_x + f.plot_w, f.lanes_y + f.lanes_h), IM_COL32(255, 255, 255, 90));
+                              ImVec2(f.plot_x + f.plot_w, f.lanes_y + f.lanes_h), veil);
         for (const FrameClockLane& c : f.clocks)  // the clocks' future is veiled too
             if (ph_x < f.plot_x + f.plot_w && !veiled)
                 dl->AddRectFilled(ImVec2(std::max(ph_x, f.plot_x), c.box.y0), ImVec2(f.plot_x + f.plot_w, c.box.y1),
-                                  IM_COL32(255, 255, 255, 90));
+                                  veil);
         if (ph_x < f.plot_x + f.plot_w && !veiled && f.messages_box.h() > 0)  // and the messages' future
             dl->AddRectFilled(ImVec2(std::max(ph_x, f.plot_x), f.messages_box.y0),
-                              ImVec2(f.plot_x + f.plot_w, f.messages_box.y1), IM_COL32(255, 255, 255, 90));
+                              ImVec2(f.plot_x + f.plot_w, f.messages_box.y1), veil);
         pop();
         draw_playhead(ctx, dl, f, view.y, f.lanes_y + std::min(f.lanes_h, f.content_h - f.scroll_y), view.ruler_h);
         pop();

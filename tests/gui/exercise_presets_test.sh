@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Every exercise of every preset in the Exercise panel (model.md §18): opened,
+# then answered as its buttons would (a prediction with its first choice, a
+# goal or find_fault with Show me), at 1024x768 in English and Korean, with
+# the layout check's report (app/gui/core/layout_check.hpp): no problem in
+# any of them, and Show me always meets the goal.
+# Usage: exercise_presets_test.sh APP SCENARIOS_DIR
+set -uo pipefail
+app=$1 dir=$2
+source "$(dirname "$0")/gui_lib.sh"
+gui_setup
+failed=0 runs=0
+for file in "$dir"/*.json; do
+  name=$(basename "$file" .json)
+  for n in $(seq 1 32); do
+    rc=0
+    gui_app "$app" "$file" --exercise "$n" --layout-report "$out/open.txt" >"$out/open.out" || rc=$?
+    [ "$rc" -eq 2 ] && break  # no exercise n: the file has n-1
+    [ "$rc" -eq 0 ] || { cat "$out/stderr" >&2; echo "FAIL: $name exercise $n: exit $rc" >&2; failed=$((failed + 1)); continue; }
+    choice=$(sed -n 's/^exercise: not answered; choices: \([^ ]*\).*/\1/p' "$out/open.out")
+    answer=${choice:-show}
+    for lang in en ko; do
+      runs=$((runs + 1))
+      report="$out/$name-$n-$lang.txt"
+      gui_app_ok "$name $n $lang" "$app" "$file" --exercise "$n" --exercise-answer "$answer" --lang "$lang" \
+        --size 1024x768 --layout-report "$report" >"$out/answer.out"
+      if grep -q '^problem:' "$report"; then
+        echo "FAIL: $name exercise $n ($answer) in $lang at 1024x768:" >&2
+        grep '^problem:' "$report" >&2
+        failed=$((failed + 1))
+      fi
+      if [ "$answer" = show ] && ! grep -q '^exercise: shown .*: met;' "$out/answer.out"; then
+        echo "FAIL: $name exercise $n: Show me does not meet the goal" >&2
+        cat "$out/answer.out" >&2
+        failed=$((failed + 1))
+      fi
+    done
+  done
+done
+[ "$runs" -gt 0 ] || gui_fail "no preset has an exercise"
+[ "$failed" -eq 0 ] || gui_fail "$failed of $runs answered exercises have problems"
+echo "ok: $runs answered exercises"
