@@ -173,12 +173,14 @@ void add_exercise_options(CLI::App* cmd, ExerciseOptions& o) {
 
 void add_exercise_command(CLI::App& app, int& exit_code) {
     auto o = std::make_shared<ExerciseOptions>();
-    auto* cmd = app.add_subcommand("exercise", "Check, list, show and answer a scenario file's exercises "
-                                               "(docs/exercises.md)");
+    auto* cmd = app.add_subcommand("exercise",
+                                   "Check, list, show and answer a scenario file's exercises "
+                                   "(docs/exercises.md)");
     cmd->require_subcommand(1);
     auto* check = cmd->add_subcommand(
-        "check", "Check every exercise (model.md §18.6): one line per exercise; exit 0 all sound, 2 any problem "
-                 "(each on stderr with its file and JSON path)");
+        "check",
+        "Check every exercise (model.md §18.6): one line per exercise; exit 0 all sound, 2 any problem "
+        "(each on stderr with its file and JSON path)");
     check->add_option("FILE", o->paths, "Scenario files")->required();
     check->add_flag("--answers", o->answers,
                     "Also print the right choice, the nearest values that meet the goal, or the smallest fault");
@@ -193,7 +195,9 @@ void add_exercise_command(CLI::App& app, int& exit_code) {
     auto* show = cmd->add_subcommand(
         "show", "Show exercise N: the prompt, then the choices, the knobs with their values, or the fault budget");
     show->add_option("FILE", o->path, "Scenario file")->required();
-    show->add_option("N", o->number, "Exercise number (from 1)")->required()->check(integer_in(1, limits::exercises_max));
+    show->add_option("N", o->number, "Exercise number (from 1)")
+        ->required()
+        ->check(integer_in(1, limits::exercises_max));
     add_exercise_options(show, *o);
     show->callback([o, &exit_code] { exit_code = cmd_show_or_answer(*o, false); });
 
@@ -203,7 +207,9 @@ void add_exercise_command(CLI::App& app, int& exit_code) {
         "predict, a choice or its number; goal, one JSON value per knob in order; find_fault, one fault as a "
         "scenario fault object, e.g. '{\"kind\":\"pause\",\"node\":\"node-a\",\"at\":3,\"ticks\":8}'");
     answer->add_option("FILE", o->path, "Scenario file")->required();
-    answer->add_option("N", o->number, "Exercise number (from 1)")->required()->check(integer_in(1, limits::exercises_max));
+    answer->add_option("N", o->number, "Exercise number (from 1)")
+        ->required()
+        ->check(integer_in(1, limits::exercises_max));
     answer->add_option("ANSWER", o->answer, "The answer")->required();
     add_exercise_options(answer, *o);
     answer->callback([o, &exit_code] { exit_code = cmd_show_or_answer(*o, true); });

@@ -8,6 +8,8 @@
 
 #include "common.hpp"
 #include "leasescope/sim/exercise.hpp"
+#include "leasescope/sim/limits.hpp"
+#include "leasescope/sim/utf8.hpp"
 #include "leasescope/words/exercise_words.hpp"
 
 namespace leasescope::cli {
@@ -15,6 +17,23 @@ namespace {
 
 void print_lines(const std::vector<std::string>& lines) {
     for (const std::string& line : lines) fmt::print("{}\n", line);
+}
+
+// An answer quoted in an error, cut to limits::quoted_bytes_max.
+std::string quoted(const std::string& text) {
+    const auto max = static_cast<std::size_t>(limits::quoted_bytes_max);
+    return text.size() <= max ? text : sim::clip_utf8(text, max) + "…";
+}
+
+// Every ANSWER is at most json_string_bytes_max bytes, checked before it is parsed.
+bool answers_in_limits(const std::vector<std::string>& answer) {
+    for (std::size_t n = 0; n < answer.size(); ++n) {
+        if (answer[n].size() <= static_cast<std::size_t>(limits::json_string_bytes_max)) continue;
+        fmt::print(stderr, "error: ANSWER {}: longer than {} bytes (json_string_bytes_max)\n", n + 1,
+                   limits::json_string_bytes_max);
+        return false;
+    }
+    return true;
 }
 
 // A value as `--set` reads one: JSON when it parses, else a plain string.
@@ -33,8 +52,8 @@ void show_predict(const sim::ExerciseBase& base, std::size_t k, const sim::Predi
     fmt::print("{}\n{}\n", s.tr("exercise.stops_before", {{"at", std::to_string(base.scenario.exercises[k].at)}}),
                s.tr("exercise.choices"));
     for (std::size_t c = 0; c < p.choices.size(); ++c) {
-        fmt::print("{}\n", s.tr("exercise.choice_line", {{"number", std::to_string(c + 1)},
-                                                         {"choice", words::choice_words(p.choices[c], s)}}));
+        fmt::print("{}\n", s.tr("exercise.choice_line",
+                                {{"number", std::to_string(c + 1)}, {"choice", words::choice_words(p.choices[c], s)}}));
     }
 }
 
@@ -59,11 +78,11 @@ int show_budget(const sim::ExerciseBase& base, std::size_t k, const words::Strin
         return exit_bad_input;
     }
     const sim::FaultBudget& b = budget.value();
-    fmt::print("{}\n", s.tr("exercise.fault_budget", {{"kinds", words::fault_kinds_words(b, s)},
-                                                      {"at_max", std::to_string(b.at_max)},
-                                                      {"ticks_max", std::to_string(b.ticks_max)},
-                                                      {"ticks_word", s.tr(b.ticks_max == 1 ? "explore.tick"
-                                                                                           : "explore.ticks")}}));
+    fmt::print("{}\n", s.tr("exercise.fault_budget",
+                            {{"kinds", words::fault_kinds_words(b, s)},
+                             {"at_max", std::to_string(b.at_max)},
+                             {"ticks_max", std::to_string(b.ticks_max)},
+                             {"ticks_word", s.tr(b.ticks_max == 1 ? "explore.tick" : "explore.ticks")}}));
     return exit_ok;
 }
 
@@ -113,7 +132,7 @@ std::optional<std::vector<std::int32_t>> knob_indices(const sim::Exercise& ex, c
         std::size_t v = 0;
         while (v < values.size() && answer_value(values[v]) != given) ++v;
         if (v == values.size()) {
-            fmt::print(stderr, "error: ANSWER {}: {} is not among the values of {}: {}\n", n + 1, answer[n],
+            fmt::print(stderr, "error: ANSWER {}: {} is not among the values of {}: {}\n", n + 1, quoted(answer[n]),
                        ex.knobs[n].set, fmt::join(values, ", "));
             return std::nullopt;
         }
@@ -149,8 +168,9 @@ int answer_goal(const sim::ExerciseBase& base, std::size_t k, const std::vector<
 std::optional<sim::Fault> parse_answer_fault(const sim::ExerciseBase& base, const std::string& text) {
     const nlohmann::ordered_json fault = nlohmann::ordered_json::parse(text, nullptr, false);
     if (fault.is_discarded() || !fault.is_object()) {
-        fmt::print(stderr, "error: ANSWER: expected one fault as a JSON object, e.g. "
-                           "'{{\"kind\":\"pause\",\"node\":\"node-a\",\"at\":3,\"ticks\":8}}'\n");
+        fmt::print(stderr,
+                   "error: ANSWER: expected one fault as a JSON object, e.g. "
+                   "'{{\"kind\":\"pause\",\"node\":\"node-a\",\"at\":3,\"ticks\":8}}'\n");
         return std::nullopt;
     }
     nlohmann::ordered_json file = nlohmann::ordered_json::parse(base.text, nullptr, false, true);
@@ -181,8 +201,7 @@ int answer_fault(const sim::ExerciseBase& base, std::size_t k, const std::vector
         fmt::print(stderr, "error: {}: {}\n", base.file, attempt.error());
         return exit_bad_input;
     }
-    fmt::print("{}\n",
-               s.tr("exercise.your_fault", {{"fault", words::added_fault_words(base.scenario, *fault, s)}}));
+    fmt::print("{}\n", s.tr("exercise.your_fault", {{"fault", words::added_fault_words(base.scenario, *fault, s)}}));
     const int code = report_attempt(base, k, attempt.value(), s);
     // After a met try the smallest fault is shown (model.md §18.4 rule 3).
     if (code == exit_ok) fmt::print("{}\n", words::smallest_fault_words(base, sim::smallest_fault(base, k), s));
@@ -194,8 +213,8 @@ int answer_fault(const sim::ExerciseBase& base, std::size_t k, const std::vector
 int exercise_show(const sim::ExerciseBase& base, std::size_t k, const words::Strings& s) {
     const sim::Exercise& ex = base.scenario.exercises[k];
     fmt::print("{} — {}\n{}\n",
-               s.tr("exercise.number", {{"number", std::to_string(k + 1)},
-                                        {"count", std::to_string(base.scenario.exercises.size())}}),
+               s.tr("exercise.number",
+                    {{"number", std::to_string(k + 1)}, {"count", std::to_string(base.scenario.exercises.size())}}),
                words::exercise_kind_words(ex.kind, s), words::exercise_text(ex.prompt, s));
     if (ex.kind == sim::ExerciseKind::predict) {
         auto p = sim::predict(base, k);
@@ -216,6 +235,7 @@ int exercise_show(const sim::ExerciseBase& base, std::size_t k, const words::Str
 
 int exercise_answer(const sim::ExerciseBase& base, std::size_t k, const std::vector<std::string>& answer,
                     const words::Strings& s) {
+    if (!answers_in_limits(answer)) return exit_bad_input;
     switch (base.scenario.exercises[k].kind) {
         case sim::ExerciseKind::predict: return answer_predict(base, k, answer, s);
         case sim::ExerciseKind::goal: return answer_goal(base, k, answer, s);

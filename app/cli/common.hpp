@@ -85,7 +85,9 @@ void add_explore_command(CLI::App& app, int& exit_code);  // cmd_explore.cpp
 void add_bench_commands(CLI::App& app, int& exit_code);   // cmd_bench.cpp: bench, generate
 void add_explain_command(CLI::App& app, int& exit_code);  // cmd_explain.cpp (needs leasescope::words)
 void add_schema_command(CLI::App& app, int& exit_code);   // cmd_schema.cpp
-void add_exercise_command(CLI::App& app, int& exit_code);  // cmd_exercise.cpp: check, list, show, answer
+
+// cmd_exercise.cpp: exercise check, list, show, answer.
+void add_exercise_command(CLI::App& app, int& exit_code);
 // Every problem of a file's exercises (model.md §18.6), "FILE: /exercises/K/…:
 // WHAT", for `validate`; the exercises of the file as written (no --set).
 std::vector<std::string> exercise_problems(const std::string& path);

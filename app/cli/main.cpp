@@ -481,7 +481,9 @@ void add_file_commands(CLI::App& app, int& exit_code) {
     diff->add_flag("--ignore-tokens", args->ignore_tokens, "Do not compare token values (live versus simulated runs)");
     diff->callback([args, &exit_code] { exit_code = cmd_diff(args->diff_a, args->diff_b, args->ignore_tokens); });
 
-    auto* validate = app.add_subcommand("validate", "Check scenario files and their exercises (as written, without --set: docs/exercises.md) and report every error clearly");
+    auto* validate = app.add_subcommand("validate",
+                                        "Check scenario files and their exercises (as written, without --set: "
+                                        "docs/exercises.md) and report every error clearly");
     validate->add_option("SCENARIO", args->validate_paths, "Scenario files")->required();
     validate->add_option("--set", args->validate_sets, "Override a value before validating: PATH=VALUE")
         ->allow_extra_args(false);

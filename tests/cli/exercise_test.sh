@@ -68,7 +68,7 @@ expect_out "=> 34 — at tick 4 node-b acquires with fencing 34." "the right fen
 expect_out "=> accepted — at tick 2 the resource accepts node-a's write with fencing 33." "#3"
 expect_out "=> released — at tick 3 node-a's release deletes its record." "#4"
 expect_out "The nearest values that meet the goal: candidates/0/action = 6." "#5: the nearest combination"
-expect_out "The smallest fault that does it: pause node-a for" "#6: the smallest fault"
+expect_out "The smallest fault that meets the goal: pause node-a for" "#6: the smallest fault"
 cli exercise check "$GOOD" --answers --lang ko
 expect_rc 0 "--answers --lang ko"
 expect_out "ok   $GOOD #1 predict: 4틱에 누가 획득할까요?" "the Korean prompt"
@@ -77,19 +77,25 @@ cli validate "$GOOD"
 expect_rc 0 "validate: a sound file"
 
 # ---- check and validate: broken files -----------------------------------------
-check_broken() {  # file json-path what
+check_broken() {  # file json-path message what
   cli exercise check "$DATA/$1"
-  expect_rc 2 "exercise check: $3"
-  expect_err "$DATA/$1: $2" "exercise check names the file and $2 ($3)"
+  expect_rc 2 "exercise check: $4"
+  expect_err "$DATA/$1: $2" "exercise check names the file and $2 ($4)"
+  expect_err "$3" "exercise check says what is wrong ($4)"
   cli validate "$DATA/$1"
-  expect_rc 2 "validate: $3"
-  expect_err "$DATA/$1: $2" "validate names the file and $2 ($3)"
+  expect_rc 2 "validate: $4"
+  expect_err "$DATA/$1: $2" "validate names the file and $2 ($4)"
+  expect_err "$3" "validate says what is wrong ($4)"
 }
-check_broken unreachable.json "/exercises/0" "a goal unreachable within its ranges"
-check_broken knob-path.json "/exercises/0/knobs/0/set" "a knob path that does not exist"
-check_broken choices-repeated.json "/exercises/0/choices" "repeated choices"
-check_broken choices-two-right.json "/exercises/0/choices" "two right choices"
-check_broken prompt-no-ko.json "/exercises/0/prompt" "a prompt missing ko"
+check_broken unreachable.json "/exercises/0/goal" "cannot be reached" "a goal unreachable within its ranges"
+check_broken knob-path.json "/exercises/0/knobs/0/set" "cannot apply this path" "a knob path that does not exist"
+check_broken choices-repeated.json "/exercises/0/choices/2" "repeats" "repeated choices"
+check_broken choices-two-right.json "/exercises/0/choices/2" "repeats" "two right choices"
+check_broken prompt-no-ko.json "/exercises/0/prompt/ko" "Korean" "a prompt missing ko"
+cli validate --format json "$DATA/unreachable.json"
+expect_rc 2 "validate --format json: an exercise's problem"
+expect_out '"ok": false' "validate --format json: not ok"
+expect_out '/exercises/0/goal' "validate --format json lists the exercise's problem"
 # Several files: every one is checked, any problem is exit 2.
 cli exercise check "$GOOD" "$DATA/unreachable.json"
 expect_rc 2 "a good file and a broken one"
@@ -138,7 +144,7 @@ expect_rc 1 "not released"
 cli exercise answer "$GOOD" 5 6
 expect_rc 0 "a goal met"
 expect_out "Goal met: more nodes act at once than the lock allows (an overlap)." "met"
-expect_out "It shows at tick 5:" "the evidence event and its tick"
+expect_out "Shown at tick 5:" "the evidence event and its tick"
 expect_out "overlap 0 → 1" "the violation counts before and after"
 cli exercise answer "$GOOD" 5 4
 expect_rc 1 "a goal not met"
@@ -152,7 +158,7 @@ cli exercise answer "$GOOD" 6 '{"kind":"pause","node":"node-a","at":1,"ticks":4}
 expect_rc 0 "a fault that breaks it"
 expect_out "The fault you added: pause node-a for 4 ticks at tick 1." "the fault in the explorer's words"
 expect_out "The run first changes at tick 1:" "the first tick the run changed"
-expect_out "The smallest fault that does it:" "the smallest fault after a met try"
+expect_out "The smallest fault that meets the goal:" "the smallest fault after a met try"
 cli exercise answer "$GOOD" 6 '{"kind":"pause","node":"node-b","at":20,"ticks":1}'
 expect_rc 1 "a fault that does not"
 cli exercise answer "$GOOD" 6 '{"kind":"pause","node":"node-a","at":1,"ticks":60}'
@@ -162,6 +168,21 @@ expect_rc 2 "a fault on no candidate"
 expect_err "ANSWER/node" "names the answer's key"
 cli exercise answer "$GOOD" 6 'pause'
 expect_rc 2 "not a fault object"
+
+# ---- hostile inputs ---------------------------------------------------------------
+cli exercise answer "$GOOD" 5 "$(head -c 20000 /dev/zero | tr '\0' '7')"
+expect_rc 2 "a 20 kB answer"
+expect_err "json_string_bytes_max" "a long answer names the limit"
+cli exercise answer "$GOOD" 6 "{\"a\":$(printf '[%.0s' $(seq 3000))$(printf ']%.0s' $(seq 3000))}"
+expect_rc 2 "a fault nested 3,000 deep"
+expect_err "json_depth_max" "deep nesting names the limit"
+cli exercise check /dev/zero
+expect_rc 2 "exercise check /dev/zero"
+expect_err "scenario_bytes_max" "/dev/zero: the size limit"
+current="leasescope-cli exercise check $GOOD > /dev/full"
+"$CLI" exercise check "$GOOD" >/dev/full 2>"$WORK/err"
+rc=$?
+expect_rc 4 "exercise check into /dev/full"
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -4,8 +4,9 @@
 //   - the feedback for every choice of a predict, right and wrong, renders
 //     whole (no key, field or particle left unfilled), names the tick asked
 //     and the node of the deciding event, and says right only for the right one;
-//   - solve_knobs' combination, tried, is met, and its lines name the tick of
-//     the evidence event and of the first change;
+//   - solve_knobs' combination, tried, is met, and its lines (and those of a
+//     try of the file's own values) name the tick of the evidence event and of
+//     the first change;
 //   - smallest_fault's fault, tried, is met, and its words name its tick and node.
 // And every condition, choice label and fault kind renders in both languages.
 #include <gtest/gtest.h>
@@ -77,13 +78,15 @@ void check_predict(const sim::ExerciseBase& base, std::size_t k, const std::stri
     }
 }
 
-void check_attempt_lines(const sim::ExerciseBase& base, std::size_t k, const sim::Attempt& a, const std::string& where) {
+void check_attempt_lines(const sim::ExerciseBase& base, std::size_t k, const sim::Attempt& a,
+                         const std::string& where) {
     for (const Lang lang : {Lang::en, Lang::ko}) {
         const Strings s = in(lang);
         const std::vector<std::string> lines = attempt_lines(base, k, a, s);
         ASSERT_EQ(lines.size(), 4u) << where;
         for (const std::string& line : lines) expect_whole(line, where);
-        EXPECT_EQ(lines[0], s.tr("exercise.goal_met", {{"condition", condition_words(base.scenario.exercises[k].goal, s)}}))
+        const char* verdict = a.result.met ? "exercise.goal_met" : "exercise.goal_not_met";
+        EXPECT_EQ(lines[0], s.tr(verdict, {{"condition", condition_words(base.scenario.exercises[k].goal, s)}}))
             << where;
         if (a.result.evidence) {
             const Tick tick = a.trace.events.at(*a.result.evidence).tick;
@@ -103,6 +106,10 @@ void check_goal(const sim::ExerciseBase& base, std::size_t k, const std::string&
     ASSERT_TRUE(a.ok()) << where << ": " << a.error();
     ASSERT_TRUE(a.value().result.met) << where;
     check_attempt_lines(base, k, a.value(), where);
+    // The file's own values (or the nearest): a try that may well not meet the goal.
+    auto own = sim::try_knobs(base, k, sim::written_knobs(base, k));
+    ASSERT_TRUE(own.ok()) << where << ": " << own.error();
+    check_attempt_lines(base, k, own.value(), where + " (the file's own values)");
     for (const Lang lang : {Lang::en, Lang::ko}) {
         const std::string text = solution_words(base, k, values, in(lang));
         expect_whole(text, where);

@@ -4,6 +4,8 @@
 // stored answer (model.md §18).
 #include "leasescope/words/exercise_words.hpp"
 
+#include <algorithm>
+
 #include "leasescope/words/counterexample_words.hpp"
 #include "leasescope/words/words.hpp"
 
@@ -34,8 +36,7 @@ std::string write_fact(const sim::Event& e, const Strings& s) {
 // "at tick 9 node-a's release deletes its record." / "… deletes nothing: <outcome>."
 std::string release_fact(const sim::Event& e, const Strings& s) {
     const Fields fields{{"tick", std::to_string(e.tick)}, {"node", e.node}, {"outcome", outcome_words(e, s)}};
-    return s.tr(e.outcome == sim::Outcome::released ? "exercise.fact.released" : "exercise.fact.not_released",
-                fields);
+    return s.tr(e.outcome == sim::Outcome::released ? "exercise.fact.released" : "exercise.fact.not_released", fields);
 }
 
 // One (property, before, after) line item.
@@ -55,9 +56,9 @@ std::string violation_words(const sim::Violations& before, const sim::Violations
     std::vector<std::string> items;
     for (const Count& c : counts) {
         if (c.before == 0 && c.after == 0) continue;
-        items.push_back(s.tr("exercise.violation_item", {{"what", s.tr(c.key)},
-                                                         {"before", std::to_string(c.before)},
-                                                         {"after", std::to_string(c.after)}}));
+        items.push_back(
+            s.tr("exercise.violation_item",
+                 {{"what", s.tr(c.key)}, {"before", std::to_string(c.before)}, {"after", std::to_string(c.after)}}));
     }
     if (items.empty()) return s.tr("exercise.violations_none");
     return s.tr("exercise.violations", {{"items", join_texts(items, s.tr("exercise.separator"))}});
@@ -66,6 +67,23 @@ std::string violation_words(const sim::Violations& before, const sim::Violations
 std::string event_at_words(const char* key, const sim::Trace& trace, std::size_t index, const Strings& s) {
     const sim::Event& e = trace.events.at(index);
     return s.tr(key, {{"tick", std::to_string(e.tick)}, {"event", describe_event(e, s)}});
+}
+
+// The event that shows the condition's fact (model.md §18.5): what meets the
+// goal, or what stands in its way (a violation, an acquisition); without one,
+// the absence that decides it, or for liveness that some run ends elected.
+std::string evidence_line(const sim::Condition& goal, const sim::Attempt& a, const Strings& s) {
+    if (a.result.evidence) {
+        return event_at_words(a.result.met ? "exercise.evidence" : "exercise.evidence_against", a.trace,
+                              *a.result.evidence, s);
+    }
+    const bool liveness = (goal.kind == sim::ConditionKind::holds || goal.kind == sim::ConditionKind::fails) &&
+                          goal.property == sim::GoalProperty::liveness;
+    const auto& results = a.trace.summary.results;
+    const bool elected =
+        std::any_of(results.begin(), results.end(), [](const sim::RunSummary& r) { return r.result == "elected"; });
+    if (liveness && elected) return s.tr("exercise.evidence_elected");
+    return s.tr(a.result.met ? "exercise.evidence_none_met" : "exercise.evidence_none");
 }
 
 }  // namespace
@@ -108,8 +126,8 @@ std::string knob_values_words(const sim::Exercise& ex, const std::vector<std::in
     for (std::size_t k = 0; k < ex.knobs.size() && k < values.size(); ++k) {
         const sim::Knob& knob = ex.knobs[k];
         const auto v = static_cast<std::size_t>(values[k]);
-        items.push_back(s.tr("exercise.knob_value",
-                             {{"set", knob.set}, {"value", v < knob.values.size() ? knob.values[v] : "?"}}));
+        items.push_back(
+            s.tr("exercise.knob_value", {{"set", knob.set}, {"value", v < knob.values.size() ? knob.values[v] : "?"}}));
     }
     return join_texts(items, s.tr("exercise.separator"));
 }
@@ -165,11 +183,7 @@ std::vector<std::string> attempt_lines(const sim::ExerciseBase& base, std::size_
     std::vector<std::string> lines;
     const std::string goal = condition_words(ex.goal, s);
     lines.push_back(s.tr(a.result.met ? "exercise.goal_met" : "exercise.goal_not_met", {{"condition", goal}}));
-    if (a.result.evidence) {
-        lines.push_back(event_at_words("exercise.evidence", a.trace, *a.result.evidence, s));
-    } else {
-        lines.push_back(s.tr(a.result.met ? "exercise.evidence_none_met" : "exercise.evidence_none"));
-    }
+    lines.push_back(evidence_line(ex.goal, a, s));
     if (a.divergence && *a.divergence < a.trace.events.size()) {
         lines.push_back(event_at_words("exercise.divergence", a.trace, *a.divergence, s));
     } else if (a.divergence) {

@@ -421,9 +421,15 @@ void expect_documented(const ScenarioKey& k, const std::vector<std::string>& row
     EXPECT_EQ(row[1], doc_type(k.type));
     const bool required = row[2].rfind("**required**", 0) == 0;
     EXPECT_EQ(required, k.need == leasescope::sim::Need::required) << row[2];
-    if (k.fallback != nullptr) EXPECT_EQ(row[2], doc_default(k.fallback));
-    if (k.type == ValueType::integer) EXPECT_EQ(row[3].rfind(std::to_string(k.lo) + " … ", 0), 0u) << row[3];
-    if (k.hi_name != nullptr) EXPECT_NE(row[3].find("`" + std::string(k.hi_name) + "`"), std::string::npos) << row[3];
+    if (k.fallback != nullptr) {
+        EXPECT_EQ(row[2], doc_default(k.fallback));
+    }
+    if (k.type == ValueType::integer) {
+        EXPECT_EQ(row[3].rfind(std::to_string(k.lo) + " … ", 0), 0u) << row[3];
+    }
+    if (k.hi_name != nullptr) {
+        EXPECT_NE(row[3].find("`" + std::string(k.hi_name) + "`"), std::string::npos) << row[3];
+    }
     for (const char* word : k.choices) EXPECT_NE(row[3].find("`" + std::string(word) + "`"), std::string::npos);
 }
 

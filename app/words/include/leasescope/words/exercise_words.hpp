@@ -40,18 +40,18 @@ std::string fault_kinds_words(const sim::FaultBudget& budget, const Strings& str
 std::string prediction_fact(const sim::ExerciseBase& base, std::size_t exercise, const sim::Prediction& prediction,
                             const Strings& strings);
 // "Right: at tick 6 …" or "Not this one: you chose node-c; at tick 6 …".
-std::string prediction_feedback(const sim::ExerciseBase& base, std::size_t exercise,
-                                const sim::Prediction& prediction, std::int32_t chosen, const Strings& strings);
+std::string prediction_feedback(const sim::ExerciseBase& base, std::size_t exercise, const sim::Prediction& prediction,
+                                std::int32_t chosen, const Strings& strings);
 
 // The feedback of a goal or find_fault try, one sentence a line: met or not,
 // the evidence event, the first tick the run changed, the violation counts
 // before → after.
-std::vector<std::string> attempt_lines(const sim::ExerciseBase& base, std::size_t exercise,
-                                       const sim::Attempt& attempt, const Strings& strings);
+std::vector<std::string> attempt_lines(const sim::ExerciseBase& base, std::size_t exercise, const sim::Attempt& attempt,
+                                       const Strings& strings);
 // "The nearest values that meet the goal: …" (solve_knobs), or that none do.
 std::string solution_words(const sim::ExerciseBase& base, std::size_t exercise,
                            const std::optional<std::vector<std::int32_t>>& values, const Strings& strings);
-// "The smallest fault that does it: …" (smallest_fault), or that none does.
+// "The smallest fault that meets the goal: …" (smallest_fault), or that none does.
 std::string smallest_fault_words(const sim::ExerciseBase& base, const std::optional<sim::Fault>& fault,
                                  const Strings& strings);
 
