@@ -29,6 +29,16 @@ run open --exercise 1
 expect open '^exercise: 1 of 3 \(predict\), playhead 5, selected event -1$'
 expect open '^exercise: not answered; choices: node-a node-b node-c nobody$'
 expect open '^exercise: hint not shown; done 0 of 3$'
+# Nothing on screen tells tick 6 before the answer: the legend names no mark
+# of a later tick (node-a's STALE span starts at 6) and the lesson, which
+# tells the story, waits; after the answer both are back.
+gui_app_ok "layout before" "$app" "$scenario" --exercise 1 --layout-report "$out/before.txt" >/dev/null
+gui_app_ok "layout after" "$app" "$scenario" --exercise 1 --exercise-answer node-b --layout-report "$out/after.txt" >/dev/null
+grep -q '"STALE (lease gone)"' "$out/before.txt" && fail "the legend names STALE before tick 6 is answered"
+grep -q '"STALE (lease gone)"' "$out/after.txt" || fail "the legend does not name STALE once tick 6 is shown"
+grep -q "node-a's work outlives its 6-tick lease" "$out/before.txt" && fail "the lesson tells tick 6 before the answer"
+grep -q 'The lesson shows again once the prediction is an' "$out/before.txt" || fail "the lesson's place does not say it waits"
+grep -q "node-a's work outlives its 6-tick lease" "$out/after.txt" || fail "the lesson is not back after the answer"
 # Right: the playhead on tick 6, its acquisition selected, done.
 run right --exercise 1 --exercise-answer node-b
 expect right '^exercise: 1 of 3 \(predict\), playhead 6, selected event 4$'

@@ -61,17 +61,26 @@ void draw_message_entries(const FrameContext& ctx, ImDrawList* dl, float h, bool
 }  // namespace
 
 void TimelineLegend::refresh_present(const FrameContext& ctx) {
-    if (present_generation_ == ctx.timeline_generation && present_valid_) return;
+    // While a prediction waits for its answer the legend lists only what the
+    // ticks up to the playhead show: a mark it names would tell the future.
+    const Tick until = ctx.future_hidden() ? ctx.playhead : tick_none;
+    if (present_generation_ == ctx.timeline_generation && present_until_ == until && present_valid_) return;
     present_generation_ = ctx.timeline_generation;
+    present_until_ = until;
     present_valid_ = true;
     present_spans_.assign(static_cast<std::size_t>(SpanKind::count_), false);
     present_marks_.assign(static_cast<std::size_t>(MarkerKind::count_), false);
+    const auto shown = [until](Tick t) { return until == tick_none || t <= until; };
     for (const Lane& lane : ctx.lanes.lanes) {
-        for (const Span& sp : lane.spans) present_spans_[static_cast<std::size_t>(sp.kind)] = true;
-        for (const Span& sp : lane.overlays) present_spans_[static_cast<std::size_t>(sp.kind)] = true;
-        for (const Marker& m : lane.markers) present_marks_[static_cast<std::size_t>(m.kind)] = true;
+        for (const Span& sp : lane.spans)
+            if (shown(sp.begin)) present_spans_[static_cast<std::size_t>(sp.kind)] = true;
+        for (const Span& sp : lane.overlays)
+            if (shown(sp.begin)) present_spans_[static_cast<std::size_t>(sp.kind)] = true;
+        for (const Marker& m : lane.markers)
+            if (shown(m.tick)) present_marks_[static_cast<std::size_t>(m.kind)] = true;
     }
-    if (!ctx.lanes.overlap.empty()) present_spans_[static_cast<std::size_t>(SpanKind::overlap)] = true;
+    for (const Span& sp : ctx.lanes.overlap)
+        if (shown(sp.begin)) present_spans_[static_cast<std::size_t>(SpanKind::overlap)] = true;
 }
 
 void TimelineLegend::draw(const FrameContext& ctx, float lanes_need_h) {
