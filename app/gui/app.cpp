@@ -422,9 +422,8 @@ void App::compute_layout(float w, float h) {
     // The Exercise panel's feedback (the verdict, the hint, the tick in
     // Explain's words) is what the student came for: a third of the height.
     const float bottom_share = exercise_.open ? 0.34f : 0.27f;
-    float bottom_h = bottom_open
-                         ? std::round(std::clamp(h * bottom_share, std::min(em * 9.0f, rest * 0.45f), rest * 0.45f))
-                         : 0.0f;
+    float bottom_h =
+        bottom_open ? std::round(std::clamp(h * bottom_share, std::min(em * 9.0f, rest * 0.45f), rest * 0.45f)) : 0.0f;
     // The timeline keeps priority: its title, legend line, ruler, hint and
     // at least min(lanes, 4) lanes at their smallest height. The bottom row,
     // then the top bar give way (they scroll); the other lanes scroll.

@@ -147,14 +147,14 @@ private:
     void finish_find();
 
     AppOptions options_;
-    Assets assets_;         // string tables, presets, fonts (state/assets.hpp)
-    Preferences prefs_;     // scale, palette, window (state/preferences.hpp)
-    Document doc_;          // scenario, timeline, playhead, selection (state/document.hpp)
-    Screen screen_;         // panel layout and open panels (state/screen.hpp)
-    TourState tour_;        // the tour and narrated play (state/tour_state.hpp)
-    JobsState jobs_;        // live run and counterexample search (state/jobs_state.hpp)
-    CompareState compare_;  // the pair side by side (state/compare_state.hpp)
-    ExerciseStatus exercise_;            // the open file's exercises (state/exercise_state.hpp)
+    Assets assets_;                       // string tables, presets, fonts (state/assets.hpp)
+    Preferences prefs_;                   // scale, palette, window (state/preferences.hpp)
+    Document doc_;                        // scenario, timeline, playhead, selection (state/document.hpp)
+    Screen screen_;                       // panel layout and open panels (state/screen.hpp)
+    TourState tour_;                      // the tour and narrated play (state/tour_state.hpp)
+    JobsState jobs_;                      // live run and counterexample search (state/jobs_state.hpp)
+    CompareState compare_;                // the pair side by side (state/compare_state.hpp)
+    ExerciseStatus exercise_;             // the open file's exercises (state/exercise_state.hpp)
     ExerciseProgress exercise_progress_;  // done exercises per scenario name, remembered
     std::vector<std::unique_ptr<View>> views_;
     Offscreen* offscreen_ = nullptr;

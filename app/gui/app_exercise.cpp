@@ -191,8 +191,8 @@ App::After App::on(const command::ExerciseShowMe&) {
     if (ex->kind == sim::ExerciseKind::goal) {
         const auto values = sim::solve_knobs(*exercise_.base, k);
         auto attempt = values ? sim::try_knobs(*exercise_.base, k, *values)
-                              : Result<sim::Attempt, std::string>(
-                                    Err<std::string>{words::solution_words(*exercise_.base, k, values, assets_.strings)});
+                              : Result<sim::Attempt, std::string>(Err<std::string>{
+                                    words::solution_words(*exercise_.base, k, values, assets_.strings)});
         if (!attempt.ok()) {
             exercise_.error = attempt.error();
             return After::next;

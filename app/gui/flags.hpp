@@ -35,7 +35,7 @@ struct GuiFlags {
     long long event = -1;        // --event N: select and explain event N (-1: not given)
     std::string panels;          // --panels LIST: the panels open (empty: not given)
     bool projector = false;      // --projector: the lecture-hall preset (core/panels.hpp)
-    int exercise = 0;                 // --exercise N: open the Exercise panel on exercise N (1-based; 0: not given)
+    int exercise = 0;            // --exercise N: open the Exercise panel on exercise N (1-based; 0: not given)
     std::vector<std::string> exercise_answers;  // --exercise-answer VALUE: answered as a click would, in order
 
     // Headless runs draw for a picture or a measurement, not for a person.

@@ -106,8 +106,9 @@ void report_exercise(const App& app) {
                 sim::to_string(ex->kind), static_cast<long long>(app.playhead()), app.selected_event());
     if (s.prediction && s.answer >= 0) {
         const auto& p = *s.prediction;
-        std::printf("exercise: answered %s: %s (the model: %s)\n", p.choices[static_cast<std::size_t>(s.answer)].c_str(),
-                    s.answer == p.right ? "right" : "wrong", p.choices[static_cast<std::size_t>(p.right)].c_str());
+        std::printf("exercise: answered %s: %s (the model: %s)\n",
+                    p.choices[static_cast<std::size_t>(s.answer)].c_str(), s.answer == p.right ? "right" : "wrong",
+                    p.choices[static_cast<std::size_t>(p.right)].c_str());
     } else if (s.prediction) {
         std::printf("exercise: not answered; choices:");
         for (const std::string& c : s.prediction->choices) std::printf(" %s", c.c_str());
@@ -115,12 +116,13 @@ void report_exercise(const App& app) {
     }
     if (s.last) {
         const ExerciseTry& t = *s.last;
-        std::printf("exercise: %s %s: %s; evidence %lld; divergence %lld; violations %lld -> %lld; on the timeline: %s\n",
-                    t.shown ? "shown" : "tried", tried_text(s, t).c_str(), t.met() ? "met" : "not met",
-                    t.attempt->result.evidence ? static_cast<long long>(*t.attempt->result.evidence) : -1LL,
-                    t.attempt->divergence ? static_cast<long long>(*t.attempt->divergence) : -1LL,
-                    static_cast<long long>(t.attempt->before.total()), static_cast<long long>(t.attempt->after.total()),
-                    s.showing_try ? "the try's run" : "the file's run");
+        std::printf(
+            "exercise: %s %s: %s; evidence %lld; divergence %lld; violations %lld -> %lld; on the timeline: %s\n",
+            t.shown ? "shown" : "tried", tried_text(s, t).c_str(), t.met() ? "met" : "not met",
+            t.attempt->result.evidence ? static_cast<long long>(*t.attempt->result.evidence) : -1LL,
+            t.attempt->divergence ? static_cast<long long>(*t.attempt->divergence) : -1LL,
+            static_cast<long long>(t.attempt->before.total()), static_cast<long long>(t.attempt->after.total()),
+            s.showing_try ? "the try's run" : "the file's run");
     }
     if (!s.error.empty()) std::printf("exercise: refused: %s\n", s.error.c_str());
     if (s.smallest)

@@ -408,7 +408,8 @@ int main(int argc, char** argv) {
         if (args.tour > 0) app.tour_goto(static_cast<int>(args.tour - 1));
         // An exercise the scenario does not have: said above the app, which shows the scenario.
         if (args.exercise > 0 && static_cast<std::size_t>(args.exercise) > app.exercise().count())
-            tell_page_error(app.strings().tr("web.link.bad_field", {{"detail", "exercise=" + std::to_string(args.exercise)}}));
+            tell_page_error(
+                app.strings().tr("web.link.bad_field", {{"detail", "exercise=" + std::to_string(args.exercise)}}));
         else if (args.exercise > 0)
             app.apply({command::ExerciseOpen{static_cast<int>(args.exercise - 1)}});
         if (args.event >= 0) app.apply({command::SelectEvent{args.event}});

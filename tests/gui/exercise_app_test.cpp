@@ -27,8 +27,9 @@ std::unique_ptr<App> open_app(const std::string& config_dir) {
 }
 
 std::string fresh_dir(const char* name) {
-    const auto dir = std::filesystem::temp_directory_path() / (std::string("leasescope-") + name + "-" +
-                                                              std::to_string(::testing::UnitTest::GetInstance()->random_seed()));
+    const auto dir =
+        std::filesystem::temp_directory_path() /
+        (std::string("leasescope-") + name + "-" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()));
     std::filesystem::remove_all(dir);
     return dir.string();
 }

@@ -61,9 +61,9 @@ TEST(ExerciseInput, KnobValuesAreMatchedInKnobOrderWithOrWithoutQuotes) {
     const std::vector<sim::Knob> knobs{lease, mode};
     EXPECT_EQ(knob_indices(knobs, "8,check"), (std::vector<std::int32_t>{2, 1}));
     EXPECT_EQ(knob_indices(knobs, "4,\"off\""), (std::vector<std::int32_t>{0, 0}));
-    EXPECT_FALSE(knob_indices(knobs, "8"));          // one value short
-    EXPECT_FALSE(knob_indices(knobs, "5,check"));    // not among the values
-    EXPECT_FALSE(knob_indices(knobs, "check,8"));    // in the wrong order
+    EXPECT_FALSE(knob_indices(knobs, "8"));        // one value short
+    EXPECT_FALSE(knob_indices(knobs, "5,check"));  // not among the values
+    EXPECT_FALSE(knob_indices(knobs, "check,8"));  // in the wrong order
     EXPECT_EQ(knob_value_label("\"check\""), "check");
     EXPECT_EQ(knob_value_label("12"), "12");
 }
@@ -103,11 +103,11 @@ TEST(ExerciseInput, AFaultAnswerParsesKindNodeAtAndLength) {
     const auto p = parse_fault_controls("partition:drop_replies:node-a:2:3", s);
     ASSERT_TRUE(p);
     EXPECT_EQ(p->mode, sim::PartitionMode::drop_replies);
-    EXPECT_FALSE(parse_fault_controls("pause:node-z:10:5", s));   // no such node
-    EXPECT_FALSE(parse_fault_controls("pause:node-a:ten:5", s));  // not a number
-    EXPECT_FALSE(parse_fault_controls("pause:node-a:10", s));     // no length
+    EXPECT_FALSE(parse_fault_controls("pause:node-z:10:5", s));              // no such node
+    EXPECT_FALSE(parse_fault_controls("pause:node-a:ten:5", s));             // not a number
+    EXPECT_FALSE(parse_fault_controls("pause:node-a:10", s));                // no length
     EXPECT_FALSE(parse_fault_controls("pause:drop_replies:node-a:1:2", s));  // a mode only for a partition
-    EXPECT_FALSE(parse_fault_controls("failover:node-a:1:2", s));  // no controls for it
+    EXPECT_FALSE(parse_fault_controls("failover:node-a:1:2", s));            // no controls for it
 }
 
 TEST(ExerciseInput, AFaultShowsOnTheControlsThatWouldBuildIt) {

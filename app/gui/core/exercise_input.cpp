@@ -134,7 +134,8 @@ std::optional<sim::Fault> fault_from_json(const std::string& file_text, const st
                                           std::string& error) {
     const auto fault = nlohmann::ordered_json::parse(json, nullptr, false);
     if (fault.is_discarded() || !fault.is_object()) {
-        error = "expected one fault as a JSON object, e.g. {\"kind\":\"pause\",\"node\":\"node-a\",\"at\":3,\"ticks\":8}";
+        error =
+            "expected one fault as a JSON object, e.g. {\"kind\":\"pause\",\"node\":\"node-a\",\"at\":3,\"ticks\":8}";
         return std::nullopt;
     }
     auto whole = nlohmann::ordered_json::parse(file_text, nullptr, false, true);

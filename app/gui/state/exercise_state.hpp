@@ -39,7 +39,7 @@ struct ExerciseStatus {
 
     // predict (§18.2)
     std::optional<sim::Prediction> prediction;
-    int answer = -1;           // the confirmed choice; -1: not answered yet
+    int answer = -1;            // the confirmed choice; -1: not answered yet
     bool wrong_before = false;  // a wrong choice was confirmed: the hint shows
     // goal (§18.3) and find_fault (§18.4)
     std::vector<std::int32_t> written;       // goal: each knob's index of the file's own value
@@ -48,7 +48,7 @@ struct ExerciseStatus {
     bool showing_try = false;                // the timeline shows the last try's run, not the file's
     // find_fault after a met try (§18.4 rule 3): the smallest fault that meets the goal.
     std::optional<sim::Fault> smallest;
-    std::string error;                       // a refused try or an exercise the file gets wrong
+    std::string error;  // a refused try or an exercise the file gets wrong
 
     const sim::Exercise* exercise() const {
         if (!base || current < 0 || static_cast<std::size_t>(current) >= base->scenario.exercises.size())

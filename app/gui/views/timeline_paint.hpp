@@ -29,7 +29,7 @@ private:
     std::vector<bool> present_spans_, present_marks_;
     std::uint64_t present_generation_ = 0;
     Tick present_until_ = tick_none;  // while a prediction hides the future: the last tick counted
-    float full_h_ = 0;  // the whole legend's height when last drawn
+    float full_h_ = 0;                // the whole legend's height when last drawn
     bool present_valid_ = false;
 };
 

@@ -99,7 +99,8 @@ private:
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", ctx.tr("tip.find"));
         if (ctx.exercise.base) {  // only a file with exercises has the button
             flow(button_w(ctx.tr("exercise.panel_title")), ImGui::GetStyle().ItemSpacing.x);
-            if (toggle_button(ctx.tr("exercise.panel_title"), ctx.exercise.open)) out.push_back(command::ExerciseToggle{});
+            if (toggle_button(ctx.tr("exercise.panel_title"), ctx.exercise.open))
+                out.push_back(command::ExerciseToggle{});
             if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", ctx.tr("exercise.ui.tip"));
         }
         flow(button_w(ctx.tr("ctl.code")), ImGui::GetStyle().ItemSpacing.x);

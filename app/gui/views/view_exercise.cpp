@@ -55,9 +55,7 @@ void beside_if_fits(float width) {
     if (right <= ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x) ImGui::SameLine();
 }
 
-float button_width(const char* label) {
-    return ImGui::CalcTextSize(label).x + ImGui::GetStyle().FramePadding.x * 2;
-}
+float button_width(const char* label) { return ImGui::CalcTextSize(label).x + ImGui::GetStyle().FramePadding.x * 2; }
 
 // A combo's or slider's width with its label beside it.
 float labelled_width(float item_w, const char* label) {
@@ -149,14 +147,15 @@ private:
         const ExerciseStatus& s = ctx.exercise;
         const auto done = std::count(s.done.begin(), s.done.end(), true);
         ImGui::PushTextWrapPos(0.0f);  // the list is narrow: at a large scale the count wraps
-        ImGui::TextDisabled("%s", words::progress_words(done, static_cast<std::int64_t>(s.count()), ctx.strings).c_str());
+        ImGui::TextDisabled("%s",
+                            words::progress_words(done, static_cast<std::int64_t>(s.count()), ctx.strings).c_str());
         ImGui::PopTextWrapPos();
         for (std::size_t i = 0; i < s.count(); ++i) {
             // The mark has a shape as well as a colour: a check when done, a circle when not.
             const std::string label = std::string(s.done[i] ? "\xE2\x9C\x93 " : "\xE2\x97\x8B ") +
                                       std::to_string(i + 1) + ". " +
-                                      words::exercise_kind_words(s.base->scenario.exercises[i].kind, ctx.strings) + "##ex" +
-                                      std::to_string(i);
+                                      words::exercise_kind_words(s.base->scenario.exercises[i].kind, ctx.strings) +
+                                      "##ex" + std::to_string(i);
             if (ImGui::Selectable(label.c_str(), static_cast<int>(i) == s.current))
                 out.push_back(command::ExerciseOpen{static_cast<int>(i)});
         }
@@ -175,8 +174,8 @@ private:
         ImGui::PopFont();
         if (ex->kind != sim::ExerciseKind::predict)  // the goal in words, under the author's prompt
             ImGui::TextDisabled(
-                "%s",
-                ctx.strings.tr("exercise.goal", {{"condition", words::condition_words(ex->goal, ctx.strings)}}).c_str());
+                "%s", ctx.strings.tr("exercise.goal", {{"condition", words::condition_words(ex->goal, ctx.strings)}})
+                          .c_str());
         if (!s.error.empty()) ImGui::TextColored(wrong_color, "%s", s.error.c_str());
         // After a wrong try the hint comes first, where a short panel does not scroll it away.
         const bool missed = s.wrong_before || (s.last && !s.last->met());
@@ -204,8 +203,9 @@ private:
         ImGui::TextDisabled("%s", before.c_str());
         if (const int d = digit_pressed(); d >= 0 && static_cast<std::size_t>(d) < p.choices.size()) chosen_ = d;
         for (std::size_t i = 0; i < p.choices.size(); ++i) {
-            const std::string label = ctx.strings.tr("exercise.choice_line", {{"number", std::to_string(i + 1)},
-                                                                            {"choice", words::choice_words(p.choices[i], ctx.strings)}});
+            const std::string label = ctx.strings.tr(
+                "exercise.choice_line",
+                {{"number", std::to_string(i + 1)}, {"choice", words::choice_words(p.choices[i], ctx.strings)}});
             // Each choice on the row while it fits, else on a row of its own.
             if (i > 0) {
                 const float w = ImGui::CalcTextSize(label.c_str()).x + ImGui::GetFontSize() * 2.5f;
@@ -224,8 +224,8 @@ private:
     static void draw_predicted(const FrameContext& ctx, Commands& out) {
         const ExerciseStatus& s = ctx.exercise;
         const sim::Prediction& p = *s.prediction;
-        const std::string said = words::prediction_feedback(*s.base, static_cast<std::size_t>(s.current), p,
-                                                           s.answer, ctx.strings);
+        const std::string said =
+            words::prediction_feedback(*s.base, static_cast<std::size_t>(s.current), p, s.answer, ctx.strings);
         ImGui::PushFont(ctx.fonts.title);
         if (s.answer == p.right)
             ImGui::TextColored(right_color, "\xE2\x9C\x93 %s", said.c_str());
@@ -344,13 +344,15 @@ private:
         if (t.shown && !t.knobs.empty())
             ImGui::TextUnformatted(words::solution_words(*s.base, k, t.knobs, ctx.strings).c_str());
         else if (!t.knobs.empty())
-            ImGui::TextUnformatted(
-                ctx.strings.tr("exercise.your_values",
-                               {{"knobs", words::knob_values_words(*s.exercise(), t.knobs, ctx.strings)}})
-                    .c_str());
+            ImGui::TextUnformatted(ctx.strings
+                                       .tr("exercise.your_values",
+                                           {{"knobs", words::knob_values_words(*s.exercise(), t.knobs, ctx.strings)}})
+                                       .c_str());
         if (t.fault)
             ImGui::TextUnformatted(
-                ctx.strings.tr("exercise.your_fault", {{"fault", words::added_fault_words(s.base->scenario, *t.fault, ctx.strings)}})
+                ctx.strings
+                    .tr("exercise.your_fault",
+                        {{"fault", words::added_fault_words(s.base->scenario, *t.fault, ctx.strings)}})
                     .c_str());
         if (s.smallest) ImGui::TextUnformatted(words::smallest_fault_words(*s.base, s.smallest, ctx.strings).c_str());
         for (std::size_t i = 1; i < lines.size(); ++i) ImGui::TextDisabled("%s", lines[i].c_str());

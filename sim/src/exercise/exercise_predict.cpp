@@ -25,11 +25,11 @@ Fencing highest_before(const ExerciseBase& base, Tick at) {
 }
 
 // The built choices of a fencing question (§18.2 item 2): h - 1 … h + 2 that
-// are at least fencing_start - 1, topped up to four, the right one in place
+// are at least fencing_start (the lowest number a lock issues), topped up to four, the right one in place
 // of the largest when it is missing; in increasing order.
 std::vector<std::string> fencing_choices(const ExerciseBase& base, Tick at, Fencing right) {
     const Fencing h = highest_before(base, at);
-    const Fencing floor = base.scenario.lock.fencing_start - 1;
+    const Fencing floor = base.scenario.lock.fencing_start;
     std::vector<Fencing> numbers;
     for (Fencing n = std::max(h - 1, floor); numbers.size() < 4; ++n) numbers.push_back(n);
     if (std::find(numbers.begin(), numbers.end(), right) == numbers.end()) numbers.back() = right;

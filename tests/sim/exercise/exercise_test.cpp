@@ -77,18 +77,19 @@ TEST(ExercisePredict, AcquirerIsTheFirstAcquisitionOfTheTickElseNobody) {
 }
 
 // Built fencing choices: h - 1 … h + 2 around the highest number issued
-// before the tick (33 before tick 5), at least fencing_start - 1.
+// before the tick (33 before tick 5), at least fencing_start (33): a number
+// the lock never issues is no choice.
 TEST(ExercisePredict, FencingChoicesAreBuiltAroundTheHighestIssued) {
     const auto base = gc_pause({predict_of(5, "fencing"), predict_of(0, "fencing")});
     const auto p = sim::predict(base, 0);
     ASSERT_TRUE(p.ok());
-    EXPECT_EQ(p.value().choices, (std::vector<std::string>{"32", "33", "34", "35"}));
-    EXPECT_EQ(p.value().right, 2);
-    // Nothing issued before tick 0: h = fencing_start - 1 = 32, and h - 1 is below it.
+    EXPECT_EQ(p.value().choices, (std::vector<std::string>{"33", "34", "35", "36"}));
+    EXPECT_EQ(p.value().right, 1);
+    // Nothing issued before tick 0: h = fencing_start - 1 = 32; 31 and 32 are below fencing_start.
     const auto first = sim::predict(base, 1);
     ASSERT_TRUE(first.ok());
-    EXPECT_EQ(first.value().choices, (std::vector<std::string>{"32", "33", "34", "35"}));
-    EXPECT_EQ(first.value().right, 1);
+    EXPECT_EQ(first.value().choices, (std::vector<std::string>{"33", "34", "35", "36"}));
+    EXPECT_EQ(first.value().right, 0);
 }
 
 // The author's fencing choices replace the built ones, in their order.
@@ -426,7 +427,9 @@ TEST(ExerciseConditions, EachPropertyOnEveryPresetFollowsTheSummary) {
         }
         const auto overlap = sim::evaluate(condition(sim::ConditionKind::fails, P::overlap), s.value(), t);
         EXPECT_EQ(overlap.met, t.summary.violations.overlap > 0);
-        if (overlap.met) EXPECT_EQ(t.events[*overlap.evidence].op, sim::EventOp::overlap_begin);
+        if (overlap.met) {
+            EXPECT_EQ(t.events[*overlap.evidence].op, sim::EventOp::overlap_begin);
+        }
     }
     EXPECT_GE(failing, 4u);
 }
@@ -447,8 +450,8 @@ TEST(ExercisePredict, AFailoverMakesTheHighestIssuedTheRightAnswer) {
     ASSERT_TRUE(base.ok());
     const auto p = sim::predict(base.value(), 0);
     ASSERT_TRUE(p.ok());
-    EXPECT_EQ(p.value().choices, (std::vector<std::string>{"0", "1", "2", "3"}));
-    EXPECT_EQ(p.value().right, 1);
+    EXPECT_EQ(p.value().choices, (std::vector<std::string>{"1", "2", "3", "4"}));
+    EXPECT_EQ(p.value().right, 0);
     const auto w = sim::predict(base.value(), 1);
     ASSERT_TRUE(w.ok());
     EXPECT_EQ(w.value().choices[static_cast<std::size_t>(w.value().right)], "accepted");

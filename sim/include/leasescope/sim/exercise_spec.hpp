@@ -45,8 +45,8 @@ struct Condition {
 // ≤ hi (kept as written, so a file writes back the same); `values` lists
 // JSON texts. Exactly one of the two is given.
 struct Knob {
-    std::string set;                  // "defaults.lease", "resource.mode", "faults/0/ticks"
-    bool ranged = false;              // written as range (+ step)
+    std::string set;      // "defaults.lease", "resource.mode", "faults/0/ticks"
+    bool ranged = false;  // written as range (+ step)
     std::int64_t lo = 0, hi = 0, step = 1;
     std::vector<std::string> values;  // JSON texts: the expansion of the range, or as written
     bool operator==(const Knob&) const = default;
