@@ -10,6 +10,7 @@
 
 #include "leasescope/engine/prng.hpp"
 #include "leasescope/sim/exercise.hpp"
+#include "support/fault_test_helpers.hpp"
 #include "leasescope/sim/generator.hpp"
 #include "leasescope/sim/simulation.hpp"
 
@@ -158,15 +159,6 @@ TEST(ExerciseProperty, SolvedCombinationMeetsTheGoalFromScratchAndNoNearerOneDoe
     EXPECT_GE(solved, 8u);
 }
 
-sim::Fault pause_of(leasescope::NodeIndex node, leasescope::Tick at, leasescope::Tick ticks) {
-    sim::Fault f;
-    f.kind = sim::FaultKind::pause;
-    f.node = node;
-    f.at = at;
-    f.ticks = ticks;
-    return f;
-}
-
 // smallest_fault's pause meets the goal; no pause with fewer ticks, on any
 // node at any tick, does; with no answer, no pause in the budget does.
 TEST(ExerciseProperty, SmallestFaultMeetsTheGoalAndNoShorterPauseDoes) {
@@ -185,7 +177,7 @@ TEST(ExerciseProperty, SmallestFaultMeetsTheGoalAndNoShorterPauseDoes) {
             for (leasescope::NodeIndex node = 0; node < 3; ++node) {
                 for (leasescope::Tick at = 0; at < 100; ++at) {
                     for (leasescope::Tick ticks = 1; ticks <= longest; ++ticks) {
-                        const auto t = sim::try_fault(*base, 0, pause_of(node, at, ticks));
+                        const auto t = sim::try_fault(*base, 0, fault_test::pause(node, at, ticks));
                         ASSERT_TRUE(t.ok()) << t.error();
                         EXPECT_FALSE(t.value().result.met) << node << " " << at << " " << ticks;
                     }

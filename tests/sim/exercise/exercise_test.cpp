@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "leasescope/sim/exercise.hpp"
+#include "support/fault_test_helpers.hpp"
 #include "leasescope/sim/simulation.hpp"
 #include "support/test_files.hpp"
 
@@ -288,26 +289,17 @@ TEST(ExerciseFaults, ABudgetTooLargeForTheExplorerIsAnError) {
     EXPECT_EQ(errors[0].where, "/exercises/0/max_ticks");
 }
 
-sim::Fault pause_of(leasescope::NodeIndex node, leasescope::Tick at, leasescope::Tick ticks) {
-    sim::Fault f;
-    f.kind = sim::FaultKind::pause;
-    f.node = node;
-    f.at = at;
-    f.ticks = ticks;
-    return f;
-}
-
 // A try outside the budget (too long, too late, another kind) is refused;
 // one inside runs with the fault after the file's own.
 TEST(ExerciseFaults, ATryIsRefusedOutsideTheBudget) {
     const auto base = handover({find_fault_of("pause", 3, {{"fails", "overlap"}})});
-    EXPECT_FALSE(sim::try_fault(base, 0, pause_of(0, 1, 4)).ok());   // longer than max_ticks
-    EXPECT_FALSE(sim::try_fault(base, 0, pause_of(0, 40, 1)).ok());  // after horizon - 1
+    EXPECT_FALSE(sim::try_fault(base, 0, fault_test::pause(0, 1, 4)).ok());   // longer than max_ticks
+    EXPECT_FALSE(sim::try_fault(base, 0, fault_test::pause(0, 40, 1)).ok());  // after horizon - 1
     sim::Fault crash;
     crash.kind = sim::FaultKind::crash;
     crash.node = 0;
     EXPECT_FALSE(sim::try_fault(base, 0, crash).ok());  // not among the kinds
-    const auto ok = sim::try_fault(base, 0, pause_of(0, 1, 3));
+    const auto ok = sim::try_fault(base, 0, fault_test::pause(0, 1, 3));
     ASSERT_TRUE(ok.ok()) << ok.error();
     EXPECT_EQ(ok.value().scenario.faults.size(), 1u);
 }
@@ -323,7 +315,7 @@ TEST(ExerciseFaults, SmallestFaultIsShortestThenEarliest) {
     for (leasescope::NodeIndex node = 0; node < 2; ++node) {
         for (leasescope::Tick at = 0; at < 40; ++at) {
             for (leasescope::Tick ticks = 1; ticks <= f->ticks; ++ticks) {
-                const auto t = sim::try_fault(base, 0, pause_of(node, at, ticks));
+                const auto t = sim::try_fault(base, 0, fault_test::pause(node, at, ticks));
                 if (!t.ok()) continue;
                 const bool smaller = ticks < f->ticks || (ticks == f->ticks && at < f->at);
                 EXPECT_FALSE(smaller && t.value().result.met) << "node " << node << " at " << at << " ticks " << ticks;
