@@ -15,6 +15,7 @@
 #include "../core/palette.hpp"
 #include "../core/strings.hpp"
 #include "../core/tour.hpp"
+#include "../core/words.hpp"
 #include "../state/exercise_state.hpp"
 #include "layout_probe.hpp"
 #include "leasescope/sim/simulation.hpp"
@@ -116,6 +117,8 @@ std::vector<std::unique_ptr<View>> make_views();
 // is at the playhead, else the playhead's most telling event (the timeline's
 // fold priority); -1 when the tick has none.
 std::int32_t chosen_event(const FrameContext& ctx);
+// Explain's words for event `index` of the trace shown, at the playhead's state.
+Explanation explanation_of(const FrameContext& ctx, std::int32_t index);
 
 // Places the next window on the layout rectangle of `panel` and begins it with
 // the fixed-panel flags; returns what ImGui::Begin returns. In the compact

@@ -16,6 +16,15 @@ ImU32 col(const Rgba& c, float alpha_scale) {
     return d.packed();
 }
 
+Explanation explanation_of(const FrameContext& ctx, std::int32_t index) {
+    ExplainContext ec;
+    ec.scenario = &ctx.scenario;
+    ec.trace = &ctx.timeline.trace();
+    ec.event_index = static_cast<std::size_t>(index);
+    ec.snapshot = &ctx.snap;
+    return explain(ec, ctx.strings);
+}
+
 std::int32_t chosen_event(const FrameContext& ctx) {
     const auto& events = ctx.timeline.trace().events;
     if (ctx.selected_event >= 0 && static_cast<std::size_t>(ctx.selected_event) < events.size() &&

@@ -66,12 +66,7 @@ float labelled_width(float item_w, const char* label) {
 void draw_explanation(const FrameContext& ctx) {
     const std::int32_t chosen = chosen_event(ctx);
     if (chosen < 0) return;
-    ExplainContext ec;
-    ec.scenario = &ctx.scenario;
-    ec.trace = &ctx.timeline.trace();
-    ec.event_index = static_cast<std::size_t>(chosen);
-    ec.snapshot = &ctx.snap;
-    const Explanation ex = explain(ec, ctx.strings);
+    const Explanation ex = explanation_of(ctx, chosen);
     ImGui::TextUnformatted(ex.heading.c_str());
     ImGui::TextUnformatted(ex.body().c_str());
 }

@@ -20,13 +20,8 @@ public:
         const std::int32_t chosen = chosen_event(ctx);
         ImGui::PushTextWrapPos(0.0f);
         if (chosen >= 0) {
-            ExplainContext ec;
-            ec.scenario = &ctx.scenario;
-            ec.trace = &ctx.timeline.trace();
-            ec.event_index = static_cast<std::size_t>(chosen);
-            ec.snapshot = &ctx.snap;
             // The same words as `leasescope-cli explain` prints for this event.
-            const Explanation ex = explain(ec, ctx.strings);
+            const Explanation ex = explanation_of(ctx, chosen);
             ImGui::PushFont(ctx.fonts.title);
             ImGui::TextUnformatted(ex.heading.c_str());
             ImGui::PopFont();
