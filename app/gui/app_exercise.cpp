@@ -247,8 +247,10 @@ std::optional<Command> App::exercise_answer_command(const std::string& value, st
         error = "\"" + value + "\" is not one value per knob, comma-separated, each one of the knob's values (or show)";
         return std::nullopt;
     }
-    if (const auto c = parse_fault_controls(value, exercise_.base->scenario))
-        return command::ExerciseTryFault{fault_of(*c, exercise_.base->scenario.tick_ms)};
+    if (const auto c = parse_fault_controls(value, exercise_.base->scenario)) {
+        const FaultControls chosen = exercise_.budget ? with_budget_choice(*c, *exercise_.budget) : *c;
+        return command::ExerciseTryFault{fault_of(chosen, exercise_.base->scenario.tick_ms)};
+    }
     if (!value.empty() && value.front() == '{') {  // a fault object, as the CLI's answer takes it
         auto fault = fault_from_json(exercise_.base->text, exercise_.base->file, value, error);
         if (fault) return command::ExerciseTryFault{*fault};

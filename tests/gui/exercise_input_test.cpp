@@ -81,15 +81,30 @@ TEST(ExerciseInput, ControlsBuildTheFaultTheirKindMeans) {
     EXPECT_EQ(f.ms, 400);  // the length in ticks, at the scenario's tick_ms, forward
     EXPECT_EQ(f.ticks, 0);
     c.kind = sim::FaultKind::delay;
+    c.link = sim::Link::write;
     f = fault_of(c, 50);
     EXPECT_EQ(f.extra, 8);
-    EXPECT_EQ(f.ticks, 8);
+    EXPECT_EQ(f.ticks, 1);  // the messages of one tick, as the explorer's delays
+    EXPECT_EQ(f.link, sim::Link::write);
     c.kind = sim::FaultKind::partition;
     c.mode = sim::PartitionMode::drop_replies;
     f = fault_of(c, 50);
     EXPECT_EQ(f.mode, sim::PartitionMode::drop_replies);
     EXPECT_EQ(f.ticks, 8);
-    EXPECT_FALSE(fault_kind_has_controls(sim::FaultKind::failover));
+    c.kind = sim::FaultKind::failover;
+    c.lose = leasescope::FailoverLoss::all;
+    f = fault_of(c, 50);
+    EXPECT_EQ(f.node, -1);  // a failover is the store's, no node's
+    EXPECT_EQ(f.lose, leasescope::FailoverLoss::all);
+    EXPECT_FALSE(f.promotes());
+    sim::FaultBudget budget;
+    EXPECT_FALSE(fault_kind_has_controls(sim::FaultKind::failover, budget));  // a promotion only: Show me
+    budget.failover_losses = {leasescope::FailoverLoss::all};
+    EXPECT_TRUE(fault_kind_has_controls(sim::FaultKind::failover, budget));
+    EXPECT_FALSE(fault_kind_has_controls(sim::FaultKind::replica_link, budget));
+    budget.delay_links = {sim::Link::write};
+    EXPECT_EQ(with_budget_choice(FaultControls{sim::FaultKind::delay}, budget).link, sim::Link::write);
+    EXPECT_EQ(with_budget_choice(FaultControls{sim::FaultKind::failover}, budget).lose, leasescope::FailoverLoss::all);
 }
 
 TEST(ExerciseInput, AFaultAnswerParsesKindNodeAtAndLength) {
@@ -115,7 +130,7 @@ TEST(ExerciseInput, AFaultShowsOnTheControlsThatWouldBuildIt) {
     // controls_of gives the same fault for every kind with controls.
     for (sim::FaultKind kind : {sim::FaultKind::pause, sim::FaultKind::partition, sim::FaultKind::clock_jump,
                                 sim::FaultKind::delay, sim::FaultKind::crash}) {
-        const FaultControls c{kind, 2, 7, 4, sim::PartitionMode::drop_replies};
+        const FaultControls c{kind, 2, 7, 4, sim::PartitionMode::drop_replies, sim::Link::reply};
         const sim::Fault f = fault_of(c, 50);
         const FaultControls back = controls_of(f, 50);
         EXPECT_EQ(back.kind, kind);
@@ -129,5 +144,6 @@ TEST(ExerciseInput, AFaultShowsOnTheControlsThatWouldBuildIt) {
         EXPECT_EQ(again.ms, f.ms);
         EXPECT_EQ(again.extra, f.extra);
         EXPECT_EQ(again.mode, f.mode);
+        EXPECT_EQ(again.link, f.link);
     }
 }

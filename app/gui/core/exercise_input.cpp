@@ -58,9 +58,21 @@ std::optional<std::vector<std::int32_t>> knob_indices(const std::vector<sim::Kno
     return out;
 }
 
-bool fault_kind_has_controls(sim::FaultKind kind) {
+bool fault_kind_has_controls(sim::FaultKind kind, const sim::FaultBudget& budget) {
+    if (kind == sim::FaultKind::failover) return !budget.failover_losses.empty();
     return kind == sim::FaultKind::pause || kind == sim::FaultKind::partition || kind == sim::FaultKind::crash ||
            kind == sim::FaultKind::clock_jump || kind == sim::FaultKind::delay;
+}
+
+bool fault_kind_has_node(sim::FaultKind kind) {
+    return kind != sim::FaultKind::failover && kind != sim::FaultKind::clock_jump;
+}
+
+FaultControls with_budget_choice(FaultControls c, const sim::FaultBudget& b) {
+    if (c.kind == sim::FaultKind::partition && !b.partition_modes.empty()) c.mode = b.partition_modes.front();
+    if (c.kind == sim::FaultKind::delay && !b.delay_links.empty()) c.link = b.delay_links.front();
+    if (c.kind == sim::FaultKind::failover && !b.failover_losses.empty()) c.lose = b.failover_losses.front();
+    return c;
 }
 
 sim::Fault fault_of(const FaultControls& c, std::int64_t tick_ms) {
@@ -75,10 +87,14 @@ sim::Fault fault_of(const FaultControls& c, std::int64_t tick_ms) {
             f.mode = c.mode;
             break;
         case sim::FaultKind::clock_jump: f.ms = c.length * tick_ms; break;
-        case sim::FaultKind::delay:
-            f.ticks = c.length;
+        case sim::FaultKind::delay:  // the messages of one tick, as the explorer's delays (model.md §18.4)
+            f.ticks = 1;
             f.extra = c.length;
-            f.link = sim::Link::request;
+            f.link = c.link;
+            break;
+        case sim::FaultKind::failover:
+            f.node = -1;
+            f.lose = c.lose;
             break;
         default: break;
     }
@@ -91,6 +107,8 @@ FaultControls controls_of(const sim::Fault& f, std::int64_t tick_ms) {
     c.node = f.node;
     c.at = f.at;
     c.mode = f.mode;
+    c.link = f.link;
+    c.lose = f.lose;
     switch (f.kind) {
         case sim::FaultKind::pause:
         case sim::FaultKind::partition: c.length = f.ticks; break;

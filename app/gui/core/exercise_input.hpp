@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "leasescope/sim/exercise_spec.hpp"
+#include "leasescope/sim/exercise.hpp"
 #include "leasescope/sim/scenario.hpp"
 
 namespace leasescope::gui {
@@ -36,9 +36,17 @@ struct FaultControls {
     Tick at = 0;
     Tick length = 1;
     sim::PartitionMode mode = sim::PartitionMode::drop_requests;
+    sim::Link link = sim::Link::request;       // delay
+    FailoverLoss lose = FailoverLoss::leases;  // failover (no node, no length)
 };
-// The kinds the controls can build (failover needs servers: "Show me" shows those).
-bool fault_kind_has_controls(sim::FaultKind kind);
+// The kinds the controls can build: all but a replica's link cut, and a
+// failover only in its `lose` form (a promotion needs a server and a lag:
+// "Show me" shows those).
+bool fault_kind_has_controls(sim::FaultKind kind, const sim::FaultBudget& budget);
+// Whether the controls show a node and a length for the kind.
+bool fault_kind_has_node(sim::FaultKind kind);
+// The budget's first mode, link or loss for the kind, as the controls use.
+FaultControls with_budget_choice(FaultControls controls, const sim::FaultBudget& budget);
 sim::Fault fault_of(const FaultControls& controls, std::int64_t tick_ms);
 // The controls that show a fault (a try's, "Show me"'s): fault_of's inverse
 // for the kinds with controls; a clock jump's step in whole ticks.

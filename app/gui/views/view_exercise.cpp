@@ -261,7 +261,7 @@ private:
         if (!s.budget) return;
         std::vector<sim::FaultKind> kinds;
         for (sim::FaultKind k : s.budget->kinds)
-            if (fault_kind_has_controls(k)) kinds.push_back(k);
+            if (fault_kind_has_controls(k, *s.budget)) kinds.push_back(k);
         if (!kinds.empty()) draw_fault_controls(ctx, kinds, out);
         draw_try_buttons(ctx, out);
         draw_try(ctx);
@@ -283,17 +283,16 @@ private:
                     fault_kind_ = static_cast<int>(i);
             ImGui::EndCombo();
         }
-        draw_node_combo(ctx, w);
+        if (fault_kind_has_node(kind)) draw_node_combo(ctx, w);
         ImGui::SetNextItemWidth(w);
         ImGui::SliderInt(ctx.tr("exercise.ui.fault_at"), &at_, 0, static_cast<int>(b.at_max));
-        if (kind != sim::FaultKind::crash) {
+        if (kind != sim::FaultKind::crash && kind != sim::FaultKind::failover) {
             beside_if_fits(labelled_width(w, ctx.tr("exercise.ui.fault_length")));
             ImGui::SetNextItemWidth(w);
             ImGui::SliderInt(ctx.tr("exercise.ui.fault_length"), &length_, 1,
                              static_cast<int>(std::max<Tick>(1, b.ticks_max)));
         }
-        FaultControls c{kind, node_, at_, length_, sim::PartitionMode::drop_requests};
-        if (kind == sim::FaultKind::partition && !b.partition_modes.empty()) c.mode = b.partition_modes.front();
+        const FaultControls c = with_budget_choice(FaultControls{kind, node_, at_, length_}, b);
         if (ImGui::Button(ctx.tr("exercise.try")) || enter_pressed())
             out.push_back(command::ExerciseTryFault{fault_of(c, ctx.exercise.base->scenario.tick_ms)});
     }

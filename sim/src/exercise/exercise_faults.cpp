@@ -124,6 +124,11 @@ Result<FaultBudget, ScenarioError> fault_budget(const ExerciseBase& base, std::s
     }
     if (m.partition_drop_requests) b.partition_modes.push_back(PartitionMode::drop_requests);
     if (m.partition_drop_replies) b.partition_modes.push_back(PartitionMode::drop_replies);
+    if (m.delay_request) b.delay_links.push_back(Link::request);
+    if (m.delay_reply) b.delay_links.push_back(Link::reply);
+    if (m.delay_write) b.delay_links.push_back(Link::write);
+    if (m.failover_leases) b.failover_losses.push_back(FailoverLoss::leases);
+    if (m.failover_all) b.failover_losses.push_back(FailoverLoss::all);
     b.at_max = std::max<Tick>(base.scenario.horizon - 1, 0);
     b.ticks_max = e.max_ticks;
     return b;

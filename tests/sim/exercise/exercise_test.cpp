@@ -270,8 +270,21 @@ TEST(ExerciseFaults, TheBudgetFollowsTheExercise) {
     ASSERT_TRUE(b.ok());
     EXPECT_EQ(b.value().kinds, (std::vector<sim::FaultKind>{sim::FaultKind::pause, sim::FaultKind::partition}));
     EXPECT_EQ(b.value().partition_modes, (std::vector<sim::PartitionMode>{sim::PartitionMode::drop_replies}));
+    EXPECT_TRUE(b.value().delay_links.empty());
+    EXPECT_TRUE(b.value().failover_losses.empty());
     EXPECT_EQ(b.value().at_max, 39);
     EXPECT_EQ(b.value().ticks_max, 3);
+}
+
+// Delays and failovers carry what the exercise allows of them: the links,
+// what a failover loses (the GUI's controls build the fault from these).
+TEST(ExerciseFaults, TheBudgetNamesDelayLinksAndFailoverLosses) {
+    const auto base = handover({find_fault_of("delay:write,failover:all", 3, {{"fails", "overlap"}})});
+    const auto b = sim::fault_budget(base, 0);
+    ASSERT_TRUE(b.ok()) << b.error().to_string();
+    EXPECT_EQ(b.value().kinds, (std::vector<sim::FaultKind>{sim::FaultKind::failover, sim::FaultKind::delay}));
+    EXPECT_EQ(b.value().delay_links, (std::vector<sim::Link>{sim::Link::write}));
+    EXPECT_EQ(b.value().failover_losses, (std::vector<leasescope::FailoverLoss>{leasescope::FailoverLoss::all}));
 }
 
 // A budget the explorer cannot lay out is refused at max_ticks, before any run.

@@ -80,6 +80,8 @@ std::optional<std::vector<std::int32_t>> solve_knobs(const ExerciseBase& base, s
 struct FaultBudget {
     std::vector<FaultKind> kinds;
     std::vector<PartitionMode> partition_modes;  // when kinds has partition
+    std::vector<Link> delay_links;               // when kinds has delay: request, reply, write as allowed
+    std::vector<FailoverLoss> failover_losses;   // when kinds has a failover without promotion: leases, all
     Tick at_max = 0;                             // faults start at 0 … at_max (the horizon - 1)
     Tick ticks_max = 0;                          // pause, partition, delay extra, link cut
 };
