@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "core/exercise_input.hpp"
+#include "support/preset_loader.hpp"
 
 using namespace leasescope;
 using namespace leasescope::gui;
@@ -78,7 +79,8 @@ TEST(ExerciseInput, ControlsBuildTheFaultTheirKindMeans) {
     EXPECT_EQ(f.end(), 11);
     c.kind = sim::FaultKind::clock_jump;
     f = fault_of(c, 50);
-    EXPECT_EQ(f.ms, 400);  // the length in ticks, at the scenario's tick_ms, forward
+    EXPECT_EQ(f.ms, 400);   // the length in ticks, at the scenario's tick_ms, forward
+    EXPECT_EQ(f.node, -1);  // the store's clock: the only jump an exercise adds (model.md §18.4)
     EXPECT_EQ(f.ticks, 0);
     c.kind = sim::FaultKind::delay;
     c.link = sim::Link::write;
@@ -134,7 +136,7 @@ TEST(ExerciseInput, AFaultShowsOnTheControlsThatWouldBuildIt) {
         const sim::Fault f = fault_of(c, 50);
         const FaultControls back = controls_of(f, 50);
         EXPECT_EQ(back.kind, kind);
-        EXPECT_EQ(back.node, 2);
+        EXPECT_EQ(back.node, fault_kind_has_node(kind) ? 2 : -1);
         EXPECT_EQ(back.at, 7);
         if (kind != sim::FaultKind::crash) {
             EXPECT_EQ(back.length, 4) << sim::to_string(kind);
@@ -146,4 +148,33 @@ TEST(ExerciseInput, AFaultShowsOnTheControlsThatWouldBuildIt) {
         EXPECT_EQ(again.mode, f.mode);
         EXPECT_EQ(again.link, f.link);
     }
+}
+
+// Every find_fault of every preset can be solved with the panel's controls:
+// the smallest fault, put on the controls (as Show me does) and built back
+// by them (as Try does), is accepted and meets the goal. Kinds without
+// controls (a promotion, a link cut) are left to Show me.
+TEST(ExerciseInput, TheControlsCanBuildTheSmallestFaultOfEveryPreset) {
+    std::size_t built = 0;
+    for (const std::string& name : test::preset_names()) {
+        auto base = sim::exercise_base(test::read_preset(name), test::preset_path(name));
+        ASSERT_TRUE(base.ok()) << name;
+        const auto& exercises = base.value().scenario.exercises;
+        for (std::size_t k = 0; k < exercises.size(); ++k) {
+            if (exercises[k].kind != sim::ExerciseKind::find_fault) continue;
+            SCOPED_TRACE(name + " #" + std::to_string(k + 1));
+            const auto budget = sim::fault_budget(base.value(), k);
+            ASSERT_TRUE(budget.ok());
+            const auto smallest = sim::smallest_fault(base.value(), k);
+            ASSERT_TRUE(smallest);
+            if (!fault_kind_has_controls(smallest->kind, budget.value())) continue;
+            const std::int64_t tick_ms = base.value().scenario.tick_ms;
+            const sim::Fault again = fault_of(controls_of(*smallest, tick_ms), tick_ms);
+            const auto tried = sim::try_fault(base.value(), k, again);
+            ASSERT_TRUE(tried.ok()) << tried.error();
+            EXPECT_TRUE(tried.value().result.met);
+            ++built;
+        }
+    }
+    EXPECT_GE(built, 7u);  // the presets' find_fault exercises
 }

@@ -78,7 +78,7 @@ FaultControls with_budget_choice(FaultControls c, const sim::FaultBudget& b) {
 sim::Fault fault_of(const FaultControls& c, std::int64_t tick_ms) {
     sim::Fault f;
     f.kind = c.kind;
-    f.node = c.node;
+    f.node = fault_kind_has_node(c.kind) ? c.node : -1;  // a jump of the store's clock, a failover: no node's
     f.at = c.at;
     switch (c.kind) {
         case sim::FaultKind::pause: f.ticks = c.length; break;
