@@ -43,7 +43,8 @@ struct FaultControls {
 // failover only in its `lose` form (a promotion needs a server and a lag:
 // "Show me" shows those).
 bool fault_kind_has_controls(sim::FaultKind kind, const sim::FaultBudget& budget);
-// Whether the controls show a node and a length for the kind.
+// Whether a fault of the kind is a node's (the controls show the node combo):
+// not a jump of the store's clock, not a failover.
 bool fault_kind_has_node(sim::FaultKind kind);
 // The budget's first mode, link or loss for the kind, as the controls use.
 FaultControls with_budget_choice(FaultControls controls, const sim::FaultBudget& budget);
