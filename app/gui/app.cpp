@@ -449,6 +449,12 @@ void App::compute_layout(float w, float h) {
     if (!screen_.panels.shown(Panel::record)) record_h = 0;
     screen_.layout[Panel::record] = {w - right_w, top_h, right_w, record_h};
     screen_.layout[Panel::resource] = {w - right_w, top_h + record_h, right_w, side_h - record_h};
+    place_bottom_row(w, h, bottom_h);
+}
+
+// The bottom row: events beside Explain, or one of the panels that take the
+// whole row (Live, Find, Exercises, Code).
+void App::place_bottom_row(float w, float h, float bottom_h) {
     float events_w = std::round(w * (tour_.narrate.on ? 0.4f : 0.55f));  // narration needs the wider part
     if (!screen_.panels.shown(Panel::explain)) events_w = w;
     if (!screen_.panels.shown(Panel::events)) events_w = 0;

@@ -133,6 +133,7 @@ private:
     void compute_layout(float width, float height);
     // The compact layout (state/screen.hpp): controls, timeline, transport, tabs, one shared place.
     void compute_compact_layout(float width, float height);
+    void place_bottom_row(float width, float height, float bottom_height);
     // The per-frame context the views read, built by field name from the parts.
     FrameContext frame_context() const;
     void draw_views(const FrameContext& ctx, Commands& out);
