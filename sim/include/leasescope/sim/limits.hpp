@@ -58,6 +58,11 @@ inline constexpr std::int64_t runs_total_max = 20'000'000;
 // Events one simulation may emit (a Timeline keeps them in memory); also the
 // largest event count a trace file may claim.
 inline constexpr std::int64_t trace_events_max = 50'000'000;
+// An imported history (model.md §19): the lines of the lock a capture may
+// hold (what the importer keeps in memory; lines of other keys are never
+// kept), and the ticks its trace may span (§19.7.2).
+inline constexpr std::int64_t import_lock_lines_max = 2'000'000;
+inline constexpr Tick import_ticks_max = 10'000'000;
 // Fencing numbers: a counter starts at most at fencing_start_max and is
 // incremented once per acquisition, at most once per run.
 inline constexpr Fencing fencing_max = fencing_start_max + runs_total_max;
