@@ -7,6 +7,7 @@
 #include <openssl/evp.h>
 
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <set>
 #include <string>
@@ -31,6 +32,38 @@ std::string openssl_sha1_hex(const std::string& bytes) {
         out += "0123456789abcdef"[digest[i] & 15];
     }
     return out;
+}
+
+// Bytes as redis-cli monitor shows an argument (Redis's sdscatrepr), for
+// finding a body in a capture without the capture reader.
+std::string monitor_repr(std::string_view bytes) {
+    std::string out;
+    for (unsigned char c : bytes) {
+        switch (c) {
+            case '\\': out += "\\\\"; break;
+            case '"': out += "\\\""; break;
+            case '\n': out += "\\n"; break;
+            case '\r': out += "\\r"; break;
+            case '\t': out += "\\t"; break;
+            case '\a': out += "\\a"; break;
+            case '\b': out += "\\b"; break;
+            default:
+                if (c >= 0x20 && c < 0x7f) {
+                    out += static_cast<char>(c);
+                } else {
+                    out += "\\x";
+                    out += "0123456789abcdef"[c >> 4];
+                    out += "0123456789abcdef"[c & 15];
+                }
+        }
+    }
+    return out;
+}
+
+std::string read_text(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    EXPECT_TRUE(in) << path;
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
 const imp::KnownScript* find_script(std::string_view library, std::string_view name) {
@@ -164,4 +197,29 @@ TEST(ImportKnownScripts, OwnStoreScriptsAreTheStores) {
     ASSERT_NE(ext, nullptr);
     EXPECT_EQ(extend.args[ext->token_argv - 1], "tok");
     EXPECT_EQ(extend.args[ext->lease_argv - 1], "150");  // ttl_ms_for(2, 100)
+}
+
+// The committed real captures (tests/data/import/make_client_captures.sh)
+// carry the table's bytes: every Redisson and Kotlin body as an EVAL's
+// argument, and the Kotlin client's EVALSHA names the table's SHA-1. A body
+// changed in the table or in the script that made the captures fails here.
+TEST(ImportKnownScripts, CommittedCapturesCarryTheKnownBodies) {
+    const std::string dir = std::string(LEASESCOPE_SOURCE_DIR) + "/tests/data/import/";
+    const std::map<std::string_view, std::string> captures = {
+        {"kotlin-elector", read_text(dir + "kotlin-elector.monitor")},
+        {"redisson", read_text(dir + "redisson.monitor")},
+    };
+    int found = 0;
+    for (const auto& s : imp::known_scripts()) {
+        const auto it = captures.find(s.library);
+        if (it == captures.end()) continue;
+        ++found;
+        const std::string eval = "\"EVAL\" \"" + monitor_repr(s.body) + "\" ";
+        EXPECT_NE(it->second.find(eval), std::string::npos) << s.library << " " << s.name;
+        if (s.library == "kotlin-elector") {
+            const std::string evalsha = "\"EVALSHA\" \"" + imp::sha1_hex(s.body) + "\" ";
+            EXPECT_NE(it->second.find(evalsha), std::string::npos) << s.name;
+        }
+    }
+    EXPECT_EQ(found, 6);
 }
