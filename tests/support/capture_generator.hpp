@@ -34,6 +34,7 @@ struct CaptureSpec {
     std::uint64_t seed = 1;
     LockStyle style = LockStyle::store;
     std::int64_t lease_ms = 5;
+    std::int64_t line_gap_us_max = 6;  // each line 1 to this many microseconds after the one before
     std::int64_t start_us = 1'796'374'484'000'000;
     bool ok_line = true;  // redis-cli's first reply line
 };
@@ -43,6 +44,7 @@ struct CaptureLine {
     std::string text;        // without its newline
     bool lock = false;       // a line of the lock (its call or a `[lua]` line of it)
     bool lua = false;        // a `[lua]` line: it must follow its call
+    bool vacant = false;     // no record of the lock was written or left after it (released, or never taken)
 };
 
 // Bytes as Redis's sdscatrepr shows them, without the quotes (rule 19.1.1).
@@ -92,7 +94,7 @@ public:
     // The next line; false after the last.
     bool next(CaptureLine& out) {
         if (written_ >= spec_.lines) return false;
-        if (written_ == 0 && spec_.ok_line) return emit(out, CaptureLine{0, "OK", false, false});
+        if (written_ == 0 && spec_.ok_line) return emit(out, CaptureLine{0, "OK", false, false, true});
         if (pending_.empty()) fill();
         out = std::move(pending_.front());
         pending_.pop_front();
@@ -122,11 +124,11 @@ private:
     std::uint64_t draw(std::uint64_t n) { return rng_.next() % n; }
     std::int64_t now_ms() const { return now_us_ / 1000; }
     bool live() const { return record_.exists && now_ms() <= record_.deadline_ms; }
-    void step() { now_us_ += 1 + static_cast<std::int64_t>(draw(6)); }
+    void step() { now_us_ += 1 + static_cast<std::int64_t>(draw(static_cast<std::uint64_t>(spec_.line_gap_us_max))); }
 
     void push(std::string_view client, std::vector<std::string> args, bool lock) {
         const bool lua = client == "lua";
-        pending_.push_back(CaptureLine{now_us_, monitor_text(now_us_, client, args), lock, lua});
+        pending_.push_back(CaptureLine{now_us_, monitor_text(now_us_, client, args), lock, lua, !record_.exists});
     }
     void lua(std::vector<std::string> args) {
         now_us_ += 1;
