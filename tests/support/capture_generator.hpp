@@ -31,6 +31,7 @@ enum class LockStyle : std::uint8_t { plain, store };
 struct CaptureSpec {
     std::int64_t lines = 10'000;       // lines written, redis-cli's `OK` included
     std::int64_t lock_calls = 200;     // about this many calls on the lock
+    std::int64_t lock_span_lines = 0;  // the calls fall among the first this many lines; 0: all lines
     std::uint64_t seed = 1;
     LockStyle style = LockStyle::store;
     std::int64_t lease_ms = 5;
@@ -139,8 +140,9 @@ private:
         step();
         const std::int64_t left = spec_.lines - written_;
         // A call's lines are never cut off by the end of the capture.
-        if (left > 8 && draw(static_cast<std::uint64_t>(spec_.lines)) < static_cast<std::uint64_t>(spec_.lock_calls) &&
-            lock_call())
+        const std::int64_t span = spec_.lock_span_lines > 0 ? spec_.lock_span_lines : spec_.lines;
+        if (left > 8 && written_ < span &&
+            draw(static_cast<std::uint64_t>(span)) < static_cast<std::uint64_t>(spec_.lock_calls) && lock_call())
             return;
         foreign();
     }
@@ -306,16 +308,22 @@ inline std::vector<CaptureLine> generate_capture(const CaptureSpec& spec) {
     return lines;
 }
 
-// Streams a capture to `out`, one line a time; returns its bytes.
-inline std::int64_t write_capture(std::ostream& out, const CaptureSpec& spec) {
+struct WrittenCapture {
+    std::int64_t bytes = 0;
+    std::int64_t lock_lines = 0;  // lines of the lock, `[lua]` lines of its calls included
+};
+
+// Streams a capture to `out`, one line a time.
+inline WrittenCapture write_capture(std::ostream& out, const CaptureSpec& spec) {
     CaptureGenerator gen(spec);
     CaptureLine line;
-    std::int64_t bytes = 0;
+    WrittenCapture written;
     while (gen.next(line)) {
         out << line.text << '\n';
-        bytes += static_cast<std::int64_t>(line.text.size()) + 1;
+        written.bytes += static_cast<std::int64_t>(line.text.size()) + 1;
+        written.lock_lines += line.lock;
     }
-    return bytes;
+    return written;
 }
 
 }  // namespace capture_gen
