@@ -182,7 +182,7 @@ TEST(CaptureProperty, GeneratedCapturesAreCapturesOfOneContendedLock) {
 
 // (a) Lines of other keys, anywhere a line may stand, change nothing: the
 // lock's lines alone, the generated capture, and it with more lines of other
-// keys (at the time of the line before them) observe the same.
+// keys (at any time between the lines around them) observe the same.
 TEST(CaptureProperty, LinesOfOtherKeysAnywhereChangeNoObservation) {
     for (const auto& spec : specs()) {
         SCOPED_TRACE(name(spec));
@@ -201,10 +201,13 @@ TEST(CaptureProperty, LinesOfOtherKeysAnywhereChangeNoObservation) {
         for (std::size_t i = 0; i < full.size(); ++i) {
             more.push_back(full[i]);
             if (i == 0 || !boundary(full, i + 1)) continue;
+            // At any time from this line's to the next one's, never going back.
+            std::int64_t at = full[i].ts_us;
+            const std::int64_t next = i + 1 < full.size() ? full[i + 1].ts_us : at;
             for (std::uint64_t k = rng.next() % 3; k > 0 && e < extra.size(); --k, ++e) {
                 if (extra[e].lua) continue;  // an `[lua]` line of another call would need its call
-                more.push_back(
-                    CaptureLine{full[i].ts_us, with_time(extra[e], full[i].ts_us), false, false, full[i].vacant});
+                at += static_cast<std::int64_t>(rng.next() % static_cast<std::uint64_t>(next - at + 1));
+                more.push_back(CaptureLine{at, with_time(extra[e], at), false, false, full[i].vacant});
             }
         }
         const Imported a = import_one(alone), b = import_one(full), c = import_one(more);
