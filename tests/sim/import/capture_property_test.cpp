@@ -294,7 +294,7 @@ TEST(CaptureProperty, LineCutShortIsAnErrorNamingItOrWithLenientACaptureGap) {
             EXPECT_EQ(gaps, 1);
             // An expiry is found at the next line of the lock or gap and its
             // time is kept from going back before what was observed last, so
-            // a gap just after a deadline may move it later (msg-r2-p.md):
+            // a gap just after a deadline may move it later (open, issue 28):
             // expiries are compared without their time.
             expect_same(described(without_expiry_times(rest), cut),
                         described(without_expiry_times(*whole.observations), lines));
@@ -336,8 +336,8 @@ TEST(CaptureProperty, LinesSwappedSoTimeGoesBackAreTheClockStepError) {
         // A step where the lock has no record (released, or not yet
         // taken): a deadline that passes between the lock's last line before
         // the step and the step is found only at the lock's next line, after
-        // the step, and placed with the step's shift (a question for wt-p,
-        // msg-r2-p.md), not this property's.
+        // the step, and placed with the step's shift (an open question of
+        // the replay, issue 28), not this property's.
         const std::size_t i = pick(rng, generated, [](const std::vector<CaptureLine>& lines, std::size_t k) {
             return foreign_pair(lines, k) && lines[k].vacant && lines[k + 1].vacant;
         });
