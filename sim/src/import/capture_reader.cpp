@@ -93,6 +93,17 @@ void CaptureReader::State::count_ignored(std::string_view arg0) {
     }
 }
 
+namespace {
+// LeaseScope's live run guard `leasescope:{NAME}:run` (KeyLayout::run_owner,
+// model.md §13.5) is taken with SET NX PX but is no lock (rule 19.2.1).
+bool is_live_run_guard(std::string_view key) {
+    constexpr std::string_view head = "leasescope:{";
+    constexpr std::string_view tail = "}:run";
+    return key.size() > head.size() + tail.size() && key.substr(0, head.size()) == head &&
+           key.substr(key.size() - tail.size()) == tail;
+}
+}  // namespace
+
 std::int32_t CaptureReader::State::add_candidate(std::string_view record) {
     const auto it = watched.find(record);
     if (it != watched.end()) return it->second;
@@ -112,7 +123,9 @@ void CaptureReader::State::add_lock_key(std::int32_t c, std::string_view key) {
 // Rule 19.2.1: a key set with SET … NX PX/EX, or a known script's record.
 void CaptureReader::State::detect(const std::vector<std::string_view>& args, Cmd cmd) {
     if (cmd == Cmd::set && args.size() >= 5) {
-        if (internal::set_is_acquire(internal::set_options(args))) add_candidate(args[1]);
+        if (internal::set_is_acquire(internal::set_options(args)) && !is_live_run_guard(args[1])) {
+            add_candidate(args[1]);
+        }
     } else if ((cmd == Cmd::eval || cmd == Cmd::evalsha) && args.size() >= 3) {
         detect_call(args, cmd);
     }

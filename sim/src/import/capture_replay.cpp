@@ -88,7 +88,9 @@ private:
     std::map<std::string, std::string> client_name_, client_owner_, names_, token_owner_;
     bool started_ = false;
     bool assumed_zero_ = false;
-    bool counter_decided_ = false;                                // the first INCR was seen
+    bool counter_decided_ = false;
+    std::int64_t refused_ =
+        0;  // known script calls without a [lua] line                                // the first INCR was seen
     std::map<std::string, std::int64_t, std::less<>> first_set_;  // a lock key's first SET, a number
     std::optional<Fencing> counter_base_;
     std::int64_t last_wall_us_ = 0;
@@ -470,6 +472,10 @@ std::size_t Replay::call(const std::vector<KeptLine>& lines, std::size_t i) {
     if (script && span.first + static_cast<std::size_t>(script->lock_key_index) < span.last) {
         record = redis_repr(a[span.first + static_cast<std::size_t>(script->lock_key_index)]);
     }
+    if (script && end == i + 1) {  // rule 19.3.4: no [lua] line, so the server refused it
+        ++refused_;
+        return end;
+    }
     purge(now_ms_of(k), k.wall_us, k.source);
     const std::optional<Key> before = record_copy();
     Effects e;
@@ -544,6 +550,12 @@ ReplayResult Replay::run(const std::vector<KeptLine>& lines, std::int64_t captur
     result.counter_base = counter_base_;
     result.notes = std::move(notes_);
     if (assumed_zero_) result.notes.emplace_back("fencing assumes the counter was 0 when the capture began");
+    if (refused_ > 0) {
+        result.notes.push_back(
+            fmt::format("{} calls of known scripts show no [lua] line: the server refused them "
+                        "(NOSCRIPT), so they are no events",
+                        refused_));
+    }
     return result;
 }
 
