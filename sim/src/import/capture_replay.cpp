@@ -88,9 +88,8 @@ private:
     std::map<std::string, std::string> client_name_, client_owner_, names_, token_owner_;
     bool started_ = false;
     bool assumed_zero_ = false;
-    bool counter_decided_ = false;
-    std::int64_t refused_ =
-        0;  // known script calls without a [lua] line                                // the first INCR was seen
+    bool counter_decided_ = false;                                // the first INCR was seen
+    std::int64_t refused_ = 0;                                    // known script calls without a [lua] line
     std::map<std::string, std::int64_t, std::less<>> first_set_;  // a lock key's first SET, a number
     std::optional<Fencing> counter_base_;
     std::int64_t last_wall_us_ = 0;
