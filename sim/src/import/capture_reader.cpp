@@ -31,7 +31,11 @@ namespace {
 // Bad lines skipped under --lenient are named in the notes up to this many.
 constexpr std::int64_t skipped_lines_named_max = 20;
 
-std::string seconds_text(std::int64_t us) { return fmt::format("{:.3f} s", static_cast<double>(us) / 1e6); }
+// A step or a time: seconds to the millisecond, or microseconds when shorter.
+std::string seconds_text(std::int64_t us) {
+    if (us > -1000 && us < 1000) return fmt::format("{} µs", us);
+    return fmt::format("{:.3f} s", static_cast<double>(us) / 1e6);
+}
 
 }  // namespace
 

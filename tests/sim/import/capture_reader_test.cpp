@@ -201,6 +201,8 @@ TEST(CaptureReader, TimeGoingBackIsAnErrorOrAKeptClockStep) {
     const test::Read strict = read_one(lines);
     EXPECT_FALSE(strict.observations);
     EXPECT_EQ(strict.error, "cap.txt:3: time goes back 1.204 s from line 2 (a clock step on the server?)");
+    const test::Read small = read_one({mline(10, A, set_nx("job", "ta", 400)), mline(5, A, {"GET", "job"})});
+    EXPECT_EQ(small.error, "cap.txt:2: time goes back 5 µs from line 1 (a clock step on the server?)");
     ImportOptions options;
     options.keep_clock_steps = true;
     const test::Read kept = read_one(lines, options);
