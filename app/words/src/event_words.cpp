@@ -161,9 +161,13 @@ std::string explain_state(const sim::Snapshot& snap, const Strings& s) {
                  {"fencing", opt_text(n.fencing)},
                  {"progress", std::to_string(n.progress)},
                  {"action", std::to_string(n.action)}};
-        const char* key = n.status == sim::NodeStatus::stale     ? "explain.node_stale"
-                          : n.status == sim::NodeStatus::running ? "explain.node_running"
-                                                                 : "explain.node_other";
+        // A replayed history (model.md §19.9) has no action whose progress to tell: action 0.
+        const bool recorded = n.action == 0;
+        const char* key = n.status == sim::NodeStatus::stale
+                              ? (recorded ? "explain.node_stale_recorded" : "explain.node_stale")
+                          : n.status == sim::NodeStatus::running
+                              ? (recorded ? "explain.node_running_recorded" : "explain.node_running")
+                              : "explain.node_other";
         out += "\n• " + s.tr(key, f);
         if (n.paused || n.partition) {
             out += ' ';

@@ -300,3 +300,23 @@ TEST(TraceFormat4, TextRowsShowTheWallClock) {
     EXPECT_EQ(sim::text_table_header(), sim::text_table_header(false));
     EXPECT_EQ(sim::text_table_header().find("Wall"), std::string::npos);
 }
+
+TEST(TraceFormat4, DiffIgnoringTokensIgnoresTheWallClock) {
+    // An imported history against a simulated run of the same events (model.md §19.8.3): with
+    // --ignore-tokens only the headers differ; without it the first event differs by its wall_us.
+    const sim::Trace imported = history();
+    sim::Trace simulated = imported;
+    simulated.header.format = 2;
+    simulated.header.import.reset();
+    for (sim::Event& e : simulated.events) {
+        e.wall_us.reset();
+        e.token = "other";
+    }
+    const auto ignoring = sim::first_divergence(imported, simulated, true);
+    ASSERT_TRUE(ignoring.has_value());
+    EXPECT_EQ(ignoring->index, -1) << ignoring->description;
+    const auto exact = sim::first_divergence(imported, simulated, false);
+    ASSERT_TRUE(exact.has_value());
+    EXPECT_EQ(exact->index, 0);
+    EXPECT_NE(exact->description.find("  A     0  09:30:00.005  node-a"), std::string::npos) << exact->description;
+}
