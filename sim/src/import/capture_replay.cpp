@@ -495,7 +495,10 @@ std::size_t Replay::call(const std::vector<KeptLine>& lines, std::size_t i) {
     o.node = node_of_client(k.ml.client);
     o.why = m.body_seen ? Detail::unrecognised_script : Detail::unknown_sha;
     if (cmd == Cmd::eval && a.size() >= 2) o.sha = sha1_hex(a[1]);
-    if (cmd == Cmd::evalsha && a.size() >= 2) o.sha = a[1];
+    if (cmd == Cmd::evalsha && a.size() >= 2) {
+        o.sha = a[1];
+        for (char& c : o.sha) c = c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
+    }
     emit(std::move(o));
     return end;
 }
