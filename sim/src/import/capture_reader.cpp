@@ -202,10 +202,18 @@ bool CaptureReader::State::check_time() {
             return fail(fmt::format("time goes back {} from line {} (a clock step on the server?)",
                                     seconds_text(-step_us), last_line));
         }
+        // The marker carries the server's time before the step, so that a
+        // record past its deadline then expires with the time before it.
+        kept.push_back(KeptLine{KeptLine::Kind::clock_step,
+                                source(),
+                                line_no,
+                                last_wall_us,
+                                last_wall_us - shift_us,
+                                -1,
+                                step_us / 1000,
+                                {}});
         shift_us -= step_us;
         wall = last_wall_us;
-        kept.push_back(
-            KeptLine{KeptLine::Kind::clock_step, source(), line_no, wall, raw.ts_us, -1, step_us / 1000, {}});
     }
     any_line = true;
     ++source_lines;

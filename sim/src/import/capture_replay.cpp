@@ -154,7 +154,8 @@ void Replay::purge(std::int64_t now_ms, std::int64_t wall_us, std::int32_t sourc
             Observation o;
             o.op = ObservedOp::expire;
             o.source = source;
-            o.wall_us = std::min(wall_us, *key.deadline_ms * 1000 + wall_shift_us_);
+            // Valid while now <= when: gone from the next millisecond on.
+            o.wall_us = std::min(wall_us, (*key.deadline_ms + 1) * 1000 + wall_shift_us_);
             o.outcome = Outcome::expired;
             const std::string token = record_token(key);
             o.token = redis_repr(token);
@@ -510,6 +511,7 @@ void Replay::on_marker(const KeptLine& k) {
     if (k.kind == KeptLine::Kind::clock_step) {
         notes_.push_back(
             fmt::format("{}: the server's clock went back {} ms; kept (--clock-steps keep)", where, -k.step_ms));
+        purge(now_ms_of(k), k.wall_us, k.source);  // with the time and shift before the step
         if (!started_) return;
         Observation o = base(k, ObservedOp::clock_step);
         o.step_ms = k.step_ms;

@@ -48,8 +48,8 @@ TEST(CaptureReader, PlainSetNxContentionExpiryAndRelease) {
     EXPECT_EQ(o[1].outcome, Outcome::busy);
     EXPECT_EQ(o[1].node, "node-b");
     EXPECT_EQ(o[1].ttl_ms, 399);
-    EXPECT_EQ(o[2].op, ObservedOp::expire);  // at the deadline: 1 ms + 400 ms
-    EXPECT_EQ(o[2].wall_us, test::t0_us + 401'000);
+    EXPECT_EQ(o[2].op, ObservedOp::expire);  // valid until 1 ms + 400 ms, gone the next millisecond
+    EXPECT_EQ(o[2].wall_us, test::t0_us + 402'000);
     EXPECT_EQ(o[2].node, "node-a");
     EXPECT_EQ(o[2].token, "ta");
     EXPECT_EQ(o[2].line, 0);
@@ -219,6 +219,24 @@ TEST(CaptureReader, TimeGoingBackIsAnErrorOrAKeptClockStep) {
     EXPECT_EQ(o[4].outcome, Outcome::held);
 }
 
+TEST(CaptureReader, ARecordPastItsDeadlineBeforeAClockStepExpiresBeforeIt) {
+    // wt-r2's example: the server's time passed the deadline (a line of
+    // another key), then went back; the expiry is placed before the step.
+    ImportOptions options;
+    options.keep_clock_steps = true;
+    const test::Read r = read_one({mline(0, A, set_nx("job", "ta", 5)), mline(2'500'000, B, {"GET", "other"}),
+                                   mline(100'000, B, {"GET", "other"}), mline(200'000, A, {"GET", "job"})},
+                                  options);
+    ASSERT_TRUE(r.observations) << r.error;
+    const std::vector<Observation>& o = *r.observations;
+    ASSERT_EQ(o.size(), 4u);
+    EXPECT_EQ(o[1].op, ObservedOp::expire);
+    EXPECT_EQ(o[1].wall_us, test::t0_us + 6'000);
+    EXPECT_EQ(o[2].op, ObservedOp::clock_step);
+    EXPECT_EQ(o[2].step_ms, -2400);
+    EXPECT_EQ(o[3].outcome, Outcome::vacant);
+}
+
 TEST(CaptureReader, SourcesInOrderWithAGapAndNoOverlap) {
     // Rule 19.1.5.
     const test::Read r =
@@ -263,7 +281,7 @@ TEST(CaptureReader, AnUnknownScriptOnTheLockIsUndecidedButApplied) {
     EXPECT_EQ(o[2].outcome, Outcome::acquired);  // the script's DEL was applied
     EXPECT_EQ(o[3].why, Detail::unknown_sha);
     EXPECT_EQ(o[3].sha, "0123456789abcdef0123456789abcdef01234567");  // as SCRIPT LOAD answers: lower case
-    EXPECT_EQ(o[4].why, Detail::unrecognised_script);  // SCRIPT LOAD gave its body
+    EXPECT_EQ(o[4].why, Detail::unrecognised_script);                 // SCRIPT LOAD gave its body
     EXPECT_EQ(o[5].outcome, Outcome::vacant);
 }
 

@@ -52,7 +52,7 @@ TEST(CaptureReal, PlainSetNxContentionOfTwoRedisCliClients) {
     EXPECT_EQ(o[0].token, "tok-a");
     EXPECT_EQ(o[0].line, 4);
     EXPECT_EQ(o[0].ttl_ms, 400);
-    EXPECT_EQ(o[2].wall_us, 1796374662966000);  // 1796374662566 ms + 400 ms
+    EXPECT_EQ(o[2].wall_us, 1796374662967000);  // valid to 1796374662566 ms + 400 ms, then gone
     EXPECT_EQ(o[5].ttl_ms, 5000);
     EXPECT_EQ(r.report.lock_key, "job:lock");
     EXPECT_EQ(r.report.ignored.at("COMMAND"), 6);

@@ -95,7 +95,7 @@ std::vector<std::string> shown(const std::vector<Observation>& o) {
     return out;
 }
 
-TEST(CaptureProperty, LinesOfOtherKeysChangeNoObservation) {
+TEST(CaptureGenerated, LinesOfOtherKeysChangeNoObservation) {
     for (std::uint64_t seed = 1; seed <= 40; ++seed) {
         Gen g{std::mt19937_64(seed)};
         const auto lock = lock_history(g);
@@ -117,7 +117,7 @@ TEST(CaptureProperty, LinesOfOtherKeysChangeNoObservation) {
     }
 }
 
-TEST(CaptureProperty, ACutLineIsNamedOrAGap) {
+TEST(CaptureGenerated, ACutLineIsNamedOrAGap) {
     for (std::uint64_t seed = 1; seed <= 40; ++seed) {
         Gen g{std::mt19937_64(seed)};
         std::vector<std::string> lines = with_foreign(lock_history(g), g, false);
@@ -145,7 +145,7 @@ TEST(CaptureProperty, ACutLineIsNamedOrAGap) {
     }
 }
 
-TEST(CaptureProperty, TimeGoingBackIsNamed) {
+TEST(CaptureGenerated, TimeGoingBackIsNamed) {
     for (std::uint64_t seed = 1; seed <= 40; ++seed) {
         Gen g{std::mt19937_64(seed)};
         std::vector<std::string> lines = with_foreign(lock_history(g), g, false);
