@@ -15,15 +15,17 @@ namespace {
 using ordered_json = nlohmann::ordered_json;
 
 constexpr std::array<const char*, 7> phase_names = {"faults", "expiry", "work", "extend", "acquire", "ops", "check"};
-constexpr std::array<const char*, 21> op_names = {
+constexpr std::array<const char*, 23> op_names = {
     "pause",    "resume",        "crash",  "partition", "heal",     "failover",      "clock_jump",
     "link_cut", "link_restored", "expire", "write",     "release",  "extend",        "start",
-    "acquire",  "skip",          "wait",   "status",    "validate", "overlap_begin", "overlap_end"};
-constexpr std::array<const char*, 19> outcome_names = {
+    "acquire",  "skip",          "wait",   "status",    "validate", "overlap_begin", "overlap_end",
+    "believe",  "undecided"};
+constexpr std::array<const char*, 21> outcome_names = {
     "",         "expired", "accepted", "rejected", "released", "kept",    "not_owner", "error",  "renewed",   "lost",
-    "acquired", "busy",    "skipped",  "held",     "vacant",   "current", "stale",     "synced", "not_synced"};
-static_assert(static_cast<std::size_t>(EventOp::overlap_end) + 1 == op_names.size());
-static_assert(static_cast<std::size_t>(Outcome::not_synced) + 1 == outcome_names.size());
+    "acquired", "busy",    "skipped",  "held",     "vacant",   "current", "stale",     "synced", "not_synced",
+    "leader",   "follower"};
+static_assert(static_cast<std::size_t>(EventOp::undecided) + 1 == op_names.size());
+static_assert(static_cast<std::size_t>(Outcome::follower) + 1 == outcome_names.size());
 static_assert(static_cast<std::size_t>(EventOp::wait) == 16);
 // The one table of detail words: the trace spelling of each Detail, in the
 // order they join (model.md §12.3).
@@ -39,8 +41,18 @@ constexpr std::array<const char*, detail_words> detail_names = {"drop_requests",
                                                                 "unsafe_write",
                                                                 "stale_after_successor",
                                                                 "holder_rejected",
-                                                                "no_replicas"};
-static_assert(static_cast<std::size_t>(Detail::no_replicas) + 1 == detail_names.size());
+                                                                "no_replicas",
+                                                                "acquired",
+                                                                "extended",
+                                                                "lost",
+                                                                "released",
+                                                                "inferred",
+                                                                "unrecognised_script",
+                                                                "unknown_sha",
+                                                                "other_command",
+                                                                "expiry_boundary",
+                                                                "capture_gap"};
+static_assert(static_cast<std::size_t>(Detail::capture_gap) + 1 == detail_names.size());
 
 template <class E, std::size_t N>
 std::optional<E> from_names(const std::array<const char*, N>& names, std::string_view s, std::size_t first = 0) {
@@ -99,8 +111,15 @@ constexpr auto op_views = views_of(op_names);
 constexpr auto outcome_views = views_of(outcome_names);
 constexpr auto detail_views = views_of(detail_names);
 
-// The bytes the words of `d` take, joined with commas, at most.
-constexpr std::size_t details_bytes_max = 128;
+// The bytes the words of `d` take, joined with commas, at most: every word
+// and a comma after each (a reader keeps any set of words in order).
+constexpr std::size_t details_bytes_all() {
+    std::size_t n = 0;
+    for (const std::string_view w : detail_views) n += w.size() + 1;
+    return n;
+}
+constexpr std::size_t details_bytes_max = 288;
+static_assert(details_bytes_all() <= details_bytes_max);
 
 // Calls f(word) for each word of `d` in the fixed order, f(",") between them.
 template <class F>
@@ -153,13 +172,30 @@ std::string detail_text(const Event& e) { return detail_text(view_of(e)); }
 std::string header_line(const TraceHeader& h) {
     ordered_json j;
     j["type"] = "header";
-    j["format"] = h.format == 3 ? trace_format_3 : trace_format;
+    j["format"] = h.format == 4 ? trace_format_4 : h.format == 3 ? trace_format_3 : trace_format;
     j["scenario"] = h.scenario;
     j["seed"] = h.seed;
     j["tick_ms"] = h.tick_ms;
     j["lock"] = h.lock;
     j["capacity"] = h.capacity;
     j["candidates"] = h.candidates;
+    if (h.import) {
+        const ImportInfo& info = *h.import;
+        ordered_json imp;
+        imp["origin_us"] = info.origin_us;
+        imp["lock_key"] = info.lock_key;
+        imp["sources"] = ordered_json::array();
+        for (const ImportInfo::Source& src : info.sources) {
+            ordered_json one;
+            one["file"] = src.file;
+            one["kind"] = src.kind;
+            one["lines"] = src.lines;
+            one["used"] = src.used;
+            imp["sources"].push_back(std::move(one));
+        }
+        imp["ignored"] = info.ignored;
+        j["import"] = std::move(imp);
+    }
     return j.dump();
 }
 
@@ -237,8 +273,8 @@ bool plain_ascii(std::string_view s) {
 void append_event_line_slow(std::string& out, const EventView& e);
 
 // The line of an event with plain ASCII names, through `w`, which has room
-// for 400 bytes plus the names (fixed text about 160 bytes, six integers of
-// at most 20).
+// for 480 bytes plus the names (fixed text, the phase, op and outcome about
+// 250 bytes, ten integers of at most 20).
 void write_event_line(LineWriter& w, const EventView& e) {
     w.lit(R"({"type":"event","tick":)");
     w.integer(e.tick);
@@ -280,6 +316,10 @@ void write_event_line(LineWriter& w, const EventView& e) {
         w.lit(R"(,"server":)");
         w.integer(*e.server);
     }
+    if (e.wall_us) {
+        w.lit(R"(,"wall_us":)");
+        w.integer(*e.wall_us);
+    }
     w.lit("}");
 }
 
@@ -289,13 +329,13 @@ Event to_event(const EventView& v) {
     return Event{
         v.tick,     v.seq,  v.phase,   v.op,      std::string(v.node), v.run,           Token(v.token),
         v.fencing,  v.slot, v.ttl,     v.outcome, v.details,           v.overlap_count, std::string(v.named_node),
-        v.clock_ms, v.sent, v.applied, v.server};
+        v.clock_ms, v.sent, v.applied, v.server,  v.wall_us};
 }
 
 EventView view_of(const Event& e) {
     return EventView{e.tick,          e.seq,        e.phase,    e.op,   e.node,    e.run,
                      e.token,         e.fencing,    e.slot,     e.ttl,  e.outcome, e.details,
-                     e.overlap_count, e.named_node, e.clock_ms, e.sent, e.applied, e.server};
+                     e.overlap_count, e.named_node, e.clock_ms, e.sent, e.applied, e.server, e.wall_us};
 }
 
 void append_event_line(std::string& out, const Event& e) { append_event_line(out, view_of(e)); }
@@ -305,7 +345,7 @@ void append_event_line(std::string& out, const EventView& e) {
         append_event_line_slow(out, e);
         return;
     }
-    const std::size_t room = 400 + details_bytes_max + e.node.size() + e.token.size() + e.named_node.size();
+    const std::size_t room = 480 + details_bytes_max + e.node.size() + e.token.size() + e.named_node.size();
     // Most lines fit a buffer on the stack: written there and appended, the
     // line is copied once, where growing `out` first would also zero the room.
     constexpr std::size_t stack_room = 1024;
@@ -365,6 +405,10 @@ void append_event_line_slow(std::string& out, const EventView& e) {
     if (e.server) {
         out += R"(,"server":)";
         append_int(out, *e.server);
+    }
+    if (e.wall_us) {
+        out += R"(,"wall_us":)";
+        append_int(out, *e.wall_us);
     }
     out += '}';
 }

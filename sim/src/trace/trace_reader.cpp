@@ -129,26 +129,94 @@ std::optional<std::string> line_shape_error(std::string_view line) {
     return std::nullopt;
 }
 
-// The format a file was written in (model.md §12.1 items 4 and 5): 1 has
+// The format a file was written in (model.md §12.1 items 4 to 6): 1 has
 // neither the three safety counters nor their detail words; 3 adds to 2 what
-// a store with replicas writes (§17.7).
+// a store with replicas writes (§17.7); 4 adds to 3 what an imported history
+// writes (§19.7).
 using FormatVersion = int;
 
-std::optional<LineError> read_header(const ordered_json& j, TraceHeader& h, FormatVersion& version) {
-    if (auto e = check_keys(j, {"type", "format", "scenario", "seed", "tick_ms", "lock", "capacity", "candidates"}))
-        return e;
-    if (j["type"] != "header") return LineError{"line 1 must be the header (\"type\":\"header\")"};
+std::string_view format_name(FormatVersion version) {
+    switch (version) {
+        case 1: return trace_format_1;
+        case 3: return trace_format_3;
+        case 4: return trace_format_4;
+        default: return trace_format;
+    }
+}
+
+// What format 4 adds (model.md §19.7): refused in an older file, naming what
+// that format lacks.
+std::optional<LineError> only_in_format_4(FormatVersion version, const char* what, std::string_view word) {
+    if (version >= 4) return std::nullopt;
+    return LineError{fmt::format("{} \"{}\" is not in format \"{}\"; an imported history writes \"{}\" (model.md "
+                                 "§19.7)",
+                                 what, word, format_name(version), trace_format_4)};
+}
+
+std::optional<LineError> read_format(const ordered_json& j, FormatVersion& version) {
+    if (!j.is_object() || !j.contains("format")) return std::nullopt;  // check_keys names the missing key
     if (j["format"] == trace_format_1) {
         version = 1;
     } else if (j["format"] == trace_format) {
         version = 2;
     } else if (j["format"] == trace_format_3) {
         version = 3;
+    } else if (j["format"] == trace_format_4) {
+        version = 4;
     } else {
-        return LineError{fmt::format("unsupported format; expected \"{}\", \"{}\" (or the older \"{}\")", trace_format,
-                                     trace_format_3, trace_format_1)};
+        return LineError{fmt::format("unsupported format; expected \"{}\", \"{}\", \"{}\" (or the older \"{}\")",
+                                     trace_format, trace_format_3, trace_format_4, trace_format_1)};
     }
-    h.format = version == 3 ? 3 : 2;  // a /1 file's events are /2 events
+    return std::nullopt;
+}
+
+// One of the header's import sources: {"file","kind","lines","used"}.
+std::optional<LineError> read_import_source(const ordered_json& j, ImportInfo::Source& src) {
+    if (auto e = check_keys(j, {"file", "kind", "lines", "used"})) return LineError{"in \"sources\": " + e->message};
+    bool null = false;
+    if (auto e = get_string(j, "file", src.file, false, limits::name_length_max)) return e;
+    if (auto e = get_string(j, "kind", src.kind, false, limits::name_length_max)) return e;
+    if (src.kind != "capture" && src.kind != "log")
+        return LineError{fmt::format("\"kind\" is \"{}\"; expected \"capture\" or \"log\"", src.kind)};
+    constexpr std::int64_t lines_max = std::numeric_limits<std::int64_t>::max();
+    if (auto e = get_int(j, "lines", src.lines, false, null, 0, lines_max)) return e;
+    if (auto e = get_int(j, "used", src.used, false, null, 0, src.lines)) return e;
+    return std::nullopt;
+}
+
+// The header's `import` object of a /4 trace (model.md §19.7.1).
+std::optional<LineError> read_import(const ordered_json& j, ImportInfo& info) {
+    if (auto e = check_keys(j, {"origin_us", "lock_key", "sources", "ignored"}))
+        return LineError{"in \"import\": " + e->message};
+    bool null = false;
+    constexpr std::int64_t us_max = std::numeric_limits<std::int64_t>::max();
+    if (auto e = get_int(j, "origin_us", info.origin_us, false, null, 0, us_max)) return e;
+    if (auto e = get_string(j, "lock_key", info.lock_key, false, limits::name_length_max)) return e;
+    if (!j["sources"].is_array() || j["sources"].empty())
+        return LineError{"\"sources\" must be an array of at least one {\"file\",\"kind\",\"lines\",\"used\"}"};
+    for (const auto& one : j["sources"]) {
+        ImportInfo::Source src;
+        if (auto e = read_import_source(one, src)) return e;
+        info.sources.push_back(std::move(src));
+    }
+    if (info.sources.front().kind != "capture") return LineError{"the first of \"sources\" must be a capture"};
+    return get_int(j, "ignored", info.ignored, false, null, 0, us_max);
+}
+
+std::optional<LineError> read_header(const ordered_json& j, TraceHeader& h, FormatVersion& version) {
+    if (auto e = read_format(j, version)) return e;
+    if (version < 4 && j.is_object() && j.contains("import"))
+        if (auto e = only_in_format_4(version, "the key", "import")) return e;
+    if (version == 4) {
+        if (auto e = check_keys(
+                j, {"type", "format", "scenario", "seed", "tick_ms", "lock", "capacity", "candidates", "import"}))
+            return e;
+    } else if (auto e = check_keys(j,
+                                   {"type", "format", "scenario", "seed", "tick_ms", "lock", "capacity", "candidates"})) {
+        return e;
+    }
+    if (j["type"] != "header") return LineError{"line 1 must be the header (\"type\":\"header\")"};
+    h.format = version == 1 ? 2 : version;  // a /1 file's events are /2 events
     bool null = false;
     if (auto e = get_string(j, "scenario", h.scenario, false, limits::name_length_max)) return e;
     if (!j["seed"].is_number_unsigned() && !(j["seed"].is_number_integer() && j["seed"].get<std::int64_t>() >= 0))
@@ -168,17 +236,26 @@ std::optional<LineError> read_header(const ordered_json& j, TraceHeader& h, Form
                 fmt::format("\"candidates\" must be an array of names of at most {} bytes", limits::name_length_max)};
         h.candidates.push_back(c.get<std::string>());
     }
+    if (version == 4) {
+        h.import.emplace();
+        return read_import(j["import"], *h.import);
+    }
     return std::nullopt;
 }
 
 // A word added with format 3 (model.md §17.7).
 bool is_replica_word(Detail d) { return d == Detail::no_replicas; }
+// The words added with format 4 (model.md §19.7.1): a belief's, then an
+// undecided event's.
+bool is_import_word(Detail d) { return static_cast<std::size_t>(d) >= detail_words_3; }
+bool is_belief_word(Detail d) { return d >= Detail::acquired && d <= Detail::inferred; }
 
 // The detail words of a format, for the error that names an unknown one.
 std::string detail_word_list(int version) {
     std::string out;
     for (std::size_t i = 0; i < detail_words; ++i) {
         if (version < 3 && is_replica_word(static_cast<Detail>(i))) continue;
+        if (version < 4 && is_import_word(static_cast<Detail>(i))) continue;
         if (!out.empty()) out += ", ";
         out += to_string(static_cast<Detail>(i));
     }
@@ -279,6 +356,9 @@ std::optional<LineError> read_detail(std::string text, Event& e, FormatVersion v
                 fmt::format("\"detail\" has the word \"{}\", which format \"{}\" does not have (a store "
                             "with replicas writes \"{}\", model.md §17.7)",
                             word, version == 1 ? trace_format_1 : trace_format, trace_format_3)};
+        if (is_import_word(*d)) {
+            if (auto err = only_in_format_4(version, "the detail word", word)) return err;
+        }
         last = static_cast<int>(*d);
         e.details.add(*d);
         if (comma == std::string_view::npos) return std::nullopt;
@@ -351,11 +431,83 @@ std::optional<LineError> read_server(const ordered_json& j, Event& e, FormatVers
     return std::nullopt;
 }
 
+// The trailing key "wall_us" (model.md §19.7.1): on every event of a /4
+// trace, on none of an older one.
+std::optional<LineError> read_wall_us(const ordered_json& j, Event& e, FormatVersion version) {
+    if (!j.contains("wall_us")) {
+        if (version < 4) return std::nullopt;
+        return LineError{"missing key \"wall_us\": every event of an imported history has its server time (model.md "
+                         "§19.7.1)"};
+    }
+    if (auto err = only_in_format_4(version, "the key", "wall_us")) return err;
+    if (e.sent || e.applied) return LineError{"\"sent\" and \"applied\" are never written in an imported history (model.md §19.7.3)"};
+    bool null = false;
+    std::int64_t wall_us = 0;
+    if (auto err = get_int(j, "wall_us", wall_us, false, null, 0, std::numeric_limits<std::int64_t>::max()))
+        return err;
+    e.wall_us = wall_us;
+    return std::nullopt;
+}
+
+// The words that may stand alone on a belief or an undecided event, for its
+// errors.
+std::string words_between(Detail first, Detail last) {
+    std::string out;
+    for (auto i = static_cast<std::size_t>(first); i <= static_cast<std::size_t>(last); ++i) {
+        if (!out.empty()) out += ", ";
+        out += to_string(static_cast<Detail>(i));
+    }
+    return out;
+}
+
+// The shape of the events only a /4 trace has (model.md §19.6.3, §19.7.1,
+// trace-format.md "Events"): phase ops, no slot or ttl, exactly one word of
+// their own; a belief names its node and its outcome agrees with the log's
+// word. The /4 words appear on no other op.
+std::optional<LineError> check_import_event(const Event& e) {
+    const bool belief = e.op == EventOp::believe;
+    const bool undecided = e.op == EventOp::undecided;
+    int words = 0;
+    bool own = true;
+    for (std::size_t i = 0; i < detail_words; ++i) {
+        const auto d = static_cast<Detail>(i);
+        if (!e.details.has(d)) continue;
+        ++words;
+        own = own && (belief ? is_belief_word(d) : undecided && is_import_word(d) && !is_belief_word(d));
+        if (!belief && !undecided && is_import_word(d))
+            return LineError{fmt::format("the detail word \"{}\" on a {} event; only on believe and undecided "
+                                         "(model.md §19.7.1)",
+                                         to_string(d), to_string(e.op))};
+    }
+    if (!belief && !undecided) return std::nullopt;
+    if (e.phase != Phase::ops)
+        return LineError{fmt::format("a {} event in phase {}; expected phase ops", to_string(e.op), to_string(e.phase))};
+    if (e.slot || e.ttl) return LineError{fmt::format("a {} event has no \"slot\" or \"ttl\" (null)", to_string(e.op))};
+    if (words != 1 || !own)
+        return LineError{fmt::format("\"detail\" of {} must be exactly one of: {}", to_string(e.op),
+                                     belief ? words_between(Detail::acquired, Detail::inferred)
+                                            : words_between(Detail::unrecognised_script, Detail::capture_gap))};
+    if (undecided) {
+        if (e.outcome != Outcome::none) return LineError{"the outcome of undecided must be null"};
+        return std::nullopt;
+    }
+    if (e.node.empty()) return LineError{"a believe event names its node"};
+    if (e.outcome != Outcome::leader && e.outcome != Outcome::follower)
+        return LineError{"the outcome of believe must be \"leader\" or \"follower\""};
+    const bool leads = e.details.has(Detail::acquired) || e.details.has(Detail::extended);
+    const bool follows = e.details.has(Detail::lost) || e.details.has(Detail::released);
+    if ((leads && e.outcome != Outcome::leader) || (follows && e.outcome != Outcome::follower))
+        return LineError{fmt::format("believe with the log's word \"{}\" must have the outcome \"{}\" (model.md "
+                                     "§19.6.3)",
+                                     detail_text(e), leads ? "leader" : "follower")};
+    return std::nullopt;
+}
+
 std::optional<LineError> read_event(const ordered_json& j, Event& e, FormatVersion version) {
     // The keys of §12.1 in order, then the optional trailing ones present, in their order.
     std::vector<const char*> keys = {"type",  "tick",    "seq",  "phase", "node",    "run",   "op",
                                      "token", "fencing", "slot", "ttl",   "outcome", "detail"};
-    for (const char* key : {"sent", "applied", "server"}) {
+    for (const char* key : {"sent", "applied", "server", "wall_us"}) {
         if (j.is_object() && j.contains(key)) keys.push_back(key);
     }
     if (auto err = check_keys_in(j, keys)) return err;
@@ -377,6 +529,9 @@ std::optional<LineError> read_event(const ordered_json& j, Event& e, FormatVersi
     if (is_replica_op(e.op)) {
         if (auto err = only_in_format_3(version, "op", s)) return err;
     }
+    if (e.op == EventOp::believe || e.op == EventOp::undecided) {
+        if (auto err = only_in_format_4(version, "op", s)) return err;
+    }
     if (auto err = get_string(j, "token", e.token, true, limits::token_length_max)) return err;
     Fencing fencing = 0;
     if (auto err = get_int(j, "fencing", fencing, true, null, 1, limits::fencing_max)) return err;
@@ -397,11 +552,16 @@ std::optional<LineError> read_event(const ordered_json& j, Event& e, FormatVersi
         if (is_replica_outcome(e.outcome)) {
             if (auto err = only_in_format_3(version, "outcome", s)) return err;
         }
+        if (e.outcome == Outcome::leader || e.outcome == Outcome::follower) {
+            if (auto err = only_in_format_4(version, "outcome", s)) return err;
+        }
     }
     if (auto err = get_string(j, "detail", s, true, limits::detail_length_max)) return err;
     if (auto err = read_detail(std::move(s), e, version)) return err;
     if (auto err = read_message_times(j, e)) return err;
-    return read_server(j, e, version);
+    if (auto err = read_server(j, e, version)) return err;
+    if (auto err = read_wall_us(j, e, version)) return err;
+    return check_import_event(e);
 }
 
 std::optional<LineError> read_violations(const ordered_json& v, Violations& out, FormatVersion version) {
@@ -449,8 +609,30 @@ std::optional<LineError> read_summary(const ordered_json& j, TraceSummary& s, Fo
     return std::nullopt;
 }
 
+// The order of a /4 trace's events (model.md §19.7.3): `wall_us` never goes
+// back, except by what the store's clock stepped back: each `clock_jump` of
+// `store` of -S ms (rounded toward zero, rule 19.1.4) lets the events from
+// it on go back by S ms and 999 µs more in all, once.
+std::optional<LineError> check_wall_order(const Event& e, const Event& before, std::int64_t& step_back_us) {
+    if (e.op == EventOp::clock_jump && e.node == "store" && e.clock_ms < 0)
+        step_back_us += -e.clock_ms * 1000 + 999;
+    const std::int64_t wall = *e.wall_us;
+    const std::int64_t previous = *before.wall_us;
+    if (wall >= previous) return std::nullopt;
+    if (previous - wall > step_back_us)
+        return LineError{fmt::format("\"wall_us\" {} goes back {} µs from the event before ({}){}", wall,
+                                     previous - wall, previous,
+                                     step_back_us > 0 ? fmt::format(", more than the store's clock stepped back ({} "
+                                                                    "µs at most)",
+                                                                    step_back_us)
+                                                      : std::string(" without a clock_jump of store before it"))};
+    step_back_us -= previous - wall;
+    return std::nullopt;
+}
+
 // One event line: read, then checked against the events before it.
-std::optional<LineError> read_event_line(const ordered_json& j, Trace& trace, FormatVersion version) {
+std::optional<LineError> read_event_line(const ordered_json& j, Trace& trace, FormatVersion version,
+                                         std::int64_t& step_back_us) {
     Event e;
     if (auto err = read_event(j, e, version)) return err;
     if (e.seq != static_cast<std::int64_t>(trace.events.size()))
@@ -461,6 +643,9 @@ std::optional<LineError> read_event_line(const ordered_json& j, Trace& trace, Fo
     if (!trace.events.empty() && e.tick < trace.events.back().tick)
         return LineError{
             fmt::format("tick {} goes backwards (previous event at {})", e.tick, trace.events.back().tick)};
+    if (version == 4 && !trace.events.empty()) {
+        if (auto err = check_wall_order(e, trace.events.back(), step_back_us)) return err;
+    }
     trace.events.push_back(std::move(e));
     return std::nullopt;
 }
@@ -473,6 +658,7 @@ Result<Trace, TraceError> parse_trace(std::string_view text, const std::string& 
     std::int64_t line_no = 0;
     bool have_summary = false;
     FormatVersion version = 2;
+    std::int64_t step_back_us = 0;  // /4: how far wall_us may still go back (model.md §19.7.3)
     std::size_t pos = 0;
     auto fail = [&](std::string message) { return Err{TraceError{file, line_no, std::move(message)}}; };
     if (static_cast<std::int64_t>(text.size()) > limits::trace_bytes_max)
@@ -508,7 +694,7 @@ Result<Trace, TraceError> parse_trace(std::string_view text, const std::string& 
             if (type != "header") return fail("line 1 must be the header (\"type\":\"header\")");
             err = read_header(j, trace.header, version);
         } else if (type == "event") {
-            err = read_event_line(j, trace, version);
+            err = read_event_line(j, trace, version, step_back_us);
         } else if (type == "summary") {
             err = read_summary(j, trace.summary, version);
             have_summary = true;

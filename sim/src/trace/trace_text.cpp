@@ -37,6 +37,22 @@ std::string replica_words(const Event& e) {
     }
 }
 
+// The rows only an imported history has (model.md §19.7): what a node
+// believed, and what the capture cannot tell.
+std::string import_words(const Event& e) {
+    if (e.op == EventOp::believe) {
+        const char* belief = e.outcome == Outcome::leader ? "believes it leads" : "believes it does not lead";
+        if (e.details.has(Detail::inferred)) return fmt::format("{} (inferred from its commands)", belief);
+        return fmt::format("{} (its log: {})", belief, detail_text(e));
+    }
+    if (e.details.has(Detail::unrecognised_script)) return "? cannot tell: a script LeaseScope does not know";
+    if (e.details.has(Detail::unknown_sha)) return "? cannot tell: EVALSHA of a script the capture never showed";
+    if (e.details.has(Detail::other_command)) return "? cannot tell: another command on the lock's keys";
+    if (e.details.has(Detail::expiry_boundary)) return "? cannot tell: within 1 ms of the lease's deadline";
+    if (e.details.has(Detail::capture_gap)) return "? cannot tell: a gap in the capture";
+    return "? cannot tell";
+}
+
 // A call a primary refused for want of good replicas (-NOREPLICAS, model.md §17.4).
 std::string no_replicas_words(const Event& e) {
     switch (e.op) {
@@ -107,6 +123,8 @@ std::string outcome_words(const Event& e) {
         case EventOp::link_cut:
         case EventOp::link_restored:
         case EventOp::wait: return replica_words(e);
+        case EventOp::believe:
+        case EventOp::undecided: return import_words(e);
     }
     return "";
 }
@@ -134,20 +152,32 @@ std::string server_words(const Event& e) {
     return fmt::format(" (server {})", *e.server);
 }
 
+// The wall clock column of an imported history's rows (model.md §19.7):
+// "HH:MM:SS.mmm  " in UTC; empty for an event without `wall_us`, so the
+// rows of /1-/3 traces are unchanged.
+std::string wall_column(const Event& e) { return e.wall_us ? wall_time_text(*e.wall_us) + "  " : ""; }
+
 }  // namespace
 
-std::string text_table_header() {
-    return fmt::format("{:>5}  {:<12} {:<13} {:<9} {:>7} {:>4}  {}", "Tick", "Candidate", "Operation", "Token",
-                       "Fencing", "TTL", "Outcome");
+std::string text_table_header(bool wall_clock) {
+    return fmt::format("{:>5}  {}{:<12} {:<13} {:<9} {:>7} {:>4}  {}", "Tick", wall_clock ? "Wall (UTC)    " : "",
+                       "Candidate", "Operation", "Token", "Fencing", "TTL", "Outcome");
+}
+
+std::string wall_time_text(std::int64_t wall_us) {
+    constexpr std::int64_t day_ms = std::int64_t{86'400'000};
+    const std::int64_t of_day = ((wall_us / 1000) % day_ms + day_ms) % day_ms;  // a reader keeps wall_us >= 0
+    return fmt::format("{:02}:{:02}:{:02}.{:03}", of_day / 3'600'000, of_day / 60'000 % 60, of_day / 1000 % 60,
+                       of_day % 1000);
 }
 
 std::string text_row(const Event& e) {
     std::optional<std::int64_t> fencing, ttl;
     if (e.fencing) fencing = *e.fencing;
     if (e.ttl) ttl = *e.ttl;
-    return fmt::format("{:>5}  {:<12} {:<13} {:<9} {:>7} {:>4}  {}{}{}", e.tick, e.node.empty() ? "-" : e.node,
-                       to_string(e.op), e.token.empty() ? "-" : short_token(e.token), or_dash(fencing), or_dash(ttl),
-                       outcome_words(e), wire_words(e), server_words(e));
+    return fmt::format("{:>5}  {}{:<12} {:<13} {:<9} {:>7} {:>4}  {}{}{}", e.tick, wall_column(e),
+                       e.node.empty() ? "-" : e.node, to_string(e.op), e.token.empty() ? "-" : short_token(e.token),
+                       or_dash(fencing), or_dash(ttl), outcome_words(e), wire_words(e), server_words(e));
 }
 
 bool text_marked(const Event& e) { return outcome_words(e).find('!') != std::string::npos; }
@@ -204,7 +234,7 @@ std::string trace_to_text(const Trace& trace, const TextFilter& filter) {
     std::string out = fmt::format("{} (seed {}, lock {}, {} slot{}, tick {} ms)\n", trace.header.scenario,
                                   trace.header.seed, trace.header.lock, trace.header.capacity,
                                   trace.header.capacity == 1 ? "" : "s", trace.header.tick_ms);
-    out += text_table_header();
+    out += text_table_header(trace.header.format == 4);
     out += '\n';
     WriteTally writes;
     std::size_t shown = 0;

@@ -63,6 +63,11 @@ struct KnownScript {
     // Whose KEYS are the lock's keys (0-based): the record, and any other key
     // the script keeps for the lock (a counter, a hold-off) — rule 19.2.2.
     std::int32_t lock_key_index = 0;
+    // How many KEYS from lock_key_index on are the lock's; 0: every KEYS the
+    // call names (our store: its slots, the counter, the hold-off). Redisson's
+    // KEYS[2] is a pub/sub channel and its KEYS[3] a per-call unlock latch:
+    // not the lock's (rule 19.2.2), so 1.
+    std::int32_t lock_keys = 1;
     std::string_view source;  // "redisson/src/main/java/org/redisson/RedissonLock.java:226 (3.27.2)"
 };
 

@@ -22,6 +22,8 @@ inline constexpr std::string_view trace_format_3 = "leasescope-trace/3";
 // The format before the three safety marks of model.md §9.6-§9.8; still read
 // (model.md §12.1 item 4), never written.
 inline constexpr std::string_view trace_format_1 = "leasescope-trace/1";
+// The format of an imported history (model.md §12.1 item 6, §19.7).
+inline constexpr std::string_view trace_format_4 = "leasescope-trace/4";
 
 enum class Phase : std::uint8_t { faults, expiry, work, extend, acquire, ops, check };
 
@@ -47,6 +49,10 @@ enum class EventOp : std::uint8_t {
     validate,  // ops
     overlap_begin,
     overlap_end,  // check
+    // An imported history's (/4, model.md §19.7), phase ops. Last, so the
+    // numbers of the ops above stay.
+    believe,    // what a node believed: outcome leader or follower
+    undecided,  // what the capture cannot tell: outcome null
 };
 
 enum class Outcome : std::uint8_t {
@@ -69,6 +75,8 @@ enum class Outcome : std::uint8_t {
     stale,
     synced,      // wait: at least wait_replicas replicas (model.md §17.6)
     not_synced,  // wait: fewer
+    leader,      // believe (/4): the node believed it led
+    follower,    // believe (/4): it believed it did not
 };
 
 const char* to_string(Phase);
@@ -96,8 +104,22 @@ enum class Detail : std::uint8_t {
     stale_after_successor,  // write: accepted after a successor's accepted write (§9.6)
     holder_rejected,        // write: rejected although the writer's token was current (§9.7)
     no_replicas,            // acquire, extend, release: refused, too few good replicas (§17.4)
+    // believe (/4, model.md §19.7.1): the log's word, or inferred from commands (§19.6.3)
+    acquired,
+    extended,
+    lost,
+    released,
+    inferred,
+    // undecided (/4): why the capture cannot tell
+    unrecognised_script,  // a script on the lock that LeaseScope does not know (§19.3.5)
+    unknown_sha,          // EVALSHA of a SHA whose body the capture never showed
+    other_command,        // another command on a lock key (§19.3.6)
+    expiry_boundary,      // within 1 ms of a deadline (§19.4.2)
+    capture_gap,          // nothing is known here (§19.1.2, §19.1.5)
 };
-inline constexpr std::size_t detail_words = 13;
+inline constexpr std::size_t detail_words = 23;
+// The words of /1-/3 traces: the ones before acquired.
+inline constexpr std::size_t detail_words_3 = 13;
 const char* to_string(Detail);
 std::optional<Detail> detail_from_string(std::string_view);
 
@@ -110,16 +132,18 @@ public:
         for (const Detail d : words) add(d);
     }
     constexpr bool has(Detail d) const { return (bits_ & bit(d)) != 0; }
-    constexpr void add(Detail d) { bits_ = static_cast<std::uint16_t>(bits_ | bit(d)); }
+    constexpr void add(Detail d) { bits_ = bits_ | bit(d); }
     constexpr bool empty() const { return bits_ == 0; }
-    constexpr std::uint16_t bits() const { return bits_; }
+    constexpr std::uint32_t bits() const { return bits_; }
     bool operator==(const Details&) const = default;
 
 private:
-    static constexpr std::uint16_t bit(Detail d) { return static_cast<std::uint16_t>(1u << static_cast<unsigned>(d)); }
-    std::uint16_t bits_ = 0;
+    static constexpr std::uint32_t bit(Detail d) { return std::uint32_t{1} << static_cast<unsigned>(d); }
+    std::uint32_t bits_ = 0;
 };
-static_assert(detail_words <= 16);
+static_assert(detail_words <= 32);
+static_assert(static_cast<std::size_t>(Detail::capture_gap) + 1 == detail_words);
+static_assert(static_cast<std::size_t>(Detail::acquired) == detail_words_3);
 
 // One trace event. Empty strings and -1 / nullopt stand for null. The trace's
 // `detail` is one of `details` (words), `overlap_count`, `named_node` or
@@ -148,6 +172,9 @@ struct Event {
     // The server (model.md §17.7): on link_cut, link_restored, a promoting
     // failover and the calls an old primary answered in split brain.
     std::optional<std::int32_t> server;
+    // The server time of the line an imported event came from, microseconds
+    // since the epoch (model.md §19.7.1): on every /4 event, never before.
+    std::optional<std::int64_t> wall_us;
 
     bool operator==(const Event&) const = default;
 };
@@ -175,6 +202,7 @@ struct EventView {
     std::optional<Tick> sent;
     std::optional<Tick> applied;
     std::optional<std::int32_t> server;
+    std::optional<std::int64_t> wall_us;
 };
 Event to_event(const EventView&);
 EventView view_of(const Event&);
@@ -185,9 +213,27 @@ EventView view_of(const Event&);
 std::string detail_text(const EventView&);
 std::string detail_text(const Event&);
 
+// Where an imported trace came from (model.md §19.7.1): the header's
+// `import` object of a /4 trace.
+struct ImportInfo {
+    std::int64_t origin_us = 0;  // tick 0's server time, microseconds since the epoch
+    std::string lock_key;        // as redis-cli prints it
+    struct Source {
+        std::string file;
+        std::string kind;  // "capture" or "log"
+        std::int64_t lines = 0;
+        std::int64_t used = 0;
+        bool operator==(const Source&) const = default;
+    };
+    std::vector<Source> sources;
+    std::int64_t ignored = 0;  // lines of other keys
+    bool operator==(const ImportInfo&) const = default;
+};
+
 struct TraceHeader {
-    // 2, or 3 for a scenario with replicas (model.md §12.1 item 5); a /1
-    // file reads as 2 (its events are /2 events).
+    // 2, 3 for a scenario with replicas (model.md §12.1 item 5), 4 for an
+    // imported history (item 6, with `import`); a /1 file reads as 2 (its
+    // events are /2 events).
     std::int32_t format = 2;
     std::string scenario;
     std::uint64_t seed = 0;
@@ -195,6 +241,7 @@ struct TraceHeader {
     std::string lock;
     std::int32_t capacity = 1;
     std::vector<std::string> candidates;
+    std::optional<ImportInfo> import;  // set exactly when format is 4
     bool operator==(const TraceHeader&) const = default;
 };
 
@@ -295,9 +342,13 @@ struct TraceError {
 // count and hash matching the summary.
 Result<Trace, TraceError> parse_trace(std::string_view text, const std::string& file);
 
-// The readable table: Tick, Candidate, Operation, Token, Fencing, TTL, Outcome.
-std::string text_table_header();
+// The readable table: Tick, Candidate, Operation, Token, Fencing, TTL, Outcome;
+// an imported history's (/4) has the wall clock after Tick ("Wall (UTC)",
+// HH:MM:SS.mmm), which text_row writes for an event with `wall_us`.
+std::string text_table_header(bool wall_clock = false);
 std::string text_row(const Event&);
+// A server time as the text view shows it: "HH:MM:SS.mmm" in UTC.
+std::string wall_time_text(std::int64_t wall_us);
 // A row a reader must not miss: its Outcome carries a "!" (stale holders,
 // rejected releases and writes, lost leases, violations).
 bool text_marked(const Event&);
