@@ -500,7 +500,9 @@ void add_file_commands(CLI::App& app, int& exit_code) {
     auto* diff = app.add_subcommand("diff", "Compare two trace files; name the first divergent event");
     diff->add_option("A", args->diff_a, "First trace (JSONL)")->required();
     diff->add_option("B", args->diff_b, "Second trace (JSONL)")->required();
-    diff->add_flag("--ignore-tokens", args->ignore_tokens, "Do not compare token values (live versus simulated runs)");
+    diff->add_flag("--ignore-tokens", args->ignore_tokens,
+                   "Do not compare token values, nor an imported trace's wall clock (live or imported versus "
+                   "simulated runs)");
     diff->callback([args, &exit_code] { exit_code = cmd_diff(args->diff_a, args->diff_b, args->ignore_tokens); });
 
     auto* show = app.add_subcommand("show", "Print a trace file (a run's or an imported one) as the text table");

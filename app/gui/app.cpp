@@ -125,14 +125,27 @@ void App::set_lang(Lang lang) {
     save_settings();
 }
 
+namespace {
+
+// A trace's first line is its header, written canonically (model.md §12.2):
+// a file that starts so is a trace, anything else is read as a scenario.
+bool is_trace_text(std::string_view bytes) { return bytes.substr(0, 17) == R"({"type":"header",)"; }
+
+}  // namespace
+
 bool App::load_file(const std::string& path, std::string& error) {
     std::string why;
     const auto read = io::read_file(path, limits::scenario_bytes_max, "scenario_bytes_max", why);
     if (!read) {
+        // A trace may be larger than a scenario: read as the CLI reads one (trace_bytes_max).
+        std::string trace_why;
+        const auto trace = io::read_file(path, limits::trace_bytes_max, "trace_bytes_max", trace_why);
+        if (trace && is_trace_text(*trace)) return load_trace(path, *trace, error);
         error = assets_.strings.tr("msg.cannot_read", {{"path", path}}) + " (" + why + ")";
         return false;
     }
     const std::string& bytes = *read;
+    if (is_trace_text(bytes)) return load_trace(path, bytes, error);
     auto parsed = sim::parse_scenario(bytes, path);
     if (!parsed.ok()) {
         error = parsed.error().to_string();
@@ -145,6 +158,24 @@ bool App::load_file(const std::string& path, std::string& error) {
     return true;
 }
 
+// A recorded trace, shown read-only (model.md §19.9): read and checked as
+// the CLI reads one, then replayed from its events; a bad file leaves what
+// was shown, and says why in the error line.
+bool App::load_trace(const std::string& path, std::string_view bytes, std::string& error) {
+    auto parsed = sim::parse_trace(bytes, path);
+    if (!parsed.ok()) {
+        error = parsed.error().to_string();
+        return false;
+    }
+    show_run(replay_trace(std::move(parsed).value()), false);
+    doc_.scenario_path = path;
+    exercises_loaded(path, std::string(), doc_.timeline->scenario());  // a history has no exercises
+    jobs_.live.open = false;  // nothing to run live or to search: the history is read-only
+    jobs_.find.open = false;
+    if (add_hangul(assets_.hangul, path)) assets_.fonts_dirty = true;
+    return true;
+}
+
 bool App::rebuild(sim::Scenario scenario, bool keep_playhead, std::string& error) {
     // Simulated first: a run past trace_events_max is refused, and the app keeps what it showed.
     ShownRun run = run_scenario(std::move(scenario));
@@ -152,6 +183,12 @@ bool App::rebuild(sim::Scenario scenario, bool keep_playhead, std::string& error
         error = run.timeline->limit_error();
         return false;
     }
+    show_run(std::move(run), keep_playhead);
+    return true;
+}
+
+// Shows a run (simulated or replayed): its timeline, lanes and names.
+void App::show_run(ShownRun run, bool keep_playhead) {
     const sim::Scenario& shown = run.timeline->scenario();
     // A name or title with a syllable the atlas lacks: baked before the next frame.
     bool new_glyphs = false;
@@ -176,7 +213,6 @@ bool App::rebuild(sim::Scenario scenario, bool keep_playhead, std::string& error
     doc_.selected_event = -1;
     doc_.snapshot_tick = -1;
     refresh_snapshot();
-    return true;
 }
 
 std::string App::preset_edited_from(const sim::Scenario& scenario) const {

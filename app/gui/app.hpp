@@ -130,6 +130,8 @@ private:
     // Simulates `scenario` and shows it; false, with `error` set and the
     // scenario shown before kept, when its run passes a limit (model.md §11.6).
     bool rebuild(sim::Scenario scenario, bool keep_playhead, std::string& error);
+    bool load_trace(const std::string& path, std::string_view bytes, std::string& error);
+    void show_run(ShownRun run, bool keep_playhead);
     void compute_layout(float width, float height);
     // The compact layout (state/screen.hpp): controls, timeline, transport, tabs, one shared place.
     void compute_compact_layout(float width, float height);

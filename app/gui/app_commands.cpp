@@ -13,9 +13,29 @@
 
 namespace leasescope::gui {
 
+namespace {
+
+// What would change a replayed history (model.md §19.9): its parameters and
+// faults, saving it as a scenario, running it live, the explorer and
+// exercises. A replay refuses them and says why.
+bool changes_history(const Command& c) {
+    return std::holds_alternative<command::EditScenario>(c) || std::holds_alternative<command::SavePath>(c) ||
+           std::holds_alternative<command::LiveToggle>(c) || std::holds_alternative<command::LiveRun>(c) ||
+           std::holds_alternative<command::FindToggle>(c) || std::holds_alternative<command::FindRun>(c) ||
+           std::holds_alternative<command::ExerciseToggle>(c) || std::holds_alternative<command::ExerciseOpen>(c) ||
+           std::holds_alternative<command::ExerciseAnswer>(c) || std::holds_alternative<command::ExerciseTryKnobs>(c) ||
+           std::holds_alternative<command::ExerciseTryFault>(c) || std::holds_alternative<command::ExerciseShowMe>(c);
+}
+
+}  // namespace
+
 void App::apply(const Commands& commands) {
     if (!doc_.timeline) return;
     for (const Command& c : commands) {
+        if (doc_.timeline->replayed() && changes_history(c)) {
+            doc_.error = assets_.strings.tr("replay.read_only");
+            continue;
+        }
         const After after = std::visit([this](const auto& command) { return on(command); }, c);
         // The commands after this one were made against a timeline that is gone.
         if (after == After::stop) return;

@@ -49,6 +49,10 @@ App::After App::on(const command::CompareOpen& c) {
         overrides = pair->b_overrides;
     }
     std::string text, file = path, err;
+    if (path.empty() && doc_.timeline->replayed()) {
+        doc_.error = assets_.strings.tr("replay.read_only");  // no scenario to copy (model.md §19.9)
+        return After::next;
+    }
     if (path.empty()) {
         // A variant: B starts as a copy of A as it stands, edits included.
         text = sim::scenario_to_json(doc_.timeline->scenario());

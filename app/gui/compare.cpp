@@ -61,7 +61,9 @@ void ComparePair::refresh(const sim::Timeline& a, std::uint64_t a_generation, Ti
         snap_tick_ = playhead;
     }
     if (changed || words_tick_ != playhead || words_lang_ != strings.lang()) {
-        words::CompareContext ctx{&a.scenario(), &b_->scenario(), &a.trace(), &b_->trace(), playhead};
+        // A replayed history has no scenario whose settings to set beside B's (model.md §19.9).
+        words::CompareContext ctx{a.replayed() ? nullptr : &a.scenario(), &b_->scenario(), &a.trace(), &b_->trace(),
+                                  playhead};
         sentences_ = words::compare_sentences(ctx, strings);
         words_tick_ = playhead;
         words_lang_ = strings.lang();

@@ -96,7 +96,9 @@ void add_compare_flags(CLI::App& cli, GuiFlags& f) {
            "part unless --tick says otherwise; with --screenshot and --svg, the pair's picture, and the "
            "first divergence and the difference in words on stdout")
         ->check(CLI::IsMember({"gc-pause", "failover", "expiry-autoextend", "replica-wait", "split-brain"}));
-    cli.add_option("--compare", f.compare_path, "Open the scenario side by side with this scenario file (as B)");
+    cli.add_option("--compare", f.compare_path,
+                   "Open the scenario (or the replayed trace) side by side with this scenario file (as B), such as "
+                   "an import's draft scenario");
     cli.add_option("--compare-set", f.compare_sets,
                    "Side by side with a variant: change B only, PATH=VALUE as leasescope-cli's --set (B is a copy "
                    "of the scenario unless --compare gives a file); repeatable")
@@ -151,7 +153,9 @@ std::optional<int> parse_flags(int argc, char** argv, GuiFlags& f) {
         "LeaseScope: replay Redis lease / leader-election scenarios on a timeline.\n"
         "Opens the expiry-takeover preset when no scenario is given."};
     std::string size_text = "1600x900";
-    cli.add_option("scenario", f.scenario_path, "Scenario file (JSON) to open");
+    cli.add_option("scenario", f.scenario_path,
+                   "Scenario file (JSON) to open, or a trace (JSON Lines, such as leasescope-cli import writes) to "
+                   "replay read-only");
     add_lecture_flags(cli, f, cli.add_option("--tick", f.tick, "Put the playhead on this tick"));
     add_view_flags(cli, f, size_text);
     add_job_flags(cli, f);

@@ -226,7 +226,8 @@ EMSCRIPTEN_KEEPALIVE const char* ls_link_state() {
                      {"tour", app.tour_step() + 1},
                      {"exercise", app.exercise().open ? app.exercise().current + 1 : 0},
                      {"exercises_done", done_list(app.exercise())},
-                     {"frames", shell->frames}};
+                     {"frames", shell->frames},
+                     {"replayed", app.timeline()->replayed()}};
     shell->reply = j.dump();
     return shell->reply.c_str();
 }

@@ -131,6 +131,12 @@ const lsShell = (() => {
 
   async function copyLink() {
     const state = JSON.parse(Module.UTF8ToString(Module._ls_link_state()));
+    // A replayed history (a trace file) is not a scenario a link can carry: say so.
+    if (state.replayed) {
+      setStatus(tr("web.replay_no_link"));
+      lastLink = null;
+      return null;
+    }
     const p = new URLSearchParams();
     if (state.preset) p.set("preset", state.preset);
     else p.set("s", toBase64Url(await deflate(new TextEncoder().encode(state.scenario))));

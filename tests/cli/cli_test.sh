@@ -317,6 +317,24 @@ expect_out "acquired slot 0 (server 0)" "the text view names the old primary tha
 check_that "a scenario with replicas writes format /3" grep -q '"format":"leasescope-trace/3"' "$WORK/replicas.jsonl"
 cli diff "$WORK/replicas.jsonl" "$WORK/replicas.jsonl"
 expect_rc 0 "diff reads a /3 trace back"
+
+# An imported history (model.md §19.7): diff reads a /4 trace, its rows show
+# the wall clock (UTC), and a /3 file with the import object is refused.
+H4="$SRC/tests/data/trace/imported-history.jsonl"
+cli diff "$H4" "$H4"
+expect_rc 0 "diff reads a /4 trace back"
+expect_out "identical (8 events)" "diff of a /4 trace with itself"
+sed 's/"wall_us":1796376600150123/"wall_us":1796376600151123/' "$H4" >"$WORK/h4b.jsonl"
+h4=$(grep '"type":"event"' "$WORK/h4b.jsonl" | sha256sum | cut -c1-64)
+sed -i "s/\"trace_sha256\":\"[0-9a-f]*\"/\"trace_sha256\":\"$h4\"/" "$WORK/h4b.jsonl"
+cli diff "$H4" "$WORK/h4b.jsonl"
+expect_rc 1 "diff of two /4 traces whose wall clocks differ"
+expect_out "first divergence at event 3" "diff names the /4 event"
+expect_out "  B     1  09:30:00.151  -            undecided" "the /4 rows show the wall clock"
+sed 's#leasescope-trace/4#leasescope-trace/3#' "$H4" >"$WORK/h4as3.jsonl"
+cli diff "$WORK/h4as3.jsonl" "$H4"
+expect_rc 2 "a /3 trace with an import object"
+expect_err "h4as3.jsonl:1: the key \"import\" is not in format \"leasescope-trace/3\"" "the /4 key is refused in /3, naming the line"
 cli validate "$WORK/replicas.json" --set faults/2/lag=21
 expect_rc 2 "--set reaches a failover's lag"
 expect_err "replicas.json: /faults/2/lag: lag 21 reaches before tick 0" "the set lag is checked"

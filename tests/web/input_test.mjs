@@ -177,7 +177,35 @@ async function dropFile(browser) {
   await page.close();
 }
 
-// 8. Save and the three exports end as downloads with the right names and contents.
+// 8. An imported history (a /4 trace) picked with Open file… replays read-only
+// (docs/model.md §19.9); Copy link says a history cannot go into a link.
+async function pickTrace(browser) {
+  const page = await open(browser, "#preset=expiry-takeover&tick=0&lang=en");
+  const dir = mkdtempSync(join(tmpdir(), "leasescope-pick-trace-"));
+  const picked = join(dir, "incident.trace.jsonl");
+  copyFileSync(join(root, "tests/data/import/incident.trace.jsonl"), picked);
+  await page.send("Page.setInterceptFileChooserDialog", { enabled: true });
+  const chooser = page.waitForEvent("Page.fileChooserOpened");
+  await page.clickElement("open-file");
+  const { backendNodeId } = await chooser;
+  await page.send("DOM.setFileInputFiles", { files: [picked], backendNodeId });
+  let state = null;
+  for (let i = 0; i < 60; ++i) {
+    await sleep(100);
+    state = await linkState(page);
+    if (state.replayed) break;
+  }
+  check(state.replayed === true, "Open file… with a trace: the history replays");
+  check(state.scenario.includes('"incident-monitor.txt"'), "...named by its capture");
+  const url = await page.eval("lsShell.copyLink()", true);
+  check(url === null, `...and Copy link makes no link of it (${url})`);
+  check((await page.eval("document.getElementById('status').textContent")).includes("cannot go into a link"),
+    "...and says why");
+  writeFileSync(join(outDir, "input-picked-trace.png"), await page.screenshot());
+  await page.close();
+}
+
+// 9. Save and the three exports end as downloads with the right names and contents.
 async function downloads(browser) {
   const dir = mkdtempSync(join(tmpdir(), "leasescope-downloads-"));
   await browser.send("Browser.setDownloadBehavior", { behavior: "allow", downloadPath: dir, eventsEnabled: true });
@@ -201,7 +229,7 @@ async function downloads(browser) {
 
 const browser = await Browser.launch();
 try {
-  for (const test of [wheel, damagedLinkLanguage, linkErrorOnce, copyThenKeysThenOpen, dropFile, downloads]) {
+  for (const test of [wheel, damagedLinkLanguage, linkErrorOnce, copyThenKeysThenOpen, dropFile, pickTrace, downloads]) {
     try {
       await test(browser);
     } catch (e) {

@@ -104,6 +104,18 @@ TEST(Words, EveryEventKeyHasTexts) {
         event_of(P::validate, O::vacant),
         event_of(P::overlap_begin, O::none),
         event_of(P::overlap_end, O::none),
+        // An imported history's (model.md §19.7).
+        event_of(P::believe, O::leader, {sim::Detail::acquired}),
+        event_of(P::believe, O::leader, {sim::Detail::extended}),
+        event_of(P::believe, O::follower, {sim::Detail::lost}),
+        event_of(P::believe, O::follower, {sim::Detail::released}),
+        event_of(P::believe, O::leader, {sim::Detail::inferred}),
+        event_of(P::believe, O::follower, {sim::Detail::inferred}),
+        event_of(P::undecided, O::none, {sim::Detail::unrecognised_script}),
+        event_of(P::undecided, O::none, {sim::Detail::unknown_sha}),
+        event_of(P::undecided, O::none, {sim::Detail::other_command}),
+        event_of(P::undecided, O::none, {sim::Detail::expiry_boundary}),
+        event_of(P::undecided, O::none, {sim::Detail::capture_gap}),
     };
     for (Lang lang : {Lang::en, Lang::ko}) {
         for (const sim::Event& e : events) {
@@ -114,6 +126,34 @@ TEST(Words, EveryEventKeyHasTexts) {
         }
         EXPECT_TRUE(s.has(lang, "ev.skip"));
     }
+}
+
+// An imported history's events say what a node believed, with its log's word
+// or as inferred, and why the capture cannot tell; each of the five reasons
+// has its own key, in both languages.
+TEST(Words, ImportedEventsSayBeliefsAndWhatTheCaptureCannotTell) {
+    Strings s = test::string_tables();
+    const sim::Event led = event_of(sim::EventOp::believe, sim::Outcome::leader, {sim::Detail::acquired});
+    EXPECT_EQ(event_key(led), "believe.leader");
+    EXPECT_EQ(describe_event(led, s), "node-a believed it led (its log: acquired).");
+    EXPECT_EQ(outcome_words(led, s), "believes it leads (its log: acquired)");
+    const sim::Event inferred = event_of(sim::EventOp::believe, sim::Outcome::follower, {sim::Detail::inferred});
+    EXPECT_EQ(event_key(inferred), "believe.follower_inferred");
+    const sim::Event script = event_of(sim::EventOp::undecided, sim::Outcome::none, {sim::Detail::unrecognised_script});
+    EXPECT_EQ(outcome_words(script, s), "cannot tell: a script LeaseScope does not know");
+    EXPECT_EQ(describe_event(script, s).rfind("The capture cannot tell: a script LeaseScope does not know", 0), 0u);
+    EXPECT_EQ(op_words(script, s), "cannot tell");
+    std::vector<std::string> keys;
+    for (const sim::Detail why : {sim::Detail::unrecognised_script, sim::Detail::unknown_sha,
+                                  sim::Detail::other_command, sim::Detail::expiry_boundary, sim::Detail::capture_gap})
+        keys.push_back(event_key(event_of(sim::EventOp::undecided, sim::Outcome::none, {why})));
+    EXPECT_EQ(keys, (std::vector<std::string>{"undecided.unrecognised_script", "undecided.unknown_sha",
+                                              "undecided.other_command", "undecided.expiry_boundary",
+                                              "undecided.capture_gap"}));
+    s.set_lang(Lang::ko);
+    EXPECT_EQ(describe_event(led, s), "node-a는 자신이 리더라고 믿었습니다 (로그: acquired).");
+    EXPECT_EQ(outcome_words(script, s), "판단 불가: LeaseScope가 모르는 스크립트");
+    EXPECT_EQ(op_words(led, s), "믿음");
 }
 
 TEST(Words, RejectedReleaseIsToldAsStaleToken) {

@@ -60,6 +60,9 @@ int marker_priority(MarkerKind kind) {
         case MarkerKind::promote: return 83;
         case MarkerKind::refused:
         case MarkerKind::wait_not_synced: return 78;
+        case MarkerKind::undecided: return 74;  // a gap in what the capture can tell
+        case MarkerKind::believe_leader:
+        case MarkerKind::believe_follower: return 68;
         case MarkerKind::link_cut: return 46;
         case MarkerKind::link_restored: return 41;
         case MarkerKind::wait_synced: return 52;

@@ -570,22 +570,25 @@ void layout_lanes(const LaneModel& model, const LayoutFrame& f, const Strings& s
 }
 
 RulerLayout layout_ruler(const TimeAxis& axis, float plot_x, float plot_w, float top, float height, Tick playhead,
-                         const TextMetrics& m) {
+                         const TextMetrics& m, const std::optional<WallClock>& wall) {
     RulerLayout out;
+    const auto text_of = [&](Tick t) {
+        return wall ? std::to_string(t) + " \u00b7 " + sim::wall_time_text(wall->us_of(t)) : std::to_string(t);
+    };
     const float plot_x1 = plot_x + plot_w;
     const auto x0 = static_cast<float>(axis.x_of(static_cast<double>(playhead)));
     const auto x1 = static_cast<float>(axis.x_of(static_cast<double>(playhead) + 1.0));
     out.playhead_visible = x1 >= plot_x && x0 <= plot_x1;
     out.playhead_x = (x0 + x1) * 0.5f;
     if (out.playhead_visible) {
-        out.badge_text = std::to_string(playhead);
+        out.badge_text = text_of(playhead);
         const float w = m.body_width(out.badge_text) + 8;
         // Centred on the playhead line, inside the ruler; pushed in at the edges.
         float bx = out.playhead_x - w * 0.5f;
         bx = std::clamp(bx, plot_x, std::max(plot_x, plot_x1 - w));
         out.badge = Box{bx, top + 1, bx + w, top + 1 + m.body_h + 2};
     }
-    const Tick step = ruler_step(axis.px_per_tick, 46.0f);
+    const Tick step = ruler_step(axis.px_per_tick, wall ? m.body_width(text_of(0)) + 14.0f : 46.0f);
     const Tick t0 = std::max<Tick>(0, static_cast<Tick>(std::floor(axis.first_tick)) / step * step);
     const double t1 = axis.last_tick();
     Box previous{-1e9f, 0, -1e9f, 0};
@@ -594,7 +597,7 @@ RulerLayout layout_ruler(const TimeAxis& axis, float plot_x, float plot_w, float
         if (x < plot_x) continue;
         RulerLabel label;
         label.tick = t;
-        label.text = std::to_string(t);
+        label.text = text_of(t);
         const float w = m.body_width(label.text);
         label.box = Box{x + 3, top + 2, x + 3 + w, top + 2 + m.body_h};
         if (label.box.x1 > plot_x1) break;

@@ -105,7 +105,9 @@ struct RulerLayout {
     float playhead_x = 0;
     bool playhead_visible = false;
 };
+// With a wall clock (a recorded history, model.md §19.9) each number and
+// the badge say the tick's time too: "40 · 09:30:04.000".
 RulerLayout layout_ruler(const TimeAxis& axis, float plot_x, float plot_w, float top, float height, Tick playhead,
-                         const TextMetrics& metrics);
+                         const TextMetrics& metrics, const std::optional<WallClock>& wall = std::nullopt);
 
 }  // namespace leasescope::gui

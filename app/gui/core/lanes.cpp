@@ -2,6 +2,7 @@
 #include "lanes.hpp"
 #include "leasescope/words/words.hpp"
 
+#include <algorithm>
 #include <map>
 #include <string_view>
 #include <utility>
@@ -106,6 +107,9 @@ MarkerKind marker_kind_of(const sim::Event& e, sim::ResourceMode mode) {
         case EventOp::overlap_begin: return MarkerKind::overlap_begin;
         case EventOp::overlap_end: return MarkerKind::overlap_end;
         case EventOp::clock_jump: return MarkerKind::clock_jump;
+        case EventOp::believe:
+            return e.outcome == Outcome::leader ? MarkerKind::believe_leader : MarkerKind::believe_follower;
+        case EventOp::undecided: return MarkerKind::undecided;
     }
     return MarkerKind::start;
 }
@@ -367,6 +371,16 @@ void LaneRecorder::add_marker(const sim::Event& e, const Marker& m) {
         }
         case sim::EventOp::overlap_begin:
         case sim::EventOp::overlap_end: break;  // drawn as the overlap band
+        case sim::EventOp::undecided: {
+            // On its node's lane; without a node (a gap in the capture) on the record's lanes.
+            auto it = node_index_.find(e.node);
+            if (it != node_index_.end()) {
+                lane_at(it->second).markers.push_back(m);
+            } else {
+                for (std::int32_t s = 0; s < capacity_; ++s) lane_at(first_slot_ + s).markers.push_back(m);
+            }
+            break;
+        }
         default: {
             auto it = node_index_.find(e.node);
             if (it != node_index_.end()) lane_at(it->second).markers.push_back(m);
@@ -449,6 +463,35 @@ LaneModel LaneRecorder::finish(const sim::Timeline& timeline) {
     if (model.lanes[static_cast<std::size_t>(holdoff_lane_)].spans.empty())
         model.lanes.erase(model.lanes.begin() + holdoff_lane_);
     return model;
+}
+
+void LaneRecorder::replay(const sim::Timeline& timeline) {
+    const auto& events = timeline.trace().events;
+    const Tick end = timeline.end_tick();
+    sim::ReplayFold fold(timeline.trace().header);
+    std::size_t k = 0;
+    Tick t = 0;
+    while (t <= end) {
+        for (; k < events.size() && events[k].tick <= t; ++k) fold.apply(events[k]);
+        const sim::Snapshot snap = fold.at(t);
+        record(snap);
+        // Nothing changes before the next event or the next record's deadline.
+        Tick next = k < events.size() ? std::max(events[k].tick, t + 1) : end + 1;
+        for (const SlotRecord& r : snap.slots)
+            if (r.valid_at(t) && r.expires_at > t) next = std::min(next, r.expires_at);
+        t = next;
+    }
+    last_tick_ = end;
+}
+
+ShownRun replay_trace(sim::Trace trace) {
+    ShownRun run;
+    run.timeline = std::make_unique<sim::Timeline>(std::move(trace));
+    LaneRecorder recorder(run.timeline->scenario());
+    recorder.replay(*run.timeline);
+    run.lanes = recorder.finish(*run.timeline);
+    run.lanes.wall = wall_clock_of(run.timeline->trace());
+    return run;
 }
 
 ShownRun run_scenario(sim::Scenario scenario) {

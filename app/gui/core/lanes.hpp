@@ -12,6 +12,7 @@
 
 #include "clock_lanes.hpp"
 #include "message_lanes.hpp"
+#include "wall_clock.hpp"
 #include "leasescope/sim/simulation.hpp"
 
 namespace leasescope::gui {
@@ -76,6 +77,10 @@ enum class MarkerKind : std::uint8_t {
     wait_synced,      // WAIT: enough replicas acknowledged
     wait_not_synced,  // WAIT: too few; the node unlocks and fails
     refused,          // NOREPLICAS: min-replicas-to-write refused the call
+    // A recorded history (model.md §19.9).
+    believe_leader,    // a node came to believe it leads (its log, or inferred from its commands)
+    believe_follower,  // … no longer believes it leads
+    undecided,         // the capture cannot tell (an unknown script, an expiry boundary, a gap)
     count_,
 };
 
@@ -128,6 +133,7 @@ struct LaneModel {
     std::int32_t candidate_lanes = 0;
     std::vector<ClockTrack> clocks;  // the clocks that are not true time: the clock lanes under the others
     MessageTrack messages;           // the message view's data; empty without time on the wire (model.md §16)
+    std::optional<WallClock> wall;   // a recorded history's wall clock (model.md §19.9); none when simulated
     bool operator==(const LaneModel&) const = default;
 };
 
@@ -151,6 +157,10 @@ class LaneRecorder final : public sim::TickObserver {
 public:
     explicit LaneRecorder(const sim::Scenario& scenario);
     void on_ticks(const sim::Simulation& simulation, const ModelStore& store, Tick first, Tick last) override;
+    // A replayed timeline (sim::Timeline from a trace, model.md §19.9): the
+    // state folded from its events, seen at every tick where it can change
+    // (an event's, a record's deadline), in place of on_ticks.
+    void replay(const sim::Timeline& timeline);
     // The lanes of `timeline` (the run this recorder saw), its spans closed
     // after the last tick seen. Call once.
     LaneModel finish(const sim::Timeline& timeline);
@@ -198,6 +208,8 @@ struct ShownRun {
     LaneModel lanes;
 };
 ShownRun run_scenario(sim::Scenario scenario);
+// A recorded trace shown read-only (model.md §19.9): nothing simulated.
+ShownRun replay_trace(sim::Trace trace);
 
 // The span kind that shows a node status (one colour per state everywhere).
 SpanKind span_kind_of(sim::NodeStatus status);

@@ -318,6 +318,24 @@ const GlyphRow glyph_rows[] = {
          g.parts.push_back(disc(0, 0, 0.16f));
          return g;
      }},
+    {MarkerKind::believe_leader,  // a flag on its pole: the node believes it leads
+     [] {
+         Glyph g = with({poly({P{-0.75f, -1.05f}, P{-0.45f, -1.05f}, P{-0.45f, 1.05f}, P{-0.75f, 1.05f}})}, 1.05f);
+         solid(g, {P{-0.45f, -1.05f}, P{0.95f, -0.55f}, P{-0.45f, -0.05f}});
+         return g;
+     }},
+    {MarkerKind::believe_follower,  // the flag hollow: it no longer believes it leads
+     [] {
+         Glyph g = with({poly({P{-0.75f, -1.05f}, P{-0.45f, -1.05f}, P{-0.45f, 1.05f}, P{-0.75f, 1.05f}})}, 1.05f);
+         hollow(g, {P{-0.45f, -1.05f}, P{0.95f, -0.55f}, P{-0.45f, -0.05f}});
+         return g;
+     }},
+    {MarkerKind::undecided,  // a hollow circle with three dots: the capture cannot tell
+     [] {
+         Glyph g = with({disc(0, 0, 1.0f, Ink::white), ring(0, 0, 1.0f, Ink::mark, 0.24f)});
+         for (const float x : {-0.48f, 0.0f, 0.48f}) g.parts.push_back(disc(x, 0, 0.17f));
+         return g;
+     }},
     // Never drawn as marks (the overlap band); a bar if asked.
     {MarkerKind::overlap_begin,
      [] {
@@ -391,6 +409,9 @@ const std::vector<MarkerKind>& legend_marks() {
         MarkerKind::wait_synced,
         MarkerKind::wait_not_synced,
         MarkerKind::refused,
+        MarkerKind::believe_leader,
+        MarkerKind::believe_follower,
+        MarkerKind::undecided,
     };
     return order;
 }

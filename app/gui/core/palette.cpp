@@ -102,6 +102,9 @@ const char* marker_kind_name(MarkerKind kind) {
         case MarkerKind::wait_synced: return "wait_synced";
         case MarkerKind::wait_not_synced: return "wait_not_synced";
         case MarkerKind::refused: return "refused";
+        case MarkerKind::believe_leader: return "believe_leader";
+        case MarkerKind::believe_follower: return "believe_follower";
+        case MarkerKind::undecided: return "undecided";
         case MarkerKind::count_: break;
     }
     return "?";
@@ -169,6 +172,9 @@ Palette default_palette() {
     mk(MarkerKind::wait_synced, good);
     mk(MarkerKind::wait_not_synced, refused);
     mk(MarkerKind::refused, refused);
+    mk(MarkerKind::believe_leader, {20, 110, 60, 255});  // a darker green than the running span it sits on
+    mk(MarkerKind::believe_follower, {20, 110, 60, 255});
+    mk(MarkerKind::undecided, {150, 110, 0, 255});  // ochre: no other mark has it
     return p;
 }
 

@@ -44,6 +44,16 @@ public:
 
 private:
     // The node's latest outcome up to the playhead, with its timeline mark.
+    // How far the node's protected action got: a bar in its state's colour.
+    static void draw_progress(const FrameContext& ctx, const sim::NodeSnapshot& n, SpanKind kind) {
+        const float frac = n.action > 0 ? static_cast<float>(n.progress) / static_cast<float>(n.action) : 0.0f;
+        const std::string overlay = ctx.strings.tr(
+            "cand.progress", {{"progress", std::to_string(n.progress)}, {"action", std::to_string(n.action)}});
+        ImGui::PushStyleColor(ImGuiCol_PlotHistogram, ImGui::ColorConvertU32ToFloat4(col(ctx.palette.of(kind))));
+        ImGui::ProgressBar(std::clamp(frac, 0.0f, 1.0f), ImVec2(-1, ImGui::GetFontSize() * 1.1f), overlay.c_str());
+        ImGui::PopStyleColor();
+    }
+
     static void draw_last_mark(const FrameContext& ctx, const sim::NodeSnapshot& n) {
         const std::int32_t li = candidate_lane(ctx.lanes, ctx.scenario.find(n.name));
         if (li < 0) return;
@@ -107,12 +117,8 @@ private:
             } else {
                 ImGui::TextColored(ImVec4(0.13f, 0.55f, 0.3f, 1), "%s", ctx.tr("cand.truth_valid"));
             }
-            const float frac = n.action > 0 ? static_cast<float>(n.progress) / static_cast<float>(n.action) : 0.0f;
-            const std::string overlay = ctx.strings.tr(
-                "cand.progress", {{"progress", std::to_string(n.progress)}, {"action", std::to_string(n.action)}});
-            ImGui::PushStyleColor(ImGuiCol_PlotHistogram, ImGui::ColorConvertU32ToFloat4(col(ctx.palette.of(kind))));
-            ImGui::ProgressBar(std::clamp(frac, 0.0f, 1.0f), ImVec2(-1, ImGui::GetFontSize() * 1.1f), overlay.c_str());
-            ImGui::PopStyleColor();
+            // A replayed history knows no action's length: no progress to show (model.md §19.9).
+            if (!ctx.timeline.replayed()) draw_progress(ctx, n, kind);
         } else if (n.last_result) {
             ImGui::TextDisabled(
                 "%s", ctx.strings

@@ -18,7 +18,9 @@ ImU32 col(const Rgba& c, float alpha_scale) {
 
 Explanation explanation_of(const FrameContext& ctx, std::int32_t index) {
     ExplainContext ec;
-    ec.scenario = &ctx.scenario;
+    // A replayed history has no scenario to tell from (model.md §19.9): only the trace's facts, as
+    // `leasescope-cli explain` says them for a trace given alone.
+    ec.scenario = ctx.timeline.replayed() ? nullptr : &ctx.scenario;
     ec.trace = &ctx.timeline.trace();
     ec.event_index = static_cast<std::size_t>(index);
     ec.snapshot = &ctx.snap;

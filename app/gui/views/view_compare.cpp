@@ -426,7 +426,9 @@ void draw_compare_menu(const FrameContext& ctx, Commands& out) {
         }
         ImGui::EndMenu();
     }
-    if (ImGui::MenuItem(ctx.tr("compare.with_variant"))) out.push_back(command::CompareOpen{"", "", {}});
+    // A replayed history has no scenario to copy: its draft is compared as a file (model.md §19.9).
+    if (ImGui::MenuItem(ctx.tr("compare.with_variant"), nullptr, false, !ctx.timeline.replayed()))
+        out.push_back(command::CompareOpen{"", "", {}});
     if (ImGui::BeginMenu(ctx.tr("compare.with_file"))) {
         static std::string path;  // what the user typed; the menu's own state
         char buf[1024];

@@ -38,9 +38,13 @@ public:
         draw_file_buttons(ctx, out);
         draw_buttons(ctx, out, em);
         draw_message(ctx, em);
-        draw_knobs(ctx, out, em);
-        ImGui::Spacing();
-        draw_lesson(ctx);
+        if (ctx.timeline.replayed()) {
+            draw_replay_strip(ctx);  // a recorded history has no knobs (model.md §19.9)
+        } else {
+            draw_knobs(ctx, out, em);
+            ImGui::Spacing();
+            draw_lesson(ctx);
+        }
         // The bar is as tall as its wrapped knobs and lesson: ask the app for that height.
         const float needed =
             ImGui::GetCursorPosY() + ImGui::GetStyle().WindowPadding.y - ImGui::GetStyle().ItemSpacing.y;
@@ -64,7 +68,11 @@ private:
                 ImGui::OpenPopup("open_popup");
         }
         flow(button_w(ctx.tr("ctl.save")), ImGui::GetStyle().ItemSpacing.x);
-        if (ImGui::Button(ctx.tr("ctl.save"))) {
+        // A replayed history is not a scenario: nothing to save (model.md §19.9).
+        ImGui::BeginDisabled(ctx.timeline.replayed());
+        const bool save = ImGui::Button(ctx.tr("ctl.save"));
+        ImGui::EndDisabled();
+        if (save) {
             path_ = ctx.scenario.name + "-edited.json";
             if (shell_picks_files())
                 out.push_back(command::SavePath{path_});
@@ -91,12 +99,20 @@ private:
             else
                 out.push_back(command::TourGoto{0});
         }
+        // A replayed history cannot be run live or searched: the strip under the bar says why.
+        const bool replayed = ctx.timeline.replayed();
         flow(button_w(ctx.tr("ctl.live")), ImGui::GetStyle().ItemSpacing.x);
+        ImGui::BeginDisabled(replayed);
         if (toggle_button(ctx.tr("ctl.live"), ctx.live.open)) out.push_back(command::LiveToggle{});
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", ctx.tr("tip.live"));
+        ImGui::EndDisabled();
+        if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+            ImGui::SetTooltip("%s", ctx.tr(replayed ? "replay.read_only" : "tip.live"));
         flow(button_w(ctx.tr("ctl.find")), ImGui::GetStyle().ItemSpacing.x);
+        ImGui::BeginDisabled(replayed);
         if (toggle_button(ctx.tr("ctl.find"), ctx.find.open)) out.push_back(command::FindToggle{});
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", ctx.tr("tip.find"));
+        ImGui::EndDisabled();
+        if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+            ImGui::SetTooltip("%s", ctx.tr(replayed ? "replay.read_only" : "tip.find"));
         if (ctx.exercise.base) {  // only a file with exercises has the button
             flow(button_w(ctx.tr("exercise.panel_title")), ImGui::GetStyle().ItemSpacing.x);
             if (toggle_button(ctx.tr("exercise.panel_title"), ctx.exercise.open))
@@ -163,8 +179,30 @@ private:
         std::string summary = edited ? std::string(ctx.tr("lesson.edited_note")) + " " + lesson : lesson;
         // The lesson tells the story: not before a prediction about it is answered.
         if (ctx.future_hidden()) summary = ctx.tr("exercise.ui.lesson_hidden");
+        draw_strip(ctx.tr(edited ? "lesson.tag_edited" : "lesson.tag"), summary,
+                   edited ? IM_COL32(240, 240, 236, 255) : IM_COL32(232, 240, 252, 255),
+                   edited ? IM_COL32(110, 112, 120, 255) : IM_COL32(20, 90, 200, 255));
+    }
+
+    // A replayed history's strip in place of the knobs and the lesson: where
+    // it came from, and why nothing here can be changed.
+    static void draw_replay_strip(const FrameContext& ctx) {
+        const sim::TraceHeader& header = ctx.timeline.trace().header;
+        std::string sources;
+        if (header.import) {
+            for (const auto& source : header.import->sources) sources += (sources.empty() ? "" : ", ") + source.file;
+        }
+        if (sources.empty()) sources = ctx.scenario_path;
+        const std::string text =
+            ctx.strings.tr("replay.strip",
+                           {{"sources", sources}, {"lock", header.import ? header.import->lock_key : header.lock}}) +
+            " " + ctx.tr("replay.read_only");
+        draw_strip(ctx.tr("replay.tag"), text, IM_COL32(246, 240, 226, 255), IM_COL32(150, 110, 0, 255));
+    }
+
+    // A strip the bar's width: a tag, then the text wrapped beside it (never cut).
+    static void draw_strip(const char* tag, const std::string& summary, ImU32 fill, ImU32 tag_fill) {
         ImDrawList* dl = ImGui::GetWindowDrawList();
-        const char* tag = ctx.tr(edited ? "lesson.tag_edited" : "lesson.tag");
         const ImVec2 tag_size = ImGui::CalcTextSize(tag);
         const ImVec2 p = ImGui::GetCursorScreenPos();
         const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
@@ -172,10 +210,8 @@ private:
         const float wrap_w = std::max(50.0f, right - text_x - 6);
         const ImVec2 text_size = ImGui::CalcTextSize(summary.c_str(), nullptr, false, wrap_w);
         const float h = std::max(text_size.y, tag_size.y) + 6;
-        dl->AddRectFilled(p, ImVec2(right, p.y + h),
-                          edited ? IM_COL32(240, 240, 236, 255) : IM_COL32(232, 240, 252, 255), 4.0f);
-        dl->AddRectFilled(p, ImVec2(p.x + tag_size.x + 10, p.y + h),
-                          edited ? IM_COL32(110, 112, 120, 255) : IM_COL32(20, 90, 200, 255), 4.0f);
+        dl->AddRectFilled(p, ImVec2(right, p.y + h), fill, 4.0f);
+        dl->AddRectFilled(p, ImVec2(p.x + tag_size.x + 10, p.y + h), tag_fill, 4.0f);
         dl->AddText(ImVec2(p.x + 5, p.y + 3), IM_COL32(255, 255, 255, 255), tag);
         ImGui::SetCursorScreenPos(ImVec2(text_x, p.y + 3));
         ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + wrap_w);

@@ -32,7 +32,9 @@ public:
         // At least a header and three rows: on a short panel the panel scrolls to the table instead.
         const float table_h =
             std::max(ImGui::GetContentRegionAvail().y, ImGui::GetTextLineHeightWithSpacing() * 4 + 12);
-        if (ImGui::BeginTable("events", 8, flags, ImVec2(0, table_h))) {
+        // A recorded history has a time column after the tick (model.md §19.9).
+        const int columns = ctx.lanes.wall ? 9 : 8;
+        if (ImGui::BeginTable("events", columns, flags, ImVec2(0, table_h))) {
             setup_columns(ctx);
             follow_playhead(ctx, visible_rows);
             ImGuiListClipper clipper;
@@ -80,6 +82,7 @@ private:
     static void setup_columns(const FrameContext& ctx) {
         ImGui::TableSetupScrollFreeze(0, 1);
         ImGui::TableSetupColumn(ctx.tr("col.tick"), ImGuiTableColumnFlags_WidthFixed);
+        if (ctx.lanes.wall) ImGui::TableSetupColumn(ctx.tr("col.time"), ImGuiTableColumnFlags_WidthFixed);
         ImGui::TableSetupColumn(ctx.tr("col.candidate"), ImGuiTableColumnFlags_WidthFixed);
         ImGui::TableSetupColumn(ctx.tr("col.operation"), ImGuiTableColumnFlags_WidthFixed);
         ImGui::TableSetupColumn(ctx.tr("col.token"), ImGuiTableColumnFlags_WidthFixed);
@@ -121,20 +124,26 @@ private:
                               ImGuiSelectableFlags_SpanAllColumns))
             out.push_back(command::SelectEvent{static_cast<std::int64_t>(k)});
         ImGui::PopID();
-        ImGui::TableSetColumnIndex(1);
+        // After the tick, a recorded history's time column (the server's time of the event's line).
+        const int c = ctx.lanes.wall ? 1 : 0;
+        if (c == 1) {
+            ImGui::TableSetColumnIndex(1);
+            ImGui::TextUnformatted(e.wall_us ? sim::wall_time_text(*e.wall_us).c_str() : "–");
+        }
+        ImGui::TableSetColumnIndex(c + 1);
         ImGui::TextUnformatted(e.node.empty() ? "–" : e.node.c_str());
-        ImGui::TableSetColumnIndex(2);
+        ImGui::TableSetColumnIndex(c + 2);
         ImGui::TextUnformatted(op_words(e, ctx.strings).c_str());
-        ImGui::TableSetColumnIndex(3);
+        ImGui::TableSetColumnIndex(c + 3);
         ImGui::TextUnformatted(short_token(e.token, 6).c_str());
-        ImGui::TableSetColumnIndex(4);
+        ImGui::TableSetColumnIndex(c + 4);
         ImGui::TextUnformatted(e.fencing ? std::to_string(*e.fencing).c_str() : "–");
-        ImGui::TableSetColumnIndex(5);
+        ImGui::TableSetColumnIndex(c + 5);
         ImGui::TextUnformatted(e.ttl ? std::to_string(*e.ttl).c_str() : "–");
-        ImGui::TableSetColumnIndex(6);
+        ImGui::TableSetColumnIndex(c + 6);
         const int mark = k < marks_.size() ? marks_[k] : -1;
         if (mark >= 0) draw_mark_cell(ctx, static_cast<MarkerKind>(mark));
-        ImGui::TableSetColumnIndex(7);
+        ImGui::TableSetColumnIndex(c + 7);
         const bool bad = mark >= 0 && is_alarm(static_cast<MarkerKind>(mark));
         const std::string outcome = outcome_words(e, ctx.strings, ctx.timeline.trace().header.capacity);
         if (bad)

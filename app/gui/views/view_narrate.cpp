@@ -66,7 +66,9 @@ void draw_narration(const FrameContext& ctx, const Narration& n, Commands& out) 
     if (k < 0) {
         ImGui::TextUnformatted(ctx.strings.tr("narrate.nothing", {{"tick", std::to_string(ctx.playhead)}}).c_str());
     } else {
-        const ExplainContext ec{&ctx.scenario, &ctx.timeline.trace(), static_cast<std::size_t>(k), &ctx.snap};
+        // A replayed history: the trace's facts only (view_common.cpp explanation_of).
+        const sim::Scenario* scenario = ctx.timeline.replayed() ? nullptr : &ctx.scenario;
+        const ExplainContext ec{scenario, &ctx.timeline.trace(), static_cast<std::size_t>(k), &ctx.snap};
         const Explanation ex = explain(ec, ctx.strings);
         ImGui::PushFont(ctx.fonts.title);
         ImGui::TextUnformatted(ex.heading.c_str());

@@ -18,11 +18,17 @@ public:
             return;
         }
         const auto& res = ctx.snap.resource;
-        ImGui::Text("%s",
-                    ctx.strings
-                        .tr("resource.mode",
-                            {{"mode", ctx.strings.tr(std::string("mode.") + sim::to_string(ctx.scenario.resource))}})
-                        .c_str());
+        // A replayed history's resource judged each write itself (its log says accepted or
+        // rejected): no mode of ours to name (model.md §19.7.4).
+        const std::string mode =
+            ctx.timeline.replayed()
+                ? ctx.strings.tr("resource.mode_recorded")
+                : ctx.strings.tr(
+                      "resource.mode",
+                      {{"mode", ctx.strings.tr(std::string("mode.") + sim::to_string(ctx.scenario.resource))}});
+        ImGui::PushTextWrapPos(0.0f);
+        ImGui::TextUnformatted(mode.c_str());
+        ImGui::PopTextWrapPos();
         // The data first: what the writes did to it is the lesson; the numbers below say why.
         const std::size_t end = ctx.timeline.first_event_at_or_after(ctx.playhead + 1);
         const ResourceData data = resource_data(ctx.timeline.trace(), end);

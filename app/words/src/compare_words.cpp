@@ -128,7 +128,8 @@ CompareFacts compare_facts(const CompareContext& ctx) {
     CompareFacts f;
     f.divergence = pair_divergence(*ctx.trace_a, *ctx.trace_b);
     f.parted = f.divergence.differ && ctx.playhead >= f.divergence.first_tick;
-    f.settings = setting_diffs(*ctx.a, *ctx.b);
+    // A replayed history (model.md §19.9) has no settings to set beside B's: none listed.
+    if (ctx.a != nullptr && ctx.b != nullptr) f.settings = setting_diffs(*ctx.a, *ctx.b);
     f.tally_a = tallies_until(*ctx.trace_a, ctx.playhead);
     f.tally_b = tallies_until(*ctx.trace_b, ctx.playhead);
     return f;

@@ -15,6 +15,23 @@ std::string short_token(const std::string& token, std::size_t keep) {
     return token.substr(0, keep) + "…";
 }
 
+namespace {
+// The events of an imported history (model.md §19.7): a node's belief, with
+// its log's word or inferred from its commands, and what the capture cannot
+// tell, by why.
+std::string import_key(const Event& e) {
+    if (e.op == EventOp::believe) {
+        const std::string belief = e.outcome == Outcome::leader ? "believe.leader" : "believe.follower";
+        return e.details.has(sim::Detail::inferred) ? belief + "_inferred" : belief;
+    }
+    for (const sim::Detail why : {sim::Detail::unrecognised_script, sim::Detail::unknown_sha, sim::Detail::other_command,
+                                  sim::Detail::expiry_boundary, sim::Detail::capture_gap}) {
+        if (e.details.has(why)) return std::string("undecided.") + sim::to_string(why);
+    }
+    return "unknown";
+}
+}  // namespace
+
 std::string event_key(const Event& e) {
     switch (e.op) {
         case EventOp::pause: return "pause";
@@ -78,6 +95,8 @@ std::string event_key(const Event& e) {
             return "validate.vacant";
         case EventOp::overlap_begin: return "overlap_begin";
         case EventOp::overlap_end: return "overlap_end";
+        case EventOp::believe:
+        case EventOp::undecided: return import_key(e);
         default: break;
     }
     return "unknown";
@@ -142,9 +161,13 @@ std::string explain_state(const sim::Snapshot& snap, const Strings& s) {
                  {"fencing", opt_text(n.fencing)},
                  {"progress", std::to_string(n.progress)},
                  {"action", std::to_string(n.action)}};
-        const char* key = n.status == sim::NodeStatus::stale     ? "explain.node_stale"
-                          : n.status == sim::NodeStatus::running ? "explain.node_running"
-                                                                 : "explain.node_other";
+        // A replayed history (model.md §19.9) has no action whose progress to tell: action 0.
+        const bool recorded = n.action == 0;
+        const char* key = n.status == sim::NodeStatus::stale
+                              ? (recorded ? "explain.node_stale_recorded" : "explain.node_stale")
+                          : n.status == sim::NodeStatus::running
+                              ? (recorded ? "explain.node_running_recorded" : "explain.node_running")
+                              : "explain.node_other";
         out += "\n• " + s.tr(key, f);
         if (n.paused || n.partition) {
             out += ' ';

@@ -20,9 +20,9 @@ namespace {
 
 using json = nlohmann::json;
 
-constexpr std::array<LogEvent, 9> log_events = {LogEvent::acquired,    LogEvent::extended,       LogEvent::lost,
-                                                LogEvent::released,    LogEvent::write,          LogEvent::write_rejected,
-                                                LogEvent::pause_start, LogEvent::pause_end,      LogEvent::crashed};
+constexpr std::array<LogEvent, 9> log_events = {LogEvent::acquired,    LogEvent::extended,  LogEvent::lost,
+                                                LogEvent::released,    LogEvent::write,     LogEvent::write_rejected,
+                                                LogEvent::pause_start, LogEvent::pause_end, LogEvent::crashed};
 constexpr std::array<std::string_view, 7> log_keys = {"ts", "node", "event", "token", "fencing", "resource", "value"};
 // Epoch milliseconds up to 9999-12-31T23:59:59.999Z: a time in microseconds
 // then fits an int64 with room for --log-shift.
@@ -72,7 +72,8 @@ std::string log_suggestion(std::string_view word, const std::vector<std::string_
 // What the user wrote, quoted as JSON and cut after 64 bytes.
 std::string log_quote(std::string_view s) {
     const bool cut = s.size() > 64;
-    const std::string shown = json(std::string(cut ? s.substr(0, 64) : s)).dump(-1, ' ', false, json::error_handler_t::replace);
+    const std::string shown =
+        json(std::string(cut ? s.substr(0, 64) : s)).dump(-1, ' ', false, json::error_handler_t::replace);
     return cut ? fmt::format("{}… ({} bytes)", shown, s.size()) : shown;
 }
 
@@ -136,9 +137,9 @@ std::int64_t log_rfc3339_us(std::string_view s) {
     if (!shape || y < 0 || mo < 0 || d < 0 || h < 0 || mi < 0 || se < 0)
         throw LogFailure{fmt::format("\"ts\" is {}: {}", log_quote(s), log_ts_form)};
     constexpr std::array<std::int64_t, 12> month_days = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-    const bool date_ok = mo >= 1 && mo <= 12 && d >= 1 &&
-                         d <= month_days[static_cast<std::size_t>(mo >= 1 && mo <= 12 ? mo - 1 : 0)] +
-                                  (mo == 2 && log_leap(y) ? 1 : 0);
+    const bool date_ok =
+        mo >= 1 && mo <= 12 && d >= 1 &&
+        d <= month_days[static_cast<std::size_t>(mo >= 1 && mo <= 12 ? mo - 1 : 0)] + (mo == 2 && log_leap(y) ? 1 : 0);
     if (!date_ok || h > 23 || mi > 59 || se > 60)
         throw LogFailure{fmt::format("\"ts\" is {}: no such date or time of day", log_quote(s))};
     std::size_t pos = 19;
@@ -158,9 +159,12 @@ std::int64_t log_rfc3339_us(std::string_view s) {
 std::int64_t log_ts_us(const json& v) {
     if (v.is_string()) return log_rfc3339_us(v.get_ref<const std::string&>());
     if (v.is_number_integer()) {
-        const bool fits = v.is_number_unsigned() ? v.get<std::uint64_t>() <= static_cast<std::uint64_t>(log_epoch_ms_max)
-                                                 : v.get<std::int64_t>() >= 0 && v.get<std::int64_t>() <= log_epoch_ms_max;
-        if (!fits) throw LogFailure{fmt::format("\"ts\" is {}: epoch milliseconds must be 0 … {}", v.dump(), log_epoch_ms_max)};
+        const bool fits = v.is_number_unsigned()
+                              ? v.get<std::uint64_t>() <= static_cast<std::uint64_t>(log_epoch_ms_max)
+                              : v.get<std::int64_t>() >= 0 && v.get<std::int64_t>() <= log_epoch_ms_max;
+        if (!fits)
+            throw LogFailure{
+                fmt::format("\"ts\" is {}: epoch milliseconds must be 0 … {}", v.dump(), log_epoch_ms_max)};
         return v.get<std::int64_t>() * 1000;
     }
     throw LogFailure{fmt::format("\"ts\" is {}: {}", log_describe(v), log_ts_form)};
@@ -173,8 +177,8 @@ std::string log_string(const json& object, std::string_view key, bool required) 
         return {};
     }
     if (!it->is_string() || (required && it->get_ref<const std::string&>().empty()))
-        throw LogFailure{fmt::format("\"{}\" is {}: expected a {}string", key, log_describe(*it),
-                                     required ? "non-empty " : "")};
+        throw LogFailure{
+            fmt::format("\"{}\" is {}: expected a {}string", key, log_describe(*it), required ? "non-empty " : "")};
     return it->get<std::string>();
 }
 
@@ -202,7 +206,8 @@ std::optional<Fencing> log_fencing_of(const json& object) {
 }
 
 LogEntry log_entry_of(const json& object, std::int64_t shift_ms) {
-    if (!object.is_object()) throw LogFailure{fmt::format("the line is {}: expected a JSON object", log_describe(object))};
+    if (!object.is_object())
+        throw LogFailure{fmt::format("the line is {}: expected a JSON object", log_describe(object))};
     std::vector<std::string_view> known(log_keys.begin(), log_keys.end());
     for (const auto& [key, value] : object.items())
         if (std::find(known.begin(), known.end(), key) == known.end())
@@ -272,9 +277,10 @@ std::string log_schema_json() {
     ordered props;
     props["ts"]["description"] = "RFC 3339 with Z or an offset (fractions allowed), or epoch milliseconds";
     props["ts"]["oneOf"] = ordered::array(
-        {ordered{{"type", "string"},
-                 {"pattern",
-                  "^[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt ][0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?([Zz]|[+-][0-9]{2}:[0-9]{2})$"}},
+        {ordered{
+             {"type", "string"},
+             {"pattern",
+              "^[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt ][0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?([Zz]|[+-][0-9]{2}:[0-9]{2})$"}},
          ordered{{"type", "integer"}, {"minimum", 0}, {"maximum", log_epoch_ms_max}}});
     props["node"] = ordered{{"type", "string"}, {"minLength", 1}};
     props["event"] = ordered{{"enum", events}};

@@ -279,6 +279,7 @@ Timeline::Timeline(Scenario scenario, Tick checkpoint_every, std::size_t checkpo
 
 Snapshot Timeline::snapshot_at(Tick t) const {
     t = std::clamp<Tick>(t, 0, end_tick());
+    if (replayed_) return replay_snapshot(t);
     const auto index = static_cast<std::size_t>(t / checkpoint_every_);
     LS_ASSERT(index < checkpoints_.size());
     Checkpoint cp = checkpoints_[index];

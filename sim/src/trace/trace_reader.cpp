@@ -467,6 +467,8 @@ std::string words_between(Detail first, Detail last) {
 std::optional<LineError> check_import_event(const Event& e) {
     const bool belief = e.op == EventOp::believe;
     const bool undecided = e.op == EventOp::undecided;
+    // Every simulated event: no /4 op and none of the /4 words.
+    if (!belief && !undecided && (e.details.bits() >> detail_words_3) == 0) return std::nullopt;
     int words = 0;
     bool own = true;
     for (std::size_t i = 0; i < detail_words; ++i) {
@@ -475,14 +477,15 @@ std::optional<LineError> check_import_event(const Event& e) {
         ++words;
         own = own && (belief ? is_belief_word(d) : undecided && is_import_word(d) && !is_belief_word(d));
         if (!belief && !undecided && is_import_word(d))
-            return LineError{fmt::format("the detail word \"{}\" on a {} event; only on believe and undecided "
+            return LineError{fmt::format("the detail word \"{}\" on op \"{}\"; only on believe and undecided "
                                          "(model.md §19.7.1)",
                                          to_string(d), to_string(e.op))};
     }
     if (!belief && !undecided) return std::nullopt;
     if (e.phase != Phase::ops)
-        return LineError{fmt::format("a {} event in phase {}; expected phase ops", to_string(e.op), to_string(e.phase))};
-    if (e.slot || e.ttl) return LineError{fmt::format("a {} event has no \"slot\" or \"ttl\" (null)", to_string(e.op))};
+        return LineError{fmt::format("op \"{}\" in phase {}; expected phase ops", to_string(e.op), to_string(e.phase))};
+    if (e.slot || e.ttl)
+        return LineError{fmt::format("op \"{}\" has a \"slot\" or \"ttl\"; expected null for both", to_string(e.op))};
     if (words != 1 || !own)
         return LineError{fmt::format("\"detail\" of {} must be exactly one of: {}", to_string(e.op),
                                      belief ? words_between(Detail::acquired, Detail::inferred)
@@ -491,7 +494,7 @@ std::optional<LineError> check_import_event(const Event& e) {
         if (e.outcome != Outcome::none) return LineError{"the outcome of undecided must be null"};
         return std::nullopt;
     }
-    if (e.node.empty()) return LineError{"a believe event names its node"};
+    if (e.node.empty()) return LineError{"op \"believe\" has no \"node\"; a belief is a node's"};
     if (e.outcome != Outcome::leader && e.outcome != Outcome::follower)
         return LineError{"the outcome of believe must be \"leader\" or \"follower\""};
     const bool leads = e.details.has(Detail::acquired) || e.details.has(Detail::extended);

@@ -106,7 +106,8 @@ TEST(LogLine, EachBadValueNamesItsKeyAndWhatWasExpected) {
 }
 
 TEST(LogLine, UnknownKeysAreRefusedWithDidYouMean) {
-    EXPECT_EQ(error_of(R"({"ts":0,"nod":"a","event":"lost"})"), "app.jsonl:3: unknown key \"nod\"; did you mean \"node\"?");
+    EXPECT_EQ(error_of(R"({"ts":0,"nod":"a","event":"lost"})"),
+              "app.jsonl:3: unknown key \"nod\"; did you mean \"node\"?");
     EXPECT_EQ(error_of(R"({"ts":0,"node":"a","event":"lost","level":"info"})"),
               "app.jsonl:3: unknown key \"level\"; expected one of: ts, node, event, token, fencing, resource, value");
 }
@@ -117,8 +118,9 @@ TEST(LogLine, NotAnObjectIsNamed) {
 }
 
 TEST(LogLine, EveryEventWordReadsBack) {
-    for (const LogEvent e : {LogEvent::acquired, LogEvent::extended, LogEvent::lost, LogEvent::released, LogEvent::write,
-                             LogEvent::write_rejected, LogEvent::pause_start, LogEvent::pause_end, LogEvent::crashed}) {
+    for (const LogEvent e :
+         {LogEvent::acquired, LogEvent::extended, LogEvent::lost, LogEvent::released, LogEvent::write,
+          LogEvent::write_rejected, LogEvent::pause_start, LogEvent::pause_end, LogEvent::crashed}) {
         std::string error;
         auto entry = parse(std::string(R"({"ts":0,"node":"a","event":")") + to_string(e) + "\"}", error);
         ASSERT_TRUE(entry.has_value()) << error;

@@ -470,6 +470,35 @@ public:
     virtual void on_ticks(const Simulation& sim, const ModelStore& store, Tick first, Tick last) = 0;
 };
 
+// The state a recorded trace describes (model.md §19.9), folded from its
+// events alone, as the app replays an imported history: the record (each
+// slot's token, fencing and deadline from acquire, extend, release and
+// expire), what each node believes (believe events; a start makes it wait, a
+// crash ends it), pauses, the resource's accepted and rejected writes, the
+// overlap episodes and the violations the events mark. A node that believes
+// it leads while no valid record holds its token is stale.
+class ReplayFold {
+public:
+    explicit ReplayFold(const TraceHeader& header);
+    // Apply the events in trace order.
+    void apply(const Event& e);
+    // The state at the end of tick `t`, every event up to `t` applied.
+    Snapshot at(Tick t) const;
+
+private:
+    std::int32_t node_of(const std::string& name) const;
+    void apply_store(const Event& e);
+    void apply_node(const Event& e, NodeSnapshot& node);
+    void count_marks(const Event& e);
+    Snapshot state_;
+    bool infer_beliefs_ = false;  // a trace before /4: beliefs from the answers (inferred_belief)
+};
+
+// The scenario a replay shows (model.md §19.9): the header's name, tick_ms,
+// lock, capacity and candidates, a horizon of `end_tick`, resource mode
+// check (a recorded resource judged every write itself), nothing else.
+Scenario replay_scenario(const TraceHeader& header, Tick end_tick);
+
 // A whole simulated run, kept for seeking: every event, plus checkpoints of
 // the state every `checkpoint_every` ticks, so the snapshot at any tick costs
 // at most that many ticks of re-simulation. A checkpoint is a copy of the
@@ -480,6 +509,15 @@ public:
 class Timeline {
 public:
     static constexpr std::size_t default_checkpoint_bytes_max = std::size_t{256} << 20;
+
+    // A recorded history replayed (model.md §19.9): an imported trace (/4),
+    // or any trace read from a file. Nothing is simulated: the state at a tick
+    // is folded from the events up to it (ReplayFold), from a copy of the
+    // fold kept every checkpoint_every() ticks. scenario() is replay_scenario
+    // of the trace's header; the trace is kept as read.
+    explicit Timeline(Trace recorded, Tick checkpoint_every = 64);
+    // True for a replay: its scenario only names the candidates and the lock.
+    bool replayed() const { return replayed_; }
 
     // A run that would emit more than `events_max` events (limits::trace_events_max:
     // every event is kept in memory) stops at the first tick that passes it,
@@ -505,13 +543,17 @@ public:
     std::size_t first_event_at_or_after(Tick t) const;
 
 private:
+    Snapshot replay_snapshot(Tick t) const;  // a replay's snapshot_at (timeline_replay.cpp)
     struct Checkpoint {
         Simulation sim;
         ModelStore store;
     };
     std::unique_ptr<Scenario> scenario_;  // stable address for the checkpoints
     Trace trace_;
-    std::vector<Checkpoint> checkpoints_;        // state before tick k * checkpoint_every
+    std::vector<Checkpoint> checkpoints_;  // state before tick k * checkpoint_every
+    // A replay's: the fold of the events before tick k * checkpoint_every.
+    std::vector<ReplayFold> replay_points_;
+    bool replayed_ = false;
     std::vector<std::size_t> checkpoint_sizes_;  // estimated bytes of each
     Tick checkpoint_every_;
     std::size_t checkpoint_bytes_ = 0;

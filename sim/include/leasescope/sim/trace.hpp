@@ -393,7 +393,8 @@ struct Divergence {
     std::int64_t index = 0;  // event index; -1 for the header, events.size() for the summary
     std::string description;
 };
-// ignore_tokens: token values are not compared (live versus simulated runs).
+// ignore_tokens: token values are not compared (live versus simulated runs),
+// nor an imported event's wall_us (an imported history versus its draft).
 std::optional<Divergence> first_divergence(const Trace& a, const Trace& b, bool ignore_tokens = false, int context = 3);
 
 }  // namespace leasescope::sim

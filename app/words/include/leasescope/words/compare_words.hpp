@@ -59,7 +59,7 @@ struct SettingDiff {
 std::vector<SettingDiff> setting_diffs(const sim::Scenario& a, const sim::Scenario& b);
 
 struct CompareContext {
-    const sim::Scenario* a = nullptr;
+    const sim::Scenario* a = nullptr;  // null for a replayed history: no settings differ
     const sim::Scenario* b = nullptr;
     const sim::Trace* trace_a = nullptr;
     const sim::Trace* trace_b = nullptr;

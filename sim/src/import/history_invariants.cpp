@@ -1,0 +1,78 @@
+// The invariants of §9 on an imported history (docs/model.md §19.7.4), with
+// the simulator's definitions (Simulation::judge_write and issue in
+// sim/src/simulation/): an acquisition's fencing against every number issued
+// before (§9.4, §9.8), and a write, judged by what the log says the resource
+// did, against the record and the writes accepted before (§8, §9.3, §9.6,
+// §9.7). Overlap is in history_sweep.cpp (it follows the beliefs).
+#include <algorithm>
+
+#include "history_internal.hpp"
+
+namespace leasescope::sim::import::history_detail {
+
+// A fresh acquisition in the order the capture shows the store issued them.
+// Without a fencing number (no INCR seen) there is nothing to compare.
+void Sweep::judge_acquisition(Event& e, const Holder& fresh) {
+    acquisition_of_[fresh.token] = fresh.acquisition;
+    if (!fresh.fencing) return;
+    const Fencing f = *fresh.fencing;
+    if (highest_issued_ && f <= *highest_issued_) {
+        e.details.add(Detail::fencing_regressed);
+        ++violations_.fencing_regressed;
+    }
+    const auto it = issued_.find(f);
+    if (it != issued_.end() && it->second != fresh.token) {
+        e.details.add(Detail::fencing_duplicate);
+        ++violations_.fencing_duplicate;
+    }
+    if (it == issued_.end()) issued_.emplace(f, fresh.token);
+    highest_issued_ = highest_issued_ ? std::max(*highest_issued_, f) : f;
+}
+
+// The write's marks, as Simulation::judge_write gives them, with the verdict
+// taken from the log: `stale` when its token is not the record's; rejected
+// although current: `holder_rejected`; accepted below the highest accepted
+// number: `unsafe_write` (a resource that accepts it compares no numbers,
+// which is mode `off`); accepted after a write of a later holder:
+// `stale_after_successor`.
+void Sweep::judge_write(Event& e, bool accepted) {
+    const bool current = record_ && !e.token.empty() && record_->token == e.token;
+    if (!current) e.details.add(Detail::stale);
+    if (!accepted) {
+        if (current) {
+            e.details.add(Detail::holder_rejected);
+            ++violations_.holder_rejected;
+        }
+        return;
+    }
+    if (e.fencing && highest_accepted_ && *e.fencing < *highest_accepted_) {
+        e.details.add(Detail::unsafe_write);
+        ++violations_.unsafe_write;
+    }
+    const auto holder = acquisition_of_.find(e.token);
+    if (holder != acquisition_of_.end()) {
+        if (latest_writer_ > holder->second) {
+            e.details.add(Detail::stale_after_successor);
+            ++violations_.stale_after_successor;
+        }
+        latest_writer_ = std::max(latest_writer_, holder->second);
+    }
+    if (e.fencing) highest_accepted_ = highest_accepted_ ? std::max(*highest_accepted_, *e.fencing) : *e.fencing;
+}
+
+// A write of the log (rule 19.6.4): the log's token and fencing, else those
+// of the acquisition the node believes it holds.
+void Sweep::on_write(const Item& item) {
+    const LogEntry& l = *item.log;
+    const NodeState& n = nodes_[l.node];
+    Event e = base_event(item, Phase::work, EventOp::write, l.node);
+    e.run = run_number(l.node);
+    e.token = l.token.value_or(n.token);
+    e.fencing = l.fencing ? l.fencing : n.fencing;
+    const bool accepted = l.event == LogEvent::write;
+    e.outcome = accepted ? Outcome::accepted : Outcome::rejected;
+    judge_write(e, accepted);
+    emit(std::move(e));
+}
+
+}  // namespace leasescope::sim::import::history_detail
