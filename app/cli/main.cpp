@@ -552,6 +552,7 @@ int main(int argc, char** argv) {
     add_exercise_command(app, exit_code);
     add_explore_command(app, exit_code);
     add_bench_commands(app, exit_code);
+    add_import_command(app, exit_code);
 #ifdef LEASESCOPE_HAVE_LIVE
     add_live_command(app, exit_code);
 #endif
