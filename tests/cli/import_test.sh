@@ -122,6 +122,20 @@ for pair in kotlin-elector:orders-leader redisson:orders-lock; do
   grep -q '^acquire: ' "$WORK/report" || fail "$capture: no acquisitions: $(cat "$WORK/report")"
 done
 
+# wt-p's real captures: plain SET NX PX of job:lock, and a live run of
+# expiry-takeover, whose run guard (`…:run`, SET NX PX) is a second lock key
+# by rule 19.2.1: refused without --lock, imported with it.
+"$CLI" import "$DATA/plain-7.0.15.txt" --out "$WORK/plain.jsonl" > "$WORK/report" 2> "$WORK/err" ||
+  fail "plain-7.0.15: exit $?: $(cat "$WORK/err")"
+grep -q '^lock: job:lock' "$WORK/report" || fail "plain-7.0.15: the lock is not job:lock: $(head -3 "$WORK/report")"
+refused "live capture without --lock" 'leasescope:{invoice-close}:run' 'leasescope:{invoice-close}:slot:0' "--lock" -- \
+  "$DATA/live-expiry-takeover-7.0.15.txt" --out "$WORK/out/t.jsonl"
+"$CLI" import "$DATA/live-expiry-takeover-7.0.15.txt" --lock 'leasescope:{invoice-close}:slot:0' --tick-ms 50 \
+  --out "$WORK/live.jsonl" > /dev/null 2> "$WORK/err" || fail "live-expiry-takeover with --lock: $(cat "$WORK/err")"
+# wt-g's hand-written /4 trace reads back in show and diff.
+"$CLI" show "$DATA/incident.trace.jsonl" > "$WORK/show" 2>&1 || fail "show incident.trace.jsonl: $(cat "$WORK/show")"
+grep -q 'Wall (UTC)' "$WORK/show" || fail "show of a /4 trace has no wall-clock column"
+
 # --- the log's schema.
 "$CLI" schema --import-log > "$WORK/log.schema.json" || fail "schema --import-log"
 python3 - "$WORK/log.schema.json" <<'PY' || fail "schema --import-log is not the log line's schema"
