@@ -294,11 +294,14 @@ int cmd_import(const ImportArgs& a) {
         print_error(error);
         return exit_bad_input;
     }
+    // The report first: when standard output cannot be written (a full
+    // disk), no output file is put in place either.
+    const std::string report = printable(import_report(reader.report(), *history, log_files, entries, a.tick_ms));
+    std::fwrite(report.data(), 1, report.size(), stdout);
+    // (main's finish_output says so on stderr.)
+    if (std::fflush(stdout) != 0 || std::ferror(stdout)) return exit_write_failed;
     const int written = write_outputs(a, *history, trace_file, draft_file);
     if (written != exit_ok) return written;
-    const std::string report = import_report(reader.report(), *history, log_files, entries, a.tick_ms);
-    const std::string shown = printable(report);
-    std::fwrite(shown.data(), 1, shown.size(), stdout);
     fmt::print("wrote {} ({} events, sha256 {})\n", printable(a.out), history->trace.summary.events,
                history->trace.summary.trace_sha256);
     if (!a.scenario.empty()) fmt::print("wrote {} (the draft scenario)\n", printable(a.scenario));

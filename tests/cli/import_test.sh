@@ -136,6 +136,20 @@ refused "live capture without --lock" 'leasescope:{invoice-close}:run' 'leasesco
 "$CLI" show "$DATA/incident.trace.jsonl" > "$WORK/show" 2>&1 || fail "show incident.trace.jsonl: $(cat "$WORK/show")"
 grep -q 'Wall (UTC)' "$WORK/show" || fail "show of a /4 trace has no wall-clock column"
 
+# --- hostile inputs and outputs: an endless line, a folder, a device as
+# --out, standard output on a full disk (no output file put in place).
+refused "an endless line" "import_line_bytes_max" -- /dev/zero --out "$WORK/out/t.jsonl"
+refused "a folder as capture" "is a directory" -- "$WORK" --out "$WORK/out/t.jsonl"
+"$CLI" import "$TWO" --out /dev/full > /dev/null 2> "$WORK/err"
+rc=$?
+[ "$rc" -eq 4 ] || fail "--out /dev/full: expected exit 4, got $rc"
+if [ -w /dev/full ]; then
+  "$CLI" import "$TWO" --out "$WORK/full.jsonl" > /dev/full 2> "$WORK/err"
+  rc=$?
+  [ "$rc" -eq 4 ] || fail "stdout on /dev/full: expected exit 4, got $rc"
+  [ ! -e "$WORK/full.jsonl" ] || fail "stdout on /dev/full: the trace was put in place"
+fi
+
 # --- the log's schema.
 "$CLI" schema --import-log > "$WORK/log.schema.json" || fail "schema --import-log"
 python3 - "$WORK/log.schema.json" <<'PY' || fail "schema --import-log is not the log line's schema"
