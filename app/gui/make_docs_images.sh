@@ -98,6 +98,12 @@ exercise_shot() {  # name lang exercise answer
 }
 exercise_shot exercise-predict-ko ko 1 node-c
 exercise_shot exercise-find-fault en 3 pause:node-a:3:8
+# An imported history replayed read-only (model.md §19.9), and beside its draft.
+run_app tests/data/import/incident.trace.jsonl --tick 41 --lang en --size 1600x900 --screenshot "$out/import-replay.png"
+shrink "$out/import-replay.png"
+run_app tests/data/import/incident.trace.jsonl --compare tests/data/import/incident.draft.json --tick 53 --lang ko \
+  --size 1600x900 --screenshot "$out/import-compare.png" >/dev/null
+shrink "$out/import-compare.png"
 # The Live panel needs a server: LEASESCOPE_REDIS_URL (test.sh sets one).
 if [ -n "${LEASESCOPE_REDIS_URL:-}" ]; then
   shot live-expiry-takeover expiry-takeover 12 en --live "$LEASESCOPE_REDIS_URL" --live-tick-ms 50

@@ -92,11 +92,14 @@ void draw_state(const FrameContext& ctx, const Run& run) {
     ImGui::PopTextWrapPos();
     ImGui::TableSetColumnIndex(1);
     ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextUnformatted(
-        ctx.strings
-            .tr("resource.mode",
-                {{"mode", ctx.strings.tr(std::string("mode.") + sim::to_string(run.timeline.scenario().resource))}})
-            .c_str());
+    // A replayed history's resource judged each write itself (model.md §19.9): no mode of ours.
+    const std::string mode =
+        run.timeline.replayed()
+            ? ctx.strings.tr("resource.mode_recorded")
+            : ctx.strings.tr(
+                  "resource.mode",
+                  {{"mode", ctx.strings.tr(std::string("mode.") + sim::to_string(run.timeline.scenario().resource))}});
+    ImGui::TextUnformatted(mode.c_str());
     draw_data_now(ctx, run);
     if (snap.resource.highest_accepted) {
         ImGui::TextUnformatted(
