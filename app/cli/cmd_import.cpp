@@ -7,7 +7,6 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
-#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -76,7 +75,7 @@ void print_error(std::string_view message) { fmt::print(stderr, "error: {}\n", p
 // A line longer than limits::import_line_bytes_max is an error.
 class LineReader {
 public:
-    LineReader(std::string path) : path_(std::move(path)) {}
+    explicit LineReader(std::string path) : path_(std::move(path)) {}
     ~LineReader() {
         if (file_ != nullptr && file_ != stdin) std::fclose(file_);
     }
