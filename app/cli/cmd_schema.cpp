@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common.hpp"
+#include "leasescope/sim/import.hpp"
 #include "leasescope/engine/assert.hpp"
 #include "leasescope/sim/candidate_keys.hpp"
 #include "leasescope/sim/limits.hpp"
@@ -281,12 +282,16 @@ std::string scenario_schema() {
 }
 
 void add_schema_command(CLI::App& app, int& exit_code) {
+    auto import_log = std::make_shared<bool>(false);
     auto* cmd = app.add_subcommand(
         "schema",
         "Print the JSON Schema (draft 2020-12) of scenario files: every key with its documentation, range and "
         "default. Point \"$schema\" in a scenario at it and an editor checks and completes the file.");
-    cmd->callback([&exit_code] {
-        const std::string text = scenario_schema();
+    cmd->add_flag("--import-log", *import_log,
+                  "Print instead the schema of one line of an application log read by `import --log` "
+                  "(docs/import.md)");
+    cmd->callback([import_log, &exit_code] {
+        const std::string text = *import_log ? sim::import::log_schema_json() : scenario_schema();
         std::fwrite(text.data(), 1, text.size(), stdout);
         exit_code = exit_ok;
     });

@@ -85,6 +85,7 @@ void add_explore_command(CLI::App& app, int& exit_code);  // cmd_explore.cpp
 void add_bench_commands(CLI::App& app, int& exit_code);   // cmd_bench.cpp: bench, generate
 void add_explain_command(CLI::App& app, int& exit_code);  // cmd_explain.cpp (needs leasescope::words)
 void add_schema_command(CLI::App& app, int& exit_code);   // cmd_schema.cpp
+void add_import_command(CLI::App& app, int& exit_code);   // cmd_import.cpp (needs leasescope::import)
 
 // cmd_exercise.cpp: exercise check, list, show, answer.
 void add_exercise_command(CLI::App& app, int& exit_code);

@@ -332,6 +332,27 @@ int cmd_diff(const std::string& a_path, const std::string& b_path, bool ignore_t
     return exit_ok;
 }
 
+// A trace file as the text view shows a run (an imported /4 trace with its
+// wall-clock column): the table, then the summary.
+int cmd_show(const std::string& path, bool marked, const std::vector<std::string>& nodes) {
+    auto trace = load_trace(path);
+    if (!trace) return exit_bad_input;
+    sim::TextFilter filter;
+    filter.marked_only = marked;
+    for (const std::string& node : nodes) {
+        const auto& names = trace->header.candidates;
+        if (std::find(names.begin(), names.end(), node) == names.end()) {
+            fmt::print(stderr, "error: --node {}: {} has no such node; expected one of {}\n", node, path,
+                       fmt::join(names, ", "));
+            return exit_bad_input;
+        }
+        filter.nodes.push_back(node);
+    }
+    const std::string text = sim::trace_to_text(*trace, filter);
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    return exit_ok;
+}
+
 int cmd_validate(const std::vector<std::string>& paths, const std::vector<std::string>& sets,
                  const std::string& format) {
     const bool json = format == "json";
@@ -465,11 +486,12 @@ void add_check_command(CLI::App& app, int& exit_code) {
     });
 }
 
-// diff, validate and list: the small commands.
+// diff, show, validate and list: the small commands.
 void add_file_commands(CLI::App& app, int& exit_code) {
     struct FileArgs {
-        std::string diff_a, diff_b;
-        bool ignore_tokens = false;
+        std::string diff_a, diff_b, show_path;
+        bool ignore_tokens = false, show_marked = false;
+        std::vector<std::string> show_nodes;
         std::vector<std::string> validate_paths, validate_sets;
         std::string validate_format = "text";
         std::string list_dir = default_scenarios_dir(), list_lang = "en";
@@ -482,6 +504,12 @@ void add_file_commands(CLI::App& app, int& exit_code) {
                    "Do not compare token values, nor an imported trace's wall clock (live or imported versus "
                    "simulated runs)");
     diff->callback([args, &exit_code] { exit_code = cmd_diff(args->diff_a, args->diff_b, args->ignore_tokens); });
+
+    auto* show = app.add_subcommand("show", "Print a trace file (a run's or an imported one) as the text table");
+    show->add_option("TRACE", args->show_path, "Trace (JSONL)")->required();
+    show->add_flag("--marked", args->show_marked, "Only the rows a reader must not miss (their Outcome has a !)");
+    show->add_option("--node", args->show_nodes, "Only this node's rows (repeatable)")->allow_extra_args(false);
+    show->callback([args, &exit_code] { exit_code = cmd_show(args->show_path, args->show_marked, args->show_nodes); });
 
     auto* validate = app.add_subcommand("validate",
                                         "Check scenario files and their exercises (as written, without --set: "
@@ -524,6 +552,7 @@ int main(int argc, char** argv) {
     add_exercise_command(app, exit_code);
     add_explore_command(app, exit_code);
     add_bench_commands(app, exit_code);
+    add_import_command(app, exit_code);
 #ifdef LEASESCOPE_HAVE_LIVE
     add_live_command(app, exit_code);
 #endif

@@ -525,6 +525,22 @@ assert cases[0].find('failure') is None and cases[1].find('failure') is not None
 cli schema
 expect_rc 0 "schema"
 expect_out '"$schema": "https://json-schema.org/draft/2020-12/schema"' "schema prints a draft 2020-12 schema"
+# The schema of an application log line that `import --log` reads (docs/import.md).
+cli schema --import-log
+expect_rc 0 "schema --import-log"
+expect_out '"event"' "schema --import-log describes a log line's event"
+expect_out 'https://json-schema.org/draft/2020-12/schema' "schema --import-log is a draft 2020-12 schema"
+# `show`: a trace file as the text table (the golden trace of a preset here).
+cli show "$GOLDEN/expiry-takeover.jsonl"
+expect_rc 0 "show a trace file"
+expect_out "Candidate" "show prints the table's header"
+expect_out "node-b" "show prints node-b's rows"
+cli show "$GOLDEN/expiry-takeover.jsonl" --marked --node node-a
+expect_rc 0 "show --marked --node"
+if grep -qE '^ +[0-9]+ +node-b' "$WORK/out"; then fail "show --node node-a shows a row of node-b"; else pass; fi
+cli show "$GOLDEN/expiry-takeover.jsonl" --node nobody
+expect_rc 2 "show --node of no such node"
+expect_err "no such node" "show --node names the problem"
 printf '{ "$schema": "scenario.schema.json", "name": "s", "defaults": {"wait": 1, "lease": 5, "action": 3}, "candidates": [{"name": "a"}] }' >"$WORK/with-schema.json"
 cli validate "$WORK/with-schema.json"
 expect_rc 0 "a scenario with \"\$schema\" is valid"

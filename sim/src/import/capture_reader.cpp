@@ -31,7 +31,11 @@ namespace {
 // Bad lines skipped under --lenient are named in the notes up to this many.
 constexpr std::int64_t skipped_lines_named_max = 20;
 
-std::string seconds_text(std::int64_t us) { return fmt::format("{:.3f} s", static_cast<double>(us) / 1e6); }
+// A step or a time: seconds to the millisecond, or microseconds when shorter.
+std::string seconds_text(std::int64_t us) {
+    if (us > -1000 && us < 1000) return fmt::format("{} µs", us);
+    return fmt::format("{:.3f} s", static_cast<double>(us) / 1e6);
+}
 
 }  // namespace
 
@@ -93,6 +97,17 @@ void CaptureReader::State::count_ignored(std::string_view arg0) {
     }
 }
 
+namespace {
+// LeaseScope's live run guard `leasescope:{NAME}:run` (KeyLayout::run_owner,
+// model.md §13.5) is taken with SET NX PX but is no lock (rule 19.2.1).
+bool is_live_run_guard(std::string_view key) {
+    constexpr std::string_view head = "leasescope:{";
+    constexpr std::string_view tail = "}:run";
+    return key.size() > head.size() + tail.size() && key.substr(0, head.size()) == head &&
+           key.substr(key.size() - tail.size()) == tail;
+}
+}  // namespace
+
 std::int32_t CaptureReader::State::add_candidate(std::string_view record) {
     const auto it = watched.find(record);
     if (it != watched.end()) return it->second;
@@ -112,7 +127,9 @@ void CaptureReader::State::add_lock_key(std::int32_t c, std::string_view key) {
 // Rule 19.2.1: a key set with SET … NX PX/EX, or a known script's record.
 void CaptureReader::State::detect(const std::vector<std::string_view>& args, Cmd cmd) {
     if (cmd == Cmd::set && args.size() >= 5) {
-        if (internal::set_is_acquire(internal::set_options(args))) add_candidate(args[1]);
+        if (internal::set_is_acquire(internal::set_options(args)) && !is_live_run_guard(args[1])) {
+            add_candidate(args[1]);
+        }
     } else if ((cmd == Cmd::eval || cmd == Cmd::evalsha) && args.size() >= 3) {
         detect_call(args, cmd);
     }
@@ -185,10 +202,18 @@ bool CaptureReader::State::check_time() {
             return fail(fmt::format("time goes back {} from line {} (a clock step on the server?)",
                                     seconds_text(-step_us), last_line));
         }
+        // The marker carries the server's time before the step, so that a
+        // record past its deadline then expires with the time before it.
+        kept.push_back(KeptLine{KeptLine::Kind::clock_step,
+                                source(),
+                                line_no,
+                                last_wall_us,
+                                last_wall_us - shift_us,
+                                -1,
+                                step_us / 1000,
+                                {}});
         shift_us -= step_us;
         wall = last_wall_us;
-        kept.push_back(
-            KeptLine{KeptLine::Kind::clock_step, source(), line_no, wall, raw.ts_us, -1, step_us / 1000, {}});
     }
     any_line = true;
     ++source_lines;

@@ -89,6 +89,7 @@ private:
     bool started_ = false;
     bool assumed_zero_ = false;
     bool counter_decided_ = false;                                // the first INCR was seen
+    std::int64_t refused_ = 0;                                    // known script calls without a [lua] line
     std::map<std::string, std::int64_t, std::less<>> first_set_;  // a lock key's first SET, a number
     std::optional<Fencing> counter_base_;
     std::int64_t last_wall_us_ = 0;
@@ -153,7 +154,8 @@ void Replay::purge(std::int64_t now_ms, std::int64_t wall_us, std::int32_t sourc
             Observation o;
             o.op = ObservedOp::expire;
             o.source = source;
-            o.wall_us = std::min(wall_us, *key.deadline_ms * 1000 + wall_shift_us_);
+            // Valid while now <= when: gone from the next millisecond on.
+            o.wall_us = std::min(wall_us, (*key.deadline_ms + 1) * 1000 + wall_shift_us_);
             o.outcome = Outcome::expired;
             const std::string token = record_token(key);
             o.token = redis_repr(token);
@@ -470,6 +472,10 @@ std::size_t Replay::call(const std::vector<KeptLine>& lines, std::size_t i) {
     if (script && span.first + static_cast<std::size_t>(script->lock_key_index) < span.last) {
         record = redis_repr(a[span.first + static_cast<std::size_t>(script->lock_key_index)]);
     }
+    if (script && end == i + 1) {  // rule 19.3.4: no [lua] line, so the server refused it
+        ++refused_;
+        return end;
+    }
     purge(now_ms_of(k), k.wall_us, k.source);
     const std::optional<Key> before = record_copy();
     Effects e;
@@ -490,7 +496,10 @@ std::size_t Replay::call(const std::vector<KeptLine>& lines, std::size_t i) {
     o.node = node_of_client(k.ml.client);
     o.why = m.body_seen ? Detail::unrecognised_script : Detail::unknown_sha;
     if (cmd == Cmd::eval && a.size() >= 2) o.sha = sha1_hex(a[1]);
-    if (cmd == Cmd::evalsha && a.size() >= 2) o.sha = a[1];
+    if (cmd == Cmd::evalsha && a.size() >= 2) {
+        o.sha = a[1];
+        for (char& c : o.sha) c = c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
+    }
     emit(std::move(o));
     return end;
 }
@@ -502,6 +511,7 @@ void Replay::on_marker(const KeptLine& k) {
     if (k.kind == KeptLine::Kind::clock_step) {
         notes_.push_back(
             fmt::format("{}: the server's clock went back {} ms; kept (--clock-steps keep)", where, -k.step_ms));
+        purge(now_ms_of(k), k.wall_us, k.source);  // with the time and shift before the step
         if (!started_) return;
         Observation o = base(k, ObservedOp::clock_step);
         o.step_ms = k.step_ms;
@@ -544,6 +554,12 @@ ReplayResult Replay::run(const std::vector<KeptLine>& lines, std::int64_t captur
     result.counter_base = counter_base_;
     result.notes = std::move(notes_);
     if (assumed_zero_) result.notes.emplace_back("fencing assumes the counter was 0 when the capture began");
+    if (refused_ > 0) {
+        result.notes.push_back(
+            fmt::format("{} calls of known scripts show no [lua] line: the server refused them "
+                        "(NOSCRIPT), so they are no events",
+                        refused_));
+    }
     return result;
 }
 

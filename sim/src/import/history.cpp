@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdlib>
+#include <tuple>
 #include <utility>
 
 #include <fmt/format.h>
@@ -172,8 +173,12 @@ std::vector<Item> items_of(const std::vector<Observation>& observations, const s
         items.push_back(Item{o.wall_us, o.wall_us, o.line, static_cast<std::int64_t>(items.size()), &o, nullptr});
     for (const auto& l : logs)
         items.push_back(Item{l.wall_us, l.wall_us, l.line, static_cast<std::int64_t>(items.size()), nullptr, &l});
-    std::stable_sort(items.begin(), items.end(), [](const Item& a, const Item& b) {
-        return std::tie(a.wall_us, a.line, a.index) < std::tie(b.wall_us, b.line, b.index);
+    // An expiry at its deadline comes after the lines of that very moment:
+    // a command at the deadline still finds the key (rule 19.4.2, now > when).
+    auto expiry = [](const Item& i) { return i.obs != nullptr && i.obs->op == ObservedOp::expire; };
+    std::stable_sort(items.begin(), items.end(), [&](const Item& a, const Item& b) {
+        return std::make_tuple(a.wall_us, expiry(a), a.line, a.index) <
+               std::make_tuple(b.wall_us, expiry(b), b.line, b.index);
     });
     // After a kept clock step (rule 19.1.4) the placed time orders an event
     // and gives its tick, which never go back; its wall_us is on the server's

@@ -121,12 +121,14 @@ void silent_pauses(const FaultContext& c, const std::string& node, const std::ve
     }
 }
 
-// The node's last command left it holding, nothing of it follows, and its
-// record expired afterwards: it stopped for good while it held.
+// The node extended its lease (a watchdog ran), its last command left it
+// holding, nothing of it follows, and its record expired afterwards: it
+// stopped for good while it held. A node without a watchdog is silent while
+// it holds anyway: its silence shows nothing.
 void silent_crash(const FaultContext& c, const std::string& node, const std::vector<const Observation*>& cmds,
                   const std::vector<Observation>& observations, std::vector<InferredFault>& out) {
     const Observation& last = *cmds.back();
-    if (!leaves_holding(last)) return;
+    if (!leaves_holding(last) || extension_period_us(cmds) <= 0) return;
     const auto expiry = std::find_if(observations.begin(), observations.end(), [&](const Observation& o) {
         return o.op == ObservedOp::expire && o.node == node && o.wall_us >= last.wall_us;
     });

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "capture_support.hpp"
+#include "leasescope/redis/script_calls.hpp"
 
 namespace leasescope::sim::import {
 namespace {
@@ -47,8 +48,8 @@ TEST(CaptureReader, PlainSetNxContentionExpiryAndRelease) {
     EXPECT_EQ(o[1].outcome, Outcome::busy);
     EXPECT_EQ(o[1].node, "node-b");
     EXPECT_EQ(o[1].ttl_ms, 399);
-    EXPECT_EQ(o[2].op, ObservedOp::expire);  // at the deadline: 1 ms + 400 ms
-    EXPECT_EQ(o[2].wall_us, test::t0_us + 401'000);
+    EXPECT_EQ(o[2].op, ObservedOp::expire);  // valid until 1 ms + 400 ms, gone the next millisecond
+    EXPECT_EQ(o[2].wall_us, test::t0_us + 402'000);
     EXPECT_EQ(o[2].node, "node-a");
     EXPECT_EQ(o[2].token, "ta");
     EXPECT_EQ(o[2].line, 0);
@@ -201,6 +202,8 @@ TEST(CaptureReader, TimeGoingBackIsAnErrorOrAKeptClockStep) {
     const test::Read strict = read_one(lines);
     EXPECT_FALSE(strict.observations);
     EXPECT_EQ(strict.error, "cap.txt:3: time goes back 1.204 s from line 2 (a clock step on the server?)");
+    const test::Read small = read_one({mline(10, A, set_nx("job", "ta", 400)), mline(5, A, {"GET", "job"})});
+    EXPECT_EQ(small.error, "cap.txt:2: time goes back 5 µs from line 1 (a clock step on the server?)");
     ImportOptions options;
     options.keep_clock_steps = true;
     const test::Read kept = read_one(lines, options);
@@ -214,6 +217,24 @@ TEST(CaptureReader, TimeGoingBackIsAnErrorOrAKeptClockStep) {
     EXPECT_EQ(o[4].wall_us, test::t0_us + 1'601'000);
     // The server's clock went back: the record's deadline (1.9 s) is still ahead.
     EXPECT_EQ(o[4].outcome, Outcome::held);
+}
+
+TEST(CaptureReader, ARecordPastItsDeadlineBeforeAClockStepExpiresBeforeIt) {
+    // wt-r2's example: the server's time passed the deadline (a line of
+    // another key), then went back; the expiry is placed before the step.
+    ImportOptions options;
+    options.keep_clock_steps = true;
+    const test::Read r = read_one({mline(0, A, set_nx("job", "ta", 5)), mline(2'500'000, B, {"GET", "other"}),
+                                   mline(100'000, B, {"GET", "other"}), mline(200'000, A, {"GET", "job"})},
+                                  options);
+    ASSERT_TRUE(r.observations) << r.error;
+    const std::vector<Observation>& o = *r.observations;
+    ASSERT_EQ(o.size(), 4u);
+    EXPECT_EQ(o[1].op, ObservedOp::expire);
+    EXPECT_EQ(o[1].wall_us, test::t0_us + 6'000);
+    EXPECT_EQ(o[2].op, ObservedOp::clock_step);
+    EXPECT_EQ(o[2].step_ms, -2400);
+    EXPECT_EQ(o[3].outcome, Outcome::vacant);
 }
 
 TEST(CaptureReader, SourcesInOrderWithAGapAndNoOverlap) {
@@ -246,7 +267,7 @@ TEST(CaptureReader, AnUnknownScriptOnTheLockIsUndecidedButApplied) {
         mline(10, A, {"EVAL", body, "1", "job"}),
         mline(11, "lua", {"DEL", "job"}),
         mline(20, B, set_nx("job", "tb", 400)),
-        mline(30, B, {"EVALSHA", "0123456789abcdef0123456789abcdef01234567", "1", "job"}),
+        mline(30, B, {"EVALSHA", "0123456789ABCDEF0123456789abcdef01234567", "1", "job"}),
         mline(40, B, {"SCRIPT", "LOAD", body}),
         mline(50, B, {"EVALSHA", sha1_hex(body), "1", "job"}),
         mline(51, "lua", {"DEL", "job"}),
@@ -259,8 +280,89 @@ TEST(CaptureReader, AnUnknownScriptOnTheLockIsUndecidedButApplied) {
     EXPECT_EQ(o[1].sha, sha1_hex(body));
     EXPECT_EQ(o[2].outcome, Outcome::acquired);  // the script's DEL was applied
     EXPECT_EQ(o[3].why, Detail::unknown_sha);
-    EXPECT_EQ(o[4].why, Detail::unrecognised_script);  // SCRIPT LOAD gave its body
+    EXPECT_EQ(o[3].sha, "0123456789abcdef0123456789abcdef01234567");  // as SCRIPT LOAD answers: lower case
+    EXPECT_EQ(o[4].why, Detail::unrecognised_script);                 // SCRIPT LOAD gave its body
     EXPECT_EQ(o[5].outcome, Outcome::vacant);
+}
+
+}  // namespace
+}  // namespace leasescope::sim::import
+
+namespace leasescope::sim::import {
+namespace {
+
+// Our store's scripts (engine/redis lua_scripts.cpp) with the [lua] lines
+// redis-server 7.0 shows for them (as in tests/data/import/live-*.txt).
+std::vector<std::string> store_call(redis::ScriptId id, std::vector<std::string> argv) {
+    std::vector<std::string> args{"EVAL", std::string(redis::script_source(id)), "3", "s", "c", "h"};
+    args.insert(args.end(), argv.begin(), argv.end());
+    return args;
+}
+
+TEST(CaptureReader, OurStoresScriptsDecidedByWhatTheyWrote) {
+    // Rules 19.3.4 and 19.4.3: outcomes from the [lua] writes, else from the
+    // replayed record (the holder asking again; a release keeping longer);
+    // fencing from the INCR, the counter's base from its SET.
+    using redis::ScriptId;
+    const std::string L = "lua";
+    const test::Read r = read_one({
+        mline(0, A, store_call(ScriptId::acquire, {"node-a", "ta", "500", "6"})),
+        mline(1, L, {"HGET", "s", "token"}),
+        mline(1, L, {"PTTL", "h"}),
+        mline(1, L, {"EXISTS", "s"}),
+        mline(1, L, {"EXISTS", "c"}),
+        mline(1, L, {"SET", "c", "6"}),
+        mline(1, L, {"INCR", "c"}),
+        mline(1, L, {"HSET", "s", "owner", "node-a", "token", "ta", "fencing", "7"}),
+        mline(1, L, {"PEXPIRE", "s", "500"}),
+        mline(100'000, B, store_call(ScriptId::acquire, {"node-a", "ta", "500", "6"})),
+        mline(100'001, L, {"HGET", "s", "token"}),
+        mline(100'001, L, {"HGET", "s", "fencing"}),
+        mline(200'000, B,
+              {"EVALSHA", sha1_hex(redis::script_source(ScriptId::extend)), "3", "s", "c", "h", "ta", "800"}),
+        mline(200'001, L, {"HGET", "s", "token"}),
+        mline(200'001, L, {"PEXPIRE", "s", "800"}),
+        mline(300'000, B, store_call(ScriptId::release, {"ta", "100", "0"})),
+        mline(300'001, L, {"HGET", "s", "token"}),
+        mline(300'001, L, {"PTTL", "s"}),
+        mline(300'001, L, {"PEXPIRE", "s", "100"}),
+        mline(350'000, B, store_call(ScriptId::release, {"ta", "1000", "0"})),
+        mline(350'001, L, {"HGET", "s", "token"}),
+        mline(350'001, L, {"PTTL", "s"}),
+        mline(360'000, B, store_call(ScriptId::release, {"ta", "0", "200"})),
+        mline(360'001, L, {"HGET", "s", "token"}),
+        mline(360'001, L, {"DEL", "s"}),
+        mline(360'001, L, {"PTTL", "h"}),
+        mline(360'001, L, {"SET", "h", "1", "PX", "200"}),
+        mline(400'000, B, store_call(ScriptId::acquire, {"node-b", "tb", "500", "6"})),
+        mline(400'001, L, {"HGET", "s", "token"}),
+        mline(400'001, L, {"PTTL", "h"}),
+        mline(450'000, B, store_call(ScriptId::validate, {"ta"})),
+        mline(450'001, L, {"HGET", "s", "token"}),
+    });
+    ASSERT_TRUE(r.observations) << r.error;
+    const std::vector<Observation>& o = *r.observations;
+    ASSERT_EQ(o.size(), 8u);
+    EXPECT_EQ(o[0].outcome, Outcome::acquired);
+    EXPECT_EQ(o[0].fencing, 7);
+    EXPECT_EQ(o[0].ttl_ms, 500);
+    EXPECT_EQ(o[0].node, "node-a");
+    EXPECT_EQ(o[0].library, "leasescope");
+    EXPECT_EQ(o[1].outcome, Outcome::acquired);  // the holder again, from another connection
+    EXPECT_EQ(o[1].fencing, 7);
+    EXPECT_EQ(o[1].node, "node-a");
+    EXPECT_EQ(o[2].op, ObservedOp::extend);
+    EXPECT_EQ(o[2].outcome, Outcome::renewed);
+    EXPECT_EQ(o[2].ttl_ms, 800);
+    EXPECT_EQ(o[3].outcome, Outcome::kept);
+    EXPECT_EQ(o[4].outcome, Outcome::kept);  // wrote nothing, still holds the record
+    EXPECT_EQ(o[5].outcome, Outcome::released);
+    EXPECT_EQ(o[6].outcome, Outcome::busy);  // the hold-off
+    EXPECT_EQ(o[6].node, "node-b");
+    EXPECT_EQ(o[7].op, ObservedOp::validate);
+    EXPECT_EQ(o[7].outcome, Outcome::vacant);
+    EXPECT_EQ(r.report.counter_base, 6);
+    EXPECT_EQ(r.report.lock_keys, (std::vector<std::string>{"s", "c", "h"}));
 }
 
 }  // namespace

@@ -107,20 +107,34 @@ TEST(HistoryDraft, AHoldersSilenceFollowedByAWriteIsAPause) {
     draft_of(*b.history);
 }
 
-TEST(HistoryDraft, AHolderThatFallsSilentForGoodIsACrash) {
-    std::vector<Observation> o = {acquired(0, "a", "t1", 1, 1000), busy(100, "b", "u1"), expired(1000, "a", "t1"),
-                                  acquired(1010, "b", "u1", 2)};
+TEST(HistoryDraft, AnExtendingHolderThatFallsSilentForGoodIsACrash) {
+    std::vector<Observation> o = {acquired(0, "a", "t1", 1, 1000), busy(100, "b", "u1")};
+    for (std::int64_t ms : {300, 600}) {
+        Observation x = obs(ms, ObservedOp::extend, "a", "t1", Outcome::renewed);
+        x.ttl_ms = 1000;
+        o.push_back(x);
+    }
+    o.push_back(expired(1600, "a", "t1"));
+    o.push_back(acquired(1610, "b", "u1", 2));
     auto b = build(o);
     ASSERT_TRUE(b.history) << b.error;
     ASSERT_EQ(b.history->evidence.size(), 1u);
     const Evidence& e = b.history->evidence[0];
     EXPECT_EQ(e.fault, EventOp::crash);
-    EXPECT_EQ(e.at, 1);
+    EXPECT_EQ(e.at, 61);
     EXPECT_EQ(e.because,
-              "no command from a after line 1 (t=0.000 s) while it held the lock; its record expired at "
-              "t=1.000 s");
+              "no command from a after line 601 (t=0.600 s) while it held the lock; its record expired at "
+              "t=1.600 s");
     const json d = draft_of(*b.history);
-    EXPECT_EQ(d["faults"][0], json::parse(R"({"kind":"crash","node":"a","at":1})"));
+    EXPECT_EQ(d["faults"][0], json::parse(R"({"kind":"crash","node":"a","at":61})"));
+}
+
+TEST(HistoryDraft, AHolderWithoutAWatchdogIsSilentWhileItHoldsAndNoCrash) {
+    std::vector<Observation> o = {acquired(0, "a", "t1", 1, 1000), busy(100, "b", "u1"), expired(1000, "a", "t1"),
+                                  acquired(1010, "b", "u1", 2)};
+    auto b = build(o);
+    ASSERT_TRUE(b.history) << b.error;
+    EXPECT_TRUE(b.history->evidence.empty());
 }
 
 TEST(HistoryDraft, AKeptClockStepIsAStoreClockJump) {

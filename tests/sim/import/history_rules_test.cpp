@@ -201,6 +201,18 @@ TEST(HistoryWrites, StaleWhenTheTokenIsNotTheRecordsAndHolderRejectedWhenItIs) {
     EXPECT_EQ(v.stale_after_successor, 1);
 }
 
+TEST(HistoryWrites, AWriteAtTheRecordsVeryDeadlineStillFindsItCurrent) {
+    // Redis keeps a key while now <= its deadline (rule 19.4.2): the expiry
+    // at 100 ms comes after the write of that same moment.
+    std::vector<Observation> o = {acquired(0, "a", "t1", 1, 100), expired(100, "a", "t1")};
+    auto b = build(o, {log(100, "a", LogEvent::write, "t1", 1, 5), log(101, "a", LogEvent::write, "t1", 1, 6)});
+    ASSERT_TRUE(b.history) << b.error;
+    const auto writes = of_op(b.history->trace, EventOp::write);
+    ASSERT_EQ(writes.size(), 2u);
+    EXPECT_EQ(detail_text(*writes[0]), "");
+    EXPECT_EQ(detail_text(*writes[1]), "stale");
+}
+
 TEST(HistoryAcquisitions, ANumberNotAboveThoseIssuedIsRegressedAndOneIssuedToAnotherTokenDuplicate) {
     std::vector<Observation> o = {acquired(0, "a", "t1", 5), expired(1000, "a", "t1"), acquired(1010, "b", "u1", 5),
                                   expired(2010, "b", "u1"), acquired(2020, "a", "t2", 3)};

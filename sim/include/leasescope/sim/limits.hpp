@@ -63,6 +63,11 @@ inline constexpr std::int64_t trace_events_max = 50'000'000;
 // kept), and the ticks its trace may span (§19.7.2).
 inline constexpr std::int64_t import_lock_lines_max = 2'000'000;
 inline constexpr Tick import_ticks_max = 10'000'000;
+// One line of a capture or a log (the CLI reads them one at a time, so this
+// bounds its memory however long the file), and --log-shift: two days
+// either way covers every zone offset and a day's error in a log's date.
+inline constexpr std::int64_t import_line_bytes_max = std::int64_t{64} << 20;
+inline constexpr std::int64_t import_log_shift_ms_max = 2 * 86'400'000;
 // Fencing numbers: a counter starts at most at fencing_start_max and is
 // incremented once per acquisition, at most once per run.
 inline constexpr Fencing fencing_max = fencing_start_max + runs_total_max;
