@@ -32,9 +32,10 @@ public:
         // At least a header and three rows: on a short panel the panel scrolls to the table instead.
         const float table_h =
             std::max(ImGui::GetContentRegionAvail().y, ImGui::GetTextLineHeightWithSpacing() * 4 + 12);
-        // A recorded history has a time column after the tick (model.md §19.9).
+        // A recorded history has a time column after the tick (model.md §19.9): a table of its own
+        // id, so that the widths of the other, fitted to eight columns, are not squeezed onto nine.
         const int columns = ctx.lanes.wall ? 9 : 8;
-        if (ImGui::BeginTable("events", columns, flags, ImVec2(0, table_h))) {
+        if (ImGui::BeginTable(ctx.lanes.wall ? "events_wall" : "events", columns, flags, ImVec2(0, table_h))) {
             setup_columns(ctx);
             follow_playhead(ctx, visible_rows);
             ImGuiListClipper clipper;
