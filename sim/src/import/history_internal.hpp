@@ -58,6 +58,9 @@ class Sweep {
 public:
     Sweep(const Timebase& time, std::vector<std::string> candidates, const std::vector<LogEntry>& logs);
     void add(const Item& item);
+    // The capture's acquisitions, in order, so that a log line can be judged
+    // over its time's window (rule 19.6.5); items as build_history orders them.
+    void expect_acquisitions(const std::vector<Item>& items);
     std::vector<Event> take_events() { return std::move(events_); }
     std::vector<RunSummary> results() const;
     const Violations& violations() const { return violations_; }
@@ -79,7 +82,10 @@ private:
     // The record loses its holder: the holder's run ends (it saw its token leave).
     void clear_record();
     void judge_acquisition(Event& e, const Holder& fresh);
-    void judge_write(Event& e, bool accepted);
+    void judge_write(Event& e, bool accepted, bool current);
+    // Rule 19.6.5: an acquisition of `node` (of `token` when not empty) that
+    // the capture shows within the window of a log line's time.
+    const Observation* acquired_in_window(const LogEntry& l, const std::string& token) const;
     // A belief changes: its event (inferred when `word` is inferred) and the overlap check.
     void believe(const Item& item, const std::string& node, bool leader, Detail word);
     void check_overlap(const Item& item);
@@ -90,6 +96,7 @@ private:
     std::vector<std::string> candidates_;
     std::map<std::string, NodeState> nodes_;
     std::map<std::string, std::vector<RunSummary>> runs_;
+    std::vector<Item> acquisition_items_;  // expect_acquisitions: the successful acquires, in order
     std::optional<Holder> record_;
     std::map<Token, std::int64_t> acquisition_of_;  // token -> its acquisition
     std::map<Fencing, Token> issued_;               // fencing -> the first token it was issued to
