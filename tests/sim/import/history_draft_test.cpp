@@ -155,6 +155,10 @@ TEST(HistoryDraft, ANonExtendingHoldersSilencePastItsLeaseThenAWriteIsAPause) {
               "yet it wrote at t=1.600 s");
     const json d = draft_of(*b.history);
     EXPECT_EQ(d["faults"][0], json::parse(R"({"kind":"pause","node":"a","at":1,"ticks":159})"));
+    // A paused node's action stands still: its write and release come 1 tick
+    // of its own time after acquiring, at tick 160 of the run.
+    EXPECT_EQ(d["candidates"][0]["action"], 1);
+    EXPECT_EQ(d["candidates"][0]["writes"], json::parse("[1]"));
 }
 
 TEST(HistoryDraft, ANonExtendingHolderWithinItsLeaseOrOnlyAcquiringAgainIsNoPause) {
