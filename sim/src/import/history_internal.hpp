@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -103,6 +104,7 @@ private:
     std::optional<Fencing> highest_issued_;
     std::optional<Fencing> highest_accepted_;
     std::int64_t latest_writer_ = -1;  // the latest acquisition with an accepted write (§9.6)
+    std::set<Token> early_writers_;    // rule 19.6.5: accepted writes logged just before their acquisition's line
     std::int64_t acquisitions_ = 0;
     bool in_overlap_ = false;
     Violations violations_;

@@ -94,6 +94,8 @@ void Sweep::on_write(const Item& item) {
             current = true;
             e.token = later->token;
             if (!l.fencing) e.fencing = later->fencing;
+            // Its acquisition is numbered when its line comes (on_acquire).
+            if (l.event == LogEvent::write) early_writers_.insert(later->token);
         }
     }
     const bool accepted = l.event == LogEvent::write;

@@ -231,10 +231,11 @@ TEST(HistoryWrites, AWriteLoggedInTheMillisecondOfItsNodesAcquisitionIsNotStale)
     LogEntry fine = log(2000, "b", LogEvent::write, "u1");  // to the microsecond: before the SET at +999 µs
     fine.line = 4000;
     logs.push_back(fine);
+    logs.push_back(log(2500, "a", LogEvent::write, "t1"));  // after b's write: b is a's successor
     auto b = build(o, logs);
     ASSERT_TRUE(b.history) << b.error;
     const auto writes = of_op(b.history->trace, EventOp::write);
-    ASSERT_EQ(writes.size(), 4u);
+    ASSERT_EQ(writes.size(), 5u);
     EXPECT_EQ(detail_text(*writes[0]), "");
     EXPECT_EQ(writes[0]->wall_us, at_ms(0));  // it keeps its written time
     EXPECT_EQ(detail_text(*writes[1]), "");   // no token in the log: its node's acquisition in the window
@@ -242,7 +243,9 @@ TEST(HistoryWrites, AWriteLoggedInTheMillisecondOfItsNodesAcquisitionIsNotStale)
     EXPECT_EQ(writes[1]->fencing, 8);
     EXPECT_EQ(detail_text(*writes[2]), "holder_rejected");
     EXPECT_EQ(detail_text(*writes[3]), "stale");
+    EXPECT_EQ(detail_text(*writes[4]), "stale,unsafe_write,stale_after_successor");
     EXPECT_EQ(b.history->trace.summary.violations.holder_rejected, 1);
+    EXPECT_EQ(b.history->trace.summary.violations.stale_after_successor, 1);
 }
 
 TEST(HistoryAcquisitions, ANumberNotAboveThoseIssuedIsRegressedAndOneIssuedToAnotherTokenDuplicate) {
