@@ -92,6 +92,9 @@ void Sweep::on_write(const Item& item) {
     if (!current) {
         if (const Observation* later = acquired_in_window(l, l.token.value_or(std::string()))) {
             current = true;
+            // The run its acquisition's line continues or begins (rule 19.5.2).
+            const bool same_run = n.in_run && (!n.acquired || n.token == later->token);
+            e.run = same_run ? n.runs - 1 : n.runs;
             e.token = later->token;
             if (!l.fencing) e.fencing = later->fencing;
             // Its acquisition is numbered when its line comes (on_acquire).
