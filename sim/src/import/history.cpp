@@ -263,7 +263,9 @@ std::optional<ImportedHistory> build_history(const std::vector<Observation>& obs
     const std::vector<Observation> anchored = anchor_fencing(observations, by_time, log_files, *time, out.notes);
     const std::vector<std::string> candidates = candidates_of(anchored, by_time);
     history_detail::Sweep sweep(*time, candidates, by_time);
-    for (const Item& item : items_of(anchored, by_time)) sweep.add(item);
+    const std::vector<Item> items = items_of(anchored, by_time);
+    sweep.expect_acquisitions(items);
+    for (const Item& item : items) sweep.add(item);
     out.trace = assemble_trace(sweep.take_events(), sweep, report, candidates,
                                import_info(report, logs, log_files, time->origin_us), time->tick_ms);
     history_detail::Draft draft = history_detail::make_draft(out.trace, anchored, by_time, log_files, report);

@@ -238,12 +238,32 @@ ordered_json fault_json(const InferredFault& inferred) {
     return f;
 }
 
+// A paused node's action does not advance (§7): a write or release `t` ticks
+// into a run that the draft pauses happens at the node's own tick, less the
+// paused ticks between its acquisition and `t` (rule 19.8.1–2).
+void discount_pauses(std::map<std::string, NodeFacts>& facts, const std::vector<InferredFault>& inferred) {
+    for (const auto& f : inferred) {
+        if (f.evidence.fault != EventOp::pause) continue;
+        const auto it = facts.find(f.evidence.node);
+        if (it == facts.end()) continue;
+        const Tick from = f.evidence.at, to = f.evidence.at + f.evidence.ticks;
+        auto own = [&](Tick acquired, Tick t) { return t - std::max<Tick>(0, std::min(t, to) - std::max(acquired, from)); };
+        for (auto& [run, r] : it->second.runs) {
+            if (!r.acquired_at) continue;
+            if (r.released_at) r.released_at = own(*r.acquired_at, *r.released_at);
+            for (Tick& w : r.writes) w = own(*r.acquired_at, w);
+        }
+    }
+}
+
 }  // namespace
 
 Draft make_draft(const Trace& imported, const std::vector<Observation>& observations, const std::vector<LogEntry>& logs,
                  const std::vector<std::string>& log_files, const CaptureReport& report) {
     Draft draft;
-    const auto facts = gather_facts(imported);
+    const std::vector<InferredFault> inferred = infer_faults(imported, observations, logs, log_files);
+    auto facts = gather_facts(imported);
+    discount_pauses(facts, inferred);
     const std::int64_t tick_ms = imported.header.tick_ms;
     std::map<Tick, std::int64_t> all_leases;
     for (const auto& [node, f] : facts)
@@ -269,7 +289,6 @@ Draft make_draft(const Trace& imported, const std::vector<Observation>& observat
         draft.notes.push_back("no node tried to acquire the lock: there is no draft scenario");
         return draft;
     }
-    const std::vector<InferredFault> inferred = infer_faults(imported, observations, logs, log_files);
     for (const auto& f : inferred) draft.evidence.push_back(f.evidence);
     ordered_json s;
     s["name"] = draft_name(report);

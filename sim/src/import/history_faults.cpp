@@ -1,7 +1,8 @@
 // The faults an imported history shows (docs/model.md §19.8.2), each with
 // its evidence in English naming the lines and times: pauses and crashes the
 // logs state; a pause where a holder's commands stop for longer than its
-// extension period and it writes afterwards; a crash where a node's commands
+// extension period (or, when it never extends, its lease) and it writes
+// afterwards; a crash where a node's commands
 // stop for good while it holds and its record then expires; a store
 // clock_jump at a kept clock step (19.1.4).
 #include <algorithm>
@@ -93,31 +94,47 @@ bool leaves_holding(const Observation& o) {
            (o.op == ObservedOp::extend && o.outcome == Outcome::renewed);
 }
 
-// A holder's silence longer than its extension period (with half a period
-// of slack for the client's jitter) followed by a write of its own: the node
-// was stopped from its last command until its next command or its write,
-// whichever came first (a stopped process neither extends nor writes).
+// How long a holder may be silent after `a` before its silence is a pause
+// (rule 19.8.2): its extension period with half a period of slack for the
+// client's jitter; a node that never extends has no period, and its lease
+// (the PX of the acquisition that left it holding) bounds it instead. 0: no
+// bound (no PX seen).
+std::int64_t silence_bound_us(const Observation& a, std::int64_t period_us) {
+    if (period_us > 0) return period_us + period_us / 2;
+    return a.op == ObservedOp::acquire && a.ttl_ms ? *a.ttl_ms * 1000 : 0;
+}
+
+// A holder's silence past its bound followed by a write of its own (or, for
+// a node that never extends, by its own extend or release): the node was stopped
+// from its last command until its next command or its write, whichever came
+// first (a stopped process neither extends nor writes).
 void silent_pauses(const FaultContext& c, const std::string& node, const std::vector<const Observation*>& cmds,
                    const std::vector<LogEntry>& logs, std::vector<InferredFault>& out) {
     const std::int64_t period = extension_period_us(cmds);
-    if (period <= 0) return;
     for (std::size_t i = 0; i < cmds.size(); ++i) {
         const Observation& a = *cmds[i];
         const Observation* b = i + 1 < cmds.size() ? cmds[i + 1] : nullptr;
-        if (!leaves_holding(a)) continue;
+        const std::int64_t bound = silence_bound_us(a, period);
+        if (!leaves_holding(a) || bound <= 0) continue;
         const auto write = std::find_if(logs.begin(), logs.end(), [&](const LogEntry& l) {
             return l.node == node && (l.event == LogEvent::write || l.event == LogEvent::write_rejected) &&
                    l.wall_us > a.wall_us;
         });
-        if (write == logs.end()) continue;
-        const std::int64_t end_us = b != nullptr ? std::min(b->wall_us, write->wall_us) : write->wall_us;
-        if (end_us - a.wall_us <= period + period / 2) continue;
+        const bool wrote = write != logs.end();
+        // Without a write only a command of a holder (an extend or release) shows
+        // that it still believed it held; a new acquire shows nothing.
+        if (!wrote && (period > 0 || b == nullptr || b->op == ObservedOp::acquire)) continue;
+        const std::int64_t end_us = !wrote ? b->wall_us : b != nullptr ? std::min(b->wall_us, write->wall_us)
+                                                                       : write->wall_us;
+        if (end_us - a.wall_us <= bound) continue;
         const Tick at = c.time.tick_of(a.wall_us) + 1;
         const std::string next =
             b != nullptr ? fmt::format("line {} ({})", b->line, seconds_at(c, b->wall_us)) : std::string("the end");
+        const std::string past = period > 0 ? std::string() : fmt::format(", past its lease of {} ms", *a.ttl_ms);
+        const std::string then = wrote ? fmt::format(", yet it wrote at {}", seconds_at(c, write->wall_us)) : "";
         out.push_back({Evidence{EventOp::pause, node, at, std::max<Tick>(1, c.time.tick_of(end_us) - at),
-                                fmt::format("no command from {} between line {} ({}) and {}, yet it wrote at {}", node,
-                                            a.line, seconds_at(c, a.wall_us), next, seconds_at(c, write->wall_us))}});
+                                fmt::format("no command from {} between line {} ({}) and {}{}{}", node, a.line,
+                                            seconds_at(c, a.wall_us), next, past, then)}});
     }
 }
 

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -58,6 +59,9 @@ class Sweep {
 public:
     Sweep(const Timebase& time, std::vector<std::string> candidates, const std::vector<LogEntry>& logs);
     void add(const Item& item);
+    // The capture's acquisitions, in order, so that a log line can be judged
+    // over its time's window (rule 19.6.5); items as build_history orders them.
+    void expect_acquisitions(const std::vector<Item>& items);
     std::vector<Event> take_events() { return std::move(events_); }
     std::vector<RunSummary> results() const;
     const Violations& violations() const { return violations_; }
@@ -79,7 +83,10 @@ private:
     // The record loses its holder: the holder's run ends (it saw its token leave).
     void clear_record();
     void judge_acquisition(Event& e, const Holder& fresh);
-    void judge_write(Event& e, bool accepted);
+    void judge_write(Event& e, bool accepted, bool current);
+    // Rule 19.6.5: an acquisition of `node` (of `token` when not empty) that
+    // the capture shows within the window of a log line's time.
+    const Observation* acquired_in_window(const LogEntry& l, const std::string& token) const;
     // A belief changes: its event (inferred when `word` is inferred) and the overlap check.
     void believe(const Item& item, const std::string& node, bool leader, Detail word);
     void check_overlap(const Item& item);
@@ -90,12 +97,14 @@ private:
     std::vector<std::string> candidates_;
     std::map<std::string, NodeState> nodes_;
     std::map<std::string, std::vector<RunSummary>> runs_;
+    std::vector<Item> acquisition_items_;  // expect_acquisitions: the successful acquires, in order
     std::optional<Holder> record_;
     std::map<Token, std::int64_t> acquisition_of_;  // token -> its acquisition
     std::map<Fencing, Token> issued_;               // fencing -> the first token it was issued to
     std::optional<Fencing> highest_issued_;
     std::optional<Fencing> highest_accepted_;
     std::int64_t latest_writer_ = -1;  // the latest acquisition with an accepted write (§9.6)
+    std::set<Token> early_writers_;    // rule 19.6.5: accepted writes logged just before their acquisition's line
     std::int64_t acquisitions_ = 0;
     bool in_overlap_ = false;
     Violations violations_;

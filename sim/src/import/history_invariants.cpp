@@ -35,8 +35,7 @@ void Sweep::judge_acquisition(Event& e, const Holder& fresh) {
 // number: `unsafe_write` (a resource that accepts it compares no numbers,
 // which is mode `off`); accepted after a write of a later holder:
 // `stale_after_successor`.
-void Sweep::judge_write(Event& e, bool accepted) {
-    const bool current = record_ && !e.token.empty() && record_->token == e.token;
+void Sweep::judge_write(Event& e, bool accepted, bool current) {
     if (!current) e.details.add(Detail::stale);
     if (!accepted) {
         if (current) {
@@ -60,8 +59,28 @@ void Sweep::judge_write(Event& e, bool accepted) {
     if (e.fencing) highest_accepted_ = highest_accepted_ ? std::max(*highest_accepted_, *e.fencing) : *e.fencing;
 }
 
+void Sweep::expect_acquisitions(const std::vector<Item>& items) {
+    acquisition_items_.clear();
+    for (const Item& i : items)
+        if (i.obs != nullptr && i.obs->op == ObservedOp::acquire && i.obs->outcome == Outcome::acquired)
+            acquisition_items_.push_back(i);
+}
+
+const Observation* Sweep::acquired_in_window(const LogEntry& l, const std::string& token) const {
+    const auto from = std::lower_bound(acquisition_items_.begin(), acquisition_items_.end(), l.wall_us,
+                                       [](const Item& i, std::int64_t us) { return i.wall_us < us; });
+    for (auto it = from; it != acquisition_items_.end() && it->wall_us < l.wall_us + l.resolution_us; ++it) {
+        if (it->obs->node != l.node) continue;
+        if (token.empty() || it->obs->token == token) return it->obs;
+    }
+    return nullptr;
+}
+
 // A write of the log (rule 19.6.4): the log's token and fencing, else those
-// of the acquisition the node believes it holds.
+// of the acquisition the node believes it holds. Rule 19.6.5: the write is
+// judged over its time's window, so an acquisition of its node within the
+// window (its token's, when the log names one) makes it current, and a log
+// that names no token takes that acquisition's.
 void Sweep::on_write(const Item& item) {
     const LogEntry& l = *item.log;
     const NodeState& n = nodes_[l.node];
@@ -69,9 +88,22 @@ void Sweep::on_write(const Item& item) {
     e.run = run_number(l.node);
     e.token = l.token.value_or(n.token);
     e.fencing = l.fencing ? l.fencing : n.fencing;
+    bool current = record_ && !e.token.empty() && record_->token == e.token;
+    if (!current) {
+        if (const Observation* later = acquired_in_window(l, l.token.value_or(std::string()))) {
+            current = true;
+            // The run its acquisition's line continues or begins (rule 19.5.2).
+            const bool same_run = n.in_run && (!n.acquired || n.token == later->token);
+            e.run = same_run ? n.runs - 1 : n.runs;
+            e.token = later->token;
+            if (!l.fencing) e.fencing = later->fencing;
+            // Its acquisition is numbered when its line comes (on_acquire).
+            if (l.event == LogEvent::write) early_writers_.insert(later->token);
+        }
+    }
     const bool accepted = l.event == LogEvent::write;
     e.outcome = accepted ? Outcome::accepted : Outcome::rejected;
-    judge_write(e, accepted);
+    judge_write(e, accepted, current);
     emit(std::move(e));
 }
 

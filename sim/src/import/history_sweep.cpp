@@ -120,6 +120,7 @@ void Sweep::on_acquire(const Item& item) {
         Holder fresh{o.token, o.node, o.fencing, acquisitions_++};
         judge_acquisition(e, fresh);
         record_ = fresh;
+        if (early_writers_.erase(o.token) > 0) latest_writer_ = std::max(latest_writer_, fresh.acquisition);
         n.acquired = true;
         n.token = o.token;
         n.fencing = o.fencing;

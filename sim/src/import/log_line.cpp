@@ -128,8 +128,9 @@ std::int64_t log_zone_seconds(std::string_view s, std::size_t pos) {
 }
 
 // An RFC 3339 time ("2026-12-04T09:15:02.123456+09:00") in microseconds since
-// the epoch; fractions finer than a microsecond are cut off.
-std::int64_t log_rfc3339_us(std::string_view s) {
+// the epoch; fractions finer than a microsecond are cut off. `resolution_us`:
+// the width its digits give (rule 19.6.5).
+std::int64_t log_rfc3339_us(std::string_view s, std::int64_t& resolution_us) {
     const std::int64_t y = log_digits(s, 0, 4), mo = log_digits(s, 5, 2), d = log_digits(s, 8, 2);
     const std::int64_t h = log_digits(s, 11, 2), mi = log_digits(s, 14, 2), se = log_digits(s, 17, 2);
     const bool shape = s.size() >= 19 && s[4] == '-' && s[7] == '-' && (s[10] == 'T' || s[10] == 't' || s[10] == ' ') &&
@@ -144,20 +145,26 @@ std::int64_t log_rfc3339_us(std::string_view s) {
         throw LogFailure{fmt::format("\"ts\" is {}: no such date or time of day", log_quote(s))};
     std::size_t pos = 19;
     std::int64_t micros = 0;
+    resolution_us = 1'000'000;
     if (pos < s.size() && s[pos] == '.') {
         std::size_t digits = 0;
         for (++pos; pos < s.size() && s[pos] >= '0' && s[pos] <= '9'; ++pos, ++digits)
             if (digits < 6) micros = micros * 10 + (s[pos] - '0');
         if (digits == 0) throw LogFailure{fmt::format("\"ts\" is {}: expected digits after the point", log_quote(s))};
-        for (; digits < 6; ++digits) micros *= 10;
+        resolution_us = 1;
+        for (; digits < 6; ++digits) {
+            micros *= 10;
+            resolution_us *= 10;
+        }
     }
     const std::int64_t zone = log_zone_seconds(s, pos);
     const std::int64_t seconds = log_days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + se - zone;
     return seconds * 1'000'000 + micros;
 }
 
-std::int64_t log_ts_us(const json& v) {
-    if (v.is_string()) return log_rfc3339_us(v.get_ref<const std::string&>());
+std::int64_t log_ts_us(const json& v, std::int64_t& resolution_us) {
+    resolution_us = 1000;  // epoch milliseconds
+    if (v.is_string()) return log_rfc3339_us(v.get_ref<const std::string&>(), resolution_us);
     if (v.is_number_integer()) {
         const bool fits = v.is_number_unsigned()
                               ? v.get<std::uint64_t>() <= static_cast<std::uint64_t>(log_epoch_ms_max)
@@ -214,7 +221,7 @@ LogEntry log_entry_of(const json& object, std::int64_t shift_ms) {
             throw LogFailure{fmt::format("unknown key {}{}", log_quote(key), log_suggestion(key, known))};
     if (!object.contains("ts")) throw LogFailure{fmt::format("\"ts\" is missing: {}", log_ts_form)};
     LogEntry entry;
-    entry.wall_us = log_ts_us(object.at("ts")) + shift_ms * 1000;
+    entry.wall_us = log_ts_us(object.at("ts"), entry.resolution_us) + shift_ms * 1000;
     entry.node = log_string(object, "node", true);
     entry.event = log_event_of(object);
     entry.token = log_optional_string(object, "token");

@@ -137,6 +137,52 @@ TEST(HistoryDraft, AHolderWithoutAWatchdogIsSilentWhileItHoldsAndNoCrash) {
     EXPECT_TRUE(b.history->evidence.empty());
 }
 
+// Rule 19.8.2: a holder that never extends has no extension period; its
+// lease bounds its silence (the example incident's worker-a).
+TEST(HistoryDraft, ANonExtendingHoldersSilencePastItsLeaseThenAWriteIsAPause) {
+    std::vector<Observation> o = {acquired(0, "a", "t1", 1, 1000), busy(100, "b", "u1"), expired(1000, "a", "t1"),
+                                  acquired(1010, "b", "u1", 2),
+                                  obs(1601, ObservedOp::release, "a", "t1", Outcome::not_owner)};
+    auto b = build(o, {log(1600, "a", LogEvent::write, "t1", 1)});
+    ASSERT_TRUE(b.history) << b.error;
+    ASSERT_EQ(b.history->evidence.size(), 1u);
+    const Evidence& e = b.history->evidence[0];
+    EXPECT_EQ(e.fault, EventOp::pause);
+    EXPECT_EQ(e.at, 1);
+    EXPECT_EQ(e.ticks, 159);
+    EXPECT_EQ(e.because,
+              "no command from a between line 1 (t=0.000 s) and line 1602 (t=1.601 s), past its lease of 1000 ms, "
+              "yet it wrote at t=1.600 s");
+    const json d = draft_of(*b.history);
+    EXPECT_EQ(d["faults"][0], json::parse(R"({"kind":"pause","node":"a","at":1,"ticks":159})"));
+    // A paused node's action stands still: its write and release come 1 tick
+    // of its own time after acquiring, at tick 160 of the run.
+    EXPECT_EQ(d["candidates"][0]["action"], 1);
+    EXPECT_EQ(d["candidates"][0]["writes"], json::parse("[1]"));
+}
+
+TEST(HistoryDraft, ANonExtendingHolderWithinItsLeaseOrOnlyAcquiringAgainIsNoPause) {
+    // a writes within its lease and releases late; c lets its record expire and acquires again.
+    std::vector<Observation> o = {acquired(0, "a", "t1", 1, 1000),
+                                  obs(900, ObservedOp::release, "a", "t1", Outcome::released),
+                                  acquired(1000, "c", "v1", 2, 300), expired(1300, "c", "v1"),
+                                  acquired(3000, "c", "v2", 3, 300)};
+    auto b = build(o, {log(500, "a", LogEvent::write, "t1", 1)});
+    ASSERT_TRUE(b.history) << b.error;
+    EXPECT_TRUE(b.history->evidence.empty()) << b.history->evidence.front().because;
+}
+
+TEST(HistoryDraft, ANonExtendingHoldersReleasePastItsLeaseIsAPauseWithoutAWrite) {
+    std::vector<Observation> o = {acquired(0, "a", "t1", 1, 1000), expired(1000, "a", "t1"),
+                                  obs(2500, ObservedOp::release, "a", "t1", Outcome::not_owner)};
+    auto b = build(o);
+    ASSERT_TRUE(b.history) << b.error;
+    ASSERT_EQ(b.history->evidence.size(), 1u);
+    EXPECT_EQ(b.history->evidence[0].because,
+              "no command from a between line 1 (t=0.000 s) and line 2501 (t=2.500 s), past its lease of 1000 ms");
+    EXPECT_EQ(b.history->evidence[0].ticks, 249);
+}
+
 TEST(HistoryDraft, AKeptClockStepIsAStoreClockJump) {
     Observation step = obs(100, ObservedOp::clock_step, "", "", Outcome::none, 90);
     step.step_ms = -1204;

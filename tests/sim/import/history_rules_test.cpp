@@ -213,6 +213,43 @@ TEST(HistoryWrites, AWriteAtTheRecordsVeryDeadlineStillFindsItCurrent) {
     EXPECT_EQ(detail_text(*writes[1]), "stale");
 }
 
+// Rule 19.6.5: a log written to the millisecond happened somewhere in that
+// millisecond; the SET NX 540 µs into it made its node holder, and the write
+// logged in the same millisecond followed it (the example incident's case).
+TEST(HistoryWrites, AWriteLoggedInTheMillisecondOfItsNodesAcquisitionIsNotStale) {
+    std::vector<Observation> o = {acquired(0, "a", "t1", 7), expired(1000, "a", "t1"), acquired(2000, "b", "u1", 8)};
+    o[0].wall_us += 540;
+    o[2].wall_us += 999;
+    auto ms_log = [](std::int64_t ms, std::string node, LogEvent event, std::optional<std::string> token) {
+        LogEntry l = log(ms, std::move(node), event, std::move(token));
+        l.resolution_us = 1000;
+        return l;
+    };
+    std::vector<LogEntry> logs = {ms_log(0, "a", LogEvent::write, "t1"),
+                                  ms_log(2000, "b", LogEvent::write, std::nullopt),
+                                  ms_log(2000, "b", LogEvent::write_rejected, "u1")};
+    LogEntry fine = log(2000, "b", LogEvent::write, "u1");  // to the microsecond: before the SET at +999 µs
+    fine.line = 4000;
+    logs.push_back(fine);
+    logs.push_back(log(2500, "a", LogEvent::write, "t1"));  // after b's write: b is a's successor
+    auto b = build(o, logs);
+    ASSERT_TRUE(b.history) << b.error;
+    const auto writes = of_op(b.history->trace, EventOp::write);
+    ASSERT_EQ(writes.size(), 5u);
+    EXPECT_EQ(detail_text(*writes[0]), "");
+    EXPECT_EQ(writes[0]->wall_us, at_ms(0));  // it keeps its written time
+    EXPECT_EQ(writes[0]->run, 0);              // and belongs to the run its acquisition begins
+    EXPECT_EQ(writes[1]->run, 0);
+    EXPECT_EQ(detail_text(*writes[1]), "");   // no token in the log: its node's acquisition in the window
+    EXPECT_EQ(writes[1]->token, "u1");
+    EXPECT_EQ(writes[1]->fencing, 8);
+    EXPECT_EQ(detail_text(*writes[2]), "holder_rejected");
+    EXPECT_EQ(detail_text(*writes[3]), "stale");
+    EXPECT_EQ(detail_text(*writes[4]), "stale,unsafe_write,stale_after_successor");
+    EXPECT_EQ(b.history->trace.summary.violations.holder_rejected, 1);
+    EXPECT_EQ(b.history->trace.summary.violations.stale_after_successor, 1);
+}
+
 TEST(HistoryAcquisitions, ANumberNotAboveThoseIssuedIsRegressedAndOneIssuedToAnotherTokenDuplicate) {
     std::vector<Observation> o = {acquired(0, "a", "t1", 5), expired(1000, "a", "t1"), acquired(1010, "b", "u1", 5),
                                   expired(2010, "b", "u1"), acquired(2020, "a", "t2", 3)};

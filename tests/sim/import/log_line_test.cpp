@@ -6,6 +6,9 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include <utility>
+#include <vector>
+
 #include "leasescope/sim/import.hpp"
 
 namespace {
@@ -57,6 +60,23 @@ TEST(LogLine, OffsetsFractionsEpochMillisecondsAndShiftGiveTheSameInstant) {
     auto shifted = parse(R"({"ts":1796375702500,"node":"a","event":"lost"})", error, -3'600'000);
     ASSERT_TRUE(shifted.has_value());
     EXPECT_EQ(shifted->wall_us, want - 3'600'000'000LL);
+}
+
+// Rule 19.6.5: a time is a window as wide as the digits it was written with.
+TEST(LogLine, ATimesResolutionIsTheWidthItsDigitsGive) {
+    const std::vector<std::pair<const char*, std::int64_t>> cases = {
+        {R"({"ts":"2026-12-04T09:15:02.432Z","node":"a","event":"lost"})", 1000},
+        {R"({"ts":"2026-12-04T09:15:02Z","node":"a","event":"lost"})", 1'000'000},
+        {R"({"ts":"2026-12-04T09:15:02.5+09:00","node":"a","event":"lost"})", 100'000},
+        {R"({"ts":"2026-12-04T09:15:02.432540Z","node":"a","event":"lost"})", 1},
+        {R"({"ts":"2026-12-04T09:15:02.4325409Z","node":"a","event":"lost"})", 1},
+        {R"({"ts":1796375702432,"node":"a","event":"lost"})", 1000}};
+    for (const auto& [text, want] : cases) {
+        std::string error;
+        auto e = parse(text, error);
+        ASSERT_TRUE(e.has_value()) << text << ": " << error;
+        EXPECT_EQ(e->resolution_us, want) << text;
+    }
 }
 
 TEST(LogLine, LeapDayAndEndOfMonthAreChecked) {

@@ -168,6 +168,10 @@ const char* to_string(LogEvent);
 
 struct LogEntry {
     std::int64_t wall_us = 0;  // after --log-shift
+    // The resolution its time was written with (rule 19.6.5): the line happened
+    // in [wall_us, wall_us + resolution_us). 1 for microseconds, 1000 for
+    // milliseconds (epoch milliseconds too), 1'000'000 for whole seconds.
+    std::int64_t resolution_us = 1;
     std::string node;
     LogEvent event = LogEvent::acquired;
     std::optional<std::string> token;
