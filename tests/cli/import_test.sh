@@ -123,13 +123,15 @@ for pair in kotlin-elector:orders-leader redisson:orders-lock; do
 done
 
 # wt-p's real captures: plain SET NX PX of job:lock, and a live run of
-# expiry-takeover, whose run guard (`…:run`, SET NX PX) is a second lock key
-# by rule 19.2.1: refused without --lock, imported with it.
+# expiry-takeover. Its run guard (`…:run`, SET NX PX) is LeaseScope's own and
+# never a lock (rule 19.2.1), so the slot is found without --lock.
 "$CLI" import "$DATA/plain-7.0.15.txt" --out "$WORK/plain.jsonl" > "$WORK/report" 2> "$WORK/err" ||
   fail "plain-7.0.15: exit $?: $(cat "$WORK/err")"
 grep -q '^lock: job:lock' "$WORK/report" || fail "plain-7.0.15: the lock is not job:lock: $(head -3 "$WORK/report")"
-refused "live capture without --lock" 'leasescope:{invoice-close}:run' 'leasescope:{invoice-close}:slot:0' "--lock" -- \
-  "$DATA/live-expiry-takeover-7.0.15.txt" --out "$WORK/out/t.jsonl"
+"$CLI" import "$DATA/live-expiry-takeover-7.0.15.txt" --out "$WORK/live0.jsonl" > "$WORK/report" 2> "$WORK/err" ||
+  fail "live-expiry-takeover without --lock: exit $?: $(cat "$WORK/err")"
+grep -qF 'lock: leasescope:{invoice-close}:slot:0' "$WORK/report" ||
+  fail "live-expiry-takeover: the lock is not the slot: $(head -3 "$WORK/report")"
 "$CLI" import "$DATA/live-expiry-takeover-7.0.15.txt" --lock 'leasescope:{invoice-close}:slot:0' --tick-ms 50 \
   --out "$WORK/live.jsonl" > /dev/null 2> "$WORK/err" || fail "live-expiry-takeover with --lock: $(cat "$WORK/err")"
 # wt-g's hand-written /4 trace reads back in show and diff.
