@@ -68,8 +68,8 @@ void report_rates(benchmark::State& state, std::size_t observations) {
     state.SetItemsProcessed(state.iterations() * bench_lines);
     state.SetBytesProcessed(state.iterations() * static_cast<std::int64_t>(text.size()));
     state.counters["observations"] = static_cast<double>(observations);
-    state.counters["lines/s"] = benchmark::Counter(static_cast<double>(state.iterations() * bench_lines),
-                                                   benchmark::Counter::kIsRate);
+    state.counters["lines/s"] =
+        benchmark::Counter(static_cast<double>(state.iterations() * bench_lines), benchmark::Counter::kIsRate);
 }
 
 // The child: reads `path` line by line into a reader and finishes; its exit
@@ -104,9 +104,9 @@ double child_peak_rss_mib(const std::string& path) {
 // benchmarks below exists, so its peak is the import's.
 void BM_ImportPeakRss(benchmark::State& state) {
     const std::int64_t lines = state.range(0) * 1'000'000;
-    const auto path = (std::filesystem::temp_directory_path() /
-                       ("leasescope-bench-import-" + std::to_string(getpid()) + ".monitor"))
-                          .string();
+    const auto path =
+        (std::filesystem::temp_directory_path() / ("leasescope-bench-import-" + std::to_string(getpid()) + ".monitor"))
+            .string();
     capture_gen::WrittenCapture written;
     {
         std::ofstream out(path, std::ios::binary);
@@ -164,6 +164,5 @@ void BM_ImportHistory(benchmark::State& state) {
     state.counters["events"] = static_cast<double>(events);
 }
 BENCHMARK(BM_ImportHistory)->Unit(benchmark::kMillisecond);
-
 
 }  // namespace

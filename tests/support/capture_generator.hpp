@@ -64,8 +64,10 @@ inline std::string repr(std::string_view bytes) {
             case '\a': out += "\\a"; break;
             case '\b': out += "\\b"; break;
             default:
-                if (c >= 0x20 && c < 0x7f) out += ch;
-                else out += fmt::format("\\x{:02x}", c);
+                if (c >= 0x20 && c < 0x7f)
+                    out += ch;
+                else
+                    out += fmt::format("\\x{:02x}", c);
         }
     }
     return out;
@@ -150,7 +152,7 @@ private:
     // A line of another key (rule 19.2.2: ignored and counted).
     void foreign() {
         const std::uint64_t n = draw(100'000);
-        const std::string client = n % 10 == 0 ? "[::1]:" + std::to_string(6000 + n % 7)
+        const std::string client = n % 10 == 0   ? "[::1]:" + std::to_string(6000 + n % 7)
                                    : n % 10 == 1 ? "unix:/run/redis/redis.sock"
                                                  : fmt::format("10.0.{}.{}:{}", n % 3, n % 250, 40000 + n % 40);
         const std::string key = foreign_key(n);
@@ -170,9 +172,9 @@ private:
     }
     std::string foreign_key(std::uint64_t n) {
         switch (n % 5) {
-            case 0: return "cache:\xff\xfe" + std::to_string(n % 977);         // not UTF-8
-            case 1: return "q\"uote\\" + std::to_string(n % 311);              // escapes
-            case 2: return "line\n" + std::to_string(n % 97) + "\t\r\a\b";     // control bytes
+            case 0: return "cache:\xff\xfe" + std::to_string(n % 977);        // not UTF-8
+            case 1: return "q\"uote\\" + std::to_string(n % 311);             // escapes
+            case 2: return "line\n" + std::to_string(n % 97) + "\t\r\a\b";    // control bytes
             default: return "user:" + std::to_string(n % 5000) + ":profile";  // plain
         }
     }
@@ -223,8 +225,8 @@ private:
         if (fencing_ == 0) lua({"SET", std::string(counter_key), "0"});
         lua({"INCR", std::string(counter_key)});
         ++fencing_;
-        lua({"HSET", std::string(lock_key), "owner", fmt::format("node-{}", &c - clients_), "token", c.token,
-             "fencing", std::to_string(fencing_)});
+        lua({"HSET", std::string(lock_key), "owner", fmt::format("node-{}", &c - clients_), "token", c.token, "fencing",
+             std::to_string(fencing_)});
         lua({"PEXPIRE", std::string(lock_key), lease()});
         take(c);
         return true;
@@ -279,8 +281,12 @@ private:
 
     // `EVAL BODY 3 slot counter hold-off ARGV…` of one of our store's scripts.
     static std::vector<std::string> store_call(std::string_view name, std::vector<std::string> argv) {
-        std::vector<std::string> args{"EVAL", std::string(store_body(name)), "3", std::string(lock_key),
-                                      std::string(counter_key), std::string(holdoff_key)};
+        std::vector<std::string> args{"EVAL",
+                                      std::string(store_body(name)),
+                                      "3",
+                                      std::string(lock_key),
+                                      std::string(counter_key),
+                                      std::string(holdoff_key)};
         for (auto& a : argv) args.push_back(std::move(a));
         return args;
     }

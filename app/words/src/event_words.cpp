@@ -24,8 +24,8 @@ std::string import_key(const Event& e) {
         const std::string belief = e.outcome == Outcome::leader ? "believe.leader" : "believe.follower";
         return e.details.has(sim::Detail::inferred) ? belief + "_inferred" : belief;
     }
-    for (const sim::Detail why : {sim::Detail::unrecognised_script, sim::Detail::unknown_sha, sim::Detail::other_command,
-                                  sim::Detail::expiry_boundary, sim::Detail::capture_gap}) {
+    for (const sim::Detail why : {sim::Detail::unrecognised_script, sim::Detail::unknown_sha,
+                                  sim::Detail::other_command, sim::Detail::expiry_boundary, sim::Detail::capture_gap}) {
         if (e.details.has(why)) return std::string("undecided.") + sim::to_string(why);
     }
     return "unknown";

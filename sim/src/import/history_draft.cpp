@@ -247,7 +247,9 @@ void discount_pauses(std::map<std::string, NodeFacts>& facts, const std::vector<
         const auto it = facts.find(f.evidence.node);
         if (it == facts.end()) continue;
         const Tick from = f.evidence.at, to = f.evidence.at + f.evidence.ticks;
-        auto own = [&](Tick acquired, Tick t) { return t - std::max<Tick>(0, std::min(t, to) - std::max(acquired, from)); };
+        auto own = [&](Tick acquired, Tick t) {
+            return t - std::max<Tick>(0, std::min(t, to) - std::max(acquired, from));
+        };
         for (auto& [run, r] : it->second.runs) {
             if (!r.acquired_at) continue;
             if (r.released_at) r.released_at = own(*r.acquired_at, *r.released_at);
@@ -292,7 +294,8 @@ Draft make_draft(const Trace& imported, const std::vector<Observation>& observat
     for (const auto& f : inferred) draft.evidence.push_back(f.evidence);
     ordered_json s;
     s["name"] = draft_name(report);
-    s["title"] = ordered_json{{"en", "Imported: " + std::string(report.lock_key.substr(0, 300))}};
+    s["title"] =
+        ordered_json{{"en", "Draft of the imported history of " + std::string(report.lock_key.substr(0, 300))}};
     s["summary"] = ordered_json{{"en", draft_summary(draft.evidence)}};
     s["tick_ms"] = tick_ms;
     s["horizon"] = imported.summary.end_tick;

@@ -124,8 +124,9 @@ void silent_pauses(const FaultContext& c, const std::string& node, const std::ve
         // Without a write only a command of a holder (an extend or release) shows
         // that it still believed it held; a new acquire shows nothing.
         if (!wrote && (period > 0 || b == nullptr || b->op == ObservedOp::acquire)) continue;
-        const std::int64_t end_us = !wrote ? b->wall_us : b != nullptr ? std::min(b->wall_us, write->wall_us)
-                                                                       : write->wall_us;
+        const std::int64_t end_us = !wrote         ? b->wall_us
+                                    : b != nullptr ? std::min(b->wall_us, write->wall_us)
+                                                   : write->wall_us;
         if (end_us - a.wall_us <= bound) continue;
         const Tick at = c.time.tick_of(a.wall_us) + 1;
         const std::string next =

@@ -16,14 +16,13 @@ using ordered_json = nlohmann::ordered_json;
 
 constexpr std::array<const char*, 7> phase_names = {"faults", "expiry", "work", "extend", "acquire", "ops", "check"};
 constexpr std::array<const char*, 23> op_names = {
-    "pause",    "resume",        "crash",  "partition", "heal",     "failover",      "clock_jump",
-    "link_cut", "link_restored", "expire", "write",     "release",  "extend",        "start",
-    "acquire",  "skip",          "wait",   "status",    "validate", "overlap_begin", "overlap_end",
-    "believe",  "undecided"};
+    "pause",         "resume", "crash",    "partition",     "heal",        "failover", "clock_jump", "link_cut",
+    "link_restored", "expire", "write",    "release",       "extend",      "start",    "acquire",    "skip",
+    "wait",          "status", "validate", "overlap_begin", "overlap_end", "believe",  "undecided"};
 constexpr std::array<const char*, 21> outcome_names = {
-    "",         "expired", "accepted", "rejected", "released", "kept",    "not_owner", "error",  "renewed",   "lost",
-    "acquired", "busy",    "skipped",  "held",     "vacant",   "current", "stale",     "synced", "not_synced",
-    "leader",   "follower"};
+    "",       "expired", "accepted", "rejected", "released",   "kept",    "not_owner",
+    "error",  "renewed", "lost",     "acquired", "busy",       "skipped", "held",
+    "vacant", "current", "stale",    "synced",   "not_synced", "leader",  "follower"};
 static_assert(static_cast<std::size_t>(EventOp::undecided) + 1 == op_names.size());
 static_assert(static_cast<std::size_t>(Outcome::follower) + 1 == outcome_names.size());
 static_assert(static_cast<std::size_t>(EventOp::wait) == 16);
@@ -326,16 +325,31 @@ void write_event_line(LineWriter& w, const EventView& e) {
 }  // namespace
 
 Event to_event(const EventView& v) {
-    return Event{
-        v.tick,     v.seq,  v.phase,   v.op,      std::string(v.node), v.run,           Token(v.token),
-        v.fencing,  v.slot, v.ttl,     v.outcome, v.details,           v.overlap_count, std::string(v.named_node),
-        v.clock_ms, v.sent, v.applied, v.server,  v.wall_us};
+    return Event{v.tick,
+                 v.seq,
+                 v.phase,
+                 v.op,
+                 std::string(v.node),
+                 v.run,
+                 Token(v.token),
+                 v.fencing,
+                 v.slot,
+                 v.ttl,
+                 v.outcome,
+                 v.details,
+                 v.overlap_count,
+                 std::string(v.named_node),
+                 v.clock_ms,
+                 v.sent,
+                 v.applied,
+                 v.server,
+                 v.wall_us};
 }
 
 EventView view_of(const Event& e) {
-    return EventView{e.tick,          e.seq,        e.phase,    e.op,   e.node,    e.run,
-                     e.token,         e.fencing,    e.slot,     e.ttl,  e.outcome, e.details,
-                     e.overlap_count, e.named_node, e.clock_ms, e.sent, e.applied, e.server, e.wall_us};
+    return EventView{e.tick,     e.seq,  e.phase,   e.op,      e.node,    e.run,           e.token,
+                     e.fencing,  e.slot, e.ttl,     e.outcome, e.details, e.overlap_count, e.named_node,
+                     e.clock_ms, e.sent, e.applied, e.server,  e.wall_us};
 }
 
 void append_event_line(std::string& out, const Event& e) { append_event_line(out, view_of(e)); }

@@ -148,9 +148,10 @@ std::string_view format_name(FormatVersion version) {
 // that format lacks.
 std::optional<LineError> only_in_format_4(FormatVersion version, const char* what, std::string_view word) {
     if (version >= 4) return std::nullopt;
-    return LineError{fmt::format("{} \"{}\" is not in format \"{}\"; an imported history writes \"{}\" (model.md "
-                                 "§19.7)",
-                                 what, word, format_name(version), trace_format_4)};
+    return LineError{
+        fmt::format("{} \"{}\" is not in format \"{}\"; an imported history writes \"{}\" (model.md "
+                    "§19.7)",
+                    what, word, format_name(version), trace_format_4)};
 }
 
 std::optional<LineError> read_format(const ordered_json& j, FormatVersion& version) {
@@ -211,8 +212,8 @@ std::optional<LineError> read_header(const ordered_json& j, TraceHeader& h, Form
         if (auto e = check_keys(
                 j, {"type", "format", "scenario", "seed", "tick_ms", "lock", "capacity", "candidates", "import"}))
             return e;
-    } else if (auto e = check_keys(j,
-                                   {"type", "format", "scenario", "seed", "tick_ms", "lock", "capacity", "candidates"})) {
+    } else if (auto e =
+                   check_keys(j, {"type", "format", "scenario", "seed", "tick_ms", "lock", "capacity", "candidates"})) {
         return e;
     }
     if (j["type"] != "header") return LineError{"line 1 must be the header (\"type\":\"header\")"};
@@ -436,15 +437,16 @@ std::optional<LineError> read_server(const ordered_json& j, Event& e, FormatVers
 std::optional<LineError> read_wall_us(const ordered_json& j, Event& e, FormatVersion version) {
     if (!j.contains("wall_us")) {
         if (version < 4) return std::nullopt;
-        return LineError{"missing key \"wall_us\": every event of an imported history has its server time (model.md "
-                         "§19.7.1)"};
+        return LineError{
+            "missing key \"wall_us\": every event of an imported history has its server time (model.md "
+            "§19.7.1)"};
     }
     if (auto err = only_in_format_4(version, "the key", "wall_us")) return err;
-    if (e.sent || e.applied) return LineError{"\"sent\" and \"applied\" are never written in an imported history (model.md §19.7.3)"};
+    if (e.sent || e.applied)
+        return LineError{"\"sent\" and \"applied\" are never written in an imported history (model.md §19.7.3)"};
     bool null = false;
     std::int64_t wall_us = 0;
-    if (auto err = get_int(j, "wall_us", wall_us, false, null, 0, std::numeric_limits<std::int64_t>::max()))
-        return err;
+    if (auto err = get_int(j, "wall_us", wall_us, false, null, 0, std::numeric_limits<std::int64_t>::max())) return err;
     e.wall_us = wall_us;
     return std::nullopt;
 }
@@ -477,9 +479,10 @@ std::optional<LineError> check_import_event(const Event& e) {
         ++words;
         own = own && (belief ? is_belief_word(d) : undecided && is_import_word(d) && !is_belief_word(d));
         if (!belief && !undecided && is_import_word(d))
-            return LineError{fmt::format("the detail word \"{}\" on op \"{}\"; only on believe and undecided "
-                                         "(model.md §19.7.1)",
-                                         to_string(d), to_string(e.op))};
+            return LineError{
+                fmt::format("the detail word \"{}\" on op \"{}\"; only on believe and undecided "
+                            "(model.md §19.7.1)",
+                            to_string(d), to_string(e.op))};
     }
     if (!belief && !undecided) return std::nullopt;
     if (e.phase != Phase::ops)
@@ -500,9 +503,10 @@ std::optional<LineError> check_import_event(const Event& e) {
     const bool leads = e.details.has(Detail::acquired) || e.details.has(Detail::extended);
     const bool follows = e.details.has(Detail::lost) || e.details.has(Detail::released);
     if ((leads && e.outcome != Outcome::leader) || (follows && e.outcome != Outcome::follower))
-        return LineError{fmt::format("believe with the log's word \"{}\" must have the outcome \"{}\" (model.md "
-                                     "§19.6.3)",
-                                     detail_text(e), leads ? "leader" : "follower")};
+        return LineError{
+            fmt::format("believe with the log's word \"{}\" must have the outcome \"{}\" (model.md "
+                        "§19.6.3)",
+                        detail_text(e), leads ? "leader" : "follower")};
     return std::nullopt;
 }
 
@@ -617,8 +621,7 @@ std::optional<LineError> read_summary(const ordered_json& j, TraceSummary& s, Fo
 // `store` of -S ms (rounded toward zero, rule 19.1.4) lets the events from
 // it on go back by S ms and 999 µs more in all, once.
 std::optional<LineError> check_wall_order(const Event& e, const Event& before, std::int64_t& step_back_us) {
-    if (e.op == EventOp::clock_jump && e.node == "store" && e.clock_ms < 0)
-        step_back_us += -e.clock_ms * 1000 + 999;
+    if (e.op == EventOp::clock_jump && e.node == "store" && e.clock_ms < 0) step_back_us += -e.clock_ms * 1000 + 999;
     const std::int64_t wall = *e.wall_us;
     const std::int64_t previous = *before.wall_us;
     if (wall >= previous) return std::nullopt;

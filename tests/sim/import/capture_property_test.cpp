@@ -99,8 +99,8 @@ bool lone_foreign(const std::vector<CaptureLine>& lines, std::size_t i) {
     return i > 0 && !lines[i].lock && !lines[i].lua && boundary(lines, i + 1);
 }
 
-std::size_t pick(SplitMix64& rng, const std::vector<CaptureLine>& lines, bool (*fits)(const std::vector<CaptureLine>&,
-                                                                                    std::size_t)) {
+std::size_t pick(SplitMix64& rng, const std::vector<CaptureLine>& lines,
+                 bool (*fits)(const std::vector<CaptureLine>&, std::size_t)) {
     for (;;) {
         const std::size_t i = 2 + rng.next() % (lines.size() - 4);
         if (fits(lines, i)) return i;
@@ -166,8 +166,8 @@ TEST(CaptureProperty, GeneratedCapturesAreCapturesOfOneContendedLock) {
             const auto parsed = imp::parse_monitor_line(lines[i].text);
             ASSERT_EQ(parsed.kind, imp::LineParse::Kind::line) << lines[i].text;
             const auto& ml = parsed.line;
-            std::string back = fmt::format("{}.{:06d} [{} {}]", ml.ts_us / 1'000'000, ml.ts_us % 1'000'000, ml.db,
-                                           ml.client);
+            std::string back =
+                fmt::format("{}.{:06d} [{} {}]", ml.ts_us / 1'000'000, ml.ts_us % 1'000'000, ml.db, ml.client);
             for (const auto& arg : ml.args) back += " \"" + imp::redis_repr(arg) + "\"";
             ASSERT_EQ(back, lines[i].text);
         }

@@ -163,10 +163,9 @@ TEST(HistoryDraft, ANonExtendingHoldersSilencePastItsLeaseThenAWriteIsAPause) {
 
 TEST(HistoryDraft, ANonExtendingHolderWithinItsLeaseOrOnlyAcquiringAgainIsNoPause) {
     // a writes within its lease and releases late; c lets its record expire and acquires again.
-    std::vector<Observation> o = {acquired(0, "a", "t1", 1, 1000),
-                                  obs(900, ObservedOp::release, "a", "t1", Outcome::released),
-                                  acquired(1000, "c", "v1", 2, 300), expired(1300, "c", "v1"),
-                                  acquired(3000, "c", "v2", 3, 300)};
+    std::vector<Observation> o = {
+        acquired(0, "a", "t1", 1, 1000), obs(900, ObservedOp::release, "a", "t1", Outcome::released),
+        acquired(1000, "c", "v1", 2, 300), expired(1300, "c", "v1"), acquired(3000, "c", "v2", 3, 300)};
     auto b = build(o, {log(500, "a", LogEvent::write, "t1", 1)});
     ASSERT_TRUE(b.history) << b.error;
     EXPECT_TRUE(b.history->evidence.empty()) << b.history->evidence.front().because;

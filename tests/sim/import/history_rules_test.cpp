@@ -238,9 +238,9 @@ TEST(HistoryWrites, AWriteLoggedInTheMillisecondOfItsNodesAcquisitionIsNotStale)
     ASSERT_EQ(writes.size(), 5u);
     EXPECT_EQ(detail_text(*writes[0]), "");
     EXPECT_EQ(writes[0]->wall_us, at_ms(0));  // it keeps its written time
-    EXPECT_EQ(writes[0]->run, 0);              // and belongs to the run its acquisition begins
+    EXPECT_EQ(writes[0]->run, 0);             // and belongs to the run its acquisition begins
     EXPECT_EQ(writes[1]->run, 0);
-    EXPECT_EQ(detail_text(*writes[1]), "");   // no token in the log: its node's acquisition in the window
+    EXPECT_EQ(detail_text(*writes[1]), "");  // no token in the log: its node's acquisition in the window
     EXPECT_EQ(writes[1]->token, "u1");
     EXPECT_EQ(writes[1]->fencing, 8);
     EXPECT_EQ(detail_text(*writes[2]), "holder_rejected");

@@ -58,7 +58,8 @@ sim::Trace history() {
     t.header.tick_ms = 100;
     t.header.lock = "leader";
     t.header.candidates = {"node-a", "node-b"};
-    t.header.import = sim::ImportInfo{origin_us, "leader", {{"cap.txt", "capture", 40, 9}, {"a.jsonl", "log", 3, 3}}, 31};
+    t.header.import =
+        sim::ImportInfo{origin_us, "leader", {{"cap.txt", "capture", 40, 9}, {"a.jsonl", "log", 3, 3}}, 31};
     sim::Event acquire = event_at(0, 5, Phase::acquire, EventOp::acquire, "node-a");
     acquire.run = 0;
     acquire.token = "tok-a";
@@ -153,14 +154,12 @@ TEST(TraceFormat4, RoundTripKeepsEveryByte) {
               R"("lock":"leader","capacity":1,"candidates":["node-a","node-b"],"import":{"origin_us":1796376600000000,)"
               R"("lock_key":"leader","sources":[{"file":"cap.txt","kind":"capture","lines":40,"used":9},)"
               R"({"file":"a.jsonl","kind":"log","lines":3,"used":3}],"ignored":31}})");
-    EXPECT_EQ(lines[2],
-              R"({"type":"event","tick":0,"seq":1,"phase":"ops","node":"node-a","run":null,"op":"believe",)"
-              R"("token":null,"fencing":null,"slot":null,"ttl":null,"outcome":"leader","detail":"acquired",)"
-              R"("wall_us":1796376600006123})");
-    EXPECT_EQ(lines[4],
-              R"({"type":"event","tick":1,"seq":3,"phase":"ops","node":null,"run":null,"op":"undecided",)"
-              R"("token":null,"fencing":null,"slot":null,"ttl":null,"outcome":null,"detail":"unknown_sha",)"
-              R"("wall_us":1796376600150123})");
+    EXPECT_EQ(lines[2], R"({"type":"event","tick":0,"seq":1,"phase":"ops","node":"node-a","run":null,"op":"believe",)"
+                        R"("token":null,"fencing":null,"slot":null,"ttl":null,"outcome":"leader","detail":"acquired",)"
+                        R"("wall_us":1796376600006123})");
+    EXPECT_EQ(lines[4], R"({"type":"event","tick":1,"seq":3,"phase":"ops","node":null,"run":null,"op":"undecided",)"
+                        R"("token":null,"fencing":null,"slot":null,"ttl":null,"outcome":null,"detail":"unknown_sha",)"
+                        R"("wall_us":1796376600150123})");
     // The fast writer and the slow one (names that need escaping) agree on the trailing key.
     sim::Event odd = t.events[1];
     odd.node = "n\u00e9ud";
@@ -192,7 +191,8 @@ TEST(TraceFormat4, OlderFormatsRefuseWhatImportAdds) {
     // A /2 file names /2.
     std::string two = as_format3(with_event([](sim::Event& e) { e.details.add(Detail::inferred); }, 0, plain));
     two.replace(two.find("leasescope-trace/3"), 18, "leasescope-trace/2");
-    EXPECT_TRUE(starts(error_of(two), "t.jsonl:2: the detail word \"inferred\" is not in format \"leasescope-trace/2\""))
+    EXPECT_TRUE(
+        starts(error_of(two), "t.jsonl:2: the detail word \"inferred\" is not in format \"leasescope-trace/2\""))
         << error_of(two);
 }
 
@@ -250,7 +250,8 @@ TEST(TraceFormat4, BeliefsAndUndecidedHaveTheirShape) {
               "t.jsonl:3: the outcome of believe must be \"leader\" or \"follower\"");
     EXPECT_EQ(at(1, [](sim::Event& e) { e.node.clear(); }),
               "t.jsonl:3: op \"believe\" has no \"node\"; a belief is a node's");
-    EXPECT_EQ(at(3, [](sim::Event& e) { e.outcome = Outcome::held; }), "t.jsonl:5: the outcome of undecided must be null");
+    EXPECT_EQ(at(3, [](sim::Event& e) { e.outcome = Outcome::held; }),
+              "t.jsonl:5: the outcome of undecided must be null");
     EXPECT_EQ(at(3, [](sim::Event& e) { e.phase = Phase::check; }),
               "t.jsonl:5: op \"undecided\" in phase check; expected phase ops");
     EXPECT_EQ(at(1, [](sim::Event& e) { e.ttl = 3; }),
@@ -280,8 +281,11 @@ TEST(TraceFormat4, HeaderImportIsChecked) {
     EXPECT_EQ(header_with(R"("lines":40,"used":9)", R"("lines":4,"used":9)"),
               "t.jsonl:1: \"used\" is 9; expected an integer from 0 to 4");
     EXPECT_EQ(header_with(R"(,"ignored":31)", ""), "t.jsonl:1: in \"import\": missing key \"ignored\"");
-    EXPECT_EQ(header_with(R"(,"import":{"origin_us":1796376600000000,"lock_key":"leader","sources":[{"file":"cap.txt","kind":"capture","lines":40,"used":9},{"file":"a.jsonl","kind":"log","lines":3,"used":3}],"ignored":31})", ""),
-              "t.jsonl:1: missing key \"import\"");
+    EXPECT_EQ(
+        header_with(
+            R"(,"import":{"origin_us":1796376600000000,"lock_key":"leader","sources":[{"file":"cap.txt","kind":"capture","lines":40,"used":9},{"file":"a.jsonl","kind":"log","lines":3,"used":3}],"ignored":31})",
+            ""),
+        "t.jsonl:1: missing key \"import\"");
 }
 
 TEST(TraceFormat4, TextRowsShowTheWallClock) {

@@ -26,8 +26,8 @@ namespace leasescope::sim::import {
 struct MonitorLine {
     std::int64_t ts_us = 0;  // the server's time, microseconds since the epoch
     std::int32_t db = 0;
-    std::string client;  // "127.0.0.1:53412", "[::1]:6000", "unix:/tmp/r.sock"; "lua" for a script's command
-    bool lua = false;    // `[0 lua]`: a command a script ran (rule 19.1.3)
+    std::string client;             // "127.0.0.1:53412", "[::1]:6000", "unix:/tmp/r.sock"; "lua" for a script's command
+    bool lua = false;               // `[0 lua]`: a command a script ran (rule 19.1.3)
     std::vector<std::string> args;  // decoded bytes; args[0] is the command as the client wrote it
 };
 
@@ -82,11 +82,11 @@ std::string sha1_hex(std::string_view bytes);
 // ---- options -----------------------------------------------------------------
 
 struct ImportOptions {
-    std::optional<std::string> lock;                          // --lock, as redis-cli prints it
-    std::vector<std::pair<std::string, std::string>> names;   // --name ADDR=NODE
-    std::int64_t tick_ms = 0;                                 // --tick-ms; 0: the finest that fits (19.7.2)
-    bool lenient = false;                                     // --lenient: a bad line is a capture_gap
-    bool keep_clock_steps = false;                            // --clock-steps keep (19.1.4)
+    std::optional<std::string> lock;                         // --lock, as redis-cli prints it
+    std::vector<std::pair<std::string, std::string>> names;  // --name ADDR=NODE
+    std::int64_t tick_ms = 0;                                // --tick-ms; 0: the finest that fits (19.7.2)
+    bool lenient = false;                                    // --lenient: a bad line is a capture_gap
+    bool keep_clock_steps = false;                           // --clock-steps keep (19.1.4)
 };
 
 // ---- §19.1–§19.5 the capture, read in one pass ------------------------------
@@ -112,7 +112,7 @@ struct Observation {
 };
 
 struct CaptureReport {
-    std::string lock_key;  // as redis_repr shows it
+    std::string lock_key;                // as redis_repr shows it
     std::vector<std::string> lock_keys;  // every key of the lock (19.2.2), shown the same way
     struct Source {
         std::string file;
@@ -196,23 +196,23 @@ struct Evidence {
     EventOp fault = EventOp::pause;  // pause, crash, clock_jump
     std::string node;                // "store" for a clock jump
     Tick at = 0;
-    Tick ticks = 0;           // a pause's length; 0 otherwise
-    std::string because;      // English: the lines that show it (rule 19.8.2)
+    Tick ticks = 0;       // a pause's length; 0 otherwise
+    std::string because;  // English: the lines that show it (rule 19.8.2)
 };
 
 struct ImportedHistory {
-    Trace trace;                            // leasescope-trace/4
-    std::string draft_json;                 // the draft scenario's file text (19.8)
-    std::vector<Evidence> evidence;         // the faults the draft infers
+    Trace trace;                           // leasescope-trace/4
+    std::string draft_json;                // the draft scenario's file text (19.8)
+    std::vector<Evidence> evidence;        // the faults the draft infers
     std::vector<std::string> differences;  // the draft's run against the trace (19.8.3); empty: none
-    std::vector<std::string> notes;         // the capture's notes, then the history's
+    std::vector<std::string> notes;        // the capture's notes, then the history's
 };
 
 // Builds the trace (§19.7) and the draft (§19.8). `logs` in any order; the
 // names of the sources are those the CaptureReader and parse_log_line were
 // given. nullopt with `error` on failure (nothing is half-built).
-std::optional<ImportedHistory> build_history(const std::vector<Observation>& observations,
-                                             const CaptureReport& report, const std::vector<LogEntry>& logs,
+std::optional<ImportedHistory> build_history(const std::vector<Observation>& observations, const CaptureReport& report,
+                                             const std::vector<LogEntry>& logs,
                                              const std::vector<std::string>& log_files, const ImportOptions& options,
                                              std::string& error);
 
