@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "leasescope/sim/import.hpp"
+#include "leasescope/sim/text_list.hpp"
 
 namespace leasescope::sim::import {
 namespace {
@@ -33,40 +34,10 @@ struct LogFailure {
     std::string message;
 };
 
-// Edits between two short words, a swap of neighbours counting as one.
-std::size_t log_edit_distance(std::string_view a, std::string_view b) {
-    std::vector<std::vector<std::size_t>> d(a.size() + 1, std::vector<std::size_t>(b.size() + 1));
-    for (std::size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
-    for (std::size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
-    for (std::size_t i = 1; i <= a.size(); ++i) {
-        for (std::size_t j = 1; j <= b.size(); ++j) {
-            const std::size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
-            d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost});
-            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
-                d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
-        }
-    }
-    return d[a.size()][b.size()];
-}
-
-// "; did you mean \"node\"?" for a near word (one edit per three letters),
-// else the list of the words expected.
+// "; did you mean \"node\"?" for a near word, else the list of the words
+// expected: the scenario reader's rule (text_list.hpp did_you_mean).
 std::string log_suggestion(std::string_view word, const std::vector<std::string_view>& known) {
-    std::string_view best;
-    std::size_t best_distance = std::string::npos;
-    for (const auto k : known) {
-        if (word.size() > 64) break;
-        const std::size_t d = log_edit_distance(word, k);
-        if (d < best_distance) {
-            best_distance = d;
-            best = k;
-        }
-    }
-    if (!best.empty() && best_distance <= std::max<std::size_t>(1, word.size() / 3))
-        return fmt::format("; did you mean \"{}\"?", best);
-    std::string list;
-    for (const auto k : known) list += fmt::format("{}{}", list.empty() ? "" : ", ", k);
-    return "; expected one of: " + list;
+    return did_you_mean(word, std::vector<std::string>(known.begin(), known.end()));
 }
 
 // What the user wrote, quoted as JSON and cut after 64 bytes.

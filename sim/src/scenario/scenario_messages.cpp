@@ -6,6 +6,7 @@
 
 #include "leasescope/sim/limits.hpp"
 #include "scenario_internal.hpp"
+#include "leasescope/sim/text_list.hpp"
 
 namespace leasescope::sim::scenario_detail {
 namespace {
@@ -108,3 +109,9 @@ std::string describe(const json& v) {
 }
 
 }  // namespace leasescope::sim::scenario_detail
+
+namespace leasescope::sim {
+std::string did_you_mean(std::string_view word, const std::vector<std::string>& known) {
+    return scenario_detail::suggestion(word, known);
+}
+}  // namespace leasescope::sim

@@ -16,6 +16,7 @@
 #include "leasescope/engine/prng.hpp"
 #include "leasescope/redis/script_calls.hpp"
 #include "leasescope/sim/import.hpp"
+#include "support/capture_generator.hpp"
 
 using namespace leasescope;
 namespace imp = leasescope::sim::import;
@@ -35,30 +36,9 @@ std::string openssl_sha1_hex(const std::string& bytes) {
 }
 
 // Bytes as redis-cli monitor shows an argument (Redis's sdscatrepr), for
-// finding a body in a capture without the capture reader.
-std::string monitor_repr(std::string_view bytes) {
-    std::string out;
-    for (unsigned char c : bytes) {
-        switch (c) {
-            case '\\': out += "\\\\"; break;
-            case '"': out += "\\\""; break;
-            case '\n': out += "\\n"; break;
-            case '\r': out += "\\r"; break;
-            case '\t': out += "\\t"; break;
-            case '\a': out += "\\a"; break;
-            case '\b': out += "\\b"; break;
-            default:
-                if (c >= 0x20 && c < 0x7f) {
-                    out += static_cast<char>(c);
-                } else {
-                    out += "\\x";
-                    out += "0123456789abcdef"[c >> 4];
-                    out += "0123456789abcdef"[c & 15];
-                }
-        }
-    }
-    return out;
-}
+// finding a body in a capture without the capture reader: the test
+// generator's own writer, independent of the importer's redis_repr.
+std::string monitor_repr(std::string_view bytes) { return capture_gen::repr(bytes); }
 
 std::string read_text(const std::string& path) {
     std::ifstream in(path, std::ios::binary);

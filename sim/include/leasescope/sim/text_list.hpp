@@ -1,7 +1,8 @@
 #pragma once
-// Splitting a comma-separated list given on a command line: the explorer's
+// Lists of words: splitting a comma-separated list given on a command line (the explorer's
 // properties and fault kinds (explore_options.cpp) and the app's --panels
 // (app/gui/core/panels.cpp) read their lists with this one rule.
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -23,5 +24,11 @@ inline std::vector<std::string_view> split_list(std::string_view text) {
     }
     return items;
 }
+
+// "; did you mean \"lease\"?" when a known word is near (one edit per
+// three letters, a swap of neighbours counting as one), else "; expected one
+// of: a, b, c". The scenario reader's rule (scenario_messages.cpp), shared by
+// the import's log reader.
+std::string did_you_mean(std::string_view word, const std::vector<std::string>& known);
 
 }  // namespace leasescope::sim
