@@ -98,10 +98,11 @@ exercise_shot() {  # name lang exercise answer
 }
 exercise_shot exercise-predict-ko ko 1 node-c
 exercise_shot exercise-find-fault en 3 pause:node-a:3:8
-# An imported history replayed read-only (model.md §19.9), and beside its draft.
-run_app tests/data/import/incident.trace.jsonl --tick 41 --lang en --size 1600x900 --screenshot "$out/import-replay.png"
+# The example incident of docs/import.md §8 replayed read-only (model.md §19.9),
+# at worker-a's late write, and beside its draft.
+run_app tests/data/import/example/incident.trace.jsonl --tick 1601 --lang en --size 1600x900 --screenshot "$out/import-replay.png"
 shrink "$out/import-replay.png"
-run_app tests/data/import/incident.trace.jsonl --compare tests/data/import/incident.draft.json --tick 53 --lang ko \
+run_app tests/data/import/example/incident.trace.jsonl --compare tests/data/import/example/incident.draft.json --tick 1601 --lang ko \
   --size 1600x900 --screenshot "$out/import-compare.png" >/dev/null
 shrink "$out/import-compare.png"
 # The Live panel needs a server: LEASESCOPE_REDIS_URL (test.sh sets one).

@@ -134,6 +134,16 @@ grep -qF 'lock: leasescope:{invoice-close}:slot:0' "$WORK/report" ||
   fail "live-expiry-takeover: the lock is not the slot: $(head -3 "$WORK/report")"
 "$CLI" import "$DATA/live-expiry-takeover-7.0.15.txt" --lock 'leasescope:{invoice-close}:slot:0' --tick-ms 50 \
   --out "$WORK/live.jsonl" > /dev/null 2> "$WORK/err" || fail "live-expiry-takeover with --lock: $(cat "$WORK/err")"
+# The example incident of docs/import.md (recorded for real): its trace and
+# draft are kept beside it, byte for byte what the importer writes (the
+# docs' pictures and pasted output come from them). After a change of the
+# importer's rules, re-import and look at the difference before committing it.
+EX=$DATA/example
+(cd "$EX" && "$CLI" import incident.monitor.txt --log worker-a.jsonl --log worker-b.jsonl \
+  --out "$WORK/example.jsonl" --scenario "$WORK/example.draft.json") > /dev/null 2> "$WORK/err" ||
+  fail "example incident: $(cat "$WORK/err")"
+cmp -s "$WORK/example.jsonl" "$EX/incident.trace.jsonl" || fail "the example's trace differs from $EX/incident.trace.jsonl"
+cmp -s "$WORK/example.draft.json" "$EX/incident.draft.json" || fail "the example's draft differs from $EX/incident.draft.json"
 # wt-g's hand-written /4 trace reads back in show and diff.
 "$CLI" show "$DATA/incident.trace.jsonl" > "$WORK/show" 2>&1 || fail "show incident.trace.jsonl: $(cat "$WORK/show")"
 grep -q 'Wall (UTC)' "$WORK/show" || fail "show of a /4 trace has no wall-clock column"
