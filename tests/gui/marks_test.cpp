@@ -38,6 +38,7 @@ const MarkerKind outcomes[] = {
     MarkerKind::write_unsafe,
     MarkerKind::write_rejected_fence,
     MarkerKind::write_rejected_token,
+    MarkerKind::write_rejected_recorded,
     MarkerKind::write_lost_update,
     MarkerKind::write_holder_rejected,
     MarkerKind::acquire_duplicate,

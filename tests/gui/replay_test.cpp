@@ -161,7 +161,9 @@ TEST(Replay, TheLanesShowBeliefsAsSpansAndUndecidedEventsWithTheirOwnMark) {
     EXPECT_EQ(a.overlays[0].end, 52);
     EXPECT_TRUE(has_mark(a, 0, MarkerKind::believe_leader));
     EXPECT_TRUE(has_mark(a, 54, MarkerKind::believe_follower));
-    EXPECT_TRUE(has_mark(a, 53, MarkerKind::write_rejected_fence));
+    // The trace says only that the resource rejected it: no fencing check of ours (§19.9).
+    EXPECT_TRUE(has_mark(a, 53, MarkerKind::write_rejected_recorded));
+    EXPECT_FALSE(has_mark(a, 53, MarkerKind::write_rejected_fence));
     // The unknown script on node-b's lane; the capture gap (no node) on the record's.
     EXPECT_TRUE(has_mark(lane_named(m, "node-b"), 20, MarkerKind::undecided));
     EXPECT_TRUE(has_mark(lane_named(m, "slot 0"), 60, MarkerKind::undecided));

@@ -161,3 +161,24 @@ TEST(ResourceData, TheTourTellsTheDataAsThePanelShowsIt) {
     }
     EXPECT_GE(told, 1u);
 }
+
+// An imported history's write that belongs to no run (run -1) names no run in
+// the data line: never "run -1" (model.md §19.9).
+TEST(ResourceData, AWriteOfNoRunNamesNoRun) {
+    sim::Trace trace;
+    sim::Event e;
+    e.op = sim::EventOp::write;
+    e.outcome = sim::Outcome::accepted;
+    e.node = "worker-a";
+    e.run = -1;
+    e.fencing = Fencing{7};
+    trace.events.push_back(e);
+    const ResourceData data = resource_data(trace, trace.events.size());
+    for (const words::Lang lang : {words::Lang::en, words::Lang::ko}) {
+        const std::string now = data_now_words(data, test::string_tables(lang));
+        EXPECT_TRUE(contains(now, "worker-a")) << now;
+        EXPECT_TRUE(contains(now, "7")) << now;
+        EXPECT_FALSE(contains(now, "-1")) << now;
+        EXPECT_FALSE(contains(now, "{")) << now;
+    }
+}

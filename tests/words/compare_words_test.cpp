@@ -268,3 +268,31 @@ TEST(CompareWords, TheSeedIsASettingOnlyWhenItOrdersTheCallers) {
     ASSERT_EQ(shuffled.size(), 1u);
     EXPECT_EQ(shuffled.front().path, "/seed");
 }
+
+// An imported history beside its draft (model.md §19.9.5): the import's
+// believe and undecided events, which a simulated run never has, are not
+// where the two stories part; the first real difference is, with each side's
+// own event.
+TEST(CompareWords, AnImportsBelieveAndUndecidedEventsAreNotWhereTheRunsPart) {
+    const sim::Trace draft = sim::simulate(preset("gc-pause-fencing"));
+    ASSERT_GE(draft.events.size(), 4u);
+    sim::Trace replay = draft;
+    sim::Event believe = replay.events[1];
+    believe.op = sim::EventOp::believe;
+    believe.outcome = sim::Outcome::leader;
+    sim::Event undecided = replay.events[2];
+    undecided.op = sim::EventOp::undecided;
+    undecided.outcome = sim::Outcome::none;
+    replay.events.insert(replay.events.begin() + 2, undecided);
+    replay.events.insert(replay.events.begin() + 1, believe);
+    EXPECT_FALSE(pair_divergence(replay, draft).differ);
+    EXPECT_FALSE(pair_divergence(draft, replay).differ);
+    // A real difference after them: found at the draft's event 3, the replay's 5.
+    replay.events[5].tick += 1;
+    const PairDivergence d = pair_divergence(replay, draft);
+    ASSERT_TRUE(d.differ);
+    EXPECT_EQ(d.index, 3);
+    EXPECT_EQ(d.a, &replay.events[5]);
+    EXPECT_EQ(d.b, &draft.events[3]);
+    EXPECT_EQ(d.tick_a, replay.events[5].tick);
+}

@@ -53,7 +53,8 @@ int marker_priority(MarkerKind kind) {
         case MarkerKind::release_rejected: return 95;
         case MarkerKind::write_stale: return 93;
         case MarkerKind::write_rejected_fence:
-        case MarkerKind::write_rejected_token: return 90;
+        case MarkerKind::write_rejected_token:
+        case MarkerKind::write_rejected_recorded: return 90;
         case MarkerKind::crash: return 85;
         case MarkerKind::failover_all: return 84;
         case MarkerKind::failover_leases:

@@ -116,6 +116,13 @@ MarkerKind marker_kind_of(const sim::Event& e, sim::ResourceMode mode) {
 
 MarkerKind marker_kind_of(const sim::Event& e) { return marker_kind_of(e, sim::ResourceMode::check); }
 
+MarkerKind marker_kind_of(const sim::Event& e, sim::ResourceMode mode, bool recorded) {
+    const MarkerKind k = marker_kind_of(e, mode);
+    if (recorded && (k == MarkerKind::write_rejected_fence || k == MarkerKind::write_rejected_token))
+        return MarkerKind::write_rejected_recorded;
+    return k;
+}
+
 bool is_alarm(MarkerKind k) {
     switch (k) {
         case MarkerKind::acquire_error:
@@ -129,6 +136,7 @@ bool is_alarm(MarkerKind k) {
         case MarkerKind::write_unsafe:
         case MarkerKind::write_rejected_fence:
         case MarkerKind::write_rejected_token:
+        case MarkerKind::write_rejected_recorded:
         case MarkerKind::crash:
         case MarkerKind::failover_leases:
         case MarkerKind::failover_all:
@@ -444,7 +452,7 @@ LaneModel LaneRecorder::finish(const sim::Timeline& timeline) {
         const sim::Event& e = trace.events[k];
         Marker m;
         m.tick = e.tick;
-        m.kind = marker_kind_of(e, resource_);
+        m.kind = marker_kind_of(e, resource_, timeline.replayed());
         m.event = static_cast<std::int32_t>(k);
         m.fencing = e.fencing;
         add_marker(e, m);

@@ -57,6 +57,7 @@ enum class MarkerKind : std::uint8_t {
     write_unsafe,           // accepted below the highest accepted number (mode off): unsafe_write
     write_rejected_fence,   // rejected by the fencing check (mode check)
     write_rejected_token,   // rejected by token validation (mode validate)
+    write_rejected_recorded,  // rejected by a replayed history's real resource (its check unknown, §19.9)
     write_lost_update,      // accepted after a successor's accepted write: stale_after_successor (§9.6)
     write_holder_rejected,  // rejected although the writer's lease was valid: holder_rejected (§9.7)
     pause,
@@ -217,6 +218,9 @@ SpanKind span_kind_of(sim::NodeStatus status);
 // event); `mode` is the resource's, which decides what rejected a write (the
 // fencing check or token validation).
 MarkerKind marker_kind_of(const sim::Event& event, sim::ResourceMode mode);
+// In a replay (`recorded`) a rejected write is only what the trace says: the
+// resource rejected it (write_rejected_recorded), by no check of ours (§19.9).
+MarkerKind marker_kind_of(const sim::Event& event, sim::ResourceMode mode, bool recorded);
 // Only for ranking events (marker_priority): a rejected write comes back as
 // rejected by the fencing check whatever the mode. Never use it to draw.
 MarkerKind marker_kind_of(const sim::Event& event);

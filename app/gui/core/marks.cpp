@@ -166,6 +166,12 @@ Glyph write_rejected_token_glyph() {  // a shield with a bar: token validation r
 
 // A database cylinder: the store failed over. Filled (`all`): everything is
 // gone, the fencing counter too; hollow: the leases are gone, the counter survived.
+Glyph write_rejected_recorded_glyph() {  // a disc with a bar: the real resource refused it, how unknown
+    Glyph g = with({disc(0, 0, 1.0f), ring(0, 0, 1.0f, Ink::white, 0.16f)});
+    bar(g);
+    return g;
+}
+
 Glyph failover_glyph(bool all) {
     std::vector<P> body;  // the outline: top ellipse's back, right side, bottom arc, left side
     for (int i = 0; i <= 8; ++i) {
@@ -248,6 +254,7 @@ const GlyphRow glyph_rows[] = {
     {MarkerKind::write_unsafe, write_unsafe_glyph},
     {MarkerKind::write_rejected_fence, write_rejected_fence_glyph},
     {MarkerKind::write_rejected_token, write_rejected_token_glyph},
+    {MarkerKind::write_rejected_recorded, write_rejected_recorded_glyph},
     {MarkerKind::write_lost_update, lost_update_glyph},
     {MarkerKind::write_holder_rejected, holder_rejected_glyph},
     {MarkerKind::acquire_duplicate, duplicate_glyph},
@@ -389,6 +396,7 @@ const std::vector<MarkerKind>& legend_marks() {
         MarkerKind::write_unsafe,
         MarkerKind::write_rejected_fence,
         MarkerKind::write_rejected_token,
+        MarkerKind::write_rejected_recorded,
         MarkerKind::write_lost_update,
         MarkerKind::write_holder_rejected,
         MarkerKind::release,

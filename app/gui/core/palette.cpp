@@ -83,6 +83,7 @@ const char* marker_kind_name(MarkerKind kind) {
         case MarkerKind::write_unsafe: return "write_unsafe";
         case MarkerKind::write_rejected_fence: return "write_rejected_fence";
         case MarkerKind::write_rejected_token: return "write_rejected_token";
+        case MarkerKind::write_rejected_recorded: return "write_rejected_recorded";
         case MarkerKind::write_lost_update: return "write_lost_update";
         case MarkerKind::write_holder_rejected: return "write_holder_rejected";
         case MarkerKind::pause: return "pause";
@@ -150,6 +151,7 @@ Palette default_palette() {
     mk(MarkerKind::write_unsafe, {175, 0, 45, 255});          // darker and bigger: the violation
     mk(MarkerKind::write_rejected_fence, {55, 65, 95, 255});  // the fence line's slate
     mk(MarkerKind::write_rejected_token, {85, 60, 175, 255});
+    mk(MarkerKind::write_rejected_recorded, {55, 65, 95, 255});  // a replay's rejection: never beside the fence's
     // The safety marks (model.md §9.6-§9.8) take their family's colour; the
     // shapes tell them apart.
     mk(MarkerKind::write_lost_update, {175, 0, 45, 255});      // the violation's, as write_unsafe
@@ -243,6 +245,7 @@ Palette high_contrast_palette() {
     mk(MarkerKind::write_unsafe, black);
     mk(MarkerKind::write_rejected_fence, sky);
     mk(MarkerKind::write_rejected_token, purple);
+    mk(MarkerKind::write_rejected_recorded, sky);
     mk(MarkerKind::write_lost_update, black);
     mk(MarkerKind::write_holder_rejected, sky);
     mk(MarkerKind::acquire_duplicate, black);

@@ -53,8 +53,12 @@ std::string verdict_words(const DataWrite& w, const Strings& strings) {
 std::string data_now_words(const ResourceData& data, const Strings& strings) {
     if (!data.value) return strings.tr("data.now", {{"value", strings.tr("data.empty")}});
     const DataWrite& w = data.writes[*data.value];
-    const std::string value = strings.tr(
-        "data.value", {{"node", w.node}, {"run", std::to_string(w.run)}, {"fencing", fencing_text(w.fencing)}});
+    // A recorded write the history placed in no run (run -1, an import) names none.
+    const std::string value =
+        w.run < 0 ? strings.tr("data.value_no_run", {{"node", w.node}, {"fencing", fencing_text(w.fencing)}})
+                  : strings.tr("data.value", {{"node", w.node},
+                                              {"run", std::to_string(w.run)},
+                                              {"fencing", fencing_text(w.fencing)}});
     return strings.tr("data.now", {{"value", value}});
 }
 

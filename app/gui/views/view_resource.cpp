@@ -78,7 +78,7 @@ private:
             ++shown;
             const DataWrite& w = data.writes[i];
             const sim::Event& e = ctx.timeline.trace().events[w.event];
-            const MarkerKind mk = marker_kind_of(e, ctx.scenario.resource);
+            const MarkerKind mk = marker_kind_of(e, ctx.scenario.resource, ctx.timeline.replayed());
             ImDrawList* dl = ImGui::GetWindowDrawList();
             const ImVec2 p = ImGui::GetCursorScreenPos();
             const float h = ImGui::GetFontSize();

@@ -12,18 +12,54 @@ namespace leasescope::words {
 
 using namespace facts;
 
+namespace {
+
+// The events only an imported history has (model.md §19.9.5): what a node
+// believed and what the import could not decide. A simulated run has none.
+bool import_only(const Event& e) { return e.op == EventOp::believe || e.op == EventOp::undecided; }
+
+bool has_import_only(const sim::Trace& t) {
+    for (const Event& e : t.events)
+        if (import_only(e)) return true;
+    return false;
+}
+
+// `t` without its import-only events; `at[k]` is the kept k-th event's index in `t`.
+sim::Trace without_import_only(const sim::Trace& t, std::vector<std::size_t>& at) {
+    sim::Trace kept;
+    kept.header = t.header;
+    kept.summary = t.summary;
+    for (std::size_t k = 0; k < t.events.size(); ++k) {
+        if (import_only(t.events[k])) continue;
+        kept.events.push_back(t.events[k]);
+        at.push_back(k);
+    }
+    return kept;
+}
+
+}  // namespace
+
 PairDivergence pair_divergence(const sim::Trace& a, const sim::Trace& b) {
     PairDivergence d;
     // Tokens are not compared: two seeds draw different tokens from the first
     // acquisition on, which is not where two stories part. context 0: only the
-    // index is read here; the words are ours.
-    const auto found = sim::first_divergence(a, b, true, 0);
+    // index is read here; the words are ours. An import's believe/undecided
+    // events are skipped on both sides (§19.9.5): its draft cannot have them.
+    std::vector<std::size_t> at_a, at_b;
+    const bool skip = has_import_only(a) || has_import_only(b);
+    const auto found = skip ? sim::first_divergence(without_import_only(a, at_a), without_import_only(b, at_b), true, 0)
+                            : sim::first_divergence(a, b, true, 0);
     if (!found || found->index < 0) return d;
     d.differ = true;
     d.index = found->index;
     const auto i = static_cast<std::size_t>(found->index);
-    if (i < a.events.size()) d.a = &a.events[i];
-    if (i < b.events.size()) d.b = &b.events[i];
+    if (skip) {
+        if (i < at_a.size()) d.a = &a.events[at_a[i]];
+        if (i < at_b.size()) d.b = &b.events[at_b[i]];
+    } else {
+        if (i < a.events.size()) d.a = &a.events[i];
+        if (i < b.events.size()) d.b = &b.events[i];
+    }
     // The tick diff names: A's event, else B's; past both (only the summaries differ): the later end.
     if (d.a != nullptr)
         d.tick = d.a->tick;

@@ -17,7 +17,9 @@
 namespace leasescope::words {
 
 // Where two traces part. `index` is sim::first_divergence's event index,
-// tokens ignored
+// tokens ignored; when either trace is an import (has believe or undecided
+// events, model.md §19.9.5) those are skipped on both sides first, and
+// `index` counts the events compared (a and b point into the traces)
 // (-1: the events and summaries agree); `tick` the tick `leasescope-cli diff`
 // names: A's event at `index`, or B's when A has no more.
 struct PairDivergence {
