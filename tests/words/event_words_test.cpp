@@ -3,12 +3,14 @@
 // every event of every preset reads as finished text in both languages.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <string>
 #include <vector>
 
 #include "leasescope/sim/scenario.hpp"
 #include "leasescope/sim/simulation.hpp"
+#include "leasescope/sim/trace.hpp"
 #include "leasescope/words/strings.hpp"
 #include "leasescope/words/tour.hpp"
 #include "leasescope/words/words.hpp"
@@ -154,6 +156,34 @@ TEST(Words, ImportedEventsSayBeliefsAndWhatTheCaptureCannotTell) {
     EXPECT_EQ(describe_event(led, s), "node-a는 자신이 리더라고 믿었습니다 (로그: acquired).");
     EXPECT_EQ(outcome_words(script, s), "판단 불가: LeaseScope가 모르는 스크립트");
     EXPECT_EQ(op_words(led, s), "믿음");
+}
+
+// A write of an imported history (model.md §19.9): the trace says what the
+// real resource did, not its mode, so Explain names no mode (it said "Mode
+// off (accept all): the resource compares nothing" of the example incident).
+TEST(Words, AnImportedWriteIsToldAsRecordedWithoutAMode) {
+    const std::string path = test::source_dir + "/tests/data/import/example/incident.trace.jsonl";
+    auto parsed = sim::parse_trace(test::read_all(path), path);
+    ASSERT_TRUE(parsed.ok()) << parsed.error().to_string();
+    const sim::Trace& trace = parsed.value();
+    std::size_t late = trace.events.size();
+    for (std::size_t i = 0; i < trace.events.size(); ++i)
+        if (trace.events[i].op == sim::EventOp::write &&
+            trace.events[i].details.has(sim::Detail::stale_after_successor))
+            late = i;
+    ASSERT_LT(late, trace.events.size()) << "the example has worker-a's late write";
+    for (const Lang lang : {Lang::en, Lang::ko}) {
+        ExplainContext ctx;
+        ctx.trace = &trace;
+        ctx.event_index = late;
+        const Explanation e = explain(ctx, test::string_tables(lang));
+        std::vector<std::string> keys;
+        for (const Sentence& sentence : e.sentences) keys.push_back(sentence.key);
+        EXPECT_NE(std::find(keys.begin(), keys.end(), "explain.write.recorded_accepted"), keys.end());
+        EXPECT_NE(std::find(keys.begin(), keys.end(), "explain.write.recorded_stale"), keys.end());
+        for (const std::string& key : keys) EXPECT_EQ(key.rfind("explain.write.off", 0), std::string::npos) << key;
+        EXPECT_EQ(e.body().find("{"), std::string::npos) << e.body();
+    }
 }
 
 TEST(Words, RejectedReleaseIsToldAsStaleToken) {

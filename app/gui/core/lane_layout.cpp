@@ -288,8 +288,8 @@ std::string owner_name(const LaneModel& model, std::int32_t owner) {
 bool is_write(MarkerKind k) {
     return k == MarkerKind::write_current || k == MarkerKind::write_stale || k == MarkerKind::write_unsafe ||
            k == MarkerKind::write_rejected_fence || k == MarkerKind::write_rejected_token ||
-           k == MarkerKind::write_rejected_recorded ||
-           k == MarkerKind::write_lost_update || k == MarkerKind::write_holder_rejected;
+           k == MarkerKind::write_rejected_recorded || k == MarkerKind::write_lost_update ||
+           k == MarkerKind::write_holder_rejected;
 }
 
 // What every step of one lane's layout reads: the frame, the words, the

@@ -52,14 +52,14 @@ enum class MarkerKind : std::uint8_t {
     release_rejected,   // not_owner: the old token cannot remove the successor
     release_error,      // no answer (partition)
     expire,
-    write_current,          // accepted from the current holder
-    write_stale,            // accepted although the writer's lease is gone
-    write_unsafe,           // accepted below the highest accepted number (mode off): unsafe_write
-    write_rejected_fence,   // rejected by the fencing check (mode check)
-    write_rejected_token,   // rejected by token validation (mode validate)
+    write_current,            // accepted from the current holder
+    write_stale,              // accepted although the writer's lease is gone
+    write_unsafe,             // accepted below the highest accepted number (mode off): unsafe_write
+    write_rejected_fence,     // rejected by the fencing check (mode check)
+    write_rejected_token,     // rejected by token validation (mode validate)
     write_rejected_recorded,  // rejected by a replayed history's real resource (its check unknown, §19.9)
-    write_lost_update,      // accepted after a successor's accepted write: stale_after_successor (§9.6)
-    write_holder_rejected,  // rejected although the writer's lease was valid: holder_rejected (§9.7)
+    write_lost_update,        // accepted after a successor's accepted write: stale_after_successor (§9.6)
+    write_holder_rejected,    // rejected although the writer's lease was valid: holder_rejected (§9.7)
     pause,
     resume,
     crash,

@@ -55,10 +55,10 @@ std::string data_now_words(const ResourceData& data, const Strings& strings) {
     const DataWrite& w = data.writes[*data.value];
     // A recorded write the history placed in no run (run -1, an import) names none.
     const std::string value =
-        w.run < 0 ? strings.tr("data.value_no_run", {{"node", w.node}, {"fencing", fencing_text(w.fencing)}})
-                  : strings.tr("data.value", {{"node", w.node},
-                                              {"run", std::to_string(w.run)},
-                                              {"fencing", fencing_text(w.fencing)}});
+        w.run < 0
+            ? strings.tr("data.value_no_run", {{"node", w.node}, {"fencing", fencing_text(w.fencing)}})
+            : strings.tr("data.value",
+                         {{"node", w.node}, {"run", std::to_string(w.run)}, {"fencing", fencing_text(w.fencing)}});
     return strings.tr("data.now", {{"value", value}});
 }
 

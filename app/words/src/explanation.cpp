@@ -280,7 +280,9 @@ private:
         Fencing newest = 0;
         for (const Held& r : holders) newest = std::max(newest, r.fencing);
         const Fencing mine = e_.fencing.value_or(0);
-        if (e_.outcome == Outcome::accepted) {
+        if (trace_.header.import) {
+            recorded_write(stale, f);
+        } else if (e_.outcome == Outcome::accepted) {
             switch (mode_) {
                 case sim::ResourceMode::off:
                     if (e_.details.has(sim::Detail::unsafe_write)) {
@@ -332,6 +334,18 @@ private:
             }
         }
         safety_marks(f);
+    }
+
+    // A write of an imported history (model.md §19.9): the trace says what the
+    // real resource did, not how it checks, so no mode is named.
+    void recorded_write(bool stale, const Fields& f) {
+        if (e_.outcome == Outcome::accepted) {
+            add("explain.write.recorded_accepted", f);
+            if (stale) add("explain.write.recorded_stale", f);
+        } else {
+            add("explain.write.recorded_rejected", f);
+            if (stale) add("explain.write.rejected_harmless", f);
+        }
     }
 
     // The marks of model.md §9.6 and §9.7 on a write, told from the trace.
