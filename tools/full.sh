@@ -15,7 +15,7 @@
 #   2. build types: the command-line tool of Clang 14 Release (clang-release,
 #      only that target); the golden trace hashes of it, of the Clang -O1 ASan
 #      build and of build/test (GCC 12 Release) must be identical
-#   3. fuzzing: the five libFuzzer targets, FUZZ_SECONDS (60) each, FULL_JOBS
+#   3. fuzzing: the six libFuzzer targets, FUZZ_SECONDS (60) each, FULL_JOBS
 #      at a time, under a memory limit (FUZZ_RSS_MB, 1024 MiB of RSS with ASan's own overhead;
 #      one allocation over 256 MiB is a failure too): scenario, trace,
 #      override, structure (deep and long inputs built from a small program,
@@ -131,7 +131,7 @@ fuzzing() {
   cmake --build build/fuzz -j "$jobs" >/dev/null || return 1
   # The targets run side by side, FULL_JOBS at a time (one core each): the
   # same time per target, less time in all.
-  local ok=0 kind pids=() kinds=(scenario trace override structure trace_fixed) i
+  local ok=0 kind pids=() kinds=(scenario trace override structure trace_fixed import) i
   for kind in "${kinds[@]}"; do
     while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n || true; done
     fuzz_one "$kind" &
@@ -150,7 +150,7 @@ for s in $stages; do
     functions) stage "function length: at most 70 lines (clang-tidy readability-function-size)" tools/function_length.sh ;;
     asan) stage "asan: every test under Clang 14 with AddressSanitizer + UBSan" asan_tests ;;
     clang) stage "build types: GCC 12 -O3, Clang 14 -O1 (ASan) and -O3, same golden hashes" compilers ;;
-    fuzz) stage "fuzzing: scenario, trace, override, structure, trace_fixed, ${fuzz_seconds} s each" fuzzing ;;
+    fuzz) stage "fuzzing: scenario, trace, override, structure, trace_fixed, import, ${fuzz_seconds} s each" fuzzing ;;
     *) echo "full.sh: unknown stage $s" >&2; failed+=("$s") ;;
   esac
 done

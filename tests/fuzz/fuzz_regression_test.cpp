@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "fuzz/fuzz_entry.hpp"
+#include "fuzz/fuzz_import_entry.hpp"
 
 namespace fs = std::filesystem;
 
@@ -72,6 +73,10 @@ TEST(FuzzRegressions, TraceFixedInputs) {
     EXPECT_GT(replay("trace_fixed", leasescope::fuzz::trace_fixed_one_input), 0u);
     EXPECT_GT(replay("trace", leasescope::fuzz::trace_fixed_one_input), 0u);
 }
+
+// Captures (and their lines read as log lines) never crash the importer, and
+// a history it builds reads back as the same trace (model.md §19).
+TEST(FuzzRegressions, ImportInputs) { EXPECT_GT(replay("import", leasescope::fuzz::import_one_input), 0u); }
 
 // The fix-up makes a trace with a changed value pass the hash check, so what
 // the reader says is about the value: a guard that the target reaches it.
