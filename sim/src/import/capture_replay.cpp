@@ -80,7 +80,6 @@ private:
 
     std::set<std::string, std::less<>> lock_keys_;
     std::string record_;
-    const ImportOptions& options_;
     const std::vector<CaptureReport::Source>& sources_;
     ScriptBook book_;
     std::map<std::string, Key, std::less<>> keys_;
@@ -100,7 +99,7 @@ private:
 
 Replay::Replay(const std::vector<std::string>& lock_keys, const ImportOptions& options,
                const std::vector<CaptureReport::Source>& sources)
-    : lock_keys_(lock_keys.begin(), lock_keys.end()), record_(lock_keys.front()), options_(options), sources_(sources) {
+    : lock_keys_(lock_keys.begin(), lock_keys.end()), record_(lock_keys.front()), sources_(sources) {
     for (const auto& [addr, node] : options.names) names_[addr] = node;
 }
 
