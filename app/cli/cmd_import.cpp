@@ -17,6 +17,7 @@
 #include "import_report.hpp"
 #include "leasescope/sim/import.hpp"
 #include "leasescope/sim/limits.hpp"
+#include "leasescope/sim/utf8.hpp"
 
 namespace fs = std::filesystem;
 
@@ -48,25 +49,7 @@ struct ImportArgs {
 // Text for a terminal: valid UTF-8 is kept, every byte that is not part of
 // it is shown as \xHH, as redis-cli shows such bytes (a key with raw
 // non-UTF-8 bytes, a file name), so messages and the report stay readable.
-std::string printable(std::string_view text) {
-    std::string out;
-    out.reserve(text.size());
-    std::size_t i = 0;
-    while (i < text.size()) {
-        const auto c = static_cast<unsigned char>(text[i]);
-        const std::size_t length = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xe ? 3 : (c >> 3) == 0x1e ? 4 : 0;
-        bool valid = length > 0 && i + length <= text.size() && !(length == 2 && c < 0xc2);
-        for (std::size_t k = 1; valid && k < length; ++k) valid = (static_cast<unsigned char>(text[i + k]) >> 6) == 0x2;
-        if (valid) {
-            out.append(text.substr(i, length));
-            i += length;
-        } else {
-            out += fmt::format("\\x{:02x}", c);
-            ++i;
-        }
-    }
-    return out;
-}
+std::string printable(std::string_view text) { return sim::escape_invalid_utf8(text); }
 
 void print_error(std::string_view message) { fmt::print(stderr, "error: {}\n", printable(message)); }
 

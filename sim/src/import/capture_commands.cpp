@@ -58,6 +58,18 @@ std::optional<std::int64_t> parse_int(std::string_view text) {
     return v;
 }
 
+std::optional<std::int64_t> checked_add(std::int64_t a, std::int64_t b) {
+    std::int64_t out = 0;
+    if (__builtin_add_overflow(a, b, &out)) return std::nullopt;
+    return out;
+}
+
+std::optional<std::int64_t> checked_mul(std::int64_t a, std::int64_t b) {
+    std::int64_t out = 0;
+    if (__builtin_mul_overflow(a, b, &out)) return std::nullopt;
+    return out;
+}
+
 KeySpan key_span(Cmd cmd, std::size_t argc, std::string_view numkeys) {
     switch (cmd) {
         case Cmd::keyless:
@@ -91,14 +103,17 @@ SetOptions set_options(const std::vector<std::string_view>& args) {
         } else if (raw_is(a, "GET")) {
             o.get = true;
         } else if (has_value && (raw_is(a, "PX") || raw_is(a, "EX") || raw_is(a, "PXAT") || raw_is(a, "EXAT"))) {
+            // Redis refuses a time that is not positive or overflows in
+            // milliseconds (getExpireMillisecondsOrReply in src/t_string.c).
             const std::optional<std::int64_t> v = parse_int(args[++i]);
-            if (!v || *v <= 0 || *v > 1'000'000'000'000'000) {
+            const std::int64_t scale = a[0] == 'E' || a[0] == 'e' ? 1000 : 1;
+            const std::optional<std::int64_t> ms = v && *v > 0 ? checked_mul(*v, scale) : std::nullopt;
+            if (!ms) {
                 o.bad = true;
                 continue;
             }
-            const std::int64_t scale = a[0] == 'E' || a[0] == 'e' ? 1000 : 1;
             const bool at = a.size() == 4;
-            (at ? o.at_ms : o.px_ms) = *v * scale;
+            (at ? o.at_ms : o.px_ms) = *ms;
         } else {
             o.bad = true;
         }

@@ -63,6 +63,10 @@ struct KeySpan {
 // `numkeys` is the call's third argument (only read for calls).
 KeySpan key_span(Cmd cmd, std::size_t argc, std::string_view numkeys);
 std::optional<std::int64_t> parse_int(std::string_view text);
+// a + b and a × b, or nothing when the result does not fit in 64 bits: Redis
+// refuses such a command with an error and writes nothing (rule 19.4.1).
+std::optional<std::int64_t> checked_add(std::int64_t a, std::int64_t b);
+std::optional<std::int64_t> checked_mul(std::int64_t a, std::int64_t b);
 
 // SET's options (rule 19.3.1): an acquire is NX with PX or EX, without XX,
 // KEEPTTL or GET.

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "capture_internal.hpp"
+#include "fit.hpp"
 #include "leasescope/sim/limits.hpp"
 #include "monitor_scan.hpp"
 
@@ -176,7 +177,8 @@ const CaptureReport& CaptureReader::report() const { return state_->report; }
 const std::string& CaptureReader::error() const { return state_->error; }
 
 void CaptureReader::begin_source(std::string name) {
-    state_->report.sources.push_back(CaptureReport::Source{std::move(name), 0, 0});
+    // A file's name is shown as text of bounded length (rule 19.5.4).
+    state_->report.sources.push_back(CaptureReport::Source{internal::fit_name(name), 0, 0});
     state_->line_no = 0;
     state_->source_lines = 0;
     state_->call_candidate = -2;
@@ -201,6 +203,12 @@ bool CaptureReader::State::check_time() {
         if (!options.keep_clock_steps) {
             return fail(fmt::format("time goes back {} from line {} (a clock step on the server?)",
                                     seconds_text(-step_us), last_line));
+        }
+        if (-step_us / 1000 > limits::clock_jump_ms_max) {
+            return fail(
+                fmt::format("time goes back {} from line {}: more than the largest clock step a trace "
+                            "can show ({} ms), even with --clock-steps keep",
+                            seconds_text(-step_us), last_line, limits::clock_jump_ms_max));
         }
         // The marker carries the server's time before the step, so that a
         // record past its deadline then expires with the time before it.

@@ -6,6 +6,8 @@
 #include <fmt/format.h>
 
 #include "capture_internal.hpp"
+#include "fit.hpp"
+#include "leasescope/sim/utf8.hpp"
 #include "monitor_scan.hpp"
 
 namespace leasescope::sim::import::internal {
@@ -95,12 +97,13 @@ private:
     std::int64_t wall_shift_us_ = 0;  // wall - server time of the line being replayed
     std::vector<Observation> out_;
     std::vector<std::string> notes_;
+    bool fencing_unfit_ = false;  // a note said so (rule 19.5.4)
 };
 
 Replay::Replay(const std::vector<std::string>& lock_keys, const ImportOptions& options,
                const std::vector<CaptureReport::Source>& sources)
     : lock_keys_(lock_keys.begin(), lock_keys.end()), record_(lock_keys.front()), sources_(sources) {
-    for (const auto& [addr, node] : options.names) names_[addr] = node;
+    for (const auto& [addr, node] : options.names) names_[addr] = escape_invalid_utf8(node);
 }
 
 Key* Replay::find(std::string_view repr) {
@@ -114,7 +117,7 @@ std::string Replay::node_of_client(const std::string& client) const {
         const auto it = names->find(client);
         if (it != names->end()) return it->second;
     }
-    return client;
+    return escape_invalid_utf8(client);
 }
 
 std::string Replay::node_for(const std::string& token, const std::string& client) const {
@@ -134,7 +137,20 @@ Observation Replay::base(const KeptLine& k, ObservedOp op) const {
     return o;
 }
 
+// Rule 19.5.4: what enters the history fits a trace.
 void Replay::emit(Observation o) {
+    o.node = fit_name(o.node);
+    o.token = fit_token(o.token);
+    if (o.fencing && !fit_fencing(o.fencing)) {
+        if (!fencing_unfit_) {
+            notes_.push_back(
+                fmt::format("a fencing number of {} is outside what a trace holds (1 to {}): such "
+                            "numbers are shown without a number",
+                            *o.fencing, limits::fencing_max));
+        }
+        fencing_unfit_ = true;
+        o.fencing.reset();
+    }
     if (o.wall_us < last_wall_us_) o.wall_us = last_wall_us_;
     last_wall_us_ = o.wall_us;
     out_.push_back(std::move(o));
@@ -160,7 +176,9 @@ void Replay::purge(std::int64_t now_ms, std::int64_t wall_us, std::int32_t sourc
             o.token = redis_repr(token);
             const auto owner = token_owner_.find(o.token);
             const auto field = key.fields.find("owner");
-            o.node = owner != token_owner_.end() ? owner->second : field != key.fields.end() ? field->second : "";
+            o.node = owner != token_owner_.end() ? owner->second
+                     : field != key.fields.end() ? escape_invalid_utf8(field->second)
+                                                 : "";
             emit(std::move(o));
         }
         it = keys_.erase(it);
@@ -174,9 +192,10 @@ void Replay::apply_set(const std::vector<std::string>& args, Cmd cmd, std::int64
     Key next;
     if (cmd == Cmd::set) {
         const SetOptions o = set_options(views(args));
-        if (o.bad || (o.nx && existing) || (o.xx && !existing)) return;
+        const std::optional<std::int64_t> deadline = o.px_ms ? checked_add(now_ms, *o.px_ms) : std::nullopt;
+        if (o.bad || (o.px_ms && !deadline) || (o.nx && existing) || (o.xx && !existing)) return;
         next.value = args[2];
-        if (o.px_ms) next.deadline_ms = now_ms + *o.px_ms;
+        if (o.px_ms) next.deadline_ms = deadline;
         if (o.at_ms) next.deadline_ms = *o.at_ms;
         if (o.keepttl && existing) next.deadline_ms = existing->deadline_ms;
     } else if (cmd == Cmd::setnx) {
@@ -186,9 +205,12 @@ void Replay::apply_set(const std::vector<std::string>& args, Cmd cmd, std::int64
         next.value = args[2];
     } else {  // SETEX key seconds value, PSETEX key ms value
         const std::optional<std::int64_t> n = parse_int(args[2]);
-        if (!n || *n <= 0 || args.size() < 4) return;
+        const std::optional<std::int64_t> ms =
+            n && *n > 0 ? checked_mul(*n, cmd == Cmd::setex ? 1000 : 1) : std::nullopt;
+        const std::optional<std::int64_t> deadline = ms ? checked_add(now_ms, *ms) : std::nullopt;
+        if (!deadline || args.size() < 4) return;
         next.value = args[3];
-        next.deadline_ms = now_ms + *n * (cmd == Cmd::setex ? 1000 : 1);
+        next.deadline_ms = deadline;
     }
     if (!is_record && !written_.count(key) && !next.deadline_ms) {
         if (const std::optional<std::int64_t> v = parse_int(next.value)) first_set_[key] = *v;
@@ -211,7 +233,12 @@ void Replay::apply_expiry(const std::vector<std::string>& args, Cmd cmd, std::in
     if (!n) return;
     const bool seconds = cmd == Cmd::expire || cmd == Cmd::expireat;
     const bool at = cmd == Cmd::pexpireat || cmd == Cmd::expireat;
-    const std::int64_t when = (at ? 0 : now_ms) + *n * (seconds ? 1000 : 1);
+    // A time that overflows is refused and changes nothing (expireGenericCommand
+    // in src/expire.c).
+    const std::optional<std::int64_t> ms = checked_mul(*n, seconds ? 1000 : 1);
+    const std::optional<std::int64_t> deadline = ms ? checked_add(at ? 0 : now_ms, *ms) : std::nullopt;
+    if (!deadline) return;
+    const std::int64_t when = *deadline;
     if (when <= now_ms) {  // Redis deletes a key given a deadline in the past
         keys_.erase(key);
         if (is_record) e.deleted = true;
@@ -238,9 +265,12 @@ void Replay::apply_hash(const std::vector<std::string>& args, Cmd cmd, Effects& 
     k.hash = true;
     bool wrote = false;
     if (cmd == Cmd::hincrby && args.size() >= 4) {
-        const std::int64_t old = parse_int(k.fields[args[2]]).value_or(0);
-        k.fields[args[2]] = std::to_string(old + parse_int(args[3]).value_or(0));
-        wrote = true;
+        // An increment that overflows is refused (hincrbyCommand in src/t_hash.c).
+        const auto field = k.fields.find(args[2]);
+        const std::int64_t old = field == k.fields.end() ? 0 : parse_int(field->second).value_or(0);
+        const std::optional<std::int64_t> sum = checked_add(old, parse_int(args[3]).value_or(0));
+        if (sum) k.fields[args[2]] = std::to_string(*sum);
+        wrote = sum.has_value();
     } else if (cmd == Cmd::hsetnx && args.size() >= 4) {
         wrote = k.fields.emplace(args[2], args[3]).second;
     } else {
@@ -269,9 +299,15 @@ void Replay::apply_incr(const std::vector<std::string>& args, Cmd cmd, Effects& 
     }
     std::int64_t by = 1;
     if ((cmd == Cmd::incrby || cmd == Cmd::decrby) && args.size() >= 3) by = parse_int(args[2]).value_or(0);
-    if (cmd == Cmd::decr || cmd == Cmd::decrby) by = -by;
+    // An increment or decrement that overflows is refused and writes nothing
+    // (incrDecrCommand in src/t_string.c).
+    const std::optional<std::int64_t> step =
+        cmd == Cmd::decr || cmd == Cmd::decrby ? checked_mul(by, -1) : std::optional<std::int64_t>(by);
+    const std::optional<std::int64_t> sum =
+        step ? checked_add(existing ? parse_int(existing->value).value_or(0) : 0, *step) : std::nullopt;
+    if (!sum) return;
+    const std::int64_t value = *sum;
     Key& k = keys_[key];
-    const std::int64_t value = parse_int(k.value).value_or(0) + by;
     k.value = std::to_string(value);
     written_.insert(key);
     e.incr = value;
@@ -372,7 +408,7 @@ void Replay::plain(const KeptLine& k) {
     const std::vector<std::string>& a = k.ml.args;
     const Cmd cmd = command_of(a[0]);
     if (cmd == Cmd::client) {
-        client_name_[k.ml.client] = a[2];
+        client_name_[k.ml.client] = escape_invalid_utf8(a[2]);
         return;
     }
     if (cmd == Cmd::script) {
@@ -408,7 +444,7 @@ void Replay::script_observation(const KeptLine& k, const KnownScript& script, co
     };
     const std::string token = arg(script.token_argv);
     if (script.owner_argv > 0 && !client_name_.count(k.ml.client) && !names_.count(k.ml.client)) {
-        client_owner_[k.ml.client] = arg(script.owner_argv);
+        client_owner_[k.ml.client] = escape_invalid_utf8(arg(script.owner_argv));
     }
     const std::int64_t now_ms = now_ms_of(k);
     const bool held = before && holds(*before, token);
@@ -509,9 +545,12 @@ void Replay::on_marker(const KeptLine& k) {
     const std::string where = fmt::format("{}:{}", sources_[static_cast<std::size_t>(k.source)].file, k.line);
     if (k.kind == KeptLine::Kind::clock_step) {
         notes_.push_back(
-            fmt::format("{}: the server's clock went back {} ms; kept (--clock-steps keep)", where, -k.step_ms));
+            fmt::format("{}: the server's clock went back {}; kept (--clock-steps keep)", where,
+                        k.step_ms == 0 ? std::string("less than 1 ms") : fmt::format("{} ms", -k.step_ms)));
         purge(now_ms_of(k), k.wall_us, k.source);  // with the time and shift before the step
-        if (!started_) return;
+        // Shown once anything of the lock is: the server times after it are
+        // earlier than those before (rule 19.1.4).
+        if (!started_ && out_.empty()) return;
         Observation o = base(k, ObservedOp::clock_step);
         o.step_ms = k.step_ms;
         emit(std::move(o));

@@ -11,6 +11,7 @@
 
 #include <fmt/format.h>
 
+#include "fit.hpp"
 #include "history_internal.hpp"
 #include "leasescope/sim/limits.hpp"
 
@@ -192,11 +193,32 @@ std::vector<Item> items_of(const std::vector<Observation>& observations, const s
     return items;
 }
 
+// Rule 19.5.4: a log's names, tokens and fencing numbers fit a trace.
+std::vector<LogEntry> fit_logs(const std::vector<LogEntry>& logs, std::vector<std::string>& notes) {
+    std::vector<LogEntry> out = logs;
+    bool unfit = false;
+    for (LogEntry& l : out) {
+        l.node = internal::fit_name(l.node);
+        if (l.token) l.token = internal::fit_token(*l.token);
+        if (l.fencing && !internal::fit_fencing(l.fencing)) {
+            if (!unfit) {
+                notes.push_back(
+                    fmt::format("a log's fencing number of {} is outside what a trace holds (1 to {}): "
+                                "such numbers are shown without a number",
+                                *l.fencing, limits::fencing_max));
+            }
+            unfit = true;
+            l.fencing.reset();
+        }
+    }
+    return out;
+}
+
 ImportInfo import_info(const CaptureReport& report, const std::vector<LogEntry>& logs,
                        const std::vector<std::string>& log_files, std::int64_t origin_us) {
     ImportInfo info;
     info.origin_us = origin_us;
-    info.lock_key = report.lock_key;
+    info.lock_key = internal::fit_name(report.lock_key);
     for (const auto& s : report.sources) info.sources.push_back(ImportInfo::Source{s.file, "capture", s.lines, s.used});
     for (std::size_t f = 0; f < log_files.size(); ++f) {
         ImportInfo::Source s{log_files[f], "log", 0, 0};
@@ -219,7 +241,7 @@ Trace assemble_trace(std::vector<Event> events, history_detail::Sweep& sweep, co
     trace.header.scenario = report.sources.empty() ? std::string("import") : report.sources.front().file;
     trace.header.seed = 0;
     trace.header.tick_ms = tick_ms;
-    trace.header.lock = report.lock_key;
+    trace.header.lock = internal::fit_name(report.lock_key);
     trace.header.capacity = 1;
     trace.header.candidates = candidates;
     trace.header.import = info;
@@ -242,9 +264,12 @@ Trace assemble_trace(std::vector<Event> events, history_detail::Sweep& sweep, co
 
 std::optional<ImportedHistory> build_history(const std::vector<Observation>& observations, const CaptureReport& report,
                                              const std::vector<LogEntry>& logs,
-                                             const std::vector<std::string>& log_files, const ImportOptions& options,
-                                             std::string& error) {
+                                             const std::vector<std::string>& given_log_files,
+                                             const ImportOptions& options, std::string& error) {
     error.clear();
+    // The logs' file names as text, as the captures' are (rule 19.5.4).
+    std::vector<std::string> log_files;
+    for (const auto& f : given_log_files) log_files.push_back(internal::fit_name(f));
     if (observations.empty()) {
         error = "the capture shows nothing of the lock: no observation to build a history from";
         return std::nullopt;
@@ -257,7 +282,7 @@ std::optional<ImportedHistory> build_history(const std::vector<Observation>& obs
         choose_timebase(history_span(observations, logs), report.first_us != 0 ? report.first_us : capture.first_us,
                         options, out.notes, error);
     if (!time) return std::nullopt;
-    std::vector<LogEntry> by_time = logs;
+    std::vector<LogEntry> by_time = fit_logs(logs, out.notes);
     std::stable_sort(by_time.begin(), by_time.end(),
                      [](const LogEntry& a, const LogEntry& b) { return a.wall_us < b.wall_us; });
     const std::vector<Observation> anchored = anchor_fencing(observations, by_time, log_files, *time, out.notes);

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "history_internal.hpp"
+#include "leasescope/sim/limits.hpp"
 #include "leasescope/sim/simulation.hpp"
 
 namespace leasescope::sim::import::history_detail {
@@ -24,17 +25,42 @@ struct Step {
 // One node's steps of one kind: "acquires", "releases", "writes".
 using Steps = std::map<std::pair<std::string, std::string>, std::vector<Step>>;
 
+bool is_step(EventOp op, Outcome outcome) {
+    return (op == EventOp::acquire && outcome == Outcome::acquired) || op == EventOp::release || op == EventOp::write;
+}
+
+void add_step(Steps& steps, const Event& e) {
+    if (e.node.empty() || !is_step(e.op, e.outcome)) return;
+    const char* kind = e.op == EventOp::acquire ? "acquires" : e.op == EventOp::release ? "releases" : "writes";
+    steps[{e.node, kind}].push_back(Step{e.tick, e.outcome, e.op == EventOp::write ? detail_text(e) : ""});
+}
+
 Steps steps_of(const Trace& trace) {
     Steps steps;
-    for (const Event& e : trace.events) {
-        if (e.node.empty()) continue;
-        if (e.op == EventOp::acquire && e.outcome == Outcome::acquired) {
-            steps[{e.node, "acquires"}].push_back(Step{e.tick, e.outcome, ""});
-        } else if (e.op == EventOp::release) {
-            steps[{e.node, "releases"}].push_back(Step{e.tick, e.outcome, ""});
-        } else if (e.op == EventOp::write) {
-            steps[{e.node, "writes"}].push_back(Step{e.tick, e.outcome, detail_text(e)});
-        }
+    for (const Event& e : trace.events) add_step(steps, e);
+    return steps;
+}
+
+// Keeps the draft's steps as it runs, and nothing else: a draft's run may
+// have many more events (extends, waits) than memory should hold.
+class StepSink final : public EventSink {
+public:
+    void on_event(const Event& e) override {
+        ++events;
+        add_step(steps, e);
+    }
+    void on_event_view(const EventView& view) override {
+        ++events;
+        if (is_step(view.op, view.outcome)) add_step(steps, to_event(view));
+    }
+    Steps steps;
+    std::int64_t events = 0;
+};
+
+// The capture's steps up to `last` (inclusive).
+Steps steps_until(Steps steps, Tick last) {
+    for (auto& [key, list] : steps) {
+        list.erase(std::remove_if(list.begin(), list.end(), [&](const Step& s) { return s.tick > last; }), list.end());
     }
     return steps;
 }
@@ -92,9 +118,32 @@ void compare_draft(const Trace& imported, Draft& draft) {
                               scenario.error().to_string());
         return;
     }
-    const Trace simulated = simulate(scenario.value());
-    const Steps capture = steps_of(imported);
-    const Steps drafted = steps_of(simulated);
+    // Run in stretches of ticks until the end, or until the run has more
+    // events than limits::import_draft_events_max: then the comparison
+    // covers the ticks run so far.
+    Simulation sim(scenario.value());
+    ModelStore store(scenario.value().lock);
+    StepSink sink;
+    constexpr Tick stretch = 4096;
+    Tick until = -1;
+    std::optional<Tick> cut;
+    Violations violations;
+    while (!sim.finished() && !sim.spill_failed()) {
+        until += stretch;
+        const auto summary = run_to_end(sim, store, sink, {}, until, false);
+        LS_ASSERT(summary.ok());  // the model store never fails
+        violations = summary.value().violations;
+        if (sink.events > limits::import_draft_events_max && !sim.finished()) {
+            cut = until;
+            draft.notes.push_back(
+                fmt::format("the draft's run has more than {} events: it is compared with the "
+                            "history up to tick {} only, and its violations are not compared",
+                            limits::import_draft_events_max, until));
+            break;
+        }
+    }
+    const Steps capture = cut ? steps_until(steps_of(imported), *cut) : steps_of(imported);
+    const Steps& drafted = sink.steps;
     std::map<std::pair<std::string, std::string>, bool> keys;
     for (const auto& [key, steps] : capture) keys[key] = true;
     for (const auto& [key, steps] : drafted) keys[key] = true;
@@ -109,7 +158,7 @@ void compare_draft(const Trace& imported, Draft& draft) {
                           draft.differences);
         }
     }
-    compare_violations(imported.summary.violations, simulated.summary.violations, draft.differences);
+    if (!cut) compare_violations(imported.summary.violations, violations, draft.differences);
 }
 
 }  // namespace leasescope::sim::import::history_detail

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "history_internal.hpp"
+#include "leasescope/sim/limits.hpp"
 #include "leasescope/sim/simulation.hpp"
 
 namespace leasescope::sim::import::history_detail {
@@ -303,7 +304,7 @@ Draft make_draft(const Trace& imported, const std::vector<Observation>& observat
     Fencing first = 1;
     for (const Event& e : imported.events)
         if (e.op == EventOp::acquire && e.outcome == Outcome::acquired && e.fencing) {
-            first = std::max<Fencing>(1, *e.fencing);
+            first = std::clamp<Fencing>(*e.fencing, 1, limits::fencing_start_max);
             break;
         }
     s["lock"] =

@@ -8,6 +8,7 @@
 
 #include "history_internal.hpp"
 #include "leasescope/engine/assert.hpp"
+#include "leasescope/sim/limits.hpp"
 
 namespace leasescope::sim::import::history_detail {
 
@@ -17,7 +18,12 @@ Tick Timebase::tick_of(std::int64_t wall_us) const {
     return d >= 0 ? d / unit : -((-d + unit - 1) / unit);
 }
 
-Tick ticks_of_ms(std::int64_t ms, std::int64_t tick_ms) { return ms <= 0 ? 0 : (ms + tick_ms - 1) / tick_ms; }
+// Rounded up; a lease longer than a trace can hold is written as the
+// longest it can (limits::duration_max ticks, rule 19.5.4).
+Tick ticks_of_ms(std::int64_t ms, std::int64_t tick_ms) {
+    if (ms <= 0) return 0;
+    return std::min<Tick>(ms / tick_ms + (ms % tick_ms != 0 ? 1 : 0), limits::duration_max);
+}
 
 Sweep::Sweep(const Timebase& time, std::vector<std::string> candidates, const std::vector<LogEntry>& logs)
     : time_(time), candidates_(std::move(candidates)) {

@@ -619,9 +619,9 @@ std::optional<LineError> read_summary(const ordered_json& j, TraceSummary& s, Fo
 // The order of a /4 trace's events (model.md §19.7.3): `wall_us` never goes
 // back, except by what the store's clock stepped back: each `clock_jump` of
 // `store` of -S ms (rounded toward zero, rule 19.1.4) lets the events from
-// it on go back by S ms and 999 µs more in all, once.
+// it on go back by S ms and 999 µs more in all, once (the trace's first
+// event included). `step_back_us` already counts `e`'s own step; what `e` uses of it is spent.
 std::optional<LineError> check_wall_order(const Event& e, const Event& before, std::int64_t& step_back_us) {
-    if (e.op == EventOp::clock_jump && e.node == "store" && e.clock_ms < 0) step_back_us += -e.clock_ms * 1000 + 999;
     const std::int64_t wall = *e.wall_us;
     const std::int64_t previous = *before.wall_us;
     if (wall >= previous) return std::nullopt;
@@ -649,8 +649,12 @@ std::optional<LineError> read_event_line(const ordered_json& j, Trace& trace, Fo
     if (!trace.events.empty() && e.tick < trace.events.back().tick)
         return LineError{
             fmt::format("tick {} goes backwards (previous event at {})", e.tick, trace.events.back().tick)};
-    if (version == 4 && !trace.events.empty()) {
-        if (auto err = check_wall_order(e, trace.events.back(), step_back_us)) return err;
+    if (version == 4) {
+        if (e.op == EventOp::clock_jump && e.node == "store" && e.clock_ms < 0)
+            step_back_us += -e.clock_ms * 1000 + 999;
+        if (!trace.events.empty()) {
+            if (auto err = check_wall_order(e, trace.events.back(), step_back_us)) return err;
+        }
     }
     trace.events.push_back(std::move(e));
     return std::nullopt;

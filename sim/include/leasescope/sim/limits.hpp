@@ -63,6 +63,10 @@ inline constexpr std::int64_t trace_events_max = 50'000'000;
 // kept), and the ticks its trace may span (§19.7.2).
 inline constexpr std::int64_t import_lock_lines_max = 2'000'000;
 inline constexpr Tick import_ticks_max = 10'000'000;
+// The draft's run that an import compares with the history (model.md rule
+// 19.8.3) stops after this many events; the comparison then covers the ticks
+// before it only, and says so.
+inline constexpr std::int64_t import_draft_events_max = 500'000;
 // One line of a capture or a log (the CLI reads them one at a time, so this
 // bounds its memory however long the file), and --log-shift: two days
 // either way covers every zone offset and a day's error in a log's date.
