@@ -142,7 +142,7 @@ void add_explain_command(CLI::App& app, int& exit_code) {
     cmd->add_option("--lang", o->lang, "Language: en or ko")->check(CLI::IsMember({"en", "ko"}))->capture_default_str();
     cmd->add_option("--tour-step", o->tour_step,
                     "Also print step K of the guided tour (1-based, as leasescope --tour K)");
-    cmd->add_option("--set", o->sets, "Override a value: PATH=VALUE")->allow_extra_args(false);
+    cmd->add_option("--set", o->sets, "Override a value: PATH=VALUE, e.g. defaults.lease=30s")->allow_extra_args(false);
     cmd->add_option("--assets", o->assets_dir,
                     "Folder with i18n/ and tour.json (default: $LEASESCOPE_ASSETS, ./assets, or the source tree's)");
     cmd->callback([o, &exit_code] { exit_code = cmd_explain(*o); });

@@ -241,7 +241,7 @@ void add_live_command(CLI::App& app, int& exit_code) {
                    "divergence (exit 1)");
     live->add_option("--trace", args->trace_path,
                      "Write the live JSONL trace to FILE (whole or not at all; checked before the run starts)");
-    live->add_option("--set", args->sets, "Override a value: PATH=VALUE, e.g. defaults.lease=8");
+    live->add_option("--set", args->sets, "Override a value: PATH=VALUE, e.g. defaults.lease=8 or defaults.lease=30s");
     live->add_option("--format", args->format,
                      "What stdout shows: summary (a line, and the comparison), text (the table) or jsonl (the trace)")
         ->check(CLI::IsMember({"summary", "text", "jsonl"}));

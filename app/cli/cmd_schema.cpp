@@ -26,6 +26,19 @@ using schema_json = nlohmann::ordered_json;
 schema_json integer(std::int64_t lo, std::int64_t hi, const char* description) {
     return schema_json{{"type", "integer"}, {"minimum", lo}, {"maximum", hi}, {"description", description}};
 }
+// A time key (model.md §11.7): ticks, or a duration with a unit that the
+// reader converts with tick_ms.
+schema_json ticks(std::int64_t lo, std::int64_t hi, const char* description) {
+    return schema_json{
+        {"oneOf",
+         schema_json::array({integer(lo, hi, "Ticks."),
+                             schema_json{{"type", "string"},
+                                         {"pattern", "^[0-9]+(\\.[0-9]+)?(ms|s|m|h)$"},
+                                         {"description",
+                                          "A duration: a number and ms, s, m or h, converted with tick_ms; it must "
+                                          "be a whole number of ticks (docs/model.md §11.7)."}}})},
+        {"description", description}};
+}
 schema_json ref(const char* name) { return schema_json{{"$ref", std::string("#/$defs/") + name}}; }
 schema_json described(schema_json j, const char* description) {
     j["description"] = description;
@@ -41,13 +54,15 @@ schema_json candidate_properties() {
         if (k->kind == sim::KeyKind::name) continue;
         const char* description = k->doc;  // every key has one (scenario_candidates.cpp checks)
         switch (k->kind) {
-            case sim::KeyKind::integer: p[k->name] = integer(k->lo, k->hi, description); break;
+            case sim::KeyKind::integer:
+                p[k->name] = k->tick != nullptr ? ticks(k->lo, k->hi, description) : integer(k->lo, k->hi, description);
+                break;
             case sim::KeyKind::flag:
                 p[k->name] = {{"type", "boolean"}, {"default", k->fallback != 0}, {"description", description}};
                 continue;
             case sim::KeyKind::offsets:
                 p[k->name] = {{"type", "array"},
-                              {"items", integer(k->lo, k->hi, "A progress point, from 1 to action.")},
+                              {"items", ticks(k->lo, k->hi, "A progress point, from 1 to action.")},
                               {"maxItems", limits::writes_max},
                               {"description", description}};
                 break;
@@ -93,7 +108,7 @@ schema_json key_schema(const sim::ScenarioKey& k) {
         case ValueType::name: j = described(ref("name"), k.doc); break;
         case ValueType::localized: j = described(ref("text"), k.doc); break;
         case ValueType::string: j = {{"type", "string"}, {"maxLength", k.hi}, {"description", k.doc}}; break;
-        case ValueType::integer: j = integer(k.lo, k.hi, k.doc); break;
+        case ValueType::integer: j = k.time ? ticks(k.lo, k.hi, k.doc) : integer(k.lo, k.hi, k.doc); break;
         case ValueType::boolean: j = {{"type", "boolean"}, {"description", k.doc}}; break;
         case ValueType::unsigned64:
             return {{"type", "integer"},

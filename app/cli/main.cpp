@@ -443,7 +443,9 @@ void add_run_command(CLI::App& app, int& exit_code) {
     run->add_option("--trace", args->trace,
                     "Also write the JSONL trace to FILE: whole or not at all, never through a link; a named pipe is "
                     "written straight through");
-    run->add_option("--set", args->sets, "Override a value: PATH=VALUE, e.g. defaults.lease=8 or candidates/1/start=3")
+    run->add_option("--set", args->sets,
+                    "Override a value: PATH=VALUE, e.g. defaults.lease=8 or candidates/1/start=3; a time takes ticks "
+                    "or a duration such as 30s (docs/model.md §11.7)")
         ->allow_extra_args(false);
     run->add_option("--until", args->until, "Stop after this tick (runs still going are unfinished)")
         ->check(integer_in(0, limits::horizon_max));
@@ -515,7 +517,9 @@ void add_file_commands(CLI::App& app, int& exit_code) {
                                         "Check scenario files and their exercises (as written, without --set: "
                                         "docs/exercises.md) and report every error clearly");
     validate->add_option("SCENARIO", args->validate_paths, "Scenario files")->required();
-    validate->add_option("--set", args->validate_sets, "Override a value before validating: PATH=VALUE")
+    validate
+        ->add_option("--set", args->validate_sets,
+                     "Override a value before validating: PATH=VALUE; a time takes ticks or a duration such as 30s")
         ->allow_extra_args(false);
     validate
         ->add_option("--format", args->validate_format,

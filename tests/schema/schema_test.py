@@ -179,8 +179,31 @@ INTEGERS = {
     "/store/min_replicas_max_lag": {}, "/defaults/wait_replicas": {"/store/replicas": 8},
     "/defaults/wait_timeout": {},
 }
+# A time key (docs/model.md §11.7) is ticks or a duration: its integer branch
+# has the range; its string branch takes "30s" and refuses "30sec", as the parser.
+TIMES = [p for p in INTEGERS if p not in ("/tick_ms", "/seed", "/lock/capacity", "/lock/fencing_start",
+                                          "/store/replicas", "/store/min_replicas_to_write", "/defaults/runs",
+                                          "/defaults/wait_replicas")]
+for pointer in TIMES:
+    sub = subschema(pointer)
+    branches = sub.get("oneOf", [])
+    strings = [b for b in branches if b.get("type") == "string"]
+    check(len(branches) == 2 and len(strings) == 1, f"{pointer} is ticks or a duration in the schema")
+    if len(strings) != 1:
+        continue
+    ints = [b for b in branches if b.get("type") == "integer"][0]
+    ticks = max(ints["minimum"], 1)
+    for value, inside in ((f"{ticks * 50}ms", True), (f"{ticks}sec", False), ("1.5", False)):
+        doc = with_value(pointer, value, INTEGERS[pointer])
+        by_schema = not list(validator.iter_errors(doc))
+        by_parser = parser_accepts(doc)
+        check(by_schema == inside and by_parser == inside,
+              f"{pointer} = {value!r}: schema {by_schema}, parser {by_parser}, expected {inside}")
+
 for pointer, extra in INTEGERS.items():
     sub = subschema(pointer)
+    if pointer in TIMES:
+        sub = next((b for b in sub.get("oneOf", []) if b.get("type") == "integer"), sub)
     check("minimum" in sub and "maximum" in sub, f"{pointer} has a range in the schema")
     if "minimum" not in sub:
         continue

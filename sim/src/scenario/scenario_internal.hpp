@@ -143,6 +143,13 @@ inline std::int64_t get_key_int(const json& v, const std::string& path, const Sc
 // "pause, partition, crash or failover": a choice key's words for a message.
 std::string choice_list(const ScenarioKey& key);
 
+// ---- Times with units (scenario_times.cpp, model.md §11.7) ----
+
+// Every duration string of a time key of `root` becomes its ticks at the
+// file's tick_ms; each one that cannot is an error in `errors`. Returns the
+// paths of those errors (the reader's own error at such a path follows).
+std::vector<std::string> convert_times(json& root, Failures& errors);
+
 // ---- Candidates and "defaults" (scenario_candidates.cpp) ----
 
 struct Defaults {

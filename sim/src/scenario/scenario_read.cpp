@@ -466,15 +466,24 @@ Result<Scenario, std::vector<ScenarioError>> parse_scenario_all_errors(std::stri
             fmt::format("the file is larger than {} bytes (scenario_bytes_max)", limits::scenario_bytes_max)}}};
     Failures failures;
     std::optional<Scenario> scenario;
+    std::vector<std::string> time_errors;  // paths of refused durations (model.md §11.7)
+    std::size_t converted = 0;
     try {
         std::optional<SyntaxError> syntax;
         std::optional<json> root = parse_bounded(text, "", 0, syntax);
         // A syntax error stops the parser: it is the only one reported.
         if (!root) return Err{Errors{ScenarioError{file, syntax->where, syntax->message}}};
         for (const Override& o : overrides) apply_override(*root, o);
+        time_errors = convert_times(*root, failures);
+        converted = failures.size();
         scenario = read_scenario(*root, failures);
     } catch (Failure& f) {
         failures.push_back(std::move(f));
+    }
+    // The reader's error at a path whose duration was refused follows from it.
+    for (std::size_t i = converted; i < failures.size(); ++i) {
+        if (std::find(time_errors.begin(), time_errors.end(), failures[i].where) != time_errors.end())
+            failures[i].follows = true;
     }
     std::erase_if(failures, [](const Failure& f) { return f.follows; });
     if (failures.empty()) return std::move(*scenario);

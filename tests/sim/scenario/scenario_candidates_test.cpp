@@ -41,7 +41,7 @@ TEST(ScenarioCandidates, WritesMustBeAnArrayOfIntegers) {
     EXPECT_TRUE(rejected(with(base(), "/candidates/0/writes", 4), "/candidates/0/writes",
                          {"expected an array of progress offsets", "4"}));
     EXPECT_TRUE(rejected(with(base(), "/defaults/writes", json::array({1, "2"})), "/defaults/writes/1",
-                         {"expected an integer"}));
+                         {"\"2\" is not a duration", "write ticks as a number (2)"}));
 }
 
 TEST(ScenarioCandidates, EmptyWritesMeansNoWrites) {
@@ -120,7 +120,7 @@ TEST(ScenarioCandidates, BadDefaultIsReportedEvenWhenEveryCandidateOverridesIt) 
     json doc = with(base(), "/defaults/hold_off", "soon");
     doc["candidates"][0]["hold_off"] = 1;
     doc["candidates"][1]["hold_off"] = 2;
-    EXPECT_TRUE(rejected(doc, "/defaults/hold_off", {"expected an integer"}));
+    EXPECT_TRUE(rejected(doc, "/defaults/hold_off", {"\"soon\" is not a duration"}));
     doc = with(base(), "/defaults/retry_every", -4);
     doc["candidates"][0]["retry_every"] = 1;
     doc["candidates"][1]["retry_every"] = 1;

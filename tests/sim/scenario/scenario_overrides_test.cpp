@@ -106,7 +106,7 @@ TEST(ScenarioOverrides, InvalidOverriddenValuesAreReportedByTheValidatorWithTheJ
     // An override is checked like the file: a bad value or misspelt key is reported at its JSON path.
     EXPECT_TRUE(
         rejected(base(), "/defaults/lease", {range(1, limits::duration_max), "-1"}, sets({"defaults.lease=-1"})));
-    EXPECT_TRUE(rejected(base(), "/defaults/lease", {"the string \"abc\""}, sets({"defaults.lease=abc"})));
+    EXPECT_TRUE(rejected(base(), "/defaults/lease", {"\"abc\" is not a duration"}, sets({"defaults.lease=abc"})));
     EXPECT_TRUE(rejected(base(), "/candidates/1/leese", {"did you mean \"lease\"?"}, sets({"candidates/1/leese=3"})));
     EXPECT_TRUE(rejected(base(), "/order", {"did you mean \"shuffled\"?"}, sets({"order=shufled"})));
 }

@@ -102,7 +102,7 @@ TEST(ScenarioSyntax, ErrorToStringJoinsFileAndPosition) {
         << syntax.error().to_string();
     auto meaning = parse(text_of(with(base(), "/candidates/1/lease", "six")));
     ASSERT_FALSE(meaning.ok());
-    EXPECT_EQ(meaning.error().to_string().rfind("test.json: /candidates/1/lease: expected an integer", 0), 0u)
+    EXPECT_EQ(meaning.error().to_string().rfind("test.json: /candidates/1/lease: \"six\" is not a duration", 0), 0u)
         << meaning.error().to_string();
 }
 

@@ -10,27 +10,30 @@ using namespace scenario_test;
 // ---------------------------------------------------------------- types
 
 TEST(ScenarioTypes, StringWhereAnIntegerIsExpected) {
-    // A quoted number is a string, not an integer, and the message quotes what it found.
+    // A quoted number is a string: a duration without a unit (model.md
+    // §11.7), and the message quotes it and says how ticks are written.
     EXPECT_TRUE(rejected(with(base(), "/candidates/1/lease", "6"), "/candidates/1/lease",
-                         {range(1, limits::duration_max), "the string \"6\""}));
-    EXPECT_TRUE(rejected(with(base(), "/horizon", "40"), "/horizon", {"expected an integer", "the string"}));
+                         {"\"6\" is not a duration", "it has no unit: write ticks as a number (6)"}));
+    EXPECT_TRUE(rejected(with(base(), "/horizon", "40"), "/horizon", {"\"40\" is not a duration", "(40)"}));
 }
 
 TEST(ScenarioTypes, FloatWhereAnIntegerIsExpected) {
     // Ticks are integers: 6.5 and even 6.0 are rejected as numbers that are not integers.
-    EXPECT_TRUE(rejected(with(base(), "/defaults/lease", 6.5), "/defaults/lease", {"expected an integer", "6.5"}));
+    EXPECT_TRUE(rejected(with(base(), "/defaults/lease", 6.5), "/defaults/lease",
+                         {"expected ticks (an integer from 1 to " + std::to_string(limits::duration_max) + ")", "6.5",
+                          "ticks are whole numbers"}));
     EXPECT_TRUE(rejected(std::string(R"({"name":"x","defaults":{"wait":1,"lease":6.0,"action":2},)"
                                      R"("candidates":[{"name":"a"}]})"),
-                         "/defaults/lease", {"expected an integer", "the number 6.0"}));
+                         "/defaults/lease", {"expected ticks (an integer", "the number 6.0"}));
     EXPECT_TRUE(rejected(with(base(), "/tick_ms", 1e3), "/tick_ms", {"expected an integer"}));
 }
 
 TEST(ScenarioTypes, BoolAndNullWhereAnIntegerIsExpected) {
     // true and null are not integers either.
-    EXPECT_TRUE(
-        rejected(with(base(), "/candidates/0/start", true), "/candidates/0/start", {"expected an integer", "true"}));
-    EXPECT_TRUE(
-        rejected(with(base(), "/candidates/0/wait", nullptr), "/candidates/0/wait", {"expected an integer", "null"}));
+    EXPECT_TRUE(rejected(with(base(), "/candidates/0/start", true), "/candidates/0/start",
+                         {"expected ticks (an integer", "true"}));
+    EXPECT_TRUE(rejected(with(base(), "/candidates/0/wait", nullptr), "/candidates/0/wait",
+                         {"expected ticks (an integer", "null"}));
 }
 
 TEST(ScenarioTypes, AutoExtendMustBeABool) {

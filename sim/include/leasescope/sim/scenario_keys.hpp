@@ -66,6 +66,9 @@ struct ScenarioKey {
     Section opens = Section::top;    // an object's keys
     const char* item = nullptr;      // an array's items: the schema definition they follow
     const char* doc = nullptr;       // one line, as `leasescope-cli schema` describes it
+    // A time key (model.md §11.7): ticks, or a duration with a unit converted
+    // with tick_ms; an array of them when `type` is array.
+    bool time = false;
 };
 
 // Every key, section by section, in the order a scenario file lists them;
