@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "common.hpp"
+#include "leasescope/sim/durations.hpp"
 #include "leasescope/sim/limits.hpp"
 #include "leasescope/sim/simulation.hpp"
 #include "leasescope/words/tour.hpp"
@@ -20,7 +21,8 @@ namespace {
 struct ExplainOptions {
     std::string scenario_path;
     std::vector<std::string> sets;
-    std::optional<Tick> tick;
+    std::string tick;   // ticks or a duration (model.md §11.7); empty: not given
+    bool time = false;  // --time: say when the tick starts
     std::string lang = "en";
     std::optional<int> tour_step;  // 1-based, as the app's --tour
     std::string assets_dir;
@@ -104,8 +106,10 @@ int cmd_explain(const ExplainOptions& o) {
     }
     const sim::Trace& trace = timeline.trace();
     Tick tick = 0;
-    if (o.tick) {
-        tick = *o.tick;
+    if (!o.tick.empty()) {
+        const std::optional<Tick> given = tick_of_option("--tick", o.tick, scenario->tick_ms);
+        if (!given) return exit_bad_input;
+        tick = *given;
     } else if (step) {
         tick = words::resolve_tour_tick(*step, trace);
     } else {
@@ -124,6 +128,11 @@ int cmd_explain(const ExplainOptions& o) {
             strings.tr("tour.step_of", {{"step", std::to_string(*o.tour_step)}, {"count", std::to_string(step_count)}}),
             step->title(lang), words::tour_body(*step, trace, strings));
     }
+    if (o.time) {
+        fmt::print("{}\n\n", strings.tr("explain.tick_time", {{"tick", std::to_string(tick)},
+                                                              {"time", sim::elapsed_text(tick, scenario->tick_ms)},
+                                                              {"tick_ms", std::to_string(scenario->tick_ms)}}));
+    }
     print_tick(timeline, tick, strings);
     return exit_ok;
 }
@@ -137,8 +146,11 @@ void add_explain_command(CLI::App& app, int& exit_code) {
         "Explain a tick in words, as the app's \"Explain this tick\" panel does: each event of the tick, then the "
         "state at its end (--tour-step K: the tour step's text first)");
     cmd->add_option("SCENARIO", o->scenario_path, "Scenario file (optional with --tour-step: the step's preset)");
-    cmd->add_option("--tick", o->tick, "The tick to explain (default with --tour-step: the step's tick)")
-        ->check(CLI::NonNegativeNumber);
+    cmd->add_option("--tick", o->tick,
+                    "The tick to explain, or the time (2.5s) at the scenario's tick_ms (default with --tour-step: the "
+                    "step's tick)")
+        ->check(tick_or_duration());
+    cmd->add_flag("--time", o->time, "First say when the tick starts since tick 0 (M:SS.mmm) at the tick_ms");
     cmd->add_option("--lang", o->lang, "Language: en or ko")->check(CLI::IsMember({"en", "ko"}))->capture_default_str();
     cmd->add_option("--tour-step", o->tour_step,
                     "Also print step K of the guided tour (1-based, as leasescope --tour K)");

@@ -70,9 +70,16 @@ bool read_string_tables(const std::string& assets_dir, words::Strings& strings);
 struct TextFilterArgs {
     bool marked = false;
     std::vector<std::string> nodes;
-    std::string ticks;  // "A..B", "A.." or "..B"; checked when parsed
+    std::string ticks;  // "A..B", "A.." or "..B" (ticks or durations); checked when parsed
+    bool time = false;  // --time: the Time column
 };
 void add_text_filter_options(CLI::App* cmd, TextFilterArgs& args);
+// A tick on the command line (run --until, explain --tick): ticks, or a
+// duration such as 30s (model.md §11.7). The validator checks the form; the
+// value needs the scenario's tick_ms: nullopt after an error on stderr
+// naming `flag` (a duration that is not whole ticks names the nearest).
+CLI::Validator tick_or_duration();
+std::optional<Tick> tick_of_option(const std::string& flag, const std::string& text, std::int64_t tick_ms);
 // The filter for `scenario`, or nullopt after an error on stderr
 // (exit_bad_input): a --node that is not a candidate, or a filter without
 // --format text (`text` false).

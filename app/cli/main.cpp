@@ -55,7 +55,7 @@ public:
             writes_.add(event);
             if (!filter_.keeps(event)) return;
             ++shown_;
-            line_ = sim::text_row(event);
+            line_ = sim::text_row(event, filter_.time_tick_ms);
             line_ += '\n';
             std::fwrite(line_.data(), 1, line_.size(), out_);
         } else {
@@ -126,10 +126,15 @@ int finish_run(const sim::Simulation& simulation, const sim::TraceSummary& summa
 }
 
 int cmd_run(const std::string& path, const std::vector<std::string>& sets, const std::string& format,
-            const std::string& trace_path, std::optional<Tick> until, std::int64_t spill_runs,
+            const std::string& trace_path, const std::string& until_text, std::int64_t spill_runs,
             const TextFilterArgs& filter_args) {
     auto scenario = load_scenario(path, sets);
     if (!scenario) return exit_bad_input;
+    std::optional<Tick> until;
+    if (!until_text.empty()) {
+        until = tick_of_option("--until", until_text, scenario->tick_ms);
+        if (!until) return exit_bad_input;
+    }
     const bool text = format == "text";
     const std::optional<sim::TextFilter> filter = text_filter_for(filter_args, *scenario, text);
     if (!filter) return exit_bad_input;
@@ -144,7 +149,8 @@ int cmd_run(const std::string& path, const std::vector<std::string>& sets, const
     if (trace_file) trace_file->write(sim::header_line(header) + "\n");
     if (text) {
         fmt::print("{} (seed {}, lock {}, {} slot{}, tick {} ms)\n{}\n", header.scenario, header.seed, header.lock,
-                   header.capacity, header.capacity == 1 ? "" : "s", header.tick_ms, sim::text_table_header());
+                   header.capacity, header.capacity == 1 ? "" : "s", header.tick_ms,
+                   sim::text_table_header(false, filter->time_tick_ms > 0));
     } else {
         fmt::print("{}\n", sim::header_line(header));
     }
@@ -334,11 +340,12 @@ int cmd_diff(const std::string& a_path, const std::string& b_path, bool ignore_t
 
 // A trace file as the text view shows a run (an imported /4 trace with its
 // wall-clock column): the table, then the summary.
-int cmd_show(const std::string& path, bool marked, const std::vector<std::string>& nodes) {
+int cmd_show(const std::string& path, bool marked, const std::vector<std::string>& nodes, bool time) {
     auto trace = load_trace(path);
     if (!trace) return exit_bad_input;
     sim::TextFilter filter;
     filter.marked_only = marked;
+    if (time) filter.time_tick_ms = trace->header.tick_ms;
     for (const std::string& node : nodes) {
         const auto& names = trace->header.candidates;
         if (std::find(names.begin(), names.end(), node) == names.end()) {
@@ -431,7 +438,7 @@ void add_run_command(CLI::App& app, int& exit_code) {
     struct RunArgs {
         std::string path, format = "jsonl", trace;
         std::vector<std::string> sets;
-        std::optional<Tick> until;
+        std::string until;  // ticks or a duration (model.md §11.7)
         std::int64_t spill = 65'536;
         TextFilterArgs filter;
     };
@@ -447,8 +454,10 @@ void add_run_command(CLI::App& app, int& exit_code) {
                     "Override a value: PATH=VALUE, e.g. defaults.lease=8 or candidates/1/start=3; a time takes ticks "
                     "or a duration such as 30s (docs/model.md §11.7)")
         ->allow_extra_args(false);
-    run->add_option("--until", args->until, "Stop after this tick (runs still going are unfinished)")
-        ->check(integer_in(0, limits::horizon_max));
+    run->add_option("--until", args->until,
+                    "Stop after this tick, or this time (30s) at the scenario's tick_ms (runs still going are "
+                    "unfinished)")
+        ->check(tick_or_duration());
     run->add_option("--spill-runs", args->spill,
                     "With --format jsonl, keep about this many finished runs' results in memory (16 bytes each) and "
                     "the rest in an unnamed temporary file in $TMPDIR (else /tmp), read back for the summary line; 0 "
@@ -492,7 +501,7 @@ void add_check_command(CLI::App& app, int& exit_code) {
 void add_file_commands(CLI::App& app, int& exit_code) {
     struct FileArgs {
         std::string diff_a, diff_b, show_path;
-        bool ignore_tokens = false, show_marked = false;
+        bool ignore_tokens = false, show_marked = false, show_time = false;
         std::vector<std::string> show_nodes;
         std::vector<std::string> validate_paths, validate_sets;
         std::string validate_format = "text";
@@ -511,7 +520,11 @@ void add_file_commands(CLI::App& app, int& exit_code) {
     show->add_option("TRACE", args->show_path, "Trace (JSONL)")->required();
     show->add_flag("--marked", args->show_marked, "Only the rows a reader must not miss (their Outcome has a !)");
     show->add_option("--node", args->show_nodes, "Only this node's rows (repeatable)")->allow_extra_args(false);
-    show->callback([args, &exit_code] { exit_code = cmd_show(args->show_path, args->show_marked, args->show_nodes); });
+    show->add_flag("--time", args->show_time,
+                   "A Time column after Tick: each tick's start since tick 0 at the trace's tick_ms (M:SS.mmm)");
+    show->callback([args, &exit_code] {
+        exit_code = cmd_show(args->show_path, args->show_marked, args->show_nodes, args->show_time);
+    });
 
     auto* validate = app.add_subcommand("validate",
                                         "Check scenario files and their exercises (as written, without --set: "

@@ -167,6 +167,29 @@ for bad in 8..6 x..3 6 ..; do
   expect_rc 2 "--ticks $bad is refused"
   expect_err "expected A..B" "--ticks $bad says what was expected"
 done
+# Times with units on the command line (docs/model.md §11.7): expiry-takeover
+# has 50 ms ticks, so 300ms..400ms is ticks 6..8 and --time writes 0:00.300.
+cli run "$PRESET" --format text --time --ticks 300ms..400ms --set defaults.lease=500ms
+expect_rc 0 "run --format text --time --ticks 300ms..400ms --set defaults.lease=500ms"
+expect_out_re '^ +Tick +Time +Candidate' "--time adds a Time column after Tick"
+expect_out_re '^ +6 +0:00\.300 ' "--time writes tick 6 at 50 ms as 0:00.300"
+check_that "--ticks 300ms..400ms keeps ticks 6 to 8 only" \
+  bash -c "awk '{ if (\$1 < 6 || \$1 > 8) bad = 1; n++ } END { exit (bad || n == 0) }' <<<'$(sed -n '/^ *Tick  *Time/,/^$/p' "$WORK/out" | sed '1d;/^$/d;/^shown:/d')'"
+cli run "$PRESET" --format text --ticks 310ms..
+expect_rc 2 "--ticks with a duration that is not whole ticks is refused"
+expect_err '"310ms" is not a whole number of 50 ms ticks: the nearest are 6 ticks (300ms) and 7 ticks (350ms)' \
+  "--ticks 310ms names the nearest whole ticks"
+cli run "$PRESET" --format text --until 0.5s
+expect_rc 0 "run --until 0.5s"
+expect_out "ended at tick 10;" "--until 0.5s stops after tick 10"
+cli explain "$PRESET" --tick 350ms --time
+expect_rc 0 "explain --tick 350ms --time"
+expect_out "Tick 7 starts 0:00.350 after tick 0 (one tick is 50 ms)." "explain --time says when the tick starts"
+cli explain "$PRESET" --tick 351ms
+expect_rc 2 "explain --tick 351ms is refused"
+expect_err "the nearest are 7 ticks (350ms) and 8 ticks (400ms)" "explain --tick 351ms names the nearest ticks"
+cli run "$PRESET" --time
+expect_rc 2 "--time without --format text is refused"
 cli run "$PRESET" --format text --node node-z
 expect_rc 2 "--node of no candidate is refused"
 expect_err "--node node-z: expiry-takeover has no such candidate; expected one of node-a, node-b" \

@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "leasescope/sim/durations.hpp"
+
 #include "leasescope/sim/trace.hpp"
 
 namespace leasescope::sim {
@@ -159,9 +161,10 @@ std::string wall_column(const Event& e) { return e.wall_us ? wall_time_text(*e.w
 
 }  // namespace
 
-std::string text_table_header(bool wall_clock) {
-    return fmt::format("{:>5}  {}{:<12} {:<13} {:<9} {:>7} {:>4}  {}", "Tick", wall_clock ? "Wall (UTC)    " : "",
-                       "Candidate", "Operation", "Token", "Fencing", "TTL", "Outcome");
+std::string text_table_header(bool wall_clock, bool time) {
+    return fmt::format("{:>5}  {}{}{:<12} {:<13} {:<9} {:>7} {:>4}  {}", "Tick",
+                       time ? fmt::format("{:>10}  ", "Time") : "", wall_clock ? "Wall (UTC)    " : "", "Candidate",
+                       "Operation", "Token", "Fencing", "TTL", "Outcome");
 }
 
 std::string wall_time_text(std::int64_t wall_us) {
@@ -171,11 +174,13 @@ std::string wall_time_text(std::int64_t wall_us) {
                        of_day % 1000);
 }
 
-std::string text_row(const Event& e) {
+std::string text_row(const Event& e, std::int64_t time_tick_ms) {
     std::optional<std::int64_t> fencing, ttl;
     if (e.fencing) fencing = *e.fencing;
     if (e.ttl) ttl = *e.ttl;
-    return fmt::format("{:>5}  {}{:<12} {:<13} {:<9} {:>7} {:>4}  {}{}{}", e.tick, wall_column(e),
+    const std::string time =
+        time_tick_ms > 0 ? fmt::format("{:>10}  ", elapsed_text(e.tick, time_tick_ms)) : std::string();
+    return fmt::format("{:>5}  {}{}{:<12} {:<13} {:<9} {:>7} {:>4}  {}{}{}", e.tick, time, wall_column(e),
                        e.node.empty() ? "-" : e.node, to_string(e.op), e.token.empty() ? "-" : short_token(e.token),
                        or_dash(fencing), or_dash(ttl), outcome_words(e), wire_words(e), server_words(e));
 }
@@ -234,14 +239,14 @@ std::string trace_to_text(const Trace& trace, const TextFilter& filter) {
     std::string out = fmt::format("{} (seed {}, lock {}, {} slot{}, tick {} ms)\n", trace.header.scenario,
                                   trace.header.seed, trace.header.lock, trace.header.capacity,
                                   trace.header.capacity == 1 ? "" : "s", trace.header.tick_ms);
-    out += text_table_header(trace.header.format == 4);
+    out += text_table_header(trace.header.format == 4, filter.time_tick_ms > 0);
     out += '\n';
     WriteTally writes;
     std::size_t shown = 0;
     for (const Event& e : trace.events) {
         writes.add(e);
         if (!filter.keeps(e)) continue;
-        out += text_row(e);
+        out += text_row(e, filter.time_tick_ms);
         out += '\n';
         ++shown;
     }

@@ -344,9 +344,11 @@ Result<Trace, TraceError> parse_trace(std::string_view text, const std::string& 
 
 // The readable table: Tick, Candidate, Operation, Token, Fencing, TTL, Outcome;
 // an imported history's (/4) has the wall clock after Tick ("Wall (UTC)",
-// HH:MM:SS.mmm), which text_row writes for an event with `wall_us`.
-std::string text_table_header(bool wall_clock = false);
-std::string text_row(const Event&);
+// HH:MM:SS.mmm), which text_row writes for an event with `wall_us`. With a
+// tick length (`time_tick_ms` > 0, --time) a Time column follows Tick: the
+// tick's start since tick 0, "M:SS.mmm" (model.md §11.7).
+std::string text_table_header(bool wall_clock = false, bool time = false);
+std::string text_row(const Event&, std::int64_t time_tick_ms = 0);
 // A server time as the text view shows it: "HH:MM:SS.mmm" in UTC.
 std::string wall_time_text(std::int64_t wall_us);
 // A row a reader must not miss: its Outcome carries a "!" (stale holders,
@@ -361,6 +363,7 @@ struct TextFilter {
     std::vector<std::string> nodes;  // empty: every node
     Tick from = 0;                   // inclusive
     std::optional<Tick> to;          // inclusive; none: to the end
+    std::int64_t time_tick_ms = 0;   // > 0: the Time column, at this tick length (not a filter)
     bool any() const { return marked_only || !nodes.empty() || from > 0 || to.has_value(); }
     bool keeps(const Event&) const;
 };
