@@ -14,7 +14,7 @@
 
 namespace leasescope::sim::import::internal {
 
-// `text` as UTF-8 (rule 19.5.1) and at most `max` bytes: a longer one keeps
+// `text` as UTF-8 (rule 19.5.4) and at most `max` bytes: a longer one keeps
 // its first bytes (whole characters) and ends in `~` and the first eight hex
 // digits of the SHA-1 of the whole, so two long names stay two names.
 inline std::string fit_text(std::string_view raw, std::int64_t max) {
