@@ -530,6 +530,31 @@ nlohmann::ordered_json print_kind(std::FILE* o, const sim::KindThreshold& k, con
     return j;
 }
 
+// explore --minimize --format json: explore's fields (docs/cli-json.md),
+// mode "minimize", no levels, and `minimize`, one entry per kind.
+void print_minimize_json(const ExploreArgs& args, const sim::Scenario& scenario, const sim::MinimizeReport& m,
+                         const nlohmann::ordered_json& kinds, const std::string& proved, const Timing& timing,
+                         int status) {
+    nlohmann::ordered_json doc{
+        {"command", "explore"},  {"scenario", args.path},
+        {"name", scenario.name}, {"mode", "minimize"},
+        {"seed", nullptr},       {"draws", nullptr},
+        {"max_faults", 1},       {"properties", sim::to_string(m.explorer->options().properties)}};
+    doc["levels"] = nlohmann::ordered_json::array();
+    doc["totals"] = {{"schedules", m.totals.schedules}, {"simulated", m.totals.simulated}, {"pruned", m.totals.pruned},
+                     {"invalid", m.totals.invalid},     {"failing", m.totals.failing},     {"ticks", m.totals.ticks}};
+    doc["found"] = status == exit_check_failed;
+    doc["counterexample"] = nullptr;
+    doc["proved"] = proved;
+    doc["minimize"] = m.base_fails ? nlohmann::ordered_json() : kinds;
+    doc["seconds"] = timing.seconds;
+    doc["cpu_seconds"] = timing.cpu_seconds;
+    doc["jobs"] = timing.jobs;
+    doc["exit_code"] = status;
+    const std::string text = doc.dump(2) + "\n";
+    std::fwrite(text.data(), 1, text.size(), stdout);
+}
+
 // explore --minimize: the base alone, then per kind the smallest single
 // fault that breaks a checked property (sim::minimize); returns the exit code.
 int run_minimize(const ExploreArgs& args, const sim::Scenario& scenario, const sim::ExploreOptions& options,
@@ -582,24 +607,7 @@ int run_minimize(const ExploreArgs& args, const sim::Scenario& scenario, const s
     const int status = any ? exit_check_failed : exit_ok;
     print_bench(human, m.totals, timing);
     fmt::print(human, "{}\n", proved);
-    if (args.format != "json") return status;
-    nlohmann::ordered_json doc{{"command", "explore"},  {"scenario", args.path},
-                               {"name", scenario.name}, {"mode", "minimize"},
-                               {"seed", nullptr},       {"draws", nullptr},
-                               {"max_faults", 1},       {"properties", sim::to_string(ex.options().properties)}};
-    doc["levels"] = nlohmann::ordered_json::array();
-    doc["totals"] = {{"schedules", m.totals.schedules}, {"simulated", m.totals.simulated}, {"pruned", m.totals.pruned},
-                     {"invalid", m.totals.invalid},     {"failing", m.totals.failing},     {"ticks", m.totals.ticks}};
-    doc["found"] = any;
-    doc["counterexample"] = nullptr;
-    doc["proved"] = proved;
-    doc["minimize"] = m.base_fails ? nlohmann::ordered_json() : kinds;
-    doc["seconds"] = timing.seconds;
-    doc["cpu_seconds"] = timing.cpu_seconds;
-    doc["jobs"] = timing.jobs;
-    doc["exit_code"] = status;
-    const std::string text = doc.dump(2) + "\n";
-    std::fwrite(text.data(), 1, text.size(), stdout);
+    if (args.format == "json") print_minimize_json(args, scenario, m, kinds, proved, timing, status);
     return status;
 }
 
