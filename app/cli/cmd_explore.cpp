@@ -1,6 +1,7 @@
 // `leasescope-cli explore` and `explore-merge`: search fault schedules added
 // to a scenario for a broken property, whole or one shard at a time, and write
-// the shortest counterexample as a scenario. The search itself is pure
+// the smallest counterexample as a scenario (or, with --minimize, the smallest
+// single fault of each kind). The search itself is pure
 // (sim/explorer); this file owns the threads, the clock and the files.
 #include <algorithm>
 #include <atomic>
@@ -515,7 +516,8 @@ nlohmann::ordered_json print_kind(std::FILE* o, const sim::KindThreshold& k, con
         const std::vector<std::string> faults = words::fault_lines(cx.facts, strings);
         const std::string why = words::explanation_words(cx.facts, strings);
         // Sizes in ticks are shown as time too; a jump is in ms already.
-        std::string size = k.sized ? size_text(k.kind, *k.threshold, tick_ms) : std::string("no size");
+        // A crash or a losing failover has no size: one breaks it or none does.
+        std::string size = k.sized ? size_text(k.kind, *k.threshold, tick_ms) : std::string("one (it has no size)");
         if (k.sized && k.kind != sim::FaultClass::clock_jump)
             size += fmt::format(" ({})", time_text(*k.threshold, tick_ms));
         fmt::print(o, "  {}: {} breaks it: {}\n    => {}\n", name, size, fmt::join(faults, "; "), why);
@@ -555,10 +557,33 @@ void print_minimize_json(const ExploreArgs& args, const sim::Scenario& scenario,
     std::fwrite(text.data(), 1, text.size(), stdout);
 }
 
+// What --minimize searches, printed before the search (which can take
+// minutes): the bare base's explorer gives the end tick and max_tick.
+// False (said on stderr) for a bad budget.
+bool print_minimize_header(std::FILE* o, const sim::Scenario& scenario, const sim::ExploreOptions& options) {
+    sim::ExploreOptions bare = options;
+    bare.max_faults = 0;  // the default max_tick of one fault, no atoms (as sim::minimize)
+    auto created = sim::Explorer::create(scenario, bare);
+    if (!created.ok()) {
+        fmt::print(stderr, "error: {}\n", created.error());
+        return false;
+    }
+    const sim::Explorer& ex = created.value();
+    fmt::print(o, "exploring {}: {}, base ends at tick {}; faults start at ticks 0..{}\n", scenario.name,
+               count_of(scenario.candidates.size(), "candidate", "candidates"), ex.base_end_tick(), ex.max_tick());
+    fmt::print(o, "  budget: one fault at a time of {}; pauses and partitions 1..{} ticks{}; {}\n",
+               sim::to_string(ex.options().kinds), options.max_pause, wire_budget(ex.options(), scenario.tick_ms),
+               orders_text(ex.options()));
+    fmt::print(o, "  checking: {}; mode: minimize\n", sim::to_string(ex.options().properties));
+    std::fflush(o);
+    return true;
+}
+
 // explore --minimize: the base alone, then per kind the smallest single
 // fault that breaks a checked property (sim::minimize); returns the exit code.
 int run_minimize(const ExploreArgs& args, const sim::Scenario& scenario, const sim::ExploreOptions& options,
                  const sim::ExploreRun& run, const words::Strings& strings, std::FILE* human) {
+    if (!print_minimize_header(human, scenario, options)) return exit_bad_input;
     const auto started = std::chrono::steady_clock::now();
     const std::clock_t cpu_started = std::clock();
     auto minimized = sim::minimize(scenario, options, run);
@@ -573,13 +598,7 @@ int run_minimize(const ExploreArgs& args, const sim::Scenario& scenario, const s
     const sim::Explorer& ex = *m.explorer;
     const std::string checked = or_list(sim::to_string(ex.options().properties));
     const std::int64_t tick_ms = scenario.tick_ms;
-    fmt::print(human, "exploring {}: {}, base ends at tick {}; faults start at ticks 0..{}\n", scenario.name,
-               count_of(scenario.candidates.size(), "candidate", "candidates"), ex.base_end_tick(), m.max_tick);
-    fmt::print(human, "  budget: one fault at a time of {}; pauses and partitions 1..{} ticks{}; {}\n",
-               sim::to_string(ex.options().kinds), options.max_pause, wire_budget(ex.options(), tick_ms),
-               orders_text(ex.options()));
-    fmt::print(human, "  checking: {}; mode: minimize\n  0 faults: {}\n", sim::to_string(ex.options().properties),
-               stats_line(m.base));
+    fmt::print(human, "  0 faults: {}\n", stats_line(m.base));
     nlohmann::ordered_json kinds = nlohmann::ordered_json::array();
     std::string proved;
     bool any = false;
@@ -811,7 +830,8 @@ void add_explore_command(CLI::App& app, int& exit_code) {
     auto args = std::make_shared<ExploreArgs>();
     auto* cmd = app.add_subcommand(
         "explore",
-        "Add fault schedules to a scenario, look for a broken property and write the shortest counterexample.\n"
+        "Add fault schedules to a scenario, look for a broken property and write the smallest counterexample "
+        "(fewest faults, then smallest faults, then earliest; docs/explorer.md).\n"
         "Exit codes: 1 a counterexample was found, 0 none within the budget, 2 bad input, 4 the counterexample "
         "(or standard output) could not be written; with --shard, 0 once the shard's result file is written.");
     cmd->add_option("SCENARIO", args->path, "Base scenario file (its own faults stay in every schedule)")->required();

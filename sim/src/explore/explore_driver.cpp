@@ -126,7 +126,7 @@ bool ExploreSession::step(std::uint64_t units) {
         done_ = true;
     } else if (current_.best) {
         // Every schedule with fewer faults passed, so the best failing
-        // schedule of this level is the shortest counterexample overall.
+        // schedule of this level is the smallest counterexample overall.
         report_.found = current_.best;
         done_ = true;
     } else if (level_ >= explorer_->options().max_faults) {

@@ -325,7 +325,7 @@ struct ExploreReport {
 };
 
 // Exhaustive: levels 0, 1, … max_faults, stopping after the first level with
-// a failure, whose best-ranked failing schedule is then the shortest overall.
+// a failure, whose best-ranked failing schedule is then the smallest overall.
 // Random: `draws` draws of `seed`, the best-ranked failure shrunk.
 // With run.shards > 1, only that part of the search (see ExploreRun::shard).
 // It is an ExploreSession stepped a whole level (or all draws) at a time.
