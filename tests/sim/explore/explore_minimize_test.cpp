@@ -61,10 +61,10 @@ const Fault& the_fault(const KindThreshold& k) {
 
 // The practitioner's regression, at a tenth of the scale (lease 60 ticks,
 // watchdog every 20, wait 10): the shortest pause of the holder that lets
-// another worker in is 40 ticks, two thirds of the lease: it starts when a
-// renewal is due (tick 20) and must outlast the 40 ticks the lease renewed
-// at tick 0 still has. At 39 ticks a plain search of every pause, every
-// start and every node, unpruned, finds nothing.
+// another worker in is 40 ticks, two thirds of the lease: it starts when the
+// first renewal is due (tick 20), stopping it, and must outlast the 40 ticks
+// left of the lease acquired at tick 0. Up to 39 ticks a plain search of
+// every pause, every start and every node, unpruned, finds nothing.
 TEST(ExploreMinimize, ShortestPauseIsTwoThirdsOfTheLeaseWithTheWatchdog) {
     const Scenario base = practitioner_small();
     ASSERT_EQ(base.candidates[0].options.lease, 60);
