@@ -476,6 +476,9 @@ std::string size_text(sim::FaultClass kind, std::int64_t size, std::int64_t tick
 
 // The sizes lo..hi of a kind in its unit, for the proved line.
 std::string sizes_text(sim::FaultClass kind, std::int64_t lo, std::int64_t hi, std::int64_t tick_ms) {
+    if (lo == hi)
+        return kind == sim::FaultClass::failover_promote ? fmt::format("lagging {} ticks", lo)
+                                                         : fmt::format("of {}", size_text(kind, lo, tick_ms));
     switch (kind) {
         case sim::FaultClass::delay: return fmt::format("of {}..{} extra ticks", lo, hi);
         case sim::FaultClass::clock_jump: return fmt::format("of {}..{} ms, either way", lo * tick_ms, hi * tick_ms);

@@ -133,6 +133,62 @@ TEST(ExploreMinimize, ThresholdIsWhatTheRankedSearchFindsAndNothingBelowBreaks) 
     EXPECT_FALSE(m.kinds[1].sized);       // crash
 }
 
+// The budget with every size below `threshold` of one kind, for checking
+// that none of them breaks anything.
+ExploreOptions sizes_below(ExploreOptions o, FaultClass kind, std::int64_t threshold, std::int64_t tick_ms) {
+    switch (kind) {
+        case FaultClass::pause:
+        case FaultClass::partition: o.max_pause = threshold - 1; break;
+        case FaultClass::delay: o.max_delay = threshold - 1; break;
+        case FaultClass::clock_jump: o.max_clock_jump_ms = (threshold - 1) * tick_ms; break;
+        case FaultClass::replica_link: o.max_link_cut = threshold - 1; break;
+        case FaultClass::failover_promote: o.max_lag = threshold - 1; break;
+        case FaultClass::crash:
+        case FaultClass::failover: ADD_FAILURE() << "no size"; break;
+    }
+    return o;
+}
+
+// Delays (extra ticks) and promotions (lag, from 0) have thresholds too:
+// the write held 3 ticks of delayed-write, the promotion 1 tick behind of
+// failover-fencing-tie; a cut link alone never issues a number twice. At
+// every smaller size a plain unpruned search finds nothing.
+TEST(ExploreMinimize, DelaysAndPromotionsHaveExactThresholds) {
+    struct Case {
+        const char* preset;
+        const char* kinds;
+        const char* property;
+        std::vector<std::int64_t> thresholds;  // per kind in FaultClass order, -1: none
+    };
+    const std::vector<Case> cases = {
+        {"delayed-write", "delay", "stale_after_successor", {3}},
+        {"failover-fencing-tie", "failover:promote,replica_link", "fencing_duplicate", {-1, 1}},
+    };
+    for (const Case& c : cases) {
+        SCOPED_TRACE(c.preset);
+        const Scenario base = preset(c.preset, {{"faults", "[]"}});
+        ExploreOptions options;
+        options.max_faults = 1;
+        options.max_delay = 8;
+        options.shuffles = 1;
+        options.kinds = parse_fault_kinds(c.kinds).value();
+        options.properties = parse_properties(c.property).value();
+        const MinimizeReport m = minimized(base, options);
+        ASSERT_EQ(m.kinds.size(), c.thresholds.size());
+        for (std::size_t i = 0; i < m.kinds.size(); ++i) {
+            const KindThreshold& k = m.kinds[i];
+            SCOPED_TRACE(std::string(to_string(k.kind)));
+            EXPECT_EQ(k.threshold.value_or(-1), c.thresholds[i]);
+            if (!k.threshold || *k.threshold == k.smallest) continue;
+            ExploreOptions below = sizes_below(options, k.kind, *k.threshold, base.tick_ms);
+            below.kinds = parse_fault_kinds(std::string(to_string(k.kind))).value();
+            below.max_tick = m.max_tick;
+            below.prune = false;
+            EXPECT_FALSE(explore(make(base, below), ExploreRun{}).found);
+        }
+    }
+}
+
 // Runs chunks on two threads from a shared counter.
 ChunkRunner two_threads() {
     return [](std::size_t count, const std::function<void(std::size_t)>& run_chunk) {
