@@ -16,7 +16,7 @@ using namespace explore_detail;
 namespace {
 
 // The budget's menu narrowed to one kind (all of its forms that are on).
-FaultMenu only(FaultClass kind, const FaultMenu& k) {
+FaultMenu menu_of_kind(FaultClass kind, const FaultMenu& k) {
     FaultMenu m = FaultMenu::none();
     switch (kind) {
         case FaultClass::pause: m.pause = k.pause; break;
@@ -45,7 +45,7 @@ FaultMenu only(FaultClass kind, const FaultMenu& k) {
 }
 
 // The sizes a kind's faults take in the budget, in ticks (fault_magnitude).
-KindThreshold size_range(FaultClass kind, const ExploreOptions& o, std::int64_t tick_ms) {
+KindThreshold kind_sizes(FaultClass kind, const ExploreOptions& o, std::int64_t tick_ms) {
     KindThreshold t;
     t.kind = kind;
     switch (kind) {
@@ -61,9 +61,9 @@ KindThreshold size_range(FaultClass kind, const ExploreOptions& o, std::int64_t 
     return t;
 }
 
-constexpr FaultClass classes[] = {FaultClass::pause,        FaultClass::partition,       FaultClass::crash,
-                                  FaultClass::failover,     FaultClass::delay,           FaultClass::clock_jump,
-                                  FaultClass::replica_link, FaultClass::failover_promote};
+constexpr FaultClass minimize_kinds[] = {FaultClass::pause,        FaultClass::partition,       FaultClass::crash,
+                                         FaultClass::failover,     FaultClass::delay,           FaultClass::clock_jump,
+                                         FaultClass::replica_link, FaultClass::failover_promote};
 
 // Scans one kind's sizes upward; false when cancelled. Every size below the
 // threshold is searched whole (every tick, node, form and order variant).
@@ -71,7 +71,7 @@ Result<bool, std::string> scan_kind(const Scenario& base, const ExploreOptions& 
                                     ExploreControl* control, KindThreshold& kind) {
     for (std::int64_t size = kind.smallest; size <= kind.largest; ++size) {
         ExploreOptions o = options;
-        o.kinds = only(kind.kind, options.kinds);
+        o.kinds = menu_of_kind(kind.kind, options.kinds);
         o.only_magnitude = size;
         auto created = Explorer::create(base, o);
         if (!created.ok()) return Err{created.error()};
@@ -136,9 +136,9 @@ Result<MinimizeReport, std::string> minimize(const Scenario& base, const Explore
     ExploreOptions options = given;
     options.kinds = ex.options().kinds;  // as create narrowed them (replicas, budgets)
     options.max_tick = out.max_tick;
-    for (const FaultClass c : classes) {
-        if (!only(c, options.kinds).any()) continue;
-        KindThreshold kind = size_range(c, options, base.tick_ms);
+    for (const FaultClass c : minimize_kinds) {
+        if (!menu_of_kind(c, options.kinds).any()) continue;
+        KindThreshold kind = kind_sizes(c, options, base.tick_ms);
         auto scanned = scan_kind(base, options, run, control, kind);
         if (!scanned.ok()) return Err{scanned.error()};
         out.totals.add(kind.stats);

@@ -323,7 +323,7 @@ struct SizeRange {
     std::int64_t count() const { return hi >= lo ? hi - lo + 1 : 0; }
 };
 
-SizeRange sizes(const ExploreOptions& options, std::int64_t lo, std::int64_t hi) {
+SizeRange laid_out_sizes(const ExploreOptions& options, std::int64_t lo, std::int64_t hi) {
     if (!options.only_magnitude) return SizeRange{lo, hi};
     const std::int64_t m = *options.only_magnitude;
     return m >= lo && m <= hi ? SizeRange{m, m} : SizeRange{};
@@ -337,11 +337,11 @@ bool sizeless_on(const ExploreOptions& options) { return !options.only_magnitude
 // that clash with the base's own faults.
 void atoms_at(Tick t, const Scenario& base, const ExploreOptions& options, std::vector<Fault>& out) {
     const FaultMenu& k = options.kinds;
-    const SizeRange lengths = sizes(options, 1, options.max_pause);
-    const SizeRange lags = sizes(options, 0, std::min(options.max_lag, t));
-    const SizeRange steps = sizes(options, 1, options.max_clock_jump_ms / base.tick_ms);
-    const SizeRange extras = sizes(options, 1, options.max_delay);
-    const SizeRange cuts = sizes(options, 1, options.max_link_cut);
+    const SizeRange lengths = laid_out_sizes(options, 1, options.max_pause);
+    const SizeRange lags = laid_out_sizes(options, 0, std::min(options.max_lag, t));
+    const SizeRange steps = laid_out_sizes(options, 1, options.max_clock_jump_ms / base.tick_ms);
+    const SizeRange extras = laid_out_sizes(options, 1, options.max_delay);
+    const SizeRange cuts = laid_out_sizes(options, 1, options.max_link_cut);
     const bool sizeless = sizeless_on(options);
     const auto nodes = static_cast<std::int64_t>(base.candidates.size());
     const bool partitions = k.partition_drop_requests || k.partition_drop_replies;
@@ -439,15 +439,16 @@ std::optional<std::string> atoms_error(const ExploreOptions& options, std::int64
     const std::int64_t partition_modes = (k.partition_drop_requests ? 1 : 0) + (k.partition_drop_replies ? 1 : 0);
     const std::int64_t links = (k.delay_request ? 1 : 0) + (k.delay_reply ? 1 : 0) + (k.delay_write ? 1 : 0);
     // Each kind's count of sizes: its whole range, or one with only_magnitude.
-    const std::int64_t lengths = sizes(options, 1, options.max_pause).count();
+    const std::int64_t lengths = laid_out_sizes(options, 1, options.max_pause).count();
     const std::int64_t sizeless = sizeless_on(options) ? 1 : 0;
     const std::int64_t per_node = (k.pause ? lengths : 0) + partition_modes * lengths + (k.crash ? sizeless : 0);
     const std::int64_t jumps = ((k.clock_jump_forward ? 1 : 0) + (k.clock_jump_back ? 1 : 0)) *
-                               sizes(options, 1, options.max_clock_jump_ms / tick_ms).count();
-    const std::int64_t delays = nodes * links * sizes(options, 1, options.max_delay).count();
+                               laid_out_sizes(options, 1, options.max_clock_jump_ms / tick_ms).count();
+    const std::int64_t delays = nodes * links * laid_out_sizes(options, 1, options.max_delay).count();
     // With replicas: a promotion of each server with each lag, a cut of each server's link of each length.
-    const std::int64_t promotions = k.failover_promote ? servers * sizes(options, 0, options.max_lag).count() : 0;
-    const std::int64_t cuts = k.replica_link ? servers * sizes(options, 1, options.max_link_cut).count() : 0;
+    const std::int64_t promotions =
+        k.failover_promote ? servers * laid_out_sizes(options, 0, options.max_lag).count() : 0;
+    const std::int64_t cuts = k.replica_link ? servers * laid_out_sizes(options, 1, options.max_link_cut).count() : 0;
     const std::int64_t losing = (k.failover_leases ? sizeless : 0) + (k.failover_all ? sizeless : 0);
     const std::int64_t per_tick = nodes * per_node + losing + jumps + delays + promotions + cuts;
     estimate = options.max_faults == 0 ? 0 : (max_tick + 1) * per_tick;
