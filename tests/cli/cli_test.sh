@@ -626,6 +626,10 @@ assert crash['kind'] == 'crash' and not crash['sized'] and crash['threshold'] is
 assert d['proved'].startswith('proved: the smallest single fault of each kind'), d['proved']
 "
 expect_err "pause: 40 ticks (2 s) breaks it: pause worker-1 for 40 ticks at tick 20" "explore --minimize in words"
+cli explore scenarios/expiry-takeover.json --minimize --property overlap --jobs 1
+expect_rc 1 "explore --minimize on a base that fails on its own"
+expect_out "the base fails with no added fault: overlap" "explore --minimize says the base fails"
+expect_out "proved: the base leads to overlap with no added fault" "explore --minimize: nothing to minimize"
 cli explore tests/data/explore/practitioner-small.json --minimize --seeds 10
 expect_rc 2 "explore --minimize refuses random mode"
 expect_err "--minimize cannot be combined with random mode" "the refused combination is named"
