@@ -487,6 +487,21 @@ std::string sizes_text(sim::FaultClass kind, std::int64_t lo, std::int64_t hi, s
     }
 }
 
+// Where a larger size would come from, when none in the budget breaks it.
+std::string larger_hint(sim::FaultClass kind) {
+    switch (kind) {
+        case sim::FaultClass::pause:
+        case sim::FaultClass::partition: return " (longer ones: raise --max-pause)";
+        case sim::FaultClass::delay: return " (longer ones: raise --max-delay)";
+        case sim::FaultClass::clock_jump: return " (larger ones: raise --max-clock-jump-ms)";
+        case sim::FaultClass::replica_link: return " (longer ones: raise --max-link-cut)";
+        case sim::FaultClass::failover_promote: return " (more lag: raise --max-lag)";
+        case sim::FaultClass::crash:
+        case sim::FaultClass::failover: return "";
+    }
+    return "";
+}
+
 // One kind's proved line: what the scan of its sizes covered.
 std::string kind_proved(const sim::KindThreshold& k, const sim::MinimizeReport& m, const std::string& checked,
                         std::int64_t tick_ms) {
@@ -526,7 +541,7 @@ nlohmann::ordered_json print_kind(std::FILE* o, const sim::KindThreshold& k, con
         fmt::print(o, "  {}: {} breaks it: {}\n    => {}\n", name, size, fmt::join(faults, "; "), why);
         j["counterexample"] = {{"faults", faults}, {"explanation", why}};
     } else {
-        fmt::print(o, "  {}: none in the budget breaks it\n", name);
+        fmt::print(o, "  {}: none in the budget breaks it{}\n", name, larger_hint(k.kind));
     }
     fmt::print(o, "    {}\n    {}\n", stats_line(k.stats), proved);
     j["proved"] = proved;
