@@ -1,6 +1,7 @@
 // `leasescope-cli explore` and `explore-merge`: search fault schedules added
 // to a scenario for a broken property, whole or one shard at a time, and write
-// the shortest counterexample as a scenario. The search itself is pure
+// the smallest counterexample as a scenario (or, with --minimize, the smallest
+// single fault of each kind). The search itself is pure
 // (sim/explorer); this file owns the threads, the clock and the files.
 #include <algorithm>
 #include <atomic>
@@ -46,6 +47,8 @@ struct ExploreArgs {
     std::string shard;  // "K/N"
     std::string assets;
     std::string format = "text";
+    bool minimize = false;
+    bool max_faults_given = false;  // --max-faults on the command line (--minimize refuses other than 1)
 };
 
 struct MergeArgs {
@@ -130,6 +133,68 @@ std::string wire_budget(const sim::ExploreOptions& options, std::int64_t tick_ms
     return out;
 }
 
+// "a, b or c" from "a,b,c" (the properties, for the proved line).
+std::string or_list(const std::string& comma_separated) {
+    std::vector<std::string> items;
+    for (std::size_t from = 0; from <= comma_separated.size();) {
+        const std::size_t comma = std::min(comma_separated.find(',', from), comma_separated.size());
+        items.push_back(comma_separated.substr(from, comma - from));
+        from = comma + 1;
+    }
+    if (items.size() == 1) return items[0];
+    const std::string last = items.back();
+    items.pop_back();
+    return fmt::format("{} or {}", fmt::join(items, ", "), last);
+}
+
+// The orders searched: "as given" and the shuffles.
+std::string orders_text(const sim::ExploreOptions& options) {
+    return fmt::format("orders: as given{}",
+                       options.shuffles > 0 ? fmt::format(" + {} shuffled", options.shuffles) : std::string());
+}
+
+// The budget in the proved line's parentheses: what the search covered
+// (docs/explorer.md, What was proved).
+std::string budget_text(const sim::Explorer& explorer) {
+    const sim::ExploreOptions& options = explorer.options();
+    return fmt::format("{}; pauses and partitions 1..{} ticks{}; faults starting at ticks 0..{}; {}",
+                       sim::to_string(options.kinds), options.max_pause, wire_budget(options, explorer.base().tick_ms),
+                       explorer.max_tick(), orders_text(options));
+}
+
+// The one line that says what the search proved, and only that
+// (docs/explorer.md, What was proved). `failed`: what the counterexample
+// breaks, when there is one.
+std::string proved_line(const sim::Explorer& explorer, const sim::ExploreRun& run, const sim::ExploreReport& report,
+                        const sim::Properties& failed) {
+    const std::string checked = or_list(sim::to_string(explorer.options().properties));
+    if (!report.complete) return "proved: nothing (the search was stopped before its end)";
+    if (run.mode == sim::ExploreMode::random) {
+        if (!report.found)
+            return fmt::format(
+                "proved: no counterexample among {} drawn schedules (seed {}); the rest of the budget was not "
+                "searched",
+                run.draws, run.seed);
+        return fmt::format(
+            "proved: draw {} of {} (seed {}) leads to {}, shrunk to {}; smaller schedules were not all searched",
+            report.drawn_index, run.draws, run.seed, or_list(sim::to_string(failed)),
+            count_of(report.found->atoms.size(), "added fault", "added faults"));
+    }
+    const int max_faults = explorer.options().max_faults;
+    if (!report.found)
+        return fmt::format("proved: no schedule with at most {} ({}) leads to {}",
+                           count_of(static_cast<std::uint64_t>(max_faults), "added fault", "added faults"),
+                           budget_text(explorer), checked);
+    const std::size_t k = report.found->atoms.size();
+    if (k == 0) return fmt::format("proved: the base leads to {} with no added fault", or_list(sim::to_string(failed)));
+    return fmt::format(
+        "proved: {} of total magnitude {} leads to {} (the counterexample above); no schedule with fewer added "
+        "faults, and none with {} of smaller total magnitude, leads to {} ({})",
+        count_of(k, "added fault", "added faults"),
+        count_of(static_cast<std::uint64_t>(explorer.magnitude(*report.found)), "tick", "ticks"),
+        or_list(sim::to_string(failed)), k, checked, budget_text(explorer));
+}
+
 // What is searched: the base, the budget, the properties, the mode.
 void print_header(std::FILE* o, const sim::Explorer& explorer, const sim::ExploreRun& run) {
     const sim::Scenario& base = explorer.base();
@@ -153,7 +218,7 @@ void print_header(std::FILE* o, const sim::Explorer& explorer, const sim::Explor
 // or its absence; returns the exit code.
 int print_outcome(std::FILE* o, const sim::Explorer& explorer, const sim::ExploreRun& run,
                   const sim::ExploreReport& report, const std::string& out, const words::Strings& strings,
-                  nlohmann::ordered_json& found) {
+                  nlohmann::ordered_json& found, std::string& proved) {
     const bool random = run.mode == sim::ExploreMode::random;
     const sim::ExploreOptions& options = explorer.options();
     for (const sim::LevelReport& level : report.levels) {
@@ -174,9 +239,11 @@ int print_outcome(std::FILE* o, const sim::Explorer& explorer, const sim::Explor
                        count_of(static_cast<std::uint64_t>(options.max_faults), "added fault", "added faults"),
                        of_kinds, sim::to_string(options.properties));
         }
+        proved = proved_line(explorer, run, report, sim::Properties{});
         return exit_ok;
     }
     sim::Counterexample cx = sim::make_counterexample(explorer, *report.found);
+    proved = proved_line(explorer, run, report, cx.verdict.failed);
     words::title_counterexample(cx, explorer.base(), strings);
     if (random) {
         // The draw as it came, then the shrunk schedule below.
@@ -226,7 +293,7 @@ void print_bench(std::FILE* o, const sim::SearchStats& t, const Timing& timing) 
 // null (the shards name only the scenario's name) and `shards`.
 void print_json(const char* command, const sim::Explorer& explorer, const sim::ExploreRun& run,
                 const sim::ExploreReport& report, const nlohmann::ordered_json& path,
-                const nlohmann::ordered_json& found, const Timing& timing, int status,
+                const nlohmann::ordered_json& found, const std::string& proved, const Timing& timing, int status,
                 std::optional<std::uint64_t> shards = std::nullopt) {
     auto stats = [](const sim::SearchStats& st) {
         return nlohmann::ordered_json{{"schedules", st.schedules}, {"simulated", st.simulated}, {"pruned", st.pruned},
@@ -252,6 +319,8 @@ void print_json(const char* command, const sim::Explorer& explorer, const sim::E
     doc["totals"] = stats(report.totals);
     doc["found"] = report.found.has_value();
     doc["counterexample"] = found;
+    doc["proved"] = proved;
+    doc["minimize"] = nullptr;
     doc["seconds"] = timing.seconds;
     doc["cpu_seconds"] = timing.cpu_seconds;
     doc["jobs"] = timing.jobs;
@@ -386,6 +455,218 @@ int explore_run(const ExploreArgs& args, std::FILE* human, sim::ExploreRun& run,
     return exit_ok;
 }
 
+// A duration in ticks as time: "20 s", "1.5 s", "250 ms".
+std::string time_text(std::int64_t ticks, std::int64_t tick_ms) {
+    const std::int64_t ms = ticks * tick_ms;
+    if (ms % 1000 == 0) return fmt::format("{} s", ms / 1000);
+    if (ms >= 1000) return fmt::format("{:g} s", static_cast<double>(ms) / 1000.0);
+    return fmt::format("{} ms", ms);
+}
+
+// A size of one kind in its unit (docs/explorer.md, The smallest fault):
+// ticks, a delay's extra ticks, a clock jump's ms, a promotion's lag.
+std::string size_text(sim::FaultClass kind, std::int64_t size, std::int64_t tick_ms) {
+    switch (kind) {
+        case sim::FaultClass::delay: return fmt::format("{} extra", count_of(size, "tick", "ticks"));
+        case sim::FaultClass::clock_jump: return fmt::format("{} ms", size * tick_ms);
+        case sim::FaultClass::failover_promote: return fmt::format("lag {}", count_of(size, "tick", "ticks"));
+        default: return count_of(static_cast<std::uint64_t>(size), "tick", "ticks");
+    }
+}
+
+// The sizes lo..hi of a kind in its unit, for the proved line.
+std::string sizes_text(sim::FaultClass kind, std::int64_t lo, std::int64_t hi, std::int64_t tick_ms) {
+    if (lo == hi)
+        return kind == sim::FaultClass::failover_promote ? fmt::format("lagging {} ticks", lo)
+                                                         : fmt::format("of {}", size_text(kind, lo, tick_ms));
+    switch (kind) {
+        case sim::FaultClass::delay: return fmt::format("of {}..{} extra ticks", lo, hi);
+        case sim::FaultClass::clock_jump: return fmt::format("of {}..{} ms, either way", lo * tick_ms, hi * tick_ms);
+        case sim::FaultClass::failover_promote: return fmt::format("lagging {}..{} ticks", lo, hi);
+        default: return fmt::format("of {}..{} ticks", lo, hi);
+    }
+}
+
+// Where a larger size would come from, when none in the budget breaks it.
+std::string larger_hint(sim::FaultClass kind) {
+    switch (kind) {
+        case sim::FaultClass::pause:
+        case sim::FaultClass::partition: return " (longer ones: raise --max-pause)";
+        case sim::FaultClass::delay: return " (longer ones: raise --max-delay)";
+        case sim::FaultClass::clock_jump: return " (larger ones: raise --max-clock-jump-ms)";
+        case sim::FaultClass::replica_link: return " (longer ones: raise --max-link-cut)";
+        case sim::FaultClass::failover_promote: return " (more lag: raise --max-lag)";
+        case sim::FaultClass::crash:
+        case sim::FaultClass::failover: return "";
+    }
+    return "";
+}
+
+// One kind's proved line: what the scan of its sizes covered.
+std::string kind_proved(const sim::KindThreshold& k, const sim::MinimizeReport& m, const std::string& checked,
+                        std::int64_t tick_ms) {
+    const std::string name(sim::to_string(k.kind));
+    const std::string where =
+        fmt::format("faults starting at ticks 0..{}; {}", m.max_tick, orders_text(m.explorer->options()));
+    if (!k.sized) {
+        if (k.found) return fmt::format("proved: a single {} is enough ({} has no size)", name, name);
+        return fmt::format("proved: no single {} ({}) leads to {}", name, where, checked);
+    }
+    const std::int64_t top = k.threshold ? *k.threshold - 1 : k.largest;
+    if (top < k.smallest)
+        return fmt::format("proved: no smaller {} is in the budget (sizes start at {})", name,
+                           size_text(k.kind, k.smallest, tick_ms));
+    return fmt::format("proved: no {} {} ({}) leads to {}", name, sizes_text(k.kind, k.smallest, top, tick_ms), where,
+                       checked);
+}
+
+// One kind's answer in text, and as a json object.
+nlohmann::ordered_json print_kind(std::FILE* o, const sim::KindThreshold& k, const sim::MinimizeReport& m,
+                                  const words::Strings& strings, const std::string& checked, std::int64_t tick_ms) {
+    const std::string name(sim::to_string(k.kind));
+    const std::string proved = kind_proved(k, m, checked, tick_ms);
+    nlohmann::ordered_json j{{"kind", name}, {"sized", k.sized}, {"smallest", k.smallest}, {"largest", k.largest}};
+    j["threshold"] = k.threshold ? nlohmann::ordered_json(*k.threshold) : nlohmann::ordered_json();
+    j["threshold_ms"] = k.threshold ? nlohmann::ordered_json(*k.threshold * tick_ms) : nlohmann::ordered_json();
+    j["counterexample"] = nullptr;
+    if (k.found) {
+        const sim::Counterexample cx = sim::make_counterexample(*k.step, *k.found);
+        const std::vector<std::string> faults = words::fault_lines(cx.facts, strings);
+        const std::string why = words::explanation_words(cx.facts, strings);
+        // Sizes in ticks are shown as time too; a jump is in ms already.
+        // A crash or a losing failover has no size: one breaks it or none does.
+        std::string size = k.sized ? size_text(k.kind, *k.threshold, tick_ms) : std::string("one (it has no size)");
+        if (k.sized && k.kind != sim::FaultClass::clock_jump)
+            size += fmt::format(" ({})", time_text(*k.threshold, tick_ms));
+        fmt::print(o, "  {}: {} breaks it: {}\n    => {}\n", name, size, fmt::join(faults, "; "), why);
+        j["counterexample"] = {{"faults", faults}, {"explanation", why}};
+    } else {
+        fmt::print(o, "  {}: none in the budget breaks it{}\n", name, larger_hint(k.kind));
+    }
+    fmt::print(o, "    {}\n    {}\n", stats_line(k.stats), proved);
+    j["proved"] = proved;
+    j["schedules"] = k.stats.schedules;
+    j["simulated"] = k.stats.simulated;
+    return j;
+}
+
+// explore --minimize --format json: explore's fields (docs/cli-json.md),
+// mode "minimize", no levels, and `minimize`, one entry per kind.
+void print_minimize_json(const ExploreArgs& args, const sim::Scenario& scenario, const sim::MinimizeReport& m,
+                         const nlohmann::ordered_json& kinds, const std::string& proved, const Timing& timing,
+                         int status) {
+    nlohmann::ordered_json doc{
+        {"command", "explore"},  {"scenario", args.path},
+        {"name", scenario.name}, {"mode", "minimize"},
+        {"seed", nullptr},       {"draws", nullptr},
+        {"max_faults", 1},       {"properties", sim::to_string(m.explorer->options().properties)}};
+    doc["levels"] = nlohmann::ordered_json::array();
+    doc["totals"] = {{"schedules", m.totals.schedules}, {"simulated", m.totals.simulated}, {"pruned", m.totals.pruned},
+                     {"invalid", m.totals.invalid},     {"failing", m.totals.failing},     {"ticks", m.totals.ticks}};
+    doc["found"] = status == exit_check_failed;
+    doc["counterexample"] = nullptr;
+    doc["proved"] = proved;
+    doc["minimize"] = m.base_fails ? nlohmann::ordered_json() : kinds;
+    doc["seconds"] = timing.seconds;
+    doc["cpu_seconds"] = timing.cpu_seconds;
+    doc["jobs"] = timing.jobs;
+    doc["exit_code"] = status;
+    const std::string text = doc.dump(2) + "\n";
+    std::fwrite(text.data(), 1, text.size(), stdout);
+}
+
+// What --minimize searches, printed before the search (which can take
+// minutes): the bare base's explorer gives the end tick and max_tick.
+// False (said on stderr) for a bad budget.
+bool print_minimize_header(std::FILE* o, const sim::Scenario& scenario, const sim::ExploreOptions& options) {
+    sim::ExploreOptions bare = options;
+    bare.max_faults = 0;  // the default max_tick of one fault, no atoms (as sim::minimize)
+    auto created = sim::Explorer::create(scenario, bare);
+    if (!created.ok()) {
+        fmt::print(stderr, "error: {}\n", created.error());
+        return false;
+    }
+    const sim::Explorer& ex = created.value();
+    fmt::print(o, "exploring {}: {}, base ends at tick {}; faults start at ticks 0..{}\n", scenario.name,
+               count_of(scenario.candidates.size(), "candidate", "candidates"), ex.base_end_tick(), ex.max_tick());
+    fmt::print(o, "  budget: one fault at a time of {}; pauses and partitions 1..{} ticks{}; {}\n",
+               sim::to_string(ex.options().kinds), options.max_pause, wire_budget(ex.options(), scenario.tick_ms),
+               orders_text(ex.options()));
+    fmt::print(o, "  checking: {}; mode: minimize\n", sim::to_string(ex.options().properties));
+    std::fflush(o);
+    return true;
+}
+
+// explore --minimize: the base alone, then per kind the smallest single
+// fault that breaks a checked property (sim::minimize); returns the exit code.
+int run_minimize(const ExploreArgs& args, const sim::Scenario& scenario, const sim::ExploreOptions& options,
+                 const sim::ExploreRun& run, const words::Strings& strings, std::FILE* human) {
+    if (!print_minimize_header(human, scenario, options)) return exit_bad_input;
+    const auto started = std::chrono::steady_clock::now();
+    const std::clock_t cpu_started = std::clock();
+    auto minimized = sim::minimize(scenario, options, run);
+    if (!minimized.ok()) {
+        fmt::print(stderr, "error: {}\n", minimized.error());
+        return exit_bad_input;
+    }
+    const sim::MinimizeReport& m = minimized.value();
+    const Timing timing{std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(),
+                        static_cast<double>(std::clock() - cpu_started) / CLOCKS_PER_SEC,
+                        args.jobs > 0 ? args.jobs : std::max(1u, std::thread::hardware_concurrency())};
+    const sim::Explorer& ex = *m.explorer;
+    const std::string checked = or_list(sim::to_string(ex.options().properties));
+    const std::int64_t tick_ms = scenario.tick_ms;
+    fmt::print(human, "  0 faults: {}\n", stats_line(m.base));
+    nlohmann::ordered_json kinds = nlohmann::ordered_json::array();
+    std::string proved;
+    bool any = false;
+    if (m.base_fails) {
+        const sim::Counterexample cx = sim::make_counterexample(ex, *m.base_fails);
+        fmt::print(human, "the base fails with no added fault: {}\n", words::explanation_words(cx.facts, strings));
+        proved =
+            fmt::format("proved: the base leads to {} with no added fault", or_list(sim::to_string(cx.verdict.failed)));
+        any = true;
+    } else {
+        fmt::print(human, "minimize: the smallest single fault of each kind that leads to {}\n", checked);
+        std::vector<std::string> answers;
+        for (const sim::KindThreshold& k : m.kinds) {
+            kinds.push_back(print_kind(human, k, m, strings, checked, tick_ms));
+            any = any || k.found.has_value();
+            answers.push_back(fmt::format("{} {}", sim::to_string(k.kind),
+                                          !k.found  ? std::string("none in the budget")
+                                          : k.sized ? size_text(k.kind, *k.threshold, tick_ms)
+                                                    : std::string("breaks it")));
+        }
+        proved =
+            fmt::format("proved: the smallest single fault of each kind that leads to {}: {} (each line's proof above)",
+                        checked, fmt::join(answers, ", "));
+    }
+    const int status = any ? exit_check_failed : exit_ok;
+    print_bench(human, m.totals, timing);
+    fmt::print(human, "{}\n", proved);
+    if (args.format == "json") print_minimize_json(args, scenario, m, kinds, proved, timing, status);
+    return status;
+}
+
+// --minimize's combinations: exhaustive, unsplit, one fault at a time.
+int minimize_fits(const ExploreArgs& args) {
+    const char* refused = nullptr;
+    if (args.seeds || args.seed) refused = "random mode (--seeds, --seed): it proves nothing, and --minimize proves";
+    if (!args.shard.empty()) refused = "--shard: a minimize search is not split";
+    if (refused != nullptr) {
+        fmt::print(stderr, "error: --minimize cannot be combined with {}\n", refused);
+        return exit_bad_input;
+    }
+    if (args.max_faults_given && args.max_faults != 1) {
+        fmt::print(stderr,
+                   "error: --minimize searches one added fault at a time (the smallest single fault of each kind); "
+                   "expected --max-faults 1 or none, found --max-faults {}\n",
+                   args.max_faults);
+        return exit_bad_input;
+    }
+    return exit_ok;
+}
+
 int cmd_explore(const ExploreArgs& args) {
     // With --format json the human lines go to stderr and stdout holds one document.
     const bool json = args.format == "json";
@@ -394,6 +675,9 @@ int cmd_explore(const ExploreArgs& args) {
     if (!scenario) return exit_bad_input;
     sim::ExploreOptions options;
     if (const int status = explore_options(args, *scenario, options); status != exit_ok) return status;
+    if (args.minimize) {
+        if (const int status = minimize_fits(args); status != exit_ok) return status;
+    }
     sim::ExploreRun run;
     std::optional<std::pair<std::uint64_t, std::uint64_t>> shard;
     if (const int status = explore_run(args, human, run, shard); status != exit_ok) return status;
@@ -401,6 +685,12 @@ int cmd_explore(const ExploreArgs& args) {
     // The counterexample is told in the string tables' English; a shard tells nothing.
     words::Strings strings;
     if (!shard && !read_string_tables(find_assets_dir(args.assets), strings)) return exit_bad_input;
+    if (args.minimize) {
+        options.max_faults = 1;
+        const unsigned minimize_jobs = args.jobs > 0 ? args.jobs : std::max(1u, std::thread::hardware_concurrency());
+        if (minimize_jobs > 1) run.runner = thread_runner(minimize_jobs);
+        return run_minimize(args, *scenario, options, run, strings, human);
+    }
 
     auto created = sim::Explorer::create(*scenario, options);
     if (!created.ok()) {
@@ -423,9 +713,12 @@ int cmd_explore(const ExploreArgs& args) {
 
     if (shard) return finish_shard(explorer, run, report, args.out, {seconds, cpu_seconds, jobs});
     nlohmann::ordered_json found;  // null when none was found
-    const int status = print_outcome(human, explorer, run, report, args.out, strings, found);
+    std::string proved;
+    const int status = print_outcome(human, explorer, run, report, args.out, strings, found, proved);
     print_bench(human, report.totals, {seconds, cpu_seconds, jobs});
-    if (json) print_json("explore", explorer, run, report, args.path, found, {seconds, cpu_seconds, jobs}, status);
+    if (!proved.empty()) fmt::print(human, "{}\n", proved);
+    if (json)
+        print_json("explore", explorer, run, report, args.path, found, proved, {seconds, cpu_seconds, jobs}, status);
     return status;
 }
 
@@ -454,18 +747,21 @@ int cmd_explore_merge(const MergeArgs& args) {
     }
     print_header(human, m.explorer, m.run);
     nlohmann::ordered_json found;
-    const int status = print_outcome(human, m.explorer, m.run, m.report, args.out, strings, found);
+    std::string proved;
+    const int status = print_outcome(human, m.explorer, m.run, m.report, args.out, strings, found, proved);
     // Wall time: the slowest shard's; CPU time and threads: all shards'.
     const Timing timing{m.timing.seconds, m.timing.cpu_seconds, m.timing.jobs};
     print_bench(human, m.report.totals, timing);
-    if (json) print_json("explore-merge", m.explorer, m.run, m.report, nullptr, found, timing, status, m.shards);
+    if (!proved.empty()) fmt::print(human, "{}\n", proved);
+    if (json)
+        print_json("explore-merge", m.explorer, m.run, m.report, nullptr, found, proved, timing, status, m.shards);
     return status;
 }
 
 // --property's help: every property parse_properties knows (docs/explorer.md).
 constexpr const char* property_help =
     "Properties to check: overlap,unsafe_write,fencing_regressed,liveness,stale_after_successor,holder_rejected,"
-    "fencing_duplicate or all";
+    "fencing_duplicate, safety (all of them but overlap and liveness) or all";
 
 // explore's options of the search itself: the mode, the faults added, the
 // properties and the threads.
@@ -552,7 +848,8 @@ void add_explore_command(CLI::App& app, int& exit_code) {
     auto args = std::make_shared<ExploreArgs>();
     auto* cmd = app.add_subcommand(
         "explore",
-        "Add fault schedules to a scenario, look for a broken property and write the shortest counterexample.\n"
+        "Add fault schedules to a scenario, look for a broken property and write the smallest counterexample "
+        "(fewest faults, then smallest faults, then earliest; docs/explorer.md).\n"
         "Exit codes: 1 a counterexample was found, 0 none within the budget, 2 bad input, 4 the counterexample "
         "(or standard output) could not be written; with --shard, 0 once the shard's result file is written.");
     cmd->add_option("SCENARIO", args->path, "Base scenario file (its own faults stay in every schedule)")->required();
@@ -578,7 +875,14 @@ void add_explore_command(CLI::App& app, int& exit_code) {
                     "text, or json: one document on stdout at the end (fields in docs/cli-json.md), the human "
                     "lines on stderr")
         ->check(CLI::IsMember({"text", "json"}));
-    cmd->callback([args, &exit_code] { exit_code = cmd_explore(*args); });
+    cmd->add_flag("--minimize", args->minimize,
+                  "Per fault kind, the smallest single fault that breaks a checked property, and the proof that "
+                  "no smaller one of that kind does (one fault at a time: --max-faults 1; exhaustive only; writes "
+                  "no file)");
+    cmd->callback([args, cmd, &exit_code] {
+        args->max_faults_given = cmd->get_option("--max-faults")->count() > 0;
+        exit_code = cmd_explore(*args);
+    });
     add_explore_merge_command(app, exit_code);
 }
 

@@ -606,6 +606,62 @@ cli explore scenarios/contention.json --max-clock-jump-ms 20
 expect_rc 2 "explore: a clock-jump grid finer than a tick"
 expect_err "--max-clock-jump-ms: expected 0 or at least one tick (50 ms)" "the bad grid names --max-clock-jump-ms"
 
+# What a search proved, one line (docs/explorer.md, What was proved): the
+# budget it covered when nothing failed; in random mode, nothing beyond the draws.
+cli explore scenarios/gc-pause-no-fencing.json --set 'faults=[]' --set resource.mode=check --max-faults 1 \
+  --fault-kinds pause --property safety --jobs 1 --out "$WORK/none.json"
+expect_rc 0 "explore --property safety: a fenced resource survives one pause"
+expect_out "checking: unsafe_write,fencing_regressed,stale_after_successor,holder_rejected,fencing_duplicate;" \
+  "explore --property safety names the five properties"
+expect_out_re "^proved: no schedule with at most 1 added fault \(pause; pauses and partitions 1\.\.8 ticks; faults starting at ticks 0\.\.[0-9]+; orders: as given \+ 2 shuffled\) leads to unsafe_write, fencing_regressed, stale_after_successor, holder_rejected or fencing_duplicate$" \
+  "explore: the proved line names the budget and the properties"
+cli explore scenarios/gc-pause-no-fencing.json --set 'faults=[]' --seeds 50 --seed 3 --max-faults 1 \
+  --fault-kinds crash --property unsafe_write --jobs 1 --out "$WORK/none.json"
+expect_out "proved: no counterexample among 50 drawn schedules (seed 3); the rest of the budget was not searched" \
+  "explore random mode proves nothing beyond its draws"
+cli explore scenarios/failover-lost-lock.json --set 'faults=[]' --fault-kinds failover:all --property safety \
+  --jobs 1 --format json --out "$WORK/safety-cx.json"
+expect_rc 1 "explore --property safety: a fenced failover that loses everything fails it"
+check_that "explore --format json: proved and minimize fields" python3 -c "
+import json
+d = json.load(open('$WORK/out'))
+assert d['proved'].startswith('proved: 1 added fault of total magnitude 0 ticks leads to '), d['proved']
+assert 'fencing_duplicate' in d['proved'] and d['minimize'] is None, d
+"
+cli explore scenarios/gc-pause-no-fencing.json --property unsafe_writes
+expect_rc 2 "explore: an unknown property"
+expect_err 'unknown property "unsafe_writes"' "the unknown property is named"
+expect_err "safety" "the error lists safety among the properties"
+
+# explore --minimize (docs/explorer.md, The smallest fault that breaks it).
+cli explore tests/data/explore/practitioner-small.json --minimize --fault-kinds pause,crash --max-pause 45 \
+  --shuffles 0 --property overlap --jobs 2 --format json
+expect_rc 1 "explore --minimize finds the shortest pause"
+check_that "explore --minimize --format json: one entry per kind, with its proof" python3 -c "
+import json
+d = json.load(open('$WORK/out'))
+assert d['mode'] == 'minimize' and d['found'] and d['exit_code'] == 1 and d['max_faults'] == 1, d
+pause, crash = d['minimize']
+assert pause['kind'] == 'pause' and pause['threshold'] == 40 and pause['threshold_ms'] == 2000, pause
+assert pause['counterexample']['faults'] == ['pause worker-1 for 40 ticks at tick 20'], pause
+assert pause['proved'].startswith('proved: no pause of 1..39 ticks (faults starting at ticks 0..'), pause
+assert crash['kind'] == 'crash' and not crash['sized'] and crash['threshold'] is None, crash
+assert d['proved'].startswith('proved: the smallest single fault of each kind'), d['proved']
+"
+expect_err "pause: 40 ticks (2 s) breaks it: pause worker-1 for 40 ticks at tick 20" "explore --minimize in words"
+cli explore scenarios/expiry-takeover.json --minimize --property overlap --jobs 1
+expect_rc 1 "explore --minimize on a base that fails on its own"
+expect_out "the base fails with no added fault: overlap" "explore --minimize says the base fails"
+expect_out "proved: the base leads to overlap with no added fault" "explore --minimize: nothing to minimize"
+cli explore tests/data/explore/practitioner-small.json --minimize --seeds 10
+expect_rc 2 "explore --minimize refuses random mode"
+expect_err "--minimize cannot be combined with random mode" "the refused combination is named"
+cli explore tests/data/explore/practitioner-small.json --minimize --max-faults 2
+expect_rc 2 "explore --minimize refuses more than one fault"
+expect_err "one added fault at a time" "the refused --max-faults is explained"
+cli explore tests/data/explore/practitioner-small.json --minimize --shard 0/2
+expect_rc 2 "explore --minimize refuses --shard"
+
 # generate --replication: a scenario with replicas that runs (a trace of format /3).
 cli generate --candidates 5 --horizon 200 --seed 3 --replication
 expect_rc 0 "generate --replication"

@@ -57,7 +57,15 @@ compare() {
     cmp -s whole.json merged.json || fail "$label: the counterexample files differ"
   fi
   grep -q '^bench: ' merged.txt || fail "$label: merge prints no bench line"
-  rm -f whole.json merged.json
+  grep -q '^proved: ' merged.txt || fail "$label: merge prints no proved line"
+  # Threads and chunks change nothing either (the proved line included).
+  "$CLI" explore "$@" --jobs 2 --chunk 3 --out threads.json >threads.txt 2>threads.err
+  [ $? -eq $whole_rc ] || fail "$label: --jobs 2 --chunk 3 exits differently"
+  if ! diff <(report whole.txt whole.json) <(report threads.txt threads.json) >diff.txt; then
+    fail "$label: --jobs 2 --chunk 3 output differs from --jobs 1:"
+    cat diff.txt
+  fi
+  rm -f whole.json merged.json threads.json
 }
 
 S=$SRC/scenarios
@@ -67,6 +75,11 @@ compare "exhaustive, found at level 2" 7 "$S/contention.json" --property unsafe_
   --max-pause 3
 compare "exhaustive, none in the budget" 2 "$S/gc-pause-no-fencing.json" --set 'faults=[]' \
   --set resource.mode=check --property unsafe_write --max-pause 3 --shuffles 0
+# The smallest pause (4 ticks at tick 2) is not the earliest failing one.
+compare "exhaustive, ranked by size" 3 "$S/watchdog-pause.json" --set 'faults=[]' --fault-kinds pause \
+  --property overlap --max-pause 8
+compare "exhaustive, safety" 2 "$S/failover-lost-lock.json" --set 'faults=[]' --fault-kinds failover:all,crash \
+  --property safety
 compare "random" 3 "$S/contention.json" --seeds 400 --seed 5 --max-faults 4 --property unsafe_write,liveness
 compare "one shard" 1 "$S/contention.json" --seeds 100 --seed 9 --max-faults 3
 
@@ -80,7 +93,7 @@ python3 - whole.doc merged.doc <<'PY' || fail "json: explore-merge --format json
 import json, sys
 w, m = (json.load(open(p)) for p in sys.argv[1:])
 assert m["command"] == "explore-merge" and m["shards"] == 3 and m["scenario"] is None, m
-for k in ("name", "mode", "max_faults", "properties", "levels", "totals", "found", "exit_code"):
+for k in ("name", "mode", "max_faults", "properties", "levels", "totals", "found", "proved", "minimize", "exit_code"):
     assert w[k] == m[k], (k, w[k], m[k])
 assert (w["counterexample"] is None) == (m["counterexample"] is None)
 if w["counterexample"]:

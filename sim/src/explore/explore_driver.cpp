@@ -19,11 +19,11 @@ namespace {
 // (the result does not depend on the chunk size).
 constexpr std::uint64_t chunks_max = 1 << 16;
 
-void merge_chunk(ChunkResult& into, const ChunkResult& from, const std::vector<Fault>& atoms) {
+void merge_chunk(ChunkResult& into, const ChunkResult& from, const Explorer& ex) {
     into.stats.add(from.stats);
     into.complete = into.complete && from.complete;
     if (!from.best) return;
-    if (!into.best || Explorer::ranks_before(*from.best, *into.best, atoms) ||
+    if (!into.best || ex.ranks_before(*from.best, *into.best) ||
         (*from.best == *into.best && from.best_draw < into.best_draw)) {
         into.best = from.best;
         into.best_draw = from.best_draw;
@@ -49,7 +49,7 @@ ChunkResult run_chunks(const ExploreRun& run, std::uint64_t total, const Explore
         for (std::size_t c = 0; c < results.size(); ++c) run_chunk(c);
     }
     ChunkResult merged;
-    for (const ChunkResult& r : results) merge_chunk(merged, r, ex.atoms());
+    for (const ChunkResult& r : results) merge_chunk(merged, r, ex);
     return merged;
 }
 
@@ -105,7 +105,7 @@ bool ExploreSession::step(std::uint64_t units) {
     const ChunkResult chunk = run_chunks(run_, count, *explorer_, [&](std::uint64_t begin, std::uint64_t end) {
         return evaluate(from + begin, from + end);
     });
-    merge_chunk(current_, chunk, explorer_->atoms());
+    merge_chunk(current_, chunk, *explorer_);
     next_ = from + count;
     if (next_ < total_ && current_.complete) return false;
     if (run_.mode == ExploreMode::random) {
@@ -126,7 +126,7 @@ bool ExploreSession::step(std::uint64_t units) {
         done_ = true;
     } else if (current_.best) {
         // Every schedule with fewer faults passed, so the best failing
-        // schedule of this level is the shortest counterexample overall.
+        // schedule of this level is the smallest counterexample overall.
         report_.found = current_.best;
         done_ = true;
     } else if (level_ >= explorer_->options().max_faults) {
@@ -149,7 +149,7 @@ ExploreReport merge_shard_reports(const Explorer& ex, const ExploreRun& run, con
             c.complete = part.complete;
             c.best = part.drawn;
             c.best_draw = part.drawn_index;
-            merge_chunk(best, c, ex.atoms());
+            merge_chunk(best, c, ex);
         }
         merged.totals = best.stats;
         merged.complete = best.complete;
@@ -170,7 +170,7 @@ ExploreReport merge_shard_reports(const Explorer& ex, const ExploreRun& run, con
             c.stats = part.levels[static_cast<std::size_t>(level)].stats;
             c.complete = part.complete || static_cast<std::size_t>(level) + 1 < part.levels.size();
             if (static_cast<std::size_t>(level) + 1 == part.levels.size()) c.best = part.found;
-            merge_chunk(sum, c, ex.atoms());
+            merge_chunk(sum, c, ex);
         }
         merged.levels.push_back(LevelReport{level, sum.stats});
         merged.totals.add(sum.stats);

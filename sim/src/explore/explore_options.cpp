@@ -20,6 +20,11 @@ Result<Properties, std::string> parse_properties(std::string_view text) {
     for (std::string_view item : split_list(text)) {
         if (item == "all") {
             p = Properties{true, true, true, true, true, true, true};
+        } else if (item == "safety") {
+            // Every safety property but overlap, which a bare lease allows by
+            // design; liveness is not a safety property (docs/explorer.md).
+            p.unsafe_write = p.fencing_regressed = true;
+            p.stale_after_successor = p.holder_rejected = p.fencing_duplicate = true;
         } else if (item == "overlap") {
             p.overlap = true;
         } else if (item == "unsafe_write") {
@@ -37,8 +42,8 @@ Result<Properties, std::string> parse_properties(std::string_view text) {
         } else {
             return Err{
                 fmt::format("unknown property \"{}\"; expected overlap, unsafe_write, fencing_regressed, "
-                            "liveness, stale_after_successor, holder_rejected, fencing_duplicate or all, "
-                            "separated by commas",
+                            "liveness, stale_after_successor, holder_rejected, fencing_duplicate, safety or "
+                            "all, separated by commas",
                             item)};
         }
     }

@@ -218,6 +218,7 @@ std::string search_fingerprint(const Explorer& explorer, const ExploreRun& run) 
 std::string shard_result_to_json(const Explorer& ex, const ExploreRun& run, const ExploreReport& report,
                                  const ShardTiming& timing) {
     LS_ASSERT(report.complete);
+    LS_ASSERT(!ex.options().only_magnitude);  // not in the file's options: a minimize step is never split
     LS_ASSERT(!run.shrink || run.mode == ExploreMode::exhaustive);
     json search = search_json(ex, run);
     json doc = {{"format", format_name},

@@ -314,10 +314,35 @@ Fault link_cut_atom(Tick t, std::int32_t server, Tick ticks) {
     return f;
 }
 
+// The sizes lo … hi of a kind's faults that the budget lays out: all of
+// them, or with only_magnitude just that one (an empty range when it is
+// outside).
+struct SizeRange {
+    std::int64_t lo = 1;
+    std::int64_t hi = 0;
+    std::int64_t count() const { return hi >= lo ? hi - lo + 1 : 0; }
+};
+
+SizeRange laid_out_sizes(const ExploreOptions& options, std::int64_t lo, std::int64_t hi) {
+    if (!options.only_magnitude) return SizeRange{lo, hi};
+    const std::int64_t m = *options.only_magnitude;
+    return m >= lo && m <= hi ? SizeRange{m, m} : SizeRange{};
+}
+
+// Crashes and failovers that lose have magnitude 0: laid out unless only
+// another magnitude is asked for.
+bool sizeless_on(const ExploreOptions& options) { return !options.only_magnitude || *options.only_magnitude == 0; }
+
 // The single faults that start at tick t, in the search's order, less those
 // that clash with the base's own faults.
 void atoms_at(Tick t, const Scenario& base, const ExploreOptions& options, std::vector<Fault>& out) {
     const FaultMenu& k = options.kinds;
+    const SizeRange lengths = laid_out_sizes(options, 1, options.max_pause);
+    const SizeRange lags = laid_out_sizes(options, 0, std::min(options.max_lag, t));
+    const SizeRange steps = laid_out_sizes(options, 1, options.max_clock_jump_ms / base.tick_ms);
+    const SizeRange extras = laid_out_sizes(options, 1, options.max_delay);
+    const SizeRange cuts = laid_out_sizes(options, 1, options.max_link_cut);
+    const bool sizeless = sizeless_on(options);
     const auto nodes = static_cast<std::int64_t>(base.candidates.size());
     const bool partitions = k.partition_drop_requests || k.partition_drop_replies;
     auto add = [&](Fault f) {
@@ -335,29 +360,28 @@ void atoms_at(Tick t, const Scenario& base, const ExploreOptions& options, std::
         out.push_back(f);
     };
     for (NodeIndex n = 0; n < nodes && k.pause; ++n) {
-        for (Tick d = 1; d <= options.max_pause; ++d) add(Fault{FaultKind::pause, n, t, d, {}, {}});
+        for (Tick d = lengths.lo; d <= lengths.hi; ++d) add(Fault{FaultKind::pause, n, t, d, {}, {}});
     }
     for (NodeIndex n = 0; n < nodes && partitions; ++n) {
-        for (Tick d = 1; d <= options.max_pause; ++d) {
+        for (Tick d = lengths.lo; d <= lengths.hi; ++d) {
             if (k.partition_drop_requests) add(Fault{FaultKind::partition, n, t, d, PartitionMode::drop_requests, {}});
             if (k.partition_drop_replies) add(Fault{FaultKind::partition, n, t, d, PartitionMode::drop_replies, {}});
         }
     }
-    for (NodeIndex n = 0; n < nodes && k.crash; ++n) add(Fault{FaultKind::crash, n, t, 0, {}, {}});
-    if (k.failover_leases) add(Fault{FaultKind::failover, -1, t, 0, {}, FailoverLoss::leases});
-    if (k.failover_all) add(Fault{FaultKind::failover, -1, t, 0, {}, FailoverLoss::all});
+    for (NodeIndex n = 0; n < nodes && k.crash && sizeless; ++n) add(Fault{FaultKind::crash, n, t, 0, {}, {}});
+    if (k.failover_leases && sizeless) add(Fault{FaultKind::failover, -1, t, 0, {}, FailoverLoss::leases});
+    if (k.failover_all && sizeless) add(Fault{FaultKind::failover, -1, t, 0, {}, FailoverLoss::all});
     // Promotions of any server (which one is a replica then depends on the
     // schedule's earlier failovers: roles_valid), lagging 0 … max_lag, at most t.
     const std::int32_t servers = base.lock.replication.replicas + 1;
     for (std::int32_t server = 0; server < servers && k.failover_promote; ++server) {
-        for (Tick lag = 0; lag <= std::min(options.max_lag, t); ++lag) add(promote_atom(t, server, lag));
+        for (Tick lag = lags.lo; lag <= lags.hi; ++lag) add(promote_atom(t, server, lag));
     }
     // The store's clock, on a grid of whole ticks, back (most first) then forward.
-    const std::int64_t steps = options.max_clock_jump_ms / base.tick_ms;
-    for (std::int64_t i = steps; i >= 1 && k.clock_jump_back; --i) {
+    for (std::int64_t i = steps.hi; i >= steps.lo && k.clock_jump_back; --i) {
         add(Fault{FaultKind::clock_jump, -1, t, 0, {}, {}, -i * base.tick_ms, {}, 0});
     }
-    for (std::int64_t i = 1; i <= steps && k.clock_jump_forward; ++i) {
+    for (std::int64_t i = steps.lo; i <= steps.hi && k.clock_jump_forward; ++i) {
         add(Fault{FaultKind::clock_jump, -1, t, 0, {}, {}, i * base.tick_ms, {}, 0});
     }
     // Delays of what one node sends on one link in tick t.
@@ -365,12 +389,12 @@ void atoms_at(Tick t, const Scenario& base, const ExploreOptions& options, std::
         {{Link::request, k.delay_request}, {Link::reply, k.delay_reply}, {Link::write, k.delay_write}}};
     for (NodeIndex n = 0; n < nodes; ++n) {
         for (const auto& [link, on] : links) {
-            for (Tick e = 1; on && e <= options.max_delay; ++e)
+            for (Tick e = extras.lo; on && e <= extras.hi; ++e)
                 add(Fault{FaultKind::delay, n, t, 1, {}, {}, 0, link, e});
         }
     }
     // Cuts of one server's link (the canonical order puts the length before the server).
-    for (Tick d = 1; d <= options.max_link_cut && k.replica_link; ++d) {
+    for (Tick d = cuts.lo; d <= cuts.hi && k.replica_link; ++d) {
         for (std::int32_t server = 0; server < servers; ++server) add(link_cut_atom(t, server, d));
     }
 }
@@ -414,16 +438,19 @@ std::optional<std::string> atoms_error(const ExploreOptions& options, std::int64
     const FaultMenu& k = options.kinds;
     const std::int64_t partition_modes = (k.partition_drop_requests ? 1 : 0) + (k.partition_drop_replies ? 1 : 0);
     const std::int64_t links = (k.delay_request ? 1 : 0) + (k.delay_reply ? 1 : 0) + (k.delay_write ? 1 : 0);
-    const std::int64_t per_node =
-        (k.pause ? options.max_pause : 0) + partition_modes * options.max_pause + (k.crash ? 1 : 0);
-    const std::int64_t jumps =
-        ((k.clock_jump_forward ? 1 : 0) + (k.clock_jump_back ? 1 : 0)) * (options.max_clock_jump_ms / tick_ms);
-    const std::int64_t delays = nodes * links * options.max_delay;
+    // Each kind's count of sizes: its whole range, or one with only_magnitude.
+    const std::int64_t lengths = laid_out_sizes(options, 1, options.max_pause).count();
+    const std::int64_t sizeless = sizeless_on(options) ? 1 : 0;
+    const std::int64_t per_node = (k.pause ? lengths : 0) + partition_modes * lengths + (k.crash ? sizeless : 0);
+    const std::int64_t jumps = ((k.clock_jump_forward ? 1 : 0) + (k.clock_jump_back ? 1 : 0)) *
+                               laid_out_sizes(options, 1, options.max_clock_jump_ms / tick_ms).count();
+    const std::int64_t delays = nodes * links * laid_out_sizes(options, 1, options.max_delay).count();
     // With replicas: a promotion of each server with each lag, a cut of each server's link of each length.
-    const std::int64_t promotions = k.failover_promote ? servers * (options.max_lag + 1) : 0;
-    const std::int64_t cuts = k.replica_link ? servers * options.max_link_cut : 0;
-    const std::int64_t per_tick =
-        nodes * per_node + (k.failover_leases ? 1 : 0) + (k.failover_all ? 1 : 0) + jumps + delays + promotions + cuts;
+    const std::int64_t promotions =
+        k.failover_promote ? servers * laid_out_sizes(options, 0, options.max_lag).count() : 0;
+    const std::int64_t cuts = k.replica_link ? servers * laid_out_sizes(options, 1, options.max_link_cut).count() : 0;
+    const std::int64_t losing = (k.failover_leases ? sizeless : 0) + (k.failover_all ? sizeless : 0);
+    const std::int64_t per_tick = nodes * per_node + losing + jumps + delays + promotions + cuts;
     estimate = options.max_faults == 0 ? 0 : (max_tick + 1) * per_tick;
     if (estimate <= explore_atoms_max) return std::nullopt;
     std::string of_which, levers = "--max-pause";

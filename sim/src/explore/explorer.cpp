@@ -1,6 +1,6 @@
 // The explorer's evaluation of schedules: the depth-first walk of a level's
 // work units with pruning, the random draws, one schedule's verdict, and the
-// ranking "fewest faults, then earliest".
+// ranking "fewest faults, then smallest, then earliest".
 #include "leasescope/sim/explorer.hpp"
 
 #include <algorithm>
@@ -312,8 +312,43 @@ Verdict Explorer::check(const Schedule& schedule) const {
     return run(w, schedule.variant, schedule.atoms, nullptr, 0, ticks);
 }
 
-bool Explorer::ranks_before(const Schedule& a, const Schedule& b, const std::vector<Fault>& atoms) {
+std::int64_t fault_magnitude(const Fault& f, std::int64_t tick_ms) {
+    LS_ASSERT(tick_ms > 0);
+    switch (f.kind) {
+        case FaultKind::pause:
+        case FaultKind::partition:
+        case FaultKind::replica_link: return f.ticks;
+        case FaultKind::delay: return f.extra;
+        case FaultKind::clock_jump: {
+            const std::int64_t size = f.ms < 0 ? -f.ms : f.ms;
+            return (size + tick_ms - 1) / tick_ms;
+        }
+        case FaultKind::failover: return f.promotes() ? f.lag : 0;
+        case FaultKind::crash: return 0;
+    }
+    return 0;
+}
+
+namespace {
+
+std::int64_t total_magnitude(const Schedule& s, const std::vector<Fault>& atoms, std::int64_t tick_ms) {
+    std::int64_t sum = 0;
+    for (const std::int32_t a : s.atoms) sum += fault_magnitude(atoms[static_cast<std::size_t>(a)], tick_ms);
+    return sum;
+}
+
+}  // namespace
+
+std::int64_t Explorer::magnitude(const Schedule& schedule) const {
+    return total_magnitude(schedule, atoms_, variants_.front().tick_ms);
+}
+
+bool Explorer::ranks_before(const Schedule& a, const Schedule& b, const std::vector<Fault>& atoms,
+                            std::int64_t tick_ms) {
     if (a.atoms.size() != b.atoms.size()) return a.atoms.size() < b.atoms.size();
+    const std::int64_t ma = total_magnitude(a, atoms, tick_ms);
+    const std::int64_t mb = total_magnitude(b, atoms, tick_ms);
+    if (ma != mb) return ma < mb;
     for (std::size_t i = 0; i < a.atoms.size(); ++i) {
         const Tick ta = atoms[static_cast<std::size_t>(a.atoms[i])].at;
         const Tick tb = atoms[static_cast<std::size_t>(b.atoms[i])].at;

@@ -149,6 +149,53 @@ TEST(ExplorerShards, MergeEqualsTheWholeSearch) {
     EXPECT_GE(found, 5);  // most cases have a counterexample to compare
 }
 
+// The ranking by size survives the split: on watchdog-pause without its
+// pause, the smallest pause that makes two nodes execute at once (4 ticks at
+// tick 2) is not the earliest failing one (a longer pause from tick 1), and
+// every split, merged, picks the same smallest one, in either mode.
+TEST(ExplorerShards, MergeKeepsTheSmallestCounterexample) {
+    ExploreOptions options;
+    options.max_faults = 2;
+    options.max_pause = 8;
+    options.shuffles = 1;
+    options.kinds = parse_fault_kinds("pause").value();
+    options.properties = Properties{true, false, false, false};  // overlap
+    const Explorer ex = make_shard_explorer(shard_preset("watchdog-pause", {{"faults", "[]"}}), options);
+    ExploreRun run;
+    const ExploreReport whole = explore(ex, run);
+    ASSERT_TRUE(whole.found);
+    ASSERT_EQ(whole.found->atoms.size(), 1u);
+    const Fault& f = ex.atoms()[static_cast<std::size_t>(whole.found->atoms[0])];
+    EXPECT_EQ(f.ticks, 4);
+    EXPECT_EQ(f.at, 2);
+    // A longer pause that starts earlier fails too: size ranked before tick.
+    bool earlier_fails = false;
+    for (std::int32_t a = 0; a < static_cast<std::int32_t>(ex.atoms().size()) && !earlier_fails; ++a) {
+        const Fault& g = ex.atoms()[static_cast<std::size_t>(a)];
+        if (g.at < f.at && g.ticks > f.ticks) earlier_fails = ex.check(Schedule{0, {a}}).fails();
+    }
+    EXPECT_TRUE(earlier_fails);
+    for (const std::uint64_t shards : {2u, 3u, 7u}) {
+        SCOPED_TRACE(shards);
+        std::vector<ExploreReport> parts;
+        const std::vector<ShardFile> files = shard_files(ex, run, shards, &parts);
+        expect_same_report(whole, merge_shard_reports(ex, run, parts));
+        auto merged = merge_shard_results(files);
+        ASSERT_TRUE(merged.ok()) << merged.error();
+        expect_same_report(whole, merged.value().report);
+    }
+    run.mode = ExploreMode::random;
+    run.seed = 29;
+    run.draws = 500;
+    const ExploreReport drawn = explore(ex, run);
+    ASSERT_TRUE(drawn.found);
+    for (const std::uint64_t shards : {2u, 7u}) {
+        std::vector<ExploreReport> parts;
+        shard_files(ex, run, shards, &parts);
+        expect_same_report(drawn, merge_shard_reports(ex, run, parts));
+    }
+}
+
 // Files that are not the shards of one search, each shard once, are refused,
 // and the error names the file (or the shard) at fault.
 TEST(ExplorerShards, MergeNamesAMissingDuplicatedOrForeignShard) {

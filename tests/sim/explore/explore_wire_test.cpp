@@ -57,14 +57,19 @@ Violations replay(const Explorer& ex, const Schedule& schedule) {
 }
 
 // One delay is enough for a lost update with mode off, and the search finds
-// two stories. The earliest: the reply to node-a's acquire held 8 ticks, so
-// node-a counts its lease from the reply while the store counted it from tick
-// 0 (§16.4): it writes after the record expired and node-b wrote. With only
-// writes delayed, the preset's own story: node-a's write, sent at tick 4
-// while it held the lock, held until after node-b's write at tick 6.
+// two stories. The smallest (docs/explorer.md, Ranking) is the preset's own:
+// node-a's write, sent at tick 4 while it held the lock, held 3 ticks until
+// after node-b's write at tick 6. With only replies delayed, a larger one:
+// the reply to node-a's acquire held 8 ticks, so node-a counts its lease from
+// the reply while the store counted it from tick 0 (§16.4): it writes after
+// the record expired and node-b wrote.
+void expect_the_late_write(const Scenario& base, const ExploreOptions& writes);
+
 TEST(ExplorerWire, OneDelayIsALostUpdateWithResourceOff) {
     const Scenario base = preset("delayed-write", {{"faults", "[]"}});
-    const Explorer ex = make(base, delay_budget(2));
+    ExploreOptions replies = delay_budget(2);
+    replies.kinds = parse_fault_kinds("delay:reply").value();
+    const Explorer ex = make(base, replies);
     const ExploreReport report = explore(ex, ExploreRun{});
     ASSERT_TRUE(report.complete);
     ASSERT_TRUE(report.found);
@@ -74,11 +79,22 @@ TEST(ExplorerWire, OneDelayIsALostUpdateWithResourceOff) {
     EXPECT_EQ(reply.kind, FaultKind::delay);
     EXPECT_EQ(reply.link, Link::reply);
     EXPECT_EQ(reply.at, 0);
+    EXPECT_EQ(reply.extra, 8);
     EXPECT_EQ(reply.ticks, 1);  // the explorer's windows are one tick
     EXPECT_GT(replay(ex, *report.found).stale_after_successor, 0);
 
-    ExploreOptions writes = delay_budget(2);
-    writes.kinds = parse_fault_kinds("delay:write").value();
+    // Every link: the write held 3 ticks is smaller than the reply held 8,
+    // so it ranks first although it starts later; with only writes, the same.
+    for (const char* kinds : {"delay", "delay:write"}) {
+        SCOPED_TRACE(kinds);
+        ExploreOptions writes = delay_budget(2);
+        writes.kinds = parse_fault_kinds(kinds).value();
+        expect_the_late_write(base, writes);
+    }
+}
+
+// node-a's write sent at tick 4, held 3 ticks, lands after node-b's.
+void expect_the_late_write(const Scenario& base, const ExploreOptions& writes) {
     const Explorer wx = make(base, writes);
     const ExploreReport found = explore(wx, ExploreRun{});
     ASSERT_TRUE(found.found);

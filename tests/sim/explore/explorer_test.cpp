@@ -337,17 +337,56 @@ TEST(Explorer, SchedulesStayValidScenarios) {
     }
 }
 
-// The ranking puts fewer faults first, then earlier ones.
-TEST(Explorer, RanksFewerThenEarlierFaultsFirst) {
+// The ranking (docs/explorer.md, Ranking): fewer faults first, then the
+// smaller total magnitude, then earlier ticks, then the base's own order.
+TEST(Explorer, RanksFewerThenSmallerThenEarlierFaultsFirst) {
     std::vector<Fault> atoms(3);
+    for (Fault& f : atoms) f.ticks = 2;
     atoms[0].at = 1;
     atoms[1].at = 2;
     atoms[2].at = 5;
-    EXPECT_TRUE(Explorer::ranks_before(Schedule{0, {2}}, Schedule{0, {0, 1}}, atoms));
-    EXPECT_TRUE(Explorer::ranks_before(Schedule{0, {0}}, Schedule{0, {1}}, atoms));
-    EXPECT_TRUE(Explorer::ranks_before(Schedule{1, {0}}, Schedule{0, {2}}, atoms));
-    EXPECT_TRUE(Explorer::ranks_before(Schedule{0, {1}}, Schedule{1, {1}}, atoms));
-    EXPECT_FALSE(Explorer::ranks_before(Schedule{0, {1}}, Schedule{0, {1}}, atoms));
+    const std::int64_t tick_ms = 50;
+    EXPECT_TRUE(Explorer::ranks_before(Schedule{0, {2}}, Schedule{0, {0, 1}}, atoms, tick_ms));
+    EXPECT_TRUE(Explorer::ranks_before(Schedule{0, {0}}, Schedule{0, {1}}, atoms, tick_ms));
+    EXPECT_TRUE(Explorer::ranks_before(Schedule{1, {0}}, Schedule{0, {2}}, atoms, tick_ms));
+    EXPECT_TRUE(Explorer::ranks_before(Schedule{0, {1}}, Schedule{1, {1}}, atoms, tick_ms));
+    EXPECT_FALSE(Explorer::ranks_before(Schedule{0, {1}}, Schedule{0, {1}}, atoms, tick_ms));
+    // A shorter pause later ranks before a longer one earlier, even in
+    // a shuffled order: size comes before tick and variant.
+    atoms[0].ticks = 3;
+    EXPECT_TRUE(Explorer::ranks_before(Schedule{2, {2}}, Schedule{0, {0}}, atoms, tick_ms));
+    EXPECT_FALSE(Explorer::ranks_before(Schedule{0, {0}}, Schedule{2, {2}}, atoms, tick_ms));
+    // Fewer faults still come first, however small the more numerous ones.
+    atoms[0].ticks = 9;
+    EXPECT_TRUE(Explorer::ranks_before(Schedule{0, {0}}, Schedule{0, {1, 2}}, atoms, tick_ms));
+}
+
+// Each kind's size, in ticks: lengths, a delay's extra ticks, a jump's |ms|
+// over tick_ms (rounded up), a promotion's lag; nothing for a crash or a
+// failover that loses.
+TEST(Explorer, FaultMagnitudesAreTicksOfEachKind) {
+    const std::int64_t tick_ms = 50;
+    Fault pause{FaultKind::pause, 0, 3, 7, {}, {}};
+    EXPECT_EQ(fault_magnitude(pause, tick_ms), 7);
+    Fault partition{FaultKind::partition, 0, 3, 4, PartitionMode::drop_replies, {}};
+    EXPECT_EQ(fault_magnitude(partition, tick_ms), 4);
+    Fault delay{FaultKind::delay, 0, 3, 1, {}, {}, 0, Link::write, 5};
+    EXPECT_EQ(fault_magnitude(delay, tick_ms), 5);
+    Fault back{FaultKind::clock_jump, -1, 3, 0, {}, {}, -150, {}, 0};
+    EXPECT_EQ(fault_magnitude(back, tick_ms), 3);
+    back.ms = -120;  // off the grid: rounded up
+    EXPECT_EQ(fault_magnitude(back, tick_ms), 3);
+    Fault crash{FaultKind::crash, 1, 3, 0, {}, {}};
+    EXPECT_EQ(fault_magnitude(crash, tick_ms), 0);
+    Fault lose{FaultKind::failover, -1, 3, 0, {}, FailoverLoss::all};
+    EXPECT_EQ(fault_magnitude(lose, tick_ms), 0);
+    Fault promote = lose;
+    promote.server = 1;
+    promote.lag = 2;
+    EXPECT_EQ(fault_magnitude(promote, tick_ms), 2);
+    Fault cut{FaultKind::replica_link, -1, 3, 6, {}, {}};
+    cut.server = 1;
+    EXPECT_EQ(fault_magnitude(cut, tick_ms), 6);
 }
 
 // A search can be stopped from another thread; a stopped search says so.

@@ -2,8 +2,8 @@
 // The explorer: adds fault schedules to a base scenario, runs each
 // one deterministically and looks for a schedule that breaks a property
 // (overlap, unsafe_write, fencing_regressed, liveness, and the marks of
-// model.md §9.6-§9.8). It hands back the
-// shortest counterexample: fewest added faults, then earliest.
+// model.md §9.6-§9.8). It hands back the smallest counterexample: fewest
+// added faults, then the smallest faults, then the earliest.
 //
 // The search is pure and, apart from ExploreControl's atomics, holds no shared
 // mutable state: every evaluate_* member is const and safe to call from many
@@ -56,7 +56,8 @@ struct Properties {
     bool operator==(const Properties&) const = default;
 };
 // "overlap,unsafe_write,fencing_regressed,liveness,stale_after_successor,
-// holder_rejected,fencing_duplicate" (any subset, or "all").
+// holder_rejected,fencing_duplicate" (any subset, or "all"); "safety" is
+// every one of them but overlap and liveness (docs/explorer.md, Properties).
 Result<Properties, std::string> parse_properties(std::string_view text);
 std::string to_string(const Properties& properties);  // comma-separated, in the order above
 
@@ -91,6 +92,12 @@ struct FaultMenu {
         return FaultMenu{false, false, false, false, false, false, false, false, false, false, false, false, false};
     }
 };
+// A fault's size in ticks, as the ranking counts it (docs/explorer.md,
+// Ranking): a pause's, partition's or link cut's length, a delay's extra
+// ticks, a store clock jump's |ms| in ticks (rounded up), a promoting
+// failover's lag; 0 for a crash and a failover that loses.
+std::int64_t fault_magnitude(const Fault& fault, std::int64_t tick_ms);
+
 // "pause,partition,crash,failover,delay,clock_jump,replica_link"; a kind may
 // be narrowed with a colon: partition:drop_requests, partition:drop_replies,
 // failover:leases, failover:all, failover:promote, delay:request,
@@ -126,6 +133,11 @@ struct ExploreOptions {
     // Skip schedules with a fault that provably changes nothing. Off only to
     // check the pruning itself (the counterexample must be the same).
     bool prune = true;
+    // Lay out only the atoms of this magnitude (fault_magnitude), within the
+    // ranges above: one step of minimize()'s upward scan. Not written into
+    // a shard's result file, so a search with it is never split (an
+    // assertion in shard_result_to_json).
+    std::optional<std::int64_t> only_magnitude;
 };
 
 // One schedule: an order variant plus added faults, as indices into
@@ -219,10 +231,17 @@ public:
 
     // ---- One schedule ----
     Verdict check(const Schedule& schedule) const;
-    // Whether `a` ranks before `b`: fewer faults, then earlier fault ticks,
-    // then a lower variant, then lower atom indices.
-    static bool ranks_before(const Schedule& a, const Schedule& b, const std::vector<Fault>& atoms);
-    bool ranks_before(const Schedule& a, const Schedule& b) const { return ranks_before(a, b, atoms_); }
+    // Whether `a` ranks before `b` (docs/explorer.md, Ranking): fewer
+    // faults, then a smaller total magnitude (fault_magnitude), then earlier
+    // fault ticks, then a lower variant, then lower atom indices. A total
+    // order, so a search's answer does not depend on how it was split.
+    static bool ranks_before(const Schedule& a, const Schedule& b, const std::vector<Fault>& atoms,
+                             std::int64_t tick_ms);
+    bool ranks_before(const Schedule& a, const Schedule& b) const {
+        return ranks_before(a, b, atoms_, variants_.front().tick_ms);
+    }
+    // The sum of the added faults' magnitudes, in ticks.
+    std::int64_t magnitude(const Schedule& schedule) const;
     // A failing schedule made smaller while it still fails: faults removed,
     // the base order preferred, durations shortened, faults moved earlier.
     Schedule shrink(const Schedule& failing) const;
@@ -306,7 +325,7 @@ struct ExploreReport {
 };
 
 // Exhaustive: levels 0, 1, … max_faults, stopping after the first level with
-// a failure, whose best-ranked failing schedule is then the shortest overall.
+// a failure, whose best-ranked failing schedule is then the smallest overall.
 // Random: `draws` draws of `seed`, the best-ranked failure shrunk.
 // With run.shards > 1, only that part of the search (see ExploreRun::shard).
 // It is an ExploreSession stepped a whole level (or all draws) at a time.
@@ -355,6 +374,54 @@ private:
     std::uint64_t total_ = 0;
     bool done_ = false;
 };
+
+// ---- The smallest single fault of each kind (explore --minimize) ----
+// docs/explorer.md, "The smallest fault that breaks it".
+
+// The kinds minimize() answers for: the top-level ones of --fault-kinds.
+enum class FaultClass { pause, partition, crash, failover, delay, clock_jump, replica_link, failover_promote };
+// "pause", "partition", "crash", "failover", "delay", "clock_jump",
+// "replica_link", "failover:promote".
+std::string_view to_string(FaultClass kind);
+
+struct KindThreshold {
+    FaultClass kind = FaultClass::pause;
+    bool sized = true;  // false: a crash or a failover that loses (magnitude 0)
+    // The sizes the budget holds for this kind, in ticks (fault_magnitude),
+    // scanned upward from `smallest`.
+    std::int64_t smallest = 0;
+    std::int64_t largest = 0;
+    // The first size at which a single fault of this kind breaks a checked
+    // property; every smaller size was checked whole and none did.
+    std::optional<std::int64_t> threshold;
+    // The explorer of that size's step (its atoms are that size only) and
+    // the best-ranked failing schedule in its terms, for make_counterexample.
+    std::optional<Explorer> step;
+    std::optional<Schedule> found;
+    SearchStats stats;  // every single fault of this kind checked
+};
+
+struct MinimizeReport {
+    bool complete = true;  // false when cancelled
+    SearchStats base;      // the base alone, every order variant
+    Tick max_tick = 0;     // faults started at ticks 0 … max_tick
+    int variants = 1;      // order variants searched
+    // The base explorer (no atoms); when the base fails on its own, the
+    // failing variant (with no fault) in its terms, and no kind is scanned.
+    std::optional<Explorer> explorer;
+    std::optional<Schedule> base_fails;
+    std::vector<KindThreshold> kinds;  // in FaultClass order, those the budget adds
+    SearchStats totals;
+};
+
+// Per kind of options.kinds (as Explorer::create narrows it), the smallest
+// single fault that breaks a checked property, by an exact upward scan of
+// the sizes. options.max_faults must be 1 (one fault at a time); max_tick
+// defaults as for that. run must be exhaustive and unsplit; its runner and
+// chunk are used as explore() uses them, so the answer does not depend on
+// them. An error for a bad budget.
+Result<MinimizeReport, std::string> minimize(const Scenario& base, const ExploreOptions& options, const ExploreRun& run,
+                                             ExploreControl* control = nullptr);
 
 // ---- The counterexample, as facts ----
 // Words are the shells' (leasescope/words/counterexample_words.hpp renders
