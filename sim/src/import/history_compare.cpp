@@ -111,7 +111,7 @@ void compare_violations(const Violations& a, const Violations& b, std::vector<st
 
 }  // namespace
 
-void compare_draft(const Trace& imported, Draft& draft) {
+void compare_draft(const Trace& imported, Draft& draft, std::int64_t events_max) {
     auto scenario = parse_scenario(draft.json, "draft");
     if (!scenario.ok()) {
         draft.notes.push_back("the draft does not read back as a scenario, so it was not simulated: " +
@@ -119,7 +119,7 @@ void compare_draft(const Trace& imported, Draft& draft) {
         return;
     }
     // Run in stretches of ticks until the end, or until the run has more
-    // events than limits::import_draft_events_max: then the comparison
+    // events than `events_max` (ImportOptions, limits::import_draft_events_max): then the comparison
     // covers the ticks run so far.
     Simulation sim(scenario.value());
     ModelStore store(scenario.value().lock);
@@ -133,12 +133,12 @@ void compare_draft(const Trace& imported, Draft& draft) {
         const auto summary = run_to_end(sim, store, sink, {}, until, false);
         LS_ASSERT(summary.ok());  // the model store never fails
         violations = summary.value().violations;
-        if (sink.events > limits::import_draft_events_max && !sim.finished()) {
+        if (sink.events > events_max && !sim.finished()) {
             cut = until;
             draft.notes.push_back(
                 fmt::format("the draft's run has more than {} events: it is compared with the "
                             "history up to tick {} only, and its violations are not compared",
-                            limits::import_draft_events_max, until));
+                            events_max, until));
             break;
         }
     }

@@ -262,7 +262,7 @@ void discount_pauses(std::map<std::string, NodeFacts>& facts, const std::vector<
 }  // namespace
 
 Draft make_draft(const Trace& imported, const std::vector<Observation>& observations, const std::vector<LogEntry>& logs,
-                 const std::vector<std::string>& log_files, const CaptureReport& report) {
+                 const std::vector<std::string>& log_files, const CaptureReport& report, std::int64_t events_max) {
     Draft draft;
     const std::vector<InferredFault> inferred = infer_faults(imported, observations, logs, log_files);
     auto facts = gather_facts(imported);
@@ -316,7 +316,7 @@ Draft make_draft(const Trace& imported, const std::vector<Observation>& observat
     for (const auto& f : inferred) faults.push_back(fault_json(f));
     if (!faults.empty()) s["faults"] = faults;
     draft.json = s.dump(2) + "\n";
-    compare_draft(imported, draft);
+    compare_draft(imported, draft, events_max);
     return draft;
 }
 

@@ -133,9 +133,9 @@ std::vector<InferredFault> infer_faults(const Trace& imported, const std::vector
                                         const std::vector<LogEntry>& logs, const std::vector<std::string>& log_files);
 // Simulates the draft and lists where its run parts from the trace (19.8.3,
 // history_compare.cpp); a draft that does not parse is a note.
-void compare_draft(const Trace& imported, Draft& draft);
+void compare_draft(const Trace& imported, Draft& draft, std::int64_t events_max);
 
 Draft make_draft(const Trace& imported, const std::vector<Observation>& observations, const std::vector<LogEntry>& logs,
-                 const std::vector<std::string>& log_files, const CaptureReport& report);
+                 const std::vector<std::string>& log_files, const CaptureReport& report, std::int64_t events_max);
 
 }  // namespace leasescope::sim::import::history_detail

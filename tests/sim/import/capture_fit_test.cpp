@@ -8,6 +8,7 @@
 #include <string>
 
 #include "capture_support.hpp"
+#include "support/test_files.hpp"
 #include "leasescope/redis/script_calls.hpp"
 #include "leasescope/sim/limits.hpp"
 #include "leasescope/sim/trace.hpp"
@@ -170,6 +171,44 @@ TEST(CaptureFit, AStepBackBeforeTheFirstAcquisitionReadsBack) {
         std::find_if(t.events.begin(), t.events.end(), [](const Event& e) { return e.op == EventOp::clock_jump; });
     ASSERT_NE(step, t.events.end());
     EXPECT_EQ(step->clock_ms, -50);
+}
+
+TEST(CaptureFit, ADraftWhoseRunHasTooManyEventsIsComparedUpToWhereItWasCut) {
+    // Rule 19.8.3: the fuzzer's input whose draft extends every tick for
+    // 2.5 M ticks (it once took 520 MB): cut after draft_events_max events.
+    const std::string text =
+        leasescope::test::read_all(std::string(LEASESCOPE_SOURCE_DIR) +
+                                   "/tests/fuzz_regressions/import/oom-90e4b77057dde137eb20bd791e5d428599439132");
+    ImportOptions options;
+    options.lenient = true;
+    options.keep_clock_steps = true;
+    options.draft_events_max = 1'000;
+    CaptureReader reader(options);
+    reader.begin_source("cap.txt");
+    std::size_t begin = 0;
+    while (begin <= text.size()) {
+        std::size_t end = text.find('\n', begin);
+        if (end == std::string::npos) end = text.size();
+        ASSERT_TRUE(reader.add_line(std::string_view(text).substr(begin, end - begin))) << reader.error();
+        begin = end + 1;
+    }
+    const auto observations = reader.finish();
+    ASSERT_TRUE(observations) << reader.error();
+    std::string error;
+    const auto history = build_history(*observations, reader.report(), {}, {}, options, error);
+    ASSERT_TRUE(history) << error;
+    // The draft's candidates start at tick 2575010; the stretch of 4096
+    // ticks that passes 1000 events ends at a multiple of 4096, less one.
+    const auto cut = std::find_if(history->notes.begin(), history->notes.end(), [](const std::string& n) {
+        return n.rfind("the draft's run has more than 1000 events: it is compared with the history up to tick ", 0) ==
+               0;
+    });
+    ASSERT_NE(cut, history->notes.end());
+    const std::string tick =
+        cut->substr(cut->find("up to tick ") + 11, cut->find(" only") - cut->find("up to tick ") - 11);
+    EXPECT_EQ((std::stoll(tick) + 1) % 4096, 0) << *cut;
+    EXPECT_GT(std::stoll(tick), 2'575'010) << *cut;
+    EXPECT_NE(cut->find("its violations are not compared"), std::string::npos);
 }
 
 }  // namespace

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "leasescope/engine/types.hpp"
+#include "leasescope/sim/limits.hpp"
 #include "leasescope/sim/scenario.hpp"
 #include "leasescope/sim/trace.hpp"
 
@@ -87,6 +88,9 @@ struct ImportOptions {
     std::int64_t tick_ms = 0;                                // --tick-ms; 0: the finest that fits (19.7.2)
     bool lenient = false;                                    // --lenient: a bad line is a capture_gap
     bool keep_clock_steps = false;                           // --clock-steps keep (19.1.4)
+    // The draft's run is compared up to this many events (19.8.3); the fuzzer
+    // lowers it so that one input stays cheap.
+    std::int64_t draft_events_max = limits::import_draft_events_max;
 };
 
 // ---- §19.1–§19.5 the capture, read in one pass ------------------------------
