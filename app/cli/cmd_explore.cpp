@@ -189,7 +189,8 @@ std::string proved_line(const sim::Explorer& explorer, const sim::ExploreRun& ru
     if (k == 0) return fmt::format("proved: the base leads to {} with no added fault", or_list(sim::to_string(failed)));
     return fmt::format(
         "proved: {} of total magnitude {} leads to {} (the counterexample above); no schedule with fewer added "
-        "faults, and none with {} of smaller total magnitude, leads to {} ({})",
+        "faults, and none with {} that ranks before it (fewer crashes and losing failovers, then a smaller total "
+        "magnitude), leads to {} ({})",
         count_of(k, "added fault", "added faults"),
         count_of(static_cast<std::uint64_t>(explorer.magnitude(*report.found)), "tick", "ticks"),
         or_list(sim::to_string(failed)), k, checked, budget_text(explorer));

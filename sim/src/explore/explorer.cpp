@@ -337,6 +337,17 @@ std::int64_t total_magnitude(const Schedule& s, const std::vector<Fault>& atoms,
     return sum;
 }
 
+// A crash and a failover that loses have no size: they are not small faults
+// (docs/explorer.md, Ranking), so a schedule with fewer of them ranks first.
+std::size_t sizeless_count(const Schedule& s, const std::vector<Fault>& atoms) {
+    std::size_t n = 0;
+    for (const std::int32_t a : s.atoms) {
+        const Fault& f = atoms[static_cast<std::size_t>(a)];
+        if (f.kind == FaultKind::crash || (f.kind == FaultKind::failover && !f.promotes())) ++n;
+    }
+    return n;
+}
+
 }  // namespace
 
 std::int64_t Explorer::magnitude(const Schedule& schedule) const {
@@ -346,6 +357,9 @@ std::int64_t Explorer::magnitude(const Schedule& schedule) const {
 bool Explorer::ranks_before(const Schedule& a, const Schedule& b, const std::vector<Fault>& atoms,
                             std::int64_t tick_ms) {
     if (a.atoms.size() != b.atoms.size()) return a.atoms.size() < b.atoms.size();
+    const std::size_t sa = sizeless_count(a, atoms);
+    const std::size_t sb = sizeless_count(b, atoms);
+    if (sa != sb) return sa < sb;
     const std::int64_t ma = total_magnitude(a, atoms, tick_ms);
     const std::int64_t mb = total_magnitude(b, atoms, tick_ms);
     if (ma != mb) return ma < mb;

@@ -232,7 +232,8 @@ public:
     // ---- One schedule ----
     Verdict check(const Schedule& schedule) const;
     // Whether `a` ranks before `b` (docs/explorer.md, Ranking): fewer
-    // faults, then a smaller total magnitude (fault_magnitude), then earlier
+    // faults, then fewer faults without a size (a crash, a failover that
+    // loses), then a smaller total magnitude (fault_magnitude), then earlier
     // fault ticks, then a lower variant, then lower atom indices. A total
     // order, so a search's answer does not depend on how it was split.
     static bool ranks_before(const Schedule& a, const Schedule& b, const std::vector<Fault>& atoms,
