@@ -293,8 +293,8 @@ std::optional<ImportedHistory> build_history(const std::vector<Observation>& obs
     for (const Item& item : items) sweep.add(item);
     out.trace = assemble_trace(sweep.take_events(), sweep, report, candidates,
                                import_info(report, logs, log_files, time->origin_us), time->tick_ms);
-    history_detail::Draft draft = history_detail::make_draft(out.trace, anchored, by_time, log_files, report,
-                                                                 options.draft_events_max);
+    history_detail::Draft draft =
+        history_detail::make_draft(out.trace, anchored, by_time, log_files, report, options.draft_events_max);
     out.draft_json = std::move(draft.json);
     out.evidence = std::move(draft.evidence);
     out.differences = std::move(draft.differences);
