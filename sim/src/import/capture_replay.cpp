@@ -7,7 +7,6 @@
 
 #include "capture_internal.hpp"
 #include "fit.hpp"
-#include "leasescope/sim/utf8.hpp"
 #include "monitor_scan.hpp"
 
 namespace leasescope::sim::import::internal {
@@ -103,7 +102,7 @@ private:
 Replay::Replay(const std::vector<std::string>& lock_keys, const ImportOptions& options,
                const std::vector<CaptureReport::Source>& sources)
     : lock_keys_(lock_keys.begin(), lock_keys.end()), record_(lock_keys.front()), sources_(sources) {
-    for (const auto& [addr, node] : options.names) names_[addr] = escape_invalid_utf8(node);
+    for (const auto& [addr, node] : options.names) names_[addr] = node;
 }
 
 Key* Replay::find(std::string_view repr) {
@@ -117,7 +116,7 @@ std::string Replay::node_of_client(const std::string& client) const {
         const auto it = names->find(client);
         if (it != names->end()) return it->second;
     }
-    return escape_invalid_utf8(client);
+    return client;
 }
 
 std::string Replay::node_for(const std::string& token, const std::string& client) const {
@@ -137,20 +136,13 @@ Observation Replay::base(const KeptLine& k, ObservedOp op) const {
     return o;
 }
 
-// Rule 19.5.4: what enters the history fits a trace.
+// Rule 19.5.4: what enters the history fits a trace. Every node name (a
+// SETNAME, --name, an owner argument, an address) passes here, so it is
+// made text here and only here.
 void Replay::emit(Observation o) {
     o.node = fit_name(o.node);
     o.token = fit_token(o.token);
-    if (o.fencing && !fit_fencing(o.fencing)) {
-        if (!fencing_unfit_) {
-            notes_.push_back(
-                fmt::format("a fencing number of {} is outside what a trace holds (1 to {}): such "
-                            "numbers are shown without a number",
-                            *o.fencing, limits::fencing_max));
-        }
-        fencing_unfit_ = true;
-        o.fencing.reset();
-    }
+    fit_fencing(o.fencing, "a", fencing_unfit_, notes_);
     if (o.wall_us < last_wall_us_) o.wall_us = last_wall_us_;
     last_wall_us_ = o.wall_us;
     out_.push_back(std::move(o));
@@ -176,9 +168,7 @@ void Replay::purge(std::int64_t now_ms, std::int64_t wall_us, std::int32_t sourc
             o.token = redis_repr(token);
             const auto owner = token_owner_.find(o.token);
             const auto field = key.fields.find("owner");
-            o.node = owner != token_owner_.end() ? owner->second
-                     : field != key.fields.end() ? escape_invalid_utf8(field->second)
-                                                 : "";
+            o.node = owner != token_owner_.end() ? owner->second : field != key.fields.end() ? field->second : "";
             emit(std::move(o));
         }
         it = keys_.erase(it);
@@ -408,7 +398,7 @@ void Replay::plain(const KeptLine& k) {
     const std::vector<std::string>& a = k.ml.args;
     const Cmd cmd = command_of(a[0]);
     if (cmd == Cmd::client) {
-        client_name_[k.ml.client] = escape_invalid_utf8(a[2]);
+        client_name_[k.ml.client] = a[2];
         return;
     }
     if (cmd == Cmd::script) {
@@ -444,7 +434,7 @@ void Replay::script_observation(const KeptLine& k, const KnownScript& script, co
     };
     const std::string token = arg(script.token_argv);
     if (script.owner_argv > 0 && !client_name_.count(k.ml.client) && !names_.count(k.ml.client)) {
-        client_owner_[k.ml.client] = escape_invalid_utf8(arg(script.owner_argv));
+        client_owner_[k.ml.client] = arg(script.owner_argv);
     }
     const std::int64_t now_ms = now_ms_of(k);
     const bool held = before && holds(*before, token);

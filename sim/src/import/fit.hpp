@@ -7,6 +7,9 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
+
+#include <fmt/format.h>
 
 #include "leasescope/sim/import.hpp"
 #include "leasescope/sim/limits.hpp"
@@ -29,10 +32,20 @@ inline std::string fit_text(std::string_view raw, std::int64_t max) {
 inline std::string fit_name(std::string_view raw) { return fit_text(raw, limits::name_length_max); }
 inline std::string fit_token(std::string_view raw) { return fit_text(raw, limits::token_length_max); }
 
-// A fencing number the trace can hold (1 to limits::fencing_max), else none.
-inline std::optional<Fencing> fit_fencing(std::optional<Fencing> f) {
-    if (f && (*f < 1 || *f > limits::fencing_max)) return std::nullopt;
-    return f;
+// A fencing number the trace can hold (1 to limits::fencing_max) is kept;
+// another is dropped, and the first one dropped (`noted` false) is told in
+// `notes` as "<whose> fencing number of N is outside what a trace holds …".
+inline void fit_fencing(std::optional<Fencing>& f, std::string_view whose, bool& noted,
+                        std::vector<std::string>& notes) {
+    if (!f || (*f >= 1 && *f <= limits::fencing_max)) return;
+    if (!noted) {
+        notes.push_back(
+            fmt::format("{} fencing number of {} is outside what a trace holds (1 to {}): such numbers "
+                        "are shown without a number",
+                        whose, *f, limits::fencing_max));
+    }
+    noted = true;
+    f.reset();
 }
 
 }  // namespace leasescope::sim::import::internal

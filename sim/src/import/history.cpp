@@ -200,16 +200,7 @@ std::vector<LogEntry> fit_logs(const std::vector<LogEntry>& logs, std::vector<st
     for (LogEntry& l : out) {
         l.node = internal::fit_name(l.node);
         if (l.token) l.token = internal::fit_token(*l.token);
-        if (l.fencing && !internal::fit_fencing(l.fencing)) {
-            if (!unfit) {
-                notes.push_back(
-                    fmt::format("a log's fencing number of {} is outside what a trace holds (1 to {}): "
-                                "such numbers are shown without a number",
-                                *l.fencing, limits::fencing_max));
-            }
-            unfit = true;
-            l.fencing.reset();
-        }
+        internal::fit_fencing(l.fencing, "a log's", unfit, notes);
     }
     return out;
 }
