@@ -21,8 +21,13 @@
 #      override, structure (deep and long inputs built from a small program,
 #      past max_len) and trace_fixed (traces whose hash is fixed up, so the
 #      reader's range checks are reached)
+#   4. slurm: the sharded explorer on a real batch engine: a private
+#      single-node Slurm (munged, slurmctld, slurmd; Debian's slurm-wlm and
+#      munge) runs two searches as job arrays of 3 shards, and explore-merge
+#      of each must print, write and exit as the search in one process
+#      (tests/slurm/run_sharded.sh)
 # Environment: FULL_JOBS (2) parallel jobs, FUZZ_SECONDS, FUZZ_SEED (1), FUZZ_RSS_MB (1024), FULL_STAGES (a
-# subset of "format functions asan clang fuzz").
+# subset of "format functions asan clang fuzz slurm").
 set -uo pipefail
 cd "$(dirname "$0")/.."
 jobs="${FULL_JOBS:-2}"
@@ -31,7 +36,7 @@ fuzz_seconds="${FUZZ_SECONDS:-60}"
 # (FUZZ_SEED=0 lets libFuzzer pick one).
 fuzz_seed="${FUZZ_SEED:-1}"
 fuzz_rss_mb="${FUZZ_RSS_MB:-1024}"
-stages="${FULL_STAGES:-format functions asan clang fuzz}"
+stages="${FULL_STAGES:-format functions asan clang fuzz slurm}"
 failed=()
 summary=()
 
@@ -144,6 +149,19 @@ fuzzing() {
   return $ok
 }
 
+# ---- 4. The sharded explorer on Slurm ----
+# The command-line tool test.sh built (build/test); run alone
+# (FULL_STAGES=slurm), the stage builds the release preset's.
+slurm_sharded() {
+  local cli=build/test/app/cli/leasescope-cli
+  if [ ! -x "$cli" ]; then
+    cli=build/release/app/cli/leasescope-cli
+    cmake --preset release >/dev/null || return 1
+    cmake --build build/release --target leasescope-cli -j "$jobs" >/dev/null || return 1
+  fi
+  tests/slurm/run_sharded.sh "$cli"
+}
+
 for s in $stages; do
   case "$s" in
     format) stage "formatting: clang-format-14, .clang-format" tools/format.sh --check ;;
@@ -151,6 +169,7 @@ for s in $stages; do
     asan) stage "asan: every test under Clang 14 with AddressSanitizer + UBSan" asan_tests ;;
     clang) stage "build types: GCC 12 -O3, Clang 14 -O1 (ASan) and -O3, same golden hashes" compilers ;;
     fuzz) stage "fuzzing: scenario, trace, override, structure, trace_fixed, import, ${fuzz_seconds} s each" fuzzing ;;
+    slurm) stage "slurm: the explorer's shards as a job array on a single-node Slurm, merged = one process" slurm_sharded ;;
     *) echo "full.sh: unknown stage $s" >&2; failed+=("$s") ;;
   esac
 done
