@@ -98,7 +98,8 @@ export LIBGL_ALWAYS_SOFTWARE=1
 
 leasescope_step "testing build/test (ctest)" ctest --test-dir build/test --output-on-failure -j 2 --timeout 600 "$@"
 
-# --full: sanitizers, the second compiler and fuzzing (tools/full.sh).
+# --full: sanitizers, the second compiler, fuzzing and the shards on a
+# single-node Slurm (tools/full.sh).
 if [ "$full" = 1 ]; then
   if [ -x tools/full.sh ]; then
     tools/full.sh
