@@ -110,6 +110,13 @@ MarkerKind marker_kind_of(const sim::Event& e, sim::ResourceMode mode) {
         case EventOp::believe:
             return e.outcome == Outcome::leader ? MarkerKind::believe_leader : MarkerKind::believe_follower;
         case EventOp::undecided: return MarkerKind::undecided;
+        // A Redlock trace's (model.md §20.8); the app does not open one yet
+        // (app_state refuses it), so these only keep the mapping total.
+        case EventOp::restart: return MarkerKind::resume;
+        case EventOp::quorum:
+            if (e.outcome == Outcome::acquired) return MarkerKind::acquire;
+            if (e.outcome == Outcome::busy) return MarkerKind::acquire_busy;
+            return e.outcome == Outcome::released ? MarkerKind::release : MarkerKind::release_error;
     }
     return MarkerKind::start;
 }
