@@ -34,13 +34,10 @@ public:
         flow(ImGui::CalcTextSize(tick_text.c_str()).x, em);
         ImGui::TextUnformatted(tick_text.c_str());
         ImGui::PopFont();
-        // A recorded history: the playhead's tick on the server's clock (model.md §19.9).
-        if (ctx.lanes.wall) {
-            const std::string wall_text =
-                ctx.strings.tr("transport.wall", {{"time", sim::wall_time_text(ctx.lanes.wall->us_of(ctx.playhead))}});
-            flow(ImGui::CalcTextSize(wall_text.c_str()).x, em * 0.5f);
-            ImGui::TextUnformatted(wall_text.c_str());
-        }
+        // The playhead's time: since tick 0, or a recorded history's on the server's clock (model.md §19.9).
+        const std::string time_text = playhead_time_words(ctx.lanes.clock, ctx.playhead, ctx.strings);
+        flow(ImGui::CalcTextSize(time_text.c_str()).x, em * 0.5f);
+        ImGui::TextUnformatted(time_text.c_str());
         float speed = static_cast<float>(ctx.speed);
         flow(em * 7 + ImGui::GetStyle().ItemInnerSpacing.x +
                  ImGui::CalcTextSize(ctx.tr("transport.speed"), nullptr, true).x,
