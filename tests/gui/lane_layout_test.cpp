@@ -160,7 +160,8 @@ TEST(LaneLayout, ResourceLaneMatchesTheResourceCounts) {
 }
 
 // The playhead's number never sits on a tick number ("15 [15]6"), and tick
-// numbers never overlap each other, for every playhead position.
+// numbers (each with its time, "40 · 0:02.000") never overlap each other, for
+// every playhead position.
 TEST(LaneLayout, RulerNumbersGiveWayToThePlayhead) {
     const TextMetrics metrics = estimated_metrics(17, 13);
     for (const std::string& name : app_preset_names()) {
@@ -169,7 +170,8 @@ TEST(LaneLayout, RulerNumbersGiveWayToThePlayhead) {
         for (const Size& size : sizes) {
             const TimeAxis axis = fit_axis(0, end + 1, 120, size.plot_w);
             for (Tick t = 0; t <= end; ++t) {
-                const RulerLayout r = layout_ruler(axis, 120, size.plot_w, 60, 27, t, metrics);
+                const RulerLayout r =
+                    layout_ruler(axis, 120, size.plot_w, 60, 27, t, metrics, tick_clock_of(timeline.trace()));
                 ASSERT_TRUE(r.playhead_visible);
                 for (std::size_t i = 0; i < r.labels.size(); ++i) {
                     EXPECT_FALSE(r.labels[i].box.intersects(r.badge)) << name << " at " << size.name << ": tick number "

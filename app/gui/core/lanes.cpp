@@ -467,6 +467,7 @@ LaneModel LaneRecorder::finish(const sim::Timeline& timeline) {
     LaneModel model;
     model.resource = resource_;
     model.end_tick = timeline.end_tick();
+    model.clock = tick_clock_of(trace);
     model.clocks = clock_tracks(timeline.scenario(), model.end_tick);
     if (trace_has_wire_time(trace) || scenario_has_wire_time(timeline.scenario()))
         model.messages = message_track(trace, node_links(timeline.scenario()));
@@ -505,7 +506,6 @@ ShownRun replay_trace(sim::Trace trace) {
     LaneRecorder recorder(run.timeline->scenario());
     recorder.replay(*run.timeline);
     run.lanes = recorder.finish(*run.timeline);
-    run.lanes.wall = wall_clock_of(run.timeline->trace());
     return run;
 }
 
