@@ -43,7 +43,7 @@ std::string tick_and_time(Tick t, std::int64_t tick_ms) {
 }  // namespace
 
 TEST(TickTime, ASimulatedRunsClockIsTheTimeSinceTickZero) {
-    for (const std::string& name : test::preset_names()) {
+    for (const std::string& name : test::app_preset_names()) {
         const sim::Scenario scenario = test::load_preset(name);
         const ShownRun run = run_scenario(scenario);
         EXPECT_FALSE(run.lanes.clock.wall.has_value()) << name;
@@ -64,7 +64,7 @@ TEST(TickTime, ASimulatedRunsClockIsTheTimeSinceTickZero) {
 TEST(TickTime, EveryRulerNumberOfASimulatedRunSaysItsTime) {
     const TextMetrics metrics = estimated_metrics(17, 13);
     const Strings strings = test::string_tables(Lang::en);
-    for (const std::string& name : test::preset_names()) {
+    for (const std::string& name : test::app_preset_names()) {
         const ShownRun run = run_scenario(test::load_preset(name));
         const LaneModel& model = run.lanes;
         const std::int64_t tick_ms = model.clock.tick_ms;
@@ -109,7 +109,7 @@ TEST(TickTime, GridlinesDivideTheLabelsStep) {
 // An event's Time cell (the event table) is its tick's start, as `show --time` writes it.
 TEST(TickTime, AnEventsTimeIsItsTicksStart) {
     std::size_t told = 0;
-    for (const std::string& name : test::preset_names()) {
+    for (const std::string& name : test::app_preset_names()) {
         const ShownRun run = run_scenario(test::load_preset(name));
         for (const sim::Event& e : run.timeline->trace().events) {
             EXPECT_EQ(run.lanes.clock.of(e), sim::elapsed_text(e.tick, run.timeline->trace().header.tick_ms)) << name;

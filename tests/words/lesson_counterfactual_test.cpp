@@ -51,6 +51,13 @@ const std::vector<Counterfactual>& rows() {
          {{"node-b", "acquire", "acquired", 3},
           {"node-b", "acquire", "acquired", 6, false},
           {"node-a", "skip", "", 5}}},
+        // Redlock (model.md §20.3): C keeps client-1's key, so client-2 never gets a quorum.
+        {"summary",
+         "redlock-restart",
+         "With persistence \"always\" C keeps the key",
+         "영속성이 \"always\"이면",
+         {{"faults.2.persistence", "\"always\""}},
+         {{"client-2", "quorum", "acquired", -1, false}, {"client-2", "", "skipped"}, {"C", "restart", "kept", 40}}},
         {"summary",
          "deadline-lock-vs-group",
          "With a group of one",

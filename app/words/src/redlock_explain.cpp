@@ -82,9 +82,7 @@ public:
                 if (!e_.server) return false;
                 store_release();
                 return true;
-            case EventOp::quorum:
-                e_.phase == sim::Phase::acquire ? count_lock() : count_release();
-                return true;
+            case EventOp::quorum: e_.phase == sim::Phase::acquire ? count_lock() : count_release(); return true;
             case EventOp::write: write(); return true;
             case EventOp::expire: expire(); return true;
             case EventOp::crash:
@@ -172,8 +170,7 @@ private:
         }
         const sim::RedlockOptions& o = ctx_.scenario->redlock;
         const std::int64_t ttl = c->options.lease * trace_.header.tick_ms;
-        const auto drift =
-            static_cast<std::int64_t>(std::floor(o.drift_factor * static_cast<double>(ttl) + 0.5)) + 2;
+        const auto drift = static_cast<std::int64_t>(std::floor(o.drift_factor * static_cast<double>(ttl) + 0.5)) + 2;
         const Tick start = attempt_tick();
         const std::int64_t elapsed = (e_.tick - start) * trace_.header.tick_ms + node_jumps_ms(start);
         const std::int64_t left = ttl - drift - elapsed;
@@ -192,9 +189,7 @@ private:
         add(last ? "rl.quorum.last" : "rl.quorum.retry", f);
     }
 
-    void count_release() {
-        add(e_.outcome == Outcome::released ? "rl.release.quorum" : "rl.release.partial");
-    }
+    void count_release() { add(e_.outcome == Outcome::released ? "rl.release.quorum" : "rl.release.partial"); }
 
     // A write at the resource (rule 20.6).
     void write() {
@@ -217,7 +212,7 @@ private:
         }
         const Fields f{{"mine", std::to_string(mine)}};
         if (!e_.details.has(sim::Detail::stale)) return add("rl.write.held", f);
-        add("rl.write.stale", f);
+        add(mine == 0 ? "rl.write.stale_none" : "rl.write.stale", f);
         if (!e_.details.has(sim::Detail::unsafe_write)) return;
         const auto most = std::max_element(others.begin(), others.end(),
                                            [](const auto& a, const auto& b) { return a.second < b.second; });

@@ -30,11 +30,11 @@ std::int32_t get_store(const json& v, const std::string& path, const Scenario& s
 
 void read_stores(const json& v, Scenario& s) {
     const ScenarioKey& key = scenario_key(Section::top, "stores");
-    if (!v.is_array())
-        fail("/stores", fmt::format("expected an array of store names, found {}", describe(v)));
+    if (!v.is_array()) fail("/stores", fmt::format("expected an array of store names, found {}", describe(v)));
     if (v.empty())
-        fail("/stores", "expected at least one store: the redlock client refuses an empty server list (redlock.js "
-                        "130-132)");
+        fail("/stores",
+             "expected at least one store: the redlock client refuses an empty server list (redlock.js "
+             "130-132)");
     if (static_cast<std::int64_t>(v.size()) > key.hi)
         fail("/stores", fmt::format("expected at most {} stores (stores_max), found {}", key.hi, v.size()));
     std::vector<std::string> names;
@@ -93,8 +93,9 @@ void read_redlock_sections(const json& root, Scenario& s, Failures& errors) {
     if (root.contains("redlock")) attempt(errors, [&] { read_redlock_options(root["redlock"], s, errors); });
     attempt(errors, [&] {
         if (s.is_redlock() && !root.contains("stores"))
-            fail("/client", "client \"redlock\" needs \"stores\": the names of its independent masters (docs/model.md "
-                            "§20.1)");
+            fail("/client",
+                 "client \"redlock\" needs \"stores\": the names of its independent masters (docs/model.md "
+                 "§20.1)");
         if (!s.is_redlock() && root.contains("stores"))
             fail("/stores", "\"stores\" are Redlock's masters: set \"client\": \"redlock\" (docs/model.md §20.1)");
         if (!s.is_redlock() && root.contains("redlock"))
@@ -104,13 +105,14 @@ void read_redlock_sections(const json& root, Scenario& s, Failures& errors) {
     // What Redlock has no place for (rule 20.1.3).
     attempt(errors, [&] {
         if (root.contains("store"))
-            fail("/store", "a Redlock scenario's masters are its \"stores\"; \"store\" (one store, its clock and "
-                           "replicas) does not apply");
+            fail("/store",
+                 "a Redlock scenario's masters are its \"stores\"; \"store\" (one store, its clock and "
+                 "replicas) does not apply");
     });
     attempt(errors, [&] {
         if (s.lock.capacity != 1)
-            fail("/lock/capacity", fmt::format("Redlock locks one holder: capacity must be 1, found {}",
-                                               s.lock.capacity));
+            fail("/lock/capacity",
+                 fmt::format("Redlock locks one holder: capacity must be 1, found {}", s.lock.capacity));
     });
     attempt(errors, [&] {
         if (s.order != Order::declared)
@@ -161,8 +163,7 @@ void read_redlock_fault(const json& v, const std::string& path, const Scenario& 
         return;
     }
     if (!v.contains("stores")) return;
-    if (!s.is_redlock())
-        fail(path + "/stores", "\"stores\" names Redlock stores: the scenario has none");
+    if (!s.is_redlock()) fail(path + "/stores", "\"stores\" names Redlock stores: the scenario has none");
     const json& list = v["stores"];
     if (!list.is_array() || list.empty())
         fail(path + "/stores", fmt::format("expected an array of one or more store names, found {}", describe(list)));

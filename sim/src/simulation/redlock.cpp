@@ -30,7 +30,10 @@ bool RedlockMessage::operator>(const RedlockMessage& o) const {
 }
 
 RedlockRun::RedlockRun(const Scenario& scenario)
-    : scenario_(&scenario), rng_(scenario.seed), stores_(scenario.stores.size()), nodes_(scenario.candidates.size()),
+    : scenario_(&scenario),
+      rng_(scenario.seed),
+      stores_(scenario.stores.size()),
+      nodes_(scenario.candidates.size()),
       deferred_(scenario.candidates.size()) {
     for (std::size_t n = 0; n < nodes_.size(); ++n) nodes_[n].next_run_at = scenario.candidates[n].options.start;
     for (std::size_t i = 0; i < scenario.faults.size(); ++i) {
@@ -286,8 +289,8 @@ void RedlockRun::apply(RedlockMessage m, Tick t) {
             m.answer = 0;
         } else {
             const Candidate& c = scenario_->candidates[static_cast<std::size_t>(m.node)];
-            st.key = RedlockKey{true, m.token, m.node, m.run,
-                                store_now(s, t) + 2 * c.options.lease * scenario_->tick_ms};
+            st.key =
+                RedlockKey{true, m.token, m.node, m.run, store_now(s, t) + 2 * c.options.lease * scenario_->tick_ms};
             m.answer = 1;
         }
         m.applied = t;
@@ -351,10 +354,9 @@ void RedlockRun::decide(NodeIndex n, Tick t, EventSink& sink) {
     const Candidate& c = scenario_->candidates[static_cast<std::size_t>(n)];
     const std::int64_t ttl = c.options.lease * scenario_->tick_ms;
     // Math.round: halves up (415).
-    const auto drift = static_cast<std::int64_t>(std::floor(scenario_->redlock.drift_factor * static_cast<double>(ttl) +
-                                                            0.5)) +
-                       2;
-    const std::int64_t expiration = node.start_ms + ttl - drift;  // 416
+    const auto drift =
+        static_cast<std::int64_t>(std::floor(scenario_->redlock.drift_factor * static_cast<double>(ttl) + 0.5)) + 2;
+    const std::int64_t expiration = node.start_ms + ttl - drift;           // 416
     const bool won = node.votes >= quorum() && expiration > now_ms(n, t);  // 419
     EventView ev = node_event(t, Phase::acquire, EventOp::quorum, n);
     ev.outcome = won ? Outcome::acquired : Outcome::busy;

@@ -21,8 +21,7 @@ using trace_test::find;
 std::string scenario(const std::string& candidates, const std::string& extra = "",
                      const std::string& stores = R"(["A", "B", "C"])") {
     return R"({"name": "rl", "tick_ms": 10, "horizon": 2000, "client": "redlock", "stores": )" + stores +
-           R"(, "defaults": {"wait": 0, "lease": 100, "action": 20}, "candidates": [)" + candidates + "]" + extra +
-           "}";
+           R"(, "defaults": {"wait": 0, "lease": 100, "action": 20}, "candidates": [)" + candidates + "]" + extra + "}";
 }
 
 sim::Trace run(const std::string& text) { return sim::simulate(trace_test::parse(text)); }
@@ -83,8 +82,7 @@ TEST(Redlock, FourStoresNeedThree) {
 // no, then retries after retry_delay_ms; retry_count N makes N + 1 attempts.
 TEST(Redlock, AFailedAttemptUnlocksEverywhereAndRetries) {
     const std::string opts = R"(, "redlock": {"retry_count": 2, "retry_delay_ms": 50, "retry_jitter_ms": 0})";
-    const sim::Trace t =
-        run(scenario(R"({"name": "a", "action": 500}, {"name": "b", "start": 1})", opts));
+    const sim::Trace t = run(scenario(R"({"name": "a", "action": 500}, {"name": "b", "start": 1})", opts));
     const auto c = counts(t, "b");
     ASSERT_EQ(c.size(), 3u);  // 1 + retry_count
     EXPECT_EQ(c[0].tick, 1);
@@ -191,8 +189,8 @@ TEST(Redlock, APartitionHoldsMessagesUntilItEnds) {
 TEST(Redlock, ALateWriteIsStaleAndUnsafe) {
     const std::string faults = R"(, "faults": [{"kind": "pause", "node": "a", "at": 2, "ticks": 150}])";
     // a's keys expire at tick 100; b locks at 110 and works until 210; a resumes at 152 and writes at 160.
-    const sim::Trace t =
-        run(scenario(R"({"name": "a", "writes": [10]}, {"name": "b", "start": 110, "action": 100, "writes": [50]})", faults));
+    const sim::Trace t = run(scenario(
+        R"({"name": "a", "writes": [10]}, {"name": "b", "start": 110, "action": 100, "writes": [50]})", faults));
     const auto writes = find(t, "a", EventOp::write);
     ASSERT_EQ(writes.size(), 1u);
     EXPECT_EQ(writes[0].outcome, Outcome::accepted);
@@ -211,7 +209,8 @@ TEST(Redlock, JitterIsSeededAndRepeatable) {
     const auto c = counts(run(scenario(cands, opts)), "b");
     ASSERT_EQ(c.size(), 6u);
     bool varied = false;
-    for (std::size_t k = 2; k < c.size(); ++k) varied = varied || (c[k].tick - c[k - 1].tick) != (c[1].tick - c[0].tick);
+    for (std::size_t k = 2; k < c.size(); ++k)
+        varied = varied || (c[k].tick - c[k - 1].tick) != (c[1].tick - c[0].tick);
     EXPECT_TRUE(varied);  // ±100 ms around 200 ms at 10 ms a tick
 }
 
@@ -240,9 +239,9 @@ TEST(Redlock, BadInputNamesItsPath) {
               std::string::npos);
     EXPECT_NE(error_of(scenario(R"({"name": "A"})")).find("/stores/0: store \"A\" has a candidate's name"),
               std::string::npos);
-    EXPECT_NE(error_of(scenario(R"({"name": "a"})", R"(, "redlock": {"retry_count": 1, "drift": 0.1})"))
-                  .find("/redlock"),
-              std::string::npos);
+    EXPECT_NE(
+        error_of(scenario(R"({"name": "a"})", R"(, "redlock": {"retry_count": 1, "drift": 0.1})")).find("/redlock"),
+        std::string::npos);
     EXPECT_NE(error_of(scenario(R"({"name": "a"})", R"(, "redlock": {"drift_factor": 2})"))
                   .find("/redlock/drift_factor: expected a number from 0 to 1"),
               std::string::npos);

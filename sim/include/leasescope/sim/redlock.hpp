@@ -32,9 +32,9 @@ struct RedlockStore {
     RedlockKey key;
     std::int64_t jumps = 0;  // half milliseconds: its clock's steps so far
     bool down = false;
-    std::int32_t epoch = 0;      // times it went down: a connection older than that broke
-    RedlockKey disk;             // everysec: the key as the last whole second's fsync had it
-    RedlockKey kept;             // the key when it went down (always keeps it)
+    std::int32_t epoch = 0;                       // times it went down: a connection older than that broke
+    RedlockKey disk;                              // everysec: the key as the last whole second's fsync had it
+    RedlockKey kept;                              // the key when it went down (always keeps it)
     Persistence persistence = Persistence::none;  // of the restart going on
 };
 
@@ -133,7 +133,7 @@ private:
     SplitMix64 rng_;
     std::vector<RedlockStore> stores_;
     std::vector<RedlockNode> nodes_;
-    std::vector<RedlockMessage> wire_;  // a min-heap
+    std::vector<RedlockMessage> wire_;                   // a min-heap
     std::vector<std::vector<RedlockMessage>> deferred_;  // per node: answers held by a pause (§16.3)
     std::vector<Edge> edges_;
     std::size_t next_edge_ = 0;
