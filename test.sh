@@ -95,6 +95,10 @@ for _ in $(seq 1 50); do
 done
 export LIBGL_ALWAYS_SOFTWARE=1
 
+# The Redlock check (redlock.npm) runs the real npm package redlock 4.2.0:
+# its lockfile's packages go into build/redlock-npm, not the source tree.
+leasescope_step "installing the npm packages of the Redlock check (build/redlock-npm)" tests/redlock/install.sh build/redlock-npm
+
 leasescope_step "testing build/test (ctest)" ctest --test-dir build/test --output-on-failure -j 2 --timeout 600 "$@"
 
 # --full: sanitizers, the second compiler and fuzzing (tools/full.sh).

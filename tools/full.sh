@@ -21,8 +21,13 @@
 #      override, structure (deep and long inputs built from a small program,
 #      past max_len) and trace_fixed (traces whose hash is fixed up, so the
 #      reader's range checks are reached)
+#   4. redlock: every Redlock scenario through the real npm package redlock
+#      4.2.0 on five loopback servers, diffed with the simulation
+#      (tests/redlock/compare.sh, model.md §20.9), at ticks of 100 ms: the
+#      default suite's redlock.npm runs it at 200 ms, so each TTL boundary
+#      is met at a second scale
 # Environment: FULL_JOBS (2) parallel jobs, FUZZ_SECONDS, FUZZ_SEED (1), FUZZ_RSS_MB (1024), FULL_STAGES (a
-# subset of "format functions asan clang fuzz").
+# subset of "format functions asan clang fuzz redlock").
 set -uo pipefail
 cd "$(dirname "$0")/.."
 jobs="${FULL_JOBS:-2}"
@@ -31,7 +36,7 @@ fuzz_seconds="${FUZZ_SECONDS:-60}"
 # (FUZZ_SEED=0 lets libFuzzer pick one).
 fuzz_seed="${FUZZ_SEED:-1}"
 fuzz_rss_mb="${FUZZ_RSS_MB:-1024}"
-stages="${FULL_STAGES:-format functions asan clang fuzz}"
+stages="${FULL_STAGES:-format functions asan clang fuzz redlock}"
 failed=()
 summary=()
 
@@ -144,12 +149,18 @@ fuzzing() {
   return $ok
 }
 
+# ---- 4. Redlock against the real package ----
+redlock_npm() {
+  REDLOCK_TICK_MS=100 REDLOCK_OUT=build/redlock-compare-100 tests/redlock/compare.sh build/test/app/cli/leasescope-cli
+}
+
 for s in $stages; do
   case "$s" in
     format) stage "formatting: clang-format-14, .clang-format" tools/format.sh --check ;;
     functions) stage "function length: at most 70 lines (clang-tidy readability-function-size)" tools/function_length.sh ;;
     asan) stage "asan: every test under Clang 14 with AddressSanitizer + UBSan" asan_tests ;;
     clang) stage "build types: GCC 12 -O3, Clang 14 -O1 (ASan) and -O3, same golden hashes" compilers ;;
+    redlock) stage "redlock: the Redlock scenarios through the npm package redlock 4.2.0, identical to the simulation" redlock_npm ;;
     fuzz) stage "fuzzing: scenario, trace, override, structure, trace_fixed, import, ${fuzz_seconds} s each" fuzzing ;;
     *) echo "full.sh: unknown stage $s" >&2; failed+=("$s") ;;
   esac

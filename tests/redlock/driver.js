@@ -1,0 +1,857 @@
+#!/usr/bin/env node
+// Runs one LeaseScope Redlock scenario (docs/model.md §20) in real time through
+// the real npm package redlock 4.2.0 against N real redis-servers on loopback,
+// and writes the run as a leasescope-trace/5 trace, so that
+// `leasescope-cli diff --ignore-tokens` can compare it with the simulation
+// (model.md §20.9; tests/redlock/compare.sh runs both).
+//
+//   node driver.js SCENARIO --modules DIR/node_modules --out REAL.jsonl
+//        --store PORT:DIR [--store PORT:DIR …] [--tick-ms N]
+//
+// Each --store is one redis-server the caller started on 127.0.0.1:PORT with
+// `--dir DIR --pidfile DIR/redis.pid`, in the order of the scenario's
+// `stores`. The driver may kill and restart a store (a `restart` fault, and
+// once before the run for a store that has one, to give it the fault's
+// persistence); a restarted server keeps writing DIR/redis.pid, so whoever
+// started the servers can stop them by their pid files.
+//
+// Exit codes: 0 the trace was written; 2 the scenario is outside what this
+// driver can run (it says why) or the command line is wrong; 3 a server could
+// not be reached or failed; 5 the run did not keep time (a tick's work ended
+// more than a quarter tick after the tick began, model.md §13.4's rule): no
+// trace is written, since its answers may have crossed a TTL boundary.
+//
+// What runs for real: every Redis call, the package's own vote counting,
+// quorum, drift and validity arithmetic (`Date.now()`), its unlock on
+// failure and its retry decision. What the driver plays: the scheduler of
+// model.md §20.8 (run starts, the action's progress and writes, pauses), the
+// protected resource (§20.6, judged by asking every store), and the trace.
+'use strict';
+
+const fs = require('fs');
+const path = require('path');
+const crypto = require('crypto');
+const childProcess = require('child_process');
+
+const EXIT_UNSUPPORTED = 2;
+const EXIT_REDIS = 3;
+const EXIT_TIMING = 5;
+
+class DriverError extends Error {
+  constructor(code, message) {
+    super(message);
+    this.exitCode = code;
+  }
+}
+function unsupported(message) {
+  return new DriverError(EXIT_UNSUPPORTED, message);
+}
+
+// ---------------------------------------------------------------------------
+// Command line
+function parseArgs(argv) {
+  const args = { stores: [], tickMs: null, out: null, modules: null, scenario: null };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const value = () => {
+      if (i + 1 >= argv.length) throw unsupported(`${a} needs a value`);
+      return argv[++i];
+    };
+    if (a === '--store') {
+      const v = value();
+      const m = /^(\d+):(.+)$/.exec(v);
+      if (!m) throw unsupported(`--store ${v}: expected PORT:DIR`);
+      args.stores.push({ port: Number(m[1]), dir: m[2] });
+    } else if (a === '--tick-ms') args.tickMs = Number(value());
+    else if (a === '--out') args.out = value();
+    else if (a === '--modules') args.modules = value();
+    else if (a.startsWith('--')) throw unsupported(`unknown option ${a}`);
+    else if (args.scenario === null) args.scenario = a;
+    else throw unsupported(`unexpected argument ${a}`);
+  }
+  if (!args.scenario || !args.out || !args.modules || args.stores.length === 0)
+    throw unsupported('usage: driver.js SCENARIO --modules DIR --out FILE --store PORT:DIR… [--tick-ms N]');
+  return args;
+}
+
+// ---------------------------------------------------------------------------
+// The scenario: the subset of model.md §20 this driver runs, with the
+// defaults of §11.2 and the durations of §11.7.
+
+// Comments as model.md §11.1 allows them, outside strings.
+function stripComments(text) {
+  let out = '';
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '"') {
+      let j = i + 1;
+      while (j < text.length && text[j] !== '"') j += text[j] === '\\' ? 2 : 1;
+      out += text.slice(i, j + 1);
+      i = j;
+    } else if (c === '/' && text[i + 1] === '/') {
+      while (i < text.length && text[i] !== '\n') i++;
+      out += '\n';
+    } else if (c === '/' && text[i + 1] === '*') {
+      const end = text.indexOf('*/', i + 2);
+      i = end < 0 ? text.length : end + 1;
+      out += ' ';
+    } else out += c;
+  }
+  return out;
+}
+
+const UNIT_MS = { ms: 1, s: 1000, m: 60000, h: 3600000 };
+function durationMs(value, where) {
+  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)$/.exec(value);
+  if (!m) throw unsupported(`${where}: ${JSON.stringify(value)} is not a duration`);
+  return Number(m[1]) * UNIT_MS[m[2]];
+}
+// A time key (model.md §11.7): ticks, or a duration that is whole ticks.
+function ticksOf(value, tickMs, where) {
+  if (typeof value === 'number') return value;
+  const ms = durationMs(value, where);
+  if (!Number.isInteger(ms / tickMs)) throw unsupported(`${where}: ${value} is not a whole number of ${tickMs} ms ticks`);
+  return ms / tickMs;
+}
+// retry_delay and retry_jitter (model.md §20.1 rule 2): with a unit they are
+// milliseconds, as integers ticks.
+function clientMs(value, tickMs, where) {
+  return typeof value === 'number' ? value * tickMs : durationMs(value, where);
+}
+
+const CANDIDATE_KEYS = new Set(['name', 'client', 'start', 'wait', 'lease', 'action', 'writes', 'runs', 'every',
+  'retry_count', 'retry_delay', 'retry_jitter', 'drift_factor']);
+const TOP_KEYS = new Set(['$schema', 'name', 'title', 'summary', 'tick_ms', 'horizon', 'seed', 'order', 'lock',
+  'resource', 'defaults', 'candidates', 'faults', 'stores', 'exercises']);
+
+function loadScenario(file, tickMsOverride) {
+  const raw = JSON.parse(stripComments(fs.readFileSync(file, 'utf8')));
+  for (const key of Object.keys(raw))
+    if (!TOP_KEYS.has(key)) throw unsupported(`/${key}: not run by this driver`);
+  if (!Array.isArray(raw.stores) || raw.stores.length === 0) throw unsupported('/stores: not a Redlock scenario');
+  if (raw.order !== undefined && raw.order !== 'declared') throw unsupported('/order: only "declared"');
+  const tickMs = tickMsOverride || raw.tick_ms || 50;
+  const lock = raw.lock || {};
+  for (const key of Object.keys(lock))
+    if (!['name', 'capacity', 'fencing_start'].includes(key)) throw unsupported(`/lock/${key}: not run by this driver`);
+  if ((lock.capacity || 1) !== 1) throw unsupported('/lock/capacity: Redlock has capacity 1');
+  const resource = raw.resource || {};
+  if ((resource.mode || 'off') !== 'off') throw unsupported('/resource/mode: Redlock needs "off" (model.md §20.6)');
+  const s = {
+    name: raw.name,
+    tickMs,
+    horizon: ticksOf(raw.horizon === undefined ? 1000 : raw.horizon, tickMs, '/horizon'),
+    seed: raw.seed || 0,
+    lockName: lock.name || 'lock',
+    stores: raw.stores.slice(),
+    candidates: [],
+    pauses: [],
+    restarts: [],
+    faultEdges: [],  // ticks at which a fault starts or ends (model.md §6.3)
+  };
+  const defaults = raw.defaults || {};
+  raw.candidates.forEach((c, i) => {
+    const where = `/candidates/${i}`;
+    const merged = Object.assign({}, defaults, c);
+    for (const key of Object.keys(merged))
+      if (!CANDIDATE_KEYS.has(key)) throw unsupported(`${where}/${key}: not run by this driver`);
+    if (merged.client !== 'redlock') throw unsupported(`${where}/client: "redlock" expected`);
+    if (merged.network !== undefined || merged.clock !== undefined) throw unsupported(`${where}: no network or clock`);
+    const t = (key, dflt) => (merged[key] === undefined ? dflt : ticksOf(merged[key], tickMs, `${where}/${key}`));
+    const action = t('action');
+    const cand = {
+      index: i,
+      name: c.name,
+      start: t('start', 0),
+      lease: t('lease'),
+      action,
+      writes: merged.writes === undefined ? [action] : merged.writes.map((w, k) => ticksOf(w, tickMs, `${where}/writes/${k}`)),
+      runs: merged.runs === undefined ? 1 : merged.runs,
+      every: t('every', 0),
+      retryCount: merged.retry_count === undefined ? 10 : merged.retry_count,
+      retryDelayMs: merged.retry_delay === undefined ? 200 : clientMs(merged.retry_delay, tickMs, `${where}/retry_delay`),
+      retryJitterMs: merged.retry_jitter === undefined ? 100 : clientMs(merged.retry_jitter, tickMs, `${where}/retry_jitter`),
+      driftFactor: merged.drift_factor === undefined ? 0.01 : merged.drift_factor,
+    };
+    checkClientOptions(cand, tickMs, where);
+    s.candidates.push(cand);
+  });
+  (raw.faults || []).forEach((f, i) => {
+    const where = `/faults/${i}`;
+    if (f.kind === 'pause') {
+      const cand = s.candidates.find((c) => c.name === f.node);
+      if (!cand) throw unsupported(`${where}/node: not a candidate`);
+      const p = { order: i, node: cand.index, at: ticksOf(f.at, tickMs, `${where}/at`), ticks: ticksOf(f.ticks, tickMs, `${where}/ticks`) };
+      s.pauses.push(p);
+      s.faultEdges.push(p.at, p.at + p.ticks);
+    } else if (f.kind === 'restart') {
+      const store = s.stores.indexOf(f.store);
+      if (store < 0) throw unsupported(`${where}/store: not a store`);
+      const persistence = f.persistence || 'none';
+      if (persistence !== 'none' && persistence !== 'always')
+        throw unsupported(`${where}/persistence: "${persistence}" cannot be shown by killing a process (model.md §20.3): only "none" and "always"`);
+      const r = { order: i, store, at: ticksOf(f.at, tickMs, `${where}/at`), ticks: ticksOf(f.ticks, tickMs, `${where}/ticks`), persistence };
+      if (s.restarts.some((o) => o.store === store && o.persistence !== persistence))
+        throw unsupported(`${where}: one store restarts with one persistence in this driver`);
+      s.restarts.push(r);
+      s.faultEdges.push(r.at, r.at + r.ticks);
+    } else if (f.kind === 'clock_jump') {
+      throw unsupported(`${where}: a clock jump cannot be run on a real server without moving its clock (model.md §13.6)`);
+    } else {
+      throw unsupported(`${where}/kind: "${f.kind}" is not run by this driver`);
+    }
+  });
+  if (raw.ops !== undefined && raw.ops.length) throw unsupported('/ops: not run by this driver');
+  return s;
+}
+
+// The client's options as far as a real run can reproduce the simulation.
+function checkClientOptions(c, tickMs, where) {
+  // The package draws its jitter from Math.random; the simulation from its
+  // seed (model.md §20.4 rule 6). Only no jitter gives both the same delay.
+  if (c.retryJitterMs !== 0) throw unsupported(`${where}/retry_jitter: must be 0 for a comparison with the simulation`);
+  // The package's setTimeout fires after retry_delay on Node's monotonic
+  // clock; the model retries at the first tick whose moment has reached it,
+  // never in the same tick (§20.4 rule 7). They agree on whole ticks of at
+  // least one.
+  if (c.retryDelayMs < tickMs || c.retryDelayMs % tickMs !== 0)
+    throw unsupported(`${where}/retry_delay: ${c.retryDelayMs} ms is not a whole number (≥ 1) of ${tickMs} ms ticks`);
+  // The validity test (§20.4 rule 5) at the decision: the model reads
+  // ttl − drift with ttl = lease·tick_ms; the real client has
+  // ttl = (lease − ½)·tick_ms (see ttlMs below) and a few milliseconds of
+  // real time between start and decision. Both must fall on the same side of 0
+  // with a quarter tick to spare.
+  const modelMargin = c.lease * tickMs - (Math.round(c.driftFactor * c.lease * tickMs) + 2);
+  const ttl = ttlMs(c.lease, tickMs);
+  const realMargin = ttl - (Math.round(c.driftFactor * ttl) + 2);
+  if (Math.sign(modelMargin) !== Math.sign(realMargin) || Math.abs(realMargin) < tickMs / 4)
+    throw unsupported(`${where}/drift_factor: ${c.driftFactor} puts the validity (${realMargin} ms) too close to 0 for a real run`);
+}
+
+// The lease as the package's ttl. Live mode's rule (model.md §13.3): k ticks
+// become (k − ½)·tick_ms milliseconds, so that a lock set in tick s (a few
+// milliseconds after the tick began) is gone half a tick before tick s + k
+// begins and still there at every command of tick s + k − 1, which is the
+// model's boundary (§3.3 rule 4, deadline at moment(s + k)); with
+// lease·tick_ms itself the boundary would fall on the very milliseconds the
+// commands of tick s + k run at.
+function ttlMs(leaseTicks, tickMs) {
+  return Math.floor((leaseTicks - 0.5) * tickMs);
+}
+
+// ---------------------------------------------------------------------------
+// Trace lines in the canonical form of model.md §12.2 (JSON.stringify writes
+// what nlohmann::json's dump() writes for these values: integers, ASCII
+// strings, null).
+const EVENT_KEYS = ['type', 'tick', 'seq', 'phase', 'node', 'run', 'op', 'token', 'fencing', 'slot', 'ttl', 'outcome', 'detail'];
+function eventLine(e) {
+  const o = {};
+  for (const key of EVENT_KEYS) o[key] = e[key] === undefined ? null : e[key];
+  o.type = 'event';
+  if (e.server !== undefined) o.server = e.server;
+  return JSON.stringify(o);
+}
+
+const PHASES = ['faults', 'expiry', 'work', 'extend', 'acquire', 'ops', 'check'];
+
+// ---------------------------------------------------------------------------
+// The run.
+class Driver {
+  constructor(scenario, args) {
+    this.s = scenario;
+    this.args = args;
+    this.T = scenario.tickMs;
+    this.quorum = Math.floor(scenario.stores.length / 2) + 1;
+    this.Redis = require(path.resolve(args.modules, 'ioredis'));
+    this.Redlock = require(path.resolve(args.modules, 'redlock'));
+    this.events = [];        // every event line, in trace order
+    this.tickEvents = [];    // the events of the tick at hand
+    this.tick = -1;
+    this.t0 = 0;
+    this.late = [];          // timing faults: [tick, ms late]
+    this.stores = args.stores.map((st, i) => ({
+      index: i, name: scenario.stores[i], port: st.port, dir: st.dir,
+      up: true, record: null,  // record: {token, node} as the driver saw it set
+      observer: null, restart: scenario.restarts.find((r) => r.store === i) || null,
+    }));
+    this.holders = [];       // runs that acquired, in acquisition order (model.md §9.6)
+    this.written = new Set(); // holders (by position in this.holders) with an accepted write
+    this.violations = { overlap: 0, unsafe_write: 0, fencing_regressed: 0, stale_after_successor: 0, holder_rejected: 0, fencing_duplicate: 0 };
+    this.overlapping = false;
+    this.currentOwner = null; // the candidate whose unlock callback is running (setTimeout hook)
+  }
+
+  emit(phase, e) {
+    assert(PHASES.includes(phase), `phase ${phase}`);
+    this.tickEvents.push(Object.assign({ phase, tick: this.tick }, e));
+  }
+
+  // ---- Redis servers -------------------------------------------------------
+  redisOptions(port) {
+    return {
+      host: '127.0.0.1', port,
+      // model.md §20.4 rule 4: nothing in redlock 4.2.0 times a call out, and a
+      // down server must fail at once. No offline queue: a command while the
+      // connection is down is refused at once instead of waiting for a
+      // reconnection; no retry per request and no resending after a
+      // reconnection: a call that was on the wire when its server died fails.
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      autoResendUnfulfilledCommands: false,
+      // Reconnect quickly after a restart: the driver waits for every client
+      // to be ready again before the tick at which the store is back.
+      retryStrategy: () => 10,
+      connectTimeout: 1000,
+    };
+  }
+
+  client(port) {
+    const c = new this.Redis(this.redisOptions(port));
+    c.on('error', () => {});  // connection errors are the answers' business
+    return c;
+  }
+
+  async waitReady(client, what) {
+    const deadline = Date.now() + 5000;
+    while (client.status !== 'ready') {
+      if (Date.now() > deadline) throw new DriverError(EXIT_REDIS, `${what}: not ready after 5 s (${client.status})`);
+      await sleep(2);
+    }
+  }
+
+  serverArgs(st, persistence) {
+    const aof = persistence === 'always' ? ['--appendonly', 'yes', '--appendfsync', 'always'] : ['--appendonly', 'no'];
+    return ['--port', String(st.port), '--bind', '127.0.0.1', '--dir', st.dir, '--pidfile', path.join(st.dir, 'redis.pid'),
+      '--save', '', ...aof, '--daemonize', 'no', '--loglevel', 'warning', '--logfile', path.join(st.dir, 'redis.log')];
+  }
+
+  async serverPid(st) {
+    const info = await st.observer.info('server');
+    const m = /process_id:(\d+)/.exec(info);
+    if (!m) throw new DriverError(EXIT_REDIS, `${st.name}: no process_id in INFO`);
+    return Number(m[1]);
+  }
+
+  async kill(st) {
+    process.kill(await this.serverPid(st), 'SIGKILL');
+    st.up = false;
+    // Wait until every client has seen its connection go, so that a call
+    // after this is refused at once rather than written to a dead socket.
+    const clients = [st.observer, ...this.s.candidates.map((c) => c.clients[st.index])];
+    const deadline = Date.now() + 2000;
+    while (clients.some((c) => c.status === 'ready')) {
+      if (Date.now() > deadline) throw new DriverError(EXIT_REDIS, `${st.name}: clients still connected after kill -9`);
+      await sleep(1);
+    }
+  }
+
+  spawn(st, persistence) {
+    const child = childProcess.spawn('redis-server', this.serverArgs(st, persistence), { detached: true, stdio: 'ignore' });
+    child.unref();
+  }
+
+  async waitServerUp(st) {
+    const clients = [st.observer, ...this.s.candidates.map((c) => c.clients[st.index])];
+    for (const c of clients) await this.waitReady(c, st.name);
+    await this.loadScripts(st);
+  }
+
+  // EVALSHA finds the scripts at once; the package falls back to EVAL after
+  // NOSCRIPT itself (redlock.js 455-461), which would work too but costs a
+  // second round trip inside a tick.
+  async loadScripts(st) {
+    const rl = this.s.candidates[0].redlock;
+    for (const name of ['lockScript', 'unlockScript']) await st.observer.script('load', rl.scripts[name].value);
+  }
+
+  // Before the run: every store empty; a store with a restart fault is
+  // started afresh with that fault's persistence in an empty directory, so
+  // that with "always" its append-only file holds exactly this run's calls.
+  async prepareStores() {
+    for (const st of this.stores) {
+      st.observer = this.client(st.port);
+      await this.waitReady(st.observer, st.name);
+    }
+    for (const st of this.stores) {
+      if (st.restart) {
+        process.kill(await this.serverPid(st), 'SIGKILL');
+        await sleep(50);
+        for (const f of fs.readdirSync(st.dir)) if (f !== 'redis.log') fs.rmSync(path.join(st.dir, f), { recursive: true, force: true });
+        this.spawn(st, st.restart.persistence);
+      }
+    }
+    for (const st of this.stores) {
+      await this.waitReady(st.observer, st.name);
+      await st.observer.flushall();
+    }
+  }
+
+  // ---- Candidates ----------------------------------------------------------
+  setUpCandidates() {
+    const driver = this;
+    for (const c of this.s.candidates) {
+      c.clients = this.stores.map((st) => this.client(st.port));
+      c.batch = null;        // the calls of one lock or unlock, answered so far
+      c.heldBatch = null;    // a batch answered while paused (model.md §20.5 rule 3)
+      c.paused = false;
+      c.runIndex = -1;       // the run at hand
+      c.runState = 'idle';   // idle | attempting | holding | retry_wait | done
+      c.results = [];
+      c.progress = 0;
+      c.retry = null;        // {dueTick, fn}
+      c.settle = null;       // resolves when the package is done with this step
+      c.nextRunTick = c.start;
+      c.lastRunEnd = -1;
+      // The package talks to a proxy per server: the same two methods it
+      // calls (redlock.js 455, 459), forwarded to the real ioredis client,
+      // with the answer handed back in the store order once all are in.
+      const proxies = this.stores.map((st) => ({
+        evalsha: (sha, args, cb) => driver.call(c, st, 'evalsha', sha, args, cb),
+        eval: (args, cb) => driver.call(c, st, 'eval', null, args, cb),
+      }));
+      const rl = new this.Redlock(proxies, {
+        driftFactor: c.driftFactor, retryCount: c.retryCount, retryDelay: c.retryDelayMs, retryJitter: c.retryJitterMs,
+      });
+      // Instrumentation only: note the token the package draws, and who is
+      // running when the package's unlock callback schedules a retry.
+      rl._random = function () {
+        const token = driver.Redlock.prototype._random.call(this);
+        c.token = token;
+        return token;
+      };
+      rl.unlock = function (lock, callback) {
+        const wrapped = callback && function (...a) {
+          driver.currentOwner = c;
+          try { return callback.apply(this, a); } finally { driver.currentOwner = null; }
+        };
+        return driver.Redlock.prototype.unlock.call(this, lock, wrapped);
+      };
+      c.redlock = rl;
+      c.sha = { lock: rl.scripts.lockScript.hash, unlock: rl.scripts.unlockScript.hash };
+    }
+  }
+
+  // One call from a candidate's package to one store.
+  call(c, st, method, sha, args, cb) {
+    let kind;
+    if (method === 'evalsha') kind = sha === c.sha.lock ? 'lock' : 'unlock';
+    else kind = args[0] === c.redlock.scripts.lockScript.value ? 'lock' : 'unlock';
+    const client = c.clients[st.index];
+    if (method === 'evalsha') {
+      // The unlock of a failed attempt (redlock.js 424) shows the package's
+      // decision: the attempt's event goes before the unlock's.
+      if (!c.batch && kind === 'unlock' && c.pendingDecision) this.decide(c, false);
+      if (!c.batch) c.batch = { kind, answers: new Array(this.stores.length), count: 0 };
+      assert(c.batch.kind === kind, 'one batch at a time');
+      client.evalsha(sha, ...args, (err, result) => {
+        // NOSCRIPT: handed to the package at once, which sends EVAL (its
+        // answer is the one that counts).
+        if (err && err.message.startsWith('NOSCRIPT')) return cb(err, result);
+        this.answer(c, st, { err, result, cb });
+      });
+    } else {
+      client.eval(...args, (err, result) => this.answer(c, st, { err, result, cb }));
+    }
+  }
+
+  answer(c, st, a) {
+    const b = c.batch;
+    assert(b && !b.answers[st.index], 'an answer per store');
+    a.at = performance.now();
+    b.answers[st.index] = a;
+    if (++b.count < this.stores.length) return;
+    c.batch = null;
+    if (c.paused) c.heldBatch = b;
+    else this.deliver(c, b);
+  }
+
+  // The batch's events, in store order, then its answers to the package.
+  deliver(c, b) {
+    const tick = this.tickOf(Math.max(...b.answers.map((a) => a.at)));
+    assert(tick === this.tick || c.paused === false, 'answers within their tick');
+    let votes = 0;
+    const phase = b.kind === 'lock' || c.runState === 'attempting' ? 'acquire' : 'work';
+    b.answers.forEach((a, i) => {
+      const st = this.stores[i];
+      const ok = !a.err && (a.result === 1 || a.result === '1');
+      if (ok) votes++;
+      let outcome;
+      if (a.err) outcome = 'error';
+      else if (b.kind === 'lock') outcome = ok ? 'acquired' : 'busy';
+      else outcome = ok ? 'released' : 'not_owner';
+      if (ok) st.record = b.kind === 'lock' ? { token: c.token, node: c.index, run: c.runIndex } : null;
+      this.emit(phase, {
+        node: c.name, run: c.runIndex, op: b.kind === 'lock' ? 'acquire' : 'release', token: c.token,
+        ttl: b.kind === 'lock' && ok ? c.lease : null, outcome, server: i,
+      });
+    });
+    b.votes = votes;
+    if (b.kind === 'unlock') {
+      this.emit(phase, {
+        node: c.name, run: c.runIndex, op: 'release', token: c.token,
+        outcome: votes >= this.quorum ? 'released' : 'error', detail: String(votes),
+      });
+    }
+    // A lock batch's decision shows in what the package does next: it
+    // resolves (acquired) or sends the unlock of a failed attempt.
+    if (b.kind === 'lock') c.pendingDecision = b;
+    for (const a of b.answers) a.cb(a.err, a.result);
+  }
+
+  decide(c, acquired) {
+    const b = c.pendingDecision;
+    assert(b, 'a decision follows a lock batch');
+    c.pendingDecision = null;
+    this.emit('acquire', {
+      node: c.name, run: c.runIndex, op: 'acquire', token: c.token,
+      ttl: acquired ? c.lease : null, outcome: acquired ? 'acquired' : 'busy', detail: String(b.votes),
+    });
+  }
+
+  // The package's setTimeout(attempt, delay) (redlock.js 428), routed here by
+  // the hook below: the retry is due at the tick its real time falls in.
+  scheduleRetry(c, fn, delayMs) {
+    const due = performance.now() + delayMs;
+    const dueTick = Math.max(this.tick + 1, this.tickOf(due));
+    assert(dueTick === this.tick + delayMs / this.T, `retry due at tick ${dueTick}`);
+    c.retry = { dueTick, fn };
+    c.runState = 'retry_wait';
+    this.settle(c);
+    return { unref() {}, ref() {} };
+  }
+
+  settle(c) {
+    if (c.settle) {
+      const s = c.settle;
+      c.settle = null;
+      s();
+    }
+  }
+
+  // Runs fn (which makes the package call its servers) and waits until the
+  // package is done with this step: acquired, failed, retry scheduled, or
+  // released.
+  async step(c, fn) {
+    const done = new Promise((resolve) => { c.settle = resolve; });
+    fn();
+    await withTimeout(done, this.T, `${c.name}: the package did not finish its calls within a tick`);
+  }
+
+  // ---- Time ----------------------------------------------------------------
+  tickOf(ms) {
+    return Math.floor((ms - this.t0) / this.T);
+  }
+
+  // ---- Phases --------------------------------------------------------------
+  async faults(t) {
+    const edges = [];
+    for (const p of this.s.pauses) {
+      if (p.at === t) edges.push({ order: p.order, end: false, p });
+      if (p.at + p.ticks === t) edges.push({ order: p.order, end: true, p });
+    }
+    for (const r of this.s.restarts) {
+      if (r.at === t) edges.push({ order: r.order, end: false, r });
+      if (r.at + r.ticks === t) edges.push({ order: r.order, end: true, r });
+    }
+    edges.sort((a, b) => a.order - b.order || (a.end ? 0 : 1) - (b.end ? 0 : 1));
+    for (const e of edges) {
+      if (e.p) {
+        const c = this.s.candidates[e.p.node];
+        c.paused = !e.end;
+        this.emit('faults', { node: c.name, op: e.end ? 'resume' : 'pause' });
+      } else if (!e.end) {
+        const st = this.stores[e.r.store];
+        st.recordAtKill = st.record;
+        await this.kill(st);
+      } else {
+        await this.comeBack(this.stores[e.r.store], e.r);
+      }
+    }
+  }
+
+  // A restarted store was started in the second half of the tick before
+  // (bootEarly): here it is up, and the driver says what it kept.
+  async comeBack(st, r) {
+    assert(st.booting, 'booted before its tick');
+    st.booting = false;
+    await this.waitServerUp(st);
+    st.up = true;
+    const had = st.recordAtKill;
+    let outcome = null;
+    if (had) {
+      // Kept when Redis had it on disk: with appendfsync always the SET of
+      // the lock is in the append-only file. Redis skips a key whose PXAT
+      // passed while it was down when it loads it; the model keeps it and
+      // expires it at once (§20.3), so the expiry phase reports it gone.
+      const onDisk = r.persistence === 'always' && aofHolds(st.dir, had.token);
+      outcome = onDisk ? 'kept' : 'lost';
+      st.record = onDisk ? had : null;
+    } else st.record = null;
+    const value = await st.observer.get(this.s.lockName);
+    if (outcome !== 'kept' && value !== null) throw new DriverError(EXIT_REDIS, `${st.name}: came back holding ${value}`);
+    this.emit('faults', { node: st.name, op: 'restart', outcome, detail: r.persistence, server: st.index });
+  }
+
+  bootEarly(t) {
+    for (const r of this.s.restarts) {
+      if (r.at + r.ticks === t + 1) {
+        const st = this.stores[r.store];
+        st.booting = true;
+        this.spawn(st, r.persistence);
+      }
+    }
+  }
+
+  // model.md §20.2 rule 3: a record that vanished from a store since the
+  // driver saw it set (and not by an unlock) expired.
+  async expiry() {
+    for (const st of this.stores) {
+      if (!st.up || !st.record) continue;
+      const value = await st.observer.get(this.s.lockName);
+      if (value === st.record.token) continue;
+      if (value !== null) throw new DriverError(EXIT_REDIS, `${st.name}: holds ${value}, which nobody set`);
+      const owner = this.s.candidates[st.record.node];
+      this.emit('expiry', { node: owner.name, op: 'expire', token: st.record.token, ttl: 0, outcome: 'expired', server: st.index });
+      st.record = null;
+    }
+  }
+
+  async work(t) {
+    for (const c of this.s.candidates) {
+      if (c.paused) continue;
+      if (c.heldBatch && c.heldBatch.kind === 'unlock' && c.runState === 'releasing') {
+        const b = c.heldBatch;
+        c.heldBatch = null;
+        await this.step(c, () => this.deliver(c, b));
+      }
+      if (c.runState !== 'holding' || c.acquiredAt === t) continue;
+      c.progress++;
+      if (c.writes.includes(c.progress)) await this.write(c);
+      if (c.progress === c.action) {
+        c.runState = 'releasing';
+        c.executing = false;
+        c.results[c.runIndex] = 'elected';
+        await this.step(c, () => {
+          c.lock.unlock().then(() => this.released(c), () => this.released(c));
+        });
+      }
+    }
+  }
+
+  released(c) {
+    c.runState = 'idle';
+    c.lastRunEnd = this.tick;
+    this.settle(c);
+  }
+
+  // model.md §20.6: the resource accepts every write; the driver asks each
+  // store who holds the lock at this tick.
+  async write(c) {
+    const held = new Map();
+    for (const st of this.stores) {
+      if (!st.up) continue;
+      const value = await st.observer.get(this.s.lockName);
+      if (value !== null) held.set(value, (held.get(value) || 0) + 1);
+    }
+    const words = [];
+    if ((held.get(c.token) || 0) < this.quorum) words.push('stale');
+    let other = false;
+    for (const [token, n] of held) if (token !== c.token && n >= this.quorum) other = true;
+    if (other) { words.push('unsafe_write'); this.violations.unsafe_write++; }
+    // model.md §9.6: a successor of this holder had a write accepted.
+    const me = this.holders.findIndex((h) => h.node === c.index && h.run === c.runIndex);
+    const afterSuccessor = [...this.written].some((k) => k > me);
+    if (afterSuccessor) { words.push('stale_after_successor'); this.violations.stale_after_successor++; }
+    this.written.add(me);
+    this.emit('work', { node: c.name, run: c.runIndex, op: 'write', token: c.token, outcome: 'accepted', detail: words.length ? words.join(',') : null });
+  }
+
+  async acquire(t) {
+    for (const c of this.s.candidates) {
+      if (c.paused) continue;
+      if (c.heldBatch && c.runState === 'attempting') {
+        const b = c.heldBatch;
+        c.heldBatch = null;
+        await this.step(c, () => this.deliver(c, b));
+      }
+      if (c.runState === 'retry_wait' && c.retry.dueTick <= t) {
+        const fn = c.retry.fn;
+        c.retry = null;
+        c.runState = 'attempting';
+        await this.step(c, fn);
+      } else if (c.runState === 'idle' && c.runIndex + 1 < c.runs && t >= c.nextRunTick && t > c.lastRunEnd) {
+        await this.startRun(c, t);
+      }
+    }
+  }
+
+  async startRun(c, t) {
+    c.runIndex++;
+    c.results[c.runIndex] = 'unfinished';
+    c.runState = 'attempting';
+    c.nextRunTick = c.start + (c.runIndex + 1) * c.every;
+    const startAt = this.tickEvents.length;
+    await this.step(c, () => {
+      c.redlock.lock(this.s.lockName, ttlMs(c.lease, this.T)).then((lock) => {
+        c.lock = lock;
+        this.decide(c, true);
+        c.runState = 'holding';
+        c.executing = true;
+        c.acquiredAt = this.tick;
+        c.progress = 0;
+        this.holders.push({ node: c.index, run: c.runIndex });
+        this.settle(c);
+      }, () => {
+        c.runState = 'idle';
+        c.results[c.runIndex] = 'acquire_failed';
+        c.lastRunEnd = this.tick;
+        this.emit('acquire', { node: c.name, run: c.runIndex, op: 'skip', token: c.token, outcome: 'skipped' });
+        this.settle(c);
+      });
+    });
+    // `start` comes first; the token is known once the package drew it.
+    this.tickEvents.splice(startAt, 0, { phase: 'acquire', tick: t, node: c.name, run: c.runIndex, op: 'start', token: c.token });
+  }
+
+  check() {
+    const executing = this.s.candidates.filter((c) => c.executing).length;
+    if (!this.overlapping && executing > 1) {
+      this.overlapping = true;
+      this.violations.overlap++;
+      this.emit('check', { op: 'overlap_begin', detail: String(executing) });
+    } else if (this.overlapping && executing <= 1) {
+      this.overlapping = false;
+      this.emit('check', { op: 'overlap_end' });
+    }
+  }
+
+  // model.md §6.3: nothing can happen after tick t.
+  finishedAfter(t) {
+    if (this.s.candidates.some((c) => c.runState !== 'idle' || c.runIndex + 1 < c.runs)) return false;
+    if (this.stores.some((st) => st.record)) return false;
+    return !this.s.faultEdges.some((e) => e > t);
+  }
+
+  async runTick(t) {
+    this.tick = t;
+    this.tickEvents = [];
+    await this.faults(t);
+    await this.expiry();
+    await this.work(t);
+    await this.acquire(t);
+    this.check();
+    this.flushTick();
+  }
+
+  // The tick's events, in the order model.md §20.8 rule 1 gives: by phase,
+  // and inside a phase in the order the driver produced them (nodes in
+  // declared order, one node's step done before the next one's, each batch's
+  // per-store events in store order).
+  flushTick() {
+    const ordered = this.tickEvents.map((e, i) => [PHASES.indexOf(e.phase), i, e]).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+    for (const [, , e] of ordered) {
+      e.seq = this.events.length;
+      this.events.push(e);
+    }
+  }
+
+  async run() {
+    await this.prepareStores();
+    this.setUpCandidates();
+    for (const st of this.stores) await this.waitServerUp(st);
+    installTimeoutHook(this);
+    this.t0 = performance.now() + 200;
+    let end = this.s.horizon;
+    for (let t = 0; t <= this.s.horizon; t++) {
+      await sleepUntil(this.t0 + t * this.T);
+      const began = performance.now();
+      await this.runTick(t);
+      const lateMs = performance.now() - (this.t0 + t * this.T);
+      if (lateMs > this.T / 4) this.late.push([t, Math.round(lateMs), Math.round(began - (this.t0 + t * this.T))]);
+      if (this.finishedAfter(t)) { end = t; break; }
+      // A store due back next tick boots now, half a tick early: no call is
+      // made in the second half of a tick (every step ends within a quarter).
+      if (this.s.restarts.some((r) => r.at + r.ticks === t + 1)) {
+        await sleepUntil(this.t0 + t * this.T + this.T / 2);
+        this.bootEarly(t);
+      }
+    }
+    this.endTick = end;
+    for (const c of this.s.candidates) for (const cl of c.clients) cl.disconnect();
+    for (const st of this.stores) st.observer.disconnect();
+  }
+
+  traceText() {
+    const s = this.s;
+    const header = { type: 'header', format: 'leasescope-trace/5', scenario: s.name, seed: s.seed, tick_ms: s.tickMs, lock: s.lockName, capacity: 1,
+      candidates: s.candidates.map((c) => c.name), stores: s.stores };
+    const lines = this.events.map(eventLine);
+    const body = lines.map((l) => l + '\n').join('');
+    const results = [];
+    for (const c of s.candidates) c.results.forEach((r, run) => results.push({ node: c.name, run, result: r, fencing: null }));
+    const summary = { type: 'summary', end_tick: this.endTick, results, violations: this.violations, events: lines.length,
+      trace_sha256: crypto.createHash('sha256').update(body).digest('hex') };
+    return JSON.stringify(header) + '\n' + body + JSON.stringify(summary) + '\n';
+  }
+}
+
+function aofHolds(dir, token) {
+  const aofDir = path.join(dir, 'appendonlydir');
+  if (!fs.existsSync(aofDir)) return false;
+  return fs.readdirSync(aofDir).some((f) => f.endsWith('.aof') && fs.readFileSync(path.join(aofDir, f), 'latin1').includes(token));
+}
+
+// The package schedules its retry with the global setTimeout
+// (redlock.js 428); that one callback, named `attempt`, goes to the driver's
+// scheduler so that a paused client does not retry (model.md §20.5 rule 3,
+// §7.1) and the retry takes its place in the acquire phase of its tick.
+function installTimeoutHook(driver) {
+  const real = global.setTimeout;
+  global.setTimeout = function (fn, delay, ...rest) {
+    if (typeof fn === 'function' && fn.name === 'attempt' && driver.currentOwner) return driver.scheduleRetry(driver.currentOwner, fn, delay);
+    return real(fn, delay, ...rest);
+  };
+}
+
+function assert(cond, what) {
+  if (!cond) throw new Error(`driver.js: assertion failed: ${what}`);
+}
+function sleep(ms) {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+async function sleepUntil(ms) {
+  const left = ms - performance.now();
+  if (left > 0) await sleep(left);
+}
+function withTimeout(promise, ms, what) {
+  let timer;
+  return Promise.race([promise, new Promise((_, reject) => { timer = setTimeout(() => reject(new DriverError(EXIT_TIMING, what)), ms); })])
+    .finally(() => clearTimeout(timer));
+}
+
+async function main() {
+  const args = parseArgs(process.argv.slice(2));
+  const scenario = loadScenario(args.scenario, args.tickMs);
+  if (args.stores.length !== scenario.stores.length)
+    throw unsupported(`the scenario has ${scenario.stores.length} stores, ${args.stores.length} --store given`);
+  const driver = new Driver(scenario, args);
+  try {
+    await driver.run();
+  } catch (e) {
+    if (e.exitCode === undefined && /ECONNREFUSED|Connection|Stream/.test(String(e.message))) throw new DriverError(EXIT_REDIS, e.message);
+    throw e;
+  }
+  if (driver.late.length) {
+    const list = driver.late.map(([t, ms]) => `tick ${t} ended ${ms} ms after it began`).join('; ');
+    throw new DriverError(EXIT_TIMING, `did not keep time (limit ${scenario.tickMs / 4} ms): ${list}; no trace written`);
+  }
+  const tmp = args.out + '.tmp';
+  fs.writeFileSync(tmp, driver.traceText());
+  fs.renameSync(tmp, args.out);
+  console.log(`${scenario.name}: ${driver.events.length} events, end tick ${driver.endTick}, ticks of ${scenario.tickMs} ms`);
+}
+
+main().then(() => process.exit(0), (e) => {
+  console.error(`driver.js: ${e.message}`);
+  process.exit(e.exitCode === undefined ? 1 : e.exitCode);
+});
