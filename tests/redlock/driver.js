@@ -37,6 +37,11 @@ const EXIT_UNSUPPORTED = 2;
 const EXIT_REDIS = 3;
 const EXIT_TIMING = 5;
 
+// How a run that gave up ends (redlock.js 431; model.md §20.4 rule 6).
+const GIVE_UP_RESULT = 'skipped';
+// Whether a write is judged for model.md §9.6 (stale_after_successor).
+const CHECK_STALE_AFTER_SUCCESSOR = false;
+
 class DriverError extends Error {
   constructor(code, message) {
     super(message);
@@ -271,7 +276,8 @@ class Driver {
     this.late = [];          // timing faults: [tick, ms late]
     this.stores = args.stores.map((st, i) => ({
       index: i, name: scenario.stores[i], port: st.port, dir: st.dir,
-      up: true, record: null,  // record: {token, node} as the driver saw it set
+      up: true, record: null,  // record: {token, node, run} as the driver saw it set
+      tail: Promise.resolve(), // the store's queue of calls (enqueue)
       observer: null, restart: scenario.restarts.find((r) => r.store === i) || null,
     }));
     this.holders = [];       // runs that acquired, in acquisition order (model.md §9.6)
@@ -408,23 +414,24 @@ class Driver {
     const driver = this;
     for (const c of this.s.candidates) {
       c.clients = this.stores.map((st) => this.client(st.port));
-      c.batch = null;        // the calls of one lock or unlock, answered so far
-      c.heldBatch = null;    // a batch answered while paused (model.md §20.5 rule 3)
+      c.batch = null;           // the calls of one lock or unlock being sent or answered
+      c.pendingDecision = null; // a lock batch whose answers the package has just counted
+      c.lastFailure = null;     // the unlock of the last failed attempt
       c.paused = false;
-      c.runIndex = -1;       // the run at hand
-      c.runState = 'idle';   // idle | attempting | holding | retry_wait | done
+      c.runIndex = -1;          // the run at hand
+      c.runState = 'idle';      // idle | attempting | retry_wait | holding | releasing
       c.results = [];
       c.progress = 0;
-      c.retry = null;        // {dueTick, fn}
-      c.settle = null;       // resolves when the package is done with this step
+      c.executing = false;
+      c.retry = null;           // {dueTick, fn}
+      c.settle = null;          // resolves when the package is done with this step
       c.nextRunTick = c.start;
-      c.lastRunEnd = -1;
-      // The package talks to a proxy per server: the same two methods it
-      // calls (redlock.js 455, 459), forwarded to the real ioredis client,
-      // with the answer handed back in the store order once all are in.
+      // The package talks to a proxy per server with the one method it calls
+      // (redlock.js 455), forwarded to the real ioredis client through the
+      // store's queue (enqueue).
       const proxies = this.stores.map((st) => ({
-        evalsha: (sha, args, cb) => driver.call(c, st, 'evalsha', sha, args, cb),
-        eval: (args, cb) => driver.call(c, st, 'eval', null, args, cb),
+        evalsha: (sha, args, cb) => driver.call(c, st, sha, args, cb),
+        eval: () => { throw new DriverError(EXIT_REDIS, `${st.name}: the server lost the scripts the driver loaded`); },
       }));
       const rl = new this.Redlock(proxies, {
         driftFactor: c.driftFactor, retryCount: c.retryCount, retryDelay: c.retryDelayMs, retryJitter: c.retryJitterMs,
@@ -444,85 +451,77 @@ class Driver {
         return driver.Redlock.prototype.unlock.call(this, lock, wrapped);
       };
       c.redlock = rl;
-      c.sha = { lock: rl.scripts.lockScript.hash, unlock: rl.scripts.unlockScript.hash };
+      c.sha = { [rl.scripts.lockScript.hash]: 'lock', [rl.scripts.unlockScript.hash]: 'unlock' };
     }
   }
 
-  // One call from a candidate's package to one store.
-  call(c, st, method, sha, args, cb) {
-    let kind;
-    if (method === 'evalsha') kind = sha === c.sha.lock ? 'lock' : 'unlock';
-    else kind = args[0] === c.redlock.scripts.lockScript.value ? 'lock' : 'unlock';
-    const client = c.clients[st.index];
-    if (method === 'evalsha') {
-      // The unlock of a failed attempt (redlock.js 424) shows the package's
-      // decision: the attempt's event goes before the unlock's.
-      if (!c.batch && kind === 'unlock' && c.pendingDecision) this.decide(c, false);
-      if (!c.batch) c.batch = { kind, answers: new Array(this.stores.length), count: 0 };
-      assert(c.batch.kind === kind, 'one batch at a time');
-      client.evalsha(sha, ...args, (err, result) => {
-        // NOSCRIPT: handed to the package at once, which sends EVAL (its
-        // answer is the one that counts).
-        if (err && err.message.startsWith('NOSCRIPT')) return cb(err, result);
-        this.answer(c, st, { err, result, cb });
-      });
-    } else {
-      client.eval(...args, (err, result) => this.answer(c, st, { err, result, cb }));
-    }
+  // Each store applies what it is sent one call at a time, in the order the
+  // driver and the packages sent it, whatever connection it came on: the
+  // model's order (model.md §20.8 rule 1: by send number). Two clients'
+  // connections to one real server would otherwise race.
+  enqueue(st, job) {
+    const p = st.tail.then(job);
+    st.tail = p.catch(() => {});
+    return p;
   }
 
-  answer(c, st, a) {
+  // One call from a candidate's package to one store. A batch is the N calls
+  // of one lock or unlock (redlock.js 435-437, 255-261), sent together.
+  call(c, st, sha, args, cb) {
+    const kind = c.sha[sha];
+    assert(kind, 'a known script');
+    if (!c.batch) {
+      const b = { kind, c, run: c.runIndex, token: c.token, answers: new Array(this.stores.length), count: 0, processed: 0, followUp: null, giveUp: false };
+      if (kind === 'lock') b.role = 'attempt';
+      else if (c.pendingDecision) b.role = 'failure';
+      else b.role = 'release';
+      b.phase = b.role === 'release' ? 'work' : 'acquire';
+      if (b.role === 'failure') {
+        // The unlock of a failed attempt (redlock.js 424) is sent as the
+        // package counts the attempt's last answer.
+        c.pendingDecision.followUp = b;
+        c.pendingDecision = null;
+        c.lastFailure = b;
+      } else {
+        this.phaseSends.push({ batch: b });
+      }
+      c.batch = b;
+    }
     const b = c.batch;
-    assert(b && !b.answers[st.index], 'an answer per store');
-    a.at = performance.now();
+    assert(b.kind === kind, 'one batch at a time');
+    const client = c.clients[st.index];
+    this.enqueue(st, () => new Promise((resolve) => {
+      client.evalsha(sha, ...args, (err, result) => {
+        if (err && String(err.message).startsWith('NOSCRIPT')) this.fail(new DriverError(EXIT_REDIS, `${st.name}: the server lost the scripts the driver loaded`));
+        this.answer(c, st, b, { err, result, cb });
+        resolve();
+      });
+    }));
+  }
+
+  fail(e) {
+    if (!this.failure) this.failure = e;
+  }
+
+  // A store's answer, in the order the store applied the calls: the record
+  // the driver follows changes here.
+  answer(c, st, b, a) {
+    assert(!b.answers[st.index], 'an answer per store');
     b.answers[st.index] = a;
+    a.ok = !a.err && (a.result === 1 || a.result === '1');
+    if (a.ok) st.record = b.kind === 'lock' ? { token: b.token, node: c.index, run: b.run } : null;
     if (++b.count < this.stores.length) return;
     c.batch = null;
-    if (c.paused) c.heldBatch = b;
-    else this.deliver(c, b);
-  }
-
-  // The batch's events, in store order, then its answers to the package.
-  deliver(c, b) {
-    const tick = this.tickOf(Math.max(...b.answers.map((a) => a.at)));
-    assert(tick === this.tick || c.paused === false, 'answers within their tick');
-    let votes = 0;
-    const phase = b.kind === 'lock' || c.runState === 'attempting' ? 'acquire' : 'work';
-    b.answers.forEach((a, i) => {
-      const st = this.stores[i];
-      const ok = !a.err && (a.result === 1 || a.result === '1');
-      if (ok) votes++;
-      let outcome;
-      if (a.err) outcome = 'error';
-      else if (b.kind === 'lock') outcome = ok ? 'acquired' : 'busy';
-      else outcome = ok ? 'released' : 'not_owner';
-      if (ok) st.record = b.kind === 'lock' ? { token: c.token, node: c.index, run: c.runIndex } : null;
-      this.emit(phase, {
-        node: c.name, run: c.runIndex, op: b.kind === 'lock' ? 'acquire' : 'release', token: c.token,
-        ttl: b.kind === 'lock' && ok ? c.lease : null, outcome, server: i,
-      });
-    });
-    b.votes = votes;
-    if (b.kind === 'unlock') {
-      this.emit(phase, {
-        node: c.name, run: c.runIndex, op: 'release', token: c.token,
-        outcome: votes >= this.quorum ? 'released' : 'error', detail: String(votes),
-      });
-    }
-    // A lock batch's decision shows in what the package does next: it
-    // resolves (acquired) or sends the unlock of a failed attempt.
+    // A paused client makes no call (runs, retries and the action wait for
+    // its first active tick, model.md §20.5 rule 3) and a tick's calls are
+    // all answered before the next tick's faults, so no answer ever reaches a
+    // paused client: with time on the wire (refused here) one could.
+    assert(!c.paused, 'no answer reaches a paused client');
     if (b.kind === 'lock') c.pendingDecision = b;
-    for (const a of b.answers) a.cb(a.err, a.result);
-  }
-
-  decide(c, acquired) {
-    const b = c.pendingDecision;
-    assert(b, 'a decision follows a lock batch');
-    c.pendingDecision = null;
-    this.emit('acquire', {
-      node: c.name, run: c.runIndex, op: 'acquire', token: c.token,
-      ttl: acquired ? c.lease : null, outcome: acquired ? 'acquired' : 'busy', detail: String(b.votes),
-    });
+    for (const x of b.answers) x.cb(x.err, x.result);
+    // The package counted the answers (redlock.js 408-420): it has sent the
+    // unlock of a failed attempt by now, or it resolves the lock.
+    if (c.pendingDecision === b) c.pendingDecision = null;
   }
 
   // The package's setTimeout(attempt, delay) (redlock.js 428), routed here by
@@ -545,13 +544,13 @@ class Driver {
     }
   }
 
-  // Runs fn (which makes the package call its servers) and waits until the
-  // package is done with this step: acquired, failed, retry scheduled, or
-  // released.
-  async step(c, fn) {
+  // Runs fn, which makes the package send its calls, and returns a promise of
+  // the package being done with this step: acquired, failed, retry
+  // scheduled, or released.
+  trigger(c, fn) {
     const done = new Promise((resolve) => { c.settle = resolve; });
     fn();
-    await withTimeout(done, this.T, `${c.name}: the package did not finish its calls within a tick`);
+    return withTimeout(done, this.T, `${c.name}: the package did not finish its calls within a tick`);
   }
 
   // ---- Time ----------------------------------------------------------------
@@ -570,7 +569,9 @@ class Driver {
       if (r.at === t) edges.push({ order: r.order, end: false, r });
       if (r.at + r.ticks === t) edges.push({ order: r.order, end: true, r });
     }
-    edges.sort((a, b) => a.order - b.order || (a.end ? 0 : 1) - (b.end ? 0 : 1));
+    // Ends before starts at one tick (a pause may end as the next begins,
+    // model.md §7.4), then the fault list's order.
+    edges.sort((a, b) => (a.end ? 0 : 1) - (b.end ? 0 : 1) || a.order - b.order);
     for (const e of edges) {
       if (e.p) {
         const c = this.s.candidates[e.p.node];
@@ -580,6 +581,7 @@ class Driver {
         const st = this.stores[e.r.store];
         st.recordAtKill = st.record;
         await this.kill(st);
+        this.emit('faults', { node: st.name, op: 'crash', server: st.index });
       } else {
         await this.comeBack(this.stores[e.r.store], e.r);
       }
@@ -606,7 +608,7 @@ class Driver {
     } else st.record = null;
     const value = await st.observer.get(this.s.lockName);
     if (outcome !== 'kept' && value !== null) throw new DriverError(EXIT_REDIS, `${st.name}: came back holding ${value}`);
-    this.emit('faults', { node: st.name, op: 'restart', outcome, detail: r.persistence, server: st.index });
+    this.emit('faults', { node: st.name, op: 'restart', outcome, server: st.index });
   }
 
   bootEarly(t) {
@@ -628,106 +630,167 @@ class Driver {
       if (value === st.record.token) continue;
       if (value !== null) throw new DriverError(EXIT_REDIS, `${st.name}: holds ${value}, which nobody set`);
       const owner = this.s.candidates[st.record.node];
-      this.emit('expiry', { node: owner.name, op: 'expire', token: st.record.token, ttl: 0, outcome: 'expired', server: st.index });
+      this.emit('expiry', { node: owner.name, run: st.record.run, op: 'expire', token: st.record.token, outcome: 'expired', server: st.index });
       st.record = null;
     }
   }
 
+  // Phase work (model.md §20.5): each active holder advances; a write due
+  // and the unlock at the action's end are sent, then everything is answered.
   async work(t) {
+    this.phaseSends = [];
+    const waits = [];
     for (const c of this.s.candidates) {
-      if (c.paused) continue;
-      if (c.heldBatch && c.heldBatch.kind === 'unlock' && c.runState === 'releasing') {
-        const b = c.heldBatch;
-        c.heldBatch = null;
-        await this.step(c, () => this.deliver(c, b));
-      }
-      if (c.runState !== 'holding' || c.acquiredAt === t) continue;
+      if (c.paused || c.runState !== 'holding' || c.acquiredAt === t) continue;
       c.progress++;
-      if (c.writes.includes(c.progress)) await this.write(c);
+      if (c.writes.includes(c.progress)) waits.push(this.sendWrite(c));
       if (c.progress === c.action) {
         c.runState = 'releasing';
         c.executing = false;
-        c.results[c.runIndex] = 'elected';
-        await this.step(c, () => {
+        waits.push(this.trigger(c, () => {
           c.lock.unlock().then(() => this.released(c), () => this.released(c));
-        });
+        }));
       }
     }
+    await Promise.all(waits);
+    this.replay();
   }
 
   released(c) {
     c.runState = 'idle';
-    c.lastRunEnd = this.tick;
     this.settle(c);
   }
 
-  // model.md §20.6: the resource accepts every write; the driver asks each
-  // store who holds the lock at this tick.
-  async write(c) {
-    const held = new Map();
-    for (const st of this.stores) {
-      if (!st.up) continue;
-      const value = await st.observer.get(this.s.lockName);
-      if (value !== null) held.set(value, (held.get(value) || 0) + 1);
-    }
-    const words = [];
-    if ((held.get(c.token) || 0) < this.quorum) words.push('stale');
-    let other = false;
-    for (const [token, n] of held) if (token !== c.token && n >= this.quorum) other = true;
-    if (other) { words.push('unsafe_write'); this.violations.unsafe_write++; }
-    // model.md §9.6: a successor of this holder had a write accepted.
-    const me = this.holders.findIndex((h) => h.node === c.index && h.run === c.runIndex);
-    const afterSuccessor = [...this.written].some((k) => k > me);
-    if (afterSuccessor) { words.push('stale_after_successor'); this.violations.stale_after_successor++; }
-    this.written.add(me);
-    this.emit('work', { node: c.name, run: c.runIndex, op: 'write', token: c.token, outcome: 'accepted', detail: words.length ? words.join(',') : null });
+  // A write reaches the resource (model.md §20.6), which asks every store
+  // who holds the lock, at the write's place in each store's queue.
+  sendWrite(c) {
+    const w = { c, run: c.runIndex, token: c.token, values: new Array(this.stores.length).fill(null) };
+    this.phaseSends.push({ write: w });
+    return Promise.all(this.stores.map((st) => this.enqueue(st, () => st.observer.get(this.s.lockName).then(
+      (v) => { w.values[st.index] = v; }, () => { w.values[st.index] = null; }))));
   }
 
+  // Phase acquire (model.md §20.4): runs and retries due start attempts, in
+  // declared order, then everything is answered.
   async acquire(t) {
+    this.phaseSends = [];
+    const waits = [];
     for (const c of this.s.candidates) {
       if (c.paused) continue;
-      if (c.heldBatch && c.runState === 'attempting') {
-        const b = c.heldBatch;
-        c.heldBatch = null;
-        await this.step(c, () => this.deliver(c, b));
-      }
       if (c.runState === 'retry_wait' && c.retry.dueTick <= t) {
         const fn = c.retry.fn;
         c.retry = null;
         c.runState = 'attempting';
-        await this.step(c, fn);
-      } else if (c.runState === 'idle' && c.runIndex + 1 < c.runs && t >= c.nextRunTick && t > c.lastRunEnd) {
-        await this.startRun(c, t);
+        waits.push(this.trigger(c, fn));
+      } else if (c.runState === 'idle' && c.runIndex + 1 < c.runs && t >= c.nextRunTick) {
+        waits.push(this.startRun(c));
       }
     }
+    await Promise.all(waits);
+    this.replay();
   }
 
-  async startRun(c, t) {
+  startRun(c) {
     c.runIndex++;
     c.results[c.runIndex] = 'unfinished';
     c.runState = 'attempting';
     c.nextRunTick = c.start + (c.runIndex + 1) * c.every;
-    const startAt = this.tickEvents.length;
-    await this.step(c, () => {
+    const run = c.runIndex;
+    const done = this.trigger(c, () => {
       c.redlock.lock(this.s.lockName, ttlMs(c.lease, this.T)).then((lock) => {
         c.lock = lock;
-        this.decide(c, true);
         c.runState = 'holding';
         c.executing = true;
         c.acquiredAt = this.tick;
         c.progress = 0;
-        this.holders.push({ node: c.index, run: c.runIndex });
+        c.results[run] = 'elected';
         this.settle(c);
       }, () => {
+        // "Exceeded retryCount attempts" (redlock.js 431).
         c.runState = 'idle';
-        c.results[c.runIndex] = 'acquire_failed';
-        c.lastRunEnd = this.tick;
-        this.emit('acquire', { node: c.name, run: c.runIndex, op: 'skip', token: c.token, outcome: 'skipped' });
+        c.results[run] = GIVE_UP_RESULT;
+        c.lastFailure.giveUp = true;
         this.settle(c);
       });
     });
-    // `start` comes first; the token is known once the package drew it.
-    this.tickEvents.splice(startAt, 0, { phase: 'acquire', tick: t, node: c.name, run: c.runIndex, op: 'start', token: c.token });
+    // The package drew the run's token as lock() began.
+    this.emit('acquire', { node: c.name, run, op: 'start', token: c.token });
+    return done;
+  }
+
+  // The phase's events in the model's order (model.md §20.8 rule 1): the
+  // model handles a phase's messages first in, first out: every request sent
+  // in the phase, each answered by a reply at the back of the queue, a
+  // batch's last reply followed by the package's decision and what it sends
+  // then. The real answers are all in: this lays them out as that queue
+  // would have met them.
+  replay() {
+    const n = this.stores.length;
+    const queue = [];
+    for (const s of this.phaseSends) {
+      if (s.write) queue.push({ write: s.write });
+      else for (let i = 0; i < n; i++) queue.push({ request: s.batch, i });
+    }
+    for (let k = 0; k < queue.length; k++) {
+      const item = queue[k];
+      if (item.request) {
+        queue.push({ reply: item.request, i: item.i });
+      } else if (item.write) {
+        this.judgeWrite(item.write);
+      } else {
+        const b = item.reply;
+        this.storeEvent(b, item.i);
+        if (++b.processed === n) this.batchEnd(b, queue);
+      }
+    }
+    this.phaseSends = [];
+  }
+
+  storeEvent(b, i) {
+    const a = b.answers[i];
+    let outcome;
+    if (a.err) outcome = 'error';
+    else if (b.kind === 'lock') outcome = a.ok ? 'acquired' : 'busy';
+    else outcome = a.ok ? 'released' : 'not_owner';
+    this.emit(b.phase, {
+      node: b.c.name, run: b.run, op: b.kind === 'lock' ? 'acquire' : 'release', token: b.token,
+      ttl: b.kind === 'lock' && a.ok ? b.c.lease : null, outcome, server: i,
+    });
+  }
+
+  batchEnd(b, queue) {
+    const votes = b.answers.filter((a) => a.ok).length;
+    const c = b.c;
+    if (b.role === 'attempt') {
+      const won = !b.followUp;
+      this.emit('acquire', { node: c.name, run: b.run, op: 'quorum', token: b.token, ttl: won ? c.lease : null,
+        outcome: won ? 'acquired' : 'busy', detail: String(votes) });
+      if (won) this.holders.push({ node: c.index, run: b.run });
+      else for (let i = 0; i < this.stores.length; i++) queue.push({ request: b.followUp, i });
+    } else if (b.role === 'failure') {
+      if (b.giveUp) this.emit('acquire', { node: c.name, run: b.run, op: 'skip', token: b.token, outcome: 'skipped' });
+    } else {
+      this.emit('work', { node: c.name, run: b.run, op: 'quorum', token: b.token,
+        outcome: votes >= this.quorum ? 'released' : 'error', detail: String(votes) });
+    }
+  }
+
+  // model.md §20.6: stale without a quorum of its own token, unsafe when
+  // another token holds a quorum; §9.6 after a successor's accepted write.
+  judgeWrite(w) {
+    const held = new Map();
+    for (const v of w.values) if (v !== null) held.set(v, (held.get(v) || 0) + 1);
+    const words = [];
+    if ((held.get(w.token) || 0) < this.quorum) words.push('stale');
+    let other = false;
+    for (const [token, count] of held) if (token !== w.token && count >= this.quorum) other = true;
+    if (other) { words.push('unsafe_write'); this.violations.unsafe_write++; }
+    if (CHECK_STALE_AFTER_SUCCESSOR) {
+      const me = this.holders.findIndex((h) => h.node === w.c.index && h.run === w.run);
+      if ([...this.written].some((k) => k > me)) { words.push('stale_after_successor'); this.violations.stale_after_successor++; }
+      this.written.add(me);
+    }
+    this.emit('work', { node: w.c.name, run: w.run, op: 'write', token: w.token, outcome: 'accepted', detail: words.length ? words.join(',') : null });
   }
 
   check() {
@@ -757,13 +820,12 @@ class Driver {
     await this.work(t);
     await this.acquire(t);
     this.check();
+    if (this.failure) throw this.failure;
     this.flushTick();
   }
 
-  // The tick's events, in the order model.md §20.8 rule 1 gives: by phase,
-  // and inside a phase in the order the driver produced them (nodes in
-  // declared order, one node's step done before the next one's, each batch's
-  // per-store events in store order).
+  // The tick's events by phase; inside a phase in the order they were
+  // emitted (faults in list order, stores in list order, replay's order).
   flushTick() {
     const ordered = this.tickEvents.map((e, i) => [PHASES.indexOf(e.phase), i, e]).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
     for (const [, , e] of ordered) {
