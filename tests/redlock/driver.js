@@ -17,9 +17,10 @@
 //
 // Exit codes: 0 the trace was written; 2 the scenario is outside what this
 // driver can run (it says why) or the command line is wrong; 3 a server could
-// not be reached or failed; 5 the run did not keep time (a tick's work ended
-// more than a quarter tick after the tick began, model.md §13.4's rule): no
-// trace is written, since its answers may have crossed a TTL boundary.
+// not be reached or failed; 5 the run did not keep time (a tick began more
+// than a quarter tick late, or its calls ended later than half a tick less
+// 2 ms; model.md §13.4's rule): no trace is written, since its answers may
+// have crossed a TTL boundary.
 //
 // What runs for real: every Redis call, the package's own vote counting,
 // quorum, drift and validity arithmetic (`Date.now()`), its unlock on
@@ -127,13 +128,21 @@ function clientMs(value, tickMs, where) {
 const CANDIDATE_KEYS = new Set(['name', 'client', 'start', 'wait', 'lease', 'action', 'writes', 'runs', 'every',
   'retry_count', 'retry_delay', 'retry_jitter', 'drift_factor']);
 const TOP_KEYS = new Set(['$schema', 'name', 'title', 'summary', 'tick_ms', 'horizon', 'seed', 'order', 'lock',
-  'resource', 'defaults', 'candidates', 'faults', 'stores', 'exercises']);
+  'resource', 'defaults', 'candidates', 'faults', 'stores', 'exercises', 'client', 'redlock']);
+const REDLOCK_KEYS = new Set(['retry_count', 'retry_delay_ms', 'retry_jitter_ms', 'drift_factor']);
 
 function loadScenario(file, tickMsOverride) {
   const raw = JSON.parse(stripComments(fs.readFileSync(file, 'utf8')));
   for (const key of Object.keys(raw))
     if (!TOP_KEYS.has(key)) throw unsupported(`/${key}: not run by this driver`);
   if (!Array.isArray(raw.stores) || raw.stores.length === 0) throw unsupported('/stores: not a Redlock scenario');
+  // The client's options: the scenario's "redlock" object, named as the
+  // package names them, for every candidate (or, in a candidate or
+  // defaults, retry_count, retry_delay, retry_jitter, drift_factor).
+  const options = raw.redlock || {};
+  for (const key of Object.keys(options))
+    if (!REDLOCK_KEYS.has(key)) throw unsupported(`/redlock/${key}: not run by this driver`);
+  if (raw.client !== undefined && raw.client !== 'redlock') throw unsupported('/client: "redlock" expected');
   if (raw.order !== undefined && raw.order !== 'declared') throw unsupported('/order: only "declared"');
   const tickMs = tickMsOverride || raw.tick_ms || 50;
   const lock = raw.lock || {};
@@ -160,7 +169,8 @@ function loadScenario(file, tickMsOverride) {
     const merged = Object.assign({}, defaults, c);
     for (const key of Object.keys(merged))
       if (!CANDIDATE_KEYS.has(key)) throw unsupported(`${where}/${key}: not run by this driver`);
-    if (merged.client !== 'redlock') throw unsupported(`${where}/client: "redlock" expected`);
+    if (merged.client !== undefined ? merged.client !== 'redlock' : raw.client !== 'redlock')
+      throw unsupported(`${where}/client: "redlock" expected`);
     if (merged.network !== undefined || merged.clock !== undefined) throw unsupported(`${where}: no network or clock`);
     const t = (key, dflt) => (merged[key] === undefined ? dflt : ticksOf(merged[key], tickMs, `${where}/${key}`));
     const action = t('action');
@@ -173,12 +183,13 @@ function loadScenario(file, tickMsOverride) {
       writes: merged.writes === undefined ? [action] : merged.writes.map((w, k) => ticksOf(w, tickMs, `${where}/writes/${k}`)),
       runs: merged.runs === undefined ? 1 : merged.runs,
       every: t('every', 0),
-      retryCount: merged.retry_count === undefined ? 10 : merged.retry_count,
-      retryDelayMs: merged.retry_delay === undefined ? 200 : clientMs(merged.retry_delay, tickMs, `${where}/retry_delay`),
-      retryJitterMs: merged.retry_jitter === undefined ? 100 : clientMs(merged.retry_jitter, tickMs, `${where}/retry_jitter`),
-      driftFactor: merged.drift_factor === undefined ? 0.01 : merged.drift_factor,
+      // The package's defaults (redlock.js 58-63).
+      retryCount: pick(merged.retry_count, options.retry_count, 10),
+      retryDelayMs: merged.retry_delay !== undefined ? clientMs(merged.retry_delay, tickMs, `${where}/retry_delay`) : pick(options.retry_delay_ms, 200),
+      retryJitterMs: merged.retry_jitter !== undefined ? clientMs(merged.retry_jitter, tickMs, `${where}/retry_jitter`) : pick(options.retry_jitter_ms, 100),
+      driftFactor: pick(merged.drift_factor, options.drift_factor, 0.01),
     };
-    checkClientOptions(cand, tickMs, where);
+    checkClientOptions(cand, tickMs, raw.redlock ? '/redlock' : where);
     s.candidates.push(cand);
   });
   (raw.faults || []).forEach((f, i) => {
@@ -200,8 +211,8 @@ function loadScenario(file, tickMsOverride) {
         throw unsupported(`${where}: one store restarts with one persistence in this driver`);
       s.restarts.push(r);
       s.faultEdges.push(r.at, r.at + r.ticks);
-    } else if (f.kind === 'clock_jump') {
-      throw unsupported(`${where}: a clock jump cannot be run on a real server without moving its clock (model.md §13.6)`);
+    } else if (f.kind === 'clock_jump' && s.stores.includes(f.clock)) {
+      throw unsupported(`${where}: a store's clock jump cannot be run on a real server without moving its clock (model.md §13.6)`);
     } else {
       throw unsupported(`${where}/kind: "${f.kind}" is not run by this driver`);
     }
@@ -210,27 +221,31 @@ function loadScenario(file, tickMsOverride) {
   return s;
 }
 
+function pick(...values) {
+  return values.find((v) => v !== undefined);
+}
+
 // The client's options as far as a real run can reproduce the simulation.
 function checkClientOptions(c, tickMs, where) {
   // The package draws its jitter from Math.random; the simulation from its
   // seed (model.md §20.4 rule 6). Only no jitter gives both the same delay.
-  if (c.retryJitterMs !== 0) throw unsupported(`${where}/retry_jitter: must be 0 for a comparison with the simulation`);
+  if (c.retryJitterMs !== 0) throw unsupported(`${where}: retry jitter ${c.retryJitterMs} ms; it must be 0 for a comparison with the simulation`);
   // The package's setTimeout fires after retry_delay on Node's monotonic
   // clock; the model retries at the first tick whose moment has reached it,
   // never in the same tick (§20.4 rule 7). They agree on whole ticks of at
   // least one.
   if (c.retryDelayMs < tickMs || c.retryDelayMs % tickMs !== 0)
-    throw unsupported(`${where}/retry_delay: ${c.retryDelayMs} ms is not a whole number (≥ 1) of ${tickMs} ms ticks`);
+    throw unsupported(`${where}: retry delay ${c.retryDelayMs} ms is not a whole number (≥ 1) of ${tickMs} ms ticks`);
   // The validity test (§20.4 rule 5) at the decision: the model reads
   // ttl − drift with ttl = lease·tick_ms; the real client has
   // ttl = (lease − ½)·tick_ms (see ttlMs below) and a few milliseconds of
-  // real time between start and decision. Both must fall on the same side of 0
-  // with a quarter tick to spare.
+  // real time between start and decision (less than half a tick: the
+  // timing rule). Both must fall on the same side of 0 for any of those.
   const modelMargin = c.lease * tickMs - (Math.round(c.driftFactor * c.lease * tickMs) + 2);
   const ttl = ttlMs(c.lease, tickMs);
   const realMargin = ttl - (Math.round(c.driftFactor * ttl) + 2);
-  if (Math.sign(modelMargin) !== Math.sign(realMargin) || Math.abs(realMargin) < tickMs / 4)
-    throw unsupported(`${where}/drift_factor: ${c.driftFactor} puts the validity (${realMargin} ms) too close to 0 for a real run`);
+  if (modelMargin > 0 ? realMargin <= tickMs / 2 : realMargin > 0)
+    throw unsupported(`${where}: drift_factor ${c.driftFactor} puts the validity (${realMargin} ms) too close to 0 for a real run`);
 }
 
 // The lease as the package's ttl. Live mode's rule (model.md §13.3): k ticks
@@ -284,7 +299,14 @@ class Driver {
     this.written = new Set(); // holders (by position in this.holders) with an accepted write
     this.violations = { overlap: 0, unsafe_write: 0, fencing_regressed: 0, stale_after_successor: 0, holder_rejected: 0, fencing_duplicate: 0 };
     this.overlapping = false;
-    this.currentOwner = null; // the candidate whose unlock callback is running (setTimeout hook)
+    this.currentOwner = null;
+    // The timing rule (model.md §13.4's, for this driver): a tick must begin
+    // within a quarter tick of its time, and its calls must all be answered
+    // before half a tick less 2 ms, since a lock set in the first
+    // milliseconds of a tick expires half a tick before the tick of its
+    // boundary begins (ttlMs) and Redis counts whole milliseconds.
+    this.startLimitMs = this.T / 4;
+    this.endLimitMs = this.T / 2 - 2; // the candidate whose unlock callback is running (setTimeout hook)
   }
 
   emit(phase, e) {
@@ -845,12 +867,13 @@ class Driver {
       await sleepUntil(this.t0 + t * this.T);
       const began = performance.now();
       await this.runTick(t);
-      const lateMs = performance.now() - (this.t0 + t * this.T);
-      this.longestMs = Math.max(this.longestMs || 0, lateMs);
-      if (lateMs > this.T / 4) this.late.push([t, Math.round(lateMs), Math.round(began - (this.t0 + t * this.T))]);
+      const beganMs = began - (this.t0 + t * this.T);
+      const endedMs = performance.now() - (this.t0 + t * this.T);
+      this.longestMs = Math.max(this.longestMs || 0, endedMs);
+      if (beganMs > this.startLimitMs || endedMs > this.endLimitMs) this.late.push([t, Math.round(beganMs), Math.round(endedMs)]);
       if (this.finishedAfter(t)) { end = t; break; }
       // A store due back next tick boots now, half a tick early: no call is
-      // made in the second half of a tick (every step ends within a quarter).
+      // made in the second half of a tick (every tick's calls end before it).
       if (this.s.restarts.some((r) => r.at + r.ticks === t + 1)) {
         await sleepUntil(this.t0 + t * this.T + this.T / 2);
         this.bootEarly(t);
@@ -922,14 +945,14 @@ async function main() {
     throw e;
   }
   if (driver.late.length) {
-    const list = driver.late.map(([t, ms]) => `tick ${t} ended ${ms} ms after it began`).join('; ');
-    throw new DriverError(EXIT_TIMING, `did not keep time (limit ${scenario.tickMs / 4} ms): ${list}; no trace written`);
+    const list = driver.late.map(([t, began, ended]) => `tick ${t} began ${began} ms and ended ${ended} ms after its time`).join('; ');
+    throw new DriverError(EXIT_TIMING, `did not keep time (a tick begins within ${driver.startLimitMs} ms and ends within ${driver.endLimitMs} ms): ${list}; no trace written`);
   }
   const tmp = args.out + '.tmp';
   fs.writeFileSync(tmp, driver.traceText());
   fs.renameSync(tmp, args.out);
   console.log(`${scenario.name}: ${driver.events.length} events, end tick ${driver.endTick}, ticks of ${scenario.tickMs} ms; ` +
-    `the longest tick's work ended ${driver.longestMs.toFixed(1)} ms after it began (limit ${scenario.tickMs / 4})`);
+    `the longest tick's calls ended ${driver.longestMs.toFixed(1)} ms after its time (limit ${driver.endLimitMs})`);
 }
 
 main().then(() => process.exit(0), (e) => {
