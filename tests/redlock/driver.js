@@ -610,8 +610,8 @@ class Driver {
     }
   }
 
-  // A restarted store was started in the second half of the tick before
-  // (bootEarly): here it is up, and the driver says what it kept.
+  // A restarted store was started as soon as the tick before had its calls
+  // answered (bootEarly): here it is up, and the driver says what it kept.
   async comeBack(st, r) {
     assert(st.booting, 'booted before its tick');
     st.booting = false;
@@ -872,12 +872,9 @@ class Driver {
       this.longestMs = Math.max(this.longestMs || 0, endedMs);
       if (beganMs > this.startLimitMs || endedMs > this.endLimitMs) this.late.push([t, Math.round(beganMs), Math.round(endedMs)]);
       if (this.finishedAfter(t)) { end = t; break; }
-      // A store due back next tick boots now, half a tick early: no call is
-      // made in the second half of a tick (every tick's calls end before it).
-      if (this.s.restarts.some((r) => r.at + r.ticks === t + 1)) {
-        await sleepUntil(this.t0 + t * this.T + this.T / 2);
-        this.bootEarly(t);
-      }
+      // A store due back next tick boots now: this tick's calls are all
+      // answered, and no call is made before the next tick begins.
+      this.bootEarly(t);
     }
     this.endTick = end;
     for (const c of this.s.candidates) for (const cl of c.clients) cl.disconnect();
