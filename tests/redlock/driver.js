@@ -9,8 +9,8 @@
 //        --store PORT:DIR [--store PORT:DIR …] [--tick-ms N]
 //
 // Each --store is one redis-server the caller started on 127.0.0.1:PORT with
-// `--dir DIR --pidfile DIR/redis.pid`, in the order of the scenario's
-// `stores`. The driver may kill and restart a store (a `restart` fault, and
+// `--dir DIR --pidfile DIR/redis.pid`; the first N are the scenario's N
+// `stores`, in their order. The driver may kill and restart a store (a `restart` fault, and
 // once before the run for a store that has one, to give it the fault's
 // persistence); a restarted server keeps writing DIR/redis.pid, so whoever
 // started the servers can stop them by their pid files.
@@ -932,8 +932,10 @@ function withTimeout(promise, ms, what) {
 async function main() {
   const args = parseArgs(process.argv.slice(2));
   const scenario = loadScenario(args.scenario, args.tickMs);
-  if (args.stores.length !== scenario.stores.length)
-    throw unsupported(`the scenario has ${scenario.stores.length} stores, ${args.stores.length} --store given`);
+  // The first N servers given are the scenario's N stores.
+  if (args.stores.length < scenario.stores.length)
+    throw unsupported(`the scenario has ${scenario.stores.length} stores, only ${args.stores.length} --store given`);
+  args.stores = args.stores.slice(0, scenario.stores.length);
   const driver = new Driver(scenario, args);
   try {
     await driver.run();
