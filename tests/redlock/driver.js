@@ -160,6 +160,8 @@ function loadScenario(file, tickMsOverride) {
     stores: raw.stores.slice(),
     candidates: [],
     pauses: [],
+    crashes: [],     // {order, node, at}
+    nodeJumps: [],   // {order, node, at, ms}: a candidate's clock_jump
     restarts: [],
     faultEdges: [],  // ticks at which a fault starts or ends (model.md §6.3)
   };
@@ -213,6 +215,17 @@ function loadScenario(file, tickMsOverride) {
       s.faultEdges.push(r.at, r.at + r.ticks);
     } else if (f.kind === 'clock_jump' && s.stores.includes(f.clock)) {
       throw unsupported(`${where}: a store's clock jump cannot be run on a real server without moving its clock (model.md §13.6)`);
+    } else if (f.kind === 'clock_jump' || f.kind === 'crash') {
+      const cand = s.candidates.find((c) => c.name === (f.kind === 'crash' ? f.node : f.clock));
+      if (!cand) throw unsupported(`${where}: names no candidate`);
+      const at = ticksOf(f.at, tickMs, `${where}/at`);
+      // A candidate's jump moves the wall clock the package reads with
+      // Date.now() (model.md §20.4 rule 2) between two ticks; an attempt's
+      // start and decision fall in one tick here (no time on the wire), so
+      // it changes no decision and is only its event.
+      if (f.kind === 'clock_jump') s.nodeJumps.push({ order: i, node: cand.index, at, ms: f.ms });
+      else s.crashes.push({ order: i, node: cand.index, at });
+      s.faultEdges.push(at);
     } else {
       throw unsupported(`${where}/kind: "${f.kind}" is not run by this driver`);
     }
@@ -288,7 +301,7 @@ class Driver {
     this.tickEvents = [];    // the events of the tick at hand
     this.tick = -1;
     this.t0 = 0;
-    this.late = [];          // timing faults: [tick, ms late]
+    this.late = [];          // timing faults: [tick, ms began late, ms ended after its time]
     this.stores = args.stores.map((st, i) => ({
       index: i, name: scenario.stores[i], port: st.port, dir: st.dir,
       up: true, record: null,  // record: {token, node, run} as the driver saw it set
@@ -299,14 +312,14 @@ class Driver {
     this.written = new Set(); // holders (by position in this.holders) with an accepted write
     this.violations = { overlap: 0, unsafe_write: 0, fencing_regressed: 0, stale_after_successor: 0, holder_rejected: 0, fencing_duplicate: 0 };
     this.overlapping = false;
-    this.currentOwner = null;
+    this.currentOwner = null; // the candidate whose unlock callback is running (setTimeout hook)
     // The timing rule (model.md §13.4's, for this driver): a tick must begin
     // within a quarter tick of its time, and its calls must all be answered
     // before half a tick less 2 ms, since a lock set in the first
     // milliseconds of a tick expires half a tick before the tick of its
     // boundary begins (ttlMs) and Redis counts whole milliseconds.
     this.startLimitMs = this.T / 4;
-    this.endLimitMs = this.T / 2 - 2; // the candidate whose unlock callback is running (setTimeout hook)
+    this.endLimitMs = this.T / 2 - 2;
   }
 
   emit(phase, e) {
@@ -398,9 +411,10 @@ class Driver {
     await this.loadScripts(st);
   }
 
-  // EVALSHA finds the scripts at once; the package falls back to EVAL after
-  // NOSCRIPT itself (redlock.js 455-461), which would work too but costs a
-  // second round trip inside a tick.
+  // Loaded by the driver so that the package's EVALSHA finds them (also after
+  // a restart): its EVAL after NOSCRIPT (redlock.js 455-461) would be a second
+  // call, queued behind the store's later calls, out of the model's order.
+  // The proxies treat a NOSCRIPT as the driver's failure.
   async loadScripts(st) {
     const rl = this.s.candidates[0].redlock;
     for (const name of ['lockScript', 'unlockScript']) await st.observer.script('load', rl.scripts[name].value);
@@ -441,7 +455,7 @@ class Driver {
       c.lastFailure = null;     // the unlock of the last failed attempt
       c.paused = false;
       c.runIndex = -1;          // the run at hand
-      c.runState = 'idle';      // idle | attempting | retry_wait | holding | releasing
+      c.runState = 'idle';      // idle | attempting | retry_wait | holding | releasing | crashed
       c.results = [];
       c.progress = 0;
       c.executing = false;
@@ -591,12 +605,19 @@ class Driver {
       if (r.at === t) edges.push({ order: r.order, end: false, r });
       if (r.at + r.ticks === t) edges.push({ order: r.order, end: true, r });
     }
+    for (const x of this.s.crashes) if (x.at === t) edges.push({ order: x.order, end: false, crash: x });
+    for (const j of this.s.nodeJumps) if (j.at === t) edges.push({ order: j.order, end: false, jump: j });
     // Ends before starts at one tick (a pause may end as the next begins,
     // model.md §7.4), then the fault list's order.
     edges.sort((a, b) => (a.end ? 0 : 1) - (b.end ? 0 : 1) || a.order - b.order);
     for (const e of edges) {
-      if (e.p) {
+      if (e.crash) {
+        this.crash(this.s.candidates[e.crash.node]);
+      } else if (e.jump) {
+        this.emit('faults', { node: this.s.candidates[e.jump.node].name, op: 'clock_jump', detail: String(e.jump.ms) });
+      } else if (e.p) {
         const c = this.s.candidates[e.p.node];
+        if (c.runState === 'crashed') continue;
         c.paused = !e.end;
         this.emit('faults', { node: c.name, op: e.end ? 'resume' : 'pause' });
       } else if (!e.end) {
@@ -608,6 +629,18 @@ class Driver {
         await this.comeBack(this.stores[e.r.store], e.r);
       }
     }
+  }
+
+  // model.md §20.5 rule 3: a crashed client stops for good and releases
+  // nothing. The driver stops driving it: no progress, no run, no retry; its
+  // package, left alone, sends nothing more.
+  crash(c) {
+    if (c.runState === 'crashed') return;
+    if (c.runState !== 'idle') c.results[c.runIndex] = 'crashed';
+    c.runState = 'crashed';
+    c.executing = false;
+    c.retry = null;
+    this.emit('faults', { node: c.name, op: 'crash' });
   }
 
   // A restarted store was started as soon as the tick before had its calls
@@ -829,7 +862,8 @@ class Driver {
 
   // model.md §6.3: nothing can happen after tick t.
   finishedAfter(t) {
-    if (this.s.candidates.some((c) => c.runState !== 'idle' || c.runIndex + 1 < c.runs)) return false;
+    const done = (c) => c.runState === 'crashed' || (c.runState === 'idle' && c.runIndex + 1 >= c.runs);
+    if (!this.s.candidates.every(done)) return false;
     if (this.stores.some((st) => st.record)) return false;
     return !this.s.faultEdges.some((e) => e > t);
   }
