@@ -8,8 +8,8 @@ set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 dest="${1:-$root/build/redlock-npm}"
+mkdir -p "$dest" && dest="$(cd "$dest" && pwd)"
 command -v npm >/dev/null || { echo "install.sh: npm is missing (Debian package npm; tools/deps.sh)" >&2; exit 1; }
-mkdir -p "$dest"
 if cmp -s "$here/package-lock.json" "$dest/package-lock.json" &&
    [ -f "$dest/node_modules/redlock/redlock.js" ] && [ -f "$dest/node_modules/ioredis/package.json" ]; then
   exit 0
