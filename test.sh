@@ -2,7 +2,8 @@
 # Installs what is missing, builds (the browser version too), starts what the
 # tests need (a loopback redis-server without persistence, an Xvfb display),
 # runs every test with CTest and stops what it started.
-#   --full    adds sanitizers, a second compiler and fuzzing (tools/full.sh)
+#   --full    adds sanitizers, a second compiler, fuzzing and the sharded
+#             explorer on a single-node Slurm (tools/full.sh)
 #   --no-web  leaves out the browser build and its tests (Emscripten, Chromium)
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -16,7 +17,7 @@ while [ $# -gt 0 ]; do
 done
 source tools/deps.sh
 extra_packages=()
-if [ "$full" = 1 ]; then extra_packages+=(clang-14 libclang-rt-14-dev clang-format-14 clang-tidy-14); fi  # the second compiler, libFuzzer, the format and function-length checks
+if [ "$full" = 1 ]; then extra_packages+=("${leasescope_full_packages[@]}"); fi
 if [ "$web" = 1 ]; then extra_packages+=("${leasescope_web_packages[@]}"); fi
 leasescope_install_deps "${extra_packages[@]}"
 # The browser version (build/web) and the Node.js CLI beside it (build/web-obj):
@@ -101,7 +102,8 @@ leasescope_step "installing the npm packages of the Redlock check (build/redlock
 
 leasescope_step "testing build/test (ctest)" ctest --test-dir build/test --output-on-failure -j 2 --timeout 600 "$@"
 
-# --full: sanitizers, the second compiler and fuzzing (tools/full.sh).
+# --full: sanitizers, the second compiler, fuzzing and the shards on a
+# single-node Slurm (tools/full.sh).
 if [ "$full" = 1 ]; then
   if [ -x tools/full.sh ]; then
     tools/full.sh

@@ -44,6 +44,13 @@ leasescope_apt_install() {
 # Chromium, fontTools for the fonts; dpkg-dev unpacks ImGui's source package.
 leasescope_web_packages=(emscripten chromium fonttools dpkg-dev nodejs)
 
+# The full run (test.sh --full, tools/full.sh): the second compiler and
+# libFuzzer, the format and function-length checks, and a single-node Slurm
+# with its authentication (munge) for the sharded explorer on a real batch
+# engine (tests/slurm/run_sharded.sh). The packages' own services are not
+# used: the test starts private daemons with a configuration of its own.
+leasescope_full_packages=(clang-14 libclang-rt-14-dev clang-format-14 clang-tidy-14 slurm-wlm munge)
+
 leasescope_install_deps() {
   local missing=()
   for p in "${leasescope_packages[@]}" "$@"; do
