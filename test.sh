@@ -2,8 +2,9 @@
 # Installs what is missing, builds (the browser version too), starts what the
 # tests need (a loopback redis-server without persistence, an Xvfb display),
 # runs every test with CTest and stops what it started.
-#   --full    adds sanitizers, a second compiler, fuzzing and the sharded
-#             explorer on a single-node Slurm (tools/full.sh)
+#   --full    adds sanitizers, a second compiler, fuzzing, the sharded
+#             explorer on a single-node Slurm and the Redlock check at 100 ms
+#             ticks (tools/full.sh)
 #   --no-web  leaves out the browser build and its tests (Emscripten, Chromium)
 set -euo pipefail
 cd "$(dirname "$0")"
