@@ -110,6 +110,9 @@ schema_json key_schema(const sim::ScenarioKey& k) {
         case ValueType::string: j = {{"type", "string"}, {"maxLength", k.hi}, {"description", k.doc}}; break;
         case ValueType::integer: j = k.time ? ticks(k.lo, k.hi, k.doc) : integer(k.lo, k.hi, k.doc); break;
         case ValueType::boolean: j = {{"type", "boolean"}, {"description", k.doc}}; break;
+        case ValueType::number:
+            j = {{"type", "number"}, {"minimum", k.lo}, {"maximum", k.hi}, {"description", k.doc}};
+            break;
         case ValueType::unsigned64:
             return {{"type", "integer"},
                     {"minimum", 0},

@@ -55,13 +55,15 @@ public:
             writes_.add(event);
             if (!filter_.keeps(event)) return;
             ++shown_;
-            line_ = sim::text_row(event, filter_.time_tick_ms);
+            line_ = sim::text_row(event, filter_.time_tick_ms, stores);
             line_ += '\n';
             std::fwrite(line_.data(), 1, line_.size(), out_);
         } else {
             std::fwrite(jsonl.data(), 1, jsonl.size(), out_);
         }
     }
+
+    std::vector<std::string> stores;  // a Redlock run's (model.md §20.8): rows name them
 
 private:
     std::FILE* out_;
@@ -155,6 +157,7 @@ int cmd_run(const std::string& path, const std::vector<std::string>& sets, const
         fmt::print("{}\n", sim::header_line(header));
     }
     StreamSink sink(stdout, text, trace_file.get(), *filter);
+    sink.stores = header.stores;
     // The results are written from the electors' compact outcomes (the text
     // view still reads them from the summary), and past spill_runs finished
     // runs those go to a temporary file: memory stays flat.

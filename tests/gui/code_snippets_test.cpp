@@ -55,7 +55,7 @@ TEST(CodeSnippets, ClientCodeCarriesTheKnobs) {
 
 TEST(CodeSnippets, EveryEventOfEveryPresetSendsWhatItsOutcomeImplies) {
     std::size_t acquires = 0, kept = 0, released = 0, not_owner = 0;
-    for (const std::string& name : test::preset_names()) {
+    for (const std::string& name : test::app_preset_names()) {
         SCOPED_TRACE(name);
         const sim::Scenario s = test::load_preset(name);
         const sim::Trace trace = sim::simulate(s);

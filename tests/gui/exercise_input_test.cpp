@@ -156,7 +156,7 @@ TEST(ExerciseInput, AFaultShowsOnTheControlsThatWouldBuildIt) {
 // controls (a promotion, a link cut) are left to Show me.
 TEST(ExerciseInput, TheControlsCanBuildTheSmallestFaultOfEveryPreset) {
     std::size_t built = 0;
-    for (const std::string& name : test::preset_names()) {
+    for (const std::string& name : test::app_preset_names()) {
         auto base = sim::exercise_base(test::read_preset(name), test::preset_path(name));
         ASSERT_TRUE(base.ok()) << name;
         const auto& exercises = base.value().scenario.exercises;

@@ -24,7 +24,7 @@ using namespace leasescope::gui;
 
 namespace {
 
-using test::preset_names;
+using test::app_preset_names;
 
 // The timeline panel's plot at the two window sizes (what view_timeline gives the layout).
 struct Size {
@@ -59,7 +59,7 @@ TEST(LaneLayout, NoCollisionsInAnyPreset) {
     const TextMetrics metrics = estimated_metrics(17, 13);
     for (Lang lang : {Lang::en, Lang::ko}) {
         const Strings strings = test::string_tables(lang);
-        for (const std::string& name : preset_names()) {
+        for (const std::string& name : app_preset_names()) {
             const ShownRun run = run_scenario(test::load_preset(name));
             const LaneModel& model = run.lanes;
             for (const Size& size : sizes) {
@@ -100,7 +100,7 @@ TEST(LaneLayout, NoCollisionsInAnyPreset) {
 TEST(LaneLayout, EveryMarkShowsAtTheFittedZoom) {
     const TextMetrics metrics = estimated_metrics(17, 13);
     const Strings strings = test::string_tables(Lang::en);
-    for (const std::string& name : preset_names()) {
+    for (const std::string& name : app_preset_names()) {
         const ShownRun run = run_scenario(test::load_preset(name));
         const LaneModel& model = run.lanes;
         for (const Size& size : sizes) {
@@ -133,7 +133,7 @@ TEST(LaneLayout, EveryMarkShowsAtTheFittedZoom) {
 TEST(LaneLayout, ResourceLaneMatchesTheResourceCounts) {
     const TextMetrics metrics = estimated_metrics(17, 13);
     const Strings strings = test::string_tables(Lang::en);
-    for (const std::string& name : preset_names()) {
+    for (const std::string& name : app_preset_names()) {
         const ShownRun run = run_scenario(test::load_preset(name));
         const sim::Timeline& timeline = *run.timeline;
         const LaneModel& model = run.lanes;
@@ -160,16 +160,18 @@ TEST(LaneLayout, ResourceLaneMatchesTheResourceCounts) {
 }
 
 // The playhead's number never sits on a tick number ("15 [15]6"), and tick
-// numbers never overlap each other, for every playhead position.
+// numbers (each with its time, "40 · 0:02.000") never overlap each other, for
+// every playhead position.
 TEST(LaneLayout, RulerNumbersGiveWayToThePlayhead) {
     const TextMetrics metrics = estimated_metrics(17, 13);
-    for (const std::string& name : preset_names()) {
+    for (const std::string& name : app_preset_names()) {
         sim::Timeline timeline(test::load_preset(name));
         const Tick end = timeline.end_tick();
         for (const Size& size : sizes) {
             const TimeAxis axis = fit_axis(0, end + 1, 120, size.plot_w);
             for (Tick t = 0; t <= end; ++t) {
-                const RulerLayout r = layout_ruler(axis, 120, size.plot_w, 60, 27, t, metrics);
+                const RulerLayout r =
+                    layout_ruler(axis, 120, size.plot_w, 60, 27, t, metrics, tick_clock_of(timeline.trace()));
                 ASSERT_TRUE(r.playhead_visible);
                 for (std::size_t i = 0; i < r.labels.size(); ++i) {
                     EXPECT_FALSE(r.labels[i].box.intersects(r.badge)) << name << " at " << size.name << ": tick number "

@@ -111,7 +111,7 @@ TEST(Lanes, PauseIsAnOverlay) {
 // (the overlap's "-" aside) is in the lane's name, and nothing else is.
 TEST(Lanes, TheOpsLaneIsNamedByItsActors) {
     std::size_t checked = 0;
-    for (const std::string& name : test::preset_names()) {
+    for (const std::string& name : test::app_preset_names()) {
         const ShownRun run = run_scenario(load(name));
         const sim::Timeline& timeline = *run.timeline;
         if (timeline.scenario().ops.empty()) continue;
@@ -141,7 +141,7 @@ TEST(Lanes, TheOpsLaneIsNamedByItsActors) {
 // simulation stepped through every tick would give, on every preset and
 // with checkpoints at every spacing.
 TEST(Lanes, OneRunGivesTheLanesOfASecondSimulation) {
-    for (const std::string& name : test::preset_names()) {
+    for (const std::string& name : test::app_preset_names()) {
         const sim::Scenario scenario = load(name);
         const ShownRun run = run_scenario(scenario);
         LaneRecorder again(scenario);

@@ -83,7 +83,7 @@ TEST(MessageLanes, LateReplyIsTheReplyArrow) {
 // A run without time on the wire has no message view (today's screenshots
 // and layouts stay as they were).
 TEST(MessageLanes, NoneWithoutTimeOnTheWire) {
-    for (const std::string& name : test::preset_names()) {
+    for (const std::string& name : test::app_preset_names()) {
         const sim::Scenario s = test::load_preset(name);
         const ShownRun run = run_scenario(s);
         const bool wire = scenario_has_wire_time(s) || trace_has_wire_time(run.timeline->trace());

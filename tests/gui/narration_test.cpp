@@ -16,14 +16,6 @@ using namespace leasescope::gui;
 
 namespace {
 
-std::vector<std::string> preset_names() {
-    std::vector<std::string> out;
-    for (const auto& e : std::filesystem::directory_iterator(std::string(LEASESCOPE_SOURCE_DIR) + "/scenarios"))
-        if (e.path().extension() == ".json") out.push_back(e.path().stem().string());
-    std::sort(out.begin(), out.end());
-    return out;
-}
-
 // The ticks with an alarm, read off the lanes the screen draws (not the rule under test).
 std::set<Tick> alarm_ticks(const sim::Timeline& tl) {
     std::set<Tick> out;
@@ -38,7 +30,7 @@ std::set<Tick> alarm_ticks(const sim::Timeline& tl) {
 }  // namespace
 
 TEST(Narration, StopsWhereTheTimelineShowsAnAlarmInEveryPreset) {
-    const auto names = preset_names();
+    const auto names = test::app_preset_names();
     ASSERT_GE(names.size(), 18u);
     int presets_with_stops = 0;
     for (const std::string& name : names) {

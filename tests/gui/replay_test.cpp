@@ -12,7 +12,8 @@
 
 #include "core/lanes.hpp"
 #include "core/timeline_frame.hpp"
-#include "core/wall_clock.hpp"
+#include "core/tick_clock.hpp"
+#include "leasescope/sim/durations.hpp"
 #include "leasescope/sim/scenario.hpp"
 #include "leasescope/sim/trace.hpp"
 #include "support/string_tables.hpp"
@@ -170,8 +171,9 @@ TEST(Replay, TheLanesShowBeliefsAsSpansAndUndecidedEventsWithTheirOwnMark) {
     ASSERT_EQ(m.overlap.size(), 1u);
     EXPECT_EQ(m.overlap[0].begin, 41);
     EXPECT_EQ(m.overlap[0].end, 54);
-    ASSERT_TRUE(m.wall.has_value());
-    EXPECT_EQ(m.wall->tick_ms, 100);
+    ASSERT_TRUE(m.clock.wall.has_value());
+    EXPECT_EQ(m.clock.wall->tick_ms, 100);
+    EXPECT_EQ(m.clock.tick_ms, 100);
 }
 
 TEST(WallClock, TimesAreWrittenInUtcToTheMillisecond) {
@@ -182,7 +184,8 @@ TEST(WallClock, TimesAreWrittenInUtcToTheMillisecond) {
     EXPECT_EQ((WallClock{origin, 100}.us_of(41)), origin + 4'100'000);
 }
 
-// The ruler of a /4 trace says each tick's time beside it; a simulated run's, only ticks.
+// The ruler of a /4 trace says each tick's wall clock time beside it; a
+// simulated run's, the time since tick 0 (tick_time_test.cpp has more).
 TEST(WallClock, TheRulerOfARecordedHistoryShowsTheWallClockBesideTicks) {
     const ShownRun replay = replay_trace(incident());
     TimelineViewport v;
@@ -198,5 +201,7 @@ TEST(WallClock, TheRulerOfARecordedHistoryShowsTheWallClockBesideTicks) {
     const ShownRun simulated = run_scenario(preset("expiry-takeover"));
     const TimelineFrame g = build_timeline_frame(simulated.lanes, v, strings, estimated_metrics(13, 11));
     ASSERT_FALSE(g.ruler.labels.empty());
-    for (const RulerLabel& l : g.ruler.labels) EXPECT_EQ(l.text, std::to_string(l.tick));
+    for (const RulerLabel& l : g.ruler.labels)
+        EXPECT_EQ(l.text,
+                  std::to_string(l.tick) + " \u00b7 " + sim::elapsed_text(l.tick, simulated.lanes.clock.tick_ms));
 }

@@ -3,8 +3,8 @@
 # trace opens from the command line, renders in English and Korean at
 # 1600x900 and 1024x768 with nothing cut and no text over text, its ruler,
 # transport and event table give the wall clock beside ticks, the top bar
-# says it is read-only instead of showing knobs, a simulated scenario's ruler
-# stays ticks only, --compare puts the draft's simulated run beside it (with
+# says it is read-only instead of showing knobs, a simulated scenario's ruler,
+# transport and event table give the time since tick 0 instead, --compare puts the draft's simulated run beside it (with
 # no settings of the history listed: it has none), and a bad trace exits with
 # the file and line. Needs a display (test.sh starts Xvfb).
 # Usage: replay_test.sh APP PNG_CHECK TRACE DRAFT SCENARIO
@@ -30,10 +30,12 @@ for lang in en ko; do
   done
 done
 
-# A simulated run keeps its ruler of ticks alone.
+# A simulated run (expiry-takeover, 50 ms ticks) says the time since tick 0 there, and no wall clock.
 gui_app_ok "simulated ruler" "$app" "$scenario" --tick 8 --size 1600x900 --layout-report "$out/sim.txt"
-grep -q '^tick: ' "$out/sim.txt" || fail "simulated: no tick numbers"
-! grep -q '^tick: .* · ' "$out/sim.txt" || fail "simulated: a wall clock on the ruler of a simulated run"
+grep -q '^tick: .*"8 · 0:00.400"$' "$out/sim.txt" || fail "simulated: no time since tick 0 on the playhead's badge"
+grep -q '^text: transport.*"0:00.400 elapsed"' "$out/sim.txt" || fail "simulated: no time in the transport"
+grep -q '^text: [^#]*###events .*"0:00.300"$' "$out/sim.txt" || fail "simulated: no time column in the events"
+! grep -q 'UTC' "$out/sim.txt" || fail "simulated: a wall clock in a simulated run"
 
 # The draft beside the history: two timelines, the divergence found, no settings of A (a history has none).
 gui_app_ok "compare" "$app" "$trace" --compare "$draft" --tick 41 --size 1600x900 \

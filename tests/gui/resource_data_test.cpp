@@ -94,7 +94,7 @@ TEST(ResourceData, DelayedWriteModeCheckKeepsTheSuccessorsValue) {
 // run. The words render whole in both languages.
 TEST(ResourceData, EveryPresetAtEveryEventFollowsTheAcceptedWrites) {
     std::size_t lost_seen = 0, rejected_seen = 0;
-    for (const std::string& name : test::preset_names()) {
+    for (const std::string& name : test::app_preset_names()) {
         const sim::Trace trace = sim::simulate(test::load_preset(name));
         for (std::size_t end = 0; end <= trace.events.size(); ++end) {
             const ResourceData data = resource_data(trace, end);

@@ -50,7 +50,7 @@ TEST(TimelineFrame, LanesInOrderWithTranslatedTitles) {
     const TextMetrics metrics = estimated_metrics(17, 13);
     for (const Lang lang : {Lang::en, Lang::ko}) {
         const Strings strings = test::string_tables(lang);
-        for (const std::string& name : test::preset_names()) {
+        for (const std::string& name : test::app_preset_names()) {
             const LaneModel model = run_scenario(test::load_preset(name)).lanes;
             const TimelineFrame f = build_timeline_frame(model, whole_run(model, 2000), strings, metrics);
             ASSERT_EQ(f.lanes.size(), model.lanes.size()) << name;
@@ -173,7 +173,7 @@ TEST(TimelineFrame, DivergenceDashesLeaveMarksVisible) {
 // under the skip two ticks later).
 TEST(TimelineFrame, MarksStayInsideTheirLaneAndHideNoMark) {
     const Strings strings = test::string_tables(Lang::en);
-    for (const std::string& name : test::preset_names()) {
+    for (const std::string& name : test::app_preset_names()) {
         const LaneModel model = run_scenario(test::load_preset(name)).lanes;
         for (const float scale : {1.0f, 1.5f, 2.0f, 2.5f}) {
             for (const float lane_h : {20.0f, 27.0f, 34.0f, 50.0f}) {
@@ -215,7 +215,7 @@ TEST(TimelineFrame, MarksStayInsideTheirLaneAndHideNoMark) {
 TEST(TimelineFrame, ClockLaneOnlyForAClockThatIsNotTrueTime) {
     const TextMetrics metrics = estimated_metrics(17, 13);
     const Strings en = test::string_tables(Lang::en);
-    for (const std::string& name : test::preset_names()) {
+    for (const std::string& name : test::app_preset_names()) {
         const sim::Scenario scenario = test::load_preset(name);
         bool untrue = scenario.lock.clock.drift_ppm != 0;
         for (const sim::Candidate& c : scenario.candidates) untrue = untrue || c.options.drift_ppm != 0;
@@ -365,7 +365,7 @@ TEST(TimelineFrame, MessageViewTitlesArrowsAndHitBoxes) {
 TEST(TimelineFrame, NoMessageViewWithoutTimeOnTheWire) {
     const TextMetrics metrics = estimated_metrics(17, 13);
     const Strings en = test::string_tables(Lang::en);
-    for (const std::string& name : test::preset_names()) {
+    for (const std::string& name : test::app_preset_names()) {
         const LaneModel model = run_scenario(test::load_preset(name)).lanes;
         const TimelineFrame f = build_timeline_frame(model, whole_run(model, 600), en, metrics);
         EXPECT_EQ(f.message_lanes.empty(), model.messages.messages.empty()) << name;

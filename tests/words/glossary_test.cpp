@@ -65,7 +65,10 @@ std::string without_code(const std::string& text, const nlohmann::json& g) {
     for (const std::string& term : terms) {
         for (std::size_t at = t.find(term); at != std::string::npos; at = t.find(term)) t.erase(at, term.size());
     }
-    return std::regex_replace(t, std::regex("node-[a-z0-9]+"), "");
+    // Candidates' names (node-a, client-1) and a Redlock lesson's stores,
+    // named A to E as in Kleppmann's article (model.md §20), are names.
+    t = std::regex_replace(t, std::regex("(node|client)-[a-z0-9]+"), "");
+    return std::regex_replace(t, std::regex("(^|[^A-Za-z])[A-E](?=$|[^A-Za-z])"), "$1");
 }
 
 }  // namespace

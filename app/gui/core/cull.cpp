@@ -171,4 +171,11 @@ Tick ruler_step(double px_per_tick, float min_px) {
     return step;
 }
 
+Tick ruler_grid_step(Tick label_step, double px_per_tick, float min_px) {
+    for (const Tick parts : {Tick{5}, Tick{2}})
+        if (label_step % parts == 0 && static_cast<double>(label_step / parts) * px_per_tick >= min_px)
+            return label_step / parts;
+    return label_step;
+}
+
 }  // namespace leasescope::gui

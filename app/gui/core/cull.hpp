@@ -56,5 +56,9 @@ void cull_markers(const std::vector<Marker>& markers, const TimeAxis& axis, floa
 
 // A "nice" ruler step in ticks (1, 2, 5, 10, …) so labels stay `min_px` apart.
 Tick ruler_step(double px_per_tick, float min_px);
+// The gridlines' step under labels `label_step` apart (a ruler_step): a fifth
+// or a half of it when those stay `min_px` apart, so that every label has its
+// line; else the label step itself.
+Tick ruler_grid_step(Tick label_step, double px_per_tick, float min_px);
 
 }  // namespace leasescope::gui

@@ -571,11 +571,9 @@ void layout_lanes(const LaneModel& model, const LayoutFrame& f, const Strings& s
 }
 
 RulerLayout layout_ruler(const TimeAxis& axis, float plot_x, float plot_w, float top, float height, Tick playhead,
-                         const TextMetrics& m, const std::optional<WallClock>& wall) {
+                         const TextMetrics& m, const TickClock& clock) {
     RulerLayout out;
-    const auto text_of = [&](Tick t) {
-        return wall ? std::to_string(t) + " \u00b7 " + sim::wall_time_text(wall->us_of(t)) : std::to_string(t);
-    };
+    const auto text_of = [&](Tick t) { return std::to_string(t) + " \u00b7 " + clock.at(t); };
     const float plot_x1 = plot_x + plot_w;
     const auto x0 = static_cast<float>(axis.x_of(static_cast<double>(playhead)));
     const auto x1 = static_cast<float>(axis.x_of(static_cast<double>(playhead) + 1.0));
@@ -589,9 +587,12 @@ RulerLayout layout_ruler(const TimeAxis& axis, float plot_x, float plot_w, float
         bx = std::clamp(bx, plot_x, std::max(plot_x, plot_x1 - w));
         out.badge = Box{bx, top + 1, bx + w, top + 1 + m.body_h + 2};
     }
-    const Tick step = ruler_step(axis.px_per_tick, wall ? m.body_width(text_of(0)) + 14.0f : 46.0f);
-    const Tick t0 = std::max<Tick>(0, static_cast<Tick>(std::floor(axis.first_tick)) / step * step);
+    // Labels grow to the right (more digits, an hour on the clock): the last visible one is the widest.
     const double t1 = axis.last_tick();
+    const Tick widest = std::max<Tick>(0, static_cast<Tick>(std::floor(t1)));
+    const Tick step = ruler_step(axis.px_per_tick, m.body_width(text_of(widest)) + 14.0f);
+    out.step = step;
+    const Tick t0 = std::max<Tick>(0, static_cast<Tick>(std::floor(axis.first_tick)) / step * step);
     Box previous{-1e9f, 0, -1e9f, 0};
     for (Tick t = t0; static_cast<double>(t) <= t1; t += step) {
         const auto x = static_cast<float>(axis.x_of(static_cast<double>(t)));
@@ -601,7 +602,10 @@ RulerLayout layout_ruler(const TimeAxis& axis, float plot_x, float plot_w, float
         label.text = text_of(t);
         const float w = m.body_width(label.text);
         label.box = Box{x + 3, top + 2, x + 3 + w, top + 2 + m.body_h};
-        if (label.box.x1 > plot_x1) break;
+        // The last number that would run past the plot's end is written left of its line instead.
+        const bool last = label.box.x1 > plot_x1;
+        if (last) label.box = Box{x - 3 - w, top + 2, x - 3, top + 2 + m.body_h};
+        if (last && label.box.x0 < plot_x) break;
         // Never under the badge, never over the previous number (a long number, a tight step).
         // The badge already says the playhead's tick; a number beside it would read twice ("8 [8]").
         if (out.playhead_visible && (t == playhead || label.box.intersects(Box{out.badge.x0 - 3, out.badge.y0,
@@ -611,6 +615,7 @@ RulerLayout layout_ruler(const TimeAxis& axis, float plot_x, float plot_w, float
         previous = label.box;
         (void)height;
         out.labels.push_back(std::move(label));
+        if (last) break;
     }
     return out;
 }

@@ -92,7 +92,8 @@ void layout_lanes(const LaneModel& model, const LayoutFrame& frame, const String
 // The mark radius for this zoom, lane height and UI scale (also the legend's size).
 float mark_radius(double px_per_tick, float lane_h, float scale = 1.0f);
 
-// The ruler: tick numbers every `ruler_step`, none under the playhead badge.
+// The ruler: tick numbers every `step` ticks (a ruler_step), each with its
+// time, none under the playhead badge.
 struct RulerLabel {
     Tick tick = 0;
     std::string text;
@@ -102,12 +103,14 @@ struct RulerLayout {
     std::vector<RulerLabel> labels;
     Box badge;  // the playhead's number (empty when the playhead is off screen)
     std::string badge_text;
+    Tick step = 1;  // between two labels' ticks (the gridlines divide it, ruler_grid_step)
     float playhead_x = 0;
     bool playhead_visible = false;
 };
-// With a wall clock (a recorded history, model.md §19.9) each number and
-// the badge say the tick's time too: "40 · 09:30:04.000".
+// Each number and the badge say the tick's time too (tick_clock.hpp): the time
+// since tick 0, "40 · 0:02.000", or a recorded history's wall clock (model.md
+// §19.9), "40 · 09:30:04.000". The step keeps the widest label clear of the next.
 RulerLayout layout_ruler(const TimeAxis& axis, float plot_x, float plot_w, float top, float height, Tick playhead,
-                         const TextMetrics& metrics, const std::optional<WallClock>& wall = std::nullopt);
+                         const TextMetrics& metrics, const TickClock& clock);
 
 }  // namespace leasescope::gui

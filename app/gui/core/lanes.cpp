@@ -110,6 +110,13 @@ MarkerKind marker_kind_of(const sim::Event& e, sim::ResourceMode mode) {
         case EventOp::believe:
             return e.outcome == Outcome::leader ? MarkerKind::believe_leader : MarkerKind::believe_follower;
         case EventOp::undecided: return MarkerKind::undecided;
+        // A Redlock trace's (model.md §20.8); the app does not open one yet
+        // (app_state refuses it), so these only keep the mapping total.
+        case EventOp::restart: return MarkerKind::resume;
+        case EventOp::quorum:
+            if (e.outcome == Outcome::acquired) return MarkerKind::acquire;
+            if (e.outcome == Outcome::busy) return MarkerKind::acquire_busy;
+            return e.outcome == Outcome::released ? MarkerKind::release : MarkerKind::release_error;
     }
     return MarkerKind::start;
 }
@@ -460,6 +467,7 @@ LaneModel LaneRecorder::finish(const sim::Timeline& timeline) {
     LaneModel model;
     model.resource = resource_;
     model.end_tick = timeline.end_tick();
+    model.clock = tick_clock_of(trace);
     model.clocks = clock_tracks(timeline.scenario(), model.end_tick);
     if (trace_has_wire_time(trace) || scenario_has_wire_time(timeline.scenario()))
         model.messages = message_track(trace, node_links(timeline.scenario()));
@@ -498,7 +506,6 @@ ShownRun replay_trace(sim::Trace trace) {
     LaneRecorder recorder(run.timeline->scenario());
     recorder.replay(*run.timeline);
     run.lanes = recorder.finish(*run.timeline);
-    run.lanes.wall = wall_clock_of(run.timeline->trace());
     return run;
 }
 

@@ -12,7 +12,7 @@
 
 #include "clock_lanes.hpp"
 #include "message_lanes.hpp"
-#include "wall_clock.hpp"
+#include "tick_clock.hpp"
 #include "leasescope/sim/simulation.hpp"
 
 namespace leasescope::gui {
@@ -134,7 +134,7 @@ struct LaneModel {
     std::int32_t candidate_lanes = 0;
     std::vector<ClockTrack> clocks;  // the clocks that are not true time: the clock lanes under the others
     MessageTrack messages;           // the message view's data; empty without time on the wire (model.md §16)
-    std::optional<WallClock> wall;   // a recorded history's wall clock (model.md §19.9); none when simulated
+    TickClock clock;                 // the time beside a tick (since tick 0, or a recorded history's wall clock)
     bool operator==(const LaneModel&) const = default;
 };
 

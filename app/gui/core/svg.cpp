@@ -139,7 +139,7 @@ float svg_legend(const LaneModel& model, const Palette& pal, const Strings& s, f
 
 // The ruler's gridlines and numbers (the frame's, none under the playhead's badge).
 void svg_ruler(const TimelineFrame& f, const Palette& pal, const SvgOptions& o, float bottom, std::string& out) {
-    const Tick step = ruler_step(f.axis.px_per_tick, 46.0f);
+    const Tick step = ruler_grid_step(f.ruler.step, f.axis.px_per_tick, 46.0f);
     for (Tick t = (o.first / step) * step; t <= o.last + 1; t += step) {
         const double x = f.axis.x_of(static_cast<double>(t));
         if (x < f.plot_x) continue;

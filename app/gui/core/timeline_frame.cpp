@@ -383,7 +383,7 @@ TimelineFrame build_timeline_frame(const LaneModel& model, const TimelineViewpor
     lf.scale = view.scale;
     layout_lanes(model, lf, strings, metrics, f.layout);
     keep_marks_in_plot(f);
-    f.ruler = layout_ruler(f.axis, f.plot_x, f.plot_w, view.y, view.ruler_h, view.playhead, metrics, model.wall);
+    f.ruler = layout_ruler(f.axis, f.plot_x, f.plot_w, view.y, view.ruler_h, view.playhead, metrics, model.clock);
     place_hint(f, strings, metrics);
     place_clocks(model, view, strings, metrics, f);
     place_messages(model, view, strings, metrics, f);

@@ -37,6 +37,7 @@ LaneModel build_trace_lanes(const sim::Trace& trace, sim::ResourceMode mode) {
     }
     model.lanes.push_back(std::move(store));
     model.end_tick = end;
+    model.clock = tick_clock_of(trace);
     model.event_count = trace.events.size();
     if (trace_has_wire_time(trace)) model.messages = message_track(trace, {});  // no scenario: latencies unknown, 0
     return model;
@@ -48,6 +49,7 @@ LaneModel interleave_lanes(const LaneModel& sim_lanes, const LaneModel& live_lan
     out.resource = sim_lanes.resource;
     out.end_tick = std::max(sim_lanes.end_tick, live_lanes.end_tick);
     out.event_count = sim_lanes.event_count;
+    out.clock = sim_lanes.clock;
     for (std::size_t li = 0; li < sim_lanes.lanes.size(); ++li) {
         for (const bool live_side : {false, true}) {
             const bool has = !live_side || li < live_lanes.lanes.size();

@@ -174,12 +174,14 @@ void TimelineLegend::draw_entries(const FrameContext& ctx) {
     ImGui::Spacing();
 }
 
-void draw_ruler(const FrameContext& ctx, ImDrawList* dl, const TimeAxis& axis, ImVec2 origin, float plot_x,
-                float plot_w, float ruler_h) {
+void draw_ruler(const FrameContext& ctx, ImDrawList* dl, const TimelineFrame& frame, ImVec2 origin, float ruler_h) {
+    const TimeAxis& axis = frame.axis;
+    const float plot_x = frame.plot_x;
+    const float plot_w = frame.plot_w;
     dl->AddRectFilled(ImVec2(origin.x, origin.y), ImVec2(plot_x + plot_w, origin.y + ruler_h),
                       IM_COL32(225, 228, 232, 255));
     dl->AddText(ImVec2(origin.x + 6, origin.y + 4), col(ctx.palette.text_dim), ctx.tr("word.tick"));
-    const Tick step = ruler_step(axis.px_per_tick, 46.0f * ctx.scale);
+    const Tick step = ruler_grid_step(frame.ruler.step, axis.px_per_tick, 46.0f * ctx.scale);
     const Tick t0 = std::max<Tick>(0, static_cast<Tick>(std::floor(axis.first_tick)) / step * step);
     const double t1 = axis.last_tick();
     const float bottom = origin.y + 10000;

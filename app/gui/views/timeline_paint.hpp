@@ -33,9 +33,9 @@ private:
     bool present_valid_ = false;
 };
 
-// The tick ruler and its gridlines through the lanes (its numbers come with the playhead).
-void draw_ruler(const FrameContext& ctx, ImDrawList* dl, const TimeAxis& axis, ImVec2 origin, float plot_x,
-                float plot_w, float ruler_h);
+// The tick ruler and its gridlines through the lanes, a line under every
+// number of the frame's ruler (its numbers come with the playhead).
+void draw_ruler(const FrameContext& ctx, ImDrawList* dl, const TimelineFrame& frame, ImVec2 origin, float ruler_h);
 // The ruler's numbers, then the playhead's cell, line and badge.
 void draw_playhead(const FrameContext& ctx, ImDrawList* dl, const TimelineFrame& frame, float top, float bottom,
                    float ruler_h);

@@ -202,7 +202,7 @@ void draw_lanes(const FrameContext& ctx, const Run& run, Tick t_end, Tick diverg
     // the divergence's label and the mouse reach its bottom.
     const float under = f.messages_box.h() > 0 ? f.messages_box.y1 : bottom;
     dl->PushClipRect(ImVec2(v.x, v.y), ImVec2(v.x + v.width, std::max(bottom + f.hint_box.h(), under) + 2), true);
-    draw_ruler(ctx, dl, f.axis, ImVec2(v.x, v.y), f.plot_x, f.plot_w, v.ruler_h);
+    draw_ruler(ctx, dl, f, ImVec2(v.x, v.y), v.ruler_h);
     // Scrolled lanes stay under the ruler.
     if (scrolls) dl->PushClipRect(ImVec2(v.x, f.lanes_y), ImVec2(v.x + v.width, bottom + f.hint_box.h()), true);
     paint_frame(ctx, paint, dl, dl);

@@ -1,4 +1,4 @@
-// The event table (Tick, Candidate, Operation, Token, Fencing, TTL, Outcome),
+// The event table (Tick, Time, Candidate, Operation, Token, Fencing, TTL, Outcome),
 // filterable; a click on a row seeks there. Rows after the playhead are hidden
 // unless asked for, so the table agrees with the rest of the screen.
 #include <algorithm>
@@ -32,10 +32,9 @@ public:
         // At least a header and three rows: on a short panel the panel scrolls to the table instead.
         const float table_h =
             std::max(ImGui::GetContentRegionAvail().y, ImGui::GetTextLineHeightWithSpacing() * 4 + 12);
-        // A recorded history has a time column after the tick (model.md §19.9): a table of its own
-        // id, so that the widths of the other, fitted to eight columns, are not squeezed onto nine.
-        const int columns = ctx.lanes.wall ? 9 : 8;
-        if (ImGui::BeginTable(ctx.lanes.wall ? "events_wall" : "events", columns, flags, ImVec2(0, table_h))) {
+        // The time column after the tick: since tick 0, or a recorded history's wall clock (model.md
+        // §19.9), a table of its own id, as its times are wider.
+        if (ImGui::BeginTable(ctx.lanes.clock.wall ? "events_wall" : "events", 9, flags, ImVec2(0, table_h))) {
             setup_columns(ctx);
             follow_playhead(ctx, visible_rows);
             ImGuiListClipper clipper;
@@ -83,7 +82,8 @@ private:
     static void setup_columns(const FrameContext& ctx) {
         ImGui::TableSetupScrollFreeze(0, 1);
         ImGui::TableSetupColumn(ctx.tr("col.tick"), ImGuiTableColumnFlags_WidthFixed);
-        if (ctx.lanes.wall) ImGui::TableSetupColumn(ctx.tr("col.time"), ImGuiTableColumnFlags_WidthFixed);
+        const std::string time_title = time_column_words(ctx.lanes.clock, ctx.strings);
+        ImGui::TableSetupColumn(time_title.c_str(), ImGuiTableColumnFlags_WidthFixed);
         ImGui::TableSetupColumn(ctx.tr("col.candidate"), ImGuiTableColumnFlags_WidthFixed);
         ImGui::TableSetupColumn(ctx.tr("col.operation"), ImGuiTableColumnFlags_WidthFixed);
         ImGui::TableSetupColumn(ctx.tr("col.token"), ImGuiTableColumnFlags_WidthFixed);
@@ -125,26 +125,23 @@ private:
                               ImGuiSelectableFlags_SpanAllColumns))
             out.push_back(command::SelectEvent{static_cast<std::int64_t>(k)});
         ImGui::PopID();
-        // After the tick, a recorded history's time column (the server's time of the event's line).
-        const int c = ctx.lanes.wall ? 1 : 0;
-        if (c == 1) {
-            ImGui::TableSetColumnIndex(1);
-            ImGui::TextUnformatted(e.wall_us ? sim::wall_time_text(*e.wall_us).c_str() : "–");
-        }
-        ImGui::TableSetColumnIndex(c + 1);
+        // After the tick its time (a recorded line's: the server's time of the line).
+        ImGui::TableSetColumnIndex(1);
+        ImGui::TextUnformatted(ctx.lanes.clock.of(e).c_str());
+        ImGui::TableSetColumnIndex(2);
         ImGui::TextUnformatted(e.node.empty() ? "–" : e.node.c_str());
-        ImGui::TableSetColumnIndex(c + 2);
+        ImGui::TableSetColumnIndex(3);
         ImGui::TextUnformatted(op_words(e, ctx.strings).c_str());
-        ImGui::TableSetColumnIndex(c + 3);
+        ImGui::TableSetColumnIndex(4);
         ImGui::TextUnformatted(short_token(e.token, 6).c_str());
-        ImGui::TableSetColumnIndex(c + 4);
+        ImGui::TableSetColumnIndex(5);
         ImGui::TextUnformatted(e.fencing ? std::to_string(*e.fencing).c_str() : "–");
-        ImGui::TableSetColumnIndex(c + 5);
+        ImGui::TableSetColumnIndex(6);
         ImGui::TextUnformatted(e.ttl ? std::to_string(*e.ttl).c_str() : "–");
-        ImGui::TableSetColumnIndex(c + 6);
+        ImGui::TableSetColumnIndex(7);
         const int mark = k < marks_.size() ? marks_[k] : -1;
         if (mark >= 0) draw_mark_cell(ctx, static_cast<MarkerKind>(mark));
-        ImGui::TableSetColumnIndex(c + 7);
+        ImGui::TableSetColumnIndex(8);
         const bool bad = mark >= 0 && is_alarm(static_cast<MarkerKind>(mark));
         const std::string outcome = outcome_words(e, ctx.strings, ctx.timeline.trace().header.capacity);
         if (bad)

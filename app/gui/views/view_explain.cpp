@@ -25,10 +25,14 @@ public:
             ImGui::PushFont(ctx.fonts.title);
             ImGui::TextUnformatted(ex.heading.c_str());
             ImGui::PopFont();
+            // When its tick starts, as `leasescope-cli explain --time` says it.
+            const Tick tick = ctx.timeline.trace().events[static_cast<std::size_t>(chosen)].tick;
+            ImGui::TextDisabled("%s", tick_start_words(ctx.lanes.clock, tick, ctx.strings).c_str());
             ImGui::TextUnformatted(ex.body().c_str());
         } else {
             ImGui::TextDisabled("%s",
                                 ctx.strings.tr("explain.quiet_tick", {{"tick", std::to_string(ctx.playhead)}}).c_str());
+            ImGui::TextDisabled("%s", tick_start_words(ctx.lanes.clock, ctx.playhead, ctx.strings).c_str());
         }
         const std::string state = explain_state(ctx.snap, ctx.strings);
         if (!state.empty()) {  // never a heading with nothing under it

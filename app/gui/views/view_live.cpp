@@ -197,7 +197,7 @@ private:
         const TimelineFrame f = build_timeline_frame(rows, v, ctx.strings, metrics(ctx));
         const float bottom = f.lanes_y + f.content_h;
         const auto x_of = [&](Tick t) { return static_cast<float>(f.axis.x_of(static_cast<double>(t) + 0.5)); };
-        draw_ruler(ctx, dl, f.axis, origin, f.plot_x, f.plot_w, v.ruler_h);
+        draw_ruler(ctx, dl, f, origin, v.ruler_h);
         for (const RulerLabel& l : f.ruler.labels)
             dl->AddText(ImVec2(l.box.x0, l.box.y0), col(ctx.palette.text), l.text.c_str());
         paint_frame(ctx, FramePaint{rows, f, nullptr}, dl, dl);

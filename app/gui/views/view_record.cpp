@@ -49,7 +49,9 @@ public:
         ImGui::PushFont(ctx.fonts.title);
         ImGui::TextUnformatted(ctx.scenario.lock.name.c_str());
         ImGui::PopFont();
-        ImGui::TextDisabled("%s", ctx.strings.tr("record.at_tick", {{"tick", std::to_string(snap.tick)}}).c_str());
+        ImGui::PushTextWrapPos(0.0f);  // with its time the line may not fit a narrow panel
+        ImGui::TextDisabled("%s", state_at_words(ctx.lanes.clock, snap.tick, ctx.strings).c_str());
+        ImGui::PopTextWrapPos();
         draw_store_wide(ctx);
         ImGui::Separator();
         ImGui::Spacing();
@@ -163,6 +165,9 @@ private:
         const auto set = ttl_set(ctx.timeline.trace(), end, r.token);
         const Tick lease_total = std::max<Tick>(1, set ? set->ttl : r.expires_at - r.acquired_at);
         ImGui::TextUnformatted(ttl_words(ctx.timeline.trace(), end, r, t, ctx.strings).c_str());
+        // The same in time, for a lease set in seconds.
+        const std::optional<Tick> set_ttl = set ? std::optional<Tick>(set->ttl) : std::nullopt;
+        ImGui::TextDisabled("%s", ttl_time_words(ctx.lanes.clock, left, set_ttl, r.expires_at, ctx.strings).c_str());
         const ImVec2 bp = ImGui::GetCursorScreenPos();
         const float bw = w - 16;
         const float frac = std::clamp(static_cast<float>(left) / static_cast<float>(lease_total), 0.0f, 1.0f);

@@ -50,8 +50,9 @@ public:
         if (!hover_text.empty() && !ImGui::IsPopupOpen("fault_menu")) {
             ImGui::BeginTooltip();
             ImGui::PushTextWrapPos(ImGui::GetFontSize() * 28);
-            const double ht = std::floor(frame_.axis.tick_at(mouse.x));
-            ImGui::TextColored(ImVec4(0.4f, 0.45f, 0.5f, 1), "%s %.0f", ctx.tr("word.tick"), ht);
+            const auto ht = static_cast<Tick>(std::max(0.0, std::floor(frame_.axis.tick_at(mouse.x))));
+            const std::string tick_line = tick_time_words(ctx.lanes.clock, ht, ctx.strings);
+            ImGui::TextColored(ImVec4(0.4f, 0.45f, 0.5f, 1), "%s", tick_line.c_str());
             ImGui::TextUnformatted(hover_text.c_str());
             ImGui::PopTextWrapPos();
             ImGui::EndTooltip();
@@ -238,7 +239,7 @@ private:
             if (sdl != dl) dl->PopClipRect();
         };
         push(clip_a);
-        draw_ruler(ctx, sdl, f.axis, clip_a, f.plot_x, f.plot_w, view.ruler_h);
+        draw_ruler(ctx, sdl, f, clip_a, view.ruler_h);
         push(ImVec2(view.x, f.lanes_y));
         paint_frame(ctx, FramePaint{ctx.lanes, f, &ctx.snap}, sdl, dl);
         // The future is veiled: everything shown in the panels is the playhead's tick.

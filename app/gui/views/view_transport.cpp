@@ -34,23 +34,34 @@ public:
         flow(ImGui::CalcTextSize(tick_text.c_str()).x, em);
         ImGui::TextUnformatted(tick_text.c_str());
         ImGui::PopFont();
-        // A recorded history: the playhead's tick on the server's clock (model.md §19.9).
-        if (ctx.lanes.wall) {
-            const std::string wall_text =
-                ctx.strings.tr("transport.wall", {{"time", sim::wall_time_text(ctx.lanes.wall->us_of(ctx.playhead))}});
-            flow(ImGui::CalcTextSize(wall_text.c_str()).x, em * 0.5f);
-            ImGui::TextUnformatted(wall_text.c_str());
+        // The playhead's time: since tick 0, or a recorded history's on the server's clock (model.md §19.9).
+        // Beside the tick unless it is what pushes the speed, Fit or "(?)" below the rows the layout
+        // gave the transport (measured with the run's last, widest time, so it does not come and go
+        // as the playhead moves); then the tick's tooltip says it.
+        const std::string time_text = playhead_time_words(ctx.lanes.clock, ctx.playhead, ctx.strings);
+        const float speed_w = em * 7 + ImGui::GetStyle().ItemInnerSpacing.x +
+                              ImGui::CalcTextSize(ctx.tr("transport.speed"), nullptr, true).x;
+        const float fit_w =
+            ImGui::CalcTextSize(ctx.tr("transport.fit"), nullptr, true).x + ImGui::GetStyle().FramePadding.x * 2;
+        const float widest_time_w =
+            ImGui::CalcTextSize(playhead_time_words(ctx.lanes.clock, ctx.lanes.end_tick, ctx.strings).c_str()).x;
+        const float help_w = ImGui::CalcTextSize("(?)").x;
+        const int cut_with = cut_after({{widest_time_w, em * 0.5f}, {speed_w, em}, {fit_w, em}, {help_w, em}});
+        const int cut_without = cut_after({{speed_w, em}, {fit_w, em}, {help_w, em}});
+        if (cut_with <= cut_without) {
+            flow(ImGui::CalcTextSize(time_text.c_str()).x, em * 0.5f);
+            ImGui::TextUnformatted(time_text.c_str());
+        } else if (ImGui::IsItemHovered()) {
+            ImGui::SetTooltip("%s", time_text.c_str());
         }
         float speed = static_cast<float>(ctx.speed);
-        flow(em * 7 + ImGui::GetStyle().ItemInnerSpacing.x +
-                 ImGui::CalcTextSize(ctx.tr("transport.speed"), nullptr, true).x,
-             em);
+        flow(speed_w, em);
         ImGui::SetNextItemWidth(em * 7);
         if (ImGui::SliderFloat(ctx.tr("transport.speed"), &speed, 0.5f, 40.0f, "%.1f t/s",
                                ImGuiSliderFlags_Logarithmic)) {
             out.push_back(command::SetSpeed{speed});
         }
-        flow(ImGui::CalcTextSize(ctx.tr("transport.fit"), nullptr, true).x + ImGui::GetStyle().FramePadding.x * 2, em);
+        flow(fit_w, em);
         if (ImGui::Button(ctx.tr("transport.fit"))) out.push_back(command::Fit{});
         // The keys, whole when they fit; else a "?" that shows them (never cut mid-word).
         const char* keys = ctx.tr("transport.keys");
@@ -67,6 +78,32 @@ public:
     }
 
 private:
+    struct Flowed {
+        float w;
+        float spacing;
+    };
+    // How many of `items`, flowed after the last item as flow() places them
+    // (every row as tall as a button), end below the panel.
+    static int cut_after(std::initializer_list<Flowed> items) {
+        const float left = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMin().x;
+        const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+        const float bottom = ImGui::GetWindowPos().y + ImGui::GetWindowContentRegionMax().y;
+        int cut = 0;
+        const float row_h = ImGui::GetFrameHeightWithSpacing();
+        float x = ImGui::GetItemRectMax().x;
+        float row_top = ImGui::GetItemRectMin().y;
+        for (const Flowed& item : items) {
+            if (x + item.spacing + item.w <= right) {
+                x += item.spacing + item.w;
+            } else {
+                row_top += row_h;
+                x = left + item.w;
+            }
+            if (row_top + ImGui::GetFrameHeight() > bottom) ++cut;
+        }
+        return cut;
+    }
+
     // Starts a new row when an item `w` wide no longer fits on this one.
     static void flow(float w, float spacing) {
         const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;

@@ -76,6 +76,7 @@ std::string fault_words(const sim::AddedFault& added, const Strings& s) {
                         fields);
         case sim::FaultKind::clock_jump: return clock_jump_words(f, s);
         case sim::FaultKind::delay: return delay_words(added, s);
+        case sim::FaultKind::restart: break;  // the explorer adds no restarts (model.md §20.3)
     }
     return {};
 }

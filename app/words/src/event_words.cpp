@@ -36,7 +36,7 @@ std::string event_key(const Event& e) {
     switch (e.op) {
         case EventOp::pause: return "pause";
         case EventOp::resume: return "resume";
-        case EventOp::crash: return "crash";
+        case EventOp::crash: return e.server ? "crash.store" : "crash";  // a Redlock store (model.md §20.3)
         case EventOp::partition: return "partition";
         case EventOp::heal: return "heal";
         case EventOp::failover:
@@ -47,7 +47,8 @@ std::string event_key(const Event& e) {
         case EventOp::wait: return e.outcome == Outcome::synced ? "wait.synced" : "wait.not_synced";
         case EventOp::clock_jump:
             // The store's clock is named "store" (model.md §7.5).
-            if (e.node == "store") return e.clock_ms > 0 ? "clock_jump.store_forward" : "clock_jump.store_back";
+            if (e.node == "store" || e.server)  // a Redlock store's clock names the store (model.md §20.8)
+                return e.clock_ms > 0 ? "clock_jump.store_forward" : "clock_jump.store_back";
             return e.clock_ms > 0 ? "clock_jump.node_forward" : "clock_jump.node_back";
         case EventOp::expire: return "expire";
         case EventOp::write:
@@ -97,6 +98,18 @@ std::string event_key(const Event& e) {
         case EventOp::overlap_end: return "overlap_end";
         case EventOp::believe:
         case EventOp::undecided: return import_key(e);
+        // A Redlock trace's (model.md §20.8).
+        case EventOp::restart:
+            return e.outcome == Outcome::kept   ? "restart.kept"
+                   : e.outcome == Outcome::lost ? "restart.lost"
+                                                : "restart.empty";
+        case EventOp::quorum:
+            switch (e.outcome) {
+                case Outcome::acquired: return "quorum.locked";
+                case Outcome::busy: return "quorum.no";
+                case Outcome::released: return "quorum.released";
+                default: return "quorum.partial";
+            }
         default: break;
     }
     return "unknown";
@@ -118,6 +131,7 @@ Fields event_fields(const Event& e) {
     // Replication (model.md §17.7): the server, and the replicas a WAIT counted.
     f.emplace_back("server", e.server ? std::to_string(*e.server) : std::string("–"));
     f.emplace_back("acked", std::to_string(e.overlap_count));
+    f.emplace_back("votes", std::to_string(e.overlap_count));  // a Redlock count (model.md §20.8)
     return f;
 }
 

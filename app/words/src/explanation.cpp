@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <string_view>
 
+#include "redlock_explain.hpp"
 #include "trace_facts.hpp"
 
 namespace leasescope::words {
@@ -930,6 +931,11 @@ Explanation explain(const ExplainContext& ctx, const Strings& s) {
         Explanation none;
         none.sentences.push_back({"explain.none", s.tr("explain.none")});
         return none;
+    }
+    // A Redlock trace's own events (model.md §20.8).
+    if (ctx.trace->header.format == 5) {
+        Explanation redlock;
+        if (explain_redlock(ctx, s, redlock)) return redlock;
     }
     return Builder(ctx, s).build();
 }

@@ -242,6 +242,10 @@ std::vector<std::string> emulated_faults(const sim::Scenario& scenario) {
 }
 
 std::optional<std::string> simulated_only(const sim::Scenario& scenario) {
+    if (scenario.is_redlock())
+        return std::string(
+            "the redlock client (client \"redlock\", stores) is simulated only so far: live mode runs the Kotlin "
+            "elector on one store (model.md §20.9)");
     if (scenario.lock.clock.drift_ppm != 0)
         return std::string(
             "the scenario's store clock drifts (store.clock.drift_ppm); that fault is simulated only: live mode "

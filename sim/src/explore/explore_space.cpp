@@ -137,7 +137,8 @@ bool explore_detail::relevant(const Fault& f, const Explorer::DueTable& table) {
         case FaultKind::pause: return table.act_due[cell] < f.at + f.ticks;
         case FaultKind::partition: return table.call_due[cell] < f.at + f.ticks;
         case FaultKind::crash: return table.act_due[cell] != tick_never;
-        case FaultKind::replica_link: return true;
+        case FaultKind::replica_link:
+        case FaultKind::restart: return true;
         case FaultKind::failover:
             // A promotion changes which server answers and what it holds
             // (model.md §17.3): only the end of the run makes it harmless.
@@ -483,6 +484,11 @@ std::optional<std::string> atoms_error(const ExploreOptions& options, std::int64
 
 Result<Explorer, std::string> Explorer::create(const Scenario& base, const ExploreOptions& given) {
     if (auto error = option_error(given)) return Err{std::move(*error)};
+    // Its pruning reads the electors' schedules; a Redlock run has none (model.md §20).
+    if (base.is_redlock())
+        return Err{
+            std::string("the explorer does not search Redlock scenarios yet (docs/model.md §20.9): its pruning "
+                        "follows the Kotlin elector's schedule")};
     LS_ASSERT(!base.candidates.empty());
     LS_ASSERT(base.tick_ms > 0);
     if (auto error = clock_jump_error(given, base.tick_ms)) return Err{std::move(*error)};

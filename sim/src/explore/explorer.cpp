@@ -317,7 +317,8 @@ std::int64_t fault_magnitude(const Fault& f, std::int64_t tick_ms) {
     switch (f.kind) {
         case FaultKind::pause:
         case FaultKind::partition:
-        case FaultKind::replica_link: return f.ticks;
+        case FaultKind::replica_link:
+        case FaultKind::restart: return f.ticks;
         case FaultKind::delay: return f.extra;
         case FaultKind::clock_jump: {
             const std::int64_t size = f.ms < 0 ? -f.ms : f.ms;

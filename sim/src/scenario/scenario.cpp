@@ -28,6 +28,7 @@ const char* to_string(FaultKind k) {
         case FaultKind::clock_jump: return "clock_jump";
         case FaultKind::delay: return "delay";
         case FaultKind::replica_link: return "replica_link";
+        case FaultKind::restart: return "restart";
     }
     return "?";
 }
@@ -42,6 +43,15 @@ const char* to_string(Link l) {
 const char* to_string(PartitionMode m) { return m == PartitionMode::drop_requests ? "drop_requests" : "drop_replies"; }
 const char* to_string(FailoverLoss l) { return l == FailoverLoss::leases ? "leases" : "all"; }
 const char* to_string(OpKind k) { return k == OpKind::status ? "status" : "validate"; }
+const char* to_string(Persistence p) {
+    switch (p) {
+        case Persistence::none: return "none";
+        case Persistence::everysec: return "everysec";
+        case Persistence::always: return "always";
+    }
+    return "?";
+}
+const char* to_string(Client c) { return c == Client::elector ? "elector" : "redlock"; }
 
 NodeIndex Scenario::find(std::string_view candidate_name) const {
     for (std::size_t i = 0; i < candidates.size(); ++i) {
@@ -65,7 +75,11 @@ ordered_json fault_to_json(const Scenario& s, const Fault& f) {
     ordered_json j;
     j["kind"] = to_string(f.kind);
     if (f.kind == FaultKind::clock_jump) {
-        j["clock"] = f.node >= 0 ? s.candidates[static_cast<std::size_t>(f.node)].name : std::string("store");
+        j["clock"] = f.node >= 0    ? s.candidates[static_cast<std::size_t>(f.node)].name
+                     : f.store >= 0 ? s.stores[static_cast<std::size_t>(f.store)]
+                                    : std::string("store");
+    } else if (f.kind == FaultKind::restart) {
+        j["store"] = s.stores[static_cast<std::size_t>(f.store)];
     } else if (f.node >= 0) {
         j["node"] = s.candidates[static_cast<std::size_t>(f.node)].name;
     }
@@ -73,8 +87,15 @@ ordered_json fault_to_json(const Scenario& s, const Fault& f) {
     j["at"] = f.at;
     if (f.kind == FaultKind::clock_jump) j["ms"] = f.ms;
     if (f.kind == FaultKind::pause || f.kind == FaultKind::partition || f.kind == FaultKind::delay ||
-        f.kind == FaultKind::replica_link)
+        f.kind == FaultKind::replica_link || f.kind == FaultKind::restart)
         j["ticks"] = f.ticks;
+    if (f.kind == FaultKind::restart) j["persistence"] = to_string(f.persistence);
+    if ((f.kind == FaultKind::partition || f.kind == FaultKind::delay) && f.stores != 0) {
+        ordered_json names = ordered_json::array();
+        for (std::size_t i = 0; i < s.stores.size(); ++i)
+            if ((f.stores >> i) & 1U) names.push_back(s.stores[i]);
+        j["stores"] = std::move(names);
+    }
     if (f.kind == FaultKind::delay) {
         j["link"] = to_string(f.link);
         j["extra"] = f.extra;
@@ -109,6 +130,16 @@ std::string scenario_to_json(const Scenario& s) {
         return ordered_json{{"request", n.request}, {"reply", n.reply}, {"write", n.write}};
     };
     if (!s.network.zero()) root["network"] = network_json(s.network);
+    // Redlock (model.md §20): only for that client, so other files are written as before.
+    if (s.is_redlock()) {
+        root["client"] = to_string(s.client);
+        root["stores"] = s.stores;
+        const RedlockOptions& o = s.redlock;
+        root["redlock"] = {{"retry_count", o.retry_count},
+                           {"retry_delay_ms", o.retry_delay_ms},
+                           {"retry_jitter_ms", o.retry_jitter_ms},
+                           {"drift_factor", o.drift_factor}};
+    }
     root["lock"] = {{"name", s.lock.name},
                     {"capacity", s.lock.capacity},
                     {"fencing_start", s.lock.fencing_start},

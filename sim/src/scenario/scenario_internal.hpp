@@ -186,6 +186,20 @@ void read_replication_fault(const json& v, const std::string& path, const Scenar
 // against the primary at each tick (model.md §17.2 item 3, §17.3 item 5, §17.5).
 void check_replication_faults(const Scenario& s, Failures& errors);
 
+// ---- Redlock (scenario_redlock.cpp; model.md §20) ----
+
+// /client, /stores and /redlock, and what a Redlock scenario cannot have at the top level.
+void read_redlock_sections(const json& root, Scenario& s, Failures& errors);
+// A candidate option the redlock client does not have (rule 20.1.3).
+void check_redlock_candidate(const Scenario& s, const Defaults& defaults, const json& own, std::size_t index,
+                             const Candidate& c);
+// A restart's store and persistence; a partition's or delay's stores.
+void read_redlock_fault(const json& v, const std::string& path, const Scenario& s, Fault& f);
+// A clock_jump whose clock names a store: sets f.store, true.
+bool read_store_clock_jump(const json& clock, const Scenario& s, Fault& f);
+void check_store_names(const Scenario& s, Failures& errors);
+void check_restarts(const Scenario& s);
+
 // ---- Exercises (scenario_exercises.cpp; model.md §18) ----
 
 // /exercises, each checked in form against the candidates (§18.1–§18.5).

@@ -30,7 +30,12 @@ namespace {
 // candidate, and a step of either sign, not 0, within clock_jump_ms_max.
 void read_clock_jump(const json& v, const std::string& path, const Scenario& s, Fault& f) {
     const std::string clock_path = path + "/clock";
-    if (v["clock"].is_string() && v["clock"].get<std::string>() == "store") {
+    if (read_store_clock_jump(v["clock"], s, f)) {
+        // A Redlock store's clock (model.md §20.2 rule 4).
+    } else if (v["clock"].is_string() && v["clock"].get<std::string>() == "store" && s.is_redlock()) {
+        fail(clock_path, fmt::format("a Redlock scenario has no single store: name one of its stores ({})",
+                                     fmt::join(s.stores, ", ")));
+    } else if (v["clock"].is_string() && v["clock"].get<std::string>() == "store") {
         if (s.find("store") >= 0)
             fail(clock_path,
                  "\"store\" names both the store's clock and a candidate; rename the candidate to jump either clock");
@@ -64,6 +69,10 @@ std::optional<Fault> read_fault(const json& v, std::size_t index, const Scenario
         if (key->need == Need::required && !v.contains(key->name))
             fail(path, fmt::format("missing \"{}\" (required for a {})", key->name, to_string(f.kind)));
     }
+    if (s.is_redlock() && (f.kind == FaultKind::failover || f.kind == FaultKind::replica_link))
+        fail(path + "/kind", fmt::format("a {} concerns the one store and its replicas; Redlock's stores are "
+                                         "independent masters: use a restart (docs/model.md §20.3)",
+                                         to_string(f.kind)));
     f.at = get_key_int(v["at"], path + "/at", scenario_key(Section::fault, "at"));
     if (v.contains("node")) f.node = get_node(v["node"], path + "/node", s);
     if (v.contains("ticks")) f.ticks = get_key_int(v["ticks"], path + "/ticks", scenario_key(Section::fault, "ticks"));
@@ -75,6 +84,7 @@ std::optional<Fault> read_fault(const json& v, std::size_t index, const Scenario
         f.link = get_choice<Link>(v["link"], path + "/link", scenario_key(Section::fault, "link"));
         f.extra = get_key_int(v["extra"], path + "/extra", scenario_key(Section::fault, "extra"));
     }
+    read_redlock_fault(v, path, s, f);
     if (v.contains("mode"))
         f.mode = get_choice<PartitionMode>(v["mode"], path + "/mode", scenario_key(Section::fault, "mode"));
     if (v.contains("lose"))
@@ -92,6 +102,8 @@ std::optional<Op> read_op(const json& v, std::size_t index, const Scenario& s, F
     if (!v.contains(kind.name)) fail(path, fmt::format("missing \"op\" ({})", choice_list(kind)));
     Op op;
     op.op = get_choice<OpKind>(v["op"], path + "/op", kind);
+    if (s.is_redlock())
+        fail(path, "ops ask the one store; a Redlock scenario has independent stores and no ops (docs/model.md §20)");
     if (!check_keys(v, path, key_names_of(Section::op, to_string(op.op)), errors)) return std::nullopt;
     for (const ScenarioKey* key : keys_of(Section::op, to_string(op.op))) {
         if (key->need == Need::required && !v.contains(key->name))
@@ -308,6 +320,7 @@ void read_fault_list(const json& root, Scenario& s, bool replicas_known, Failure
             each_ok = each_ok && errors.size() == before;
         }
         if (each_ok) attempt(errors, [&] { check_fault_overlaps(s); });
+        if (each_ok) attempt(errors, [&] { check_restarts(s); });
         if (each_ok && replicas_known) check_replication_faults(s, errors);
     }
 }
@@ -361,6 +374,7 @@ bool read_candidate_list(const json& candidates, const Defaults& defaults, bool 
         }
         read_candidate_wire(defaults, candidates[i], i, c, errors);
         if (replicas_known) attempt(errors, [&] { check_wait_replicas(s, defaults, candidates[i], i, c); });
+        attempt(errors, [&] { check_redlock_candidate(s, defaults, candidates[i], i, c); });
         attempt(errors, [&] {
             if (auto [it, fresh] = seen.emplace(c.name, i); !fresh)
                 fail(fmt::format("/candidates/{}/name", i),
@@ -392,6 +406,7 @@ Scenario read_scenario(const json& root, Failures& errors) {
     read_lock_section(root, s, errors);
     read_resource_section(root, s, errors);
     const bool replicas_known = read_store_section(root, s, errors);
+    read_redlock_sections(root, s, errors);
     s.lock.clock.tick_ms = s.tick_ms;
     Defaults defaults = read_defaults(root, errors);
     defaults.network = s.network;
@@ -410,6 +425,7 @@ Scenario read_scenario(const json& root, Failures& errors) {
     if (!candidates_ok) return s;
     candidates_ok = read_candidate_list(root["candidates"], defaults, replicas_known, s, errors);
     if (candidates_ok && errors.empty()) attempt(errors, [&] { check_work(s); });
+    check_store_names(s, errors);
     read_fault_list(root, s, replicas_known, errors);
     read_op_list(root, s, errors);
     read_exercise_list(root, s, errors);

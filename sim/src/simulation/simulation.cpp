@@ -21,6 +21,13 @@ const char* to_string(NodeStatus s) {
 
 Simulation::Simulation(const Scenario& scenario, TokenSource* tokens)
     : scenario_(&scenario), tokens_(tokens), rng_(scenario.seed) {
+    if (scenario.is_redlock()) {
+        // The redlock client runs instead of the electors (model.md §20).
+        redlock_.emplace(scenario);
+        for (const Candidate& c : scenario.candidates) electors_.emplace_back(c.name, c.options);
+        node_faults_.resize(scenario.candidates.size());
+        return;
+    }
     electors_.reserve(scenario.candidates.size());
     for (const Candidate& c : scenario.candidates) electors_.emplace_back(c.name, c.options);
     node_faults_.resize(scenario.candidates.size());
@@ -119,6 +126,12 @@ void Simulation::emit(EventSink& sink, EventView& event) {
 Result<Unit, StoreError> Simulation::step(Store& store, EventSink& sink) {
     LS_ASSERT(!finished_);
     const Tick t = next_tick_;
+    if (redlock_) {
+        finished_ = redlock_->step(t, sink);
+        end_tick_ = t;
+        next_tick_ = t + 1;
+        return Unit{};
+    }
     model_ = store.model();
     std::optional<StoreError> failure;
     phase_faults(t, store, sink, failure);
@@ -143,7 +156,7 @@ Tick Simulation::skip_quiet_ticks(ModelStore& store, Tick limit) {
     // Once every run is over, the end (quiescent_after) depends on the
     // store's record too: step through those last ticks one by one. So with
     // an old primary living on, whose records expire too (model.md §17.5).
-    if (finished_ || unfinished_ == 0 || split_fault_ >= 0) return 0;
+    if (finished_ || unfinished_ == 0 || split_fault_ >= 0 || redlock_) return 0;
     const Tick now = next_tick_;
     Tick until = std::min(limit, scenario_->horizon);
     if (next_fault_edge_ < fault_edges_.size()) until = std::min(until, fault_edges_[next_fault_edge_].tick);
@@ -216,6 +229,7 @@ bool Simulation::quiescent_after(Tick t, Store& store) const {
 
 std::vector<RunSummary> Simulation::results() const {
     LS_ASSERT(spills_ == 0);
+    if (redlock_) return redlock_->results();
     std::vector<RunSummary> out;
     std::size_t total = 0;
     for (const Elector& e : electors_) total += e.outcomes().size();
@@ -232,7 +246,8 @@ std::vector<RunSummary> Simulation::results() const {
 
 TraceHeader Simulation::header() const {
     TraceHeader h;
-    h.format = scenario_->lock.replication.replicas > 0 ? 3 : 2;
+    h.format = scenario_->is_redlock() ? 5 : scenario_->lock.replication.replicas > 0 ? 3 : 2;
+    h.stores = scenario_->stores;
     h.scenario = scenario_->name;
     h.seed = scenario_->seed;
     h.tick_ms = scenario_->tick_ms;

@@ -101,6 +101,7 @@ void Simulation::phase_faults(Tick t, Store& store, EventSink& sink, std::option
                 if (!emitted) continue;
                 break;
             }
+            case FaultKind::restart: continue;  // a Redlock store's: RedlockRun has it (model.md §20.3)
             case FaultKind::failover: {
                 if (f.promotes()) {
                     bool emitted = true;

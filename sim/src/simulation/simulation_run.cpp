@@ -96,6 +96,16 @@ bool write_summary_line(const Simulation& sim, const TraceSummary& summary,
             }
         }
     };
+    if (sim.redlock() != nullptr) {
+        // A Redlock run keeps its few results (model.md §20.8).
+        for (const RunSummary& one : sim.redlock()->results()) {
+            append_summary_result(out, one, first);
+            first = false;
+        }
+        out += summary_tail(summary);
+        write(out);
+        return true;
+    }
     OutcomeSpill* spill = sim.spills() > 0 ? sim.outcome_spill() : nullptr;
     if (spill != nullptr && !spill->rewind()) return false;
     const auto& electors = sim.electors();

@@ -15,15 +15,16 @@ namespace {
 using ordered_json = nlohmann::ordered_json;
 
 constexpr std::array<const char*, 7> phase_names = {"faults", "expiry", "work", "extend", "acquire", "ops", "check"};
-constexpr std::array<const char*, 23> op_names = {
-    "pause",         "resume", "crash",    "partition",     "heal",        "failover", "clock_jump", "link_cut",
-    "link_restored", "expire", "write",    "release",       "extend",      "start",    "acquire",    "skip",
-    "wait",          "status", "validate", "overlap_begin", "overlap_end", "believe",  "undecided"};
+constexpr std::array<const char*, 25> op_names = {
+    "pause",    "resume",        "crash",   "partition", "heal",     "failover",      "clock_jump",
+    "link_cut", "link_restored", "expire",  "write",     "release",  "extend",        "start",
+    "acquire",  "skip",          "wait",    "status",    "validate", "overlap_begin", "overlap_end",
+    "believe",  "undecided",     "restart", "quorum"};
 constexpr std::array<const char*, 21> outcome_names = {
     "",       "expired", "accepted", "rejected", "released",   "kept",    "not_owner",
     "error",  "renewed", "lost",     "acquired", "busy",       "skipped", "held",
     "vacant", "current", "stale",    "synced",   "not_synced", "leader",  "follower"};
-static_assert(static_cast<std::size_t>(EventOp::undecided) + 1 == op_names.size());
+static_assert(static_cast<std::size_t>(EventOp::quorum) + 1 == op_names.size());
 static_assert(static_cast<std::size_t>(Outcome::follower) + 1 == outcome_names.size());
 static_assert(static_cast<std::size_t>(EventOp::wait) == 16);
 // The one table of detail words: the trace spelling of each Detail, in the
@@ -157,7 +158,7 @@ std::string detail_text(const EventView& e) {
     std::string out;
     if (!e.details.empty()) {
         for_each_detail_word(e.details, [&](std::string_view w) { out += w; });
-    } else if (e.overlap_count > 0 || e.op == EventOp::wait) {
+    } else if (e.overlap_count > 0 || e.op == EventOp::wait || e.op == EventOp::quorum) {
         append_int(out, e.overlap_count);
     } else if (e.clock_ms != 0) {
         append_int(out, e.clock_ms);
@@ -171,13 +172,17 @@ std::string detail_text(const Event& e) { return detail_text(view_of(e)); }
 std::string header_line(const TraceHeader& h) {
     ordered_json j;
     j["type"] = "header";
-    j["format"] = h.format == 4 ? trace_format_4 : h.format == 3 ? trace_format_3 : trace_format;
+    j["format"] = h.format == 5   ? trace_format_5
+                  : h.format == 4 ? trace_format_4
+                  : h.format == 3 ? trace_format_3
+                                  : trace_format;
     j["scenario"] = h.scenario;
     j["seed"] = h.seed;
     j["tick_ms"] = h.tick_ms;
     j["lock"] = h.lock;
     j["capacity"] = h.capacity;
     j["candidates"] = h.candidates;
+    if (h.format == 5) j["stores"] = h.stores;
     if (h.import) {
         const ImportInfo& info = *h.import;
         ordered_json imp;
@@ -243,7 +248,7 @@ public:
             *p_++ = '"';
             for_each_detail_word(e.details, [this](std::string_view w) { view(w); });
             *p_++ = '"';
-        } else if (e.overlap_count > 0 || e.op == EventOp::wait) {
+        } else if (e.overlap_count > 0 || e.op == EventOp::wait || e.op == EventOp::quorum) {
             *p_++ = '"';
             integer(e.overlap_count);
             *p_++ = '"';

@@ -140,6 +140,7 @@ std::string_view format_name(FormatVersion version) {
         case 1: return trace_format_1;
         case 3: return trace_format_3;
         case 4: return trace_format_4;
+        case 5: return trace_format_5;
         default: return trace_format;
     }
 }
@@ -147,7 +148,7 @@ std::string_view format_name(FormatVersion version) {
 // What format 4 adds (model.md §19.7): refused in an older file, naming what
 // that format lacks.
 std::optional<LineError> only_in_format_4(FormatVersion version, const char* what, std::string_view word) {
-    if (version >= 4) return std::nullopt;
+    if (version == 4) return std::nullopt;
     return LineError{
         fmt::format("{} \"{}\" is not in format \"{}\"; an imported history writes \"{}\" (model.md "
                     "§19.7)",
@@ -164,9 +165,12 @@ std::optional<LineError> read_format(const ordered_json& j, FormatVersion& versi
         version = 3;
     } else if (j["format"] == trace_format_4) {
         version = 4;
+    } else if (j["format"] == trace_format_5) {
+        version = 5;
     } else {
-        return LineError{fmt::format("unsupported format; expected \"{}\", \"{}\", \"{}\" (or the older \"{}\")",
-                                     trace_format, trace_format_3, trace_format_4, trace_format_1)};
+        return LineError{
+            fmt::format("unsupported format; expected \"{}\", \"{}\", \"{}\", \"{}\" (or the older \"{}\")",
+                        trace_format, trace_format_3, trace_format_4, trace_format_5, trace_format_1)};
     }
     return std::nullopt;
 }
@@ -204,13 +208,36 @@ std::optional<LineError> read_import(const ordered_json& j, ImportInfo& info) {
     return get_int(j, "ignored", info.ignored, false, null, 0, us_max);
 }
 
+// The header's `stores` of a /5 trace (model.md §20.8): 1 to stores_max names.
+std::optional<LineError> read_stores(const ordered_json& v, TraceHeader& h) {
+    if (!v.is_array() || v.empty() || static_cast<std::int64_t>(v.size()) > limits::stores_max)
+        return LineError{fmt::format("\"stores\" must be an array of 1 to {} names", limits::stores_max)};
+    for (const auto& name : v) {
+        if (!name.is_string() || name.get_ref<const std::string&>().empty() ||
+            static_cast<std::int64_t>(name.get_ref<const std::string&>().size()) > limits::name_length_max)
+            return LineError{
+                fmt::format("\"stores\" must be an array of names of 1 to {} bytes", limits::name_length_max)};
+        h.stores.push_back(name.get<std::string>());
+    }
+    return std::nullopt;
+}
+
 std::optional<LineError> read_header(const ordered_json& j, TraceHeader& h, FormatVersion& version) {
     if (auto e = read_format(j, version)) return e;
-    if (version < 4 && j.is_object() && j.contains("import"))
+    if (version != 4 && j.is_object() && j.contains("import"))
         if (auto e = only_in_format_4(version, "the key", "import")) return e;
+    if (version != 5 && j.is_object() && j.contains("stores"))
+        return LineError{
+            fmt::format("the key \"stores\" is not in format \"{}\"; a Redlock scenario writes \"{}\" "
+                        "(model.md §20.8)",
+                        format_name(version), trace_format_5)};
     if (version == 4) {
         if (auto e = check_keys(
                 j, {"type", "format", "scenario", "seed", "tick_ms", "lock", "capacity", "candidates", "import"}))
+            return e;
+    } else if (version == 5) {
+        if (auto e = check_keys(
+                j, {"type", "format", "scenario", "seed", "tick_ms", "lock", "capacity", "candidates", "stores"}))
             return e;
     } else if (auto e =
                    check_keys(j, {"type", "format", "scenario", "seed", "tick_ms", "lock", "capacity", "candidates"})) {
@@ -241,6 +268,7 @@ std::optional<LineError> read_header(const ordered_json& j, TraceHeader& h, Form
         h.import.emplace();
         return read_import(j["import"], *h.import);
     }
+    if (version == 5) return read_stores(j["stores"], h);
     return std::nullopt;
 }
 
@@ -256,7 +284,7 @@ std::string detail_word_list(int version) {
     std::string out;
     for (std::size_t i = 0; i < detail_words; ++i) {
         if (version < 3 && is_replica_word(static_cast<Detail>(i))) continue;
-        if (version < 4 && is_import_word(static_cast<Detail>(i))) continue;
+        if (version != 4 && is_import_word(static_cast<Detail>(i))) continue;
         if (!out.empty()) out += ", ";
         out += to_string(static_cast<Detail>(i));
     }
@@ -318,6 +346,23 @@ std::optional<LineError> read_wait_count(std::string_view text, Event& e) {
     return std::nullopt;
 }
 
+// The answers a quorum event counted (model.md §20.8): a whole number from
+// 0 to stores_max, in canonical decimal, written even when 0.
+std::optional<LineError> read_quorum_count(std::string_view text, Event& e) {
+    std::int64_t n = 0;
+    bool ok = text.size() == 1;
+    for (const char c : text) {
+        if (c < '0' || c > '9') ok = false;
+        if (ok) n = n * 10 + (c - '0');
+    }
+    if (!ok || n > limits::stores_max)
+        return LineError{fmt::format(
+            "\"detail\" of quorum is \"{}\"; expected how many stores answered yes, a whole number from 0 to {}", text,
+            limits::stores_max)};
+    e.overlap_count = n;
+    return std::nullopt;
+}
+
 // A word added with format 2 (model.md §9.6-§9.8).
 bool is_safety_mark(Detail d) {
     return d == Detail::stale_after_successor || d == Detail::holder_rejected || d == Detail::fencing_duplicate;
@@ -328,6 +373,7 @@ bool is_safety_mark(Detail d) {
 // order, each known and none twice.
 std::optional<LineError> read_detail(std::string text, Event& e, FormatVersion version) {
     if (e.op == EventOp::wait) return read_wait_count(text, e);
+    if (e.op == EventOp::quorum) return read_quorum_count(text, e);
     if (text.empty()) return std::nullopt;
     if (e.op == EventOp::overlap_begin) return read_overlap_count(text, e);
     if (e.op == EventOp::clock_jump) return read_clock_ms(text, e);
@@ -414,12 +460,18 @@ bool is_replica_outcome(Outcome o) { return o == Outcome::synced || o == Outcome
 // server's number on a link edge, a promoting failover, a wait, and the
 // calls and expiries an old primary answered in split brain.
 std::optional<LineError> read_server(const ordered_json& j, Event& e, FormatVersion version) {
-    if (!j.contains("server")) return std::nullopt;
+    if (!j.contains("server")) {
+        // A Redlock store's restart always names its store (model.md §20.8).
+        if (e.op == EventOp::restart) return LineError{"a restart names its store: missing key \"server\""};
+        return std::nullopt;
+    }
     if (auto err = only_in_format_3(version, "the key", "server")) return err;
     const bool check = e.op == EventOp::validate && e.phase == Phase::work;
-    const bool allowed = e.op == EventOp::link_cut || e.op == EventOp::link_restored || e.op == EventOp::failover ||
-                         e.op == EventOp::acquire || e.op == EventOp::extend || e.op == EventOp::release ||
-                         e.op == EventOp::expire || e.op == EventOp::wait || check;
+    const bool allowed =
+        e.op == EventOp::link_cut || e.op == EventOp::link_restored || e.op == EventOp::failover ||
+        e.op == EventOp::acquire || e.op == EventOp::extend || e.op == EventOp::release || e.op == EventOp::expire ||
+        e.op == EventOp::wait || check ||
+        (version == 5 && (e.op == EventOp::restart || e.op == EventOp::clock_jump || e.op == EventOp::crash));
     if (!allowed)
         return LineError{
             fmt::format("\"server\" on a {} event; only on link_cut, link_restored, failover, acquire, "
@@ -427,7 +479,8 @@ std::optional<LineError> read_server(const ordered_json& j, Event& e, FormatVers
                         to_string(e.op))};
     bool null = false;
     std::int32_t server = 0;
-    if (auto err = get_int(j, "server", server, false, null, 0, limits::replicas_max)) return err;
+    const std::int64_t server_max = version == 5 ? limits::stores_max - 1 : limits::replicas_max;
+    if (auto err = get_int(j, "server", server, false, null, 0, server_max)) return err;
     e.server = server;
     return std::nullopt;
 }
@@ -436,7 +489,7 @@ std::optional<LineError> read_server(const ordered_json& j, Event& e, FormatVers
 // trace, on none of an older one.
 std::optional<LineError> read_wall_us(const ordered_json& j, Event& e, FormatVersion version) {
     if (!j.contains("wall_us")) {
-        if (version < 4) return std::nullopt;
+        if (version != 4) return std::nullopt;
         return LineError{
             "missing key \"wall_us\": every event of an imported history has its server time (model.md "
             "§19.7.1)"};
@@ -539,6 +592,11 @@ std::optional<LineError> read_event(const ordered_json& j, Event& e, FormatVersi
     if (e.op == EventOp::believe || e.op == EventOp::undecided) {
         if (auto err = only_in_format_4(version, "op", s)) return err;
     }
+    if ((e.op == EventOp::restart || e.op == EventOp::quorum) && version != 5)
+        return LineError{
+            fmt::format("op \"{}\" is not in format \"{}\"; a Redlock scenario writes \"{}\" "
+                        "(model.md §20.8)",
+                        s, format_name(version), trace_format_5)};
     if (auto err = get_string(j, "token", e.token, true, limits::token_length_max)) return err;
     Fencing fencing = 0;
     if (auto err = get_int(j, "fencing", fencing, true, null, 1, limits::fencing_max)) return err;
@@ -649,6 +707,9 @@ std::optional<LineError> read_event_line(const ordered_json& j, Trace& trace, Fo
     if (!trace.events.empty() && e.tick < trace.events.back().tick)
         return LineError{
             fmt::format("tick {} goes backwards (previous event at {})", e.tick, trace.events.back().tick)};
+    if (version == 5 && e.server && *e.server >= static_cast<std::int32_t>(trace.header.stores.size()))
+        return LineError{
+            fmt::format("\"server\" is {}; the header names {} stores", *e.server, trace.header.stores.size())};
     if (version == 4) {
         if (e.op == EventOp::clock_jump && e.node == "store" && e.clock_ms < 0)
             step_back_us += -e.clock_ms * 1000 + 999;

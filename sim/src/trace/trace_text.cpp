@@ -1,6 +1,7 @@
 // The trace as a text table for people: one row per event, the outcome in
 // words, the runs and violations at the end.
 #include <algorithm>
+#include <span>
 
 #include <fmt/format.h>
 
@@ -64,6 +65,37 @@ std::string no_replicas_words(const Event& e) {
     }
 }
 
+// A Redlock client's count of its stores' answers (model.md §20.8).
+std::string quorum_words(const Event& e) {
+    switch (e.outcome) {
+        case Outcome::acquired: return fmt::format("LOCKED: {} stores said yes, a quorum", e.overlap_count);
+        case Outcome::busy: return fmt::format("no lock: {} stores said yes; unlocks everywhere", e.overlap_count);
+        case Outcome::released: return fmt::format("unlocked on {} stores, a quorum", e.overlap_count);
+        default: return fmt::format("! unlock on only {} stores: \"Unable to fully release\"", e.overlap_count);
+    }
+}
+
+// A Redlock trace's rows about one store and the resource (model.md §20.8,
+// §20.6): what the store answered, what a write meant; empty for the rest.
+std::string redlock_words(const Event& e) {
+    switch (e.op) {
+        case EventOp::acquire:
+            if (e.outcome == Outcome::acquired) return "yes: key set";
+            if (e.outcome == Outcome::busy) return "no: the key exists";
+            return "error: store down, connection refused";
+        case EventOp::release:
+            if (e.outcome == Outcome::released) return "key deleted";
+            if (e.outcome == Outcome::not_owner) return "no: not this token's key, left alone";
+            return "error: store down, connection refused";
+        case EventOp::write:
+            if (e.details.has(Detail::unsafe_write))
+                return "! write accepted: UNSAFE (another client holds a quorum) (STALE holder)";
+            if (e.details.has(Detail::stale)) return "! write accepted (STALE: its token holds no quorum)";
+            return "write accepted";
+        default: return "";
+    }
+}
+
 // The Outcome column in words, with a leading "!" on anything a reader must
 // not miss: stale holders, rejected releases and writes, violations.
 std::string outcome_words(const Event& e) {
@@ -75,12 +107,15 @@ std::string outcome_words(const Event& e) {
     switch (e.op) {
         case EventOp::pause: return "paused (stop-the-world)";
         case EventOp::resume: return "resumed";
-        case EventOp::crash: return "crashed: stops for good, releases nothing";
+        case EventOp::crash:
+            // A Redlock store going down (model.md §20.3) names its store.
+            if (e.server) return "store down: refuses every connection";
+            return "crashed: stops for good, releases nothing";
         case EventOp::partition: return fmt::format("partitioned from the store ({})", detail_text(e));
         case EventOp::heal: return "partition healed";
         case EventOp::failover: return fmt::format("failover: replica takes over, lost {}", detail_text(e));
         case EventOp::clock_jump:
-            return fmt::format("{} clock jumps {} ms {}", e.node == "store" ? "the store's" : "the node's",
+            return fmt::format("{} clock jumps {} ms {}", e.node == "store" || e.server ? "the store's" : "the node's",
                                e.clock_ms < 0 ? -e.clock_ms : e.clock_ms, e.clock_ms < 0 ? "back" : "forward");
         case EventOp::expire: return fmt::format("lease expired,{} vacant", slot);
         case EventOp::start: return fmt::format("run {} starts with a new token", e.run);
@@ -127,8 +162,22 @@ std::string outcome_words(const Event& e) {
         case EventOp::wait: return replica_words(e);
         case EventOp::believe:
         case EventOp::undecided: return import_words(e);
+        case EventOp::restart:
+            return e.outcome == Outcome::kept   ? "store back up: kept the lock"
+                   : e.outcome == Outcome::lost ? "! store back up: FORGOT the lock"
+                                                : "store back up";
+        case EventOp::quorum: return quorum_words(e);
     }
     return "";
+}
+
+// The Outcome column of a row: a Redlock trace's own words where it has them.
+std::string row_words(const Event& e, std::span<const std::string> stores) {
+    if (!stores.empty()) {
+        std::string words = redlock_words(e);
+        if (!words.empty()) return words;
+    }
+    return outcome_words(e);
 }
 
 std::string or_dash(const std::optional<std::int64_t>& v) { return v ? std::to_string(*v) : "-"; }
@@ -148,9 +197,12 @@ std::string wire_words(const Event& e) {
 // The server that answered (model.md §17.7): " (server 0)" on the events of
 // an old primary in split brain; link edges and a failover name theirs in
 // their words already. A row without `server` is unchanged.
-std::string server_words(const Event& e) {
+std::string server_words(const Event& e, std::span<const std::string> stores) {
     if (!e.server || e.op == EventOp::link_cut || e.op == EventOp::link_restored || e.op == EventOp::failover)
         return "";
+    // A Redlock trace names its stores (model.md §20.8).
+    if (static_cast<std::size_t>(*e.server) < stores.size())
+        return fmt::format(" (store {})", stores[static_cast<std::size_t>(*e.server)]);
     return fmt::format(" (server {})", *e.server);
 }
 
@@ -174,7 +226,7 @@ std::string wall_time_text(std::int64_t wall_us) {
                        of_day % 1000);
 }
 
-std::string text_row(const Event& e, std::int64_t time_tick_ms) {
+std::string text_row(const Event& e, std::int64_t time_tick_ms, std::span<const std::string> stores) {
     std::optional<std::int64_t> fencing, ttl;
     if (e.fencing) fencing = *e.fencing;
     if (e.ttl) ttl = *e.ttl;
@@ -182,7 +234,7 @@ std::string text_row(const Event& e, std::int64_t time_tick_ms) {
         time_tick_ms > 0 ? fmt::format("{:>10}  ", elapsed_text(e.tick, time_tick_ms)) : std::string();
     return fmt::format("{:>5}  {}{}{:<12} {:<13} {:<9} {:>7} {:>4}  {}{}{}", e.tick, time, wall_column(e),
                        e.node.empty() ? "-" : e.node, to_string(e.op), e.token.empty() ? "-" : short_token(e.token),
-                       or_dash(fencing), or_dash(ttl), outcome_words(e), wire_words(e), server_words(e));
+                       or_dash(fencing), or_dash(ttl), row_words(e, stores), wire_words(e), server_words(e, stores));
 }
 
 bool text_marked(const Event& e) { return outcome_words(e).find('!') != std::string::npos; }
@@ -246,7 +298,7 @@ std::string trace_to_text(const Trace& trace, const TextFilter& filter) {
     for (const Event& e : trace.events) {
         writes.add(e);
         if (!filter.keeps(e)) continue;
-        out += text_row(e, filter.time_tick_ms);
+        out += text_row(e, filter.time_tick_ms, trace.header.stores);
         out += '\n';
         ++shown;
     }

@@ -399,6 +399,7 @@ const char* doc_type(ValueType type) {
         case ValueType::integer:
         case ValueType::unsigned64: return "integer";
         case ValueType::boolean: return "boolean";
+        case ValueType::number: return "number";
         case ValueType::object: return "object";
         case ValueType::array: return "array";
     }
@@ -458,6 +459,16 @@ TEST(ScenarioKeys, DocumentedTopLevelAndLockTablesAreTheKeyTable) {
         ASSERT_EQ(tables[t].size(), keys.size()) << "table " << t;
         for (std::size_t i = 0; i < keys.size(); ++i) expect_documented(*keys[i], tables[t][i]);
     }
+}
+
+// The table of the redlock client's options (docs/scenario-format.md,
+// "Redlock: independent stores"; model.md §20.1) is the key table's.
+TEST(ScenarioKeys, DocumentedRedlockTableIsTheKeyTable) {
+    const auto tables = doc_tables("## Redlock: independent stores");
+    ASSERT_EQ(tables.size(), 1u);
+    const auto keys = keys_of(Section::redlock);
+    ASSERT_EQ(tables[0].size(), keys.size());
+    for (std::size_t i = 0; i < keys.size(); ++i) expect_documented(*keys[i], tables[0][i]);
 }
 
 // The fault and op tables name, for each kind and op of the key table, the
@@ -538,6 +549,14 @@ TEST(ScenarioKeys, AbsentKeysTakeTheTablesDefaults) {
                       {"goal", {{"holds", "overlap"}}}}});
     const auto s = accepted(doc);
     ASSERT_TRUE(s);
+    // A Redlock scenario (model.md §20) with a restart, for the keys only it has.
+    json rl = base();
+    rl["client"] = "redlock";
+    rl["stores"] = json::array({"A", "B", "C"});
+    rl["redlock"] = json::object();
+    rl["faults"] = json::array({{{"kind", "restart"}, {"store", "B"}, {"at", 1}, {"ticks", 2}}});
+    const auto redlock = accepted(rl);
+    ASSERT_TRUE(redlock);
     const std::map<std::string, json> parsed = {
         {"tick_ms", s->tick_ms},
         {"horizon", s->horizon},
@@ -565,12 +584,20 @@ TEST(ScenarioKeys, AbsentKeysTakeTheTablesDefaults) {
         {"exercises", json::array()},
         {"exercise/faults", s->exercises[0].faults},
         {"knob/step", s->exercises[1].knobs[0].step},
+        {"client", sim::to_string(s->client)},
+        {"redlock", json::object()},
+        {"redlock/retry_count", redlock->redlock.retry_count},
+        {"redlock/retry_delay_ms", redlock->redlock.retry_delay_ms},
+        {"redlock/retry_jitter_ms", redlock->redlock.retry_jitter_ms},
+        {"redlock/drift_factor", redlock->redlock.drift_factor},
+        {"fault/persistence", sim::to_string(redlock->faults[0].persistence)},
     };
     std::size_t checked = 0;
     for (const ScenarioKey& k : leasescope::sim::scenario_keys()) {
         if (k.fallback == nullptr || k.section == Section::candidate) continue;
-        const char* prefix[] = {"",       "lock/",  "resource/", "text/",        "candidate/", "fault/", "op/",
-                                "store/", "clock/", "network/",  "old_primary/", "exercise/",  "knob/",  "goal/"};
+        const char* prefix[] = {"",      "lock/",  "resource/", "text/",    "candidate/",   "fault/",
+                                "op/",   "store/", "clock/",    "network/", "old_primary/", "exercise/",
+                                "knob/", "goal/",  "redlock/"};
         const std::string name = prefix[static_cast<int>(k.section)] + std::string(k.name);
         ASSERT_EQ(parsed.count(name), 1u) << name << " has a default the test does not read";
         EXPECT_EQ(parsed.at(name), json::parse(k.fallback)) << name;
@@ -584,7 +611,7 @@ TEST(ScenarioKeys, AbsentKeysTakeTheTablesDefaults) {
 // set), and a path the table does not have is refused with its nearest key.
 TEST(ScenarioKeys, SetAcceptsTheTablesPaths) {
     const std::string text = text_of(base());
-    const char* prefix[] = {"", "lock.", "resource.", "", "", "", "", "store.", "", "network.", "", "", "", ""};
+    const char* prefix[] = {"", "lock.", "resource.", "", "", "", "", "store.", "", "network.", "", "", "", "", ""};
     std::size_t checked = 0;
     for (const ScenarioKey& k : leasescope::sim::scenario_keys()) {
         const bool settable = k.section == Section::top || k.section == Section::lock || k.section == Section::resource;

@@ -4,6 +4,7 @@
 // with durations in place of its ticks is the same scenario.
 #include "support/scenario_test_helpers.hpp"
 
+#include <regex>
 #include <set>
 
 #include "leasescope/sim/scenario_keys.hpp"
@@ -161,7 +162,10 @@ TEST(ScenarioTimes, EveryPresetWithDurationsForItsTicksIsTheSameScenario) {
         json doc = json::parse(text, nullptr, true, /*ignore_comments=*/true);
         int changed = 0;
         to_durations(doc, sim::Section::top, ticks.value().tick_ms, changed);
-        EXPECT_GT(changed, 3);
+        // A preset written with durations already (redlock-clock-jump) has few ticks left to change.
+        const std::regex duration("\"[0-9.]+(ms|s|m)\"");
+        const auto written = std::distance(std::sregex_iterator(text.begin(), text.end(), duration), {});
+        EXPECT_GT(changed + written, 3);
         const auto durations = parse(text_of(doc));
         ASSERT_TRUE(durations.ok()) << durations.error().to_string();
         expect_same_scenario(ticks.value(), durations.value());

@@ -18,6 +18,11 @@ namespace leasescope::limits {
 inline constexpr std::int64_t candidates_max = 100'000;
 inline constexpr std::int64_t capacity_max = 1'024;
 inline constexpr std::int64_t replicas_max = 8;  // store.replicas (model.md §17.1)
+// Redlock (model.md §20.1): independent stores, and the client's retries
+// (count, and each retry's delay and jitter in milliseconds: an hour).
+inline constexpr std::int64_t stores_max = 9;
+inline constexpr std::int64_t retry_count_max = 1'000'000;
+inline constexpr std::int64_t retry_ms_max = 3'600'000;
 inline constexpr Tick horizon_max = 100'000'000;
 inline constexpr Tick duration_max = horizon_max;    // wait, lease, action, every, …
 inline constexpr std::int64_t runs_max = 1'000'000;  // one candidate's `runs`

@@ -18,7 +18,12 @@ struct Localized {
 
 enum class Order { declared, shuffled };
 enum class ResourceMode { off, check, validate };
-enum class FaultKind { pause, partition, crash, failover, clock_jump, delay, replica_link };
+enum class FaultKind { pause, partition, crash, failover, clock_jump, delay, replica_link, restart };
+// What a Redlock store's restart keeps (model.md §20.3).
+enum class Persistence { none, everysec, always };
+// The client every candidate runs (model.md §20.1): the Kotlin elector of
+// §5, or the npm package redlock 4.2.0 over `stores`.
+enum class Client { elector, redlock };
 enum class PartitionMode { drop_requests, drop_replies };
 enum class OpKind { status, validate };
 // The three links a message travels on (model.md §16.1).
@@ -30,6 +35,8 @@ const char* to_string(FaultKind);
 const char* to_string(PartitionMode);
 const char* to_string(FailoverLoss);
 const char* to_string(OpKind);
+const char* to_string(Persistence);
+const char* to_string(Client);
 const char* to_string(Link);
 
 // Latencies in ticks, one per link (model.md §16.1); all 0 is the model
@@ -69,11 +76,18 @@ struct Fault {
     std::int32_t server = -1;
     Tick lag = 0;                             // failover with promote: its link was cut at at - lag
     std::optional<SplitBrain> old_primary{};  // failover with promote: split brain (§17.5)
+    // Redlock (model.md §20): the store a restart or a store's clock_jump
+    // happens to (-1: none), what a restart keeps, and the stores a
+    // partition or delay concerns (bit i: store i; 0: every store).
+    std::int32_t store = -1;
+    Persistence persistence = Persistence::none;
+    std::uint32_t stores = 0;
 
     // The tick at which the fault ends (pause, partition), else tick_none: a
     // delay has no edges, it holds for messages sent in [at, at + ticks).
     Tick end() const {
-        return (kind == FaultKind::pause || kind == FaultKind::partition || kind == FaultKind::replica_link)
+        return (kind == FaultKind::pause || kind == FaultKind::partition || kind == FaultKind::replica_link ||
+                kind == FaultKind::restart)
                    ? at + ticks
                    : tick_none;
     }
@@ -85,6 +99,16 @@ struct Op {
     std::string actor;
     OpKind op = OpKind::status;
     NodeIndex token_of = -1;  // validate only
+};
+
+// The redlock client's options, named as the package names them
+// (model.md §20.1 rule 2; redlock.js 58-63 gives the defaults).
+struct RedlockOptions {
+    std::int64_t retry_count = 10;  // -1: for ever
+    std::int64_t retry_delay_ms = 200;
+    std::int64_t retry_jitter_ms = 100;
+    double drift_factor = 0.01;
+    bool operator==(const RedlockOptions&) const = default;
 };
 
 struct Scenario {
@@ -104,6 +128,13 @@ struct Scenario {
     std::vector<Op> ops;
     // Questions about this scenario (model.md §18); the simulation ignores them.
     std::vector<Exercise> exercises;
+    // Redlock (model.md §20): the client, the independent stores (empty: the
+    // one store of §4) and the client's options.
+    Client client = Client::elector;
+    std::vector<std::string> stores;
+    RedlockOptions redlock;
+    bool redlock_given = false;  // "redlock" was written: written back
+    bool is_redlock() const { return client == Client::redlock; }
 
     // -1 when no candidate has this name.
     NodeIndex find(std::string_view candidate_name) const;

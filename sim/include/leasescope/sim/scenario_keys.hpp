@@ -36,6 +36,7 @@ enum class Section {
     exercise,     // /exercises/N, per kind (model.md §18)
     knob,         // /exercises/N/knobs/K: a goal's knob (§18.3)
     goal,         // /exercises/N/goal: a condition, exactly one key (§18.5)
+    redlock,      // /redlock: the redlock client's options (model.md §20.1)
 };
 
 enum class ValueType {
@@ -45,6 +46,7 @@ enum class ValueType {
     localized,   // a Section::text object
     integer,     // from `lo` to `hi`
     unsigned64,  // any integer from 0 to 2^64 - 1
+    number,      // a JSON number (an integer or a fraction) from `lo` to `hi`
     boolean,
     choice,  // one of `choices`
     object,  // a section of its own: `opens`

@@ -16,6 +16,7 @@
 #include "leasescope/engine/prng.hpp"
 #include "leasescope/sim/limits.hpp"
 #include "leasescope/sim/outcome_spill.hpp"
+#include "leasescope/sim/redlock.hpp"
 #include "leasescope/sim/scenario.hpp"
 #include "leasescope/sim/trace.hpp"
 
@@ -121,9 +122,12 @@ public:
     const std::vector<Elector>& electors() const { return electors_; }
     const std::vector<NodeFaults>& faults() const { return node_faults_; }
     const ResourceState& resource() const { return resource_; }
-    const Violations& violations() const { return violations_; }
+    const Violations& violations() const { return redlock_ ? redlock_->violations() : violations_; }
     bool in_overlap() const { return in_overlap_; }
-    std::int64_t events_emitted() const { return seq_; }
+    std::int64_t events_emitted() const { return redlock_ ? redlock_->events_emitted() : seq_; }
+    // A Redlock scenario's run (model.md §20): its stores and clients; null
+    // for every other scenario, whose electors are the ones above.
+    const RedlockRun* redlock() const { return redlock_ ? &*redlock_ : nullptr; }
     std::optional<Fencing> highest_issued() const { return highest_issued_; }
 
     // Hands the final outcomes of finished runs to `spill` at the end of a
@@ -285,6 +289,7 @@ private:
     std::vector<Arrival> deferred_;  // answers for paused nodes (§16.3)
     std::int64_t sends_ = 0;
 
+    std::optional<RedlockRun> redlock_;
     const Scenario* scenario_;
     TokenSource* tokens_;
     SplitMix64 rng_;

@@ -6,6 +6,7 @@
 #include <map>
 #include <initializer_list>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -24,6 +25,9 @@ inline constexpr std::string_view trace_format_3 = "leasescope-trace/3";
 inline constexpr std::string_view trace_format_1 = "leasescope-trace/1";
 // The format of an imported history (model.md §12.1 item 6, §19.7).
 inline constexpr std::string_view trace_format_4 = "leasescope-trace/4";
+// The format of a Redlock scenario (model.md §12.1 item 7, §20.8): /3 with
+// the header's stores and the ops restart and quorum; none of /4's keys.
+inline constexpr std::string_view trace_format_5 = "leasescope-trace/5";
 
 enum class Phase : std::uint8_t { faults, expiry, work, extend, acquire, ops, check };
 
@@ -53,6 +57,10 @@ enum class EventOp : std::uint8_t {
     // numbers of the ops above stay.
     believe,    // what a node believed: outcome leader or follower
     undecided,  // what the capture cannot tell: outcome null
+    // A Redlock scenario's (/5, model.md §20.8): a store's restart (phase
+    // faults) and a client's count of its stores' answers (acquire, work).
+    restart,
+    quorum,
 };
 
 enum class Outcome : std::uint8_t {
@@ -232,7 +240,8 @@ struct ImportInfo {
 
 struct TraceHeader {
     // 2, 3 for a scenario with replicas (model.md §12.1 item 5), 4 for an
-    // imported history (item 6, with `import`); a /1 file reads as 2 (its
+    // imported history (item 6, with `import`), 5 for a Redlock scenario
+    // (item 7, with `stores`); a /1 file reads as 2 (its
     // events are /2 events).
     std::int32_t format = 2;
     std::string scenario;
@@ -242,6 +251,7 @@ struct TraceHeader {
     std::int32_t capacity = 1;
     std::vector<std::string> candidates;
     std::optional<ImportInfo> import;  // set exactly when format is 4
+    std::vector<std::string> stores;   // a Redlock scenario's (format 5, model.md §20.8)
     bool operator==(const TraceHeader&) const = default;
 };
 
@@ -348,7 +358,8 @@ Result<Trace, TraceError> parse_trace(std::string_view text, const std::string& 
 // tick length (`time_tick_ms` > 0, --time) a Time column follows Tick: the
 // tick's start since tick 0, "M:SS.mmm" (model.md §11.7).
 std::string text_table_header(bool wall_clock = false, bool time = false);
-std::string text_row(const Event&, std::int64_t time_tick_ms = 0);
+// `stores`: a Redlock trace's (model.md §20.8), whose rows name them.
+std::string text_row(const Event&, std::int64_t time_tick_ms = 0, std::span<const std::string> stores = {});
 // A server time as the text view shows it: "HH:MM:SS.mmm" in UTC.
 std::string wall_time_text(std::int64_t wall_us);
 // A row a reader must not miss: its Outcome carries a "!" (stale holders,
