@@ -2,8 +2,9 @@
 # Installs what is missing, builds (the browser version too), starts what the
 # tests need (a loopback redis-server without persistence, an Xvfb display),
 # runs every test with CTest and stops what it started.
-#   --full    adds sanitizers, a second compiler, fuzzing and the sharded
-#             explorer on a single-node Slurm (tools/full.sh)
+#   --full    adds sanitizers, a second compiler, fuzzing, the sharded
+#             explorer on a single-node Slurm and the Redlock check at 100 ms
+#             ticks (tools/full.sh)
 #   --no-web  leaves out the browser build and its tests (Emscripten, Chromium)
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -95,6 +96,10 @@ for _ in $(seq 1 50); do
   sleep 0.1
 done
 export LIBGL_ALWAYS_SOFTWARE=1
+
+# The Redlock check (redlock.npm) runs the real npm package redlock 4.2.0:
+# its lockfile's packages go into build/redlock-npm, not the source tree.
+leasescope_step "installing the npm packages of the Redlock check (build/redlock-npm)" tests/redlock/install.sh build/redlock-npm
 
 leasescope_step "testing build/test (ctest)" ctest --test-dir build/test --output-on-failure -j 2 --timeout 600 "$@"
 

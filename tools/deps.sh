@@ -10,6 +10,11 @@ leasescope_packages=(
   googletest libgtest-dev libbenchmark-dev xvfb xauth
   python3-jsonschema desktop-file-utils man-db
 )
+# The Redlock check (tests/redlock, model.md §20.9) runs the npm package
+# redlock under Node.js. Debian's npm is a package of its own; a Node.js that
+# bundles npm (NodeSource's, which conflicts with Debian's npm) needs no more.
+leasescope_packages+=(nodejs)
+command -v npm >/dev/null 2>&1 || leasescope_packages+=(npm)
 leasescope_log=${LEASESCOPE_LOG:-$PWD/build/setup.log}
 mkdir -p "$(dirname "$leasescope_log")" && : >"$leasescope_log"
 

@@ -26,8 +26,13 @@
 #      munge) runs two searches as job arrays of 3 shards, and explore-merge
 #      of each must print, write and exit as the search in one process
 #      (tests/slurm/run_sharded.sh)
+#   5. redlock: every Redlock scenario through the real npm package redlock
+#      4.2.0 on five loopback servers, diffed with the simulation
+#      (tests/redlock/compare.sh, model.md §20.9), at ticks of 100 ms: the
+#      default suite's redlock.npm runs it at 200 ms, so each TTL boundary
+#      is met at a second scale
 # Environment: FULL_JOBS (2) parallel jobs, FUZZ_SECONDS, FUZZ_SEED (1), FUZZ_RSS_MB (1024), FULL_STAGES (a
-# subset of "format functions asan clang fuzz slurm").
+# subset of "format functions asan clang fuzz slurm redlock").
 set -uo pipefail
 cd "$(dirname "$0")/.."
 jobs="${FULL_JOBS:-2}"
@@ -36,7 +41,7 @@ fuzz_seconds="${FUZZ_SECONDS:-60}"
 # (FUZZ_SEED=0 lets libFuzzer pick one).
 fuzz_seed="${FUZZ_SEED:-1}"
 fuzz_rss_mb="${FUZZ_RSS_MB:-1024}"
-stages="${FULL_STAGES:-format functions asan clang fuzz slurm}"
+stages="${FULL_STAGES:-format functions asan clang fuzz slurm redlock}"
 failed=()
 summary=()
 
@@ -162,6 +167,18 @@ slurm_sharded() {
   tests/slurm/run_sharded.sh "$cli"
 }
 
+# ---- 5. Redlock against the real package ----
+# As the slurm stage, build/test's tool, or the release preset's when run alone.
+redlock_npm() {
+  local cli=build/test/app/cli/leasescope-cli
+  if [ ! -x "$cli" ]; then
+    cli=build/release/app/cli/leasescope-cli
+    cmake --preset release >/dev/null || return 1
+    cmake --build build/release --target leasescope-cli -j "$jobs" >/dev/null || return 1
+  fi
+  REDLOCK_TICK_MS=100 REDLOCK_OUT=build/redlock-compare-100 tests/redlock/compare.sh "$cli"
+}
+
 for s in $stages; do
   case "$s" in
     format) stage "formatting: clang-format-14, .clang-format" tools/format.sh --check ;;
@@ -170,6 +187,7 @@ for s in $stages; do
     clang) stage "build types: GCC 12 -O3, Clang 14 -O1 (ASan) and -O3, same golden hashes" compilers ;;
     fuzz) stage "fuzzing: scenario, trace, override, structure, trace_fixed, import, ${fuzz_seconds} s each" fuzzing ;;
     slurm) stage "slurm: the explorer's shards as a job array on a single-node Slurm, merged = one process" slurm_sharded ;;
+    redlock) stage "redlock: the Redlock scenarios through the npm package redlock 4.2.0, identical to the simulation" redlock_npm ;;
     *) echo "full.sh: unknown stage $s" >&2; failed+=("$s") ;;
   esac
 done

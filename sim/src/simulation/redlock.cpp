@@ -391,6 +391,7 @@ void RedlockRun::unlocked(NodeIndex n, Tick t, EventSink& sink) {
         return;
     }
     EventView ev = node_event(t, Phase::acquire, EventOp::skip, n);
+    ev.outcome = Outcome::skipped;  // as §12.3 has a skip (model.md §20.8 rule 2)
     emit(sink, ev);
     end_run(n, RunResult::skipped);  // 431: "Exceeded retryCount attempts"
 }
