@@ -30,6 +30,20 @@ std::string import_key(const Event& e) {
     }
     return "unknown";
 }
+// A Redlock trace's own events (model.md §20.8): a store's restart, a count.
+std::string redlock_key(const Event& e) {
+    if (e.op == EventOp::restart)
+        return e.outcome == Outcome::kept   ? "restart.kept"
+               : e.outcome == Outcome::lost ? "restart.lost"
+                                            : "restart.empty";
+    switch (e.outcome) {
+        case Outcome::acquired: return "quorum.locked";
+        case Outcome::busy: return "quorum.no";
+        case Outcome::released: return "quorum.released";
+        default: return "quorum.partial";
+    }
+}
+
 }  // namespace
 
 std::string event_key(const Event& e) {
@@ -98,18 +112,8 @@ std::string event_key(const Event& e) {
         case EventOp::overlap_end: return "overlap_end";
         case EventOp::believe:
         case EventOp::undecided: return import_key(e);
-        // A Redlock trace's (model.md §20.8).
         case EventOp::restart:
-            return e.outcome == Outcome::kept   ? "restart.kept"
-                   : e.outcome == Outcome::lost ? "restart.lost"
-                                                : "restart.empty";
-        case EventOp::quorum:
-            switch (e.outcome) {
-                case Outcome::acquired: return "quorum.locked";
-                case Outcome::busy: return "quorum.no";
-                case Outcome::released: return "quorum.released";
-                default: return "quorum.partial";
-            }
+        case EventOp::quorum: return redlock_key(e);
         default: break;
     }
     return "unknown";

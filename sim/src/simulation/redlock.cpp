@@ -155,33 +155,35 @@ void RedlockRun::fault_edge(Tick t, const Fault& f, bool end, EventSink& sink) {
             }
             break;
         }
-        case FaultKind::restart: {
-            RedlockStore& st = stores_[static_cast<std::size_t>(f.store)];
-            ev.node = scenario_->stores[static_cast<std::size_t>(f.store)];
-            ev.server = f.store;
-            if (!end) {
-                st.down = true;
-                ++st.epoch;
-                st.kept = st.key;
-                st.persistence = f.persistence;
-                ev.op = EventOp::crash;
-                break;
-            }
-            const RedlockKey before = st.kept;
-            st.down = false;
-            st.key = st.persistence == Persistence::always     ? st.kept
-                     : st.persistence == Persistence::everysec ? st.disk
-                                                               : RedlockKey{};
-            st.disk = st.key;
-            ev.op = EventOp::restart;
-            if (before.held) ev.outcome = st.key == before ? Outcome::kept : Outcome::lost;
-            break;
-        }
+        case FaultKind::restart: restart_edge(f, end, ev); break;
         case FaultKind::failover:
         case FaultKind::replica_link:
         case FaultKind::delay: return;  // refused by the reader (rule 20.1.3); a delay has no edges
     }
     emit(sink, ev);
+}
+
+// A store goes down, or comes back with what its persistence kept (rule 20.3).
+void RedlockRun::restart_edge(const Fault& f, bool end, EventView& ev) {
+    RedlockStore& st = stores_[static_cast<std::size_t>(f.store)];
+    ev.node = scenario_->stores[static_cast<std::size_t>(f.store)];
+    ev.server = f.store;
+    if (!end) {
+        st.down = true;
+        ++st.epoch;
+        st.kept = st.key;
+        st.persistence = f.persistence;
+        ev.op = EventOp::crash;
+        return;
+    }
+    const RedlockKey before = st.kept;
+    st.down = false;
+    st.key = st.persistence == Persistence::always     ? st.kept
+             : st.persistence == Persistence::everysec ? st.disk
+                                                       : RedlockKey{};
+    st.disk = st.key;
+    ev.op = EventOp::restart;
+    if (before.held) ev.outcome = st.key == before ? Outcome::kept : Outcome::lost;
 }
 
 // ---- Phase 2: expiry (rule 20.2.3) ----

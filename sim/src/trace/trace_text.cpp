@@ -96,6 +96,11 @@ std::string redlock_words(const Event& e) {
     }
 }
 
+// A node's crash, or a Redlock store going down (model.md §20.3), which names its store.
+std::string crash_words(const Event& e) {
+    return e.server ? "store down: refuses every connection" : "crashed: stops for good, releases nothing";
+}
+
 // The Outcome column in words, with a leading "!" on anything a reader must
 // not miss: stale holders, rejected releases and writes, violations.
 std::string outcome_words(const Event& e) {
@@ -107,10 +112,7 @@ std::string outcome_words(const Event& e) {
     switch (e.op) {
         case EventOp::pause: return "paused (stop-the-world)";
         case EventOp::resume: return "resumed";
-        case EventOp::crash:
-            // A Redlock store going down (model.md §20.3) names its store.
-            if (e.server) return "store down: refuses every connection";
-            return "crashed: stops for good, releases nothing";
+        case EventOp::crash: return crash_words(e);
         case EventOp::partition: return fmt::format("partitioned from the store ({})", detail_text(e));
         case EventOp::heal: return "partition healed";
         case EventOp::failover: return fmt::format("failover: replica takes over, lost {}", detail_text(e));

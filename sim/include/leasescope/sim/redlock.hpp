@@ -111,6 +111,7 @@ private:
     std::int64_t store_now(std::size_t s, Tick t) const;
     void phase_faults(Tick t, EventSink& sink);
     void fault_edge(Tick t, const Fault& f, bool end, EventSink& sink);
+    void restart_edge(const Fault& f, bool end, EventView& ev);
     void phase_expiry(Tick t, EventSink& sink);
     void phase_work(Tick t, EventSink& sink);
     void phase_acquire(Tick t, EventSink& sink);
