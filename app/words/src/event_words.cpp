@@ -44,6 +44,13 @@ std::string redlock_key(const Event& e) {
     }
 }
 
+// A clock's step: the store's (or a Redlock store's, which names the store,
+// model.md §20.8) or a node's (model.md §7.5).
+std::string clock_key(const Event& e) {
+    if (e.node == "store" || e.server) return e.clock_ms > 0 ? "clock_jump.store_forward" : "clock_jump.store_back";
+    return e.clock_ms > 0 ? "clock_jump.node_forward" : "clock_jump.node_back";
+}
+
 }  // namespace
 
 std::string event_key(const Event& e) {
@@ -59,11 +66,7 @@ std::string event_key(const Event& e) {
         case EventOp::link_cut: return "link_cut";
         case EventOp::link_restored: return "link_restored";
         case EventOp::wait: return e.outcome == Outcome::synced ? "wait.synced" : "wait.not_synced";
-        case EventOp::clock_jump:
-            // The store's clock is named "store" (model.md §7.5).
-            if (e.node == "store" || e.server)  // a Redlock store's clock names the store (model.md §20.8)
-                return e.clock_ms > 0 ? "clock_jump.store_forward" : "clock_jump.store_back";
-            return e.clock_ms > 0 ? "clock_jump.node_forward" : "clock_jump.node_back";
+        case EventOp::clock_jump: return clock_key(e);
         case EventOp::expire: return "expire";
         case EventOp::write:
             if (e.outcome == Outcome::rejected) {
