@@ -4,6 +4,8 @@
 // only the events before the explained one (and the scenario, when given).
 #include "redlock_explain.hpp"
 
+#include "trace_facts.hpp"
+
 #include <algorithm>
 #include <cmath>
 
@@ -162,7 +164,7 @@ private:
 
     // The count of an attempt (rule 20.4.5): votes, quorum, validity.
     void count_lock() {
-        const sim::Candidate* c = ctx_.scenario ? candidate_of(*ctx_.scenario, e_.node) : nullptr;
+        const sim::Candidate* c = facts::candidate_of(ctx_.scenario, e_.node);
         const std::int64_t quorum = static_cast<std::int64_t>(trace_.header.stores.size() / 2 + 1);
         if (c == nullptr) {
             add(e_.outcome == Outcome::acquired ? "rl.quorum.locked_plain" : "rl.quorum.no_plain");
@@ -246,11 +248,6 @@ private:
         const std::string max =
             ctx_.scenario ? std::to_string(ctx_.scenario->redlock.retry_count) : std::string("retryCount");
         add("rl.skip", {{"retry_count", max}});
-    }
-
-    static const sim::Candidate* candidate_of(const sim::Scenario& s, const std::string& name) {
-        const NodeIndex n = s.find(name);
-        return n >= 0 ? &s.candidates[static_cast<std::size_t>(n)] : nullptr;
     }
 
     const ExplainContext& ctx_;
