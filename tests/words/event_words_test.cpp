@@ -353,7 +353,8 @@ TEST(Words, EveryPresetEventFormatsCompletely) {
                 EXPECT_EQ(state.find('{'), std::string::npos)
                     << entry.path().filename() << " event " << k << ": " << state;
                 for (const std::string& text :
-                     {describe_event(events[k], s), outcome_words(events[k], s), explain_event(ctx, s)}) {
+                     {describe_event(events[k], s), describe_event(events[k], s, timeline.trace().header.stores),
+                      outcome_words(events[k], s), explain_event(ctx, s)}) {
                     EXPECT_FALSE(text.empty()) << entry.path().filename() << " event " << k;
                     EXPECT_EQ(text.find('{'), std::string::npos)
                         << entry.path().filename() << " event " << k << ": " << text;
@@ -378,4 +379,27 @@ TEST(Words, ExplainOwnCheckSaysTheAnswerIsNoFence) {
     EXPECT_EQ(en.find("validates node-a's token"), std::string::npos) << en;
     const std::string ko = explain_first("check-then-act", sim::EventOp::validate, Lang::ko);
     EXPECT_NE(ko.find("node-a가 쓰기 전에 자신의 토큰을 확인합니다: 현재 소유자."), std::string::npos) << ko;
+}
+
+// A Redlock store that expires by a monotonic clock (model.md §20.2 rule 5):
+// its jump is told as moving no deadline, in both languages; and a store's
+// answer is told in Redlock's words, not as the elector's "held for N ticks".
+TEST(Words, RedlockMonotonicJumpAndAStoresAnswer) {
+    const std::string en = explain_first("redlock-monotonic", sim::EventOp::clock_jump, Lang::en);
+    EXPECT_NE(en.find("Store C's wall clock jumps 10000 ms forward."), std::string::npos) << en;
+    EXPECT_NE(en.find("so no deadline moves"), std::string::npos) << en;
+    const std::string ko = explain_first("redlock-monotonic", sim::EventOp::clock_jump, Lang::ko);
+    EXPECT_NE(ko.find("어떤 마감 시각도 움직이지 않고"), std::string::npos) << ko;
+    const sim::Scenario scenario = test::load_preset("redlock-monotonic");
+    const sim::Trace trace = sim::simulate(scenario);
+    const Strings s = test::string_tables();
+    std::size_t refused = 0;
+    for (const sim::Event& e : trace.events) {
+        if (e.op != sim::EventOp::acquire || e.node != "client-2" || e.outcome != sim::Outcome::busy) continue;
+        const std::string words = describe_event(e, s, trace.header.stores);
+        EXPECT_EQ(words.find("held for"), std::string::npos) << words;
+        EXPECT_EQ(words.rfind("Store ", 0), 0u) << words;
+        ++refused;
+    }
+    EXPECT_GT(refused, 3u);
 }

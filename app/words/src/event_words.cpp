@@ -166,6 +166,40 @@ std::string describe_event(const Event& e, const Strings& s) {
     return s.tr("ev." + event_key(e), fields_with_units(e, s));
 }
 
+namespace {
+// A Redlock event whose elector words would be wrong (model.md §20.8): a
+// store's answer, an expiry, a clock's step of a store, a write judged by
+// quorum (§20.6), a give-up after the last attempt. Empty: the elector's
+// words fit (a start, a pause, a crash, a count, a restart).
+std::string redlock_event_key(const Event& e) {
+    const auto answer = [&](const char* what) {
+        if (e.outcome == Outcome::error) return std::string("rl.") + what + ".down";
+        const bool yes = e.outcome == Outcome::acquired || e.outcome == Outcome::released;
+        return std::string("rl.") + what + (yes ? ".yes" : ".no");
+    };
+    switch (e.op) {
+        case EventOp::acquire: return e.server ? answer("acquire") : std::string();
+        case EventOp::release: return e.server ? answer("release") : std::string();
+        case EventOp::expire: return e.server ? "rl.expire" : "";
+        case EventOp::clock_jump: return e.server ? (e.clock_ms > 0 ? "rl.clock_forward" : "rl.clock_back") : "";
+        case EventOp::write:
+            if (e.details.has(sim::Detail::unsafe_write)) return "rl.write.unsafe";
+            return e.details.has(sim::Detail::stale) ? "rl.write.stale" : "rl.write.held";
+        case EventOp::skip: return "rl.skip";
+        default: return "";
+    }
+}
+}  // namespace
+
+std::string describe_event(const Event& e, const Strings& s, std::span<const std::string> stores) {
+    const std::string key = stores.empty() ? std::string() : redlock_event_key(e);
+    if (key.empty()) return describe_event(e, s);
+    Fields f = fields_with_units(e, s);
+    const bool named = e.server && *e.server >= 0 && static_cast<std::size_t>(*e.server) < stores.size();
+    f.emplace_back("store", named ? stores[static_cast<std::size_t>(*e.server)] : std::string("–"));
+    return s.tr("ev." + key, f);
+}
+
 std::string status_words(sim::NodeStatus status, const Strings& s) {
     return s.tr(std::string("status.") + sim::to_string(status));
 }

@@ -66,7 +66,7 @@ std::string violation_words(const sim::Violations& before, const sim::Violations
 
 std::string event_at_words(const char* key, const sim::Trace& trace, std::size_t index, const Strings& s) {
     const sim::Event& e = trace.events.at(index);
-    return s.tr(key, {{"tick", std::to_string(e.tick)}, {"event", describe_event(e, s)}});
+    return s.tr(key, {{"tick", std::to_string(e.tick)}, {"event", describe_event(e, s, trace.header.stores)}});
 }
 
 // The event that shows the condition's fact (model.md §18.5): what meets the

@@ -94,7 +94,7 @@ public:
             case EventOp::restart: restart(); return true;
             case EventOp::clock_jump:
                 if (!e_.server) return false;
-                add(e_.clock_ms > 0 ? "rl.clock_jump.forward" : "rl.clock_jump.back");
+                store_clock_jump();
                 return true;
             case EventOp::skip: skip(); return true;
             default: return false;
@@ -184,10 +184,11 @@ private:
                        {"delay", std::to_string(o.retry_delay_ms)},
                        {"jitter", std::to_string(o.retry_jitter_ms)},
                        {"attempts", std::to_string(attempts())},
-                       {"max", o.retry_count < 0 ? std::string("∞") : std::to_string(o.retry_count + 1)}};
+                       {"max", std::to_string(o.retry_count + 1)}};
         if (e_.outcome == Outcome::acquired) return add("rl.quorum.locked", f);
         add(e_.overlap_count >= quorum ? "rl.quorum.too_late" : "rl.quorum.no", f);
         const bool last = o.retry_count >= 0 && attempts() > o.retry_count;
+        if (o.retry_count < 0) return add("rl.quorum.retry_forever", f);  // retryCount -1 (rule 20.1.2)
         add(last ? "rl.quorum.last" : "rl.quorum.retry", f);
     }
 
@@ -220,6 +221,13 @@ private:
                                            [](const auto& a, const auto& b) { return a.second < b.second; });
         add("rl.write.unsafe", {{"other", most == others.end() ? std::string("–") : most->first},
                                 {"theirs", most == others.end() ? std::string("–") : std::to_string(most->second)}});
+    }
+
+    // A store that expires by a monotonic clock (rule 20.2.5) keeps its deadlines through the jump.
+    void store_clock_jump() {
+        const bool monotonic = ctx_.scenario != nullptr && ctx_.scenario->stores_clock == sim::StoresClock::monotonic;
+        if (monotonic) return add(e_.clock_ms > 0 ? "rl.clock_jump.monotonic_forward" : "rl.clock_jump.monotonic_back");
+        add(e_.clock_ms > 0 ? "rl.clock_jump.forward" : "rl.clock_jump.back");
     }
 
     void expire() {

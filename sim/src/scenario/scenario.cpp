@@ -52,6 +52,7 @@ const char* to_string(Persistence p) {
     return "?";
 }
 const char* to_string(Client c) { return c == Client::elector ? "elector" : "redlock"; }
+const char* to_string(StoresClock c) { return c == StoresClock::wall ? "wall" : "monotonic"; }
 
 NodeIndex Scenario::find(std::string_view candidate_name) const {
     for (std::size_t i = 0; i < candidates.size(); ++i) {
@@ -134,6 +135,7 @@ std::string scenario_to_json(const Scenario& s) {
     if (s.is_redlock()) {
         root["client"] = to_string(s.client);
         root["stores"] = s.stores;
+        if (s.stores_clock != StoresClock::wall) root["stores_clock"] = to_string(s.stores_clock);
         const RedlockOptions& o = s.redlock;
         root["redlock"] = {{"retry_count", o.retry_count},
                            {"retry_delay_ms", o.retry_delay_ms},

@@ -18,6 +18,7 @@ constexpr const char* resource_words[] = {"off", "check", "validate"};
 constexpr const char* fault_words[] = {"pause",      "partition", "crash",        "failover",
                                        "clock_jump", "delay",     "replica_link", "restart"};
 constexpr const char* client_words[] = {"elector", "redlock"};
+constexpr const char* stores_clock_words[] = {"wall", "monotonic"};
 constexpr const char* persistence_words[] = {"none", "everysec", "always"};
 constexpr const char* link_words[] = {"request", "reply", "write"};
 constexpr const char* partition_words[] = {"drop_requests", "drop_replies"};
@@ -91,6 +92,13 @@ constexpr ScenarioKey top_rows[] = {
      .item = "identifier",
      .doc = "Redlock's independent masters, by name, in the client's order (docs/model.md §20.1). Only with client "
             "redlock, which needs it."},
+    {.name = "stores_clock",
+     .type = ValueType::choice,
+     .choices = stores_clock_words,
+     .fallback = "\"wall\"",
+     .doc = "Redlock only: the clock the stores expire keys by. wall (Redis: a jump of a store's clock moves its "
+            "deadlines) or monotonic (antirez's proposal: a store's clock_jump does not move them; docs/model.md "
+            "§20.2)."},
     {.name = "redlock",
      .type = ValueType::object,
      .fallback = "{}",

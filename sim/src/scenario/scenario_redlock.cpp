@@ -91,6 +91,11 @@ void read_redlock_sections(const json& root, Scenario& s, Failures& errors) {
         });
     if (root.contains("stores")) attempt(errors, [&] { read_stores(root["stores"], s); });
     if (root.contains("redlock")) attempt(errors, [&] { read_redlock_options(root["redlock"], s, errors); });
+    if (root.contains("stores_clock"))
+        attempt(errors, [&] {
+            s.stores_clock = get_choice<StoresClock>(root["stores_clock"], "/stores_clock",
+                                                     scenario_key(Section::top, "stores_clock"));
+        });
     attempt(errors, [&] {
         if (s.is_redlock() && !root.contains("stores"))
             fail("/client",
@@ -100,6 +105,10 @@ void read_redlock_sections(const json& root, Scenario& s, Failures& errors) {
             fail("/stores", "\"stores\" are Redlock's masters: set \"client\": \"redlock\" (docs/model.md §20.1)");
         if (!s.is_redlock() && root.contains("redlock"))
             fail("/redlock", "these are the redlock client's options: set \"client\": \"redlock\"");
+        if (!s.is_redlock() && root.contains("stores_clock"))
+            fail("/stores_clock",
+                 "\"stores_clock\" is the clock of Redlock's stores: set \"client\": \"redlock\" (docs/model.md "
+                 "§20.2)");
     });
     if (!s.is_redlock()) return;
     // What Redlock has no place for (rule 20.1.3).

@@ -53,7 +53,9 @@ RedlockRun::RedlockRun(const Scenario& scenario)
 }
 
 std::int64_t RedlockRun::store_now(std::size_t s, Tick t) const {
-    return clock_moment_half_ms(t, scenario_->tick_ms) + stores_[s].jumps;
+    // A monotonic store's expiry does not see its clock's jumps (rule 20.2.5).
+    const std::int64_t jumps = scenario_->stores_clock == StoresClock::monotonic ? 0 : stores_[s].jumps;
+    return clock_moment_half_ms(t, scenario_->tick_ms) + jumps;
 }
 
 std::int64_t RedlockRun::now_ms(NodeIndex n, Tick t) const {

@@ -586,6 +586,7 @@ TEST(ScenarioKeys, AbsentKeysTakeTheTablesDefaults) {
         {"knob/step", s->exercises[1].knobs[0].step},
         {"client", sim::to_string(s->client)},
         {"redlock", json::object()},
+        {"stores_clock", sim::to_string(redlock->stores_clock)},
         {"redlock/retry_count", redlock->redlock.retry_count},
         {"redlock/retry_delay_ms", redlock->redlock.retry_delay_ms},
         {"redlock/retry_jitter_ms", redlock->redlock.retry_jitter_ms},
@@ -617,6 +618,8 @@ TEST(ScenarioKeys, SetAcceptsTheTablesPaths) {
         const bool settable = k.section == Section::top || k.section == Section::lock || k.section == Section::resource;
         // "defaults" is an object of its own: setting it to {} would drop the base's values.
         if (k.fallback == nullptr || !settable || k.type == ValueType::object) continue;
+        // Redlock's store clock needs the redlock client (its own test sets it on one).
+        if (std::string_view(k.name) == "stores_clock") continue;
         const std::string path = prefix[static_cast<int>(k.section)] + std::string(k.name);
         SCOPED_TRACE(path);
         EXPECT_TRUE(accepted(text, sets({path + "=" + k.fallback})));

@@ -133,6 +133,23 @@ TEST(Redlock, AStoresClockJumpEndsItsKeyOnly) {
     EXPECT_EQ(released.outcome, Outcome::released);
 }
 
+// Rule 20.2.5: a store that expires by a monotonic clock keeps its key
+// through its clock's jump; the jump is still in the trace.
+TEST(Redlock, AMonotonicStoreKeepsItsKeyThroughAJump) {
+    const std::string faults =
+        R"(, "stores_clock": "monotonic", "faults": [{"kind": "clock_jump", "clock": "B", "at": 10, "ms": 5000}])";
+    const sim::Trace t = run(scenario(R"({"name": "a"})", faults));
+    EXPECT_TRUE(find(t, "a", EventOp::expire).empty());
+    ASSERT_EQ(find(t, "B", EventOp::clock_jump).size(), 1u);
+    const auto released = find(t, "a", EventOp::quorum).back();
+    EXPECT_EQ(released.overlap_count, 3);
+    // Written back only when not the default, and only with the redlock client.
+    const sim::Scenario sc = trace_test::parse(scenario(R"({"name": "a"})", faults));
+    EXPECT_NE(sim::scenario_to_json(sc).find("\"stores_clock\": \"monotonic\""), std::string::npos);
+    EXPECT_EQ(sim::scenario_to_json(trace_test::parse(scenario(R"({"name": "a"})"))).find("stores_clock"),
+              std::string::npos);
+}
+
 // Rule 20.3: a restart keeps what its persistence kept.
 TEST(Redlock, ARestartKeepsWhatItsPersistenceKept) {
     auto restart = [&](const char* persistence) {
@@ -258,6 +275,12 @@ TEST(Redlock, BadInputNamesItsPath) {
     EXPECT_NE(error_of(R"({"name": "x", "client": "redlock", "defaults": {"wait": 0, "lease": 5, "action": 2},
                            "candidates": [{"name": "a"}]})")
                   .find("/client: client \"redlock\" needs \"stores\""),
+              std::string::npos);
+    EXPECT_NE(error_of(scenario(R"({"name": "a"})", R"(, "stores_clock": "steady")")).find("/stores_clock"),
+              std::string::npos);
+    EXPECT_NE(error_of(R"({"name": "x", "stores_clock": "monotonic", "defaults": {"wait": 0, "lease": 5, "action": 2},
+                           "candidates": [{"name": "a"}]})")
+                  .find("/stores_clock: \"stores_clock\" is the clock of Redlock's stores"),
               std::string::npos);
     // An even number of stores is what the client allows (redlock.js 130-132).
     EXPECT_EQ(error_of(scenario(R"({"name": "a"})", "", R"(["A", "B"])")), "(accepted)");

@@ -24,6 +24,8 @@ enum class Persistence { none, everysec, always };
 // The client every candidate runs (model.md §20.1): the Kotlin elector of
 // §5, or the npm package redlock 4.2.0 over `stores`.
 enum class Client { elector, redlock };
+// The clock a Redlock store expires keys by (model.md §20.2 rule 5).
+enum class StoresClock { wall, monotonic };
 enum class PartitionMode { drop_requests, drop_replies };
 enum class OpKind { status, validate };
 // The three links a message travels on (model.md §16.1).
@@ -37,6 +39,7 @@ const char* to_string(FailoverLoss);
 const char* to_string(OpKind);
 const char* to_string(Persistence);
 const char* to_string(Client);
+const char* to_string(StoresClock);
 const char* to_string(Link);
 
 // Latencies in ticks, one per link (model.md §16.1); all 0 is the model
@@ -133,6 +136,7 @@ struct Scenario {
     Client client = Client::elector;
     std::vector<std::string> stores;
     RedlockOptions redlock;
+    StoresClock stores_clock = StoresClock::wall;
     bool redlock_given = false;  // "redlock" was written: written back
     bool is_redlock() const { return client == Client::redlock; }
 

@@ -7,6 +7,7 @@
 // node did not act, whether the counter went backwards), never from a guess.
 // Pure: no ImGui, no I/O, no clock.
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,10 @@ std::string op_words(const sim::Event& event, const Strings& strings);  // "rele
 // allows (3 > 2)".
 std::string outcome_words(const sim::Event& event, const Strings& strings, std::int32_t capacity = 0);
 std::string describe_event(const sim::Event& event, const Strings& strings);
+// The same in a trace of Redlock's `stores` (its header's; model.md §20.8):
+// a store's answer, a write and a give-up in Redlock's own words. With no
+// stores, describe_event(event, strings).
+std::string describe_event(const sim::Event& event, const Strings& strings, std::span<const std::string> stores);
 
 // What the explanation reads: the scenario (resource mode, candidates'
 // options, capacity, order), the trace up to the event, and the state at the
