@@ -544,14 +544,20 @@ void label_overlays(LaneJob& j) {
         proto.kind = LabelKind::overlay;
         proto.span = d.kind;
         proto.small = true;
-        const std::string word = j.s.tr(d.kind == SpanKind::paused     ? "legend.paused"
-                                        : d.kind == SpanKind::cut      ? "mark.label.link_cut"
-                                        : d.kind == SpanKind::crashed  ? "mark.label.store_down"
-                                        : d.kind == SpanKind::validity ? "mark.label.validity"
-                                                                       : "legend.partition_short");
+        std::vector<std::string> words{j.s.tr(d.kind == SpanKind::paused     ? "legend.paused"
+                                              : d.kind == SpanKind::cut      ? "mark.label.link_cut"
+                                              : d.kind == SpanKind::crashed  ? "mark.label.store_down"
+                                              : d.kind == SpanKind::validity ? "mark.label.validity"
+                                                                             : "legend.partition_short")};
+        const Span& sp = j.lane().overlays[static_cast<std::size_t>(d.span)];
+        if (d.kind == SpanKind::validity && d.folded == 1 && sp.votes >= 0)  // the count's words, whole if they fit
+            words.insert(words.begin(),
+                         j.s.tr("mark.label.quorum_locked", {{"votes", std::to_string(sp.votes)},
+                                                             {"stores", std::to_string(sp.stores)},
+                                                             {"validity", std::to_string(sp.validity_ms)}}));
         const float top = j.lw.y + 2;
-        if (!place_label(j.lw, j.out, proto, {word}, j.m, top, xa, xb, false, true))
-            place_label(j.lw, j.out, proto, {word}, j.m, j.lw.y + j.f.lane_h - j.m.small_h - 4, xa, xb, false, true);
+        if (!place_label(j.lw, j.out, proto, words, j.m, top, xa, xb, false, true))
+            place_label(j.lw, j.out, proto, words, j.m, j.lw.y + j.f.lane_h - j.m.small_h - 4, xa, xb, false, true);
     }
 }
 

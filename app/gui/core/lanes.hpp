@@ -98,6 +98,9 @@ struct Span {
     Tick expires_at = tick_none;     // record: its final expires_at
     Tick ttl = 0;                    // record: the TTL it was written with
     std::int32_t run = -1;
+    // validity (a Redlock lock's window, model.md §20.4.5): the count that won it and the validity left then.
+    std::int32_t votes = -1, stores = 0;
+    std::int64_t validity_ms = 0;
     bool operator==(const Span&) const = default;
 };
 

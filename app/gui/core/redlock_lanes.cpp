@@ -154,6 +154,9 @@ private:
         w.end = count->valid_until;
         w.run = e.run;
         w.owner = client;
+        w.votes = m.votes;
+        w.stores = m.stores;
+        w.validity_ms = count->validity_ms;
         auto& overlays = client_lane(client).overlays;
         if (!overlays.empty() && overlays.back().kind == SpanKind::validity)
             w.begin = std::max(w.begin, overlays.back().end);

@@ -131,6 +131,27 @@ void draw_redlock_resource_head(const FrameContext& ctx) {
     ImGui::PopTextWrapPos();
 }
 
+std::string redlock_outcome_words(const FrameContext& ctx, const sim::Event& e) {
+    // A write (rule 20.6): unsafe while another client holds a quorum, not "lower than accepted".
+    if (e.op == sim::EventOp::write && e.details.has(sim::Detail::unsafe_write))
+        return ctx.strings.tr("rlp.answer.write_unsafe");
+    const auto& stores = ctx.timeline.trace().header.stores;
+    if (!e.server || static_cast<std::size_t>(*e.server) >= stores.size()) return {};
+    const Fields store{{"store", stores[static_cast<std::size_t>(*e.server)]}};
+    std::string words;
+    if (e.op == sim::EventOp::acquire)
+        words = ctx.strings.tr(e.outcome == sim::Outcome::acquired ? "rlp.answer.lock_yes"
+                               : e.outcome == sim::Outcome::error  ? "rlp.answer.lock_down"
+                                                                   : "rlp.answer.lock_no");
+    else if (e.op == sim::EventOp::release)
+        words = ctx.strings.tr(e.outcome == sim::Outcome::released ? "rlp.answer.unlock_yes"
+                               : e.outcome == sim::Outcome::error  ? "rlp.answer.unlock_down"
+                                                                   : "rlp.answer.unlock_no");
+    else
+        words = outcome_words(e, ctx.strings, ctx.timeline.trace().header.capacity);
+    return words + " " + ctx.strings.tr("rlp.at_store", store);
+}
+
 std::vector<ActionInside> redlock_inside(const FrameContext& ctx) {
     std::vector<ActionInside> out;
     const auto& names = ctx.timeline.trace().header.candidates;

@@ -21,6 +21,12 @@ void draw_redlock_clients(const FrameContext& ctx);
 // 20.6), so it accepts every write; the counts of stale and unsafe ones.
 void draw_redlock_resource_head(const FrameContext& ctx);
 
+// The events table's outcome of a Redlock store's own event (§20.8): a
+// store's answer in its own words (no slot, no fencing), and every store
+// event names its store, as the table has no column for it; an unsafe write
+// is told as rule 20.6 marks it; empty for any other event (the usual words).
+std::string redlock_outcome_words(const FrameContext& ctx, const sim::Event& e);
+
 // A client inside the protected action at the playhead (working or
 // releasing), and whether its token still holds a quorum of stores.
 struct ActionInside {

@@ -174,7 +174,10 @@ void TimelineLegend::draw_entries(const FrameContext& ctx) {
     // Every mark this timeline shows, each once, in the order a reader meets them.
     for (MarkerKind k : legend_marks()) {
         if (!present_marks_[static_cast<std::size_t>(k)]) continue;
-        const char* text = ctx.tr((std::string("legend.") + marker_kind_name(k)).c_str());
+        // Redlock's unsafe write is another client's quorum, not an older number (model.md §20.6).
+        const char* text = ctx.redlock && k == MarkerKind::write_unsafe
+                               ? ctx.tr("rlp.legend.write_unsafe")
+                               : ctx.tr((std::string("legend.") + marker_kind_name(k)).c_str());
         if (!first) wrap_before(h * 1.1f + 3 + ImGui::CalcTextSize(text).x);
         first = false;
         const ImVec2 p = ImGui::GetCursorScreenPos();

@@ -113,7 +113,7 @@ public:
 private:
     // The redlock package's calls with the line of the client's current step
     // highlighted, and the script a store ran for the chosen event.
-    static void redlock_tabs(const FrameContext& ctx, NodeIndex node, std::int32_t chosen) {
+    void redlock_tabs(const FrameContext& ctx, NodeIndex node, std::int32_t chosen) {
         if (!ImGui::BeginTabBar("##code_tabs")) return;
         if (ImGui::BeginTabItem(ctx.tr("code.tab_redlock"))) {
             const RedlockCode code = redlock_code(ctx.scenario, node);
@@ -144,8 +144,8 @@ private:
 
     // The notes beside the redlock code, drawn line by line so that the
     // current step's line has its own background.
-    static void notes_and_lines(const FrameContext& ctx, const RedlockCode& code, std::int32_t line,
-                                const std::string& state) {
+    void notes_and_lines(const FrameContext& ctx, const RedlockCode& code, std::int32_t line,
+                         const std::string& state) {
         ImGui::PushID("redlock");
         const float em = ImGui::GetFontSize();
         ImGui::BeginChild("##notes", ImVec2(std::max(em * 12, ImGui::GetContentRegionAvail().x * 0.28f), 0), false);
@@ -166,13 +166,17 @@ private:
                     std::max(ImGui::GetContentRegionAvail().x, ImGui::CalcTextSize(code.lines[i].c_str()).x);
                 ImGui::GetWindowDrawList()->AddRectFilled(p, ImVec2(p.x + w, p.y + ImGui::GetTextLineHeight()),
                                                           col(ctx.palette.playhead, 0.18f));
+                if (line != shown_line_) ImGui::SetScrollHereY(0.5f);  // a new step: its line comes into view
             }
             ImGui::TextUnformatted(code.lines[i].empty() ? " " : code.lines[i].c_str());
         }
         ImGui::EndChild();
         ImGui::EndChild();
         ImGui::PopID();
+        shown_line_ = line;
     }
+
+    std::int32_t shown_line_ = -2;  // the redlock line highlighted last frame (scrolled to when it changes)
 
     static void redis_tab(const FrameContext& ctx, std::int32_t chosen) {
         if (chosen < 0) {
