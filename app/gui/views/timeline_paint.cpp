@@ -70,6 +70,29 @@ void draw_validity(ImDrawList* dl, ImVec2 a, ImVec2 b, ImU32 c) {
     dl->AddRectFilled(ImVec2(std::max(a.x, b.x - 3), a.y), ImVec2(b.x, b.y), c);
 }
 
+// A span kind's swatch in the legend, drawn as its spans are.
+void draw_swatch(const FrameContext& ctx, ImDrawList* dl, SpanKind k, ImVec2 p, ImVec2 q) {
+    if (k == SpanKind::overlap) {
+        dl->AddRectFilled(p, q, col(ctx.palette.of(SpanKind::stale), 0.12f), 3.0f);
+        dl->AddRectFilled(p, ImVec2(q.x, p.y + 4), col(ctx.palette.of(SpanKind::stale)));
+    } else if (k == SpanKind::fence) {
+        dl->AddRectFilled(ImVec2(p.x, q.y - 4), q, col(ctx.palette.of(k)));
+    } else if (k == SpanKind::validity) {
+        draw_validity(dl, p, q, col(ctx.palette.of(k)));
+    } else if (k == SpanKind::paused || k == SpanKind::cut) {
+        hatch(dl, p, q, col(ctx.palette.of(k), 0.75f), 6.0f, 1.5f);
+        dl->AddRect(p, q, col(ctx.palette.of(k)), 0, 0, 2.0f);
+    } else if (k == SpanKind::partition_requests || k == SpanKind::partition_replies) {
+        dl->AddRectFilled(p, ImVec2(q.x, p.y + 3), col(ctx.palette.of(k)));
+        dl->AddRectFilled(ImVec2(p.x, q.y - 3), q, col(ctx.palette.of(k)));
+        dl->AddRect(p, q, col(ctx.palette.of(k)), 0, 0, 2.0f);
+    } else {
+        dl->AddRectFilled(p, q, col(ctx.palette.of(k)), 3.0f);
+    }
+    if (k == SpanKind::stale) hatch(dl, p, q, IM_COL32(255, 255, 255, 150), 6.0f, 2.0f);
+    if (k == SpanKind::holdoff) hatch(dl, p, q, IM_COL32(255, 255, 255, 120), 6.0f, 2.0f);
+}
+
 }  // namespace
 
 void TimelineLegend::refresh_present(const FrameContext& ctx) {
@@ -148,25 +171,7 @@ void TimelineLegend::draw_entries(const FrameContext& ctx) {
         first = false;
         const ImVec2 p = ImGui::GetCursorScreenPos();
         const ImVec2 q(p.x + h * 1.6f, p.y + h);
-        if (k == SpanKind::overlap) {
-            dl->AddRectFilled(p, q, col(ctx.palette.of(SpanKind::stale), 0.12f), 3.0f);
-            dl->AddRectFilled(p, ImVec2(q.x, p.y + 4), col(ctx.palette.of(SpanKind::stale)));
-        } else if (k == SpanKind::fence) {
-            dl->AddRectFilled(ImVec2(p.x, q.y - 4), q, col(ctx.palette.of(k)));
-        } else if (k == SpanKind::validity) {
-            draw_validity(dl, p, q, col(ctx.palette.of(k)));
-        } else if (k == SpanKind::paused || k == SpanKind::cut) {
-            hatch(dl, p, q, col(ctx.palette.of(k), 0.75f), 6.0f, 1.5f);
-            dl->AddRect(p, q, col(ctx.palette.of(k)), 0, 0, 2.0f);
-        } else if (k == SpanKind::partition_requests || k == SpanKind::partition_replies) {
-            dl->AddRectFilled(p, ImVec2(q.x, p.y + 3), col(ctx.palette.of(k)));
-            dl->AddRectFilled(ImVec2(p.x, q.y - 3), q, col(ctx.palette.of(k)));
-            dl->AddRect(p, q, col(ctx.palette.of(k)), 0, 0, 2.0f);
-        } else {
-            dl->AddRectFilled(p, q, col(ctx.palette.of(k)), 3.0f);
-        }
-        if (k == SpanKind::stale) hatch(dl, p, q, IM_COL32(255, 255, 255, 150), 6.0f, 2.0f);
-        if (k == SpanKind::holdoff) hatch(dl, p, q, IM_COL32(255, 255, 255, 120), 6.0f, 2.0f);
+        draw_swatch(ctx, dl, k, p, q);
         ImGui::Dummy(ImVec2(h * 1.6f, h));
         ImGui::SameLine(0, 4);
         ImGui::TextUnformatted(text.c_str());
