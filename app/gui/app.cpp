@@ -55,6 +55,9 @@ const char* const preset_order[] = {
     "racing-acquire",
     "scheduled-job",
     "check-then-act",
+    "redlock-clock-jump",
+    "redlock-gc-pause",
+    "redlock-restart",
 };
 
 int preset_rank(const std::string& name) {
@@ -95,8 +98,7 @@ bool App::init(std::string& error) {
             if (!read) continue;
             const std::string& bytes = *read;
             auto parsed = sim::parse_scenario(bytes, entry.path().string());
-            // The app does not show a Redlock run yet (model.md §20): `leasescope-cli` does.
-            if (!parsed.ok() || parsed->is_redlock()) continue;
+            if (!parsed.ok()) continue;
             assets_.presets.push_back(PresetInfo{entry.path().string(), parsed->name, parsed->title, parsed->summary});
         }
     }
@@ -168,10 +170,6 @@ bool App::load_trace(const std::string& path, std::string_view bytes, std::strin
         error = parsed.error().to_string();
         return false;
     }
-    if (parsed->header.format == 5) {  // a Redlock trace (model.md §20.8): not shown by the app yet
-        error = assets_.strings.tr("msg.redlock_cli_only", {{"name", parsed->header.scenario}});
-        return false;
-    }
     show_run(replay_trace(std::move(parsed).value()), false);
     doc_.scenario_path = path;
     exercises_loaded(path, std::string(), doc_.timeline->scenario());  // a history has no exercises
@@ -182,11 +180,6 @@ bool App::load_trace(const std::string& path, std::string_view bytes, std::strin
 }
 
 bool App::rebuild(sim::Scenario scenario, bool keep_playhead, std::string& error) {
-    // A Redlock scenario (model.md §20) has no lanes, panels or words in the app yet.
-    if (scenario.is_redlock()) {
-        error = assets_.strings.tr("msg.redlock_cli_only", {{"name", scenario.name}});
-        return false;
-    }
     // Simulated first: a run past trace_events_max is refused, and the app keeps what it showed.
     ShownRun run = run_scenario(std::move(scenario));
     if (!run.timeline->limit_error().empty()) {
@@ -245,6 +238,9 @@ void App::refresh_snapshot() {
     if (doc_.snapshot_tick == doc_.playhead) return;
     doc_.snapshot = doc_.timeline->snapshot_at(doc_.playhead);
     doc_.snapshot_tick = doc_.playhead;
+    doc_.redlock.reset();
+    if (doc_.timeline->trace().header.format == 5)
+        doc_.redlock = words::redlock_facts_at(doc_.timeline->trace(), doc_.playhead);
 }
 
 void App::seek(Tick t) {
@@ -587,6 +583,7 @@ FrameContext App::frame_context() const {
         .tab = screen_.tab,
         .panels = screen_.panels,
         .exercise = exercise_,
+        .redlock = doc_.redlock ? &*doc_.redlock : nullptr,
     };
 }
 

@@ -58,6 +58,7 @@ TEST(CodeSnippets, EveryEventOfEveryPresetSendsWhatItsOutcomeImplies) {
     for (const std::string& name : test::app_preset_names()) {
         SCOPED_TRACE(name);
         const sim::Scenario s = test::load_preset(name);
+        if (s.is_redlock()) continue;  // the redlock client's calls: RedlockEveryStoreAnswerShowsItsScript
         const sim::Trace trace = sim::simulate(s);
         for (std::size_t k = 0; k < trace.events.size(); ++k) {
             const sim::Event& e = trace.events[k];
@@ -126,4 +127,44 @@ TEST(CodeSnippets, CommandLinesNameTheScriptTheKeysAndTheArguments) {
     EXPECT_EQ(line,
               "EVALSHA sha1(acquire) 4 leasescope:{orders}:slot:0 leasescope:{orders}:slot:1 "
               "leasescope:{orders}:fencing leasescope:{orders}:holdoff node-a \"tok en\" 275 32\n");
+}
+
+// The Code panel for the redlock client (model.md §20): the package's own
+// calls and option names with this scenario's values, the highlighted line of
+// each step, and for every store's answer in every Redlock preset the script
+// that store ran (lockScript or unlockScript, redlock.js 9-38) with its token.
+TEST(CodeSnippets, RedlockEveryStoreAnswerShowsItsScript) {
+    const sim::Scenario jump = test::load_preset("redlock-clock-jump");
+    const RedlockCode code = redlock_code(jump, 0);
+    const std::string text = code.text();
+    for (const char* want : {"new Redlock([A, B, C, D, E]", "driftFactor: 0.01", "retryCount: 10", "retryDelay: 200",
+                             "retryJitter: 0", "redlock.lock('billing', 10000)", "lock.unlock()"})
+        EXPECT_NE(text.find(want), std::string::npos) << want << " in\n" << text;
+    EXPECT_NE(code.lines[static_cast<std::size_t>(redlock_line(code, "locking"))].find("redlock.lock("),
+              std::string::npos);
+    EXPECT_NE(code.lines[static_cast<std::size_t>(redlock_line(code, "working"))].find("work()"), std::string::npos);
+    EXPECT_NE(code.lines[static_cast<std::size_t>(redlock_line(code, "releasing"))].find("lock.unlock()"),
+              std::string::npos);
+    EXPECT_EQ(redlock_line(code, "finished"), -1);
+    std::size_t answers = 0;
+    for (const std::string& name : test::app_preset_names()) {
+        const sim::Scenario s = test::load_preset(name);
+        if (!s.is_redlock()) continue;
+        const sim::Trace trace = sim::simulate(s);
+        for (std::size_t k = 0; k < trace.events.size(); ++k) {
+            const sim::Event& e = trace.events[k];
+            const std::string call = redlock_event_call(s, trace, k);
+            const bool answer = e.server && (e.op == EventOp::acquire || e.op == EventOp::release);
+            EXPECT_EQ(call.empty(), !answer) << name << " " << sim::event_line(e);
+            if (!answer) continue;
+            ++answers;
+            const std::string store = trace.header.stores[static_cast<std::size_t>(*e.server)];
+            EXPECT_NE(call.find("# store " + store + "\n"), std::string::npos) << call;
+            EXPECT_NE(call.find(e.op == EventOp::acquire ? "EVALSHA sha1(lockScript) 1 billing " + e.token + " 10000"
+                                                         : "EVALSHA sha1(unlockScript) 1 billing " + e.token),
+                      std::string::npos)
+                << call;
+        }
+    }
+    EXPECT_GT(answers, 30u);
 }

@@ -70,11 +70,13 @@ try {
 
 const browser = await Browser.launch();
 try {
-  // Three presets, both languages: non-blank, the timeline's colours in the lanes (not just the legend).
+  // Four presets, both languages: non-blank, the timeline's colours in the lanes (not just the legend).
   const presets = [
     ["expiry-takeover", 12, ["running", "stale", "record"]],
     ["gc-pause-no-fencing", 15, ["running", "stale", "record"]],
     ["partition-extend", 8, ["running", "partition", "record"]],
+    // Redlock (model.md §20): client-1 STALE after C's jump, client-2 running, the stores' keys.
+    ["redlock-clock-jump", 50, ["running", "stale", "record"]],
   ];
   for (const [preset, tick, expect] of presets) {
     for (const lang of ["en", "ko"]) {

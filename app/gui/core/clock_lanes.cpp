@@ -43,18 +43,29 @@ std::int64_t clock_offset_before_jumps_half_ms(const ClockTrack& c, Tick t) {
 
 std::vector<ClockTrack> clock_tracks(const sim::Scenario& scenario, Tick end_tick) {
     std::vector<ClockTrack> out;
+    std::int32_t store = -1;  // the Redlock store whose clock is added (-1: none)
     const auto add = [&](const std::string& node, std::int32_t drift_ppm, NodeIndex index) {
         ClockTrack c;
         c.node = node;
         c.tick_ms = scenario.tick_ms;
         c.drift_ppm = drift_ppm;
         for (const sim::Fault& f : scenario.faults)
-            if (f.kind == sim::FaultKind::clock_jump && f.node == index) c.jumps.emplace_back(f.at, f.ms);
+            if (f.kind == sim::FaultKind::clock_jump && f.node == index && f.store == store)
+                c.jumps.emplace_back(f.at, f.ms);
         if (c.drift_ppm == 0 && c.jumps.empty()) return;
         fill_range(c, std::max<Tick>(0, end_tick));
         out.push_back(std::move(c));
     };
-    add("store", scenario.lock.clock.drift_ppm, -1);
+    // A Redlock run (model.md §20.2) has a clock per store, named by the store; any other, the one store's.
+    if (scenario.is_redlock()) {
+        for (std::size_t s = 0; s < scenario.stores.size(); ++s) {
+            store = static_cast<std::int32_t>(s);
+            add(scenario.stores[s], 0, -1);
+        }
+        store = -1;
+    } else {
+        add("store", scenario.lock.clock.drift_ppm, -1);
+    }
     for (std::size_t i = 0; i < scenario.candidates.size(); ++i)
         add(scenario.candidates[i].name, scenario.candidates[i].options.drift_ppm, static_cast<NodeIndex>(i));
     return out;

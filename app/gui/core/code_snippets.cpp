@@ -211,6 +211,99 @@ EventCalls event_calls(const sim::Scenario& scenario, const sim::Trace& trace, s
     return out;
 }
 
+std::string RedlockCode::text() const {
+    std::string out;
+    for (const std::string& line : lines) out += line + "\n";
+    return out;
+}
+
+RedlockCode redlock_code(const sim::Scenario& scenario, NodeIndex node) {
+    RedlockCode code;
+    const ElectorOptions* o = options_of(scenario, node);
+    const sim::RedlockOptions& r = scenario.redlock;
+    std::string stores;
+    for (const std::string& s : scenario.stores) stores += (stores.empty() ? "" : ", ") + s;
+    auto& l = code.lines;
+    l.push_back("const Redlock = require('redlock');  // npm redlock 4.2.0");
+    l.push_back(fmt::format("const redlock = new Redlock([{}], {{  // one Redis client per store", stores));
+    l.push_back(fmt::format("  driftFactor: {},", r.drift_factor));
+    l.push_back(fmt::format("  retryCount: {},", r.retry_count));
+    l.push_back(fmt::format("  retryDelay: {},  // ms", r.retry_delay_ms));
+    l.push_back(fmt::format("  retryJitter: {},  // ms", r.retry_jitter_ms));
+    l.push_back("});");
+    l.push_back("");
+    code.lock_line = static_cast<std::int32_t>(l.size());
+    l.push_back(fmt::format("const lock = await redlock.lock('{}', {});  // ttl in ms", scenario.lock.name,
+                            o != nullptr ? ms_of(o->lease, scenario.tick_ms) : 0));
+    l.push_back("try {");
+    code.work_line = static_cast<std::int32_t>(l.size());
+    l.push_back("  await work();  // nothing checks lock.expiration here");
+    l.push_back("} finally {");
+    code.unlock_line = static_cast<std::int32_t>(l.size());
+    l.push_back("  await lock.unlock();");
+    l.push_back("}");
+    return code;
+}
+
+std::int32_t redlock_line(const RedlockCode& code, std::string_view state) {
+    if (state == "locking" || state == "unlocking" || state == "retrying") return code.lock_line;
+    if (state == "working") return code.work_line;
+    if (state == "releasing") return code.unlock_line;
+    return -1;
+}
+
+namespace {
+
+// redlock.js 4.2.0, lines 9-38: the scripts each store runs.
+constexpr const char* redlock_lock_script = R"(
+	-- Return 0 if an entry already exists.
+	for i, key in ipairs(KEYS) do
+		if redis.call("exists", key) == 1 then
+			return 0
+		end
+	end
+
+	-- Create an entry for each provided key.
+	for i, key in ipairs(KEYS) do
+		redis.call("set", key, ARGV[1], "PX", ARGV[2])
+	end
+
+	-- Return the number of entries added.
+	return #KEYS
+)";
+constexpr const char* redlock_unlock_script = R"(
+	local count = 0
+	for i, key in ipairs(KEYS) do
+		-- Only remove entries for *this* lock value.
+		if redis.call("get", key) == ARGV[1] then
+			redis.pcall("del", key)
+			count = count + 1
+		end
+	end
+
+	-- Return the number of entries removed.
+	return count
+)";
+
+}  // namespace
+
+std::string redlock_event_call(const sim::Scenario& scenario, const sim::Trace& trace, std::size_t index) {
+    if (index >= trace.events.size()) return {};
+    const sim::Event& e = trace.events[index];
+    if (!e.server || (e.op != EventOp::acquire && e.op != EventOp::release)) return {};
+    const std::string store = static_cast<std::size_t>(*e.server) < trace.header.stores.size()
+                                  ? trace.header.stores[static_cast<std::size_t>(*e.server)]
+                                  : std::to_string(*e.server);
+    const std::string key = quoted(scenario.lock.name);
+    if (e.op == EventOp::release)
+        return fmt::format("# store {}\nEVALSHA sha1(unlockScript) 1 {} {}\n\n-- unlockScript{}", store, key,
+                           quoted(e.token), redlock_unlock_script);
+    const ElectorOptions* o = options_of(scenario, scenario.find(e.node));
+    const std::int64_t ttl = o != nullptr ? ms_of(o->lease, scenario.tick_ms) : 0;
+    return fmt::format("# store {}\nEVALSHA sha1(lockScript) 1 {} {} {}\n\n-- lockScript{}", store, key,
+                       quoted(e.token), ttl, redlock_lock_script);
+}
+
 std::string command_lines(const std::vector<redis::ScriptCall>& calls, const redis::KeyLayout& keys) {
     std::string out;
     for (const redis::ScriptCall& call : calls) {

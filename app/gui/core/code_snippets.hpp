@@ -7,6 +7,7 @@
 // notes are words, in assets/i18n.
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "leasescope/redis/script_calls.hpp"
@@ -28,6 +29,24 @@ struct ClientCode {
     bool group = false;  // the leader-group API (capacity > 1 or elector "group")
 };
 ClientCode client_code(const sim::Scenario& scenario, NodeIndex node);
+
+// The redlock client's code (npm redlock 4.2.0, model.md §20) for a
+// scenario's stores, options and lock: one line each, and which line a
+// client is on in each step (locking, working, releasing), for the panel to
+// highlight. The option names are the package's (redlock.js 58-63).
+struct RedlockCode {
+    std::vector<std::string> lines;
+    std::int32_t lock_line = -1, work_line = -1, unlock_line = -1;
+    std::string text() const;  // the lines, each ending in a newline (what Copy copies)
+};
+RedlockCode redlock_code(const sim::Scenario& scenario, NodeIndex node);
+// The line of `code` a client in `state` is on ("locking", "working", …,
+// words::to_string(RedlockClientState)); -1: none.
+std::int32_t redlock_line(const RedlockCode& code, std::string_view state);
+// The script a store ran for trace event `index` of a Redlock trace (a
+// store's answer to a lock or an unlock): "EVALSHA sha1(lockScript) 1 key
+// value ttl" and the script (redlock.js 9-38); empty for any other event.
+std::string redlock_event_call(const sim::Scenario& scenario, const sim::Trace& trace, std::size_t index);
 
 // Why an event sends what it sends.
 enum class CallNote : std::uint8_t {

@@ -416,6 +416,47 @@ void label_promotions(LaneJob& j) {
     }
 }
 
+// 2c. A Redlock client's count beside its mark (model.md §20.4.5): "3 of
+// 5, validity 9898 ms" for a lock, "2 of 5, no lock" for an attempt that
+// failed, "released on 3 of 5" for a release; the short "3/5" when the
+// long words have no room. After the mark, at the lane's top, else before it.
+void label_quorum(LaneJob& j) {
+    for (std::size_t k = 0; k < j.lane_marks_end; ++k) {
+        const PlacedMark& pm = j.out.marks[k];
+        if (pm.lane != j.lw.index || pm.folded > 1) continue;
+        const Marker& mk = j.lane().markers[static_cast<std::size_t>(pm.marker)];
+        if (mk.votes < 0) continue;
+        const Fields fields{{"votes", std::to_string(mk.votes)},
+                            {"stores", std::to_string(mk.stores)},
+                            {"validity", mk.validity_ms ? std::to_string(*mk.validity_ms) : std::string("–")}};
+        const bool lock = pm.kind == MarkerKind::acquire || pm.kind == MarkerKind::acquire_busy;
+        std::string key = "mark.label.quorum_released";
+        if (lock) key = pm.kind == MarkerKind::acquire ? "mark.label.quorum_locked" : "mark.label.quorum_failed";
+        if (lock && pm.kind == MarkerKind::acquire && !mk.validity_ms) key = "mark.label.quorum_locked_plain";
+        PlacedLabel proto;
+        proto.lane = j.lw.index;
+        proto.kind = LabelKind::quorum;
+        proto.mark = pm.kind;
+        proto.small = true;
+        const std::vector<std::string> texts{j.s.tr(key, fields), j.s.tr("mark.label.quorum_short", fields)};
+        // Right beside its mark, never far from it: a word away from its mark would tell of another tick.
+        // The marks of its tick (a run's start beside the count) come first.
+        float x0 = pm.box.x0, x1 = pm.box.x1;
+        for (std::size_t o = 0; o < j.lane_marks_end; ++o) {
+            const PlacedMark& other = j.out.marks[o];
+            if (other.lane != pm.lane || j.lane().markers[static_cast<std::size_t>(other.marker)].tick != mk.tick)
+                continue;
+            x0 = std::min(x0, other.box.x0);
+            x1 = std::max(x1, other.box.x1);
+        }
+        const float mid = pm.y - (j.m.small_h + 2) * 0.5f, top = j.lw.y + 1;
+        const float reach = j.m.small_width(texts[0]) + 2 * label_pad + 2 * gap;
+        place_label(j.lw, j.out, proto, texts, j.m, mid, x1, x1 + reach, false, true) ||
+            place_label(j.lw, j.out, proto, texts, j.m, top, x0, x0 + reach, false, true) ||
+            place_label(j.lw, j.out, proto, texts, j.m, mid, x0 - reach, x0, true, true);
+    }
+}
+
 // 3a. The highest fencing number the resource accepted, whole or not at all
 // (a bare "#34" would read as a write's number), at the fence span's bottom.
 void label_fence(LaneJob& j, const Span& sp, PlacedLabel proto, float xa, float xb) {
@@ -434,7 +475,13 @@ void label_fence(LaneJob& j, const Span& sp, PlacedLabel proto, float xa, float 
 // 3b. The words a span of `kind` may carry, longest first; none: no words.
 std::vector<std::string> span_texts(const LaneJob& j, const Span& sp, SpanKind kind) {
     std::vector<std::string> texts;
-    if (kind == SpanKind::record) {
+    if (kind == SpanKind::record && j.lane().kind == LaneKind::store) {
+        // A Redlock store's key: its holder and the TTL it was set with (no fencing number, rule 20.6).
+        const std::string owner = owner_name(j.model, sp.owner);
+        const std::string ttl = j.s.tr("timeline.ttl", {{"ttl", std::to_string(sp.ttl)}});
+        if (!owner.empty()) texts.push_back(owner + "  " + ttl);
+        if (!owner.empty()) texts.push_back(owner);
+    } else if (kind == SpanKind::record) {
         const std::string owner = owner_name(j.model, sp.owner);
         const std::string num = fmt::format("#{}", sp.fencing.value_or(0));
         const std::string ttl = j.s.tr("timeline.ttl", {{"ttl", std::to_string(sp.ttl)}});
@@ -442,8 +489,8 @@ std::vector<std::string> span_texts(const LaneJob& j, const Span& sp, SpanKind k
         if (!owner.empty()) texts.push_back(num + "  " + owner);
         texts.push_back(num);
     } else if (kind == SpanKind::stale) {
-        const std::string num = sp.fencing ? std::to_string(*sp.fencing) : "–";
-        texts.push_back(j.s.tr("timeline.stale_label", {{"fencing", num}}));
+        // A Redlock client's stale work has no number to name (rule 20.6): the short word only.
+        if (sp.fencing) texts.push_back(j.s.tr("timeline.stale_label", {{"fencing", std::to_string(*sp.fencing)}}));
         texts.push_back(j.s.tr("mark.label.stale_short"));
     } else if (kind == SpanKind::running && sp.fencing) {
         texts.push_back(fmt::format("#{}", *sp.fencing));
@@ -497,12 +544,20 @@ void label_overlays(LaneJob& j) {
         proto.kind = LabelKind::overlay;
         proto.span = d.kind;
         proto.small = true;
-        const std::string word = j.s.tr(d.kind == SpanKind::paused ? "legend.paused"
-                                        : d.kind == SpanKind::cut  ? "mark.label.link_cut"
-                                                                   : "legend.partition_short");
+        std::vector<std::string> words{j.s.tr(d.kind == SpanKind::paused     ? "legend.paused"
+                                              : d.kind == SpanKind::cut      ? "mark.label.link_cut"
+                                              : d.kind == SpanKind::crashed  ? "mark.label.store_down"
+                                              : d.kind == SpanKind::validity ? "mark.label.validity"
+                                                                             : "legend.partition_short")};
+        const Span& sp = j.lane().overlays[static_cast<std::size_t>(d.span)];
+        if (d.kind == SpanKind::validity && d.folded == 1 && sp.votes >= 0)  // the count's words, whole if they fit
+            words.insert(words.begin(),
+                         j.s.tr("mark.label.quorum_locked", {{"votes", std::to_string(sp.votes)},
+                                                             {"stores", std::to_string(sp.stores)},
+                                                             {"validity", std::to_string(sp.validity_ms)}}));
         const float top = j.lw.y + 2;
-        if (!place_label(j.lw, j.out, proto, {word}, j.m, top, xa, xb, false, true))
-            place_label(j.lw, j.out, proto, {word}, j.m, j.lw.y + j.f.lane_h - j.m.small_h - 4, xa, xb, false, true);
+        if (!place_label(j.lw, j.out, proto, words, j.m, top, xa, xb, false, true))
+            place_label(j.lw, j.out, proto, words, j.m, j.lw.y + j.f.lane_h - j.m.small_h - 4, xa, xb, false, true);
     }
 }
 
@@ -541,9 +596,11 @@ void layout_lane(LaneJob& j, float r) {
     if (j.out.overview) return;
     if (j.lane().kind == LaneKind::slot) label_failovers(j);
     if (j.lane().kind == LaneKind::server) label_promotions(j);
+    if (j.lane().kind == LaneKind::candidate) label_quorum(j);
     label_spans(j);
     label_overlays(j);
-    const bool store_lane = j.lane().kind == LaneKind::slot || j.lane().kind == LaneKind::server;
+    const bool store_lane =
+        j.lane().kind == LaneKind::slot || j.lane().kind == LaneKind::server || j.lane().kind == LaneKind::store;
     if (!store_lane && j.f.axis.px_per_tick >= 14) label_write_fencing(j);
 }
 

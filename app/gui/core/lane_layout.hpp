@@ -57,6 +57,7 @@ enum class LabelKind : std::uint8_t {
     fence,     // "highest accepted #34" on the resource lane
     fencing,   // "#33" beside a write or a rejected release
     failover,  // "failover: leases lost" on a slot lane
+    quorum,    // "3 of 5, validity 9898 ms" beside a Redlock client's count (model.md §20.4.5)
 };
 
 struct PlacedMark {

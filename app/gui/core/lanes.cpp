@@ -1,5 +1,7 @@
 // The timeline's draw data, read from the one run: lanes, spans and one mark per event (lanes.hpp).
 #include "lanes.hpp"
+
+#include "redlock_lanes.hpp"
 #include "leasescope/words/words.hpp"
 
 #include <algorithm>
@@ -110,8 +112,8 @@ MarkerKind marker_kind_of(const sim::Event& e, sim::ResourceMode mode) {
         case EventOp::believe:
             return e.outcome == Outcome::leader ? MarkerKind::believe_leader : MarkerKind::believe_follower;
         case EventOp::undecided: return MarkerKind::undecided;
-        // A Redlock trace's (model.md §20.8); the app does not open one yet
-        // (app_state refuses it), so these only keep the mapping total.
+        // A Redlock trace's (model.md §20.8): a store back up is drawn as a
+        // node's resume, a count as the acquisition or release it decides.
         case EventOp::restart: return MarkerKind::resume;
         case EventOp::quorum:
             if (e.outcome == Outcome::acquired) return MarkerKind::acquire;
@@ -502,7 +504,12 @@ void LaneRecorder::replay(const sim::Timeline& timeline) {
 
 ShownRun replay_trace(sim::Trace trace) {
     ShownRun run;
+    const bool redlock = trace.header.format == 5;
     run.timeline = std::make_unique<sim::Timeline>(std::move(trace));
+    if (redlock) {  // a Redlock trace (model.md §20.8): its lanes from its events; no lease known, so no windows
+        run.lanes = build_redlock_lanes(run.timeline->trace(), nullptr);
+        return run;
+    }
     LaneRecorder recorder(run.timeline->scenario());
     recorder.replay(*run.timeline);
     run.lanes = recorder.finish(*run.timeline);
@@ -510,6 +517,12 @@ ShownRun replay_trace(sim::Trace trace) {
 }
 
 ShownRun run_scenario(sim::Scenario scenario) {
+    if (scenario.is_redlock()) {  // model.md §20: the lanes are read from the trace (redlock_lanes.hpp)
+        ShownRun run;
+        run.timeline = std::make_unique<sim::Timeline>(std::move(scenario));
+        run.lanes = build_redlock_lanes(run.timeline->trace(), &run.timeline->scenario());
+        return run;
+    }
     LaneRecorder recorder(scenario);
     ShownRun run;
     run.timeline = std::make_unique<sim::Timeline>(std::move(scenario), 64, sim::Timeline::default_checkpoint_bytes_max,

@@ -29,9 +29,10 @@ enum class SpanKind : std::uint8_t {
     partition_replies,   // overlay
     record,              // a slot's record, acquire to expiry or release
     holdoff,
-    overlap,  // more executing nodes than slots
-    fence,    // the resource's highest accepted fencing number
-    cut,      // overlay on a replica's lane: its link is cut, its copy frozen (model.md §17.2)
+    overlap,   // more executing nodes than slots
+    fence,     // the resource's highest accepted fencing number
+    cut,       // overlay on a replica's lane: its link is cut, its copy frozen (model.md §17.2)
+    validity,  // overlay on a Redlock client's lane: the lock's validity after a quorum (model.md §20.4.5)
     count_,
 };
 
@@ -85,7 +86,8 @@ enum class MarkerKind : std::uint8_t {
     count_,
 };
 
-enum class LaneKind : std::uint8_t { candidate, slot, holdoff, resource, ops, server };
+// `store`: one of a Redlock run's independent stores (model.md §20), its key's spans owned by a client.
+enum class LaneKind : std::uint8_t { candidate, slot, holdoff, resource, ops, server, store };
 
 struct Span {
     Tick begin = 0;  // first tick covered
@@ -96,6 +98,9 @@ struct Span {
     Tick expires_at = tick_none;     // record: its final expires_at
     Tick ttl = 0;                    // record: the TTL it was written with
     std::int32_t run = -1;
+    // validity (a Redlock lock's window, model.md §20.4.5): the count that won it and the validity left then.
+    std::int32_t votes = -1, stores = 0;
+    std::int64_t validity_ms = 0;
     bool operator==(const Span&) const = default;
 };
 
@@ -107,6 +112,10 @@ struct Marker {
     // promote: the old primary's counter at the end of the tick before (the
     // counter went back when it is above `fencing`, model.md §17.3 rule 1).
     std::optional<Fencing> counter_before;
+    // A Redlock client's count (`quorum`, model.md §20.4.5): its yes answers
+    // of `stores`, and in the acquire phase the validity left (explain's).
+    std::int32_t votes = -1, stores = 0;
+    std::optional<std::int64_t> validity_ms;
     bool operator==(const Marker&) const = default;
 };
 

@@ -57,6 +57,7 @@ const char* span_kind_name(SpanKind kind) {
         case SpanKind::overlap: return "overlap";
         case SpanKind::fence: return "fence";
         case SpanKind::cut: return "cut_span";
+        case SpanKind::validity: return "validity";
         case SpanKind::count_: break;
     }
     return "?";
@@ -127,7 +128,8 @@ Palette default_palette() {
     set(SpanKind::holdoff, {200, 140, 40, 255});
     set(SpanKind::overlap, {235, 0, 80, 40});
     set(SpanKind::fence, {90, 100, 120, 255});
-    set(SpanKind::cut, {120, 120, 130, 255});  // grey hatching: a frozen copy
+    set(SpanKind::cut, {120, 120, 130, 255});     // grey hatching: a frozen copy
+    set(SpanKind::validity, {20, 140, 70, 255});  // the acquisition's green: how long the lock it won is good for
     auto mk = [&](MarkerKind k, Rgba c) { p.marker[static_cast<int>(k)] = c; };
     // Families share a hue (failures red, "no answer" purple, the fence
     // slate); inside a family the shapes tell the outcomes apart.
@@ -225,6 +227,11 @@ Palette high_contrast_palette() {
     set(SpanKind::overlap, {213, 94, 0, 60});
     set(SpanKind::fence, black);
     set(SpanKind::cut, grey);
+    set(SpanKind::validity, blue);
+    p.owners[0] = dark_blue;
+    p.owners[1] = orange;
+    p.owners[2] = purple;
+    p.owners[3] = sky;
     auto mk = [&](MarkerKind k, Rgba c) { p.marker[static_cast<int>(k)] = c; };
     mk(MarkerKind::start, grey);
     mk(MarkerKind::acquire, blue);

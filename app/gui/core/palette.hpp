@@ -37,6 +37,10 @@ struct Palette {
     Rgba message{110, 116, 128, 255};
     Rgba message_late{196, 64, 160, 255};
     Rgba message_lost{200, 30, 45, 255};
+    // A Redlock store's key in its owner's colour (model.md §20), one per
+    // client in declared order, repeating after the last.
+    Rgba owners[4] = {{40, 110, 190, 255}, {200, 110, 20, 255}, {120, 70, 170, 255}, {20, 130, 120, 255}};
+    Rgba owner(std::int32_t client) const { return owners[client < 0 ? 0 : client % 4]; }
 
     Rgba of(SpanKind k) const { return span[static_cast<int>(k)]; }
     Rgba of(MarkerKind k) const { return marker[static_cast<int>(k)]; }

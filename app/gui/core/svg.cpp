@@ -114,7 +114,7 @@ float svg_legend(const LaneModel& model, const Palette& pal, const Strings& s, f
     };
     for (SpanKind k : {SpanKind::waiting, SpanKind::running, SpanKind::stale, SpanKind::paused,
                        SpanKind::partition_requests, SpanKind::partition_replies, SpanKind::crashed, SpanKind::record,
-                       SpanKind::holdoff, SpanKind::fence, SpanKind::cut}) {
+                       SpanKind::holdoff, SpanKind::fence, SpanKind::cut, SpanKind::validity}) {
         if (!spans_present[static_cast<std::size_t>(k)]) continue;
         const float x = add_entry(s.tr(std::string("legend.") + span_kind_name(k)));
         out += rect(Box{x, ly - 12, x + 16, ly + 2}, pal.of(k).hex(), 2);
@@ -201,6 +201,7 @@ void svg_marks_and_words(const LaneModel& model, const TimelineFrame& f, const P
             case LabelKind::fence: fill = pal.text_dim; break;
             case LabelKind::fencing: out += rect(pl.box, "#ffffff", 3, " fill-opacity=\"0.9\""); break;
             case LabelKind::failover:
+            case LabelKind::quorum:
                 out += rect(pl.box, "#ffffff", 3,
                             fmt::format(" stroke=\"{}\" stroke-width=\"1.5\"", pal.of(pl.mark).hex()).c_str());
                 fill = pal.of(pl.mark);

@@ -346,6 +346,7 @@ std::string lane_title(const Lane& lane, const Strings& strings, Tick at) {
         case LaneKind::holdoff: return strings.tr("lane.holdoff");
         case LaneKind::resource: return strings.tr("lane.resource");
         case LaneKind::ops: return lane.label.empty() ? strings.tr("lane.ops") : lane.label;  // the ops' actors
+        case LaneKind::store: return strings.tr("lane.store", {{"store", lane.label}});
     }
     return lane.label;
 }

@@ -10,6 +10,7 @@
 
 #include "../core/lanes.hpp"
 #include "leasescope/sim/simulation.hpp"
+#include "leasescope/words/redlock_facts.hpp"
 
 namespace leasescope::gui {
 
@@ -18,6 +19,10 @@ struct Document {
     LaneModel lanes;
     sim::Snapshot snapshot;  // the state at the end of the playhead's tick
     Tick snapshot_tick = -1;
+    // A Redlock run's (model.md §20): its stores and clients at the end of
+    // the playhead's tick, folded from the trace as Explain folds them; the
+    // snapshot above has no elector to show.
+    std::optional<words::RedlockFacts> redlock;
     std::string scenario_path;  // the file behind the scenario; empty for an edited one
     // The preset this scenario is an edited copy of (App::edited_from).
     std::string edited_from;

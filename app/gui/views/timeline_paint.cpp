@@ -60,6 +60,41 @@ void draw_message_entries(const FrameContext& ctx, ImDrawList* dl, float h, bool
 
 }  // namespace
 
+namespace {
+
+// A lock's validity window (model.md §20.4.5): a bracket along the lane's
+// top from the attempt's start, and a bar where it ends.
+void draw_validity(ImDrawList* dl, ImVec2 a, ImVec2 b, ImU32 c) {
+    dl->AddRectFilled(ImVec2(a.x, a.y), ImVec2(b.x, a.y + 3), c);
+    dl->AddRectFilled(ImVec2(a.x, a.y), ImVec2(a.x + 2, a.y + 8), c);
+    dl->AddRectFilled(ImVec2(std::max(a.x, b.x - 3), a.y), ImVec2(b.x, b.y), c);
+}
+
+// A span kind's swatch in the legend, drawn as its spans are.
+void draw_swatch(const FrameContext& ctx, ImDrawList* dl, SpanKind k, ImVec2 p, ImVec2 q) {
+    if (k == SpanKind::overlap) {
+        dl->AddRectFilled(p, q, col(ctx.palette.of(SpanKind::stale), 0.12f), 3.0f);
+        dl->AddRectFilled(p, ImVec2(q.x, p.y + 4), col(ctx.palette.of(SpanKind::stale)));
+    } else if (k == SpanKind::fence) {
+        dl->AddRectFilled(ImVec2(p.x, q.y - 4), q, col(ctx.palette.of(k)));
+    } else if (k == SpanKind::validity) {
+        draw_validity(dl, p, q, col(ctx.palette.of(k)));
+    } else if (k == SpanKind::paused || k == SpanKind::cut) {
+        hatch(dl, p, q, col(ctx.palette.of(k), 0.75f), 6.0f, 1.5f);
+        dl->AddRect(p, q, col(ctx.palette.of(k)), 0, 0, 2.0f);
+    } else if (k == SpanKind::partition_requests || k == SpanKind::partition_replies) {
+        dl->AddRectFilled(p, ImVec2(q.x, p.y + 3), col(ctx.palette.of(k)));
+        dl->AddRectFilled(ImVec2(p.x, q.y - 3), q, col(ctx.palette.of(k)));
+        dl->AddRect(p, q, col(ctx.palette.of(k)), 0, 0, 2.0f);
+    } else {
+        dl->AddRectFilled(p, q, col(ctx.palette.of(k)), 3.0f);
+    }
+    if (k == SpanKind::stale) hatch(dl, p, q, IM_COL32(255, 255, 255, 150), 6.0f, 2.0f);
+    if (k == SpanKind::holdoff) hatch(dl, p, q, IM_COL32(255, 255, 255, 120), 6.0f, 2.0f);
+}
+
+}  // namespace
+
 void TimelineLegend::refresh_present(const FrameContext& ctx) {
     // While a prediction waits for its answer the legend lists only what the
     // ticks up to the playhead show: a mark it names would tell the future.
@@ -123,7 +158,8 @@ void TimelineLegend::draw_entries(const FrameContext& ctx) {
                               SpanKind::holdoff,
                               SpanKind::overlap,
                               SpanKind::fence,
-                              SpanKind::cut};
+                              SpanKind::cut,
+                              SpanKind::validity};
     bool first = true;
     for (SpanKind k : kinds) {
         if (!present_spans_[static_cast<std::size_t>(k)]) continue;
@@ -135,23 +171,7 @@ void TimelineLegend::draw_entries(const FrameContext& ctx) {
         first = false;
         const ImVec2 p = ImGui::GetCursorScreenPos();
         const ImVec2 q(p.x + h * 1.6f, p.y + h);
-        if (k == SpanKind::overlap) {
-            dl->AddRectFilled(p, q, col(ctx.palette.of(SpanKind::stale), 0.12f), 3.0f);
-            dl->AddRectFilled(p, ImVec2(q.x, p.y + 4), col(ctx.palette.of(SpanKind::stale)));
-        } else if (k == SpanKind::fence) {
-            dl->AddRectFilled(ImVec2(p.x, q.y - 4), q, col(ctx.palette.of(k)));
-        } else if (k == SpanKind::paused || k == SpanKind::cut) {
-            hatch(dl, p, q, col(ctx.palette.of(k), 0.75f), 6.0f, 1.5f);
-            dl->AddRect(p, q, col(ctx.palette.of(k)), 0, 0, 2.0f);
-        } else if (k == SpanKind::partition_requests || k == SpanKind::partition_replies) {
-            dl->AddRectFilled(p, ImVec2(q.x, p.y + 3), col(ctx.palette.of(k)));
-            dl->AddRectFilled(ImVec2(p.x, q.y - 3), q, col(ctx.palette.of(k)));
-            dl->AddRect(p, q, col(ctx.palette.of(k)), 0, 0, 2.0f);
-        } else {
-            dl->AddRectFilled(p, q, col(ctx.palette.of(k)), 3.0f);
-        }
-        if (k == SpanKind::stale) hatch(dl, p, q, IM_COL32(255, 255, 255, 150), 6.0f, 2.0f);
-        if (k == SpanKind::holdoff) hatch(dl, p, q, IM_COL32(255, 255, 255, 120), 6.0f, 2.0f);
+        draw_swatch(ctx, dl, k, p, q);
         ImGui::Dummy(ImVec2(h * 1.6f, h));
         ImGui::SameLine(0, 4);
         ImGui::TextUnformatted(text.c_str());
@@ -159,7 +179,10 @@ void TimelineLegend::draw_entries(const FrameContext& ctx) {
     // Every mark this timeline shows, each once, in the order a reader meets them.
     for (MarkerKind k : legend_marks()) {
         if (!present_marks_[static_cast<std::size_t>(k)]) continue;
-        const char* text = ctx.tr((std::string("legend.") + marker_kind_name(k)).c_str());
+        // Redlock's unsafe write is another client's quorum, not an older number (model.md §20.6).
+        const char* text = ctx.redlock && k == MarkerKind::write_unsafe
+                               ? ctx.tr("rlp.legend.write_unsafe")
+                               : ctx.tr((std::string("legend.") + marker_kind_name(k)).c_str());
         if (!first) wrap_before(h * 1.1f + 3 + ImGui::CalcTextSize(text).x);
         first = false;
         const ImVec2 p = ImGui::GetCursorScreenPos();
@@ -267,6 +290,7 @@ void draw_label(const FrameContext& ctx, ImDrawList* dl, const PlacedLabel& pl) 
             break;
         case LabelKind::fencing: dl->AddRectFilled(a, b, IM_COL32(255, 255, 255, 225), 3.0f); break;
         case LabelKind::failover:
+        case LabelKind::quorum:
             dl->AddRectFilled(a, b, IM_COL32(255, 255, 255, 240), 3.0f);
             dl->AddRect(a, b, col(ctx.palette.of(pl.mark)), 3.0f, 0, 1.5f);
             text = col(ctx.palette.of(pl.mark));
@@ -299,6 +323,14 @@ std::string span_words(const FrameContext& ctx, const Span& sp, const Lane& lane
              {"to", std::to_string(sp.end - 1)},
              {"fencing", sp.fencing ? std::to_string(*sp.fencing) : "–"},
              {"expires", std::to_string(sp.expires_at)}};
+    if (lane.kind == LaneKind::store) {  // a Redlock store: its key, or its time down
+        std::string owner = "?";
+        if (sp.owner >= 0 && static_cast<std::size_t>(sp.owner) < ctx.lanes.lanes.size())
+            owner = ctx.lanes.lanes[static_cast<std::size_t>(sp.owner)].label;
+        f.emplace_back("owner", owner);
+        f.emplace_back("store", lane.label);
+        return ctx.strings.tr(sp.kind == SpanKind::record ? "tip.store_key" : "tip.store_down", f);
+    }
     if (sp.kind == SpanKind::record) {
         std::string owner = "?";
         if (sp.owner >= 0 && static_cast<std::size_t>(sp.owner) < ctx.scenario.candidates.size())
@@ -343,9 +375,21 @@ void paint_rows(const FrameContext& ctx, const FramePaint& p, ImDrawList* still,
     }
 }
 
+// A Redlock store's key, in its owner's colour (model.md §20).
+void draw_owned_span(const FrameContext& ctx, ImDrawList* dl, const FrameSpan& s, std::int32_t owner) {
+    const ImVec2 a(s.draw.x0, s.box.y0), b(std::max(s.draw.x1 - 1.0f, s.draw.x0 + 1.0f), s.box.y1);
+    dl->AddRectFilled(a, b, col(ctx.palette.owner(owner)), (b.x - a.x) > 8 ? 4.0f : 0.0f);
+}
+
 void paint_overlay(const FrameContext& ctx, ImDrawList* dl, const FrameSpan& s) {
     const Rgba c = ctx.palette.of(s.draw.kind);
     const ImVec2 a(s.box.x0, s.box.y0), b(s.box.x1, s.box.y1);
+    if (s.draw.kind == SpanKind::validity) return draw_validity(dl, a, b, col(c));
+    if (s.draw.kind == SpanKind::crashed) {  // a Redlock store down: dark hatching over whatever it holds
+        hatch(dl, a, b, col(c, 0.8f), 7.0f, 2.0f);
+        dl->AddRect(a, b, col(c), 0, 0, 2.0f);
+        return;
+    }
     if (s.draw.kind == SpanKind::paused || s.draw.kind == SpanKind::cut) {
         // Thin hatching only: the state under a pause (often STALE) or a frozen copy must stay readable.
         hatch(dl, a, b, col(c, 0.75f), 9.0f, 1.5f);
@@ -455,8 +499,11 @@ void paint_frame(const FrameContext& ctx, const FramePaint& p, ImDrawList* still
         return p.model.lanes[static_cast<std::size_t>(lane)].kind == LaneKind::resource ? live : still;
     };
     for (const FrameSpan& s : p.frame.spans) {
+        const Lane& lane = p.model.lanes[static_cast<std::size_t>(s.lane)];
         if (s.overlay)
             paint_overlay(ctx, layer(s.lane), s);
+        else if (lane.kind == LaneKind::store && s.draw.kind == SpanKind::record && s.draw.folded == 1)
+            draw_owned_span(ctx, layer(s.lane), s, lane.spans[static_cast<std::size_t>(s.draw.span)].owner);
         else
             draw_span(ctx, layer(s.lane), s.draw, s.box.y0, s.box.y1);
     }

@@ -3,6 +3,7 @@
 #include "../core/words.hpp"
 #include <algorithm>
 
+#include "redlock_panels.hpp"
 #include "view.hpp"
 
 namespace leasescope::gui {
@@ -18,11 +19,18 @@ public:
             return;
         }
         ImDrawList* dl = ImGui::GetWindowDrawList();
-        int inside = 0, stale = 0;
-        for (const auto& n : ctx.snap.nodes) {
-            if (n.status == sim::NodeStatus::running) ++inside;
-            if (n.status == sim::NodeStatus::stale) ++stale, ++inside;
+        // Who is inside: the electors' snapshot, or a Redlock run's working clients (model.md §20.6).
+        std::vector<ActionInside> nodes;
+        if (ctx.redlock) {
+            nodes = redlock_inside(ctx);
+        } else {
+            for (const auto& n : ctx.snap.nodes)
+                if (n.status == sim::NodeStatus::running || n.status == sim::NodeStatus::stale)
+                    nodes.push_back({n.name, n.status == sim::NodeStatus::stale, n.fencing});
         }
+        const int inside = static_cast<int>(nodes.size());
+        const int stale =
+            static_cast<int>(std::count_if(nodes.begin(), nodes.end(), [](const ActionInside& n) { return n.stale; }));
         // The boundary is a box; its border turns to the stale colour when a
         // stale node is inside or more nodes act than the lock allows.
         const bool overlap = inside > ctx.scenario.lock.capacity;
@@ -41,24 +49,26 @@ public:
             ImGui::TextDisabled("%s", ctx.tr("action.empty"));
         }
         int listed = 0;
-        for (const auto& n : ctx.snap.nodes) {
-            if (n.status != sim::NodeStatus::running && n.status != sim::NodeStatus::stale) continue;
+        for (const ActionInside& n : nodes) {
             if (++listed > 6) {
                 ImGui::TextDisabled("…");
                 break;
             }
-            const bool is_stale = n.status == sim::NodeStatus::stale;
+            const bool is_stale = n.stale;
+            // Redlock issues no number (rule 20.6): its lines name none.
+            const char* key = is_stale ? "action.inside_stale" : "action.inside_valid";
+            if (ctx.redlock) key = is_stale ? "rlp.inside_stale" : "rlp.inside_valid";
             const std::string text =
-                ctx.strings.tr(is_stale ? "action.inside_stale" : "action.inside_valid",
-                               {{"node", n.name}, {"fencing", n.fencing ? std::to_string(*n.fencing) : "–"}});
+                ctx.strings.tr(key, {{"node", n.name}, {"fencing", n.fencing ? std::to_string(*n.fencing) : "–"}});
             badge(text.c_str(), ctx.palette.of(is_stale ? SpanKind::stale : SpanKind::running));
         }
         if (overlap) {
-            ImGui::TextColored(ImVec4(0.92f, 0.0f, 0.31f, 1), "%s",
-                               ctx.strings
-                                   .tr("action.overlap", {{"count", std::to_string(inside)},
-                                                          {"capacity", std::to_string(ctx.scenario.lock.capacity)}})
-                                   .c_str());
+            ImGui::TextColored(
+                ImVec4(0.92f, 0.0f, 0.31f, 1), "%s",
+                ctx.strings
+                    .tr(ctx.redlock ? "rlp.overlap" : "action.overlap",
+                        {{"count", std::to_string(inside)}, {"capacity", std::to_string(ctx.scenario.lock.capacity)}})
+                    .c_str());
         }
         ImGui::PopTextWrapPos();
         ImGui::EndGroup();

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "../core/words.hpp"
+#include "redlock_panels.hpp"
 #include "view.hpp"
 
 namespace leasescope::gui {
@@ -14,6 +15,11 @@ public:
 
     void draw(const FrameContext& ctx, Commands& out) override {
         if (!begin_panel(ctx, panel(), ctx.tr("panel.candidates"), 0, &out)) {
+            ImGui::End();
+            return;
+        }
+        if (ctx.redlock) {  // the redlock clients (model.md §20.4, §20.5)
+            draw_redlock_clients(ctx);
             ImGui::End();
             return;
         }

@@ -79,6 +79,11 @@ public:
         ImGui::TextUnformatted(
             ctx.strings.tr("code.for", {{"node", who}, {"tick_ms", std::to_string(ctx.scenario.tick_ms)}}).c_str());
         ImGui::PopTextWrapPos();
+        if (ctx.redlock) {  // the redlock client (model.md §20): its own calls, not the elector's
+            redlock_tabs(ctx, node, chosen);
+            ImGui::End();
+            return;
+        }
         if (ImGui::BeginTabBar("##code_tabs")) {
             if (ImGui::BeginTabItem(ctx.tr("code.tab_redis"))) {
                 redis_tab(ctx, chosen);
@@ -106,6 +111,73 @@ public:
     }
 
 private:
+    // The redlock package's calls with the line of the client's current step
+    // highlighted, and the script a store ran for the chosen event.
+    void redlock_tabs(const FrameContext& ctx, NodeIndex node, std::int32_t chosen) {
+        if (!ImGui::BeginTabBar("##code_tabs")) return;
+        if (ImGui::BeginTabItem(ctx.tr("code.tab_redlock"))) {
+            const RedlockCode code = redlock_code(ctx.scenario, node);
+            const auto& clients = ctx.redlock->clients;
+            const char* state = static_cast<std::size_t>(node) < clients.size()
+                                    ? words::to_string(clients[static_cast<std::size_t>(node)].state)
+                                    : "idle";
+            const std::int32_t line = redlock_line(code, state);
+            notes_and_lines(ctx, code, line, ctx.strings.tr("rlp.state." + std::string(state)));
+            ImGui::EndTabItem();
+        }
+        if (ImGui::BeginTabItem(ctx.tr("code.tab_redis"))) {
+            const std::string call =
+                chosen >= 0 ? redlock_event_call(ctx.scenario, ctx.timeline.trace(), static_cast<std::size_t>(chosen))
+                            : std::string();
+            notes_and_code(
+                ctx, "redis",
+                [&] {
+                    note(ctx, chosen < 0     ? "code.pick_event"
+                              : call.empty() ? "code.note_redlock_none"
+                                             : "code.note_redlock_call");
+                },
+                call);
+            ImGui::EndTabItem();
+        }
+        ImGui::EndTabBar();
+    }
+
+    // The notes beside the redlock code, drawn line by line so that the
+    // current step's line has its own background.
+    void notes_and_lines(const FrameContext& ctx, const RedlockCode& code, std::int32_t line,
+                         const std::string& state) {
+        ImGui::PushID("redlock");
+        const float em = ImGui::GetFontSize();
+        ImGui::BeginChild("##notes", ImVec2(std::max(em * 12, ImGui::GetContentRegionAvail().x * 0.28f), 0), false);
+        ImGui::PushTextWrapPos(0);
+        note(ctx, "code.note_redlock");
+        if (line >= 0) ImGui::TextUnformatted(ctx.strings.tr("code.redlock_step", {{"state", state}}).c_str());
+        ImGui::PopTextWrapPos();
+        ImGui::EndChild();
+        ImGui::SameLine();
+        ImGui::BeginChild("##code_side", ImVec2(0, 0), false);
+        const std::string text = code.text();
+        if (ImGui::SmallButton(ctx.tr("code.copy"))) ImGui::SetClipboardText(text.c_str());
+        ImGui::BeginChild("##code", ImVec2(0, 0), true, ImGuiWindowFlags_HorizontalScrollbar);
+        for (std::size_t i = 0; i < code.lines.size(); ++i) {
+            const ImVec2 p = ImGui::GetCursorScreenPos();
+            if (static_cast<std::int32_t>(i) == line) {
+                const float w =
+                    std::max(ImGui::GetContentRegionAvail().x, ImGui::CalcTextSize(code.lines[i].c_str()).x);
+                ImGui::GetWindowDrawList()->AddRectFilled(p, ImVec2(p.x + w, p.y + ImGui::GetTextLineHeight()),
+                                                          col(ctx.palette.playhead, 0.18f));
+                if (line != shown_line_) ImGui::SetScrollHereY(0.5f);  // a new step: its line comes into view
+            }
+            ImGui::TextUnformatted(code.lines[i].empty() ? " " : code.lines[i].c_str());
+        }
+        ImGui::EndChild();
+        ImGui::EndChild();
+        ImGui::PopID();
+        shown_line_ = line;
+    }
+
+    std::int32_t shown_line_ = -2;  // the redlock line highlighted last frame (scrolled to when it changes)
+
     static void redis_tab(const FrameContext& ctx, std::int32_t chosen) {
         if (chosen < 0) {
             notes_and_code(

@@ -5,6 +5,7 @@
 
 #include "../core/cull.hpp"
 #include "../core/words.hpp"
+#include "redlock_panels.hpp"
 #include "view.hpp"
 
 // After imgui.h (through view.hpp): it needs IMGUI_API.
@@ -143,7 +144,8 @@ private:
         if (mark >= 0) draw_mark_cell(ctx, static_cast<MarkerKind>(mark));
         ImGui::TableSetColumnIndex(8);
         const bool bad = mark >= 0 && is_alarm(static_cast<MarkerKind>(mark));
-        const std::string outcome = outcome_words(e, ctx.strings, ctx.timeline.trace().header.capacity);
+        std::string outcome = ctx.redlock ? redlock_outcome_words(ctx, e) : std::string();
+        if (outcome.empty()) outcome = outcome_words(e, ctx.strings, ctx.timeline.trace().header.capacity);
         if (bad)
             ImGui::TextColored(ImVec4(0.85f, 0.0f, 0.28f, 1), "%s", outcome.c_str());
         else

@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "../core/words.hpp"
+#include "redlock_panels.hpp"
 #include "view.hpp"
 
 namespace leasescope::gui {
@@ -42,6 +43,11 @@ public:
 
     void draw(const FrameContext& ctx, Commands& out) override {
         if (!begin_panel(ctx, panel(), ctx.tr("panel.record"), 0, &out)) {
+            ImGui::End();
+            return;
+        }
+        if (ctx.redlock) {  // N independent stores, one key each (model.md §20)
+            draw_redlock_stores(ctx);
             ImGui::End();
             return;
         }

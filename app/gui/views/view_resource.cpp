@@ -3,6 +3,7 @@
 // latest writes with their verdicts and what each did to the data.
 #include "../core/resource_data.hpp"
 #include "../core/words.hpp"
+#include "redlock_panels.hpp"
 #include "view.hpp"
 
 namespace leasescope::gui {
@@ -14,6 +15,16 @@ public:
 
     void draw(const FrameContext& ctx, Commands& out) override {
         if (!begin_panel(ctx, panel(), ctx.tr("panel.resource"), 0, &out)) {
+            ImGui::End();
+            return;
+        }
+        if (ctx.redlock) {  // rule 20.6: every write accepted, stale and unsafe ones marked
+            draw_redlock_resource_head(ctx);
+            const std::size_t end = ctx.timeline.first_event_at_or_after(ctx.playhead + 1);
+            const ResourceData data = resource_data(ctx.timeline.trace(), end);
+            draw_data(ctx, data);
+            ImGui::Separator();
+            draw_history(ctx, data, out);
             ImGui::End();
             return;
         }

@@ -4,10 +4,10 @@
 // only the events before the explained one (and the scenario, when given).
 #include "redlock_explain.hpp"
 
+#include "leasescope/words/redlock_facts.hpp"
 #include "trace_facts.hpp"
 
 #include <algorithm>
-#include <cmath>
 
 namespace leasescope::words {
 namespace {
@@ -17,7 +17,7 @@ using sim::EventOp;
 using sim::Outcome;
 
 // Which token each store holds, and which stores are down, just before
-// event `index`: folded from the stores' own events (§20.8).
+// event `index`: the shared fold of the stores' own events (§20.8).
 struct StoreKeys {
     struct Key {
         std::string token;
@@ -28,28 +28,11 @@ struct StoreKeys {
 };
 
 StoreKeys keys_before(const sim::Trace& trace, std::size_t index) {
+    const RedlockFacts f = redlock_facts_before(trace, index);
     StoreKeys k;
-    k.keys.resize(trace.header.stores.size());
-    k.down.resize(trace.header.stores.size());
-    for (std::size_t i = 0; i < index; ++i) {
-        const Event& e = trace.events[i];
-        if (!e.server || static_cast<std::size_t>(*e.server) >= k.keys.size()) continue;
-        auto& key = k.keys[static_cast<std::size_t>(*e.server)];
-        switch (e.op) {
-            case EventOp::acquire:
-                if (e.outcome == Outcome::acquired) key = {e.token, e.node};
-                break;
-            case EventOp::release:
-                if (e.outcome == Outcome::released) key = {};
-                break;
-            case EventOp::expire: key = {}; break;
-            case EventOp::crash: k.down[static_cast<std::size_t>(*e.server)] = true; break;
-            case EventOp::restart:
-                k.down[static_cast<std::size_t>(*e.server)] = false;
-                if (e.outcome == Outcome::lost) key = {};
-                break;
-            default: break;
-        }
+    for (const RedlockStoreFact& s : f.stores) {
+        k.keys.push_back({s.token, s.node});
+        k.down.push_back(s.down);
     }
     return k;
 }
@@ -130,29 +113,6 @@ private:
         add("rl.release.no");
     }
 
-    // The attempt's tick: its stores' answers are the events just before.
-    Tick attempt_tick() const {
-        for (std::size_t k = i_; k-- > 0;) {
-            const Event& p = trace_.events[k];
-            if (p.op == EventOp::start || (p.op == EventOp::quorum && p.node == e_.node)) break;
-            if (p.op == EventOp::acquire && p.server && p.node == e_.node) {
-                if (k == 0 || trace_.events[k - 1].op != EventOp::acquire || !trace_.events[k - 1].server)
-                    return p.sent.value_or(p.tick);
-            }
-        }
-        return e_.tick;
-    }
-
-    // The node's wall-clock jumps after tick `from`, up to this event (Date.now(), rule 20.4.2).
-    std::int64_t node_jumps_ms(Tick from) const {
-        std::int64_t ms = 0;
-        for (std::size_t k = 0; k < i_; ++k) {
-            const Event& p = trace_.events[k];
-            if (p.op == EventOp::clock_jump && !p.server && p.node == e_.node && p.tick > from) ms += p.clock_ms;
-        }
-        return ms;
-    }
-
     std::int64_t attempts() const {
         std::int64_t n = 0;
         for (std::size_t k = 0; k <= i_; ++k) {
@@ -164,29 +124,24 @@ private:
 
     // The count of an attempt (rule 20.4.5): votes, quorum, validity.
     void count_lock() {
-        const sim::Candidate* c = facts::candidate_of(ctx_.scenario, e_.node);
-        const std::int64_t quorum = static_cast<std::int64_t>(trace_.header.stores.size() / 2 + 1);
-        if (c == nullptr) {
+        const std::optional<RedlockCount> count = redlock_count(ctx_.scenario, trace_, i_);
+        if (!count) {
             add(e_.outcome == Outcome::acquired ? "rl.quorum.locked_plain" : "rl.quorum.no_plain");
             return;
         }
         const sim::RedlockOptions& o = ctx_.scenario->redlock;
-        const std::int64_t ttl = c->options.lease * trace_.header.tick_ms;
-        const auto drift = static_cast<std::int64_t>(std::floor(o.drift_factor * static_cast<double>(ttl) + 0.5)) + 2;
-        const Tick start = attempt_tick();
-        const std::int64_t elapsed = (e_.tick - start) * trace_.header.tick_ms + node_jumps_ms(start);
-        const std::int64_t left = ttl - drift - elapsed;
-        const Fields f{{"ttl_ms", std::to_string(ttl)},
-                       {"drift", std::to_string(drift)},
+        const std::int64_t left = count->validity_ms;
+        const Fields f{{"ttl_ms", std::to_string(count->ttl_ms)},
+                       {"drift", std::to_string(count->drift_ms)},
                        {"validity", std::to_string(left)},
                        {"late", std::to_string(-left)},
-                       {"elapsed", std::to_string(elapsed)},
+                       {"elapsed", std::to_string(count->elapsed_ms)},
                        {"delay", std::to_string(o.retry_delay_ms)},
                        {"jitter", std::to_string(o.retry_jitter_ms)},
                        {"attempts", std::to_string(attempts())},
                        {"max", std::to_string(o.retry_count + 1)}};
         if (e_.outcome == Outcome::acquired) return add("rl.quorum.locked", f);
-        add(e_.overlap_count >= quorum ? "rl.quorum.too_late" : "rl.quorum.no", f);
+        add(count->votes >= count->quorum ? "rl.quorum.too_late" : "rl.quorum.no", f);
         const bool last = o.retry_count >= 0 && attempts() > o.retry_count;
         if (o.retry_count < 0) return add("rl.quorum.retry_forever", f);  // retryCount -1 (rule 20.1.2)
         add(last ? "rl.quorum.last" : "rl.quorum.retry", f);

@@ -3,6 +3,7 @@
 // v4.2.0; the rules cite its lines), N stores with their own clocks and
 // restarts, and what the resource sees.
 #include "leasescope/sim/redlock.hpp"
+#include "leasescope/sim/redlock_validity.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -357,11 +358,10 @@ void RedlockRun::decide(NodeIndex n, Tick t, EventSink& sink) {
     RedlockNode& node = nodes_[static_cast<std::size_t>(n)];
     const Candidate& c = scenario_->candidates[static_cast<std::size_t>(n)];
     const std::int64_t ttl = c.options.lease * scenario_->tick_ms;
-    // Math.round: halves up (415).
-    const auto drift =
-        static_cast<std::int64_t>(std::floor(scenario_->redlock.drift_factor * static_cast<double>(ttl) + 0.5)) + 2;
-    const std::int64_t expiration = node.start_ms + ttl - drift;           // 416
-    const bool won = node.votes >= quorum() && expiration > now_ms(n, t);  // 419
+    // expiration = start + ttl − drift (415-416), above Date.now() (419).
+    const std::int64_t validity =
+        redlock_validity_ms(scenario_->redlock.drift_factor, ttl, node.start_ms, now_ms(n, t));
+    const bool won = node.votes >= quorum() && validity > 0;
     EventView ev = node_event(t, Phase::acquire, EventOp::quorum, n);
     ev.outcome = won ? Outcome::acquired : Outcome::busy;
     ev.overlap_count = node.votes;
