@@ -827,7 +827,8 @@ void add_search_options(CLI::App* cmd, ExploreArgs* args) {
                     "clock) and restart (of one store, for 1 to --max-pause ticks; narrowed: restart:none, "
                     "restart:everysec, restart:always)")
         ->capture_default_str();
-    cmd->add_option("--max-pause", args->max_pause, "Longest pause or partition, in ticks")
+    cmd->add_option("--max-pause", args->max_pause,
+                    "Longest pause or partition (and on Redlock a store's restart), in ticks")
         ->check(integer_in(0, limits::duration_max))
         ->capture_default_str();
     cmd->add_option("--max-delay", args->max_delay,
