@@ -49,6 +49,7 @@ struct ExploreArgs {
     std::string format = "text";
     bool minimize = false;
     bool max_faults_given = false;  // --max-faults on the command line (--minimize refuses other than 1)
+    bool property_given = false;    // --property on the command line (a Redlock base has its own default)
 };
 
 struct MergeArgs {
@@ -147,6 +148,11 @@ std::string or_list(const std::string& comma_separated) {
     return fmt::format("{} or {}", fmt::join(items, ", "), last);
 }
 
+// What lasts 1 … --max-pause ticks: a Redlock store's restart too.
+std::string lengths_text(const sim::ExploreOptions& options) {
+    return options.kinds.restarts() ? "pauses, partitions and restarts" : "pauses and partitions";
+}
+
 // The orders searched: "as given" and the shuffles.
 std::string orders_text(const sim::ExploreOptions& options) {
     return fmt::format("orders: as given{}",
@@ -157,8 +163,8 @@ std::string orders_text(const sim::ExploreOptions& options) {
 // (docs/explorer.md, What was proved).
 std::string budget_text(const sim::Explorer& explorer) {
     const sim::ExploreOptions& options = explorer.options();
-    return fmt::format("{}; pauses and partitions 1..{} ticks{}; faults starting at ticks 0..{}; {}",
-                       sim::to_string(options.kinds), options.max_pause, wire_budget(options, explorer.base().tick_ms),
+    return fmt::format("{}; {} 1..{} ticks{}; faults starting at ticks 0..{}; {}", sim::to_string(options.kinds),
+                       lengths_text(options), options.max_pause, wire_budget(options, explorer.base().tick_ms),
                        explorer.max_tick(), orders_text(options));
 }
 
@@ -204,10 +210,10 @@ void print_header(std::FILE* o, const sim::Explorer& explorer, const sim::Explor
     fmt::print(o, "exploring {}: {}, base ends at tick {}; faults start at ticks 0..{}\n", base.name,
                count_of(base.candidates.size(), "candidate", "candidates"), explorer.base_end_tick(),
                explorer.max_tick());
-    fmt::print(o,
-               "  budget: up to {} of {}; pauses and partitions 1..{} ticks{}; orders: as given{}; {} single faults\n",
+    fmt::print(o, "  budget: up to {} of {}; {} 1..{} ticks{}; orders: as given{}; {} single faults\n",
                count_of(static_cast<std::uint64_t>(options.max_faults), "fault", "faults"),
-               sim::to_string(options.kinds), options.max_pause, wire_budget(options, base.tick_ms),
+               sim::to_string(options.kinds), lengths_text(options), options.max_pause,
+               wire_budget(options, base.tick_ms),
                options.shuffles > 0 ? fmt::format(" + {} shuffled", options.shuffles) : std::string(),
                explorer.atoms().size());
     fmt::print(o, "  checking: {}; mode: {}\n", sim::to_string(options.properties),
@@ -232,8 +238,8 @@ int print_outcome(std::FILE* o, const sim::Explorer& explorer, const sim::Explor
         if (random) {
             fmt::print(o, "no counterexample in {} of seed {}\n", count_of(run.draws, "draw", "draws"), run.seed);
         } else {
-            // With replicas the line names the kinds searched (the others' line is as it was).
-            const std::string of_kinds = explorer.base().lock.replication.replicas > 0
+            // With replicas, and on Redlock, the line names the kinds searched (the others' line is as it was).
+            const std::string of_kinds = explorer.base().lock.replication.replicas > 0 || explorer.base().is_redlock()
                                              ? fmt::format(" of {}", sim::to_string(options.kinds))
                                              : std::string();
             fmt::print(o, "no counterexample: every schedule with up to {}{} holds ({} checked)\n",
@@ -375,6 +381,28 @@ int replication_kinds_fit(const std::string& kinds, const sim::Scenario& base) {
     return exit_ok;
 }
 
+// A restart is a Redlock store's fault, and a Redlock scenario has no
+// failover, replicas or delays to add (docs/explorer.md, Redlock): a kind
+// named that cannot be added is an error rather than a search without it.
+int redlock_kinds_fit(const std::string& kinds, const sim::Scenario& base) {
+    if (!base.is_redlock() && kinds.find("restart") != std::string::npos) {
+        fmt::print(stderr,
+                   "error: --fault-kinds: restart is a Redlock store's fault (docs/model.md §20.3); the scenario "
+                   "has no \"stores\"\n");
+        return exit_bad_input;
+    }
+    for (const char* kind : {"failover", "delay", "replica_link"}) {
+        if (base.is_redlock() && kinds.find(kind) != std::string::npos) {
+            fmt::print(stderr,
+                       "error: --fault-kinds: the explorer adds no {} to a Redlock scenario (docs/explorer.md, "
+                       "Redlock); it adds pause, partition, crash, clock_jump and restart\n",
+                       kind);
+            return exit_bad_input;
+        }
+    }
+    return exit_ok;
+}
+
 // The search's options from the command line; exit_bad_input (said on
 // stderr) when a list does not parse.
 int explore_options(const ExploreArgs& args, const sim::Scenario& base, sim::ExploreOptions& options) {
@@ -404,8 +432,15 @@ int explore_options(const ExploreArgs& args, const sim::Scenario& base, sim::Exp
                    "store's clock, in ms)\n");
         return exit_bad_input;
     }
-    if (const int status = replication_kinds_fit(args.fault_kinds, base); status != exit_ok) return status;
-    auto properties = sim::parse_properties(args.properties);
+    if (const int status = redlock_kinds_fit(args.fault_kinds, base); status != exit_ok) return status;
+    if (!base.is_redlock()) {
+        if (const int status = replication_kinds_fit(args.fault_kinds, base); status != exit_ok) return status;
+    }
+    // Redlock's default: the properties a Redlock run can break (overlap is
+    // opt-in as on one store); a fencing property there is refused.
+    const std::string& property_text =
+        base.is_redlock() && !args.property_given ? std::string("unsafe_write,liveness") : args.properties;
+    auto properties = sim::parse_properties(property_text);
     if (!properties.ok()) {
         fmt::print(stderr, "error: --property: {}\n", properties.error());
         return exit_bad_input;
@@ -497,6 +532,7 @@ std::string larger_hint(sim::FaultClass kind) {
         case sim::FaultClass::clock_jump: return " (larger ones: raise --max-clock-jump-ms)";
         case sim::FaultClass::replica_link: return " (longer ones: raise --max-link-cut)";
         case sim::FaultClass::failover_promote: return " (more lag: raise --max-lag)";
+        case sim::FaultClass::restart: return " (longer ones: raise --max-pause)";
         case sim::FaultClass::crash:
         case sim::FaultClass::failover: return "";
     }
@@ -590,8 +626,8 @@ bool print_minimize_header(std::FILE* o, const sim::Scenario& scenario, const si
     const sim::Explorer& ex = created.value();
     fmt::print(o, "exploring {}: {}, base ends at tick {}; faults start at ticks 0..{}\n", scenario.name,
                count_of(scenario.candidates.size(), "candidate", "candidates"), ex.base_end_tick(), ex.max_tick());
-    fmt::print(o, "  budget: one fault at a time of {}; pauses and partitions 1..{} ticks{}; {}\n",
-               sim::to_string(ex.options().kinds), options.max_pause, wire_budget(ex.options(), scenario.tick_ms),
+    fmt::print(o, "  budget: one fault at a time of {}; {} 1..{} ticks{}; {}\n", sim::to_string(ex.options().kinds),
+               lengths_text(ex.options()), options.max_pause, wire_budget(ex.options(), scenario.tick_ms),
                orders_text(ex.options()));
     fmt::print(o, "  checking: {}; mode: minimize\n", sim::to_string(ex.options().properties));
     std::fflush(o);
@@ -762,7 +798,8 @@ int cmd_explore_merge(const MergeArgs& args) {
 // --property's help: every property parse_properties knows (docs/explorer.md).
 constexpr const char* property_help =
     "Properties to check: overlap,unsafe_write,fencing_regressed,liveness,stale_after_successor,holder_rejected,"
-    "fencing_duplicate, safety (all of them but overlap and liveness) or all";
+    "fencing_duplicate, safety (all of them but overlap and liveness) or all. On a Redlock scenario only overlap, "
+    "unsafe_write and liveness can fail (default there: unsafe_write,liveness)";
 
 // explore's options of the search itself: the mode, the faults added, the
 // properties and the threads.
@@ -785,9 +822,13 @@ void add_search_options(CLI::App* cmd, ExploreArgs* args) {
                     "failover:promote, delay:request, delay:reply, delay:write, clock_jump:forward, "
                     "clock_jump:back. Delays and clock jumps are added only with --max-delay and "
                     "--max-clock-jump-ms; replica_link and failover:promote only with store.replicas >= 1 "
-                    "(where every failover promotes), failover:leases and failover:all only without")
+                    "(where every failover promotes), failover:leases and failover:all only without. On a Redlock "
+                    "scenario: pause, partition (of a node from every store), crash, clock_jump (of one store's "
+                    "clock) and restart (of one store, for 1 to --max-pause ticks; narrowed: restart:none, "
+                    "restart:everysec, restart:always)")
         ->capture_default_str();
-    cmd->add_option("--max-pause", args->max_pause, "Longest pause or partition, in ticks")
+    cmd->add_option("--max-pause", args->max_pause,
+                    "Longest pause or partition (and on Redlock a store's restart), in ticks")
         ->check(integer_in(0, limits::duration_max))
         ->capture_default_str();
     cmd->add_option("--max-delay", args->max_delay,
@@ -796,8 +837,8 @@ void add_search_options(CLI::App* cmd, ExploreArgs* args) {
         ->check(integer_in(0, limits::duration_max))
         ->capture_default_str();
     cmd->add_option("--max-clock-jump-ms", args->max_clock_jump_ms,
-                    "Add jumps of the store's clock (model.md §7.5), forward and back, of one tick's ms, two "
-                    "ticks', ... up to this many ms; 0: none")
+                    "Add jumps of the store's clock (model.md §7.5; on Redlock, of each store's), forward and "
+                    "back, of one tick's ms, two ticks', ... up to this many ms; 0: none")
         ->check(integer_in(0, limits::clock_jump_ms_max))
         ->capture_default_str();
     cmd->add_option("--max-link-cut", args->max_link_cut,
@@ -816,7 +857,8 @@ void add_search_options(CLI::App* cmd, ExploreArgs* args) {
            "horizon)")
         ->check(integer_in(0, limits::horizon_max));
     cmd->add_option("--shuffles", args->shuffles,
-                    "Also try order=shuffled with this many seeds (the base's seed + 1, + 2, ...)")
+                    "Also try order=shuffled with this many seeds (the base's seed + 1, + 2, ...); none on a Redlock "
+                    "scenario, which runs in declared order")
         ->check(integer_in(0, std::int64_t{2147483647}))
         ->capture_default_str();
     cmd->add_option("--property", args->properties, property_help)->capture_default_str();
@@ -882,6 +924,7 @@ void add_explore_command(CLI::App& app, int& exit_code) {
                   "no file)");
     cmd->callback([args, cmd, &exit_code] {
         args->max_faults_given = cmd->get_option("--max-faults")->count() > 0;
+        args->property_given = cmd->get_option("--property")->count() > 0;
         exit_code = cmd_explore(*args);
     });
     add_explore_merge_command(app, exit_code);

@@ -606,6 +606,28 @@ cli explore scenarios/contention.json --max-clock-jump-ms 20
 expect_rc 2 "explore: a clock-jump grid finer than a tick"
 expect_err "--max-clock-jump-ms: expected 0 or at least one tick (50 ms)" "the bad grid names --max-clock-jump-ms"
 
+# explore on Redlock (docs/explorer.md, On Redlock): the restart lesson from
+# redlock-restart without C's restart, found with none and absent with always.
+RB=tests/sim/explore/redlock
+cli explore $RB/redlock-restart-base.json --fault-kinds restart --max-faults 1 --jobs 1 --out "$WORK/rl-cx.json"
+expect_rc 1 "explore on Redlock finds a restart without persistence"
+expect_out "restart store A for 1 tick at tick 25 (persistence none)" "explore on Redlock: the restart in words"
+expect_out "checking: unsafe_write,liveness;" "explore on Redlock: its default properties"
+cli run "$WORK/rl-cx.json" --format text
+expect_out_re "violations: overlap 1, unsafe_write 1" "the Redlock counterexample replays its unsafe write"
+cli explore $RB/redlock-restart-base.json --fault-kinds restart:always --max-faults 1 --jobs 1 --out "$WORK/none.json"
+expect_rc 0 "explore on Redlock: a store that keeps its key (always) is never made to forget it"
+expect_out "no counterexample: every schedule with up to 1 added fault of restart:always holds" \
+  "explore on Redlock: the kinds searched are named"
+cli explore $RB/redlock-restart-base.json --property fencing_regressed
+expect_rc 2 "explore on Redlock: a fencing property is refused"
+expect_err "fencing_regressed can never fail on a Redlock scenario" "the refusal says why"
+cli explore $RB/redlock-restart-base.json --fault-kinds failover
+expect_rc 2 "explore on Redlock: a failover is refused"
+cli explore scenarios/contention.json --fault-kinds restart
+expect_rc 2 "explore: a restart needs a Redlock scenario"
+expect_err "restart is a Redlock store's fault" "the restart refusal says why"
+
 # What a search proved, one line (docs/explorer.md, What was proved): the
 # budget it covered when nothing failed; in random mode, nothing beyond the draws.
 cli explore scenarios/gc-pause-no-fencing.json --set 'faults=[]' --set resource.mode=check --max-faults 1 \

@@ -24,9 +24,15 @@ Strings in(const Strings& strings, Lang lang) {
     return copy;
 }
 
-// The explorer's jumps are of the store's clock, on a grid of whole ticks (model.md §7.5).
-std::string clock_jump_words(const sim::Fault& f, const Strings& s) {
-    const Fields fields{{"at", std::to_string(f.at)}, {"jump_ms", std::to_string(f.ms < 0 ? -f.ms : f.ms)}};
+// The explorer's jumps are of the store's clock, on a grid of whole ticks
+// (model.md §7.5); on Redlock of one named store's (§20.2 rule 4).
+std::string clock_jump_words(const sim::AddedFault& added, const Strings& s) {
+    const sim::Fault& f = added.fault;
+    const Fields fields{
+        {"at", std::to_string(f.at)}, {"jump_ms", std::to_string(f.ms < 0 ? -f.ms : f.ms)}, {"node", added.node}};
+    if (f.store >= 0)
+        return s.tr(f.ms < 0 ? "explore.fault.clock_jump_back_store" : "explore.fault.clock_jump_forward_store",
+                    fields);
     return s.tr(f.ms < 0 ? "explore.fault.clock_jump_back" : "explore.fault.clock_jump_forward", fields);
 }
 
@@ -74,9 +80,12 @@ std::string fault_words(const sim::AddedFault& added, const Strings& s) {
             if (f.promotes()) return replication_words(f, s);
             return s.tr(f.lose == FailoverLoss::all ? "explore.fault.failover_all" : "explore.fault.failover_leases",
                         fields);
-        case sim::FaultKind::clock_jump: return clock_jump_words(f, s);
+        case sim::FaultKind::clock_jump: return clock_jump_words(added, s);
         case sim::FaultKind::delay: return delay_words(added, s);
-        case sim::FaultKind::restart: break;  // the explorer adds no restarts (model.md §20.3)
+        case sim::FaultKind::restart:
+            // A Redlock store's restart (model.md §20.3): `node` is the store.
+            fields.emplace_back("persistence", sim::to_string(f.persistence));
+            return s.tr("explore.fault.restart", fields);
     }
     return {};
 }
@@ -99,6 +108,7 @@ std::string failure_words(const sim::Failure& f, const Strings& s) {
                       {"other_tick", std::to_string(f.earlier.tick)}};
     switch (f.property) {
         case Property::unsafe_write: {
+            if (f.quorum) return s.tr("explore.failure.unsafe_write_quorum", acts);
             Fields fields = acts;
             fields.emplace_back("mode", sim::to_string(f.resource));
             return s.tr("explore.failure.unsafe_write", fields);

@@ -136,6 +136,9 @@ std::string added_fault_words(const sim::Scenario& scenario, const sim::Fault& f
     sim::AddedFault added{fault, {}};
     if (fault.node >= 0 && static_cast<std::size_t>(fault.node) < scenario.candidates.size())
         added.node = scenario.candidates[static_cast<std::size_t>(fault.node)].name;
+    // A Redlock store's restart or clock jump names its store (model.md §20).
+    if (fault.store >= 0 && static_cast<std::size_t>(fault.store) < scenario.stores.size())
+        added.node = scenario.stores[static_cast<std::size_t>(fault.store)];
     return fault_words(added, s);
 }
 

@@ -15,11 +15,20 @@ namespace {
 using exercise_detail::exercise_of;
 using exercise_detail::exercise_path;
 
-// The menu of the exercise's kinds, as the scenario allows them (§17.3).
+// The menu of the exercise's kinds, as the scenario allows them (§17.3; on
+// Redlock, §20: the explorer's kinds there, docs/explorer.md).
 FaultMenu menu_of(const Scenario& s, const FaultMenu& parsed) {
     FaultMenu m = parsed;
     if (s.lock.replication.replicas > 0) m.failover_leases = m.failover_all = false;
     if (s.lock.replication.replicas == 0) m.failover_promote = m.replica_link = false;
+    if (s.is_redlock()) {
+        m.failover_leases = m.failover_all = false;
+        m.delay_request = m.delay_reply = m.delay_write = false;
+        if (m.partition_drop_replies) m.partition_drop_requests = true;
+        m.partition_drop_replies = false;
+    } else {
+        m.restart_none = m.restart_everysec = m.restart_always = false;
+    }
     return m;
 }
 
@@ -35,6 +44,9 @@ ExploreOptions options_of(const Scenario& s, const Exercise& e, const FaultMenu&
     o.max_tick = std::max<Tick>(s.horizon - 1, 0);
     o.shuffles = 0;
     o.prune = false;
+    // The explorer only lays out the faults here; on Redlock it refuses the
+    // fencing properties, which can never fail there (docs/explorer.md).
+    if (s.is_redlock()) o.properties = Properties{false, true, false, true};
     return o;
 }
 
@@ -67,7 +79,10 @@ bool kind_allowed(const FaultMenu& m, const Fault& f) {
         case FaultKind::delay:
             return f.link == Link::request ? m.delay_request : f.link == Link::reply ? m.delay_reply : m.delay_write;
         case FaultKind::replica_link: return m.replica_link;
-        case FaultKind::restart: return false;  // no exercise adds a Redlock store's restart (yet)
+        case FaultKind::restart:
+            return f.persistence == Persistence::none       ? m.restart_none
+                   : f.persistence == Persistence::everysec ? m.restart_everysec
+                                                            : m.restart_always;
     }
     return false;
 }
@@ -120,7 +135,8 @@ Result<FaultBudget, ScenarioError> fault_budget(const ExerciseBase& base, std::s
         {m.failover_leases || m.failover_all || m.failover_promote, FaultKind::failover},
         {m.clock_jumps(), FaultKind::clock_jump},
         {m.delays(), FaultKind::delay},
-        {m.replica_link, FaultKind::replica_link}};
+        {m.replica_link, FaultKind::replica_link},
+        {m.restarts(), FaultKind::restart}};
     for (const auto& [on, kind] : kinds) {
         if (on) b.kinds.push_back(kind);
     }

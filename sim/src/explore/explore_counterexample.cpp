@@ -67,6 +67,29 @@ std::optional<Failure> fencing_regressed(const Trace& trace) {
     return std::nullopt;
 }
 
+// The first write marked unsafe_write on Redlock (model.md §20.6), and the
+// last quorum another node counted before it: the holder it landed beside.
+std::optional<Failure> redlock_unsafe_write(const Trace& trace) {
+    for (std::size_t i = 0; i < trace.events.size(); ++i) {
+        const Event& late = trace.events[i];
+        if (late.op != EventOp::write || !late.details.has(Detail::unsafe_write)) continue;
+        const Event* holder = nullptr;
+        for (std::size_t j = i; j-- > 0 && holder == nullptr;) {
+            const Event& e = trace.events[j];
+            if (e.op == EventOp::quorum && e.outcome == Outcome::acquired && e.node != late.node) holder = &e;
+        }
+        LS_ASSERT(holder != nullptr);
+        Failure f;
+        f.property = Failure::Property::unsafe_write;
+        f.tick = late.tick;
+        f.late = Act{late.node, 0, late.tick};
+        f.earlier = Act{holder->node, 0, holder->tick};
+        f.quorum = true;
+        return f;
+    }
+    return std::nullopt;
+}
+
 // The acquire event of a write's holder (its run's acquisition, §9.6).
 const Event* acquire_of(const Trace& trace, std::size_t before, const Event& write) {
     for (std::size_t j = before; j-- > 0;) {
@@ -140,6 +163,14 @@ std::optional<Failure> overlap(const Scenario& scenario, const Trace& trace) {
         Failure f;
         f.property = Failure::Property::overlap;
         f.tick = e.tick;
+        if (const RedlockRun* run = sim.redlock()) {
+            // The nodes working after a quorum (model.md §20.5).
+            for (std::size_t i = 0; i < run->nodes().size(); ++i) {
+                const RedlockNode& node = run->nodes()[i];
+                if (node.state == RedlockState::working && !node.crashed)
+                    f.nodes.push_back(scenario.candidates[i].name);
+            }
+        }
         for (const Elector& el : sim.electors()) {
             if (el.executing()) f.nodes.push_back(el.owner());
         }
@@ -166,8 +197,11 @@ CounterexampleFacts schedule_facts(const Explorer& ex, const Schedule& schedule)
     const Scenario& base = ex.base();
     for (const std::int32_t a : schedule.atoms) {
         const Fault& f = ex.atoms().at(static_cast<std::size_t>(a));
-        facts.faults.push_back(
-            AddedFault{f, f.node >= 0 ? base.candidates.at(static_cast<std::size_t>(f.node)).name : std::string()});
+        // A Redlock store's fault is named after its store (model.md §20).
+        std::string name;
+        if (f.node >= 0) name = base.candidates.at(static_cast<std::size_t>(f.node)).name;
+        if (f.store >= 0) name = base.stores.at(static_cast<std::size_t>(f.store));
+        facts.faults.push_back(AddedFault{f, std::move(name)});
     }
     return facts;
 }
@@ -185,8 +219,10 @@ Counterexample make_counterexample(const Explorer& ex, const Schedule& schedule)
     out.trace = simulate(s);
     const Properties& failed = out.verdict.failed;
     if (failed.unsafe_write) {
-        if (auto f = write_against_highest(s, out.trace, Detail::unsafe_write, Failure::Property::unsafe_write))
-            facts.failures.push_back(std::move(*f));
+        auto f = s.is_redlock()
+                     ? redlock_unsafe_write(out.trace)
+                     : write_against_highest(s, out.trace, Detail::unsafe_write, Failure::Property::unsafe_write);
+        if (f) facts.failures.push_back(std::move(*f));
     }
     if (failed.fencing_regressed) {
         if (auto f = fencing_regressed(out.trace)) facts.failures.push_back(std::move(*f));

@@ -42,8 +42,10 @@ inline std::uint64_t binomial(std::uint64_t n, int r) {
 }
 
 // Canonical order of faults: tick, kind, node, duration, mode, loss, then a
-// clock jump's milliseconds and a delay's link and extra ticks. The atom table
-// is sorted by it, so a schedule in increasing atom order is in tick order.
+// clock jump's milliseconds and a delay's link and extra ticks, then a
+// promotion's server and lag, and last a Redlock fault's store and
+// persistence (model.md §20). The atom table is sorted by it, so a schedule
+// in increasing atom order is in tick order.
 inline bool fault_less(const Fault& a, const Fault& b) {
     if (a.at != b.at) return a.at < b.at;
     if (a.kind != b.kind) return a.kind < b.kind;
@@ -55,7 +57,10 @@ inline bool fault_less(const Fault& a, const Fault& b) {
     if (a.link != b.link) return a.link < b.link;
     if (a.extra != b.extra) return a.extra < b.extra;
     if (a.server != b.server) return a.server < b.server;
-    return a.lag < b.lag;
+    if (a.lag != b.lag) return a.lag < b.lag;
+    if (a.store != b.store) return a.store < b.store;
+    if (a.persistence != b.persistence) return a.persistence < b.persistence;
+    return a.stores < b.stores;
 }
 
 // Replication (model.md §17.2, §17.3): two cuts of one server's link overlap,
@@ -81,10 +86,13 @@ inline bool replication_clashes(const Fault& a, const Fault& b) {
 // §7.4). The explorer's own rule besides: one delay per node, link and sent
 // tick, and one jump per clock and tick. Both would add up to a single fault
 // that the budget holds already (or lies beyond it), so they only repeat it.
+// On Redlock, two restarts of one store must not overlap (model.md §20.3),
+// and a jump of one store's clock never clashes with another store's.
 inline bool clashes(const Fault& a, const Fault& b) {
     if (a.kind == FaultKind::replica_link || b.kind == FaultKind::replica_link || a.promotes() || b.promotes())
         return replication_clashes(a, b);
-    if (a.kind != b.kind || a.node != b.node) return false;
+    if (a.kind != b.kind || a.node != b.node || a.store != b.store) return false;
+    if (a.kind == FaultKind::restart) return a.at < b.end() && b.at < a.end();
     if (a.kind == FaultKind::delay) return a.link == b.link && a.at < b.at + b.ticks && b.at < a.at + a.ticks;
     if (a.kind == FaultKind::clock_jump) return a.at == b.at;
     if (a.kind != FaultKind::pause && a.kind != FaultKind::partition) return false;

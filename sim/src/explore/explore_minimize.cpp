@@ -40,6 +40,11 @@ FaultMenu menu_of_kind(FaultClass kind, const FaultMenu& k) {
             break;
         case FaultClass::replica_link: m.replica_link = k.replica_link; break;
         case FaultClass::failover_promote: m.failover_promote = k.failover_promote; break;
+        case FaultClass::restart:
+            m.restart_none = k.restart_none;
+            m.restart_everysec = k.restart_everysec;
+            m.restart_always = k.restart_always;
+            break;
     }
     return m;
 }
@@ -57,13 +62,15 @@ KindThreshold kind_sizes(FaultClass kind, const ExploreOptions& o, std::int64_t 
         case FaultClass::clock_jump: t.smallest = 1, t.largest = o.max_clock_jump_ms / tick_ms; break;
         case FaultClass::replica_link: t.smallest = 1, t.largest = o.max_link_cut; break;
         case FaultClass::failover_promote: t.smallest = 0, t.largest = o.max_lag; break;
+        case FaultClass::restart: t.smallest = 1, t.largest = o.max_pause; break;
     }
     return t;
 }
 
-constexpr FaultClass minimize_kinds[] = {FaultClass::pause,        FaultClass::partition,       FaultClass::crash,
-                                         FaultClass::failover,     FaultClass::delay,           FaultClass::clock_jump,
-                                         FaultClass::replica_link, FaultClass::failover_promote};
+constexpr FaultClass minimize_kinds[] = {
+    FaultClass::pause,  FaultClass::partition,  FaultClass::crash,        FaultClass::failover,
+    FaultClass::delay,  FaultClass::clock_jump, FaultClass::replica_link, FaultClass::failover_promote,
+    FaultClass::restart};
 
 // Scans one kind's sizes upward; false when cancelled. Every size below the
 // threshold is searched whole (every tick, node, form and order variant).
@@ -103,6 +110,7 @@ std::string_view to_string(FaultClass kind) {
         case FaultClass::clock_jump: return "clock_jump";
         case FaultClass::replica_link: return "replica_link";
         case FaultClass::failover_promote: return "failover:promote";
+        case FaultClass::restart: return "restart";
     }
     return "?";
 }

@@ -106,13 +106,21 @@ Result<FaultMenu, std::string> parse_fault_kinds(std::string_view text) {
             m.clock_jump_forward = true;
         } else if (item == "clock_jump:back") {
             m.clock_jump_back = true;
+        } else if (item == "restart") {
+            m.restart_none = m.restart_everysec = m.restart_always = true;
+        } else if (item == "restart:none") {
+            m.restart_none = true;
+        } else if (item == "restart:everysec") {
+            m.restart_everysec = true;
+        } else if (item == "restart:always") {
+            m.restart_always = true;
         } else {
             return Err{
                 fmt::format("unknown fault kind \"{}\"; expected pause, partition, crash, failover, delay, "
-                            "clock_jump or replica_link (narrowed as partition:drop_requests, "
+                            "clock_jump, replica_link or restart (narrowed as partition:drop_requests, "
                             "partition:drop_replies, failover:leases, failover:all, failover:promote, "
-                            "delay:request, delay:reply, delay:write, clock_jump:forward, clock_jump:back), "
-                            "separated by commas",
+                            "delay:request, delay:reply, delay:write, clock_jump:forward, clock_jump:back, "
+                            "restart:none, restart:everysec, restart:always), separated by commas",
                             item)};
         }
     }
@@ -155,6 +163,8 @@ std::string to_string(const FaultMenu& m) {
     add_kind(items, "delay", {{m.delay_request, "request"}, {m.delay_reply, "reply"}, {m.delay_write, "write"}});
     add_kind(items, "clock_jump", {{m.clock_jump_forward, "forward"}, {m.clock_jump_back, "back"}});
     if (m.replica_link) items.emplace_back("replica_link");
+    add_kind(items, "restart",
+             {{m.restart_none, "none"}, {m.restart_everysec, "everysec"}, {m.restart_always, "always"}});
     return fmt::format("{}", fmt::join(items, ","));
 }
 

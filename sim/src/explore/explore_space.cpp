@@ -10,6 +10,7 @@
 #include <optional>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "explore_internal.hpp"
 #include "leasescope/engine/model_store.hpp"
@@ -78,7 +79,32 @@ bool held_by_any_server(const ModelStore& store) {
     return false;
 }
 
+// A Redlock run (docs/explorer.md, Redlock): a node acts at every tick
+// until it has crashed or finished its runs (nothing it does is scheduled
+// the way an elector's is), and a store holds something while its key, its
+// disk copy (everysec) or the key it went down with (always) is set: a jump
+// of its clock moves that deadline, else only deadlines set after the jump.
+void record_redlock_row(Explorer::DueTable& table, Tick t, const RedlockRun& run) {
+    const auto row = static_cast<std::size_t>(t - table.first);
+    const auto nodes = static_cast<std::size_t>(table.nodes);
+    std::uint8_t flags = 0;
+    for (std::size_t i = 0; i < nodes; ++i) {
+        const RedlockNode& node = run.nodes()[i];
+        const bool done = node.crashed || node.state == RedlockState::finished;
+        table.act_due[row * nodes + i] = table.call_due[row * nodes + i] = done ? tick_never : t;
+        if (!done) flags |= flag_someone_left;
+    }
+    for (const RedlockStore& st : run.stores()) {
+        if (st.key.held || st.disk.held || st.kept.held) flags |= flag_store_held;
+    }
+    table.flags[row] = flags;
+}
+
 void record_row(Explorer::DueTable& table, Tick t, const Simulation& sim, const ModelStore& store) {
+    if (const RedlockRun* run = sim.redlock()) {
+        record_redlock_row(table, t, *run);
+        return;
+    }
     const auto row = static_cast<std::size_t>(t - table.first);
     const auto nodes = static_cast<std::size_t>(table.nodes);
     std::uint8_t flags = 0;
@@ -138,7 +164,7 @@ bool explore_detail::relevant(const Fault& f, const Explorer::DueTable& table) {
         case FaultKind::partition: return table.call_due[cell] < f.at + f.ticks;
         case FaultKind::crash: return table.act_due[cell] != tick_never;
         case FaultKind::replica_link:
-        case FaultKind::restart: return true;
+        case FaultKind::restart: return true;  // Redlock: only the end of the run makes it harmless
         case FaultKind::failover:
             // A promotion changes which server answers and what it holds
             // (model.md §17.3): only the end of the run makes it harmless.
@@ -150,7 +176,8 @@ bool explore_detail::relevant(const Fault& f, const Explorer::DueTable& table) {
             // against (model.md §3.3 rules 4-6), but a record or hold-off set
             // after the jump gets its deadline on the moved clock, so the
             // jump cancels out: only what the store holds now can change.
-            // (The search adds no jumps of a node's clock.)
+            // (The search adds no jumps of a node's clock.) On Redlock the
+            // flag is set while any store holds a key (§20.2 rule 4).
             return f.node >= 0 || (flags & flag_store_held) != 0;
         case FaultKind::delay:
             // It slows what is sent in tick f.at (a window of one tick). A
@@ -250,6 +277,11 @@ Verdict explore_detail::simulate_verdict(const Scenario& scenario, const Propert
     Verdict v;
     v.violations = sim.violations();
     v.end_tick = sim.end_tick();
+    if (const RedlockRun* run = sim.redlock()) {
+        for (const RedlockNode& node : run->nodes()) {
+            for (const RunResult r : node.results) v.elected = v.elected || r == RunResult::elected;
+        }
+    }
     for (const Elector& e : sim.electors()) {
         for (const RunOutcome& r : e.outcomes()) v.elected = v.elected || r.result == RunResult::elected;
     }
@@ -334,32 +366,82 @@ SizeRange laid_out_sizes(const ExploreOptions& options, std::int64_t lo, std::in
 // another magnitude is asked for.
 bool sizeless_on(const ExploreOptions& options) { return !options.only_magnitude || *options.only_magnitude == 0; }
 
+// Adds a single fault to the atoms unless it clashes with the base's own.
+struct AtomSink {
+    const Scenario& base;
+    const ExploreOptions& options;
+    std::vector<Fault>& out;
+    void operator()(const Fault& f) const {
+        for (const Fault& b : base.faults) {
+            if (clashes(f, b)) return;
+            // A pause, partition, link cut or restart that ends at the tick
+            // where one of the base's own of the same node (or server, or
+            // store) starts is left out: the scheduler applies the base's
+            // start first (it is listed first) and then this one's end,
+            // which would cancel the base's fault, an artefact rather than a
+            // fault.
+            if (b.kind == f.kind && b.node == f.node && b.server == f.server && b.store == f.store &&
+                f.end() != tick_none && b.at == f.end())
+                return;
+        }
+        if (!roles_allowed_alone(f, base, options)) return;
+        out.push_back(f);
+    }
+};
+
+// Jumps of the store's clock at tick t (on Redlock, of each store's clock,
+// model.md §20.2 rule 4), on a grid of whole ticks, back (most first) then
+// forward; within one size, the stores in list order.
+void clock_jump_atoms_at(Tick t, const Scenario& base, const ExploreOptions& options, const AtomSink& add) {
+    const FaultMenu& k = options.kinds;
+    const SizeRange steps = laid_out_sizes(options, 1, options.max_clock_jump_ms / base.tick_ms);
+    const std::int32_t clocks = base.is_redlock() ? static_cast<std::int32_t>(base.stores.size()) : 1;
+    auto jump = [&](std::int64_t ms) {
+        for (std::int32_t c = 0; c < clocks; ++c) {
+            Fault f{FaultKind::clock_jump, -1, t, 0, {}, {}, ms, {}, 0};
+            if (base.is_redlock()) f.store = c;
+            add(f);
+        }
+    };
+    for (std::int64_t i = steps.hi; i >= steps.lo && k.clock_jump_back; --i) jump(-i * base.tick_ms);
+    for (std::int64_t i = steps.lo; i <= steps.hi && k.clock_jump_forward; ++i) jump(i * base.tick_ms);
+}
+
+// Restarts of a Redlock store at tick t (model.md §20.3): down 1 …
+// max_pause ticks, by length, then store, then what it keeps.
+void restart_atoms_at(Tick t, const Scenario& base, const ExploreOptions& options, const AtomSink& add) {
+    const FaultMenu& k = options.kinds;
+    if (!k.restarts()) return;
+    const SizeRange lengths = laid_out_sizes(options, 1, options.max_pause);
+    const std::array<std::pair<Persistence, bool>, 3> kept{{{Persistence::none, k.restart_none},
+                                                            {Persistence::everysec, k.restart_everysec},
+                                                            {Persistence::always, k.restart_always}}};
+    const auto stores = static_cast<std::int32_t>(base.stores.size());
+    for (Tick d = lengths.lo; d <= lengths.hi; ++d) {
+        for (std::int32_t store = 0; store < stores; ++store) {
+            for (const auto& [persistence, on] : kept) {
+                if (!on) continue;
+                Fault f{FaultKind::restart, -1, t, d, {}, {}};
+                f.store = store;
+                f.persistence = persistence;
+                add(f);
+            }
+        }
+    }
+}
+
 // The single faults that start at tick t, in the search's order, less those
 // that clash with the base's own faults.
 void atoms_at(Tick t, const Scenario& base, const ExploreOptions& options, std::vector<Fault>& out) {
     const FaultMenu& k = options.kinds;
     const SizeRange lengths = laid_out_sizes(options, 1, options.max_pause);
     const SizeRange lags = laid_out_sizes(options, 0, std::min(options.max_lag, t));
-    const SizeRange steps = laid_out_sizes(options, 1, options.max_clock_jump_ms / base.tick_ms);
     const SizeRange extras = laid_out_sizes(options, 1, options.max_delay);
     const SizeRange cuts = laid_out_sizes(options, 1, options.max_link_cut);
     const bool sizeless = sizeless_on(options);
     const auto nodes = static_cast<std::int64_t>(base.candidates.size());
     const bool partitions = k.partition_drop_requests || k.partition_drop_replies;
-    auto add = [&](Fault f) {
-        for (const Fault& b : base.faults) {
-            if (clashes(f, b)) return;
-            // A pause, partition or link cut that ends at the tick where
-            // one of the base's own of the same node (or server) starts is
-            // left out: the scheduler applies the base's start first (it
-            // is listed first) and then this one's end, which would cancel
-            // the base's fault, an artefact rather than a fault.
-            if (b.kind == f.kind && b.node == f.node && b.server == f.server && f.end() != tick_none && b.at == f.end())
-                return;
-        }
-        if (!roles_allowed_alone(f, base, options)) return;
-        out.push_back(f);
-    };
+    const AtomSink add{base, options, out};
     for (NodeIndex n = 0; n < nodes && k.pause; ++n) {
         for (Tick d = lengths.lo; d <= lengths.hi; ++d) add(Fault{FaultKind::pause, n, t, d, {}, {}});
     }
@@ -378,13 +460,7 @@ void atoms_at(Tick t, const Scenario& base, const ExploreOptions& options, std::
     for (std::int32_t server = 0; server < servers && k.failover_promote; ++server) {
         for (Tick lag = lags.lo; lag <= lags.hi; ++lag) add(promote_atom(t, server, lag));
     }
-    // The store's clock, on a grid of whole ticks, back (most first) then forward.
-    for (std::int64_t i = steps.hi; i >= steps.lo && k.clock_jump_back; --i) {
-        add(Fault{FaultKind::clock_jump, -1, t, 0, {}, {}, -i * base.tick_ms, {}, 0});
-    }
-    for (std::int64_t i = steps.lo; i <= steps.hi && k.clock_jump_forward; ++i) {
-        add(Fault{FaultKind::clock_jump, -1, t, 0, {}, {}, i * base.tick_ms, {}, 0});
-    }
+    clock_jump_atoms_at(t, base, options, add);
     // Delays of what one node sends on one link in tick t.
     const std::array<std::pair<Link, bool>, 3> links{
         {{Link::request, k.delay_request}, {Link::reply, k.delay_reply}, {Link::write, k.delay_write}}};
@@ -398,13 +474,25 @@ void atoms_at(Tick t, const Scenario& base, const ExploreOptions& options, std::
     for (Tick d = cuts.lo; d <= cuts.hi && k.replica_link; ++d) {
         for (std::int32_t server = 0; server < servers; ++server) add(link_cut_atom(t, server, d));
     }
+    restart_atoms_at(t, base, options, add);
 }
 
 // Delays and clock jumps only with a budget for them: without one, the menu's
 // default ("all") means the kinds of the search before they existed. The
 // replication kinds only with replicas, and then no failover that loses.
-FaultMenu effective_kinds(const ExploreOptions& options, std::int32_t replicas) {
+FaultMenu effective_kinds(const ExploreOptions& options, std::int32_t replicas, bool redlock) {
     FaultMenu k = options.kinds;
+    if (redlock) {
+        // A Redlock run has no failover, no replicas and no delays yet
+        // (docs/explorer.md, Redlock); a partition holds messages whatever
+        // its mode (model.md §20.7), so one mode stands for both.
+        k.failover_leases = k.failover_all = k.failover_promote = k.replica_link = false;
+        k.delay_request = k.delay_reply = k.delay_write = false;
+        if (k.partition_drop_replies) k.partition_drop_requests = true;
+        k.partition_drop_replies = false;
+    } else {
+        k.restart_none = k.restart_everysec = k.restart_always = false;
+    }
     // With replicas a failover always promotes (model.md §17.3 rule 5);
     // without them there is nothing to cut or promote.
     if (replicas > 0) k.failover_leases = k.failover_all = false;
@@ -412,6 +500,29 @@ FaultMenu effective_kinds(const ExploreOptions& options, std::int32_t replicas) 
     if (options.max_delay == 0) k.delay_request = k.delay_reply = k.delay_write = false;
     if (options.max_clock_jump_ms == 0) k.clock_jump_forward = k.clock_jump_back = false;
     return k;
+}
+
+// What the explorer cannot do on a Redlock scenario (docs/explorer.md,
+// Redlock): check a property that a Redlock run never breaks (it issues no
+// fencing number, model.md §20.6, so only overlap, unsafe_write and
+// liveness can fail), or add delays (not laid out on Redlock).
+std::optional<std::string> redlock_error(const ExploreOptions& options) {
+    const Properties& p = options.properties;
+    std::vector<std::string> never;
+    if (p.fencing_regressed) never.emplace_back("fencing_regressed");
+    if (p.stale_after_successor) never.emplace_back("stale_after_successor");
+    if (p.holder_rejected) never.emplace_back("holder_rejected");
+    if (p.fencing_duplicate) never.emplace_back("fencing_duplicate");
+    if (!never.empty())
+        return fmt::format(
+            "--property: {} can never fail on a Redlock scenario (Redlock issues no fencing number, docs/model.md "
+            "§20.6); check overlap, unsafe_write or liveness",
+            fmt::join(never, ", "));
+    if (options.max_delay > 0 && options.kinds.delays())
+        return std::string(
+            "--max-delay: the explorer adds no delays to a Redlock scenario (docs/explorer.md, Redlock); leave "
+            "--max-delay at 0");
+    return std::nullopt;
 }
 
 // The clock jumps' grid must hold at least one step and at most
@@ -435,7 +546,8 @@ std::optional<std::string> clock_jump_error(const ExploreOptions& options, std::
 // How many single faults the budget asks for, and the error naming the flags
 // to lower when that is too many.
 std::optional<std::string> atoms_error(const ExploreOptions& options, std::int64_t nodes, std::int64_t servers,
-                                       Tick max_tick, std::int64_t tick_ms, std::int64_t& estimate) {
+                                       std::int64_t stores, Tick max_tick, std::int64_t tick_ms,
+                                       std::int64_t& estimate) {
     const FaultMenu& k = options.kinds;
     const std::int64_t partition_modes = (k.partition_drop_requests ? 1 : 0) + (k.partition_drop_replies ? 1 : 0);
     const std::int64_t links = (k.delay_request ? 1 : 0) + (k.delay_reply ? 1 : 0) + (k.delay_write ? 1 : 0);
@@ -443,15 +555,19 @@ std::optional<std::string> atoms_error(const ExploreOptions& options, std::int64
     const std::int64_t lengths = laid_out_sizes(options, 1, options.max_pause).count();
     const std::int64_t sizeless = sizeless_on(options) ? 1 : 0;
     const std::int64_t per_node = (k.pause ? lengths : 0) + partition_modes * lengths + (k.crash ? sizeless : 0);
+    // On Redlock (stores > 0) a jump and a restart of each store.
     const std::int64_t jumps = ((k.clock_jump_forward ? 1 : 0) + (k.clock_jump_back ? 1 : 0)) *
-                               laid_out_sizes(options, 1, options.max_clock_jump_ms / tick_ms).count();
+                               laid_out_sizes(options, 1, options.max_clock_jump_ms / tick_ms).count() *
+                               std::max<std::int64_t>(stores, 1);
+    const std::int64_t restarts =
+        stores * ((k.restart_none ? 1 : 0) + (k.restart_everysec ? 1 : 0) + (k.restart_always ? 1 : 0)) * lengths;
     const std::int64_t delays = nodes * links * laid_out_sizes(options, 1, options.max_delay).count();
     // With replicas: a promotion of each server with each lag, a cut of each server's link of each length.
     const std::int64_t promotions =
         k.failover_promote ? servers * laid_out_sizes(options, 0, options.max_lag).count() : 0;
     const std::int64_t cuts = k.replica_link ? servers * laid_out_sizes(options, 1, options.max_link_cut).count() : 0;
     const std::int64_t losing = (k.failover_leases ? sizeless : 0) + (k.failover_all ? sizeless : 0);
-    const std::int64_t per_tick = nodes * per_node + losing + jumps + delays + promotions + cuts;
+    const std::int64_t per_tick = nodes * per_node + losing + jumps + delays + promotions + cuts + restarts;
     estimate = options.max_faults == 0 ? 0 : (max_tick + 1) * per_tick;
     if (estimate <= explore_atoms_max) return std::nullopt;
     std::string of_which, levers = "--max-pause";
@@ -484,16 +600,16 @@ std::optional<std::string> atoms_error(const ExploreOptions& options, std::int64
 
 Result<Explorer, std::string> Explorer::create(const Scenario& base, const ExploreOptions& given) {
     if (auto error = option_error(given)) return Err{std::move(*error)};
-    // Its pruning reads the electors' schedules; a Redlock run has none (model.md §20).
-    if (base.is_redlock())
-        return Err{
-            std::string("the explorer does not search Redlock scenarios yet (docs/model.md §20.9): its pruning "
-                        "follows the Kotlin elector's schedule")};
+    if (base.is_redlock()) {
+        if (auto error = redlock_error(given)) return Err{std::move(*error)};
+    }
     LS_ASSERT(!base.candidates.empty());
     LS_ASSERT(base.tick_ms > 0);
     if (auto error = clock_jump_error(given, base.tick_ms)) return Err{std::move(*error)};
     ExploreOptions options = given;
-    options.kinds = effective_kinds(given, base.lock.replication.replicas);
+    options.kinds = effective_kinds(given, base.lock.replication.replicas, base.is_redlock());
+    // Redlock runs in one order, the declared (model.md §20.1 rule 3).
+    if (base.is_redlock()) options.shuffles = 0;
     if (options.max_faults > 0 && !options.kinds.any())
         return Err{std::string("no fault kind to add; choose at least one")};
 
@@ -522,8 +638,8 @@ Result<Explorer, std::string> Explorer::create(const Scenario& base, const Explo
     // Lay out the atoms, refusing a budget too large to hold.
     const auto nodes = static_cast<std::int64_t>(base.candidates.size());
     std::int64_t estimate = 0;
-    if (auto error =
-            atoms_error(options, nodes, base.lock.replication.replicas + 1, ex.max_tick_, base.tick_ms, estimate))
+    if (auto error = atoms_error(options, nodes, base.lock.replication.replicas + 1,
+                                 static_cast<std::int64_t>(base.stores.size()), ex.max_tick_, base.tick_ms, estimate))
         return Err{std::move(*error)};
     if (options.max_faults > 0) {
         ex.atoms_.reserve(static_cast<std::size_t>(estimate));

@@ -26,8 +26,9 @@ void report_progress(ExploreControl* control, const SearchStats& before, const S
 
 // The classes of fault a draw picks from, evenly: 0 pause, 1 partition,
 // 2 crash, 3 failover that loses, 4 clock jump, 5 delay, 6 link cut,
-// 7 promotion. Clock jumps and delays only with a budget, the last two only
-// with replicas (Explorer::create).
+// 7 promotion, 8 a Redlock store's restart. Clock jumps and delays only with
+// a budget, link cuts and promotions only with replicas, restarts only on
+// Redlock (Explorer::create).
 std::vector<int> fault_classes(const FaultMenu& k) {
     std::vector<int> classes;
     if (k.pause) classes.push_back(0);
@@ -38,6 +39,7 @@ std::vector<int> fault_classes(const FaultMenu& k) {
     if (k.delays()) classes.push_back(5);
     if (k.replica_link) classes.push_back(6);
     if (k.failover_promote) classes.push_back(7);
+    if (k.restarts()) classes.push_back(8);
     return classes;
 }
 
@@ -175,7 +177,8 @@ ChunkResult Explorer::evaluate_level(int level, std::uint64_t begin, std::uint64
     return out;
 }
 
-// A jump of the store's clock at tick `at`, on the grid of the budget.
+// A jump of the store's clock at tick `at` (on Redlock, of one store's), on
+// the grid of the budget.
 Fault Explorer::draw_clock_jump(SplitMix64& rng, Tick at) const {
     const FaultMenu& k = options_.kinds;
     const std::int64_t tick_ms = variants_.front().tick_ms;
@@ -183,6 +186,24 @@ Fault Explorer::draw_clock_jump(SplitMix64& rng, Tick at) const {
     Fault f{FaultKind::clock_jump, -1, at, 0, {}, {}, 0, {}, 0};
     const bool back = k.clock_jump_forward && k.clock_jump_back ? rng.next() % 2 == 0 : k.clock_jump_back;
     f.ms = static_cast<std::int64_t>(1 + rng.next() % steps) * tick_ms * (back ? -1 : 1);
+    const auto stores = static_cast<std::uint64_t>(variants_.front().stores.size());
+    if (stores > 0) f.store = static_cast<std::int32_t>(rng.next() % stores);
+    return f;
+}
+
+// A restart of one Redlock store at tick `at`, down 1 … max_pause ticks,
+// keeping what one of the budget's persistences keeps (model.md §20.3).
+Fault Explorer::draw_restart(SplitMix64& rng, Tick at) const {
+    const FaultMenu& k = options_.kinds;
+    std::vector<Persistence> kept;
+    if (k.restart_none) kept.push_back(Persistence::none);
+    if (k.restart_everysec) kept.push_back(Persistence::everysec);
+    if (k.restart_always) kept.push_back(Persistence::always);
+    Fault f{FaultKind::restart, -1, at, 0, {}, {}};
+    const auto stores = static_cast<std::uint64_t>(variants_.front().stores.size());
+    f.store = static_cast<std::int32_t>(rng.next() % stores);
+    f.ticks = static_cast<Tick>(1 + rng.next() % static_cast<std::uint64_t>(options_.max_pause));
+    f.persistence = kept[static_cast<std::size_t>(rng.next() % kept.size())];
     return f;
 }
 
@@ -259,6 +280,7 @@ Schedule Explorer::draw(std::uint64_t seed, std::uint64_t index) const {
             case 5: f = draw_delay(rng, f.at, nodes); break;
             case 6: f = draw_replication(rng, f.at, true); break;
             case 7: f = draw_replication(rng, f.at, false); break;
+            case 8: f = draw_restart(rng, f.at); break;
             default:
                 f.kind = FaultKind::failover;
                 f.node = -1;

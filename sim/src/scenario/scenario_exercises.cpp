@@ -215,6 +215,12 @@ void check_fault_kinds(const std::string& text, const std::string& path, const S
         auto one = parse_fault_kinds(item);
         if (!one.ok()) continue;
         FaultMenu m = one.value();
+        if (s.is_redlock() && !m.restarts() && (m.failover_leases || m.failover_all || m.delays()))
+            fail(path,
+                 fmt::format("{} cannot be added to a Redlock scenario (docs/explorer.md, On Redlock)", quote(item)));
+        if (!s.is_redlock() && m.restarts() && !m.pause)
+            fail(path, fmt::format("{} is a Redlock store's fault; the scenario has no \"stores\" (model.md §20.3)",
+                                   quote(item)));
         if (replicas) m.failover_leases = m.failover_all = false;
         if (!replicas) m.failover_promote = m.replica_link = false;
         if (!m.any())

@@ -138,7 +138,8 @@ TEST(ExploreMinimize, ThresholdIsWhatTheRankedSearchFindsAndNothingBelowBreaks) 
 ExploreOptions sizes_below(ExploreOptions o, FaultClass kind, std::int64_t threshold, std::int64_t tick_ms) {
     switch (kind) {
         case FaultClass::pause:
-        case FaultClass::partition: o.max_pause = threshold - 1; break;
+        case FaultClass::partition:
+        case FaultClass::restart: o.max_pause = threshold - 1; break;
         case FaultClass::delay: o.max_delay = threshold - 1; break;
         case FaultClass::clock_jump: o.max_clock_jump_ms = (threshold - 1) * tick_ms; break;
         case FaultClass::replica_link: o.max_link_cut = threshold - 1; break;

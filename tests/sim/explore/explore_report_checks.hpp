@@ -3,6 +3,10 @@
 // shard tests, so a mismatch names the counter that differs.
 #include <gtest/gtest.h>
 
+#include <string>
+#include <vector>
+
+#include "leasescope/sim/explore_shard.hpp"
 #include "leasescope/sim/explorer.hpp"
 
 namespace leasescope::test {
@@ -27,6 +31,21 @@ inline void expect_same_report(const sim::ExploreReport& a, const sim::ExploreRe
         expect_same_stats(a.levels[i].stats, b.levels[i].stats);
     }
     expect_same_stats(a.totals, b.totals);
+}
+
+// The result files of a search split into `shards` parts, each searched on
+// its own, as explore --shard K/N writes them.
+inline std::vector<sim::ShardFile> shard_files(const sim::Explorer& ex, std::uint64_t shards) {
+    std::vector<sim::ShardFile> files;
+    for (std::uint64_t k = 0; k < shards; ++k) {
+        sim::ExploreRun run;
+        run.shard = k;
+        run.shards = shards;
+        const sim::ExploreReport part = sim::explore(ex, run);
+        files.push_back(sim::ShardFile{"shard-" + std::to_string(k) + ".json",
+                                       sim::shard_result_to_json(ex, run, part, sim::ShardTiming{})});
+    }
+    return files;
 }
 
 }  // namespace leasescope::test

@@ -414,9 +414,10 @@ TEST(Explorer, OptionsAreChecked) {
     EXPECT_FALSE(parse_properties("unsafe_writes").ok());
     EXPECT_EQ(to_string(parse_fault_kinds("pause, failover:all").value()), "pause,failover:all");
     // "all" names delays and clock jumps too; the explorer adds them only
-    // with their budget (explore_wire_test.cpp).
+    // with their budget (explore_wire_test.cpp), and a Redlock store's
+    // restart only on Redlock (explore_redlock_test.cpp).
     EXPECT_EQ(to_string(parse_fault_kinds("all").value()),
-              "pause,partition,crash,failover,delay,clock_jump,replica_link");
+              "pause,partition,crash,failover,delay,clock_jump,replica_link,restart");
     EXPECT_EQ(to_string(parse_fault_kinds("failover:promote,replica_link").value()), "failover:promote,replica_link");
     EXPECT_EQ(to_string(parse_fault_kinds("delay:reply,clock_jump:back").value()), "delay:reply,clock_jump:back");
     EXPECT_FALSE(parse_fault_kinds("gc").ok());

@@ -61,7 +61,10 @@ struct Properties {
 Result<Properties, std::string> parse_properties(std::string_view text);
 std::string to_string(const Properties& properties);  // comma-separated, in the order above
 
-// The fault kinds the explorer may add. Delays and clock jumps are added
+// The fault kinds the explorer may add. On a Redlock scenario (model.md
+// §20) Explorer::create keeps pause, crash, partition (of a node from every
+// store), clock_jump (of one store's clock) and restart (of one store), and
+// turns the rest off; restarts only there. Delays and clock jumps are added
 // only when their budget is given (ExploreOptions::max_delay,
 // max_clock_jump_ms); Explorer::create turns them off otherwise. The
 // replication kinds (model.md §17) only for a store with replicas, where a
@@ -82,14 +85,20 @@ struct FaultMenu {
     bool clock_jump_back = true;
     bool replica_link = true;      // a cut of one replica's link (model.md §17.2)
     bool failover_promote = true;  // a failover promoting a replica, with a lag (§17.3)
+    // Redlock only (model.md §20.3): a store's restart, by what it keeps.
+    bool restart_none = true;
+    bool restart_everysec = true;
+    bool restart_always = true;
     bool delays() const { return delay_request || delay_reply || delay_write; }
     bool clock_jumps() const { return clock_jump_forward || clock_jump_back; }
+    bool restarts() const { return restart_none || restart_everysec || restart_always; }
     bool any() const {
         return pause || partition_drop_requests || partition_drop_replies || crash || failover_leases || failover_all ||
-               delays() || clock_jumps() || replica_link || failover_promote;
+               delays() || clock_jumps() || replica_link || failover_promote || restarts();
     }
     static FaultMenu none() {
-        return FaultMenu{false, false, false, false, false, false, false, false, false, false, false, false, false};
+        return FaultMenu{false, false, false, false, false, false, false, false,
+                         false, false, false, false, false, false, false, false};
     }
 };
 // A fault's size in ticks, as the ranking counts it (docs/explorer.md,
@@ -101,8 +110,9 @@ std::int64_t fault_magnitude(const Fault& fault, std::int64_t tick_ms);
 // "pause,partition,crash,failover,delay,clock_jump,replica_link"; a kind may
 // be narrowed with a colon: partition:drop_requests, partition:drop_replies,
 // failover:leases, failover:all, failover:promote, delay:request,
-// delay:reply, delay:write, clock_jump:forward, clock_jump:back. "all" is
-// everything.
+// delay:reply, delay:write, clock_jump:forward, clock_jump:back. "restart"
+// (Redlock) narrows to restart:none, restart:everysec, restart:always.
+// "all" is everything.
 Result<FaultMenu, std::string> parse_fault_kinds(std::string_view text);
 std::string to_string(const FaultMenu& menu);
 
@@ -273,6 +283,7 @@ private:
     Fault draw_clock_jump(SplitMix64& rng, Tick at) const;
     Fault draw_delay(SplitMix64& rng, Tick at, std::uint64_t nodes) const;
     Fault draw_replication(SplitMix64& rng, Tick at, bool cut) const;
+    Fault draw_restart(SplitMix64& rng, Tick at) const;
     void consider(const Schedule& schedule, const Verdict& verdict, std::uint64_t draw, ChunkResult& out) const;
 
     ExploreOptions options_;
@@ -380,9 +391,9 @@ private:
 // docs/explorer.md, "The smallest fault that breaks it".
 
 // The kinds minimize() answers for: the top-level ones of --fault-kinds.
-enum class FaultClass { pause, partition, crash, failover, delay, clock_jump, replica_link, failover_promote };
+enum class FaultClass { pause, partition, crash, failover, delay, clock_jump, replica_link, failover_promote, restart };
 // "pause", "partition", "crash", "failover", "delay", "clock_jump",
-// "replica_link", "failover:promote".
+// "replica_link", "failover:promote", "restart".
 std::string_view to_string(FaultClass kind);
 
 struct KindThreshold {
@@ -459,12 +470,18 @@ struct Failure {
     // issued the same number.
     Act late, earlier;
     ResourceMode resource = ResourceMode::off;  // unsafe_write: what the resource did (§8)
-    std::vector<std::string> nodes;             // overlap: the nodes executing at the end of that tick
-    std::int32_t capacity = 0;                  // overlap: the lock's slots
-    std::vector<RunSummary> runs;               // liveness: how each run ended (empty: none started)
+    // unsafe_write on Redlock (model.md §20.6): `earlier` is the quorum that
+    // another token held when the write landed (its node and the tick it
+    // counted it), fencing 0: Redlock issues no number.
+    bool quorum = false;
+    std::vector<std::string> nodes;  // overlap: the nodes executing at the end of that tick
+    std::int32_t capacity = 0;       // overlap: the lock's slots
+    std::vector<RunSummary> runs;    // liveness: how each run ended (empty: none started)
 };
 
-// An added fault and the name of its node (empty for a failover).
+// An added fault and the name of its node, or of its store for a Redlock
+// store's restart or clock jump (empty for a failover and a jump of the one
+// store's clock).
 struct AddedFault {
     Fault fault;
     std::string node;
