@@ -30,7 +30,8 @@
 #      4.2.0 on five loopback servers, diffed with the simulation
 #      (tests/redlock/compare.sh, model.md §20.9), at ticks of 100 ms: the
 #      default suite's redlock.npm runs it at 200 ms, so each TTL boundary
-#      is met at a second scale
+#      is met at a second scale; with 40 generated scenarios (seeds 1-40,
+#      `leasescope-cli generate --client redlock`) where redlock.npm has 5
 # Environment: FULL_JOBS (2) parallel jobs, FUZZ_SECONDS, FUZZ_SEED (1), FUZZ_RSS_MB (1024), FULL_STAGES (a
 # subset of "format functions asan clang fuzz slurm redlock").
 set -uo pipefail
@@ -176,7 +177,7 @@ redlock_npm() {
     cmake --preset release >/dev/null || return 1
     cmake --build build/release --target leasescope-cli -j "$jobs" >/dev/null || return 1
   fi
-  REDLOCK_TICK_MS=100 REDLOCK_OUT=build/redlock-compare-100 tests/redlock/compare.sh "$cli"
+  REDLOCK_TICK_MS=100 REDLOCK_GENERATED=40 REDLOCK_OUT=build/redlock-compare-100 tests/redlock/compare.sh "$cli"
 }
 
 for s in $stages; do

@@ -298,12 +298,12 @@ void add_bench_commands(CLI::App& app, int& exit_code) {
 
     auto* generate = app.add_subcommand(
         "generate", "Print a generated, valid scenario (JSON) to stdout: repeating runs, faults, varied starts");
-    generate->add_option("--candidates", o->generate.candidates, "Number of candidates")
-        ->check(integer_in(1, sim::generator_candidates_max))
-        ->capture_default_str();
-    generate->add_option("--horizon", o->generate.horizon, "Last tick")
-        ->check(integer_in(sim::generator_horizon_min, sim::generator_horizon_max))
-        ->capture_default_str();
+    auto* candidates = generate->add_option("--candidates", o->generate.candidates, "Number of candidates")
+                           ->check(integer_in(1, sim::generator_candidates_max))
+                           ->capture_default_str();
+    auto* horizon = generate->add_option("--horizon", o->generate.horizon, "Last tick")
+                        ->check(integer_in(sim::generator_horizon_min, sim::generator_horizon_max))
+                        ->capture_default_str();
     generate->add_option("--seed", o->generate.seed, "Seed: the same arguments give the same bytes")
         ->check(unsigned_integer())
         ->capture_default_str();
@@ -315,7 +315,26 @@ void add_bench_commands(CLI::App& app, int& exit_code) {
         "--replication", [o] { o->generate.replication = true; },
         "A store with 1-2 replicas (model.md §17): cuts of their links, a failover promoting a replica with lag "
         "0-2, sometimes min_replicas_to_write and wait_replicas");
-    generate->callback([o, &exit_code] { exit_code = cmd_generate(o->generate); });
+    generate
+        ->add_option("--client", o->generate.client,
+                     "elector (default) or redlock: a Redlock scenario (model.md §20) inside what "
+                     "tests/redlock/driver.js runs through the real npm package: 1, 3 or 5 stores, 1-3 clients, "
+                     "pauses, a crash, store restarts (none/always), 36 ticks; it draws its own size, so "
+                     "--candidates, --horizon, --order and --replication do not apply")
+        ->transform(CLI::CheckedTransformer(std::map<std::string, sim::GeneratedClient>{
+            {"elector", sim::GeneratedClient::elector}, {"redlock", sim::GeneratedClient::redlock}}));
+    generate->callback([o, candidates, horizon, &exit_code] {
+        const bool elector_only =
+            candidates->count() > 0 || horizon->count() > 0 || o->generate.shuffled || o->generate.replication;
+        if (o->generate.client == sim::GeneratedClient::redlock && elector_only) {
+            fmt::print(stderr,
+                       "error: --client redlock draws its own stores, clients and 36 ticks: --candidates, "
+                       "--horizon, --order shuffled and --replication are for the elector\n");
+            exit_code = exit_bad_input;
+            return;
+        }
+        exit_code = cmd_generate(o->generate);
+    });
 
     auto* bench =
         app.add_subcommand("bench", "Measure store, simulator, parser and trace speed on generated scenarios");

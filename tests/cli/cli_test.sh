@@ -693,6 +693,22 @@ cp "$WORK/out" "$WORK/replicated.json"
 cli run "$WORK/replicated.json" --format text
 expect_rc 0 "a generated replication scenario runs"
 
+# generate --client redlock (model.md §20.9): a Redlock scenario that runs, the
+# same bytes for a seed; the elector's size options are refused with it.
+cli generate --client redlock --seed 7
+expect_rc 0 "generate --client redlock"
+expect_out '"client": "redlock",' "generate --client redlock: a Redlock scenario"
+expect_out '"retry_jitter_ms": 0,' "generate --client redlock: no jitter (the real package draws it)"
+cp "$WORK/out" "$WORK/redlock-generated.json"
+cli generate --client redlock --seed 7
+check_that "generate --client redlock: one seed, one text" cmp -s "$WORK/out" "$WORK/redlock-generated.json"
+cli run "$WORK/redlock-generated.json" --set tick_ms=100
+expect_rc 0 "a generated Redlock scenario runs at 100 ms ticks"
+expect_out '"format":"leasescope-trace/5"' "a generated Redlock scenario gives a /5 trace"
+cli generate --client redlock --candidates 3
+expect_rc 2 "generate --client redlock refuses --candidates"
+expect_err "--client redlock draws its own stores" "the refused --candidates is explained"
+
 # explore on a store with replicas (docs/explorer.md, With replicas): a
 # lagging promotion issues a number twice; with no lag it takes a cut link.
 cli explore scenarios/failover-fencing-tie.json --set 'faults=[]' --fault-kinds failover:promote \

@@ -5,17 +5,13 @@
 
 #include <fmt/format.h>
 
+#include "generator_draw.hpp"
 #include "leasescope/engine/prng.hpp"
 
 namespace leasescope::sim {
 namespace {
 
-// A draw in [lo, hi], both included. Modulo bias is irrelevant here, and the
-// arithmetic is the same everywhere (no std::*_distribution).
-std::int64_t draw_between(SplitMix64& rng, std::int64_t lo, std::int64_t hi) {
-    const auto span = static_cast<std::uint64_t>(hi - lo) + 1;
-    return lo + static_cast<std::int64_t>(rng.next() % span);
-}
+using generator_detail::draw_between;
 
 std::string candidate_name(std::int64_t i) { return fmt::format("node-{:06}", i); }
 
@@ -171,6 +167,7 @@ std::int32_t generated_capacity(std::int64_t candidates) {
 }
 
 std::string generate_scenario(const GeneratorOptions& o) {
+    if (o.client == GeneratedClient::redlock) return generate_redlock_scenario(o);
     SplitMix64 rng(o.seed);
     const std::int64_t n = o.candidates;
     const Tick horizon = o.horizon;

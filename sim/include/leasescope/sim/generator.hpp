@@ -16,6 +16,8 @@
 
 namespace leasescope::sim {
 
+enum class GeneratedClient { elector, redlock };
+
 struct GeneratorOptions {
     std::int64_t candidates = 10;
     Tick horizon = 1'000'000;
@@ -32,6 +34,10 @@ struct GeneratorOptions {
     // nodes with wait_replicas. Drawn from its own generator; off, the
     // default: the same bytes as before the option existed.
     bool replication = false;
+    // The client (model.md §5 or §20). With `redlock` the generator draws a
+    // Redlock scenario of its own size (generate_redlock_scenario) and
+    // candidates, horizon, shuffled, latencies and replication do not apply.
+    GeneratedClient client = GeneratedClient::elector;
 };
 
 // What the replication option adds, as the scenario will hold it (the JSON
@@ -59,6 +65,17 @@ std::int32_t generated_capacity(std::int64_t candidates);
 // Writes a valid scenario. The load is tuned so that, on average, about 1.5
 // nodes per slot want the lock at any tick: enough contention for busy
 // replies, skips and retries without every tick being full.
+// With `client` redlock, generate_redlock_scenario's.
 std::string generate_scenario(const GeneratorOptions& o);
+
+// A Redlock scenario (model.md §20) from `seed` (and `faults`), inside what
+// tests/redlock/driver.js runs through the real npm package: 1, 3 or 5
+// stores (mostly 5), 1-3 candidates with varied starts, leases, actions,
+// writes and second runs; the client's retry_count 0-4, retry_delay_ms a
+// multiple of 200, no jitter, a drift_factor; faults: pauses and a crash of
+// candidates, restarts of 0-3 stores with persistence none or always,
+// sometimes overlapping. Every duration is whole ticks, so it runs at any
+// tick_ms; 36 ticks of 200 ms.
+std::string generate_redlock_scenario(const GeneratorOptions& o);
 
 }  // namespace leasescope::sim
