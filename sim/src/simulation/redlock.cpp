@@ -215,7 +215,8 @@ Tick RedlockRun::arrival(NodeIndex n, std::int32_t store, Link link, Tick sent) 
     const Candidate& c = scenario_->candidates[static_cast<std::size_t>(n)];
     Tick at = sent + c.network.of(link);
     for (const Fault& f : scenario_->faults) {
-        if (f.kind == FaultKind::delay && f.node == n && f.link == link && sent >= f.at && sent < f.end() &&
+        // A delay has no end edge (Fault::end() is tick_none): it holds for what is sent in [at, at + ticks).
+        if (f.kind == FaultKind::delay && f.node == n && f.link == link && sent >= f.at && sent < f.at + f.ticks &&
             (link == Link::write || in_mask(f.stores, store)))
             at += f.extra;
     }

@@ -2,6 +2,7 @@
 // each on a small inline scenario, and the input a Redlock scenario refuses.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 
 #include "leasescope/sim/scenario.hpp"
@@ -203,6 +204,25 @@ TEST(Redlock, APartitionHoldsMessagesUntilItEnds) {
     const auto answers = find(t, "a", EventOp::acquire);
     EXPECT_EQ(answers[2].sent, 0);
     EXPECT_FALSE(answers[2].applied);  // applied at 30, the tick of the event: not written (§16.6)
+}
+
+// Rule 20.7: a delay adds its extra ticks to what is sent in [at, at + ticks)
+// to its stores only; the count waits for the late answer (rule 20.4.4).
+TEST(Redlock, ADelayAddsItsTicksToItsStoresOnly) {
+    const std::string faults = R"(, "faults": [{"kind": "delay", "node": "a", "at": 0, "ticks": 1, "link": "request",
+                                                "extra": 7, "stores": ["B"]}], "redlock": {"retry_count": 0})";
+    const sim::Trace t = run(scenario(R"({"name": "a"})", faults));
+    const auto answers = find(t, "a", EventOp::acquire);
+    ASSERT_EQ(answers.size(), 3u);
+    EXPECT_EQ(answers[0].tick, 0);  // A, undelayed
+    const auto b = std::find_if(answers.begin(), answers.end(), [](const Event& e) { return e.server == 1; });
+    ASSERT_NE(b, answers.end());
+    EXPECT_EQ(b->tick, 7);
+    EXPECT_EQ(counts(t, "a")[0].tick, 7);
+    // Sent after the delay's span: no extra.
+    const std::string later = R"(, "faults": [{"kind": "delay", "node": "a", "at": 1, "ticks": 5, "link": "request",
+                                               "extra": 7}], "redlock": {"retry_count": 0})";
+    EXPECT_EQ(counts(run(scenario(R"({"name": "a"})", later)), "a")[0].tick, 0);
 }
 
 // Rule 20.6: a paused holder's late write is stale, and unsafe once another
