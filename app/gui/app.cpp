@@ -95,8 +95,8 @@ bool App::init(std::string& error) {
             if (!read) continue;
             const std::string& bytes = *read;
             auto parsed = sim::parse_scenario(bytes, entry.path().string());
-            // The app does not show a Redlock run yet (model.md §20): `leasescope-cli` does.
-            if (!parsed.ok() || parsed->is_redlock()) continue;
+            // The app does not show a Redlock or Redisson run yet (model.md §20, §21): `leasescope-cli` does.
+            if (!parsed.ok() || parsed->is_redlock() || parsed->is_redisson()) continue;
             assets_.presets.push_back(PresetInfo{entry.path().string(), parsed->name, parsed->title, parsed->summary});
         }
     }
@@ -172,6 +172,10 @@ bool App::load_trace(const std::string& path, std::string_view bytes, std::strin
         error = assets_.strings.tr("msg.redlock_cli_only", {{"name", parsed->header.scenario}});
         return false;
     }
+    if (parsed->header.format == 6) {  // a Redisson trace (model.md §21.9): not shown by the app yet
+        error = assets_.strings.tr("msg.redisson_cli_only", {{"name", parsed->header.scenario}});
+        return false;
+    }
     show_run(replay_trace(std::move(parsed).value()), false);
     doc_.scenario_path = path;
     exercises_loaded(path, std::string(), doc_.timeline->scenario());  // a history has no exercises
@@ -185,6 +189,10 @@ bool App::rebuild(sim::Scenario scenario, bool keep_playhead, std::string& error
     // A Redlock scenario (model.md §20) has no lanes, panels or words in the app yet.
     if (scenario.is_redlock()) {
         error = assets_.strings.tr("msg.redlock_cli_only", {{"name", scenario.name}});
+        return false;
+    }
+    if (scenario.is_redisson()) {  // nor a Redisson one (model.md §21.9)
+        error = assets_.strings.tr("msg.redisson_cli_only", {{"name", scenario.name}});
         return false;
     }
     // Simulated first: a run past trace_events_max is refused, and the app keeps what it showed.

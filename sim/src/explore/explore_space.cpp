@@ -489,6 +489,10 @@ Result<Explorer, std::string> Explorer::create(const Scenario& base, const Explo
         return Err{
             std::string("the explorer does not search Redlock scenarios yet (docs/model.md §20.9): its pruning "
                         "follows the Kotlin elector's schedule")};
+    if (base.is_redisson())
+        return Err{
+            std::string("the explorer does not search Redisson scenarios yet (docs/model.md §21.9): its pruning "
+                        "follows the Kotlin elector's schedule")};
     LS_ASSERT(!base.candidates.empty());
     LS_ASSERT(base.tick_ms > 0);
     if (auto error = clock_jump_error(given, base.tick_ms)) return Err{std::move(*error)};
