@@ -55,7 +55,7 @@ public:
             writes_.add(event);
             if (!filter_.keeps(event)) return;
             ++shown_;
-            line_ = sim::text_row(event, filter_.time_tick_ms, stores);
+            line_ = sim::text_row(event, filter_.time_tick_ms, stores, redisson);
             line_ += '\n';
             std::fwrite(line_.data(), 1, line_.size(), out_);
         } else {
@@ -64,6 +64,7 @@ public:
     }
 
     std::vector<std::string> stores;  // a Redlock run's (model.md §20.8): rows name them
+    bool redisson = false;            // a Redisson run's (model.md §21.9): rows in its words
 
 private:
     std::FILE* out_;
@@ -158,6 +159,7 @@ int cmd_run(const std::string& path, const std::vector<std::string>& sets, const
     }
     StreamSink sink(stdout, text, trace_file.get(), *filter);
     sink.stores = header.stores;
+    sink.redisson = header.format == 6;
     // The results are written from the electors' compact outcomes (the text
     // view still reads them from the summary), and past spill_runs finished
     // runs those go to a temporary file: memory stays flat.

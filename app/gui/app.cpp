@@ -98,7 +98,8 @@ bool App::init(std::string& error) {
             if (!read) continue;
             const std::string& bytes = *read;
             auto parsed = sim::parse_scenario(bytes, entry.path().string());
-            if (!parsed.ok()) continue;
+            // The app does not show a Redisson run yet (model.md §21): `leasescope-cli` does.
+            if (!parsed.ok() || parsed->is_redisson()) continue;
             assets_.presets.push_back(PresetInfo{entry.path().string(), parsed->name, parsed->title, parsed->summary});
         }
     }
@@ -170,6 +171,10 @@ bool App::load_trace(const std::string& path, std::string_view bytes, std::strin
         error = parsed.error().to_string();
         return false;
     }
+    if (parsed->header.format == 6) {  // a Redisson trace (model.md §21.9): not shown by the app yet
+        error = assets_.strings.tr("msg.redisson_cli_only", {{"name", parsed->header.scenario}});
+        return false;
+    }
     show_run(replay_trace(std::move(parsed).value()), false);
     doc_.scenario_path = path;
     exercises_loaded(path, std::string(), doc_.timeline->scenario());  // a history has no exercises
@@ -180,6 +185,10 @@ bool App::load_trace(const std::string& path, std::string_view bytes, std::strin
 }
 
 bool App::rebuild(sim::Scenario scenario, bool keep_playhead, std::string& error) {
+    if (scenario.is_redisson()) {  // a Redisson run (model.md §21.9): not shown by the app yet
+        error = assets_.strings.tr("msg.redisson_cli_only", {{"name", scenario.name}});
+        return false;
+    }
     // Simulated first: a run past trace_events_max is refused, and the app keeps what it showed.
     ShownRun run = run_scenario(std::move(scenario));
     if (!run.timeline->limit_error().empty()) {

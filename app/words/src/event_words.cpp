@@ -117,6 +117,7 @@ std::string event_key(const Event& e) {
         case EventOp::undecided: return import_key(e);
         case EventOp::restart:
         case EventOp::quorum: return redlock_key(e);
+        case EventOp::message: return e.outcome == Outcome::delivered ? "message.delivered" : "message.lost";
         default: break;
     }
     return "unknown";

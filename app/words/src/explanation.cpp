@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <string_view>
 
+#include "redisson_explain.hpp"
 #include "redlock_explain.hpp"
 #include "trace_facts.hpp"
 
@@ -936,6 +937,11 @@ Explanation explain(const ExplainContext& ctx, const Strings& s) {
     if (ctx.trace->header.format == 5) {
         Explanation redlock;
         if (explain_redlock(ctx, s, redlock)) return redlock;
+    }
+    // A Redisson trace's own events (model.md §21.9).
+    if (ctx.trace->header.format == 6) {
+        Explanation redisson;
+        if (explain_redisson(ctx, s, redisson)) return redisson;
     }
     return Builder(ctx, s).build();
 }

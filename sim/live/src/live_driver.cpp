@@ -246,6 +246,10 @@ std::optional<std::string> simulated_only(const sim::Scenario& scenario) {
         return std::string(
             "the redlock client (client \"redlock\", stores) is simulated only so far: live mode runs the Kotlin "
             "elector on one store (model.md §20.9)");
+    if (scenario.is_redisson())
+        return std::string(
+            "the redisson client (client \"redisson\") is simulated only so far: live mode does not send Redisson's "
+            "scripts yet (model.md §21.9)");
     if (scenario.lock.clock.drift_ppm != 0)
         return std::string(
             "the scenario's store clock drifts (store.clock.drift_ppm); that fault is simulated only: live mode "

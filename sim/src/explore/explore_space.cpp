@@ -603,6 +603,10 @@ Result<Explorer, std::string> Explorer::create(const Scenario& base, const Explo
     if (base.is_redlock()) {
         if (auto error = redlock_error(given)) return Err{std::move(*error)};
     }
+    if (base.is_redisson())
+        return Err{
+            std::string("the explorer does not search Redisson scenarios yet (docs/model.md §21.9): its pruning "
+                        "follows the Kotlin elector's schedule")};
     LS_ASSERT(!base.candidates.empty());
     LS_ASSERT(base.tick_ms > 0);
     if (auto error = clock_jump_error(given, base.tick_ms)) return Err{std::move(*error)};

@@ -51,7 +51,14 @@ const char* to_string(Persistence p) {
     }
     return "?";
 }
-const char* to_string(Client c) { return c == Client::elector ? "elector" : "redlock"; }
+const char* to_string(Client c) {
+    switch (c) {
+        case Client::elector: return "elector";
+        case Client::redlock: return "redlock";
+        case Client::redisson: return "redisson";
+    }
+    return "?";
+}
 const char* to_string(StoresClock c) { return c == StoresClock::wall ? "wall" : "monotonic"; }
 
 NodeIndex Scenario::find(std::string_view candidate_name) const {
@@ -116,6 +123,26 @@ ordered_json fault_to_json(const Scenario& s, const Fault& f) {
     return j;
 }
 
+// The client and its options (model.md §20.1, §21.1): only for a client
+// other than the elector, so other files are written as before.
+void client_to_json(const Scenario& s, ordered_json& root) {
+    if (s.is_redlock()) {
+        root["client"] = to_string(s.client);
+        root["stores"] = s.stores;
+        if (s.stores_clock != StoresClock::wall) root["stores_clock"] = to_string(s.stores_clock);
+        const RedlockOptions& o = s.redlock;
+        root["redlock"] = {{"retry_count", o.retry_count},
+                           {"retry_delay_ms", o.retry_delay_ms},
+                           {"retry_jitter_ms", o.retry_jitter_ms},
+                           {"drift_factor", o.drift_factor}};
+    }
+    // Redisson (model.md §21): only for that client.
+    if (s.is_redisson()) {
+        root["client"] = to_string(s.client);
+        if (s.redisson_given) root["redisson"] = {{"lock_watchdog_timeout_ms", s.redisson.lock_watchdog_timeout_ms}};
+    }
+}
+
 }  // namespace
 
 std::string scenario_to_json(const Scenario& s) {
@@ -131,17 +158,7 @@ std::string scenario_to_json(const Scenario& s) {
         return ordered_json{{"request", n.request}, {"reply", n.reply}, {"write", n.write}};
     };
     if (!s.network.zero()) root["network"] = network_json(s.network);
-    // Redlock (model.md §20): only for that client, so other files are written as before.
-    if (s.is_redlock()) {
-        root["client"] = to_string(s.client);
-        root["stores"] = s.stores;
-        if (s.stores_clock != StoresClock::wall) root["stores_clock"] = to_string(s.stores_clock);
-        const RedlockOptions& o = s.redlock;
-        root["redlock"] = {{"retry_count", o.retry_count},
-                           {"retry_delay_ms", o.retry_delay_ms},
-                           {"retry_jitter_ms", o.retry_jitter_ms},
-                           {"drift_factor", o.drift_factor}};
-    }
+    client_to_json(s, root);
     root["lock"] = {{"name", s.lock.name},
                     {"capacity", s.lock.capacity},
                     {"fencing_start", s.lock.fencing_start},

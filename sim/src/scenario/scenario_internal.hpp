@@ -198,6 +198,16 @@ void read_redlock_fault(const json& v, const std::string& path, const Scenario& 
 // A clock_jump whose clock names a store: sets f.store, true.
 bool read_store_clock_jump(const json& clock, const Scenario& s, Fault& f);
 void check_store_names(const Scenario& s, Failures& errors);
+
+// ---- Redisson (scenario_redisson.cpp; model.md §21) ----
+
+// /redisson, and what a Redisson scenario cannot have at the top level (rule 21.1.3).
+void read_redisson_sections(const json& root, Scenario& s, Failures& errors);
+// A candidate option the redisson client does not have (rule 21.1.3).
+void check_redisson_candidate(const Scenario& s, const Defaults& defaults, const json& own, std::size_t index,
+                              const Candidate& c);
+// A fault kind the redisson client does not have (rule 21.1.3).
+void check_redisson_faults(const Scenario& s, Failures& errors);
 void check_restarts(const Scenario& s);
 
 // ---- Exercises (scenario_exercises.cpp; model.md §18) ----

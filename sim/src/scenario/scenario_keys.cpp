@@ -17,7 +17,7 @@ constexpr const char* elector_words[] = {"lock", "group"};
 constexpr const char* resource_words[] = {"off", "check", "validate"};
 constexpr const char* fault_words[] = {"pause",      "partition", "crash",        "failover",
                                        "clock_jump", "delay",     "replica_link", "restart"};
-constexpr const char* client_words[] = {"elector", "redlock"};
+constexpr const char* client_words[] = {"elector", "redlock", "redisson"};
 constexpr const char* stores_clock_words[] = {"wall", "monotonic"};
 constexpr const char* persistence_words[] = {"none", "everysec", "always"};
 constexpr const char* link_words[] = {"request", "reply", "write"};
@@ -82,8 +82,8 @@ constexpr ScenarioKey top_rows[] = {
      .type = ValueType::choice,
      .choices = client_words,
      .fallback = "\"elector\"",
-     .doc = "The client every candidate runs: elector (the Kotlin elector, docs/model.md §5) or redlock (the npm "
-            "package redlock 4.2.0 over stores, §20)."},
+     .doc = "The client every candidate runs: elector (the Kotlin elector, docs/model.md §5), redlock (the npm "
+            "package redlock 4.2.0 over stores, §20) or redisson (Redisson 3.31.0's RLock on the one store, §21)."},
     {.name = "stores",
      .type = ValueType::array,
      .lo = 1,
@@ -105,6 +105,12 @@ constexpr ScenarioKey top_rows[] = {
      .opens = Section::redlock,
      .doc = "The redlock client's options, named as the package names them (docs/model.md §20.1). Only with client "
             "redlock."},
+    {.name = "redisson",
+     .type = ValueType::object,
+     .fallback = "{}",
+     .opens = Section::redisson,
+     .doc = "Redisson's Config options that RLock reads, named as Config names them (docs/model.md §21.1). Only with "
+            "client redisson."},
     {.name = "defaults",
      .type = ValueType::object,
      .fallback = "{}",
@@ -242,6 +248,15 @@ constexpr ScenarioKey record_rows[] = {
      .hi = 1,
      .fallback = "0.01",
      .doc = "driftFactor: the validity is ttl - round(drift_factor * ttl) - 2 ms after the attempt began."},
+    {.section = Section::redisson,
+     .name = "lock_watchdog_timeout_ms",
+     .type = ValueType::integer,
+     .lo = 3,
+     .hi = limits::lock_watchdog_timeout_ms_max,
+     .hi_name = "lock_watchdog_timeout_ms_max",
+     .fallback = "30000",
+     .doc = "lockWatchdogTimeout in milliseconds: the lock's TTL when no lease is given (auto_extend), renewed every "
+            "third of it."},
     {.section = Section::clock,
      .name = "drift_ppm",
      .type = ValueType::integer,

@@ -375,6 +375,7 @@ bool read_candidate_list(const json& candidates, const Defaults& defaults, bool 
         read_candidate_wire(defaults, candidates[i], i, c, errors);
         if (replicas_known) attempt(errors, [&] { check_wait_replicas(s, defaults, candidates[i], i, c); });
         attempt(errors, [&] { check_redlock_candidate(s, defaults, candidates[i], i, c); });
+        attempt(errors, [&] { check_redisson_candidate(s, defaults, candidates[i], i, c); });
         attempt(errors, [&] {
             if (auto [it, fresh] = seen.emplace(c.name, i); !fresh)
                 fail(fmt::format("/candidates/{}/name", i),
@@ -407,6 +408,7 @@ Scenario read_scenario(const json& root, Failures& errors) {
     read_resource_section(root, s, errors);
     const bool replicas_known = read_store_section(root, s, errors);
     read_redlock_sections(root, s, errors);
+    read_redisson_sections(root, s, errors);
     s.lock.clock.tick_ms = s.tick_ms;
     Defaults defaults = read_defaults(root, errors);
     defaults.network = s.network;
@@ -427,6 +429,7 @@ Scenario read_scenario(const json& root, Failures& errors) {
     if (candidates_ok && errors.empty()) attempt(errors, [&] { check_work(s); });
     check_store_names(s, errors);
     read_fault_list(root, s, replicas_known, errors);
+    check_redisson_faults(s, errors);
     read_op_list(root, s, errors);
     read_exercise_list(root, s, errors);
     return s;

@@ -10,14 +10,12 @@
 #include <functional>
 #include <tuple>
 
+#include "client_run.hpp"
 #include "leasescope/sim/simulation.hpp"
 
 namespace leasescope::sim {
 
 namespace {
-
-// ⌊a / b⌋ for b > 0, whatever a's sign.
-std::int64_t floor_div(std::int64_t a, std::int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
 
 bool in_mask(std::uint32_t mask, std::int32_t store) { return mask == 0 || ((mask >> store) & 1U) != 0; }
 
@@ -37,20 +35,7 @@ RedlockRun::RedlockRun(const Scenario& scenario)
       nodes_(scenario.candidates.size()),
       deferred_(scenario.candidates.size()) {
     for (std::size_t n = 0; n < nodes_.size(); ++n) nodes_[n].next_run_at = scenario.candidates[n].options.start;
-    for (std::size_t i = 0; i < scenario.faults.size(); ++i) {
-        const Fault& f = scenario.faults[i];
-        if (f.kind == FaultKind::delay) continue;  // no edges: it changes arrivals (rule 20.7)
-        edges_.push_back(Edge{f.at, static_cast<std::int32_t>(i), false});
-        last_edge_tick_ = std::max(last_edge_tick_, f.at);
-        if (f.end() != tick_none) {
-            edges_.push_back(Edge{f.end(), static_cast<std::int32_t>(i), true});
-            last_edge_tick_ = std::max(last_edge_tick_, f.end());
-        }
-    }
-    // Ends before starts at one tick (a pause may end as the next begins, §7.4), then list order.
-    std::sort(edges_.begin(), edges_.end(), [](const Edge& a, const Edge& b) {
-        return std::tuple(a.tick, !a.end, a.fault) < std::tuple(b.tick, !b.end, b.fault);
-    });
+    edges_ = client_run::fault_edges(scenario, last_edge_tick_);  // a delay has none: it changes arrivals (rule 20.7)
 }
 
 std::int64_t RedlockRun::store_now(std::size_t s, Tick t) const {
@@ -62,7 +47,7 @@ std::int64_t RedlockRun::store_now(std::size_t s, Tick t) const {
 std::int64_t RedlockRun::now_ms(NodeIndex n, Tick t) const {
     const Candidate& c = scenario_->candidates[static_cast<std::size_t>(n)];
     const DriftClock clock{scenario_->tick_ms, c.options.drift_ppm};
-    return floor_div(clock.reading_at_tick(t) + nodes_[static_cast<std::size_t>(n)].jumps, 2);
+    return client_run::floor_div(clock.reading_at_tick(t) + nodes_[static_cast<std::size_t>(n)].jumps, 2);
 }
 
 bool RedlockRun::holds(std::size_t s, const Token& token, Tick t) const {
@@ -109,7 +94,7 @@ void RedlockRun::phase_faults(Tick t, EventSink& sink) {
             if (!st.down) st.disk = st.key;
     }
     while (next_edge_ < edges_.size() && edges_[next_edge_].tick == t) {
-        const Edge& e = edges_[next_edge_++];
+        const FaultEdge& e = edges_[next_edge_++];
         fault_edge(t, scenario_->faults[static_cast<std::size_t>(e.fault)], e.end, sink);
     }
 }
@@ -515,23 +500,7 @@ void RedlockRun::phase_check(Tick t, EventSink& sink) {
     std::int64_t executing = 0;
     for (const RedlockNode& node : nodes_)
         if (node.state == RedlockState::working && !node.crashed) ++executing;
-    if (executing > 1 && !in_overlap_) {
-        in_overlap_ = true;
-        ++violations_.overlap;
-        EventView ev;
-        ev.tick = t;
-        ev.phase = Phase::check;
-        ev.op = EventOp::overlap_begin;
-        ev.overlap_count = executing;
-        emit(sink, ev);
-    } else if (executing <= 1 && in_overlap_) {
-        in_overlap_ = false;
-        EventView ev;
-        ev.tick = t;
-        ev.phase = Phase::check;
-        ev.op = EventOp::overlap_end;
-        emit(sink, ev);
-    }
+    client_run::check_overlap(t, executing, in_overlap_, violations_, [&](EventView& ev) { emit(sink, ev); });
 }
 
 bool RedlockRun::quiet_after(Tick t) const {
@@ -543,14 +512,6 @@ bool RedlockRun::quiet_after(Tick t) const {
     return std::none_of(stores_.begin(), stores_.end(), [](const RedlockStore& st) { return st.key.held; });
 }
 
-std::vector<RunSummary> RedlockRun::results() const {
-    std::vector<RunSummary> out;
-    for (std::size_t i = 0; i < nodes_.size(); ++i) {
-        for (std::size_t k = 0; k < nodes_[i].results.size(); ++k)
-            out.push_back(RunSummary{scenario_->candidates[i].name, static_cast<std::int32_t>(k),
-                                     to_string(nodes_[i].results[k]), std::nullopt});
-    }
-    return out;
-}
+std::vector<RunSummary> RedlockRun::results() const { return client_run::results(*scenario_, nodes_); }
 
 }  // namespace leasescope::sim

@@ -28,6 +28,13 @@ Simulation::Simulation(const Scenario& scenario, TokenSource* tokens)
         node_faults_.resize(scenario.candidates.size());
         return;
     }
+    if (scenario.is_redisson()) {
+        // Redisson's RLock runs instead of the electors (model.md §21).
+        redisson_.emplace(scenario);
+        for (const Candidate& c : scenario.candidates) electors_.emplace_back(c.name, c.options);
+        node_faults_.resize(scenario.candidates.size());
+        return;
+    }
     electors_.reserve(scenario.candidates.size());
     for (const Candidate& c : scenario.candidates) electors_.emplace_back(c.name, c.options);
     node_faults_.resize(scenario.candidates.size());
@@ -132,6 +139,12 @@ Result<Unit, StoreError> Simulation::step(Store& store, EventSink& sink) {
         next_tick_ = t + 1;
         return Unit{};
     }
+    if (redisson_) {
+        finished_ = redisson_->step(t, sink);
+        end_tick_ = t;
+        next_tick_ = t + 1;
+        return Unit{};
+    }
     model_ = store.model();
     std::optional<StoreError> failure;
     phase_faults(t, store, sink, failure);
@@ -156,7 +169,7 @@ Tick Simulation::skip_quiet_ticks(ModelStore& store, Tick limit) {
     // Once every run is over, the end (quiescent_after) depends on the
     // store's record too: step through those last ticks one by one. So with
     // an old primary living on, whose records expire too (model.md §17.5).
-    if (finished_ || unfinished_ == 0 || split_fault_ >= 0 || redlock_) return 0;
+    if (finished_ || unfinished_ == 0 || split_fault_ >= 0 || redlock_ || redisson_) return 0;
     const Tick now = next_tick_;
     Tick until = std::min(limit, scenario_->horizon);
     if (next_fault_edge_ < fault_edges_.size()) until = std::min(until, fault_edges_[next_fault_edge_].tick);
@@ -230,6 +243,7 @@ bool Simulation::quiescent_after(Tick t, Store& store) const {
 std::vector<RunSummary> Simulation::results() const {
     LS_ASSERT(spills_ == 0);
     if (redlock_) return redlock_->results();
+    if (redisson_) return redisson_->results();
     std::vector<RunSummary> out;
     std::size_t total = 0;
     for (const Elector& e : electors_) total += e.outcomes().size();
@@ -246,7 +260,10 @@ std::vector<RunSummary> Simulation::results() const {
 
 TraceHeader Simulation::header() const {
     TraceHeader h;
-    h.format = scenario_->is_redlock() ? 5 : scenario_->lock.replication.replicas > 0 ? 3 : 2;
+    h.format = scenario_->is_redlock()                    ? 5
+               : scenario_->is_redisson()                 ? 6
+               : scenario_->lock.replication.replicas > 0 ? 3
+                                                          : 2;
     h.stores = scenario_->stores;
     h.scenario = scenario_->name;
     h.seed = scenario_->seed;

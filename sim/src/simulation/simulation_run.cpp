@@ -96,9 +96,9 @@ bool write_summary_line(const Simulation& sim, const TraceSummary& summary,
             }
         }
     };
-    if (sim.redlock() != nullptr) {
-        // A Redlock run keeps its few results (model.md §20.8).
-        for (const RunSummary& one : sim.redlock()->results()) {
+    if (sim.redlock() != nullptr || sim.redisson() != nullptr) {
+        // A Redlock or Redisson run keeps its few results (model.md §20.8, §21.9).
+        for (const RunSummary& one : sim.redlock() != nullptr ? sim.redlock()->results() : sim.redisson()->results()) {
             append_summary_result(out, one, first);
             first = false;
         }

@@ -15,17 +15,17 @@ namespace {
 using ordered_json = nlohmann::ordered_json;
 
 constexpr std::array<const char*, 7> phase_names = {"faults", "expiry", "work", "extend", "acquire", "ops", "check"};
-constexpr std::array<const char*, 25> op_names = {
+constexpr std::array<const char*, 26> op_names = {
     "pause",    "resume",        "crash",   "partition", "heal",     "failover",      "clock_jump",
     "link_cut", "link_restored", "expire",  "write",     "release",  "extend",        "start",
     "acquire",  "skip",          "wait",    "status",    "validate", "overlap_begin", "overlap_end",
-    "believe",  "undecided",     "restart", "quorum"};
-constexpr std::array<const char*, 21> outcome_names = {
-    "",       "expired", "accepted", "rejected", "released",   "kept",    "not_owner",
-    "error",  "renewed", "lost",     "acquired", "busy",       "skipped", "held",
-    "vacant", "current", "stale",    "synced",   "not_synced", "leader",  "follower"};
-static_assert(static_cast<std::size_t>(EventOp::quorum) + 1 == op_names.size());
-static_assert(static_cast<std::size_t>(Outcome::follower) + 1 == outcome_names.size());
+    "believe",  "undecided",     "restart", "quorum",    "message"};
+constexpr std::array<const char*, 22> outcome_names = {
+    "",        "expired", "accepted",   "rejected", "released", "kept",     "not_owner", "error",
+    "renewed", "lost",    "acquired",   "busy",     "skipped",  "held",     "vacant",    "current",
+    "stale",   "synced",  "not_synced", "leader",   "follower", "delivered"};
+static_assert(static_cast<std::size_t>(EventOp::message) + 1 == op_names.size());
+static_assert(static_cast<std::size_t>(Outcome::delivered) + 1 == outcome_names.size());
 static_assert(static_cast<std::size_t>(EventOp::wait) == 16);
 // The one table of detail words: the trace spelling of each Detail, in the
 // order they join (model.md §12.3).
@@ -172,7 +172,8 @@ std::string detail_text(const Event& e) { return detail_text(view_of(e)); }
 std::string header_line(const TraceHeader& h) {
     ordered_json j;
     j["type"] = "header";
-    j["format"] = h.format == 5   ? trace_format_5
+    j["format"] = h.format == 6   ? trace_format_6
+                  : h.format == 5 ? trace_format_5
                   : h.format == 4 ? trace_format_4
                   : h.format == 3 ? trace_format_3
                                   : trace_format;
@@ -183,6 +184,7 @@ std::string header_line(const TraceHeader& h) {
     j["capacity"] = h.capacity;
     j["candidates"] = h.candidates;
     if (h.format == 5) j["stores"] = h.stores;
+    if (h.format == 6) j["client"] = "redisson";
     if (h.import) {
         const ImportInfo& info = *h.import;
         ordered_json imp;

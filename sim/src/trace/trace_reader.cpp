@@ -141,6 +141,7 @@ std::string_view format_name(FormatVersion version) {
         case 3: return trace_format_3;
         case 4: return trace_format_4;
         case 5: return trace_format_5;
+        case 6: return trace_format_6;
         default: return trace_format;
     }
 }
@@ -167,10 +168,12 @@ std::optional<LineError> read_format(const ordered_json& j, FormatVersion& versi
         version = 4;
     } else if (j["format"] == trace_format_5) {
         version = 5;
+    } else if (j["format"] == trace_format_6) {
+        version = 6;
     } else {
         return LineError{
-            fmt::format("unsupported format; expected \"{}\", \"{}\", \"{}\", \"{}\" (or the older \"{}\")",
-                        trace_format, trace_format_3, trace_format_4, trace_format_5, trace_format_1)};
+            fmt::format("unsupported format; expected \"{}\", \"{}\", \"{}\", \"{}\", \"{}\" (or the older \"{}\")",
+                        trace_format, trace_format_3, trace_format_4, trace_format_5, trace_format_6, trace_format_1)};
     }
     return std::nullopt;
 }
@@ -239,6 +242,11 @@ std::optional<LineError> read_header(const ordered_json& j, TraceHeader& h, Form
         if (auto e = check_keys(
                 j, {"type", "format", "scenario", "seed", "tick_ms", "lock", "capacity", "candidates", "stores"}))
             return e;
+    } else if (version == 6) {
+        if (auto e = check_keys(
+                j, {"type", "format", "scenario", "seed", "tick_ms", "lock", "capacity", "candidates", "client"}))
+            return e;
+        if (j["client"] != "redisson") return LineError{"\"client\" must be \"redisson\" (model.md §21.9)"};
     } else if (auto e =
                    check_keys(j, {"type", "format", "scenario", "seed", "tick_ms", "lock", "capacity", "candidates"})) {
         return e;
@@ -563,6 +571,17 @@ std::optional<LineError> check_import_event(const Event& e) {
     return std::nullopt;
 }
 
+// What format 6 adds (model.md §21.9): the op message and its outcome
+// delivered, refused in another format.
+std::optional<LineError> only_in_format_6(const Event& e, FormatVersion version) {
+    if (version == 6) return std::nullopt;
+    const char* what = e.op == EventOp::message ? "op" : e.outcome == Outcome::delivered ? "outcome" : nullptr;
+    if (what == nullptr) return std::nullopt;
+    return LineError{
+        fmt::format("{} \"{}\" is not in format \"{}\"; a Redisson scenario writes \"{}\" (model.md §21.9)", what,
+                    e.op == EventOp::message ? "message" : "delivered", format_name(version), trace_format_6)};
+}
+
 std::optional<LineError> read_event(const ordered_json& j, Event& e, FormatVersion version) {
     // The keys of §12.1 in order, then the optional trailing ones present, in their order.
     std::vector<const char*> keys = {"type",  "tick",    "seq",  "phase", "node",    "run",   "op",
@@ -621,6 +640,7 @@ std::optional<LineError> read_event(const ordered_json& j, Event& e, FormatVersi
             if (auto err = only_in_format_4(version, "outcome", s)) return err;
         }
     }
+    if (auto err = only_in_format_6(e, version)) return err;
     if (auto err = get_string(j, "detail", s, true, limits::detail_length_max)) return err;
     if (auto err = read_detail(std::move(s), e, version)) return err;
     if (auto err = read_message_times(j, e)) return err;

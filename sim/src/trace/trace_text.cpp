@@ -96,6 +96,38 @@ std::string redlock_words(const Event& e) {
     }
 }
 
+// A Redisson trace's rows (model.md §21): what its scripts answered, what
+// the unlock message did, what a write meant; empty for the rest.
+std::string redisson_words(const Event& e) {
+    switch (e.op) {
+        case EventOp::acquire:
+            if (e.outcome == Outcome::acquired) return "acquired: its field set in the hash";
+            if (e.outcome == Outcome::busy) return "busy: PTTL returned; waits for the unlock message or that TTL";
+            if (e.details.has(Detail::reply_lost)) return "! error: reply lost, lock taken in the store (orphan)";
+            return "error: store unreachable, tryLock throws";
+        case EventOp::extend:
+            if (e.outcome == Outcome::renewed) return "watchdog renewed the TTL";
+            if (e.outcome == Outcome::lost) return "! watchdog: field gone, renewal cancelled";
+            return "! watchdog error: renewal stops for good (3.31.0)";
+        case EventOp::release:
+            if (e.outcome == Outcome::released) return "unlocked: key deleted, unlock message published";
+            if (e.outcome == Outcome::kept) return "unlocked once: hold count above 0, key kept";
+            if (e.outcome == Outcome::not_owner) return "! unlock REJECTED: IllegalMonitorStateException";
+            return "error: store unreachable, lock left to expire";
+        case EventOp::message:
+            if (e.outcome == Outcome::delivered) return "unlock message received: the waiter wakes";
+            return "! unlock message LOST: sleeps until the TTL it was told";
+        case EventOp::skip: return "skipped: waitTime spent, tryLock returns false";
+        case EventOp::start: return fmt::format("run {} calls tryLock (the same field every run)", e.run);
+        case EventOp::write:
+            if (e.details.has(Detail::unsafe_write))
+                return "! write accepted: UNSAFE (another client holds the lock) (STALE holder)";
+            if (e.details.has(Detail::stale)) return "! write accepted (STALE: its field does not hold the lock)";
+            return "write accepted";
+        default: return "";
+    }
+}
+
 // A node's crash, or a Redlock store going down (model.md §20.3), which names its store.
 std::string crash_words(const Event& e) {
     return e.server ? "store down: refuses every connection" : "crashed: stops for good, releases nothing";
@@ -169,12 +201,17 @@ std::string outcome_words(const Event& e) {
                    : e.outcome == Outcome::lost ? "! store back up: FORGOT the lock"
                                                 : "store back up";
         case EventOp::quorum: return quorum_words(e);
+        case EventOp::message: return redisson_words(e);
     }
     return "";
 }
 
 // The Outcome column of a row: a Redlock trace's own words where it has them.
-std::string row_words(const Event& e, std::span<const std::string> stores) {
+std::string row_words(const Event& e, std::span<const std::string> stores, bool redisson) {
+    if (redisson) {
+        std::string words = redisson_words(e);
+        if (!words.empty()) return words;
+    }
     if (!stores.empty()) {
         std::string words = redlock_words(e);
         if (!words.empty()) return words;
@@ -228,7 +265,7 @@ std::string wall_time_text(std::int64_t wall_us) {
                        of_day % 1000);
 }
 
-std::string text_row(const Event& e, std::int64_t time_tick_ms, std::span<const std::string> stores) {
+std::string text_row(const Event& e, std::int64_t time_tick_ms, std::span<const std::string> stores, bool redisson) {
     std::optional<std::int64_t> fencing, ttl;
     if (e.fencing) fencing = *e.fencing;
     if (e.ttl) ttl = *e.ttl;
@@ -236,7 +273,8 @@ std::string text_row(const Event& e, std::int64_t time_tick_ms, std::span<const 
         time_tick_ms > 0 ? fmt::format("{:>10}  ", elapsed_text(e.tick, time_tick_ms)) : std::string();
     return fmt::format("{:>5}  {}{}{:<12} {:<13} {:<9} {:>7} {:>4}  {}{}{}", e.tick, time, wall_column(e),
                        e.node.empty() ? "-" : e.node, to_string(e.op), e.token.empty() ? "-" : short_token(e.token),
-                       or_dash(fencing), or_dash(ttl), row_words(e, stores), wire_words(e), server_words(e, stores));
+                       or_dash(fencing), or_dash(ttl), row_words(e, stores, redisson), wire_words(e),
+                       server_words(e, stores));
 }
 
 bool text_marked(const Event& e) { return outcome_words(e).find('!') != std::string::npos; }
@@ -300,7 +338,7 @@ std::string trace_to_text(const Trace& trace, const TextFilter& filter) {
     for (const Event& e : trace.events) {
         writes.add(e);
         if (!filter.keeps(e)) continue;
-        out += text_row(e, filter.time_tick_ms, trace.header.stores);
+        out += text_row(e, filter.time_tick_ms, trace.header.stores, trace.header.format == 6);
         out += '\n';
         ++shown;
     }

@@ -471,6 +471,16 @@ TEST(ScenarioKeys, DocumentedRedlockTableIsTheKeyTable) {
     for (std::size_t i = 0; i < keys.size(); ++i) expect_documented(*keys[i], tables[0][i]);
 }
 
+// The table of Redisson's options (docs/scenario-format.md, "Redisson:
+// RLock"; model.md §21.1) is the key table's.
+TEST(ScenarioKeys, DocumentedRedissonTableIsTheKeyTable) {
+    const auto tables = doc_tables("## Redisson: RLock");
+    ASSERT_EQ(tables.size(), 1u);
+    const auto keys = keys_of(Section::redisson);
+    ASSERT_EQ(tables[0].size(), keys.size());
+    for (std::size_t i = 0; i < keys.size(); ++i) expect_documented(*keys[i], tables[0][i]);
+}
+
 // The fault and op tables name, for each kind and op of the key table, the
 // keys the parser allows it, in the table's order.
 TEST(ScenarioKeys, DocumentedFaultAndOpTablesAreTheKeyTable) {
@@ -557,6 +567,12 @@ TEST(ScenarioKeys, AbsentKeysTakeTheTablesDefaults) {
     rl["faults"] = json::array({{{"kind", "restart"}, {"store", "B"}, {"at", 1}, {"ticks", 2}}});
     const auto redlock = accepted(rl);
     ASSERT_TRUE(redlock);
+    // A Redisson scenario (model.md §21) with an empty "redisson".
+    json rs = base();
+    rs["client"] = "redisson";
+    rs["redisson"] = json::object();
+    const auto redisson = accepted(rs);
+    ASSERT_TRUE(redisson);
     const std::map<std::string, json> parsed = {
         {"tick_ms", s->tick_ms},
         {"horizon", s->horizon},
@@ -592,13 +608,15 @@ TEST(ScenarioKeys, AbsentKeysTakeTheTablesDefaults) {
         {"redlock/retry_jitter_ms", redlock->redlock.retry_jitter_ms},
         {"redlock/drift_factor", redlock->redlock.drift_factor},
         {"fault/persistence", sim::to_string(redlock->faults[0].persistence)},
+        {"redisson", json::object()},
+        {"redisson/lock_watchdog_timeout_ms", redisson->redisson.lock_watchdog_timeout_ms},
     };
     std::size_t checked = 0;
     for (const ScenarioKey& k : leasescope::sim::scenario_keys()) {
         if (k.fallback == nullptr || k.section == Section::candidate) continue;
         const char* prefix[] = {"",      "lock/",  "resource/", "text/",    "candidate/",   "fault/",
                                 "op/",   "store/", "clock/",    "network/", "old_primary/", "exercise/",
-                                "knob/", "goal/",  "redlock/"};
+                                "knob/", "goal/",  "redlock/",  "redisson/"};
         const std::string name = prefix[static_cast<int>(k.section)] + std::string(k.name);
         ASSERT_EQ(parsed.count(name), 1u) << name << " has a default the test does not read";
         EXPECT_EQ(parsed.at(name), json::parse(k.fallback)) << name;

@@ -391,11 +391,11 @@ TEST(TraceFormat, ReadsFormat1) {
     std::string v2_without = v1;
     v2_without.replace(v2_without.find("/1"), 2, "/2");
     EXPECT_NE(error_of(v2_without).find("in \"violations\""), std::string::npos);
-    std::string v6 = v2;
-    v6.replace(v6.find("/2"), 2, "/6");
-    EXPECT_NE(error_of(v6).find("unsupported format; expected \"leasescope-trace/2\", \"leasescope-trace/3\", "
-                                "\"leasescope-trace/4\", \"leasescope-trace/5\" (or the older "
-                                "\"leasescope-trace/1\")"),
+    std::string v7 = v2;
+    v7.replace(v7.find("/2"), 2, "/7");
+    EXPECT_NE(error_of(v7).find("unsupported format; expected \"leasescope-trace/2\", \"leasescope-trace/3\", "
+                                "\"leasescope-trace/4\", \"leasescope-trace/5\", \"leasescope-trace/6\" (or "
+                                "the older \"leasescope-trace/1\")"),
               std::string::npos);
     // A /2 file called /4 lacks the header's import object (model.md §19.7.1).
     std::string v4 = v2;

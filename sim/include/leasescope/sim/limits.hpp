@@ -23,6 +23,8 @@ inline constexpr std::int64_t replicas_max = 8;  // store.replicas (model.md §1
 inline constexpr std::int64_t stores_max = 9;
 inline constexpr std::int64_t retry_count_max = 1'000'000;
 inline constexpr std::int64_t retry_ms_max = 3'600'000;
+// Redisson (model.md §21.1): lockWatchdogTimeout in milliseconds, a day.
+inline constexpr std::int64_t lock_watchdog_timeout_ms_max = 86'400'000;
 inline constexpr Tick horizon_max = 100'000'000;
 inline constexpr Tick duration_max = horizon_max;    // wait, lease, action, every, …
 inline constexpr std::int64_t runs_max = 1'000'000;  // one candidate's `runs`

@@ -101,11 +101,6 @@ public:
     std::int64_t now_ms(NodeIndex n, Tick t) const;
 
 private:
-    struct Edge {
-        Tick tick;
-        std::int32_t fault;
-        bool end;
-    };
     EventView node_event(Tick t, Phase phase, EventOp op, NodeIndex n) const;
     void emit(EventSink& sink, EventView& ev);
     std::int64_t store_now(std::size_t s, Tick t) const;
@@ -136,7 +131,7 @@ private:
     std::vector<RedlockNode> nodes_;
     std::vector<RedlockMessage> wire_;                   // a min-heap
     std::vector<std::vector<RedlockMessage>> deferred_;  // per node: answers held by a pause (§16.3)
-    std::vector<Edge> edges_;
+    std::vector<FaultEdge> edges_;
     std::size_t next_edge_ = 0;
     std::int64_t sends_ = 0;
     std::int64_t seq_ = 0;

@@ -21,9 +21,10 @@ enum class ResourceMode { off, check, validate };
 enum class FaultKind { pause, partition, crash, failover, clock_jump, delay, replica_link, restart };
 // What a Redlock store's restart keeps (model.md §20.3).
 enum class Persistence { none, everysec, always };
-// The client every candidate runs (model.md §20.1): the Kotlin elector of
-// §5, or the npm package redlock 4.2.0 over `stores`.
-enum class Client { elector, redlock };
+// The client every candidate runs (model.md §20.1, §21.1): the Kotlin
+// elector of §5, the npm package redlock 4.2.0 over `stores`, or Redisson
+// 3.31.0's RLock on the one store.
+enum class Client { elector, redlock, redisson };
 // The clock a Redlock store expires keys by (model.md §20.2 rule 5).
 enum class StoresClock { wall, monotonic };
 enum class PartitionMode { drop_requests, drop_replies };
@@ -97,6 +98,15 @@ struct Fault {
     bool promotes() const { return kind == FaultKind::failover && server >= 0; }
 };
 
+// A fault's start or its end, as a tick's first phase takes them (§6.1):
+// the other clients' runs (model.md §20, §21) keep their faults as a list of
+// these.
+struct FaultEdge {
+    Tick tick;
+    std::int32_t fault;  // index in Scenario::faults
+    bool end;
+};
+
 struct Op {
     Tick at = 0;
     std::string actor;
@@ -112,6 +122,13 @@ struct RedlockOptions {
     std::int64_t retry_jitter_ms = 100;
     double drift_factor = 0.01;
     bool operator==(const RedlockOptions&) const = default;
+};
+
+// Redisson's Config options that the lock reads (model.md §21.1 rule 1;
+// config/Config.java 74 at redisson-parent-3.31.0 gives the default).
+struct RedissonOptions {
+    std::int64_t lock_watchdog_timeout_ms = 30'000;
+    bool operator==(const RedissonOptions&) const = default;
 };
 
 struct Scenario {
@@ -139,6 +156,10 @@ struct Scenario {
     StoresClock stores_clock = StoresClock::wall;
     bool redlock_given = false;  // "redlock" was written: written back
     bool is_redlock() const { return client == Client::redlock; }
+    // Redisson's RLock (model.md §21): its Config options.
+    RedissonOptions redisson;
+    bool redisson_given = false;  // "redisson" was written: written back
+    bool is_redisson() const { return client == Client::redisson; }
 
     // -1 when no candidate has this name.
     NodeIndex find(std::string_view candidate_name) const;

@@ -37,6 +37,7 @@ enum class Section {
     knob,         // /exercises/N/knobs/K: a goal's knob (§18.3)
     goal,         // /exercises/N/goal: a condition, exactly one key (§18.5)
     redlock,      // /redlock: the redlock client's options (model.md §20.1)
+    redisson,     // /redisson: Redisson's Config options (model.md §21.1)
 };
 
 enum class ValueType {

@@ -16,6 +16,7 @@
 #include "leasescope/engine/prng.hpp"
 #include "leasescope/sim/limits.hpp"
 #include "leasescope/sim/outcome_spill.hpp"
+#include "leasescope/sim/redisson.hpp"
 #include "leasescope/sim/redlock.hpp"
 #include "leasescope/sim/scenario.hpp"
 #include "leasescope/sim/trace.hpp"
@@ -122,12 +123,18 @@ public:
     const std::vector<Elector>& electors() const { return electors_; }
     const std::vector<NodeFaults>& faults() const { return node_faults_; }
     const ResourceState& resource() const { return resource_; }
-    const Violations& violations() const { return redlock_ ? redlock_->violations() : violations_; }
+    const Violations& violations() const {
+        return redlock_ ? redlock_->violations() : redisson_ ? redisson_->violations() : violations_;
+    }
     bool in_overlap() const { return in_overlap_; }
-    std::int64_t events_emitted() const { return redlock_ ? redlock_->events_emitted() : seq_; }
+    std::int64_t events_emitted() const {
+        return redlock_ ? redlock_->events_emitted() : redisson_ ? redisson_->events_emitted() : seq_;
+    }
     // A Redlock scenario's run (model.md §20): its stores and clients; null
     // for every other scenario, whose electors are the ones above.
     const RedlockRun* redlock() const { return redlock_ ? &*redlock_ : nullptr; }
+    // A Redisson scenario's run (model.md §21); null for every other scenario.
+    const RedissonRun* redisson() const { return redisson_ ? &*redisson_ : nullptr; }
     std::optional<Fencing> highest_issued() const { return highest_issued_; }
 
     // Hands the final outcomes of finished runs to `spill` at the end of a
@@ -290,6 +297,7 @@ private:
     std::int64_t sends_ = 0;
 
     std::optional<RedlockRun> redlock_;
+    std::optional<RedissonRun> redisson_;
     const Scenario* scenario_;
     TokenSource* tokens_;
     SplitMix64 rng_;

@@ -28,6 +28,9 @@ inline constexpr std::string_view trace_format_4 = "leasescope-trace/4";
 // The format of a Redlock scenario (model.md §12.1 item 7, §20.8): /3 with
 // the header's stores and the ops restart and quorum; none of /4's keys.
 inline constexpr std::string_view trace_format_5 = "leasescope-trace/5";
+// The format of a Redisson scenario (model.md §21.9): /3 with the header's
+// client and the op message (outcome delivered or lost).
+inline constexpr std::string_view trace_format_6 = "leasescope-trace/6";
 
 enum class Phase : std::uint8_t { faults, expiry, work, extend, acquire, ops, check };
 
@@ -61,6 +64,9 @@ enum class EventOp : std::uint8_t {
     // faults) and a client's count of its stores' answers (acquire, work).
     restart,
     quorum,
+    // A Redisson scenario's (/6, model.md §21.9): an unlock message reaching
+    // (or lost on the way to) a subscribed waiter, phase work.
+    message,
 };
 
 enum class Outcome : std::uint8_t {
@@ -85,6 +91,7 @@ enum class Outcome : std::uint8_t {
     not_synced,  // wait: fewer
     leader,      // believe (/4): the node believed it led
     follower,    // believe (/4): it believed it did not
+    delivered,   // message (/6): the unlock message reached the waiter
 };
 
 const char* to_string(Phase);
@@ -241,8 +248,8 @@ struct ImportInfo {
 struct TraceHeader {
     // 2, 3 for a scenario with replicas (model.md §12.1 item 5), 4 for an
     // imported history (item 6, with `import`), 5 for a Redlock scenario
-    // (item 7, with `stores`); a /1 file reads as 2 (its
-    // events are /2 events).
+    // (item 7, with `stores`), 6 for a Redisson scenario (model.md §21.9,
+    // with `client`); a /1 file reads as 2 (its events are /2 events).
     std::int32_t format = 2;
     std::string scenario;
     std::uint64_t seed = 0;
@@ -359,7 +366,10 @@ Result<Trace, TraceError> parse_trace(std::string_view text, const std::string& 
 // tick's start since tick 0, "M:SS.mmm" (model.md §11.7).
 std::string text_table_header(bool wall_clock = false, bool time = false);
 // `stores`: a Redlock trace's (model.md §20.8), whose rows name them.
-std::string text_row(const Event&, std::int64_t time_tick_ms = 0, std::span<const std::string> stores = {});
+// `redisson`: a Redisson trace's (/6, model.md §21.9), whose rows say what
+// its scripts and its unlock message did.
+std::string text_row(const Event&, std::int64_t time_tick_ms = 0, std::span<const std::string> stores = {},
+                     bool redisson = false);
 // A server time as the text view shows it: "HH:MM:SS.mmm" in UTC.
 std::string wall_time_text(std::int64_t wall_us);
 // A row a reader must not miss: its Outcome carries a "!" (stale holders,
