@@ -38,7 +38,8 @@ TEST(RedissonWords, EveryEventRendersWholeInBothLanguages) {
         scenario(R"({"name": "a", "auto_extend": true, "action": 100},
                     {"name": "b", "start": 1, "wait": 100, "auto_extend": true, "action": 100})",
                  R"(, "faults": [{"kind": "partition", "node": "a", "at": 20, "ticks": 1}])"),
-        scenario(R"({"name": "a", "action": 20}, {"name": "b", "start": 1, "wait": 5}, {"name": "c", "start": 2, "action": 20})"),
+        scenario(
+            R"({"name": "a", "action": 20}, {"name": "b", "start": 1, "wait": 5}, {"name": "c", "start": 2, "action": 20})"),
         scenario(R"({"name": "a", "auto_extend": true, "action": 60})",
                  R"(, "faults": [{"kind": "pause", "node": "a", "at": 5, "ticks": 40}])"),
         scenario(R"({"name": "a", "runs": 2, "every": 10, "action": 2, "lease": 50},
@@ -63,8 +64,9 @@ TEST(RedissonWords, EveryEventRendersWholeInBothLanguages) {
                 const Explanation ex = explain(ctx, s);
                 const std::string where = "event " + std::to_string(k) + " of " + text;
                 ASSERT_FALSE(ex.sentences.empty()) << where;
-                if (own_words(trace.events[k].op))
+                if (own_words(trace.events[k].op)) {
                     EXPECT_EQ(ex.sentences[0].key.rfind("rs.", 0), 0u) << where << ": " << ex.sentences[0].key;
+                }
                 for (const Sentence& sentence : ex.sentences) {
                     seen.insert(sentence.key);
                     EXPECT_TRUE(s.has(lang, sentence.key)) << where << ": missing key " << sentence.key;
@@ -77,12 +79,28 @@ TEST(RedissonWords, EveryEventRendersWholeInBothLanguages) {
         }
     }
     // Each of redisson_explain.cpp's sentences is reached by one of the runs.
-    for (const char* key :
-         {"rs.start", "rs.acquire.acquired", "rs.acquire.watchdog", "rs.acquire.busy", "rs.acquire.subscribe",
-          "rs.acquire.sleep", "rs.acquire.reply_lost", "rs.extend.renewed", "rs.extend.lost", "rs.extend.error",
-          "rs.release.released", "rs.release.kept", "rs.release.not_owner", "rs.release.error",
-          "rs.message.delivered", "rs.message.lost", "rs.write", "rs.write.held", "rs.write.stale", "rs.write.unsafe",
-          "rs.expire", "rs.skip"})
+    for (const char* key : {"rs.start",
+                            "rs.acquire.acquired",
+                            "rs.acquire.watchdog",
+                            "rs.acquire.busy",
+                            "rs.acquire.subscribe",
+                            "rs.acquire.sleep",
+                            "rs.acquire.reply_lost",
+                            "rs.extend.renewed",
+                            "rs.extend.lost",
+                            "rs.extend.error",
+                            "rs.release.released",
+                            "rs.release.kept",
+                            "rs.release.not_owner",
+                            "rs.release.error",
+                            "rs.message.delivered",
+                            "rs.message.lost",
+                            "rs.write",
+                            "rs.write.held",
+                            "rs.write.stale",
+                            "rs.write.unsafe",
+                            "rs.expire",
+                            "rs.skip"})
         EXPECT_TRUE(seen.count(key)) << key;
 }
 

@@ -119,6 +119,8 @@ MarkerKind marker_kind_of(const sim::Event& e, sim::ResourceMode mode) {
             if (e.outcome == Outcome::acquired) return MarkerKind::acquire;
             if (e.outcome == Outcome::busy) return MarkerKind::acquire_busy;
             return e.outcome == Outcome::released ? MarkerKind::release : MarkerKind::release_error;
+        // A Redisson trace's unlock message (model.md §21): the app refuses such a trace (§21.9).
+        case EventOp::message: return MarkerKind::op_read;
     }
     return MarkerKind::start;
 }

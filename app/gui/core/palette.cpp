@@ -194,44 +194,15 @@ static void high_contrast_replication(Palette& p) {
     mk(MarkerKind::refused, vermillion);
 }
 
-Palette high_contrast_palette() {
-    Palette p = default_palette();
-    p.text = {0, 0, 0, 255};
-    p.text_dim = {60, 60, 60, 255};
-    p.background = {255, 255, 255, 255};
-    p.lane_even = {255, 255, 255, 255};
-    p.lane_odd = {236, 236, 236, 255};
-    p.grid = {120, 120, 120, 255};
-    p.playhead = {0, 0, 0, 255};
-    p.focus = {230, 159, 0, 255};
-    p.message = {60, 60, 60, 255};
-    p.message_late = {204, 121, 167, 255};  // Okabe–Ito's purple
-    p.message_lost = {213, 94, 0, 255};     // … vermillion
-    const Rgba blue{0, 114, 178, 255}, orange{230, 159, 0, 255}, vermillion{213, 94, 0, 255}, sky{86, 180, 233, 255},
-        purple{204, 121, 167, 255}, yellow{240, 228, 66, 255}, black{0, 0, 0, 255}, grey{150, 150, 150, 255},
-        dark_blue{0, 60, 120, 255};
-    auto set = [&](SpanKind k, Rgba c) { p.span[static_cast<int>(k)] = c; };
-    set(SpanKind::idle, {215, 215, 215, 255});
-    set(SpanKind::waiting, yellow);
-    set(SpanKind::running, blue);
-    set(SpanKind::stale, vermillion);
-    set(SpanKind::done, grey);
-    set(SpanKind::crashed, black);
-    // Black hatching: it shows over every state a paused node can be in
-    // (yellow, blue, vermillion), where sky blue vanished over the blue of a valid lease.
-    set(SpanKind::paused, black);
-    set(SpanKind::partition_requests, purple);
-    set(SpanKind::partition_replies, {170, 80, 130, 255});
-    set(SpanKind::record, dark_blue);
-    set(SpanKind::holdoff, orange);
-    set(SpanKind::overlap, {213, 94, 0, 60});
-    set(SpanKind::fence, black);
-    set(SpanKind::cut, grey);
-    set(SpanKind::validity, blue);
-    p.owners[0] = dark_blue;
-    p.owners[1] = orange;
-    p.owners[2] = purple;
-    p.owners[3] = sky;
+// Okabe and Ito's colours, far apart for every kind of colour vision, and two of our own.
+constexpr Rgba hc_blue{0, 114, 178, 255}, hc_orange{230, 159, 0, 255}, hc_vermillion{213, 94, 0, 255},
+    hc_sky{86, 180, 233, 255}, hc_purple{204, 121, 167, 255}, hc_yellow{240, 228, 66, 255}, hc_black{0, 0, 0, 255},
+    hc_grey{150, 150, 150, 255}, hc_dark_blue{0, 60, 120, 255};
+
+// The high-contrast palette's marker colours.
+static void high_contrast_markers(Palette& p) {
+    const Rgba blue = hc_blue, orange = hc_orange, vermillion = hc_vermillion, sky = hc_sky, purple = hc_purple,
+               black = hc_black, grey = hc_grey, dark_blue = hc_dark_blue;
     auto mk = [&](MarkerKind k, Rgba c) { p.marker[static_cast<int>(k)] = c; };
     mk(MarkerKind::start, grey);
     mk(MarkerKind::acquire, blue);
@@ -267,6 +238,46 @@ Palette high_contrast_palette() {
     mk(MarkerKind::clock_jump, black);
     mk(MarkerKind::overlap_begin, vermillion);
     mk(MarkerKind::overlap_end, vermillion);
+}
+
+Palette high_contrast_palette() {
+    Palette p = default_palette();
+    p.text = {0, 0, 0, 255};
+    p.text_dim = {60, 60, 60, 255};
+    p.background = {255, 255, 255, 255};
+    p.lane_even = {255, 255, 255, 255};
+    p.lane_odd = {236, 236, 236, 255};
+    p.grid = {120, 120, 120, 255};
+    p.playhead = {0, 0, 0, 255};
+    p.focus = {230, 159, 0, 255};
+    p.message = {60, 60, 60, 255};
+    p.message_late = {204, 121, 167, 255};  // Okabe–Ito's purple
+    p.message_lost = {213, 94, 0, 255};     // … vermillion
+    const Rgba blue = hc_blue, orange = hc_orange, vermillion = hc_vermillion, sky = hc_sky, purple = hc_purple,
+               yellow = hc_yellow, black = hc_black, grey = hc_grey, dark_blue = hc_dark_blue;
+    auto set = [&](SpanKind k, Rgba c) { p.span[static_cast<int>(k)] = c; };
+    set(SpanKind::idle, {215, 215, 215, 255});
+    set(SpanKind::waiting, yellow);
+    set(SpanKind::running, blue);
+    set(SpanKind::stale, vermillion);
+    set(SpanKind::done, grey);
+    set(SpanKind::crashed, black);
+    // Black hatching: it shows over every state a paused node can be in
+    // (yellow, blue, vermillion), where sky blue vanished over the blue of a valid lease.
+    set(SpanKind::paused, black);
+    set(SpanKind::partition_requests, purple);
+    set(SpanKind::partition_replies, {170, 80, 130, 255});
+    set(SpanKind::record, dark_blue);
+    set(SpanKind::holdoff, orange);
+    set(SpanKind::overlap, {213, 94, 0, 60});
+    set(SpanKind::fence, black);
+    set(SpanKind::cut, grey);
+    set(SpanKind::validity, blue);
+    p.owners[0] = dark_blue;
+    p.owners[1] = orange;
+    p.owners[2] = purple;
+    p.owners[3] = sky;
+    high_contrast_markers(p);
     high_contrast_replication(p);
     return p;
 }

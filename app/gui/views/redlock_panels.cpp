@@ -158,7 +158,7 @@ std::vector<ActionInside> redlock_inside(const FrameContext& ctx) {
     for (std::size_t i = 0; i < ctx.redlock->clients.size() && i < names.size(); ++i) {
         const words::RedlockClientFact& c = ctx.redlock->clients[i];
         if (c.state != RedlockClientState::working && c.state != RedlockClientState::releasing) continue;
-        out.push_back({names[i], words::redlock_holders(*ctx.redlock, c.token) < quorum_of(ctx)});
+        out.push_back({names[i], words::redlock_holders(*ctx.redlock, c.token) < quorum_of(ctx), std::nullopt});
     }
     return out;
 }

@@ -375,8 +375,52 @@ private:
         }
     }
 
+    // One knob of the redlock client's options (model.md §20.1 rule 2), by the
+    // package's name: "retryCount 10", "retryDelay 200 ms".
+    static void redlock_knob(const FrameContext& ctx, Commands& out, const char* label_key, const char* key, int value,
+                             int lo, int hi, float em) {
+        const bool in_ms = std::string_view(key).ends_with("_ms");
+        const std::string format = std::string(ctx.tr(label_key)) + " %d" + (in_ms ? " ms" : "");
+        const float width = ImGui::CalcTextSize(format.c_str()).x + ImGui::CalcTextSize("0000").x + em;
+        flow(width, em * 0.6f);
+        ImGui::SetNextItemWidth(width);
+        int v = value;
+        const std::string id = std::string("##") + key;
+        if (ImGui::SliderInt(id.c_str(), &v, lo, hi, format.c_str()))
+            out.push_back(
+                command::EditScenario{{Edit{Edit::Kind::set, std::string("/redlock/") + key, nlohmann::json(v)}}});
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", ctx.tr((std::string("tip.param.") + key).c_str()));
+    }
+
+    // A Redlock scenario's knobs: the lock's ttl and the work, then the
+    // client's own options; the elector's knobs (min lease, extension, the
+    // retry poll, autoExtend, slots, the resource's mode) do not apply to it
+    // (model.md §20.1 rule 3).
+    void draw_redlock_parameters(const FrameContext& ctx, Commands& out, float em) {
+        const ElectorOptions& o = ctx.scenario.candidates.front().options;
+        const sim::RedlockOptions& r = ctx.scenario.redlock;
+        param(ctx, out, "param.action", "action", o.action, 1, 400, true);
+        param(ctx, out, "param.lease", "lease", o.lease, 1, 400, false);
+        redlock_knob(ctx, out, "param.rl_retry_count", "retry_count", static_cast<int>(r.retry_count), -1, 30, em);
+        redlock_knob(ctx, out, "param.rl_retry_delay", "retry_delay_ms", static_cast<int>(r.retry_delay_ms), 0, 2000,
+                     em);
+        redlock_knob(ctx, out, "param.rl_retry_jitter", "retry_jitter_ms", static_cast<int>(r.retry_jitter_ms), 0, 1000,
+                     em);
+        float drift = static_cast<float>(r.drift_factor);
+        const std::string format = std::string(ctx.tr("param.rl_drift")) + " %.3f";
+        const float width = ImGui::CalcTextSize(format.c_str()).x + ImGui::CalcTextSize("0.000").x;
+        flow(width, em * 0.6f);
+        ImGui::SetNextItemWidth(width);
+        if (ImGui::SliderFloat("##drift_factor", &drift, 0.0f, 0.1f, format.c_str()))
+            out.push_back(command::EditScenario{
+                {Edit{Edit::Kind::set, "/redlock/drift_factor", nlohmann::json(std::round(drift * 1000.0) / 1000.0)}}});
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", ctx.tr("tip.param.drift_factor"));
+        draw_candidate_knobs(ctx, out, em);
+    }
+
     void draw_parameters(const FrameContext& ctx, Commands& out, float em) {
         if (ctx.scenario.candidates.empty()) return;
+        if (ctx.scenario.is_redlock()) return draw_redlock_parameters(ctx, out, em);
         const ElectorOptions& o = ctx.scenario.candidates.front().options;
         const float gap = em * 0.6f;
         param(ctx, out, "param.action", "action", o.action, 1, 60, true);
@@ -403,6 +447,13 @@ private:
         const std::string cap_format = std::string(ctx.tr("param.capacity")) + " %d";
         if (ImGui::SliderInt("##capacity", &capacity, 1, 8, cap_format.c_str()))
             out.push_back(command::EditScenario{{Edit{Edit::Kind::set, "/lock/capacity", nlohmann::json(capacity)}}});
+        draw_candidate_knobs(ctx, out, em);
+        draw_resource_mode(ctx, out, em);
+    }
+
+    // How many candidates, and each one's start tick.
+    static void draw_candidate_knobs(const FrameContext& ctx, Commands& out, float em) {
+        const float gap = em * 0.6f;
         int count = static_cast<int>(ctx.scenario.candidates.size());
         const float starts_w = ImGui::CalcTextSize(ctx.tr("param.starts")).x + ImGui::GetStyle().FramePadding.x * 2;
         flow(em * 7.0f + 4 + starts_w, gap);
@@ -426,6 +477,10 @@ private:
             }
             ImGui::EndPopup();
         }
+    }
+
+    static void draw_resource_mode(const FrameContext& ctx, Commands& out, float em) {
+        const float gap = em * 0.6f;
         const char* modes[] = {"off", "check", "validate"};
         int mode = static_cast<int>(ctx.scenario.resource);
         flow(em * 9.5f + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(ctx.tr("param.resource")).x, gap);

@@ -20,8 +20,7 @@ std::string holder_before(const sim::Trace& trace, std::size_t index) {
     std::string holder;
     for (std::size_t i = 0; i < index; ++i) {
         const Event& e = trace.events[i];
-        if (e.op == EventOp::acquire &&
-            (e.outcome == Outcome::acquired || e.details.has(sim::Detail::reply_lost)))
+        if (e.op == EventOp::acquire && (e.outcome == Outcome::acquired || e.details.has(sim::Detail::reply_lost)))
             holder = e.node;
         if ((e.op == EventOp::release && e.outcome == Outcome::released) || e.op == EventOp::expire) holder.clear();
     }
@@ -51,7 +50,8 @@ public:
             case EventOp::acquire: acquire(); return true;
             case EventOp::extend: extend(); return true;
             case EventOp::release: release(); return true;
-            case EventOp::message: add(e_.outcome == Outcome::delivered ? "rs.message.delivered" : "rs.message.lost");
+            case EventOp::message:
+                add(e_.outcome == Outcome::delivered ? "rs.message.delivered" : "rs.message.lost");
                 return true;
             case EventOp::write: write(); return true;
             case EventOp::expire: add("rs.expire"); return true;
@@ -110,7 +110,7 @@ private:
             case Outcome::kept: return add("rs.release.kept");
             case Outcome::not_owner:
                 return add(holder_.empty() || holder_ == e_.node ? "rs.release.not_owner_none"
-                                                                   : "rs.release.not_owner");
+                                                                 : "rs.release.not_owner");
             default: return add("rs.release.error");
         }
     }

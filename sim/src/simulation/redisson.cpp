@@ -37,9 +37,7 @@ RedissonRun::RedissonRun(const Scenario& scenario)
     edges_ = client_run::fault_edges(scenario, last_edge_tick_);
 }
 
-std::int64_t RedissonRun::store_now(Tick t) const {
-    return scenario_->lock.clock.reading_at_tick(t) + store_jumps_;
-}
+std::int64_t RedissonRun::store_now(Tick t) const { return scenario_->lock.clock.reading_at_tick(t) + store_jumps_; }
 
 bool RedissonRun::valid(Tick t) const { return record_.held && store_now(t) < record_.deadline; }
 
@@ -124,7 +122,8 @@ void RedissonRun::fault_edge(Tick t, const Fault& f, bool end, EventSink& sink) 
         }
         case FaultKind::partition:
             ev.op = end ? EventOp::heal : EventOp::partition;
-            if (!end) ev.details.add(f.mode == PartitionMode::drop_requests ? Detail::drop_requests : Detail::drop_replies);
+            if (!end)
+                ev.details.add(f.mode == PartitionMode::drop_requests ? Detail::drop_requests : Detail::drop_replies);
             break;
         case FaultKind::clock_jump:
             ev.op = EventOp::clock_jump;

@@ -67,8 +67,7 @@ TEST(Redisson, TheLockScriptSetsTheClientsField) {
 // Rule 21.2.3: the same field re-enters and raises the hold count, so one
 // unlock leaves the key (kept) until its TTL.
 TEST(Redisson, ReentranceRaisesTheHoldCount) {
-    const std::string faults =
-        R"(, "faults": [{"kind": "partition", "node": "a", "at": 2, "ticks": 1}])";
+    const std::string faults = R"(, "faults": [{"kind": "partition", "node": "a", "at": 2, "ticks": 1}])";
     const sim::Trace t = run(scenario(R"({"name": "a", "runs": 2, "every": 10, "action": 2, "lease": 50})", faults));
     const auto released = find(t, "a", EventOp::release);
     ASSERT_EQ(released.size(), 2u);
@@ -176,8 +175,7 @@ TEST(Redisson, TheWatchdogRenewsEveryThird) {
 // key expires 3 s after the last good one while the action goes on, the
 // waiter takes it, and the old holder's write is unsafe, its unlock refused.
 TEST(Redisson, AWatchdogErrorStopsRenewalForGood) {
-    const std::string extra =
-        watchdog + R"(, "faults": [{"kind": "partition", "node": "a", "at": 20, "ticks": 1}])";
+    const std::string extra = watchdog + R"(, "faults": [{"kind": "partition", "node": "a", "at": 20, "ticks": 1}])";
     const sim::Trace t =
         run(scenario(R"({"name": "a", "auto_extend": true, "action": 100}, {"name": "b", "start": 1, "wait": 100,
                         "auto_extend": true, "action": 100})",
