@@ -453,7 +453,7 @@ void label_quorum(LaneJob& j) {
         const float reach = j.m.small_width(texts[0]) + 2 * label_pad + 2 * gap;
         place_label(j.lw, j.out, proto, texts, j.m, mid, x1, x1 + reach, false, true) ||
             place_label(j.lw, j.out, proto, texts, j.m, top, x0, x0 + reach, false, true) ||
-            place_label(j.lw, j.out, proto, texts, j.m, mid, x0 - reach, x0, true, true);
+            place_label(j.lw, j.out, proto, texts, j.m, mid, x0 - reach, x0 - gap, true, true);
     }
 }
 
