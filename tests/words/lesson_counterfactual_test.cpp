@@ -51,6 +51,15 @@ const std::vector<Counterfactual>& rows() {
          {{"node-b", "acquire", "acquired", 3},
           {"node-b", "acquire", "acquired", 6, false},
           {"node-a", "skip", "", 5}}},
+        // Redisson (model.md §21.5.2): the unlock message reaches node-b, which wakes and locks in that tick.
+        {"summary",
+         "lost-unlock-redisson",
+         "Without the partition node-b would be woken at 2 s",
+         "단절이 없었다면",
+         {{"faults", "[]"}},
+         {{"node-b", "message", "delivered", 40},
+          {"node-b", "acquire", "acquired", 40},
+          {"node-b", "acquire", "acquired", 200, false}}},
         // Redlock (model.md §20.3): C keeps client-1's key, so client-2 never gets a quorum.
         {"summary",
          "redlock-restart",

@@ -26,11 +26,19 @@ const sim::Exercise& exercise_of(const sim::ExerciseBase& base, std::size_t exer
     return base.scenario.exercises.at(exercise);
 }
 
+// A fact's key, with "_unfenced" when the event has no fencing number (a
+// Redisson lock, model.md §21.6): "with fencing ?" would tell nothing.
+std::string fenced_key(const char* key, const sim::Event& e) {
+    return e.fencing ? std::string(key) : std::string(key) + "_unfenced";
+}
+
 // "at tick 6 the resource accepts node-a's write with fencing 3."
 std::string write_fact(const sim::Event& e, const Strings& s) {
     const Fields fields{{"tick", std::to_string(e.tick)}, {"node", e.node}, {"fencing", opt_number(e.fencing)}};
-    return s.tr(e.outcome == sim::Outcome::accepted ? "exercise.fact.write_accepted" : "exercise.fact.write_rejected",
-                fields);
+    return s.tr(
+        fenced_key(
+            e.outcome == sim::Outcome::accepted ? "exercise.fact.write_accepted" : "exercise.fact.write_rejected", e),
+        fields);
 }
 
 // "at tick 9 node-a's release deletes its record." / "… deletes nothing: <outcome>."
@@ -167,7 +175,7 @@ std::string prediction_fact(const sim::ExerciseBase& base, std::size_t exercise,
         case sim::Question::acquirer:
         case sim::Question::fencing: break;
     }
-    return s.tr("exercise.fact.acquired",
+    return s.tr(fenced_key("exercise.fact.acquired", e),
                 {{"tick", std::to_string(e.tick)}, {"node", e.node}, {"fencing", opt_number(e.fencing)}});
 }
 

@@ -206,9 +206,11 @@ Generated observed_from(const Trace& sim) {
 
 // Presets the importer's model can show: one slot, no failover or replicas
 // (the record would change without a line of the capture), no time on the
-// wire (no lost replies), no call answered with an error.
+// wire (no lost replies), no call answered with an error; not Redisson's
+// RLock: a history judges writes by §9's rules (a late write is
+// stale_after_successor), a Redisson run by model.md §21.6 (unsafe_write).
 bool importable(const Scenario& s, const Trace& t) {
-    if (s.lock.capacity != 1 || !s.network.zero()) return false;
+    if (s.lock.capacity != 1 || !s.network.zero() || s.is_redisson()) return false;
     for (const auto& c : s.candidates)
         if (!c.network.zero() || c.options.check != WriteCheck::none) return false;
     for (const auto& f : s.faults)
