@@ -37,6 +37,22 @@ inline std::vector<FaultEdge> fault_edges(const Scenario& scenario, Tick& last) 
     return edges;
 }
 
+// A node's event at tick t: its name, run and token (the token or field it
+// sends); n < 0 (and no token) for an event of no node.
+inline EventView node_event(const Scenario& scenario, Tick t, Phase phase, EventOp op, NodeIndex n, std::int32_t run,
+                            const Token* token) {
+    EventView ev;
+    ev.tick = t;
+    ev.phase = phase;
+    ev.op = op;
+    if (n >= 0) {
+        ev.node = scenario.candidates[static_cast<std::size_t>(n)].name;
+        ev.run = run;
+        if (token != nullptr) ev.token = *token;
+    }
+    return ev;
+}
+
 // The check phase (§9.2): an overlap begins when more than one node is
 // executing and ends when at most one is; `emit` takes each event.
 template <typename Emit>

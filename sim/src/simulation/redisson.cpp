@@ -59,17 +59,8 @@ std::optional<PartitionMode> RedissonRun::partition_of(NodeIndex n, Tick t) cons
 }
 
 EventView RedissonRun::node_event(Tick t, Phase phase, EventOp op, NodeIndex n) const {
-    EventView ev;
-    ev.tick = t;
-    ev.phase = phase;
-    ev.op = op;
-    if (n >= 0) {
-        const RedissonNode& node = nodes_[static_cast<std::size_t>(n)];
-        ev.node = scenario_->candidates[static_cast<std::size_t>(n)].name;
-        ev.run = node.run;
-        ev.token = node.field;
-    }
-    return ev;
+    const RedissonNode* node = n >= 0 ? &nodes_[static_cast<std::size_t>(n)] : nullptr;
+    return client_run::node_event(*scenario_, t, phase, op, n, node ? node->run : -1, node ? &node->field : nullptr);
 }
 
 void RedissonRun::emit(EventSink& sink, EventView& ev) {

@@ -56,17 +56,8 @@ bool RedlockRun::holds(std::size_t s, const Token& token, Tick t) const {
 }
 
 EventView RedlockRun::node_event(Tick t, Phase phase, EventOp op, NodeIndex n) const {
-    EventView ev;
-    ev.tick = t;
-    ev.phase = phase;
-    ev.op = op;
-    if (n >= 0) {
-        const RedlockNode& node = nodes_[static_cast<std::size_t>(n)];
-        ev.node = scenario_->candidates[static_cast<std::size_t>(n)].name;
-        ev.run = node.run;
-        ev.token = node.token;
-    }
-    return ev;
+    const RedlockNode* node = n >= 0 ? &nodes_[static_cast<std::size_t>(n)] : nullptr;
+    return client_run::node_event(*scenario_, t, phase, op, n, node ? node->run : -1, node ? &node->token : nullptr);
 }
 
 void RedlockRun::emit(EventSink& sink, EventView& ev) {
