@@ -38,6 +38,7 @@ struct Holder {
     std::string node;
     std::optional<Fencing> fencing;
     std::int64_t acquisition = -1;  // its place in the order the store issued them (§9.6)
+    bool redisson = false;          // acquired by Redisson's lock script (rule 19.7.4)
 };
 
 // What the sweep knows of one node at a point of the history.
@@ -100,6 +101,7 @@ private:
     std::vector<Item> acquisition_items_;  // expect_acquisitions: the successful acquires, in order
     std::optional<Holder> record_;
     std::map<Token, std::int64_t> acquisition_of_;  // token -> its acquisition
+    std::set<Token> redisson_tokens_;               // tokens acquired by Redisson's lock script
     std::map<Fencing, Token> issued_;               // fencing -> the first token it was issued to
     std::optional<Fencing> highest_issued_;
     std::optional<Fencing> highest_accepted_;

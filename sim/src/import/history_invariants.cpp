@@ -3,7 +3,8 @@
 // sim/src/simulation/): an acquisition's fencing against every number issued
 // before (§9.4, §9.8), and a write, judged by what the log says the resource
 // did, against the record and the writes accepted before (§8, §9.3, §9.6,
-// §9.7). Overlap is in history_sweep.cpp (it follows the beliefs).
+// §9.7); a Redisson lock's writes as its run judges them (§21.6, rule
+// 19.7.4). Overlap is in history_sweep.cpp (it follows the beliefs).
 #include <algorithm>
 
 #include "history_internal.hpp"
@@ -14,6 +15,7 @@ namespace leasescope::sim::import::history_detail {
 // Without a fencing number (no INCR seen) there is nothing to compare.
 void Sweep::judge_acquisition(Event& e, const Holder& fresh) {
     acquisition_of_[fresh.token] = fresh.acquisition;
+    if (fresh.redisson) redisson_tokens_.insert(fresh.token);
     if (!fresh.fencing) return;
     const Fencing f = *fresh.fencing;
     if (highest_issued_ && f <= *highest_issued_) {
@@ -41,6 +43,16 @@ void Sweep::judge_write(Event& e, bool accepted, bool current) {
         if (current) {
             e.details.add(Detail::holder_rejected);
             ++violations_.holder_rejected;
+        }
+        return;
+    }
+    // Redisson's lock issues no number and one field per client (rule
+    // 21.6): accepted while another field holds the record is unsafe; no
+    // order among a client's runs, so no stale_after_successor.
+    if (redisson_tokens_.count(e.token) > 0 || (record_ && record_->redisson)) {
+        if (!current && record_ && record_->token != e.token) {
+            e.details.add(Detail::unsafe_write);
+            ++violations_.unsafe_write;
         }
         return;
     }

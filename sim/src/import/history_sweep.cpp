@@ -123,7 +123,7 @@ void Sweep::on_acquire(const Item& item) {
     }
     if (acquired && !again) {
         clear_record();
-        Holder fresh{o.token, o.node, o.fencing, acquisitions_++};
+        Holder fresh{o.token, o.node, o.fencing, acquisitions_++, o.library == "redisson"};
         judge_acquisition(e, fresh);
         record_ = fresh;
         if (early_writers_.erase(o.token) > 0) latest_writer_ = std::max(latest_writer_, fresh.acquisition);
