@@ -476,6 +476,16 @@ std::string candidate_key_path(const Defaults& defaults, const json& own, std::s
     return CandidateSource{defaults, own, fmt::format("/candidates/{}", index)}.path_of(*k);
 }
 
+void refuse_client_keys(const Defaults& defaults, const json& own, std::size_t index,
+                        std::initializer_list<RefusedKey> keys, std::string_view client, std::string_view section) {
+    for (const RefusedKey& r : keys) {
+        if (r.set)
+            fail(candidate_key_path(defaults, own, index, r.key),
+                 fmt::format("\"{}\" is not an option of the {} client: {} (docs/model.md {})", r.key, client, r.why,
+                             section));
+    }
+}
+
 ordered_json candidate_to_json(const Candidate& c) {
     const ElectorOptions& o = c.options;
     ordered_json j;

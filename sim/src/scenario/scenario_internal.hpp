@@ -5,6 +5,7 @@
 // sim/src/scenario/.
 #include <cstdint>
 #include <optional>
+#include <initializer_list>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -172,6 +173,18 @@ ordered_json candidate_to_json(const Candidate& c);
 // The path where a candidate's key was written: its own, else "defaults"'
 // (the candidate's path when neither has it).
 std::string candidate_key_path(const Defaults& defaults, const json& own, std::size_t index, std::string_view key);
+
+// A candidate key another client does not have (model.md §20.1, §21.1):
+// `set` when the candidate has it. refuse_client_keys fails at the first
+// one set, at the path where it was written, saying that `client` has no
+// such option, why, and the spec's section.
+struct RefusedKey {
+    const char* key;
+    bool set;
+    const char* why;
+};
+void refuse_client_keys(const Defaults& defaults, const json& own, std::size_t index,
+                        std::initializer_list<RefusedKey> keys, std::string_view client, std::string_view section);
 
 // ---- Faults (scenario_read.cpp, scenario_replication.cpp) ----
 

@@ -69,31 +69,24 @@ void check_redisson_candidate(const Scenario& s, const Defaults& defaults, const
     if (!s.is_redisson()) return;
     const ElectorOptions& o = c.options;
     // By value, as a scenario written back has them (0, or retry_every's 1).
-    struct Refused {
-        const char* key;
-        bool set;
-        const char* why;
-    };
-    const Refused refused[] = {
-        {"min_lease", o.min_lease > 0, "Redisson's lock has no minimum lease"},
-        {"hold_off", o.hold_off > 0, "Redisson's lock has no hold-off"},
-        {"extend_every", c.extend_every_given,
-         "the watchdog renews every lock_watchdog_timeout_ms / 3: set \"redisson\": {\"lock_watchdog_timeout_ms\": "
-         "…} instead"},
-        {"retry_every", o.retry_every != 1,
-         "Redisson does not poll: a waiter waits for the unlock message or the TTL it was told"},
-        {"fail_at", o.fail_at > 0, "not modelled for the redisson client"},
-        {"check", o.check != WriteCheck::none, "not modelled for the redisson client"},
-        {"command_timeout", o.command_timeout > 0,
-         "not modelled for the redisson client: a partitioned call fails at once (§21.8)"},
-        {"wait_replicas", o.wait_replicas > 0, "replicas are not modelled for the redisson client"},
-        {"wait_timeout", o.wait_timeout > 0, "replicas are not modelled for the redisson client"},
-    };
-    for (const Refused& r : refused) {
-        if (r.set)
-            fail(candidate_key_path(defaults, own, index, r.key),
-                 fmt::format("\"{}\" is not an option of the redisson client: {} (docs/model.md §21.1)", r.key, r.why));
-    }
+    refuse_client_keys(
+        defaults, own, index,
+        {
+            {"min_lease", o.min_lease > 0, "Redisson's lock has no minimum lease"},
+            {"hold_off", o.hold_off > 0, "Redisson's lock has no hold-off"},
+            {"extend_every", c.extend_every_given,
+             "the watchdog renews every lock_watchdog_timeout_ms / 3: set \"redisson\": {\"lock_watchdog_timeout_ms\": "
+             "…} instead"},
+            {"retry_every", o.retry_every != 1,
+             "Redisson does not poll: a waiter waits for the unlock message or the TTL it was told"},
+            {"fail_at", o.fail_at > 0, "not modelled for the redisson client"},
+            {"check", o.check != WriteCheck::none, "not modelled for the redisson client"},
+            {"command_timeout", o.command_timeout > 0,
+             "not modelled for the redisson client: a partitioned call fails at once (§21.8)"},
+            {"wait_replicas", o.wait_replicas > 0, "replicas are not modelled for the redisson client"},
+            {"wait_timeout", o.wait_timeout > 0, "replicas are not modelled for the redisson client"},
+        },
+        "redisson", "§21.1");
     if (!c.network.zero()) {
         const bool mine = own.contains("network") && has_latency(own["network"]);
         fail(mine ? fmt::format("/candidates/{}/network", index)

@@ -139,26 +139,19 @@ void check_redlock_candidate(const Scenario& s, const Defaults& defaults, const 
                              const Candidate& c) {
     if (!s.is_redlock()) return;
     const ElectorOptions& o = c.options;
-    struct Refused {
-        const char* key;
-        bool set;
-        const char* why;
-    };
-    const Refused refused[] = {
-        {"auto_extend", o.auto_extend, "redlock 4.2.0 has no automatic extension"},
-        {"extend_every", c.extend_every_given, "redlock 4.2.0 has no automatic extension"},
-        {"min_lease", o.min_lease > 0, "the redlock client has no minimum lease"},
-        {"hold_off", o.hold_off > 0, "the redlock client has no hold-off"},
-        {"fail_at", o.fail_at > 0, "not modelled for the redlock client"},
-        {"command_timeout", o.command_timeout > 0, "redlock 4.2.0 waits for every answer, with no timeout"},
-        {"wait_replicas", o.wait_replicas > 0, "Redlock's stores have no replicas"},
-        {"check", o.check != WriteCheck::none, "not modelled for the redlock client"},
-    };
-    for (const Refused& r : refused) {
-        if (r.set)
-            fail(candidate_key_path(defaults, own, index, r.key),
-                 fmt::format("\"{}\" is not an option of the redlock client: {} (docs/model.md §20.1)", r.key, r.why));
-    }
+    refuse_client_keys(
+        defaults, own, index,
+        {
+            {"auto_extend", o.auto_extend, "redlock 4.2.0 has no automatic extension"},
+            {"extend_every", c.extend_every_given, "redlock 4.2.0 has no automatic extension"},
+            {"min_lease", o.min_lease > 0, "the redlock client has no minimum lease"},
+            {"hold_off", o.hold_off > 0, "the redlock client has no hold-off"},
+            {"fail_at", o.fail_at > 0, "not modelled for the redlock client"},
+            {"command_timeout", o.command_timeout > 0, "redlock 4.2.0 waits for every answer, with no timeout"},
+            {"wait_replicas", o.wait_replicas > 0, "Redlock's stores have no replicas"},
+            {"check", o.check != WriteCheck::none, "not modelled for the redlock client"},
+        },
+        "redlock", "§20.1");
 }
 
 void read_redlock_fault(const json& v, const std::string& path, const Scenario& s, Fault& f) {
