@@ -93,11 +93,7 @@ public:
 
     // The sentence `key` with the event's fields and `extra`; a field of
     // `extra` wins over the event's field of the same name.
-    void add(const std::string& key, const Fields& extra = {}) {
-        Fields f = extra;
-        f.insert(f.end(), f_.begin(), f_.end());
-        out_.sentences.push_back({key, s_.tr(key, f)});
-    }
+    void add(const std::string& key, const Fields& extra = {}) { facts::add_sentence(out_, s_, key, extra, f_); }
 
     Explanation build() {
         const std::string key = event_key(e_);

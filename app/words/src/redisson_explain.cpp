@@ -61,11 +61,7 @@ public:
     }
 
 private:
-    void add(const std::string& key, const Fields& extra = {}) {
-        Fields f = extra;
-        f.insert(f.end(), f_.begin(), f_.end());
-        out_->sentences.push_back({key, s_.tr(key, f)});
-    }
+    void add(const std::string& key, const Fields& extra = {}) { facts::add_sentence(*out_, s_, key, extra, f_); }
 
     // The attempt before this one in the same run, if any (RL 235 then 278).
     bool first_attempt() const {

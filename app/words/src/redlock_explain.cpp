@@ -85,11 +85,7 @@ public:
     }
 
 private:
-    void add(const std::string& key, const Fields& extra = {}) {
-        Fields f = extra;
-        f.insert(f.end(), f_.begin(), f_.end());
-        out_->sentences.push_back({key, s_.tr(key, f)});
-    }
+    void add(const std::string& key, const Fields& extra = {}) { facts::add_sentence(*out_, s_, key, extra, f_); }
 
     const StoreKeys::Key& key_here() const {
         static const StoreKeys::Key none;

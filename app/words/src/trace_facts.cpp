@@ -10,6 +10,13 @@ bool is_skip(const Event& e) { return e.op == EventOp::skip; }
 
 std::string opt_text(const std::optional<std::int64_t>& v) { return v ? std::to_string(*v) : "–"; }
 
+void add_sentence(Explanation& out, const Strings& s, const std::string& key, const Fields& extra,
+                  const Fields& event) {
+    Fields f = extra;
+    f.insert(f.end(), event.begin(), event.end());
+    out.sentences.push_back({key, s.tr(key, f)});
+}
+
 std::string join(const std::vector<std::string>& items) {
     std::string out;
     for (std::size_t i = 0; i < items.size(); ++i) {

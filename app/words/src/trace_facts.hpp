@@ -10,6 +10,7 @@
 
 #include "leasescope/sim/scenario.hpp"
 #include "leasescope/sim/trace.hpp"
+#include "leasescope/words/words.hpp"
 
 namespace leasescope::words::facts {
 
@@ -21,6 +22,10 @@ using sim::Outcome;
 bool is_skip(const Event& e);
 std::string opt_text(const std::optional<std::int64_t>& v);
 std::string join(const std::vector<std::string>& items);
+// Appends sentence `key` to `out`, filled with `extra` and then `event`'s
+// fields (a field of `extra` wins over one of the same name): the one way
+// the three Explain builders (elector, Redlock, Redisson) add a sentence.
+void add_sentence(Explanation& out, const Strings& s, const std::string& key, const Fields& extra, const Fields& event);
 
 // Facts read from the trace, before event `index`.
 
