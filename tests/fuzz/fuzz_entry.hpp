@@ -98,11 +98,19 @@ inline int scenario_one_input(const std::uint8_t* data, std::size_t size) {
 // sim::parse_trace on arbitrary bytes (a trace file given to diff or check).
 inline int trace_one_input(const std::uint8_t* data, std::size_t size) {
     auto parsed = sim::parse_trace(as_text(data, size), "<fuzz>");
+    // The fast path for canonical event lines reads what the general reader
+    // reads: the same trace or the same error.
+    auto general = sim::parse_trace(as_text(data, size), "<fuzz>", sim::TraceLineReader::general);
+    LS_ASSERT(parsed.ok() == general.ok());
     if (!parsed.ok()) {
+        LS_ASSERT(parsed.error().to_string() == general.error().to_string());
         LS_ASSERT(parsed.error().to_string().size() < error_bytes_max);
         return 0;
     }
     const sim::Trace& trace = parsed.value();
+    LS_ASSERT(trace.header == general.value().header);
+    LS_ASSERT(trace.events == general.value().events);
+    LS_ASSERT(trace.summary == general.value().summary);
     LS_ASSERT(sim::summary_line(trace.summary) == summary_line_reference(trace.summary));
     // What was accepted writes back and reads back to the same trace.
     auto again = sim::parse_trace(sim::trace_to_jsonl(trace), "<written back>");
