@@ -9,24 +9,35 @@ namespace {
 
 // The text before each key's value, in key order (a string value's opening
 // quote is scanned with the value).
-constexpr std::array<std::string_view, key_count> key_prefixes = {
-    R"({"type":"event","tick":)", R"(,"seq":)",     R"(,"phase":)",   R"(,"node":)",
-    R"(,"run":)",                 R"(,"op":)",      R"(,"token":)",   R"(,"fencing":)",
-    R"(,"slot":)",                R"(,"ttl":)",     R"(,"outcome":)", R"(,"detail":)",
-    R"(,"sent":)",                R"(,"applied":)", R"(,"server":)",  R"(,"wall_us":)"};
+constexpr std::array<std::string_view, key_count> key_prefixes = {R"({"type":"event","tick":)",
+                                                                  R"(,"seq":)",
+                                                                  R"(,"phase":)",
+                                                                  R"(,"node":)",
+                                                                  R"(,"run":)",
+                                                                  R"(,"op":)",
+                                                                  R"(,"token":)",
+                                                                  R"(,"fencing":)",
+                                                                  R"(,"slot":)",
+                                                                  R"(,"ttl":)",
+                                                                  R"(,"outcome":)",
+                                                                  R"(,"detail":)",
+                                                                  R"(,"sent":)",
+                                                                  R"(,"applied":)",
+                                                                  R"(,"server":)",
+                                                                  R"(,"wall_us":)"};
 constexpr std::size_t trailing_first = static_cast<std::size_t>(Key::sent);
 
 constexpr std::array<std::string_view, key_count> key_names = {
-    "tick", "seq", "phase", "node", "run", "op", "token", "fencing", "slot", "ttl", "outcome", "detail",
-    "sent", "applied", "server", "wall_us"};
+    "tick", "seq", "phase",   "node",   "run",  "op",      "token",  "fencing",
+    "slot", "ttl", "outcome", "detail", "sent", "applied", "server", "wall_us"};
 
 // What a key's value may be: an integer, a string, either of them or null.
 enum class Shape : std::uint8_t { integer, string, integer_or_null, string_or_null };
 constexpr std::array<Shape, key_count> key_shapes = {
-    Shape::integer,         Shape::integer,         Shape::string,          Shape::string_or_null,
-    Shape::integer_or_null, Shape::string,          Shape::string_or_null,  Shape::integer_or_null,
-    Shape::integer_or_null, Shape::integer_or_null, Shape::string_or_null,  Shape::string_or_null,
-    Shape::integer,         Shape::integer,         Shape::integer,         Shape::integer};
+    Shape::integer,         Shape::integer,         Shape::string,         Shape::string_or_null,
+    Shape::integer_or_null, Shape::string,          Shape::string_or_null, Shape::integer_or_null,
+    Shape::integer_or_null, Shape::integer_or_null, Shape::string_or_null, Shape::string_or_null,
+    Shape::integer,         Shape::integer,         Shape::integer,        Shape::integer};
 
 class Cursor {
 public:
@@ -97,9 +108,9 @@ bool scan_result(Cursor& in, ScannedResult& r) {
 // The counters of "violations", the first three always, the other three
 // together or not at all.
 bool scan_violations(Cursor& in, ScannedSummary& out) {
-    constexpr std::array<std::string_view, 6> prefixes = {
-        R"({"overlap":)",           R"(,"unsafe_write":)",    R"(,"fencing_regressed":)",
-        R"(,"stale_after_successor":)", R"(,"holder_rejected":)", R"(,"fencing_duplicate":)"};
+    constexpr std::array<std::string_view, 6> prefixes = {R"({"overlap":)",           R"(,"unsafe_write":)",
+                                                          R"(,"fencing_regressed":)", R"(,"stale_after_successor":)",
+                                                          R"(,"holder_rejected":)",   R"(,"fencing_duplicate":)"};
     out.violation_count = 0;
     for (std::size_t i = 0; i < prefixes.size(); ++i) {
         if (i == 3 && in.at('}')) break;
@@ -113,8 +124,7 @@ bool scan_violations(Cursor& in, ScannedSummary& out) {
 
 bool scan_summary_line(std::string_view line, ScannedSummary& out) {
     Cursor in(line);
-    if (!in.literal(R"({"type":"summary","end_tick":)") || !in.integer(out.end_tick) ||
-        !in.literal(R"(,"results":[)"))
+    if (!in.literal(R"({"type":"summary","end_tick":)") || !in.integer(out.end_tick) || !in.literal(R"(,"results":[)"))
         return false;
     out.results.clear();
     while (!in.at(']')) {

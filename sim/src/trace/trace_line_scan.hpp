@@ -15,7 +15,22 @@ namespace leasescope::sim::trace_scan {
 // The keys of an event line in their order: the 12 of every line after
 // "type", then the optional trailing ones.
 enum class Key : std::uint8_t {
-    tick, seq, phase, node, run, op, token, fencing, slot, ttl, outcome, detail, sent, applied, server, wall_us
+    tick,
+    seq,
+    phase,
+    node,
+    run,
+    op,
+    token,
+    fencing,
+    slot,
+    ttl,
+    outcome,
+    detail,
+    sent,
+    applied,
+    server,
+    wall_us
 };
 inline constexpr std::size_t key_count = 16;
 
