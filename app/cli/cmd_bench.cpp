@@ -273,6 +273,38 @@ TraceIoFigures bench_trace_io(std::uint64_t seed, double budget_s) {
     return out;
 }
 
+// One simulation's figures: its row of the JSON document, printed as a
+// line of text unless `json`.
+nlohmann::ordered_json simulation_row(std::int64_t n, const SimFigures& f, bool json) {
+    const auto events = static_cast<double>(f.events);
+    const double hashed_mb = static_cast<double>(f.hashed_bytes) / 1e6;
+    nlohmann::ordered_json row = {{"candidates", n},
+                                  {"events", f.events},
+                                  {"ticks", f.ticks},
+                                  {"core_events_per_cpu_s", events / f.core_s},
+                                  {"core_ticks_per_cpu_s", static_cast<double>(f.ticks) / f.core_s},
+                                  {"core_events_per_wall_s", events / f.core_wall_s},
+                                  {"hashed_events_per_cpu_s", events / f.hashed_s},
+                                  {"hashed_events_per_wall_s", events / f.hashed_wall_s},
+                                  {"hashed_mb", hashed_mb},
+                                  {"sha256_mb_per_cpu_s", hashed_mb / f.sha256_s},
+                                  {"hashed_to_sha256", f.sha256_s / f.hashed_s},
+                                  {"scenario_bytes", f.scenario_bytes},
+                                  {"parse_cpu_s", f.parse_s},
+                                  {"peak_rss_mib", peak_rss_mib()}};
+    if (json) return row;
+    fmt::print(
+        "simulate    {:>7} candidates: {:>10} events, {:>8} ticks | core {:>6.2f} M events/s, "
+        "{:>6.2f} M ticks/s (wall {:.2f}, {:.2f}) | hashed {:>6.2f} M events/s (wall {:.2f}), {:.0f} MB/s "
+        "= {:.2f} of SHA-256 alone ({:.0f} MB/s over the same {:.0f} MB) | parse "
+        "{:.1f} MB in {:.3f} s | peak RSS {:.0f} MiB\n",
+        n, f.events, f.ticks, events / f.core_s / 1e6, static_cast<double>(f.ticks) / f.core_s / 1e6,
+        events / f.core_wall_s / 1e6, static_cast<double>(f.ticks) / f.core_wall_s / 1e6, events / f.hashed_s / 1e6,
+        events / f.hashed_wall_s / 1e6, hashed_mb / f.hashed_s, f.sha256_s / f.hashed_s, hashed_mb / f.sha256_s,
+        hashed_mb, static_cast<double>(f.scenario_bytes) / 1e6, f.parse_s, peak_rss_mib());
+    return row;
+}
+
 int cmd_bench(const std::vector<std::int64_t>& sizes, Tick horizon, std::uint64_t seed, bool quick,
               const std::string& format) {
     const bool json = format == "json";
@@ -302,32 +334,7 @@ int cmd_bench(const std::vector<std::int64_t>& sizes, Tick horizon, std::uint64_
             fmt::print(stderr, "error: the simulation of {} candidates failed\n", n);
             return exit_check_failed;
         }
-        const auto events = static_cast<double>(f.events);
-        const double hashed_mb = static_cast<double>(f.hashed_bytes) / 1e6;
-        simulations.push_back({{"candidates", n},
-                               {"events", f.events},
-                               {"ticks", f.ticks},
-                               {"core_events_per_cpu_s", events / f.core_s},
-                               {"core_ticks_per_cpu_s", static_cast<double>(f.ticks) / f.core_s},
-                               {"core_events_per_wall_s", events / f.core_wall_s},
-                               {"hashed_events_per_cpu_s", events / f.hashed_s},
-                               {"hashed_events_per_wall_s", events / f.hashed_wall_s},
-                               {"hashed_mb", static_cast<double>(f.hashed_bytes) / 1e6},
-                               {"sha256_mb_per_cpu_s", hashed_mb / f.sha256_s},
-                               {"hashed_to_sha256", f.sha256_s / f.hashed_s},
-                               {"scenario_bytes", f.scenario_bytes},
-                               {"parse_cpu_s", f.parse_s},
-                               {"peak_rss_mib", peak_rss_mib()}});
-        if (json) continue;
-        fmt::print(
-            "simulate    {:>7} candidates: {:>10} events, {:>8} ticks | core {:>6.2f} M events/s, "
-            "{:>6.2f} M ticks/s (wall {:.2f}, {:.2f}) | hashed {:>6.2f} M events/s (wall {:.2f}), {:.0f} MB/s "
-            "= {:.2f} of SHA-256 alone ({:.0f} MB/s over the same {:.0f} MB) | parse "
-            "{:.1f} MB in {:.3f} s | peak RSS {:.0f} MiB\n",
-            n, f.events, f.ticks, events / f.core_s / 1e6, static_cast<double>(f.ticks) / f.core_s / 1e6,
-            events / f.core_wall_s / 1e6, static_cast<double>(f.ticks) / f.core_wall_s / 1e6, events / f.hashed_s / 1e6,
-            events / f.hashed_wall_s / 1e6, hashed_mb / f.hashed_s, f.sha256_s / f.hashed_s, hashed_mb / f.sha256_s,
-            hashed_mb, static_cast<double>(f.scenario_bytes) / 1e6, f.parse_s, peak_rss_mib());
+        simulations.push_back(simulation_row(n, f, json));
     }
     doc["simulations"] = std::move(simulations);
     const TraceIoFigures io = bench_trace_io(seed, budget_s);
