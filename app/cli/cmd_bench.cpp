@@ -109,6 +109,51 @@ double bench_store(double budget_s) {
     return static_cast<double>(ops) / elapsed;
 }
 
+// SHA-256 on its own over the bytes a hashed run hashes (every event line
+// and its newline): run_to_end hands each line over, the lines are gathered
+// into blocks of 1 MiB, and only the digest updates of those blocks are
+// timed (CPU), so the figure is the hash's speed over the very same bytes.
+class Sha256BlockSink final : public sim::EventSink {
+public:
+    Sha256BlockSink() { block_.reserve(block_bytes + 4096); }
+    void on_event(const sim::Event& e) override {
+        sim::append_event_line(block_, e);
+        block_ += '\n';
+        after_line();
+    }
+    void on_event_view(const sim::EventView& e) override {
+        sim::append_event_line(block_, e);
+        block_ += '\n';
+        after_line();
+    }
+    void on_event_line(const sim::EventView&, std::string_view line) override {
+        block_.append(line);
+        after_line();
+    }
+    // Hashes what is left and returns the digest, as the summary writes it.
+    std::string finish() {
+        hash_block();
+        return hasher_.hex();
+    }
+    std::int64_t bytes = 0;
+    double hash_s = 0;
+
+private:
+    static constexpr std::size_t block_bytes = std::size_t{1} << 20;
+    void after_line() {
+        if (block_.size() >= block_bytes) hash_block();
+    }
+    void hash_block() {
+        const double start = cpu_seconds();
+        hasher_.add_lines(block_);
+        hash_s += cpu_seconds() - start;
+        bytes += static_cast<std::int64_t>(block_.size());
+        block_.clear();
+    }
+    sim::TraceHasher hasher_;
+    std::string block_;
+};
+
 struct SimFigures {
     double parse_s = 0;
     std::int64_t scenario_bytes = 0;
@@ -118,7 +163,22 @@ struct SimFigures {
     double core_wall_s = 0;
     double hashed_s = 0;  // run_to_end: every event line built and hashed (CPU)
     double hashed_wall_s = 0;
+    std::int64_t hashed_bytes = 0;  // the event lines the hashed run hashed
+    double sha256_s = 0;            // SHA-256 alone over those bytes (CPU)
 };
+
+// SHA-256's own time over the bytes run_to_end hashes, from a third run;
+// false when its digest is not the run's (the bytes would not be the same).
+bool bench_sha256(const sim::Scenario& scenario, SimFigures& f) {
+    sim::Simulation simulation(scenario);
+    ModelStore store(scenario.lock);
+    Sha256BlockSink sink;
+    auto summary = sim::run_to_end(simulation, store, sink, {}, std::nullopt, /*keep_results=*/false);
+    if (!summary.ok() || sink.finish() != summary.value().trace_sha256) return false;
+    f.hashed_bytes = sink.bytes;
+    f.sha256_s = sink.hash_s;
+    return true;
+}
 
 bool bench_simulation(std::int64_t candidates, Tick horizon, std::uint64_t seed, SimFigures& f) {
     std::string text = sim::generate_scenario({candidates, horizon, seed, false, true});
@@ -167,7 +227,7 @@ bool bench_simulation(std::int64_t candidates, Tick horizon, std::uint64_t seed,
         f.hashed_wall_s = watch.wall_s();
         if (!summary.ok() || sink.count != f.events) return false;
     }
-    return true;
+    return bench_sha256(scenario, f);
 }
 
 // Trace bytes written (canonical JSONL) and read back (parse_trace checks
@@ -213,6 +273,38 @@ TraceIoFigures bench_trace_io(std::uint64_t seed, double budget_s) {
     return out;
 }
 
+// One simulation's figures: its row of the JSON document, printed as a
+// line of text unless `json`.
+nlohmann::ordered_json simulation_row(std::int64_t n, const SimFigures& f, bool json) {
+    const auto events = static_cast<double>(f.events);
+    const double hashed_mb = static_cast<double>(f.hashed_bytes) / 1e6;
+    nlohmann::ordered_json row = {{"candidates", n},
+                                  {"events", f.events},
+                                  {"ticks", f.ticks},
+                                  {"core_events_per_cpu_s", events / f.core_s},
+                                  {"core_ticks_per_cpu_s", static_cast<double>(f.ticks) / f.core_s},
+                                  {"core_events_per_wall_s", events / f.core_wall_s},
+                                  {"hashed_events_per_cpu_s", events / f.hashed_s},
+                                  {"hashed_events_per_wall_s", events / f.hashed_wall_s},
+                                  {"hashed_mb", hashed_mb},
+                                  {"sha256_mb_per_cpu_s", hashed_mb / f.sha256_s},
+                                  {"hashed_to_sha256", f.sha256_s / f.hashed_s},
+                                  {"scenario_bytes", f.scenario_bytes},
+                                  {"parse_cpu_s", f.parse_s},
+                                  {"peak_rss_mib", peak_rss_mib()}};
+    if (json) return row;
+    fmt::print(
+        "simulate    {:>7} candidates: {:>10} events, {:>8} ticks | core {:>6.2f} M events/s, "
+        "{:>6.2f} M ticks/s (wall {:.2f}, {:.2f}) | hashed {:>6.2f} M events/s (wall {:.2f}), {:.0f} MB/s "
+        "= {:.2f} of SHA-256 alone ({:.0f} MB/s over the same {:.0f} MB) | parse "
+        "{:.1f} MB in {:.3f} s | peak RSS {:.0f} MiB\n",
+        n, f.events, f.ticks, events / f.core_s / 1e6, static_cast<double>(f.ticks) / f.core_s / 1e6,
+        events / f.core_wall_s / 1e6, static_cast<double>(f.ticks) / f.core_wall_s / 1e6, events / f.hashed_s / 1e6,
+        events / f.hashed_wall_s / 1e6, hashed_mb / f.hashed_s, f.sha256_s / f.hashed_s, hashed_mb / f.sha256_s,
+        hashed_mb, static_cast<double>(f.scenario_bytes) / 1e6, f.parse_s, peak_rss_mib());
+    return row;
+}
+
 int cmd_bench(const std::vector<std::int64_t>& sizes, Tick horizon, std::uint64_t seed, bool quick,
               const std::string& format) {
     const bool json = format == "json";
@@ -242,26 +334,7 @@ int cmd_bench(const std::vector<std::int64_t>& sizes, Tick horizon, std::uint64_
             fmt::print(stderr, "error: the simulation of {} candidates failed\n", n);
             return exit_check_failed;
         }
-        const auto events = static_cast<double>(f.events);
-        simulations.push_back({{"candidates", n},
-                               {"events", f.events},
-                               {"ticks", f.ticks},
-                               {"core_events_per_cpu_s", events / f.core_s},
-                               {"core_ticks_per_cpu_s", static_cast<double>(f.ticks) / f.core_s},
-                               {"core_events_per_wall_s", events / f.core_wall_s},
-                               {"hashed_events_per_cpu_s", events / f.hashed_s},
-                               {"hashed_events_per_wall_s", events / f.hashed_wall_s},
-                               {"scenario_bytes", f.scenario_bytes},
-                               {"parse_cpu_s", f.parse_s},
-                               {"peak_rss_mib", peak_rss_mib()}});
-        if (json) continue;
-        fmt::print(
-            "simulate    {:>7} candidates: {:>10} events, {:>8} ticks | core {:>6.2f} M events/s, "
-            "{:>6.2f} M ticks/s (wall {:.2f}, {:.2f}) | hashed {:>6.2f} M events/s (wall {:.2f}) | parse "
-            "{:.1f} MB in {:.3f} s | peak RSS {:.0f} MiB\n",
-            n, f.events, f.ticks, events / f.core_s / 1e6, static_cast<double>(f.ticks) / f.core_s / 1e6,
-            events / f.core_wall_s / 1e6, static_cast<double>(f.ticks) / f.core_wall_s / 1e6, events / f.hashed_s / 1e6,
-            events / f.hashed_wall_s / 1e6, static_cast<double>(f.scenario_bytes) / 1e6, f.parse_s, peak_rss_mib());
+        simulations.push_back(simulation_row(n, f, json));
     }
     doc["simulations"] = std::move(simulations);
     const TraceIoFigures io = bench_trace_io(seed, budget_s);

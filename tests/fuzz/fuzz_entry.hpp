@@ -98,11 +98,19 @@ inline int scenario_one_input(const std::uint8_t* data, std::size_t size) {
 // sim::parse_trace on arbitrary bytes (a trace file given to diff or check).
 inline int trace_one_input(const std::uint8_t* data, std::size_t size) {
     auto parsed = sim::parse_trace(as_text(data, size), "<fuzz>");
+    // The fast path for canonical event lines reads what the general reader
+    // reads: the same trace or the same error.
+    auto general = sim::parse_trace(as_text(data, size), "<fuzz>", sim::TraceLineReader::general);
+    LS_ASSERT(parsed.ok() == general.ok());
     if (!parsed.ok()) {
+        LS_ASSERT(parsed.error().to_string() == general.error().to_string());
         LS_ASSERT(parsed.error().to_string().size() < error_bytes_max);
         return 0;
     }
     const sim::Trace& trace = parsed.value();
+    LS_ASSERT(trace.header == general.value().header);
+    LS_ASSERT(trace.events == general.value().events);
+    LS_ASSERT(trace.summary == general.value().summary);
     LS_ASSERT(sim::summary_line(trace.summary) == summary_line_reference(trace.summary));
     // What was accepted writes back and reads back to the same trace.
     auto again = sim::parse_trace(sim::trace_to_jsonl(trace), "<written back>");
@@ -180,16 +188,21 @@ struct StructureProgram {
     }
 };
 
-// Big enough to pass every JSON limit but the file size (1,500,001 values
-// take 3 MB; the size limit has its own tests), small enough for a few
-// executions per second under ASan.
-inline constexpr std::size_t structure_bytes_max = 4u << 20;
+// What one fuzzed input may be built up to: 64 KiB passes json_depth_max
+// and json_object_keys_max many times over and keeps an input to a few
+// milliseconds under ASan, so the fuzzer explores (at 4 MiB it ran about 4
+// inputs a second). The large inputs, big enough to pass every JSON limit but
+// the file size (1,500,001 values take 3 MB; the size limit has its own
+// tests), are built up to structure_large_bytes_max by fuzz_regression_test:
+// a few programs once, and every checked-in structure input.
+inline constexpr std::size_t structure_bytes_max = 64u << 10;
+inline constexpr std::size_t structure_large_bytes_max = 4u << 20;
 
-inline std::string build_structure(const std::uint8_t* data, std::size_t size) {
+inline std::string build_structure(const std::uint8_t* data, std::size_t size, std::size_t bytes_max) {
     StructureProgram p{data, size};
     std::string out;
     std::string closers;  // what closes the open arrays and objects, innermost last
-    auto room = [&] { return out.size() < structure_bytes_max ? structure_bytes_max - out.size() : 0; };
+    auto room = [&] { return out.size() < bytes_max ? bytes_max - out.size() : 0; };
     // `piece` n times (as many as fit), by doubling: a few large copies
     // rather than millions of small appends.
     auto repeat = [&](std::string_view piece, std::size_t n) {
@@ -256,8 +269,10 @@ inline std::string build_structure(const std::uint8_t* data, std::size_t size) {
                 // 65,536 candidates that took 36 s of CPU under ASan (a 5-minute
                 // fuzzing run stopped on it as a timeout), while the release
                 // CLI validates the same file in 0.45 s. candidates_max has its
-                // own tests (limits_test).
-                const std::size_t n = std::min<std::size_t>(p.count() % 2'001, room() / 64);
+                // own tests (limits_test). One candidate per 640 bytes of room:
+                // about 100 in a fuzzed input (1,000 kept it to 40 inputs a
+                // second under ASan), up to 2,000 in the large ones.
+                const std::size_t n = std::min<std::size_t>(p.count() % 2'001, room() / 640);
                 const std::size_t runs = p.count() % 1'000'001 + 1;
                 const std::size_t every = p.count() % 1'000 + 1;
                 out += R"({"name":"w","horizon":100000000,"defaults":{"wait":1,"lease":4,"action":2,"runs":)" +
@@ -274,8 +289,8 @@ inline std::string build_structure(const std::uint8_t* data, std::size_t size) {
     return out;
 }
 
-inline int structure_one_input(const std::uint8_t* data, std::size_t size) {
-    const std::string text = build_structure(data, size);
+inline int structure_one_input_of(const std::uint8_t* data, std::size_t size, std::size_t bytes_max) {
+    const std::string text = build_structure(data, size, bytes_max);
     auto parsed = sim::parse_scenario(text, "<structure>");
     if (parsed.ok()) {
         // Valid scenarios here are small or refused by the work limits; the
@@ -299,6 +314,16 @@ inline int structure_one_input(const std::uint8_t* data, std::size_t size) {
     auto read = sim::parse_trace(trace, "<structure>");
     if (!read.ok()) LS_ASSERT(read.error().to_string().size() < error_bytes_max);
     return 0;
+}
+
+// What the fuzzer runs: inputs built up to structure_bytes_max.
+inline int structure_one_input(const std::uint8_t* data, std::size_t size) {
+    return structure_one_input_of(data, size, structure_bytes_max);
+}
+
+// The same program built up to structure_large_bytes_max (fuzz_regression_test).
+inline int structure_large_one_input(const std::uint8_t* data, std::size_t size) {
+    return structure_one_input_of(data, size, structure_large_bytes_max);
 }
 
 // ---- Traces whose hash matches ----

@@ -66,7 +66,29 @@ TEST(FuzzRegressions, OverrideInputs) { EXPECT_GT(replay("override", leasescope:
 
 // Structurally built inputs (deep, long, many values, NUL bytes, work): each
 // is refused or accepted with a short error, quickly.
-TEST(FuzzRegressions, StructureInputs) { EXPECT_GT(replay("structure", leasescope::fuzz::structure_one_input), 0u); }
+// The fuzzer builds them up to 64 KiB; here they are built up to 4 MiB as
+// well, where they pass every JSON limit but the file size.
+TEST(FuzzRegressions, StructureInputs) {
+    EXPECT_GT(replay("structure", leasescope::fuzz::structure_one_input), 0u);
+    EXPECT_GT(replay("structure", leasescope::fuzz::structure_large_one_input), 0u);
+}
+
+// A few programs built once up to 4 MiB, past what the fuzzer builds: many
+// values (past json_values_max), nesting a million deep, a 4 MiB string, a
+// long key, many keys, a number of 4 million digits. Each builds to 3 to 4 MiB
+// and is refused with a short error (the entry point asserts it).
+TEST(FuzzRegressions, StructureInputsOfFourMebibytes) {
+    const std::vector<std::vector<std::uint8_t>> programs = {
+        {5, 0xff, 0xff, 0xff}, {0, 0xff, 0xff, 0xff, 2}, {1, 0xff, 0xff, 0xff, 2}, {3, 0xff, 0xff, 0xff},
+        {4, 0xff, 0xff, 0xff}, {6, 0xff, 0xff, 0xff},    {9, 0xff, 0xff, 0xff, 1}};
+    for (const auto& program : programs) {
+        SCOPED_TRACE(static_cast<int>(program[0]));
+        const std::string text = leasescope::fuzz::build_structure(program.data(), program.size(),
+                                                                   leasescope::fuzz::structure_large_bytes_max);
+        EXPECT_GT(text.size(), std::size_t{3} << 20);
+        EXPECT_EQ(leasescope::fuzz::structure_large_one_input(program.data(), program.size()), 0);
+    }
+}
 
 // Traces with their hash fixed up, so the reader's range checks are reached.
 TEST(FuzzRegressions, TraceFixedInputs) {

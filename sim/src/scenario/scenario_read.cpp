@@ -13,13 +13,27 @@
 namespace leasescope::sim {
 namespace scenario_detail {
 
-NodeIndex get_node(const json& v, const std::string& path, const Scenario& s) {
+NodeNames::NodeNames(const Scenario& s) {
+    sorted_.reserve(s.candidates.size());
+    for (std::size_t i = 0; i < s.candidates.size(); ++i)
+        sorted_.emplace_back(s.candidates[i].name, static_cast<NodeIndex>(i));
+    // By name, then declared index: the first of equal names is found first.
+    std::sort(sorted_.begin(), sorted_.end());
+}
+
+NodeIndex NodeNames::find(std::string_view name) const {
+    const auto it = std::lower_bound(sorted_.begin(), sorted_.end(), name,
+                                     [](const auto& entry, std::string_view n) { return entry.first < n; });
+    return it != sorted_.end() && it->first == name ? it->second : -1;
+}
+
+NodeIndex get_node(const json& v, const std::string& path, const Scenario& s, const NodeNames* names) {
     const std::string name = get_name(v, path);
-    const NodeIndex n = s.find(name);
+    const NodeIndex n = names != nullptr ? names->find(name) : s.find(name);
     if (n < 0) {
-        std::vector<std::string> names;
-        for (const auto& c : s.candidates) names.push_back(c.name);
-        fail(path, fmt::format("unknown node {}{}", quote(name), suggestion(name, names)));
+        std::vector<std::string> known;
+        for (const auto& c : s.candidates) known.push_back(c.name);
+        fail(path, fmt::format("unknown node {}{}", quote(name), suggestion(name, known)));
     }
     return n;
 }
@@ -28,7 +42,7 @@ namespace {
 
 // The clock and the step of a clock_jump (model.md §7.5): "store" or a
 // candidate, and a step of either sign, not 0, within clock_jump_ms_max.
-void read_clock_jump(const json& v, const std::string& path, const Scenario& s, Fault& f) {
+void read_clock_jump(const json& v, const std::string& path, const Scenario& s, const NodeNames& names, Fault& f) {
     const std::string clock_path = path + "/clock";
     if (read_store_clock_jump(v["clock"], s, f)) {
         // A Redlock store's clock (model.md §20.2 rule 4).
@@ -43,7 +57,7 @@ void read_clock_jump(const json& v, const std::string& path, const Scenario& s, 
     } else {
         if (!v["clock"].is_string())
             fail(clock_path, fmt::format("expected \"store\" or a candidate's name, found {}", describe(v["clock"])));
-        f.node = get_node(v["clock"], clock_path, s);
+        f.node = get_node(v["clock"], clock_path, s, &names);
     }
     const std::string ms_path = path + "/ms";
     const json& ms = v["ms"];
@@ -56,8 +70,8 @@ void read_clock_jump(const json& v, const std::string& path, const Scenario& s, 
 // The keys of a fault kind or an op are its rows in the key table
 // (scenario_keys.cpp): an unknown key is named with "did you mean", and a
 // required one missing is named with its kind.
-std::optional<Fault> read_fault(const json& v, std::size_t index, const Scenario& s, bool replicas_known,
-                                Failures& errors) {
+std::optional<Fault> read_fault(const json& v, std::size_t index, const Scenario& s, const NodeNames& names,
+                                bool replicas_known, Failures& errors) {
     const std::string path = fmt::format("/faults/{}", index);
     need_object(v, path);
     const ScenarioKey& kind = scenario_key(Section::fault, "kind");
@@ -74,10 +88,10 @@ std::optional<Fault> read_fault(const json& v, std::size_t index, const Scenario
                                          "independent masters: use a restart (docs/model.md §20.3)",
                                          to_string(f.kind)));
     f.at = get_key_int(v["at"], path + "/at", scenario_key(Section::fault, "at"));
-    if (v.contains("node")) f.node = get_node(v["node"], path + "/node", s);
+    if (v.contains("node")) f.node = get_node(v["node"], path + "/node", s, &names);
     if (v.contains("ticks")) f.ticks = get_key_int(v["ticks"], path + "/ticks", scenario_key(Section::fault, "ticks"));
     if (f.kind == FaultKind::clock_jump) {
-        read_clock_jump(v, path, s, f);
+        read_clock_jump(v, path, s, names, f);
         return f;
     }
     if (f.kind == FaultKind::delay) {
@@ -90,12 +104,13 @@ std::optional<Fault> read_fault(const json& v, std::size_t index, const Scenario
     if (v.contains("lose"))
         f.lose = get_choice<FailoverLoss>(v["lose"], path + "/lose", scenario_key(Section::fault, "lose"));
     if (f.kind == FaultKind::replica_link || f.kind == FaultKind::failover)
-        read_replication_fault(v, path, s, replicas_known, f, errors);
+        read_replication_fault(v, path, s, names, replicas_known, f, errors);
     return f;
 }
 
 // An op, or nothing when its object has unknown keys (each is in `errors`).
-std::optional<Op> read_op(const json& v, std::size_t index, const Scenario& s, Failures& errors) {
+std::optional<Op> read_op(const json& v, std::size_t index, const Scenario& s, const NodeNames& names,
+                          Failures& errors) {
     const std::string path = fmt::format("/ops/{}", index);
     need_object(v, path);
     const ScenarioKey& kind = scenario_key(Section::op, "op");
@@ -111,7 +126,7 @@ std::optional<Op> read_op(const json& v, std::size_t index, const Scenario& s, F
     }
     op.at = get_key_int(v["at"], path + "/at", scenario_key(Section::op, "at"));
     op.actor = get_name(v["actor"], path + "/actor");
-    if (v.contains("token_of")) op.token_of = get_node(v["token_of"], path + "/token_of", s);
+    if (v.contains("token_of")) op.token_of = get_node(v["token_of"], path + "/token_of", s, &names);
     return op;
 }
 
@@ -311,10 +326,11 @@ void read_fault_list(const json& root, Scenario& s, bool replicas_known, Failure
                 fail("/faults", fmt::format("expected at most {} faults, found {}", limits::faults_max, faults.size()));
         });
         bool each_ok = faults_ok;
+        const NodeNames names(s);
         for (std::size_t i = 0; faults_ok && i < faults.size(); ++i) {
             const std::size_t before = errors.size();
             attempt(errors, [&] {
-                if (std::optional<Fault> f = read_fault(faults[i], i, s, replicas_known, errors))
+                if (std::optional<Fault> f = read_fault(faults[i], i, s, names, replicas_known, errors))
                     s.faults.push_back(*f);
             });
             each_ok = each_ok && errors.size() == before;
@@ -334,9 +350,10 @@ void read_op_list(const json& root, Scenario& s, Failures& errors) {
             if (static_cast<std::int64_t>(ops.size()) > limits::ops_max)
                 fail("/ops", fmt::format("expected at most {} ops, found {}", limits::ops_max, ops.size()));
         });
+        const NodeNames names(s);
         for (std::size_t i = 0; ops_ok && i < ops.size(); ++i)
             attempt(errors, [&] {
-                if (std::optional<Op> op = read_op(ops[i], i, s, errors)) s.ops.push_back(*op);
+                if (std::optional<Op> op = read_op(ops[i], i, s, names, errors)) s.ops.push_back(*op);
             });
     }
 }

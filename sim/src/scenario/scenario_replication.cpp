@@ -20,8 +20,8 @@ std::string unknown_server(std::int64_t server, std::int32_t replicas) {
 
 // A failover's split brain (§17.5): reachable_by names candidates, each
 // once (kept sorted by declared index); until after the failover's tick.
-SplitBrain read_old_primary(const json& v, const std::string& path, const Scenario& s, const Fault& f,
-                            Failures& errors) {
+SplitBrain read_old_primary(const json& v, const std::string& path, const Scenario& s, const NodeNames& names,
+                            const Fault& f, Failures& errors) {
     need_object(v, path);
     if (!check_keys(v, path, key_names_of(Section::old_primary), errors)) throw Failure{path, "", true};
     for (const ScenarioKey* key : keys_of(Section::old_primary)) {
@@ -41,7 +41,7 @@ SplitBrain read_old_primary(const json& v, const std::string& path, const Scenar
     std::vector<std::pair<NodeIndex, std::size_t>> seen;  // node, position in the list
     for (std::size_t k = 0; k < list.size(); ++k) {
         const std::string item_path = fmt::format("{}/{}", list_path, k);
-        const NodeIndex n = get_node(list[k], item_path, s);
+        const NodeIndex n = get_node(list[k], item_path, s, &names);
         for (const auto& [node, at] : seen) {
             if (node == n)
                 fail(item_path, fmt::format("{} appears twice in reachable_by (also {}/{}); name each node once",
@@ -87,8 +87,8 @@ void check_failover_keys(const json& v, const std::string& path, std::int32_t re
 
 }  // namespace
 
-void read_replication_fault(const json& v, const std::string& path, const Scenario& s, bool replicas_known, Fault& f,
-                            Failures& errors) {
+void read_replication_fault(const json& v, const std::string& path, const Scenario& s, const NodeNames& names,
+                            bool replicas_known, Fault& f, Failures& errors) {
     const std::int32_t replicas = s.lock.replication.replicas;
     if (f.kind == FaultKind::replica_link) {
         f.server = static_cast<std::int32_t>(
@@ -107,7 +107,7 @@ void read_replication_fault(const json& v, const std::string& path, const Scenar
         fail(path + "/lag",
              fmt::format("lag {} reaches before tick 0 (the failover is at tick {}); at most {}", f.lag, f.at, f.at));
     if (v.contains("old_primary"))
-        f.old_primary = read_old_primary(v["old_primary"], path + "/old_primary", s, f, errors);
+        f.old_primary = read_old_primary(v["old_primary"], path + "/old_primary", s, names, f, errors);
     if (replicas_known) check_failover_keys(v, path, replicas, f);
 }
 

@@ -24,6 +24,12 @@ void TraceHasher::flush() {
     pending_.clear();
 }
 
+void TraceHasher::add_lines(std::string_view lines) {
+    LS_ASSERT(lines.empty() || lines.back() == '\n');
+    flush();
+    LS_ASSERT(EVP_DigestUpdate(static_cast<EVP_MD_CTX*>(ctx_), lines.data(), lines.size()) == 1);
+}
+
 std::string TraceHasher::hex() {
     flush();
     unsigned char digest[EVP_MAX_MD_SIZE];

@@ -336,6 +336,10 @@ public:
     void line_written() {
         if (pending_.size() >= block_bytes) flush();
     }
+    // Whole lines, each already ending in its newline, hashed in one digest
+    // update without a copy (what is pending goes first): the same digest as
+    // add_line for each of them.
+    void add_lines(std::string_view lines);
     std::string hex();  // finishes; call once
 
 private:
@@ -355,9 +359,17 @@ struct TraceError {
     std::string to_string() const;
 };
 
+// How parse_trace reads event lines: those in the writer's canonical form
+// through a fast scan that builds no JSON value, any other line through the
+// general JSON reader (the default); or every line through the general
+// reader. Both give the same trace and the same errors: tests/sim/trace and
+// the fuzz_trace target compare them.
+enum class TraceLineReader { fast, general };
+
 // Reads a trace file and checks it: known keys in the canonical order, event
 // count and hash matching the summary.
-Result<Trace, TraceError> parse_trace(std::string_view text, const std::string& file);
+Result<Trace, TraceError> parse_trace(std::string_view text, const std::string& file,
+                                      TraceLineReader reader = TraceLineReader::fast);
 
 // The readable table: Tick, Candidate, Operation, Token, Fencing, TTL, Outcome;
 // an imported history's (/4) has the wall clock after Tick ("Wall (UTC)",
