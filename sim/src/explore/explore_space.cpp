@@ -256,7 +256,26 @@ Verdict explore_detail::simulate_verdict(const Scenario& scenario, const Propert
                                          std::uint64_t& ticks) {
     Simulation sim(scenario);
     ModelStore store(scenario.lock);
+    return finish_verdict(sim, store, checked, table, ticks);
+}
+
+void explore_detail::advance_to(Simulation& sim, ModelStore& store, Tick to, std::uint64_t& ticks) {
     NullSink sink;
+    const Tick from = sim.next_tick();
+    while (!sim.finished() && sim.next_tick() < to) {
+        sim.skip_quiet_ticks(store, to);
+        if (sim.next_tick() >= to) break;
+        auto stepped = sim.step(store, sink);
+        LS_ASSERT(stepped.ok());  // the model store never fails
+    }
+    ticks = saturating_add(ticks, static_cast<std::uint64_t>(sim.next_tick() - from));
+}
+
+Verdict explore_detail::finish_verdict(Simulation& sim, ModelStore& store, const Properties& checked,
+                                       Explorer::DueTable* table, std::uint64_t& ticks) {
+    NullSink sink;
+    const Tick from = sim.next_tick();
+    LS_ASSERT(table == nullptr || from <= table->first);
     const Tick last_row = table != nullptr ? table->first + static_cast<Tick>(table->flags.size()) - 1 : -1;
     while (!sim.finished()) {
         // Quiet ticks are passed over at once, except the due table's rows,
@@ -269,7 +288,7 @@ Verdict explore_detail::simulate_verdict(const Scenario& scenario, const Propert
         auto stepped = sim.step(store, sink);
         LS_ASSERT(stepped.ok());  // the model store never fails
     }
-    ticks = saturating_add(ticks, static_cast<std::uint64_t>(sim.end_tick() + 1));
+    ticks = saturating_add(ticks, static_cast<std::uint64_t>(sim.end_tick() + 1 - from));
     if (table != nullptr) {
         const Tick first_finished = std::max(sim.end_tick() + 1, table->first);
         finish_rows(*table, static_cast<std::size_t>(first_finished - table->first));
@@ -638,6 +657,7 @@ Result<Explorer, std::string> Explorer::create(const Scenario& base, const Explo
     const Tick margin = stretch * std::max(options.max_faults, 1);
     ex.max_tick_ = options.max_tick ? *options.max_tick : ex.base_end_tick_ + margin;
     ex.max_tick_ = std::min(ex.max_tick_, base.horizon);
+    ex.forks_ = options.fork && !base.is_redlock() && !base.is_redisson();
 
     // Lay out the atoms, refusing a budget too large to hold.
     const auto nodes = static_cast<std::int64_t>(base.candidates.size());

@@ -4,6 +4,7 @@
 #include "leasescope/sim/explorer.hpp"
 
 #include <algorithm>
+#include <optional>
 
 #include "explore_internal.hpp"
 #include "leasescope/engine/prng.hpp"
@@ -57,19 +58,30 @@ bool schedule_roles_valid(const Scenario& variant, const std::vector<Fault>& tab
 
 }  // namespace
 
+// A run of a schedule's prefix stopped at some tick, from which runs of
+// longer schedules fork (docs/explorer.md, Forking from checkpoints).
+struct Checkpoint {
+    std::optional<Simulation> sim;
+    std::optional<ModelStore> store;
+    std::int32_t variant = -1;  // depth 0: the variant it runs (the others are reset by their parent)
+};
+
 // Scratch space of one evaluation: a scenario to put schedules in, a due
-// table per depth, the schedule being built. One per call, never shared.
+// table per depth, the schedule being built, and one checkpoint per depth:
+// depth 0 the bare variant, moved forward to each unit's first fault in
+// turn; depth d + 1 the prefix of d + 1 faults, moved forward to each of its
+// children's faults in turn. One per call, never shared.
 struct Explorer::Worker {
     Scenario scenario;
     std::int32_t variant = -1;  // which variant `scenario` holds
     std::size_t base_faults = 0;
     std::vector<DueTable> tables;
     std::vector<std::int32_t> prefix;
+    std::vector<Checkpoint> checkpoints;
     ExploreControl* control = nullptr;
 };
 
-Verdict Explorer::run(Worker& w, std::int32_t variant, const std::vector<std::int32_t>& atoms, DueTable* record,
-                      Tick record_from, std::uint64_t& ticks) const {
+void Explorer::put_faults(Worker& w, std::int32_t variant, const std::vector<std::int32_t>& atoms) const {
     if (w.variant != variant) {
         w.scenario = variants_[static_cast<std::size_t>(variant)];
         w.variant = variant;
@@ -77,6 +89,48 @@ Verdict Explorer::run(Worker& w, std::int32_t variant, const std::vector<std::in
     }
     w.scenario.faults.resize(w.base_faults);
     for (const std::int32_t a : atoms) w.scenario.faults.push_back(atoms_[static_cast<std::size_t>(a)]);
+}
+
+Verdict Explorer::fork_run(Worker& w, std::int32_t variant, DueTable* record, std::uint64_t& ticks) const {
+    const std::size_t depth = w.prefix.size() - 1;
+    const Fault& f = atoms_[static_cast<std::size_t>(w.prefix.back())];
+    const Tick first = Simulation::fault_first_tick(f);
+    put_faults(w, variant, w.prefix);
+    if (record != nullptr)
+        size_table(*record, f.at, max_tick_, static_cast<std::int32_t>(w.scenario.candidates.size()));
+    if (!forks_) return simulate_verdict(w.scenario, options_.properties, record, ticks);
+    Checkpoint& from = w.checkpoints[depth];
+    if (depth == 0 && (from.variant != variant || !from.sim || from.sim->next_tick() > first)) {
+        // The bare variant (its own faults only) from tick 0.
+        const Scenario& bare = variants_[static_cast<std::size_t>(variant)];
+        from.sim.emplace(bare);
+        from.store.emplace(bare.lock);
+        from.variant = variant;
+    }
+    // A deeper checkpoint past this fault's first tick: a promotion whose
+    // lag starts before its parent's fault. Such a schedule runs from tick 0.
+    if (!from.sim || from.sim->next_tick() > first)
+        return simulate_verdict(w.scenario, options_.properties, record, ticks);
+    // Moving the bare variant's checkpoint is shared by the units of a chunk,
+    // so it is not counted: the simulated ticks must not depend on how the
+    // work was cut into chunks (docs/explorer.md, Forking from checkpoints).
+    std::uint64_t uncounted = 0;
+    advance_to(*from.sim, *from.store, first, depth == 0 ? uncounted : ticks);
+    Simulation sim = *from.sim;
+    ModelStore store = *from.store;
+    const bool appended = sim.append_faults(w.scenario);
+    LS_ASSERT(appended);
+    if (record != nullptr) {
+        Checkpoint& next = w.checkpoints[depth + 1];
+        next.sim = sim;
+        next.store = store;
+    }
+    return finish_verdict(sim, store, options_.properties, record, ticks);
+}
+
+Verdict Explorer::run(Worker& w, std::int32_t variant, const std::vector<std::int32_t>& atoms, DueTable* record,
+                      Tick record_from, std::uint64_t& ticks) const {
+    put_faults(w, variant, atoms);
     if (record != nullptr)
         size_table(*record, record_from, max_tick_, static_cast<std::int32_t>(w.scenario.candidates.size()));
     return simulate_verdict(w.scenario, options_.properties, record, ticks);
@@ -120,16 +174,17 @@ void Explorer::visit(Worker& w, int level, std::int32_t variant, std::size_t dep
     }
     w.prefix.push_back(atom);
     if (remaining == 0) {
-        const Verdict verdict = run(w, variant, w.prefix, nullptr, 0, out.stats.ticks);
+        const Verdict verdict = fork_run(w, variant, nullptr, out.stats.ticks);
         out.stats.simulated = saturating_add(out.stats.simulated, 1);
         out.stats.schedules = saturating_add(out.stats.schedules, 1);
         if (verdict.fails()) consider(Schedule{variant, w.prefix}, verdict, 0, out);
     } else {
         // The prefix was a whole schedule one level down (and did not fail,
-        // or the search would have stopped there); it is run again only to
-        // learn what is due when the next fault starts.
+        // or the search would have stopped there); it is run again, from its
+        // last fault's checkpoint, only to learn what is due when the next
+        // fault starts, and leaves the checkpoint its children fork from.
         DueTable& next = w.tables[depth];
-        run(w, variant, w.prefix, &next, f.at, out.stats.ticks);
+        fork_run(w, variant, &next, out.stats.ticks);
         for (auto c = static_cast<std::size_t>(atom) + 1; c < atoms_.size() && out.complete; ++c) {
             visit(w, level, variant, depth + 1, next, static_cast<std::int32_t>(c), out);
         }
@@ -164,6 +219,7 @@ ChunkResult Explorer::evaluate_level(int level, std::uint64_t begin, std::uint64
     Worker w;
     w.control = control;
     w.tables.resize(static_cast<std::size_t>(std::max(level, 1)));
+    w.checkpoints.resize(static_cast<std::size_t>(std::max(level, 1)) + 1);
     for (std::uint64_t unit = begin; unit<end; unit = end - unit> stride ? unit + stride : end) {
         if (cancelled(control)) {
             out.complete = false;

@@ -148,6 +148,11 @@ struct ExploreOptions {
     // a shard's result file, so a search with it is never split (an
     // assertion in shard_result_to_json).
     std::optional<std::int64_t> only_magnitude;
+    // Run each schedule from the checkpoint of its prefix rather than from
+    // tick 0 (docs/explorer.md, Forking from checkpoints). The answer and
+    // every counter but the simulated ticks are the same either way; off
+    // only to check that.
+    bool fork = true;
 };
 
 // One schedule: an order variant plus added faults, as indices into
@@ -280,6 +285,11 @@ private:
     Verdict run(Worker& worker, std::int32_t variant, const std::vector<std::int32_t>& atoms, DueTable* record,
                 Tick record_from, std::uint64_t& ticks) const;
     Verdict run_faults(const Scenario& scenario) const;
+    void put_faults(Worker& worker, std::int32_t variant, const std::vector<std::int32_t>& atoms) const;
+    // The verdict of worker.prefix, forked from the checkpoint of its prefix
+    // (docs/explorer.md, Forking from checkpoints); with `record`, the due
+    // table from its last fault's tick, and the checkpoint its children fork from.
+    Verdict fork_run(Worker& worker, std::int32_t variant, DueTable* record, std::uint64_t& ticks) const;
     Fault draw_clock_jump(SplitMix64& rng, Tick at) const;
     Fault draw_delay(SplitMix64& rng, Tick at, std::uint64_t nodes) const;
     Fault draw_replication(SplitMix64& rng, Tick at, bool cut) const;
@@ -292,6 +302,10 @@ private:
     std::vector<DueTable> base_tables_;  // per variant: what is due at each tick of the bare base
     Tick base_end_tick_ = 0;
     Tick max_tick_ = 0;
+    // Exhaustive levels fork runs from checkpoints (false: every schedule
+    // from tick 0, for Redlock and Redisson, whose clients copy their faults
+    // when built, and when ExploreOptions::fork is off).
+    bool forks_ = true;
 };
 
 // ---- A whole search ----
