@@ -44,6 +44,13 @@ std::vector<int> fault_classes(const FaultMenu& k) {
     return classes;
 }
 
+// A size drawn from a kind's grid, or from 1 … most without one (the
+// draws of a search without grids are as they were).
+Tick draw_size(SplitMix64& rng, const std::vector<Tick>& grid, Tick most) {
+    if (grid.empty()) return static_cast<Tick>(1 + rng.next() % static_cast<std::uint64_t>(most));
+    return grid[static_cast<std::size_t>(rng.next() % grid.size())];
+}
+
 bool is_replication(const Fault& f) { return f.kind == FaultKind::replica_link || f.promotes(); }
 
 // The servers' roles allow the base's faults, the schedule's atoms and
@@ -238,10 +245,10 @@ ChunkResult Explorer::evaluate_level(int level, std::uint64_t begin, std::uint64
 Fault Explorer::draw_clock_jump(SplitMix64& rng, Tick at) const {
     const FaultMenu& k = options_.kinds;
     const std::int64_t tick_ms = variants_.front().tick_ms;
-    const auto steps = static_cast<std::uint64_t>(options_.max_clock_jump_ms / tick_ms);
+    const Tick steps = options_.max_clock_jump_ms / tick_ms;
     Fault f{FaultKind::clock_jump, -1, at, 0, {}, {}, 0, {}, 0};
     const bool back = k.clock_jump_forward && k.clock_jump_back ? rng.next() % 2 == 0 : k.clock_jump_back;
-    f.ms = static_cast<std::int64_t>(1 + rng.next() % steps) * tick_ms * (back ? -1 : 1);
+    f.ms = draw_size(rng, options_.grids.clock_jump, steps) * tick_ms * (back ? -1 : 1);
     const auto stores = static_cast<std::uint64_t>(variants_.front().stores.size());
     if (stores > 0) f.store = static_cast<std::int32_t>(rng.next() % stores);
     return f;
@@ -273,7 +280,7 @@ Fault Explorer::draw_delay(SplitMix64& rng, Tick at, std::uint64_t nodes) const 
     Fault f{FaultKind::delay, 0, at, 1, {}, {}, 0, {}, 0};
     f.node = static_cast<NodeIndex>(rng.next() % nodes);
     f.link = links[static_cast<std::size_t>(rng.next() % links.size())];
-    f.extra = static_cast<Tick>(1 + rng.next() % static_cast<std::uint64_t>(options_.max_delay));
+    f.extra = draw_size(rng, options_.grids.delay, options_.max_delay);
     return f;
 }
 
@@ -308,7 +315,6 @@ Schedule Explorer::draw(std::uint64_t seed, std::uint64_t index) const {
     const std::vector<int> classes = fault_classes(k);
     const auto nodes = static_cast<std::uint64_t>(variants_.front().candidates.size());
     const auto ticks = static_cast<std::uint64_t>(max_tick_ + 1);
-    const auto durations = static_cast<std::uint64_t>(options_.max_pause);
     for (std::size_t tries = 0; tries < 16 * wanted && s.atoms.size() < wanted; ++tries) {
         Fault f;
         f.at = static_cast<Tick>(rng.next() % ticks);
@@ -316,12 +322,12 @@ Schedule Explorer::draw(std::uint64_t seed, std::uint64_t index) const {
             case 0:
                 f.kind = FaultKind::pause;
                 f.node = static_cast<NodeIndex>(rng.next() % nodes);
-                f.ticks = static_cast<Tick>(1 + rng.next() % durations);
+                f.ticks = draw_size(rng, options_.grids.pause, options_.max_pause);
                 break;
             case 1:
                 f.kind = FaultKind::partition;
                 f.node = static_cast<NodeIndex>(rng.next() % nodes);
-                f.ticks = static_cast<Tick>(1 + rng.next() % durations);
+                f.ticks = draw_size(rng, options_.grids.partition, options_.max_pause);
                 if (k.partition_drop_requests && k.partition_drop_replies) {
                     f.mode = rng.next() % 2 == 0 ? PartitionMode::drop_requests : PartitionMode::drop_replies;
                 } else {
