@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common.hpp"
+#include "leasescope/sim/durations.hpp"
 #include "leasescope/sim/explore_shard.hpp"
 #include "leasescope/sim/limits.hpp"
 #include "leasescope/sim/explorer.hpp"
@@ -38,6 +39,7 @@ struct ExploreArgs {
     Tick max_link_cut = 8;
     Tick max_lag = 2;
     std::optional<Tick> max_tick;
+    std::vector<std::string> grids;  // --grid kind=LO..HI, any number
     int shuffles = 2;
     std::string properties = "unsafe_write,fencing_regressed,liveness";
     unsigned jobs = 0;
@@ -120,9 +122,9 @@ struct Timing {
 // The delays', clock jumps' and replication's part of the budget line, empty without them.
 std::string wire_budget(const sim::ExploreOptions& options, std::int64_t tick_ms) {
     std::string out;
-    if (options.kinds.delays())
+    if (options.kinds.delays() && options.grids.delay.empty())
         out += fmt::format("; delays 1..{} ticks on messages sent in one tick", options.max_delay);
-    if (options.kinds.clock_jumps()) {
+    if (options.kinds.clock_jumps() && options.grids.clock_jump.empty()) {
         const std::int64_t top = options.max_clock_jump_ms / tick_ms * tick_ms;
         const char* sign = options.kinds.clock_jump_forward && options.kinds.clock_jump_back ? "±"
                            : options.kinds.clock_jump_back                                   ? "-"
@@ -131,6 +133,8 @@ std::string wire_budget(const sim::ExploreOptions& options, std::int64_t tick_ms
     }
     if (options.kinds.replica_link) out += fmt::format("; replica links cut 1..{} ticks", options.max_link_cut);
     if (options.kinds.failover_promote) out += fmt::format("; promotions lagging 0..{} ticks", options.max_lag);
+    // A grid (--grid) replaces its kind's range above (docs/explorer.md, Grids).
+    if (options.grids.any()) out += "; on the grid " + sim::to_string(options.grids, tick_ms);
     return out;
 }
 
@@ -415,6 +419,13 @@ int explore_options(const ExploreArgs& args, const sim::Scenario& base, sim::Exp
     options.max_tick = args.max_tick;
     options.shuffles = args.shuffles;
     options.prune = !args.no_prune;
+    for (const std::string& grid : args.grids) {
+        auto parsed = sim::parse_grid(grid, base.tick_ms, options.grids);
+        if (!parsed.ok()) {
+            fmt::print(stderr, "error: {}\n", parsed.error());
+            return exit_bad_input;
+        }
+    }
     auto kinds = sim::parse_fault_kinds(args.fault_kinds);
     if (!kinds.ok()) {
         fmt::print(stderr, "error: --fault-kinds: {}\n", kinds.error());
@@ -422,11 +433,12 @@ int explore_options(const ExploreArgs& args, const sim::Scenario& base, sim::Exp
     }
     options.kinds = kinds.value();
     // Asked for by name, a kind without its budget would silently add nothing.
-    if (args.fault_kinds.find("delay") != std::string::npos && args.max_delay == 0) {
+    if (args.fault_kinds.find("delay") != std::string::npos && args.max_delay == 0 && options.grids.delay.empty()) {
         fmt::print(stderr, "error: --fault-kinds: delay needs --max-delay (the most extra ticks, 1 or more)\n");
         return exit_bad_input;
     }
-    if (args.fault_kinds.find("clock_jump") != std::string::npos && args.max_clock_jump_ms == 0) {
+    if (args.fault_kinds.find("clock_jump") != std::string::npos && args.max_clock_jump_ms == 0 &&
+        options.grids.clock_jump.empty()) {
         fmt::print(stderr,
                    "error: --fault-kinds: clock_jump needs --max-clock-jump-ms (the largest jump of the "
                    "store's clock, in ms)\n");
@@ -539,6 +551,30 @@ std::string larger_hint(sim::FaultClass kind) {
     return "";
 }
 
+// One kind's proved line on a grid (--grid): the grid's sizes below the
+// threshold hold, so the threshold lies between two grid points.
+std::string grid_proved(const sim::KindThreshold& k, const std::string& where, const std::string& checked,
+                        std::int64_t tick_ms) {
+    const std::string name(sim::to_string(k.kind));
+    const auto time = [&](std::int64_t size) { return sim::duration_text(size * tick_ms * 1000); };
+    std::vector<std::int64_t> held;
+    for (const std::int64_t size : k.grid)
+        if (!k.threshold || size < *k.threshold) held.push_back(size);
+    if (held.empty())
+        return fmt::format("proved: {} is the grid's smallest {} (no smaller size was searched)", time(*k.threshold),
+                           name);
+    std::vector<std::string> sizes;
+    for (const std::int64_t size : held) sizes.push_back(time(size));
+    std::string line = fmt::format("proved: no {} of the grid's sizes {} ({}) leads to {}", name,
+                                   fmt::join(sizes, ", "), where, checked);
+    if (k.threshold)
+        line += fmt::format(
+            "; on the grid the threshold lies between {} (holds) and {} (breaks): sizes between "
+            "grid points were not searched",
+            time(held.back()), time(*k.threshold));
+    return line;
+}
+
 // One kind's proved line: what the scan of its sizes covered.
 std::string kind_proved(const sim::KindThreshold& k, const sim::MinimizeReport& m, const std::string& checked,
                         std::int64_t tick_ms) {
@@ -549,6 +585,7 @@ std::string kind_proved(const sim::KindThreshold& k, const sim::MinimizeReport& 
         if (k.found) return fmt::format("proved: a single {} is enough ({} has no size)", name, name);
         return fmt::format("proved: no single {} ({}) leads to {}", name, where, checked);
     }
+    if (!k.grid.empty()) return grid_proved(k, where, checked, tick_ms);
     const std::int64_t top = k.threshold ? *k.threshold - 1 : k.largest;
     if (top < k.smallest)
         return fmt::format("proved: no smaller {} is in the budget (sizes start at {})", name,
@@ -563,6 +600,7 @@ nlohmann::ordered_json print_kind(std::FILE* o, const sim::KindThreshold& k, con
     const std::string name(sim::to_string(k.kind));
     const std::string proved = kind_proved(k, m, checked, tick_ms);
     nlohmann::ordered_json j{{"kind", name}, {"sized", k.sized}, {"smallest", k.smallest}, {"largest", k.largest}};
+    if (!k.grid.empty()) j["grid"] = k.grid;
     j["threshold"] = k.threshold ? nlohmann::ordered_json(*k.threshold) : nlohmann::ordered_json();
     j["threshold_ms"] = k.threshold ? nlohmann::ordered_json(*k.threshold * tick_ms) : nlohmann::ordered_json();
     j["counterexample"] = nullptr;
@@ -831,6 +869,11 @@ void add_search_options(CLI::App* cmd, ExploreArgs* args) {
                     "Longest pause or partition (and on Redlock a store's restart), in ticks")
         ->check(integer_in(0, limits::duration_max))
         ->capture_default_str();
+    cmd->add_option("--grid", args->grids,
+                    "Fault sizes on a grid instead of every tick up to the maximum: kind=LO..HI with kind pause, "
+                    "partition, delay or clock_jump, LO and HI ticks or durations (\"100ms\", \"60s\") of whole "
+                    "ticks; the sizes are LO, HI and 1, 2 and 5 times each power of ten ms between, rounded to the "
+                    "nearest tick (docs/explorer.md, Grids). Repeat it for more kinds");
     cmd->add_option("--max-delay", args->max_delay,
                     "Add delays (model.md §7.6) of 1 to this many extra ticks to what one node sends on one link "
                     "(request, reply, write) in one tick; 0: none")

@@ -119,5 +119,13 @@ bool relevant(const Fault& f, const Explorer::DueTable& table);
 // The verdict reads the invariants of docs/model.md §9.
 Verdict simulate_verdict(const Scenario& scenario, const Properties& checked, Explorer::DueTable* table,
                          std::uint64_t& ticks);
+// The same from wherever `sim` stands (a fork: Simulation::append_faults)
+// to its end; the table's first row must not lie before sim.next_tick().
+// Adds the ticks run from there.
+Verdict finish_verdict(Simulation& sim, ModelStore& store, const Properties& checked, Explorer::DueTable* table,
+                       std::uint64_t& ticks);
+// Runs `sim` up to tick `to` (its next tick is then `to`, or it ended
+// before), adding the ticks passed to `ticks`.
+void advance_to(Simulation& sim, ModelStore& store, Tick to, std::uint64_t& ticks);
 
 }  // namespace leasescope::sim::explore_detail

@@ -64,6 +64,16 @@ KindThreshold kind_sizes(FaultClass kind, const ExploreOptions& o, std::int64_t 
         case FaultClass::failover_promote: t.smallest = 0, t.largest = o.max_lag; break;
         case FaultClass::restart: t.smallest = 1, t.largest = o.max_pause; break;
     }
+    const std::vector<Tick>* grid = kind == FaultClass::pause        ? &o.grids.pause
+                                    : kind == FaultClass::partition  ? &o.grids.partition
+                                    : kind == FaultClass::delay      ? &o.grids.delay
+                                    : kind == FaultClass::clock_jump ? &o.grids.clock_jump
+                                                                     : nullptr;
+    if (grid != nullptr && !grid->empty()) {
+        t.grid.assign(grid->begin(), grid->end());
+        t.smallest = t.grid.front();
+        t.largest = t.grid.back();
+    }
     return t;
 }
 
@@ -76,7 +86,10 @@ constexpr FaultClass minimize_kinds[] = {
 // threshold is searched whole (every tick, node, form and order variant).
 Result<bool, std::string> scan_kind(const Scenario& base, const ExploreOptions& options, const ExploreRun& run,
                                     ExploreControl* control, KindThreshold& kind) {
-    for (std::int64_t size = kind.smallest; size <= kind.largest; ++size) {
+    std::vector<std::int64_t> sizes = kind.grid;
+    if (sizes.empty())
+        for (std::int64_t size = kind.smallest; size <= kind.largest; ++size) sizes.push_back(size);
+    for (const std::int64_t size : sizes) {
         ExploreOptions o = options;
         o.kinds = menu_of_kind(kind.kind, options.kinds);
         o.only_magnitude = size;

@@ -2,6 +2,7 @@
 // kinds) and back, and the sum of search counters.
 #include "leasescope/sim/explorer.hpp"
 
+#include <algorithm>
 #include <initializer_list>
 #include <utility>
 
@@ -9,6 +10,7 @@
 #include <fmt/ranges.h>
 
 #include "explore_internal.hpp"
+#include "leasescope/sim/durations.hpp"
 #include "leasescope/sim/text_list.hpp"
 
 namespace leasescope::sim {
@@ -175,6 +177,84 @@ void SearchStats::add(const SearchStats& o) {
     invalid = saturating_add(invalid, o.invalid);
     failing = saturating_add(failing, o.failing);
     ticks = saturating_add(ticks, o.ticks);
+}
+
+Tick SizeGrids::longest() const {
+    Tick most = 0;
+    for (const auto* grid : {&pause, &partition, &delay, &clock_jump})
+        if (!grid->empty()) most = std::max(most, grid->back());
+    return most;
+}
+
+std::vector<Tick> size_grid(Tick lo, Tick hi, std::int64_t tick_ms) {
+    LS_ASSERT(lo >= 1);
+    LS_ASSERT(hi >= lo);
+    LS_ASSERT(tick_ms > 0);
+    std::vector<Tick> grid{lo};
+    const std::int64_t lo_ms = lo * tick_ms, hi_ms = hi * tick_ms;
+    for (std::int64_t decade = 1; decade <= hi_ms && decade <= std::int64_t{1} << 60; decade *= 10) {
+        for (const std::int64_t step : {1, 2, 5}) {
+            const std::int64_t ms = step * decade;
+            if (ms <= lo_ms || ms >= hi_ms) continue;
+            grid.push_back(std::max<Tick>(lo, (ms + tick_ms / 2) / tick_ms));
+        }
+    }
+    grid.push_back(hi);
+    std::sort(grid.begin(), grid.end());
+    grid.erase(std::unique(grid.begin(), grid.end()), grid.end());
+    return grid;
+}
+
+namespace {
+
+// LO or HI of a --grid value: whole ticks, or a duration of whole ticks.
+Result<Tick, std::string> grid_bound(std::string_view kind, std::string_view text, std::int64_t tick_ms) {
+    const bool digits =
+        !text.empty() && std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+    if (digits && text.size() <= 15) return static_cast<Tick>(std::stoll(std::string(text)));
+    const DurationTicks d = duration_ticks(text, tick_ms);
+    if (!d.error.empty()) return Err{fmt::format("--grid {}: \"{}\" {}", kind, text, d.error)};
+    return d.ticks;
+}
+
+}  // namespace
+
+Result<Unit, std::string> parse_grid(std::string_view text, std::int64_t tick_ms, SizeGrids& grids) {
+    const std::size_t equals = text.find('=');
+    const std::size_t dots = text.find("..");
+    if (equals == std::string_view::npos || dots == std::string_view::npos || dots < equals)
+        return Err{fmt::format("--grid: expected kind=LO..HI (e.g. pause=100ms..60s), found \"{}\"", text)};
+    const std::string_view kind = text.substr(0, equals);
+    std::vector<Tick>* grid = kind == "pause"        ? &grids.pause
+                              : kind == "partition"  ? &grids.partition
+                              : kind == "delay"      ? &grids.delay
+                              : kind == "clock_jump" ? &grids.clock_jump
+                                                     : nullptr;
+    if (grid == nullptr)
+        return Err{fmt::format("--grid: unknown kind \"{}\" (expected pause, partition, delay or clock_jump)", kind)};
+    auto lo = grid_bound(kind, text.substr(equals + 1, dots - equals - 1), tick_ms);
+    if (!lo.ok()) return Err{lo.error()};
+    auto hi = grid_bound(kind, text.substr(dots + 2), tick_ms);
+    if (!hi.ok()) return Err{hi.error()};
+    if (lo.value() < 1 || hi.value() < lo.value())
+        return Err{
+            fmt::format("--grid {}: expected 1 tick ≤ LO ≤ HI, found {}..{} ticks", kind, lo.value(), hi.value())};
+    *grid = size_grid(lo.value(), hi.value(), tick_ms);
+    return Unit{};
+}
+
+std::string to_string(const SizeGrids& grids, std::int64_t tick_ms) {
+    std::vector<std::string> parts;
+    const std::pair<const char*, const std::vector<Tick>*> kinds[] = {{"pause", &grids.pause},
+                                                                      {"partition", &grids.partition},
+                                                                      {"delay", &grids.delay},
+                                                                      {"clock_jump", &grids.clock_jump}};
+    for (const auto& [name, grid] : kinds) {
+        if (grid->empty()) continue;
+        parts.push_back(fmt::format("{}={}..{} ({} sizes)", name, duration_text(grid->front() * tick_ms * 1000),
+                                    duration_text(grid->back() * tick_ms * 1000), grid->size()));
+    }
+    return fmt::format("{}", fmt::join(parts, ", "));
 }
 
 }  // namespace leasescope::sim

@@ -39,6 +39,12 @@ json search_json(const Explorer& ex, const ExploreRun& run) {
     if (o.max_clock_jump_ms > 0) options["max_clock_jump_ms"] = o.max_clock_jump_ms;
     if (o.kinds.replica_link) options["max_link_cut"] = o.max_link_cut;
     if (o.kinds.failover_promote) options["max_lag"] = o.max_lag;
+    if (o.grids.any()) {
+        options["grids"] = {{"pause", o.grids.pause},
+                            {"partition", o.grids.partition},
+                            {"delay", o.grids.delay},
+                            {"clock_jump", o.grids.clock_jump}};
+    }
     return json{{"base", json::parse(scenario_to_json(ex.base()))},
                 {"options", std::move(options)},
                 {"mode", mode_name(run.mode)},
@@ -191,6 +197,13 @@ Result<MergedSearch, std::string> rebuild(const Part& part) {
     if (o.contains("max_clock_jump_ms")) options.max_clock_jump_ms = o.at("max_clock_jump_ms").get<std::int64_t>();
     if (o.contains("max_link_cut")) options.max_link_cut = o.at("max_link_cut").get<Tick>();
     if (o.contains("max_lag")) options.max_lag = o.at("max_lag").get<Tick>();
+    if (o.contains("grids")) {
+        const json& g = o.at("grids");
+        options.grids.pause = g.at("pause").get<std::vector<Tick>>();
+        options.grids.partition = g.at("partition").get<std::vector<Tick>>();
+        options.grids.delay = g.at("delay").get<std::vector<Tick>>();
+        options.grids.clock_jump = g.at("clock_jump").get<std::vector<Tick>>();
+    }
     if (!o.at("max_tick").is_null()) options.max_tick = o.at("max_tick").get<Tick>();
     options.shuffles = o.at("shuffles").get<int>();
     auto properties = parse_properties(o.at("properties").get<std::string>());

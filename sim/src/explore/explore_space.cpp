@@ -8,6 +8,7 @@
 #include <utility>
 #include <limits>
 #include <optional>
+#include <tuple>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -256,7 +257,26 @@ Verdict explore_detail::simulate_verdict(const Scenario& scenario, const Propert
                                          std::uint64_t& ticks) {
     Simulation sim(scenario);
     ModelStore store(scenario.lock);
+    return finish_verdict(sim, store, checked, table, ticks);
+}
+
+void explore_detail::advance_to(Simulation& sim, ModelStore& store, Tick to, std::uint64_t& ticks) {
     NullSink sink;
+    const Tick from = sim.next_tick();
+    while (!sim.finished() && sim.next_tick() < to) {
+        sim.skip_quiet_ticks(store, to);
+        if (sim.next_tick() >= to) break;
+        auto stepped = sim.step(store, sink);
+        LS_ASSERT(stepped.ok());  // the model store never fails
+    }
+    ticks = saturating_add(ticks, static_cast<std::uint64_t>(sim.next_tick() - from));
+}
+
+Verdict explore_detail::finish_verdict(Simulation& sim, ModelStore& store, const Properties& checked,
+                                       Explorer::DueTable* table, std::uint64_t& ticks) {
+    NullSink sink;
+    const Tick from = sim.next_tick();
+    LS_ASSERT(table == nullptr || from <= table->first);
     const Tick last_row = table != nullptr ? table->first + static_cast<Tick>(table->flags.size()) - 1 : -1;
     while (!sim.finished()) {
         // Quiet ticks are passed over at once, except the due table's rows,
@@ -269,7 +289,7 @@ Verdict explore_detail::simulate_verdict(const Scenario& scenario, const Propert
         auto stepped = sim.step(store, sink);
         LS_ASSERT(stepped.ok());  // the model store never fails
     }
-    ticks = saturating_add(ticks, static_cast<std::uint64_t>(sim.end_tick() + 1));
+    ticks = saturating_add(ticks, static_cast<std::uint64_t>(sim.end_tick() + 1 - from));
     if (table != nullptr) {
         const Tick first_finished = std::max(sim.end_tick() + 1, table->first);
         finish_rows(*table, static_cast<std::size_t>(first_finished - table->first));
@@ -297,6 +317,24 @@ Verdict explore_detail::simulate_verdict(const Scenario& scenario, const Propert
 
 namespace {
 
+// A grid's sizes must be ascending, distinct and within the kind's limit.
+std::optional<std::string> grids_error(const SizeGrids& grids) {
+    const std::tuple<const char*, const std::vector<Tick>*, Tick, const char*> kinds[] = {
+        {"pause", &grids.pause, explore_pause_max, "explore_pause_max"},
+        {"partition", &grids.partition, explore_pause_max, "explore_pause_max"},
+        {"delay", &grids.delay, explore_delay_max, "explore_delay_max"},
+        {"clock_jump", &grids.clock_jump, explore_clock_jump_steps_max, "explore_clock_jump_steps_max"}};
+    for (const auto& [name, grid, most, limit] : kinds) {
+        for (std::size_t i = 0; i < grid->size(); ++i) {
+            const Tick v = (*grid)[i];
+            if (v < 1 || v > most || (i > 0 && v <= (*grid)[i - 1]))
+                return fmt::format("--grid {}: sizes must rise from 1 to at most {} ticks ({}), found {}", name, most,
+                                   limit, v);
+        }
+    }
+    return std::nullopt;
+}
+
 // What is wrong with the options' ranges and choices, or nothing.
 std::optional<std::string> option_error(const ExploreOptions& options) {
     if (options.max_faults < 0 || options.max_faults > explore_faults_max)
@@ -319,7 +357,7 @@ std::optional<std::string> option_error(const ExploreOptions& options) {
     if (options.max_clock_jump_ms < 0)
         return fmt::format("--max-clock-jump-ms: expected 0 or more, found {}", options.max_clock_jump_ms);
     if (!options.properties.any()) return std::string("no property to check; choose at least one");
-    return std::nullopt;
+    return grids_error(options.grids);
 }
 
 // When the budget cannot add a promotion before another fault (one fault a
@@ -347,19 +385,25 @@ Fault link_cut_atom(Tick t, std::int32_t server, Tick ticks) {
     return f;
 }
 
-// The sizes lo … hi of a kind's faults that the budget lays out: all of
-// them, or with only_magnitude just that one (an empty range when it is
-// outside).
-struct SizeRange {
-    std::int64_t lo = 1;
-    std::int64_t hi = 0;
-    std::int64_t count() const { return hi >= lo ? hi - lo + 1 : 0; }
-};
+// The sizes of a kind's faults that the budget lays out, ascending: its
+// grid when it has one (--grid; docs/explorer.md, Grids), else every size
+// lo … hi; with only_magnitude just that one of them (none when it is not).
+using Sizes = std::vector<std::int64_t>;
 
-SizeRange laid_out_sizes(const ExploreOptions& options, std::int64_t lo, std::int64_t hi) {
-    if (!options.only_magnitude) return SizeRange{lo, hi};
+Sizes laid_out_sizes(const ExploreOptions& options, const std::vector<Tick>& grid, std::int64_t lo, std::int64_t hi) {
+    Sizes sizes;
+    if (!grid.empty()) {
+        sizes.assign(grid.begin(), grid.end());
+    } else {
+        for (std::int64_t v = lo; v <= hi; ++v) sizes.push_back(v);
+    }
+    if (!options.only_magnitude) return sizes;
     const std::int64_t m = *options.only_magnitude;
-    return m >= lo && m <= hi ? SizeRange{m, m} : SizeRange{};
+    return std::find(sizes.begin(), sizes.end(), m) != sizes.end() ? Sizes{m} : Sizes{};
+}
+
+Sizes laid_out_sizes(const ExploreOptions& options, std::int64_t lo, std::int64_t hi) {
+    return laid_out_sizes(options, {}, lo, hi);
 }
 
 // Crashes and failovers that lose have magnitude 0: laid out unless only
@@ -394,7 +438,7 @@ struct AtomSink {
 // forward; within one size, the stores in list order.
 void clock_jump_atoms_at(Tick t, const Scenario& base, const ExploreOptions& options, const AtomSink& add) {
     const FaultMenu& k = options.kinds;
-    const SizeRange steps = laid_out_sizes(options, 1, options.max_clock_jump_ms / base.tick_ms);
+    const Sizes steps = laid_out_sizes(options, options.grids.clock_jump, 1, options.max_clock_jump_ms / base.tick_ms);
     const std::int32_t clocks = base.is_redlock() ? static_cast<std::int32_t>(base.stores.size()) : 1;
     auto jump = [&](std::int64_t ms) {
         for (std::int32_t c = 0; c < clocks; ++c) {
@@ -403,8 +447,8 @@ void clock_jump_atoms_at(Tick t, const Scenario& base, const ExploreOptions& opt
             add(f);
         }
     };
-    for (std::int64_t i = steps.hi; i >= steps.lo && k.clock_jump_back; --i) jump(-i * base.tick_ms);
-    for (std::int64_t i = steps.lo; i <= steps.hi && k.clock_jump_forward; ++i) jump(i * base.tick_ms);
+    for (auto i = steps.rbegin(); i != steps.rend() && k.clock_jump_back; ++i) jump(-*i * base.tick_ms);
+    for (auto i = steps.begin(); i != steps.end() && k.clock_jump_forward; ++i) jump(*i * base.tick_ms);
 }
 
 // Restarts of a Redlock store at tick t (model.md §20.3): down 1 …
@@ -412,12 +456,12 @@ void clock_jump_atoms_at(Tick t, const Scenario& base, const ExploreOptions& opt
 void restart_atoms_at(Tick t, const Scenario& base, const ExploreOptions& options, const AtomSink& add) {
     const FaultMenu& k = options.kinds;
     if (!k.restarts()) return;
-    const SizeRange lengths = laid_out_sizes(options, 1, options.max_pause);
+    const Sizes lengths = laid_out_sizes(options, 1, options.max_pause);
     const std::array<std::pair<Persistence, bool>, 3> kept{{{Persistence::none, k.restart_none},
                                                             {Persistence::everysec, k.restart_everysec},
                                                             {Persistence::always, k.restart_always}}};
     const auto stores = static_cast<std::int32_t>(base.stores.size());
-    for (Tick d = lengths.lo; d <= lengths.hi; ++d) {
+    for (const Tick d : lengths) {
         for (std::int32_t store = 0; store < stores; ++store) {
             for (const auto& [persistence, on] : kept) {
                 if (!on) continue;
@@ -434,19 +478,20 @@ void restart_atoms_at(Tick t, const Scenario& base, const ExploreOptions& option
 // that clash with the base's own faults.
 void atoms_at(Tick t, const Scenario& base, const ExploreOptions& options, std::vector<Fault>& out) {
     const FaultMenu& k = options.kinds;
-    const SizeRange lengths = laid_out_sizes(options, 1, options.max_pause);
-    const SizeRange lags = laid_out_sizes(options, 0, std::min(options.max_lag, t));
-    const SizeRange extras = laid_out_sizes(options, 1, options.max_delay);
-    const SizeRange cuts = laid_out_sizes(options, 1, options.max_link_cut);
+    const Sizes pauses = laid_out_sizes(options, options.grids.pause, 1, options.max_pause);
+    const Sizes partitions_ = laid_out_sizes(options, options.grids.partition, 1, options.max_pause);
+    const Sizes lags = laid_out_sizes(options, 0, std::min(options.max_lag, t));
+    const Sizes extras = laid_out_sizes(options, options.grids.delay, 1, options.max_delay);
+    const Sizes cuts = laid_out_sizes(options, 1, options.max_link_cut);
     const bool sizeless = sizeless_on(options);
     const auto nodes = static_cast<std::int64_t>(base.candidates.size());
     const bool partitions = k.partition_drop_requests || k.partition_drop_replies;
     const AtomSink add{base, options, out};
     for (NodeIndex n = 0; n < nodes && k.pause; ++n) {
-        for (Tick d = lengths.lo; d <= lengths.hi; ++d) add(Fault{FaultKind::pause, n, t, d, {}, {}});
+        for (const Tick d : pauses) add(Fault{FaultKind::pause, n, t, d, {}, {}});
     }
     for (NodeIndex n = 0; n < nodes && partitions; ++n) {
-        for (Tick d = lengths.lo; d <= lengths.hi; ++d) {
+        for (const Tick d : partitions_) {
             if (k.partition_drop_requests) add(Fault{FaultKind::partition, n, t, d, PartitionMode::drop_requests, {}});
             if (k.partition_drop_replies) add(Fault{FaultKind::partition, n, t, d, PartitionMode::drop_replies, {}});
         }
@@ -458,7 +503,7 @@ void atoms_at(Tick t, const Scenario& base, const ExploreOptions& options, std::
     // schedule's earlier failovers: roles_valid), lagging 0 … max_lag, at most t.
     const std::int32_t servers = base.lock.replication.replicas + 1;
     for (std::int32_t server = 0; server < servers && k.failover_promote; ++server) {
-        for (Tick lag = lags.lo; lag <= lags.hi; ++lag) add(promote_atom(t, server, lag));
+        for (const Tick lag : lags) add(promote_atom(t, server, lag));
     }
     clock_jump_atoms_at(t, base, options, add);
     // Delays of what one node sends on one link in tick t.
@@ -466,13 +511,13 @@ void atoms_at(Tick t, const Scenario& base, const ExploreOptions& options, std::
         {{Link::request, k.delay_request}, {Link::reply, k.delay_reply}, {Link::write, k.delay_write}}};
     for (NodeIndex n = 0; n < nodes; ++n) {
         for (const auto& [link, on] : links) {
-            for (Tick e = extras.lo; on && e <= extras.hi; ++e)
-                add(Fault{FaultKind::delay, n, t, 1, {}, {}, 0, link, e});
+            for (auto e = extras.begin(); on && e != extras.end(); ++e)
+                add(Fault{FaultKind::delay, n, t, 1, {}, {}, 0, link, *e});
         }
     }
     // Cuts of one server's link (the canonical order puts the length before the server).
-    for (Tick d = cuts.lo; d <= cuts.hi && k.replica_link; ++d) {
-        for (std::int32_t server = 0; server < servers; ++server) add(link_cut_atom(t, server, d));
+    for (auto d = cuts.begin(); d != cuts.end() && k.replica_link; ++d) {
+        for (std::int32_t server = 0; server < servers; ++server) add(link_cut_atom(t, server, *d));
     }
     restart_atoms_at(t, base, options, add);
 }
@@ -497,8 +542,9 @@ FaultMenu effective_kinds(const ExploreOptions& options, std::int32_t replicas, 
     // without them there is nothing to cut or promote.
     if (replicas > 0) k.failover_leases = k.failover_all = false;
     if (replicas == 0) k.replica_link = k.failover_promote = false;
-    if (options.max_delay == 0) k.delay_request = k.delay_reply = k.delay_write = false;
-    if (options.max_clock_jump_ms == 0) k.clock_jump_forward = k.clock_jump_back = false;
+    if (options.max_delay == 0 && options.grids.delay.empty()) k.delay_request = k.delay_reply = k.delay_write = false;
+    if (options.max_clock_jump_ms == 0 && options.grids.clock_jump.empty())
+        k.clock_jump_forward = k.clock_jump_back = false;
     return k;
 }
 
@@ -552,20 +598,25 @@ std::optional<std::string> atoms_error(const ExploreOptions& options, std::int64
     const std::int64_t partition_modes = (k.partition_drop_requests ? 1 : 0) + (k.partition_drop_replies ? 1 : 0);
     const std::int64_t links = (k.delay_request ? 1 : 0) + (k.delay_reply ? 1 : 0) + (k.delay_write ? 1 : 0);
     // Each kind's count of sizes: its whole range, or one with only_magnitude.
-    const std::int64_t lengths = laid_out_sizes(options, 1, options.max_pause).count();
+    const auto count = [](const Sizes& sizes) { return static_cast<std::int64_t>(sizes.size()); };
+    const std::int64_t lengths = count(laid_out_sizes(options, 1, options.max_pause));
+    const std::int64_t pauses = count(laid_out_sizes(options, options.grids.pause, 1, options.max_pause));
+    const std::int64_t partitions = count(laid_out_sizes(options, options.grids.partition, 1, options.max_pause));
     const std::int64_t sizeless = sizeless_on(options) ? 1 : 0;
-    const std::int64_t per_node = (k.pause ? lengths : 0) + partition_modes * lengths + (k.crash ? sizeless : 0);
+    const std::int64_t per_node = (k.pause ? pauses : 0) + partition_modes * partitions + (k.crash ? sizeless : 0);
     // On Redlock (stores > 0) a jump and a restart of each store.
-    const std::int64_t jumps = ((k.clock_jump_forward ? 1 : 0) + (k.clock_jump_back ? 1 : 0)) *
-                               laid_out_sizes(options, 1, options.max_clock_jump_ms / tick_ms).count() *
-                               std::max<std::int64_t>(stores, 1);
+    const std::int64_t jumps =
+        ((k.clock_jump_forward ? 1 : 0) + (k.clock_jump_back ? 1 : 0)) *
+        count(laid_out_sizes(options, options.grids.clock_jump, 1, options.max_clock_jump_ms / tick_ms)) *
+        std::max<std::int64_t>(stores, 1);
     const std::int64_t restarts =
         stores * ((k.restart_none ? 1 : 0) + (k.restart_everysec ? 1 : 0) + (k.restart_always ? 1 : 0)) * lengths;
-    const std::int64_t delays = nodes * links * laid_out_sizes(options, 1, options.max_delay).count();
+    const std::int64_t delays =
+        nodes * links * count(laid_out_sizes(options, options.grids.delay, 1, options.max_delay));
     // With replicas: a promotion of each server with each lag, a cut of each server's link of each length.
     const std::int64_t promotions =
-        k.failover_promote ? servers * laid_out_sizes(options, 0, options.max_lag).count() : 0;
-    const std::int64_t cuts = k.replica_link ? servers * laid_out_sizes(options, 1, options.max_link_cut).count() : 0;
+        k.failover_promote ? servers * count(laid_out_sizes(options, 0, options.max_lag)) : 0;
+    const std::int64_t cuts = k.replica_link ? servers * count(laid_out_sizes(options, 1, options.max_link_cut)) : 0;
     const std::int64_t losing = (k.failover_leases ? sizeless : 0) + (k.failover_all ? sizeless : 0);
     const std::int64_t per_tick = nodes * per_node + losing + jumps + delays + promotions + cuts + restarts;
     estimate = options.max_faults == 0 ? 0 : (max_tick + 1) * per_tick;
@@ -634,10 +685,11 @@ Result<Explorer, std::string> Explorer::create(const Scenario& base, const Explo
     // little.
     const Tick stretch = std::max({options.max_pause, options.max_delay,
                                    options.kinds.clock_jump_back ? options.max_clock_jump_ms / base.tick_ms : 0,
-                                   options.kinds.replica_link ? options.max_link_cut : 0});
+                                   options.kinds.replica_link ? options.max_link_cut : 0, options.grids.longest()});
     const Tick margin = stretch * std::max(options.max_faults, 1);
     ex.max_tick_ = options.max_tick ? *options.max_tick : ex.base_end_tick_ + margin;
     ex.max_tick_ = std::min(ex.max_tick_, base.horizon);
+    ex.forks_ = options.fork && !base.is_redlock() && !base.is_redisson();
 
     // Lay out the atoms, refusing a budget too large to hold.
     const auto nodes = static_cast<std::int64_t>(base.candidates.size());

@@ -4,6 +4,7 @@
 #include "leasescope/sim/explorer.hpp"
 
 #include <algorithm>
+#include <optional>
 
 #include "explore_internal.hpp"
 #include "leasescope/engine/prng.hpp"
@@ -43,6 +44,13 @@ std::vector<int> fault_classes(const FaultMenu& k) {
     return classes;
 }
 
+// A size drawn from a kind's grid, or from 1 … most without one (the
+// draws of a search without grids are as they were).
+Tick draw_size(SplitMix64& rng, const std::vector<Tick>& grid, Tick most) {
+    if (grid.empty()) return static_cast<Tick>(1 + rng.next() % static_cast<std::uint64_t>(most));
+    return grid[static_cast<std::size_t>(rng.next() % grid.size())];
+}
+
 bool is_replication(const Fault& f) { return f.kind == FaultKind::replica_link || f.promotes(); }
 
 // The servers' roles allow the base's faults, the schedule's atoms and
@@ -57,19 +65,30 @@ bool schedule_roles_valid(const Scenario& variant, const std::vector<Fault>& tab
 
 }  // namespace
 
+// A run of a schedule's prefix stopped at some tick, from which runs of
+// longer schedules fork (docs/explorer.md, Forking from checkpoints).
+struct Checkpoint {
+    std::optional<Simulation> sim;
+    std::optional<ModelStore> store;
+    std::int32_t variant = -1;  // depth 0: the variant it runs (the others are reset by their parent)
+};
+
 // Scratch space of one evaluation: a scenario to put schedules in, a due
-// table per depth, the schedule being built. One per call, never shared.
+// table per depth, the schedule being built, and one checkpoint per depth:
+// depth 0 the bare variant, moved forward to each unit's first fault in
+// turn; depth d + 1 the prefix of d + 1 faults, moved forward to each of its
+// children's faults in turn. One per call, never shared.
 struct Explorer::Worker {
     Scenario scenario;
     std::int32_t variant = -1;  // which variant `scenario` holds
     std::size_t base_faults = 0;
     std::vector<DueTable> tables;
     std::vector<std::int32_t> prefix;
+    std::vector<Checkpoint> checkpoints;
     ExploreControl* control = nullptr;
 };
 
-Verdict Explorer::run(Worker& w, std::int32_t variant, const std::vector<std::int32_t>& atoms, DueTable* record,
-                      Tick record_from, std::uint64_t& ticks) const {
+void Explorer::put_faults(Worker& w, std::int32_t variant, const std::vector<std::int32_t>& atoms) const {
     if (w.variant != variant) {
         w.scenario = variants_[static_cast<std::size_t>(variant)];
         w.variant = variant;
@@ -77,6 +96,48 @@ Verdict Explorer::run(Worker& w, std::int32_t variant, const std::vector<std::in
     }
     w.scenario.faults.resize(w.base_faults);
     for (const std::int32_t a : atoms) w.scenario.faults.push_back(atoms_[static_cast<std::size_t>(a)]);
+}
+
+Verdict Explorer::fork_run(Worker& w, std::int32_t variant, DueTable* record, std::uint64_t& ticks) const {
+    const std::size_t depth = w.prefix.size() - 1;
+    const Fault& f = atoms_[static_cast<std::size_t>(w.prefix.back())];
+    const Tick first = Simulation::fault_first_tick(f);
+    put_faults(w, variant, w.prefix);
+    if (record != nullptr)
+        size_table(*record, f.at, max_tick_, static_cast<std::int32_t>(w.scenario.candidates.size()));
+    if (!forks_) return simulate_verdict(w.scenario, options_.properties, record, ticks);
+    Checkpoint& from = w.checkpoints[depth];
+    if (depth == 0 && (from.variant != variant || !from.sim || from.sim->next_tick() > first)) {
+        // The bare variant (its own faults only) from tick 0.
+        const Scenario& bare = variants_[static_cast<std::size_t>(variant)];
+        from.sim.emplace(bare);
+        from.store.emplace(bare.lock);
+        from.variant = variant;
+    }
+    // A deeper checkpoint past this fault's first tick: a promotion whose
+    // lag starts before its parent's fault. Such a schedule runs from tick 0.
+    if (!from.sim || from.sim->next_tick() > first)
+        return simulate_verdict(w.scenario, options_.properties, record, ticks);
+    // Moving the bare variant's checkpoint is shared by the units of a chunk,
+    // so it is not counted: the simulated ticks must not depend on how the
+    // work was cut into chunks (docs/explorer.md, Forking from checkpoints).
+    std::uint64_t uncounted = 0;
+    advance_to(*from.sim, *from.store, first, depth == 0 ? uncounted : ticks);
+    Simulation sim = *from.sim;
+    ModelStore store = *from.store;
+    const bool appended = sim.append_faults(w.scenario);
+    LS_ASSERT(appended);
+    if (record != nullptr) {
+        Checkpoint& next = w.checkpoints[depth + 1];
+        next.sim = sim;
+        next.store = store;
+    }
+    return finish_verdict(sim, store, options_.properties, record, ticks);
+}
+
+Verdict Explorer::run(Worker& w, std::int32_t variant, const std::vector<std::int32_t>& atoms, DueTable* record,
+                      Tick record_from, std::uint64_t& ticks) const {
+    put_faults(w, variant, atoms);
     if (record != nullptr)
         size_table(*record, record_from, max_tick_, static_cast<std::int32_t>(w.scenario.candidates.size()));
     return simulate_verdict(w.scenario, options_.properties, record, ticks);
@@ -120,16 +181,17 @@ void Explorer::visit(Worker& w, int level, std::int32_t variant, std::size_t dep
     }
     w.prefix.push_back(atom);
     if (remaining == 0) {
-        const Verdict verdict = run(w, variant, w.prefix, nullptr, 0, out.stats.ticks);
+        const Verdict verdict = fork_run(w, variant, nullptr, out.stats.ticks);
         out.stats.simulated = saturating_add(out.stats.simulated, 1);
         out.stats.schedules = saturating_add(out.stats.schedules, 1);
         if (verdict.fails()) consider(Schedule{variant, w.prefix}, verdict, 0, out);
     } else {
         // The prefix was a whole schedule one level down (and did not fail,
-        // or the search would have stopped there); it is run again only to
-        // learn what is due when the next fault starts.
+        // or the search would have stopped there); it is run again, from its
+        // last fault's checkpoint, only to learn what is due when the next
+        // fault starts, and leaves the checkpoint its children fork from.
         DueTable& next = w.tables[depth];
-        run(w, variant, w.prefix, &next, f.at, out.stats.ticks);
+        fork_run(w, variant, &next, out.stats.ticks);
         for (auto c = static_cast<std::size_t>(atom) + 1; c < atoms_.size() && out.complete; ++c) {
             visit(w, level, variant, depth + 1, next, static_cast<std::int32_t>(c), out);
         }
@@ -164,6 +226,7 @@ ChunkResult Explorer::evaluate_level(int level, std::uint64_t begin, std::uint64
     Worker w;
     w.control = control;
     w.tables.resize(static_cast<std::size_t>(std::max(level, 1)));
+    w.checkpoints.resize(static_cast<std::size_t>(std::max(level, 1)) + 1);
     for (std::uint64_t unit = begin; unit<end; unit = end - unit> stride ? unit + stride : end) {
         if (cancelled(control)) {
             out.complete = false;
@@ -182,10 +245,10 @@ ChunkResult Explorer::evaluate_level(int level, std::uint64_t begin, std::uint64
 Fault Explorer::draw_clock_jump(SplitMix64& rng, Tick at) const {
     const FaultMenu& k = options_.kinds;
     const std::int64_t tick_ms = variants_.front().tick_ms;
-    const auto steps = static_cast<std::uint64_t>(options_.max_clock_jump_ms / tick_ms);
+    const Tick steps = options_.max_clock_jump_ms / tick_ms;
     Fault f{FaultKind::clock_jump, -1, at, 0, {}, {}, 0, {}, 0};
     const bool back = k.clock_jump_forward && k.clock_jump_back ? rng.next() % 2 == 0 : k.clock_jump_back;
-    f.ms = static_cast<std::int64_t>(1 + rng.next() % steps) * tick_ms * (back ? -1 : 1);
+    f.ms = draw_size(rng, options_.grids.clock_jump, steps) * tick_ms * (back ? -1 : 1);
     const auto stores = static_cast<std::uint64_t>(variants_.front().stores.size());
     if (stores > 0) f.store = static_cast<std::int32_t>(rng.next() % stores);
     return f;
@@ -217,7 +280,7 @@ Fault Explorer::draw_delay(SplitMix64& rng, Tick at, std::uint64_t nodes) const 
     Fault f{FaultKind::delay, 0, at, 1, {}, {}, 0, {}, 0};
     f.node = static_cast<NodeIndex>(rng.next() % nodes);
     f.link = links[static_cast<std::size_t>(rng.next() % links.size())];
-    f.extra = static_cast<Tick>(1 + rng.next() % static_cast<std::uint64_t>(options_.max_delay));
+    f.extra = draw_size(rng, options_.grids.delay, options_.max_delay);
     return f;
 }
 
@@ -252,7 +315,6 @@ Schedule Explorer::draw(std::uint64_t seed, std::uint64_t index) const {
     const std::vector<int> classes = fault_classes(k);
     const auto nodes = static_cast<std::uint64_t>(variants_.front().candidates.size());
     const auto ticks = static_cast<std::uint64_t>(max_tick_ + 1);
-    const auto durations = static_cast<std::uint64_t>(options_.max_pause);
     for (std::size_t tries = 0; tries < 16 * wanted && s.atoms.size() < wanted; ++tries) {
         Fault f;
         f.at = static_cast<Tick>(rng.next() % ticks);
@@ -260,12 +322,12 @@ Schedule Explorer::draw(std::uint64_t seed, std::uint64_t index) const {
             case 0:
                 f.kind = FaultKind::pause;
                 f.node = static_cast<NodeIndex>(rng.next() % nodes);
-                f.ticks = static_cast<Tick>(1 + rng.next() % durations);
+                f.ticks = draw_size(rng, options_.grids.pause, options_.max_pause);
                 break;
             case 1:
                 f.kind = FaultKind::partition;
                 f.node = static_cast<NodeIndex>(rng.next() % nodes);
-                f.ticks = static_cast<Tick>(1 + rng.next() % durations);
+                f.ticks = draw_size(rng, options_.grids.partition, options_.max_pause);
                 if (k.partition_drop_requests && k.partition_drop_replies) {
                     f.mode = rng.next() % 2 == 0 ? PartitionMode::drop_requests : PartitionMode::drop_replies;
                 } else {

@@ -44,7 +44,29 @@ Simulation::Simulation(const Scenario& scenario, TokenSource* tokens)
     // A node that WAITs after acquiring always travels the wire (model.md §17.6 rule 7).
     for (std::size_t i = 0; i < scenario.candidates.size(); ++i)
         latent_[i] = !scenario.candidates[i].network.zero() || scenario.candidates[i].options.wait_replicas > 0;
-    for (std::size_t i = 0; i < scenario.faults.size(); ++i) {
+    add_fault_edges(0);
+    for (std::size_t i = 0; i < scenario.ops.size(); ++i) {
+        op_order_.push_back(static_cast<std::int32_t>(i));
+        last_scheduled_tick_ = std::max(last_scheduled_tick_, scenario.ops[i].at);
+    }
+    std::stable_sort(op_order_.begin(), op_order_.end(), [&](std::int32_t a, std::int32_t b) {
+        return scenario.ops[static_cast<std::size_t>(a)].at < scenario.ops[static_cast<std::size_t>(b)].at;
+    });
+    unfinished_ = static_cast<std::int64_t>(electors_.size());
+    wake_heap_.reserve(electors_.size());
+    for (std::size_t i = 0; i < electors_.size(); ++i) {
+        wake_heap_.emplace_back(electors_[i].next_run_at(), static_cast<NodeIndex>(i));
+    }
+    std::make_heap(wake_heap_.begin(), wake_heap_.end(), std::greater<>{});
+}
+
+// Files the edges of faults first … end of the scenario: from the
+// constructor (all of them), and from append_faults (those appended, whose
+// edges all lie at or after next_tick(), so only the unprocessed tail of
+// fault_edges_ needs sorting again).
+void Simulation::add_fault_edges(std::size_t first) {
+    const Scenario& scenario = *scenario_;
+    for (std::size_t i = first; i < scenario.faults.size(); ++i) {
         const Fault& f = scenario.faults[i];
         // A delay has no edges: it changes the arrival of what is sent in its window (model.md §7.6).
         if (f.kind == FaultKind::delay) {
@@ -64,24 +86,41 @@ Simulation::Simulation(const Scenario& scenario, TokenSource* tokens)
         if (f.promotes() && f.old_primary) add_edge(f.old_primary->until, EdgeKind::split_end);
         if (f.promotes() || f.kind == FaultKind::replica_link) has_replication_faults_ = true;
     }
-    std::sort(fault_edges_.begin(), fault_edges_.end(), [](const FaultEdge& a, const FaultEdge& b) {
-        if (a.tick != b.tick) return a.tick < b.tick;
-        if (a.fault != b.fault) return a.fault < b.fault;
-        return a.kind < b.kind;
-    });
-    for (std::size_t i = 0; i < scenario.ops.size(); ++i) {
-        op_order_.push_back(static_cast<std::int32_t>(i));
-        last_scheduled_tick_ = std::max(last_scheduled_tick_, scenario.ops[i].at);
+    faults_known_ = scenario.faults.size();
+    std::sort(fault_edges_.begin() + static_cast<std::ptrdiff_t>(next_fault_edge_), fault_edges_.end(),
+              [](const FaultEdge& a, const FaultEdge& b) {
+                  if (a.tick != b.tick) return a.tick < b.tick;
+                  if (a.fault != b.fault) return a.fault < b.fault;
+                  return a.kind < b.kind;
+              });
+}
+
+Tick Simulation::fault_first_tick(const Fault& f) { return f.promotes() && f.lag > 0 ? f.at - f.lag : f.at; }
+
+bool Simulation::can_append_faults(const Scenario& scenario) const {
+    if (redlock_ || redisson_ || tokens_ != nullptr || spill_ != nullptr) return false;
+    if (scenario.faults.size() < faults_known_) return false;
+    for (std::size_t i = faults_known_; i < scenario.faults.size(); ++i)
+        if (fault_first_tick(scenario.faults[i]) < next_tick_) return false;
+    return true;
+}
+
+bool Simulation::append_faults(const Scenario& scenario) {
+    if (!can_append_faults(scenario)) return false;
+    // The caller promises the rest of the scenario is the same; check the cheap part.
+    LS_ASSERT(scenario.candidates.size() == scenario_->candidates.size());
+    LS_ASSERT(scenario.horizon == scenario_->horizon);
+    LS_ASSERT(scenario.seed == scenario_->seed);
+    scenario_ = &scenario;
+    if (!cut_void_.empty()) cut_void_.resize(scenario.faults.size(), 0);  // the new faults: not void
+    add_fault_edges(faults_known_);
+    // A run that ended quiet before the new faults would not have ended in a
+    // run of the whole scenario: quiescent_after() waits for the last edge.
+    if (finished_ && quiesced_ && last_scheduled_tick_ > end_tick_) {
+        finished_ = false;
+        quiesced_ = false;
     }
-    std::stable_sort(op_order_.begin(), op_order_.end(), [&](std::int32_t a, std::int32_t b) {
-        return scenario.ops[static_cast<std::size_t>(a)].at < scenario.ops[static_cast<std::size_t>(b)].at;
-    });
-    unfinished_ = static_cast<std::int64_t>(electors_.size());
-    wake_heap_.reserve(electors_.size());
-    for (std::size_t i = 0; i < electors_.size(); ++i) {
-        wake_heap_.emplace_back(electors_[i].next_run_at(), static_cast<NodeIndex>(i));
-    }
-    std::make_heap(wake_heap_.begin(), wake_heap_.end(), std::greater<>{});
+    return true;
 }
 
 bool IssuedNumbers::contains(Fencing f) const {
@@ -160,7 +199,12 @@ Result<Unit, StoreError> Simulation::step(Store& store, EventSink& sink) {
         finished_ = true;
         return Err{*failure};
     }
-    if (t >= scenario_->horizon || quiescent_after(t, store)) finished_ = true;
+    if (t >= scenario_->horizon) {
+        finished_ = true;
+    } else if (quiescent_after(t, store)) {
+        finished_ = true;
+        quiesced_ = true;
+    }
     if (spill_ != nullptr && outcomes_held_ > spill_held_max_ && !spill_failed_) spill_outcomes();
     return Unit{};
 }

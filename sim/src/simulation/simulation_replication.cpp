@@ -24,7 +24,9 @@ void Simulation::replication_edge(Tick t, const Fault& f, EdgeKind kind, Store& 
         // (§17.3); a promotion ends every cut of its server.
         if (link_cuts_.empty())
             link_cuts_.assign(static_cast<std::size_t>(scenario_->lock.replication.replicas) + 1, 0);
-        if (cut_void_.empty()) cut_void_.assign(scenario_->faults.size(), 0);
+        // Only the faults whose edges are filed (a forked run's scenario may
+        // hold more, appended later: Simulation::append_faults).
+        if (cut_void_.empty()) cut_void_.assign(faults_known_, 0);
         const auto index = static_cast<std::size_t>(&f - scenario_->faults.data());
         std::int32_t& holding = link_cuts_[static_cast<std::size_t>(f.server)];
         const bool is_primary = f.server == primary_server_ || f.server == old_primary_server_;

@@ -116,6 +116,30 @@ std::int64_t fault_magnitude(const Fault& fault, std::int64_t tick_ms);
 Result<FaultMenu, std::string> parse_fault_kinds(std::string_view text);
 std::string to_string(const FaultMenu& menu);
 
+// Fault sizes on a grid (`--grid kind=LO..HI`; docs/explorer.md, Grids): a
+// kind with a grid lays out those sizes, in ticks, ascending, instead of
+// every size 1 … its maximum (--max-pause, --max-delay, --max-clock-jump-ms).
+struct SizeGrids {
+    std::vector<Tick> pause;
+    std::vector<Tick> partition;
+    std::vector<Tick> delay;       // a delay's extra ticks
+    std::vector<Tick> clock_jump;  // a jump of the store's clock, in whole ticks (back and forward)
+    bool any() const { return !pause.empty() || !partition.empty() || !delay.empty() || !clock_jump.empty(); }
+    Tick longest() const;  // the largest size of any grid, 0 without one
+    bool operator==(const SizeGrids&) const = default;
+};
+// The grid of lo … hi ticks: lo, hi, and between them 1, 2 and 5 times each
+// power of ten milliseconds (100 ms, 200 ms, 500 ms, 1 s, 2 s, …), each
+// rounded to the nearest whole tick, ascending, without repeats.
+std::vector<Tick> size_grid(Tick lo, Tick hi, std::int64_t tick_ms);
+// One `--grid` value, "kind=LO..HI" (kind pause, partition, delay or
+// clock_jump; LO and HI whole ticks or durations such as "100ms", "60s" that
+// are whole ticks of tick_ms), into its kind's grid. The error names the
+// flag and, for a duration that is not whole ticks, the nearest ones.
+Result<Unit, std::string> parse_grid(std::string_view text, std::int64_t tick_ms, SizeGrids& grids);
+// "pause=2..1200 (15 sizes)", one per kind with a grid, comma-separated.
+std::string to_string(const SizeGrids& grids, std::int64_t tick_ms);
+
 struct ExploreOptions {
     int max_faults = 2;  // added faults per schedule, 0 … explore_faults_max
     FaultMenu kinds;
@@ -148,6 +172,12 @@ struct ExploreOptions {
     // a shard's result file, so a search with it is never split (an
     // assertion in shard_result_to_json).
     std::optional<std::int64_t> only_magnitude;
+    SizeGrids grids;  // empty: every size up to the maxima above
+    // Run each schedule from the checkpoint of its prefix rather than from
+    // tick 0 (docs/explorer.md, Forking from checkpoints). The answer and
+    // every counter but the simulated ticks are the same either way; off
+    // only to check that.
+    bool fork = true;
 };
 
 // One schedule: an order variant plus added faults, as indices into
@@ -280,6 +310,11 @@ private:
     Verdict run(Worker& worker, std::int32_t variant, const std::vector<std::int32_t>& atoms, DueTable* record,
                 Tick record_from, std::uint64_t& ticks) const;
     Verdict run_faults(const Scenario& scenario) const;
+    void put_faults(Worker& worker, std::int32_t variant, const std::vector<std::int32_t>& atoms) const;
+    // The verdict of worker.prefix, forked from the checkpoint of its prefix
+    // (docs/explorer.md, Forking from checkpoints); with `record`, the due
+    // table from its last fault's tick, and the checkpoint its children fork from.
+    Verdict fork_run(Worker& worker, std::int32_t variant, DueTable* record, std::uint64_t& ticks) const;
     Fault draw_clock_jump(SplitMix64& rng, Tick at) const;
     Fault draw_delay(SplitMix64& rng, Tick at, std::uint64_t nodes) const;
     Fault draw_replication(SplitMix64& rng, Tick at, bool cut) const;
@@ -292,6 +327,10 @@ private:
     std::vector<DueTable> base_tables_;  // per variant: what is due at each tick of the bare base
     Tick base_end_tick_ = 0;
     Tick max_tick_ = 0;
+    // Exhaustive levels fork runs from checkpoints (false: every schedule
+    // from tick 0, for Redlock and Redisson, whose clients copy their faults
+    // when built, and when ExploreOptions::fork is off).
+    bool forks_ = true;
 };
 
 // ---- A whole search ----
@@ -403,6 +442,9 @@ struct KindThreshold {
     // scanned upward from `smallest`.
     std::int64_t smallest = 0;
     std::int64_t largest = 0;
+    // On a grid (--grid): the sizes scanned, smallest … largest; the proof
+    // then holds between two grid points. Empty: every size in between.
+    std::vector<std::int64_t> grid;
     // The first size at which a single fault of this kind breaks a checked
     // property; every smaller size was checked whole and none did.
     std::optional<std::int64_t> threshold;

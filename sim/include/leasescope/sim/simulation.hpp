@@ -119,7 +119,24 @@ public:
     // them; live mode does not call it (its store is not the model).
     Tick skip_quiet_ticks(ModelStore& store, Tick limit);
 
-    // Per-node state.
+    // ---- Forking (docs/explorer.md, Forking from checkpoints) ----
+    // A fault that starts at tick t changes nothing before t (model.md §7.9):
+    // so a copy of this simulation, taken before next_tick(), may be
+    // re-pointed at a scenario that is the one it runs plus faults appended
+    // at the end, each starting at or after next_tick(), and it continues
+    // exactly as a run of that scenario from tick 0 (same events, same
+    // verdict). `scenario` must equal the current one but for those faults,
+    // and must outlive the simulation. A run that had ended quiet before the
+    // new faults resumes (a run of the whole scenario would not have ended).
+    // False, and nothing changed, when a fault starts too early, for a
+    // Redlock or Redisson run (their clients copy the faults when built), in
+    // live mode, or with an outcome spill.
+    bool can_append_faults(const Scenario& scenario) const;
+    bool append_faults(const Scenario& scenario);
+    // The first tick a fault acts: its start, or a promoting failover's lag cut.
+    static Tick fault_first_tick(const Fault& f);
+
+    // Per-node state.    // Per-node state.
     const std::vector<Elector>& electors() const { return electors_; }
     const std::vector<NodeFaults>& faults() const { return node_faults_; }
     const ResourceState& resource() const { return resource_; }
@@ -154,6 +171,7 @@ public:
     TraceHeader header() const;
 
 private:
+    void add_fault_edges(std::size_t first);
     // Numbers the event and hands it to the sink.
     void emit(EventSink& sink, EventView& event);
     bool quiescent_after(Tick t, Store& store) const;
@@ -392,6 +410,8 @@ private:
     Tick next_tick_ = 0;
     Tick end_tick_ = 0;
     bool finished_ = false;
+    bool quiesced_ = false;         // finished by quiescent_after, before the horizon
+    std::size_t faults_known_ = 0;  // scenario faults whose edges are filed
     std::int64_t seq_ = 0;
 };
 
