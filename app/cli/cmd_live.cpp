@@ -59,7 +59,7 @@ private:
 
 struct LiveArgs {
     std::string scenario_path;
-    std::string redis_url;
+    std::vector<std::string> redis_urls;  // none: $LEASESCOPE_REDIS_URL or the default
     std::vector<std::string> replica_urls;
     bool allow_failover = false;
     std::int64_t tick_ms = 0;
@@ -81,7 +81,12 @@ std::string timing_fault_list(const std::vector<live::TimingFault>& faults) {
 }
 
 int run_bench(const LiveArgs& args) {
-    const auto bench = live::bench_acquire_release(args.redis_url, args.bench_pairs);
+    if (args.redis_urls.size() > 1) {
+        fmt::print(stderr, "error: --bench measures one server: give one --redis ({} given)\n", args.redis_urls.size());
+        return exit_bad_input;
+    }
+    const auto bench = live::bench_acquire_release(
+        args.redis_urls.empty() ? redis::redis_url_from_env() : args.redis_urls[0], args.bench_pairs);
     if (bench.input_error) {
         fmt::print(stderr, "error: {}\n", *bench.input_error);
         return exit_bad_input;
@@ -191,7 +196,9 @@ int run_live_command(const LiveArgs& args) {
     if (!open_output_file(args.trace_path, trace_file)) return exit_write_failed;
 
     live::LiveOptions options;
-    options.redis_url = args.redis_url;
+    options.redis_url = args.redis_urls.empty() ? redis::redis_url_from_env() : args.redis_urls[0];
+    // One --redis per store for a Redlock scenario, one server otherwise (run_live checks the count).
+    options.store_urls = args.redis_urls;
     options.replica_urls = args.replica_urls;
     options.allow_failover = args.allow_failover;
     options.tick_ms = args.tick_ms;
@@ -216,17 +223,20 @@ int run_live_command(const LiveArgs& args) {
 
 void add_live_command(CLI::App& app, int& exit_code) {
     auto args = std::make_shared<LiveArgs>();
-    args->redis_url = redis::redis_url_from_env();
     auto* live = app.add_subcommand(
         "live",
-        "Run a scenario in real time against a real Redis (same elector code).\n"
+        "Run a scenario in real time against a real Redis (same elector code), or a Redlock scenario on one real "
+        "server per store (--redis once per store, in the scenario's store order).\n"
         "Exit codes: 0 ok, 1 differs from the simulation (--compare), 2 bad input, 3 Redis failed, a --replica is not "
-        "a linked replica of --redis, or another live run of the same lock holds it, 4 an output could not be written, "
+        "a linked replica of --redis, another live run of the same lock holds it, or a Redlock store already holds "
+        "the lock's key, 4 an output could not be written, "
         "130/143 interrupted by SIGINT/SIGTERM.");
     live->add_option("SCENARIO", args->scenario_path, "Scenario file (JSON with comments)");
-    live->add_option("--redis", args->redis_url,
+    live->add_option("--redis", args->redis_urls,
                      "redis://[user:password@]host[:port][/db] (default: $LEASESCOPE_REDIS_URL or " +
-                         std::string(redis::default_redis_url) + ")");
+                         std::string(redis::default_redis_url) +
+                         "); a Redlock scenario takes one per store, in its store order, and no default")
+        ->allow_extra_args(false);  // --redis URL SCENARIO: the scenario is not a second URL
     live->add_option("--replica", args->replica_urls,
                      "A replica of --redis, once per replica: the scenario's server 1, 2, ... (store.replicas of "
                      "them; checked with INFO replication before anything is touched)");

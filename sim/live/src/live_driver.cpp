@@ -2,6 +2,7 @@
 // docs/model.md §13).
 #include "leasescope/live/live_driver.hpp"
 
+#include "live_redlock.hpp"
 #include "live_replicas.hpp"
 
 #include <algorithm>
@@ -185,6 +186,7 @@ std::vector<std::string> real_replication_lines(const sim::Scenario& scenario) {
 }  // namespace
 
 std::vector<std::string> emulated_faults(const sim::Scenario& scenario) {
+    if (scenario.is_redlock()) return redlock_emulated_faults(scenario);
     bool pause = false, partition = false, crash = false, lose_leases = false, lose_all = false;
     for (const auto& f : scenario.faults) {
         pause |= f.kind == sim::FaultKind::pause;
@@ -241,11 +243,24 @@ std::vector<std::string> emulated_faults(const sim::Scenario& scenario) {
     return out;
 }
 
+std::optional<std::string> redis_count_error(const sim::Scenario& scenario, std::size_t given) {
+    if (scenario.is_redlock()) {
+        if (given == scenario.stores.size()) return std::nullopt;
+        std::string names;
+        for (const std::string& s : scenario.stores) names += (names.empty() ? "" : ", ") + s;
+        return fmt::format(
+            "the scenario has {} stores ({}, /stores): live mode needs {} servers (--redis), one per store in that "
+            "order; {} given (model.md rule 20.9.4)",
+            scenario.stores.size(), names, scenario.stores.size(), given);
+    }
+    if (given <= 1) return std::nullopt;
+    return fmt::format(
+        "the scenario has one store: give one --redis (and its replicas with --replica); {} given (several --redis "
+        "are a Redlock scenario's stores, model.md rule 20.9.4)",
+        given);
+}
+
 std::optional<std::string> simulated_only(const sim::Scenario& scenario) {
-    if (scenario.is_redlock())
-        return std::string(
-            "the redlock client (client \"redlock\", stores) is simulated only so far: live mode runs the Kotlin "
-            "elector on one store (model.md §20.9)");
     if (scenario.is_redisson())
         return std::string(
             "the redisson client (client \"redisson\") is simulated only so far: live mode does not send Redisson's "
@@ -257,8 +272,10 @@ std::optional<std::string> simulated_only(const sim::Scenario& scenario) {
     for (std::size_t i = 0; i < scenario.faults.size(); ++i) {
         const sim::Fault& f = scenario.faults[i];
         if (f.kind == sim::FaultKind::clock_jump && f.node < 0)
-            return "fault " + std::to_string(i) + " (/faults/" + std::to_string(i) +
-                   ") jumps the store's clock; that fault is simulated only: live mode cannot change the clock of a "
+            return "fault " + std::to_string(i) + " (/faults/" + std::to_string(i) + ") jumps " +
+                   (f.store >= 0 ? "store " + scenario.stores[static_cast<std::size_t>(f.store)] + "'s clock"
+                                 : std::string("the store's clock")) +
+                   "; that fault is simulated only: live mode cannot change the clock of a "
                    "real Redis server (model.md §13.6)";
     }
     return std::nullopt;
@@ -292,6 +309,10 @@ std::unique_ptr<redis::RedisStore> open_store(const sim::Scenario& scenario, con
     }
     if (auto refused = live_refusal(scenario)) {
         report.input_error = std::move(refused);
+        return nullptr;
+    }
+    if (auto wrong = redis_count_error(scenario, options.store_urls.size())) {
+        report.input_error = std::move(wrong);
         return nullptr;
     }
     if (auto refused = replication_argument_error(scenario, options)) {
@@ -364,6 +385,7 @@ LiveReport run_live(const sim::Scenario& original, const LiveOptions& options) {
     LiveReport report;
     const sim::Scenario scenario = with_tick_ms(original, options.tick_ms);
     report.tick_ms = scenario.tick_ms;
+    if (scenario.is_redlock()) return run_live_redlock(scenario, options);  // one server per store (rule 20.9.4)
     // One live run per lock and server: two runs would each read the other's
     // records and end with verdicts about a history that was not theirs.
     const std::string run_id = new_run_id();

@@ -31,28 +31,17 @@ bool RedlockMessage::operator>(const RedlockMessage& o) const {
 RedlockRun::RedlockRun(const Scenario& scenario)
     : scenario_(&scenario),
       rng_(scenario.seed),
-      stores_(scenario.stores.size()),
+      model_(scenario),
       nodes_(scenario.candidates.size()),
       deferred_(scenario.candidates.size()) {
     for (std::size_t n = 0; n < nodes_.size(); ++n) nodes_[n].next_run_at = scenario.candidates[n].options.start;
     edges_ = client_run::fault_edges(scenario, last_edge_tick_);  // a delay has none: it changes arrivals (rule 20.7)
 }
 
-std::int64_t RedlockRun::store_now(std::size_t s, Tick t) const {
-    // A monotonic store's expiry does not see its clock's jumps (rule 20.2.5).
-    const std::int64_t jumps = scenario_->stores_clock == StoresClock::monotonic ? 0 : stores_[s].jumps;
-    return clock_moment_half_ms(t, scenario_->tick_ms) + jumps;
-}
-
 std::int64_t RedlockRun::now_ms(NodeIndex n, Tick t) const {
     const Candidate& c = scenario_->candidates[static_cast<std::size_t>(n)];
     const DriftClock clock{scenario_->tick_ms, c.options.drift_ppm};
     return client_run::floor_div(clock.reading_at_tick(t) + nodes_[static_cast<std::size_t>(n)].jumps, 2);
-}
-
-bool RedlockRun::holds(std::size_t s, const Token& token, Tick t) const {
-    const RedlockStore& st = stores_[s];
-    return !st.down && st.key.held && st.key.value == token && store_now(s, t) < st.key.deadline;
 }
 
 EventView RedlockRun::node_event(Tick t, Phase phase, EventOp op, NodeIndex n) const {
@@ -81,8 +70,8 @@ void RedlockRun::phase_faults(Tick t, EventSink& sink) {
     const std::int64_t ms = scenario_->tick_ms;
     const bool second = t == 0 || (t * ms) / 1000 != ((t - 1) * ms) / 1000;
     if (second) {
-        for (RedlockStore& st : stores_)
-            if (!st.down) st.disk = st.key;
+        for (std::size_t s = 0; s < model_.size(); ++s)
+            if (!model_.at(s).down) model_.at(s).disk = model_.at(s).key;
     }
     while (next_edge_ < edges_.size() && edges_[next_edge_].tick == t) {
         const FaultEdge& e = edges_[next_edge_++];
@@ -126,7 +115,7 @@ void RedlockRun::fault_edge(Tick t, const Fault& f, bool end, EventSink& sink) {
             ev.op = EventOp::clock_jump;
             ev.clock_ms = f.ms;
             if (f.store >= 0) {
-                stores_[static_cast<std::size_t>(f.store)].jumps += 2 * f.ms;
+                model_.at(static_cast<std::size_t>(f.store)).jumps += 2 * f.ms;
                 ev.node = scenario_->stores[static_cast<std::size_t>(f.store)];
                 ev.server = f.store;
             } else {
@@ -144,7 +133,7 @@ void RedlockRun::fault_edge(Tick t, const Fault& f, bool end, EventSink& sink) {
 
 // A store goes down, or comes back with what its persistence kept (rule 20.3).
 void RedlockRun::restart_edge(const Fault& f, bool end, EventView& ev) {
-    RedlockStore& st = stores_[static_cast<std::size_t>(f.store)];
+    RedlockStore& st = model_.at(static_cast<std::size_t>(f.store));
     ev.node = scenario_->stores[static_cast<std::size_t>(f.store)];
     ev.server = f.store;
     if (!end) {
@@ -168,9 +157,10 @@ void RedlockRun::restart_edge(const Fault& f, bool end, EventView& ev) {
 // ---- Phase 2: expiry (rule 20.2.3) ----
 
 void RedlockRun::phase_expiry(Tick t, EventSink& sink) {
-    for (std::size_t s = 0; s < stores_.size(); ++s) {
-        RedlockStore& st = stores_[s];
-        if (st.down || !st.key.held || store_now(s, t) < st.key.deadline) continue;
+    for (std::size_t s = 0; s < model_.size(); ++s) {
+        RedlockStore& st = model_.at(s);
+        // Gone from the store since the run set it, not by an unlock: expired.
+        if (st.down || !st.key.held || ops().value(s, t) == st.key.value) continue;
         EventView ev;
         ev.tick = t;
         ev.phase = Phase::expiry;
@@ -219,9 +209,9 @@ void RedlockRun::push(RedlockMessage m) {
 
 void RedlockRun::send_to_all(NodeIndex n, RedlockMessage::Kind kind, Tick t, Phase phase) {
     RedlockNode& node = nodes_[static_cast<std::size_t>(n)];
-    node.waiting = static_cast<std::int32_t>(stores_.size());
+    node.waiting = static_cast<std::int32_t>(model_.size());
     node.votes = 0;
-    for (std::size_t s = 0; s < stores_.size(); ++s) {
+    for (std::size_t s = 0; s < model_.size(); ++s) {
         RedlockMessage m;
         m.kind = kind;
         m.phase = phase;
@@ -231,7 +221,7 @@ void RedlockRun::send_to_all(NodeIndex n, RedlockMessage::Kind kind, Tick t, Pha
         m.store = static_cast<std::int32_t>(s);
         m.sent = t;
         m.request_sent = t;
-        m.epoch = stores_[s].epoch;
+        m.epoch = model_.stores()[s].epoch;
         m.at = arrival(n, m.store, Link::request, t);
         push(std::move(m));
     }
@@ -261,28 +251,19 @@ void RedlockRun::deliver(Tick t, Phase phase, EventSink& sink) {
 // A store runs a script when its request arrives (rule 20.2.2): the lock
 // script `redlock.js` 9-24, the unlock script 26-38.
 void RedlockRun::apply(RedlockMessage m, Tick t) {
-    RedlockStore& st = stores_[static_cast<std::size_t>(m.store)];
+    const RedlockStore& st = model_.stores()[static_cast<std::size_t>(m.store)];
     const std::size_t s = static_cast<std::size_t>(m.store);
     if (st.down || st.epoch != m.epoch) {
         m.answer = -1;  // the connection is refused or broke (rule 20.3)
     } else if (m.kind == RedlockMessage::Kind::lock) {
-        const bool exists = st.key.held && store_now(s, t) < st.key.deadline;
-        if (exists) {
-            m.answer = 0;
-        } else {
-            const Candidate& c = scenario_->candidates[static_cast<std::size_t>(m.node)];
-            st.key =
-                RedlockKey{true, m.token, m.node, m.run, store_now(s, t) + 2 * c.options.lease * scenario_->tick_ms};
-            m.answer = 1;
-        }
+        const Tick lease = scenario_->candidates[static_cast<std::size_t>(m.node)].options.lease;
+        const RedlockKey key{true, m.token, m.node, m.run, 0};
+        m.answer = ops().lock(s, key, lease, t);
+        if (live_ != nullptr && m.answer == 1) model_.follow_lock(s, key, lease, t);  // rule 20.9.4
         m.applied = t;
     } else {
-        if (holds(s, m.token, t)) {
-            st.key = RedlockKey{};
-            m.answer = 1;
-        } else {
-            m.answer = 0;
-        }
+        m.answer = ops().unlock(s, m.token, t);
+        if (live_ != nullptr && m.answer == 1) model_.follow_unlock(s);
         m.applied = t;
     }
     m.reply = true;
@@ -431,9 +412,11 @@ void RedlockRun::phase_work(Tick t, EventSink& sink) {
 void RedlockRun::write_arrives(const RedlockMessage& m, Tick t, EventSink& sink) {
     std::int32_t mine = 0;
     std::vector<std::pair<const Token*, std::int32_t>> others;
-    for (std::size_t s = 0; s < stores_.size(); ++s) {
-        if (!holds(s, stores_[s].key.value, t)) continue;
-        const Token& v = stores_[s].key.value;
+    // The resource asks every store who holds the key (rule 20.6).
+    std::vector<Token> values;
+    for (std::size_t s = 0; s < model_.size(); ++s)
+        if (std::optional<Token> v = ops().value(s, t)) values.push_back(std::move(*v));
+    for (const Token& v : values) {
         if (v == m.token) {
             ++mine;
             continue;
@@ -500,7 +483,8 @@ bool RedlockRun::quiet_after(Tick t) const {
         if (!deferred_[i].empty()) return false;
         if (!nodes_[i].crashed && nodes_[i].state != RedlockState::finished) return false;
     }
-    return std::none_of(stores_.begin(), stores_.end(), [](const RedlockStore& st) { return st.key.held; });
+    const std::vector<RedlockStore>& stores = model_.stores();
+    return std::none_of(stores.begin(), stores.end(), [](const RedlockStore& st) { return st.key.held; });
 }
 
 std::vector<RunSummary> RedlockRun::results() const { return client_run::results(*scenario_, nodes_); }

@@ -11,32 +11,13 @@
 #include "leasescope/engine/clock.hpp"
 #include "leasescope/engine/elector.hpp"
 #include "leasescope/engine/prng.hpp"
+#include "leasescope/sim/redlock_stores.hpp"
 #include "leasescope/sim/scenario.hpp"
 #include "leasescope/sim/trace.hpp"
 
 namespace leasescope::sim {
 
 class EventSink;
-
-// One store's lock key (rule 20.2.1) and its life (rule 20.3).
-struct RedlockKey {
-    bool held = false;
-    Token value;
-    NodeIndex owner = -1;
-    std::int32_t run = -1;
-    std::int64_t deadline = 0;  // half milliseconds on the store's clock
-    bool operator==(const RedlockKey&) const = default;
-};
-
-struct RedlockStore {
-    RedlockKey key;
-    std::int64_t jumps = 0;  // half milliseconds: its clock's steps so far
-    bool down = false;
-    std::int32_t epoch = 0;                       // times it went down: a connection older than that broke
-    RedlockKey disk;                              // everysec: the key as the last whole second's fsync had it
-    RedlockKey kept;                              // the key when it went down (always keeps it)
-    Persistence persistence = Persistence::none;  // of the restart going on
-};
 
 enum class RedlockState : std::uint8_t { idle, locking, unlocking, retrying, working, releasing, finished };
 
@@ -88,13 +69,16 @@ public:
     // Processes tick t. True when the run is over after it (§6.3's end).
     bool step(Tick t, EventSink& sink);
 
-    const std::vector<RedlockStore>& stores() const { return stores_; }
+    // Live mode (model.md rule 20.9.4): the stores' answers come from `live`
+    // (not owned, outliving the run; null: the model's), the model's stores
+    // becoming the run's record of what it set.
+    void use_stores(RedlockStoreOps* live) { live_ = live; }
+
+    const std::vector<RedlockStore>& stores() const { return model_.stores(); }
     const std::vector<RedlockNode>& nodes() const { return nodes_; }
     const Violations& violations() const { return violations_; }
     std::int64_t events_emitted() const { return seq_; }
-    std::int32_t quorum() const { return static_cast<std::int32_t>(stores_.size() / 2 + 1); }
-    // Whether store s holds `token` at tick t (by its clock, up).
-    bool holds(std::size_t s, const Token& token, Tick t) const;
+    std::int32_t quorum() const { return static_cast<std::int32_t>(model_.size() / 2 + 1); }
     // The results so far, in declared order (unfinished runs as such).
     std::vector<RunSummary> results() const;
     // Date.now() of node n at tick t, in ms (rule 20.4.2).
@@ -103,7 +87,7 @@ public:
 private:
     EventView node_event(Tick t, Phase phase, EventOp op, NodeIndex n) const;
     void emit(EventSink& sink, EventView& ev);
-    std::int64_t store_now(std::size_t s, Tick t) const;
+    RedlockStoreOps& ops() { return live_ != nullptr ? *live_ : static_cast<RedlockStoreOps&>(model_); }
     void phase_faults(Tick t, EventSink& sink);
     void fault_edge(Tick t, const Fault& f, bool end, EventSink& sink);
     void restart_edge(const Fault& f, bool end, EventView& ev);
@@ -127,7 +111,8 @@ private:
 
     const Scenario* scenario_;
     SplitMix64 rng_;
-    std::vector<RedlockStore> stores_;
+    ModelRedlockStores model_;
+    RedlockStoreOps* live_ = nullptr;
     std::vector<RedlockNode> nodes_;
     std::vector<RedlockMessage> wire_;                   // a min-heap
     std::vector<std::vector<RedlockMessage>> deferred_;  // per node: answers held by a pause (§16.3)

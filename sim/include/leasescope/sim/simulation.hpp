@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "leasescope/engine/assert.hpp"
 #include "leasescope/engine/elector.hpp"
 #include "leasescope/engine/model_store.hpp"
 #include "leasescope/engine/prng.hpp"
@@ -150,6 +151,12 @@ public:
     // A Redlock scenario's run (model.md §20): its stores and clients; null
     // for every other scenario, whose electors are the ones above.
     const RedlockRun* redlock() const { return redlock_ ? &*redlock_ : nullptr; }
+    // Live mode: a Redlock run's stores answer from `live` (model.md rule
+    // 20.9.4; not owned, outliving this simulation). Asserts a Redlock scenario.
+    void use_redlock_stores(RedlockStoreOps* live) {
+        LS_ASSERT(redlock_.has_value());
+        redlock_->use_stores(live);
+    }
     // A Redisson scenario's run (model.md §21); null for every other scenario.
     const RedissonRun* redisson() const { return redisson_ ? &*redisson_ : nullptr; }
     std::optional<Fencing> highest_issued() const { return highest_issued_; }

@@ -23,6 +23,10 @@ namespace leasescope::live {
 struct LiveOptions {
     // redis://[user:password@]host[:port][/db]
     std::string redis_url = std::string(redis::default_redis_url);
+    // The servers given (--redis): a Redlock scenario's stores (model.md rule
+    // 20.9.4), one each in the scenario's store order (redis_url is not used
+    // then); otherwise empty or redis_url alone.
+    std::vector<std::string> store_urls;
     // The scenario's servers 1 ... R (model.md §13.8): replicas of redis_url.
     std::vector<std::string> replica_urls;
     // Permits REPLICAOF and CONFIG SET on the real servers: required by a
@@ -79,12 +83,19 @@ std::vector<std::string> emulated_faults(const sim::Scenario& scenario);
 // scheduler holds every message until its arrival tick, in live mode too.
 std::optional<std::string> live_refusal(const sim::Scenario& scenario);
 
+// The error when `given` servers (--redis) do not fit the scenario: one per
+// store for a Redlock scenario (model.md rule 20.9.4), one otherwise.
+std::optional<std::string> redis_count_error(const sim::Scenario& scenario, std::size_t given);
+
 // Why `scenario` cannot run live, or nothing: a store clock that drifts or
 // jumps is simulated only (model.md §13.6). run_live refuses such a
 // scenario with this message as its input error, before it connects.
 std::optional<std::string> simulated_only(const sim::Scenario& scenario);
 
-// Runs `scenario` live. First claims the lock's run-ownership key on the
+// Runs `scenario` live. A Redlock scenario runs on options.store_urls, one
+// server per store (model.md rule 20.9.4): its key must be absent on each at
+// the start, and the run deletes at the end only the values it set. Otherwise
+// it first claims the lock's run-ownership key on the
 // server (a random id with a lease of run_owner_lease_ms(tick_ms), renewed as
 // the run goes; refused when another run holds it), then resets the lock's
 // namespace, and at the end removes it and releases the key; touches no other
