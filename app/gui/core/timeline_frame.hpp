@@ -128,7 +128,7 @@ std::string clock_title(const ClockTrack& clock, const Strings& strings);
 // The titles of the message view's lanes: its nodes, then Redis and the resource.
 std::vector<std::string> message_titles(const MessageTrack& messages, const Strings& strings);
 
-// The axis a run opens with: the whole run, unless that is an overview
+// The axis a run opens with: the whole run, unless that is a Redlock run's overview
 // (marks without words); then zoomed to story_px_per_tick, where words show,
 // from a little before its story's first moment (the first overlap or alarm
 // mark, else tick 0), the run's end in view when it fits; a playhead set
