@@ -219,6 +219,7 @@ void App::show_run(ShownRun run, bool keep_playhead) {
     if (!keep_playhead) {
         doc_.playhead = 0;
         ++doc_.fit_generation;
+        doc_.fit_whole = false;  // a run opens on its story (timeline_frame.hpp opening_axis)
         doc_.playing = false;
     }
     doc_.playhead = std::clamp<Tick>(doc_.playhead, 0, doc_.lanes.end_tick);
@@ -578,6 +579,7 @@ FrameContext App::frame_context() const {
         .tour_step = tour_.step,
         .focus = focus,
         .fit_generation = doc_.fit_generation,
+        .fit_whole = doc_.fit_whole,
         .timeline_generation = doc_.timeline_generation,
         .layout = screen_.layout,
         .relayout = screen_.relayout_pending || screen_.force_layout,

@@ -101,6 +101,7 @@ App::After App::on(const command::Restart&) {
 
 App::After App::on(const command::Fit&) {
     ++doc_.fit_generation;
+    doc_.fit_whole = true;
     return After::next;
 }
 

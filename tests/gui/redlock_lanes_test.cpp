@@ -13,6 +13,7 @@
 #include "core/timeline_frame.hpp"
 #include "support/string_tables.hpp"
 #include "leasescope/words/redlock_facts.hpp"
+#include "leasescope/words/words.hpp"
 
 using namespace leasescope;
 using namespace leasescope::gui;
@@ -136,11 +137,154 @@ TEST(RedlockLanes, QuorumWordsOnTheFrame) {
     }
 }
 
-// A /5 trace replayed draws the same stores and keys as the simulated run (no
-// lease known: no validity windows).
+// A /5 trace replayed draws the same stores and keys as the simulated run.
 TEST(RedlockLanes, ReplayedTraceHasTheSameStoreLanes) {
     const Shown s = clock_jump();
     ShownRun replay = replay_trace(s.run.timeline->trace());
     ASSERT_EQ(replay.lanes.lanes.size(), s.lanes().lanes.size());
     for (std::size_t i = 2; i < 7; ++i) EXPECT_EQ(replay.lanes.lanes[i].spans, s.lanes().lanes[i].spans);
+}
+
+// A /5 trace alone carries each lock's lease (the count's ttl), its start and
+// the client's clock jumps, but not the driftFactor (model.md §20.8): its
+// validity windows are computed with the package's default (0.01, which
+// every Redlock preset uses, so they match the simulated run's tick for
+// tick), flagged as assumed, and the words say so: the count's label on the
+// frame and Explain's sentence, in both languages.
+TEST(RedlockLanes, ReplayedTraceDrawsValidityWindowsWithTheDriftFactorAssumed) {
+    const Shown s = clock_jump();
+    const ShownRun replay = replay_trace(s.run.timeline->trace());
+    std::size_t windows = 0;
+    for (std::size_t i = 0; i < 2; ++i) {
+        const auto& want = s.lanes().lanes[i].overlays;
+        const auto& got = replay.lanes.lanes[i].overlays;
+        ASSERT_EQ(got.size(), want.size()) << "client " << i;
+        for (std::size_t k = 0; k < got.size(); ++k) {
+            EXPECT_EQ(got[k].kind, want[k].kind);
+            EXPECT_EQ(got[k].begin, want[k].begin);
+            EXPECT_EQ(got[k].end, want[k].end);
+            if (got[k].kind != SpanKind::validity) continue;
+            ++windows;
+            EXPECT_EQ(got[k].validity_ms, want[k].validity_ms);
+            EXPECT_TRUE(got[k].drift_assumed);
+            EXPECT_FALSE(want[k].drift_assumed);
+        }
+    }
+    EXPECT_EQ(windows, 2u);
+    const Marker* q = quorum_mark(replay.lanes.lanes[1], 50);
+    ASSERT_NE(q, nullptr);
+    ASSERT_TRUE(q->validity_ms.has_value());
+    EXPECT_EQ(*q->validity_ms, 9898);
+    EXPECT_TRUE(q->drift_assumed);
+    for (const Lang lang : {Lang::en, Lang::ko}) {
+        const Strings strings = test::string_tables(lang);
+        TimelineViewport v;
+        v.width = 1400;
+        v.height = 600;
+        v.first_tick = 45;
+        v.px_per_tick = 24;
+        const TimelineFrame f = build_timeline_frame(replay.lanes, v, strings, estimated_metrics(17, 13));
+        const bool told = std::any_of(f.layout.labels.begin(), f.layout.labels.end(), [](const PlacedLabel& l) {
+            return l.lane == 1 && l.text.find("9898") != std::string::npos &&
+                   l.text.find("driftFactor") != std::string::npos;
+        });
+        std::string seen;
+        for (const PlacedLabel& l : f.layout.labels) seen += std::to_string(l.lane) + ":" + l.text + " | ";
+        EXPECT_TRUE(told) << seen;
+        const words::ExplainContext ctx{nullptr, &replay.timeline->trace(), static_cast<std::size_t>(q->event),
+                                        nullptr};
+        const words::Explanation ex = words::explain(ctx, strings);
+        const bool said = std::any_of(ex.sentences.begin(), ex.sentences.end(), [](const words::Sentence& x) {
+            return x.key == "rl.quorum.locked_assumed" && x.text.find("9898") != std::string::npos &&
+                   x.text.find("0.01") != std::string::npos;
+        });
+        EXPECT_TRUE(said) << ex.body();
+    }
+}
+
+// A client unlocks on every store (model.md §20.5), so a store that holds
+// another token's key, or none, deletes nothing: its mark says so (left
+// alone / no key), never the elector's red "release rejected", and is no
+// alarm; Explain tells the same store state (the holder's name, or no key).
+// Over every Redlock preset; redlock-clock-jump's tick 101 leaves client-2's
+// key alone on C.
+TEST(RedlockLanes, AnUnlockThatDeletesNothingIsToldAsWhatItIs) {
+    std::size_t left_alone = 0, no_key = 0;
+    for (const std::string& name : test::app_preset_names()) {
+        const sim::Scenario scenario = test::load_preset(name);
+        if (!scenario.is_redlock()) continue;
+        const ShownRun run = run_scenario(scenario);
+        const sim::Trace& trace = run.timeline->trace();
+        for (const Lane& lane : run.lanes.lanes)
+            for (const Marker& m : lane.markers) {
+                EXPECT_NE(m.kind, MarkerKind::release_rejected) << name << " tick " << m.tick;
+                if (m.kind != MarkerKind::release_left_alone && m.kind != MarkerKind::release_no_key) continue;
+                EXPECT_FALSE(is_alarm(m.kind));
+                EXPECT_EQ(lane.kind, LaneKind::store);
+                const sim::Event& e = trace.events[static_cast<std::size_t>(m.event)];
+                ASSERT_EQ(e.op, sim::EventOp::release);
+                ASSERT_EQ(e.outcome, sim::Outcome::not_owner);
+                const auto before = words::redlock_facts_before(trace, static_cast<std::size_t>(m.event));
+                const words::RedlockStoreFact& st = before.stores[static_cast<std::size_t>(*e.server)];
+                const words::ExplainContext ctx{&scenario, &trace, static_cast<std::size_t>(m.event), nullptr};
+                const words::Explanation told = words::explain(ctx, test::string_tables(Lang::en));
+                ASSERT_FALSE(told.sentences.empty());
+                if (m.kind == MarkerKind::release_no_key) {
+                    ++no_key;
+                    EXPECT_TRUE(st.token.empty()) << name << " tick " << m.tick;
+                    EXPECT_EQ(told.sentences[0].key, "rl.release.no_key") << name << " tick " << m.tick;
+                    continue;
+                }
+                ++left_alone;
+                EXPECT_FALSE(st.token.empty()) << name << " tick " << m.tick;
+                EXPECT_NE(st.token, e.token) << name << " tick " << m.tick;
+                if (st.node != e.node) {
+                    EXPECT_EQ(told.sentences[0].key, "rl.release.no_held") << name << " tick " << m.tick;
+                    EXPECT_NE(told.sentences[0].text.find(st.node), std::string::npos) << told.sentences[0].text;
+                }
+            }
+    }
+    EXPECT_GT(left_alone, 0u);
+    EXPECT_GT(no_key, 0u);
+    // Kleppmann's steps: at 101 client-1's unlock leaves client-2's key alone on C.
+    const Shown s = clock_jump();
+    const Lane& c = s.lanes().lanes[static_cast<std::size_t>(store_lane(s.lanes(), 2))];
+    const auto at_101 = std::find_if(c.markers.begin(), c.markers.end(), [](const Marker& m) { return m.tick == 101; });
+    ASSERT_NE(at_101, c.markers.end());
+    EXPECT_EQ(at_101->kind, MarkerKind::release_left_alone);
+}
+
+// redlock-gc-pause (381 ticks) fitted whole into a 600 px plot (the
+// timeline at 1280×800) is an overview (under 2 px a tick: marks without
+// words). It opens instead at 3 px a tick on its story: from a little before the overlap at 220 (client-2
+// locks while client-1 is paused) to the run's end, the unsafe write at 342
+// in view, and the frame has words (the quorum's). A run that fits with
+// words opens whole, as the Fit button shows it; a playhead set elsewhere stays in view.
+TEST(RedlockLanes, ALongRunOpensOnItsStoryWithWords) {
+    const ShownRun run = run_scenario(test::load_preset("redlock-gc-pause"));
+    const LaneModel& m = run.lanes;
+    ASSERT_EQ(m.end_tick, 380);
+    ASSERT_LT(fit_axis(0, m.end_tick + 1, 100, 600).px_per_tick, overview_px_per_tick);
+    const TimeAxis a = opening_axis(m, 0, 100, 600);
+    EXPECT_EQ(a.px_per_tick, story_px_per_tick);
+    EXPECT_LE(a.first_tick, 202.0);  // the keys expiring, then client-2's lock at 220
+    EXPECT_GE(a.last_tick(), 381.0);
+    TimelineViewport v;
+    v.width = 700;
+    v.label_w = 100;
+    v.height = 700;
+    v.first_tick = a.first_tick;
+    v.px_per_tick = a.px_per_tick;
+    const TimelineFrame f = build_timeline_frame(m, v, test::string_tables(Lang::en), estimated_metrics(17, 13));
+    EXPECT_FALSE(f.layout.overview);
+    EXPECT_TRUE(std::any_of(f.layout.labels.begin(), f.layout.labels.end(),
+                            [](const PlacedLabel& l) { return l.kind == LabelKind::quorum; }));
+    // A playhead set at tick 30 (--tick 30) is in the opening view.
+    const TimeAxis at30 = opening_axis(m, 30, 100, 600);
+    EXPECT_LE(at30.first_tick, 30.0);
+    EXPECT_GE(at30.last_tick(), 31.0);
+    // Wide enough to fit with words: the whole run.
+    const TimeAxis wide = opening_axis(m, 0, 100, 1000 * 2.2f);
+    EXPECT_EQ(wide.first_tick, fit_axis(0, 381, 100, 1000 * 2.2f).first_tick);
+    EXPECT_EQ(wide.px_per_tick, fit_axis(0, 381, 100, 1000 * 2.2f).px_per_tick);
 }

@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
+
 #include "core/resource_data.hpp"
 #include "core/tour.hpp"
 #include "core/words.hpp"
@@ -180,5 +182,28 @@ TEST(ResourceData, AWriteOfNoRunNamesNoRun) {
         EXPECT_TRUE(contains(now, "7")) << now;
         EXPECT_FALSE(contains(now, "-1")) << now;
         EXPECT_FALSE(contains(now, "{")) << now;
+    }
+}
+
+// Redlock issues no fencing number (model.md §20.6): the write lines and the
+// data line of redlock-gc-pause say so in words, never "#–" or "fencing –".
+TEST(ResourceData, AWriteWithoutAFencingNumberSaysSoInWords) {
+    const sim::Trace trace = sim::simulate(test::load_preset("redlock-gc-pause"));
+    const ResourceData data = resource_data(trace, trace.events.size());
+    ASSERT_GE(data.writes.size(), 2u);
+    const std::map<words::Lang, std::string> said{{words::Lang::en, "no fencing number"},
+                                                  {words::Lang::ko, "펜싱 번호 없음"}};
+    for (const auto& [lang, words] : said) {
+        const Strings s = test::string_tables(lang);
+        const std::string now = data_now_words(data, s);
+        EXPECT_TRUE(contains(now, words)) << now;
+        EXPECT_FALSE(contains(now, "–")) << now;
+        for (std::size_t i = 0; i < data.writes.size(); ++i) {
+            ASSERT_FALSE(data.writes[i].fencing.has_value());
+            const std::string line = data_write_words(data, i, s);
+            EXPECT_TRUE(contains(line, words)) << line;
+            EXPECT_FALSE(contains(line, "#")) << line;
+            EXPECT_FALSE(contains(line, "–")) << line;
+        }
     }
 }

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "lanes.hpp"
+#include "redlock_lanes.hpp"
 
 namespace leasescope::gui {
 
@@ -34,8 +35,12 @@ bool is_narration_stop(const sim::Event& event, sim::ResourceMode mode) {
 
 std::vector<Tick> narration_stops(const sim::Trace& trace, sim::ResourceMode mode) {
     std::vector<Tick> out;
-    for (const sim::Event& e : trace.events)
-        if (is_narration_stop(e, mode) && (out.empty() || out.back() != e.tick)) out.push_back(e.tick);
+    const bool redlock = trace.header.format == 5;  // an unlock that deletes nothing is no stop (§20.5)
+    for (const sim::Event& e : trace.events) {
+        const bool stop = redlock ? e.op == sim::EventOp::overlap_begin || is_alarm(redlock_marker_kind(e))
+                                  : is_narration_stop(e, mode);
+        if (stop && (out.empty() || out.back() != e.tick)) out.push_back(e.tick);
+    }
     return out;
 }
 

@@ -77,6 +77,8 @@ int marker_priority(MarkerKind kind) {
         case MarkerKind::skip: return 65;
         case MarkerKind::write_current: return 60;
         case MarkerKind::release: return 55;
+        case MarkerKind::release_left_alone:
+        case MarkerKind::release_no_key: return 35;  // tells only that nothing changed on this store
         case MarkerKind::extend: return 50;
         case MarkerKind::pause:
         case MarkerKind::partition: return 45;

@@ -433,6 +433,8 @@ void label_quorum(LaneJob& j) {
         std::string key = "mark.label.quorum_released";
         if (lock) key = pm.kind == MarkerKind::acquire ? "mark.label.quorum_locked" : "mark.label.quorum_failed";
         if (lock && pm.kind == MarkerKind::acquire && !mk.validity_ms) key = "mark.label.quorum_locked_plain";
+        if (lock && pm.kind == MarkerKind::acquire && mk.validity_ms && mk.drift_assumed)
+            key = "mark.label.quorum_locked_assumed";  // a trace alone (model.md §20.8)
         PlacedLabel proto;
         proto.lane = j.lw.index;
         proto.kind = LabelKind::quorum;
@@ -552,9 +554,10 @@ void label_overlays(LaneJob& j) {
         const Span& sp = j.lane().overlays[static_cast<std::size_t>(d.span)];
         if (d.kind == SpanKind::validity && d.folded == 1 && sp.votes >= 0)  // the count's words, whole if they fit
             words.insert(words.begin(),
-                         j.s.tr("mark.label.quorum_locked", {{"votes", std::to_string(sp.votes)},
-                                                             {"stores", std::to_string(sp.stores)},
-                                                             {"validity", std::to_string(sp.validity_ms)}}));
+                         j.s.tr(sp.drift_assumed ? "mark.label.quorum_locked_assumed" : "mark.label.quorum_locked",
+                                {{"votes", std::to_string(sp.votes)},
+                                 {"stores", std::to_string(sp.stores)},
+                                 {"validity", std::to_string(sp.validity_ms)}}));
         const float top = j.lw.y + 2;
         if (!place_label(j.lw, j.out, proto, words, j.m, top, xa, xb, false, true))
             place_label(j.lw, j.out, proto, words, j.m, j.lw.y + j.f.lane_h - j.m.small_h - 4, xa, xb, false, true);
@@ -610,7 +613,7 @@ void layout_lanes(const LaneModel& model, const LayoutFrame& f, const Strings& s
                   LaneLayout& out) {
     out.marks.clear();
     out.labels.clear();
-    out.overview = f.axis.px_per_tick < 2.0;
+    out.overview = f.axis.px_per_tick < overview_px_per_tick;
     const float plot_x1 = f.plot_x + f.plot_w;
     const float r = mark_radius(f.axis.px_per_tick, f.lane_h, f.scale);
     const int last = std::min(f.last_lane, static_cast<int>(model.lanes.size()) - 1);

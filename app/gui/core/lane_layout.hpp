@@ -80,8 +80,11 @@ struct PlacedLabel {
     bool small = false;
 };
 
+// Below this zoom the timeline is an overview: marks are thin bars and carry no words.
+constexpr double overview_px_per_tick = 2.0;
+
 struct LaneLayout {
-    bool overview = false;  // zoomed far out: marks are thin bars and carry no words
+    bool overview = false;  // zoomed far out (overview_px_per_tick)
     std::vector<PlacedMark> marks;
     std::vector<PlacedLabel> labels;
 };

@@ -52,6 +52,10 @@ enum class MarkerKind : std::uint8_t {
     release,            // released or kept
     release_rejected,   // not_owner: the old token cannot remove the successor
     release_error,      // no answer (partition)
+    // A Redlock store's answer to an unlock that deletes nothing (model.md
+    // §20.5: the client unlocks on every store): neither is an error.
+    release_left_alone,  // the store holds another token's key and leaves it alone
+    release_no_key,      // the store holds no key: nothing to delete
     expire,
     write_current,            // accepted from the current holder
     write_stale,              // accepted although the writer's lease is gone
@@ -101,6 +105,7 @@ struct Span {
     // validity (a Redlock lock's window, model.md §20.4.5): the count that won it and the validity left then.
     std::int32_t votes = -1, stores = 0;
     std::int64_t validity_ms = 0;
+    bool drift_assumed = false;  // a trace alone: driftFactor not carried, the default assumed (§20.8)
     bool operator==(const Span&) const = default;
 };
 
@@ -116,6 +121,7 @@ struct Marker {
     // of `stores`, and in the acquire phase the validity left (explain's).
     std::int32_t votes = -1, stores = 0;
     std::optional<std::int64_t> validity_ms;
+    bool drift_assumed = false;  // a trace alone: driftFactor not carried, the default assumed (§20.8)
     bool operator==(const Marker&) const = default;
 };
 

@@ -248,6 +248,18 @@ const GlyphRow glyph_rows[] = {
          return g;
      }},
     {MarkerKind::release_error, [] { return hollow_dot(down_triangle, -0.2f); }},  // hollow, a dot: no answer
+    {MarkerKind::release_left_alone,  // a hollow downward triangle around a small solid square: a key kept
+     [] {
+         Glyph g = hollow_shape(down_triangle);
+         g.parts.push_back(poly({P{-0.22f, -0.5f}, P{0.22f, -0.5f}, P{0.22f, -0.06f}, P{-0.22f, -0.06f}}));
+         return g;
+     }},
+    {MarkerKind::release_no_key,  // a hollow downward triangle around a short dash: nothing there
+     [] {
+         Glyph g = hollow_shape(down_triangle);
+         g.parts.push_back(line({P{-0.3f, -0.3f}, P{0.3f, -0.3f}}, Ink::mark, 0.2f));
+         return g;
+     }},
     {MarkerKind::expire, expire_glyph},
     {MarkerKind::write_current, write_current_glyph},
     {MarkerKind::write_stale, write_stale_glyph},
@@ -402,6 +414,8 @@ const std::vector<MarkerKind>& legend_marks() {
         MarkerKind::release,
         MarkerKind::release_rejected,
         MarkerKind::release_error,
+        MarkerKind::release_left_alone,
+        MarkerKind::release_no_key,
         MarkerKind::pause,
         MarkerKind::resume,
         MarkerKind::partition,

@@ -78,6 +78,8 @@ const char* marker_kind_name(MarkerKind kind) {
         case MarkerKind::release: return "release";
         case MarkerKind::release_rejected: return "release_rejected";
         case MarkerKind::release_error: return "release_error";
+        case MarkerKind::release_left_alone: return "release_left_alone";
+        case MarkerKind::release_no_key: return "release_no_key";
         case MarkerKind::expire: return "expire";
         case MarkerKind::write_current: return "write_current";
         case MarkerKind::write_stale: return "write_stale";
@@ -147,6 +149,8 @@ Palette default_palette() {
     mk(MarkerKind::release, {40, 110, 190, 255});
     mk(MarkerKind::release_rejected, refused);
     mk(MarkerKind::release_error, no_answer);
+    mk(MarkerKind::release_left_alone, neutral);  // a Redlock unlock that deletes nothing: no failure
+    mk(MarkerKind::release_no_key, neutral);
     mk(MarkerKind::expire, {230, 110, 0, 255});
     mk(MarkerKind::write_current, good);
     mk(MarkerKind::write_stale, {235, 0, 80, 255});           // the stale colour: the writer's lease was gone
@@ -216,6 +220,8 @@ static void high_contrast_markers(Palette& p) {
     mk(MarkerKind::release, dark_blue);
     mk(MarkerKind::release_rejected, vermillion);
     mk(MarkerKind::release_error, purple);
+    mk(MarkerKind::release_left_alone, grey);
+    mk(MarkerKind::release_no_key, grey);
     mk(MarkerKind::expire, orange);
     // The five writes: five colours far apart for every kind of colour vision.
     mk(MarkerKind::write_current, blue);

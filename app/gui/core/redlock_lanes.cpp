@@ -60,6 +60,13 @@ SpanKind client_span(const words::RedlockClientFact& c, const RedlockFacts& f, s
     return SpanKind::idle;
 }
 
+// A store's answer to an unlock; `before`: the store's key before the answer.
+MarkerKind store_answer_kind(const Event& e, const words::RedlockStoreFact& before) {
+    const MarkerKind k = redlock_marker_kind(e);
+    if (k == MarkerKind::release_left_alone && before.token.empty()) return MarkerKind::release_no_key;
+    return k;
+}
+
 class Builder {
 public:
     Builder(const sim::Trace& trace, const sim::Scenario* scenario)
@@ -119,16 +126,18 @@ private:
 
     void event(std::size_t k) {
         const Event& e = trace_.events[k];
-        fold_.apply(e);
+        const bool at_store = e.server && *e.server >= 0 && *e.server < n_stores_;
         Marker m;
         m.tick = e.tick;
-        m.kind = marker_kind_of(e, sim::ResourceMode::off);
+        m.kind = at_store ? store_answer_kind(e, fold_.facts().stores[static_cast<std::size_t>(*e.server)])
+                          : marker_kind_of(e, sim::ResourceMode::off);
+        fold_.apply(e);
         m.event = static_cast<std::int32_t>(k);
         const std::int32_t client = client_of(e.node);
         if (e.op == EventOp::overlap_begin) overlap_.push_back(span_of(SpanKind::overlap, e.tick));
         if (e.op == EventOp::overlap_end && !overlap_.empty()) overlap_.back().end = e.tick;
         if (e.op == EventOp::overlap_begin || e.op == EventOp::overlap_end) return;
-        if (e.server && *e.server >= 0 && *e.server < n_stores_) {
+        if (at_store) {
             // A store's own event (§20.8): its answer to a client, expiry, crash or clock jump. Its
             // restart is the end of its hatched down time, with no mark of its own.
             if (e.op != EventOp::restart) store_lane_at(*e.server).markers.push_back(m);
@@ -148,6 +157,7 @@ private:
         const auto count = words::redlock_count(scenario_, trace_, k);
         if (!count) return;
         m.validity_ms = count->validity_ms;
+        m.drift_assumed = count->drift_factor_assumed;
         const std::int32_t client = client_of(e.node);
         if (client < 0 || e.outcome != sim::Outcome::acquired || count->valid_until <= count->start) return;
         Span w = span_of(SpanKind::validity, count->start);
@@ -157,6 +167,7 @@ private:
         w.votes = m.votes;
         w.stores = m.stores;
         w.validity_ms = count->validity_ms;
+        w.drift_assumed = count->drift_factor_assumed;
         auto& overlays = client_lane(client).overlays;
         if (!overlays.empty() && overlays.back().kind == SpanKind::validity)
             w.begin = std::max(w.begin, overlays.back().end);
@@ -218,6 +229,12 @@ private:
 
 LaneModel build_redlock_lanes(const sim::Trace& trace, const sim::Scenario* scenario) {
     return Builder(trace, scenario).build();
+}
+
+MarkerKind redlock_marker_kind(const sim::Event& e) {
+    if (e.op == EventOp::release && e.server && e.outcome == sim::Outcome::not_owner)
+        return MarkerKind::release_left_alone;
+    return marker_kind_of(e, sim::ResourceMode::off);
 }
 
 std::int32_t store_lane(const LaneModel& model, std::int32_t store) {

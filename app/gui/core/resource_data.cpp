@@ -33,7 +33,13 @@ ResourceData resource_data(const sim::Trace& trace, std::size_t end) {
 
 namespace {
 
-std::string fencing_text(const std::optional<Fencing>& f) { return f ? std::to_string(*f) : "–"; }
+// A write without a fencing number (Redlock's, model.md §20.6; Redisson's, §21.6) says so in
+// words, never "#–": the key with "_unfenced" has no {fencing} field.
+std::string fenced_key(const char* key, const std::optional<Fencing>& f) {
+    return f ? std::string(key) : std::string(key) + "_unfenced";
+}
+
+std::string fencing_text(const std::optional<Fencing>& f) { return f ? std::to_string(*f) : ""; }
 
 // "accepted", or "accepted (stale writer, unsafe write, lost update)": every mark of the write.
 std::string verdict_words(const DataWrite& w, const Strings& strings) {
@@ -56,8 +62,9 @@ std::string data_now_words(const ResourceData& data, const Strings& strings) {
     // A recorded write the history placed in no run (run -1, an import) names none.
     const std::string value =
         w.run < 0
-            ? strings.tr("data.value_no_run", {{"node", w.node}, {"fencing", fencing_text(w.fencing)}})
-            : strings.tr("data.value",
+            ? strings.tr(fenced_key("data.value_no_run", w.fencing),
+                         {{"node", w.node}, {"fencing", fencing_text(w.fencing)}})
+            : strings.tr(fenced_key("data.value", w.fencing),
                          {{"node", w.node}, {"run", std::to_string(w.run)}, {"fencing", fencing_text(w.fencing)}});
     return strings.tr("data.now", {{"value", value}});
 }
@@ -72,12 +79,12 @@ std::string data_write_words(const ResourceData& data, std::size_t i, const Stri
     else
         value = strings.tr("data.kept_empty");
     const std::string sent = w.sent != w.tick ? strings.tr("data.sent", {{"sent", std::to_string(w.sent)}}) : "";
-    return strings.tr("resource.write_line", {{"tick", std::to_string(w.tick)},
-                                              {"node", w.node},
-                                              {"fencing", fencing_text(w.fencing)},
-                                              {"sent", sent},
-                                              {"verdict", verdict_words(w, strings)},
-                                              {"value", value}});
+    return strings.tr(fenced_key("resource.write_line", w.fencing), {{"tick", std::to_string(w.tick)},
+                                                                     {"node", w.node},
+                                                                     {"fencing", fencing_text(w.fencing)},
+                                                                     {"sent", sent},
+                                                                     {"verdict", verdict_words(w, strings)},
+                                                                     {"value", value}});
 }
 
 std::string data_lost_words(const ResourceData& data, std::size_t i, const Strings& strings) {

@@ -351,6 +351,35 @@ std::string lane_title(const Lane& lane, const Strings& strings, Tick at) {
     return lane.label;
 }
 
+// The story's first moment: the first overlap or alarm mark (tick_none: none).
+static Tick story_tick(const LaneModel& model) {
+    Tick t = model.overlap.empty() ? tick_none : model.overlap.front().begin;
+    for (const Lane& lane : model.lanes)
+        for (const Marker& m : lane.markers)
+            if (is_alarm(m.kind) && (t == tick_none || m.tick < t)) t = m.tick;
+    return t;
+}
+
+TimeAxis opening_axis(const LaneModel& model, Tick playhead, float left_px, float width_px) {
+    const Tick end = model.end_tick + 1;
+    TimeAxis axis = fit_axis(0, end, left_px, width_px);
+    // Only a Redlock run (its store lanes) so far: an elector's long run zoomed in this way places
+    // a fencing number over its first mark (gui.layout.watchdog-elector at 200 %).
+    const bool redlock = std::any_of(model.lanes.begin(), model.lanes.end(),
+                                     [](const Lane& lane) { return lane.kind == LaneKind::store; });
+    if (!redlock || axis.px_per_tick >= overview_px_per_tick) return axis;
+    const double in_view = static_cast<double>(axis.width_px) / story_px_per_tick;
+    const Tick story = story_tick(model);
+    double first = story == tick_none ? 0.0 : static_cast<double>(story) - in_view * 0.1;
+    const auto at = static_cast<double>(playhead);
+    if (playhead > 0 && (at < first || at + 1 > first + in_view)) first = at - in_view * 0.5;
+    // The margins of a fit: room before tick 0 and after the end for a mark and its words (12 px).
+    const double margin = 12.0 / story_px_per_tick;
+    axis.first_tick = std::clamp(first, -margin, std::max(-margin, static_cast<double>(end) + margin - in_view));
+    axis.px_per_tick = story_px_per_tick;
+    return axis;
+}
+
 TimelineFrame timeline_rows(const LaneModel& model, const TimelineViewport& view) {
     TimelineFrame f;
     place_rows(model, view, f);

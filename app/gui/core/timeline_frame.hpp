@@ -128,6 +128,14 @@ std::string clock_title(const ClockTrack& clock, const Strings& strings);
 // The titles of the message view's lanes: its nodes, then Redis and the resource.
 std::vector<std::string> message_titles(const MessageTrack& messages, const Strings& strings);
 
+// The axis a run opens with: the whole run, unless that is a Redlock run's overview
+// (marks without words); then zoomed to story_px_per_tick, where words show,
+// from a little before its story's first moment (the first overlap or alarm
+// mark, else tick 0), the run's end in view when it fits; a playhead set
+// away from tick 0 (--tick, a kept playhead) stays in view.
+constexpr double story_px_per_tick = 3.0;
+TimeAxis opening_axis(const LaneModel& model, Tick playhead, float left_px, float width_px);
+
 // Only the geometry: the plot, the lane height, the scrolling (clamped) and
 // the lanes in view (what the view's mouse handling needs before drawing).
 TimelineFrame timeline_rows(const LaneModel& model, const TimelineViewport& view);

@@ -33,6 +33,7 @@ struct Document {
     double speed = 4.0;  // ticks per second
     std::int32_t selected_event = -1;
     std::uint64_t fit_generation = 1;       // changes when the timeline should refit
+    bool fit_whole = false;                 // the refit shows the whole run (the Fit button)
     std::uint64_t timeline_generation = 0;  // changes whenever the scenario is simulated again
 
     std::string error;                       // the last refused edit or failed load

@@ -131,7 +131,15 @@ void draw_redlock_resource_head(const FrameContext& ctx) {
     ImGui::PopTextWrapPos();
 }
 
-std::string redlock_outcome_words(const FrameContext& ctx, const sim::Event& e) {
+// An unlock's answer, as its mark tells it (redlock_lanes.cpp store_answer_kind).
+static const char* unlock_answer_key(const sim::Event& e, int mark) {
+    if (e.outcome == sim::Outcome::released) return "rlp.answer.unlock_yes";
+    if (e.outcome == sim::Outcome::error) return "rlp.answer.unlock_down";
+    return mark == static_cast<int>(MarkerKind::release_no_key) ? "rlp.answer.unlock_no_key"
+                                                                : "rlp.answer.unlock_left_alone";
+}
+
+std::string redlock_outcome_words(const FrameContext& ctx, const sim::Event& e, int mark) {
     // A write (rule 20.6): unsafe while another client holds a quorum, not "lower than accepted".
     if (e.op == sim::EventOp::write && e.details.has(sim::Detail::unsafe_write))
         return ctx.strings.tr("rlp.answer.write_unsafe");
@@ -144,9 +152,7 @@ std::string redlock_outcome_words(const FrameContext& ctx, const sim::Event& e) 
                                : e.outcome == sim::Outcome::error  ? "rlp.answer.lock_down"
                                                                    : "rlp.answer.lock_no");
     else if (e.op == sim::EventOp::release)
-        words = ctx.strings.tr(e.outcome == sim::Outcome::released ? "rlp.answer.unlock_yes"
-                               : e.outcome == sim::Outcome::error  ? "rlp.answer.unlock_down"
-                                                                   : "rlp.answer.unlock_no");
+        words = ctx.strings.tr(unlock_answer_key(e, mark));
     else
         words = outcome_words(e, ctx.strings, ctx.timeline.trace().header.capacity);
     return words + " " + ctx.strings.tr("rlp.at_store", store);

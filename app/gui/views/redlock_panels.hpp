@@ -25,7 +25,9 @@ void draw_redlock_resource_head(const FrameContext& ctx);
 // store's answer in its own words (no slot, no fencing), and every store
 // event names its store, as the table has no column for it; an unsafe write
 // is told as rule 20.6 marks it; empty for any other event (the usual words).
-std::string redlock_outcome_words(const FrameContext& ctx, const sim::Event& e);
+// `mark`: the event's mark on the timeline (a MarkerKind, -1 none), which
+// tells an unlock that deleted nothing apart (another key left alone, or none).
+std::string redlock_outcome_words(const FrameContext& ctx, const sim::Event& e, int mark);
 
 // A client inside the protected action at the playhead (working or
 // releasing), and whether its token still holds a quorum of stores.

@@ -70,6 +70,7 @@ struct FrameContext {
     int tour_step = -1;                     // -1: the tour is not running
     std::optional<Panel> focus;             // the panel the tour points at
     std::uint64_t fit_generation = 0;       // changes when the timeline should refit
+    bool fit_whole = false;                 // … to the whole run (the Fit button), not the opening view
     std::uint64_t timeline_generation = 0;  // changes whenever the scenario is simulated again
     const PanelLayout& layout;
     // Always: place panels on the computed layout this frame (first run, window

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include <fmt/format.h>
+
 #include "../platform.hpp"
 #include "leasescope/engine/elector.hpp"
 #include "view.hpp"
@@ -193,10 +195,14 @@ private:
             for (const auto& source : header.import->sources) sources += (sources.empty() ? "" : ", ") + source.file;
         }
         if (sources.empty()) sources = ctx.scenario_path;
-        const std::string text =
+        std::string text =
             ctx.strings.tr("replay.strip",
                            {{"sources", sources}, {"lock", header.import ? header.import->lock_key : header.lock}}) +
             " " + ctx.tr("replay.read_only");
+        // A Redlock trace carries no driftFactor (model.md §20.8): the windows drawn assume the default.
+        if (header.format == 5)
+            text += " " + ctx.strings.tr("replay.redlock_drift",
+                                         {{"drift_factor", fmt::format("{}", sim::RedlockOptions{}.drift_factor)}});
         draw_strip(ctx.tr("replay.tag"), text, IM_COL32(246, 240, 226, 255), IM_COL32(150, 110, 0, 255));
     }
 

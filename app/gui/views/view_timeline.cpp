@@ -123,7 +123,9 @@ private:
     void handle_input(const FrameContext& ctx, const TimelineViewport& view, Commands& out) {
         const TimelineFrame rows = timeline_rows(ctx.lanes, view);
         if (!initialised_ || fit_generation_ != ctx.fit_generation) {
-            axis_ = fit_axis(0, ctx.lanes.end_tick + 1, rows.plot_x, rows.plot_w);
+            // The Fit button shows the whole run; a run opens on its story (opening_axis).
+            axis_ = ctx.fit_whole ? fit_axis(0, ctx.lanes.end_tick + 1, rows.plot_x, rows.plot_w)
+                                  : opening_axis(ctx.lanes, ctx.playhead, rows.plot_x, rows.plot_w);
             fit_generation_ = ctx.fit_generation;
             initialised_ = true;
             scroll_y_ = 0;

@@ -106,7 +106,7 @@ private:
         if (e_.outcome == Outcome::error) return add("rl.release.down");
         const StoreKeys::Key& k = key_here();
         if (!k.node.empty() && k.node != e_.node) return add("rl.release.no_held", {{"holder", k.node}});
-        add("rl.release.no");
+        add(k.token.empty() ? "rl.release.no_key" : "rl.release.no");
     }
 
     std::int64_t attempts() const {
@@ -125,6 +125,7 @@ private:
             add(e_.outcome == Outcome::acquired ? "rl.quorum.locked_plain" : "rl.quorum.no_plain");
             return;
         }
+        if (count->drift_factor_assumed) return count_lock_of_trace(*count);
         const sim::RedlockOptions& o = ctx_.scenario->redlock;
         const std::int64_t left = count->validity_ms;
         const Fields f{{"ttl_ms", std::to_string(count->ttl_ms)},
@@ -141,6 +142,16 @@ private:
         const bool last = o.retry_count >= 0 && attempts() > o.retry_count;
         if (o.retry_count < 0) return add("rl.quorum.retry_forever", f);  // retryCount -1 (rule 20.1.2)
         add(last ? "rl.quorum.last" : "rl.quorum.retry", f);
+    }
+
+    // A trace alone: the count locked (only then does it carry the lease),
+    // and the drift is the package's default's, said so (model.md §20.8).
+    void count_lock_of_trace(const RedlockCount& count) {
+        add("rl.quorum.locked_assumed", {{"ttl_ms", std::to_string(count.ttl_ms)},
+                                         {"drift", std::to_string(count.drift_ms)},
+                                         {"drift_factor", fmt::format("{}", count.drift_factor)},
+                                         {"validity", std::to_string(count.validity_ms)},
+                                         {"elapsed", std::to_string(count.elapsed_ms)}});
     }
 
     void count_release() { add(e_.outcome == Outcome::released ? "rl.release.quorum" : "rl.release.partial"); }

@@ -186,12 +186,14 @@ std::optional<RedlockCount> redlock_count(const sim::Scenario* scenario, const s
     const Event& e = trace.events[index];
     if (e.op != EventOp::quorum || e.phase != sim::Phase::acquire) return std::nullopt;
     const sim::Candidate* c = facts::candidate_of(scenario, e.node);
-    if (c == nullptr) return std::nullopt;
+    if (c == nullptr && !e.ttl) return std::nullopt;
     const std::int64_t tick_ms = trace.header.tick_ms;
-    const double drift_factor = scenario->redlock.drift_factor;
     RedlockCount r;
+    r.drift_factor_assumed = c == nullptr;
+    r.drift_factor = c != nullptr ? scenario->redlock.drift_factor : sim::RedlockOptions{}.drift_factor;
+    const double drift_factor = r.drift_factor;
     r.start = attempt_tick(trace, index);
-    r.ttl_ms = c->options.lease * tick_ms;
+    r.ttl_ms = (c != nullptr ? c->options.lease : *e.ttl) * tick_ms;
     r.drift_ms = sim::redlock_drift_ms(drift_factor, r.ttl_ms);
     r.elapsed_ms = (e.tick - r.start) * tick_ms + node_jumps_ms(trace, index, r.start);
     r.validity_ms = sim::redlock_validity_ms(drift_factor, r.ttl_ms, 0, r.elapsed_ms);

@@ -91,9 +91,15 @@ struct RedlockCount {
     // The tick at which the validity ends, counted on true time (one past
     // the last tick of the window, rounded up).
     Tick valid_until = 0;
+    // A trace alone (no scenario names the client): the TTL is the count's
+    // `ttl`, but a /5 trace does not carry the client's driftFactor (model.md
+    // §20.8), so the package's default (sim::RedlockOptions) is assumed.
+    bool drift_factor_assumed = false;
+    double drift_factor = 0;
 };
-// Null when event `index` is not an acquire phase's `quorum`, or when the
-// scenario does not name its client (the lease is the candidate's).
+// Null when event `index` is not an acquire phase's `quorum`, or when neither
+// the scenario names its client (the lease is the candidate's) nor the count
+// carries the lease (a trace alone: only a count that locked has its `ttl`).
 std::optional<RedlockCount> redlock_count(const sim::Scenario* scenario, const sim::Trace& trace, std::size_t index);
 
 }  // namespace leasescope::words
