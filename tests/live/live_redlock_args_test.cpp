@@ -21,7 +21,8 @@ sim::Scenario redlock_scenario(const std::string& faults = "") {
 
 live::LiveReport run_on(const sim::Scenario& s, std::size_t servers) {
     live::LiveOptions options;
-    for (std::size_t i = 0; i < servers; ++i) options.store_urls.push_back("redis://127.0.0.1:" + std::to_string(i + 1));
+    for (std::size_t i = 0; i < servers; ++i)
+        options.store_urls.push_back("redis://127.0.0.1:" + std::to_string(i + 1));
     return live::run_live(s, options);
 }
 
@@ -41,8 +42,7 @@ TEST(RedlockLiveArgs, OneServerPerStore) {
         EXPECT_EQ(*report.input_error, *error);
         EXPECT_FALSE(report.backend_error.has_value());  // refused before connecting
     }
-    const sim::Scenario one =
-        trace_test::parse(R"({"name": "e", "defaults": {"wait": 0, "lease": 5, "action": 2},
+    const sim::Scenario one = trace_test::parse(R"({"name": "e", "defaults": {"wait": 0, "lease": 5, "action": 2},
                               "candidates": [{"name": "a"}]})");
     EXPECT_EQ(live::redis_count_error(one, 0), std::nullopt);
     EXPECT_EQ(live::redis_count_error(one, 1), std::nullopt);

@@ -317,13 +317,14 @@ Verdict explore_detail::finish_verdict(Simulation& sim, ModelStore& store, const
 
 namespace {
 
-// A grid's sizes must be ascending, distinct and within the kind's limit.
+// A grid's sizes must be ascending, distinct and at most
+// explore_grid_size_max ticks, whatever the kind.
 std::optional<std::string> grids_error(const SizeGrids& grids) {
     const std::tuple<const char*, const std::vector<Tick>*, Tick, const char*> kinds[] = {
-        {"pause", &grids.pause, explore_pause_max, "explore_pause_max"},
-        {"partition", &grids.partition, explore_pause_max, "explore_pause_max"},
-        {"delay", &grids.delay, explore_delay_max, "explore_delay_max"},
-        {"clock_jump", &grids.clock_jump, explore_clock_jump_steps_max, "explore_clock_jump_steps_max"}};
+        {"pause", &grids.pause, explore_grid_size_max, "explore_grid_size_max"},
+        {"partition", &grids.partition, explore_grid_size_max, "explore_grid_size_max"},
+        {"delay", &grids.delay, explore_grid_size_max, "explore_grid_size_max"},
+        {"clock_jump", &grids.clock_jump, explore_grid_size_max, "explore_grid_size_max"}};
     for (const auto& [name, grid, most, limit] : kinds) {
         for (std::size_t i = 0; i < grid->size(); ++i) {
             const Tick v = (*grid)[i];

@@ -45,13 +45,19 @@ TEST(ExploreGrid, ParsesDurationsAndTicksAndNamesTheFlagOnErrors) {
     EXPECT_NE(unknown.error().find("--grid"), std::string::npos);
     EXPECT_FALSE(parse_grid("pause=5", 50, grids).ok());
     EXPECT_FALSE(parse_grid("pause=5..2", 50, grids).ok());
-    // Beyond the kind's limit: refused by the explorer, naming the flag.
+    // The issue's own grid, a minute at 50 ms ticks (1,200 ticks, past
+    // --max-pause's 1,000), is taken: a grid is counted in points.
     ExploreOptions o;
     o.max_faults = 1;
-    ASSERT_TRUE(parse_grid("pause=1..2000", 50, o.grids).ok());
+    ASSERT_TRUE(parse_grid("pause=100ms..60s", 50, o.grids).ok());
+    EXPECT_EQ(o.grids.pause.back(), 1200);
+    EXPECT_TRUE(Explorer::create(practitioner_small(), o).ok());
+    // Beyond explore_grid_size_max: refused by the explorer, naming the flag and the limit.
+    ASSERT_TRUE(parse_grid("pause=1..100001", 50, o.grids).ok());
     auto too_long = Explorer::create(practitioner_small(), o);
     ASSERT_FALSE(too_long.ok());
     EXPECT_NE(too_long.error().find("--grid pause"), std::string::npos) << too_long.error();
+    EXPECT_NE(too_long.error().find("explore_grid_size_max"), std::string::npos) << too_long.error();
 }
 
 TEST(ExploreGrid, AtomsTakeOnlyTheGridsSizes) {

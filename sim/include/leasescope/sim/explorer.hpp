@@ -32,6 +32,7 @@ using limits::explore_clock_jump_steps_max;
 using limits::explore_delay_max;
 using limits::explore_draws_max;
 using limits::explore_faults_max;
+using limits::explore_grid_size_max;
 using limits::explore_lag_max;
 using limits::explore_link_cut_max;
 using limits::explore_pause_max;

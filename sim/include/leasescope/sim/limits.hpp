@@ -117,6 +117,11 @@ inline constexpr std::int64_t detail_length_max = name_length_max;
 // leasescope::sim under the same names.
 inline constexpr int explore_faults_max = 4;
 inline constexpr Tick explore_pause_max = 1'000;
+// A size on a --grid (docs/explorer.md, Grids): a grid holds about three
+// sizes a decade, so its sizes may be far longer than an every-tick range
+// may reach (a pause of a minute at 1 ms ticks); the budget is counted in
+// grid points, and each size stretches the searched ticks by its length.
+inline constexpr Tick explore_grid_size_max = 100'000;
 // The explorer's delays add at most this many ticks (--max-delay), and its
 // store clock jumps take at most this many steps of one tick each way
 // (--max-clock-jump-ms / tick_ms).
