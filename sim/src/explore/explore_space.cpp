@@ -642,10 +642,14 @@ std::optional<std::string> atoms_error(const ExploreOptions& options, std::int64
             fmt::format(", {} of them promotions from --max-lag {}", (max_tick + 1) * promotions, options.max_lag);
         levers += ", --max-lag";
     }
+    // The largest --max-tick that fits with the rest as given (none when one tick is too much).
+    const std::int64_t tick_fits = explore_atoms_max / per_tick - 1;
+    const std::string fits = tick_fits >= 0 ? fmt::format(" (with the rest as given, --max-tick {} fits)", tick_fits)
+                                            : std::string(" (one tick alone is too much)");
     return fmt::format(
-        "budget too large: {} single faults (at most {}){}; lower {} or --max-tick, or choose fewer "
+        "budget too large: {} single faults (at most {}){}; lower {} or --max-tick{}, or choose fewer "
         "fault kinds",
-        estimate, explore_atoms_max, of_which, levers);
+        estimate, explore_atoms_max, of_which, levers, fits);
 }
 
 }  // namespace

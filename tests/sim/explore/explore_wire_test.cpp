@@ -294,6 +294,18 @@ TEST(ExplorerWire, BudgetErrorsNameTheFlag) {
     ASSERT_FALSE(created.ok());
     EXPECT_NE(created.error().find("budget too large"), std::string::npos) << created.error();
     EXPECT_NE(created.error().find("--max-delay 1000"), std::string::npos) << created.error();
+    // It names the largest --max-tick that fits: that one is taken, one more is not.
+    const std::string said = created.error();
+    const std::string marker = "--max-tick ";
+    const auto fits_at = said.find(" fits)");
+    ASSERT_NE(fits_at, std::string::npos) << said;
+    const auto number_at = said.rfind(marker, fits_at) + marker.size();
+    const Tick fits = std::stoll(said.substr(number_at, fits_at - number_at));
+    delays.max_tick = fits;
+    EXPECT_TRUE(Explorer::create(base, delays).ok()) << fits;
+    delays.max_tick = fits + 1;
+    EXPECT_FALSE(Explorer::create(base, delays).ok()) << fits;
+    delays.max_tick = 400;
 
     ExploreOptions jumps;
     jumps.max_clock_jump_ms = 1000 * base.tick_ms;
