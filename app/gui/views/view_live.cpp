@@ -65,6 +65,21 @@ private:
             ImGui::PopTextWrapPos();
             return;
         }
+        if (ctx.scenario.is_redlock() && !s.running()) {
+            // One server per store (model.md rule 20.9.4): the panel has one
+            // address, so a Redlock run goes live from a terminal.
+            ImGui::PushTextWrapPos(0);
+            ImGui::TextColored(
+                amber_text, "%s",
+                ctx.strings
+                    .tr("live.redlock_cli",
+                        {{"stores", std::to_string(ctx.scenario.stores.size())},
+                         {"path", ctx.scenario_path.empty() ? std::string("SCENARIO.json") : ctx.scenario_path}})
+                    .c_str());
+            ImGui::PopTextWrapPos();
+            if (ImGui::Button(ctx.tr("live.close"))) out.push_back(command::LiveToggle{});
+            return;
+        }
         const bool running = s.running();
         ImGui::BeginDisabled(running);
         ImGui::SetNextItemWidth(-em * 5.5f);
