@@ -331,3 +331,43 @@ template StoreResult<ExtendReply> Elector::extend_on<Store>(Tick, Store&);
 template StoreResult<ExtendReply> Elector::extend_on<ModelStore>(Tick, ModelStore&);
 
 }  // namespace leasescope
+
+namespace leasescope {
+
+void Elector::hash_into(StateHasher& h) const {
+#if LEASESCOPE_HASH_SIZES_PINNED
+    static_assert(sizeof(Elector) == 408, "a member was added to Elector: feed it here, then pin the size");
+    static_assert(sizeof(RunRecord) == 80, "a member was added to RunRecord: feed it here, then pin the size");
+    static_assert(sizeof(RunOutcome) == 16, "a member was added to RunOutcome: feed it here, then pin the size");
+#endif
+    h.add(state_);
+    h.add(outcomes_.size());
+    for (const RunOutcome& o : outcomes_) {
+        h.add(o.fencing);
+        h.add(o.result);
+        h.add(o.has_fencing);
+    }
+    h.add(forgotten_);
+    h.add(latest_.run);
+    h.add(latest_.result);
+    h.add(latest_.fencing);
+    h.add(latest_.token);
+    h.add(latest_.started_at);
+    h.add(latest_.acquired_at);
+    h.add(latest_.ended_at);
+    h.add(deadline_);
+    h.add(next_attempt_);
+    h.add(attempted_);
+    h.add(progress_);
+    h.add(next_write_);
+    h.add(next_extend_half_ms_);
+    h.add(watchdog_stopped_);
+    h.add(awaiting_);
+    h.add(extend_awaited_);
+    h.add(extend_sent_half_ms_);
+    h.add(check_awaited_);
+    h.add(check_then_ended_);
+    h.add(check_learned_at_);
+}
+
+}  // namespace leasescope

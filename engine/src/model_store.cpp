@@ -429,3 +429,53 @@ StoreResult<Unit> ModelStore::clock_jump(Tick now, std::int64_t ms) {
 }
 
 }  // namespace leasescope
+
+namespace leasescope {
+
+void ModelStore::hash_copy(const ServerCopy& c, StateHasher& h) {
+    h.add(c.slots.size());
+    for (const SlotRecord& s : c.slots) s.hash_into(h);
+    h.add(c.counter);
+    h.add(c.holdoff_until);
+    h.add(c.holdoff_deadline_half_ms);
+}
+
+void ModelStore::hash_into(StateHasher& h) const {
+#if LEASESCOPE_HASH_SIZES_PINNED
+    static_assert(sizeof(ModelStore) == 296, "a member was added to ModelStore: feed it here, then pin the size");
+    static_assert(sizeof(SlotRecord) == 104, "a member was added to SlotRecord: feed it, then pin the size");
+    static_assert(sizeof(ServerCopy) == 48, "a member was added to ServerCopy: feed it, then pin the size");
+    static_assert(sizeof(ServerLink) == 64, "a member was added to ServerLink: feed it here, then pin the size");
+    static_assert(sizeof(HotSlot) == 16, "a member was added to HotSlot: feed it here, then pin the size");
+#endif
+    h.add(servers_.size());
+    for (const ServerLink& link : servers_) {
+        h.add(link.linked);
+        h.add(link.own.has_value());
+        if (link.own) hash_copy(*link.own, h);
+    }
+    h.add(primary_);
+    h.add(old_primary_);
+    hash_copy(old_copy_, h);
+    h.add(routed_old_);
+    h.add(split_at_);
+    h.add(split_good_);
+    h.add(slots_.size());
+    for (const SlotRecord& s : slots_) s.hash_into(h);
+    // The hot slots and the earliest expiry are caches of the slots; they
+    // are fed too, so that a cache that drifted could never merge.
+    h.add(hot_.size());
+    for (const HotSlot& s : hot_) {
+        h.add(s.valid_until);
+        h.add(s.key);
+    }
+    h.add(min_expiry_);
+    h.add(min_dirty_);
+    h.add(counter_);
+    h.add(holdoff_until_);
+    h.add(holdoff_deadline_half_ms_);
+    h.add(jumps_half_ms_);
+    h.add(true_clock_);
+}
+
+}  // namespace leasescope

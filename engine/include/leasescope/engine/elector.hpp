@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "leasescope/engine/model_store.hpp"
+#include "leasescope/engine/state_hasher.hpp"
 #include "leasescope/engine/store.hpp"
 
 namespace leasescope {
@@ -222,6 +223,10 @@ public:
 
     // The node stops for good; true when a run was going.
     bool crash(Tick now);
+
+    // Feeds every member that a later step reads (docs/explorer.md, Merging
+    // states), but the options and owner, which the scenario fixes.
+    void hash_into(StateHasher& h) const;
 
 private:
     enum class Awaiting : std::uint8_t { none, acquire, release };

@@ -7,6 +7,7 @@
 #include <optional>
 #include <vector>
 
+#include "leasescope/engine/state_hasher.hpp"
 #include "leasescope/engine/store.hpp"
 
 namespace leasescope {
@@ -24,6 +25,15 @@ struct SlotRecord {
     std::int64_t deadline_half_ms = 0;
 
     bool valid_at(Tick t) const { return occupied && t < expires_at; }
+    void hash_into(StateHasher& h) const {
+        h.add(occupied);
+        h.add(owner);
+        h.add(token);
+        h.add(fencing);
+        h.add(acquired_at);
+        h.add(expires_at);
+        h.add(deadline_half_ms);
+    }
 };
 
 class ModelStore final : public Store {
@@ -62,6 +72,9 @@ public:
     // True while the store's clock reads true time (no drift, no jump yet):
     // every tick then is exactly the rule of §4.1, and no deadline is converted.
     bool true_clock() const { return true_clock_; }
+    // Feeds every member a later call reads (docs/explorer.md, Merging
+    // states), but the configuration, which the scenario fixes.
+    void hash_into(StateHasher& h) const;
 
     // ---- Servers (model.md §17) ----
     // One server's own copy of the record: a cut replica's (frozen when its
@@ -149,6 +162,7 @@ private:
         return key ^ (static_cast<std::uint64_t>(token.size()) << 59);
     }
 
+    static void hash_copy(const ServerCopy& c, StateHasher& h);
     ServerCopy capture() const;
     void install(ServerCopy copy);
     void swap_with_old_primary();

@@ -15,6 +15,7 @@
 #include "leasescope/engine/elector.hpp"
 #include "leasescope/engine/model_store.hpp"
 #include "leasescope/engine/prng.hpp"
+#include "leasescope/engine/state_hasher.hpp"
 #include "leasescope/sim/limits.hpp"
 #include "leasescope/sim/outcome_spill.hpp"
 #include "leasescope/sim/redisson.hpp"
@@ -82,6 +83,7 @@ class IssuedNumbers {
 public:
     bool contains(Fencing f) const;
     void add(Fencing f);
+    void hash_into(StateHasher& h) const;
 
 private:
     std::vector<std::pair<Fencing, Fencing>> ranges_;
@@ -137,6 +139,16 @@ public:
     // The first tick a fault acts: its start, or a promoting failover's lag cut.
     static Tick fault_first_tick(const Fault& f);
 
+    // ---- Merging (docs/explorer.md, Merging states) ----
+    // Feeds the whole state at a tick boundary, everything step() reads (the
+    // store aside: ModelStore::hash_into), with the faults still to come by
+    // their content and tick rather than their place in the list. False, and
+    // nothing fed, for a Redlock or Redisson run, in live mode, with an
+    // outcome spill, or while faults of the scenario are not yet filed.
+    // Two runs of the same variant whose hashes (with their stores') are
+    // equal at the same tick continue identically.
+    bool hash_into(StateHasher& h) const;
+
     // Per-node state.    // Per-node state.
     const std::vector<Elector>& electors() const { return electors_; }
     const std::vector<NodeFaults>& faults() const { return node_faults_; }
@@ -179,6 +191,10 @@ public:
 
 private:
     void add_fault_edges(std::size_t first);
+    struct Call;
+    static void hash_call(const Call& c, StateHasher& h);
+    void hash_wire(StateHasher& h) const;
+    void hash_faults(StateHasher& h) const;
     // Numbers the event and hands it to the sink.
     void emit(EventSink& sink, EventView& event);
     bool quiescent_after(Tick t, Store& store) const;
@@ -421,6 +437,10 @@ private:
     std::size_t faults_known_ = 0;  // scenario faults whose edges are filed
     std::int64_t seq_ = 0;
 };
+
+// The 128-bit hash of `sim` with its model store at a tick boundary
+// (Simulation::hash_into, ModelStore::hash_into); empty where hash_into is.
+std::optional<StateHasher::Digest> state_digest(const Simulation& sim, const ModelStore& store);
 
 // Runs a whole scenario on the model store, collecting the trace. `until`
 // stops early (the summary then reports unfinished runs at that tick).
