@@ -288,3 +288,85 @@ TEST(RedlockLanes, ALongRunOpensOnItsStoryWithWords) {
     EXPECT_EQ(wide.first_tick, fit_axis(0, 381, 100, 1000 * 2.2f).first_tick);
     EXPECT_EQ(wide.px_per_tick, fit_axis(0, 381, 100, 1000 * 2.2f).px_per_tick);
 }
+
+namespace {
+
+// The main view's timeline at 1024x768 (measured from --layout-report, model.md §15): 17 px text,
+// a 27 px ruler, 143 px under it for lanes and the hint, 570 px wide with a 90 px titles' column.
+TimelineViewport small_screen(const LaneModel& m, float lanes_room) {
+    TimelineViewport v;
+    v.width = 570;
+    v.label_w = 90;
+    v.ruler_h = 27;
+    v.height = v.ruler_h + lanes_room;
+    v.lane_h_min = 20;
+    v.lane_h_max = 50;
+    v.hint_h = 19;
+    v.scrollbar_w = 8;
+    v.title_h = 19;
+    v.compact_lane_h = 17;
+    const TimeAxis a = opening_axis(m, 60, v.x + v.label_w, v.width - v.label_w);
+    v.first_tick = a.first_tick;
+    v.px_per_tick = a.px_per_tick;
+    v.playhead = 60;
+    return v;
+}
+
+const PlacedLabel* clock_label(const TimelineFrame& f) {
+    for (const PlacedLabel& l : f.layout.labels)
+        if (l.kind == LabelKind::clock) return &l;
+    return nullptr;
+}
+
+}  // namespace
+
+// Every lane of a five-store, two-client run is in view at 1024x768 without scrolling (issue 27):
+// its lanes get as low as a title's text, and its store clock is told inside the store's lane
+// ("clock 10000 ms ahead" on C's lane, the jump marked there) instead of a clock lane of its own.
+// With room (1920x1080), nothing of that: lanes as high as before, the clock lane under them.
+TEST(RedlockLanes, EveryLaneOfFiveStoresAndTwoClientsFitsASmallScreen) {
+    const Strings en = test::string_tables(Lang::en);
+    const TextMetrics metrics = estimated_metrics(17, 13);
+    for (const char* preset : {"redlock-restart", "redlock-clock-jump", "redlock-gc-pause"}) {
+        const ShownRun run = run_scenario(test::load_preset(preset));
+        const LaneModel& m = run.lanes;
+        ASSERT_EQ(m.lanes.size(), 8u) << preset;
+        const TimelineViewport v = small_screen(m, 143);
+        EXPECT_TRUE(compact_lanes(m, v)) << preset;
+        const TimelineFrame f = build_timeline_frame(m, v, en, metrics);
+        EXPECT_EQ(f.hidden_above, 0) << preset;
+        EXPECT_EQ(f.hidden_below, 0) << preset;
+        EXPECT_TRUE(f.hint.empty()) << preset;
+        ASSERT_EQ(f.lanes.size(), 8u) << preset;
+        for (const FrameLane& fl : f.lanes) {
+            EXPECT_LE(fl.box.y1, f.lanes_y + f.lanes_h + 0.01f) << preset << " lane " << fl.lane;
+            EXPECT_GE(fl.box.h(), metrics.body_h - 0.01f) << preset << " lane " << fl.lane;  // a title fits
+            EXPECT_EQ(fl.title_box.h(), metrics.body_h);
+        }
+        EXPECT_TRUE(f.clocks.empty()) << preset;
+        EXPECT_LE(frame_bottom(f), v.y + v.height + 0.01f) << preset;
+        const PlacedLabel* clock = clock_label(f);
+        EXPECT_EQ(clock != nullptr, !m.clocks.empty()) << preset;
+        if (clock != nullptr) {
+            EXPECT_EQ(clock->lane, store_lane(m, 2)) << preset;  // C's
+            EXPECT_EQ(clock->text, "clock 10000 ms ahead");
+        }
+        // A tall screen: no compact lanes, the clock lane under the lanes.
+        const TimelineViewport tall = small_screen(m, 560);
+        EXPECT_FALSE(compact_lanes(m, tall)) << preset;
+        const TimelineFrame big = build_timeline_frame(m, tall, en, metrics);
+        EXPECT_GE(big.lane_h, tall.lane_h_min) << preset;
+        EXPECT_EQ(big.clocks.size(), m.clocks.size()) << preset;
+        EXPECT_EQ(clock_label(big), nullptr) << preset;
+    }
+}
+
+// The Korean clock words in a compact store lane.
+TEST(RedlockLanes, CompactStoreClockInKorean) {
+    const ShownRun run = run_scenario(test::load_preset("redlock-clock-jump"));
+    const TimelineFrame f = build_timeline_frame(run.lanes, small_screen(run.lanes, 143), test::string_tables(Lang::ko),
+                                                 estimated_metrics(17, 13));
+    const PlacedLabel* clock = clock_label(f);
+    ASSERT_NE(clock, nullptr);
+    EXPECT_TRUE(clock->text == "시계 10000 ms 빠름" || clock->text == "10000 ms 빠름") << clock->text;
+}

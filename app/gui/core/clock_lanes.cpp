@@ -71,4 +71,9 @@ std::vector<ClockTrack> clock_tracks(const sim::Scenario& scenario, Tick end_tic
     return out;
 }
 
+std::string clock_offset_text(std::int64_t half_ms) {
+    const std::int64_t a = half_ms < 0 ? -half_ms : half_ms;
+    return std::to_string(a / 2) + (a % 2 != 0 ? ".5" : "");
+}
+
 }  // namespace leasescope::gui

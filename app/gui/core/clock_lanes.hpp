@@ -27,6 +27,9 @@ std::int64_t clock_offset_half_ms(const ClockTrack& clock, Tick t);
 // The same just before the jumps of tick t.
 std::int64_t clock_offset_before_jumps_half_ms(const ClockTrack& clock, Tick t);
 
+// An offset in half milliseconds as the ms it says, without its sign: "300", "12.5".
+std::string clock_offset_text(std::int64_t half_ms);
+
 // The store's clock first, then the candidates' in declared order; only
 // clocks with a drift or a jump (none when every clock is true time).
 std::vector<ClockTrack> clock_tracks(const sim::Scenario& scenario, Tick end_tick);

@@ -528,7 +528,8 @@ void label_spans(LaneJob& j) {
             if (pm.lane == j.lw.index && j.lane().markers[static_cast<std::size_t>(pm.marker)].tick == sp.begin)
                 after_first = std::max(after_first, pm.box.x1 + gap);
         }
-        const float y0 = j.lw.y + (j.f.lane_h - j.m.body_h) * 0.5f;
+        proto.small = j.f.compact;  // a compact lane's bar is lower than a line of the body font
+        const float y0 = j.lw.y + (j.f.lane_h - (proto.small ? j.m.small_h : j.m.body_h)) * 0.5f;
         place_label(j.lw, j.out, proto, texts, j.m, y0, std::max(xa, after_first), xb, false, false) ||
             place_label(j.lw, j.out, proto, texts, j.m, y0, xa, xb, false, false);
     }
@@ -590,6 +591,33 @@ void label_write_fencing(LaneJob& j) {
     }
 }
 
+// 6. A compact store lane's clock (model.md §15): its offset from true time
+// at the plot's right edge, at the lane's right, when it is not true time
+// there ("clock 10000 ms ahead", else the short "10000 ms ahead"). Its jump
+// is marked on the lane already. Placed before the key's words, which give way.
+void label_store_clock(LaneJob& j) {
+    const auto it = std::find_if(j.model.clocks.begin(), j.model.clocks.end(),
+                                 [&](const ClockTrack& c) { return c.node == j.lane().label; });
+    if (it == j.model.clocks.end()) return;
+    const double right = std::floor(j.f.axis.last_tick() - 1e-9);
+    const Tick at = std::clamp<Tick>(static_cast<Tick>(std::max(0.0, right)), 0, j.model.end_tick);
+    const std::int64_t offset = clock_offset_half_ms(*it, at);
+    if (offset == 0) return;
+    const Fields fields{{"ms", clock_offset_text(offset)}};
+    const std::vector<std::string> texts{
+        j.s.tr(offset > 0 ? "timeline.store_clock_ahead" : "timeline.store_clock_behind", fields),
+        j.s.tr(offset > 0 ? "lane.clock_ahead" : "lane.clock_behind", fields)};
+    PlacedLabel proto;
+    proto.lane = j.lw.index;
+    proto.kind = LabelKind::clock;
+    proto.small = true;
+    const float y0 = j.lw.y + (j.f.lane_h - j.m.small_h - 2) * 0.5f;
+    const float reach = j.m.small_width(texts[0]) + 2 * label_pad + 2 * gap;
+    // As far right as the lane's marks leave room, within its last three widths (a word far from the
+    // right edge would read as the offset at another tick).
+    place_label(j.lw, j.out, proto, texts, j.m, y0, j.plot_x1 - 3 * reach, j.plot_x1 - gap, true, true);
+}
+
 void layout_lane(LaneJob& j, float r) {
     if (j.out.overview)
         place_overview_marks(j);
@@ -600,6 +628,7 @@ void layout_lane(LaneJob& j, float r) {
     if (j.lane().kind == LaneKind::slot) label_failovers(j);
     if (j.lane().kind == LaneKind::server) label_promotions(j);
     if (j.lane().kind == LaneKind::candidate) label_quorum(j);
+    if (j.lane().kind == LaneKind::store && j.f.clocks_in_lanes) label_store_clock(j);
     label_spans(j);
     label_overlays(j);
     const bool store_lane =

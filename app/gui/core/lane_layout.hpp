@@ -49,6 +49,11 @@ struct LayoutFrame {
     // to this tick (tick_none: all of them).
     Tick resource_until = tick_none;
     float scale = 1.0f;  // the UI scale (projector mode): marks grow with it
+    // Compact Redlock lanes (timeline_frame.hpp, compact_lanes): the words
+    // inside spans are in the small font, and with clocks_in_lanes each store
+    // lane says its clock's offset at the plot's right edge, at the lane's right.
+    bool compact = false;
+    bool clocks_in_lanes = false;
 };
 
 enum class LabelKind : std::uint8_t {
@@ -58,6 +63,7 @@ enum class LabelKind : std::uint8_t {
     fencing,   // "#33" beside a write or a rejected release
     failover,  // "failover: leases lost" on a slot lane
     quorum,    // "3 of 5, validity 9898 ms" beside a Redlock client's count (model.md §20.4.5)
+    clock,     // "clock 10000 ms ahead" at a compact store lane's right (model.md §15)
 };
 
 struct PlacedMark {

@@ -199,6 +199,7 @@ void svg_marks_and_words(const LaneModel& model, const TimelineFrame& f, const P
                 fill = Rgba{255, 255, 255, 255};
                 break;
             case LabelKind::fence: fill = pal.text_dim; break;
+            case LabelKind::clock:  // a compact store lane's clock reads like a fencing number: dark on white
             case LabelKind::fencing: out += rect(pl.box, "#ffffff", 3, " fill-opacity=\"0.9\""); break;
             case LabelKind::failover:
             case LabelKind::quorum:

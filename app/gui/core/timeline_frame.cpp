@@ -18,7 +18,9 @@ void place_rows(const LaneModel& model, const TimelineViewport& view, TimelineFr
     f.lanes_y = view.y + view.ruler_h;
     f.lanes_h = std::max(40.0f, view.height - view.ruler_h - clock_strip_h(model, view) - message_strip_h(model, view));
     const auto n = static_cast<std::int32_t>(model.lanes.size());
-    f.lane_h = std::clamp(f.lanes_h / static_cast<float>(std::max(1, n)), view.lane_h_min, view.lane_h_max);
+    const float compact_h = view.compact_lane_h > 0 ? view.compact_lane_h : view.title_h;
+    const float floor_h = compact_lanes(model, view) ? std::min(view.lane_h_min, compact_h) : view.lane_h_min;
+    f.lane_h = std::clamp(f.lanes_h / static_cast<float>(std::max(1, n)), floor_h, view.lane_h_max);
     f.content_h = f.lane_h * static_cast<float>(n);
     if (f.content_h > f.lanes_h + 0.5f && (view.hint_h > 0 || view.scrollbar_w > 0)) {
         // Not all lanes fit: a strip for the hint under them, a scrollbar
@@ -140,10 +142,6 @@ void keep_marks_in_plot(TimelineFrame& f) {
 }
 
 // Milliseconds from half milliseconds, for words: "300", "12.5".
-std::string ms_text(std::int64_t half_ms) {
-    const std::int64_t a = half_ms < 0 ? -half_ms : half_ms;
-    return std::to_string(a / 2) + (a % 2 != 0 ? ".5" : "");
-}
 
 // The offset's polyline over the ticks in view: one point per tick (fewer
 // when ticks are narrower than 2 px), and at a jump a vertical step at the
@@ -192,7 +190,8 @@ void place_clock(const LaneModel& model, std::size_t ci, float y, float h, const
     // The axis says the farthest the clock gets from true time, at the right
     // end, on the side the line leaves free there.
     const bool ahead = hi >= -lo;
-    fc.axis = strings.tr(ahead ? "lane.clock_ahead" : "lane.clock_behind", {{"ms", ms_text(ahead ? hi : lo)}});
+    fc.axis =
+        strings.tr(ahead ? "lane.clock_ahead" : "lane.clock_behind", {{"ms", clock_offset_text(ahead ? hi : lo)}});
     const float aw = metrics.small_width(fc.axis), ax = f.plot_x + f.plot_w - aw - 4;
     const bool line_low = !fc.line.empty() && fc.line.back().second > y + h * 0.5f;
     const float ay = line_low ? y + 1 : y + h - metrics.small_h - 1;
@@ -202,7 +201,7 @@ void place_clock(const LaneModel& model, std::size_t ci, float y, float h, const
 
 void place_clocks(const LaneModel& model, const TimelineViewport& view, const Strings& strings,
                   const TextMetrics& metrics, TimelineFrame& f) {
-    if (model.clocks.empty()) return;
+    if (model.clocks.empty() || clock_strip_h(model, view) <= 0) return;  // none, or inside the store lanes
     const float h = clock_strip_h(model, view) / static_cast<float>(model.clocks.size());
     float y = f.lanes_y + std::min(f.lanes_h, f.content_h - f.scroll_y) + f.hint_box.h();
     for (std::size_t ci = 0; ci < model.clocks.size(); ++ci, y += h)
@@ -317,8 +316,31 @@ std::vector<std::string> message_titles(const MessageTrack& messages, const Stri
     return out;
 }
 
-float clock_strip_h(const LaneModel& model, const TimelineViewport& view) {
+// The clock lanes' height when they have lanes of their own.
+static float clock_strip_full_h(const LaneModel& model, const TimelineViewport& view) {
     return static_cast<float>(model.clocks.size()) * std::max(view.title_h * 2.0f, 22.0f * view.scale);
+}
+
+bool compact_lanes(const LaneModel& model, const TimelineViewport& view) {
+    // Only where lanes share the height (the compare view and the SVG export give every row one height).
+    if (view.lane_h_min >= view.lane_h_max) return false;
+    const bool redlock = std::any_of(model.lanes.begin(), model.lanes.end(),
+                                     [](const Lane& lane) { return lane.kind == LaneKind::store; });
+    if (!redlock) return false;
+    const float need = view.lane_h_min * static_cast<float>(model.lanes.size()) + clock_strip_full_h(model, view);
+    return need > view.height - view.ruler_h + 0.5f;
+}
+
+bool clocks_in_store_lanes(const LaneModel& model, const TimelineViewport& view) {
+    if (model.clocks.empty() || !compact_lanes(model, view)) return false;
+    return std::all_of(model.clocks.begin(), model.clocks.end(), [&](const ClockTrack& c) {
+        return std::any_of(model.lanes.begin(), model.lanes.end(),
+                           [&](const Lane& lane) { return lane.kind == LaneKind::store && lane.label == c.node; });
+    });
+}
+
+float clock_strip_h(const LaneModel& model, const TimelineViewport& view) {
+    return clocks_in_store_lanes(model, view) ? 0.0f : clock_strip_full_h(model, view);
 }
 
 std::string clock_title(const ClockTrack& c, const Strings& strings) {
@@ -411,6 +433,8 @@ TimelineFrame build_timeline_frame(const LaneModel& model, const TimelineViewpor
     lf.last_lane = f.last_lane;
     lf.resource_until = view.resource_until;
     lf.scale = view.scale;
+    lf.compact = compact_lanes(model, view);
+    lf.clocks_in_lanes = clocks_in_store_lanes(model, view);
     layout_lanes(model, lf, strings, metrics, f.layout);
     keep_marks_in_plot(f);
     f.ruler = layout_ruler(f.axis, f.plot_x, f.plot_w, view.y, view.ruler_h, view.playhead, metrics, model.clock);

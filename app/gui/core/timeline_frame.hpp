@@ -38,6 +38,9 @@ struct TimelineViewport {
     // them (0: the view shows neither).
     float hint_h = 0, scrollbar_w = 0;
     float title_h = 12;  // a lane never gets lower than its title
+    // A compact Redlock lane (compact_lanes) may get as low as its title's
+    // text alone (the body font's height); 0: title_h.
+    float compact_lane_h = 0;
 };
 
 struct FrameLane {
@@ -117,8 +120,17 @@ float message_strip_h(const LaneModel& model, const TimelineViewport& view);
 // The lowest point of the frame: its lanes (and hint), clock lanes and message view.
 float frame_bottom(const TimelineFrame& frame);
 
-// The height the clock lanes take under the lanes (0 without a clock that is not true time).
+// The height the clock lanes take under the lanes (0 without a clock that is not true time,
+// and 0 when the store clocks are shown inside the store lanes, compact_lanes).
 float clock_strip_h(const LaneModel& model, const TimelineViewport& view);
+
+// A Redlock run whose lanes would not all fit at lane_h_min (with its clock
+// lanes under them) is drawn compact (model.md §15): its lanes may get as low
+// as a title's text (compact_lane_h), their words are in the small font, and when every clock that is not true time is a
+// store's, that clock is told inside the store's own lane (its jump mark is
+// there already, its offset at the lane's right) instead of a lane of its own.
+bool compact_lanes(const LaneModel& model, const TimelineViewport& view);
+bool clocks_in_store_lanes(const LaneModel& model, const TimelineViewport& view);
 
 // The title of a lane in the strings' language; a server's lane names its
 // role at tick `at` ("Redis 0 · primary", "replica 1", model.md §17).

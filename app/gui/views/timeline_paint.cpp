@@ -288,6 +288,7 @@ void draw_label(const FrameContext& ctx, ImDrawList* dl, const PlacedLabel& pl) 
             dl->AddRectFilled(a, b, IM_COL32(232, 238, 246, 220), 2.0f);
             text = col(ctx.palette.text_dim);
             break;
+        case LabelKind::clock:  // a compact store lane's clock reads like a fencing number: dark on white
         case LabelKind::fencing: dl->AddRectFilled(a, b, IM_COL32(255, 255, 255, 225), 3.0f); break;
         case LabelKind::failover:
         case LabelKind::quorum:

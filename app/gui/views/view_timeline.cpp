@@ -115,6 +115,7 @@ private:
         v.hint_h = ctx.fonts.small->FontSize + 6;
         v.scrollbar_w = 8.0f * ui;
         v.title_h = ImGui::GetFontSize() + 2;
+        v.compact_lane_h = ImGui::GetFontSize();  // a compact Redlock lane: its title's text alone
         return v;
     }
 
