@@ -7,6 +7,8 @@
 #include "leasescope/words/redlock_facts.hpp"
 #include "trace_facts.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 
 namespace leasescope::words {
