@@ -57,6 +57,19 @@ public:
     }
 
 private:
+    // One server per store (model.md rule 20.9.4): the panel has one
+    // address, so a Redlock run goes live from a terminal.
+    static void draw_redlock_terminal_only(const FrameContext& ctx, Commands& out) {
+        ImGui::PushTextWrapPos(0);
+        const std::string path = ctx.scenario_path.empty() ? std::string("SCENARIO.json") : ctx.scenario_path;
+        ImGui::TextColored(
+            amber_text, "%s",
+            ctx.strings.tr("live.redlock_cli", {{"stores", std::to_string(ctx.scenario.stores.size())}, {"path", path}})
+                .c_str());
+        ImGui::PopTextWrapPos();
+        if (ImGui::Button(ctx.tr("live.close"))) out.push_back(command::LiveToggle{});
+    }
+
     void draw_controls(const FrameContext& ctx, Commands& out, float em) {
         const LiveStatus& s = ctx.live;
         if (!s.supported) {
@@ -66,18 +79,7 @@ private:
             return;
         }
         if (ctx.scenario.is_redlock() && !s.running()) {
-            // One server per store (model.md rule 20.9.4): the panel has one
-            // address, so a Redlock run goes live from a terminal.
-            ImGui::PushTextWrapPos(0);
-            ImGui::TextColored(
-                amber_text, "%s",
-                ctx.strings
-                    .tr("live.redlock_cli",
-                        {{"stores", std::to_string(ctx.scenario.stores.size())},
-                         {"path", ctx.scenario_path.empty() ? std::string("SCENARIO.json") : ctx.scenario_path}})
-                    .c_str());
-            ImGui::PopTextWrapPos();
-            if (ImGui::Button(ctx.tr("live.close"))) out.push_back(command::LiveToggle{});
+            draw_redlock_terminal_only(ctx, out);
             return;
         }
         const bool running = s.running();
