@@ -2,6 +2,8 @@
 // behind a trace event, built by the Redis store's own builders (code_snippets.hpp).
 #include "code_snippets.hpp"
 
+#include "leasescope/redis/redlock_scripts.hpp"
+
 #include <utility>
 #include <vector>
 
@@ -252,41 +254,6 @@ std::int32_t redlock_line(const RedlockCode& code, std::string_view state) {
     return -1;
 }
 
-namespace {
-
-// redlock.js 4.2.0, lines 9-38: the scripts each store runs.
-constexpr const char* redlock_lock_script = R"(
-	-- Return 0 if an entry already exists.
-	for i, key in ipairs(KEYS) do
-		if redis.call("exists", key) == 1 then
-			return 0
-		end
-	end
-
-	-- Create an entry for each provided key.
-	for i, key in ipairs(KEYS) do
-		redis.call("set", key, ARGV[1], "PX", ARGV[2])
-	end
-
-	-- Return the number of entries added.
-	return #KEYS
-)";
-constexpr const char* redlock_unlock_script = R"(
-	local count = 0
-	for i, key in ipairs(KEYS) do
-		-- Only remove entries for *this* lock value.
-		if redis.call("get", key) == ARGV[1] then
-			redis.pcall("del", key)
-			count = count + 1
-		end
-	end
-
-	-- Return the number of entries removed.
-	return count
-)";
-
-}  // namespace
-
 std::string redlock_event_call(const sim::Scenario& scenario, const sim::Trace& trace, std::size_t index) {
     if (index >= trace.events.size()) return {};
     const sim::Event& e = trace.events[index];
@@ -297,11 +264,11 @@ std::string redlock_event_call(const sim::Scenario& scenario, const sim::Trace& 
     const std::string key = quoted(scenario.lock.name);
     if (e.op == EventOp::release)
         return fmt::format("# store {}\nEVALSHA sha1(unlockScript) 1 {} {}\n\n-- unlockScript{}", store, key,
-                           quoted(e.token), redlock_unlock_script);
+                           quoted(e.token), redis::redlock_unlock_script);
     const ElectorOptions* o = options_of(scenario, scenario.find(e.node));
     const std::int64_t ttl = o != nullptr ? ms_of(o->lease, scenario.tick_ms) : 0;
     return fmt::format("# store {}\nEVALSHA sha1(lockScript) 1 {} {} {}\n\n-- lockScript{}", store, key,
-                       quoted(e.token), ttl, redlock_lock_script);
+                       quoted(e.token), ttl, redis::redlock_lock_script);
 }
 
 std::string command_lines(const std::vector<redis::ScriptCall>& calls, const redis::KeyLayout& keys) {

@@ -3,8 +3,8 @@
 // tag v4.2.0, lines 9-24 and 26-38): live mode sends them to each
 // store as the package does, by EVALSHA (redlock.js 455), so that their
 // SHA-1 is the package's (docs/model.md rule 20.9.4). No hiredis (target
-// leasescope::redis_scripts): the app's Code panel, which shows these
-// scripts, can take them from here too.
+// leasescope::redis_scripts): the app's Code panel shows these very
+// strings.
 #include <string_view>
 
 namespace leasescope::redis {
