@@ -28,8 +28,9 @@ LiveJob::LiveJob(const sim::Scenario& scenario, std::string url, std::int64_t ti
     thread_ = std::thread([this, scenario, url = std::move(url), tick_ms] {
         live::LiveOptions options;
         options.redis_url = url;
-        // The app has one address: a Redlock run is then told it needs one per store.
-        if (scenario.is_redlock()) options.store_urls = {url};
+        // The addresses given, as the CLI's --redis list: the app has one, so
+        // run_live tells a Redlock run it needs one per store.
+        options.store_urls = {url};
         options.tick_ms = tick_ms;
         options.cancel = &cancel_;
         options.on_event = [this](const sim::Event& e) {
