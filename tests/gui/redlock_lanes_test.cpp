@@ -207,9 +207,13 @@ TEST(RedlockLanes, ReplayedTraceDrawsValidityWindowsWithTheDriftFactorAssumed) {
 // alone / no key), never the elector's red "release rejected", and is no
 // alarm; Explain tells the same store state (the holder's name, or no key).
 // Over every Redlock preset; redlock-clock-jump's tick 101 leaves client-2's
-// key alone on C.
+// key alone on C. The client's own count of such an unlock, short of a
+// quorum with every store answering, is the elector's old holder refused
+// (release_rejected, an alarm), not a release with no answer: client-1
+// waking from its pause in redlock-gc-pause unlocks at 362 on five stores
+// that all hold client-2's key.
 TEST(RedlockLanes, AnUnlockThatDeletesNothingIsToldAsWhatItIs) {
-    std::size_t left_alone = 0, no_key = 0;
+    std::size_t left_alone = 0, no_key = 0, refused = 0;
     for (const std::string& name : test::app_preset_names()) {
         const sim::Scenario scenario = test::load_preset(name);
         if (!scenario.is_redlock()) continue;
@@ -217,7 +221,13 @@ TEST(RedlockLanes, AnUnlockThatDeletesNothingIsToldAsWhatItIs) {
         const sim::Trace& trace = run.timeline->trace();
         for (const Lane& lane : run.lanes.lanes)
             for (const Marker& m : lane.markers) {
-                EXPECT_NE(m.kind, MarkerKind::release_rejected) << name << " tick " << m.tick;
+                if (lane.kind == LaneKind::store)
+                    EXPECT_NE(m.kind, MarkerKind::release_rejected) << name << " tick " << m.tick;
+                if (m.kind == MarkerKind::release_rejected || m.kind == MarkerKind::release_error) {
+                    const sim::Event& count = trace.events[static_cast<std::size_t>(m.event)];
+                    EXPECT_EQ(count.op, sim::EventOp::quorum) << name << " tick " << m.tick;
+                    if (m.kind == MarkerKind::release_rejected) ++refused;
+                }
                 if (m.kind != MarkerKind::release_left_alone && m.kind != MarkerKind::release_no_key) continue;
                 EXPECT_FALSE(is_alarm(m.kind));
                 EXPECT_EQ(lane.kind, LaneKind::store);
@@ -252,6 +262,14 @@ TEST(RedlockLanes, AnUnlockThatDeletesNothingIsToldAsWhatItIs) {
     const auto at_101 = std::find_if(c.markers.begin(), c.markers.end(), [](const Marker& m) { return m.tick == 101; });
     ASSERT_NE(at_101, c.markers.end());
     EXPECT_EQ(at_101->kind, MarkerKind::release_left_alone);
+    EXPECT_GT(refused, 0u);
+    const ShownRun gc = run_scenario(test::load_preset("redlock-gc-pause"));
+    const Lane& client_1 = gc.lanes.lanes[0];
+    const auto at_362 =
+        std::find_if(client_1.markers.begin(), client_1.markers.end(), [](const Marker& m) { return m.tick == 362; });
+    ASSERT_NE(at_362, client_1.markers.end());
+    EXPECT_EQ(at_362->kind, MarkerKind::release_rejected);
+    EXPECT_EQ(at_362->votes, 0);
 }
 
 // redlock-gc-pause (381 ticks) fitted whole into a 600 px plot (the

@@ -36,9 +36,11 @@ bool is_narration_stop(const sim::Event& event, sim::ResourceMode mode) {
 std::vector<Tick> narration_stops(const sim::Trace& trace, sim::ResourceMode mode) {
     std::vector<Tick> out;
     const bool redlock = trace.header.format == 5;  // an unlock that deletes nothing is no stop (§20.5)
-    for (const sim::Event& e : trace.events) {
-        const bool stop = redlock ? e.op == sim::EventOp::overlap_begin || is_alarm(redlock_marker_kind(e))
-                                  : is_narration_stop(e, mode);
+    for (std::size_t k = 0; k < trace.events.size(); ++k) {
+        const sim::Event& e = trace.events[k];
+        const bool stop = redlock
+                              ? e.op == sim::EventOp::overlap_begin || is_alarm(redlock_marker_kind(trace.events, k))
+                              : is_narration_stop(e, mode);
         if (stop && (out.empty() || out.back() != e.tick)) out.push_back(e.tick);
     }
     return out;

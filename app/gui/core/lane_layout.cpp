@@ -224,6 +224,29 @@ bool fold_into_previous(LaneWork& lw, LaneLayout& out, const std::vector<PlacedM
     return true;
 }
 
+// A group on the first or last tick in view sticks out of a narrow plot by
+// a little: it is nudged in whole, so that every mark shows, before any
+// word is placed beside it (a word placed beside the mark where it would
+// have been drawn ended up under it).
+void nudge_into_plot(std::vector<PlacedMark>& placed, float plot_x0, float plot_x1) {
+    if (placed.empty()) return;
+    float x0 = placed.front().box.x0, x1 = placed.front().box.x1, widest = 0;
+    for (const PlacedMark& pm : placed) {
+        x0 = std::min(x0, pm.box.x0);
+        x1 = std::max(x1, pm.box.x1);
+        widest = std::max(widest, pm.box.w());
+    }
+    float dx = 0;
+    if (x0 < plot_x0) dx = plot_x0 - x0;
+    if (x1 > plot_x1) dx = plot_x1 - x1;
+    if (dx == 0 || std::fabs(dx) > widest) return;
+    for (PlacedMark& pm : placed) {
+        pm.x += dx;
+        pm.box.x0 += dx;
+        pm.box.x1 += dx;
+    }
+}
+
 // Marks of one tick: side by side when the cell is wide enough, else on top
 // of each other; what still does not fit folds into the last one shown. In
 // the order they happened (left to right, top to bottom).
@@ -273,6 +296,7 @@ void place_group(LaneWork& lw, LaneLayout& out, const std::vector<std::int32_t>&
         }
         placed.back().folded += static_cast<std::int32_t>(group_size - shown.size());
     }
+    nudge_into_plot(placed, lw.plot_x0, lw.plot_x1);
     if (fold_into_previous(lw, out, placed)) return;
     for (PlacedMark& pm : placed) {
         lw.taken.push_back(pm.box);
@@ -322,11 +346,11 @@ void place_overview_marks(LaneJob& j) {
         pm.lane = j.lw.index;
         pm.marker = d.marker;
         pm.kind = d.kind;
-        pm.x = d.x;
+        pm.x = std::clamp(d.x, j.lw.plot_x0 + 1, j.lw.plot_x1 - 1);  // a bar at the edge shows whole
         pm.y = j.cy;
         pm.r = 1.0f;
         pm.folded = d.folded;
-        pm.box = Box{d.x - 1, j.lw.y + 2, d.x + 1, j.lw.y + j.f.lane_h - 2};
+        pm.box = Box{pm.x - 1, j.lw.y + 2, pm.x + 1, j.lw.y + j.f.lane_h - 2};
         j.out.marks.push_back(pm);
     }
 }

@@ -61,8 +61,8 @@ SpanKind client_span(const words::RedlockClientFact& c, const RedlockFacts& f, s
 }
 
 // A store's answer to an unlock; `before`: the store's key before the answer.
-MarkerKind store_answer_kind(const Event& e, const words::RedlockStoreFact& before) {
-    const MarkerKind k = redlock_marker_kind(e);
+MarkerKind store_answer_kind(const std::vector<Event>& events, std::size_t i, const words::RedlockStoreFact& before) {
+    const MarkerKind k = redlock_marker_kind(events, i);
     if (k == MarkerKind::release_left_alone && before.token.empty()) return MarkerKind::release_no_key;
     return k;
 }
@@ -129,8 +129,9 @@ private:
         const bool at_store = e.server && *e.server >= 0 && *e.server < n_stores_;
         Marker m;
         m.tick = e.tick;
-        m.kind = at_store ? store_answer_kind(e, fold_.facts().stores[static_cast<std::size_t>(*e.server)])
-                          : marker_kind_of(e, sim::ResourceMode::off);
+        m.kind = at_store
+                     ? store_answer_kind(trace_.events, k, fold_.facts().stores[static_cast<std::size_t>(*e.server)])
+                     : redlock_marker_kind(trace_.events, k);
         fold_.apply(e);
         m.event = static_cast<std::int32_t>(k);
         const std::int32_t client = client_of(e.node);
@@ -231,10 +232,20 @@ LaneModel build_redlock_lanes(const sim::Trace& trace, const sim::Scenario* scen
     return Builder(trace, scenario).build();
 }
 
-MarkerKind redlock_marker_kind(const sim::Event& e) {
+MarkerKind redlock_marker_kind(const std::vector<sim::Event>& events, std::size_t k) {
+    const Event& e = events[k];
     if (e.op == EventOp::release && e.server && e.outcome == sim::Outcome::not_owner)
         return MarkerKind::release_left_alone;
-    return marker_kind_of(e, sim::ResourceMode::off);
+    const MarkerKind kind = marker_kind_of(e, sim::ResourceMode::off);
+    if (e.op != EventOp::quorum || kind != MarkerKind::release_error) return kind;
+    // The stores' answers to this unlock: the node's release events just before its count.
+    for (std::size_t i = k; i-- > 0;) {
+        const Event& answer = events[i];
+        if (answer.node != e.node) continue;
+        if (answer.op != EventOp::release || !answer.server) break;
+        if (answer.outcome == sim::Outcome::error) return MarkerKind::release_error;
+    }
+    return MarkerKind::release_rejected;
 }
 
 std::int32_t store_lane(const LaneModel& model, std::int32_t store) {

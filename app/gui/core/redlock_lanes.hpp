@@ -16,12 +16,16 @@ namespace leasescope::gui {
 // `scenario` names each client's lease (the validity); null: no windows.
 LaneModel build_redlock_lanes(const sim::Trace& trace, const sim::Scenario* scenario);
 
-// The mark of event `e` of a /5 trace as far as the event alone tells it:
-// a store's answer to an unlock that deleted nothing is the client unlocking
-// on every store (rule 20.5), no rejection: release_left_alone (the lanes,
-// which know the store's key, tell release_no_key apart; both weigh the same
-// in marker_priority and neither is an alarm).
-MarkerKind redlock_marker_kind(const sim::Event& e);
+// The mark of event `k` of a /5 trace's `events` as far as the trace tells
+// it: a store's answer to an unlock that deleted nothing is the client
+// unlocking on every store (rule 20.5), no rejection: release_left_alone
+// (the lanes, which know the store's key, tell release_no_key apart; both
+// weigh the same in marker_priority and neither is an alarm). A client's
+// unlock count short of a quorum is release_rejected when every store of
+// that unlock answered (they said "not the owner": the lock was already
+// gone, as the elector's old holder is refused), release_error when one
+// did not answer.
+MarkerKind redlock_marker_kind(const std::vector<sim::Event>& events, std::size_t k);
 
 // The lane of store `store` (its index in the header's stores), or -1.
 std::int32_t store_lane(const LaneModel& model, std::int32_t store);

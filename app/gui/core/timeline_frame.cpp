@@ -126,21 +126,6 @@ void place_overlap(const LaneModel& model, TimelineFrame& f) {
     }
 }
 
-// A mark on the first or last tick in view sticks out of a narrow plot by
-// a little: it is nudged in, so that every mark shows whole.
-void keep_marks_in_plot(TimelineFrame& f) {
-    const float x1 = f.plot_x + f.plot_w;
-    for (PlacedMark& pm : f.layout.marks) {
-        float dx = 0;
-        if (pm.box.x0 < f.plot_x) dx = f.plot_x - pm.box.x0;
-        if (pm.box.x1 > x1) dx = x1 - pm.box.x1;
-        if (dx == 0 || std::fabs(dx) > pm.box.w()) continue;
-        pm.x += dx;
-        pm.box.x0 += dx;
-        pm.box.x1 += dx;
-    }
-}
-
 // Milliseconds from half milliseconds, for words: "300", "12.5".
 
 // The offset's polyline over the ticks in view: one point per tick (fewer
@@ -436,7 +421,6 @@ TimelineFrame build_timeline_frame(const LaneModel& model, const TimelineViewpor
     lf.compact = compact_lanes(model, view);
     lf.clocks_in_lanes = clocks_in_store_lanes(model, view);
     layout_lanes(model, lf, strings, metrics, f.layout);
-    keep_marks_in_plot(f);
     f.ruler = layout_ruler(f.axis, f.plot_x, f.plot_w, view.y, view.ruler_h, view.playhead, metrics, model.clock);
     place_hint(f, strings, metrics);
     place_clocks(model, view, strings, metrics, f);

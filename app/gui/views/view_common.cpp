@@ -38,7 +38,7 @@ std::int32_t chosen_event(const FrameContext& ctx) {
     int best = -1;
     for (std::size_t k = ctx.timeline.first_event_at_or_after(ctx.playhead);
          k < events.size() && events[k].tick == ctx.playhead; ++k) {
-        const int p = marker_priority(ctx.redlock ? redlock_marker_kind(events[k]) : marker_kind_of(events[k]));
+        const int p = marker_priority(ctx.redlock ? redlock_marker_kind(events, k) : marker_kind_of(events[k]));
         if (p > best) {
             best = p;
             chosen = static_cast<std::int32_t>(k);
