@@ -94,3 +94,24 @@ TEST(RedlockWords, DriftAndValidityAreThePackages) {
     EXPECT_EQ(sim::redlock_validity_ms(0.01, 10000, 50, 50), 9898);
     EXPECT_EQ(sim::redlock_validity_ms(0.01, 10000, 0, 9898), 0);
 }
+
+// The store card's heading names the end of the tick ("state at the end of
+// tick 220, at 0:11.050"), so its TTL is read there too: in redlock-gc-pause
+// client-2 sets its 10000 ms key on every store at tick 220 (50 ms ticks),
+// which has 9950 ms left at the end of 220 and 9900 at the end of 221, not
+// the full TTL the clock at the tick's start would give.
+TEST(RedlockWords, StoreTtlIsReadAtTheEndOfTheTickTheCardNames) {
+    const sim::Scenario scenario = test::load_preset("redlock-gc-pause");
+    const sim::Trace trace = sim::simulate(scenario);
+    ASSERT_EQ(trace.header.tick_ms, 50);
+    for (const Tick t : {Tick{220}, Tick{221}}) {
+        const RedlockFacts facts = redlock_facts_at(trace, t);
+        ASSERT_EQ(facts.stores.size(), 5u);
+        for (const RedlockStoreFact& st : facts.stores) {
+            ASSERT_EQ(st.node, "client-2") << "tick " << t;
+            ASSERT_EQ(st.set_at, 220);
+            ASSERT_EQ(st.ttl_ms, 10000);
+            EXPECT_EQ(redlock_ttl_left_ms(st, t, trace.header.tick_ms), 10000 - (t - 219) * 50) << "tick " << t;
+        }
+    }
+}

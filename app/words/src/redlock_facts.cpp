@@ -149,7 +149,7 @@ std::int64_t redlock_store_clock_ms(const RedlockStoreFact& store, Tick t, std::
 
 std::int64_t redlock_ttl_left_ms(const RedlockStoreFact& store, Tick t, std::int64_t tick_ms) {
     if (store.token.empty()) return 0;
-    return std::max<std::int64_t>(0, store.set_clock_ms + store.ttl_ms - redlock_store_clock_ms(store, t, tick_ms));
+    return std::max<std::int64_t>(0, store.set_clock_ms + store.ttl_ms - redlock_store_clock_ms(store, t + 1, tick_ms));
 }
 
 namespace {

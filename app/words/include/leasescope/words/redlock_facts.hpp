@@ -76,9 +76,12 @@ RedlockFacts redlock_facts_at(const sim::Trace& trace, Tick t);
 // How many stores hold `token`'s key and are up (rule 20.6's count).
 std::int32_t redlock_holders(const RedlockFacts& facts, const std::string& token);
 
-// The store's clock at tick `t` in ms since tick 0, and the TTL its key has
-// left then (0 when none or past).
+// The store's clock at the start of tick `t` in ms since tick 0.
 std::int64_t redlock_store_clock_ms(const RedlockStoreFact& store, Tick t, std::int64_t tick_ms);
+// The TTL the store's key has left at the end of tick `t` (0 when none or
+// past), the moment redlock_facts_at(trace, t) tells: the store's clock at
+// the start of tick t + 1. A key set at tick t with a TTL of 10000 ms at
+// 50 ms ticks has 9950 ms left then.
 std::int64_t redlock_ttl_left_ms(const RedlockStoreFact& store, Tick t, std::int64_t tick_ms);
 
 // An attempt's count (rule 20.4.5) at its `quorum` event: when it began,
