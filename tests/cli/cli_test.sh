@@ -684,6 +684,31 @@ expect_err "one added fault at a time" "the refused --max-faults is explained"
 cli explore tests/data/explore/practitioner-small.json --minimize --shard 0/2
 expect_rc 2 "explore --minimize refuses --shard"
 
+# explore on Redisson (docs/explorer.md, On Redisson): the practitioner's
+# question under Redisson's watchdog, its counterexample told as Redisson's,
+# and the kinds and properties Redisson cannot have refused.
+cli explore tests/data/explore/practitioner-redisson.json --minimize --fault-kinds pause --grid pause=100ms..60s \
+  --property overlap --jobs 2
+expect_rc 1 "explore --minimize on Redisson finds the shortest pause"
+expect_out "pause: 400 ticks (20 s) breaks it: pause worker-1 for 400 ticks at tick 200" \
+  "explore --minimize on Redisson: 20 s with lockWatchdogTimeout 30 s"
+cli explore tests/sim/explore/redisson/watchdog-redisson-base.json --fault-kinds pause --grid pause=100ms..60s \
+  --max-tick 300 --jobs 1 --out "$WORK/redisson-cx.json"
+expect_rc 1 "explore on Redisson finds the watchdog's pause"
+expect_out "is accepted while node-b holds the lock (taken at tick 760); Redisson's lock gives no number" \
+  "a Redisson counterexample names the holder, not a fencing number"
+expect_out "(read it with: leasescope-cli run $WORK/redisson-cx.json --format text)" \
+  "a Redisson counterexample is not sent to the app, which does not show Redisson runs"
+cli run "$WORK/redisson-cx.json" --format text
+expect_rc 0 "the Redisson counterexample runs"
+expect_out "unsafe_write 1" "the Redisson counterexample fails as said"
+cli explore tests/sim/explore/redisson/watchdog-redisson-base.json --fault-kinds delay --max-delay 2
+expect_rc 2 "explore refuses a delay on Redisson"
+expect_err "the explorer adds no delay to a Redisson scenario" "the refused kind is named"
+cli explore tests/sim/explore/redisson/watchdog-redisson-base.json --property safety
+expect_rc 2 "explore refuses a fencing property on Redisson"
+expect_err "can never fail on a Redisson scenario (Redisson issues no fencing number" "the refusal says why"
+
 # generate --replication: a scenario with replicas that runs (a trace of format /3).
 cli generate --candidates 5 --horizon 200 --seed 3 --replication
 expect_rc 0 "generate --replication"

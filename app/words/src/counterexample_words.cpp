@@ -109,6 +109,7 @@ std::string failure_words(const sim::Failure& f, const Strings& s) {
     switch (f.property) {
         case Property::unsafe_write: {
             if (f.quorum) return s.tr("explore.failure.unsafe_write_quorum", acts);
+            if (f.record) return s.tr("explore.failure.unsafe_write_record", acts);
             Fields fields = acts;
             fields.emplace_back("mode", sim::to_string(f.resource));
             return s.tr("explore.failure.unsafe_write", fields);

@@ -90,6 +90,29 @@ std::optional<Failure> redlock_unsafe_write(const Trace& trace) {
     return std::nullopt;
 }
 
+// The first write marked unsafe_write on Redisson (model.md §21.6), and the
+// last acquisition of another node before it: the holder it landed beside.
+std::optional<Failure> redisson_unsafe_write(const Trace& trace) {
+    for (std::size_t i = 0; i < trace.events.size(); ++i) {
+        const Event& late = trace.events[i];
+        if (late.op != EventOp::write || !late.details.has(Detail::unsafe_write)) continue;
+        const Event* holder = nullptr;
+        for (std::size_t j = i; j-- > 0 && holder == nullptr;) {
+            const Event& e = trace.events[j];
+            if (e.op == EventOp::acquire && e.outcome == Outcome::acquired && e.node != late.node) holder = &e;
+        }
+        LS_ASSERT(holder != nullptr);
+        Failure f;
+        f.property = Failure::Property::unsafe_write;
+        f.tick = late.tick;
+        f.late = Act{late.node, 0, late.tick};
+        f.earlier = Act{holder->node, 0, holder->tick};
+        f.record = true;
+        return f;
+    }
+    return std::nullopt;
+}
+
 // The acquire event of a write's holder (its run's acquisition, §9.6).
 const Event* acquire_of(const Trace& trace, std::size_t before, const Event& write) {
     for (std::size_t j = before; j-- > 0;) {
@@ -163,6 +186,14 @@ std::optional<Failure> overlap(const Scenario& scenario, const Trace& trace) {
         Failure f;
         f.property = Failure::Property::overlap;
         f.tick = e.tick;
+        if (const RedissonRun* run = sim.redisson()) {
+            // The nodes working in their action (model.md §21.3).
+            for (std::size_t i = 0; i < run->nodes().size(); ++i) {
+                const RedissonNode& node = run->nodes()[i];
+                if (node.state == RedissonState::working && !node.crashed)
+                    f.nodes.push_back(scenario.candidates[i].name);
+            }
+        }
         if (const RedlockRun* run = sim.redlock()) {
             // The nodes working after a quorum (model.md §20.5).
             for (std::size_t i = 0; i < run->nodes().size(); ++i) {
@@ -219,8 +250,9 @@ Counterexample make_counterexample(const Explorer& ex, const Schedule& schedule)
     out.trace = simulate(s);
     const Properties& failed = out.verdict.failed;
     if (failed.unsafe_write) {
-        auto f = s.is_redlock()
-                     ? redlock_unsafe_write(out.trace)
+        auto f = s.is_redlock() ? redlock_unsafe_write(out.trace)
+                 : s.is_redisson()
+                     ? redisson_unsafe_write(out.trace)
                      : write_against_highest(s, out.trace, Detail::unsafe_write, Failure::Property::unsafe_write);
         if (f) facts.failures.push_back(std::move(*f));
     }

@@ -80,30 +80,41 @@ bool held_by_any_server(const ModelStore& store) {
     return false;
 }
 
-// A Redlock run (docs/explorer.md, Redlock): a node acts at every tick
-// until it has crashed or finished its runs (nothing it does is scheduled
-// the way an elector's is), and a store holds something while its key, its
-// disk copy (everysec) or the key it went down with (always) is set: a jump
-// of its clock moves that deadline, else only deadlines set after the jump.
-void record_redlock_row(Explorer::DueTable& table, Tick t, const RedlockRun& run) {
+// A client whose waits are not an elector's schedule (Redlock's, docs/
+// explorer.md On Redlock; Redisson's, On Redisson): a node acts at every
+// tick until it has crashed or finished its runs (a finished Redisson
+// node's watchdog is off, model.md §21.5 rule 1), and `held` says whether a
+// store holds something a jump of its clock would move.
+template <class Run>
+void record_client_row(Explorer::DueTable& table, Tick t, const Run& run, bool held) {
     const auto row = static_cast<std::size_t>(t - table.first);
     const auto nodes = static_cast<std::size_t>(table.nodes);
-    std::uint8_t flags = 0;
+    std::uint8_t flags = held ? flag_store_held : 0;
     for (std::size_t i = 0; i < nodes; ++i) {
-        const RedlockNode& node = run.nodes()[i];
-        const bool done = node.crashed || node.state == RedlockState::finished;
+        const auto& node = run.nodes()[i];
+        const bool done = node.crashed || node.state == decltype(node.state)::finished;
         table.act_due[row * nodes + i] = table.call_due[row * nodes + i] = done ? tick_never : t;
         if (!done) flags |= flag_someone_left;
-    }
-    for (const RedlockStore& st : run.stores()) {
-        if (st.key.held || st.disk.held || st.kept.held) flags |= flag_store_held;
     }
     table.flags[row] = flags;
 }
 
+// A Redlock store holds something while its key, its disk copy (everysec)
+// or the key it went down with (always) is set: a jump of its clock moves
+// that deadline, else only deadlines set after the jump. Redisson's store
+// while the lock's hash is set.
+bool redlock_held(const RedlockRun& run) {
+    return std::any_of(run.stores().begin(), run.stores().end(),
+                       [](const RedlockStore& st) { return st.key.held || st.disk.held || st.kept.held; });
+}
+
 void record_row(Explorer::DueTable& table, Tick t, const Simulation& sim, const ModelStore& store) {
     if (const RedlockRun* run = sim.redlock()) {
-        record_redlock_row(table, t, *run);
+        record_client_row(table, t, *run, redlock_held(*run));
+        return;
+    }
+    if (const RedissonRun* run = sim.redisson()) {
+        record_client_row(table, t, *run, run->record().held);
         return;
     }
     const auto row = static_cast<std::size_t>(t - table.first);
@@ -299,6 +310,11 @@ Verdict explore_detail::finish_verdict(Simulation& sim, ModelStore& store, const
     v.end_tick = sim.end_tick();
     if (const RedlockRun* run = sim.redlock()) {
         for (const RedlockNode& node : run->nodes()) {
+            for (const RunResult r : node.results) v.elected = v.elected || r == RunResult::elected;
+        }
+    }
+    if (const RedissonRun* run = sim.redisson()) {
+        for (const RedissonNode& node : run->nodes()) {
             for (const RunResult r : node.results) v.elected = v.elected || r == RunResult::elected;
         }
     }
@@ -526,8 +542,14 @@ void atoms_at(Tick t, const Scenario& base, const ExploreOptions& options, std::
 // Delays and clock jumps only with a budget for them: without one, the menu's
 // default ("all") means the kinds of the search before they existed. The
 // replication kinds only with replicas, and then no failover that loses.
-FaultMenu effective_kinds(const ExploreOptions& options, std::int32_t replicas, bool redlock) {
+FaultMenu effective_kinds(const ExploreOptions& options, std::int32_t replicas, bool redlock, bool redisson) {
     FaultMenu k = options.kinds;
+    if (redisson) {
+        // Redisson's faults are pause, crash, partition and clock jumps
+        // (model.md §21.1 rule 4): no failover, link, delay or restart.
+        k.failover_leases = k.failover_all = k.failover_promote = k.replica_link = false;
+        k.delay_request = k.delay_reply = k.delay_write = false;
+    }
     if (redlock) {
         // A Redlock run has no failover, no replicas and no delays yet
         // (docs/explorer.md, Redlock); a partition holds messages whatever
@@ -549,12 +571,16 @@ FaultMenu effective_kinds(const ExploreOptions& options, std::int32_t replicas, 
     return k;
 }
 
-// What the explorer cannot do on a Redlock scenario (docs/explorer.md,
-// Redlock): check a property that a Redlock run never breaks (it issues no
-// fencing number, model.md §20.6, so only overlap, unsafe_write and
-// liveness can fail), or add delays (not laid out on Redlock).
-std::optional<std::string> redlock_error(const ExploreOptions& options) {
+// What the explorer cannot do on a Redlock or Redisson scenario
+// (docs/explorer.md, On Redlock, On Redisson): check a property that such a
+// run never breaks (neither client issues a fencing number, model.md §20.6
+// and §21.6, so only overlap, unsafe_write and liveness can fail), or add
+// delays (not laid out on Redlock; refused by Redisson's scenarios, §21.1
+// rule 3).
+std::optional<std::string> fenceless_error(const ExploreOptions& options, bool redisson) {
     const Properties& p = options.properties;
+    const char* client = redisson ? "Redisson" : "Redlock";
+    const char* rule = redisson ? "§21.6" : "§20.6";
     std::vector<std::string> never;
     if (p.fencing_regressed) never.emplace_back("fencing_regressed");
     if (p.stale_after_successor) never.emplace_back("stale_after_successor");
@@ -562,13 +588,14 @@ std::optional<std::string> redlock_error(const ExploreOptions& options) {
     if (p.fencing_duplicate) never.emplace_back("fencing_duplicate");
     if (!never.empty())
         return fmt::format(
-            "--property: {} can never fail on a Redlock scenario (Redlock issues no fencing number, docs/model.md "
-            "§20.6); check overlap, unsafe_write or liveness",
-            fmt::join(never, ", "));
+            "--property: {} can never fail on a {} scenario ({} issues no fencing number, docs/model.md {}); check "
+            "overlap, unsafe_write or liveness",
+            fmt::join(never, ", "), client, client, rule);
     if (options.max_delay > 0 && options.kinds.delays())
-        return std::string(
-            "--max-delay: the explorer adds no delays to a Redlock scenario (docs/explorer.md, Redlock); leave "
-            "--max-delay at 0");
+        return fmt::format(
+            "--max-delay: the explorer adds no delays to a {} scenario (docs/explorer.md, On {}); "
+            "leave --max-delay at 0",
+            client, client);
     return std::nullopt;
 }
 
@@ -656,20 +683,17 @@ std::optional<std::string> atoms_error(const ExploreOptions& options, std::int64
 
 Result<Explorer, std::string> Explorer::create(const Scenario& base, const ExploreOptions& given) {
     if (auto error = option_error(given)) return Err{std::move(*error)};
-    if (base.is_redlock()) {
-        if (auto error = redlock_error(given)) return Err{std::move(*error)};
+    if (base.is_redlock() || base.is_redisson()) {
+        if (auto error = fenceless_error(given, base.is_redisson())) return Err{std::move(*error)};
     }
-    if (base.is_redisson())
-        return Err{
-            std::string("the explorer does not search Redisson scenarios yet (docs/model.md §21.9): its pruning "
-                        "follows the Kotlin elector's schedule")};
     LS_ASSERT(!base.candidates.empty());
     LS_ASSERT(base.tick_ms > 0);
     if (auto error = clock_jump_error(given, base.tick_ms)) return Err{std::move(*error)};
     ExploreOptions options = given;
-    options.kinds = effective_kinds(given, base.lock.replication.replicas, base.is_redlock());
-    // Redlock runs in one order, the declared (model.md §20.1 rule 3).
-    if (base.is_redlock()) options.shuffles = 0;
+    options.kinds = effective_kinds(given, base.lock.replication.replicas, base.is_redlock(), base.is_redisson());
+    // Redlock and Redisson run in one order, the declared (model.md §20.1
+    // rule 3, §21.1 rule 3).
+    if (base.is_redlock() || base.is_redisson()) options.shuffles = 0;
     if (options.max_faults > 0 && !options.kinds.any())
         return Err{std::string("no fault kind to add; choose at least one")};
 

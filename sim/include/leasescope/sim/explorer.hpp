@@ -517,6 +517,10 @@ struct Failure {
     // another token held when the write landed (its node and the tick it
     // counted it), fencing 0: Redlock issues no number.
     bool quorum = false;
+    // unsafe_write on Redisson (model.md §21.6): `earlier` is the acquisition
+    // of the candidate whose field held the record when the write landed,
+    // fencing 0: Redisson's lock issues no number.
+    bool record = false;
     std::vector<std::string> nodes;  // overlap: the nodes executing at the end of that tick
     std::int32_t capacity = 0;       // overlap: the lock's slots
     std::vector<RunSummary> runs;    // liveness: how each run ended (empty: none started)
