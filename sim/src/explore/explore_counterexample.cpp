@@ -67,16 +67,18 @@ std::optional<Failure> fencing_regressed(const Trace& trace) {
     return std::nullopt;
 }
 
-// The first write marked unsafe_write on Redlock (model.md §20.6), and the
-// last quorum another node counted before it: the holder it landed beside.
-std::optional<Failure> redlock_unsafe_write(const Trace& trace) {
+// The first write marked unsafe_write without a fencing number, and the
+// holder it landed beside: on Redlock (model.md §20.6) the last quorum
+// another node counted before it (`holder_op` quorum), on Redisson (§21.6)
+// the last acquisition of another node (`holder_op` acquire).
+std::optional<Failure> fenceless_unsafe_write(const Trace& trace, EventOp holder_op) {
     for (std::size_t i = 0; i < trace.events.size(); ++i) {
         const Event& late = trace.events[i];
         if (late.op != EventOp::write || !late.details.has(Detail::unsafe_write)) continue;
         const Event* holder = nullptr;
         for (std::size_t j = i; j-- > 0 && holder == nullptr;) {
             const Event& e = trace.events[j];
-            if (e.op == EventOp::quorum && e.outcome == Outcome::acquired && e.node != late.node) holder = &e;
+            if (e.op == holder_op && e.outcome == Outcome::acquired && e.node != late.node && !e.server) holder = &e;
         }
         LS_ASSERT(holder != nullptr);
         Failure f;
@@ -84,30 +86,8 @@ std::optional<Failure> redlock_unsafe_write(const Trace& trace) {
         f.tick = late.tick;
         f.late = Act{late.node, 0, late.tick};
         f.earlier = Act{holder->node, 0, holder->tick};
-        f.quorum = true;
-        return f;
-    }
-    return std::nullopt;
-}
-
-// The first write marked unsafe_write on Redisson (model.md §21.6), and the
-// last acquisition of another node before it: the holder it landed beside.
-std::optional<Failure> redisson_unsafe_write(const Trace& trace) {
-    for (std::size_t i = 0; i < trace.events.size(); ++i) {
-        const Event& late = trace.events[i];
-        if (late.op != EventOp::write || !late.details.has(Detail::unsafe_write)) continue;
-        const Event* holder = nullptr;
-        for (std::size_t j = i; j-- > 0 && holder == nullptr;) {
-            const Event& e = trace.events[j];
-            if (e.op == EventOp::acquire && e.outcome == Outcome::acquired && e.node != late.node) holder = &e;
-        }
-        LS_ASSERT(holder != nullptr);
-        Failure f;
-        f.property = Failure::Property::unsafe_write;
-        f.tick = late.tick;
-        f.late = Act{late.node, 0, late.tick};
-        f.earlier = Act{holder->node, 0, holder->tick};
-        f.record = true;
+        f.quorum = holder_op == EventOp::quorum;
+        f.record = holder_op == EventOp::acquire;
         return f;
     }
     return std::nullopt;
@@ -250,10 +230,11 @@ Counterexample make_counterexample(const Explorer& ex, const Schedule& schedule)
     out.trace = simulate(s);
     const Properties& failed = out.verdict.failed;
     if (failed.unsafe_write) {
-        auto f = s.is_redlock() ? redlock_unsafe_write(out.trace)
-                 : s.is_redisson()
-                     ? redisson_unsafe_write(out.trace)
-                     : write_against_highest(s, out.trace, Detail::unsafe_write, Failure::Property::unsafe_write);
+        std::optional<Failure> f;
+        if (s.is_redlock() || s.is_redisson())
+            f = fenceless_unsafe_write(out.trace, s.is_redlock() ? EventOp::quorum : EventOp::acquire);
+        else
+            f = write_against_highest(s, out.trace, Detail::unsafe_write, Failure::Property::unsafe_write);
         if (f) facts.failures.push_back(std::move(*f));
     }
     if (failed.fencing_regressed) {
