@@ -389,10 +389,10 @@ int replication_kinds_fit(const std::string& kinds, const sim::Scenario& base) {
     return exit_ok;
 }
 
-// A restart is a Redlock store's fault, and a Redlock or Redisson scenario
-// has no failover, replicas or delays to add (docs/explorer.md, On Redlock,
-// On Redisson): a kind named that cannot be added is an error rather than a
-// search without it.
+// A restart is a Redlock store's fault, a Redlock or Redisson scenario has
+// no failover or replicas to add, and a Redisson one no delays
+// (docs/explorer.md, On Redlock, On Redisson): a kind named that cannot be
+// added is an error rather than a search without it.
 int redlock_kinds_fit(const std::string& kinds, const sim::Scenario& base) {
     for (const char* kind : {"failover", "delay", "replica_link", "restart"}) {
         if (base.is_redisson() && kinds.find(kind) != std::string::npos) {
@@ -409,11 +409,11 @@ int redlock_kinds_fit(const std::string& kinds, const sim::Scenario& base) {
                    "has no \"stores\"\n");
         return exit_bad_input;
     }
-    for (const char* kind : {"failover", "delay", "replica_link"}) {
+    for (const char* kind : {"failover", "replica_link"}) {
         if (base.is_redlock() && kinds.find(kind) != std::string::npos) {
             fmt::print(stderr,
                        "error: --fault-kinds: the explorer adds no {} to a Redlock scenario (docs/explorer.md, "
-                       "Redlock); it adds pause, partition, crash, clock_jump and restart\n",
+                       "On Redlock); it adds pause, partition, crash, delay, clock_jump and restart\n",
                        kind);
             return exit_bad_input;
         }
@@ -876,8 +876,9 @@ void add_search_options(CLI::App* cmd, ExploreArgs* args) {
                     "clock_jump:back. Delays and clock jumps are added only with --max-delay and "
                     "--max-clock-jump-ms; replica_link and failover:promote only with store.replicas >= 1 "
                     "(where every failover promotes), failover:leases and failover:all only without. On a Redlock "
-                    "scenario: pause, partition (of a node from every store), crash, clock_jump (of one store's "
-                    "clock) and restart (of one store, for 1 to --max-pause ticks; narrowed: restart:none, "
+                    "scenario: pause, partition (of a node from every store, or from one), crash, delay (of a "
+                    "node's requests to every store or one, the replies from them, or its write), clock_jump (of "
+                    "one store's clock) and restart (of one store, for 1 to --max-pause ticks; narrowed: restart:none, "
                     "restart:everysec, restart:always). On a Redisson scenario: pause, partition, crash and "
                     "clock_jump")
         ->capture_default_str();

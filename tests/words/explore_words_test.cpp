@@ -182,6 +182,47 @@ TEST(ExplorerWords, EveryFaultKindHasItsSentence) {
     expect_filled(words::fault_lines(shuffled, ko).at(0));
 }
 
+// A Redlock partition or delay (model.md §20.7) names the stores it
+// concerns, every store or one, in both languages; a partition says its
+// messages are held (its mode means nothing there). A write's delay has no
+// store.
+TEST(ExplorerWords, RedlockPartitionsAndDelaysNameTheirStores) {
+    ExploreOptions options;
+    options.kinds = parse_fault_kinds("partition,delay").value();
+    options.max_faults = 1;
+    options.max_pause = 1;
+    options.max_delay = 1;
+    options.max_tick = 0;
+    options.properties = parse_properties("unsafe_write").value();
+    const Explorer ex = make("redlock-clock-jump", {}, options);
+    const words::Strings en = tables(words::Lang::en);
+    const words::Strings ko = tables(words::Lang::ko);
+    std::vector<std::string> seen;
+    for (std::int32_t a = 0; a < static_cast<std::int32_t>(ex.atoms().size()); ++a) {
+        const CounterexampleFacts facts = schedule_facts(ex, Schedule{0, {a}});
+        ASSERT_EQ(facts.faults.size(), 1u);
+        for (const words::Strings* s : {&en, &ko}) {
+            seen.push_back(words::fault_words(facts.faults[0], *s));
+            expect_filled(seen.back());
+        }
+    }
+    // Partitions and request and reply delays: every store, then each of five; writes: one.
+    EXPECT_EQ(seen.size(), 2u * 2 * (6 + 6 + 6 + 1));
+    auto any = [&](const std::string& part) {
+        return std::any_of(seen.begin(), seen.end(),
+                           [&](const std::string& l) { return l.find(part) != std::string::npos; });
+    };
+    EXPECT_TRUE(any("partition client-1 from every store for 1 tick at tick 0 (its messages held until it heals)"));
+    EXPECT_TRUE(any("partition client-2 from store C for 1 tick at tick 0"));
+    EXPECT_TRUE(any("delay client-1's requests to store E sent at tick 0 by 1 more tick"));
+    EXPECT_TRUE(any("delay the replies of every store to client-2 sent at tick 0 by 1 more tick"));
+    EXPECT_TRUE(any("delay client-1's write to the resource sent at tick 0 by 1 more tick"));
+    EXPECT_TRUE(any("0틱부터 1틱 동안 client-2와 저장소 C 사이 단절(복구될 때까지 메시지 보류)"));
+    EXPECT_TRUE(any("0틱에 client-1이 모든 저장소로 보낸 요청을 1틱 더 지연"));
+    EXPECT_TRUE(any("0틱에 저장소 A가 client-2에 보낸 응답을 1틱 더 지연"));
+    EXPECT_FALSE(any("(drop_requests)"));
+}
+
 // The replication faults (model.md §17.2, §17.3) in words, in both
 // languages: a cut names its server, length and tick; a promotion its server
 // and its lag (none, or so many ticks behind the primary).

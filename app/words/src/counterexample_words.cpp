@@ -36,6 +36,14 @@ std::string clock_jump_words(const sim::AddedFault& added, const Strings& s) {
     return s.tr(f.ms < 0 ? "explore.fault.clock_jump_back" : "explore.fault.clock_jump_forward", fields);
 }
 
+// The stores a Redlock partition or delay concerns (model.md §20.7):
+// "every store", "store A", "stores A, B".
+std::string stores_words(const sim::AddedFault& added, const Strings& s) {
+    if (added.stores.empty()) return s.tr("explore.stores.every");
+    if (added.stores.size() == 1) return s.tr("explore.stores.one", {{"store", added.stores[0]}});
+    return s.tr("explore.stores.some", {{"stores", join(added.stores, s.tr("explore.separator.items"))}});
+}
+
 // A delay of what the node sends on one link in one tick (model.md §7.6):
 // the explorer's windows are one tick long.
 std::string delay_words(const sim::AddedFault& added, const Strings& s) {
@@ -47,6 +55,13 @@ std::string delay_words(const sim::AddedFault& added, const Strings& s) {
     const char* key = "explore.fault.delay_write";
     if (f.link == sim::Link::request) key = "explore.fault.delay_request";
     if (f.link == sim::Link::reply) key = "explore.fault.delay_reply";
+    if (added.redlock && f.link != sim::Link::write) {
+        Fields named = fields;
+        named.emplace_back("stores", stores_words(added, s));
+        return s.tr(
+            f.link == sim::Link::request ? "explore.fault.delay_request_stores" : "explore.fault.delay_reply_stores",
+            named);
+    }
     return s.tr(key, fields);
 }
 
@@ -72,6 +87,10 @@ std::string fault_words(const sim::AddedFault& added, const Strings& s) {
     switch (f.kind) {
         case sim::FaultKind::pause: return s.tr("explore.fault.pause", fields);
         case sim::FaultKind::partition:
+            if (added.redlock) {  // held, not dropped, whatever the mode (model.md §20.7)
+                fields.emplace_back("stores", stores_words(added, s));
+                return s.tr("explore.fault.partition_stores", fields);
+            }
             fields.emplace_back("mode", sim::to_string(f.mode));
             return s.tr("explore.fault.partition", fields);
         case sim::FaultKind::crash: return s.tr("explore.fault.crash", fields);

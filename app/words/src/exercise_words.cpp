@@ -141,13 +141,13 @@ std::string knob_values_words(const sim::Exercise& ex, const std::vector<std::in
 }
 
 std::string added_fault_words(const sim::Scenario& scenario, const sim::Fault& fault, const Strings& s) {
-    sim::AddedFault added{fault, {}};
+    std::string name;
     if (fault.node >= 0 && static_cast<std::size_t>(fault.node) < scenario.candidates.size())
-        added.node = scenario.candidates[static_cast<std::size_t>(fault.node)].name;
+        name = scenario.candidates[static_cast<std::size_t>(fault.node)].name;
     // A Redlock store's restart or clock jump names its store (model.md §20).
     if (fault.store >= 0 && static_cast<std::size_t>(fault.store) < scenario.stores.size())
-        added.node = scenario.stores[static_cast<std::size_t>(fault.store)];
-    return fault_words(added, s);
+        name = scenario.stores[static_cast<std::size_t>(fault.store)];
+    return fault_words(sim::added_fault(scenario, fault, std::move(name)), s);
 }
 
 std::string fault_kinds_words(const sim::FaultBudget& budget, const Strings& s) {

@@ -202,6 +202,16 @@ Failure liveness(const Trace& trace) {
 
 }  // namespace
 
+AddedFault added_fault(const Scenario& base, const Fault& f, std::string node) {
+    AddedFault added{f, std::move(node)};
+    added.redlock = base.is_redlock();
+    if (added.redlock && (f.kind == FaultKind::partition || f.kind == FaultKind::delay)) {
+        for (std::size_t i = 0; i < base.stores.size(); ++i)
+            if ((f.stores >> i) & 1u) added.stores.push_back(base.stores[i]);
+    }
+    return added;
+}
+
 CounterexampleFacts schedule_facts(const Explorer& ex, const Schedule& schedule) {
     CounterexampleFacts facts;
     if (schedule.variant != 0) facts.shuffled_seed = ex.variant(schedule.variant).seed;
@@ -212,7 +222,7 @@ CounterexampleFacts schedule_facts(const Explorer& ex, const Schedule& schedule)
         std::string name;
         if (f.node >= 0) name = base.candidates.at(static_cast<std::size_t>(f.node)).name;
         if (f.store >= 0) name = base.stores.at(static_cast<std::size_t>(f.store));
-        facts.faults.push_back(AddedFault{f, std::move(name)});
+        facts.faults.push_back(added_fault(base, f, std::move(name)));
     }
     return facts;
 }

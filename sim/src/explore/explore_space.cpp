@@ -507,10 +507,19 @@ void atoms_at(Tick t, const Scenario& base, const ExploreOptions& options, std::
     for (NodeIndex n = 0; n < nodes && k.pause; ++n) {
         for (const Tick d : pauses) add(Fault{FaultKind::pause, n, t, d, {}, {}});
     }
+    // On Redlock a partition from every store, then from each store alone
+    // (model.md §20.7: `stores`, bit i for store i; 0 every store).
+    const std::uint32_t store_sets = base.is_redlock() ? static_cast<std::uint32_t>(base.stores.size()) + 1 : 1;
+    const auto store_set = [](std::uint32_t i) { return i == 0 ? 0u : 1u << (i - 1); };
     for (NodeIndex n = 0; n < nodes && partitions; ++n) {
         for (const Tick d : partitions_) {
-            if (k.partition_drop_requests) add(Fault{FaultKind::partition, n, t, d, PartitionMode::drop_requests, {}});
-            if (k.partition_drop_replies) add(Fault{FaultKind::partition, n, t, d, PartitionMode::drop_replies, {}});
+            for (std::uint32_t i = 0; i < store_sets; ++i) {
+                Fault f{FaultKind::partition, n, t, d, PartitionMode::drop_requests, {}};
+                f.stores = store_set(i);
+                if (k.partition_drop_requests) add(f);
+                f.mode = PartitionMode::drop_replies;
+                if (k.partition_drop_replies) add(f);
+            }
         }
     }
     for (NodeIndex n = 0; n < nodes && k.crash && sizeless; ++n) add(Fault{FaultKind::crash, n, t, 0, {}, {}});
@@ -523,13 +532,21 @@ void atoms_at(Tick t, const Scenario& base, const ExploreOptions& options, std::
         for (const Tick lag : lags) add(promote_atom(t, server, lag));
     }
     clock_jump_atoms_at(t, base, options, add);
-    // Delays of what one node sends on one link in tick t.
+    // Delays of what one node sends on one link in tick t; on Redlock a
+    // request's or reply's to or from every store, then each store alone
+    // (a write goes to the resource, no store).
     const std::array<std::pair<Link, bool>, 3> links{
         {{Link::request, k.delay_request}, {Link::reply, k.delay_reply}, {Link::write, k.delay_write}}};
     for (NodeIndex n = 0; n < nodes; ++n) {
         for (const auto& [link, on] : links) {
-            for (auto e = extras.begin(); on && e != extras.end(); ++e)
-                add(Fault{FaultKind::delay, n, t, 1, {}, {}, 0, link, *e});
+            for (auto e = extras.begin(); on && e != extras.end(); ++e) {
+                const std::uint32_t sets = link == Link::write ? 1 : store_sets;
+                for (std::uint32_t i = 0; i < sets; ++i) {
+                    Fault f{FaultKind::delay, n, t, 1, {}, {}, 0, link, *e};
+                    f.stores = store_set(i);
+                    add(f);
+                }
+            }
         }
     }
     // Cuts of one server's link (the canonical order puts the length before the server).
@@ -551,11 +568,10 @@ FaultMenu effective_kinds(const ExploreOptions& options, std::int32_t replicas, 
         k.delay_request = k.delay_reply = k.delay_write = false;
     }
     if (redlock) {
-        // A Redlock run has no failover, no replicas and no delays yet
-        // (docs/explorer.md, Redlock); a partition holds messages whatever
-        // its mode (model.md §20.7), so one mode stands for both.
+        // A Redlock run has no failover and no replicas (docs/explorer.md,
+        // On Redlock); a partition holds messages whatever its mode (model.md
+        // §20.7), so one mode stands for both.
         k.failover_leases = k.failover_all = k.failover_promote = k.replica_link = false;
-        k.delay_request = k.delay_reply = k.delay_write = false;
         if (k.partition_drop_replies) k.partition_drop_requests = true;
         k.partition_drop_replies = false;
     } else {
@@ -575,8 +591,7 @@ FaultMenu effective_kinds(const ExploreOptions& options, std::int32_t replicas, 
 // (docs/explorer.md, On Redlock, On Redisson): check a property that such a
 // run never breaks (neither client issues a fencing number, model.md §20.6
 // and §21.6, so only overlap, unsafe_write and liveness can fail), or add
-// delays (not laid out on Redlock; refused by Redisson's scenarios, §21.1
-// rule 3).
+// delays on Redisson (its scenarios refuse them, §21.1 rule 3).
 std::optional<std::string> fenceless_error(const ExploreOptions& options, bool redisson) {
     const Properties& p = options.properties;
     const char* client = redisson ? "Redisson" : "Redlock";
@@ -591,7 +606,7 @@ std::optional<std::string> fenceless_error(const ExploreOptions& options, bool r
             "--property: {} can never fail on a {} scenario ({} issues no fencing number, docs/model.md {}); check "
             "overlap, unsafe_write or liveness",
             fmt::join(never, ", "), client, client, rule);
-    if (options.max_delay > 0 && options.kinds.delays())
+    if (redisson && options.max_delay > 0 && options.kinds.delays())
         return fmt::format(
             "--max-delay: the explorer adds no delays to a {} scenario (docs/explorer.md, On {}); "
             "leave --max-delay at 0",

@@ -281,7 +281,18 @@ Fault Explorer::draw_delay(SplitMix64& rng, Tick at, std::uint64_t nodes) const 
     f.node = static_cast<NodeIndex>(rng.next() % nodes);
     f.link = links[static_cast<std::size_t>(rng.next() % links.size())];
     f.extra = draw_size(rng, options_.grids.delay, options_.max_delay);
+    if (f.link != Link::write) f.stores = draw_stores(rng);
     return f;
+}
+
+// On Redlock, the stores a partition or a delay concerns, as the exhaustive
+// search lays them out: every store (0) or one store alone, evenly; nothing
+// is drawn on one store.
+std::uint32_t Explorer::draw_stores(SplitMix64& rng) const {
+    const auto stores = static_cast<std::uint64_t>(variants_.front().stores.size());
+    if (stores == 0) return 0;
+    const auto i = rng.next() % (stores + 1);
+    return i == 0 ? 0u : 1u << (i - 1);
 }
 
 // A cut of one server's link of 1 … max_link_cut ticks, or a promotion of
@@ -333,6 +344,7 @@ Schedule Explorer::draw(std::uint64_t seed, std::uint64_t index) const {
                 } else {
                     f.mode = k.partition_drop_requests ? PartitionMode::drop_requests : PartitionMode::drop_replies;
                 }
+                f.stores = draw_stores(rng);
                 break;
             case 2:
                 f.kind = FaultKind::crash;

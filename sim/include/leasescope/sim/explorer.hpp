@@ -318,6 +318,7 @@ private:
     Verdict fork_run(Worker& worker, std::int32_t variant, DueTable* record, std::uint64_t& ticks) const;
     Fault draw_clock_jump(SplitMix64& rng, Tick at) const;
     Fault draw_delay(SplitMix64& rng, Tick at, std::uint64_t nodes) const;
+    std::uint32_t draw_stores(SplitMix64& rng) const;
     Fault draw_replication(SplitMix64& rng, Tick at, bool cut) const;
     Fault draw_restart(SplitMix64& rng, Tick at) const;
     void consider(const Schedule& schedule, const Verdict& verdict, std::uint64_t draw, ChunkResult& out) const;
@@ -532,7 +533,16 @@ struct Failure {
 struct AddedFault {
     Fault fault;
     std::string node;
+    // A Redlock partition or delay (model.md §20.7): the names of the stores
+    // it concerns, empty for every store; `redlock` tells those apart from
+    // one store's faults.
+    bool redlock = false;
+    std::vector<std::string> stores;
 };
+
+// `f` of a schedule on `base`, named `node` (its candidate's or store's
+// name), with a Redlock partition's or delay's stores by name.
+AddedFault added_fault(const Scenario& base, const Fault& f, std::string node);
 
 struct CounterexampleFacts {
     std::optional<std::uint64_t> shuffled_seed;  // the order was shuffled with this seed; else the base's own
