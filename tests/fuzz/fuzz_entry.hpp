@@ -28,6 +28,11 @@ namespace leasescope::fuzz {
 inline constexpr Tick simulate_until = 200;
 // Scenarios bigger than this are parsed but not simulated (time, not safety).
 inline constexpr std::size_t simulate_candidates_max = 64;
+// The structure target's bound (structure_one_input_of): its inputs are about
+// the reader, and a valid one with dozens of candidates, simulated twice and
+// its trace written and read back, cost 100 to 260 ms against a median of
+// 1 ms, a few of them most of a run's time (docs/performance.md).
+inline constexpr std::size_t structure_simulate_candidates_max = 16;
 // Every error is one short line, whatever the input: quotes of keys and
 // values are clipped (limits::quoted_bytes_max) and a path has at most
 // json_depth_max parts.
@@ -70,11 +75,11 @@ inline std::string summary_line_reference(const sim::TraceSummary& s) {
 // A scenario that validated must be safe to simulate (the electors' and the
 // store's assertions hold) and must survive a write-back: scenario_to_json
 // parses back to a scenario that gives the same trace.
-inline void check_valid_scenario(const sim::Scenario& scenario) {
+inline void check_valid_scenario(const sim::Scenario& scenario, std::size_t candidates_max = simulate_candidates_max) {
     const std::string written = sim::scenario_to_json(scenario);
     auto again = sim::parse_scenario(written, "<written back>");
     LS_ASSERT(again.ok());
-    if (scenario.candidates.size() > simulate_candidates_max) return;
+    if (scenario.candidates.size() > candidates_max) return;
     const sim::Trace first = sim::simulate(scenario, simulate_until);
     LS_ASSERT(sim::summary_line(first.summary) == summary_line_reference(first.summary));
     const sim::Trace second = sim::simulate(again.value(), simulate_until);
@@ -188,14 +193,16 @@ struct StructureProgram {
     }
 };
 
-// What one fuzzed input may be built up to: 64 KiB passes json_depth_max
-// and json_object_keys_max many times over and keeps an input to a few
-// milliseconds under ASan, so the fuzzer explores (at 4 MiB it ran about 4
-// inputs a second). The large inputs, big enough to pass every JSON limit but
+// What one fuzzed input may be built up to: 16 KiB passes json_depth_max
+// and json_object_keys_max several times over and keeps an input to about
+// a millisecond under ASan, so the fuzzer explores (at 4 MiB it ran about 4
+// inputs a second, at 64 KiB 164; at 16 KiB, with
+// structure_simulate_candidates_max, 395, reaching as much coverage in 60 s:
+// docs/performance.md). The large inputs, big enough to pass every JSON limit but
 // the file size (1,500,001 values take 3 MB; the size limit has its own
 // tests), are built up to structure_large_bytes_max by fuzz_regression_test:
 // a few programs once, and every checked-in structure input.
-inline constexpr std::size_t structure_bytes_max = 64u << 10;
+inline constexpr std::size_t structure_bytes_max = 16u << 10;
 inline constexpr std::size_t structure_large_bytes_max = 4u << 20;
 
 inline std::string build_structure(const std::uint8_t* data, std::size_t size, std::size_t bytes_max) {
@@ -294,8 +301,9 @@ inline int structure_one_input_of(const std::uint8_t* data, std::size_t size, st
     auto parsed = sim::parse_scenario(text, "<structure>");
     if (parsed.ok()) {
         // Valid scenarios here are small or refused by the work limits; the
-        // simulation is bounded by simulate_until.
-        check_valid_scenario(parsed.value());
+        // simulation is bounded by simulate_until and, here, by
+        // structure_simulate_candidates_max.
+        check_valid_scenario(parsed.value(), structure_simulate_candidates_max);
     } else {
         LS_ASSERT(parsed.error().to_string().size() < error_bytes_max);
     }

@@ -66,7 +66,7 @@ TEST(FuzzRegressions, OverrideInputs) { EXPECT_GT(replay("override", leasescope:
 
 // Structurally built inputs (deep, long, many values, NUL bytes, work): each
 // is refused or accepted with a short error, quickly.
-// The fuzzer builds them up to 64 KiB; here they are built up to 4 MiB as
+// The fuzzer builds them up to 16 KiB; here they are built up to 4 MiB as
 // well, where they pass every JSON limit but the file size.
 TEST(FuzzRegressions, StructureInputs) {
     EXPECT_GT(replay("structure", leasescope::fuzz::structure_one_input), 0u);

@@ -16,20 +16,29 @@ std::string json_quoted(std::string_view s) {
 }
 
 // Edits between two words, a swap of neighbours counting as one ("mdoe" is
-// one edit from "mode"): the optimal string alignment distance.
-std::size_t edit_distance(std::string_view a, std::string_view b) {
-    std::vector<std::vector<std::size_t>> d(a.size() + 1, std::vector<std::size_t>(b.size() + 1));
-    for (std::size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
-    for (std::size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
+// one edit from "mode"): the optimal string alignment distance, in three
+// rows of `rows` (reused from one call to the next).
+std::size_t edit_distance(std::string_view a, std::string_view b, std::vector<std::size_t>& rows) {
+    const std::size_t w = b.size() + 1;
+    rows.assign(3 * w, 0);
+    std::size_t* two_up = rows.data();  // row i - 2
+    std::size_t* up = two_up + w;       // row i - 1
+    std::size_t* row = up + w;          // row i
+    for (std::size_t j = 0; j < w; ++j) up[j] = j;
     for (std::size_t i = 1; i <= a.size(); ++i) {
-        for (std::size_t j = 1; j <= b.size(); ++j) {
+        row[0] = i;
+        for (std::size_t j = 1; j < w; ++j) {
             const std::size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
-            d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost});
+            row[j] = std::min({up[j] + 1, row[j - 1] + 1, up[j - 1] + cost});
             if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
-                d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+                row[j] = std::min(row[j], two_up[j - 2] + 1);
         }
+        std::size_t* oldest = two_up;
+        two_up = up;
+        up = row;
+        row = oldest;
     }
-    return d[a.size()][b.size()];
+    return up[b.size()];
 }
 
 }  // namespace
@@ -78,21 +87,27 @@ std::string line_column(std::string_view text, std::size_t offset) {
 std::string suggestion(std::string_view word, const std::vector<std::string>& known) {
     std::string best;
     std::size_t best_distance = std::string::npos;
+    // One edit per three letters, at least one: "leese" finds "lease", but
+    // "node" does not find "lose".
+    const std::size_t near = std::max<std::size_t>(1, word.size() / 3);
     // The distance table is |word| x |known word|: only short words are
-    // compared (a long one is close to nothing a scenario knows anyway).
+    // compared (a long one is close to nothing a scenario knows anyway), and
+    // a known word whose length differs by more than `near` is at least that
+    // far, so it is never the suggestion and is not compared (a thousand
+    // unknown keys of an object stay cheap).
     const bool comparable = static_cast<std::int64_t>(word.size()) <= limits::quoted_bytes_max;
+    std::vector<std::size_t> rows;
     for (const auto& k : known) {
         if (!comparable) break;
-        const std::size_t d = edit_distance(word, k);
+        const std::size_t apart = word.size() > k.size() ? word.size() - k.size() : k.size() - word.size();
+        if (apart > near) continue;
+        const std::size_t d = edit_distance(word, k, rows);
         if (d < best_distance) {
             best_distance = d;
             best = k;
         }
     }
-    // One edit per three letters, at least one: "leese" finds "lease", but
-    // "node" does not find "lose".
-    if (!best.empty() && best_distance <= std::max<std::size_t>(1, word.size() / 3))
-        return fmt::format("; did you mean \"{}\"?", best);
+    if (!best.empty() && best_distance <= near) return fmt::format("; did you mean \"{}\"?", best);
     std::string list;
     for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
     return fmt::format("; expected one of: {}", list);
