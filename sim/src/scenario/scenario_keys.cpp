@@ -4,7 +4,11 @@
 // reads its value is in scenario_read.cpp.
 #include "leasescope/sim/scenario_keys.hpp"
 
+#include <algorithm>
 #include <limits>
+#include <string_view>
+#include <tuple>
+#include <vector>
 
 #include "leasescope/engine/assert.hpp"
 #include "leasescope/sim/limits.hpp"
@@ -712,12 +716,36 @@ std::vector<std::string> key_names_of(Section section, std::string_view variant)
     return names;
 }
 
+namespace {
+
+// (section, name, row) sorted by section and name, rows in table order
+// within one name: built once from the table, like it, never changed.
+using KeyIndex = std::vector<std::tuple<Section, std::string_view, std::size_t>>;
+
+const KeyIndex& key_index() {
+    static const KeyIndex index = [] {
+        KeyIndex out;
+        const auto rows = scenario_keys();
+        for (std::size_t i = 0; i < rows.size(); ++i) out.emplace_back(rows[i].section, rows[i].name, i);
+        std::sort(out.begin(), out.end());
+        return out;
+    }();
+    return index;
+}
+
+}  // namespace
+
+const ScenarioKey* find_scenario_key(Section section, std::string_view name) {
+    const KeyIndex& index = key_index();
+    const auto it = std::lower_bound(index.begin(), index.end(), std::make_tuple(section, name, std::size_t{0}));
+    if (it == index.end() || std::get<0>(*it) != section || std::get<1>(*it) != name) return nullptr;
+    return &scenario_keys()[std::get<2>(*it)];
+}
+
 const ScenarioKey& scenario_key(Section section, std::string_view name) {
-    for (const ScenarioKey& k : scenario_keys()) {
-        if (k.section == section && name == k.name) return k;
-    }
-    LS_ASSERT(false && "no such scenario key");
-    return scenario_keys().front();
+    const ScenarioKey* key = find_scenario_key(section, name);
+    LS_ASSERT(key != nullptr && "no such scenario key");
+    return *key;
 }
 
 }  // namespace leasescope::sim

@@ -77,14 +77,11 @@ void convert_value(json& v, const std::string& path, const ScenarioKey& key, std
 
 void convert_object(json& object, const std::string& path, Section section, std::int64_t tick_ms, Failures& errors) {
     if (!object.is_object()) return;
-    // Any variant's row: a key of another fault kind is the reader's error.
-    const std::vector<const ScenarioKey*> keys = keys_of(section);
+    // Any variant's row (the first in table order): a key of another fault
+    // kind is the reader's error.
     for (auto it = object.begin(); it != object.end(); ++it) {
-        for (const ScenarioKey* key : keys) {
-            if (it.key() != key->name) continue;
+        if (const ScenarioKey* key = find_scenario_key(section, it.key()))
             convert_value(it.value(), path + "/" + path_part(it.key()), *key, tick_ms, errors);
-            break;
-        }
     }
 }
 

@@ -84,6 +84,9 @@ bool key_in_variant(const ScenarioKey& key, std::string_view variant);
 // table order: what an object may hold.
 std::vector<const ScenarioKey*> keys_of(Section section, std::string_view variant = {});
 std::vector<std::string> key_names_of(Section section, std::string_view variant = {});
+// The first row of `name` in `section` in table order (of any variant), or
+// nullptr: a lookup in an index built once beside the table.
+const ScenarioKey* find_scenario_key(Section section, std::string_view name);
 // The row of `name` in `section`; asserts that it exists.
 const ScenarioKey& scenario_key(Section section, std::string_view name);
 
