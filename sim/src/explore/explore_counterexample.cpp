@@ -203,8 +203,7 @@ Failure liveness(const Trace& trace) {
 }  // namespace
 
 AddedFault added_fault(const Scenario& base, const Fault& f, std::string node) {
-    AddedFault added{f, std::move(node)};
-    added.redlock = base.is_redlock();
+    AddedFault added{f, std::move(node), base.is_redlock(), {}};
     if (added.redlock && (f.kind == FaultKind::partition || f.kind == FaultKind::delay)) {
         for (std::size_t i = 0; i < base.stores.size(); ++i)
             if ((f.stores >> i) & 1u) added.stores.push_back(base.stores[i]);
