@@ -195,3 +195,44 @@ TEST(ExerciseWords, EveryConditionChoiceAndFaultKindRendersInBothLanguages) {
         EXPECT_EQ(progress_words(2, 5, s), lang == Lang::en ? "2 of 5 done" : "5개 중 2개 완료");
     }
 }
+
+// A find_fault exercise on Redisson (model.md §21): its faults are
+// Redisson's own ("delay" is refused at its JSON path), the explorer lays
+// them out with the properties a fenceless run can break, and the feedback
+// tells a late write in Redisson's words: another client's field holds the
+// lock, and no fencing number is spoken of (there is none, §21.6).
+TEST(ExerciseWords, RedissonFindFaultTellsTheWriteInRedissonsWords) {
+    const std::string path = source_dir + "/tests/sim/explore/redisson/watchdog-redisson-base.json";
+    std::string text = read_all(path);
+    const std::size_t end = text.rfind('}');
+    ASSERT_NE(end, std::string::npos);
+    const auto with_faults = [&](const std::string& faults) {
+        return text.substr(0, end) + R"(, "exercises": [{"kind": "find_fault", "faults": ")" + faults +
+               R"(", "max_ticks": 500, "goal": {"fails": "unsafe_write"}, "prompt": {"en": "p", "ko": "p"}}]})";
+    };
+    auto refused = sim::exercise_base(with_faults("delay"), "redisson.json");
+    ASSERT_FALSE(refused.ok());
+    EXPECT_NE(refused.error().to_string().find("/exercises/0/faults"), std::string::npos)
+        << refused.error().to_string();
+    EXPECT_NE(refused.error().to_string().find("cannot be added to a Redisson scenario"), std::string::npos);
+
+    auto base = sim::exercise_base(with_faults("pause"), "redisson.json");
+    ASSERT_TRUE(base.ok()) << base.error().to_string();
+    ASSERT_TRUE(sim::fault_budget(base.value(), 0).ok());
+    sim::Fault pause{sim::FaultKind::pause, 0, 200, 400, {}, {}};
+    auto a = sim::try_fault(base.value(), 0, pause);
+    ASSERT_TRUE(a.ok()) << a.error();
+    ASSERT_TRUE(a.value().result.met);
+    for (const Lang lang : {Lang::en, Lang::ko}) {
+        std::string all;
+        for (const std::string& line : attempt_lines(base.value(), 0, a.value(), in(lang))) all += line + "\n";
+        expect_whole(all, "redisson find_fault");
+        EXPECT_EQ(all.find("fencing"), std::string::npos) << all;
+        EXPECT_EQ(all.find("펜싱"), std::string::npos) << all;
+        EXPECT_NE(all.find("Redisson"), std::string::npos) << all;
+        if (lang == Lang::en)
+            EXPECT_NE(all.find("node-a writes and the resource accepts it while another client's field holds the lock"),
+                      std::string::npos)
+                << all;
+    }
+}

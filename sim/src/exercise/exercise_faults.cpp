@@ -16,9 +16,14 @@ using exercise_detail::exercise_of;
 using exercise_detail::exercise_path;
 
 // The menu of the exercise's kinds, as the scenario allows them (§17.3; on
-// Redlock, §20: the explorer's kinds there, docs/explorer.md).
+// Redlock, §20, and Redisson, §21.1 rule 4: the explorer's kinds there,
+// docs/explorer.md).
 FaultMenu menu_of(const Scenario& s, const FaultMenu& parsed) {
     FaultMenu m = parsed;
+    if (s.is_redisson()) {
+        m.failover_leases = m.failover_all = m.failover_promote = m.replica_link = false;
+        m.delay_request = m.delay_reply = m.delay_write = false;
+    }
     if (s.lock.replication.replicas > 0) m.failover_leases = m.failover_all = false;
     if (s.lock.replication.replicas == 0) m.failover_promote = m.replica_link = false;
     if (s.is_redlock()) {
@@ -44,9 +49,10 @@ ExploreOptions options_of(const Scenario& s, const Exercise& e, const FaultMenu&
     o.max_tick = std::max<Tick>(s.horizon - 1, 0);
     o.shuffles = 0;
     o.prune = false;
-    // The explorer only lays out the faults here; on Redlock it refuses the
-    // fencing properties, which can never fail there (docs/explorer.md).
-    if (s.is_redlock()) o.properties = Properties{false, true, false, true};
+    // The explorer only lays out the faults here; on Redlock and Redisson it
+    // refuses the fencing properties, which can never fail there
+    // (docs/explorer.md).
+    if (s.is_redlock() || s.is_redisson()) o.properties = Properties{false, true, false, true};
     return o;
 }
 

@@ -218,6 +218,12 @@ void check_fault_kinds(const std::string& text, const std::string& path, const S
         if (s.is_redlock() && !m.restarts() && (m.failover_leases || m.failover_all || m.delays()))
             fail(path,
                  fmt::format("{} cannot be added to a Redlock scenario (docs/explorer.md, On Redlock)", quote(item)));
+        // ("all" names pause too: it stands for the kinds the scenario has.)
+        if (s.is_redisson() && !m.pause &&
+            (m.failover_leases || m.failover_all || m.failover_promote || m.replica_link || m.delays() || m.restarts()))
+            fail(path, fmt::format("{} cannot be added to a Redisson scenario (docs/model.md §21.1 rule 4: pause, "
+                                   "crash, partition and clock_jump)",
+                                   quote(item)));
         if (!s.is_redlock() && m.restarts() && !m.pause)
             fail(path, fmt::format("{} is a Redlock store's fault; the scenario has no \"stores\" (model.md §20.3)",
                                    quote(item)));
