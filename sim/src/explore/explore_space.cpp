@@ -561,17 +561,14 @@ void atoms_at(Tick t, const Scenario& base, const ExploreOptions& options, std::
 // replication kinds only with replicas, and then no failover that loses.
 FaultMenu effective_kinds(const ExploreOptions& options, std::int32_t replicas, bool redlock, bool redisson) {
     FaultMenu k = options.kinds;
-    if (redisson) {
-        // Redisson's faults are pause, crash, partition and clock jumps
-        // (model.md §21.1 rule 4): no failover, link, delay or restart.
-        k.failover_leases = k.failover_all = k.failover_promote = k.replica_link = false;
-        k.delay_request = k.delay_reply = k.delay_write = false;
-    }
+    // Neither a Redlock nor a Redisson run has a failover or replicas
+    // (docs/explorer.md, On Redlock; model.md §21.1 rule 4), and Redisson's
+    // faults are pause, crash, partition and clock jumps: no delay either.
+    if (redlock || redisson) k.failover_leases = k.failover_all = k.failover_promote = k.replica_link = false;
+    if (redisson) k.delay_request = k.delay_reply = k.delay_write = false;
     if (redlock) {
-        // A Redlock run has no failover and no replicas (docs/explorer.md,
-        // On Redlock); a partition holds messages whatever its mode (model.md
-        // §20.7), so one mode stands for both.
-        k.failover_leases = k.failover_all = k.failover_promote = k.replica_link = false;
+        // A partition holds messages whatever its mode (model.md §20.7), so
+        // one mode stands for both.
         if (k.partition_drop_replies) k.partition_drop_requests = true;
         k.partition_drop_replies = false;
     } else {
