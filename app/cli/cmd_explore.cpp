@@ -46,6 +46,7 @@ struct ExploreArgs {
     std::string out;
     std::uint64_t chunk = 16;
     bool no_prune = false;
+    bool no_merge = false;
     std::string shard;  // "K/N"
     std::string assets;
     std::string format = "text";
@@ -294,12 +295,14 @@ void print_bench(std::FILE* o, const sim::SearchStats& t, const Timing& timing) 
     const double ticks_per_second = static_cast<double>(t.ticks) / safe_seconds;
     const double ticks_per_cpu_second = static_cast<double>(t.ticks) / std::max(cpu_seconds, 1e-9);
     fmt::print(o,
-               "bench: {} schedules ({} simulated) in {:.3f} s with {}: {} schedules/s, {} simulated/s; "
-               "{} simulated ticks: {} ticks/s; {:.3f} s of CPU: {} ticks per CPU second (per core)\n",
-               t.schedules, t.simulated, seconds, count_of(timing.jobs, "job", "jobs"),
+               "bench: {} schedules ({} simulated, {} merged) in {:.3f} s with {}: {} schedules/s, {} simulated/s, "
+               "{} distinct states/s ({} states); {} simulated ticks: {} ticks/s; {:.3f} s of CPU: {} ticks per CPU "
+               "second (per core)\n",
+               t.schedules, t.simulated, t.merged, seconds, count_of(timing.jobs, "job", "jobs"),
                rate(static_cast<double>(t.schedules) / safe_seconds),
-               rate(static_cast<double>(t.simulated) / safe_seconds), t.ticks, rate(ticks_per_second), cpu_seconds,
-               rate(ticks_per_cpu_second));
+               rate(static_cast<double>(t.simulated) / safe_seconds),
+               rate(static_cast<double>(t.states) / safe_seconds), t.states, t.ticks, rate(ticks_per_second),
+               cpu_seconds, rate(ticks_per_cpu_second));
 }
 
 // explore --format json: one document on stdout (fields in docs/cli-json.md);
@@ -312,7 +315,8 @@ void print_json(const char* command, const sim::Explorer& explorer, const sim::E
                 std::optional<std::uint64_t> shards = std::nullopt) {
     auto stats = [](const sim::SearchStats& st) {
         return nlohmann::ordered_json{{"schedules", st.schedules}, {"simulated", st.simulated}, {"pruned", st.pruned},
-                                      {"invalid", st.invalid},     {"failing", st.failing},     {"ticks", st.ticks}};
+                                      {"invalid", st.invalid},     {"failing", st.failing},     {"ticks", st.ticks},
+                                      {"merged", st.merged},       {"states", st.states}};
     };
     const bool random = run.mode == sim::ExploreMode::random;
     nlohmann::ordered_json doc;
@@ -433,6 +437,7 @@ int explore_options(const ExploreArgs& args, const sim::Scenario& base, sim::Exp
     options.max_tick = args.max_tick;
     options.shuffles = args.shuffles;
     options.prune = !args.no_prune;
+    options.merge = !args.no_merge;
     for (const std::string& grid : args.grids) {
         auto parsed = sim::parse_grid(grid, base.tick_ms, options.grids);
         if (!parsed.ok()) {
@@ -652,7 +657,8 @@ void print_minimize_json(const ExploreArgs& args, const sim::Scenario& scenario,
         {"max_faults", 1},       {"properties", sim::to_string(m.explorer->options().properties)}};
     doc["levels"] = nlohmann::ordered_json::array();
     doc["totals"] = {{"schedules", m.totals.schedules}, {"simulated", m.totals.simulated}, {"pruned", m.totals.pruned},
-                     {"invalid", m.totals.invalid},     {"failing", m.totals.failing},     {"ticks", m.totals.ticks}};
+                     {"invalid", m.totals.invalid},     {"failing", m.totals.failing},     {"ticks", m.totals.ticks},
+                     {"merged", m.totals.merged},       {"states", m.totals.states}};
     doc["found"] = status == exit_check_failed;
     doc["counterexample"] = nullptr;
     doc["proved"] = proved;
@@ -967,6 +973,9 @@ void add_explore_command(CLI::App& app, int& exit_code) {
     cmd->add_flag("--no-prune", args->no_prune,
                   "Simulate every schedule, even those with a fault that provably changes nothing (to check the "
                   "pruning; same counterexample, slower)");
+    cmd->add_flag("--no-merge", args->no_merge,
+                  "Run every schedule to its end, even when it reaches a state another run has reached (to check "
+                  "the merging; same counterexample and counters but ticks, merged and states)");
     cmd->add_option("--assets", args->assets,
                     "Folder with i18n/en.json, the words of the counterexample (default: $LEASESCOPE_ASSETS, "
                     "./assets, or the source tree's)");

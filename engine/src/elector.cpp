@@ -75,6 +75,7 @@ void Elector::begin_run(Tick now, Token token) {
         const auto remaining = static_cast<std::size_t>(options_.runs - run_count());
         outcomes_.reserve(outcomes_.size() + std::min(std::max<std::size_t>(outcomes_.size(), 4), remaining));
     }
+    if (!outcomes_.empty()) fold_outcome(settled_outcomes_, outcomes_.back());
     outcomes_.emplace_back();
     state_ = ElectorState::waiting;
     next_attempt_ = now;
@@ -321,6 +322,8 @@ void Elector::forget_outcomes(std::size_t count) {
     LS_ASSERT(count <= final_outcomes_held());
     outcomes_.erase(outcomes_.begin(), outcomes_.begin() + static_cast<std::ptrdiff_t>(count));
     forgotten_ += static_cast<std::int32_t>(count);
+    settled_outcomes_ = StateHasher{};
+    for (std::size_t i = 0; i + 1 < outcomes_.size(); ++i) fold_outcome(settled_outcomes_, outcomes_[i]);
 }
 
 template AttemptEffect Elector::attempt_on<Store>(Tick, Store&);
@@ -334,19 +337,24 @@ template StoreResult<ExtendReply> Elector::extend_on<ModelStore>(Tick, ModelStor
 
 namespace leasescope {
 
+void Elector::fold_outcome(StateHasher& h, const RunOutcome& o) {
+    h.add(o.fencing);
+    h.add(o.result);
+    h.add(o.has_fencing);
+}
+
 void Elector::hash_into(StateHasher& h) const {
 #if LEASESCOPE_HASH_SIZES_PINNED
-    static_assert(sizeof(Elector) == 408, "a member was added to Elector: feed it here, then pin the size");
+    static_assert(sizeof(Elector) == 424, "a member was added to Elector: feed it here, then pin the size");
     static_assert(sizeof(RunRecord) == 80, "a member was added to RunRecord: feed it here, then pin the size");
     static_assert(sizeof(RunOutcome) == 16, "a member was added to RunOutcome: feed it here, then pin the size");
 #endif
     h.add(state_);
     h.add(outcomes_.size());
-    for (const RunOutcome& o : outcomes_) {
-        h.add(o.fencing);
-        h.add(o.result);
-        h.add(o.has_fencing);
-    }
+    const StateHasher::Digest settled = settled_outcomes_.digest();  // all but the last
+    h.add(settled.high);
+    h.add(settled.low);
+    if (!outcomes_.empty()) fold_outcome(h, outcomes_.back());
     h.add(forgotten_);
     h.add(latest_.run);
     h.add(latest_.result);

@@ -577,6 +577,27 @@ assert d['command'] == 'explore' and d['found'] and d['exit_code'] == 1, d
 assert d['counterexample']['file'] == '$WORK/cx.json' and d['counterexample']['explanation'].startswith('unsafe_write'), d
 assert d['totals']['schedules'] == sum(l['schedules'] for l in d['levels']), d
 "
+# Merging states (docs/explorer.md): --no-merge gives the same answer and
+# counters but ticks, merged and states; the merging search merged some runs.
+for merge in merge no-merge; do
+  flag=""; [ "$merge" = no-merge ] && flag="--no-merge"
+  cli explore scenarios/watchdog-elector.json --property all --max-faults 2 --max-pause 4 --max-tick 40 --jobs 1 \
+    --format json --out "$WORK/$merge-cx.json" $flag
+  expect_rc 1 "explore $flag finds the watchdog counterexample"
+  cp "$WORK/out" "$WORK/$merge.json"
+done
+check_that "explore --no-merge: the same answer and counters, nothing merged" python3 -c "
+import json
+a, b = (json.load(open('$WORK/%s.json' % m)) for m in ('merge', 'no-merge'))
+same = ('schedules', 'simulated', 'pruned', 'invalid', 'failing')
+assert all(a['totals'][k] == b['totals'][k] for k in same), (a['totals'], b['totals'])
+assert a['totals']['merged'] > 0 and a['totals']['states'] > 0, a['totals']
+assert b['totals']['merged'] == 0 and b['totals']['states'] == 0, b['totals']
+assert a['totals']['ticks'] < b['totals']['ticks'], (a['totals'], b['totals'])
+assert a['counterexample']['explanation'] == b['counterexample']['explanation'], (a, b)
+"
+cmp -s "$WORK/merge-cx.json" "$WORK/no-merge-cx.json" && pass "explore --no-merge writes the same counterexample" ||
+  fail "explore --no-merge writes another counterexample"
 # explore with delays and store clock jumps (docs/explorer.md): the
 # counterexample file replays its violation, the budget flags are checked.
 cli explore scenarios/delayed-write.json --set 'faults=[]' --fault-kinds delay:write --max-delay 8 \

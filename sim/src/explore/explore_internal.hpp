@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <limits>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "leasescope/sim/explorer.hpp"
@@ -114,16 +115,78 @@ void size_table(Explorer::DueTable& table, Tick first, Tick last, std::int32_t n
 // (docs/model.md §7 for what a fault on a node does, §4.4 for a failover;
 // docs/explorer.md, Pruning).
 bool relevant(const Fault& f, const Explorer::DueTable& table);
+// The states the runs of one chunk reached, each with the verdict of the run
+// that reached it (docs/explorer.md, Merging states). A state is the whole
+// simulation at a tick boundary (state_digest: the faults still to come are
+// part of it) with the tick and the order variant, sampled at most once
+// every merge_sample_ticks ticks of a run. At its cap (ExploreOptions::
+// merge_states_max) it keeps no more, and the search goes on exactly, only
+// without new merges.
+inline constexpr Tick merge_sample_ticks = 32;
+inline constexpr Tick merge_sample_ticks_max = 1024;
+
+class MergeMemo {
+public:
+    struct Key {
+        StateHasher::Digest digest;
+        Tick tick = 0;
+        std::int32_t variant = 0;
+        bool operator==(const Key&) const = default;
+    };
+    explicit MergeMemo(std::size_t cap = 0) : cap_(cap) {}
+    // The verdict stored for `key`, or null.
+    const Verdict* find(const Key& key) const;
+    // A state the run under way reached; kept by finish() with its verdict.
+    void note(const Key& key);
+    // Stores every state noted since the last finish() with `verdict`.
+    void finish(const Verdict& verdict);
+    std::uint64_t states() const { return states_.size(); }
+
+private:
+    struct KeyHash {
+        std::size_t operator()(const Key& k) const {
+            return static_cast<std::size_t>(k.digest.low ^ (k.digest.high * 31) ^ static_cast<std::uint64_t>(k.tick));
+        }
+    };
+    std::unordered_map<Key, std::uint32_t, KeyHash> states_;  // the index of its verdict
+    std::vector<Verdict> verdicts_;                           // distinct verdicts
+    std::unordered_multimap<std::uint64_t, std::uint32_t> verdict_index_;
+    std::vector<Key> pending_;
+    std::size_t cap_ = 0;
+};
+
+// Where a run meets the memo: the variant it runs, the first tick at which
+// its added faults have all settled (before it, the faults still to come make
+// its state one no other schedule reaches, so it is not sampled), whether it
+// may stop at a state met before (not while it records a due table), and the
+// count of runs that did.
+struct MergeProbe {
+    MergeMemo* memo = nullptr;
+    std::int32_t variant = 0;
+    Tick from = 0;
+    bool lookup = true;
+    std::uint64_t* merged = nullptr;
+};
+
+// The first tick at which fault f has nothing left to do that is not in the
+// state: the end of a pause, partition, cut, restart or of a delay's window
+// (messages sent in it are on the wire), else the tick after it happens.
+inline Tick settled_from(const Fault& f) {
+    return f.kind == FaultKind::delay ? f.at + f.ticks : f.end() != tick_none ? f.end() : f.at + 1;
+}
+
 // Runs a scenario to its end on the model store; with a table, records what
 // is due before each tick from table.first on. Adds the ticks run to `ticks`.
 // The verdict reads the invariants of docs/model.md §9.
 Verdict simulate_verdict(const Scenario& scenario, const Properties& checked, Explorer::DueTable* table,
-                         std::uint64_t& ticks);
+                         std::uint64_t& ticks, MergeProbe* probe = nullptr);
 // The same from wherever `sim` stands (a fork: Simulation::append_faults)
 // to its end; the table's first row must not lie before sim.next_tick().
-// Adds the ticks run from there.
+// Adds the ticks run from there. With a probe, samples the states it passes
+// into the memo and, if the probe may look up, stops at one met before and
+// returns its verdict.
 Verdict finish_verdict(Simulation& sim, ModelStore& store, const Properties& checked, Explorer::DueTable* table,
-                       std::uint64_t& ticks);
+                       std::uint64_t& ticks, MergeProbe* probe = nullptr);
 // Runs `sim` up to tick `to` (its next tick is then `to`, or it ended
 // before), adding the ticks passed to `ticks`.
 void advance_to(Simulation& sim, ModelStore& store, Tick to, std::uint64_t& ticks);

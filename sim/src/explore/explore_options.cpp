@@ -177,6 +177,8 @@ void SearchStats::add(const SearchStats& o) {
     invalid = saturating_add(invalid, o.invalid);
     failing = saturating_add(failing, o.failing);
     ticks = saturating_add(ticks, o.ticks);
+    merged = saturating_add(merged, o.merged);
+    states = saturating_add(states, o.states);
 }
 
 Tick SizeGrids::longest() const {

@@ -19,7 +19,7 @@ namespace {
 using nlohmann::json;
 
 constexpr const char* format_name = "leasescope-explore-shard";
-constexpr int format_version = 1;
+constexpr int format_version = 2;  // 2: stats carry merged and states
 
 const char* mode_name(ExploreMode mode) { return mode == ExploreMode::random ? "random" : "exhaustive"; }
 
@@ -60,8 +60,8 @@ std::string fingerprint_of(const json& search) {
 }
 
 json stats_json(const SearchStats& s) {
-    return json{{"schedules", s.schedules}, {"simulated", s.simulated}, {"pruned", s.pruned},
-                {"invalid", s.invalid},     {"failing", s.failing},     {"ticks", s.ticks}};
+    return json{{"schedules", s.schedules}, {"simulated", s.simulated}, {"pruned", s.pruned}, {"invalid", s.invalid},
+                {"failing", s.failing},     {"ticks", s.ticks},         {"merged", s.merged}, {"states", s.states}};
 }
 
 json schedule_json(const Schedule& s) { return json{{"variant", s.variant}, {"atoms", s.atoms}}; }
@@ -82,6 +82,8 @@ SearchStats read_stats(const json& j) {
     s.invalid = j.at("invalid").get<std::uint64_t>();
     s.failing = j.at("failing").get<std::uint64_t>();
     s.ticks = j.at("ticks").get<std::uint64_t>();
+    s.merged = j.at("merged").get<std::uint64_t>();
+    s.states = j.at("states").get<std::uint64_t>();
     return s;
 }
 

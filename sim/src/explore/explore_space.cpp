@@ -265,10 +265,10 @@ bool explore_detail::roles_valid(const std::vector<Fault>& faults) {
 // Runs a scenario to its end on the model store, discarding events. With a
 // table, records what is due before each tick from table.first on.
 Verdict explore_detail::simulate_verdict(const Scenario& scenario, const Properties& checked, Explorer::DueTable* table,
-                                         std::uint64_t& ticks) {
+                                         std::uint64_t& ticks, MergeProbe* probe) {
     Simulation sim(scenario);
     ModelStore store(scenario.lock);
-    return finish_verdict(sim, store, checked, table, ticks);
+    return finish_verdict(sim, store, checked, table, ticks, probe);
 }
 
 void explore_detail::advance_to(Simulation& sim, ModelStore& store, Tick to, std::uint64_t& ticks) {
@@ -283,28 +283,10 @@ void explore_detail::advance_to(Simulation& sim, ModelStore& store, Tick to, std
     ticks = saturating_add(ticks, static_cast<std::uint64_t>(sim.next_tick() - from));
 }
 
-Verdict explore_detail::finish_verdict(Simulation& sim, ModelStore& store, const Properties& checked,
-                                       Explorer::DueTable* table, std::uint64_t& ticks) {
-    NullSink sink;
-    const Tick from = sim.next_tick();
-    LS_ASSERT(table == nullptr || from <= table->first);
-    const Tick last_row = table != nullptr ? table->first + static_cast<Tick>(table->flags.size()) - 1 : -1;
-    while (!sim.finished()) {
-        // Quiet ticks are passed over at once, except the due table's rows,
-        // which are recorded tick by tick.
-        const Tick limit =
-            table != nullptr && sim.next_tick() <= last_row ? table->first : std::numeric_limits<Tick>::max();
-        sim.skip_quiet_ticks(store, limit);
-        const Tick t = sim.next_tick();
-        if (table != nullptr && t >= table->first && t <= last_row) record_row(*table, t, sim, store);
-        auto stepped = sim.step(store, sink);
-        LS_ASSERT(stepped.ok());  // the model store never fails
-    }
-    ticks = saturating_add(ticks, static_cast<std::uint64_t>(sim.end_tick() + 1 - from));
-    if (table != nullptr) {
-        const Tick first_finished = std::max(sim.end_tick() + 1, table->first);
-        finish_rows(*table, static_cast<std::size_t>(first_finished - table->first));
-    }
+namespace {
+
+// What the run that ended in `sim` did, against the properties checked.
+Verdict verdict_of(const Simulation& sim, const Properties& checked) {
     Verdict v;
     v.violations = sim.violations();
     v.end_tick = sim.end_tick();
@@ -328,6 +310,83 @@ Verdict explore_detail::finish_verdict(Simulation& sim, ModelStore& store, const
     v.failed.stale_after_successor = checked.stale_after_successor && v.violations.stale_after_successor > 0;
     v.failed.holder_rejected = checked.holder_rejected && v.violations.holder_rejected > 0;
     v.failed.fencing_duplicate = checked.fencing_duplicate && v.violations.fencing_duplicate > 0;
+    return v;
+}
+
+// When a run samples its state for the memo: on multiples of `period`,
+// which starts at merge_sample_ticks and doubles after each sample that met
+// nothing, up to merge_sample_ticks_max. Two runs that have met sample the
+// same ticks from the next multiple of the larger period on (a multiple of
+// a period is one of every smaller one), so they are caught; a long run that
+// meets nothing hashes only a few times.
+struct Sampling {
+    Tick next = std::numeric_limits<Tick>::max();
+    Tick period = merge_sample_ticks;
+    explicit Sampling(const MergeProbe* probe) {
+        if (probe != nullptr) next = (probe->from + period - 1) / period * period;
+    }
+    void missed(Tick t) {
+        period = std::min(period * 2, merge_sample_ticks_max);
+        next = (t / period + 1) * period;
+    }
+};
+
+// Samples the state at sim's next tick boundary into the probe's memo when
+// it is due. The verdict of a state met before, if the probe may stop there.
+const Verdict* sample_state(const Simulation& sim, const ModelStore& store, MergeProbe& probe, Sampling& sampling) {
+    const Tick t = sim.next_tick();
+    if (t < sampling.next) return nullptr;
+    sampling.missed(t);
+    const std::optional<StateHasher::Digest> digest = verdict_digest(sim, store);
+    if (!digest) {  // a run the hash does not cover (Redlock, Redisson, a spill)
+        sampling.next = std::numeric_limits<Tick>::max();
+        return nullptr;
+    }
+    const MergeMemo::Key key{*digest, t, probe.variant};
+    if (probe.lookup) {
+        if (const Verdict* met = probe.memo->find(key)) return met;
+    }
+    probe.memo->note(key);
+    return nullptr;
+}
+
+}  // namespace
+
+Verdict explore_detail::finish_verdict(Simulation& sim, ModelStore& store, const Properties& checked,
+                                       Explorer::DueTable* table, std::uint64_t& ticks, MergeProbe* probe) {
+    NullSink sink;
+    const Tick from = sim.next_tick();
+    LS_ASSERT(table == nullptr || from <= table->first);
+    LS_ASSERT(probe == nullptr || table == nullptr || !probe->lookup);
+    const Tick last_row = table != nullptr ? table->first + static_cast<Tick>(table->flags.size()) - 1 : -1;
+    Sampling sampling(probe);  // a run too short to reach a multiple hashes nothing
+    while (!sim.finished()) {
+        // Quiet ticks are passed over at once, except the due table's rows,
+        // which are recorded tick by tick.
+        const Tick limit =
+            table != nullptr && sim.next_tick() <= last_row ? table->first : std::numeric_limits<Tick>::max();
+        sim.skip_quiet_ticks(store, limit);
+        const Tick t = sim.next_tick();
+        if (const Verdict* met = probe != nullptr ? sample_state(sim, store, *probe, sampling) : nullptr) {
+            // The rest of this run is the rest of the run that reached this
+            // state (docs/explorer.md, Merging states).
+            const Verdict verdict = *met;
+            probe->memo->finish(verdict);
+            *probe->merged = saturating_add(*probe->merged, 1);
+            ticks = saturating_add(ticks, static_cast<std::uint64_t>(t - from));
+            return verdict;
+        }
+        if (table != nullptr && t >= table->first && t <= last_row) record_row(*table, t, sim, store);
+        auto stepped = sim.step(store, sink);
+        LS_ASSERT(stepped.ok());  // the model store never fails
+    }
+    ticks = saturating_add(ticks, static_cast<std::uint64_t>(sim.end_tick() + 1 - from));
+    if (table != nullptr) {
+        const Tick first_finished = std::max(sim.end_tick() + 1, table->first);
+        finish_rows(*table, static_cast<std::size_t>(first_finished - table->first));
+    }
+    Verdict v = verdict_of(sim, checked);
+    if (probe != nullptr) probe->memo->finish(v);
     return v;
 }
 

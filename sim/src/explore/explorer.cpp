@@ -86,7 +86,21 @@ struct Explorer::Worker {
     std::vector<std::int32_t> prefix;
     std::vector<Checkpoint> checkpoints;
     ExploreControl* control = nullptr;
+    // Merging (docs/explorer.md, Merging states): the states this chunk's
+    // runs reached, and how many runs stopped at one.
+    MergeMemo memo;
+    std::uint64_t merged = 0;
 };
+
+// The probe of a run of variant `variant` in w, or null when the search
+// does not merge; a run that records a due table only adds its states.
+MergeProbe* Explorer::probe(Worker& w, std::int32_t variant, bool records, MergeProbe& storage) const {
+    if (!options_.merge) return nullptr;
+    Tick from = 0;
+    for (const std::int32_t a : w.prefix) from = std::max(from, settled_from(atoms_[static_cast<std::size_t>(a)]));
+    storage = MergeProbe{&w.memo, variant, from, !records, &w.merged};
+    return &storage;
+}
 
 void Explorer::put_faults(Worker& w, std::int32_t variant, const std::vector<std::int32_t>& atoms) const {
     if (w.variant != variant) {
@@ -105,7 +119,9 @@ Verdict Explorer::fork_run(Worker& w, std::int32_t variant, DueTable* record, st
     put_faults(w, variant, w.prefix);
     if (record != nullptr)
         size_table(*record, f.at, max_tick_, static_cast<std::int32_t>(w.scenario.candidates.size()));
-    if (!forks_) return simulate_verdict(w.scenario, options_.properties, record, ticks);
+    MergeProbe storage;
+    MergeProbe* const merging = probe(w, variant, record != nullptr, storage);
+    if (!forks_) return simulate_verdict(w.scenario, options_.properties, record, ticks, merging);
     Checkpoint& from = w.checkpoints[depth];
     if (depth == 0 && (from.variant != variant || !from.sim || from.sim->next_tick() > first)) {
         // The bare variant (its own faults only) from tick 0.
@@ -117,7 +133,7 @@ Verdict Explorer::fork_run(Worker& w, std::int32_t variant, DueTable* record, st
     // A deeper checkpoint past this fault's first tick: a promotion whose
     // lag starts before its parent's fault. Such a schedule runs from tick 0.
     if (!from.sim || from.sim->next_tick() > first)
-        return simulate_verdict(w.scenario, options_.properties, record, ticks);
+        return simulate_verdict(w.scenario, options_.properties, record, ticks, merging);
     // Moving the bare variant's checkpoint is shared by the units of a chunk,
     // so it is not counted: the simulated ticks must not depend on how the
     // work was cut into chunks (docs/explorer.md, Forking from checkpoints).
@@ -132,7 +148,7 @@ Verdict Explorer::fork_run(Worker& w, std::int32_t variant, DueTable* record, st
         next.sim = sim;
         next.store = store;
     }
-    return finish_verdict(sim, store, options_.properties, record, ticks);
+    return finish_verdict(sim, store, options_.properties, record, ticks, merging);
 }
 
 Verdict Explorer::run(Worker& w, std::int32_t variant, const std::vector<std::int32_t>& atoms, DueTable* record,
@@ -225,6 +241,7 @@ ChunkResult Explorer::evaluate_level(int level, std::uint64_t begin, std::uint64
     ChunkResult out;
     Worker w;
     w.control = control;
+    w.memo = MergeMemo(options_.merge_states_max);
     w.tables.resize(static_cast<std::size_t>(std::max(level, 1)));
     w.checkpoints.resize(static_cast<std::size_t>(std::max(level, 1)) + 1);
     for (std::uint64_t unit = begin; unit<end; unit = end - unit> stride ? unit + stride : end) {
@@ -237,6 +254,8 @@ ChunkResult Explorer::evaluate_level(int level, std::uint64_t begin, std::uint64
         report_progress(control, before, out.stats);
         if (!out.complete) break;
     }
+    out.stats.merged = w.merged;
+    out.stats.states = w.memo.states();
     return out;
 }
 

@@ -178,7 +178,7 @@ void Simulation::hash_faults(StateHasher& h) const {
     h.add(last_scheduled_tick_);
 }
 
-bool Simulation::hash_into(StateHasher& h) const {
+bool Simulation::hash_into(StateHasher& h, bool events) const {
 #if LEASESCOPE_HASH_SIZES_PINNED
     static_assert(sizeof(Simulation) == 1240, "a member was added to Simulation: feed it here, then pin the size");
     static_assert(sizeof(NodeFaults) == 20, "a member was added to NodeFaults: feed it, then pin the size");
@@ -192,7 +192,7 @@ bool Simulation::hash_into(StateHasher& h) const {
     h.add(end_tick_);
     h.add(finished_);
     h.add(quiesced_);
-    h.add(seq_);
+    if (events) h.add(seq_);  // read by emit() alone, to number the events
     h.add(rng_.state());
     h.add(electors_.size());
     for (const Elector& e : electors_) e.hash_into(h);
@@ -228,6 +228,13 @@ bool Simulation::hash_into(StateHasher& h) const {
 std::optional<StateHasher::Digest> state_digest(const Simulation& sim, const ModelStore& store) {
     StateHasher h;
     if (!sim.hash_into(h)) return std::nullopt;
+    store.hash_into(h);
+    return h.digest();
+}
+
+std::optional<StateHasher::Digest> verdict_digest(const Simulation& sim, const ModelStore& store) {
+    StateHasher h;
+    if (!sim.hash_into(h, false)) return std::nullopt;
     store.hash_into(h);
     return h.digest();
 }

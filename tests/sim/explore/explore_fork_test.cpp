@@ -4,6 +4,7 @@
 // events, same summary); and the exhaustive search that forks gives the same
 // answer and counters as the one that runs every schedule from tick 0.
 #include "support/preset_loader.hpp"
+#include "explore_report_checks.hpp"
 
 #include <gtest/gtest.h>
 
@@ -106,15 +107,7 @@ TEST(ExploreFork, ForkedRunEqualsWholeRunOnEveryPreset) {
 // A generated scenario of `candidates` nodes and `horizon` ticks, with time
 // on the wire on even seeds and replicas on every `replication_every`-th.
 Scenario generated(std::uint64_t seed, std::int64_t candidates, Tick horizon, std::uint64_t replication_every) {
-    GeneratorOptions g;
-    g.seed = seed;
-    g.candidates = candidates;
-    g.horizon = horizon;
-    g.latencies = seed % 2 == 0;
-    g.replication = seed % replication_every == 0;
-    auto parsed = parse_scenario(generate_scenario(g), "generated.json");
-    EXPECT_TRUE(parsed.ok()) << seed << ": " << (parsed.ok() ? "" : parsed.error().to_string());
-    return std::move(parsed).value();
+    return test::generated_scenario(seed, candidates, horizon, seed % 2 == 0, seed % replication_every == 0);
 }
 
 TEST(ExploreFork, ForkedRunEqualsWholeRunOnGeneratedScenarios) {
@@ -148,28 +141,15 @@ TEST(ExploreFork, RefusesAFaultBeforeTheNextTick) {
 // Adds each search's simulated ticks to `ticks` (plain, forked).
 void expect_fork_search_equals_plain(const Scenario& base, ExploreOptions o, const std::string& label,
                                      std::pair<std::uint64_t, std::uint64_t>& ticks) {
-    o.fork = false;
-    auto plain_explorer = Explorer::create(base, o);
-    ASSERT_TRUE(plain_explorer.ok()) << label << ": " << plain_explorer.error();
+    o.merge = false;  // the ticks compared are forking's alone (merging has its own test)
+    ExploreOptions from_zero = o;
+    from_zero.fork = false;
     o.fork = true;
-    auto fork_explorer = Explorer::create(base, o);
-    ASSERT_TRUE(fork_explorer.ok());
-    ExploreRun run;
-    run.chunk = 5;
-    const ExploreReport plain = explore(plain_explorer.value(), run);
-    const ExploreReport forked = explore(fork_explorer.value(), run);
-    ASSERT_EQ(plain.levels.size(), forked.levels.size()) << label;
-    for (std::size_t i = 0; i < plain.levels.size(); ++i) {
-        const SearchStats& a = plain.levels[i].stats;
-        const SearchStats& b = forked.levels[i].stats;
-        EXPECT_EQ(a.schedules, b.schedules) << label << " level " << i;
-        EXPECT_EQ(a.simulated, b.simulated) << label << " level " << i;
-        EXPECT_EQ(a.pruned, b.pruned) << label << " level " << i;
-        EXPECT_EQ(a.invalid, b.invalid) << label << " level " << i;
-        EXPECT_EQ(a.failing, b.failing) << label << " level " << i;
-        EXPECT_LE(b.ticks, a.ticks) << label << " level " << i;
-    }
-    EXPECT_EQ(plain.found, forked.found) << label;
+    const auto [plain, forked] = test::explore_both(base, from_zero, o, 5);
+    if (::testing::Test::HasFailure()) return;
+    test::expect_same_answer(plain, forked, label);
+    for (std::size_t i = 0; i < plain.levels.size() && i < forked.levels.size(); ++i)
+        EXPECT_LE(forked.levels[i].stats.ticks, plain.levels[i].stats.ticks) << label << " level " << i;
     ticks.first += plain.totals.ticks;
     ticks.second += forked.totals.ticks;
 }
@@ -180,13 +160,7 @@ TEST(ExploreFork, ForkingSearchEqualsPlainSearchOnPresets) {
         auto parsed = parse_scenario(read_preset(name), name + ".json");
         ASSERT_TRUE(parsed.ok()) << name;
         if (parsed->is_redlock() || parsed->is_redisson()) continue;  // they never fork
-        ExploreOptions o;
-        o.max_faults = 2;
-        o.max_pause = 4;
-        o.shuffles = 1;
-        o.max_tick = 40;
-        o.properties = parse_properties("all").value();
-        expect_fork_search_equals_plain(parsed.value(), o, name, ticks);
+        expect_fork_search_equals_plain(parsed.value(), test::preset_search_options(), name, ticks);
         if (HasFatalFailure()) return;
     }
     EXPECT_LT(ticks.second, ticks.first);  // forking is the point: fewer ticks run
@@ -196,13 +170,7 @@ TEST(ExploreFork, ForkingSearchEqualsPlainSearchOnGeneratedScenarios) {
     std::pair<std::uint64_t, std::uint64_t> ticks;
     for (std::uint64_t seed = 1; seed <= 24; ++seed) {
         const Scenario base = generated(seed, 2 + static_cast<std::int64_t>(seed % 3), 200, 4);
-        ExploreOptions o;
-        o.max_faults = seed % 3 == 0 ? 2 : 1;
-        o.max_pause = 3;
-        o.shuffles = 0;
-        o.max_tick = 60;
-        o.max_delay = seed % 2 == 0 ? 1 : 0;
-        o.properties = parse_properties("all").value();
+        const ExploreOptions o = test::generated_search_options(seed);
         expect_fork_search_equals_plain(base, o, "generated seed " + std::to_string(seed), ticks);
         if (HasFatalFailure()) return;
     }

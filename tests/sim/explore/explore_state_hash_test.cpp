@@ -7,6 +7,7 @@
 // on generated scenarios. It also pins down that the hash is deterministic
 // and that Redlock and Redisson runs are not hashed.
 #include "support/preset_loader.hpp"
+#include "explore_report_checks.hpp"
 
 #include <gtest/gtest.h>
 
@@ -24,10 +25,25 @@ using test::preset_names;
 using test::read_preset;
 using Digest = StateHasher::Digest;
 
+// With `numbered` false, every event's seq is written as 0: the rest of two
+// runs that met on verdict_digest, which leaves the count of events out, is
+// the same but for that numbering.
 class Lines final : public EventSink {
 public:
-    void on_event(const Event& e) override { lines.push_back(event_line(e)); }
+    explicit Lines(bool numbered) : numbered_(numbered) {}
+    void on_event(const Event& e) override {
+        if (numbered_) {
+            lines.push_back(event_line(e));
+        } else {
+            Event unnumbered = e;
+            unnumbered.seq = 0;
+            lines.push_back(event_line(unnumbered));
+        }
+    }
     std::vector<std::string> lines;
+
+private:
+    bool numbered_;
 };
 
 // One run, stepped tick by tick, with the state's hash before every tick and
@@ -45,13 +61,14 @@ struct SampledRun {
     std::vector<Mark> marks;
 };
 
-SampledRun run_sampled(const Scenario& s) {
+// `verdict`: sample the explorer's memo key (verdict_digest) instead.
+SampledRun run_sampled(const Scenario& s, bool verdict) {
     SampledRun out;
     Simulation sim(s);
     ModelStore store(s.lock);
-    Lines sink;
+    Lines sink(!verdict);
     while (!sim.finished()) {
-        const auto digest = state_digest(sim, store);
+        const auto digest = verdict ? verdict_digest(sim, store) : state_digest(sim, store);
         EXPECT_TRUE(digest.has_value());
         if (!digest) break;
         out.marks.push_back({sim.next_tick(), *digest, sink.lines.size()});
@@ -87,7 +104,8 @@ std::vector<Fault> some_faults(const Scenario& base, std::size_t most) {
 // Runs the base with each fault in turn; wherever two runs hash alike at a
 // tick, their rests must be the same. Returns the pairs of different
 // schedules that hashed alike (the merges a search could make).
-int check_equal_hashes_continue_alike(const Scenario& base, std::size_t faults, const std::string& label) {
+int check_equal_hashes_continue_alike(const Scenario& base, std::size_t faults, const std::string& label,
+                                      bool verdict = false) {
     std::vector<SampledRun> runs;
     std::vector<Scenario> scenarios;
     for (const Fault& f : some_faults(base, faults)) {
@@ -98,7 +116,7 @@ int check_equal_hashes_continue_alike(const Scenario& base, std::size_t faults, 
     std::map<std::pair<Tick, Digest>, std::pair<std::size_t, std::size_t>> seen;  // -> (run, mark)
     int merged = 0;
     for (std::size_t r = 0; r < scenarios.size(); ++r) {
-        runs.push_back(run_sampled(scenarios[r]));
+        runs.push_back(run_sampled(scenarios[r], verdict));
         const SampledRun& b = runs.back();
         for (std::size_t m = 0; m < b.marks.size(); ++m) {
             const auto [it, fresh] = seen.try_emplace({b.marks[m].tick, b.marks[m].digest}, r, m);
@@ -138,15 +156,7 @@ TEST(ExploreStateHash, EqualHashesContinueIdenticallyOnEveryPreset) {
 }
 
 Scenario generated(std::uint64_t seed) {
-    GeneratorOptions g;
-    g.seed = seed;
-    g.candidates = 2 + static_cast<std::int64_t>(seed % 3);
-    g.horizon = 200;
-    g.latencies = seed % 2 == 0;
-    g.replication = seed % 4 == 0;
-    auto parsed = parse_scenario(generate_scenario(g), "generated.json");
-    EXPECT_TRUE(parsed.ok()) << seed;
-    return std::move(parsed).value();
+    return test::generated_scenario(seed, 2 + static_cast<std::int64_t>(seed % 3), 200, seed % 2 == 0, seed % 4 == 0);
 }
 
 TEST(ExploreStateHash, EqualHashesContinueIdenticallyOnGeneratedScenarios) {
@@ -157,6 +167,29 @@ TEST(ExploreStateHash, EqualHashesContinueIdenticallyOnGeneratedScenarios) {
     }
     RecordProperty("pairs_hashed_alike", merged);
     EXPECT_GT(merged, 100);
+}
+
+// The memo's key (verdict_digest, the count of events left out): runs that
+// meet on it continue alike but for the events' numbering, with the same
+// summary and violations, so the same verdict; and they meet more often.
+TEST(ExploreStateHash, EqualVerdictKeysContinueAlikeButForNumbering) {
+    int merged = 0;
+    int merged_numbered = 0;
+    for (const std::string& name : preset_names()) {
+        auto parsed = parse_scenario(read_preset(name), name + ".json");
+        ASSERT_TRUE(parsed.ok()) << name;
+        if (parsed->is_redlock() || parsed->is_redisson()) continue;
+        merged += check_equal_hashes_continue_alike(parsed.value(), 40, name, true);
+        if (HasFailure()) return;
+        merged_numbered += check_equal_hashes_continue_alike(parsed.value(), 40, name);
+    }
+    for (std::uint64_t seed = 1; seed <= 24; ++seed) {
+        merged +=
+            check_equal_hashes_continue_alike(generated(seed), 30, "generated seed " + std::to_string(seed), true);
+        if (HasFailure()) return;
+    }
+    RecordProperty("pairs_keyed_alike", merged);
+    EXPECT_GT(merged, merged_numbered);
 }
 
 // The same state hashes alike in a copy and in a second run; a step changes it.

@@ -229,6 +229,7 @@ public:
     void hash_into(StateHasher& h) const;
 
 private:
+    static void fold_outcome(StateHasher& h, const RunOutcome& o);
     enum class Awaiting : std::uint8_t { none, acquire, release };
     template <class S>
     AttemptEffect attempt_on(Tick now, S& store);
@@ -249,6 +250,9 @@ private:
     ElectorOptions options_;
     ElectorState state_ = ElectorState::idle;
     std::vector<RunOutcome> outcomes_;
+    // The outcomes before the last one (no longer changed) folded into a
+    // hash as each run begins, so that hash_into need not walk them all.
+    StateHasher settled_outcomes_;
     std::int32_t forgotten_ = 0;  // runs whose outcomes were let go
     RunRecord latest_;
     Tick deadline_ = 0;

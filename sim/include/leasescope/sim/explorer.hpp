@@ -26,6 +26,10 @@
 
 namespace leasescope::sim {
 
+namespace explore_detail {
+struct MergeProbe;
+}
+
 // Limits on a budget, defined with every other limit in limits.hpp.
 using limits::explore_atoms_max;
 using limits::explore_clock_jump_steps_max;
@@ -179,6 +183,15 @@ struct ExploreOptions {
     // every counter but the simulated ticks are the same either way; off
     // only to check that.
     bool fork = true;
+    // Stop a run at a state already reached by another run of the same
+    // chunk and take that run's verdict (docs/explorer.md, Merging states).
+    // The answer and every counter but ticks, merged and states are the
+    // same either way (`--no-merge`).
+    bool merge = true;
+    // The most states one chunk's memo keeps (each about 60 bytes with its
+    // share of the table): 2^19, about 32 MB per thread. Then it keeps no
+    // more and the search goes on exactly, with fewer merges.
+    std::size_t merge_states_max = std::size_t{1} << 19;
 };
 
 // One schedule: an order variant plus added faults, as indices into
@@ -209,6 +222,12 @@ struct SearchStats {
     std::uint64_t invalid = 0;
     std::uint64_t failing = 0;  // simulated schedules that broke a checked property
     std::uint64_t ticks = 0;    // simulated ticks, counting the runs made only to prune
+    // Merging (docs/explorer.md, Merging states): simulated schedules whose
+    // run stopped at a state a run before it had reached (their verdict is
+    // that run's), and the distinct states the memo kept. Both, like the
+    // ticks, depend on how the work was cut into chunks; the others do not.
+    std::uint64_t merged = 0;
+    std::uint64_t states = 0;
     void add(const SearchStats& other);
 };
 
@@ -316,6 +335,10 @@ private:
     // (docs/explorer.md, Forking from checkpoints); with `record`, the due
     // table from its last fault's tick, and the checkpoint its children fork from.
     Verdict fork_run(Worker& worker, std::int32_t variant, DueTable* record, std::uint64_t& ticks) const;
+    // Merging states (docs/explorer.md): a run's probe into the worker's memo
+    // (null when the search does not merge).
+    explore_detail::MergeProbe* probe(Worker& worker, std::int32_t variant, bool records,
+                                      explore_detail::MergeProbe& storage) const;
     Fault draw_clock_jump(SplitMix64& rng, Tick at) const;
     Fault draw_delay(SplitMix64& rng, Tick at, std::uint64_t nodes) const;
     std::uint32_t draw_stores(SplitMix64& rng) const;

@@ -146,8 +146,11 @@ public:
     // nothing fed, for a Redlock or Redisson run, in live mode, with an
     // outcome spill, or while faults of the scenario are not yet filed.
     // Two runs of the same variant whose hashes (with their stores') are
-    // equal at the same tick continue identically.
-    bool hash_into(StateHasher& h) const;
+    // equal at the same tick continue identically. Without `events`, the
+    // count of events emitted so far is left out: it numbers the events
+    // (their seq) and nothing else, so two such runs continue identically
+    // but for that numbering, and reach the same verdict.
+    bool hash_into(StateHasher& h, bool events = true) const;
 
     // Per-node state.    // Per-node state.
     const std::vector<Elector>& electors() const { return electors_; }
@@ -441,6 +444,10 @@ private:
 // The 128-bit hash of `sim` with its model store at a tick boundary
 // (Simulation::hash_into, ModelStore::hash_into); empty where hash_into is.
 std::optional<StateHasher::Digest> state_digest(const Simulation& sim, const ModelStore& store);
+// The same without the count of events emitted (hash_into's `events`): the
+// explorer's memo key, since a verdict does not depend on how events are
+// numbered.
+std::optional<StateHasher::Digest> verdict_digest(const Simulation& sim, const ModelStore& store);
 
 // Runs a whole scenario on the model store, collecting the trace. `until`
 // stops early (the summary then reports unfinished runs at that tick).
