@@ -790,6 +790,8 @@ import json
 d = json.load(open('$WORK/out'))
 assert d['command'] == 'bench' and d['simulations'][0]['candidates'] == 10 and d['simulations'][0]['events'] > 0, d
 assert d['store_ops_per_cpu_s'] > 0 and d['trace_read_mb_per_cpu_s'] > 0, d
+e = d['explore']
+assert e['schedules'] > e['simulated'] >= e['merged'] > 0 and e['states'] > 0 and e['states_per_cpu_s'] > 0, e
 "
 
 echo "$passed passed, $failed failed"

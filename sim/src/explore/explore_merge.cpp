@@ -22,9 +22,9 @@ bool same_verdict(const Verdict& a, const Verdict& b) {
 
 std::uint64_t verdict_hash(const Verdict& v) {
     StateHasher h;
-    for (const std::int64_t n : {v.violations.overlap, v.violations.unsafe_write, v.violations.fencing_regressed,
-                                 v.violations.stale_after_successor, v.violations.holder_rejected,
-                                 v.violations.fencing_duplicate})
+    for (const std::int64_t n :
+         {v.violations.overlap, v.violations.unsafe_write, v.violations.fencing_regressed,
+          v.violations.stale_after_successor, v.violations.holder_rejected, v.violations.fencing_duplicate})
         h.add(n);
     h.add(v.elected);
     h.add(v.end_tick);
@@ -40,7 +40,8 @@ void MergeMemo::finish(const Verdict& verdict) {
     const std::uint64_t fingerprint = verdict_hash(verdict);
     std::uint32_t index = 0;
     auto [first, last] = verdict_index_.equal_range(fingerprint);
-    const auto same = std::find_if(first, last, [&](const auto& e) { return same_verdict(verdicts_[e.second], verdict); });
+    const auto same =
+        std::find_if(first, last, [&](const auto& e) { return same_verdict(verdicts_[e.second], verdict); });
     if (same != last) {
         index = same->second;
     } else {

@@ -55,7 +55,7 @@ TEST(ExploreMerge, MergedSearchEqualsPlainSearchOnPresets) {
         }
     }
     RecordProperty("merged", static_cast<int>(f.merged));
-    EXPECT_GT(f.merged, 1000u);                 // merging happens: the check is not empty
+    EXPECT_GT(f.merged, 1000u);                // merging happens: the check is not empty
     EXPECT_LT(f.merged_ticks, f.plain_ticks);  // and saves ticks
 }
 
@@ -80,7 +80,8 @@ TEST(ExploreMerge, AnyChunkSizeGivesTheSameAnswer) {
     ASSERT_TRUE(parsed.ok());
     for (const std::uint64_t chunk : {1u, 7u, 1000u}) {
         Figures f;
-        expect_merged_equals_plain(parsed.value(), test::preset_search_options(), "chunk " + std::to_string(chunk), f, chunk);
+        expect_merged_equals_plain(parsed.value(), test::preset_search_options(), "chunk " + std::to_string(chunk), f,
+                                   chunk);
         if (HasFatalFailure()) return;
         // A chunk of one unit (at one fault, one schedule) has no run to meet.
         if (chunk > 1) EXPECT_GT(f.merged, 0u) << chunk;
