@@ -104,7 +104,7 @@ private:
         fail(unexpected(r.get()));
         return sim::RedissonAnswer::error;
     }
-    // A request id as generateId draws one (SM 550-559): 16 random bytes in hex.
+    // A request id as generateId draws one (SM 550-562): 16 random bytes in hex.
     std::string request_id() {
         std::string id;
         for (int i = 0; i < 4; ++i) id += fmt::format("{:08x}", static_cast<std::uint32_t>(device_()));
