@@ -225,11 +225,12 @@ void add_live_command(CLI::App& app, int& exit_code) {
     auto args = std::make_shared<LiveArgs>();
     auto* live = app.add_subcommand(
         "live",
-        "Run a scenario in real time against a real Redis (same elector code), or a Redlock scenario on one real "
-        "server per store (--redis once per store, in the scenario's store order).\n"
+        "Run a scenario in real time against a real Redis (same elector code), a Redlock scenario on one real "
+        "server per store (--redis once per store, in the scenario's store order), or a Redisson scenario on one "
+        "server running Redisson 3.31.0's own lock, renew and unlock scripts.\n"
         "Exit codes: 0 ok, 1 differs from the simulation (--compare), 2 bad input, 3 Redis failed, a --replica is not "
-        "a linked replica of --redis, another live run of the same lock holds it, or a Redlock store already holds "
-        "the lock's key, 4 an output could not be written, "
+        "a linked replica of --redis, another live run of the same lock holds it, or a Redlock store or Redisson's "
+        "server already holds the lock's key, 4 an output could not be written, "
         "130/143 interrupted by SIGINT/SIGTERM.");
     live->add_option("SCENARIO", args->scenario_path, "Scenario file (JSON with comments)");
     live->add_option("--redis", args->redis_urls,

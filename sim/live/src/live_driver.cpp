@@ -2,6 +2,7 @@
 // docs/model.md §13).
 #include "leasescope/live/live_driver.hpp"
 
+#include "live_redisson.hpp"
 #include "live_redlock.hpp"
 #include "live_replicas.hpp"
 
@@ -187,6 +188,7 @@ std::vector<std::string> real_replication_lines(const sim::Scenario& scenario) {
 
 std::vector<std::string> emulated_faults(const sim::Scenario& scenario) {
     if (scenario.is_redlock()) return redlock_emulated_faults(scenario);
+    if (scenario.is_redisson()) return redisson_emulated_faults(scenario);
     bool pause = false, partition = false, crash = false, lose_leases = false, lose_all = false;
     for (const auto& f : scenario.faults) {
         pause |= f.kind == sim::FaultKind::pause;
@@ -261,10 +263,6 @@ std::optional<std::string> redis_count_error(const sim::Scenario& scenario, std:
 }
 
 std::optional<std::string> simulated_only(const sim::Scenario& scenario) {
-    if (scenario.is_redisson())
-        return std::string(
-            "the redisson client (client \"redisson\") is simulated only so far: live mode does not send Redisson's "
-            "scripts yet (model.md §21.9)");
     if (scenario.lock.clock.drift_ppm != 0)
         return std::string(
             "the scenario's store clock drifts (store.clock.drift_ppm); that fault is simulated only: live mode "
@@ -385,9 +383,9 @@ LiveReport run_live(const sim::Scenario& original, const LiveOptions& options) {
     LiveReport report;
     const sim::Scenario scenario = with_tick_ms(original, options.tick_ms);
     report.tick_ms = scenario.tick_ms;
-    if (scenario.is_redlock()) return run_live_redlock(scenario, options);  // one server per store (rule 20.9.4)
-    // One live run per lock and server: two runs would each read the other's
-    // records and end with verdicts about a history that was not theirs.
+    if (scenario.is_redlock()) return run_live_redlock(scenario, options);    // one server per store (rule 20.9.4)
+    if (scenario.is_redisson()) return run_live_redisson(scenario, options);  // Redisson's scripts (rule 21.9.5)
+    // One live run per lock and server: two would read each other's records and judge a history not theirs.
     const std::string run_id = new_run_id();
     const std::int64_t owner_lease_ms = run_owner_lease_ms(scenario.tick_ms);
     FoundTopology found;

@@ -3,12 +3,12 @@
 // running the npm package redlock 4.2.0's scripts, one hiredis connection each.
 #include "live_redlock.hpp"
 
+#include "live_client_run.hpp"
+
 #include <algorithm>
 #include <memory>
 #include <optional>
 
-#include "leasescope/engine/model_store.hpp"
-#include "leasescope/live/tick_pacer.hpp"
 #include "leasescope/redis/redis_connection.hpp"
 #include "leasescope/redis/redlock_scripts.hpp"
 #include "leasescope/sim/redlock_stores.hpp"
@@ -109,17 +109,6 @@ private:
     std::optional<StoreError> error_;
 };
 
-// SCRIPT LOAD of one script: its SHA-1, or the failure.
-Result<std::string, StoreError> load_script(redis::RedisConnection& c, std::string_view script) {
-    auto reply = c.command({"SCRIPT", "LOAD", script});
-    if (!reply.ok()) return Err{reply.error()};
-    const redisReply* r = reply.value().get();
-    if (r->type != REDIS_REPLY_STRING) {
-        return Err{StoreError{c.where() + ": SCRIPT LOAD answered " + redis::describe_reply(r), false}};
-    }
-    return std::string(r->str, r->len);
-}
-
 // Connects store s, loads the scripts and checks that its key is free: a run
 // never deletes a value it did not set.
 Result<RealStore, StoreError> open_real_store(const sim::Scenario& scenario, std::size_t s, const redis::RedisUrl& url,
@@ -178,23 +167,6 @@ std::unique_ptr<RealRedlockStores> open_real_stores(const sim::Scenario& scenari
     return std::make_unique<RealRedlockStores>(std::move(stores), scenario.lock.name, scenario.tick_ms);
 }
 
-class RedlockTraceSink final : public sim::EventSink {
-public:
-    RedlockTraceSink(std::vector<sim::Event>& events, const std::function<void(const sim::Event&)>& on_event)
-        : events_(events), on_event_(on_event) {}
-    void on_event(const sim::Event& event) override {
-        events_.push_back(event);
-        hasher_.add_line(sim::event_line(event));
-        if (on_event_) on_event_(event);
-    }
-    std::string hex() { return hasher_.hex(); }
-
-private:
-    std::vector<sim::Event>& events_;
-    const std::function<void(const sim::Event&)>& on_event_;
-    sim::TraceHasher hasher_;
-};
-
 }  // namespace
 
 std::optional<std::string> redlock_live_refusal(const sim::Scenario& scenario) {
@@ -235,33 +207,6 @@ std::vector<std::string> redlock_emulated_faults(const sim::Scenario& scenario) 
     return out;
 }
 
-namespace {
-
-// The run, tick by tick at each tick's middle, until the scenario ends, a
-// store fails or the run is cancelled.
-void step_in_real_time(sim::Simulation& sim, RealRedlockStores& stores, RedlockTraceSink& sink,
-                       const LiveOptions& options, LiveReport& report) {
-    ModelStore unused{LockConfig{}};  // Simulation::step's store: a Redlock run has its own (RedlockRun)
-    TickPacer pacer(sim.scenario().tick_ms);
-    pacer.start();
-    while (!sim.finished()) {
-        const Tick t = sim.next_tick();
-        if (!pacer.wait_for_mid(t, options.cancel) || (options.cancel != nullptr && options.cancel->load())) {
-            report.cancelled = true;
-            return;
-        }
-        (void)sim.step(unused, sink);
-        if (!pacer.within(t)) report.timing_faults.push_back(TimingFault{t, pacer.ms_past_deadline(t)});
-        if (stores.first_error()) {
-            report.backend_error = stores.first_error();
-            return;
-        }
-    }
-    report.completed = true;
-}
-
-}  // namespace
-
 LiveReport run_live_redlock(const sim::Scenario& scenario, const LiveOptions& options) {
     LiveReport report;
     report.tick_ms = scenario.tick_ms;
@@ -282,17 +227,7 @@ LiveReport run_live_redlock(const sim::Scenario& scenario, const LiveOptions& op
     if (!stores) return report;
     sim::Simulation sim(scenario);
     sim.use_redlock_stores(stores.get());
-    report.trace.header = sim.header();
-    RedlockTraceSink sink(report.trace.events, options.on_event);
-    step_in_real_time(sim, *stores, sink, options, report);
-    sim::TraceSummary& summary = report.trace.summary;
-    summary.end_tick = sim.finished() ? sim.end_tick() : std::max<Tick>(0, sim.next_tick() - 1);
-    summary.results = sim.results();
-    summary.violations = sim.violations();
-    summary.events = static_cast<std::int64_t>(report.trace.events.size());
-    summary.trace_sha256 = sink.hex();
-    stores->clean_up();
-    if (!report.backend_error && stores->first_error()) report.backend_error = stores->first_error();
+    run_client_live(sim, *stores, options, report);
     return report;
 }
 

@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "leasescope/redis/redisson_scripts.hpp"
 #include "leasescope/redis/script_calls.hpp"
 #include "leasescope/sim/import.hpp"
 
@@ -40,42 +41,12 @@ end)lua";
 // redisson/redisson, tag redisson-3.27.2 (commit 87ad36a8). Redisson builds
 // its scripts by Java string concatenation: the literals below are the Java
 // ones, in order, so the bytes are those it sends (no newlines at all).
-constexpr std::string_view redisson_try_lock =
-    "if ((redis.call('exists', KEYS[1]) == 0) "
-    "or (redis.call('hexists', KEYS[1], ARGV[2]) == 1)) then "
-    "redis.call('hincrby', KEYS[1], ARGV[2], 1); "
-    "redis.call('pexpire', KEYS[1], ARGV[1]); "
-    "return nil; "
-    "end; "
-    "return redis.call('pttl', KEYS[1]);";
-
-constexpr std::string_view redisson_unlock =
-    "local val = redis.call('get', KEYS[3]); "
-    "if val ~= false then "
-    "return tonumber(val);"
-    "end; "
-
-    "if (redis.call('hexists', KEYS[1], ARGV[3]) == 0) then "
-    "return nil;"
-    "end; "
-    "local counter = redis.call('hincrby', KEYS[1], ARGV[3], -1); "
-    "if (counter > 0) then "
-    "redis.call('pexpire', KEYS[1], ARGV[2]); "
-    "redis.call('set', KEYS[3], 0, 'px', ARGV[5]); "
-    "return 0; "
-    "else "
-    "redis.call('del', KEYS[1]); "
-    "redis.call(ARGV[4], KEYS[2], ARGV[1]); "
-    "redis.call('set', KEYS[3], 1, 'px', ARGV[5]); "
-    "return 1; "
-    "end; ";
-
-constexpr std::string_view redisson_renew =
-    "if (redis.call('hexists', KEYS[1], ARGV[2]) == 1) then "
-    "redis.call('pexpire', KEYS[1], ARGV[1]); "
-    "return 1; "
-    "end; "
-    "return 0;";
+// The lock, unlock and renew scripts are live mode's own
+// (leasescope/redis/redisson_scripts.hpp, the Java literals of 3.31.0, which
+// are 3.27.2's byte for byte), so the importer and live mode name one text.
+constexpr std::string_view redisson_try_lock = redis::redisson_lock_script;
+constexpr std::string_view redisson_unlock = redis::redisson_unlock_script;
+constexpr std::string_view redisson_renew = redis::redisson_renew_script;
 
 constexpr std::string_view redisson_force_unlock =
     "if (redis.call('del', KEYS[1]) == 1) then "

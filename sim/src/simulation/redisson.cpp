@@ -29,17 +29,13 @@ Token draw_field(SplitMix64& rng) {
 }  // namespace
 
 RedissonRun::RedissonRun(const Scenario& scenario)
-    : scenario_(&scenario), rng_(scenario.seed), nodes_(scenario.candidates.size()) {
+    : scenario_(&scenario), rng_(scenario.seed), model_(scenario), nodes_(scenario.candidates.size()) {
     for (std::size_t n = 0; n < nodes_.size(); ++n) {
         nodes_[n].next_run_at = scenario.candidates[n].options.start;
         nodes_[n].field = draw_field(rng_);
     }
     edges_ = client_run::fault_edges(scenario, last_edge_tick_);
 }
-
-std::int64_t RedissonRun::store_now(Tick t) const { return scenario_->lock.clock.reading_at_tick(t) + store_jumps_; }
-
-bool RedissonRun::valid(Tick t) const { return record_.held && store_now(t) < record_.deadline; }
 
 std::int64_t RedissonRun::now_ms(NodeIndex n, Tick t) const {
     const Candidate& c = scenario_->candidates[static_cast<std::size_t>(n)];
@@ -120,7 +116,7 @@ void RedissonRun::fault_edge(Tick t, const Fault& f, bool end, EventSink& sink) 
             ev.op = EventOp::clock_jump;
             ev.clock_ms = f.ms;
             if (f.node < 0) {
-                store_jumps_ += 2 * f.ms;
+                model_.jump(2 * f.ms);
                 ev.node = "store";
             } else {
                 nodes_[static_cast<std::size_t>(f.node)].jumps += 2 * f.ms;
@@ -136,18 +132,20 @@ void RedissonRun::fault_edge(Tick t, const Fault& f, bool end, EventSink& sink) 
 
 // ---- Phase 2: expiry (§3.3 rule 5) ----
 
+// The record the run holds is gone from the store: its TTL ran out.
 void RedissonRun::phase_expiry(Tick t, EventSink& sink) {
-    if (!record_.held || store_now(t) < record_.deadline) return;
+    const RedissonRecord& record = model_.record();
+    if (!record.held || ops().holder(t) == record.field) return;
     EventView ev;
     ev.tick = t;
     ev.phase = Phase::expiry;
     ev.op = EventOp::expire;
-    ev.node = scenario_->candidates[static_cast<std::size_t>(record_.owner)].name;
-    ev.run = record_.run;
-    ev.token = record_.field;
+    ev.node = scenario_->candidates[static_cast<std::size_t>(record.owner)].name;
+    ev.run = record.run;
+    ev.token = record.field;
     ev.outcome = Outcome::expired;
     emit(sink, ev);
-    record_ = RedissonRecord{};
+    model_.forget();
 }
 
 // ---- Phase 3: work (rules 21.5, 21.6) ----
@@ -173,9 +171,9 @@ void RedissonRun::write(NodeIndex n, Tick t, EventSink& sink) {
     EventView ev = node_event(t, Phase::work, EventOp::write, n);
     ev.outcome = Outcome::accepted;
     const Token& mine = nodes_[static_cast<std::size_t>(n)].field;
-    const bool held = valid(t);
-    if (!held || record_.field != mine) ev.details.add(Detail::stale);
-    if (held && record_.field != mine) {
+    const std::optional<Token> holder = ops().holder(t);
+    if (holder != mine) ev.details.add(Detail::stale);
+    if (holder && *holder != mine) {
         ev.details.add(Detail::unsafe_write);
         ++violations_.unsafe_write;
     }
@@ -190,17 +188,18 @@ void RedissonRun::unlock(NodeIndex n, Tick t, EventSink& sink) {
     const std::optional<PartitionMode> cut = partition_of(n, t);
     EventView ev = node_event(t, Phase::work, EventOp::release, n);
     bool published = false;
-    if (cut == PartitionMode::drop_requests) {
+    const RedissonAnswer answer =
+        cut == PartitionMode::drop_requests ? RedissonAnswer::error : ops().unlock(node.field, lease_ms(n), t);
+    if (live_ != nullptr) model_.follow_unlock(answer, lease_ms(n), t);  // rule 21.9.5
+    if (answer == RedissonAnswer::error) {
         ev.outcome = Outcome::error;
-    } else if (!valid(t) || record_.field != node.field) {
+    } else if (answer == RedissonAnswer::nil) {
         ev.outcome = Outcome::not_owner;  // nil: IllegalMonitorStateException (BL 304-308)
-    } else if (--record_.holds > 0) {
-        record_.deadline = store_now(t) + 2 * lease_ms(n);  // pexpire, answer 0
-        ev.outcome = Outcome::kept;
+    } else if (answer == RedissonAnswer::zero) {
+        ev.outcome = Outcome::kept;  // pexpire, answer 0
         ev.ttl = (lease_ms(n) + scenario_->tick_ms - 1) / scenario_->tick_ms;
     } else {
-        record_ = RedissonRecord{};  // del, PUBLISH 0, answer 1
-        ev.outcome = Outcome::released;
+        ev.outcome = Outcome::released;  // del, PUBLISH 0, answer 1
         published = true;
     }
     if (cut == PartitionMode::drop_replies) ev.outcome = Outcome::error;
@@ -251,15 +250,16 @@ void RedissonRun::renew(NodeIndex n, Tick t, std::int64_t next_due, EventSink& s
     RedissonNode& node = nodes_[static_cast<std::size_t>(n)];
     const std::optional<PartitionMode> cut = partition_of(n, t);
     EventView ev = node_event(t, Phase::extend, EventOp::extend, n);
-    const bool holds = valid(t) && record_.field == node.field;
-    if (cut != PartitionMode::drop_requests && holds)
-        record_.deadline = store_now(t) + 2 * scenario_->redisson.lock_watchdog_timeout_ms;
-    if (cut) {
+    const std::int64_t timeout_ms = scenario_->redisson.lock_watchdog_timeout_ms;
+    const RedissonAnswer answer =
+        cut == PartitionMode::drop_requests ? RedissonAnswer::error : ops().renew(node.field, timeout_ms, t);
+    if (live_ != nullptr && answer == RedissonAnswer::one) model_.follow_renew(timeout_ms, t);  // rule 21.9.5
+    if (cut || answer == RedissonAnswer::error) {
         ev.outcome = Outcome::error;  // 3.31.0: logged, entry removed, never re-armed (rule 21.4.4)
         node.watchdog = false;
-    } else if (holds) {
+    } else if (answer == RedissonAnswer::one) {
         ev.outcome = Outcome::renewed;
-        ev.ttl = (scenario_->redisson.lock_watchdog_timeout_ms + scenario_->tick_ms - 1) / scenario_->tick_ms;
+        ev.ttl = (timeout_ms + scenario_->tick_ms - 1) / scenario_->tick_ms;
         node.renew_due = next_due;
     } else {
         ev.outcome = Outcome::lost;  // 0: cancelExpirationRenewal, for good
@@ -357,16 +357,16 @@ RedissonRun::Answer RedissonRun::try_lock(NodeIndex n, Tick t, EventSink& sink, 
     EventView ev = node_event(t, Phase::acquire, EventOp::acquire, n);
     Answer a = Answer::error;
     if (cut != PartitionMode::drop_requests) {
-        if (!valid(t) || record_.field == node.field) {
-            if (!valid(t)) record_ = RedissonRecord{true, node.field, n, node.run, 0, 0};
-            ++record_.holds;  // hincrby field 1
-            record_.owner = n;
-            record_.run = node.run;
-            record_.deadline = store_now(t) + 2 * lease_ms(n);  // pexpire
+        const RedissonCaller caller{node.field, n, node.run};
+        const RedissonLockAnswer r = ops().lock(caller, lease_ms(n), t);
+        if (r.error) {
+            a = Answer::error;
+        } else if (!r.pttl_ms) {
+            if (live_ != nullptr) model_.follow_lock(caller, lease_ms(n), t);  // rule 21.9.5
             ev.ttl = (lease_ms(n) + scenario_->tick_ms - 1) / scenario_->tick_ms;
             a = Answer::nil;
         } else {
-            pttl_ms = (record_.deadline - store_now(t) + 1) / 2;  // rule 21.2.4: whole ms, up
+            pttl_ms = *r.pttl_ms;  // rule 21.2.4: whole ms, up
             ev.ttl = std::max<Tick>(1, (pttl_ms + scenario_->tick_ms - 1) / scenario_->tick_ms);
             a = Answer::busy;
         }
@@ -428,7 +428,7 @@ void RedissonRun::phase_check(Tick t, EventSink& sink) {
 }
 
 bool RedissonRun::quiet_after(Tick t) const {
-    if (last_edge_tick_ > t || record_.held) return false;
+    if (last_edge_tick_ > t || model_.record().held) return false;
     return std::all_of(nodes_.begin(), nodes_.end(),
                        [](const RedissonNode& node) { return node.crashed || node.state == RedissonState::finished; });
 }

@@ -8,7 +8,6 @@
 #include <sstream>
 #include <string>
 
-#include "leasescope/engine/model_store.hpp"
 #include "leasescope/sim/redlock_stores.hpp"
 #include "leasescope/sim/simulation.hpp"
 #include "support/trace_test_helpers.hpp"
@@ -76,12 +75,6 @@ TEST(RedlockStores, AJumpOrADownStoreEndsTheKey) {
     EXPECT_EQ(stores.value(1, 0), std::nullopt);
 }
 
-class OutsideStoresSink final : public sim::EventSink {
-public:
-    void on_event(const sim::Event& e) override { events.push_back(e); }
-    std::vector<sim::Event> events;
-};
-
 // A scenario file of the source tree.
 sim::Scenario load_source_scenario(const std::string& relative) {
     std::ifstream in(std::string(LEASESCOPE_SOURCE_DIR) + "/" + relative);
@@ -103,13 +96,8 @@ TEST(RedlockStores, StoresAnsweringFromOutsideGiveTheSimulatedTrace) {
         const sim::Scenario s = load_source_scenario(file);
         const sim::Trace simulated = sim::simulate(s);
         sim::ModelRedlockStores outside(s);
-        sim::Simulation run(s);
-        run.use_redlock_stores(&outside);
-        ModelStore unused{LockConfig{}};
-        OutsideStoresSink sink;
-        auto summary = sim::run_to_end(run, unused, sink);
-        ASSERT_TRUE(summary.ok());
-        sim::Trace through{run.header(), sink.events, summary.value()};
+        const sim::Trace through =
+            trace_test::run_attached(s, [&](sim::Simulation& run) { run.use_redlock_stores(&outside); });
         const auto divergence = sim::first_divergence(simulated, through);
         EXPECT_FALSE(divergence.has_value()) << divergence->description;
         EXPECT_EQ(trace_test::trace_bytes(simulated), trace_test::trace_bytes(through));

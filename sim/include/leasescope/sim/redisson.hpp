@@ -3,7 +3,8 @@
 // unlock scripts of redisson-parent-3.31.0, tryLock's wait on the unlock
 // message or the TTL, and the watchdog, tick by tick. A Simulation whose
 // scenario has "client": "redisson" holds one RedissonRun and steps it
-// instead of its electors. Pure and copyable, like the Simulation.
+// instead of its electors. Pure and copyable, like the Simulation; its
+// store answers through RedissonStoreOps (redisson_store.hpp).
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -12,24 +13,13 @@
 #include "leasescope/engine/clock.hpp"
 #include "leasescope/engine/elector.hpp"
 #include "leasescope/engine/prng.hpp"
+#include "leasescope/sim/redisson_store.hpp"
 #include "leasescope/sim/scenario.hpp"
 #include "leasescope/sim/trace.hpp"
 
 namespace leasescope::sim {
 
 class EventSink;
-
-// The lock's hash (rule 21.2.1): one field "<client id>:<thread id>" with its
-// hold count, and the key's deadline on the store's clock.
-struct RedissonRecord {
-    bool held = false;
-    Token field;
-    NodeIndex owner = -1;
-    std::int32_t run = -1;  // the owner's run that last took or entered it
-    std::int64_t holds = 0;
-    std::int64_t deadline = 0;  // half milliseconds on the store's clock
-    bool operator==(const RedissonRecord&) const = default;
-};
 
 enum class RedissonState : std::uint8_t { idle, waiting, working, finished };
 
@@ -62,7 +52,12 @@ public:
     // Processes tick t. True when the run is over after it (§6.3's end).
     bool step(Tick t, EventSink& sink);
 
-    const RedissonRecord& record() const { return record_; }
+    // Live mode (model.md rule 21.9.5): the store's answers come from `live`
+    // (not owned, outliving the run; null: the model's), the model's store
+    // becoming the run's record of what the real one answered.
+    void use_store(RedissonStoreOps* live) { live_ = live; }
+
+    const RedissonRecord& record() const { return model_.record(); }
     const std::vector<RedissonNode>& nodes() const { return nodes_; }
     const Violations& violations() const { return violations_; }
     std::int64_t events_emitted() const { return seq_; }
@@ -76,8 +71,7 @@ private:
     enum class Answer : std::uint8_t { nil, busy, error };
     EventView node_event(Tick t, Phase phase, EventOp op, NodeIndex n) const;
     void emit(EventSink& sink, EventView& ev);
-    std::int64_t store_now(Tick t) const;
-    bool valid(Tick t) const;
+    RedissonStoreOps& ops() { return live_ != nullptr ? *live_ : static_cast<RedissonStoreOps&>(model_); }
     std::optional<PartitionMode> partition_of(NodeIndex n, Tick t) const;
     void phase_faults(Tick t, EventSink& sink);
     void fault_edge(Tick t, const Fault& f, bool end, EventSink& sink);
@@ -102,8 +96,8 @@ private:
 
     const Scenario* scenario_;
     SplitMix64 rng_;
-    RedissonRecord record_;
-    std::int64_t store_jumps_ = 0;  // half milliseconds
+    ModelRedissonStore model_;
+    RedissonStoreOps* live_ = nullptr;
     std::vector<RedissonNode> nodes_;
     std::vector<FaultEdge> edges_;
     std::size_t next_edge_ = 0;

@@ -174,6 +174,12 @@ public:
     }
     // A Redisson scenario's run (model.md §21); null for every other scenario.
     const RedissonRun* redisson() const { return redisson_ ? &*redisson_ : nullptr; }
+    // Live mode: a Redisson run's store answers from `live` (model.md rule
+    // 21.9.5; not owned, outliving this simulation). Asserts a Redisson scenario.
+    void use_redisson_store(RedissonStoreOps* live) {
+        LS_ASSERT(redisson_.has_value());
+        redisson_->use_store(live);
+    }
     std::optional<Fencing> highest_issued() const { return highest_issued_; }
 
     // Hands the final outcomes of finished runs to `spill` at the end of a
