@@ -10,8 +10,9 @@
 #   1. sanitizers: the asan preset (Clang 14 at -O1, AddressSanitizer + UBSan),
 #      every test but the packaging ones (label "packaging": install, .deb,
 #      schema), which check the package rather than the code and run in the
-#      default suite. With the default suite (GCC 12 Release) this runs every
-#      test under both compilers.
+#      default suite, and those labelled redlock and wallclock (below). With
+#      the default suite (GCC 12 Release) this runs every other test under
+#      both compilers.
 #   2. build types: the command-line tool of Clang 14 Release (clang-release,
 #      only that target); the golden trace hashes of it, of the Clang -O1 ASan
 #      build and of build/test (GCC 12 Release) must be identical
@@ -68,12 +69,15 @@ configure_build() {  # configure_build PRESET: a configure and build preset of C
 # OpenGL (llvmpipe), which under ASan is slow and reports leaks inside the
 # driver that are not ours. Nor the real-time Redlock check (label redlock):
 # its subject is the npm package against the model, which the default suite
-# and the redlock stage below check; under ASan it only cost a minute.
+# and the redlock stage below check; under ASan it only cost a minute. Nor
+# the replays labelled wallclock, which mostly wait for the wall clock (a
+# watchdog preset in real time, about a minute each; tests/live/CMakeLists.txt):
+# the other live tests run the same driver code under the sanitizers.
 asan_tests() {
   configure_build asan || return 1
   ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:strict_string_checks=1" \
   UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1" \
-    ctest --test-dir build/asan --output-on-failure -j "$jobs" --timeout 1200 -LE 'packaging|redlock'
+    ctest --test-dir build/asan --output-on-failure -j "$jobs" --timeout 1200 -LE 'packaging|redlock|wallclock'
 }
 
 # ---- 2. Compilers and build types ----

@@ -6,9 +6,12 @@
 # the simulation, leave no key behind, and refuse a hash it did not set. A
 # run the machine could not keep in time ("did not keep time") is run again,
 # at most twice more: a late tick is the clock's fault, not a divergence.
-#   live_redisson_test.sh CLI SOURCE_DIR
+# PART "watchdog" runs the watchdog-redisson preset alone (about a minute of
+# wall-clock waiting: the CTest live.redisson.watchdog, label wallclock);
+# "rest", the default, everything else (live.redisson).
+#   live_redisson_test.sh CLI SOURCE_DIR [rest|watchdog]
 set -uo pipefail
-cli=$1 src=$2
+cli=$1 src=$2 part=${3:-rest}
 source "$(dirname "$0")/live_lib.sh"
 command -v redis-server >/dev/null || { echo "FAIL: redis-server is missing" >&2; exit 1; }
 
@@ -26,7 +29,15 @@ live_compare() {
   done
   if [ $rc -eq 0 ] && grep -q "^identical$" <<<"$out"; then pass "$name: $(head -1 <<<"$out")"; else fail "$name: exit $rc: $out"; fi
 }
+if [ "$part" = watchdog ]; then
+  live_compare watchdog-redisson "$src/scenarios/watchdog-redisson.json"
+  [ "$(redis-cli -p "$port" dbsize)" = 0 ] || fail "the server keeps keys after the run"
+  [ $failures -eq 0 ] || { echo "$failures failure(s)" >&2; exit 1; }
+  echo "watchdog-redisson live: identical"
+  exit 0
+fi
 for preset in "$src"/scenarios/*redisson*.json; do
+  [ "$(basename "$preset")" = watchdog-redisson.json ] && continue  # live.redisson.watchdog
   live_compare "$(basename "$preset" .json)" "$preset"
 done
 live_compare contending "$src/tests/live/redisson/contending.json"
