@@ -305,6 +305,13 @@ void print_bench(std::FILE* o, const sim::SearchStats& t, const Timing& timing) 
                cpu_seconds, rate(ticks_per_cpu_second));
 }
 
+// A search's counters as --format json writes them (docs/cli-json.md).
+nlohmann::ordered_json stats_json(const sim::SearchStats& st) {
+    return nlohmann::ordered_json{{"schedules", st.schedules}, {"simulated", st.simulated}, {"pruned", st.pruned},
+                                  {"invalid", st.invalid},     {"failing", st.failing},     {"ticks", st.ticks},
+                                  {"merged", st.merged},       {"states", st.states}};
+}
+
 // explore --format json: one document on stdout (fields in docs/cli-json.md);
 // the human lines then go to stderr.
 // explore-merge's has the same fields, `command` "explore-merge", `scenario`
@@ -313,11 +320,6 @@ void print_json(const char* command, const sim::Explorer& explorer, const sim::E
                 const sim::ExploreReport& report, const nlohmann::ordered_json& path,
                 const nlohmann::ordered_json& found, const std::string& proved, const Timing& timing, int status,
                 std::optional<std::uint64_t> shards = std::nullopt) {
-    auto stats = [](const sim::SearchStats& st) {
-        return nlohmann::ordered_json{{"schedules", st.schedules}, {"simulated", st.simulated}, {"pruned", st.pruned},
-                                      {"invalid", st.invalid},     {"failing", st.failing},     {"ticks", st.ticks},
-                                      {"merged", st.merged},       {"states", st.states}};
-    };
     const bool random = run.mode == sim::ExploreMode::random;
     nlohmann::ordered_json doc;
     doc["command"] = command;
@@ -330,12 +332,12 @@ void print_json(const char* command, const sim::Explorer& explorer, const sim::E
     doc["properties"] = sim::to_string(explorer.options().properties);
     nlohmann::ordered_json levels = nlohmann::ordered_json::array();
     for (const sim::LevelReport& level : report.levels) {
-        nlohmann::ordered_json l = stats(level.stats);
+        nlohmann::ordered_json l = stats_json(level.stats);
         l["faults"] = level.faults;
         levels.push_back(std::move(l));
     }
     doc["levels"] = std::move(levels);
-    doc["totals"] = stats(report.totals);
+    doc["totals"] = stats_json(report.totals);
     doc["found"] = report.found.has_value();
     doc["counterexample"] = found;
     doc["proved"] = proved;
@@ -656,9 +658,7 @@ void print_minimize_json(const ExploreArgs& args, const sim::Scenario& scenario,
         {"seed", nullptr},       {"draws", nullptr},
         {"max_faults", 1},       {"properties", sim::to_string(m.explorer->options().properties)}};
     doc["levels"] = nlohmann::ordered_json::array();
-    doc["totals"] = {{"schedules", m.totals.schedules}, {"simulated", m.totals.simulated}, {"pruned", m.totals.pruned},
-                     {"invalid", m.totals.invalid},     {"failing", m.totals.failing},     {"ticks", m.totals.ticks},
-                     {"merged", m.totals.merged},       {"states", m.totals.states}};
+    doc["totals"] = stats_json(m.totals);
     doc["found"] = status == exit_check_failed;
     doc["counterexample"] = nullptr;
     doc["proved"] = proved;

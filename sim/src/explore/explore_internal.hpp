@@ -117,9 +117,11 @@ void size_table(Explorer::DueTable& table, Tick first, Tick last, std::int32_t n
 bool relevant(const Fault& f, const Explorer::DueTable& table);
 // The states the runs of one chunk reached, each with the verdict of the run
 // that reached it (docs/explorer.md, Merging states). A state is the whole
-// simulation at a tick boundary (state_digest: the faults still to come are
-// part of it) with the tick and the order variant, sampled at most once
-// every merge_sample_ticks ticks of a run. At its cap (ExploreOptions::
+// simulation at a tick boundary (verdict_digest: the faults still to come
+// are part of it, the count of events is not) with the tick and the order
+// variant, sampled on multiples of a period that starts at
+// merge_sample_ticks and doubles up to merge_sample_ticks_max
+// (explore_space.cpp, Sampling). At its cap (ExploreOptions::
 // merge_states_max) it keeps no more, and the search goes on exactly, only
 // without new merges.
 inline constexpr Tick merge_sample_ticks = 32;

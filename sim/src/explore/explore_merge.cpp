@@ -16,10 +16,6 @@ void MergeMemo::note(const Key& key) {
 
 namespace {
 
-bool same_verdict(const Verdict& a, const Verdict& b) {
-    return a.violations == b.violations && a.elected == b.elected && a.failed == b.failed && a.end_tick == b.end_tick;
-}
-
 std::uint64_t verdict_hash(const Verdict& v) {
     StateHasher h;
     for (const std::int64_t n :
@@ -40,8 +36,7 @@ void MergeMemo::finish(const Verdict& verdict) {
     const std::uint64_t fingerprint = verdict_hash(verdict);
     std::uint32_t index = 0;
     auto [first, last] = verdict_index_.equal_range(fingerprint);
-    const auto same =
-        std::find_if(first, last, [&](const auto& e) { return same_verdict(verdicts_[e.second], verdict); });
+    const auto same = std::find_if(first, last, [&](const auto& e) { return verdicts_[e.second] == verdict; });
     if (same != last) {
         index = same->second;
     } else {

@@ -188,8 +188,8 @@ struct ExploreOptions {
     // The answer and every counter but ticks, merged and states are the
     // same either way (`--no-merge`).
     bool merge = true;
-    // The most states one chunk's memo keeps (each about 60 bytes with its
-    // share of the table): 2^19, about 32 MB per thread. Then it keeps no
+    // The most states one chunk's memo keeps (each about 72 bytes with its
+    // share of the table): 2^19, about 40 MB per thread. Then it keeps no
     // more and the search goes on exactly, with fewer merges.
     std::size_t merge_states_max = std::size_t{1} << 19;
 };
@@ -209,6 +209,7 @@ struct Verdict {
     Properties failed;     // only the checked properties can be true here
     Tick end_tick = 0;
     bool fails() const { return failed.any(); }
+    bool operator==(const Verdict&) const = default;
 };
 
 // Counters of a search. schedules = simulated + pruned + invalid: a schedule
