@@ -170,6 +170,10 @@ public:
     // Headless runs and "reset layout" place every panel on the computed layout.
     void set_force_layout(bool on) { screen_.force_layout = on; }
     void request_relayout() { screen_.relayout_pending = true; }
+    // For --layout-sweep, after ImGui is started afresh: the next frame is
+    // drawn as a new window's first, by new views (their draw lists belong to
+    // the ImGui that is gone) on a screen as a new process has it.
+    void restart_frames();
 
 private:
     // One handler per command (app_commands.cpp). `stop`: the commands after

@@ -93,6 +93,17 @@ void App::set_scale(int percent) {
     save_settings();
 }
 
+void App::restart_frames() {
+    views_ = make_views();
+    // The screen as a new process starts it, but for what the flags chose.
+    Screen fresh;
+    fresh.panels = screen_.panels;
+    fresh.code_open = screen_.code_open;
+    fresh.force_layout = screen_.force_layout;
+    fresh.tab = screen_.tab;
+    screen_ = fresh;
+}
+
 void App::set_high_contrast(bool on) {
     if (on == prefs_.high_contrast) return;
     prefs_.high_contrast = on;

@@ -2,6 +2,8 @@
 #include "flags.hpp"
 
 #include <cstdio>
+#include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -112,7 +114,7 @@ void add_compare_flags(CLI::App& cli, GuiFlags& f) {
 }
 
 // The exit codes, the layout report, and where the assets and presets are.
-void add_file_flags(CLI::App& cli, GuiFlags& f) {
+void add_file_flags(CLI::App& cli, GuiFlags& f, std::vector<std::string>& sweep_text) {
     cli.footer(
         "Exit status (as leasescope-cli's): 0 ok, 1 --live differs from the simulation, 2 bad input,\n"
         "3 --live could not reach Redis or reached no verdict, 4 an output could not be written,\n"
@@ -123,18 +125,58 @@ void add_file_flags(CLI::App& cli, GuiFlags& f) {
                    "covers a text and every timeline shows its lanes (or scrolls them with a hint), write every "
                    "problem and item rectangle (the timeline's lane titles, marks, words and tick numbers too) to "
                    "this file and exit");
+    cli.add_option("--layout-sweep", sweep_text,
+                   "With --layout-report FOLDER: the layout check at each LANG:WxH:SCALE given (en:1024x768:100, "
+                   "ko:2560x1440:200, …; repeatable), one after another in this process, each on a window and an "
+                   "ImGui started afresh as a new process has them; each report goes to FOLDER/LANG-WxH-SCALE.txt "
+                   "(the tests' way to check many sizes without a launch for each)")
+        ->allow_extra_args(false);
     cli.add_option("--assets", f.assets, "Assets folder (string tables, tour, style)");
     cli.add_option("--scenarios", f.scenarios, "Folder of preset scenarios");
 }
 
-// What the parsed values mean together: --live's optional URL, --size's bounds.
-std::optional<int> finish_flags(const CLI::App& cli, GuiFlags& f, const std::string& size_text) {
+// A --layout-sweep case, LANG:WxH:SCALE, with the bounds --lang, --size and --scale have.
+std::optional<LayoutCase> parse_layout_case(const std::string& text) {
+    LayoutCase c;
+    char lang[3] = {};
+    char end = 0;
+    if (std::sscanf(text.c_str(), "%2[a-z]:%dx%d:%d%c", lang, &c.width, &c.height, &c.scale_percent, &end) != 4)
+        return std::nullopt;
+    c.lang = lang;
+    if ((c.lang != "en" && c.lang != "ko") || c.width < 320 || c.height < 240 || c.width > 8192 || c.height > 8192 ||
+        c.scale_percent < 100 || c.scale_percent > 250)
+        return std::nullopt;
+    return c;
+}
+
+// What the parsed values mean together: --live's optional URL, --size's bounds, --layout-sweep's cases.
+std::optional<int> finish_flags(const CLI::App& cli, GuiFlags& f, const std::string& size_text,
+                                const std::vector<std::string>& sweep_text) {
+    for (const std::string& text : sweep_text) {
+        const auto c = parse_layout_case(text);
+        if (!c) {
+            std::fprintf(stderr,
+                         "leasescope: --layout-sweep wants LANG:WxH:SCALE (en or ko, 320x240 to 8192x8192, 100 to "
+                         "250), got \"%s\"\n",
+                         text.c_str());
+            return io::exit_bad_input;
+        }
+        f.layout_sweep.push_back(*c);
+    }
     f.live = cli.count("--live") > 0;
     // "leasescope --live FILE": --live takes an optional URL, so CLI11 hands it
     // the scenario; a value that is not a URL is the scenario after all.
     if (!f.live_url.empty() && f.live_url.find("://") == std::string::npos && f.scenario_path.empty()) {
         f.scenario_path = f.live_url;
         f.live_url.clear();
+    }
+    if (!f.layout_sweep.empty() && f.layout_report.empty()) {
+        std::fprintf(stderr, "leasescope: --layout-sweep needs --layout-report FOLDER, where its reports go\n");
+        return io::exit_bad_input;
+    }
+    if (!f.layout_sweep.empty() && !f.screenshot.empty()) {
+        std::fprintf(stderr, "leasescope: --layout-sweep writes reports only, not --screenshot\n");
+        return io::exit_bad_input;
     }
     f.size_given = cli.count("--size") > 0;
     if (std::sscanf(size_text.c_str(), "%dx%d", &f.width, &f.height) != 2 || f.width < 320 || f.height < 240 ||
@@ -147,6 +189,10 @@ std::optional<int> finish_flags(const CLI::App& cli, GuiFlags& f, const std::str
 }
 
 }  // namespace
+
+std::string LayoutCase::name() const {
+    return lang + "-" + std::to_string(width) + "x" + std::to_string(height) + "-" + std::to_string(scale_percent);
+}
 
 std::optional<int> parse_flags(int argc, char** argv, GuiFlags& f) {
     CLI::App cli{
@@ -161,13 +207,14 @@ std::optional<int> parse_flags(int argc, char** argv, GuiFlags& f) {
     add_job_flags(cli, f);
     add_exercise_flags(cli, f);
     add_compare_flags(cli, f);
-    add_file_flags(cli, f);
+    std::vector<std::string> sweep_text;
+    add_file_flags(cli, f, sweep_text);
     try {
         cli.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
         return cli.exit(e) == 0 ? io::exit_ok : io::exit_bad_input;
     }
-    return finish_flags(cli, f, size_text);
+    return finish_flags(cli, f, size_text, sweep_text);
 }
 
 }  // namespace leasescope::gui

@@ -6,6 +6,15 @@
 
 namespace leasescope::gui {
 
+// One frame of --layout-sweep: a language, a window size and a UI scale.
+struct LayoutCase {
+    std::string lang;  // "en" or "ko"
+    int width = 0, height = 0;
+    int scale_percent = 100;
+    // LANG-WxH-SCALE, the name of its report in the sweep's folder (without ".txt").
+    std::string name() const;
+};
+
 struct GuiFlags {
     std::string scenario_path;  // empty: the expiry-takeover preset
     std::string screenshot;     // render one frame to this PNG and exit
@@ -29,13 +38,14 @@ struct GuiFlags {
     std::vector<std::string> compare_sets;  // --compare-set PATH=VALUE: B only (a variant when no FILE)
     bool narrate = false;
     double pace = 1.0;
-    std::string layout_report;   // the layout check's report (core/layout_check.hpp); headless like --screenshot
-    int scale_percent = 0;       // 0: the remembered UI scale
-    bool high_contrast = false;  // --high-contrast given
-    long long event = -1;        // --event N: select and explain event N (-1: not given)
-    std::string panels;          // --panels LIST: the panels open (empty: not given)
-    bool projector = false;      // --projector: the lecture-hall preset (core/panels.hpp)
-    int exercise = 0;            // --exercise N: open the Exercise panel on exercise N (1-based; 0: not given)
+    std::string layout_report;  // the layout check's report (core/layout_check.hpp); headless like --screenshot
+    std::vector<LayoutCase> layout_sweep;  // --layout-sweep: one report per case, in the folder --layout-report
+    int scale_percent = 0;                 // 0: the remembered UI scale
+    bool high_contrast = false;            // --high-contrast given
+    long long event = -1;                  // --event N: select and explain event N (-1: not given)
+    std::string panels;                    // --panels LIST: the panels open (empty: not given)
+    bool projector = false;                // --projector: the lecture-hall preset (core/panels.hpp)
+    int exercise = 0;  // --exercise N: open the Exercise panel on exercise N (1-based; 0: not given)
     std::vector<std::string> exercise_answers;  // --exercise-answer VALUE: answered as a click would, in order
 
     // Headless runs draw for a picture or a measurement, not for a person.

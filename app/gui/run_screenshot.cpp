@@ -79,4 +79,16 @@ int run_screenshot(App& app, WindowHost& host, const std::string& png_path, cons
     return io::exit_ok;
 }
 
+int run_layout_sweep(App& app, WindowHost& host, const std::vector<LayoutCase>& cases, const std::string& folder) {
+    for (const LayoutCase& c : cases) {
+        app.set_lang(lang_from_code(c.lang));
+        app.set_scale(c.scale_percent);
+        if (!host.restart_at(c.width, c.height)) return io::exit_no_display;
+        app.restart_frames();
+        const int code = run_screenshot(app, host, "", folder + "/" + c.name() + ".txt");
+        if (code != io::exit_ok) return code;
+    }
+    return io::exit_ok;
+}
+
 }  // namespace leasescope::gui

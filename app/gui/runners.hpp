@@ -3,7 +3,9 @@
 // picture to a PNG, a frame-time measurement, or the interactive loop.
 #include <chrono>
 #include <string>
+#include <vector>
 
+#include "flags.hpp"
 #include "host.hpp"
 
 namespace leasescope::gui {
@@ -20,6 +22,11 @@ inline constexpr int settle_frames = 4;
 // the layout check of that frame (core/layout_check.hpp) to that file.
 // Returns exit_ok or exit_write_failed.
 int run_screenshot(App& app, WindowHost& host, const std::string& png_path, const std::string& layout_report = {});
+// --layout-sweep: for each case, the language, the scale and the window's
+// size set, ImGui started afresh, and run_screenshot's layout report written
+// to `folder`/NAME.txt (LayoutCase::name). Returns exit_ok, exit_write_failed,
+// or exit_no_display when the window cannot take a size.
+int run_layout_sweep(App& app, WindowHost& host, const std::vector<LayoutCase>& cases, const std::string& folder);
 // Draws `frames` frames after 5 warm-up frames, the playhead one tick further
 // each time, and prints frame-time percentiles (run_frame_bench.cpp).
 void run_frame_bench(App& app, WindowHost& host, int frames, int width, int height);

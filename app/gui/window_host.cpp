@@ -2,7 +2,9 @@
 #include "window_host.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
+#include <thread>
 
 #include "gl.hpp"  // before GLFW: the GL header is chosen there
 #include <GLFW/glfw3.h>
@@ -52,25 +54,53 @@ std::unique_ptr<WindowHost> WindowHost::open(App& app, WindowSpec spec) {
     }
     glfwMakeContextCurrent(host->window_);
     glfwSwapInterval(spec.headless ? 0 : 1);
-    host_init(app, host->window_, "#version 130", spec.ini_path.c_str());
-    host->imgui_ = true;
-    // The timeline's picture is kept in a texture while it does not change.
-    if (!spec.direct_draw) {
-        host->offscreen_.emplace();
-        if (host->offscreen_->init())
-            app.set_offscreen(&*host->offscreen_);
-        else
-            host->offscreen_.reset();
-    }
+    host->start_ui();
     return host;
 }
 
-WindowHost::~WindowHost() {
+void WindowHost::start_ui() {
+    host_init(app_, window_, "#version 130", spec_.ini_path.c_str());
+    imgui_ = true;
+    // The timeline's picture is kept in a texture while it does not change.
+    if (!spec_.direct_draw) {
+        offscreen_.emplace();
+        if (offscreen_->init())
+            app_.set_offscreen(&*offscreen_);
+        else
+            offscreen_.reset();
+    }
+}
+
+void WindowHost::stop_ui() {
     app_.set_offscreen(nullptr);
     offscreen_.reset();  // its textures go before the context
     if (imgui_) host_shutdown();
+    imgui_ = false;
+}
+
+WindowHost::~WindowHost() {
+    stop_ui();
     if (window_) glfwDestroyWindow(window_);
     if (glfw_) glfwTerminate();
+}
+
+bool WindowHost::restart_at(int w, int h) {
+    stop_ui();
+    glfwSetWindowSize(window_, w, h);
+    // The X server resizes at once without a window manager, and tells GLFW in an event.
+    int fb_w = 0, fb_h = 0;
+    for (int tries = 0; tries < 400; ++tries) {
+        glfwPollEvents();
+        glfwGetFramebufferSize(window_, &fb_w, &fb_h);
+        if (fb_w == w && fb_h == h) break;
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    if (fb_w != w || fb_h != h) {
+        std::fprintf(stderr, "leasescope: the window did not take the size %dx%d (it is %dx%d)\n", w, h, fb_w, fb_h);
+        return false;
+    }
+    start_ui();
+    return true;
 }
 
 bool WindowHost::should_close() const { return glfwWindowShouldClose(window_) != 0; }

@@ -48,9 +48,17 @@ public:
     void swap();
     // The window's size now, in screen coordinates.
     void size(int& w, int& h) const;
+    // For --layout-sweep: the window resized to w x h, and ImGui and the
+    // timeline's picture started afresh on it, as a new process has them (no
+    // window placed, no table sized, the fonts baked at the app's scale).
+    // False, said on stderr, when the window does not take that size.
+    bool restart_at(int w, int h);
 
 private:
     WindowHost(App& app, const WindowSpec& spec) : app_(app), spec_(spec) {}
+    // ImGui on the window, and the timeline's picture unless direct_draw.
+    void start_ui();
+    void stop_ui();
 
 public:
     const WindowSpec& spec() const { return spec_; }

@@ -26,24 +26,11 @@ if [[ $scenario == pair:* ]]; then
 fi
 failed=0
 runs=0
-# check LANG SIZE SCALE PATTERN: one frame's report; the problems that match
-# PATTERN fail it.
-check() {
-  local lang=$1 size=$2 scale=$3 pattern=$4
-  local report="$out/$name-$lang-$size-$scale.txt"
-  gui_app_ok "$lang $size $scale %" "$app" "${open[@]}" --lang "$lang" --size "$size" \
-    --scale "$scale" --layout-report "$report"
-  runs=$((runs + 1))
-  grep -q "^timeline: .*$timeline" "$report" || { echo "FAIL: $name, $lang, $size at $scale %: no timeline" >&2; failed=$((failed + 1)); return; }
-  if grep -q "$pattern" "$report"; then
-    echo "FAIL: $name, $lang, $size at $scale %:" >&2
-    grep "$pattern" "$report" >&2
-    failed=$((failed + 1))
-  fi
-}
+# The cases, LANG:WxH:SCALE, each with the pattern of the problems that fail it.
+declare -A pattern_of
 for lang in en ko; do
   for case in 1024x768:100 1280x720:100 1600x900:100 2560x1440:100 1600x900:200 2560x1440:200; do
-    check "$lang" "${case%:*}" "${case#*:}" '^problem:'
+    pattern_of["$lang:$case"]='^problem:'
   done
   # The timeline keeps priority at every supported size and scale (1024x768
   # up, 100 to 250 %): it shows lanes, and every lane or a hint and a
@@ -52,8 +39,26 @@ for lang in en ko; do
   # over another (the compact layout: the other panels share one place
   # under the timeline, chosen on a row of tabs); inside them, text scrolls.
   for case in 1024x768:150 1024x768:200 1024x768:250 1280x720:200 1280x720:250 1920x1080:250; do
-    check "$lang" "${case%:*}" "${case#*:}" "$cramped"
+    pattern_of["$lang:$case"]=$cramped
   done
+done
+# One launch draws every case, each on a window and an ImGui started afresh
+# (--layout-sweep; tests/gui/layout_sweep_test.sh checks that its reports are
+# those of a launch per case).
+sweep=()
+for c in "${!pattern_of[@]}"; do sweep+=(--layout-sweep "$c"); done
+gui_app_ok "the layout sweep" "$app" "${open[@]}" --layout-report "$out" "${sweep[@]}"
+for c in "${!pattern_of[@]}"; do
+  IFS=: read -r lang size scale <<<"$c"
+  report="$out/$lang-$size-$scale.txt"
+  runs=$((runs + 1))
+  [ -s "$report" ] || { echo "FAIL: $name, $lang, $size at $scale %: no report" >&2; failed=$((failed + 1)); continue; }
+  grep -q "^timeline: .*$timeline" "$report" || { echo "FAIL: $name, $lang, $size at $scale %: no timeline" >&2; failed=$((failed + 1)); continue; }
+  if grep -q "${pattern_of[$c]}" "$report"; then
+    echo "FAIL: $name, $lang, $size at $scale %:" >&2
+    grep "${pattern_of[$c]}" "$report" >&2
+    failed=$((failed + 1))
+  fi
 done
 if [ "$failed" -gt 0 ]; then
   echo "FAIL: $failed of $runs layouts of $name have problems" >&2
