@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <initializer_list>
 #include <ctime>
 #include <memory>
 #include <random>
@@ -307,9 +308,9 @@ void print_bench(std::FILE* o, const sim::SearchStats& t, const Timing& timing) 
 
 // A search's counters as --format json writes them (docs/cli-json.md).
 nlohmann::ordered_json stats_json(const sim::SearchStats& st) {
-    return nlohmann::ordered_json{{"schedules", st.schedules}, {"simulated", st.simulated}, {"pruned", st.pruned},
-                                  {"invalid", st.invalid},     {"failing", st.failing},     {"ticks", st.ticks},
-                                  {"merged", st.merged},       {"states", st.states}};
+    nlohmann::ordered_json j = nlohmann::ordered_json::object();
+    for (const auto& [name, field] : sim::search_stats_fields) j[std::string(name)] = st.*field;
+    return j;
 }
 
 // explore --format json: one document on stdout (fields in docs/cli-json.md);
@@ -371,60 +372,85 @@ int finish_shard(const sim::Explorer& explorer, const sim::ExploreRun& run, cons
     return exit_ok;
 }
 
-// Kinds asked for by name that the base's store cannot have: the
-// replication kinds without replicas, a failover that loses with them
-// (model.md §17.3 rule 5: with replicas every failover promotes).
-int replication_kinds_fit(const std::string& kinds, const sim::Scenario& base) {
-    const std::int32_t replicas = base.lock.replication.replicas;
-    for (const char* kind : {"replica_link", "failover:promote"}) {
-        if (replicas == 0 && kinds.find(kind) != std::string::npos) {
-            fmt::print(stderr, "error: --fault-kinds: {} needs a store with replicas (store.replicas 1 or more)\n",
-                       kind);
-            return exit_bad_input;
+// The kinds a refusal names, each with the part of a menu it stands for.
+struct KindClass {
+    const char* name;
+    bool (*in)(const sim::FaultMenu&);
+};
+constexpr KindClass failover_class{
+    "failover", [](const sim::FaultMenu& m) { return m.failover_leases || m.failover_all || m.failover_promote; }};
+constexpr KindClass delay_class{"delay", [](const sim::FaultMenu& m) { return m.delays(); }};
+constexpr KindClass link_class{"replica_link", [](const sim::FaultMenu& m) { return m.replica_link; }};
+constexpr KindClass restart_class{"restart", [](const sim::FaultMenu& m) { return m.restarts(); }};
+constexpr KindClass promote_class{"failover:promote", [](const sim::FaultMenu& m) { return m.failover_promote; }};
+constexpr KindClass leases_class{"failover:leases", [](const sim::FaultMenu& m) { return m.failover_leases; }};
+constexpr KindClass all_class{"failover:all", [](const sim::FaultMenu& m) { return m.failover_all; }};
+
+// The first of `classes` that an item refused by the base asks for: an
+// item nothing of which the base allows (sim::fault_kinds_for, the one
+// statement of those rules); "all" is never refused.
+const KindClass* refused_class(const std::vector<sim::FaultKindItem>& items, const sim::Scenario& base,
+                               std::initializer_list<KindClass> classes) {
+    for (const KindClass& c : classes) {
+        for (const sim::FaultKindItem& item : items) {
+            if (!item.all && c.in(item.menu) && !sim::fault_kinds_for(base, item.menu).any()) return &c;
         }
     }
-    for (const char* kind : {"failover:leases", "failover:all"}) {
-        if (replicas > 0 && kinds.find(kind) != std::string::npos) {
-            fmt::print(stderr,
-                       "error: --fault-kinds: {} is for a store without replicas; with store.replicas {} a failover "
-                       "promotes a replica (failover:promote, model.md §17.3)\n",
-                       kind, replicas);
-            return exit_bad_input;
-        }
-    }
-    return exit_ok;
+    return nullptr;
 }
 
-// A restart is a Redlock store's fault, a Redlock or Redisson scenario has
-// no failover or replicas to add, and a Redisson one no delays
-// (docs/explorer.md, On Redlock, On Redisson): a kind named that cannot be
-// added is an error rather than a search without it.
-int redlock_kinds_fit(const std::string& kinds, const sim::Scenario& base) {
-    for (const char* kind : {"failover", "delay", "replica_link", "restart"}) {
-        if (base.is_redisson() && kinds.find(kind) != std::string::npos) {
+// Kinds asked for by name that the base cannot have are an error rather
+// than a search without them: on Redisson a failover, delay, replica link or
+// restart (docs/model.md §21.1 rule 4); a restart without Redlock's stores
+// (§20.3); on Redlock a failover or replica link (docs/explorer.md, On
+// Redlock); the replication kinds without replicas, a failover that loses
+// with them (§17.3 rule 5: with replicas every failover promotes).
+int kinds_fit(const std::vector<sim::FaultKindItem>& items, const sim::Scenario& base) {
+    if (base.is_redisson()) {
+        if (const KindClass* c = refused_class(items, base, {failover_class, delay_class, link_class, restart_class})) {
             fmt::print(stderr,
                        "error: --fault-kinds: the explorer adds no {} to a Redisson scenario (docs/model.md §21.1 "
                        "rule 4); it adds pause, partition, crash and clock_jump\n",
-                       kind);
+                       c->name);
             return exit_bad_input;
         }
     }
-    if (!base.is_redlock() && kinds.find("restart") != std::string::npos) {
+    if (!base.is_redlock() && refused_class(items, base, {restart_class})) {
         fmt::print(stderr,
                    "error: --fault-kinds: restart is a Redlock store's fault (docs/model.md §20.3); the scenario "
                    "has no \"stores\"\n");
         return exit_bad_input;
     }
-    for (const char* kind : {"failover", "replica_link"}) {
-        if (base.is_redlock() && kinds.find(kind) != std::string::npos) {
+    if (base.is_redlock()) {
+        if (const KindClass* c = refused_class(items, base, {failover_class, link_class})) {
             fmt::print(stderr,
                        "error: --fault-kinds: the explorer adds no {} to a Redlock scenario (docs/explorer.md, "
                        "On Redlock); it adds pause, partition, crash, delay, clock_jump and restart\n",
-                       kind);
+                       c->name);
             return exit_bad_input;
         }
+        return exit_ok;
+    }
+    const std::int32_t replicas = base.lock.replication.replicas;
+    if (const KindClass* c = refused_class(items, base, {link_class, promote_class}); c && replicas == 0) {
+        fmt::print(stderr, "error: --fault-kinds: {} needs a store with replicas (store.replicas 1 or more)\n",
+                   c->name);
+        return exit_bad_input;
+    }
+    if (const KindClass* c = refused_class(items, base, {leases_class, all_class}); c && replicas > 0) {
+        fmt::print(stderr,
+                   "error: --fault-kinds: {} is for a store without replicas; with store.replicas {} a failover "
+                   "promotes a replica (failover:promote, model.md §17.3)\n",
+                   c->name, replicas);
+        return exit_bad_input;
     }
     return exit_ok;
+}
+
+// Whether an item of the list (not "all") asks for a kind of `c`.
+bool names_kind(const std::vector<sim::FaultKindItem>& items, const KindClass& c) {
+    return std::any_of(items.begin(), items.end(),
+                       [&](const sim::FaultKindItem& item) { return !item.all && c.in(item.menu); });
 }
 
 // The search's options from the command line; exit_bad_input (said on
@@ -448,27 +474,25 @@ int explore_options(const ExploreArgs& args, const sim::Scenario& base, sim::Exp
         }
     }
     auto kinds = sim::parse_fault_kinds(args.fault_kinds);
-    if (!kinds.ok()) {
-        fmt::print(stderr, "error: --fault-kinds: {}\n", kinds.error());
+    auto items = sim::fault_kind_items(args.fault_kinds);
+    if (!kinds.ok() || !items.ok()) {
+        fmt::print(stderr, "error: --fault-kinds: {}\n", kinds.ok() ? items.error() : kinds.error());
         return exit_bad_input;
     }
     options.kinds = kinds.value();
     // Asked for by name, a kind without its budget would silently add nothing.
-    if (args.fault_kinds.find("delay") != std::string::npos && args.max_delay == 0 && options.grids.delay.empty()) {
+    if (names_kind(items.value(), delay_class) && args.max_delay == 0 && options.grids.delay.empty()) {
         fmt::print(stderr, "error: --fault-kinds: delay needs --max-delay (the most extra ticks, 1 or more)\n");
         return exit_bad_input;
     }
-    if (args.fault_kinds.find("clock_jump") != std::string::npos && args.max_clock_jump_ms == 0 &&
-        options.grids.clock_jump.empty()) {
+    constexpr KindClass jump_class{"clock_jump", [](const sim::FaultMenu& m) { return m.clock_jumps(); }};
+    if (names_kind(items.value(), jump_class) && args.max_clock_jump_ms == 0 && options.grids.clock_jump.empty()) {
         fmt::print(stderr,
                    "error: --fault-kinds: clock_jump needs --max-clock-jump-ms (the largest jump of the "
                    "store's clock, in ms)\n");
         return exit_bad_input;
     }
-    if (const int status = redlock_kinds_fit(args.fault_kinds, base); status != exit_ok) return status;
-    if (!base.is_redlock()) {
-        if (const int status = replication_kinds_fit(args.fault_kinds, base); status != exit_ok) return status;
-    }
+    if (const int status = kinds_fit(items.value(), base); status != exit_ok) return status;
     // Redlock's and Redisson's default: the properties such a run can break
     // (overlap is opt-in as on the elector); a fencing property there is refused.
     const bool fenceless = base.is_redlock() || base.is_redisson();

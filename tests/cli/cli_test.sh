@@ -645,6 +645,10 @@ expect_rc 2 "explore on Redlock: a fencing property is refused"
 expect_err "fencing_regressed can never fail on a Redlock scenario" "the refusal says why"
 cli explore $RB/redlock-restart-base.json --fault-kinds failover
 expect_rc 2 "explore on Redlock: a failover is refused"
+expect_err "the explorer adds no failover to a Redlock scenario" "the refused kind is named"
+cli explore $RB/redlock-restart-base.json --fault-kinds pause,failover:promote
+expect_rc 2 "explore on Redlock: a narrowed failover is refused too"
+expect_err "the explorer adds no failover to a Redlock scenario" "the refused kind is named by its family"
 cli explore scenarios/contention.json --fault-kinds restart
 expect_rc 2 "explore: a restart needs a Redlock scenario"
 expect_err "restart is a Redlock store's fault" "the restart refusal says why"
@@ -779,6 +783,16 @@ expect_err "failover:leases is for a store without replicas" "the kind the store
 cli explore scenarios/contention.json --fault-kinds replica_link
 expect_rc 2 "explore: replica_link without replicas"
 expect_err "replica_link needs a store with replicas" "the kind the store cannot have is named"
+cli explore scenarios/contention.json --fault-kinds pause,failover:promote
+expect_rc 2 "explore: a promoting failover without replicas"
+expect_err "failover:promote needs a store with replicas" "the kind the store cannot have is named"
+cli explore scenarios/contention.json --fault-kinds failover --max-faults 1 --out "$WORK/failover-any.json"
+expect_rc 1 "explore: failover, not narrowed, means the failovers the store has (it finds one)"
+cli explore scenarios/contention.json --fault-kinds clock_jump:back
+expect_rc 2 "explore: a clock jump without its budget"
+expect_err "clock_jump needs --max-clock-jump-ms" "the missing budget is named"
+cli explore scenarios/contention.json --fault-kinds all --max-faults 1 --out "$WORK/all-kinds.json"
+expect_rc 1 "explore: all stands for the kinds the store and the budget allow, and is never refused"
 cli explore scenarios/failover-fencing-tie.json --set horizon=100000 --max-tick 90000 --max-link-cut 100
 expect_rc 2 "explore: a link-cut grid too large"
 expect_err "of them link cuts from --max-link-cut 100" "the too-large grid names --max-link-cut"

@@ -15,25 +15,12 @@ namespace {
 using exercise_detail::exercise_of;
 using exercise_detail::exercise_path;
 
-// The menu of the exercise's kinds, as the scenario allows them (§17.3; on
-// Redlock, §20, and Redisson, §21.1 rule 4: the explorer's kinds there,
-// docs/explorer.md).
+// The menu of the exercise's kinds: the explorer's for the scenario
+// (fault_kinds_for), but no delay on Redlock, where a find_fault takes none
+// (§18.4 item 1).
 FaultMenu menu_of(const Scenario& s, const FaultMenu& parsed) {
-    FaultMenu m = parsed;
-    if (s.is_redisson()) {
-        m.failover_leases = m.failover_all = m.failover_promote = m.replica_link = false;
-        m.delay_request = m.delay_reply = m.delay_write = false;
-    }
-    if (s.lock.replication.replicas > 0) m.failover_leases = m.failover_all = false;
-    if (s.lock.replication.replicas == 0) m.failover_promote = m.replica_link = false;
-    if (s.is_redlock()) {
-        m.failover_leases = m.failover_all = false;
-        m.delay_request = m.delay_reply = m.delay_write = false;
-        if (m.partition_drop_replies) m.partition_drop_requests = true;
-        m.partition_drop_replies = false;
-    } else {
-        m.restart_none = m.restart_everysec = m.restart_always = false;
-    }
+    FaultMenu m = fault_kinds_for(s, parsed);
+    if (s.is_redlock()) m.delay_request = m.delay_reply = m.delay_write = false;
     return m;
 }
 

@@ -129,6 +129,31 @@ Result<FaultMenu, std::string> parse_fault_kinds(std::string_view text) {
     return m;
 }
 
+Result<std::vector<FaultKindItem>, std::string> fault_kind_items(std::string_view text) {
+    std::vector<FaultKindItem> items;
+    for (std::string_view item : split_list(text)) {
+        auto menu = parse_fault_kinds(item);
+        if (!menu.ok()) return Err{menu.error()};
+        items.push_back(FaultKindItem{std::string(item), menu.value(), item == "all"});
+    }
+    return items;
+}
+
+FaultMenu fault_kinds_for(const Scenario& s, FaultMenu k) {
+    if (s.is_redlock() || s.is_redisson())
+        k.failover_leases = k.failover_all = k.failover_promote = k.replica_link = false;
+    if (s.is_redisson()) k.delay_request = k.delay_reply = k.delay_write = false;
+    if (s.is_redlock()) {
+        if (k.partition_drop_replies) k.partition_drop_requests = true;
+        k.partition_drop_replies = false;
+    } else {
+        k.restart_none = k.restart_everysec = k.restart_always = false;
+    }
+    if (s.lock.replication.replicas > 0) k.failover_leases = k.failover_all = false;
+    if (s.lock.replication.replicas == 0) k.replica_link = k.failover_promote = false;
+    return k;
+}
+
 namespace {
 
 // A kind's word: the kind alone when every variant is on, else each variant narrowed.
@@ -171,14 +196,7 @@ std::string to_string(const FaultMenu& m) {
 }
 
 void SearchStats::add(const SearchStats& o) {
-    schedules = saturating_add(schedules, o.schedules);
-    simulated = saturating_add(simulated, o.simulated);
-    pruned = saturating_add(pruned, o.pruned);
-    invalid = saturating_add(invalid, o.invalid);
-    failing = saturating_add(failing, o.failing);
-    ticks = saturating_add(ticks, o.ticks);
-    merged = saturating_add(merged, o.merged);
-    states = saturating_add(states, o.states);
+    for (const auto& [name, field] : search_stats_fields) this->*field = saturating_add(this->*field, o.*field);
 }
 
 Tick SizeGrids::longest() const {

@@ -60,8 +60,9 @@ std::string fingerprint_of(const json& search) {
 }
 
 json stats_json(const SearchStats& s) {
-    return json{{"schedules", s.schedules}, {"simulated", s.simulated}, {"pruned", s.pruned}, {"invalid", s.invalid},
-                {"failing", s.failing},     {"ticks", s.ticks},         {"merged", s.merged}, {"states", s.states}};
+    json j = json::object();
+    for (const auto& [name, field] : search_stats_fields) j[std::string(name)] = s.*field;
+    return j;
 }
 
 json schedule_json(const Schedule& s) { return json{{"variant", s.variant}, {"atoms", s.atoms}}; }
@@ -76,14 +77,7 @@ struct Bad {
 
 SearchStats read_stats(const json& j) {
     SearchStats s;
-    s.schedules = j.at("schedules").get<std::uint64_t>();
-    s.simulated = j.at("simulated").get<std::uint64_t>();
-    s.pruned = j.at("pruned").get<std::uint64_t>();
-    s.invalid = j.at("invalid").get<std::uint64_t>();
-    s.failing = j.at("failing").get<std::uint64_t>();
-    s.ticks = j.at("ticks").get<std::uint64_t>();
-    s.merged = j.at("merged").get<std::uint64_t>();
-    s.states = j.at("states").get<std::uint64_t>();
+    for (const auto& [name, field] : search_stats_fields) s.*field = j.at(std::string(name)).get<std::uint64_t>();
     return s;
 }
 

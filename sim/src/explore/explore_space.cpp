@@ -615,28 +615,11 @@ void atoms_at(Tick t, const Scenario& base, const ExploreOptions& options, std::
     restart_atoms_at(t, base, options, add);
 }
 
-// Delays and clock jumps only with a budget for them: without one, the menu's
-// default ("all") means the kinds of the search before they existed. The
-// replication kinds only with replicas, and then no failover that loses.
-FaultMenu effective_kinds(const ExploreOptions& options, std::int32_t replicas, bool redlock, bool redisson) {
-    FaultMenu k = options.kinds;
-    // Neither a Redlock nor a Redisson run has a failover or replicas
-    // (docs/explorer.md, On Redlock; model.md §21.1 rule 4), and Redisson's
-    // faults are pause, crash, partition and clock jumps: no delay either.
-    if (redlock || redisson) k.failover_leases = k.failover_all = k.failover_promote = k.replica_link = false;
-    if (redisson) k.delay_request = k.delay_reply = k.delay_write = false;
-    if (redlock) {
-        // A partition holds messages whatever its mode (model.md §20.7), so
-        // one mode stands for both.
-        if (k.partition_drop_replies) k.partition_drop_requests = true;
-        k.partition_drop_replies = false;
-    } else {
-        k.restart_none = k.restart_everysec = k.restart_always = false;
-    }
-    // With replicas a failover always promotes (model.md §17.3 rule 5);
-    // without them there is nothing to cut or promote.
-    if (replicas > 0) k.failover_leases = k.failover_all = false;
-    if (replicas == 0) k.replica_link = k.failover_promote = false;
+// The kinds the base allows (fault_kinds_for); delays and clock jumps only
+// with a budget for them: without one, the menu's default ("all") means the
+// kinds of the search before they existed.
+FaultMenu effective_kinds(const ExploreOptions& options, const Scenario& base) {
+    FaultMenu k = fault_kinds_for(base, options.kinds);
     if (options.max_delay == 0 && options.grids.delay.empty()) k.delay_request = k.delay_reply = k.delay_write = false;
     if (options.max_clock_jump_ms == 0 && options.grids.clock_jump.empty())
         k.clock_jump_forward = k.clock_jump_back = false;
@@ -761,7 +744,7 @@ Result<Explorer, std::string> Explorer::create(const Scenario& base, const Explo
     LS_ASSERT(base.tick_ms > 0);
     if (auto error = clock_jump_error(given, base.tick_ms)) return Err{std::move(*error)};
     ExploreOptions options = given;
-    options.kinds = effective_kinds(given, base.lock.replication.replicas, base.is_redlock(), base.is_redisson());
+    options.kinds = effective_kinds(given, base);
     // Redlock and Redisson run in one order, the declared (model.md §20.1
     // rule 3, §21.1 rule 3).
     if (base.is_redlock() || base.is_redisson()) options.shuffles = 0;

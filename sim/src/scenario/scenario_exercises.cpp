@@ -204,34 +204,26 @@ Condition read_condition(const json& v, const std::string& path, const Scenario&
 // The kinds a find_fault may add (model.md §18.4): explore --fault-kinds
 // syntax, each item one the scenario allows.
 void check_fault_kinds(const std::string& text, const std::string& path, const Scenario& s) {
-    auto menu = parse_fault_kinds(text);
-    if (!menu.ok()) fail(path, menu.error());
+    auto items = fault_kind_items(text);
+    if (!items.ok()) fail(path, items.error());
     const bool replicas = s.lock.replication.replicas > 0;
-    std::size_t from = 0;
-    while (from <= text.size()) {
-        const std::size_t comma = std::min(text.find(',', from), text.size());
-        const std::string item = text.substr(from, comma - from);
-        from = comma + 1;
-        auto one = parse_fault_kinds(item);
-        if (!one.ok()) continue;
-        FaultMenu m = one.value();
+    for (const FaultKindItem& item : items.value()) {
+        const FaultMenu& m = item.menu;
+        // A find_fault takes no delay on Redlock, unlike the explorer (§18.4 item 1).
         if (s.is_redlock() && !m.restarts() && (m.failover_leases || m.failover_all || m.delays()))
-            fail(path,
-                 fmt::format("{} cannot be added to a Redlock scenario (docs/explorer.md, On Redlock)", quote(item)));
-        // ("all" names pause too: it stands for the kinds the scenario has.)
-        if (s.is_redisson() && !m.pause &&
-            (m.failover_leases || m.failover_all || m.failover_promote || m.replica_link || m.delays() || m.restarts()))
+            fail(path, fmt::format("{} cannot be added to a Redlock scenario (docs/explorer.md, On Redlock)",
+                                   quote(item.text)));
+        if (item.all) continue;  // it stands for the kinds the scenario has
+        if (s.is_redisson() && !fault_kinds_for(s, m).any())
             fail(path, fmt::format("{} cannot be added to a Redisson scenario (docs/model.md §21.1 rule 4: pause, "
                                    "crash, partition and clock_jump)",
-                                   quote(item)));
-        if (!s.is_redlock() && m.restarts() && !m.pause)
+                                   quote(item.text)));
+        if (!s.is_redlock() && m.restarts())
             fail(path, fmt::format("{} is a Redlock store's fault; the scenario has no \"stores\" (model.md §20.3)",
-                                   quote(item)));
-        if (replicas) m.failover_leases = m.failover_all = false;
-        if (!replicas) m.failover_promote = m.replica_link = false;
-        if (!m.any())
-            fail(path, fmt::format("{} needs a store {} replicas (store.replicas is {}; model.md §17.3)", quote(item),
-                                   replicas ? "without" : "with", s.lock.replication.replicas));
+                                   quote(item.text)));
+        if (!fault_kinds_for(s, m).any())
+            fail(path, fmt::format("{} needs a store {} replicas (store.replicas is {}; model.md §17.3)",
+                                   quote(item.text), replicas ? "without" : "with", s.lock.replication.replicas));
     }
 }
 

@@ -84,7 +84,9 @@ TEST(ExploreMerge, AnyChunkSizeGivesTheSameAnswer) {
                                    chunk);
         if (HasFatalFailure()) return;
         // A chunk of one unit (at one fault, one schedule) has no run to meet.
-        if (chunk > 1) EXPECT_GT(f.merged, 0u) << chunk;
+        if (chunk > 1) {
+            EXPECT_GT(f.merged, 0u) << chunk;
+        }
     }
 }
 

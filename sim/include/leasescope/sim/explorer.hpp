@@ -10,12 +10,14 @@
 // threads at once. Threads belong to the caller (the CLI, the GUI); the result
 // depends only on the base, the options and the seed, never on how the work
 // was split into chunks or how many threads ran them.
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "leasescope/engine/prng.hpp"
@@ -120,6 +122,27 @@ std::int64_t fault_magnitude(const Fault& fault, std::int64_t tick_ms);
 // "all" is everything.
 Result<FaultMenu, std::string> parse_fault_kinds(std::string_view text);
 std::string to_string(const FaultMenu& menu);
+
+// One item of such a list, read on its own, as the checks of a list name
+// it: `all` marks the item "all", which stands for whatever the scenario
+// and the budget allow and so is never refused.
+struct FaultKindItem {
+    std::string text;
+    FaultMenu menu;
+    bool all = false;
+};
+Result<std::vector<FaultKindItem>, std::string> fault_kind_items(std::string_view text);
+
+// The kinds of `wanted` that can be added to `s`, by its client and its
+// store: the one statement of those rules, which the explorer, the
+// exercises and the command line's checks share (docs/explorer.md, With
+// replicas, On Redlock, On Redisson). With replicas every failover promotes
+// (model.md §17.3 rule 5), without them nothing is cut or promoted; neither
+// Redlock nor Redisson has a failover or replicas, and Redisson no delay
+// either (§21.1 rule 4); a restart is a Redlock store's (§20.3); on Redlock a
+// partition holds messages whatever its mode (§20.7), so drop_replies is
+// folded into drop_requests, the form the scenario file gets.
+FaultMenu fault_kinds_for(const Scenario& s, FaultMenu wanted);
 
 // Fault sizes on a grid (`--grid kind=LO..HI`; docs/explorer.md, Grids): a
 // kind with a grid lays out those sizes, in ticks, ascending, instead of
@@ -231,6 +254,19 @@ struct SearchStats {
     std::uint64_t states = 0;
     void add(const SearchStats& other);
 };
+// The counters by the names the JSON documents give them (a shard's result
+// file, explore --format json; docs/cli-json.md), in that order: what writes
+// and reads them iterates this one list.
+inline constexpr std::array<std::pair<std::string_view, std::uint64_t SearchStats::*>, 8> search_stats_fields{{
+    {"schedules", &SearchStats::schedules},
+    {"simulated", &SearchStats::simulated},
+    {"pruned", &SearchStats::pruned},
+    {"invalid", &SearchStats::invalid},
+    {"failing", &SearchStats::failing},
+    {"ticks", &SearchStats::ticks},
+    {"merged", &SearchStats::merged},
+    {"states", &SearchStats::states},
+}};
 
 // Progress and cancellation, shared with a caller on another thread. The
 // explorer adds to the counters after each work unit and checks `cancel`
