@@ -201,10 +201,10 @@ int main(int argc, char** argv) {
         if (!host) return io::exit_no_display;
         const int started = start(app, flags);
         if (started == io::exit_bad_input) return started;
-        if (!flags.layout_sweep.empty()) {
-            exit_code = run_layout_sweep(app, *host, flags.layout_sweep, flags.layout_report);
-        } else if (!flags.screenshot.empty() || !flags.layout_report.empty()) {
-            exit_code = run_screenshot(app, *host, flags.screenshot, flags.layout_report);
+        if (!flags.screenshot.empty() || !flags.layout_report.empty()) {
+            exit_code = flags.layout_sweep.empty()
+                            ? run_screenshot(app, *host, flags.screenshot, flags.layout_report)
+                            : run_layout_sweep(app, *host, flags.layout_sweep, flags.layout_report);
             if (flags.live) {
                 const int live_code = report_live(app);
                 if (exit_code == io::exit_ok) exit_code = live_code;
