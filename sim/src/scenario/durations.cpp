@@ -12,6 +12,9 @@ namespace {
 
 constexpr std::size_t digits_max = 15;
 
+// 128-bit integers (a GCC and Clang extension; __extension__ keeps -Wpedantic quiet) hold the products below.
+__extension__ using int128 = __int128;
+
 struct DurationUnit {
     std::string_view name;
     std::int64_t us;
@@ -19,14 +22,14 @@ struct DurationUnit {
 constexpr std::array<DurationUnit, 4> units{{{"ms", 1'000}, {"s", 1'000'000}, {"m", 60'000'000}, {"h", 3'600'000'000}}};
 
 struct Parsed {
-    __int128 us = 0;
+    int128 us = 0;
     std::string error;  // the reason, after "is not a duration: "
 };
 
 // Digits, an optional fraction and a unit: microseconds, or why not.
 Parsed parse_duration(std::string_view text) {
     std::size_t pos = 0;
-    __int128 whole = 0, fraction = 0, scale = 1;
+    int128 whole = 0, fraction = 0, scale = 1;
     std::size_t digits = 0;
     while (pos < text.size() && text[pos] >= '0' && text[pos] <= '9' && digits <= digits_max) {
         whole = whole * 10 + (text[pos++] - '0');
@@ -63,8 +66,8 @@ Parsed parse_duration(std::string_view text) {
 DurationTicks duration_ticks(std::string_view text, std::int64_t tick_ms) {
     const Parsed d = parse_duration(text);
     if (!d.error.empty()) return {0, "is not a duration: " + d.error};
-    const __int128 tick_us = static_cast<__int128>(tick_ms) * 1000;
-    const __int128 ticks = d.us / tick_us;
+    const int128 tick_us = static_cast<int128>(tick_ms) * 1000;
+    const int128 ticks = d.us / tick_us;
     if (ticks > std::numeric_limits<std::int64_t>::max() / 4)
         return {0, fmt::format("is more than {} ticks", std::numeric_limits<std::int64_t>::max() / 4)};
     if (d.us % tick_us != 0) {
@@ -84,8 +87,8 @@ bool looks_like_duration(std::string_view text) {
 std::string duration_text(std::int64_t us) {
     if (us == 0) return "0s";
     for (auto it = units.rbegin(); it != units.rend(); ++it) {
-        const __int128 thousandths = static_cast<__int128>(us) * 1000 / it->us;
-        if (thousandths * it->us != static_cast<__int128>(us) * 1000 || thousandths < 1000) continue;
+        const int128 thousandths = static_cast<int128>(us) * 1000 / it->us;
+        if (thousandths * it->us != static_cast<int128>(us) * 1000 || thousandths < 1000) continue;
         std::string text = fmt::format("{}", static_cast<std::int64_t>(thousandths / 1000));
         const auto rest = static_cast<std::int64_t>(thousandths % 1000);
         if (rest != 0) {

@@ -301,11 +301,20 @@ struct CandidateSource {
     std::string own_path;
     bool misspelt = false;  // a misspelt key also makes a required one look missing: not shown
 
+    // The value, if any, and whether it is the candidate's own.
+    std::pair<const json*, bool> find(const CandidateKey& k) const {
+        if (auto it = own.find(k.name); it != own.end()) return {&*it, true};
+        if (defaults.values.is_object()) {
+            if (auto it = defaults.values.find(k.name); it != defaults.values.end()) return {&*it, false};
+        }
+        return {nullptr, false};
+    }
+    std::string path(const CandidateKey& k, bool is_own) const {
+        return is_own ? own_path + "/" + k.name : std::string("/defaults/") + k.name;
+    }
     std::pair<const json*, std::string> operator()(const CandidateKey& k) const {
-        if (own.contains(k.name)) return {&own[k.name], own_path + "/" + k.name};
-        if (defaults.values.is_object() && defaults.values.contains(k.name))
-            return {&defaults.values[k.name], std::string("/defaults/") + k.name};
-        return {nullptr, ""};
+        const auto [v, is_own] = find(k);
+        return {v, v == nullptr ? std::string() : path(k, is_own)};
     }
     std::string path_of(const CandidateKey& k) const {
         auto [v, path] = (*this)(k);
@@ -318,11 +327,12 @@ struct CandidateSource {
 // wait, lease and action were read: `sizes_ok`), up to the action.
 void read_int(const CandidateSource& source, const CandidateKey& k, bool required, bool sizes_ok, ElectorOptions& o) {
     LS_ASSERT(k.kind == KeyKind::integer);
-    auto [v, path] = source(k);
+    const auto [v, is_own] = source.find(k);
     const std::int64_t hi = k.within_action && sizes_ok ? o.action : k.hi;
     std::int64_t value = k.fallback;
     if (v != nullptr) {
-        value = get_int(*v, path, k.lo, hi);
+        const auto in = int_within(*v, k.lo, hi);
+        value = in ? *in : get_int(*v, source.path(k, is_own), k.lo, hi);
     } else if (required) {
         throw Failure{source.own_path,
                       fmt::format("missing \"{}\" (required here or in \"defaults\"; an integer from {} to {})", k.name,

@@ -90,6 +90,9 @@ std::optional<json> parse_bounded(std::string_view text, const std::string& base
 bool check_keys(const json& obj, const std::string& path, const std::vector<std::string>& allowed, Failures& errors);
 const json& need_object(const json& v, const std::string& path);
 std::int64_t get_int(const json& v, const std::string& path, std::int64_t lo, std::int64_t hi);
+// The integer get_int returns, or none where get_int fails (and its path,
+// which only an error needs, is not built).
+std::optional<std::int64_t> int_within(const json& v, std::int64_t lo, std::int64_t hi);
 // get_int for a range whose ends are a named limit: the error names it too.
 std::int64_t get_int_within(const json& v, const std::string& path, std::int64_t lo, std::int64_t hi,
                             const char* limit_name);

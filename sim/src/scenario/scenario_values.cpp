@@ -30,7 +30,7 @@ const json& need_object(const json& v, const std::string& path) {
     return v;
 }
 
-std::int64_t get_int(const json& v, const std::string& path, std::int64_t lo, std::int64_t hi) {
+std::optional<std::int64_t> int_within(const json& v, std::int64_t lo, std::int64_t hi) {
     LS_ASSERT(lo <= hi);
     LS_ASSERT(hi >= 0);
     // nlohmann keeps every non-negative integer as unsigned: both bounds are
@@ -43,8 +43,14 @@ std::int64_t get_int(const json& v, const std::string& path, std::int64_t lo, st
         const std::int64_t i = v.get<std::int64_t>();
         in_range = i >= lo && i <= hi;
     }
-    if (!in_range) fail(path, fmt::format("expected an integer from {} to {}, found {}", lo, hi, describe(v)));
+    if (!in_range) return std::nullopt;
     return v.get<std::int64_t>();
+}
+
+std::int64_t get_int(const json& v, const std::string& path, std::int64_t lo, std::int64_t hi) {
+    const auto value = int_within(v, lo, hi);
+    if (!value) fail(path, fmt::format("expected an integer from {} to {}, found {}", lo, hi, describe(v)));
+    return *value;
 }
 
 std::int64_t get_int_within(const json& v, const std::string& path, std::int64_t lo, std::int64_t hi,
