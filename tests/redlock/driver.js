@@ -26,7 +26,11 @@
 // quorum, drift and validity arithmetic (`Date.now()`), its unlock on
 // failure and its retry decision. What the driver plays: the scheduler of
 // model.md §20.8 (run starts, the action's progress and writes, pauses), the
-// protected resource (§20.6, judged by asking every store), and the trace.
+// protected resource (§20.6, judged by asking every store), the trace, and a
+// store's clock jump: no clock is moved; one script moves the deadline of
+// the key that store holds by the step (§20.9 rule 5), which is all the step
+// would change for the relative commands the package sends, and with
+// "stores_clock": "monotonic" nothing is moved (§20.2 rule 5).
 'use strict';
 
 const fs = require('fs');
@@ -128,7 +132,7 @@ function clientMs(value, tickMs, where) {
 const CANDIDATE_KEYS = new Set(['name', 'client', 'start', 'wait', 'lease', 'action', 'writes', 'runs', 'every',
   'retry_count', 'retry_delay', 'retry_jitter', 'drift_factor']);
 const TOP_KEYS = new Set(['$schema', 'name', 'title', 'summary', 'tick_ms', 'horizon', 'seed', 'order', 'lock',
-  'resource', 'defaults', 'candidates', 'faults', 'stores', 'exercises', 'client', 'redlock']);
+  'resource', 'defaults', 'candidates', 'faults', 'stores', 'exercises', 'client', 'redlock', 'stores_clock']);
 const REDLOCK_KEYS = new Set(['retry_count', 'retry_delay_ms', 'retry_jitter_ms', 'drift_factor']);
 
 function loadScenario(file, tickMsOverride) {
@@ -144,6 +148,8 @@ function loadScenario(file, tickMsOverride) {
     if (!REDLOCK_KEYS.has(key)) throw unsupported(`/redlock/${key}: not run by this driver`);
   if (raw.client !== undefined && raw.client !== 'redlock') throw unsupported('/client: "redlock" expected');
   if (raw.order !== undefined && raw.order !== 'declared') throw unsupported('/order: only "declared"');
+  const storesClock = raw.stores_clock === undefined ? 'wall' : raw.stores_clock;
+  if (storesClock !== 'wall' && storesClock !== 'monotonic') throw unsupported('/stores_clock: "wall" or "monotonic" expected');
   const tickMs = tickMsOverride || raw.tick_ms || 50;
   const lock = raw.lock || {};
   for (const key of Object.keys(lock))
@@ -158,10 +164,12 @@ function loadScenario(file, tickMsOverride) {
     seed: raw.seed || 0,
     lockName: lock.name || 'lock',
     stores: raw.stores.slice(),
+    storesClock,
     candidates: [],
     pauses: [],
     crashes: [],     // {order, node, at}
     nodeJumps: [],   // {order, node, at, ms}: a candidate's clock_jump
+    storeJumps: [],  // {order, store, at, ms}: a store's clock_jump (model.md §20.9 rule 5)
     restarts: [],
     faultEdges: [],  // ticks at which a fault starts or ends (model.md §6.3)
   };
@@ -214,7 +222,10 @@ function loadScenario(file, tickMsOverride) {
       s.restarts.push(r);
       s.faultEdges.push(r.at, r.at + r.ticks);
     } else if (f.kind === 'clock_jump' && s.stores.includes(f.clock)) {
-      throw unsupported(`${where}: a store's clock jump cannot be run on a real server without moving its clock (model.md §13.6)`);
+      if (!Number.isInteger(f.ms) || f.ms === 0) throw unsupported(`${where}/ms: a whole number of milliseconds, not 0`);
+      const j = { order: i, store: s.stores.indexOf(f.clock), at: ticksOf(f.at, tickMs, `${where}/at`), ms: f.ms };
+      s.storeJumps.push(j);
+      s.faultEdges.push(j.at);
     } else if (f.kind === 'clock_jump' || f.kind === 'crash') {
       const cand = s.candidates.find((c) => c.name === (f.kind === 'crash' ? f.node : f.clock));
       if (!cand) throw unsupported(`${where}: names no candidate`);
@@ -285,6 +296,11 @@ function eventLine(e) {
   return JSON.stringify(o);
 }
 
+// Moves a key's deadline by ARGV[1] ms earlier (model.md §20.9 rule 5): -2
+// for no key, -1 for a key without a TTL, else PEXPIREAT's answer.
+const STEP_CLOCK_SCRIPT = "local at = redis.call('pexpiretime', KEYS[1]) if at < 0 then return at end " +
+  "return redis.call('pexpireat', KEYS[1], at - tonumber(ARGV[1]))";
+
 const PHASES = ['faults', 'expiry', 'work', 'extend', 'acquire', 'ops', 'check'];
 
 // ---------------------------------------------------------------------------
@@ -308,6 +324,7 @@ class Driver {
       up: true, record: null,  // record: {token, node, run} as the driver saw it set
       tail: Promise.resolve(), // the store's queue of calls (enqueue)
       observer: null, restart: scenario.restarts.find((r) => r.store === i) || null,
+      pendingStepMs: 0,        // a clock step that fell while the store was down (stepClock)
     }));
     this.holders = [];       // runs that acquired, in acquisition order (model.md §9.6)
     this.written = new Set(); // holders (by position in this.holders) with an accepted write
@@ -613,6 +630,7 @@ class Driver {
     }
     for (const x of this.s.crashes) if (x.at === t) edges.push({ order: x.order, end: false, crash: x });
     for (const j of this.s.nodeJumps) if (j.at === t) edges.push({ order: j.order, end: false, jump: j });
+    for (const j of this.s.storeJumps) if (j.at === t) edges.push({ order: j.order, end: false, storeJump: j });
     // Ends before starts at one tick (a pause may end as the next begins,
     // model.md §7.4), then the fault list's order.
     edges.sort((a, b) => (a.end ? 0 : 1) - (b.end ? 0 : 1) || a.order - b.order);
@@ -621,6 +639,8 @@ class Driver {
         this.crash(this.s.candidates[e.crash.node]);
       } else if (e.jump) {
         this.emit('faults', { node: this.s.candidates[e.jump.node].name, op: 'clock_jump', detail: String(e.jump.ms) });
+      } else if (e.storeJump) {
+        await this.storeClockJump(this.stores[e.storeJump.store], e.storeJump.ms);
       } else if (e.p) {
         const c = this.s.candidates[e.p.node];
         if (c.runState === 'crashed') continue;
@@ -656,6 +676,10 @@ class Driver {
     st.booting = false;
     await this.waitServerUp(st);
     st.up = true;
+    // A clock step that fell while it was down: the model's record keeps its
+    // deadline on the store's jumped clock (model.md §20.3, §20.9 rule 5).
+    if (st.pendingStepMs !== 0) await this.stepClock(st, st.pendingStepMs);
+    st.pendingStepMs = 0;
     const had = st.recordAtKill;
     let outcome = null;
     if (had) {
@@ -670,6 +694,28 @@ class Driver {
     const value = await st.observer.get(this.s.lockName);
     if (outcome !== 'kept' && value !== null) throw new DriverError(EXIT_REDIS, `${st.name}: came back holding ${value}`);
     this.emit('faults', { node: st.name, op: 'restart', outcome, server: st.index });
+  }
+
+  // A store's clock_jump (model.md §20.9 rule 5): the server's clock is not
+  // moved; the deadline of the key it holds is, by the step's whole ticks,
+  // which is all a step of its clock would change for the relative commands
+  // the package sends. With stores_clock "monotonic" (§20.2 rule 5) the
+  // jump moves no deadline and is only its event.
+  async storeClockJump(st, ms) {
+    this.emit('faults', { node: st.name, op: 'clock_jump', detail: String(ms), server: st.index });
+    if (this.s.storesClock === 'monotonic') return;
+    const stepMs = Math.floor(ms / this.T) * this.T;
+    if (stepMs === 0) return;
+    if (st.up) await this.stepClock(st, stepMs);
+    else st.pendingStepMs += stepMs;
+  }
+
+  // One script, so that no call of the package falls between reading the
+  // deadline and writing it back; PEXPIRETIME and PEXPIREAT read no clock
+  // (PTTL and PEXPIRE each read it afresh). PEXPIREAT deletes a key whose new
+  // deadline has passed (Redis 7.0.15 expire.c 487-495, 640-653).
+  async stepClock(st, stepMs) {
+    await this.enqueue(st, () => st.observer.eval(STEP_CLOCK_SCRIPT, 1, this.s.lockName, String(stepMs)));
   }
 
   bootEarly(t) {
