@@ -354,6 +354,7 @@ std::string lane_title(const Lane& lane, const Strings& strings, Tick at) {
         case LaneKind::resource: return strings.tr("lane.resource");
         case LaneKind::ops: return lane.label.empty() ? strings.tr("lane.ops") : lane.label;  // the ops' actors
         case LaneKind::store: return strings.tr("lane.store", {{"store", lane.label}});
+        case LaneKind::key: return strings.tr("lane.key", {{"name", lane.label}});
     }
     return lane.label;
 }

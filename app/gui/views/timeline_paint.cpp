@@ -332,6 +332,15 @@ std::string span_words(const FrameContext& ctx, const Span& sp, const Lane& lane
         f.emplace_back("store", lane.label);
         return ctx.strings.tr(sp.kind == SpanKind::record ? "tip.store_key" : "tip.store_down", f);
     }
+    if (lane.kind == LaneKind::key) {  // Redisson's hash (model.md §21.2): its field's holder and TTL
+        std::string owner = "?";
+        if (sp.owner >= 0 && static_cast<std::size_t>(sp.owner) < ctx.lanes.lanes.size())
+            owner = ctx.lanes.lanes[static_cast<std::size_t>(sp.owner)].label;
+        f.emplace_back("owner", owner);
+        f.emplace_back("name", lane.label);
+        f.emplace_back("ttl", std::to_string(sp.ttl));
+        return ctx.strings.tr("tip.redisson_key", f);
+    }
     if (sp.kind == SpanKind::record) {
         std::string owner = "?";
         if (sp.owner >= 0 && static_cast<std::size_t>(sp.owner) < ctx.scenario.candidates.size())
@@ -362,8 +371,8 @@ void paint_rows(const FrameContext& ctx, const FramePaint& p, ImDrawList* still,
                                  col(fl.store_part ? ctx.palette.store_lane : ctx.palette.lane_odd));
         if (fl.first_of_store)
             still->AddLine(ImVec2(fl.box.x0, fl.box.y0), ImVec2(fl.box.x1, fl.box.y0), col(ctx.palette.text_dim), 2.0f);
-        // The candidate's title with its current state's colour.
-        const bool square = lane.kind == LaneKind::candidate && p.snap != nullptr &&
+        // The candidate's title with its current state's colour (a Redisson run's snapshot has no elector).
+        const bool square = lane.kind == LaneKind::candidate && p.snap != nullptr && ctx.redisson == nullptr &&
                             static_cast<std::size_t>(lane.index) < p.snap->nodes.size();
         if (square) {
             const auto& node = p.snap->nodes[static_cast<std::size_t>(lane.index)];
@@ -503,7 +512,8 @@ void paint_frame(const FrameContext& ctx, const FramePaint& p, ImDrawList* still
         const Lane& lane = p.model.lanes[static_cast<std::size_t>(s.lane)];
         if (s.overlay)
             paint_overlay(ctx, layer(s.lane), s);
-        else if (lane.kind == LaneKind::store && s.draw.kind == SpanKind::record && s.draw.folded == 1)
+        else if ((lane.kind == LaneKind::store || lane.kind == LaneKind::key) && s.draw.kind == SpanKind::record &&
+                 s.draw.folded == 1)
             draw_owned_span(ctx, layer(s.lane), s, lane.spans[static_cast<std::size_t>(s.draw.span)].owner);
         else
             draw_span(ctx, layer(s.lane), s.draw, s.box.y0, s.box.y1);
