@@ -9,7 +9,10 @@
 
 #include <algorithm>
 
+#include "core/lane_layout.hpp"
 #include "core/redisson_lanes.hpp"
+#include "core/timeline_frame.hpp"
+#include "support/string_tables.hpp"
 #include "leasescope/words/redisson_facts.hpp"
 
 using namespace leasescope;
@@ -160,4 +163,72 @@ TEST(RedissonFacts, TheHashAtATick) {
     EXPECT_TRUE(at40.record.token.empty());
     EXPECT_TRUE(at40.clients[1].message_lost);
     EXPECT_EQ(at40.clients[0].state, words::RedissonClientState::finished);
+}
+
+namespace {
+
+// The frame of `model` zoomed on ticks 0 … 240 at 1000 points, 400 high.
+TimelineFrame redisson_frame(const LaneModel& model, const Strings& strings) {
+    TimelineViewport v;
+    v.x = 10;
+    v.y = 50;
+    v.width = 1000;
+    v.height = 400;
+    const TimeAxis axis = fit_axis(0, 240, v.x + v.label_w, v.width - v.label_w);
+    v.first_tick = axis.first_tick;
+    v.px_per_tick = axis.px_per_tick;
+    v.playhead = 40;
+    return build_timeline_frame(model, v, strings, estimated_metrics(17, 13));
+}
+
+}  // namespace
+
+// The frame draws each unlock message as an arrow from the unlocker's mark
+// (node-a's unlock, its lane above) down to the waiter's envelope at the
+// `message` event's tick: one arrow, ending in a cross when lost (rule
+// 21.5.3), with a head when delivered (rule 21.5.2); none in an elector run.
+TEST(RedissonLanes, TheFrameArrowsEachUnlockMessageFromTheUnlockerToTheWaiter) {
+    const Strings strings = test::string_tables(Lang::en);
+    for (const bool lost : {true, false}) {
+        const ShownRun run = run_scenario(lost ? test::load_preset("lost-unlock-redisson") : redisson_delivered_twin());
+        const TimelineFrame f = redisson_frame(run.lanes, strings);
+        ASSERT_EQ(f.lane_arrows.size(), 1u) << lost;
+        const FrameArrow& a = f.lane_arrows.front();
+        EXPECT_EQ(a.lost, lost);
+        EXPECT_EQ(a.message, -1);
+        const float x40 = static_cast<float>(f.axis.x_of(40.5));
+        EXPECT_FLOAT_EQ(a.x0, x40);
+        EXPECT_FLOAT_EQ(a.x1, x40);
+        // From node-a's lane (0) down to node-b's (1).
+        EXPECT_GE(a.y0, f.lanes[0].box.y0);
+        EXPECT_LE(a.y0, f.lanes[0].box.y1);
+        EXPECT_GE(a.y1, f.lanes[1].box.y0);
+        EXPECT_LE(a.y1, f.lanes[1].box.y1);
+        EXPECT_LT(a.y0, a.y1);
+        EXPECT_TRUE(f.arrows.empty());  // no time on the wire: no message view
+    }
+    const ShownRun elector = run_scenario(test::load_preset("lost-unlock-elector"));
+    EXPECT_TRUE(redisson_frame(elector.lanes, strings).lane_arrows.empty());
+}
+
+// node-b's waiting span says why it waits: asleep on the channel until tick
+// 200, the PTTL it was told at tick 10 (rule 21.3.4), in both languages.
+TEST(RedissonLanes, TheSleepSaysUntilWhenAndWhy) {
+    for (const Lang lang : {Lang::en, Lang::ko}) {
+        const Strings strings = test::string_tables(lang);
+        const ShownRun run = run_scenario(test::load_preset("lost-unlock-redisson"));
+        const Span* sleep = key_span_at(run.lanes.lanes[1].spans, 100);
+        ASSERT_NE(sleep, nullptr);
+        EXPECT_EQ(sleep->expires_at, 200);
+        EXPECT_EQ(sleep->ttl, 190);
+        const TimelineFrame f = redisson_frame(run.lanes, strings);
+        // The long words where they fit, else the short ones: either names tick 200.
+        const Fields fields{{"wake", "200"}, {"ttl", "190"}};
+        const std::string want = strings.tr("timeline.rs_sleep", fields);
+        const std::string short_want = strings.tr("timeline.rs_sleep_short", fields);
+        bool found = false;
+        for (const PlacedLabel& l : f.layout.labels)
+            found = found || (l.lane == 1 && (l.text == want || l.text == short_want));
+        EXPECT_TRUE(found) << want;
+    }
 }

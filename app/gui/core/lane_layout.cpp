@@ -515,6 +515,11 @@ std::vector<std::string> span_texts(const LaneJob& j, const Span& sp, SpanKind k
         if (!owner.empty()) texts.push_back(num + "  " + owner + "  " + ttl);
         if (!owner.empty()) texts.push_back(num + "  " + owner);
         texts.push_back(num);
+    } else if (kind == SpanKind::waiting && sp.ttl > 0 && sp.expires_at != tick_none) {
+        // A Redisson waiter asleep on the lock's channel (model.md §21.3.4): until when, and why.
+        const Fields f{{"wake", std::to_string(sp.expires_at)}, {"ttl", std::to_string(sp.ttl)}};
+        texts.push_back(j.s.tr("timeline.rs_sleep", f));
+        texts.push_back(j.s.tr("timeline.rs_sleep_short", f));
     } else if (kind == SpanKind::stale) {
         // A Redlock client's stale work has no number to name (rule 20.6): the short word only.
         if (sp.fencing) texts.push_back(j.s.tr("timeline.stale_label", {{"fencing", std::to_string(*sp.fencing)}}));

@@ -126,6 +126,8 @@ struct Marker {
     std::int32_t votes = -1, stores = 0;
     std::optional<std::int64_t> validity_ms;
     bool drift_assumed = false;  // a trace alone: driftFactor not carried, the default assumed (§20.8)
+    // A Redisson unlock message (model.md §21.5.2): the lane of the client whose unlock published it.
+    std::int32_t from_lane = -1;
     bool operator==(const Marker&) const = default;
 };
 

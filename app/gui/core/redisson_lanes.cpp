@@ -99,6 +99,9 @@ private:
         }
         if (e.op == EventOp::write) resource_lane().markers.push_back(m);
         if (client < 0) return;
+        // The unlock that published (rule 21.5.1) comes just before its messages, in the same tick.
+        if (e.op == EventOp::release && e.outcome != sim::Outcome::not_owner) unlocker_ = {e.tick, client};
+        if (e.op == EventOp::message && unlocker_.first == e.tick) m.from_lane = unlocker_.second;
         client_lane(client).markers.push_back(m);
         if (e.op == EventOp::partition) partition_[client] = e.details.has(sim::Detail::drop_replies);
         if (e.op == EventOp::heal) partition_.erase(client);
@@ -115,7 +118,14 @@ private:
             const auto& c = f.clients[n];
             Span want = span_of(redisson_client_span(c, f, t, tick_ms));
             want.run = c.run;
-            track(client_open_[n], want.kind != SpanKind::idle, want, t, client_lane(i).spans);
+            if (c.state == RedissonClientState::sleeping) {  // rule 21.3.4: the TTL it was told, and when it runs out
+                want.ttl = (c.told_ttl_ms + tick_ms - 1) / tick_ms;
+                want.expires_at = c.wake_at;
+            }
+            auto& open = client_open_[n];
+            if (open.open && open.span.expires_at != want.expires_at)
+                span_track::close_at(open, t, client_lane(i).spans);
+            track(open, want.kind != SpanKind::idle, want, t, client_lane(i).spans);
             track(pause_open_[n], c.paused, span_of(SpanKind::paused), t, overlays_[n]);
             const auto part = partition_.find(i);
             const SpanKind pk =
@@ -161,7 +171,8 @@ private:
     std::vector<span_track::Open> client_open_, pause_open_, part_open_;
     span_track::Open key_open_;
     std::vector<std::vector<Span>> overlays_;
-    std::map<std::int32_t, bool> partition_;  // partitioned clients: true under drop_replies
+    std::map<std::int32_t, bool> partition_;                 // partitioned clients: true under drop_replies
+    std::pair<Tick, std::int32_t> unlocker_{tick_none, -1};  // the last unlock's tick and client
 };
 
 }  // namespace

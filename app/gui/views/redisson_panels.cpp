@@ -67,10 +67,7 @@ void client_card(const FrameContext& ctx, const RedissonClientFact& c, std::size
     ImGui::PopFont();
     const SpanKind kind = state_kind(ctx, c);
     state_badge(ctx, ctx.strings.tr(std::string("rsp.state.") + words::to_string(c.state)), kind);
-    if (c.paused) {
-        ImGui::SameLine();
-        badge(ctx.tr("legend.paused"), ctx.palette.of(SpanKind::paused));
-    }
+    if (c.paused) badge_beside(ctx.tr("legend.paused"), ctx.palette.of(SpanKind::paused));
     if (!c.token.empty()) ImGui::Text("%s %s", ctx.tr("rsp.field"), short_token(c.token, 8).c_str());
     if (c.state == RedissonClientState::sleeping) sleeping_lines(ctx, c);
     if (c.state == RedissonClientState::holding) holding_lines(ctx, c, i);

@@ -91,10 +91,7 @@ void draw_redlock_clients(const FrameContext& ctx) {
             kind = SpanKind::waiting;
         if (c.state == RedlockClientState::crashed) kind = SpanKind::crashed;
         state_badge(ctx, ctx.strings.tr(std::string("rlp.state.") + words::to_string(c.state)), kind);
-        if (c.paused) {
-            ImGui::SameLine();
-            badge(ctx.tr("legend.paused"), ctx.palette.of(SpanKind::paused));
-        }
+        if (c.paused) badge_beside(ctx.tr("legend.paused"), ctx.palette.of(SpanKind::paused));
         if (!c.token.empty()) {
             ImGui::Text("%s %s", ctx.tr("record.token"), short_token(c.token, 6).c_str());
             ImGui::TextUnformatted(stores_count(ctx, held).c_str());
@@ -118,10 +115,15 @@ void owner_swatch(const FrameContext& ctx, const std::string& node) {
     ImGui::SameLine(0, 6);
 }
 
-void state_badge(const FrameContext& ctx, const std::string& state, SpanKind kind) {
+void badge_beside(const char* text, const Rgba& fill, const Rgba& text_color) {
     ImGui::SameLine();
-    badge(state.c_str(), ctx.palette.of(kind),
-          kind == SpanKind::waiting || kind == SpanKind::idle ? ctx.palette.text : Rgba{255, 255, 255, 255});
+    if (ImGui::GetContentRegionAvail().x < ImGui::CalcTextSize(text).x + 14) ImGui::NewLine();  // badge's padding
+    badge(text, fill, text_color);
+}
+
+void state_badge(const FrameContext& ctx, const std::string& state, SpanKind kind) {
+    badge_beside(state.c_str(), ctx.palette.of(kind),
+                 kind == SpanKind::waiting || kind == SpanKind::idle ? ctx.palette.text : Rgba{255, 255, 255, 255});
 }
 
 void draw_fenceless_resource_head(const FrameContext& ctx, const char* mode_key, std::int64_t writes,

@@ -35,6 +35,8 @@ std::string redlock_outcome_words(const FrameContext& ctx, const sim::Event& e, 
 // of a client with no fencing number (`mode_key`: the sentence that says so).
 void owner_swatch(const FrameContext& ctx, const std::string& node);
 void state_badge(const FrameContext& ctx, const std::string& state, SpanKind kind);
+// A badge on the line of the item before, or under it when the line has no room left.
+void badge_beside(const char* text, const Rgba& fill, const Rgba& text_color = Rgba{255, 255, 255, 255});
 void draw_fenceless_resource_head(const FrameContext& ctx, const char* mode_key, std::int64_t writes,
                                   std::int64_t stale, std::int64_t unsafe);
 

@@ -465,6 +465,27 @@ void paint_clocks(const FrameContext& ctx, const TimelineFrame& f, ImDrawList* d
 // The message view: thin rows (a node's, Redis's, the resource's) and an
 // arrow per message, a late one thicker in its own colour, a lost one ending
 // in a cross (message_lanes.hpp).
+// One message's arrow: its line, then its head, or a cross where a lost one ends.
+void paint_arrow(const FrameContext& ctx, const FrameArrow& a, ImDrawList* dl) {
+    const float k = ctx.scale;
+    const Rgba ink = message_ink(ctx.palette, a.lost   ? MessageLook::lost
+                                              : a.late ? MessageLook::late
+                                                       : MessageLook::on_time);
+    const float w = (a.late ? 2.5f : 1.5f) * k;
+    dl->AddLine(ImVec2(a.x0, a.y0), ImVec2(a.x1, a.y1), col(ink), w);
+    if (!a.head) return;
+    if (a.lost) {
+        const float c = 4.0f * k;
+        dl->AddLine(ImVec2(a.x1 - c, a.y1 - c), ImVec2(a.x1 + c, a.y1 + c), col(ink), 2.0f * k);
+        dl->AddLine(ImVec2(a.x1 - c, a.y1 + c), ImVec2(a.x1 + c, a.y1 - c), col(ink), 2.0f * k);
+        return;
+    }
+    const float dx = a.x1 - a.x0, dy = a.y1 - a.y0, len = std::max(1e-3f, std::hypot(dx, dy));
+    const float ux = dx / len, uy = dy / len, h = 6.0f * k, s = 3.0f * k;
+    dl->AddTriangleFilled(ImVec2(a.x1, a.y1), ImVec2(a.x1 - ux * h - uy * s, a.y1 - uy * h + ux * s),
+                          ImVec2(a.x1 - ux * h + uy * s, a.y1 - uy * h - ux * s), col(ink));
+}
+
 void paint_messages(const FrameContext& ctx, const TimelineFrame& f, ImDrawList* dl) {
     const float px = ctx.fonts.small->FontSize;
     for (std::size_t i = 0; i < f.message_lanes.size(); ++i) {
@@ -478,25 +499,8 @@ void paint_messages(const FrameContext& ctx, const TimelineFrame& f, ImDrawList*
     if (!f.message_lanes.empty())
         dl->AddLine(ImVec2(f.messages_box.x0, f.messages_box.y0), ImVec2(f.messages_box.x1, f.messages_box.y0),
                     col(ctx.palette.text_dim));
-    const float k = ctx.scale;
-    for (const FrameArrow& a : f.arrows) {
-        const Rgba ink = message_ink(ctx.palette, a.lost   ? MessageLook::lost
-                                                  : a.late ? MessageLook::late
-                                                           : MessageLook::on_time);
-        const float w = (a.late ? 2.5f : 1.5f) * k;
-        dl->AddLine(ImVec2(a.x0, a.y0), ImVec2(a.x1, a.y1), col(ink), w);
-        if (!a.head) continue;
-        if (a.lost) {
-            const float c = 4.0f * k;
-            dl->AddLine(ImVec2(a.x1 - c, a.y1 - c), ImVec2(a.x1 + c, a.y1 + c), col(ink), 2.0f * k);
-            dl->AddLine(ImVec2(a.x1 - c, a.y1 + c), ImVec2(a.x1 + c, a.y1 - c), col(ink), 2.0f * k);
-            continue;
-        }
-        const float dx = a.x1 - a.x0, dy = a.y1 - a.y0, len = std::max(1e-3f, std::hypot(dx, dy));
-        const float ux = dx / len, uy = dy / len, h = 6.0f * k, s = 3.0f * k;
-        dl->AddTriangleFilled(ImVec2(a.x1, a.y1), ImVec2(a.x1 - ux * h - uy * s, a.y1 - uy * h + ux * s),
-                              ImVec2(a.x1 - ux * h + uy * s, a.y1 - uy * h - ux * s), col(ink));
-    }
+    for (const FrameArrow& a : f.arrows) paint_arrow(ctx, a, dl);
+    for (const FrameArrow& a : f.lane_arrows) paint_arrow(ctx, a, dl);  // Redisson's unlock messages (§21.5)
 }
 
 }  // namespace

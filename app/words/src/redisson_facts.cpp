@@ -120,6 +120,7 @@ void RedissonFold::apply_client(const Event& e, std::size_t i) {
             } else {
                 c.state = S::finished;
                 c.end = RedissonRunEnd::failed;
+                c.ended_at = e.tick;
             }
             break;
         case EventOp::message: (e.outcome == Outcome::delivered ? c.woken : c.message_lost) = true; break;
@@ -133,10 +134,12 @@ void RedissonFold::apply_client(const Event& e, std::size_t i) {
         case EventOp::release:
             c.state = S::finished;
             c.end = RedissonRunEnd::unlocked;
+            c.ended_at = e.tick;
             break;
         case EventOp::skip:
             c.state = S::finished;
             c.end = RedissonRunEnd::gave_up;
+            c.ended_at = e.tick;
             break;
         case EventOp::crash: c.state = S::crashed; break;
         case EventOp::pause: c.paused = true; break;

@@ -56,6 +56,7 @@ struct RedissonClientFact {
     Tick renewed_at = tick_none;   // its last good renewal
     bool renewal_stopped = false;  // a renewal failed or found no field: stopped for good (21.4.3, 21.4.4)
     RedissonRunEnd end = RedissonRunEnd::none;
+    Tick ended_at = tick_none;  // finished: the tick its run ended
     bool paused = false;
 };
 
