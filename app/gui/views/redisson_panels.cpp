@@ -82,8 +82,10 @@ void client_card(const FrameContext& ctx, const RedissonClientFact& c, std::size
 // The hash at the playhead: whose field, the hold count, the PTTL left; or no key.
 static void record_lines(const FrameContext& ctx) {
     const words::RedissonRecordFact& r = ctx.redisson->record;
-    const std::int64_t left = words::redisson_pttl_ms(r, ctx.playhead, tick_ms_of(ctx));
-    if (r.token.empty() || left <= 0) return (void)ImGui::TextDisabled("%s", ctx.tr("rsp.no_key"));
+    // Held in the playhead's tick; its PTTL at the tick's end, the time the panel's heading names.
+    if (r.token.empty() || words::redisson_pttl_ms(r, ctx.playhead, tick_ms_of(ctx)) <= 0)
+        return (void)ImGui::TextDisabled("%s", ctx.tr("rsp.no_key"));
+    const std::int64_t left = words::redisson_pttl_ms(r, ctx.playhead + 1, tick_ms_of(ctx));
     owner_swatch(ctx, r.node);
     ImGui::TextUnformatted(
         ctx.strings.tr("rsp.holder", {{"node", r.node}, {"holds", std::to_string(r.holds)}}).c_str());

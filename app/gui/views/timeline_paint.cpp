@@ -179,9 +179,11 @@ void TimelineLegend::draw_entries(const FrameContext& ctx) {
     // Every mark this timeline shows, each once, in the order a reader meets them.
     for (MarkerKind k : legend_marks()) {
         if (!present_marks_[static_cast<std::size_t>(k)]) continue;
-        // Redlock's unsafe write is another client's quorum, not an older number (model.md §20.6).
-        const char* text = ctx.redlock && k == MarkerKind::write_unsafe
-                               ? ctx.tr("rlp.legend.write_unsafe")
+        // Redlock's unsafe write is another client's quorum, Redisson's another client's field, not an
+        // older number (model.md §20.6, §21.6).
+        const char* text = ctx.redlock && k == MarkerKind::write_unsafe ? ctx.tr("rlp.legend.write_unsafe")
+                           : ctx.redisson && k == MarkerKind::write_unsafe
+                               ? ctx.tr("rsp.legend.write_unsafe")
                                : ctx.tr((std::string("legend.") + marker_kind_name(k)).c_str());
         if (!first) wrap_before(h * 1.1f + 3 + ImGui::CalcTextSize(text).x);
         first = false;
@@ -500,7 +502,6 @@ void paint_messages(const FrameContext& ctx, const TimelineFrame& f, ImDrawList*
         dl->AddLine(ImVec2(f.messages_box.x0, f.messages_box.y0), ImVec2(f.messages_box.x1, f.messages_box.y0),
                     col(ctx.palette.text_dim));
     for (const FrameArrow& a : f.arrows) paint_arrow(ctx, a, dl);
-    for (const FrameArrow& a : f.lane_arrows) paint_arrow(ctx, a, dl);  // Redisson's unlock messages (§21.5)
 }
 
 }  // namespace
@@ -527,6 +528,15 @@ void paint_frame(const FrameContext& ctx, const FramePaint& p, ImDrawList* still
     paint_scroll_hint(ctx, p.frame, live);
     paint_clocks(ctx, p.frame, still);
     paint_messages(ctx, p.frame, still);
+    paint_lane_arrows(ctx, p.frame, live);
+}
+
+void paint_lane_arrows(const FrameContext& ctx, const TimelineFrame& f, ImDrawList* dl) {
+    for (const FrameArrow& a : f.lane_arrows) {
+        // A white halo first: the arrow crosses the lanes' stripes and marks' rims.
+        dl->AddLine(ImVec2(a.x0, a.y0), ImVec2(a.x1, a.y1), col(Rgba{255, 255, 255, 255}), 4.5f * ctx.scale);
+        paint_arrow(ctx, a, dl);
+    }
 }
 
 void probe_frame(const LaneModel& model, const TimelineFrame& f) {
