@@ -16,18 +16,21 @@ std::int64_t tick_ms_of(const FrameContext& ctx) {
     return std::max<std::int64_t>(1, ctx.timeline.trace().header.tick_ms);
 }
 
-// Whether client c's field holds the hash at the playhead.
+// Whether client c's field holds the hash `f` at tick t.
+bool holds_key(const FrameContext& ctx, const words::RedissonFacts& f, const RedissonClientFact& c, Tick t) {
+    const words::RedissonRecordFact& r = f.record;
+    return !c.token.empty() && r.token == c.token && words::redisson_pttl_ms(r, t, tick_ms_of(ctx)) > 0;
+}
 bool holds_key(const FrameContext& ctx, const RedissonClientFact& c) {
-    const words::RedissonRecordFact& r = ctx.redisson->record;
-    return !c.token.empty() && r.token == c.token && words::redisson_pttl_ms(r, ctx.playhead, tick_ms_of(ctx)) > 0;
+    return holds_key(ctx, *ctx.redisson, c, ctx.playhead);
 }
 
-// The lane colour of a client's state (redisson_lanes.cpp's).
-SpanKind state_kind(const FrameContext& ctx, const RedissonClientFact& c) {
+// The lane colour of a client's state at tick t (redisson_lanes.cpp's).
+SpanKind state_kind(const FrameContext& ctx, const words::RedissonFacts& f, const RedissonClientFact& c, Tick t) {
     switch (c.state) {
         case RedissonClientState::locking:
         case RedissonClientState::sleeping: return SpanKind::waiting;
-        case RedissonClientState::holding: return holds_key(ctx, c) ? SpanKind::running : SpanKind::stale;
+        case RedissonClientState::holding: return holds_key(ctx, f, c, t) ? SpanKind::running : SpanKind::stale;
         case RedissonClientState::crashed: return SpanKind::crashed;
         default: return SpanKind::idle;
     }
@@ -65,7 +68,7 @@ void client_card(const FrameContext& ctx, const RedissonClientFact& c, std::size
     ImGui::PushFont(ctx.fonts.title);
     ImGui::TextUnformatted(name.c_str());
     ImGui::PopFont();
-    const SpanKind kind = state_kind(ctx, c);
+    const SpanKind kind = state_kind(ctx, *ctx.redisson, c, ctx.playhead);
     state_badge(ctx, ctx.strings.tr(std::string("rsp.state.") + words::to_string(c.state)), kind);
     if (c.paused) badge_beside(ctx.tr("legend.paused"), ctx.palette.of(SpanKind::paused));
     if (!c.token.empty()) ImGui::Text("%s %s", ctx.tr("rsp.field"), short_token(c.token, 8).c_str());
@@ -79,13 +82,12 @@ void client_card(const FrameContext& ctx, const RedissonClientFact& c, std::size
 
 }  // namespace
 
-// The hash at the playhead: whose field, the hold count, the PTTL left; or no key.
-static void record_lines(const FrameContext& ctx) {
-    const words::RedissonRecordFact& r = ctx.redisson->record;
-    // Held in the playhead's tick; its PTTL at the tick's end, the time the panel's heading names.
-    if (r.token.empty() || words::redisson_pttl_ms(r, ctx.playhead, tick_ms_of(ctx)) <= 0)
+void draw_redisson_hash_lines(const FrameContext& ctx, const words::RedissonFacts& f, Tick t) {
+    const words::RedissonRecordFact& r = f.record;
+    // Held in tick t; its PTTL at the tick's end, the time the panels' headings name.
+    if (r.token.empty() || words::redisson_pttl_ms(r, t, tick_ms_of(ctx)) <= 0)
         return (void)ImGui::TextDisabled("%s", ctx.tr("rsp.no_key"));
-    const std::int64_t left = words::redisson_pttl_ms(r, ctx.playhead + 1, tick_ms_of(ctx));
+    const std::int64_t left = words::redisson_pttl_ms(r, t + 1, tick_ms_of(ctx));
     owner_swatch(ctx, r.node);
     ImGui::TextUnformatted(
         ctx.strings.tr("rsp.holder", {{"node", r.node}, {"holds", std::to_string(r.holds)}}).c_str());
@@ -104,7 +106,7 @@ void draw_redisson_record(const FrameContext& ctx) {
     ImGui::PopFont();
     ImGui::PushTextWrapPos(0.0f);
     ImGui::TextDisabled("%s", state_at_words(ctx.lanes.clock, ctx.playhead, ctx.strings).c_str());
-    record_lines(ctx);
+    draw_redisson_hash_lines(ctx, *ctx.redisson, ctx.playhead);
     if (r.jumps_ms != 0)
         ImGui::TextDisabled("%s", ctx.strings
                                       .tr(r.jumps_ms > 0 ? "rsp.clock_ahead" : "rsp.clock_behind",
@@ -147,6 +149,18 @@ std::string redisson_outcome_words(const FrameContext& ctx, const sim::Event& e)
             if (e.details.has(sim::Detail::unsafe_write)) return ctx.strings.tr("rso.write.unsafe");
             return {};
         default: return {};
+    }
+}
+
+void draw_redisson_state_badges(const FrameContext& ctx, const sim::Trace& trace, const words::RedissonFacts& f,
+                                Tick t) {
+    const auto& names = trace.header.candidates;
+    for (std::size_t i = 0; i < f.clients.size() && i < names.size(); ++i) {
+        const RedissonClientFact& c = f.clients[i];
+        ImGui::TextUnformatted(names[i].c_str());
+        state_badge(ctx, ctx.strings.tr(std::string("rsp.state.") + words::to_string(c.state)),
+                    state_kind(ctx, f, c, t));
+        if (c.paused) badge_beside(ctx.tr("legend.paused"), ctx.palette.of(SpanKind::paused));
     }
 }
 

@@ -25,6 +25,11 @@ void draw_redisson_resource_head(const FrameContext& ctx);
 // The events table's outcome of a Redisson event in Redisson's words (a
 // script's answer, the unlock message); empty for the events told as in any trace.
 std::string redisson_outcome_words(const FrameContext& ctx, const sim::Event& e);
+// The hash of `f` at tick t (whose field, hold count, PTTL left; or no key),
+// and each client's state as a badge: the record panel's and the comparison's.
+void draw_redisson_hash_lines(const FrameContext& ctx, const words::RedissonFacts& f, Tick t);
+void draw_redisson_state_badges(const FrameContext& ctx, const sim::Trace& trace, const words::RedissonFacts& f,
+                                Tick t);
 // The clients inside the protected action at the playhead (holding), stale
 // when their field no longer holds the hash.
 std::vector<ActionInside> redisson_inside(const FrameContext& ctx);
