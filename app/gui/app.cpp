@@ -317,6 +317,12 @@ void App::start_find(const sim::Properties& properties, int max_faults) {
     sim::ExploreOptions options;
     options.max_faults = std::clamp(max_faults, 1, 3);
     options.properties = properties;
+    if (doc_.timeline->scenario().is_redlock() || doc_.timeline->scenario().is_redisson()) {
+        // No fencing number (model.md §20.6, §21.6): the fencing properties can never fail, and the
+        // explorer refuses them; the Find panel shows them disabled.
+        options.properties.fencing_regressed = options.properties.stale_after_successor = false;
+        options.properties.holder_rejected = options.properties.fencing_duplicate = false;
+    }
     jobs_.find_properties = options.properties;
     jobs_.find = FindStatus{};
     jobs_.find.open = true;
