@@ -10,7 +10,9 @@
 #include <algorithm>
 
 #include "core/lane_layout.hpp"
+#include "core/palette.hpp"
 #include "core/redisson_lanes.hpp"
+#include "core/svg.hpp"
 #include "core/timeline_frame.hpp"
 #include "support/string_tables.hpp"
 #include "leasescope/words/redisson_facts.hpp"
@@ -231,4 +233,18 @@ TEST(RedissonLanes, TheSleepSaysUntilWhenAndWhy) {
             found = found || (l.lane == 1 && (l.text == want || l.text == short_want));
         EXPECT_TRUE(found) << want;
     }
+}
+
+// The SVG export draws the unlock message's arrow too, its <title> in words.
+TEST(RedissonLanes, TheSvgExportDrawsTheLostUnlockMessage) {
+    const Strings strings = test::string_tables(Lang::en);
+    const ShownRun run = run_scenario(test::load_preset("lost-unlock-redisson"));
+    SvgOptions o;
+    o.first = 0;
+    o.last = run.lanes.end_tick;
+    o.playhead = 40;
+    const std::string svg = timeline_svg(run.lanes, default_palette(), strings, o);
+    const std::string want =
+        "<g class=\"message lost\"><title>" + strings.tr("legend.unlock_message_lost") + "</title>";
+    EXPECT_NE(svg.find(want), std::string::npos);
 }
