@@ -282,10 +282,8 @@ int print_outcome(std::FILE* o, const sim::Explorer& explorer, const sim::Explor
     }
     if (!write_file_atomic(out_path, bytes)) return exit_write_failed;
     found = {{"faults", faults}, {"explanation", words::explanation_words(cx.facts, strings)}, {"file", out_path}};
-    if (cx.scenario.is_redisson())  // the app does not show a Redisson run yet (docs/model.md §21.9)
-        fmt::print(o, "written {} (read it with: leasescope-cli run {} --format text)\n", out_path, out_path);
-    else
-        fmt::print(o, "written {} (open it in the app, or: leasescope-cli run {} --format text)\n", out_path, out_path);
+    // Every client's counterexample opens in the app, Redisson's too (docs/model.md §21.9).
+    fmt::print(o, "written {} (open it in the app, or: leasescope-cli run {} --format text)\n", out_path, out_path);
     return exit_check_failed;
 }
 

@@ -58,6 +58,11 @@ const char* const preset_order[] = {
     "redlock-clock-jump",
     "redlock-gc-pause",
     "redlock-restart",
+    // Each Redisson preset beside its Kotlin elector twin (model.md §21).
+    "watchdog-elector",
+    "watchdog-redisson",
+    "lost-unlock-elector",
+    "lost-unlock-redisson",
 };
 
 int preset_rank(const std::string& name) {
@@ -98,8 +103,7 @@ bool App::init(std::string& error) {
             if (!read) continue;
             const std::string& bytes = *read;
             auto parsed = sim::parse_scenario(bytes, entry.path().string());
-            // The app does not show a Redisson run yet (model.md §21): `leasescope-cli` does.
-            if (!parsed.ok() || parsed->is_redisson()) continue;
+            if (!parsed.ok()) continue;
             assets_.presets.push_back(PresetInfo{entry.path().string(), parsed->name, parsed->title, parsed->summary});
         }
     }
@@ -171,10 +175,6 @@ bool App::load_trace(const std::string& path, std::string_view bytes, std::strin
         error = parsed.error().to_string();
         return false;
     }
-    if (parsed->header.format == 6) {  // a Redisson trace (model.md §21.9): not shown by the app yet
-        error = assets_.strings.tr("msg.redisson_cli_only", {{"name", parsed->header.scenario}});
-        return false;
-    }
     show_run(replay_trace(std::move(parsed).value()), false);
     doc_.scenario_path = path;
     exercises_loaded(path, std::string(), doc_.timeline->scenario());  // a history has no exercises
@@ -185,10 +185,6 @@ bool App::load_trace(const std::string& path, std::string_view bytes, std::strin
 }
 
 bool App::rebuild(sim::Scenario scenario, bool keep_playhead, std::string& error) {
-    if (scenario.is_redisson()) {  // a Redisson run (model.md §21.9): not shown by the app yet
-        error = assets_.strings.tr("msg.redisson_cli_only", {{"name", scenario.name}});
-        return false;
-    }
     // Simulated first: a run past trace_events_max is refused, and the app keeps what it showed.
     ShownRun run = run_scenario(std::move(scenario));
     if (!run.timeline->limit_error().empty()) {
@@ -249,8 +245,13 @@ void App::refresh_snapshot() {
     doc_.snapshot = doc_.timeline->snapshot_at(doc_.playhead);
     doc_.snapshot_tick = doc_.playhead;
     doc_.redlock.reset();
-    if (doc_.timeline->trace().header.format == 5)
-        doc_.redlock = words::redlock_facts_at(doc_.timeline->trace(), doc_.playhead);
+    doc_.redisson.reset();
+    const sim::Trace& trace = doc_.timeline->trace();
+    if (trace.header.format == 5) doc_.redlock = words::redlock_facts_at(trace, doc_.playhead);
+    if (trace.header.format == 6) {  // a trace alone names no candidate's options (model.md §21.9)
+        const sim::Scenario* scenario = doc_.timeline->replayed() ? nullptr : &doc_.timeline->scenario();
+        doc_.redisson = words::redisson_facts_at(trace, scenario, doc_.playhead);
+    }
 }
 
 void App::seek(Tick t) {
@@ -316,6 +317,12 @@ void App::start_find(const sim::Properties& properties, int max_faults) {
     sim::ExploreOptions options;
     options.max_faults = std::clamp(max_faults, 1, 3);
     options.properties = properties;
+    if (doc_.timeline->scenario().is_redlock() || doc_.timeline->scenario().is_redisson()) {
+        // No fencing number (model.md §20.6, §21.6): the fencing properties can never fail, and the
+        // explorer refuses them; the Find panel shows them disabled.
+        options.properties.fencing_regressed = options.properties.stale_after_successor = false;
+        options.properties.holder_rejected = options.properties.fencing_duplicate = false;
+    }
     jobs_.find_properties = options.properties;
     jobs_.find = FindStatus{};
     jobs_.find.open = true;
@@ -595,6 +602,7 @@ FrameContext App::frame_context() const {
         .panels = screen_.panels,
         .exercise = exercise_,
         .redlock = doc_.redlock ? &*doc_.redlock : nullptr,
+        .redisson = doc_.redisson ? &*doc_.redisson : nullptr,
     };
 }
 

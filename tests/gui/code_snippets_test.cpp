@@ -7,6 +7,7 @@
 
 #include "support/preset_loader.hpp"
 #include "core/code_snippets.hpp"
+#include "leasescope/redis/redisson_scripts.hpp"
 #include "leasescope/redis/live_timing.hpp"
 #include "leasescope/sim/simulation.hpp"
 
@@ -167,4 +168,49 @@ TEST(CodeSnippets, RedlockEveryStoreAnswerShowsItsScript) {
         }
     }
     EXPECT_GT(answers, 30u);
+}
+
+// Redisson's Code panel (model.md §21.1 rule 2): getLock with the lock's
+// name, tryLock(waitTime, leaseTime, MILLISECONDS) without the watchdog and
+// tryLock(waitTime, MILLISECONDS) with it, Config's lockWatchdogTimeout;
+// per event the script Redis ran with Redisson's KEYS and ARGV, and an
+// unlock message's PUBLISH on the lock's channel.
+TEST(CodeSnippets, RedissonCallsCarryTheScenariosValuesAndEachEventItsScript) {
+    const sim::Scenario lost = test::load_preset("lost-unlock-redisson");
+    const RedlockCode code = redisson_code(lost, 1);
+    const std::string text = code.text();
+    EXPECT_NE(text.find("redisson.getLock(\"report\")"), std::string::npos) << text;
+    EXPECT_NE(text.find("lock.tryLock(15000, 10000, TimeUnit.MILLISECONDS)"), std::string::npos) << text;
+    EXPECT_NE(text.find("config.setLockWatchdogTimeout(30000)"), std::string::npos) << text;
+    EXPECT_NE(code.lines[static_cast<std::size_t>(code.unlock_line)].find("lock.unlock()"), std::string::npos);
+    EXPECT_EQ(redisson_line(code, "sleeping"), code.lock_line);
+    EXPECT_EQ(redisson_line(code, "holding"), code.work_line);
+    EXPECT_EQ(redisson_line(code, "unlocking"), code.unlock_line);
+    EXPECT_EQ(redisson_line(code, "finished"), -1);
+    const sim::Scenario dog = test::load_preset("watchdog-redisson");
+    const std::string dog_text = redisson_code(dog, 0).text();
+    EXPECT_NE(dog_text.find("lock.tryLock(5000, TimeUnit.MILLISECONDS)"), std::string::npos) << dog_text;
+
+    const sim::Timeline timeline(lost);
+    const auto& events = timeline.trace().events;
+    for (std::size_t k = 0; k < events.size(); ++k) {
+        const sim::Event& e = events[k];
+        const std::string call = redisson_event_call(&lost, timeline.trace(), k);
+        switch (e.op) {
+            case sim::EventOp::acquire:
+                EXPECT_NE(call.find("EVALSHA sha1(lockScript) 1 report 10000 "), std::string::npos) << call;
+                EXPECT_NE(call.find(std::string(redis::redisson_lock_script)), std::string::npos);
+                break;
+            case sim::EventOp::release:
+                EXPECT_NE(call.find("EVALSHA sha1(unlockScript) 3 report"), std::string::npos) << call;
+                EXPECT_NE(call.find(std::string(redis::redisson_unlock_script)), std::string::npos);
+                break;
+            case sim::EventOp::message:
+                EXPECT_NE(call.find("PUBLISH redisson_lock__channel:{report} 0"), std::string::npos) << call;
+                break;
+            default: EXPECT_TRUE(call.empty()) << sim::to_string(e.op);
+        }
+    }
+    // A trace alone names the lease, it does not guess it.
+    EXPECT_NE(redisson_event_call(nullptr, timeline.trace(), 1).find("<internalLockLeaseTime>"), std::string::npos);
 }

@@ -19,6 +19,7 @@
 #include "core/strings.hpp"
 #include "support/string_tables.hpp"
 #include "leasescope/sim/scenario.hpp"
+#include "leasescope/words/redisson_facts.hpp"
 #include "leasescope/words/redlock_facts.hpp"
 
 using namespace leasescope;
@@ -161,10 +162,13 @@ TEST(LaneLayout, ResourceLaneMatchesTheResourceCounts) {
             LaneLayout layout;
             layout_lanes(model, frame_for(model, sizes[0], t), strings, metrics, layout);
             const sim::Snapshot snap = timeline.snapshot_at(t);
-            // A Redlock run's resource panel counts from the trace's fold (rule 20.6: every write accepted).
-            const bool redlock = timeline.trace().header.format == 5;
+            // A Redlock or Redisson run's resource panel counts from the trace's fold (rules 20.6 and
+            // 21.6: every write accepted).
+            const int format = timeline.trace().header.format;
             const std::int64_t want_accepted =
-                redlock ? words::redlock_facts_at(timeline.trace(), t).writes : snap.resource.accepted;
+                format == 5   ? words::redlock_facts_at(timeline.trace(), t).writes
+                : format == 6 ? words::redisson_facts_at(timeline.trace(), &timeline.scenario(), t).writes
+                              : snap.resource.accepted;
             std::int64_t accepted = 0, rejected = 0;
             for (const PlacedMark& m : layout.marks) {
                 if (model.lanes[static_cast<std::size_t>(m.lane)].kind != LaneKind::resource) continue;

@@ -143,9 +143,9 @@ TEST(Lanes, TheOpsLaneIsNamedByItsActors) {
 TEST(Lanes, OneRunGivesTheLanesOfASecondSimulation) {
     for (const std::string& name : test::app_preset_names()) {
         const sim::Scenario scenario = load(name);
-        // A Redlock run's lanes are read from its trace, not recorded tick by tick
-        // (redlock_lanes_test.cpp checks them, and that a replay gives the same).
-        if (scenario.is_redlock()) continue;
+        // A Redlock or Redisson run's lanes are read from its trace, not recorded tick by tick
+        // (redlock_lanes_test.cpp and redisson_lanes_test.cpp check them, and that a replay gives the same).
+        if (scenario.is_redlock() || scenario.is_redisson()) continue;
         const ShownRun run = run_scenario(scenario);
         LaneRecorder again(scenario);
         sim::Simulation simulation(scenario);

@@ -57,6 +57,8 @@ const MarkerKind outcomes[] = {
     MarkerKind::extend,
     MarkerKind::expire,
     MarkerKind::crash,
+    MarkerKind::unlock_message,
+    MarkerKind::unlock_message_lost,
 };
 
 sim::Event write_event(sim::Outcome outcome, sim::Details details) {

@@ -26,17 +26,9 @@ inline std::vector<std::string> preset_names() {
 
 inline std::string read_preset(const std::string& name) { return read_all(preset_path(name)); }
 
-// The presets the app shows: every one, Redlock's included (model.md §20.9),
-// but Redisson's (§21.9: the app refuses a Redisson scenario with a message,
-// so its lanes have none; leasescope-cli runs them).
-inline std::vector<std::string> app_preset_names() {
-    std::vector<std::string> names;
-    for (const std::string& name : preset_names()) {
-        auto parsed = sim::parse_scenario(read_preset(name), preset_path(name));
-        if (!parsed.ok() || !parsed->is_redisson()) names.push_back(name);
-    }
-    return names;
-}
+// The presets the app shows: every one, Redlock's (model.md §20.9) and
+// Redisson's (§21.9) included.
+inline std::vector<std::string> app_preset_names() { return preset_names(); }
 
 inline sim::Scenario load_preset(const std::string& name) {
     auto parsed = sim::parse_scenario(read_preset(name), preset_path(name));

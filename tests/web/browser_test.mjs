@@ -70,13 +70,16 @@ try {
 
 const browser = await Browser.launch();
 try {
-  // Four presets, both languages: non-blank, the timeline's colours in the lanes (not just the legend).
+  // Five presets, both languages: non-blank, the timeline's colours in the lanes (not just the legend).
   const presets = [
     ["expiry-takeover", 12, ["running", "stale", "record"]],
     ["gc-pause-no-fencing", 15, ["running", "stale", "record"]],
     ["partition-extend", 8, ["running", "partition", "record"]],
     // Redlock (model.md §20): client-1 STALE after C's jump, client-2 running, the stores' keys.
     ["redlock-clock-jump", 50, ["running", "stale", "record"]],
+    // Redisson (model.md §21): node-a STALE after its pause outlived the watchdog's TTL, node-b running,
+    // the hash's earlier span node-a's.
+    ["watchdog-redisson", 1050, ["running", "stale", "record"]],
   ];
   for (const [preset, tick, expect] of presets) {
     for (const lang of ["en", "ko"]) {

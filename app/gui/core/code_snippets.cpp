@@ -2,6 +2,7 @@
 // behind a trace event, built by the Redis store's own builders (code_snippets.hpp).
 #include "code_snippets.hpp"
 
+#include "leasescope/redis/redisson_scripts.hpp"
 #include "leasescope/redis/redlock_scripts.hpp"
 
 #include <utility>
@@ -269,6 +270,88 @@ std::string redlock_event_call(const sim::Scenario& scenario, const sim::Trace& 
     const std::int64_t ttl = o != nullptr ? ms_of(o->lease, scenario.tick_ms) : 0;
     return fmt::format("# store {}\nEVALSHA sha1(lockScript) 1 {} {} {}\n\n-- lockScript{}", store, key,
                        quoted(e.token), ttl, redis::redlock_lock_script);
+}
+
+RedlockCode redisson_code(const sim::Scenario& scenario, NodeIndex node) {
+    RedlockCode code;
+    const ElectorOptions* o = options_of(scenario, node);
+    const bool watchdog = o != nullptr && o->auto_extend;
+    const std::int64_t wait = o != nullptr ? ms_of(o->wait, scenario.tick_ms) : 0;
+    auto& l = code.lines;
+    l.push_back("// org.redisson:redisson 3.31.0");
+    l.push_back("Config config = new Config();");
+    l.push_back(fmt::format("config.setLockWatchdogTimeout({});  // ms: the watchdog's TTL, renewed every third",
+                            scenario.redisson.lock_watchdog_timeout_ms));
+    l.push_back("config.useSingleServer().setAddress(\"redis://127.0.0.1:6379\");");
+    l.push_back("RedissonClient redisson = Redisson.create(config);");
+    l.push_back("");
+    l.push_back(fmt::format("RLock lock = redisson.getLock(\"{}\");", scenario.lock.name));
+    code.lock_line = static_cast<std::int32_t>(l.size());
+    if (watchdog)
+        l.push_back(fmt::format(
+            "if (lock.tryLock({}, TimeUnit.MILLISECONDS)) {{  // waitTime; no leaseTime: the watchdog", wait));
+    else
+        l.push_back(fmt::format("if (lock.tryLock({}, {}, TimeUnit.MILLISECONDS)) {{  // waitTime, leaseTime", wait,
+                                o != nullptr ? ms_of(o->lease, scenario.tick_ms) : 0));
+    l.push_back("    try {");
+    code.work_line = static_cast<std::int32_t>(l.size());
+    l.push_back("        work();  // nothing tells the work when the key expires");
+    l.push_back("    } finally {");
+    code.unlock_line = static_cast<std::int32_t>(l.size());
+    l.push_back("        lock.unlock();  // IllegalMonitorStateException when its field is gone");
+    l.push_back("    }");
+    l.push_back("}");
+    return code;
+}
+
+std::int32_t redisson_line(const RedlockCode& code, std::string_view state) {
+    if (state == "locking" || state == "sleeping") return code.lock_line;
+    if (state == "holding") return code.work_line;
+    if (state == "unlocking") return code.unlock_line;
+    return -1;
+}
+
+namespace {
+
+// The lease Redisson sends (internalLockLeaseTime, RL 193): leaseTime, or the
+// watchdog's timeout with auto_extend; named when the scenario is not known.
+std::string redisson_lease(const sim::Scenario* scenario, const std::string& node) {
+    if (scenario == nullptr) return "<internalLockLeaseTime>";
+    const ElectorOptions* o = options_of(*scenario, scenario->find(node));
+    if (o != nullptr && o->auto_extend) return std::to_string(scenario->redisson.lock_watchdog_timeout_ms);
+    return std::to_string(o != nullptr ? ms_of(o->lease, scenario->tick_ms) : 0);
+}
+
+}  // namespace
+
+std::string redisson_event_call(const sim::Scenario* scenario, const sim::Trace& trace, std::size_t index) {
+    if (index >= trace.events.size()) return {};
+    const sim::Event& e = trace.events[index];
+    const std::string key = quoted(trace.header.lock);
+    const std::string channel = quoted("redisson_lock__channel:{" + trace.header.lock + "}");
+    const std::string field = quoted(e.token);
+    switch (e.op) {
+        case EventOp::acquire:
+            return fmt::format("EVALSHA sha1(lockScript) 1 {} {} {}\n\n-- lockScript (RedissonLock.java 220-226)\n{}",
+                               key, redisson_lease(scenario, e.node), field, redis::redisson_lock_script);
+        case EventOp::extend: {
+            const std::string px = scenario != nullptr ? std::to_string(scenario->redisson.lock_watchdog_timeout_ms)
+                                                       : std::string("<lockWatchdogTimeout>");
+            return fmt::format(
+                "EVALSHA sha1(renewScript) 1 {} {} {}\n\n-- renewScript (RedissonBaseLock.java 185-189)\n{}", key, px,
+                field, redis::redisson_renew_script);
+        }
+        case EventOp::release:
+            return fmt::format(
+                "EVALSHA sha1(unlockScript) 3 {} {} {} 0 {} {} publish 13500\n\n"
+                "-- unlockScript (RedissonLock.java 346-364)\n{}",
+                key, channel, quoted("redisson_unlock_latch:{" + trace.header.lock + "}:<request id>"),
+                redisson_lease(scenario, e.node), field, redis::redisson_unlock_script);
+        case EventOp::message:  // the unlock script's redis.call(ARGV[4], KEYS[2], ARGV[1])
+            return fmt::format(
+                "# sent by the unlock script (RedissonLock.java 361), not a call of its own\nPUBLISH {} 0", channel);
+        default: return {};
+    }
 }
 
 std::string command_lines(const std::vector<redis::ScriptCall>& calls, const redis::KeyLayout& keys) {

@@ -48,6 +48,22 @@ std::int32_t redlock_line(const RedlockCode& code, std::string_view state);
 // value ttl" and the script (redlock.js 9-38); empty for any other event.
 std::string redlock_event_call(const sim::Scenario& scenario, const sim::Trace& trace, std::size_t index);
 
+// Redisson's RLock (3.31.0, model.md §21) for candidate `node` of a scenario:
+// Config's lockWatchdogTimeout, getLock(name), tryLock(waitTime, leaseTime,
+// MILLISECONDS) — or tryLock(waitTime, MILLISECONDS) with the watchdog (rule
+// 21.1.2) — the work and unlock(), one line each; lock_line is tryLock's,
+// work_line the work's, unlock_line unlock()'s.
+RedlockCode redisson_code(const sim::Scenario& scenario, NodeIndex node);
+// The line of `code` a Redisson client in `state` is on ("locking",
+// "sleeping": tryLock; "holding": the work; "unlocking": unlock()); -1: none.
+std::int32_t redisson_line(const RedlockCode& code, std::string_view state);
+// The script Redis ran for trace event `index` of a Redisson trace, as live
+// mode sends it (model.md rule 21.9.5): the lock, renew or unlock script
+// with its KEYS and ARGV, or the PUBLISH an unlock's script made for a
+// `message`; empty for any other event. `scenario` null (a trace alone):
+// the lease is named, not valued.
+std::string redisson_event_call(const sim::Scenario* scenario, const sim::Trace& trace, std::size_t index);
+
 // Why an event sends what it sends.
 enum class CallNote : std::uint8_t {
     none,

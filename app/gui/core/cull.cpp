@@ -85,6 +85,8 @@ int marker_priority(MarkerKind kind) {
         case MarkerKind::resume:
         case MarkerKind::heal: return 40;
         case MarkerKind::op_read: return 30;
+        case MarkerKind::unlock_message_lost: return 73;  // why a free lock is not taken (model.md §21.5.3)
+        case MarkerKind::unlock_message: return 48;
         case MarkerKind::start: return 20;
         case MarkerKind::acquire_busy: return 22;  // tells more than the run's start at the same tick
         default: return 0;

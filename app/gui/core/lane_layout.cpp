@@ -501,8 +501,9 @@ void label_fence(LaneJob& j, const Span& sp, PlacedLabel proto, float xa, float 
 // 3b. The words a span of `kind` may carry, longest first; none: no words.
 std::vector<std::string> span_texts(const LaneJob& j, const Span& sp, SpanKind kind) {
     std::vector<std::string> texts;
-    if (kind == SpanKind::record && j.lane().kind == LaneKind::store) {
-        // A Redlock store's key: its holder and the TTL it was set with (no fencing number, rule 20.6).
+    if (kind == SpanKind::record && (j.lane().kind == LaneKind::store || j.lane().kind == LaneKind::key)) {
+        // A Redlock store's key, Redisson's hash: its holder and the TTL it was set with (no fencing
+        // number, rules 20.6 and 21.6).
         const std::string owner = owner_name(j.model, sp.owner);
         const std::string ttl = j.s.tr("timeline.ttl", {{"ttl", std::to_string(sp.ttl)}});
         if (!owner.empty()) texts.push_back(owner + "  " + ttl);
@@ -514,6 +515,11 @@ std::vector<std::string> span_texts(const LaneJob& j, const Span& sp, SpanKind k
         if (!owner.empty()) texts.push_back(num + "  " + owner + "  " + ttl);
         if (!owner.empty()) texts.push_back(num + "  " + owner);
         texts.push_back(num);
+    } else if (kind == SpanKind::waiting && sp.ttl > 0 && sp.expires_at != tick_none) {
+        // A Redisson waiter asleep on the lock's channel (model.md §21.3.4): until when, and why.
+        const Fields f{{"wake", std::to_string(sp.expires_at)}, {"ttl", std::to_string(sp.ttl)}};
+        texts.push_back(j.s.tr("timeline.rs_sleep", f));
+        texts.push_back(j.s.tr("timeline.rs_sleep_short", f));
     } else if (kind == SpanKind::stale) {
         // A Redlock client's stale work has no number to name (rule 20.6): the short word only.
         if (sp.fencing) texts.push_back(j.s.tr("timeline.stale_label", {{"fencing", std::to_string(*sp.fencing)}}));
@@ -655,8 +661,8 @@ void layout_lane(LaneJob& j, float r) {
     if (j.lane().kind == LaneKind::store && j.f.clocks_in_lanes) label_store_clock(j);
     label_spans(j);
     label_overlays(j);
-    const bool store_lane =
-        j.lane().kind == LaneKind::slot || j.lane().kind == LaneKind::server || j.lane().kind == LaneKind::store;
+    const bool store_lane = j.lane().kind == LaneKind::slot || j.lane().kind == LaneKind::server ||
+                            j.lane().kind == LaneKind::store || j.lane().kind == LaneKind::key;
     if (!store_lane && j.f.axis.px_per_tick >= 14) label_write_fencing(j);
 }
 

@@ -1,6 +1,7 @@
 // The timeline's draw data, read from the one run: lanes, spans and one mark per event (lanes.hpp).
 #include "lanes.hpp"
 
+#include "redisson_lanes.hpp"
 #include "redlock_lanes.hpp"
 #include "leasescope/words/words.hpp"
 
@@ -119,8 +120,9 @@ MarkerKind marker_kind_of(const sim::Event& e, sim::ResourceMode mode) {
             if (e.outcome == Outcome::acquired) return MarkerKind::acquire;
             if (e.outcome == Outcome::busy) return MarkerKind::acquire_busy;
             return e.outcome == Outcome::released ? MarkerKind::release : MarkerKind::release_error;
-        // A Redisson trace's unlock message (model.md §21): the app refuses such a trace (§21.9).
-        case EventOp::message: return MarkerKind::op_read;
+        // A Redisson trace's unlock message (model.md §21.5.2, 21.5.3): on the waiter's lane.
+        case EventOp::message:
+            return e.outcome == Outcome::delivered ? MarkerKind::unlock_message : MarkerKind::unlock_message_lost;
     }
     return MarkerKind::start;
 }
@@ -152,7 +154,8 @@ bool is_alarm(MarkerKind k) {
         case MarkerKind::failover_leases:
         case MarkerKind::failover_all:
         case MarkerKind::wait_not_synced:
-        case MarkerKind::refused: return true;
+        case MarkerKind::refused:
+        case MarkerKind::unlock_message_lost: return true;  // why a free lock stays untaken (model.md §21.5.3)
         default: return false;
     }
 }
@@ -507,9 +510,14 @@ void LaneRecorder::replay(const sim::Timeline& timeline) {
 ShownRun replay_trace(sim::Trace trace) {
     ShownRun run;
     const bool redlock = trace.header.format == 5;
+    const bool redisson = trace.header.format == 6;
     run.timeline = std::make_unique<sim::Timeline>(std::move(trace));
     if (redlock) {  // a Redlock trace (model.md §20.8): its lanes from its events; no lease known, so no windows
         run.lanes = build_redlock_lanes(run.timeline->trace(), nullptr);
+        return run;
+    }
+    if (redisson) {  // a Redisson trace (model.md §21.9): its lanes from its events, no candidate's options known
+        run.lanes = build_redisson_lanes(run.timeline->trace(), nullptr);
         return run;
     }
     LaneRecorder recorder(run.timeline->scenario());
@@ -523,6 +531,12 @@ ShownRun run_scenario(sim::Scenario scenario) {
         ShownRun run;
         run.timeline = std::make_unique<sim::Timeline>(std::move(scenario));
         run.lanes = build_redlock_lanes(run.timeline->trace(), &run.timeline->scenario());
+        return run;
+    }
+    if (scenario.is_redisson()) {  // model.md §21: the lanes are read from the trace (redisson_lanes.hpp)
+        ShownRun run;
+        run.timeline = std::make_unique<sim::Timeline>(std::move(scenario));
+        run.lanes = build_redisson_lanes(run.timeline->trace(), &run.timeline->scenario());
         return run;
     }
     LaneRecorder recorder(scenario);

@@ -87,11 +87,15 @@ enum class MarkerKind : std::uint8_t {
     believe_leader,    // a node came to believe it leads (its log, or inferred from its commands)
     believe_follower,  // … no longer believes it leads
     undecided,         // the capture cannot tell (an unknown script, an expiry boundary, a gap)
+    // Redisson's unlock message (model.md §21.5.2, 21.5.3), on the waiter's lane.
+    unlock_message,       // it reached the waiter: its sleep ends and it tries again
+    unlock_message_lost,  // it was lost (a drop_replies partition): the waiter sleeps on until its TTL
     count_,
 };
 
-// `store`: one of a Redlock run's independent stores (model.md §20), its key's spans owned by a client.
-enum class LaneKind : std::uint8_t { candidate, slot, holdoff, resource, ops, server, store };
+// `store`: one of a Redlock run's independent stores (model.md §20), its key's spans owned by a client;
+// `key`: a Redisson run's hash under the lock's name (model.md §21.2), its spans owned by a client.
+enum class LaneKind : std::uint8_t { candidate, slot, holdoff, resource, ops, server, store, key };
 
 struct Span {
     Tick begin = 0;  // first tick covered
@@ -122,6 +126,8 @@ struct Marker {
     std::int32_t votes = -1, stores = 0;
     std::optional<std::int64_t> validity_ms;
     bool drift_assumed = false;  // a trace alone: driftFactor not carried, the default assumed (§20.8)
+    // A Redisson unlock message (model.md §21.5.2): the lane of the client whose unlock published it.
+    std::int32_t from_lane = -1;
     bool operator==(const Marker&) const = default;
 };
 

@@ -95,6 +95,19 @@ Glyph hollow_dot(const std::vector<P>& pts, float dot_y) {
     return g;
 }
 
+// An envelope (the unlock message, model.md §21.5.2): solid with its flap in
+// white; lost (rule 21.5.3), hollow with a cross over it.
+Glyph envelope_glyph(bool lost) {
+    const std::vector<P> body{P{-0.95f, -0.65f}, P{0.95f, -0.65f}, P{0.95f, 0.65f}, P{-0.95f, 0.65f}};
+    const std::vector<P> flap{P{-0.95f, -0.65f}, P{0.0f, 0.1f}, P{0.95f, -0.65f}};
+    Glyph g = lost ? hollow_shape(body) : solid_shape(body);
+    g.parts.push_back(line(flap, lost ? Ink::mark : Ink::white, 0.18f));
+    if (!lost) return g;
+    g.parts.push_back(line({P{-0.75f, 0.95f}, P{0.75f, -0.95f}}, Ink::mark, 0.26f));
+    g.parts.push_back(line({P{-0.75f, -0.95f}, P{0.75f, 0.95f}}, Ink::mark, 0.26f));
+    return g;
+}
+
 Glyph acquire_regressed_glyph() {  // an arrow pointing back: the counter went backwards
     const std::vector<P> head{P{-1.1f, 0}, P{-0.1f, -0.95f}, P{-0.1f, 0.95f}};
     const std::vector<P> shaft{P{-0.2f, -0.38f}, P{1.05f, -0.38f}, P{1.05f, 0.38f}, P{-0.2f, 0.38f}};
@@ -355,6 +368,9 @@ const GlyphRow glyph_rows[] = {
          for (const float x : {-0.48f, 0.0f, 0.48f}) g.parts.push_back(disc(x, 0, 0.17f));
          return g;
      }},
+    // Redisson's unlock message (model.md §21.5): an envelope, and the same crossed out when lost.
+    {MarkerKind::unlock_message, [] { return envelope_glyph(false); }},
+    {MarkerKind::unlock_message_lost, [] { return envelope_glyph(true); }},
     // Never drawn as marks (the overlap band); a bar if asked.
     {MarkerKind::overlap_begin,
      [] {
@@ -434,6 +450,8 @@ const std::vector<MarkerKind>& legend_marks() {
         MarkerKind::believe_leader,
         MarkerKind::believe_follower,
         MarkerKind::undecided,
+        MarkerKind::unlock_message,
+        MarkerKind::unlock_message_lost,
     };
     return order;
 }

@@ -109,6 +109,8 @@ const char* marker_kind_name(MarkerKind kind) {
         case MarkerKind::believe_leader: return "believe_leader";
         case MarkerKind::believe_follower: return "believe_follower";
         case MarkerKind::undecided: return "undecided";
+        case MarkerKind::unlock_message: return "unlock_message";
+        case MarkerKind::unlock_message_lost: return "unlock_message_lost";
         case MarkerKind::count_: break;
     }
     return "?";
@@ -171,6 +173,8 @@ Palette default_palette() {
     mk(MarkerKind::failover_leases, {190, 70, 20, 255});
     mk(MarkerKind::failover_all, {150, 20, 20, 255});
     mk(MarkerKind::op_read, neutral);
+    mk(MarkerKind::unlock_message, {40, 110, 190, 255});  // the unlock's colour: its message
+    mk(MarkerKind::unlock_message_lost, refused);
     mk(MarkerKind::clock_jump, {120, 80, 30, 255});  // brown: no other mark has it
     mk(MarkerKind::overlap_begin, {235, 0, 80, 255});
     mk(MarkerKind::overlap_end, {235, 0, 80, 255});
@@ -241,6 +245,8 @@ static void high_contrast_markers(Palette& p) {
     mk(MarkerKind::failover_leases, vermillion);
     mk(MarkerKind::failover_all, black);
     mk(MarkerKind::op_read, grey);
+    mk(MarkerKind::unlock_message, dark_blue);
+    mk(MarkerKind::unlock_message_lost, vermillion);
     mk(MarkerKind::clock_jump, black);
     mk(MarkerKind::overlap_begin, vermillion);
     mk(MarkerKind::overlap_end, vermillion);

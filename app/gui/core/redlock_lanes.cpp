@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "leasescope/words/redlock_facts.hpp"
+#include "span_track.hpp"
 
 namespace leasescope::gui {
 namespace {
@@ -13,36 +14,10 @@ using sim::EventOp;
 using words::RedlockClientState;
 using words::RedlockFacts;
 
-// One open span per tracked quantity (a client's state, a store's key, a
-// store being down); it closes when the value changes.
-struct Open {
-    bool open = false;
-    Span span;
-};
-
-Span span_of(SpanKind kind, Tick begin = 0) {
-    Span s;
-    s.kind = kind;
-    s.begin = s.end = begin;
-    return s;
-}
-
-void close_at(Open& o, Tick t, std::vector<Span>& out) {
-    if (!o.open) return;
-    o.span.end = t;
-    if (o.span.end > o.span.begin) out.push_back(o.span);
-    o.open = false;
-}
-
-void track(Open& o, bool on, const Span& want, Tick t, std::vector<Span>& out) {
-    const bool same = o.open && o.span.kind == want.kind && o.span.owner == want.owner && o.span.run == want.run;
-    if (same && on) return;
-    close_at(o, t, out);
-    if (!on) return;
-    o.open = true;
-    o.span = want;
-    o.span.begin = t;
-}
+using span_track::close_at;
+using span_track::Open;
+using span_track::span_of;
+using span_track::track;
 
 SpanKind client_span(const words::RedlockClientFact& c, const RedlockFacts& f, std::int32_t quorum) {
     switch (c.state) {
@@ -92,37 +67,20 @@ public:
             for (; k < events.size() && events[k].tick == t; ++k) event(k);
             state_at(t);
         }
-        const Tick end = std::max(trace_.summary.end_tick, events.empty() ? Tick{0} : events.back().tick) + 1;
+        const Tick end = span_track::trace_end(trace_);
         close_all(end);
-        LaneModel model;
-        model.resource = sim::ResourceMode::off;  // rule 20.6: the resource checks nothing
-        model.end_tick = end - 1;
-        model.event_count = events.size();
-        model.candidate_lanes = n_clients_;
-        model.clock = tick_clock_of(trace_);
-        if (scenario_ != nullptr) model.clocks = clock_tracks(*scenario_, model.end_tick);  // each store's own (§20.2)
-        model.overlap = std::move(overlap_);
-        model.lanes = std::move(lanes_);
-        return model;
+        return span_track::trace_lane_model(trace_, scenario_, std::move(lanes_), std::move(overlap_), end, n_clients_);
     }
 
 private:
     void add_lane(LaneKind kind, const std::string& label, std::int32_t index) {
-        Lane lane;
-        lane.kind = kind;
-        lane.label = label;
-        lane.index = index;
-        lanes_.push_back(std::move(lane));
+        lanes_.push_back(span_track::make_lane(kind, label, index));
     }
     Lane& client_lane(std::int32_t i) { return lanes_[static_cast<std::size_t>(i)]; }
     Lane& store_lane_at(std::int32_t s) { return lanes_[static_cast<std::size_t>(n_clients_ + s)]; }
     Lane& resource_lane() { return lanes_.back(); }
 
-    std::int32_t client_of(const std::string& name) const {
-        const auto& c = trace_.header.candidates;
-        const auto it = std::find(c.begin(), c.end(), name);
-        return it == c.end() ? -1 : static_cast<std::int32_t>(it - c.begin());
-    }
+    std::int32_t client_of(const std::string& name) const { return span_track::candidate_index(trace_.header, name); }
 
     void event(std::size_t k) {
         const Event& e = trace_.events[k];

@@ -256,6 +256,27 @@ void svg_clocks(const TimelineFrame& f, const Palette& pal, std::string& out) {
     }
 }
 
+// One message's arrow, its <title> the message in words.
+void svg_arrow(const FrameArrow& a, const Palette& pal, const std::string& title, std::string& out) {
+    const Rgba ink = a.lost ? pal.message_lost : a.late ? pal.message_late : pal.message;
+    out += fmt::format("<g class=\"message{}{}\"><title>{}</title>", a.late ? " late" : "", a.lost ? " lost" : "",
+                       svg_escape(title));
+    out +=
+        fmt::format("<line x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\" stroke=\"{}\" stroke-width=\"{}\"/>",
+                    a.x0, a.y0, a.x1, a.y1, ink.hex(), a.late ? "2.5" : "1.5");
+    if (a.head && a.lost) {
+        out += fmt::format("<path d=\"M{0:.1f} {1:.1f}l8 8m0 -8l-8 8\" stroke=\"{2}\" stroke-width=\"2\"/>", a.x1 - 4,
+                           a.y1 - 4, ink.hex());
+    } else if (a.head) {
+        const float dx = a.x1 - a.x0, dy = a.y1 - a.y0, len = std::max(1e-3f, std::hypot(dx, dy));
+        const float ux = dx / len, uy = dy / len;
+        out += fmt::format("<polygon points=\"{:.1f},{:.1f} {:.1f},{:.1f} {:.1f},{:.1f}\" fill=\"{}\"/>", a.x1, a.y1,
+                           a.x1 - ux * 6 - uy * 3, a.y1 - uy * 6 + ux * 3, a.x1 - ux * 6 + uy * 3,
+                           a.y1 - uy * 6 - ux * 3, ink.hex());
+    }
+    out += "</g>\n";
+}
+
 // The message view, as the screen's painter draws it; each arrow says in its
 // <title> when it was sent and arrived.
 void svg_messages(const LaneModel& model, const TimelineFrame& f, const Palette& pal, const Strings& s,
@@ -269,25 +290,10 @@ void svg_messages(const LaneModel& model, const TimelineFrame& f, const Palette&
             fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" fill=\"{}\" font-size=\"{:.0f}\">{}</text>\n", ml.title_box.x0,
                         ml.title_box.y0 + small_px * 0.85f, pal.text.hex(), small_px, svg_escape(ml.title));
     }
-    for (const FrameArrow& a : f.arrows) {
-        const Rgba ink = a.lost ? pal.message_lost : a.late ? pal.message_late : pal.message;
-        out += fmt::format("<g class=\"message{}{}\"><title>{}</title>", a.late ? " late" : "", a.lost ? " lost" : "",
-                           svg_escape(message_summary(model.messages, a.message, s)));
-        out += fmt::format(
-            "<line x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\" stroke=\"{}\" stroke-width=\"{}\"/>", a.x0,
-            a.y0, a.x1, a.y1, ink.hex(), a.late ? "2.5" : "1.5");
-        if (a.head && a.lost) {
-            out += fmt::format("<path d=\"M{0:.1f} {1:.1f}l8 8m0 -8l-8 8\" stroke=\"{2}\" stroke-width=\"2\"/>",
-                               a.x1 - 4, a.y1 - 4, ink.hex());
-        } else if (a.head) {
-            const float dx = a.x1 - a.x0, dy = a.y1 - a.y0, len = std::max(1e-3f, std::hypot(dx, dy));
-            const float ux = dx / len, uy = dy / len;
-            out += fmt::format("<polygon points=\"{:.1f},{:.1f} {:.1f},{:.1f} {:.1f},{:.1f}\" fill=\"{}\"/>", a.x1,
-                               a.y1, a.x1 - ux * 6 - uy * 3, a.y1 - uy * 6 + ux * 3, a.x1 - ux * 6 + uy * 3,
-                               a.y1 - uy * 6 - ux * 3, ink.hex());
-        }
-        out += "</g>\n";
-    }
+    for (const FrameArrow& a : f.arrows) svg_arrow(a, pal, message_summary(model.messages, a.message, s), out);
+    // Redisson's unlock messages between the lanes (model.md §21.5), told by their legend's words.
+    for (const FrameArrow& a : f.lane_arrows)
+        svg_arrow(a, pal, s.tr(a.lost ? "legend.unlock_message_lost" : "legend.unlock_message"), out);
 }
 
 }  // namespace

@@ -354,6 +354,7 @@ std::string lane_title(const Lane& lane, const Strings& strings, Tick at) {
         case LaneKind::resource: return strings.tr("lane.resource");
         case LaneKind::ops: return lane.label.empty() ? strings.tr("lane.ops") : lane.label;  // the ops' actors
         case LaneKind::store: return strings.tr("lane.store", {{"store", lane.label}});
+        case LaneKind::key: return strings.tr("lane.key", {{"name", lane.label}});
     }
     return lane.label;
 }
@@ -385,6 +386,43 @@ TimeAxis opening_axis(const LaneModel& model, Tick playhead, float left_px, floa
     axis.first_tick = std::clamp(first, -margin, std::max(-margin, static_cast<double>(end) + margin - in_view));
     axis.px_per_tick = story_px_per_tick;
     return axis;
+}
+
+// The placed mark of `lane` showing a marker of `tick` (none: nullptr).
+static const PlacedMark* placed_at(const TimelineFrame& f, const LaneModel& model, std::int32_t lane, Tick tick) {
+    for (const PlacedMark& pm : f.layout.marks) {
+        if (pm.lane != lane) continue;
+        const Lane& l = model.lanes[static_cast<std::size_t>(lane)];
+        if (l.markers[static_cast<std::size_t>(pm.marker)].tick == tick) return &pm;
+    }
+    return nullptr;
+}
+
+// Redisson's unlock messages (model.md §21.5.2, 21.5.3): an arrow from the
+// unlocker's mark to each waiter's envelope at the tick of the `message`
+// event, both lanes in view; a lost one ends in a cross.
+static void place_unlock_arrows(const LaneModel& model, TimelineFrame& f) {
+    for (const PlacedMark& to : f.layout.marks) {
+        if (to.kind != MarkerKind::unlock_message && to.kind != MarkerKind::unlock_message_lost) continue;
+        const Marker& m = model.lanes[static_cast<std::size_t>(to.lane)].markers[static_cast<std::size_t>(to.marker)];
+        if (m.from_lane < 0) continue;
+        // From the unlocker's mark, or the middle of its lane when another tick's mark is shown there.
+        const PlacedMark* from = placed_at(f, model, m.from_lane, m.tick);
+        const auto row =
+            std::find_if(f.lanes.begin(), f.lanes.end(), [&](const FrameLane& fl) { return fl.lane == m.from_lane; });
+        if (from == nullptr && row == f.lanes.end()) continue;
+        const float from_y = from != nullptr ? from->y : (row->box.y0 + row->box.y1) * 0.5f;
+        const float from_r = from != nullptr ? from->r : 0.0f;
+        const float dir = to.y > from_y ? 1.0f : -1.0f;
+        FrameArrow a;
+        a.message = -1;
+        a.lost = to.kind == MarkerKind::unlock_message_lost;
+        a.x0 = a.x1 = to.x;
+        a.y0 = from_y + dir * from_r;
+        a.y1 = to.y - dir * (to.r + 2);
+        a.hit = Box{to.x - 4, std::min(a.y0, a.y1), to.x + 4, std::max(a.y0, a.y1)};
+        f.lane_arrows.push_back(a);
+    }
 }
 
 TimelineFrame timeline_rows(const LaneModel& model, const TimelineViewport& view) {
@@ -421,6 +459,7 @@ TimelineFrame build_timeline_frame(const LaneModel& model, const TimelineViewpor
     lf.compact = compact_lanes(model, view);
     lf.clocks_in_lanes = clocks_in_store_lanes(model, view);
     layout_lanes(model, lf, strings, metrics, f.layout);
+    place_unlock_arrows(model, f);
     f.ruler = layout_ruler(f.axis, f.plot_x, f.plot_w, view.y, view.ruler_h, view.playhead, metrics, model.clock);
     place_hint(f, strings, metrics);
     place_clocks(model, view, strings, metrics, f);

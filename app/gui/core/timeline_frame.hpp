@@ -109,6 +109,9 @@ struct TimelineFrame {
     std::vector<FrameMessageLane> message_lanes;  // under the clock lanes; empty without time on the wire
     std::vector<FrameArrow> arrows;
     Box messages_box;  // the message view's rows (empty: none)
+    // Redisson's unlock messages (model.md §21.5.2) on the lanes themselves: from the unlocker's
+    // mark down (or up) to the waiter's, at their tick, a lost one ending in a cross (`message` -1).
+    std::vector<FrameArrow> lane_arrows;
 };
 
 // The height the message view wants under the lanes and clocks, and the

@@ -10,6 +10,7 @@
 
 #include "../core/lanes.hpp"
 #include "leasescope/sim/simulation.hpp"
+#include "leasescope/words/redisson_facts.hpp"
 #include "leasescope/words/redlock_facts.hpp"
 
 namespace leasescope::gui {
@@ -23,6 +24,9 @@ struct Document {
     // the playhead's tick, folded from the trace as Explain folds them; the
     // snapshot above has no elector to show.
     std::optional<words::RedlockFacts> redlock;
+    // A Redisson run's (model.md §21): its hash and clients at the end of the
+    // playhead's tick, folded from the trace; the snapshot has no elector either.
+    std::optional<words::RedissonFacts> redisson;
     std::string scenario_path;  // the file behind the scenario; empty for an edited one
     // The preset this scenario is an edited copy of (App::edited_from).
     std::string edited_from;

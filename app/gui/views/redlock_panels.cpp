@@ -39,16 +39,7 @@ void draw_store_card(const FrameContext& ctx, std::size_t s) {
         ImGui::TextDisabled("%s", ctx.tr("rlp.no_key"));
         return;
     }
-    std::int32_t owner = -1;
-    const auto& clients = ctx.timeline.trace().header.candidates;
-    if (const auto it = std::find(clients.begin(), clients.end(), st.node); it != clients.end())
-        owner = static_cast<std::int32_t>(it - clients.begin());
-    const ImVec2 p = ImGui::GetCursorScreenPos();
-    const float h = ImGui::GetFontSize();
-    ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(p.x, p.y + h * 0.2f), ImVec2(p.x + h * 0.6f, p.y + h * 0.8f),
-                                              col(ctx.palette.owner(owner)), 2.0f);
-    ImGui::Dummy(ImVec2(h * 0.6f, h));
-    ImGui::SameLine(0, 6);
+    owner_swatch(ctx, st.node);
     ImGui::Text("%s %s   %s %s", ctx.tr("record.owner"), st.node.c_str(), ctx.tr("record.token"),
                 short_token(st.token, 6).c_str());
     const std::int64_t left = words::redlock_ttl_left_ms(st, ctx.playhead, tick_ms);
@@ -99,14 +90,8 @@ void draw_redlock_clients(const FrameContext& ctx) {
             c.state == RedlockClientState::retrying)
             kind = SpanKind::waiting;
         if (c.state == RedlockClientState::crashed) kind = SpanKind::crashed;
-        const std::string state = ctx.strings.tr(std::string("rlp.state.") + words::to_string(c.state));
-        ImGui::SameLine();
-        badge(state.c_str(), ctx.palette.of(kind),
-              kind == SpanKind::waiting || kind == SpanKind::idle ? ctx.palette.text : Rgba{255, 255, 255, 255});
-        if (c.paused) {
-            ImGui::SameLine();
-            badge(ctx.tr("legend.paused"), ctx.palette.of(SpanKind::paused));
-        }
+        state_badge(ctx, ctx.strings.tr(std::string("rlp.state.") + words::to_string(c.state)), kind);
+        if (c.paused) badge_beside(ctx.tr("legend.paused"), ctx.palette.of(SpanKind::paused));
         if (!c.token.empty()) {
             ImGui::Text("%s %s", ctx.tr("record.token"), short_token(c.token, 6).c_str());
             ImGui::TextUnformatted(stores_count(ctx, held).c_str());
@@ -117,18 +102,47 @@ void draw_redlock_clients(const FrameContext& ctx) {
     ImGui::PopTextWrapPos();
 }
 
+void owner_swatch(const FrameContext& ctx, const std::string& node) {
+    std::int32_t owner = -1;
+    const auto& clients = ctx.timeline.trace().header.candidates;
+    if (const auto it = std::find(clients.begin(), clients.end(), node); it != clients.end())
+        owner = static_cast<std::int32_t>(it - clients.begin());
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    const float h = ImGui::GetFontSize();
+    ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(p.x, p.y + h * 0.2f), ImVec2(p.x + h * 0.6f, p.y + h * 0.8f),
+                                              col(ctx.palette.owner(owner)), 2.0f);
+    ImGui::Dummy(ImVec2(h * 0.6f, h));
+    ImGui::SameLine(0, 6);
+}
+
+void badge_beside(const char* text, const Rgba& fill, const Rgba& text_color) {
+    ImGui::SameLine();
+    if (ImGui::GetContentRegionAvail().x < ImGui::CalcTextSize(text).x + 14) ImGui::NewLine();  // badge's padding
+    badge(text, fill, text_color);
+}
+
+void state_badge(const FrameContext& ctx, const std::string& state, SpanKind kind) {
+    badge_beside(state.c_str(), ctx.palette.of(kind),
+                 kind == SpanKind::waiting || kind == SpanKind::idle ? ctx.palette.text : Rgba{255, 255, 255, 255});
+}
+
+void draw_fenceless_resource_head(const FrameContext& ctx, const char* mode_key, std::int64_t writes,
+                                  std::int64_t stale, std::int64_t unsafe) {
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextUnformatted(ctx.tr(mode_key));
+    ImGui::Text(
+        "%s",
+        ctx.strings.tr("rlp.resource_counts", {{"writes", std::to_string(writes)}, {"stale", std::to_string(stale)}})
+            .c_str());
+    if (unsafe > 0)
+        ImGui::TextColored(ImVec4(0.92f, 0.0f, 0.31f, 1), "%s",
+                           ctx.strings.tr("resource.unsafe", {{"count", std::to_string(unsafe)}}).c_str());
+    ImGui::PopTextWrapPos();
+}
+
 void draw_redlock_resource_head(const FrameContext& ctx) {
     const words::RedlockFacts& f = *ctx.redlock;
-    ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextUnformatted(ctx.tr("rlp.resource_mode"));
-    ImGui::Text(
-        "%s", ctx.strings
-                  .tr("rlp.resource_counts", {{"writes", std::to_string(f.writes)}, {"stale", std::to_string(f.stale)}})
-                  .c_str());
-    if (f.unsafe > 0)
-        ImGui::TextColored(ImVec4(0.92f, 0.0f, 0.31f, 1), "%s",
-                           ctx.strings.tr("resource.unsafe", {{"count", std::to_string(f.unsafe)}}).c_str());
-    ImGui::PopTextWrapPos();
+    draw_fenceless_resource_head(ctx, "rlp.resource_mode", f.writes, f.stale, f.unsafe);
 }
 
 // An unlock's answer, as its mark tells it (redlock_lanes.cpp store_answer_kind).

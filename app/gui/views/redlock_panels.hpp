@@ -29,6 +29,17 @@ void draw_redlock_resource_head(const FrameContext& ctx);
 // tells an unlock that deleted nothing apart (another key left alone, or none).
 std::string redlock_outcome_words(const FrameContext& ctx, const sim::Event& e, int mark);
 
+// Shared with the Redisson panels (redisson_panels.cpp): a square in the
+// owner's colour before a line naming `node` (a client of the trace); a
+// client's state as a badge in its lane's colour; the resource panel's head
+// of a client with no fencing number (`mode_key`: the sentence that says so).
+void owner_swatch(const FrameContext& ctx, const std::string& node);
+void state_badge(const FrameContext& ctx, const std::string& state, SpanKind kind);
+// A badge on the line of the item before, or under it when the line has no room left.
+void badge_beside(const char* text, const Rgba& fill, const Rgba& text_color = Rgba{255, 255, 255, 255});
+void draw_fenceless_resource_head(const FrameContext& ctx, const char* mode_key, std::int64_t writes,
+                                  std::int64_t stale, std::int64_t unsafe);
+
 // A client inside the protected action at the playhead (working or
 // releasing), and whether its token still holds a quorum of stores.
 struct ActionInside {

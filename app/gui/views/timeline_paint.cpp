@@ -179,9 +179,11 @@ void TimelineLegend::draw_entries(const FrameContext& ctx) {
     // Every mark this timeline shows, each once, in the order a reader meets them.
     for (MarkerKind k : legend_marks()) {
         if (!present_marks_[static_cast<std::size_t>(k)]) continue;
-        // Redlock's unsafe write is another client's quorum, not an older number (model.md §20.6).
-        const char* text = ctx.redlock && k == MarkerKind::write_unsafe
-                               ? ctx.tr("rlp.legend.write_unsafe")
+        // Redlock's unsafe write is another client's quorum, Redisson's another client's field, not an
+        // older number (model.md §20.6, §21.6).
+        const char* text = ctx.redlock && k == MarkerKind::write_unsafe ? ctx.tr("rlp.legend.write_unsafe")
+                           : ctx.redisson && k == MarkerKind::write_unsafe
+                               ? ctx.tr("rsp.legend.write_unsafe")
                                : ctx.tr((std::string("legend.") + marker_kind_name(k)).c_str());
         if (!first) wrap_before(h * 1.1f + 3 + ImGui::CalcTextSize(text).x);
         first = false;
@@ -332,6 +334,15 @@ std::string span_words(const FrameContext& ctx, const Span& sp, const Lane& lane
         f.emplace_back("store", lane.label);
         return ctx.strings.tr(sp.kind == SpanKind::record ? "tip.store_key" : "tip.store_down", f);
     }
+    if (lane.kind == LaneKind::key) {  // Redisson's hash (model.md §21.2): its field's holder and TTL
+        std::string owner = "?";
+        if (sp.owner >= 0 && static_cast<std::size_t>(sp.owner) < ctx.lanes.lanes.size())
+            owner = ctx.lanes.lanes[static_cast<std::size_t>(sp.owner)].label;
+        f.emplace_back("owner", owner);
+        f.emplace_back("name", lane.label);
+        f.emplace_back("ttl", std::to_string(sp.ttl));
+        return ctx.strings.tr("tip.redisson_key", f);
+    }
     if (sp.kind == SpanKind::record) {
         std::string owner = "?";
         if (sp.owner >= 0 && static_cast<std::size_t>(sp.owner) < ctx.scenario.candidates.size())
@@ -362,8 +373,8 @@ void paint_rows(const FrameContext& ctx, const FramePaint& p, ImDrawList* still,
                                  col(fl.store_part ? ctx.palette.store_lane : ctx.palette.lane_odd));
         if (fl.first_of_store)
             still->AddLine(ImVec2(fl.box.x0, fl.box.y0), ImVec2(fl.box.x1, fl.box.y0), col(ctx.palette.text_dim), 2.0f);
-        // The candidate's title with its current state's colour.
-        const bool square = lane.kind == LaneKind::candidate && p.snap != nullptr &&
+        // The candidate's title with its current state's colour (a Redisson run's snapshot has no elector).
+        const bool square = lane.kind == LaneKind::candidate && p.snap != nullptr && ctx.redisson == nullptr &&
                             static_cast<std::size_t>(lane.index) < p.snap->nodes.size();
         if (square) {
             const auto& node = p.snap->nodes[static_cast<std::size_t>(lane.index)];
@@ -456,6 +467,27 @@ void paint_clocks(const FrameContext& ctx, const TimelineFrame& f, ImDrawList* d
 // The message view: thin rows (a node's, Redis's, the resource's) and an
 // arrow per message, a late one thicker in its own colour, a lost one ending
 // in a cross (message_lanes.hpp).
+// One message's arrow: its line, then its head, or a cross where a lost one ends.
+void paint_arrow(const FrameContext& ctx, const FrameArrow& a, ImDrawList* dl) {
+    const float k = ctx.scale;
+    const Rgba ink = message_ink(ctx.palette, a.lost   ? MessageLook::lost
+                                              : a.late ? MessageLook::late
+                                                       : MessageLook::on_time);
+    const float w = (a.late ? 2.5f : 1.5f) * k;
+    dl->AddLine(ImVec2(a.x0, a.y0), ImVec2(a.x1, a.y1), col(ink), w);
+    if (!a.head) return;
+    if (a.lost) {
+        const float c = 4.0f * k;
+        dl->AddLine(ImVec2(a.x1 - c, a.y1 - c), ImVec2(a.x1 + c, a.y1 + c), col(ink), 2.0f * k);
+        dl->AddLine(ImVec2(a.x1 - c, a.y1 + c), ImVec2(a.x1 + c, a.y1 - c), col(ink), 2.0f * k);
+        return;
+    }
+    const float dx = a.x1 - a.x0, dy = a.y1 - a.y0, len = std::max(1e-3f, std::hypot(dx, dy));
+    const float ux = dx / len, uy = dy / len, h = 6.0f * k, s = 3.0f * k;
+    dl->AddTriangleFilled(ImVec2(a.x1, a.y1), ImVec2(a.x1 - ux * h - uy * s, a.y1 - uy * h + ux * s),
+                          ImVec2(a.x1 - ux * h + uy * s, a.y1 - uy * h - ux * s), col(ink));
+}
+
 void paint_messages(const FrameContext& ctx, const TimelineFrame& f, ImDrawList* dl) {
     const float px = ctx.fonts.small->FontSize;
     for (std::size_t i = 0; i < f.message_lanes.size(); ++i) {
@@ -469,25 +501,7 @@ void paint_messages(const FrameContext& ctx, const TimelineFrame& f, ImDrawList*
     if (!f.message_lanes.empty())
         dl->AddLine(ImVec2(f.messages_box.x0, f.messages_box.y0), ImVec2(f.messages_box.x1, f.messages_box.y0),
                     col(ctx.palette.text_dim));
-    const float k = ctx.scale;
-    for (const FrameArrow& a : f.arrows) {
-        const Rgba ink = message_ink(ctx.palette, a.lost   ? MessageLook::lost
-                                                  : a.late ? MessageLook::late
-                                                           : MessageLook::on_time);
-        const float w = (a.late ? 2.5f : 1.5f) * k;
-        dl->AddLine(ImVec2(a.x0, a.y0), ImVec2(a.x1, a.y1), col(ink), w);
-        if (!a.head) continue;
-        if (a.lost) {
-            const float c = 4.0f * k;
-            dl->AddLine(ImVec2(a.x1 - c, a.y1 - c), ImVec2(a.x1 + c, a.y1 + c), col(ink), 2.0f * k);
-            dl->AddLine(ImVec2(a.x1 - c, a.y1 + c), ImVec2(a.x1 + c, a.y1 - c), col(ink), 2.0f * k);
-            continue;
-        }
-        const float dx = a.x1 - a.x0, dy = a.y1 - a.y0, len = std::max(1e-3f, std::hypot(dx, dy));
-        const float ux = dx / len, uy = dy / len, h = 6.0f * k, s = 3.0f * k;
-        dl->AddTriangleFilled(ImVec2(a.x1, a.y1), ImVec2(a.x1 - ux * h - uy * s, a.y1 - uy * h + ux * s),
-                              ImVec2(a.x1 - ux * h + uy * s, a.y1 - uy * h - ux * s), col(ink));
-    }
+    for (const FrameArrow& a : f.arrows) paint_arrow(ctx, a, dl);
 }
 
 }  // namespace
@@ -503,7 +517,8 @@ void paint_frame(const FrameContext& ctx, const FramePaint& p, ImDrawList* still
         const Lane& lane = p.model.lanes[static_cast<std::size_t>(s.lane)];
         if (s.overlay)
             paint_overlay(ctx, layer(s.lane), s);
-        else if (lane.kind == LaneKind::store && s.draw.kind == SpanKind::record && s.draw.folded == 1)
+        else if ((lane.kind == LaneKind::store || lane.kind == LaneKind::key) && s.draw.kind == SpanKind::record &&
+                 s.draw.folded == 1)
             draw_owned_span(ctx, layer(s.lane), s, lane.spans[static_cast<std::size_t>(s.draw.span)].owner);
         else
             draw_span(ctx, layer(s.lane), s.draw, s.box.y0, s.box.y1);
@@ -513,6 +528,15 @@ void paint_frame(const FrameContext& ctx, const FramePaint& p, ImDrawList* still
     paint_scroll_hint(ctx, p.frame, live);
     paint_clocks(ctx, p.frame, still);
     paint_messages(ctx, p.frame, still);
+    paint_lane_arrows(ctx, p.frame, live);
+}
+
+void paint_lane_arrows(const FrameContext& ctx, const TimelineFrame& f, ImDrawList* dl) {
+    for (const FrameArrow& a : f.lane_arrows) {
+        // A white halo first: the arrow crosses the lanes' stripes and marks' rims.
+        dl->AddLine(ImVec2(a.x0, a.y0), ImVec2(a.x1, a.y1), col(Rgba{255, 255, 255, 255}), 4.5f * ctx.scale);
+        paint_arrow(ctx, a, dl);
+    }
 }
 
 void probe_frame(const LaneModel& model, const TimelineFrame& f) {

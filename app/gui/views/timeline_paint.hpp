@@ -57,6 +57,10 @@ void paint_frame(const FrameContext& ctx, const FramePaint& paint, ImDrawList* s
 // tick number of the frame with its rectangle, and how many lanes show in
 // the window, and whether its hint and scrollbar say that more lanes scroll.
 void probe_frame(const LaneModel& model, const TimelineFrame& frame);
+// Redisson's unlock messages between the lanes (TimelineFrame::lane_arrows);
+// paint_frame draws them, and the timeline again over its playhead, so that
+// the message of the playhead's own tick is not hidden under it.
+void paint_lane_arrows(const FrameContext& ctx, const TimelineFrame& frame, ImDrawList* dl);
 // The tooltip of what `hit` found in the frame (empty: nothing).
 std::string hit_words(const FrameContext& ctx, const FramePaint& paint, const sim::Trace& trace, const FrameHit& hit);
 // Text widths in the body and small fonts, for the lane layout.

@@ -17,6 +17,7 @@
 #include "../core/tour.hpp"
 #include "../core/words.hpp"
 #include "../state/exercise_state.hpp"
+#include "leasescope/words/redisson_facts.hpp"
 #include "leasescope/words/redlock_facts.hpp"
 #include "layout_probe.hpp"
 #include "leasescope/sim/simulation.hpp"
@@ -89,6 +90,8 @@ struct FrameContext {
     const ExerciseStatus& exercise;  // the open scenario's exercises (state/exercise_state.hpp)
     // A Redlock run's stores and clients at the playhead (model.md §20); null for every other run.
     const words::RedlockFacts* redlock = nullptr;
+    // A Redisson run's hash and clients at the playhead (model.md §21); null for every other run.
+    const words::RedissonFacts* redisson = nullptr;
     // The Live, Find, Code or Exercise panel covers the bottom row (events and explanation).
     bool bottom_taken() const { return live.open || find.open || code_open || exercise.open; }
     // A prediction waits for its answer: the timeline hides what comes after

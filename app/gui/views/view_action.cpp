@@ -3,6 +3,7 @@
 #include "../core/words.hpp"
 #include <algorithm>
 
+#include "redisson_panels.hpp"
 #include "redlock_panels.hpp"
 #include "view.hpp"
 
@@ -23,6 +24,8 @@ public:
         std::vector<ActionInside> nodes;
         if (ctx.redlock) {
             nodes = redlock_inside(ctx);
+        } else if (ctx.redisson) {  // its holding clients (model.md §21.6)
+            nodes = redisson_inside(ctx);
         } else {
             for (const auto& n : ctx.snap.nodes)
                 if (n.status == sim::NodeStatus::running || n.status == sim::NodeStatus::stale)
@@ -58,6 +61,7 @@ public:
             // Redlock issues no number (rule 20.6): its lines name none.
             const char* key = is_stale ? "action.inside_stale" : "action.inside_valid";
             if (ctx.redlock) key = is_stale ? "rlp.inside_stale" : "rlp.inside_valid";
+            if (ctx.redisson) key = is_stale ? "rsp.inside_stale" : "rsp.inside_valid";
             const std::string text =
                 ctx.strings.tr(key, {{"node", n.name}, {"fencing", n.fencing ? std::to_string(*n.fencing) : "–"}});
             badge(text.c_str(), ctx.palette.of(is_stale ? SpanKind::stale : SpanKind::running));
@@ -66,7 +70,9 @@ public:
             ImGui::TextColored(
                 ImVec4(0.92f, 0.0f, 0.31f, 1), "%s",
                 ctx.strings
-                    .tr(ctx.redlock ? "rlp.overlap" : "action.overlap",
+                    .tr(ctx.redlock    ? "rlp.overlap"
+                        : ctx.redisson ? "rsp.overlap"
+                                       : "action.overlap",
                         {{"count", std::to_string(inside)}, {"capacity", std::to_string(ctx.scenario.lock.capacity)}})
                     .c_str());
         }

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "../core/words.hpp"
+#include "redisson_panels.hpp"
 #include "redlock_panels.hpp"
 #include "view.hpp"
 
@@ -20,6 +21,11 @@ public:
         }
         if (ctx.redlock) {  // the redlock clients (model.md §20.4, §20.5)
             draw_redlock_clients(ctx);
+            ImGui::End();
+            return;
+        }
+        if (ctx.redisson) {  // Redisson's clients (model.md §21.3-§21.5)
+            draw_redisson_clients(ctx);
             ImGui::End();
             return;
         }

@@ -84,6 +84,11 @@ public:
             ImGui::End();
             return;
         }
+        if (ctx.redisson) {  // Redisson's RLock (model.md §21): its own calls and scripts
+            redisson_tabs(ctx, node, chosen);
+            ImGui::End();
+            return;
+        }
         if (ImGui::BeginTabBar("##code_tabs")) {
             if (ImGui::BeginTabItem(ctx.tr("code.tab_redis"))) {
                 redis_tab(ctx, chosen);
@@ -114,27 +119,63 @@ private:
     // The redlock package's calls with the line of the client's current step
     // highlighted, and the script a store ran for the chosen event.
     void redlock_tabs(const FrameContext& ctx, NodeIndex node, std::int32_t chosen) {
+        const auto& clients = ctx.redlock->clients;
+        const char* state = static_cast<std::size_t>(node) < clients.size()
+                                ? words::to_string(clients[static_cast<std::size_t>(node)].state)
+                                : "idle";
+        const RedlockCode code = redlock_code(ctx.scenario, node);
+        const std::string call =
+            chosen >= 0 ? redlock_event_call(ctx.scenario, ctx.timeline.trace(), static_cast<std::size_t>(chosen))
+                        : std::string();
+        const ClientTab tab{"code.tab_redlock", "code.note_redlock", "code.note_redlock_call",
+                            "code.note_redlock_none"};
+        client_tabs(ctx, tab, code, redlock_line(code, state), ctx.strings.tr("rlp.state." + std::string(state)),
+                    chosen, call);
+    }
+
+    // Redisson's calls with the line of the client's step highlighted (its
+    // unlock() in the tick its run unlocked), and the script Redis ran for the chosen event.
+    void redisson_tabs(const FrameContext& ctx, NodeIndex node, std::int32_t chosen) {
+        const auto& clients = ctx.redisson->clients;
+        std::string state = "idle";
+        if (static_cast<std::size_t>(node) < clients.size()) {
+            const words::RedissonClientFact& c = clients[static_cast<std::size_t>(node)];
+            state = words::to_string(c.state);
+            if (c.end == words::RedissonRunEnd::unlocked && c.ended_at == ctx.playhead) state = "unlocking";
+        }
+        const RedlockCode code = redisson_code(ctx.scenario, node);
+        const sim::Scenario* scenario = ctx.timeline.replayed() ? nullptr : &ctx.scenario;
+        const std::string call =
+            chosen >= 0 ? redisson_event_call(scenario, ctx.timeline.trace(), static_cast<std::size_t>(chosen))
+                        : std::string();
+        const ClientTab tab{"code.tab_redisson", "code.note_redisson", "code.note_redisson_call",
+                            "code.note_redisson_none"};
+        client_tabs(ctx, tab, code, redisson_line(code, state), ctx.strings.tr("rsp.state." + state), chosen, call);
+    }
+
+    // The words of a client's two tabs: its code's tab title and note, and the
+    // Redis tab's notes for an event with a script and one without.
+    struct ClientTab {
+        const char* title;
+        const char* note;
+        const char* call_note;
+        const char* none_note;
+    };
+
+    // A client's code with the current step's `line` highlighted, and the
+    // script Redis ran for the chosen event (`call`, empty: none).
+    void client_tabs(const FrameContext& ctx, const ClientTab& tab, const RedlockCode& code, std::int32_t line,
+                     const std::string& state, std::int32_t chosen, const std::string& call) {
         if (!ImGui::BeginTabBar("##code_tabs")) return;
-        if (ImGui::BeginTabItem(ctx.tr("code.tab_redlock"))) {
-            const RedlockCode code = redlock_code(ctx.scenario, node);
-            const auto& clients = ctx.redlock->clients;
-            const char* state = static_cast<std::size_t>(node) < clients.size()
-                                    ? words::to_string(clients[static_cast<std::size_t>(node)].state)
-                                    : "idle";
-            const std::int32_t line = redlock_line(code, state);
-            notes_and_lines(ctx, code, line, ctx.strings.tr("rlp.state." + std::string(state)));
+        if (ImGui::BeginTabItem(ctx.tr(tab.title))) {
+            notes_and_lines(ctx, tab.note, code, line, state);
             ImGui::EndTabItem();
         }
         if (ImGui::BeginTabItem(ctx.tr("code.tab_redis"))) {
-            const std::string call =
-                chosen >= 0 ? redlock_event_call(ctx.scenario, ctx.timeline.trace(), static_cast<std::size_t>(chosen))
-                            : std::string();
             notes_and_code(
                 ctx, "redis",
                 [&] {
-                    note(ctx, chosen < 0     ? "code.pick_event"
-                              : call.empty() ? "code.note_redlock_none"
-                                             : "code.note_redlock_call");
+                    note(ctx, chosen < 0 ? "code.pick_event" : call.empty() ? tab.none_note : tab.call_note);
                 },
                 call);
             ImGui::EndTabItem();
@@ -144,13 +185,13 @@ private:
 
     // The notes beside the redlock code, drawn line by line so that the
     // current step's line has its own background.
-    void notes_and_lines(const FrameContext& ctx, const RedlockCode& code, std::int32_t line,
+    void notes_and_lines(const FrameContext& ctx, const char* note_key, const RedlockCode& code, std::int32_t line,
                          const std::string& state) {
         ImGui::PushID("redlock");
         const float em = ImGui::GetFontSize();
         ImGui::BeginChild("##notes", ImVec2(std::max(em * 12, ImGui::GetContentRegionAvail().x * 0.28f), 0), false);
         ImGui::PushTextWrapPos(0);
-        note(ctx, "code.note_redlock");
+        note(ctx, note_key);
         if (line >= 0) ImGui::TextUnformatted(ctx.strings.tr("code.redlock_step", {{"state", state}}).c_str());
         ImGui::PopTextWrapPos();
         ImGui::EndChild();

@@ -9,6 +9,7 @@
 #include "../core/resource_data.hpp"
 #include "../core/timeline_frame.hpp"
 #include "../core/words.hpp"
+#include "redisson_panels.hpp"
 #include "timeline_paint.hpp"
 #include "view_compare.hpp"
 
@@ -66,6 +67,24 @@ void draw_data_now(const FrameContext& ctx, const Run& run) {
         ImGui::TextUnformatted(text.c_str());
 }
 
+// The three columns of a Redisson run (model.md §21): the hash, the resource
+// with no fencing number, the clients in Redisson's terms; the snapshot has no elector.
+void draw_redisson_columns(const FrameContext& ctx, const Run& run) {
+    const sim::Trace& trace = run.timeline.trace();
+    const Tick t = run.snap.tick;
+    const words::RedissonFacts f =
+        words::redisson_facts_at(trace, run.timeline.replayed() ? nullptr : &run.timeline.scenario(), t);
+    ImGui::TableSetColumnIndex(0);
+    ImGui::PushTextWrapPos(0.0f);
+    draw_redisson_hash_lines(ctx, f, t);
+    ImGui::PopTextWrapPos();
+    ImGui::TableSetColumnIndex(1);
+    draw_fenceless_resource_head(ctx, "rsp.resource_mode", f.writes, f.stale, f.unsafe);
+    draw_data_now(ctx, run);
+    ImGui::TableSetColumnIndex(2);
+    draw_redisson_state_badges(ctx, trace, f, t);
+}
+
 // The record, the resource and the candidates of one run at the playhead, side by side in three columns.
 void draw_state(const FrameContext& ctx, const Run& run) {
     const sim::Snapshot& snap = run.snap;
@@ -77,6 +96,11 @@ void draw_state(const FrameContext& ctx, const Run& run) {
     ImGui::TableSetupScrollFreeze(0, 1);
     ImGui::TableHeadersRow();
     ImGui::TableNextRow();
+    if (run.timeline.trace().header.format == 6) {
+        draw_redisson_columns(ctx, run);
+        ImGui::EndTable();
+        return;
+    }
     ImGui::TableSetColumnIndex(0);
     ImGui::PushTextWrapPos(0.0f);
     for (std::size_t i = 0; i < snap.slots.size(); ++i) {

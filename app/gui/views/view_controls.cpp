@@ -381,10 +381,12 @@ private:
         }
     }
 
-    // One knob of the redlock client's options (model.md §20.1 rule 2), by the
-    // package's name: "retryCount 10", "retryDelay 200 ms".
-    static void redlock_knob(const FrameContext& ctx, Commands& out, const char* label_key, const char* key, int value,
-                             int lo, int hi, float em) {
+    // One knob of the redlock or redisson client's options (model.md §20.1
+    // rule 2, §21.1 rule 1), by the client's own name: "retryCount 10",
+    // "retryDelay 200 ms", "lockWatchdogTimeout 30000 ms"; `client` names its
+    // object in the scenario ("redlock", "redisson").
+    static void client_knob(const FrameContext& ctx, Commands& out, const char* client, const char* label_key,
+                            const char* key, int value, int lo, int hi, float em) {
         const bool in_ms = std::string_view(key).ends_with("_ms");
         const std::string format = std::string(ctx.tr(label_key)) + " %d" + (in_ms ? " ms" : "");
         const float width = ImGui::CalcTextSize(format.c_str()).x + ImGui::CalcTextSize("0000").x + em;
@@ -393,8 +395,8 @@ private:
         int v = value;
         const std::string id = std::string("##") + key;
         if (ImGui::SliderInt(id.c_str(), &v, lo, hi, format.c_str()))
-            out.push_back(
-                command::EditScenario{{Edit{Edit::Kind::set, std::string("/redlock/") + key, nlohmann::json(v)}}});
+            out.push_back(command::EditScenario{
+                {Edit{Edit::Kind::set, "/" + std::string(client) + "/" + key, nlohmann::json(v)}}});
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", ctx.tr((std::string("tip.param.") + key).c_str()));
     }
 
@@ -407,11 +409,12 @@ private:
         const sim::RedlockOptions& r = ctx.scenario.redlock;
         param(ctx, out, "param.action", "action", o.action, 1, 400, true);
         param(ctx, out, "param.lease", "lease", o.lease, 1, 400, false);
-        redlock_knob(ctx, out, "param.rl_retry_count", "retry_count", static_cast<int>(r.retry_count), -1, 30, em);
-        redlock_knob(ctx, out, "param.rl_retry_delay", "retry_delay_ms", static_cast<int>(r.retry_delay_ms), 0, 2000,
-                     em);
-        redlock_knob(ctx, out, "param.rl_retry_jitter", "retry_jitter_ms", static_cast<int>(r.retry_jitter_ms), 0, 1000,
-                     em);
+        client_knob(ctx, out, "redlock", "param.rl_retry_count", "retry_count", static_cast<int>(r.retry_count), -1, 30,
+                    em);
+        client_knob(ctx, out, "redlock", "param.rl_retry_delay", "retry_delay_ms", static_cast<int>(r.retry_delay_ms),
+                    0, 2000, em);
+        client_knob(ctx, out, "redlock", "param.rl_retry_jitter", "retry_jitter_ms",
+                    static_cast<int>(r.retry_jitter_ms), 0, 1000, em);
         float drift = static_cast<float>(r.drift_factor);
         const std::string format = std::string(ctx.tr("param.rl_drift")) + " %.3f";
         const float width = ImGui::CalcTextSize(format.c_str()).x + ImGui::CalcTextSize("0.000").x;
@@ -424,9 +427,36 @@ private:
         draw_candidate_knobs(ctx, out, em);
     }
 
+    // A checkbox with its words, on a new row when this one is full; true when clicked.
+    static bool flow_checkbox(const FrameContext& ctx, const char* label_key, bool& value, float gap) {
+        flow(ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(ctx.tr(label_key)).x,
+             gap);
+        return ImGui::Checkbox(ctx.tr(label_key), &value);
+    }
+
+    // A Redisson scenario's knobs (model.md §21.1): the work, leaseTime and
+    // waitTime, the watchdog (autoExtend: leaseTime −1) and Config's
+    // lockWatchdogTimeout; the elector's min lease, extension period, retry
+    // poll, slots and the resource's mode do not apply to it (rule 21.1.3).
+    void draw_redisson_parameters(const FrameContext& ctx, Commands& out, float em) {
+        const ElectorOptions& o = ctx.scenario.candidates.front().options;
+        param(ctx, out, "param.action", "action", o.action, 1, 400, true);
+        param(ctx, out, "param.lease", "lease", o.lease, 1, 1200, false);
+        param(ctx, out, "param.wait", "wait", o.wait, 0, 1200, false);
+        bool auto_extend = o.auto_extend;
+        if (flow_checkbox(ctx, "param.rs_watchdog", auto_extend, em * 0.6f))
+            out.push_back(
+                command::EditScenario{{Edit{Edit::Kind::set_all, "auto_extend", nlohmann::json(auto_extend)}}});
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", ctx.tr("tip.param.rs_watchdog"));
+        client_knob(ctx, out, "redisson", "param.rs_watchdog_timeout", "lock_watchdog_timeout_ms",
+                    static_cast<int>(ctx.scenario.redisson.lock_watchdog_timeout_ms), 300, 60000, em);
+        draw_candidate_knobs(ctx, out, em);
+    }
+
     void draw_parameters(const FrameContext& ctx, Commands& out, float em) {
         if (ctx.scenario.candidates.empty()) return;
         if (ctx.scenario.is_redlock()) return draw_redlock_parameters(ctx, out, em);
+        if (ctx.scenario.is_redisson()) return draw_redisson_parameters(ctx, out, em);
         const ElectorOptions& o = ctx.scenario.candidates.front().options;
         const float gap = em * 0.6f;
         param(ctx, out, "param.action", "action", o.action, 1, 60, true);
@@ -437,10 +467,7 @@ private:
         param(ctx, out, "param.extend_every", "extend_every", o.extend_every, 0, 60, false);
         param(ctx, out, "param.retry_every", "retry_every", o.retry_every, 1, 20, false);
         bool auto_extend = o.auto_extend;
-        flow(ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x +
-                 ImGui::CalcTextSize(ctx.tr("param.auto_extend")).x,
-             gap);
-        if (ImGui::Checkbox(ctx.tr("param.auto_extend"), &auto_extend)) {
+        if (flow_checkbox(ctx, "param.auto_extend", auto_extend, gap)) {
             std::vector<Edit> edits{Edit{Edit::Kind::set_all, "auto_extend", nlohmann::json(auto_extend)}};
             // The watchdog needs extend_every < lease; fall back to the library's period when it would not hold.
             if (auto_extend && o.extend_every >= o.lease)

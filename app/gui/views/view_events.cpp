@@ -5,6 +5,7 @@
 
 #include "../core/cull.hpp"
 #include "../core/words.hpp"
+#include "redisson_panels.hpp"
 #include "redlock_panels.hpp"
 #include "view.hpp"
 
@@ -144,7 +145,9 @@ private:
         if (mark >= 0) draw_mark_cell(ctx, static_cast<MarkerKind>(mark));
         ImGui::TableSetColumnIndex(8);
         const bool bad = mark >= 0 && is_alarm(static_cast<MarkerKind>(mark));
-        std::string outcome = ctx.redlock ? redlock_outcome_words(ctx, e, mark) : std::string();
+        std::string outcome = ctx.redlock    ? redlock_outcome_words(ctx, e, mark)
+                              : ctx.redisson ? redisson_outcome_words(ctx, e)
+                                             : std::string();
         if (outcome.empty()) outcome = outcome_words(e, ctx.strings, ctx.timeline.trace().header.capacity);
         if (bad)
             ImGui::TextColored(ImVec4(0.85f, 0.0f, 0.28f, 1), "%s", outcome.c_str());

@@ -34,9 +34,9 @@ public:
                                 ctx.strings.tr("explain.quiet_tick", {{"tick", std::to_string(ctx.playhead)}}).c_str());
             ImGui::TextDisabled("%s", tick_start_words(ctx.lanes.clock, ctx.playhead, ctx.strings).c_str());
         }
-        // The electors' state summary: a Redlock run has none (its replay's fold would tell every client
-        // as waiting); its clients' steps are in the candidates panel (model.md §20).
-        const std::string state = ctx.redlock ? std::string() : explain_state(ctx.snap, ctx.strings);
+        // The electors' state summary: a Redlock or Redisson run has none (its replay's fold would tell
+        // every client as waiting); its clients' steps are in the candidates panel (model.md §20, §21).
+        const std::string state = ctx.redlock || ctx.redisson ? std::string() : explain_state(ctx.snap, ctx.strings);
         if (!state.empty()) {  // never a heading with nothing under it
             ImGui::Spacing();
             ImGui::Separator();

@@ -27,17 +27,23 @@ public:
         ImGui::BeginDisabled(s.running);
         ImGui::TextUnformatted(ctx.tr("find.properties"));
         ImGui::Checkbox(ctx.tr("find.unsafe_write"), &unsafe_write_);
+        // Redlock and Redisson issue no fencing number (model.md §20.6, §21.6): those checks cannot fail.
+        const bool fenceless = ctx.scenario.is_redlock() || ctx.scenario.is_redisson();
         ImGui::SameLine();
+        ImGui::BeginDisabled(fenceless);
         ImGui::Checkbox(ctx.tr("find.fencing_regressed"), &fencing_regressed_);
+        ImGui::EndDisabled();
         ImGui::Checkbox(ctx.tr("find.liveness"), &liveness_);
         ImGui::SameLine();
         ImGui::Checkbox(ctx.tr("find.overlap"), &overlap_);
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", ctx.tr("find.overlap_tip"));
         // The safety marks of model.md §9.6-§9.8.
+        ImGui::BeginDisabled(fenceless);
         ImGui::Checkbox(ctx.tr("find.stale_after_successor"), &stale_after_successor_);
         ImGui::SameLine();
         ImGui::Checkbox(ctx.tr("find.holder_rejected"), &holder_rejected_);
         ImGui::Checkbox(ctx.tr("find.fencing_duplicate"), &fencing_duplicate_);
+        ImGui::EndDisabled();
         ImGui::SetNextItemWidth(em * 9);
         const std::string format = std::string(ctx.tr("find.max_faults")) + " %d";
         ImGui::SliderInt("##max_faults", &max_faults_, 1, 3, format.c_str());

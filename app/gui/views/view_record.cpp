@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "../core/words.hpp"
+#include "redisson_panels.hpp"
 #include "redlock_panels.hpp"
 #include "view.hpp"
 
@@ -48,6 +49,11 @@ public:
         }
         if (ctx.redlock) {  // N independent stores, one key each (model.md §20)
             draw_redlock_stores(ctx);
+            ImGui::End();
+            return;
+        }
+        if (ctx.redisson) {  // one hash with a hold count, no fencing counter (model.md §21.2)
+            draw_redisson_record(ctx);
             ImGui::End();
             return;
         }

@@ -3,6 +3,7 @@
 // latest writes with their verdicts and what each did to the data.
 #include "../core/resource_data.hpp"
 #include "../core/words.hpp"
+#include "redisson_panels.hpp"
 #include "redlock_panels.hpp"
 #include "view.hpp"
 
@@ -18,8 +19,9 @@ public:
             ImGui::End();
             return;
         }
-        if (ctx.redlock) {  // rule 20.6: every write accepted, stale and unsafe ones marked
-            draw_redlock_resource_head(ctx);
+        if (ctx.redlock || ctx.redisson) {  // rules 20.6, 21.6: every write accepted, stale and unsafe ones marked
+            if (ctx.redlock) draw_redlock_resource_head(ctx);
+            if (ctx.redisson) draw_redisson_resource_head(ctx);
             const std::size_t end = ctx.timeline.first_event_at_or_after(ctx.playhead + 1);
             const ResourceData data = resource_data(ctx.timeline.trace(), end);
             draw_data(ctx, data);

@@ -261,6 +261,7 @@ private:
                               ImVec2(f.plot_x + f.plot_w, f.messages_box.y1), veil);
         pop();
         draw_playhead(ctx, dl, f, view.y, f.lanes_y + std::min(f.lanes_h, f.content_h - f.scroll_y), view.ruler_h);
+        paint_lane_arrows(ctx, f, dl);
         pop();
     }
 
