@@ -221,8 +221,9 @@ TEST(RedlockLanes, AnUnlockThatDeletesNothingIsToldAsWhatItIs) {
         const sim::Trace& trace = run.timeline->trace();
         for (const Lane& lane : run.lanes.lanes)
             for (const Marker& m : lane.markers) {
-                if (lane.kind == LaneKind::store)
+                if (lane.kind == LaneKind::store) {
                     EXPECT_NE(m.kind, MarkerKind::release_rejected) << name << " tick " << m.tick;
+                }
                 if (m.kind == MarkerKind::release_rejected || m.kind == MarkerKind::release_error) {
                     const sim::Event& count = trace.events[static_cast<std::size_t>(m.event)];
                     EXPECT_EQ(count.op, sim::EventOp::quorum) << name << " tick " << m.tick;

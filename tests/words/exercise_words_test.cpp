@@ -230,9 +230,10 @@ TEST(ExerciseWords, RedissonFindFaultTellsTheWriteInRedissonsWords) {
         EXPECT_EQ(all.find("fencing"), std::string::npos) << all;
         EXPECT_EQ(all.find("펜싱"), std::string::npos) << all;
         EXPECT_NE(all.find("Redisson"), std::string::npos) << all;
-        if (lang == Lang::en)
+        if (lang == Lang::en) {
             EXPECT_NE(all.find("node-a writes and the resource accepts it while another client's field holds the lock"),
                       std::string::npos)
                 << all;
+        }
     }
 }
