@@ -75,6 +75,13 @@ TEST(RedissonWords, EveryEventRendersWholeInBothLanguages) {
                 }
                 const std::string cell = outcome_words(trace.events[k], s, 1);
                 EXPECT_NE(cell.rfind("out.", 0), 0u) << where << ": missing key " << cell;
+                // The one-sentence form (a timeline mark's tooltip, the compare view's, an exercise's
+                // evidence) in Redisson's words too: no slot, no fencing number shown as "–".
+                const std::string told = describe_event(trace.events[k], s, trace.header);
+                EXPECT_EQ(told.rfind("ev.", 0), std::string::npos) << where << ": missing key " << told;
+                EXPECT_EQ(told.find_first_of("{}"), std::string::npos) << where << ": " << told;
+                EXPECT_EQ(told.find("–"), std::string::npos) << where << ": " << told;
+                EXPECT_EQ(told.find(lang == Lang::en ? "slot" : "슬롯"), std::string::npos) << where << ": " << told;
             }
         }
     }

@@ -591,7 +591,7 @@ std::string hit_words(const FrameContext& ctx, const FramePaint& p, const sim::T
         const PlacedMark& pm = p.frame.layout.marks[static_cast<std::size_t>(hit.mark)];
         const Marker& mk = lane.markers[static_cast<std::size_t>(pm.marker)];
         std::string text = ctx.strings.tr(std::string("legend.") + marker_kind_name(pm.kind)) + "\n" +
-                           describe_event(trace.events[static_cast<std::size_t>(mk.event)], ctx.strings);
+                           describe_event(trace.events[static_cast<std::size_t>(mk.event)], ctx.strings, trace.header);
         if (pm.folded > 1)
             text.append("\n").append(ctx.strings.tr("tip.folded", {{"count", std::to_string(pm.folded)}}));
         return text;

@@ -207,7 +207,8 @@ private:
         ImGui::SameLine();
         const std::string was = f.issued_before ? std::to_string(*f.issued_before) : "–";
         const std::string text =
-            f.promoted   ? describe_event(ctx.timeline.trace().events[static_cast<std::size_t>(f.event)], ctx.strings)
+            f.promoted   ? describe_event(ctx.timeline.trace().events[static_cast<std::size_t>(f.event)], ctx.strings,
+                                          ctx.timeline.trace().header)
             : f.lost_all ? ctx.strings.tr("mark.panel.counter_reset", {{"tick", std::to_string(f.tick)}, {"was", was}})
                          : ctx.strings.tr("mark.panel.failover_leases", {{"tick", std::to_string(f.tick)}});
         const ImVec4 c = ImGui::ColorConvertU32ToFloat4(col(ctx.palette.of(kind)));

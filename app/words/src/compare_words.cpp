@@ -181,10 +181,10 @@ std::string value_words(const std::string& path, const std::string& value_json, 
 }
 
 // One side's event at the divergence, told only once the playhead has reached its tick.
-std::string side_words(const sim::Event* e, Tick playhead, const Strings& s) {
+std::string side_words(const sim::Event* e, const sim::Trace& trace, Tick playhead, const Strings& s) {
     if (e == nullptr) return s.tr("compare.no_more");
     if (e->tick > playhead) return s.tr("compare.not_yet", {{"tick", std::to_string(playhead)}});
-    return s.tr("compare.side", {{"tick", std::to_string(e->tick)}, {"words", describe_event(*e, s)}});
+    return s.tr("compare.side", {{"tick", std::to_string(e->tick)}, {"words", describe_event(*e, s, trace.header)}});
 }
 
 }  // namespace
@@ -214,8 +214,8 @@ std::vector<Sentence> compare_sentences(const CompareContext& ctx, const Strings
         const PairDivergence& d = f.divergence;
         say("compare.parted", {{"tick", std::to_string(d.first_tick)},
                                {"event", std::to_string(d.index)},
-                               {"a", side_words(d.a, ctx.playhead, s)},
-                               {"b", side_words(d.b, ctx.playhead, s)}});
+                               {"a", side_words(d.a, *ctx.trace_a, ctx.playhead, s)},
+                               {"b", side_words(d.b, *ctx.trace_b, ctx.playhead, s)}});
     }
     std::string items;
     for (std::size_t k = 0; k < tally_count; ++k) {

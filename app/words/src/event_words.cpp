@@ -201,6 +201,33 @@ std::string describe_event(const Event& e, const Strings& s, std::span<const std
     return s.tr("ev." + key, f);
 }
 
+namespace {
+// A Redisson event whose elector words would be wrong (model.md §21.9): an
+// acquisition, a renewal and an expiry of a field in a hash with no fencing
+// number, a reentrant unlock that keeps the key, a write the resource cannot
+// check. Empty: the elector's words fit.
+std::string redisson_event_key(const Event& e) {
+    switch (e.op) {
+        case EventOp::acquire:
+            if (e.outcome == Outcome::acquired) return "rs.acquire.acquired";
+            return e.details.has(sim::Detail::reply_lost) ? "rs.acquire.reply_lost" : "";
+        case EventOp::extend: return e.outcome == Outcome::renewed ? "rs.extend.renewed" : "";
+        case EventOp::release: return e.outcome == Outcome::kept ? "rs.release.kept" : "";
+        case EventOp::expire: return "rs.expire";
+        case EventOp::write:
+            if (e.details.has(sim::Detail::unsafe_write)) return "rs.write.unsafe";
+            return e.details.has(sim::Detail::stale) ? "rs.write.stale" : "rs.write.held";
+        default: return "";
+    }
+}
+}  // namespace
+
+std::string describe_event(const Event& e, const Strings& s, const sim::TraceHeader& header) {
+    if (header.format != 6) return describe_event(e, s, header.stores);
+    const std::string key = redisson_event_key(e);
+    return key.empty() ? describe_event(e, s) : s.tr("ev." + key, fields_with_units(e, s));
+}
+
 std::string status_words(sim::NodeStatus status, const Strings& s) {
     return s.tr(std::string("status.") + sim::to_string(status));
 }

@@ -72,22 +72,9 @@ std::string violation_words(const sim::Violations& before, const sim::Violations
     return s.tr("exercise.violations", {{"items", join_texts(items, s.tr("exercise.separator"))}});
 }
 
-// A Redisson run's write (model.md §21.6) in its own words: the elector's
-// speak of fencing numbers, which Redisson's lock has none of. Empty for
-// any other event.
-std::string redisson_write_words(const sim::Trace& trace, const sim::Event& e, const Strings& s) {
-    if (trace.header.format != 6 || e.op != sim::EventOp::write) return {};
-    const char* key = "ev.rs.write.held";
-    if (e.details.has(sim::Detail::stale)) key = "ev.rs.write.stale";
-    if (e.details.has(sim::Detail::unsafe_write)) key = "ev.rs.write.unsafe";
-    return s.tr(key, {{"node", e.node}});
-}
-
 std::string event_at_words(const char* key, const sim::Trace& trace, std::size_t index, const Strings& s) {
     const sim::Event& e = trace.events.at(index);
-    std::string event = redisson_write_words(trace, e, s);
-    if (event.empty()) event = describe_event(e, s, trace.header.stores);
-    return s.tr(key, {{"tick", std::to_string(e.tick)}, {"event", event}});
+    return s.tr(key, {{"tick", std::to_string(e.tick)}, {"event", describe_event(e, s, trace.header)}});
 }
 
 // The event that shows the condition's fact (model.md §18.5): what meets the

@@ -35,6 +35,11 @@ std::string describe_event(const sim::Event& event, const Strings& strings);
 // a store's answer, a write and a give-up in Redlock's own words. With no
 // stores, describe_event(event, strings).
 std::string describe_event(const sim::Event& event, const Strings& strings, std::span<const std::string> stores);
+// The same for an event of the trace `header` heads, in its client's words:
+// Redlock's (its stores), Redisson's (format 6: a field in a hash, a hold
+// count, no fencing number; model.md §21.9) or the elector's. Every place
+// that tells one event of a trace in a sentence goes through this one.
+std::string describe_event(const sim::Event& event, const Strings& strings, const sim::TraceHeader& header);
 
 // What the explanation reads: the scenario (resource mode, candidates'
 // options, capacity, order), the trace up to the event, and the state at the
