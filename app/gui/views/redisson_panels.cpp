@@ -36,6 +36,15 @@ SpanKind state_kind(const FrameContext& ctx, const words::RedissonFacts& f, cons
     }
 }
 
+// A client's badge: its state, but STALE for a client that believes it
+// holds the lock while the key no longer holds its field (rule 21.6.1), as
+// its lane and the Protected action panel say.
+std::string badge_words(const FrameContext& ctx, const words::RedissonFacts& f, const RedissonClientFact& c, Tick t) {
+    if (c.state == RedissonClientState::holding && state_kind(ctx, f, c, t) == SpanKind::stale)
+        return ctx.tr("rsp.state.stale");
+    return ctx.strings.tr(std::string("rsp.state.") + words::to_string(c.state));
+}
+
 // What a sleeping client waits for (rules 21.3.4, 21.5.2, 21.5.3).
 void sleeping_lines(const FrameContext& ctx, const RedissonClientFact& c) {
     const Fields f{{"wake", std::to_string(c.wake_at)}, {"ttl", std::to_string(c.told_ttl_ms)}};
@@ -69,7 +78,7 @@ void client_card(const FrameContext& ctx, const RedissonClientFact& c, std::size
     ImGui::TextUnformatted(name.c_str());
     ImGui::PopFont();
     const SpanKind kind = state_kind(ctx, *ctx.redisson, c, ctx.playhead);
-    state_badge(ctx, ctx.strings.tr(std::string("rsp.state.") + words::to_string(c.state)), kind);
+    state_badge(ctx, badge_words(ctx, *ctx.redisson, c, ctx.playhead), kind);
     if (c.paused) badge_beside(ctx.tr("legend.paused"), ctx.palette.of(SpanKind::paused));
     if (!c.token.empty()) ImGui::Text("%s %s", ctx.tr("rsp.field"), short_token(c.token, 8).c_str());
     if (c.state == RedissonClientState::sleeping) sleeping_lines(ctx, c);
@@ -158,8 +167,7 @@ void draw_redisson_state_badges(const FrameContext& ctx, const sim::Trace& trace
     for (std::size_t i = 0; i < f.clients.size() && i < names.size(); ++i) {
         const RedissonClientFact& c = f.clients[i];
         ImGui::TextUnformatted(names[i].c_str());
-        state_badge(ctx, ctx.strings.tr(std::string("rsp.state.") + words::to_string(c.state)),
-                    state_kind(ctx, f, c, t));
+        state_badge(ctx, badge_words(ctx, f, c, t), state_kind(ctx, f, c, t));
         if (c.paused) badge_beside(ctx.tr("legend.paused"), ctx.palette.of(SpanKind::paused));
     }
 }
