@@ -44,6 +44,10 @@ public:
             while (clipper.Step())
                 for (int r = clipper.DisplayStart; r < clipper.DisplayEnd; ++r)
                     draw_row(ctx, rows_[static_cast<std::size_t>(r)], out);
+            // Room for the sideways scrollbar under the last row: ImGui 1.86 decides the
+            // vertical scrollbar as if the sideways one took no height, so rows that fit only
+            // without it had the last one cut, with nothing to scroll it into view.
+            ImGui::TableNextRow(ImGuiTableRowFlags_None, ImGui::GetStyle().ScrollbarSize);
             ImGui::EndTable();
         }
         ImGui::End();
