@@ -65,4 +65,14 @@ inline Tick ticks_left(std::int64_t pttl_ms, std::int64_t tick_ms) {
     return std::max<Tick>(1, (pttl_ms + tick_ms - 1) / tick_ms);
 }
 
+// The step that stands for a jump of the store's clock by `jump_ms` (docs/model.md
+// §13.6 rule 3): whole ticks, ⌊jump_ms / tick_ms⌋·tick_ms, rounded toward −∞,
+// so a key moved by it expires at the tick the model's jumped clock names.
+inline std::int64_t clock_jump_step_ms(std::int64_t jump_ms, std::int64_t tick_ms) {
+    LS_ASSERT(tick_ms >= 1);
+    std::int64_t ticks = jump_ms / tick_ms;
+    if (jump_ms % tick_ms != 0 && jump_ms < 0) --ticks;
+    return ticks * tick_ms;
+}
+
 }  // namespace leasescope::redis
