@@ -299,14 +299,14 @@ std::optional<std::string> elector_jump_refusal(const sim::Scenario& scenario) {
         if (f.kind != sim::FaultKind::clock_jump || f.node >= 0) continue;
         if (scenario.lock.replication.replicas > 0)
             return store_jump_words(scenario, i) +
-                   " in a scenario with replicas; live mode moves the primary's deadlines only, and a cut replica "
-                   "would not get the step: simulated only (model.md §13.6 rule 4)";
+                   " in a scenario with replicas; that fault is simulated only: live mode moves the primary's "
+                   "deadlines only, and a cut replica would not get the step (model.md §13.6 rule 4)";
         if (f.ms % scenario.tick_ms == 0) continue;
         if (partial_seen)
             return store_jump_words(scenario, i) + " by " + std::to_string(f.ms) +
                    " ms, the second store jump that is not whole ticks of " + std::to_string(scenario.tick_ms) +
-                   " ms: live mode rounds each step to whole ticks and cannot run two such jumps exactly "
-                   "(model.md §13.6 rule 4)";
+                   " ms; that fault is simulated only: live mode rounds each step to whole ticks and cannot run "
+                   "two such jumps exactly (model.md §13.6 rule 4)";
         partial_seen = true;
     }
     return std::nullopt;
