@@ -289,11 +289,12 @@ std::string store_jump_words(const sim::Scenario& scenario, std::size_t i) {
                          : std::string("the store's clock"));
 }
 
-// The elector's one store runs a store clock jump by moving its keys'
-// deadlines (model.md §13.6 rules 1-3), except where that step is not exact
-// (rule 4): with replicas, or a second jump that is not whole ticks.
-std::optional<std::string> elector_jump_refusal(const sim::Scenario& scenario) {
-    bool partial_seen = false;
+// The elector's one store, and each of a Redlock scenario's stores, runs a
+// store clock jump by moving its keys' deadlines (model.md §13.6 rules 1-3),
+// except where that step is not exact (rule 4): with replicas, or a second
+// jump of one store that is not whole ticks.
+std::optional<std::string> store_jump_refusal(const sim::Scenario& scenario) {
+    std::vector<bool> partial_seen(std::max<std::size_t>(scenario.stores.size(), 1), false);
     for (std::size_t i = 0; i < scenario.faults.size(); ++i) {
         const sim::Fault& f = scenario.faults[i];
         if (f.kind != sim::FaultKind::clock_jump || f.node >= 0) continue;
@@ -302,12 +303,13 @@ std::optional<std::string> elector_jump_refusal(const sim::Scenario& scenario) {
                    " in a scenario with replicas; that fault is simulated only: live mode moves the primary's "
                    "deadlines only, and a cut replica would not get the step (model.md §13.6 rule 4)";
         if (f.ms % scenario.tick_ms == 0) continue;
-        if (partial_seen)
+        const auto store = static_cast<std::size_t>(std::max(f.store, 0));
+        if (partial_seen[store])
             return store_jump_words(scenario, i) + " by " + std::to_string(f.ms) +
-                   " ms, the second store jump that is not whole ticks of " + std::to_string(scenario.tick_ms) +
+                   " ms, the second jump of that clock that is not whole ticks of " + std::to_string(scenario.tick_ms) +
                    " ms; that fault is simulated only: live mode rounds each step to whole ticks and cannot run "
                    "two such jumps exactly (model.md §13.6 rule 4)";
-        partial_seen = true;
+        partial_seen[store] = true;
     }
     return std::nullopt;
 }
@@ -318,13 +320,13 @@ std::optional<std::string> simulated_only(const sim::Scenario& scenario) {
         return std::string(
             "the scenario's store clock drifts (store.clock.drift_ppm); that fault is simulated only: live mode "
             "cannot change the clock of a real Redis server (model.md §13.6)");
-    if (!scenario.is_redlock() && !scenario.is_redisson()) return elector_jump_refusal(scenario);
+    if (!scenario.is_redisson()) return store_jump_refusal(scenario);
     for (std::size_t i = 0; i < scenario.faults.size(); ++i) {
         const sim::Fault& f = scenario.faults[i];
         if (f.kind == sim::FaultKind::clock_jump && f.node < 0)
             return store_jump_words(scenario, i) +
-                   "; that fault is simulated only: live mode cannot change the clock of a "
-                   "real Redis server, and moves the deadlines of the elector's store only (model.md §13.6)";
+                   "; that fault is simulated only: live mode cannot change the clock of a real Redis server, and "
+                   "moves the deadlines of the elector's and Redlock's stores only (model.md §13.6)";
     }
     return std::nullopt;
 }
