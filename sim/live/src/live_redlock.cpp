@@ -18,12 +18,6 @@
 namespace leasescope::live {
 namespace {
 
-// The step of a store's clock jump on its key, as tests/redlock/driver.js
-// sends it (model.md rule 20.9.5): PEXPIRETIME, then PEXPIREAT at - step.
-constexpr std::string_view clock_jump_script =
-    "local at = redis.call('pexpiretime', KEYS[1]) if at < 0 then return at end "
-    "return redis.call('pexpireat', KEYS[1], at - tonumber(ARGV[1]))";
-
 // One real store: its connection, the scripts' SHA-1 as SCRIPT LOAD gave
 // them, and the token this run last set there (what a GET may answer).
 struct RealStore {
@@ -85,7 +79,7 @@ public:
         const std::int64_t step_ms = redis::clock_jump_step_ms(ms, tick_ms_);
         if (step_ms == 0) return;
         const std::string step = std::to_string(step_ms);
-        auto reply = stores_[s].connection.command({"EVAL", clock_jump_script, "1", key_, step});
+        auto reply = stores_[s].connection.command({"EVAL", redis::clock_jump_step_script, "1", key_, step});
         if (!reply.ok()) {
             fail(reply.error());
             return;

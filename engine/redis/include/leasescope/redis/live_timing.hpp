@@ -21,6 +21,7 @@
 // timing fault, never a divergence (docs/model.md §13.4).
 #include <algorithm>
 #include <cstdint>
+#include <string_view>
 
 #include "leasescope/engine/assert.hpp"
 #include "leasescope/engine/elector.hpp"
@@ -74,5 +75,13 @@ inline std::int64_t clock_jump_step_ms(std::int64_t jump_ms, std::int64_t tick_m
     if (jump_ms % tick_ms != 0 && jump_ms < 0) --ticks;
     return ticks * tick_ms;
 }
+
+// The step itself on one key (docs/model.md §13.6 rule 1, §20.9 rule 5, as
+// tests/redlock/driver.js sends it): the stored deadline (PEXPIRETIME) less
+// ARGV[1] ms (PEXPIREAT, which deletes a key whose new deadline has passed),
+// reading no clock; a key absent (-2) or without a TTL (-1) is left alone.
+inline constexpr std::string_view clock_jump_step_script =
+    "local at = redis.call('pexpiretime', KEYS[1]) if at < 0 then return at end "
+    "return redis.call('pexpireat', KEYS[1], at - tonumber(ARGV[1]))";
 
 }  // namespace leasescope::redis
