@@ -16,44 +16,15 @@
 #include "leasescope/live/tick_pacer.hpp"
 #include "leasescope/redis/redis_store.hpp"
 #include "leasescope/sim/simulation.hpp"
+#include "support/live_compare_support.hpp"
 #include "support/live_test_support.hpp"
 
 using namespace leasescope;
 
 namespace {
 
-sim::Scenario load_preset(const std::string& name) {
-    const std::string path = std::string(LEASESCOPE_SOURCE_DIR) + "/scenarios/" + name + ".json";
-    std::ifstream in(path);
-    std::stringstream bytes;
-    bytes << in.rdbuf();
-    auto parsed = sim::parse_scenario(bytes.str(), path);
-    if (!parsed.ok()) {
-        ADD_FAILURE() << parsed.error().to_string();
-        return {};
-    }
-    return parsed.value();
-}
-
-// Runs `s` live at 50 ms and expects it identical to its simulation; a run
-// the machine could not keep in time is run again, at most three times in
-// all, and never counted as agreement or disagreement.
-void expect_live_equals_simulation(const sim::Scenario& s, const std::string& url_text) {
-    live::LiveOptions options;
-    options.redis_url = url_text;
-    options.tick_ms = 50;
-    bool compared = false;
-    for (int attempt = 0; attempt < 3 && !compared; ++attempt) {
-        const live::LiveReport report = live::run_live(s, options);
-        ASSERT_FALSE(report.input_error) << *report.input_error;
-        ASSERT_FALSE(report.backend_error) << report.backend_error->message;
-        if (!report.timing_faults.empty()) continue;
-        const auto comparison = live::compare_with_model(s, report);
-        EXPECT_FALSE(comparison.divergence) << comparison.divergence->description;
-        compared = true;
-    }
-    EXPECT_TRUE(compared) << "three live runs in a row could not keep time";
-}
+using live_test::expect_live_equals_simulation;
+using live_test::load_preset;
 
 // A small scenario with time on the wire, drawn from `seed`: two or three
 // candidates, latencies 0-3 on each link (some per candidate), a short

@@ -2,7 +2,8 @@
 # Redisson live (docs/model.md rule 21.9.5): a redis-server of its own on a
 # free loopback port; `live --compare` must call the live run of each
 # Redisson preset (watchdog-redisson, lost-unlock-redisson: their faults are
-# all emulated live) and of tests/live/redisson/{contending,reentrant}.json identical to
+# all emulated live) and of tests/live/redisson/{contending,reentrant,store-clock-jump}.json
+# (the last also with three store jumps that are not whole ticks) identical to
 # the simulation, leave no key behind, and refuse a hash it did not set. A
 # run the machine could not keep in time ("did not keep time") is run again,
 # at most twice more: a late tick is the clock's fault, not a divergence.
@@ -19,11 +20,12 @@ port=$(free_port)
 start_redis "$port"
 url="redis://127.0.0.1:$port"
 
-# live_compare NAME SCENARIO: identical, or a failure.
+# live_compare NAME SCENARIO [ARGS...]: identical, or a failure.
 live_compare() {
   local name=$1 scenario=$2 out rc attempt
+  shift 2
   for attempt in 1 2 3; do
-    out=$("$cli" live "$scenario" --redis "$url" --compare 2>&1); rc=$?
+    out=$("$cli" live "$scenario" --redis "$url" "$@" --compare 2>&1); rc=$?
     [ $rc -eq 3 ] && grep -q "did not keep time" <<<"$out" && { echo "  $name: did not keep time (attempt $attempt)"; continue; }
     break
   done
@@ -42,6 +44,11 @@ for preset in "$src"/scenarios/*redisson*.json; do
 done
 live_compare contending "$src/tests/live/redisson/contending.json"
 live_compare reentrant "$src/tests/live/redisson/reentrant.json"
+# A store's clock jump moves the hash's deadline, not the clock (model.md §13.6).
+live_compare store-clock-jump "$src/tests/live/redisson/store-clock-jump.json"
+live_compare store-clock-jumps-not-whole-ticks "$src/tests/live/redisson/store-clock-jump.json" \
+  --set defaults.action=30 \
+  --set 'faults=[{"kind":"clock_jump","clock":"store","at":3,"ms":130},{"kind":"clock_jump","clock":"store","at":5,"ms":-30},{"kind":"clock_jump","clock":"store","at":6,"ms":45}]'
 
 # Nothing left behind: neither the hash nor an unlock latch.
 keys=$(redis-cli -p "$port" dbsize)

@@ -1,5 +1,6 @@
 // Redlock live's bad input (docs/model.md rule 20.9.4), decided before any
-// connection: the count of servers, a store's clock jump, a store's restart;
+// connection: the count of servers, a store's restart, a second store clock
+// jump that is not whole ticks (§13.6 rule 4);
 // and the elector's scenario still takes one server.
 #include <gtest/gtest.h>
 
@@ -50,15 +51,25 @@ TEST(RedlockLiveArgs, OneServerPerStore) {
     EXPECT_NE(live::redis_count_error(one, 2)->find("the scenario has one store"), std::string::npos);
 }
 
-// A store's clock jump (§13.6) and a store's restart are refused naming their JSON path.
+// A store's restart is refused naming its JSON path, and so is a second jump
+// of one store's clock that is not whole ticks (§13.6 rule 4); a store's
+// clock jump otherwise runs (rules 1-3).
 TEST(RedlockLiveArgs, StoreFaultsAreRefusedByPath) {
-    const sim::Scenario jump = redlock_scenario(
+    const sim::Scenario two_jumps = redlock_scenario(
         R"(, "faults": [{"kind": "pause", "node": "a", "at": 1, "ticks": 2},
-                        {"kind": "clock_jump", "clock": "B", "at": 3, "ms": 500}])");
-    const live::LiveReport jumped = run_on(jump, 3);
+                        {"kind": "clock_jump", "clock": "B", "at": 3, "ms": 505},
+                        {"kind": "clock_jump", "clock": "C", "at": 3, "ms": -7},
+                        {"kind": "clock_jump", "clock": "B", "at": 4, "ms": 500},
+                        {"kind": "clock_jump", "clock": "B", "at": 5, "ms": 3}])");
+    const live::LiveReport jumped = run_on(two_jumps, 3);
     ASSERT_TRUE(jumped.input_error.has_value());
-    EXPECT_NE(jumped.input_error->find("fault 1 (/faults/1) jumps store B's clock"), std::string::npos)
+    EXPECT_NE(jumped.input_error->find("fault 4 (/faults/4) jumps store B's clock by 3 ms, the second jump of that "
+                                       "clock that is not whole ticks of 10 ms; that fault is simulated only"),
+              std::string::npos)
         << *jumped.input_error;
+    sim::Scenario one_each = two_jumps;
+    one_each.faults.pop_back();
+    EXPECT_EQ(live::simulated_only(one_each), std::nullopt);
     const sim::Scenario restart =
         redlock_scenario(R"(, "faults": [{"kind": "restart", "store": "C", "at": 3, "ticks": 2}])");
     const live::LiveReport restarted = run_on(restart, 3);

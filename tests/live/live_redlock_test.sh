@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Redlock live (docs/model.md rule 20.9.4): five redis-servers of its own on
 # free loopback ports, one per store; `live --compare` must call the live run
-# of redlock-gc-pause and of tests/redlock/scenarios/contending.json identical
-# to the simulation, leave no key behind, and refuse a key it did not set. A
+# of redlock-gc-pause, of tests/redlock/scenarios/contending.json and of store
+# clock jumps (clock-jump-backward, redlock-clock-jump and redlock-monotonic
+# without their restarts) identical to the simulation, leave no key behind, and refuse a key it did not set. A
 # run the machine could not keep in time ("did not keep time") is run again,
 # at most twice more: a late tick is the clock's fault, not a divergence.
 #   live_redlock_test.sh CLI SOURCE_DIR
@@ -19,11 +20,12 @@ for i in 0 1 2 3 4; do
   redis_args+=(--redis "redis://127.0.0.1:$port")
 done
 
-# live_compare NAME SCENARIO: identical, or a failure.
+# live_compare NAME SCENARIO [ARGS...]: identical, or a failure.
 live_compare() {
   local name=$1 scenario=$2 out rc attempt
+  shift 2
   for attempt in 1 2 3; do
-    out=$("$cli" live "$scenario" "${redis_args[@]}" --compare 2>&1); rc=$?
+    out=$("$cli" live "$scenario" "${redis_args[@]}" "$@" --compare 2>&1); rc=$?
     [ $rc -eq 3 ] && grep -q "did not keep time" <<<"$out" && { echo "  $name: did not keep time (attempt $attempt)"; continue; }
     break
   done
@@ -31,6 +33,16 @@ live_compare() {
 }
 live_compare redlock-gc-pause "$src/scenarios/redlock-gc-pause.json"
 live_compare contending "$src/tests/redlock/scenarios/contending.json"
+# A store's clock jump runs by moving the key's deadline on that server
+# (model.md §13.6): steps of 350 and -1 050 ms on two stores, not whole ticks,
+# at 200 and 50 ms ticks; Kleppmann's jump of C (redlock-clock-jump) and the
+# same on monotonic stores, which move nothing, without their restarts (live
+# refuses a restart).
+live_compare clock-jump-backward "$src/tests/redlock/scenarios/clock-jump-backward.json"
+live_compare clock-jump-backward@50ms "$src/tests/redlock/scenarios/clock-jump-backward.json" --tick-ms 50
+only_jump='faults=[{"kind":"clock_jump","clock":"C","at":"2s","ms":10000}]'
+live_compare redlock-clock-jump-without-restarts "$src/scenarios/redlock-clock-jump.json" --set "$only_jump"
+live_compare redlock-monotonic-without-restarts "$src/scenarios/redlock-monotonic.json" --set "$only_jump"
 
 # Nothing left behind: the lock's key is gone from every store.
 for port in "${ports[@]}"; do

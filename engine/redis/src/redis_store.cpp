@@ -253,6 +253,33 @@ StoreResult<Unit> RedisStore::failover(Tick now, FailoverLoss loss) {
     return Unit{};
 }
 
+namespace {
+// docs/model.md §13.6 rule 1: each key's stored deadline (PEXPIRETIME) less
+// the step (PEXPIREAT), in one atomic script that reads no clock; a key that
+// is absent (-2) or has no TTL (-1) is left alone.
+constexpr std::string_view clock_jump_script =
+    "for _, key in ipairs(KEYS) do local at = redis.call('pexpiretime', key) "
+    "if at >= 0 then redis.call('pexpireat', key, at - tonumber(ARGV[1])) end end return #KEYS";
+}  // namespace
+
+StoreResult<Unit> RedisStore::clock_jump(Tick /*now*/, std::int64_t ms) {
+    const std::int64_t step_ms = clock_jump_step_ms(ms, tick_ms_);
+    if (step_ms == 0) return Unit{};  // less than a tick forward: no expiry tick moves
+    std::vector<std::string> keys;
+    for (std::int32_t i = 0; i < config_.capacity; ++i) keys.push_back(keys_.slot(i));
+    keys.push_back(keys_.holdoff());
+    const std::string key_count = std::to_string(keys.size());
+    const std::string step = std::to_string(step_ms);
+    std::vector<std::string_view> argv{"EVAL", clock_jump_script, key_count};
+    for (const auto& k : keys) argv.push_back(k);
+    argv.push_back(step);
+    auto reply = conn().command(argv);
+    if (!reply.ok()) return Err{reply.error()};
+    const redisReply* r = reply.value().get();
+    if (!is_integer(r)) return shape_error("clock jump", describe_reply(r));
+    return Unit{};
+}
+
 StoreResult<Unit> RedisStore::delete_namespace() {
     for (auto& k : kn()) k.reset();
     // SCAN with a glob of the prefix (its glob characters escaped), then the

@@ -57,6 +57,11 @@ public:
         if (auto stop = stop_reason()) return Err{*stop};
         return note(inner_.failover(now, loss));
     }
+    // A store clock jump is a fault, a tick-level call (model.md §13.6).
+    StoreResult<Unit> clock_jump(Tick now, std::int64_t ms) override {
+        if (auto stop = stop_reason()) return Err{*stop};
+        return note(inner_.clock_jump(now, ms));
+    }
     // Replication (model.md §13.8): the edges are tick-level calls, so a
     // remembered failure or a cancel stops the run there, as failover does.
     StoreResult<Unit> cut_link(Tick now, std::int32_t server) override {
@@ -148,7 +153,13 @@ void ignore_sigpipe() { std::signal(SIGPIPE, SIG_IGN); }
 
 sim::Scenario with_tick_ms(const sim::Scenario& scenario, std::int64_t tick_ms) {
     sim::Scenario out = scenario;
-    if (tick_ms > 0) out.tick_ms = tick_ms;
+    if (tick_ms <= 0) return out;
+    // Every copy the reader made of tick_ms (scenario_read.cpp) follows: the
+    // store's clock converts a store jump's ms to ticks (model.md §3.3), and
+    // a candidate's options convert its watchdog and default timeouts.
+    out.tick_ms = tick_ms;
+    out.lock.clock.tick_ms = tick_ms;
+    for (sim::Candidate& c : out.candidates) c.options.tick_ms = tick_ms;
     return out;
 }
 
@@ -221,6 +232,14 @@ std::vector<std::string> emulated_faults(const sim::Scenario& scenario) {
     });
     const bool node_drift = std::any_of(scenario.candidates.begin(), scenario.candidates.end(),
                                         [](const sim::Candidate& c) { return c.options.drift_ppm != 0; });
+    const bool store_jump = std::any_of(scenario.faults.begin(), scenario.faults.end(), [](const sim::Fault& f) {
+        return f.kind == sim::FaultKind::clock_jump && f.node < 0;
+    });
+    if (store_jump) {
+        out.emplace_back(
+            "clock_jump of the store's clock: emulated, no clock moves: one script moves the deadlines of the "
+            "lock's records and hold-off on the server by whole ticks (model.md §13.6)");
+    }
     if (node_jump) {
         out.emplace_back(
             "clock_jump of a node's clock: an event only, as in the simulation: the elector's timers are on a "
@@ -262,21 +281,48 @@ std::optional<std::string> redis_count_error(const sim::Scenario& scenario, std:
         given);
 }
 
+namespace {
+std::string store_jump_words(const sim::Scenario& scenario, std::size_t i) {
+    const sim::Fault& f = scenario.faults[i];
+    return "fault " + std::to_string(i) + " (/faults/" + std::to_string(i) + ") jumps " +
+           (f.store >= 0 ? "store " + scenario.stores[static_cast<std::size_t>(f.store)] + "'s clock"
+                         : std::string("the store's clock"));
+}
+
+// The elector's one store, and each of a Redlock scenario's stores, runs a
+// store clock jump by moving its keys' deadlines (model.md §13.6 rules 1-3),
+// except where that step is not exact (rule 4): with replicas, or a second
+// jump of one store that is not whole ticks.
+std::optional<std::string> store_jump_refusal(const sim::Scenario& scenario) {
+    std::vector<bool> partial_seen(std::max<std::size_t>(scenario.stores.size(), 1), false);
+    for (std::size_t i = 0; i < scenario.faults.size(); ++i) {
+        const sim::Fault& f = scenario.faults[i];
+        if (f.kind != sim::FaultKind::clock_jump || f.node >= 0) continue;
+        if (scenario.lock.replication.replicas > 0)
+            return store_jump_words(scenario, i) +
+                   " in a scenario with replicas; that fault is simulated only: live mode moves the primary's "
+                   "deadlines only, and a cut replica would not get the step (model.md §13.6 rule 4)";
+        if (f.ms % scenario.tick_ms == 0) continue;
+        const auto store = static_cast<std::size_t>(std::max(f.store, 0));
+        if (partial_seen[store])
+            return store_jump_words(scenario, i) + " by " + std::to_string(f.ms) +
+                   " ms, the second jump of that clock that is not whole ticks of " + std::to_string(scenario.tick_ms) +
+                   " ms; that fault is simulated only: live mode rounds each step to whole ticks and cannot run "
+                   "two such jumps exactly (model.md §13.6 rule 4)";
+        partial_seen[store] = true;
+    }
+    return std::nullopt;
+}
+}  // namespace
+
 std::optional<std::string> simulated_only(const sim::Scenario& scenario) {
     if (scenario.lock.clock.drift_ppm != 0)
         return std::string(
             "the scenario's store clock drifts (store.clock.drift_ppm); that fault is simulated only: live mode "
             "cannot change the clock of a real Redis server (model.md §13.6)");
-    for (std::size_t i = 0; i < scenario.faults.size(); ++i) {
-        const sim::Fault& f = scenario.faults[i];
-        if (f.kind == sim::FaultKind::clock_jump && f.node < 0)
-            return "fault " + std::to_string(i) + " (/faults/" + std::to_string(i) + ") jumps " +
-                   (f.store >= 0 ? "store " + scenario.stores[static_cast<std::size_t>(f.store)] + "'s clock"
-                                 : std::string("the store's clock")) +
-                   "; that fault is simulated only: live mode cannot change the clock of a "
-                   "real Redis server (model.md §13.6)";
-    }
-    return std::nullopt;
+    // Redisson's run moves its one key by its record's expiry tick, exact for any jumps (§13.6 rule 3).
+    if (scenario.is_redisson()) return std::nullopt;
+    return store_jump_refusal(scenario);
 }
 
 std::optional<std::string> live_refusal(const sim::Scenario& scenario) {

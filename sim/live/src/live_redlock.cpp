@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 
+#include "leasescope/redis/live_timing.hpp"
 #include "leasescope/redis/redis_connection.hpp"
 #include "leasescope/redis/redlock_scripts.hpp"
 #include "leasescope/sim/redlock_stores.hpp"
@@ -68,6 +69,22 @@ public:
                             false});
         }
         return v;
+    }
+
+    // Store s's clock jumps (model.md §13.6, rule 20.9.5): the key's stored
+    // deadline less the step of whole ticks, in one script that reads no
+    // clock; a key whose new deadline has passed is deleted, and the next
+    // GET finds it gone.
+    void clock_jump(std::size_t s, std::int64_t ms, Tick) override {
+        const std::int64_t step_ms = redis::clock_jump_step_ms(ms, tick_ms_);
+        if (step_ms == 0) return;
+        const std::string step = std::to_string(step_ms);
+        auto reply = stores_[s].connection.command({"EVAL", redis::clock_jump_step_script, "1", key_, step});
+        if (!reply.ok()) {
+            fail(reply.error());
+            return;
+        }
+        if (reply.value()->type != REDIS_REPLY_INTEGER) fail(unexpected(s, reply.value().get()));
     }
 
     const std::optional<StoreError>& first_error() const { return error_; }
@@ -181,13 +198,14 @@ std::optional<std::string> redlock_live_refusal(const sim::Scenario& scenario) {
 }
 
 std::vector<std::string> redlock_emulated_faults(const sim::Scenario& scenario) {
-    bool pause = false, partition = false, crash = false, delay = false, jump = false;
+    bool pause = false, partition = false, crash = false, delay = false, jump = false, store_jump = false;
     for (const sim::Fault& f : scenario.faults) {
         pause |= f.kind == sim::FaultKind::pause;
         partition |= f.kind == sim::FaultKind::partition;
         crash |= f.kind == sim::FaultKind::crash;
         delay |= f.kind == sim::FaultKind::delay;
-        jump |= f.kind == sim::FaultKind::clock_jump;
+        jump |= f.kind == sim::FaultKind::clock_jump && f.node >= 0;
+        store_jump |= f.kind == sim::FaultKind::clock_jump && f.store >= 0;
     }
     std::vector<std::string> out;
     out.emplace_back(
@@ -204,13 +222,22 @@ std::vector<std::string> redlock_emulated_faults(const sim::Scenario& scenario) 
         out.emplace_back(
             "clock_jump of a client's clock: emulated, the model's Date.now() of that client steps (rule 20.4.2)");
     }
+    if (store_jump) {
+        out.emplace_back(
+            scenario.stores_clock == sim::StoresClock::wall
+                ? "clock_jump of a store's clock: emulated, no clock moves: one script moves the deadline of the "
+                  "lock's key on that server by whole ticks (model.md §13.6, rule 20.9.5)"
+                : "clock_jump of a store's clock: an event only: the stores expire by a monotonic clock (rule "
+                  "20.2.5), so nothing is sent");
+    }
     return out;
 }
 
 LiveReport run_live_redlock(const sim::Scenario& scenario, const LiveOptions& options) {
     LiveReport report;
     report.tick_ms = scenario.tick_ms;
-    // Refused before any connection: a store's clock (§13.6), a store's restart, the count of servers.
+    // Refused before any connection: a store's drift and what a jump's step cannot stand for (§13.6), a store's
+    // restart, the count of servers.
     if (auto refused = simulated_only(scenario)) {
         report.input_error = std::move(refused);
         return report;

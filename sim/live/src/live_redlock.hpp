@@ -14,7 +14,8 @@ namespace leasescope::live {
 std::vector<std::string> redlock_emulated_faults(const sim::Scenario& scenario);
 
 // Why a Redlock scenario cannot run live (a store's restart, naming its JSON
-// path), or nothing. Store clock jumps are simulated_only's.
+// path), or nothing. What a store clock jump's step cannot stand for is
+// simulated_only's (model.md §13.6 rule 4).
 std::optional<std::string> redlock_live_refusal(const sim::Scenario& scenario);
 
 // run_live for a Redlock scenario (tick_ms already applied): refuses what

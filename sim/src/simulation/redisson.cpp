@@ -116,7 +116,11 @@ void RedissonRun::fault_edge(Tick t, const Fault& f, bool end, EventSink& sink) 
             ev.op = EventOp::clock_jump;
             ev.clock_ms = f.ms;
             if (f.node < 0) {
+                // Live mode moves the real hash by the ticks its expiry moves (model.md §13.6 rule 3).
+                const bool held = live_ != nullptr && model_.record().held;
+                const Tick before = held ? model_.expiry_tick() : 0;
                 model_.jump(2 * f.ms);
+                if (held) live_->clock_jump((before - model_.expiry_tick()) * scenario_->tick_ms, t);
                 ev.node = "store";
             } else {
                 nodes_[static_cast<std::size_t>(f.node)].jumps += 2 * f.ms;

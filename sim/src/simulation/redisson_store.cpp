@@ -5,9 +5,18 @@
 // RedissonBaseLock.java (redisson/src/main/java/org/redisson/ at that tag).
 #include "leasescope/sim/redisson_store.hpp"
 
+#include "client_run.hpp"
+
 namespace leasescope::sim {
 
 std::int64_t ModelRedissonStore::now_half_ms(Tick t) const { return scenario_->lock.clock.reading_at_tick(t) + jumps_; }
+
+Tick ModelRedissonStore::expiry_tick() const {
+    LS_ASSERT(scenario_->lock.clock.drift_ppm == 0);
+    // now_half_ms(t) = 2·t·tick_ms + tick_ms + jumps ≥ deadline, the least such t.
+    const std::int64_t two_ticks = 2 * scenario_->tick_ms;
+    return -client_run::floor_div(-(record_.deadline - jumps_ - scenario_->tick_ms), two_ticks);
+}
 
 std::optional<Token> ModelRedissonStore::held_field(Tick t) const {
     if (!record_.held || now_half_ms(t) >= record_.deadline) return std::nullopt;

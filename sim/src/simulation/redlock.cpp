@@ -116,6 +116,9 @@ void RedlockRun::fault_edge(Tick t, const Fault& f, bool end, EventSink& sink) {
             ev.clock_ms = f.ms;
             if (f.store >= 0) {
                 model_.at(static_cast<std::size_t>(f.store)).jumps += 2 * f.ms;
+                // A monotonic store's expiry does not see the jump (rule 20.2.5).
+                if (live_ != nullptr && scenario_->stores_clock == StoresClock::wall)
+                    live_->clock_jump(static_cast<std::size_t>(f.store), f.ms, t);
                 ev.node = scenario_->stores[static_cast<std::size_t>(f.store)];
                 ev.server = f.store;
             } else {

@@ -59,6 +59,10 @@ public:
     virtual RedissonAnswer unlock(const Token& field, std::int64_t ttl_ms, Tick t) = 0;
     // The field holding the hash now: none when it is absent or expired.
     virtual std::optional<Token> holder(Tick t) = 0;
+    // The store's clock jumped at tick t: the hash's deadline moves `step_ms`
+    // earlier (later when negative). The model keeps its jumps itself and
+    // needs nothing here; live mode moves the real key (model.md §13.6).
+    virtual void clock_jump(std::int64_t /*step_ms*/, Tick /*t*/) {}
 
 protected:
     RedissonStoreOps() = default;
@@ -84,6 +88,11 @@ public:
     std::int64_t now_half_ms(Tick t) const;
     // A jump of the store's clock (§3.3), half milliseconds.
     void jump(std::int64_t half_ms) { jumps_ += half_ms; }
+    // The first tick whose store moment reaches the record's deadline, given
+    // the jumps so far (not limited to the ticks to come): live mode's
+    // expiry tick of the real key (model.md §13.6 rule 3). A store without
+    // drift only (live mode refuses a drift).
+    Tick expiry_tick() const;
     // The record as the store answered: taken or re-entered (nil to a lock),
     // renewed (one), or one hold less (zero to an unlock) or gone (one).
     void follow_lock(const RedissonCaller& caller, std::int64_t ttl_ms, Tick t);

@@ -47,6 +47,10 @@ public:
     virtual std::int32_t unlock(std::size_t s, const Token& token, Tick t) = 0;
     // The key's value as GET answers it now: none when absent or expired.
     virtual std::optional<Token> value(std::size_t s, Tick t) = 0;
+    // Store s's clock jumps `ms` at tick t (rule 20.2.4). The model keeps the
+    // sum in RedlockStore::jumps and needs nothing here; live mode moves the
+    // deadline of the key on that server instead (model.md §13.6).
+    virtual void clock_jump(std::size_t /*s*/, std::int64_t /*ms*/, Tick /*t*/) {}
 
 protected:
     RedlockStoreOps() = default;

@@ -21,6 +21,7 @@
 // timing fault, never a divergence (docs/model.md §13.4).
 #include <algorithm>
 #include <cstdint>
+#include <string_view>
 
 #include "leasescope/engine/assert.hpp"
 #include "leasescope/engine/elector.hpp"
@@ -64,5 +65,23 @@ inline Tick ticks_left(std::int64_t pttl_ms, std::int64_t tick_ms) {
     // (PTTL 0); it still exists, so it is still valid for one more command.
     return std::max<Tick>(1, (pttl_ms + tick_ms - 1) / tick_ms);
 }
+
+// The step that stands for a jump of the store's clock by `jump_ms` (docs/model.md
+// §13.6 rule 3): whole ticks, ⌊jump_ms / tick_ms⌋·tick_ms, rounded toward −∞,
+// so a key moved by it expires at the tick the model's jumped clock names.
+inline std::int64_t clock_jump_step_ms(std::int64_t jump_ms, std::int64_t tick_ms) {
+    LS_ASSERT(tick_ms >= 1);
+    std::int64_t ticks = jump_ms / tick_ms;
+    if (jump_ms % tick_ms != 0 && jump_ms < 0) --ticks;
+    return ticks * tick_ms;
+}
+
+// The step itself on one key (docs/model.md §13.6 rule 1, §20.9 rule 5, as
+// tests/redlock/driver.js sends it): the stored deadline (PEXPIRETIME) less
+// ARGV[1] ms (PEXPIREAT, which deletes a key whose new deadline has passed),
+// reading no clock; a key absent (-2) or without a TTL (-1) is left alone.
+inline constexpr std::string_view clock_jump_step_script =
+    "local at = redis.call('pexpiretime', KEYS[1]) if at < 0 then return at end "
+    "return redis.call('pexpireat', KEYS[1], at - tonumber(ARGV[1]))";
 
 }  // namespace leasescope::redis

@@ -42,6 +42,12 @@ public:
     // lose = leases: deletes the slots and the hold-off; lose = all: also
     // resets the counter to fencing_start − 1.
     StoreResult<Unit> failover(Tick now, FailoverLoss loss) override;
+    // The store's clock jumps by `ms` (docs/model.md §13.6): no clock moves;
+    // one script moves the deadline of every slot record and of the hold-off
+    // by clock_jump_step_ms (a key whose new deadline has passed is deleted,
+    // and the next expire reports it). The counter has no TTL and is not
+    // touched. Live mode refuses a jump with replicas (§13.6 rule 4).
+    StoreResult<Unit> clock_jump(Tick now, std::int64_t ms) override;
 
     // ---- Real replicas (docs/model.md §13.8, redis_replication.cpp) ----
     // Server i + 1 of the scenario is the i-th replica added; server 0 is the

@@ -87,9 +87,12 @@ std::optional<std::string> live_refusal(const sim::Scenario& scenario);
 // store for a Redlock scenario (model.md rule 20.9.4), one otherwise.
 std::optional<std::string> redis_count_error(const sim::Scenario& scenario, std::size_t given);
 
-// Why `scenario` cannot run live, or nothing: a store clock that drifts or
-// jumps is simulated only (model.md §13.6). run_live refuses such a
-// scenario with this message as its input error, before it connects.
+// Why `scenario` cannot run live, or nothing: a store clock that drifts is
+// simulated only, and so is a store's jump for Redisson; the elector's store
+// and Redlock's run a jump by moving their keys' deadlines, except with
+// replicas or a second jump of one store that is not whole ticks of the
+// scenario's tick_ms (model.md §13.6). run_live refuses such a scenario with
+// this message as its input error, before it connects.
 std::optional<std::string> simulated_only(const sim::Scenario& scenario);
 
 // Runs `scenario` live. A Redlock scenario runs on options.store_urls, one
