@@ -116,8 +116,8 @@ const char* marker_kind_name(MarkerKind kind) {
     return "?";
 }
 
-Palette default_palette() {
-    Palette p;
+// The lanes' span colours of the default palette.
+static void default_span_colours(Palette& p) {
     auto set = [&](SpanKind k, Rgba c) { p.span[static_cast<int>(k)] = c; };
     set(SpanKind::idle, {200, 204, 210, 255});
     set(SpanKind::waiting, {244, 180, 40, 255});  // amber: trying
@@ -134,6 +134,11 @@ Palette default_palette() {
     set(SpanKind::fence, {90, 100, 120, 255});
     set(SpanKind::cut, {120, 120, 130, 255});     // grey hatching: a frozen copy
     set(SpanKind::validity, {20, 140, 70, 255});  // the acquisition's green: how long the lock it won is good for
+}
+
+Palette default_palette() {
+    Palette p;
+    default_span_colours(p);
     auto mk = [&](MarkerKind k, Rgba c) { p.marker[static_cast<int>(k)] = c; };
     // Families share a hue (failures red, "no answer" purple, the fence
     // slate); inside a family the shapes tell the outcomes apart.

@@ -14,23 +14,25 @@ class ActionView final : public View {
 public:
     Panel panel() const override { return Panel::action; }
 
+    // Who is inside: the electors' snapshot, a Redlock run's working clients
+    // (model.md §20.6) or a Redisson run's holding ones (§21.6).
+    static std::vector<ActionInside> inside_nodes(const FrameContext& ctx) {
+        if (ctx.redlock) return redlock_inside(ctx);
+        if (ctx.redisson) return redisson_inside(ctx);
+        std::vector<ActionInside> nodes;
+        for (const auto& n : ctx.snap.nodes)
+            if (n.status == sim::NodeStatus::running || n.status == sim::NodeStatus::stale)
+                nodes.push_back({n.name, n.status == sim::NodeStatus::stale, n.fencing});
+        return nodes;
+    }
+
     void draw(const FrameContext& ctx, Commands& out) override {
         if (!begin_panel(ctx, panel(), ctx.tr("panel.action"), 0, &out)) {
             ImGui::End();
             return;
         }
         ImDrawList* dl = ImGui::GetWindowDrawList();
-        // Who is inside: the electors' snapshot, or a Redlock run's working clients (model.md §20.6).
-        std::vector<ActionInside> nodes;
-        if (ctx.redlock) {
-            nodes = redlock_inside(ctx);
-        } else if (ctx.redisson) {  // its holding clients (model.md §21.6)
-            nodes = redisson_inside(ctx);
-        } else {
-            for (const auto& n : ctx.snap.nodes)
-                if (n.status == sim::NodeStatus::running || n.status == sim::NodeStatus::stale)
-                    nodes.push_back({n.name, n.status == sim::NodeStatus::stale, n.fencing});
-        }
+        const std::vector<ActionInside> nodes = inside_nodes(ctx);
         const int inside = static_cast<int>(nodes.size());
         const int stale =
             static_cast<int>(std::count_if(nodes.begin(), nodes.end(), [](const ActionInside& n) { return n.stale; }));
