@@ -233,9 +233,11 @@ TEST(CompareWords, TheSettingsNamedAreTheOnesThatDiffer) {
             for (const std::string& path : paths) found = found || has_text(path, key);
             EXPECT_TRUE(found) << pair;
         }
-        // Titles, summaries and names always differ and are never told as a setting.
+        // Titles, summaries, names and exercises always differ and are never told as a setting.
         for (const std::string& path : paths) {
-            EXPECT_FALSE(has_text(path, "/title") || has_text(path, "/summary") || path == "/name") << path;
+            EXPECT_FALSE(has_text(path, "/title") || has_text(path, "/summary") || path == "/name" ||
+                         has_text(path, "/exercises"))
+                << path;
         }
     }
 }
@@ -267,6 +269,20 @@ TEST(CompareWords, TheSeedIsASettingOnlyWhenItOrdersTheCallers) {
     const auto shuffled = setting_diffs(preset("racing-acquire"), preset("racing-acquire", {{"seed", "8"}}));
     ASSERT_EQ(shuffled.size(), 1u);
     EXPECT_EQ(shuffled.front().path, "/seed");
+}
+
+// Two presets of the same story under two clients (model.md §21): the
+// differences named are the run's (the client, its options, the lease),
+// never the lessons' exercises, which every pair of presets differs in.
+TEST(CompareWords, TwoPresetsSideBySideDifferInTheirRunsNotTheirExercises) {
+    const auto diffs = setting_diffs(preset("watchdog-elector"), preset("watchdog-redisson"));
+    ASSERT_FALSE(diffs.empty());
+    bool client = false;
+    for (const SettingDiff& d : diffs) {
+        EXPECT_FALSE(has_text(d.path, "/exercises")) << d.path;
+        client = client || d.path == "/client";
+    }
+    EXPECT_TRUE(client);
 }
 
 // An imported history beside its draft (model.md §19.9.5): the import's

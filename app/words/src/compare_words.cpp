@@ -120,11 +120,12 @@ std::vector<SettingDiff> setting_diffs(const sim::Scenario& a, const sim::Scenar
     const auto fa = nlohmann::json::parse(sim::scenario_to_json(a)).flatten();
     const auto fb = nlohmann::json::parse(sim::scenario_to_json(b)).flatten();
     // The seed only draws the random tokens, unless an order is shuffled: then it decides who calls
-    // first, and a student compares it like any other setting.
+    // first, and a student compares it like any other setting. The lesson's words and its
+    // exercises change nothing in the run: two presets told side by side differ in them everywhere.
     const bool seed_matters = a.order == sim::Order::shuffled || b.order == sim::Order::shuffled;
     auto skipped = [seed_matters](const std::string& path) {
         return path == "/name" || path.rfind("/title", 0) == 0 || path.rfind("/summary", 0) == 0 ||
-               (path == "/seed" && !seed_matters);
+               path.rfind("/exercises", 0) == 0 || (path == "/seed" && !seed_matters);
     };
     std::map<std::string, std::pair<std::string, std::string>> diffs;
     for (auto it = fa.begin(); it != fa.end(); ++it) {
