@@ -384,14 +384,15 @@ constexpr KindClass promote_class{"failover:promote", [](const sim::FaultMenu& m
 constexpr KindClass leases_class{"failover:leases", [](const sim::FaultMenu& m) { return m.failover_leases; }};
 constexpr KindClass all_class{"failover:all", [](const sim::FaultMenu& m) { return m.failover_all; }};
 
-// The first of `classes` that an item refused by the base asks for: an
-// item nothing of which the base allows (sim::fault_kinds_for, the one
-// statement of those rules); "all" is never refused.
-const KindClass* refused_class(const std::vector<sim::FaultKindItem>& items, const sim::Scenario& base,
-                               std::initializer_list<KindClass> classes) {
+// The name of the first of `classes` that an item refused by the base asks
+// for (an item nothing of which the base allows: sim::fault_kinds_for, the
+// one statement of those rules; "all" is never refused), or null. The name,
+// a string literal, outlives the list; the list's elements do not.
+const char* refused_class(const std::vector<sim::FaultKindItem>& items, const sim::Scenario& base,
+                          std::initializer_list<KindClass> classes) {
     for (const KindClass& c : classes) {
         for (const sim::FaultKindItem& item : items) {
-            if (!item.all && c.in(item.menu) && !sim::fault_kinds_for(base, item.menu).any()) return &c;
+            if (!item.all && c.in(item.menu) && !sim::fault_kinds_for(base, item.menu).any()) return c.name;
         }
     }
     return nullptr;
@@ -405,11 +406,11 @@ const KindClass* refused_class(const std::vector<sim::FaultKindItem>& items, con
 // with them (§17.3 rule 5: with replicas every failover promotes).
 int kinds_fit(const std::vector<sim::FaultKindItem>& items, const sim::Scenario& base) {
     if (base.is_redisson()) {
-        if (const KindClass* c = refused_class(items, base, {failover_class, delay_class, link_class, restart_class})) {
+        if (const char* c = refused_class(items, base, {failover_class, delay_class, link_class, restart_class})) {
             fmt::print(stderr,
                        "error: --fault-kinds: the explorer adds no {} to a Redisson scenario (docs/model.md §21.1 "
                        "rule 4); it adds pause, partition, crash and clock_jump\n",
-                       c->name);
+                       c);
             return exit_bad_input;
         }
     }
@@ -420,26 +421,25 @@ int kinds_fit(const std::vector<sim::FaultKindItem>& items, const sim::Scenario&
         return exit_bad_input;
     }
     if (base.is_redlock()) {
-        if (const KindClass* c = refused_class(items, base, {failover_class, link_class})) {
+        if (const char* c = refused_class(items, base, {failover_class, link_class})) {
             fmt::print(stderr,
                        "error: --fault-kinds: the explorer adds no {} to a Redlock scenario (docs/explorer.md, "
                        "On Redlock); it adds pause, partition, crash, delay, clock_jump and restart\n",
-                       c->name);
+                       c);
             return exit_bad_input;
         }
         return exit_ok;
     }
     const std::int32_t replicas = base.lock.replication.replicas;
-    if (const KindClass* c = refused_class(items, base, {link_class, promote_class}); c && replicas == 0) {
-        fmt::print(stderr, "error: --fault-kinds: {} needs a store with replicas (store.replicas 1 or more)\n",
-                   c->name);
+    if (const char* c = refused_class(items, base, {link_class, promote_class}); c && replicas == 0) {
+        fmt::print(stderr, "error: --fault-kinds: {} needs a store with replicas (store.replicas 1 or more)\n", c);
         return exit_bad_input;
     }
-    if (const KindClass* c = refused_class(items, base, {leases_class, all_class}); c && replicas > 0) {
+    if (const char* c = refused_class(items, base, {leases_class, all_class}); c && replicas > 0) {
         fmt::print(stderr,
                    "error: --fault-kinds: {} is for a store without replicas; with store.replicas {} a failover "
                    "promotes a replica (failover:promote, model.md §17.3)\n",
-                   c->name, replicas);
+                   c, replicas);
         return exit_bad_input;
     }
     return exit_ok;
