@@ -221,12 +221,18 @@ TEST(ScenarioRanges, TooManyFaultsOrOpsIsALimitError) {
     const std::string head = R"({"name":"t","defaults":{"wait":1,"lease":2,"action":1},"candidates":[{"name":"a"}],)";
     std::string faults = head + R"("faults":[)";
     for (std::int64_t i = 0; i <= limits::faults_max; ++i)
-        faults += (i == 0 ? "" : ",") + std::string(R"({"kind":"crash","node":"a","at":)") + std::to_string(i) + "}";
+        faults.append(i == 0 ? "" : ",")
+            .append(R"({"kind":"crash","node":"a","at":)")
+            .append(std::to_string(i))
+            .append("}");
     faults += "]}";
     EXPECT_TRUE(rejected(faults, "/faults", {"at most " + std::to_string(limits::faults_max)}));
     std::string ops = head + R"("ops":[)";
     for (std::int64_t i = 0; i <= limits::ops_max; ++i)
-        ops += (i == 0 ? "" : ",") + std::string(R"({"at":)") + std::to_string(i) + R"(,"actor":"x","op":"status"})";
+        ops.append(i == 0 ? "" : ",")
+            .append(R"({"at":)")
+            .append(std::to_string(i))
+            .append(R"(,"actor":"x","op":"status"})");
     ops += "]}";
     EXPECT_TRUE(rejected(ops, "/ops", {"at most " + std::to_string(limits::ops_max)}));
 }

@@ -34,7 +34,7 @@ Scenario random_scenario(std::uint64_t seed, bool with_failover_all) {
     const int n = static_cast<int>(pick(rng, 1, 6));
     for (int i = 0; i < n; ++i) {
         Candidate c;
-        c.name = "n" + std::to_string(i);
+        c.name = std::string("n").append(std::to_string(i));  // (not "n" + …: a GCC 12 -O3 false warning)
         ElectorOptions& o = c.options;
         o.start = pick(rng, 0, 15);
         o.wait = pick(rng, 0, 6);
