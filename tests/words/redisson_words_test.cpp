@@ -75,6 +75,13 @@ TEST(RedissonWords, EveryEventRendersWholeInBothLanguages) {
                 }
                 const std::string cell = outcome_words(trace.events[k], s, 1);
                 EXPECT_NE(cell.rfind("out.", 0), 0u) << where << ": missing key " << cell;
+                // The Events table's cell, in Redisson's words where it has them.
+                const std::string own = outcome_words(trace.events[k], s, trace.header);
+                EXPECT_NE(own.rfind("rso.", 0), 0u) << where << ": missing key " << own;
+                EXPECT_NE(own.rfind("out.", 0), 0u) << where << ": missing key " << own;
+                if (trace.events[k].op == sim::EventOp::acquire) {
+                    EXPECT_EQ(own.find(lang == Lang::en ? "slot" : "슬롯"), std::string::npos) << where << ": " << own;
+                }
                 // The one-sentence form (a timeline mark's tooltip, the compare view's, an exercise's
                 // evidence) in Redisson's words too: no slot, no fencing number shown as "–".
                 const std::string told = describe_event(trace.events[k], s, trace.header);

@@ -143,24 +143,6 @@ void draw_redisson_resource_head(const FrameContext& ctx) {
     draw_fenceless_resource_head(ctx, "rsp.resource_mode", f.writes, f.stale, f.unsafe);
 }
 
-std::string redisson_outcome_words(const FrameContext& ctx, const sim::Event& e) {
-    const Fields f{{"ttl", e.ttl ? std::to_string(*e.ttl) : std::string("–")}};
-    const std::string outcome = sim::to_string(e.outcome);
-    switch (e.op) {
-        case sim::EventOp::acquire:
-            if (e.details.has(sim::Detail::reply_lost)) return ctx.strings.tr("rso.acquire.reply_lost", f);
-            return ctx.strings.tr("rso.acquire." + outcome, f);
-        case sim::EventOp::extend:
-        case sim::EventOp::release:
-            return ctx.strings.tr("rso." + std::string(sim::to_string(e.op)) + "." + outcome, f);
-        case sim::EventOp::skip: return ctx.strings.tr("rso.skip");
-        case sim::EventOp::write:
-            if (e.details.has(sim::Detail::unsafe_write)) return ctx.strings.tr("rso.write.unsafe");
-            return {};
-        default: return {};
-    }
-}
-
 void draw_redisson_state_badges(const FrameContext& ctx, const sim::Trace& trace, const words::RedissonFacts& f,
                                 Tick t) {
     const auto& names = trace.header.candidates;

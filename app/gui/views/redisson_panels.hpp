@@ -22,9 +22,6 @@ void draw_redisson_clients(const FrameContext& ctx);
 // The resource panel's head: no fencing number (rule 21.6), every write
 // accepted; the counts of stale and unsafe ones.
 void draw_redisson_resource_head(const FrameContext& ctx);
-// The events table's outcome of a Redisson event in Redisson's words (a
-// script's answer, the unlock message); empty for the events told as in any trace.
-std::string redisson_outcome_words(const FrameContext& ctx, const sim::Event& e);
 // The hash of `f` at tick t (whose field, hold count, PTTL left; or no key),
 // and each client's state as a badge: the record panel's and the comparison's.
 void draw_redisson_hash_lines(const FrameContext& ctx, const words::RedissonFacts& f, Tick t);

@@ -149,10 +149,8 @@ private:
         if (mark >= 0) draw_mark_cell(ctx, static_cast<MarkerKind>(mark));
         ImGui::TableSetColumnIndex(8);
         const bool bad = mark >= 0 && is_alarm(static_cast<MarkerKind>(mark));
-        std::string outcome = ctx.redlock    ? redlock_outcome_words(ctx, e, mark)
-                              : ctx.redisson ? redisson_outcome_words(ctx, e)
-                                             : std::string();
-        if (outcome.empty()) outcome = outcome_words(e, ctx.strings, ctx.timeline.trace().header.capacity);
+        std::string outcome = ctx.redlock ? redlock_outcome_words(ctx, e, mark) : std::string();
+        if (outcome.empty()) outcome = outcome_words(e, ctx.strings, ctx.timeline.trace().header);
         if (bad)
             ImGui::TextColored(ImVec4(0.85f, 0.0f, 0.28f, 1), "%s", outcome.c_str());
         else

@@ -220,7 +220,29 @@ std::string redisson_event_key(const Event& e) {
         default: return "";
     }
 }
+
+// A Redisson event's Outcome cell (a script's answer, a give-up, an unsafe
+// write); empty for those told as in any trace.
+std::string redisson_outcome(const Event& e, const Strings& s) {
+    const Fields f{{"ttl", e.ttl ? std::to_string(*e.ttl) : std::string("–")}};
+    const std::string outcome = sim::to_string(e.outcome);
+    switch (e.op) {
+        case EventOp::acquire:
+            if (e.details.has(sim::Detail::reply_lost)) return s.tr("rso.acquire.reply_lost", f);
+            return s.tr("rso.acquire." + outcome, f);
+        case EventOp::extend:
+        case EventOp::release: return s.tr("rso." + std::string(sim::to_string(e.op)) + "." + outcome, f);
+        case EventOp::skip: return s.tr("rso.skip");
+        case EventOp::write: return e.details.has(sim::Detail::unsafe_write) ? s.tr("rso.write.unsafe") : "";
+        default: return {};
+    }
+}
 }  // namespace
+
+std::string outcome_words(const Event& e, const Strings& s, const sim::TraceHeader& header) {
+    std::string cell = header.format == 6 ? redisson_outcome(e, s) : std::string();
+    return cell.empty() ? outcome_words(e, s, header.capacity) : cell;
+}
 
 std::string describe_event(const Event& e, const Strings& s, const sim::TraceHeader& header) {
     if (header.format != 6) return describe_event(e, s, header.stores);

@@ -30,6 +30,10 @@ std::string op_words(const sim::Event& event, const Strings& strings);  // "rele
 // With the lock's capacity, an overlap reads "more nodes act than the lock
 // allows (3 > 2)".
 std::string outcome_words(const sim::Event& event, const Strings& strings, std::int32_t capacity = 0);
+// The same for an event of the trace `header` heads, at its capacity: a
+// Redisson run's script answers in Redisson's words (format 6, model.md
+// §21.9), as describe_event(event, strings, header) tells them.
+std::string outcome_words(const sim::Event& event, const Strings& strings, const sim::TraceHeader& header);
 std::string describe_event(const sim::Event& event, const Strings& strings);
 // The same in a trace of Redlock's `stores` (its header's; model.md §20.8):
 // a store's answer, a write and a give-up in Redlock's own words. With no
