@@ -6,6 +6,24 @@
 #include <functional>
 
 namespace leasescope {
+namespace {
+
+// The first slot from `from` on that satisfies `pred`, or -1, tested four
+// slots a step: a lookup usually passes over dozens of slots (a lock of 50
+// slots at 100,000 candidates) and finds nothing, and one branch on four
+// tests costs less than four branches. The same slot as a plain scan.
+template <class Hot, class Pred>
+[[gnu::always_inline]] inline std::ptrdiff_t first_slot(const Hot& hot, std::size_t from, Pred pred) {
+    const std::size_t n = hot.size();
+    std::size_t i = from;
+    while (i + 4 <= n && !(pred(hot[i]) | pred(hot[i + 1]) | pred(hot[i + 2]) | pred(hot[i + 3]))) i += 4;
+    for (; i < n; ++i) {
+        if (pred(hot[i])) return static_cast<std::ptrdiff_t>(i);
+    }
+    return -1;
+}
+
+}  // namespace
 
 ModelStore::ModelStore(LockConfig config)
     : config_(std::move(config)),
@@ -43,10 +61,11 @@ Tick ModelStore::remaining(Tick now, Tick until, std::int64_t deadline) const {
 
 SlotIndex ModelStore::find_valid(Tick now, std::string_view token) const {
     const std::uint64_t key = key_of(token);
-    for (std::size_t i = 0; i < hot_.size(); ++i) {
-        if (hot_[i].key == key && now < hot_[i].valid_until && slots_[i].token == token) {
-            return static_cast<SlotIndex>(i);
-        }
+    const auto matches = [key, now](const HotSlot& h) { return h.key == key && now < h.valid_until; };
+    // A key is the token's first eight bytes: on a match the whole token decides.
+    for (std::ptrdiff_t i = first_slot(hot_, 0, matches); i >= 0;
+         i = first_slot(hot_, static_cast<std::size_t>(i) + 1, matches)) {
+        if (slots_[static_cast<std::size_t>(i)].token == token) return static_cast<SlotIndex>(i);
     }
     return -1;
 }
@@ -102,8 +121,9 @@ AcquireReply ModelStore::do_acquire(Tick now, std::string_view owner, std::strin
     }
     // A record whose time has come but whose expiry phase has not run yet is
     // not valid: its slot counts as vacant.
-    for (std::size_t i = 0; i < hot_.size(); ++i) {
-        if (now < hot_[i].valid_until) continue;
+    if (const std::ptrdiff_t vacant = first_slot(hot_, 0, [now](const HotSlot& h) { return !(now < h.valid_until); });
+        vacant >= 0) {
+        const auto i = static_cast<std::size_t>(vacant);
         SlotRecord& s = slots_[i];
         const Tick previous = hot_[i].valid_until;
         s.occupied = true;
@@ -208,13 +228,8 @@ StatusReply ModelStore::do_status(Tick now) const {
 }
 
 Validity ModelStore::do_validate(Tick now, std::string_view token) const {
-    const std::uint64_t key = key_of(token);
-    bool any_valid = false;
-    for (std::size_t i = 0; i < hot_.size(); ++i) {
-        if (!(now < hot_[i].valid_until)) continue;
-        if (hot_[i].key == key && slots_[i].token == token) return Validity::current;
-        any_valid = true;
-    }
+    if (find_valid(now, token) >= 0) return Validity::current;
+    const bool any_valid = first_slot(hot_, 0, [now](const HotSlot& h) { return now < h.valid_until; }) >= 0;
     return any_valid ? Validity::stale : Validity::vacant;
 }
 
