@@ -6,6 +6,61 @@
 #include <functional>
 
 namespace leasescope {
+namespace {
+
+// The first slot from `from` on that satisfies `pred`, or -1, tested four
+// slots a step: a lookup usually passes over dozens of slots (a lock of 50
+// slots at 100,000 candidates) and finds nothing, and one branch on four
+// tests costs less than four branches. The same slot as a plain scan.
+template <class Hot, class Pred>
+[[gnu::always_inline]] inline std::ptrdiff_t first_slot(const Hot& hot, std::size_t from, Pred pred) {
+    const std::size_t n = hot.size();
+    std::size_t i = from;
+    while (i + 4 <= n && !(pred(hot[i]) | pred(hot[i + 1]) | pred(hot[i + 2]) | pred(hot[i + 3]))) i += 4;
+    for (; i < n; ++i) {
+        if (pred(hot[i])) return static_cast<std::ptrdiff_t>(i);
+    }
+    return -1;
+}
+
+// What an acquire asks of the slots, in one pass instead of two: the valid
+// slot holding the token (`key` its first eight bytes; on a match the whole
+// token decides), and the first vacant one (not valid at `now`). Past the
+// first vacancy only a holder is looked for.
+struct AcquireScan {
+    std::ptrdiff_t held = -1;
+    std::ptrdiff_t vacant = -1;
+};
+template <class Hot, class Slots>
+AcquireScan scan_for_acquire(const Hot& hot, const Slots& slots, std::uint64_t key, Tick now, std::string_view token) {
+    AcquireScan out;
+    const auto next = [&hot](std::ptrdiff_t after, const auto& pred) {
+        return first_slot(hot, static_cast<std::size_t>(after + 1), pred);
+    };
+    const auto stops = [key, now](const auto& h) { return h.key == key || !(now < h.valid_until); };
+    for (std::ptrdiff_t i = next(-1, stops); i >= 0; i = next(i, stops)) {
+        const auto at = static_cast<std::size_t>(i);
+        if (!(now < hot[at].valid_until)) {
+            out.vacant = i;
+            break;
+        }
+        if (slots[at].token == token) {
+            out.held = i;
+            return out;
+        }
+    }
+    if (out.vacant < 0) return out;
+    const auto matches = [key, now](const auto& h) { return h.key == key && now < h.valid_until; };
+    for (std::ptrdiff_t i = next(out.vacant, matches); i >= 0; i = next(i, matches)) {
+        if (slots[static_cast<std::size_t>(i)].token == token) {
+            out.held = i;
+            return out;
+        }
+    }
+    return out;
+}
+
+}  // namespace
 
 ModelStore::ModelStore(LockConfig config)
     : config_(std::move(config)),
@@ -43,10 +98,11 @@ Tick ModelStore::remaining(Tick now, Tick until, std::int64_t deadline) const {
 
 SlotIndex ModelStore::find_valid(Tick now, std::string_view token) const {
     const std::uint64_t key = key_of(token);
-    for (std::size_t i = 0; i < hot_.size(); ++i) {
-        if (hot_[i].key == key && now < hot_[i].valid_until && slots_[i].token == token) {
-            return static_cast<SlotIndex>(i);
-        }
+    const auto matches = [key, now](const HotSlot& h) { return h.key == key && now < h.valid_until; };
+    // A key is the token's first eight bytes: on a match the whole token decides.
+    for (std::ptrdiff_t i = first_slot(hot_, 0, matches); i >= 0;
+         i = first_slot(hot_, static_cast<std::size_t>(i) + 1, matches)) {
+        if (slots_[static_cast<std::size_t>(i)].token == token) return static_cast<SlotIndex>(i);
     }
     return -1;
 }
@@ -84,13 +140,14 @@ std::int32_t ModelStore::occupied_count() const {
 AcquireReply ModelStore::do_acquire(Tick now, std::string_view owner, std::string_view token, Tick lease) {
     LS_ASSERT(lease >= 1);
     AcquireReply reply;
+    const AcquireScan scan = scan_for_acquire(hot_, slots_, key_of(token), now, token);
     // The token is checked first: a holder asking again gets its own slot back,
     // unchanged, even inside a hold-off.
-    if (SlotIndex held = find_valid(now, token); held >= 0) {
-        const SlotRecord& s = slots_[static_cast<std::size_t>(held)];
+    if (scan.held >= 0) {
+        const SlotRecord& s = slots_[static_cast<std::size_t>(scan.held)];
         reply.acquired = true;
         reply.fresh = false;
-        reply.slot = held;
+        reply.slot = static_cast<SlotIndex>(scan.held);
         reply.fencing = s.fencing;
         reply.ttl = remaining(now, s.expires_at, s.deadline_half_ms);
         return reply;
@@ -102,8 +159,8 @@ AcquireReply ModelStore::do_acquire(Tick now, std::string_view owner, std::strin
     }
     // A record whose time has come but whose expiry phase has not run yet is
     // not valid: its slot counts as vacant.
-    for (std::size_t i = 0; i < hot_.size(); ++i) {
-        if (now < hot_[i].valid_until) continue;
+    if (scan.vacant >= 0) {
+        const auto i = static_cast<std::size_t>(scan.vacant);
         SlotRecord& s = slots_[i];
         const Tick previous = hot_[i].valid_until;
         s.occupied = true;
@@ -208,13 +265,8 @@ StatusReply ModelStore::do_status(Tick now) const {
 }
 
 Validity ModelStore::do_validate(Tick now, std::string_view token) const {
-    const std::uint64_t key = key_of(token);
-    bool any_valid = false;
-    for (std::size_t i = 0; i < hot_.size(); ++i) {
-        if (!(now < hot_[i].valid_until)) continue;
-        if (hot_[i].key == key && slots_[i].token == token) return Validity::current;
-        any_valid = true;
-    }
+    if (find_valid(now, token) >= 0) return Validity::current;
+    const bool any_valid = first_slot(hot_, 0, [now](const HotSlot& h) { return now < h.valid_until; }) >= 0;
     return any_valid ? Validity::stale : Validity::vacant;
 }
 
