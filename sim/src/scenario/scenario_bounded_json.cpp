@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "leasescope/sim/limits.hpp"
+#include "leasescope/sim/utf8.hpp"
 #include "scenario_internal.hpp"
 
 namespace leasescope::sim::scenario_detail {
@@ -154,6 +155,148 @@ private:
     bool out_of_range_ = false;
 };
 
+// The JSON of a scenario as the generator and most people write it, read
+// without nlohmann's lexer, which took two thirds of this parse (docs/performance.md
+// "Scenario parse"): objects, arrays, strings of printable ASCII or
+// well-formed UTF-8 without escapes, integers of at most 18 digits, true,
+// false, null, and the four whitespace bytes. It sends `build` the events
+// nlohmann's parser sends for the same text. Anything else (a comment, an
+// escape, a control byte, a fraction or exponent, a longer number, a syntax
+// error) stops it with false; the caller then reads the text again with
+// nlohmann's parser, which gives the same document or the error it always
+// gave.
+class PlainScan {
+public:
+    PlainScan(std::string_view text, BoundedBuild& build)
+        : p_(text.data()), end_(text.data() + text.size()), build_(build) {}
+
+    bool run() {
+        skip_space();
+        while (true) {
+            const Step step = value();
+            if (step == Step::fail) return false;
+            if (step == Step::opened) {
+                if (!open_.back() && !key()) return false;
+                continue;
+            }
+            const Step next = after_value();
+            if (next != Step::opened) return next == Step::read;
+        }
+    }
+
+private:
+    // fail: not read here; read: a whole value; opened: a container that
+    // is not empty, its first value (or key) next.
+    enum class Step { fail, read, opened };
+    static constexpr std::size_t unknown_size = static_cast<std::size_t>(-1);
+
+    void skip_space() {
+        while (p_ != end_ && (*p_ == ' ' || *p_ == '\n' || *p_ == '\r' || *p_ == '\t')) ++p_;
+    }
+    Step value() {
+        if (p_ == end_) return Step::fail;
+        switch (*p_) {
+            case '{': return open(false);
+            case '[': return open(true);
+            case '"':
+                if (!string_token()) return Step::fail;
+                build_.string(token_);
+                return Step::read;
+            case 't': return literal("true") && build_.boolean(true) ? Step::read : Step::fail;
+            case 'f': return literal("false") && build_.boolean(false) ? Step::read : Step::fail;
+            case 'n': return literal("null") && build_.null() ? Step::read : Step::fail;
+            default: return number() ? Step::read : Step::fail;
+        }
+    }
+    Step open(bool is_array) {
+        ++p_;
+        is_array ? build_.start_array(unknown_size) : build_.start_object(unknown_size);
+        skip_space();
+        if (p_ != end_ && *p_ == (is_array ? ']' : '}')) {
+            ++p_;
+            is_array ? build_.end_array() : build_.end_object();
+            return Step::read;
+        }
+        open_.push_back(is_array);
+        return Step::opened;
+    }
+    // After a value: the containers it closes, then a comma and the next key
+    // (opened), or the end of the text after the root (read).
+    Step after_value() {
+        while (true) {
+            skip_space();
+            if (open_.empty()) return p_ == end_ ? Step::read : Step::fail;
+            if (p_ == end_) return Step::fail;
+            const bool in_array = open_.back();
+            if (*p_ == ',') {
+                ++p_;
+                skip_space();
+                return in_array || key() ? Step::opened : Step::fail;
+            }
+            if (*p_ != (in_array ? ']' : '}')) return Step::fail;
+            ++p_;
+            in_array ? build_.end_array() : build_.end_object();
+            open_.pop_back();
+        }
+    }
+    // A key, its colon and the spaces after it.
+    bool key() {
+        if (p_ == end_ || *p_ != '"' || !string_token()) return false;
+        build_.key(token_);
+        skip_space();
+        if (p_ == end_ || *p_ != ':') return false;
+        ++p_;
+        skip_space();
+        return true;
+    }
+    // The string at the quote at p_ into token_, p_ past its closing quote.
+    bool string_token() {
+        const char* start = ++p_;
+        while (p_ != end_ && *p_ != '"') {
+            const auto c = static_cast<unsigned char>(*p_);
+            if (c == '\\' || c < 0x20) return false;
+            if (c < 0x80) {
+                ++p_;
+                continue;
+            }
+            // Unicode's table 3-7, as nlohmann's lexer checks it.
+            const std::size_t length = utf8_char_length(std::string_view(p_, static_cast<std::size_t>(end_ - p_)), 0);
+            if (length == 0) return false;
+            p_ += length;
+        }
+        if (p_ == end_) return false;
+        token_.assign(start, p_);
+        ++p_;
+        return true;
+    }
+    bool literal(std::string_view word) {
+        if (static_cast<std::size_t>(end_ - p_) < word.size() || std::string_view(p_, word.size()) != word)
+            return false;
+        p_ += word.size();
+        return true;
+    }
+    // An integer as nlohmann reads it: unsigned unless negative.
+    bool number() {
+        const bool negative = *p_ == '-';
+        const char* digits = negative ? p_ + 1 : p_;
+        const char* q = digits;
+        std::uint64_t n = 0;
+        while (q != end_ && *q >= '0' && *q <= '9') n = n * 10 + static_cast<std::uint64_t>(*q++ - '0');
+        const auto count = q - digits;
+        if (count == 0 || count > 18 || (count > 1 && *digits == '0')) return false;
+        if (q != end_ && (*q == '.' || *q == 'e' || *q == 'E')) return false;
+        p_ = q;
+        if (negative) return build_.number_integer(-static_cast<std::int64_t>(n));
+        return build_.number_unsigned(n);
+    }
+
+    const char* p_;
+    const char* end_;
+    BoundedBuild& build_;
+    std::vector<bool> open_;  // the open containers, innermost last: true for an array
+    std::string token_;
+};
+
 // A NUL byte: nlohmann's reader takes it for the end of the input and would
 // ignore everything after it. Returns its offset.
 std::optional<std::size_t> find_nul(std::string_view text) {
@@ -170,6 +313,15 @@ std::optional<json> parse_bounded(std::string_view text, const std::string& base
         syntax = SyntaxError{line_column(text, *nul),
                              "a NUL byte (\\0): JSON text cannot contain one; is this a binary file?"};
         return std::nullopt;
+    }
+    {
+        BoundedBuild fast(base, base_depth);
+        try {
+            if (PlainScan(text, fast).run()) return fast.take_document();
+        } catch (const Failure&) {
+            // A limit or a duplicate key: nlohmann's read below reports it,
+            // or a syntax error before it that this scan does not know.
+        }
     }
     BoundedBuild watch(base, base_depth);
     json::sax_parse(text.begin(), text.end(), &watch, nlohmann::detail::input_format_t::json, true,
