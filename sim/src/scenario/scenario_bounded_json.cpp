@@ -1,45 +1,46 @@
 // The bounded JSON parse of a scenario file or a --set value: one SAX pass
-// that stops at a syntax error, a limit or a duplicate key before any
-// document is built.
-#include <set>
-
+// that builds the document and stops at a syntax error, a limit or a
+// duplicate key.
 #include <fmt/format.h>
 
 #include "leasescope/sim/limits.hpp"
+#include "leasescope/sim/utf8.hpp"
 #include "scenario_internal.hpp"
 
 namespace leasescope::sim::scenario_detail {
 namespace {
 
-// One SAX pass over a JSON text before any document is built (docs/
+// One SAX pass over a JSON text that builds its document as nlohmann's
+// json_sax_dom_parser does, checking each value before it is added (docs/
 // scenario-format.md "Limits"). It stops at the first syntax error (kept for
 // the caller, which names its line and column), at the first limit of
 // limits.hpp that the text exceeds (depth, string and key bytes, keys per
 // object, values), and at a key given twice in one object (nlohmann's DOM
-// would silently keep the last). A frame keeps only its own keys and the
-// last key or index; a path is built only for an error, so the pass uses
-// memory in proportion to the open objects' keys, never depth × path.
-class StructureWatch final : public nlohmann::json_sax<json> {
+// would silently keep the last). The text is read once: the checks were a
+// pass of their own before the document's (docs/performance.md "Scenario
+// parse"). A path is built only for an error, from each open container's
+// last index or key, which points into its parent while the value is read.
+class BoundedBuild final : public nlohmann::json_sax<json> {
 public:
     // `base`: the path of the document's root in error messages ("" for a
     // file, "/defaults/lease" for the value of a --set).
-    explicit StructureWatch(std::string base, std::int64_t base_depth = 0)
+    explicit BoundedBuild(std::string base, std::int64_t base_depth = 0)
         : base_(std::move(base)), base_depth_(base_depth) {}
 
-    bool null() override { return scalar(); }
-    bool boolean(bool) override { return scalar(); }
-    bool number_integer(number_integer_t) override { return scalar(); }
-    bool number_unsigned(number_unsigned_t) override { return scalar(); }
-    bool number_float(number_float_t, const string_t&) override { return scalar(); }
+    bool null() override { return scalar(nullptr); }
+    bool boolean(bool b) override { return scalar(b); }
+    bool number_integer(number_integer_t n) override { return scalar(n); }
+    bool number_unsigned(number_unsigned_t n) override { return scalar(n); }
+    bool number_float(number_float_t x, const string_t&) override { return scalar(x); }
     bool string(string_t& s) override {
         if (static_cast<std::int64_t>(s.size()) > limits::json_string_bytes_max)
             fail(value_path(), fmt::format("a string of {} bytes; at most {} (json_string_bytes_max)", s.size(),
                                            limits::json_string_bytes_max));
-        return scalar();
+        return scalar(s);
     }
-    bool binary(binary_t&) override { return scalar(); }
-    bool start_object(std::size_t) override { return open(false); }
-    bool start_array(std::size_t) override { return open(true); }
+    bool binary(binary_t& b) override { return scalar(json(b)); }
+    bool start_object(std::size_t) override { return open(json::value_t::object); }
+    bool start_array(std::size_t) override { return open(json::value_t::array); }
     bool end_object() override { return close(); }
     bool end_array() override { return close(); }
     bool key(string_t& key) override {
@@ -48,13 +49,16 @@ public:
             fail(container_path() + "/" + path_part(key),
                  fmt::format("a key of {} bytes; at most {} (json_string_bytes_max)", key.size(),
                              limits::json_string_bytes_max));
-        if (static_cast<std::int64_t>(f.keys.size()) >= limits::json_object_keys_max)
+        auto& object = f.container->get_ref<json::object_t&>();
+        if (static_cast<std::int64_t>(object.size()) >= limits::json_object_keys_max)
             fail(shown(container_path()),
                  fmt::format("an object with more than {} keys (json_object_keys_max)", limits::json_object_keys_max));
-        if (!f.keys.insert(key).second)
+        const auto [at, added] = object.emplace(key, nullptr);
+        if (!added)
             fail(container_path() + "/" + path_part(key),
                  fmt::format("key {} appears twice in this object; keep one", quote(key)));
-        f.last_key = key;
+        f.last_key = &at->first;
+        f.element = &at->second;
         return true;
     }
     bool parse_error(std::size_t position, const std::string&, const nlohmann::detail::exception& e) override {
@@ -69,14 +73,18 @@ public:
     const std::optional<std::string>& syntax_error() const { return syntax_error_; }
     std::size_t syntax_position() const { return syntax_position_; }
     bool out_of_range() const { return out_of_range_; }
-    std::int64_t values() const { return values_; }
+    // The document, once the whole text was read without an error.
+    json take_document() { return std::move(root_); }
 
 private:
+    // An open array or object. `last_key` and `element` point into the
+    // object's own pairs, which do not move while the key's value is read.
     struct Frame {
-        bool is_array;
+        bool is_array = false;
+        json* container = nullptr;
         std::size_t next_index = 0;
-        std::string last_key;
-        std::set<std::string> keys;
+        const std::string* last_key = nullptr;
+        json* element = nullptr;  // where the value of `last_key` goes
     };
     // The path of the innermost open container ("" for the root of a file).
     std::string container_path() const {
@@ -84,7 +92,7 @@ private:
         for (std::size_t i = 1; i < stack_.size(); ++i) {
             const Frame& parent = stack_[i - 1];
             path += '/';
-            path += parent.is_array ? std::to_string(parent.next_index - 1) : path_part(parent.last_key);
+            path += parent.is_array ? std::to_string(parent.next_index - 1) : path_part(*parent.last_key);
         }
         return path;
     }
@@ -93,25 +101,44 @@ private:
     std::string value_path() const {
         if (stack_.empty()) return shown(base_);
         const Frame& f = stack_.back();
-        return container_path() + "/" + (f.is_array ? std::to_string(f.next_index) : path_part(f.last_key));
+        return container_path() + "/" + (f.is_array ? std::to_string(f.next_index) : path_part(*f.last_key));
     }
     void count() {
         if (++values_ > limits::json_values_max)
             fail(value_path(),
                  fmt::format("the document has more than {} values (json_values_max)", limits::json_values_max));
     }
-    bool scalar() {
+    // Puts a checked value where the text has it: the root, the end of the
+    // open array, or the open object's last key.
+    template <class V>
+    json* place(V&& v) {
+        if (stack_.empty()) {
+            root_ = json(std::forward<V>(v));
+            return &root_;
+        }
+        Frame& f = stack_.back();
+        if (f.is_array) {
+            auto& array = f.container->get_ref<json::array_t&>();
+            array.emplace_back(std::forward<V>(v));
+            ++f.next_index;
+            return &array.back();
+        }
+        *f.element = json(std::forward<V>(v));
+        return f.element;
+    }
+    template <class V>
+    bool scalar(V&& v) {
         count();
-        if (!stack_.empty() && stack_.back().is_array) ++stack_.back().next_index;
+        place(std::forward<V>(v));
         return true;
     }
-    bool open(bool is_array) {
+    bool open(json::value_t type) {
         count();
         if (base_depth_ + static_cast<std::int64_t>(stack_.size()) + 1 > limits::json_depth_max)
             fail(value_path(),
                  fmt::format("arrays and objects nested more than {} deep (json_depth_max)", limits::json_depth_max));
-        if (!stack_.empty() && stack_.back().is_array) ++stack_.back().next_index;
-        stack_.push_back(Frame{is_array, 0, {}, {}});
+        json* container = place(type);
+        stack_.push_back(Frame{type == json::value_t::array, container});
         return true;
     }
     bool close() {
@@ -122,9 +149,152 @@ private:
     std::int64_t base_depth_ = 0;
     std::vector<Frame> stack_;
     std::int64_t values_ = 0;
+    json root_;
     std::optional<std::string> syntax_error_;
     std::size_t syntax_position_ = 0;
     bool out_of_range_ = false;
+};
+
+// The JSON of a scenario as the generator and most people write it, read
+// without nlohmann's lexer, which took two thirds of this parse (docs/performance.md
+// "Scenario parse"): objects, arrays, strings of printable ASCII or
+// well-formed UTF-8 without escapes, integers of at most 18 digits, true,
+// false, null, and the four whitespace bytes. It sends `build` the events
+// nlohmann's parser sends for the same text. Anything else (a comment, an
+// escape, a control byte, a fraction or exponent, a longer number, a syntax
+// error) stops it with false; the caller then reads the text again with
+// nlohmann's parser, which gives the same document or the error it always
+// gave.
+class PlainScan {
+public:
+    PlainScan(std::string_view text, BoundedBuild& build)
+        : p_(text.data()), end_(text.data() + text.size()), build_(build) {}
+
+    bool run() {
+        skip_space();
+        while (true) {
+            const Step step = value();
+            if (step == Step::fail) return false;
+            if (step == Step::opened) {
+                if (!open_.back() && !key()) return false;
+                continue;
+            }
+            const Step next = after_value();
+            if (next != Step::opened) return next == Step::read;
+        }
+    }
+
+private:
+    // fail: not read here; read: a whole value; opened: a container that
+    // is not empty, its first value (or key) next.
+    enum class Step { fail, read, opened };
+    static constexpr std::size_t unknown_size = static_cast<std::size_t>(-1);
+
+    void skip_space() {
+        while (p_ != end_ && (*p_ == ' ' || *p_ == '\n' || *p_ == '\r' || *p_ == '\t')) ++p_;
+    }
+    Step value() {
+        if (p_ == end_) return Step::fail;
+        switch (*p_) {
+            case '{': return open(false);
+            case '[': return open(true);
+            case '"':
+                if (!string_token()) return Step::fail;
+                build_.string(token_);
+                return Step::read;
+            case 't': return literal("true") && build_.boolean(true) ? Step::read : Step::fail;
+            case 'f': return literal("false") && build_.boolean(false) ? Step::read : Step::fail;
+            case 'n': return literal("null") && build_.null() ? Step::read : Step::fail;
+            default: return number() ? Step::read : Step::fail;
+        }
+    }
+    Step open(bool is_array) {
+        ++p_;
+        is_array ? build_.start_array(unknown_size) : build_.start_object(unknown_size);
+        skip_space();
+        if (p_ != end_ && *p_ == (is_array ? ']' : '}')) {
+            ++p_;
+            is_array ? build_.end_array() : build_.end_object();
+            return Step::read;
+        }
+        open_.push_back(is_array);
+        return Step::opened;
+    }
+    // After a value: the containers it closes, then a comma and the next key
+    // (opened), or the end of the text after the root (read).
+    Step after_value() {
+        while (true) {
+            skip_space();
+            if (open_.empty()) return p_ == end_ ? Step::read : Step::fail;
+            if (p_ == end_) return Step::fail;
+            const bool in_array = open_.back();
+            if (*p_ == ',') {
+                ++p_;
+                skip_space();
+                return in_array || key() ? Step::opened : Step::fail;
+            }
+            if (*p_ != (in_array ? ']' : '}')) return Step::fail;
+            ++p_;
+            in_array ? build_.end_array() : build_.end_object();
+            open_.pop_back();
+        }
+    }
+    // A key, its colon and the spaces after it.
+    bool key() {
+        if (p_ == end_ || *p_ != '"' || !string_token()) return false;
+        build_.key(token_);
+        skip_space();
+        if (p_ == end_ || *p_ != ':') return false;
+        ++p_;
+        skip_space();
+        return true;
+    }
+    // The string at the quote at p_ into token_, p_ past its closing quote.
+    bool string_token() {
+        const char* start = ++p_;
+        while (p_ != end_ && *p_ != '"') {
+            const auto c = static_cast<unsigned char>(*p_);
+            if (c == '\\' || c < 0x20) return false;
+            if (c < 0x80) {
+                ++p_;
+                continue;
+            }
+            // Unicode's table 3-7, as nlohmann's lexer checks it.
+            const std::size_t length = utf8_char_length(std::string_view(p_, static_cast<std::size_t>(end_ - p_)), 0);
+            if (length == 0) return false;
+            p_ += length;
+        }
+        if (p_ == end_) return false;
+        token_.assign(start, p_);
+        ++p_;
+        return true;
+    }
+    bool literal(std::string_view word) {
+        if (static_cast<std::size_t>(end_ - p_) < word.size() || std::string_view(p_, word.size()) != word)
+            return false;
+        p_ += word.size();
+        return true;
+    }
+    // An integer as nlohmann reads it: unsigned unless negative.
+    bool number() {
+        const bool negative = *p_ == '-';
+        const char* digits = negative ? p_ + 1 : p_;
+        const char* q = digits;
+        std::uint64_t n = 0;
+        while (q != end_ && *q >= '0' && *q <= '9') n = n * 10 + static_cast<std::uint64_t>(*q++ - '0');
+        const auto count = q - digits;
+        if (count == 0 || count > 18 || (count > 1 && *digits == '0')) return false;
+        if (q != end_ && (*q == '.' || *q == 'e' || *q == 'E')) return false;
+        p_ = q;
+        if (negative) return build_.number_integer(-static_cast<std::int64_t>(n));
+        return build_.number_unsigned(n);
+    }
+
+    const char* p_;
+    const char* end_;
+    BoundedBuild& build_;
+    std::vector<bool> open_;  // the open containers, innermost last: true for an array
+    std::string token_;
 };
 
 // A NUL byte: nlohmann's reader takes it for the end of the input and would
@@ -144,7 +314,16 @@ std::optional<json> parse_bounded(std::string_view text, const std::string& base
                              "a NUL byte (\\0): JSON text cannot contain one; is this a binary file?"};
         return std::nullopt;
     }
-    StructureWatch watch(base, base_depth);
+    {
+        BoundedBuild fast(base, base_depth);
+        try {
+            if (PlainScan(text, fast).run()) return fast.take_document();
+        } catch (const Failure&) {
+            // A limit or a duplicate key: nlohmann's read below reports it,
+            // or a syntax error before it that this scan does not know.
+        }
+    }
+    BoundedBuild watch(base, base_depth);
     json::sax_parse(text.begin(), text.end(), &watch, nlohmann::detail::input_format_t::json, true,
                     /*ignore_comments=*/true);
     if (watch.syntax_error()) {
@@ -167,9 +346,8 @@ std::optional<json> parse_bounded(std::string_view text, const std::string& base
         syntax = SyntaxError{line_column(text, position == 0 ? 0 : position - 1), "JSON syntax error: " + what};
         return std::nullopt;
     }
-    // The same bytes passed the same parser: this cannot fail, and its
-    // document has at most json_values_max values.
-    return json::parse(text.begin(), text.end(), nullptr, true, /*ignore_comments=*/true);
+    // The whole text was read: its document has at most json_values_max values.
+    return watch.take_document();
 }
 
 }  // namespace leasescope::sim::scenario_detail

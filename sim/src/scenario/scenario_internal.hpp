@@ -17,10 +17,13 @@
 #include "leasescope/engine/assert.hpp"
 #include "leasescope/sim/scenario.hpp"
 #include "leasescope/sim/scenario_keys.hpp"
+#include "sorted_map.hpp"
 
 namespace leasescope::sim::scenario_detail {
 
-using json = nlohmann::json;
+// The document the readers walk: nlohmann's, its objects one vector sorted
+// by key (sorted_map.hpp) instead of std::map's nodes, in the same order.
+using json = nlohmann::basic_json<SortedMap>;
 using ordered_json = nlohmann::ordered_json;
 
 // ---- Errors while reading (thrown inside the validator only; the parse
@@ -78,9 +81,9 @@ struct SyntaxError {
     std::string where;  // line:column in the text
     std::string message;
 };
-// Checks a JSON text against the limits and for duplicate keys (one SAX pass,
-// no document built), then parses it. Syntax errors come back as nullopt with
-// `syntax` set; a limit or duplicate throws Failure at its path under `base`.
+// Parses a JSON text, checking it against the limits and for duplicate keys
+// as it goes (one SAX pass). Syntax errors come back as nullopt with `syntax`
+// set; a limit or duplicate throws Failure at its path under `base`.
 std::optional<json> parse_bounded(std::string_view text, const std::string& base, std::int64_t base_depth,
                                   std::optional<SyntaxError>& syntax);
 
