@@ -91,6 +91,15 @@ inline void check_valid_scenario(const sim::Scenario& scenario, std::size_t cand
 // sim::parse_scenario on arbitrary bytes (the file a user opens).
 inline int scenario_one_input(const std::uint8_t* data, std::size_t size) {
     auto parsed = sim::parse_scenario(as_text(data, size), "<fuzz>");
+    // The scan of plain JSON reads what nlohmann's parser reads: the same
+    // scenario or the same first error.
+    auto general = sim::parse_scenario(as_text(data, size), "<fuzz>", {}, sim::ScenarioJsonReader::general);
+    LS_ASSERT(parsed.ok() == general.ok());
+    if (parsed.ok()) {
+        LS_ASSERT(sim::scenario_to_json(parsed.value()) == sim::scenario_to_json(general.value()));
+    } else {
+        LS_ASSERT(parsed.error().to_string() == general.error().to_string());
+    }
     if (parsed.ok()) {
         check_valid_scenario(parsed.value());
     } else {
@@ -299,6 +308,11 @@ inline std::string build_structure(const std::uint8_t* data, std::size_t size, s
 inline int structure_one_input_of(const std::uint8_t* data, std::size_t size, std::size_t bytes_max) {
     const std::string text = build_structure(data, size, bytes_max);
     auto parsed = sim::parse_scenario(text, "<structure>");
+    // Limits, duplicate keys and nesting: the scan of plain JSON stops where
+    // nlohmann's parser does, with the same error.
+    auto general = sim::parse_scenario(text, "<structure>", {}, sim::ScenarioJsonReader::general);
+    LS_ASSERT(parsed.ok() == general.ok());
+    if (!parsed.ok()) LS_ASSERT(parsed.error().to_string() == general.error().to_string());
     if (parsed.ok()) {
         // Valid scenarios here are small or refused by the work limits; the
         // simulation is bounded by simulate_until and, here, by

@@ -308,13 +308,13 @@ std::optional<std::size_t> find_nul(std::string_view text) {
 }  // namespace
 
 std::optional<json> parse_bounded(std::string_view text, const std::string& base, std::int64_t base_depth,
-                                  std::optional<SyntaxError>& syntax) {
+                                  std::optional<SyntaxError>& syntax, ScenarioJsonReader reader) {
     if (const auto nul = find_nul(text)) {
         syntax = SyntaxError{line_column(text, *nul),
                              "a NUL byte (\\0): JSON text cannot contain one; is this a binary file?"};
         return std::nullopt;
     }
-    {
+    if (reader == ScenarioJsonReader::fast) {
         BoundedBuild fast(base, base_depth);
         try {
             if (PlainScan(text, fast).run()) return fast.take_document();

@@ -105,6 +105,10 @@ std::vector<std::string> read_choices(const json& v, const std::string& path, Qu
 }
 
 void read_predict(const json& v, const std::string& path, const Scenario& s, Exercise& e) {
+    // At horizon 0 there is no tick from 0 to horizon - 1 (the range would be empty).
+    if (s.horizon < 1)
+        fail(path + "/at",
+             fmt::format("a prediction needs a tick from 0 to horizon - 1; the horizon is {}", s.horizon));
     e.at = get_int(v["at"], path + "/at", 0, s.horizon - 1);
     e.ask = get_choice<Question>(v["ask"], path + "/ask", scenario_key(Section::exercise, "ask"));
     const bool about_node = e.ask == Question::write || e.ask == Question::release;

@@ -84,8 +84,10 @@ struct SyntaxError {
 // Parses a JSON text, checking it against the limits and for duplicate keys
 // as it goes (one SAX pass). Syntax errors come back as nullopt with `syntax`
 // set; a limit or duplicate throws Failure at its path under `base`.
+// `reader`: whether plain JSON may be read by the scan of its own first.
 std::optional<json> parse_bounded(std::string_view text, const std::string& base, std::int64_t base_depth,
-                                  std::optional<SyntaxError>& syntax);
+                                  std::optional<SyntaxError>& syntax,
+                                  ScenarioJsonReader reader = ScenarioJsonReader::fast);
 
 // ---- Typed values (scenario_values.cpp); each fails at `path` ----
 

@@ -493,7 +493,8 @@ std::size_t order_of(const std::map<std::string, Span>& order, const Failure& f)
 using namespace scenario_detail;
 
 Result<Scenario, std::vector<ScenarioError>> parse_scenario_all_errors(std::string_view text, const std::string& file,
-                                                                       const std::vector<Override>& overrides) {
+                                                                       const std::vector<Override>& overrides,
+                                                                       ScenarioJsonReader reader) {
     using Errors = std::vector<ScenarioError>;
     if (static_cast<std::int64_t>(text.size()) > limits::scenario_bytes_max)
         return Err{Errors{ScenarioError{
@@ -505,7 +506,7 @@ Result<Scenario, std::vector<ScenarioError>> parse_scenario_all_errors(std::stri
     std::size_t converted = 0;
     try {
         std::optional<SyntaxError> syntax;
-        std::optional<json> root = parse_bounded(text, "", 0, syntax);
+        std::optional<json> root = parse_bounded(text, "", 0, syntax, reader);
         // A syntax error stops the parser: it is the only one reported.
         if (!root) return Err{Errors{ScenarioError{file, syntax->where, syntax->message}}};
         for (const Override& o : overrides) apply_override(*root, o);
@@ -542,8 +543,9 @@ Result<Scenario, std::vector<ScenarioError>> parse_scenario_all_errors(std::stri
     return Err{std::move(errors)};
 }
 
-ScenarioResult parse_scenario(std::string_view text, const std::string& file, const std::vector<Override>& overrides) {
-    auto all = parse_scenario_all_errors(text, file, overrides);
+ScenarioResult parse_scenario(std::string_view text, const std::string& file, const std::vector<Override>& overrides,
+                              ScenarioJsonReader reader) {
+    auto all = parse_scenario_all_errors(text, file, overrides, reader);
     if (!all.ok()) return Err{std::move(all.error().front())};
     return std::move(all).value();
 }

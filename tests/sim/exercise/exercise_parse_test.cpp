@@ -190,3 +190,16 @@ TEST(ExerciseForm, EveryBadExerciseIsListed) {
 }
 
 }  // namespace
+
+namespace {
+
+// At horizon 0 no tick is from 0 to horizon - 1: an error at the prediction's
+// tick, where the validator used to stop on an empty range (an abort).
+TEST(ExerciseForm, APredictionAtHorizonZeroIsAnErrorNotACrash) {
+    json doc = with_exercises({predict_one()});
+    doc["horizon"] = 0;
+    EXPECT_TRUE(
+        rejected(doc, "/exercises/0/at", {"a prediction needs a tick from 0 to horizon - 1; the horizon is 0"}));
+}
+
+}  // namespace

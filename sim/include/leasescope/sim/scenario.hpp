@@ -184,15 +184,24 @@ struct Override {
 };
 Result<Override, std::string> parse_override(std::string_view text);
 
+// How a scenario's JSON text is read. `fast` reads plain JSON (no escapes,
+// comments or fractions, integers of at most 18 digits) with a scan of its
+// own and hands anything else, errors included, to nlohmann's parser;
+// `general` always uses nlohmann's parser. Both give the same scenario or
+// the same errors (the tests and fuzz_scenario compare them).
+enum class ScenarioJsonReader { fast, general };
+
 // Parses and validates the bytes of a scenario file. `file` only names it in errors.
 ScenarioResult parse_scenario(std::string_view text, const std::string& file,
-                              const std::vector<Override>& overrides = {});
+                              const std::vector<Override>& overrides = {},
+                              ScenarioJsonReader reader = ScenarioJsonReader::fast);
 // The same, with every error of the file (validation goes on past the first
 // where the next check does not depend on it), in file order by JSON path. A
 // syntax error stops parsing: it is then the only one. parse_scenario
 // returns the first of these.
-Result<Scenario, std::vector<ScenarioError>> parse_scenario_all_errors(std::string_view text, const std::string& file,
-                                                                       const std::vector<Override>& overrides = {});
+Result<Scenario, std::vector<ScenarioError>> parse_scenario_all_errors(
+    std::string_view text, const std::string& file, const std::vector<Override>& overrides = {},
+    ScenarioJsonReader reader = ScenarioJsonReader::fast);
 
 // The scenario as a JSON document (two-space indent, ending in a newline) that
 // parses back to an equal scenario.
