@@ -45,9 +45,9 @@ std::vector<fs::path> files_under(const std::string& folder) {
 TEST(ScenarioJsonReader, BothReadersAgreeOnEveryKeptInput) {
     // Presets, the explorer's and the bad scenarios, the fuzz corpora and regressions: the same result either way.
     std::vector<fs::path> paths = preset_paths();
-    for (const char* folder : {"tests/bad_scenarios", "tests/data/explore", "tests/fuzz/corpus/scenario",
-                               "tests/fuzz/corpus/structure", "tests/fuzz_regressions/scenario",
-                               "tests/fuzz_regressions/structure"}) {
+    for (const char* folder :
+         {"tests/bad_scenarios", "tests/data/explore", "tests/fuzz/corpus/scenario", "tests/fuzz/corpus/structure",
+          "tests/fuzz_regressions/scenario", "tests/fuzz_regressions/structure"}) {
         const auto more = files_under(folder);
         ASSERT_FALSE(more.empty()) << folder;
         paths.insert(paths.end(), more.begin(), more.end());
@@ -66,8 +66,8 @@ TEST(ScenarioJsonReader, BothReadersAgreeOnEveryOneByteChangeOfASmallPreset) {
     // Each byte of the smallest presets deleted, and replaced by two bytes of
     // a list that start or end a token, an escape, a number's part or bad
     // UTF-8 (chosen by the byte's place, so every one is used all along).
-    const std::vector<std::string> replacements = {"\"", "\\", "0", "-", "e", ".", "}", "]", ",", ":",
-                                                   " ", "/", "\x80", "\xc3\xa9", "t"};
+    const std::vector<std::string> replacements = {"\"", "\\", "0", "-", "e",    ".",        "}", "]",
+                                                   ",",  ":",  " ", "/", "\x80", "\xc3\xa9", "t"};
     int changed = 0;
     for (const char* name : {"min-lease", "group-capacity"}) {
         const std::string text =
@@ -80,7 +80,8 @@ TEST(ScenarioJsonReader, BothReadersAgreeOnEveryOneByteChangeOfASmallPreset) {
             for (const std::size_t pick : {at % replacements.size(), (at + 7) % replacements.size()}) {
                 std::string replaced = text;
                 replaced.replace(at, 1, replacements[pick]);
-                ASSERT_TRUE(readers_agree(replaced)) << name << ": byte " << at << " replaced by " << replacements[pick];
+                ASSERT_TRUE(readers_agree(replaced))
+                    << name << ": byte " << at << " replaced by " << replacements[pick];
                 ++changed;
             }
         }
