@@ -4,13 +4,15 @@
 # goal or find_fault with Show me), at 1024x768 in English and Korean (one
 # launch for both, --layout-sweep), with the layout check's report (app/gui/core/layout_check.hpp): no problem in
 # any of them, and Show me always meets the goal.
-# Usage: exercise_presets_test.sh APP SCENARIOS_DIR
+# Usage: exercise_presets_test.sh APP SCENARIO_FILE_OR_DIR (CTest gives one
+# preset per test, so the presets' exercises run side by side)
 set -uo pipefail
-app=$1 dir=$2
+app=$1 where=$2
+if [ -d "$where" ]; then files=("$where"/*.json); else files=("$where"); fi
 source "$(dirname "$0")/gui_lib.sh"
 gui_setup
 failed=0 runs=0
-for file in "$dir"/*.json; do
+for file in "${files[@]}"; do
   name=$(basename "$file" .json)
   for n in $(seq 1 32); do
     rc=0
@@ -40,6 +42,6 @@ for file in "$dir"/*.json; do
     fi
   done
 done
-[ "$runs" -gt 0 ] || gui_fail "no preset has an exercise"
+[ "$runs" -gt 0 ] || gui_fail "no exercise in $where"
 [ "$failed" -eq 0 ] || gui_fail "$failed of $runs answered exercises have problems"
 echo "ok: $runs answered exercises"
