@@ -16,7 +16,9 @@ template <class Hot, class Pred>
 [[gnu::always_inline]] inline std::ptrdiff_t first_slot(const Hot& hot, std::size_t from, Pred pred) {
     const std::size_t n = hot.size();
     std::size_t i = from;
-    while (i + 4 <= n && !(pred(hot[i]) | pred(hot[i + 1]) | pred(hot[i + 2]) | pred(hot[i + 3]))) i += 4;
+    // As ints: `|` on the four tests (not `||`) is what keeps them one branch.
+    const auto hit = [&](std::size_t k) { return static_cast<int>(pred(hot[k])); };
+    while (i + 4 <= n && (hit(i) | hit(i + 1) | hit(i + 2) | hit(i + 3)) == 0) i += 4;
     for (; i < n; ++i) {
         if (pred(hot[i])) return static_cast<std::ptrdiff_t>(i);
     }
