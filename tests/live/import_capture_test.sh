@@ -28,7 +28,10 @@ fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
 
 # capture PRESET: runs it live with a monitor attached; leaves $work/NAME.txt
 # (the capture) and $work/NAME.live.jsonl (the live trace). A run the machine
-# could not keep in time is run again, at most twice more.
+# could not keep in time is run again, at most twice more: a tick done after
+# its deadline (a timing fault, model.md §13.4) may have sent its commands in
+# a later tick's time, so the capture cannot be held to "within one tick"
+# then. Without --compare such a run still exits 0 and says so on stderr.
 capture() {
   local preset=$1 name; name=$(basename "$preset" .json)
   for attempt in 1 2 3; do
@@ -40,6 +43,10 @@ capture() {
     local rc=$?
     sleep 0.3  # the last lines reach the monitor
     kill "$monitor_pid" 2>/dev/null; wait "$monitor_pid" 2>/dev/null; monitor_pid=
+    if [ $rc -eq 0 ] && grep -q "^warning: timing fault" "$work/$name.out"; then
+      echo "note: $name: attempt $attempt had timing faults; run again: $(grep '^warning: timing fault' "$work/$name.out")"
+      continue
+    fi
     [ $rc -eq 0 ] && return 0
     if [ $rc -eq 3 ] && grep -q "did not keep time" "$work/$name.out"; then continue; fi
     fail "$name: live run exit $rc: $(cat "$work/$name.out")"
@@ -65,6 +72,7 @@ for name in expiry-takeover contention auto-extension hold-off-handover min-leas
   else
     fail "$name: the import differs from the live trace:"
     cat "$work/$name.cmp" >&2
+    sed 's/^/  live run: /' "$work/$name.out" >&2
     sed 's/^/  report: /' "$work/$name.report" >&2
   fi
 done
