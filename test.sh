@@ -126,9 +126,10 @@ low_priority() {  # command...: runs it so, waits, returns its status
   return "$rc"
 }
 realtime_labels='live|redlock'
+ctest_args=(--test-dir build/test --output-on-failure --timeout 600)  # every lane's
 realtime_log=build/test/ctest-wallclock.log
 echo "testing build/test: the wall-clock tests (labels live, redlock) in the background, into $realtime_log" >&2
-setsid ctest --test-dir build/test --output-on-failure -j 1 --timeout 600 -L "$realtime_labels" -LE alone "$@" \
+setsid ctest "${ctest_args[@]}" -j 1 -L "$realtime_labels" -LE alone "$@" \
   >"$realtime_log" 2>&1 </dev/null &
 realtime_pid=$!
 status=0
@@ -138,7 +139,7 @@ if [ "$web" = 1 ]; then
 fi
 if [ "$status" = 0 ]; then
   leasescope_step "testing build/test: the other tests (ctest), at low priority" \
-    low_priority ctest --test-dir build/test --output-on-failure -j 2 --timeout 600 -LE "$realtime_labels" "$@" ||
+    low_priority ctest "${ctest_args[@]}" -j 2 -LE "$realtime_labels" "$@" ||
     status=1
 fi
 printf 'testing build/test: waiting for the wall-clock tests ... ' >&2
@@ -157,7 +158,7 @@ fi
 # The label alone: a live test that misses its ticks even beside the
 # low-priority lane (tests/live/CMakeLists.txt) runs last, by itself.
 leasescope_step "testing build/test: the tests that need the machine to themselves (label alone)" \
-  ctest --test-dir build/test --output-on-failure -j 1 --timeout 600 -L alone "$@" || status=1
+  ctest "${ctest_args[@]}" -j 1 -L alone "$@" || status=1
 if [ "$status" != 0 ]; then exit 1; fi
 
 # --full: sanitizers, the second compiler, fuzzing and the shards on a
