@@ -12,6 +12,7 @@
 
 #include "leasescope/engine/assert.hpp"
 #include "leasescope/sim/limits.hpp"
+#include "sorted_map.hpp"
 
 namespace leasescope::sim {
 namespace {
@@ -720,7 +721,7 @@ namespace {
 
 // (section, name, row) sorted by section and name, rows in table order
 // within one name: built once from the table, like it, never changed.
-using KeyIndex = std::vector<std::tuple<Section, std::string_view, std::size_t>>;
+using KeyIndex = std::vector<ScenarioKeyWalk::Entry>;
 
 const KeyIndex& key_index() {
     static const KeyIndex index = [] {
@@ -733,6 +734,12 @@ const KeyIndex& key_index() {
     return index;
 }
 
+// An entry of the index against a section alone.
+struct SectionOrder {
+    bool operator()(const KeyIndex::value_type& a, Section b) const { return std::get<0>(a) < b; }
+    bool operator()(Section a, const KeyIndex::value_type& b) const { return a < std::get<0>(b); }
+};
+
 }  // namespace
 
 const ScenarioKey* find_scenario_key(Section section, std::string_view name) {
@@ -740,6 +747,19 @@ const ScenarioKey* find_scenario_key(Section section, std::string_view name) {
     const auto it = std::lower_bound(index.begin(), index.end(), std::make_tuple(section, name, std::size_t{0}));
     if (it == index.end() || std::get<0>(*it) != section || std::get<1>(*it) != name) return nullptr;
     return &scenario_keys()[std::get<2>(*it)];
+}
+
+ScenarioKeyWalk::ScenarioKeyWalk(Section section) : rows_(scenario_keys().data()) {
+    const KeyIndex& index = key_index();
+    const auto [first, last] = std::equal_range(index.begin(), index.end(), section, SectionOrder{});
+    at_ = index.data() + (first - index.begin());
+    end_ = index.data() + (last - index.begin());
+}
+
+const ScenarioKey* ScenarioKeyWalk::next(std::string_view name) {
+    while (at_ != end_ && scenario_detail::key_less(std::get<1>(*at_), name)) ++at_;
+    if (at_ == end_ || !scenario_detail::key_equal(std::get<1>(*at_), name)) return nullptr;
+    return &rows_[std::get<2>(*at_)];
 }
 
 const ScenarioKey& scenario_key(Section section, std::string_view name) {

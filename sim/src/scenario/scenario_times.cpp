@@ -94,9 +94,11 @@ void convert_value(json& v, const Where& where, const ScenarioKey& key, std::int
 void convert_object(json& object, const Where& where, Section section, std::int64_t tick_ms, Failures& errors) {
     if (!object.is_object()) return;
     // Any variant's row (the first in table order): a key of another fault
-    // kind is the reader's error.
+    // kind is the reader's error. The document's objects hold their keys in
+    // byte order, the walk's order.
+    ScenarioKeyWalk keys(section);
     for (auto it = object.begin(); it != object.end(); ++it) {
-        if (const ScenarioKey* key = find_scenario_key(section, it.key()))
+        if (const ScenarioKey* key = keys.next(it.key()))
             convert_value(it.value(), Where{&where, it.key(), 0, false}, *key, tick_ms, errors);
     }
 }

@@ -16,6 +16,24 @@
 
 namespace leasescope::sim::scenario_detail {
 
+// Keys compared byte by byte, in std::string's order (bytes unsigned): they
+// are short ("lease", "action"), and a call to memcmp for each comparison
+// cost more than the comparison.
+inline bool key_equal(std::string_view a, std::string_view b) {
+    if (a.size() != b.size()) return false;
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        if (a[i] != b[i]) return false;
+    }
+    return true;
+}
+inline bool key_less(std::string_view a, std::string_view b) {
+    const std::size_t n = std::min(a.size(), b.size());
+    for (std::size_t i = 0; i < n; ++i) {
+        if (a[i] != b[i]) return static_cast<unsigned char>(a[i]) < static_cast<unsigned char>(b[i]);
+    }
+    return a.size() < b.size();
+}
+
 // Key is a string type; nlohmann passes a comparator and an allocator of
 // std::map's kind, which this type does not need (the comparison is
 // std::string_view's, as std::less<std::string> orders).
@@ -95,10 +113,7 @@ public:
 
 private:
     static constexpr size_type npos = static_cast<size_type>(-1);
-    // Where `key` is or would go, and whether it is there. Keys are compared
-    // byte by byte, as std::string's compare orders them (unsigned): they are
-    // short ("lease", "action"), and a call to memcmp at each step of the
-    // search cost more than the comparison.
+    // Where `key` is or would go, and whether it is there (key_less).
     template <class K>
     std::pair<size_type, bool> locate(const K& key) const {
         const std::string_view k(key);
@@ -121,20 +136,8 @@ private:
         return npos;
     }
     static constexpr size_type scan_max = 16;
-    static bool equal(std::string_view a, std::string_view b) {
-        if (a.size() != b.size()) return false;
-        for (std::size_t i = 0; i < a.size(); ++i) {
-            if (a[i] != b[i]) return false;
-        }
-        return true;
-    }
-    static bool less(std::string_view a, std::string_view b) {
-        const std::size_t n = std::min(a.size(), b.size());
-        for (std::size_t i = 0; i < n; ++i) {
-            if (a[i] != b[i]) return static_cast<unsigned char>(a[i]) < static_cast<unsigned char>(b[i]);
-        }
-        return a.size() < b.size();
-    }
+    static bool equal(std::string_view a, std::string_view b) { return key_equal(a, b); }
+    static bool less(std::string_view a, std::string_view b) { return key_less(a, b); }
 };
 
 }  // namespace leasescope::sim::scenario_detail

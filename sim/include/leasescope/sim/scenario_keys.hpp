@@ -14,6 +14,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <vector>
 
 #include "leasescope/sim/candidate_keys.hpp"
@@ -89,5 +90,25 @@ std::vector<std::string> key_names_of(Section section, std::string_view variant 
 const ScenarioKey* find_scenario_key(Section section, std::string_view name);
 // The row of `name` in `section`; asserts that it exists.
 const ScenarioKey& scenario_key(Section section, std::string_view name);
+
+// find_scenario_key for the keys of one object asked in byte order, as the
+// scenario reader's document holds them: each lookup goes on from where the
+// one before stopped, so an object's keys cost one walk over its section's
+// rows instead of a search each (a tenth of reading a 14 MB scenario).
+class ScenarioKeyWalk {
+public:
+    explicit ScenarioKeyWalk(Section section);
+    // As find_scenario_key(section, name); `name` is not before (in byte
+    // order) the name of the call before.
+    const ScenarioKey* next(std::string_view name);
+
+    // An entry of the index beside the table: (section, name, row).
+    using Entry = std::tuple<Section, std::string_view, std::size_t>;
+
+private:
+    const Entry* at_ = nullptr;   // the next of the section's entries in the index
+    const Entry* end_ = nullptr;  // the end of the section's entries
+    const ScenarioKey* rows_ = nullptr;
+};
 
 }  // namespace leasescope::sim
