@@ -105,6 +105,9 @@ bool get_bool(const json& v, const std::string& path);
 std::string get_text(const json& v, const std::string& path, std::int64_t max_length);
 // A name that shows in tables and traces: non-empty, no control characters.
 std::string get_name(const json& v, const std::string& path);
+// Whether get_name takes `v` as it is: a name's path is built only for an
+// error (most of a 100,000-candidate scenario's paths were never shown).
+bool is_plain_name(const json& v);
 // A name that becomes part of a file or Redis key: letters, digits, . _ - :
 std::string get_identifier(const json& v, const std::string& path);
 // Every unknown key goes to `errors`; a bad text throws.
@@ -114,6 +117,9 @@ Localized get_localized(const json& v, const std::string& path, Failures& errors
 void read_network(const json& v, const std::string& path, Network& into);
 // `writes`: strictly increasing offsets in [1, action_max].
 std::vector<Tick> get_writes(const json& v, const std::string& path, Tick action_max);
+// The offsets get_writes returns, or none where it fails (its paths, which
+// only an error needs, are not built).
+std::optional<std::vector<Tick>> writes_within(const json& v, Tick action_max);
 // A clock object, {"drift_ppm": P} with |P| <= drift_ppm_max (model.md §3.3):
 // its drift (0 when absent). Every unknown key goes to `errors`.
 std::int32_t get_clock_drift(const json& v, const std::string& path, Failures& errors);

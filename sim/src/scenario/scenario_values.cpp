@@ -76,6 +76,13 @@ std::string get_text(const json& v, const std::string& path, std::int64_t max_le
     return s;
 }
 
+bool is_plain_name(const json& v) {
+    if (!v.is_string()) return false;
+    const auto& s = v.get_ref<const std::string&>();
+    if (s.empty() || static_cast<std::int64_t>(s.size()) > limits::name_length_max) return false;
+    return std::none_of(s.begin(), s.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; });
+}
+
 // A name that shows in tables and traces: non-empty, no control characters.
 std::string get_name(const json& v, const std::string& path) {
     std::string s = get_text(v, path, limits::name_length_max);
@@ -124,6 +131,18 @@ void read_network(const json& v, const std::string& path, Network& into) {
     if (v.contains("request")) into.request = get_int(v["request"], path + "/request", 0, limits::latency_max);
     if (v.contains("reply")) into.reply = get_int(v["reply"], path + "/reply", 0, limits::latency_max);
     if (v.contains("write")) into.write = get_int(v["write"], path + "/write", 0, limits::latency_max);
+}
+
+std::optional<std::vector<Tick>> writes_within(const json& v, Tick action_max) {
+    if (!v.is_array() || static_cast<std::int64_t>(v.size()) > limits::writes_max) return std::nullopt;
+    std::vector<Tick> writes;
+    writes.reserve(v.size());
+    for (const json& item : v) {
+        const auto w = int_within(item, 1, action_max);
+        if (!w || (!writes.empty() && *w <= writes.back())) return std::nullopt;
+        writes.push_back(*w);
+    }
+    return writes;
 }
 
 // `writes`: strictly increasing offsets in [1, action_max].
