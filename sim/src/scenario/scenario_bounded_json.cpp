@@ -1,6 +1,8 @@
 // The bounded JSON parse of a scenario file or a --set value: one SAX pass
 // that builds the document and stops at a syntax error, a limit or a
 // duplicate key.
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "leasescope/sim/limits.hpp"
@@ -155,19 +157,116 @@ private:
     bool out_of_range_ = false;
 };
 
+// The document of PlainScan's events, built from the bottom up: a
+// container's values (and an object's keys) wait on a stack until it
+// closes, then move into it at their final size, an object's pairs sorted
+// once. BoundedBuild inserts each key into its object's sorted vector, which
+// grew a few times per object, and copied each key and string twice: that
+// was a sixth of reading a 100,000-candidate scenario (docs/performance.md
+// "Scenario parse"). It checks what BoundedBuild checks (depth, string and
+// key bytes, keys per object, values, a key given twice), but a failed check
+// only returns false: the text is then read again by nlohmann's parser and a
+// BoundedBuild, which reports the error with its path.
+class StackBuild {
+public:
+    explicit StackBuild(std::int64_t base_depth) : base_depth_(base_depth) {}
+
+    bool null() { return scalar(nullptr); }
+    bool boolean(bool b) { return scalar(b); }
+    bool number_integer(std::int64_t n) { return scalar(n); }
+    bool number_unsigned(std::uint64_t n) { return scalar(n); }
+    bool string(std::string_view s) {
+        return static_cast<std::int64_t>(s.size()) <= limits::json_string_bytes_max && scalar(std::string(s));
+    }
+    bool start_object() { return open(false); }
+    bool start_array() { return open(true); }
+    bool key(std::string_view key) {
+        if (static_cast<std::int64_t>(key.size()) > limits::json_string_bytes_max) return false;
+        if (static_cast<std::int64_t>(keys_.size() - open_.back().keys_from) >= limits::json_object_keys_max)
+            return false;
+        keys_.emplace_back(key);
+        return true;
+    }
+    bool end_array() {
+        const Frame f = open_.back();
+        open_.pop_back();
+        json array(json::value_t::array);
+        auto& items = array.get_ref<json::array_t&>();
+        items.reserve(values_.size() - f.values_from);
+        for (std::size_t i = f.values_from; i < values_.size(); ++i) items.push_back(std::move(values_[i]));
+        values_.resize(f.values_from);
+        values_.push_back(std::move(array));
+        return true;
+    }
+    // The pairs in key order; false at a key given twice.
+    bool end_object() {
+        const Frame f = open_.back();
+        open_.pop_back();
+        const std::size_t n = keys_.size() - f.keys_from;
+        order_.resize(n);
+        for (std::size_t i = 0; i < n; ++i) order_[i] = f.keys_from + i;
+        std::sort(order_.begin(), order_.end(),
+                  [&](std::size_t a, std::size_t b) { return key_less(keys_[a], keys_[b]); });
+        json object(json::value_t::object);
+        auto& pairs = object.get_ref<json::object_t&>();
+        pairs.reserve(n);
+        for (std::size_t i = 0; i < n; ++i) {
+            const std::size_t k = order_[i];
+            if (i > 0 && key_equal(pairs.back().first, keys_[k])) return false;  // the key before was moved
+            pairs.emplace_back(std::move(keys_[k]), std::move(values_[f.values_from + (k - f.keys_from)]));
+        }
+        keys_.resize(f.keys_from);
+        values_.resize(f.values_from);
+        values_.push_back(std::move(object));
+        return true;
+    }
+    // The document, once the whole text was read.
+    json take_document() {
+        LS_ASSERT(open_.empty());
+        LS_ASSERT(values_.size() == 1);
+        return std::move(values_.front());
+    }
+
+private:
+    struct Frame {
+        std::size_t values_from = 0;  // its values are values_[values_from..]
+        std::size_t keys_from = 0;    // an object's keys are keys_[keys_from..]
+    };
+    bool count() { return ++values_count_ <= limits::json_values_max; }
+    template <class V>
+    bool scalar(V&& v) {
+        if (!count()) return false;
+        values_.emplace_back(std::forward<V>(v));
+        return true;
+    }
+    bool open(bool) {
+        if (!count() || base_depth_ + static_cast<std::int64_t>(open_.size()) + 1 > limits::json_depth_max)
+            return false;
+        open_.push_back(Frame{values_.size(), keys_.size()});
+        return true;
+    }
+    std::int64_t base_depth_ = 0;
+    std::int64_t values_count_ = 0;
+    std::vector<json> values_;
+    std::vector<std::string> keys_;
+    std::vector<Frame> open_;
+    std::vector<std::size_t> order_;  // end_object's sort, reused
+};
+
 // The JSON of a scenario as the generator and most people write it, read
 // without nlohmann's lexer, which took two thirds of this parse (docs/performance.md
 // "Scenario parse"): objects, arrays, strings of printable ASCII or
 // well-formed UTF-8 without escapes, integers of at most 18 digits, true,
 // false, null, and the four whitespace bytes. It sends `build` the events
-// nlohmann's parser sends for the same text. Anything else (a comment, an
+// nlohmann's parser sends for the same text. Anything else (or a check of
+// `build` that fails) (a comment, an
 // escape, a control byte, a fraction or exponent, a longer number, a syntax
 // error) stops it with false; the caller then reads the text again with
 // nlohmann's parser, which gives the same document or the error it always
 // gave.
 class PlainScan {
 public:
-    PlainScan(std::string_view text, BoundedBuild& build)
+    PlainScan(std::string_view text, StackBuild& build)
         : p_(text.data()), end_(text.data() + text.size()), build_(build) {}
 
     bool run() {
@@ -188,7 +287,6 @@ private:
     // fail: not read here; read: a whole value; opened: a container that
     // is not empty, its first value (or key) next.
     enum class Step { fail, read, opened };
-    static constexpr std::size_t unknown_size = static_cast<std::size_t>(-1);
 
     void skip_space() {
         while (p_ != end_ && (*p_ == ' ' || *p_ == '\n' || *p_ == '\r' || *p_ == '\t')) ++p_;
@@ -198,10 +296,7 @@ private:
         switch (*p_) {
             case '{': return open(false);
             case '[': return open(true);
-            case '"':
-                if (!string_token()) return Step::fail;
-                build_.string(token_);
-                return Step::read;
+            case '"': return string_token() && build_.string(token_) ? Step::read : Step::fail;
             case 't': return literal("true") && build_.boolean(true) ? Step::read : Step::fail;
             case 'f': return literal("false") && build_.boolean(false) ? Step::read : Step::fail;
             case 'n': return literal("null") && build_.null() ? Step::read : Step::fail;
@@ -210,12 +305,11 @@ private:
     }
     Step open(bool is_array) {
         ++p_;
-        is_array ? build_.start_array(unknown_size) : build_.start_object(unknown_size);
+        if (!(is_array ? build_.start_array() : build_.start_object())) return Step::fail;
         skip_space();
         if (p_ != end_ && *p_ == (is_array ? ']' : '}')) {
             ++p_;
-            is_array ? build_.end_array() : build_.end_object();
-            return Step::read;
+            return (is_array ? build_.end_array() : build_.end_object()) ? Step::read : Step::fail;
         }
         open_.push_back(is_array);
         return Step::opened;
@@ -235,21 +329,21 @@ private:
             }
             if (*p_ != (in_array ? ']' : '}')) return Step::fail;
             ++p_;
-            in_array ? build_.end_array() : build_.end_object();
+            if (!(in_array ? build_.end_array() : build_.end_object())) return Step::fail;
             open_.pop_back();
         }
     }
     // A key, its colon and the spaces after it.
     bool key() {
-        if (p_ == end_ || *p_ != '"' || !string_token()) return false;
-        build_.key(token_);
+        if (p_ == end_ || *p_ != '"' || !string_token() || !build_.key(token_)) return false;
         skip_space();
         if (p_ == end_ || *p_ != ':') return false;
         ++p_;
         skip_space();
         return true;
     }
-    // The string at the quote at p_ into token_, p_ past its closing quote.
+    // The string at the quote at p_ as token_ (a view of the text), p_ past
+    // its closing quote.
     bool string_token() {
         const char* start = ++p_;
         while (p_ != end_ && *p_ != '"') {
@@ -265,7 +359,7 @@ private:
             p_ += length;
         }
         if (p_ == end_) return false;
-        token_.assign(start, p_);
+        token_ = std::string_view(start, static_cast<std::size_t>(p_ - start));
         ++p_;
         return true;
     }
@@ -292,9 +386,9 @@ private:
 
     const char* p_;
     const char* end_;
-    BoundedBuild& build_;
+    StackBuild& build_;
     std::vector<bool> open_;  // the open containers, innermost last: true for an array
-    std::string token_;
+    std::string_view token_;
 };
 
 // A NUL byte: nlohmann's reader takes it for the end of the input and would
@@ -315,13 +409,11 @@ std::optional<json> parse_bounded(std::string_view text, const std::string& base
         return std::nullopt;
     }
     if (reader == ScenarioJsonReader::fast) {
-        BoundedBuild fast(base, base_depth);
-        try {
-            if (PlainScan(text, fast).run()) return fast.take_document();
-        } catch (const Failure&) {
-            // A limit or a duplicate key: nlohmann's read below reports it,
-            // or a syntax error before it that this scan does not know.
-        }
+        // A limit or a duplicate key stops the scan too: nlohmann's read
+        // below reports it, or a syntax error before it that the scan does
+        // not know.
+        StackBuild fast(base_depth);
+        if (PlainScan(text, fast).run()) return fast.take_document();
     }
     BoundedBuild watch(base, base_depth);
     json::sax_parse(text.begin(), text.end(), &watch, nlohmann::detail::input_format_t::json, true,
