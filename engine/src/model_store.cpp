@@ -14,9 +14,10 @@ namespace {
 constexpr std::size_t indexed_slots_min = 2;
 
 // The first slot from `from` on that satisfies `pred`, or -1, tested four
-// slots a step: a lookup usually passes over dozens of slots (a lock of 50
-// slots at 100,000 candidates) and finds nothing, and one branch on four
-// tests costs less than four branches. The same slot as a plain scan.
+// slots a step: a scan that remains (validate's test for any valid slot, the
+// vacancy search past an expiry, a store without an index by key) may pass
+// over dozens of slots, and one branch on four tests costs less than four
+// branches. The same slot as a plain scan.
 template <class Hot, class Pred>
 [[gnu::always_inline]] inline std::ptrdiff_t first_slot(const Hot& hot, std::size_t from, Pred pred) {
     const std::size_t n = hot.size();
