@@ -95,11 +95,11 @@ ModelStore::ModelStore(LockConfig config)
     LS_ASSERT(config_.clock.drift_ppm > -ppm_one && config_.clock.drift_ppm < ppm_one);
     LS_ASSERT(config_.replication.replicas >= 0);
     if (config_.replication.replicas > 0) servers_.resize(static_cast<std::size_t>(config_.replication.replicas) + 1);
-    // At most half the index's entries are used, so every probe ends at an
-    // empty one.
+    // At most a quarter of the index's entries are used: every probe ends at
+    // an empty one, and the runs a lookup walks are short.
     if (slots_.size() >= indexed_slots_min) {
         std::size_t entries = 2;
-        while (entries < 2 * slots_.size()) entries *= 2;
+        while (entries < 4 * slots_.size()) entries *= 2;
         key_shift_ = static_cast<unsigned>(64 - std::countr_zero(entries));
         by_key_.resize(entries);
         vacant_bits_.resize((slots_.size() + 63) / 64);
