@@ -3,15 +3,21 @@
 #include "leasescope/engine/model_store.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <functional>
 
 namespace leasescope {
 namespace {
 
+// The fewest slots a store indexes by key (ModelStore::by_key_); a lock of
+// one slot is scanned, since its one test costs less than keeping an index.
+constexpr std::size_t indexed_slots_min = 2;
+
 // The first slot from `from` on that satisfies `pred`, or -1, tested four
-// slots a step: a lookup usually passes over dozens of slots (a lock of 50
-// slots at 100,000 candidates) and finds nothing, and one branch on four
-// tests costs less than four branches. The same slot as a plain scan.
+// slots a step: a scan that remains (validate's test for any valid slot, the
+// vacancy search past an expiry, a store without an index by key) may pass
+// over dozens of slots, and one branch on four tests costs less than four
+// branches. The same slot as a plain scan.
 template <class Hot, class Pred>
 [[gnu::always_inline]] inline std::ptrdiff_t first_slot(const Hot& hot, std::size_t from, Pred pred) {
     const std::size_t n = hot.size();
@@ -25,10 +31,23 @@ template <class Hot, class Pred>
     return -1;
 }
 
-// What an acquire asks of the slots, in one pass instead of two: the valid
-// slot holding the token (`key` its first eight bytes; on a match the whole
-// token decides), and the first vacant one (not valid at `now`). Past the
-// first vacancy only a holder is looked for.
+// The first valid slot holding `token` (`key` its first eight bytes), by a
+// scan: for a store without an index by key.
+template <class Hot, class Slots>
+std::ptrdiff_t scan_for_valid(const Hot& hot, const Slots& slots, std::uint64_t key, Tick now, std::string_view token) {
+    const auto matches = [key, now](const auto& h) { return h.key == key && now < h.valid_until; };
+    // On a key's match the whole token decides.
+    for (std::ptrdiff_t i = first_slot(hot, 0, matches); i >= 0;
+         i = first_slot(hot, static_cast<std::size_t>(i) + 1, matches)) {
+        if (slots[static_cast<std::size_t>(i)].token == token) return i;
+    }
+    return -1;
+}
+
+// What an acquire asks of the slots of a store without an index by key, in
+// one pass instead of two: the valid slot holding the token (`key` its first
+// eight bytes; on a match the whole token decides), and the first vacant one
+// (not valid at `now`). Past the first vacancy only a holder is looked for.
 struct AcquireScan {
     std::ptrdiff_t held = -1;
     std::ptrdiff_t vacant = -1;
@@ -76,6 +95,48 @@ ModelStore::ModelStore(LockConfig config)
     LS_ASSERT(config_.clock.drift_ppm > -ppm_one && config_.clock.drift_ppm < ppm_one);
     LS_ASSERT(config_.replication.replicas >= 0);
     if (config_.replication.replicas > 0) servers_.resize(static_cast<std::size_t>(config_.replication.replicas) + 1);
+    // At most a quarter of the index's entries are used: every probe ends at
+    // an empty one, and the runs a lookup walks are short.
+    if (slots_.size() >= indexed_slots_min) {
+        std::size_t entries = 2;
+        while (entries < 4 * slots_.size()) entries *= 2;
+        key_shift_ = static_cast<unsigned>(64 - std::countr_zero(entries));
+        by_key_.resize(entries);
+        vacant_bits_.resize((slots_.size() + 63) / 64);
+        index_clear();
+    }
+}
+
+void ModelStore::index_clear() {
+    if (by_key_.empty()) return;
+    std::fill(by_key_.begin(), by_key_.end(), -1);
+    std::fill(vacant_bits_.begin(), vacant_bits_.end(), ~std::uint64_t{0});
+    const std::size_t tail = slots_.size() % 64;
+    if (tail != 0) vacant_bits_.back() = (std::uint64_t{1} << tail) - 1;
+}
+
+void ModelStore::index_insert(std::int32_t slot) {
+    const std::size_t mask = by_key_.size() - 1;
+    std::size_t p = key_home(hot_[static_cast<std::size_t>(slot)].key);
+    while (by_key_[p] >= 0) p = (p + 1) & mask;
+    by_key_[p] = slot;
+}
+
+// Removes `slot`, filed under its key in hot_, and moves back each later
+// entry of the run that may no longer be reached from its home.
+void ModelStore::index_remove(std::int32_t slot) {
+    const std::size_t mask = by_key_.size() - 1;
+    std::size_t hole = key_home(hot_[static_cast<std::size_t>(slot)].key);
+    while (by_key_[hole] != slot) hole = (hole + 1) & mask;
+    for (std::size_t p = (hole + 1) & mask; by_key_[p] >= 0; p = (p + 1) & mask) {
+        const std::size_t home = key_home(hot_[static_cast<std::size_t>(by_key_[p])].key);
+        // The entry stays when its home lies cyclically in (hole, p].
+        const bool stays = hole <= p ? (hole < home && home <= p) : (hole < home || home <= p);
+        if (stays) continue;
+        by_key_[hole] = by_key_[p];
+        hole = p;
+    }
+    by_key_[hole] = -1;
 }
 
 // A record written or extended at `now` for `lease` ticks: at true time the
@@ -100,19 +161,56 @@ Tick ModelStore::remaining(Tick now, Tick until, std::int64_t deadline) const {
 
 SlotIndex ModelStore::find_valid(Tick now, std::string_view token) const {
     const std::uint64_t key = key_of(token);
-    const auto matches = [key, now](const HotSlot& h) { return h.key == key && now < h.valid_until; };
-    // A key is the token's first eight bytes: on a match the whole token decides.
-    for (std::ptrdiff_t i = first_slot(hot_, 0, matches); i >= 0;
-         i = first_slot(hot_, static_cast<std::size_t>(i) + 1, matches)) {
-        if (slots_[static_cast<std::size_t>(i)].token == token) return static_cast<SlotIndex>(i);
+    if (by_key_.empty()) return static_cast<SlotIndex>(scan_for_valid(hot_, slots_, key, now, token));
+    const std::size_t mask = by_key_.size() - 1;
+    // Every occupied slot with the token's key lies in the run of entries
+    // from the key's home; the first valid one holding the whole token is
+    // the one a scan in slot order would find.
+    SlotIndex found = -1;
+    for (std::size_t p = key_home(key); by_key_[p] >= 0; p = (p + 1) & mask) {
+        const SlotIndex i = by_key_[p];
+        const HotSlot& h = hot_[static_cast<std::size_t>(i)];
+        if (h.key != key || !(now < h.valid_until) || (found >= 0 && found < i)) continue;
+        if (slots_[static_cast<std::size_t>(i)].token == token) found = i;
     }
-    return -1;
+    return found;
+}
+
+std::ptrdiff_t ModelStore::first_vacant(Tick now) {
+    // Before the earliest expiry every occupied slot is valid: the vacant
+    // slots are the unoccupied ones, whose bits are set.
+    if (!by_key_.empty() && now < min_expiry()) {
+        for (std::size_t w = 0; w < vacant_bits_.size(); ++w) {
+            if (vacant_bits_[w] != 0) return static_cast<std::ptrdiff_t>(w * 64 + std::countr_zero(vacant_bits_[w]));
+        }
+        return -1;
+    }
+    // Else a record has expired and awaits its expiry phase: its slot counts
+    // as vacant too, so the slots are scanned.
+    return first_slot(hot_, 0, [now](const HotSlot& h) { return !(now < h.valid_until); });
 }
 
 void ModelStore::sync(std::size_t i) {
     const SlotRecord& s = slots_[i];
+    const std::uint64_t key = s.occupied ? key_of(s.token) : 0;
+    if (by_key_.empty()) {
+        hot_[i].valid_until = s.occupied ? s.expires_at : tick_none;
+        hot_[i].key = key;
+        return;
+    }
+    const auto slot = static_cast<std::int32_t>(i);
+    const bool was_indexed = hot_[i].valid_until != tick_none;
+    const bool keep = was_indexed && s.occupied && hot_[i].key == key;
+    if (was_indexed && !keep) index_remove(slot);  // under its old key, so before hot_[i] changes
     hot_[i].valid_until = s.occupied ? s.expires_at : tick_none;
-    hot_[i].key = s.occupied ? key_of(s.token) : 0;
+    hot_[i].key = key;
+    if (s.occupied && !keep) index_insert(slot);
+    const std::uint64_t bit = std::uint64_t{1} << (i % 64);
+    if (s.occupied) {
+        vacant_bits_[i / 64] &= ~bit;
+    } else {
+        vacant_bits_[i / 64] |= bit;
+    }
 }
 
 void ModelStore::recompute_min() {
@@ -142,14 +240,16 @@ std::int32_t ModelStore::occupied_count() const {
 AcquireReply ModelStore::do_acquire(Tick now, std::string_view owner, std::string_view token, Tick lease) {
     LS_ASSERT(lease >= 1);
     AcquireReply reply;
-    const AcquireScan scan = scan_for_acquire(hot_, slots_, key_of(token), now, token);
     // The token is checked first: a holder asking again gets its own slot back,
     // unchanged, even inside a hold-off.
-    if (scan.held >= 0) {
-        const SlotRecord& s = slots_[static_cast<std::size_t>(scan.held)];
+    const AcquireScan scan = by_key_.empty() ? scan_for_acquire(hot_, slots_, key_of(token), now, token)
+                                             : AcquireScan{find_valid(now, token), first_vacant(now)};
+    const auto held = static_cast<SlotIndex>(scan.held);
+    if (held >= 0) {
+        const SlotRecord& s = slots_[static_cast<std::size_t>(held)];
         reply.acquired = true;
         reply.fresh = false;
-        reply.slot = static_cast<SlotIndex>(scan.held);
+        reply.slot = held;
         reply.fencing = s.fencing;
         reply.ttl = remaining(now, s.expires_at, s.deadline_half_ms);
         return reply;
@@ -290,6 +390,7 @@ void ModelStore::do_failover(FailoverLoss loss) {
     // Vanished slots emit no expire events: the replica never knew them.
     for (SlotRecord& s : slots_) s = SlotRecord{};
     for (HotSlot& h : hot_) h = HotSlot{};
+    index_clear();
     min_expiry_ = std::numeric_limits<Tick>::max();
     min_dirty_ = false;
     holdoff_until_ = tick_none;
@@ -496,7 +597,7 @@ void ModelStore::hash_copy(const ServerCopy& c, StateHasher& h) {
 
 void ModelStore::hash_into(StateHasher& h) const {
 #if LEASESCOPE_HASH_SIZES_PINNED
-    static_assert(sizeof(ModelStore) == 296, "a member was added to ModelStore: feed it here, then pin the size");
+    static_assert(sizeof(ModelStore) == 352, "a member was added to ModelStore: feed it here, then pin the size");
     static_assert(sizeof(SlotRecord) == 104, "a member was added to SlotRecord: feed it, then pin the size");
     static_assert(sizeof(ServerCopy) == 48, "a member was added to ServerCopy: feed it, then pin the size");
     static_assert(sizeof(ServerLink) == 64, "a member was added to ServerLink: feed it here, then pin the size");
@@ -523,6 +624,9 @@ void ModelStore::hash_into(StateHasher& h) const {
         h.add(s.valid_until);
         h.add(s.key);
     }
+    // The index by key and the vacant bits (by_key_, key_shift_,
+    // vacant_bits_) are left out: they are kept from hot_, fed above, and
+    // the index's layout depends on the order its entries came in.
     h.add(min_expiry_);
     h.add(min_dirty_);
     h.add(counter_);

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <functional>
 
+#include "leasescope/sim/limits.hpp"
+
 namespace leasescope::sim {
 
 const char* to_string(NodeStatus s) {
@@ -53,9 +55,10 @@ Simulation::Simulation(const Scenario& scenario, TokenSource* tokens)
         return scenario.ops[static_cast<std::size_t>(a)].at < scenario.ops[static_cast<std::size_t>(b)].at;
     });
     unfinished_ = static_cast<std::int64_t>(electors_.size());
+    static_assert(limits::candidates_max <= (std::int64_t{1} << wake_node_bits), "a node index must fit a wake entry");
     wake_heap_.reserve(electors_.size());
     for (std::size_t i = 0; i < electors_.size(); ++i) {
-        wake_heap_.emplace_back(electors_[i].next_run_at(), static_cast<NodeIndex>(i));
+        wake_heap_.push_back(wake_entry(electors_[i].next_run_at(), static_cast<NodeIndex>(i)));
     }
     std::make_heap(wake_heap_.begin(), wake_heap_.end(), std::greater<>{});
 }
@@ -153,7 +156,7 @@ void Simulation::arm(NodeIndex node) {
     if (e.state() == ElectorState::waiting) due = e.next_attempt();
     if (e.state() == ElectorState::idle) due = e.next_run_at();
     if (due == tick_none) return;
-    wake_heap_.emplace_back(due, node);
+    wake_heap_.push_back(wake_entry(due, node));
     std::push_heap(wake_heap_.begin(), wake_heap_.end(), std::greater<>{});
 }
 
@@ -220,7 +223,7 @@ Tick Simulation::skip_quiet_ticks(ModelStore& store, Tick limit) {
     if (next_op_ < op_order_.size()) {
         until = std::min(until, scenario_->ops[static_cast<std::size_t>(op_order_[next_op_])].at);
     }
-    if (!wake_heap_.empty()) until = std::min(until, wake_heap_.front().first);
+    if (!wake_heap_.empty()) until = std::min(until, wake_tick(wake_heap_.front()));
     if (!wire_.empty()) until = std::min(until, wire_.front().at);
     until = std::min(until, store.first_expiry());
     for (const NodeIndex node : executing_) {

@@ -216,9 +216,11 @@ bool Simulation::hash_into(StateHasher& h, bool events) const {
     h.add(executing_.size());
     for (const NodeIndex n : executing_) h.add(n);
     h.add(wake_heap_.size());
-    for (const auto& [tick, node] : wake_heap_) {
-        h.add(tick);
-        h.add(node);
+    // The pairs the entries stand for, in the heap's order: the bytes a heap
+    // of pairs fed (its layout is the same).
+    for (const std::uint64_t entry : wake_heap_) {
+        h.add(wake_tick(entry));
+        h.add(wake_node(entry));
     }
     h.add(unfinished_);
     h.add(outcomes_held_);

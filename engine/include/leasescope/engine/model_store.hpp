@@ -132,8 +132,22 @@ private:
         return min_expiry_;
     }
     void recompute_min();
-    // Keeps hot_[i] in step with slots_[i].
+    // Keeps hot_[i] in step with slots_[i], and the index by key and the
+    // vacant bits with hot_[i].
     void sync(std::size_t i);
+    // The first slot not valid at `now` (vacant, or expired and not yet
+    // swept), or -1.
+    std::ptrdiff_t first_vacant(Tick now);
+    // The index by key (by_key_): an open-addressing table of the occupied
+    // slots, placed by their hot key (linear probing, deletion by backward
+    // shift). A lookup finds every occupied slot whose key is the token's
+    // without a scan of all the slots.
+    std::size_t key_home(std::uint64_t key) const {
+        return static_cast<std::size_t>((key * 0x9E3779B97F4A7C15ULL) >> key_shift_);
+    }
+    void index_insert(std::int32_t slot);
+    void index_remove(std::int32_t slot);
+    void index_clear();
     void note_expiry(Tick previous, Tick now_expires);
     // A deadline `ticks` nominal ticks after tick `now` on the store's clock,
     // and the first tick (at least `now`) at which it has come (§3.3 rule 4).
@@ -183,6 +197,12 @@ private:
     std::int32_t split_good_ = 0;  // replicas linked to the old primary when it fell silent
     std::vector<SlotRecord> slots_;
     std::vector<HotSlot> hot_;
+    // Caches of hot_ (so not fed to hash_into: hot_ is): the occupied slots
+    // by key, -1 where a table entry is empty, and one bit per slot set while
+    // it is unoccupied (hot_[i].valid_until == tick_none).
+    std::vector<std::int32_t> by_key_;
+    unsigned key_shift_ = 63;
+    std::vector<std::uint64_t> vacant_bits_;
     Tick min_expiry_ = std::numeric_limits<Tick>::max();
     bool min_dirty_ = false;
     Fencing counter_;

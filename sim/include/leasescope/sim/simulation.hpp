@@ -430,8 +430,27 @@ private:
     std::vector<NodeIndex> joined_;  // scratch: nodes that acquired in phase 5
     // Min-heap of (due tick, node) for run starts and attempts. An entry is a
     // hint: a node may have stale entries (they are skipped), and a paused node
-    // whose entry came due is filed again when it resumes.
-    std::vector<std::pair<Tick, NodeIndex>> wake_heap_;
+    // whose entry came due is filed again when it resumes. Each entry is one
+    // integer (wake_entry) that orders as its pair does, so the heap's layout
+    // is the one a heap of pairs would have, at one comparison a step and
+    // half the bytes.
+    std::vector<std::uint64_t> wake_heap_;
+    static constexpr int wake_node_bits = 20;
+    static std::uint64_t wake_entry(Tick due, NodeIndex node) {
+        // tick_none first, then 0, 1, …: every tick a scenario reaches
+        // (at most a few horizon_max) is far below 2^43.
+        LS_ASSERT(due == tick_none || (due >= 0 && due < (Tick{1} << 43)));
+        LS_ASSERT(node >= 0 && node < (NodeIndex{1} << wake_node_bits));
+        const std::uint64_t rank = due == tick_none ? 0 : static_cast<std::uint64_t>(due) + 1;
+        return rank << wake_node_bits | static_cast<std::uint64_t>(node);
+    }
+    static Tick wake_tick(std::uint64_t entry) {
+        const std::uint64_t rank = entry >> wake_node_bits;
+        return rank == 0 ? tick_none : static_cast<Tick>(rank - 1);
+    }
+    static NodeIndex wake_node(std::uint64_t entry) {
+        return static_cast<NodeIndex>(entry & ((std::uint64_t{1} << wake_node_bits) - 1));
+    }
     std::int64_t unfinished_ = 0;  // electors not in ElectorState::finished
     // Outcome spilling (set_outcome_spill): outcomes held by all electors.
     OutcomeSpill* spill_ = nullptr;
