@@ -211,3 +211,124 @@ TEST(StoreFailover, LeasesVersusAll) {
     EXPECT_EQ(s.counter(), 9);
     EXPECT_EQ(s.do_acquire(2, "c", "tc", 6).fencing, 10);
 }
+
+namespace {
+
+// What a plain scan of the store's own slots says a token holds at `now`:
+// the first valid slot with the whole token, and the first slot not valid.
+struct Scan {
+    SlotIndex held = -1;
+    SlotIndex vacant = -1;
+    bool any_valid = false;
+};
+
+Scan scan(const ModelStore& s, Tick now, const std::string& token) {
+    Scan r;
+    for (std::size_t i = 0; i < s.slots().size(); ++i) {
+        const SlotRecord& slot = s.slots()[i];
+        const auto index = static_cast<SlotIndex>(i);
+        if (slot.valid_at(now)) {
+            r.any_valid = true;
+            if (r.held < 0 && slot.token == token) r.held = index;
+        } else if (r.vacant < 0) {
+            r.vacant = index;
+        }
+    }
+    return r;
+}
+
+// One random operation on `s` at `now`, its answer checked against scan().
+void random_step(ModelStore& s, Tick now, std::uint64_t draw, const std::vector<std::string>& tokens) {
+    const std::string& token = tokens[(draw >> 8) % tokens.size()];
+    const Scan before = scan(s, now, token);
+    const bool holdoff = s.holdoff_until() != tick_none && now < s.holdoff_until();
+    switch (draw % 16) {
+        case 0:
+        case 1:
+        case 2:
+        case 3:
+        case 4:
+        case 5: {
+            const AcquireReply r = s.do_acquire(now, "owner", token, 1 + static_cast<Tick>((draw >> 20) % 40));
+            const SlotIndex want = before.held >= 0 ? before.held : (holdoff ? -1 : before.vacant);
+            ASSERT_EQ(r.acquired, want >= 0) << token << " at " << now;
+            if (r.acquired) {
+                EXPECT_EQ(r.slot, want) << token << " at " << now;
+                EXPECT_EQ(r.fresh, before.held < 0);
+            }
+            break;
+        }
+        case 6:
+        case 7: {
+            const ExtendReply r = s.do_extend(now, token, 1 + static_cast<Tick>((draw >> 20) % 40));
+            ASSERT_EQ(r.renewed, before.held >= 0) << token << " at " << now;
+            if (r.renewed) {
+                EXPECT_EQ(r.slot, before.held);
+            }
+            break;
+        }
+        case 8:
+        case 9: {
+            const Tick keep_for = (draw >> 20) % 3 == 0 ? static_cast<Tick>((draw >> 24) % 5) : 0;
+            const Tick hold_off = (draw >> 28) % 5 == 0 ? 2 : 0;
+            const ReleaseReply r = s.do_release(now, token, keep_for, hold_off);
+            ASSERT_EQ(r.outcome != ReleaseOutcome::not_owner, before.held >= 0) << token << " at " << now;
+            if (before.held >= 0) {
+                EXPECT_EQ(r.slot, before.held);
+            }
+            break;
+        }
+        case 10:
+        case 11: {
+            const Validity want = before.held >= 0   ? Validity::current
+                                  : before.any_valid ? Validity::stale
+                                                     : Validity::vacant;
+            EXPECT_EQ(s.do_validate(now, token), want) << token << " at " << now;
+            break;
+        }
+        case 12: s.do_clock_jump(now, static_cast<std::int64_t>((draw >> 20) % 400) - 200); break;
+        case 13:
+            if ((draw >> 20) % 8 == 0) s.do_failover((draw >> 24) % 2 == 0 ? FailoverLoss::leases : FailoverLoss::all);
+            break;
+        default: {
+            std::vector<ExpiredRecord> out;
+            s.do_expire(now, out);
+            for (const ExpiredRecord& e : out) EXPECT_FALSE(s.slots()[static_cast<std::size_t>(e.slot)].occupied);
+        }
+    }
+}
+
+}  // namespace
+
+// The store finds a token's slot and the first vacant one through an index by
+// the token's first eight bytes and a bit per slot once it has two slots or
+// more (ModelStore::by_key_). Whatever the operations, their answers are a
+// plain scan's of the slots: tokens that share their first eight bytes, locks
+// of 2 to 130 slots (past one 64-bit word of vacant bits), clock jumps that
+// leave expired records to sweep, failovers that empty every slot, hold-offs.
+TEST(StoreIndex, AnswersAreAPlainScansOfTheSlots) {
+    std::vector<std::string> tokens;
+    for (int i = 0; i < 40; ++i) tokens.push_back("sharedpfx-" + std::to_string(i));  // one key for all
+    for (int i = 0; i < 40; ++i) tokens.push_back(std::to_string(i) + "-own-key");
+    tokens.push_back("short");
+    for (const std::int32_t capacity : {1, 2, 3, 7, 63, 64, 65, 130}) {
+        for (std::uint64_t seed = 1; seed <= 4; ++seed) {
+            LockConfig config{"lock", capacity, 1};
+            config.clock.tick_ms = 50;
+            ModelStore s(config);
+            std::uint64_t x = seed * 0x9E3779B97F4A7C15ULL + static_cast<std::uint64_t>(capacity);
+            Tick now = 0;
+            for (int step = 0; step < 6000; ++step) {
+                x ^= x << 13;  // xorshift64
+                x ^= x >> 7;
+                x ^= x << 17;
+                if (x % 5 == 0) ++now;
+                random_step(s, now, x, tokens);
+                if (testing::Test::HasFatalFailure()) {
+                    ADD_FAILURE() << "capacity " << capacity << ", seed " << seed << ", step " << step;
+                    return;
+                }
+            }
+        }
+    }
+}
