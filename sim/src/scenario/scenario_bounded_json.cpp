@@ -258,12 +258,11 @@ private:
 // "Scenario parse"): objects, arrays, strings of printable ASCII or
 // well-formed UTF-8 without escapes, integers of at most 18 digits, true,
 // false, null, and the four whitespace bytes. It sends `build` the events
-// nlohmann's parser sends for the same text. Anything else (or a check of
-// `build` that fails) (a comment, an
+// nlohmann's parser sends for the same text. Anything else (a comment, an
 // escape, a control byte, a fraction or exponent, a longer number, a syntax
-// error) stops it with false; the caller then reads the text again with
-// nlohmann's parser, which gives the same document or the error it always
-// gave.
+// error), or a check of `build` that fails (a limit, a duplicate key), stops
+// it with false; the caller then reads the text again with nlohmann's
+// parser, which gives the same document or the error it always gave.
 class PlainScan {
 public:
     PlainScan(std::string_view text, StackBuild& build)
