@@ -16,6 +16,9 @@ void check_key(const std::string& key, const std::string& path, const std::vecto
         fail(path + "/" + path_part(key), fmt::format("unknown key {}{}", quote(key), suggestion(key, allowed)));
 }
 
+// A byte a name must not hold: C0 controls and DEL.
+bool is_control(char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; }
+
 }  // namespace
 
 bool check_keys(const json& obj, const std::string& path, const std::vector<std::string>& allowed, Failures& errors) {
@@ -80,16 +83,14 @@ bool is_plain_name(const json& v) {
     if (!v.is_string()) return false;
     const auto& s = v.get_ref<const std::string&>();
     if (s.empty() || static_cast<std::int64_t>(s.size()) > limits::name_length_max) return false;
-    return std::none_of(s.begin(), s.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; });
+    return std::none_of(s.begin(), s.end(), is_control);
 }
 
 // A name that shows in tables and traces: non-empty, no control characters.
 std::string get_name(const json& v, const std::string& path) {
     std::string s = get_text(v, path, limits::name_length_max);
     if (s.empty()) fail(path, "expected a non-empty name");
-    for (const char c : s) {
-        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) fail(path, "a name must not contain control characters");
-    }
+    if (std::any_of(s.begin(), s.end(), is_control)) fail(path, "a name must not contain control characters");
     return s;
 }
 
