@@ -61,13 +61,19 @@ bool Elector::run_due(Tick now, bool active) const {
     return at != tick_none && now >= at;
 }
 
-void Elector::begin_run(Tick now, Token token) {
+void Elector::begin_run(Tick now, Token&& token) {
     LS_ASSERT(state_ == ElectorState::idle);
-    RunRecord r;
-    r.run = run_count();
-    r.token = std::move(token);
-    r.started_at = now;
-    latest_ = std::move(r);
+    // A fresh record, written in place (the token moved once, not twice).
+#if LEASESCOPE_HASH_SIZES_PINNED
+    static_assert(sizeof(RunRecord) == 80, "a member was added to RunRecord: reset it here too");
+#endif
+    latest_.run = run_count();
+    latest_.result = RunResult::unfinished;
+    latest_.fencing.reset();
+    latest_.token = std::move(token);
+    latest_.started_at = now;
+    latest_.acquired_at = tick_none;
+    latest_.ended_at = tick_none;
     if (outcomes_.size() == outcomes_.capacity()) {
         // Grow by doubling, but never past the runs still to come: a
         // candidate with many runs would otherwise keep up to half its
@@ -75,7 +81,6 @@ void Elector::begin_run(Tick now, Token token) {
         const auto remaining = static_cast<std::size_t>(options_.runs - run_count());
         outcomes_.reserve(outcomes_.size() + std::min(std::max<std::size_t>(outcomes_.size(), 4), remaining));
     }
-    if (!outcomes_.empty()) fold_outcome(settled_outcomes_, outcomes_.back());
     outcomes_.emplace_back();
     state_ = ElectorState::waiting;
     next_attempt_ = now;
@@ -323,7 +328,7 @@ void Elector::forget_outcomes(std::size_t count) {
     outcomes_.erase(outcomes_.begin(), outcomes_.begin() + static_cast<std::ptrdiff_t>(count));
     forgotten_ += static_cast<std::int32_t>(count);
     settled_outcomes_ = StateHasher{};
-    for (std::size_t i = 0; i + 1 < outcomes_.size(); ++i) fold_outcome(settled_outcomes_, outcomes_[i]);
+    outcomes_folded_ = 0;
 }
 
 template AttemptEffect Elector::attempt_on<Store>(Tick, Store&);
@@ -351,6 +356,8 @@ void Elector::hash_into(StateHasher& h) const {
 #endif
     h.add(state_);
     h.add(outcomes_.size());
+    for (; outcomes_.size() > 1 && static_cast<std::size_t>(outcomes_folded_) < outcomes_.size() - 1; ++outcomes_folded_)
+        fold_outcome(settled_outcomes_, outcomes_[static_cast<std::size_t>(outcomes_folded_)]);
     const StateHasher::Digest settled = settled_outcomes_.digest();  // all but the last
     h.add(settled.high);
     h.add(settled.low);

@@ -163,7 +163,7 @@ public:
 
     // Acquiring (phase 5).
     bool run_due(Tick now, bool active) const;
-    void begin_run(Tick now, Token token);
+    void begin_run(Tick now, Token&& token);
     bool attempt_due(Tick now, bool active) const;
     // Calls that take time (model.md §16.4): the elector sends at one tick
     // and learns the answer at a later one; meanwhile it waits. The store
@@ -251,9 +251,13 @@ private:
     ElectorState state_ = ElectorState::idle;
     std::vector<RunOutcome> outcomes_;
     // The outcomes before the last one (no longer changed) folded into a
-    // hash as each run begins, so that hash_into need not walk them all.
-    StateHasher settled_outcomes_;
+    // hash, so that hash_into need not walk them all: the first
+    // `outcomes_folded_` of them, folded by hash_into when it is asked (the
+    // simulation alone never pays for it). A cache of outcomes_, which is why
+    // it may change in a const hash_into.
+    mutable StateHasher settled_outcomes_;
     std::int32_t forgotten_ = 0;  // runs whose outcomes were let go
+    mutable std::int32_t outcomes_folded_ = 0;
     RunRecord latest_;
     Tick deadline_ = 0;
     Tick next_attempt_ = 0;
