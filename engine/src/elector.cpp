@@ -356,7 +356,8 @@ void Elector::hash_into(StateHasher& h) const {
 #endif
     h.add(state_);
     h.add(outcomes_.size());
-    for (; outcomes_.size() > 1 && static_cast<std::size_t>(outcomes_folded_) < outcomes_.size() - 1; ++outcomes_folded_)
+    for (; outcomes_.size() > 1 && static_cast<std::size_t>(outcomes_folded_) < outcomes_.size() - 1;
+         ++outcomes_folded_)
         fold_outcome(settled_outcomes_, outcomes_[static_cast<std::size_t>(outcomes_folded_)]);
     const StateHasher::Digest settled = settled_outcomes_.digest();  // all but the last
     h.add(settled.high);
