@@ -271,6 +271,7 @@ const CandidateKey* find_key(std::string_view name) {
 }
 
 constexpr std::size_t key_count = std::size(key_table);
+static_assert(key_count == candidate_key_count);
 
 // A key's place in key_table.
 std::size_t slot_of(const CandidateKey& k) {
@@ -291,31 +292,6 @@ const std::vector<std::pair<std::string_view, std::size_t>>& keys_in_byte_order(
     }();
     return keys;
 }
-
-// An object's values of candidate keys by their place in key_table (null
-// where absent), found in one pass over its keys beside the table's keys in
-// the same order: looking each key up in the candidate and in "defaults"
-// was a third of reading a 100,000-candidate scenario. `unknown`: it has a
-// key that is none of them (check_keys names it). Empty for a non-object.
-struct KeyValues {
-    std::array<const json*, key_count> at{};
-    bool unknown = false;
-
-    explicit KeyValues(const json& object) {
-        if (!object.is_object()) return;
-        const auto& keys = keys_in_byte_order();
-        std::size_t k = 0;
-        for (auto it = object.begin(); it != object.end(); ++it) {
-            const std::string& name = it.key();
-            while (k < keys.size() && key_less(keys[k].first, name)) ++k;
-            if (k < keys.size() && key_equal(keys[k].first, name)) {
-                at[keys[k].second] = &it.value();
-            } else {
-                unknown = true;
-            }
-        }
-    }
-};
 
 std::string candidate_path(std::size_t index) { return fmt::format("/candidates/{}", index); }
 
@@ -353,7 +329,7 @@ void check_default(const CandidateKey& k, const json& v, const std::string& path
 // "defaults"; an error's path says which (spelt out only for an error).
 struct CandidateSource {
     const KeyValues& own;
-    const KeyValues& defaults;
+    const KeyValues& defaults;  // Defaults::given
     std::size_t index = 0;
     bool misspelt = false;  // a misspelt key also makes a required one look missing: not shown
 
@@ -453,27 +429,46 @@ std::span<const CandidateKey* const> candidate_keys() { return scenario_detail::
 
 namespace leasescope::sim::scenario_detail {
 
-Defaults read_defaults(const json& root, Failures& errors) {
-    Defaults defaults;
-    if (!root.contains("defaults")) return defaults;
+// One pass over the object's keys beside the table's keys in the same
+// order: looking each key up in the candidate and in "defaults" was a third
+// of reading a 100,000-candidate scenario.
+KeyValues::KeyValues(const json& object) {
+    if (!object.is_object()) return;
+    const auto& keys = keys_in_byte_order();
+    std::size_t k = 0;
+    for (auto it = object.begin(); it != object.end(); ++it) {
+        const std::string& name = it.key();
+        while (k < keys.size() && key_less(keys[k].first, name)) ++k;
+        if (k < keys.size() && key_equal(keys[k].first, name)) {
+            at[keys[k].second] = &it.value();
+        } else {
+            unknown = true;
+        }
+    }
+}
+
+void read_defaults(const json& root, Failures& errors, Defaults& into) {
+    LS_ASSERT(into.values.is_object() && into.values.empty());
+    if (!root.contains("defaults")) return;
     const std::size_t before = errors.size();
     attempt(errors, [&] {
         check_keys(need_object(root["defaults"], "/defaults"), "/defaults", key_names(false), errors);
-        defaults.values = root["defaults"];
-        for (auto it = defaults.values.begin(); it != defaults.values.end(); ++it) {
+        into.values = root["defaults"];
+        for (auto it = into.values.begin(); it != into.values.end(); ++it) {
             const CandidateKey* k = find_key(it.key());
             if (k != nullptr && k->kind != KeyKind::name)
                 attempt(errors, [&] { check_default(*k, it.value(), "/defaults/" + it.key(), errors); });
         }
     });
-    defaults.ok = errors.size() == before;
-    return defaults;
+    // Found once, after the last change to `values` (the pointers are into it).
+    into.given = KeyValues(into.values);
+    into.ok = errors.size() == before;
 }
 
-Candidate read_candidate(const Defaults& defaults, const json& own, std::size_t index, Failures& errors) {
+Candidate read_candidate(const Defaults& defaults, const json& own, const KeyValues& own_values, std::size_t index,
+                         Failures& errors) {
     if (!own.is_object()) need_object(own, candidate_path(index));
-    const KeyValues own_values(own);
-    const KeyValues default_values(defaults.values);
+    const KeyValues& default_values = defaults.given;
     const std::size_t before = errors.size();
     if (own_values.unknown) check_keys(own, candidate_path(index), candidate_key_names(), errors);
     // A misspelt key ("leese") also makes a required one look missing: that
@@ -527,43 +522,33 @@ Candidate read_candidate(const Defaults& defaults, const json& own, std::size_t 
     return c;
 }
 
-void read_candidate_wire(const Defaults& defaults, const json& own, std::size_t index, Candidate& c, Failures& errors) {
-    const auto own_value = [&](const char* name) -> const json* {
-        if (!own.is_object()) return nullptr;
-        const auto it = own.find(name);
-        return it == own.end() ? nullptr : &*it;
-    };
-    const auto default_value = [&](const char* name) -> const json* {
-        if (!defaults.values.is_object()) return nullptr;
-        const auto it = defaults.values.find(name);
-        return it == defaults.values.end() ? nullptr : &*it;
-    };
+void read_candidate_wire(const Defaults& defaults, const KeyValues& own_values, std::size_t index, Candidate& c,
+                         Failures& errors) {
+    const CandidateSource source{own_values, defaults.given, index};
     // Latencies merged per key: the top level's, then "defaults"', then the candidate's own.
     c.network = defaults.network;
-    if (const json* v = default_value(key::network.name); defaults.ok && v != nullptr)
-        read_network(*v, std::string("/defaults/") + key::network.name, c.network);
-    if (const json* v = own_value(key::network.name))
-        attempt(errors, [&] { read_network(*v, candidate_path(index) + "/" + key::network.name, c.network); });
+    const std::size_t network = slot_of(key::network);
+    if (const json* v = defaults.given.at[network]; defaults.ok && v != nullptr)
+        read_network(*v, source.path(key::network, false), c.network);
+    if (const json* v = own_values.at[network])
+        attempt(errors, [&] { read_network(*v, source.path(key::network, true), c.network); });
     const CandidateKey& k = key::command_timeout;
-    const json* own_v = own_value(k.name);
-    const json* v = own_v != nullptr ? own_v : default_value(k.name);
+    const auto [v, is_own] = source.find(k);
     if (v == nullptr) return;
     // The path only an error needs.
     if (const auto in = int_within(*v, k.lo, k.hi)) {
         c.options.*(k.tick) = *in;
         return;
     }
-    const std::string path =
-        own_v != nullptr ? candidate_path(index) + "/" + k.name : std::string("/defaults/") + k.name;
-    attempt(errors, [&] { c.options.*(k.tick) = get_int(*v, path, k.lo, k.hi); });
+    attempt(errors,
+            [&, v = v, is_own = is_own] { c.options.*(k.tick) = get_int(*v, source.path(k, is_own), k.lo, k.hi); });
 }
 
 std::string candidate_key_path(const Defaults& defaults, const json& own, std::size_t index, std::string_view key) {
     const CandidateKey* k = find_key(key);
     LS_ASSERT(k != nullptr);
     const KeyValues own_values(own);
-    const KeyValues default_values(defaults.values);
-    return CandidateSource{own_values, default_values, index}.path_of(*k);
+    return CandidateSource{own_values, defaults.given, index}.path_of(*k);
 }
 
 void refuse_client_keys(const Defaults& defaults, const json& own, std::size_t index,

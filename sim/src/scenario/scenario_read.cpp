@@ -377,9 +377,10 @@ bool read_candidate_list(const json& candidates, const Defaults& defaults, bool 
     bool candidates_ok = true;
     std::map<std::string, std::size_t> seen;  // name -> index, for duplicates
     for (std::size_t i = 0; i < candidates.size(); ++i) {
+        const KeyValues own_values(candidates[i]);
         Candidate c;
         try {
-            c = read_candidate(defaults, candidates[i], i, errors);
+            c = read_candidate(defaults, candidates[i], own_values, i, errors);
         } catch (Failure& f) {
             errors.push_back(std::move(f));
             candidates_ok = false;
@@ -389,7 +390,7 @@ bool read_candidate_list(const json& candidates, const Defaults& defaults, bool 
             c.name = r.name;
             candidates_ok = false;
         }
-        read_candidate_wire(defaults, candidates[i], i, c, errors);
+        read_candidate_wire(defaults, own_values, i, c, errors);
         if (replicas_known) attempt(errors, [&] { check_wait_replicas(s, defaults, candidates[i], i, c); });
         attempt(errors, [&] { check_redlock_candidate(s, defaults, candidates[i], i, c); });
         attempt(errors, [&] { check_redisson_candidate(s, defaults, candidates[i], i, c); });
@@ -427,7 +428,8 @@ Scenario read_scenario(const json& root, Failures& errors) {
     read_redlock_sections(root, s, errors);
     read_redisson_sections(root, s, errors);
     s.lock.clock.tick_ms = s.tick_ms;
-    Defaults defaults = read_defaults(root, errors);
+    Defaults defaults;
+    read_defaults(root, errors, defaults);
     defaults.network = s.network;
     bool candidates_ok = attempt(errors, [&] {
         if (!root.contains("candidates"))
