@@ -267,12 +267,16 @@ constexpr std::size_t key_count = std::size(key_table);
 static_assert(key_count == candidate_key_count);
 
 // A key's place in key_table.
-std::size_t slot_of(const CandidateKey& k) {
+constexpr std::size_t slot_of(const CandidateKey& k) {
     std::size_t i = 0;
     while (key_table[i] != &k) ++i;
     LS_ASSERT(i < key_count);
     return i;
 }
+// The same, found when compiling: slot_of's scan of the table, for each of
+// a candidate's thirteen integers, was a third of read_int.
+template <const CandidateKey& K>
+constexpr std::size_t slot = slot_of(K);
 
 // The table's names found by a perfect hash (checked below to put no two in
 // one bucket) of a name's length and first two bytes, then one comparison:
@@ -355,11 +359,11 @@ struct CandidateSource {
     bool misspelt = false;  // a misspelt key also makes a required one look missing: not shown
 
     // The value, if any, and whether it is the candidate's own.
-    std::pair<const json*, bool> find(const CandidateKey& k) const {
-        const std::size_t i = slot_of(k);
+    std::pair<const json*, bool> find(std::size_t i) const {
         if (own.at[i] != nullptr) return {own.at[i], true};
         return {defaults.at[i], false};
     }
+    std::pair<const json*, bool> find(const CandidateKey& k) const { return find(slot_of(k)); }
     std::string own_path() const { return candidate_path(index); }
     std::string path(const CandidateKey& k, bool is_own) const {
         return is_own ? own_path() + "/" + k.name : std::string("/defaults/") + k.name;
@@ -377,9 +381,10 @@ struct CandidateSource {
 // An integer key from its source, its fallback when absent (or an error when
 // it is required), within its range or, for a key within the action (once
 // wait, lease and action were read: `sizes_ok`), up to the action.
-void read_int(const CandidateSource& source, const CandidateKey& k, bool required, bool sizes_ok, ElectorOptions& o) {
+void read_int(const CandidateSource& source, std::size_t key_slot, bool required, bool sizes_ok, ElectorOptions& o) {
+    const CandidateKey& k = *key_table[key_slot];
     LS_ASSERT(k.kind == KeyKind::integer);
-    const auto [v, is_own] = source.find(k);
+    const auto [v, is_own] = source.find(key_slot);
     const std::int64_t hi = k.within_action && sizes_ok ? o.action : k.hi;
     std::int64_t value = k.fallback;
     if (v != nullptr) {
@@ -407,7 +412,7 @@ bool read_watchdog(const CandidateSource& source, Candidate& c, bool sizes_ok, F
         });
     }
     const bool every_ok = attempt(errors, [&] {
-        read_int(source, key::extend_every, false, sizes_ok, o);
+        read_int(source, slot<key::extend_every>, false, sizes_ok, o);
         if (sizes_ok && auto_extend_ok && o.auto_extend && c.extend_every_given && o.extend_every >= o.lease) {
             fail(source.path_of(key::extend_every),
                  fmt::format("with auto_extend, extend_every ({}) must be less than lease ({})", o.extend_every,
@@ -493,7 +498,7 @@ Candidate read_candidate(const Defaults& defaults, const json& own, const KeyVal
     // A misspelt key ("leese") also makes a required one look missing: that
     // second error is not shown.
     const CandidateSource source{own_values, default_values, index, errors.size() > before || !defaults.ok};
-    const json* name = own_values.at[slot_of(key::name)];
+    const json* name = own_values.at[slot<key::name>];
     if (name == nullptr)
         fail(source.own_path(), fmt::format("missing \"{}\" (required: a unique candidate name)", key::name.name));
 
@@ -510,33 +515,35 @@ Candidate read_candidate(const Defaults& defaults, const json& own, const KeyVal
     // values were read.
     bool ok = true;
     auto read = [&](auto&& check) { ok = attempt(errors, check) && ok; };
-    read([&] { read_int(source, key::start, false, sizes_ok, o); });
-    for (const CandidateKey* k : {&key::wait, &key::lease, &key::action})
-        sizes_ok = attempt(errors, [&] { read_int(source, *k, k->need == Need::required, sizes_ok, o); }) && sizes_ok;
+    read([&] { read_int(source, slot<key::start>, false, sizes_ok, o); });
+    for (const std::size_t k : {slot<key::wait>, slot<key::lease>, slot<key::action>})
+        sizes_ok = attempt(errors, [&] { read_int(source, k, key_table[k]->need == Need::required, sizes_ok, o); }) &&
+                   sizes_ok;
     ok = ok && sizes_ok;
     read([&] {
-        read_int(source, key::min_lease, false, sizes_ok, o);
+        read_int(source, slot<key::min_lease>, false, sizes_ok, o);
         if (sizes_ok && o.min_lease > o.lease)
             fail(source.path_of(key::min_lease),
                  fmt::format("min_lease {} must not exceed lease {} (the library requires minLeaseTime <= leaseTime)",
                              o.min_lease, o.lease));
     });
     ok = read_watchdog(source, c, sizes_ok, errors) && ok;
-    read([&] { read_int(source, key::retry_every, false, sizes_ok, o); });
-    read([&] { read_int(source, key::hold_off, false, sizes_ok, o); });
+    read([&] { read_int(source, slot<key::retry_every>, false, sizes_ok, o); });
+    read([&] { read_int(source, slot<key::hold_off>, false, sizes_ok, o); });
     read([&] {
-        read_int(source, key::runs, false, sizes_ok, o);
-        read_int(source, key::every,
+        read_int(source, slot<key::runs>, false, sizes_ok, o);
+        read_int(source, slot<key::every>,
                  key::every.need == Need::required || (key::every.need == Need::required_to_repeat && o.runs > 1),
                  sizes_ok, o);
     });
-    if (source.find(key::fail_at).first != nullptr) read([&] { read_int(source, key::fail_at, false, sizes_ok, o); });
+    if (source.find(slot<key::fail_at>).first != nullptr)
+        read([&] { read_int(source, slot<key::fail_at>, false, sizes_ok, o); });
     ok = read_writes_and_clock(source, o, sizes_ok, errors) && ok;
     o.*(key::check.check) = static_cast<WriteCheck>(key::check.fallback);
     if (auto [v, path] = source(key::check); v != nullptr)
         read([&, v = v, path = path] { o.*(key::check.check) = get_check(*v, path, key::check); });
-    read([&] { read_int(source, key::wait_replicas, false, sizes_ok, o); });
-    read([&] { read_int(source, key::wait_timeout, false, sizes_ok, o); });
+    read([&] { read_int(source, slot<key::wait_replicas>, false, sizes_ok, o); });
+    read([&] { read_int(source, slot<key::wait_timeout>, false, sizes_ok, o); });
     if (!ok) throw Reported{c.name};
     return c;
 }
@@ -546,7 +553,7 @@ void read_candidate_wire(const Defaults& defaults, const KeyValues& own_values, 
     const CandidateSource source{own_values, defaults.given, index};
     // Latencies merged per key: the top level's, then "defaults"', then the candidate's own.
     c.network = defaults.network;
-    const std::size_t network = slot_of(key::network);
+    const std::size_t network = slot<key::network>;
     if (const json* v = defaults.given.at[network]; defaults.ok && v != nullptr)
         read_network(*v, source.path(key::network, false), c.network);
     if (const json* v = own_values.at[network])
