@@ -263,59 +263,60 @@ const std::vector<std::string>& candidate_key_names() {
     return names;
 }
 
-const CandidateKey* find_key(std::string_view name) {
-    for (const CandidateKey* k : key_table) {
-        if (name == k->name) return k;
-    }
-    return nullptr;
-}
-
 constexpr std::size_t key_count = std::size(key_table);
+static_assert(key_count == candidate_key_count);
 
 // A key's place in key_table.
-std::size_t slot_of(const CandidateKey& k) {
+constexpr std::size_t slot_of(const CandidateKey& k) {
     std::size_t i = 0;
     while (key_table[i] != &k) ++i;
     LS_ASSERT(i < key_count);
     return i;
 }
+// The same, found when compiling: slot_of's scan of the table, for each of
+// a candidate's thirteen integers, was a third of read_int.
+template <const CandidateKey& K>
+constexpr std::size_t slot = slot_of(K);
 
-// The keys in byte order (the document's order of an object's keys), each
-// with its place in key_table: built once from the table, like it.
-const std::vector<std::pair<std::string_view, std::size_t>>& keys_in_byte_order() {
-    static const auto keys = [] {
-        std::vector<std::pair<std::string_view, std::size_t>> out;
-        for (std::size_t i = 0; i < key_count; ++i) out.emplace_back(key_table[i]->name, i);
-        std::sort(out.begin(), out.end());
-        return out;
-    }();
-    return keys;
+// The table's names found by a perfect hash (checked below to put no two in
+// one bucket) of a name's length and first two bytes, then one comparison:
+// walking the table's names in byte order beside an object's keys was an
+// eighth of reading a 100,000-candidate scenario.
+constexpr std::size_t name_buckets = 64;
+constexpr std::size_t name_hash(std::string_view s) {
+    return (s.size() + static_cast<unsigned char>(s[0]) + 5U * static_cast<unsigned char>(s[1])) % name_buckets;
+}
+constexpr std::array<std::string_view, key_count> table_names = [] {
+    std::array<std::string_view, key_count> names{};
+    for (std::size_t i = 0; i < key_count; ++i) names[i] = key_table[i]->name;
+    return names;
+}();
+// Each bucket's place in key_table, or key_count for none.
+constexpr std::array<std::uint8_t, name_buckets> name_slots = [] {
+    std::array<std::uint8_t, name_buckets> slots{};
+    slots.fill(static_cast<std::uint8_t>(key_count));
+    for (std::size_t i = 0; i < key_count; ++i) slots[name_hash(table_names[i])] = static_cast<std::uint8_t>(i);
+    return slots;
+}();
+constexpr bool names_hash_apart() {
+    for (std::size_t i = 0; i < key_count; ++i) {
+        if (name_slots[name_hash(table_names[i])] != i) return false;
+    }
+    return true;
+}
+static_assert(names_hash_apart());
+
+// A name's place in key_table, key_count when it is none of the table's.
+std::size_t slot_of_name(std::string_view name) {
+    if (name.size() < 2) return key_count;
+    const std::size_t i = name_slots[name_hash(name)];
+    return i < key_count && key_equal(table_names[i], name) ? i : key_count;
 }
 
-// An object's values of candidate keys by their place in key_table (null
-// where absent), found in one pass over its keys beside the table's keys in
-// the same order: looking each key up in the candidate and in "defaults"
-// was a third of reading a 100,000-candidate scenario. `unknown`: it has a
-// key that is none of them (check_keys names it). Empty for a non-object.
-struct KeyValues {
-    std::array<const json*, key_count> at{};
-    bool unknown = false;
-
-    explicit KeyValues(const json& object) {
-        if (!object.is_object()) return;
-        const auto& keys = keys_in_byte_order();
-        std::size_t k = 0;
-        for (auto it = object.begin(); it != object.end(); ++it) {
-            const std::string& name = it.key();
-            while (k < keys.size() && key_less(keys[k].first, name)) ++k;
-            if (k < keys.size() && key_equal(keys[k].first, name)) {
-                at[keys[k].second] = &it.value();
-            } else {
-                unknown = true;
-            }
-        }
-    }
-};
+const CandidateKey* find_key(std::string_view name) {
+    const std::size_t i = slot_of_name(name);
+    return i < key_count ? key_table[i] : nullptr;
+}
 
 std::string candidate_path(std::size_t index) { return fmt::format("/candidates/{}", index); }
 
@@ -353,16 +354,16 @@ void check_default(const CandidateKey& k, const json& v, const std::string& path
 // "defaults"; an error's path says which (spelt out only for an error).
 struct CandidateSource {
     const KeyValues& own;
-    const KeyValues& defaults;
+    const KeyValues& defaults;  // Defaults::given
     std::size_t index = 0;
     bool misspelt = false;  // a misspelt key also makes a required one look missing: not shown
 
     // The value, if any, and whether it is the candidate's own.
-    std::pair<const json*, bool> find(const CandidateKey& k) const {
-        const std::size_t i = slot_of(k);
+    std::pair<const json*, bool> find(std::size_t i) const {
         if (own.at[i] != nullptr) return {own.at[i], true};
         return {defaults.at[i], false};
     }
+    std::pair<const json*, bool> find(const CandidateKey& k) const { return find(slot_of(k)); }
     std::string own_path() const { return candidate_path(index); }
     std::string path(const CandidateKey& k, bool is_own) const {
         return is_own ? own_path() + "/" + k.name : std::string("/defaults/") + k.name;
@@ -380,9 +381,10 @@ struct CandidateSource {
 // An integer key from its source, its fallback when absent (or an error when
 // it is required), within its range or, for a key within the action (once
 // wait, lease and action were read: `sizes_ok`), up to the action.
-void read_int(const CandidateSource& source, const CandidateKey& k, bool required, bool sizes_ok, ElectorOptions& o) {
+void read_int(const CandidateSource& source, std::size_t key_slot, bool required, bool sizes_ok, ElectorOptions& o) {
+    const CandidateKey& k = *key_table[key_slot];
     LS_ASSERT(k.kind == KeyKind::integer);
-    const auto [v, is_own] = source.find(k);
+    const auto [v, is_own] = source.find(key_slot);
     const std::int64_t hi = k.within_action && sizes_ok ? o.action : k.hi;
     std::int64_t value = k.fallback;
     if (v != nullptr) {
@@ -410,7 +412,7 @@ bool read_watchdog(const CandidateSource& source, Candidate& c, bool sizes_ok, F
         });
     }
     const bool every_ok = attempt(errors, [&] {
-        read_int(source, key::extend_every, false, sizes_ok, o);
+        read_int(source, slot<key::extend_every>, false, sizes_ok, o);
         if (sizes_ok && auto_extend_ok && o.auto_extend && c.extend_every_given && o.extend_every >= o.lease) {
             fail(source.path_of(key::extend_every),
                  fmt::format("with auto_extend, extend_every ({}) must be less than lease ({})", o.extend_every,
@@ -453,33 +455,50 @@ std::span<const CandidateKey* const> candidate_keys() { return scenario_detail::
 
 namespace leasescope::sim::scenario_detail {
 
-Defaults read_defaults(const json& root, Failures& errors) {
-    Defaults defaults;
-    if (!root.contains("defaults")) return defaults;
+// One pass over the object's keys, each found in the table by slot_of_name
+// (a document's object has no key twice): looking each key up in the
+// candidate and in "defaults" was a third of reading a 100,000-candidate
+// scenario.
+KeyValues::KeyValues(const json& object) {
+    if (!object.is_object()) return;
+    for (const auto& [name, value] : object.get_ref<const json::object_t&>()) {
+        const std::size_t i = slot_of_name(name);
+        if (i < key_count) {
+            at[i] = &value;
+        } else {
+            unknown = true;
+        }
+    }
+}
+
+void read_defaults(const json& root, Failures& errors, Defaults& into) {
+    LS_ASSERT(into.values.is_object() && into.values.empty());
+    if (!root.contains("defaults")) return;
     const std::size_t before = errors.size();
     attempt(errors, [&] {
         check_keys(need_object(root["defaults"], "/defaults"), "/defaults", key_names(false), errors);
-        defaults.values = root["defaults"];
-        for (auto it = defaults.values.begin(); it != defaults.values.end(); ++it) {
+        into.values = root["defaults"];
+        for (auto it = into.values.begin(); it != into.values.end(); ++it) {
             const CandidateKey* k = find_key(it.key());
             if (k != nullptr && k->kind != KeyKind::name)
                 attempt(errors, [&] { check_default(*k, it.value(), "/defaults/" + it.key(), errors); });
         }
     });
-    defaults.ok = errors.size() == before;
-    return defaults;
+    // Found once, after the last change to `values` (the pointers are into it).
+    into.given = KeyValues(into.values);
+    into.ok = errors.size() == before;
 }
 
-Candidate read_candidate(const Defaults& defaults, const json& own, std::size_t index, Failures& errors) {
+Candidate read_candidate(const Defaults& defaults, const json& own, const KeyValues& own_values, std::size_t index,
+                         Failures& errors) {
     if (!own.is_object()) need_object(own, candidate_path(index));
-    const KeyValues own_values(own);
-    const KeyValues default_values(defaults.values);
+    const KeyValues& default_values = defaults.given;
     const std::size_t before = errors.size();
     if (own_values.unknown) check_keys(own, candidate_path(index), candidate_key_names(), errors);
     // A misspelt key ("leese") also makes a required one look missing: that
     // second error is not shown.
     const CandidateSource source{own_values, default_values, index, errors.size() > before || !defaults.ok};
-    const json* name = own_values.at[slot_of(key::name)];
+    const json* name = own_values.at[slot<key::name>];
     if (name == nullptr)
         fail(source.own_path(), fmt::format("missing \"{}\" (required: a unique candidate name)", key::name.name));
 
@@ -496,74 +515,66 @@ Candidate read_candidate(const Defaults& defaults, const json& own, std::size_t 
     // values were read.
     bool ok = true;
     auto read = [&](auto&& check) { ok = attempt(errors, check) && ok; };
-    read([&] { read_int(source, key::start, false, sizes_ok, o); });
-    for (const CandidateKey* k : {&key::wait, &key::lease, &key::action})
-        sizes_ok = attempt(errors, [&] { read_int(source, *k, k->need == Need::required, sizes_ok, o); }) && sizes_ok;
+    read([&] { read_int(source, slot<key::start>, false, sizes_ok, o); });
+    for (const std::size_t k : {slot<key::wait>, slot<key::lease>, slot<key::action>})
+        sizes_ok = attempt(errors, [&] { read_int(source, k, key_table[k]->need == Need::required, sizes_ok, o); }) &&
+                   sizes_ok;
     ok = ok && sizes_ok;
     read([&] {
-        read_int(source, key::min_lease, false, sizes_ok, o);
+        read_int(source, slot<key::min_lease>, false, sizes_ok, o);
         if (sizes_ok && o.min_lease > o.lease)
             fail(source.path_of(key::min_lease),
                  fmt::format("min_lease {} must not exceed lease {} (the library requires minLeaseTime <= leaseTime)",
                              o.min_lease, o.lease));
     });
     ok = read_watchdog(source, c, sizes_ok, errors) && ok;
-    read([&] { read_int(source, key::retry_every, false, sizes_ok, o); });
-    read([&] { read_int(source, key::hold_off, false, sizes_ok, o); });
+    read([&] { read_int(source, slot<key::retry_every>, false, sizes_ok, o); });
+    read([&] { read_int(source, slot<key::hold_off>, false, sizes_ok, o); });
     read([&] {
-        read_int(source, key::runs, false, sizes_ok, o);
-        read_int(source, key::every,
+        read_int(source, slot<key::runs>, false, sizes_ok, o);
+        read_int(source, slot<key::every>,
                  key::every.need == Need::required || (key::every.need == Need::required_to_repeat && o.runs > 1),
                  sizes_ok, o);
     });
-    if (source.find(key::fail_at).first != nullptr) read([&] { read_int(source, key::fail_at, false, sizes_ok, o); });
+    if (source.find(slot<key::fail_at>).first != nullptr)
+        read([&] { read_int(source, slot<key::fail_at>, false, sizes_ok, o); });
     ok = read_writes_and_clock(source, o, sizes_ok, errors) && ok;
     o.*(key::check.check) = static_cast<WriteCheck>(key::check.fallback);
     if (auto [v, path] = source(key::check); v != nullptr)
         read([&, v = v, path = path] { o.*(key::check.check) = get_check(*v, path, key::check); });
-    read([&] { read_int(source, key::wait_replicas, false, sizes_ok, o); });
-    read([&] { read_int(source, key::wait_timeout, false, sizes_ok, o); });
+    read([&] { read_int(source, slot<key::wait_replicas>, false, sizes_ok, o); });
+    read([&] { read_int(source, slot<key::wait_timeout>, false, sizes_ok, o); });
     if (!ok) throw Reported{c.name};
     return c;
 }
 
-void read_candidate_wire(const Defaults& defaults, const json& own, std::size_t index, Candidate& c, Failures& errors) {
-    const auto own_value = [&](const char* name) -> const json* {
-        if (!own.is_object()) return nullptr;
-        const auto it = own.find(name);
-        return it == own.end() ? nullptr : &*it;
-    };
-    const auto default_value = [&](const char* name) -> const json* {
-        if (!defaults.values.is_object()) return nullptr;
-        const auto it = defaults.values.find(name);
-        return it == defaults.values.end() ? nullptr : &*it;
-    };
+void read_candidate_wire(const Defaults& defaults, const KeyValues& own_values, std::size_t index, Candidate& c,
+                         Failures& errors) {
+    const CandidateSource source{own_values, defaults.given, index};
     // Latencies merged per key: the top level's, then "defaults"', then the candidate's own.
     c.network = defaults.network;
-    if (const json* v = default_value(key::network.name); defaults.ok && v != nullptr)
-        read_network(*v, std::string("/defaults/") + key::network.name, c.network);
-    if (const json* v = own_value(key::network.name))
-        attempt(errors, [&] { read_network(*v, candidate_path(index) + "/" + key::network.name, c.network); });
+    const std::size_t network = slot<key::network>;
+    if (const json* v = defaults.given.at[network]; defaults.ok && v != nullptr)
+        read_network(*v, source.path(key::network, false), c.network);
+    if (const json* v = own_values.at[network])
+        attempt(errors, [&] { read_network(*v, source.path(key::network, true), c.network); });
     const CandidateKey& k = key::command_timeout;
-    const json* own_v = own_value(k.name);
-    const json* v = own_v != nullptr ? own_v : default_value(k.name);
+    const auto [v, is_own] = source.find(k);
     if (v == nullptr) return;
     // The path only an error needs.
     if (const auto in = int_within(*v, k.lo, k.hi)) {
         c.options.*(k.tick) = *in;
         return;
     }
-    const std::string path =
-        own_v != nullptr ? candidate_path(index) + "/" + k.name : std::string("/defaults/") + k.name;
-    attempt(errors, [&] { c.options.*(k.tick) = get_int(*v, path, k.lo, k.hi); });
+    attempt(errors,
+            [&, v = v, is_own = is_own] { c.options.*(k.tick) = get_int(*v, source.path(k, is_own), k.lo, k.hi); });
 }
 
 std::string candidate_key_path(const Defaults& defaults, const json& own, std::size_t index, std::string_view key) {
     const CandidateKey* k = find_key(key);
     LS_ASSERT(k != nullptr);
     const KeyValues own_values(own);
-    const KeyValues default_values(defaults.values);
-    return CandidateSource{own_values, default_values, index}.path_of(*k);
+    return CandidateSource{own_values, defaults.given, index}.path_of(*k);
 }
 
 void refuse_client_keys(const Defaults& defaults, const json& own, std::size_t index,

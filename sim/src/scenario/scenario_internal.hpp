@@ -3,6 +3,7 @@
 // check throws, bounded quotation of what the user wrote, the bounded JSON
 // parse, the typed value readers and the candidate keys. Private to
 // sim/src/scenario/.
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <initializer_list>
@@ -167,20 +168,46 @@ std::vector<std::string> convert_times(json& root, Failures& errors);
 
 // ---- Candidates and "defaults" (scenario_candidates.cpp) ----
 
+// How many candidate keys there are (candidate_keys(), asserted there).
+inline constexpr std::size_t candidate_key_count = 20;
+
+// An object's values of the candidate keys by their place in
+// candidate_keys() (null where absent), found in one pass over its keys.
+// `unknown`: it has a key that is none of them (check_keys names it). Empty
+// for a non-object. It points into the object, which must outlive it.
+struct KeyValues {
+    std::array<const json*, candidate_key_count> at{};
+    bool unknown = false;
+
+    KeyValues() = default;
+    explicit KeyValues(const json& object);
+};
+
+// "defaults", read once for all candidates. `given` points into `values`, so
+// a Defaults is neither copied nor moved (a copy would point into the
+// original): read_defaults fills one in place.
 struct Defaults {
+    Defaults() = default;
+    Defaults(const Defaults&) = delete;
+    Defaults& operator=(const Defaults&) = delete;
+
     json values = json::object();
+    KeyValues given;  // the values of `values`, found once
     bool ok = true;   // else a candidate's missing value may only follow from it
     Network network;  // the top level's, under "defaults"' in the merge (model.md §16.1)
 };
 // The "defaults" object of `root`: its keys are candidate keys (not "name"),
 // each value checked on its own.
-Defaults read_defaults(const json& root, Failures& errors);
-// One candidate, its values from itself or else from the defaults. Throws
-// Failure when it cannot be read at all, Reported when its errors are listed.
-Candidate read_candidate(const Defaults& defaults, const json& own, std::size_t index, Failures& errors);
+void read_defaults(const json& root, Failures& errors, Defaults& into);
+// One candidate (`own`, its values `own_values`), its values from itself or
+// else from the defaults. Throws Failure when it cannot be read at all,
+// Reported when its errors are listed.
+Candidate read_candidate(const Defaults& defaults, const json& own, const KeyValues& own_values, std::size_t index,
+                         Failures& errors);
 // Its time on the wire (model.md §16.1): "network" merged per key with
 // "defaults" and the top level's, and "command_timeout".
-void read_candidate_wire(const Defaults& defaults, const json& own, std::size_t index, Candidate& c, Failures& errors);
+void read_candidate_wire(const Defaults& defaults, const KeyValues& own_values, std::size_t index, Candidate& c,
+                         Failures& errors);
 // The candidate as scenario_to_json writes it: only what reads back the same.
 ordered_json candidate_to_json(const Candidate& c);
 

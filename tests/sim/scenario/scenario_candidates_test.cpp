@@ -288,6 +288,52 @@ TEST(ScenarioDefaults, CandidateKeysWinOverDefaults) {
     EXPECT_EQ(b.every, 3);
 }
 
+TEST(ScenarioDefaults, EveryCandidateReadsEachDefaultOnce) {
+    // "defaults" is read once and its values found once for all candidates
+    // (Defaults::given points into Defaults::values): every candidate, the
+    // last of many too, reads as if it gave each default key itself, and an
+    // error in a value that came from there is reported at /defaults/KEY.
+    const json values = {{"start", 1},
+                         {"wait", 2},
+                         {"lease", 6},
+                         {"min_lease", 1},
+                         {"auto_extend", true},
+                         {"extend_every", 2},
+                         {"retry_every", 2},
+                         {"action", 4},
+                         {"writes", json::array({1, 4})},
+                         {"fail_at", 3},
+                         {"hold_off", 1},
+                         {"runs", 2},
+                         {"every", 20},
+                         {"clock", {{"drift_ppm", 500}}},
+                         {"command_timeout", 9},
+                         {"network", {{"reply", 2}}},
+                         {"check", "validate"},
+                         {"wait_timeout", 5}};
+    json from_defaults = with(base(), "/defaults", values);
+    json written = without(base(), "/defaults");
+    from_defaults["candidates"] = json::array();
+    written["candidates"] = json::array();
+    for (int i = 0; i < 300; ++i) {
+        const json name = {{"name", "node-" + std::to_string(i)}};
+        from_defaults["candidates"].push_back(name);
+        json own = values;
+        own.update(name);
+        written["candidates"].push_back(own);
+    }
+    const auto a = accepted(from_defaults);
+    const auto b = accepted(written);
+    ASSERT_TRUE(a && b);
+    EXPECT_EQ(a->candidates.back().options.drift_ppm, 500);
+    EXPECT_EQ(a->candidates.back().network.reply, 2);
+    EXPECT_EQ(sim::scenario_to_json(*a), sim::scenario_to_json(*b));
+    EXPECT_TRUE(rejected(with(from_defaults, "/candidates/299/lease", 1), "/defaults/extend_every",
+                         {"extend_every (2) must be less than lease (1)"}));
+    EXPECT_TRUE(rejected(with(from_defaults, "/defaults/wait_replicas", 1), "/defaults/wait_replicas",
+                         {"wait_replicas 1 needs a store with replicas"}));
+}
+
 TEST(ScenarioDefaults, TitleAndSummaryTakeOptionalLanguages) {
     // title and summary are objects with optional "en" and "ko"; a missing language is empty.
     json doc = with(base(), "/title", json{{"ko", "만료"}});
