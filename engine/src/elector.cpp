@@ -63,7 +63,8 @@ bool Elector::run_due(Tick now, bool active) const {
 
 void Elector::begin_run(Tick now, Token&& token) {
     LS_ASSERT(state_ == ElectorState::idle);
-    // A fresh record, written in place (the token moved once, not twice).
+    // A fresh record, written in place: the token is moved once (into the
+    // parameter, a fresh record and then latest_ were three moves).
 #if LEASESCOPE_HASH_SIZES_PINNED
     static_assert(sizeof(RunRecord) == 80, "a member was added to RunRecord: reset it here too");
 #endif
