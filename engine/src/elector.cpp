@@ -357,9 +357,10 @@ void Elector::hash_into(StateHasher& h) const {
 #endif
     h.add(state_);
     h.add(outcomes_.size());
-    for (; outcomes_.size() > 1 && static_cast<std::size_t>(outcomes_folded_) < outcomes_.size() - 1;
-         ++outcomes_folded_)
-        fold_outcome(settled_outcomes_, outcomes_[static_cast<std::size_t>(outcomes_folded_)]);
+    const std::size_t settled_count = outcomes_.empty() ? 0 : outcomes_.size() - 1;
+    for (auto i = static_cast<std::size_t>(outcomes_folded_); i < settled_count; ++i)
+        fold_outcome(settled_outcomes_, outcomes_[i]);
+    outcomes_folded_ = static_cast<std::int32_t>(settled_count);
     const StateHasher::Digest settled = settled_outcomes_.digest();  // all but the last
     h.add(settled.high);
     h.add(settled.low);
