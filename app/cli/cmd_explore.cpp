@@ -9,14 +9,18 @@
 #include <initializer_list>
 #include <ctime>
 #include <memory>
+#include <limits>
 #include <random>
 #include <thread>
+
+#include <unistd.h>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
 #include "common.hpp"
+#include "explore_watch.hpp"
 #include "leasescope/sim/durations.hpp"
 #include "leasescope/sim/explore_shard.hpp"
 #include "leasescope/sim/limits.hpp"
@@ -52,6 +56,7 @@ struct ExploreArgs {
     std::string assets;
     std::string format = "text";
     bool minimize = false;
+    std::string time_limit;         // --time-limit, a duration ("10m"); empty: none
     bool max_faults_given = false;  // --max-faults on the command line (--minimize refuses other than 1)
     bool property_given = false;    // --property on the command line (a Redlock base has its own default)
 };
@@ -154,9 +159,22 @@ std::string or_list(const std::string& comma_separated) {
     return fmt::format("{} or {}", fmt::join(items, ", "), last);
 }
 
-// What lasts 1 … --max-pause ticks: a Redlock store's restart too.
+// "; pauses and partitions 1..8 ticks": the kinds searched that last 1 …
+// --max-pause ticks (a Redlock store's restart too), leaving out a kind on a
+// grid (its sizes are the grid's, named at the end) and a kind not searched;
+// empty when none is left.
 std::string lengths_text(const sim::ExploreOptions& options) {
-    return options.kinds.restarts() ? "pauses, partitions and restarts" : "pauses and partitions";
+    const sim::FaultMenu& k = options.kinds;
+    std::vector<std::string> kinds;
+    if (k.pause && options.grids.pause.empty()) kinds.emplace_back("pauses");
+    if ((k.partition_drop_requests || k.partition_drop_replies) && options.grids.partition.empty())
+        kinds.emplace_back("partitions");
+    if (k.restarts()) kinds.emplace_back("restarts");
+    if (kinds.empty()) return {};
+    const std::string last = kinds.back();
+    kinds.pop_back();
+    const std::string named = kinds.empty() ? last : fmt::format("{} and {}", fmt::join(kinds, ", "), last);
+    return fmt::format("; {} 1..{} ticks", named, options.max_pause);
 }
 
 // The orders searched: "as given" and the shuffles.
@@ -169,9 +187,41 @@ std::string orders_text(const sim::ExploreOptions& options) {
 // (docs/explorer.md, What was proved).
 std::string budget_text(const sim::Explorer& explorer) {
     const sim::ExploreOptions& options = explorer.options();
-    return fmt::format("{}; {} 1..{} ticks{}; faults starting at ticks 0..{}; {}", sim::to_string(options.kinds),
-                       lengths_text(options), options.max_pause, wire_budget(options, explorer.base().tick_ms),
-                       explorer.max_tick(), orders_text(options));
+    return fmt::format("{}{}{}; faults starting at ticks 0..{}; {}", sim::to_string(options.kinds),
+                       lengths_text(options), wire_budget(options, explorer.base().tick_ms), explorer.max_tick(),
+                       orders_text(options));
+}
+
+// "no schedule with at most 1 added fault (…budget…) leads to X", or with
+// none "no schedule with no added fault (orders: …) leads to X".
+std::string none_with_at_most(const sim::Explorer& explorer, std::uint64_t faults, const std::string& checked) {
+    if (faults == 0)
+        return fmt::format("no schedule with no added fault ({}) leads to {}", orders_text(explorer.options()),
+                           checked);
+    return fmt::format("no schedule with at most {} ({}) leads to {}", count_of(faults, "added fault", "added faults"),
+                       budget_text(explorer), checked);
+}
+
+// What an exhaustive search stopped part way proved (docs/explorer.md, Long
+// searches): the levels it finished, and the failing schedule it found in
+// the level it was stopped in, if any, which others of that level may
+// outrank.
+std::string stopped_proved_line(const sim::Explorer& explorer, const sim::ExploreReport& report,
+                                const std::string& checked, const sim::Properties& failed) {
+    const std::uint64_t finished = report.levels.empty() ? 0 : report.levels.size() - 1;
+    const std::string part = fmt::format("schedules with {} were searched only in part (the search was stopped)",
+                                         count_of(finished, "added fault", "added faults"));
+    if (report.found && report.found->atoms.empty())
+        return fmt::format("proved: the base leads to {} with no added fault", or_list(sim::to_string(failed)));
+    if (report.found)
+        return fmt::format(
+            "proved: {} of total magnitude {} leads to {} (the counterexample above); {}; {}, so one that ranks "
+            "before it may exist",
+            count_of(report.found->atoms.size(), "added fault", "added faults"),
+            count_of(static_cast<std::uint64_t>(explorer.magnitude(*report.found)), "tick", "ticks"),
+            or_list(sim::to_string(failed)), none_with_at_most(explorer, finished - 1, checked), part);
+    if (finished == 0) return "proved: nothing (the search was stopped before its end)";
+    return fmt::format("proved: {}; {}", none_with_at_most(explorer, finished - 1, checked), part);
 }
 
 // The one line that says what the search proved, and only that
@@ -180,7 +230,9 @@ std::string budget_text(const sim::Explorer& explorer) {
 std::string proved_line(const sim::Explorer& explorer, const sim::ExploreRun& run, const sim::ExploreReport& report,
                         const sim::Properties& failed) {
     const std::string checked = or_list(sim::to_string(explorer.options().properties));
-    if (!report.complete) return "proved: nothing (the search was stopped before its end)";
+    if (!report.complete && run.mode == sim::ExploreMode::random)
+        return "proved: nothing (the search was stopped before its end)";
+    if (!report.complete) return stopped_proved_line(explorer, report, checked, failed);
     if (run.mode == sim::ExploreMode::random) {
         if (!report.found)
             return fmt::format(
@@ -216,14 +268,25 @@ void print_header(std::FILE* o, const sim::Explorer& explorer, const sim::Explor
     fmt::print(o, "exploring {}: {}, base ends at tick {}; faults start at ticks 0..{}\n", base.name,
                count_of(base.candidates.size(), "candidate", "candidates"), explorer.base_end_tick(),
                explorer.max_tick());
-    fmt::print(o, "  budget: up to {} of {}; {} 1..{} ticks{}; orders: as given{}; {} single faults\n",
+    fmt::print(o, "  budget: up to {} of {}{}{}; orders: as given{}; {} single faults\n",
                count_of(static_cast<std::uint64_t>(options.max_faults), "fault", "faults"),
-               sim::to_string(options.kinds), lengths_text(options), options.max_pause,
-               wire_budget(options, base.tick_ms),
+               sim::to_string(options.kinds), lengths_text(options), wire_budget(options, base.tick_ms),
                options.shuffles > 0 ? fmt::format(" + {} shuffled", options.shuffles) : std::string(),
                explorer.atoms().size());
     fmt::print(o, "  checking: {}; mode: {}\n", sim::to_string(options.properties),
                random ? fmt::format("random, {} draws", run.draws) : std::string("exhaustive"));
+    std::fflush(o);
+}
+
+// The counters of an exhaustive search's levels from `printed` on, each
+// printed as its level ends; the last marked when the search was stopped in it.
+void print_levels(std::FILE* o, const sim::ExploreReport& report, std::size_t& printed) {
+    for (; printed < report.levels.size(); ++printed) {
+        const sim::LevelReport& level = report.levels[printed];
+        const bool in_part = !report.complete && printed + 1 == report.levels.size();
+        fmt::print(o, "  {}{}: {}\n", count_of(static_cast<std::uint64_t>(level.faults), "fault", "faults"),
+                   in_part ? ", searched in part" : "", stats_line(level.stats));
+    }
     std::fflush(o);
 }
 
@@ -234,15 +297,13 @@ int print_outcome(std::FILE* o, const sim::Explorer& explorer, const sim::Explor
                   nlohmann::ordered_json& found, std::string& proved) {
     const bool random = run.mode == sim::ExploreMode::random;
     const sim::ExploreOptions& options = explorer.options();
-    for (const sim::LevelReport& level : report.levels) {
-        fmt::print(o, "  {}: {}\n", count_of(static_cast<std::uint64_t>(level.faults), "fault", "faults"),
-                   stats_line(level.stats));
-    }
     if (random) fmt::print(o, "  draws: {}\n", stats_line(report.totals));
 
     if (!report.found) {
         if (random) {
             fmt::print(o, "no counterexample in {} of seed {}\n", count_of(run.draws, "draw", "draws"), run.seed);
+        } else if (!report.complete) {
+            fmt::print(o, "no counterexample in the part searched\n");
         } else {
             // With replicas, and on Redlock and Redisson, the line names the kinds searched (the others' line is as it was).
             const std::string of_kinds = explorer.base().lock.replication.replicas > 0 ||
@@ -254,7 +315,7 @@ int print_outcome(std::FILE* o, const sim::Explorer& explorer, const sim::Explor
                        of_kinds, sim::to_string(options.properties));
         }
         proved = proved_line(explorer, run, report, sim::Properties{});
-        return exit_ok;
+        return report.complete ? exit_ok : exit_incomplete;
     }
     sim::Counterexample cx = sim::make_counterexample(explorer, *report.found);
     proved = proved_line(explorer, run, report, cx.verdict.failed);
@@ -317,8 +378,8 @@ nlohmann::ordered_json stats_json(const sim::SearchStats& st) {
 // null (the shards name only the scenario's name) and `shards`.
 void print_json(const char* command, const sim::Explorer& explorer, const sim::ExploreRun& run,
                 const sim::ExploreReport& report, const nlohmann::ordered_json& path,
-                const nlohmann::ordered_json& found, const std::string& proved, const Timing& timing, int status,
-                std::optional<std::uint64_t> shards = std::nullopt) {
+                const nlohmann::ordered_json& found, const std::string& proved, const nlohmann::ordered_json& stopped,
+                const Timing& timing, int status, std::optional<std::uint64_t> shards = std::nullopt) {
     const bool random = run.mode == sim::ExploreMode::random;
     nlohmann::ordered_json doc;
     doc["command"] = command;
@@ -340,6 +401,8 @@ void print_json(const char* command, const sim::Explorer& explorer, const sim::E
     doc["found"] = report.found.has_value();
     doc["counterexample"] = found;
     doc["proved"] = proved;
+    doc["complete"] = report.complete;
+    doc["stopped"] = stopped;
     doc["minimize"] = nullptr;
     doc["seconds"] = timing.seconds;
     doc["cpu_seconds"] = timing.cpu_seconds;
@@ -684,6 +747,8 @@ void print_minimize_json(const ExploreArgs& args, const sim::Scenario& scenario,
     doc["found"] = status == exit_check_failed;
     doc["counterexample"] = nullptr;
     doc["proved"] = proved;
+    doc["complete"] = m.complete;
+    doc["stopped"] = nullptr;
     doc["minimize"] = m.base_fails ? nlohmann::ordered_json() : kinds;
     doc["seconds"] = timing.seconds;
     doc["cpu_seconds"] = timing.cpu_seconds;
@@ -707,9 +772,8 @@ bool print_minimize_header(std::FILE* o, const sim::Scenario& scenario, const si
     const sim::Explorer& ex = created.value();
     fmt::print(o, "exploring {}: {}, base ends at tick {}; faults start at ticks 0..{}\n", scenario.name,
                count_of(scenario.candidates.size(), "candidate", "candidates"), ex.base_end_tick(), ex.max_tick());
-    fmt::print(o, "  budget: one fault at a time of {}; {} 1..{} ticks{}; {}\n", sim::to_string(ex.options().kinds),
-               lengths_text(ex.options()), options.max_pause, wire_budget(ex.options(), scenario.tick_ms),
-               orders_text(ex.options()));
+    fmt::print(o, "  budget: one fault at a time of {}{}{}; {}\n", sim::to_string(ex.options().kinds),
+               lengths_text(ex.options()), wire_budget(ex.options(), scenario.tick_ms), orders_text(ex.options()));
     fmt::print(o, "  checking: {}; mode: minimize\n", sim::to_string(ex.options().properties));
     std::fflush(o);
     return true;
@@ -785,6 +849,62 @@ int minimize_fits(const ExploreArgs& args) {
     return exit_ok;
 }
 
+// --time-limit as a duration; exit_bad_input (said on stderr) when it is not
+// one, or comes with a search it does not stop.
+int parse_time_limit(const ExploreArgs& args, bool shard, std::optional<std::chrono::milliseconds>& limit) {
+    if (args.time_limit.empty()) return exit_ok;
+    const sim::DurationTicks ms = sim::duration_ticks(args.time_limit, 1);
+    if (!ms.error.empty() || ms.ticks <= 0) {
+        fmt::print(stderr, "error: --time-limit: expected a duration above zero such as 90s, 10m or 2h, found \"{}\"\n",
+                   args.time_limit);
+        return exit_bad_input;
+    }
+    const char* refused = args.minimize             ? "--minimize"
+                          : shard                   ? "--shard (a shard's result must be whole)"
+                          : args.seeds || args.seed ? "random mode (its budget is --seeds)"
+                                                    : nullptr;
+    if (refused != nullptr) {
+        fmt::print(stderr, "error: --time-limit stops an exhaustive search; it cannot be combined with {}\n", refused);
+        return exit_bad_input;
+    }
+    limit = std::chrono::milliseconds(ms.ticks);
+    return exit_ok;
+}
+
+// An exhaustive search of the whole budget under a watch (the time limit,
+// Ctrl-C, the progress line on a terminal), each level's counters printed as
+// it ends; when stopped, the line that says where and how far it came.
+sim::ExploreReport watched_search(std::FILE* human, const sim::Explorer& explorer, const sim::ExploreRun& run,
+                                  const ExploreArgs& args, std::optional<std::chrono::milliseconds> limit,
+                                  nlohmann::ordered_json& stopped) {
+    SearchWatch watch(explorer, limit, isatty(fileno(stderr)) != 0 ? stderr : nullptr);
+    sim::ExploreSession session(explorer, run, watch.control());
+    constexpr std::uint64_t all = std::numeric_limits<std::uint64_t>::max();
+    std::size_t printed = 0;
+    watch.level_started(session.level());
+    while (!session.step(all)) {
+        {
+            const auto hold = watch.hold_output();
+            print_levels(human, session.report(), printed);
+        }
+        watch.level_started(session.level());
+    }
+    const sim::ExploreReport& report = session.report();
+    const bool timed_out = watch.reason() == StopReason::time_limit;
+    const LevelPace pace = watch.pace(report.levels.empty() ? 0 : report.levels.back().stats.schedules);
+    const auto hold = watch.hold_output();  // the watch's own calls lock it too: none below
+    print_levels(human, report, printed);
+    if (!report.complete && !report.levels.empty()) {
+        stopped = timed_out ? "time_limit" : "interrupt";
+        fmt::print(human, "stopped {} while searching {}: {}\n",
+                   timed_out ? fmt::format("at the time limit ({})", args.time_limit) : std::string("by Ctrl-C"),
+                   count_of(static_cast<std::uint64_t>(report.levels.back().faults), "fault", "faults"),
+                   pace_text(pace));
+        std::fflush(human);
+    }
+    return report;
+}
+
 int cmd_explore(const ExploreArgs& args) {
     // With --format json the human lines go to stderr and stdout holds one document.
     const bool json = args.format == "json";
@@ -799,6 +919,8 @@ int cmd_explore(const ExploreArgs& args) {
     sim::ExploreRun run;
     std::optional<std::pair<std::uint64_t, std::uint64_t>> shard;
     if (const int status = explore_run(args, human, run, shard); status != exit_ok) return status;
+    std::optional<std::chrono::milliseconds> limit;
+    if (const int status = parse_time_limit(args, shard.has_value(), limit); status != exit_ok) return status;
 
     // The counterexample is told in the string tables' English; a shard tells nothing.
     words::Strings strings;
@@ -825,7 +947,10 @@ int cmd_explore(const ExploreArgs& args) {
     // a per-core figure that does not depend on how busy the machine is.
     const auto started = std::chrono::steady_clock::now();
     const std::clock_t cpu_started = std::clock();
-    const sim::ExploreReport report = sim::explore(explorer, run);
+    nlohmann::ordered_json stopped;  // null unless the search was stopped
+    const sim::ExploreReport report = shard || run.mode == sim::ExploreMode::random
+                                          ? sim::explore(explorer, run)
+                                          : watched_search(human, explorer, run, args, limit, stopped);
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     const double cpu_seconds = static_cast<double>(std::clock() - cpu_started) / CLOCKS_PER_SEC;
 
@@ -836,7 +961,8 @@ int cmd_explore(const ExploreArgs& args) {
     print_bench(human, report.totals, {seconds, cpu_seconds, jobs});
     if (!proved.empty()) fmt::print(human, "{}\n", proved);
     if (json)
-        print_json("explore", explorer, run, report, args.path, found, proved, {seconds, cpu_seconds, jobs}, status);
+        print_json("explore", explorer, run, report, args.path, found, proved, stopped, {seconds, cpu_seconds, jobs},
+                   status);
     return status;
 }
 
@@ -864,6 +990,8 @@ int cmd_explore_merge(const MergeArgs& args) {
         fmt::print(human, "seed {} (replay with --seed {})\n", m.run.seed, m.run.seed);
     }
     print_header(human, m.explorer, m.run);
+    std::size_t printed = 0;
+    print_levels(human, m.report, printed);
     nlohmann::ordered_json found;
     std::string proved;
     const int status = print_outcome(human, m.explorer, m.run, m.report, args.out, strings, found, proved);
@@ -872,7 +1000,8 @@ int cmd_explore_merge(const MergeArgs& args) {
     print_bench(human, m.report.totals, timing);
     if (!proved.empty()) fmt::print(human, "{}\n", proved);
     if (json)
-        print_json("explore-merge", m.explorer, m.run, m.report, nullptr, found, proved, timing, status, m.shards);
+        print_json("explore-merge", m.explorer, m.run, m.report, nullptr, found, proved, nullptr, timing, status,
+                   m.shards);
     return status;
 }
 
@@ -982,7 +1111,8 @@ void add_explore_command(CLI::App& app, int& exit_code) {
         "Add fault schedules to a scenario, look for a broken property and write the smallest counterexample "
         "(fewest faults, then smallest faults, then earliest; docs/explorer.md).\n"
         "Exit codes: 1 a counterexample was found, 0 none within the budget, 2 bad input, 4 the counterexample "
-        "(or standard output) could not be written; with --shard, 0 once the shard's result file is written.");
+        "(or standard output) could not be written, 6 stopped (--time-limit, Ctrl-C) before the end with none "
+        "found in the part searched; with --shard, 0 once the shard's result file is written.");
     cmd->add_option("SCENARIO", args->path, "Base scenario file (its own faults stay in every schedule)")->required();
     add_search_options(cmd, args.get());
     cmd->add_option("--out", args->out,
@@ -1009,6 +1139,11 @@ void add_explore_command(CLI::App& app, int& exit_code) {
                     "text, or json: one document on stdout at the end (fields in docs/cli-json.md), the human "
                     "lines on stderr")
         ->check(CLI::IsMember({"text", "json"}));
+    cmd->add_option("--time-limit", args->time_limit,
+                    "Stop an exhaustive search after this long (a duration: 90s, 10m, 2h) and report what it "
+                    "covered: the levels it finished, how far it came in the one it was stopped in, and how long "
+                    "the rest would take at that pace (exit 6 when it found no counterexample). Ctrl-C stops it the "
+                    "same way");
     cmd->add_flag("--minimize", args->minimize,
                   "Per fault kind, the smallest single fault that breaks a checked property, and the proof that "
                   "no smaller one of that kind does (one fault at a time: --max-faults 1; exhaustive only; writes "

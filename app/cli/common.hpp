@@ -22,6 +22,7 @@ namespace leasescope::cli {
 using io::exit_backend;
 using io::exit_bad_input;
 using io::exit_check_failed;
+using io::exit_incomplete;
 using io::exit_ok;
 using io::exit_write_failed;
 

@@ -1,7 +1,7 @@
 // leasescope-cli: run, check, diff and validate scenarios and traces.
 // Data goes to stdout, diagnostics to stderr. Exit codes: 0 ok, 1 a check
 // failed, 2 bad input, 3 the store (Redis) failed, 4 an output could not be
-// written.
+// written, 6 explore stopped before its end with nothing found.
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
@@ -559,7 +559,8 @@ int main(int argc, char** argv) {
     CLI::App app{
         "LeaseScope: a deterministic simulator of Redis leases, leader election and fencing tokens.\n"
         "Exit codes: 0 ok, 1 a check or comparison failed, 2 bad input, 3 the store failed, 4 an output could not\n"
-        "be written (a file, or standard output: a full disk, /dev/full)."};
+        "be written (a file, or standard output: a full disk, /dev/full), 6 explore was stopped (--time-limit,\n"
+        "Ctrl-C) before the end of its budget with no counterexample in the part it searched."};
     app.set_version_flag("--version", std::string("leasescope-cli ") + LEASESCOPE_VERSION);
     app.require_subcommand(1);
     int exit_code = exit_ok;

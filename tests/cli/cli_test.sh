@@ -660,7 +660,7 @@ cli explore scenarios/gc-pause-no-fencing.json --set 'faults=[]' --set resource.
 expect_rc 0 "explore --property safety: a fenced resource survives one pause"
 expect_out "checking: unsafe_write,fencing_regressed,stale_after_successor,holder_rejected,fencing_duplicate;" \
   "explore --property safety names the five properties"
-expect_out_re "^proved: no schedule with at most 1 added fault \(pause; pauses and partitions 1\.\.8 ticks; faults starting at ticks 0\.\.[0-9]+; orders: as given \+ 2 shuffled\) leads to unsafe_write, fencing_regressed, stale_after_successor, holder_rejected or fencing_duplicate$" \
+expect_out_re "^proved: no schedule with at most 1 added fault \(pause; pauses 1\.\.8 ticks; faults starting at ticks 0\.\.[0-9]+; orders: as given \+ 2 shuffled\) leads to unsafe_write, fencing_regressed, stale_after_successor, holder_rejected or fencing_duplicate$" \
   "explore: the proved line names the budget and the properties"
 cli explore scenarios/gc-pause-no-fencing.json --set 'faults=[]' --seeds 50 --seed 3 --max-faults 1 \
   --fault-kinds crash --property unsafe_write --jobs 1 --out "$WORK/none.json"
@@ -708,6 +708,70 @@ expect_rc 2 "explore --minimize refuses more than one fault"
 expect_err "one added fault at a time" "the refused --max-faults is explained"
 cli explore tests/data/explore/practitioner-small.json --minimize --shard 0/2
 expect_rc 2 "explore --minimize refuses --shard"
+
+# explore --time-limit and Ctrl-C (docs/explorer.md, Long searches): the
+# practitioner's fenced question at its full scale (a 20-minute horizon, two
+# pauses on the grid) takes hours; stopped part way, the search says what it
+# finished, how far it came, claims nothing more, and exits 6.
+long_search=(explore tests/data/explore/practitioner.json --set horizon=24000 --set resource.mode=check
+  --max-faults 2 --fault-kinds pause --grid pause=100ms..60s --property safety --shuffles 0 --jobs 1)
+cli "${long_search[@]}" --time-limit 500ms
+expect_rc 6 "explore --time-limit stops a long search (exit 6: none found in the part searched)"
+expect_out "  budget: up to 2 faults of pause; on the grid pause=100ms..1m (10 sizes); orders: as given; 114030 single" \
+  "the budget names the grid's pauses only (no 1..8 ticks for pauses on a grid)"
+expect_out "  0 faults: 1 schedule: 1 simulated, 0 pruned, 0 invalid, 0 failing" "the finished level is printed"
+expect_out_re "^  1 fault, searched in part: [0-9]+ schedules: " "the level it was stopped in is marked"
+expect_out_re "^stopped at the time limit \(500ms\) while searching 1 fault: [0-9.e+-]+ % of its 114030 schedules in " \
+  "where the search stopped and how far it came"
+expect_out "no counterexample in the part searched" "no claim beyond the part searched"
+expect_out "proved: no schedule with no added fault (orders: as given) leads to unsafe_write, fencing_regressed, \
+stale_after_successor, holder_rejected or fencing_duplicate; schedules with 1 added fault were searched only in part \
+(the search was stopped)" "the proved line claims the finished level only"
+cli "${long_search[@]}" --time-limit 500ms --format json
+expect_rc 6 "explore --time-limit --format json"
+check_that "explore --format json: complete false, stopped time_limit, exit_code 6" python3 -c "
+import json
+d = json.load(open('$WORK/out'))
+assert d['complete'] is False and d['stopped'] == 'time_limit' and d['exit_code'] == 6 and not d['found'], d
+assert d['levels'][0]['schedules'] == 1 and len(d['levels']) == 2, d['levels']
+"
+cli explore tests/data/explore/practitioner-small.json --max-faults 1 --shuffles 0 --format json \
+  --out "$WORK/finished.json"
+check_that "explore --format json: a finished search is complete, not stopped" python3 -c "
+import json
+d = json.load(open('$WORK/out'))
+assert d['complete'] is True and d['stopped'] is None, d
+"
+check_that "Ctrl-C stops explore part way: it says so and exits 6" python3 - "$CLI" "${long_search[@]}" <<'EOF'
+import signal, subprocess, sys
+p = subprocess.Popen(sys.argv[1:], stdout=subprocess.PIPE, text=True)
+seen = []
+for line in p.stdout:  # the watch is up once level 0's line is out
+    seen.append(line)
+    if line.startswith('  0 faults:'):
+        break
+p.send_signal(signal.SIGINT)
+rest, _ = p.communicate(timeout=120)
+out = ''.join(seen) + rest
+assert p.returncode == 6, (p.returncode, out)
+assert '  1 fault, searched in part: ' in out and '\nstopped by Ctrl-C while searching 1 fault: ' in out, out
+assert 'schedules with 1 added fault were searched only in part' in out, out
+EOF
+cli explore tests/data/explore/practitioner-small.json --time-limit 10
+expect_rc 2 "explore --time-limit without a unit"
+expect_err 'error: --time-limit: expected a duration above zero such as 90s, 10m or 2h, found "10"' \
+  "the bad --time-limit is named with what was expected"
+cli explore tests/data/explore/practitioner-small.json --time-limit 0s
+expect_rc 2 "explore --time-limit 0s"
+cli explore tests/data/explore/practitioner-small.json --time-limit 1m --shard 0/2
+expect_rc 2 "explore --time-limit refuses --shard"
+expect_err "it cannot be combined with --shard (a shard's result must be whole)" "the refused --shard is named"
+cli explore tests/data/explore/practitioner-small.json --time-limit 1m --seeds 10
+expect_rc 2 "explore --time-limit refuses random mode"
+expect_err "it cannot be combined with random mode (its budget is --seeds)" "the refused random mode is named"
+cli explore tests/data/explore/practitioner-small.json --time-limit 1m --minimize
+expect_rc 2 "explore --time-limit refuses --minimize"
+expect_err "it cannot be combined with --minimize" "the refused --minimize is named"
 
 # explore on Redisson (docs/explorer.md, On Redisson): the practitioner's
 # question under Redisson's watchdog, its counterexample told as Redisson's,

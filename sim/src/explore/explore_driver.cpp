@@ -122,7 +122,10 @@ bool ExploreSession::step(std::uint64_t units) {
     report_.levels.push_back(LevelReport{level_, current_.stats});
     report_.totals.add(current_.stats);
     if (!current_.complete) {
+        // Stopped part way: a failing schedule found so far is a real
+        // counterexample, but not proved the best-ranked of its level.
         report_.complete = false;
+        report_.found = current_.best;
         done_ = true;
     } else if (current_.best) {
         // Every schedule with fewer faults passed, so the best failing

@@ -431,7 +431,10 @@ struct ExploreReport {
     std::vector<LevelReport> levels;  // exhaustive: each fault count searched, in order
     SearchStats totals;
     // The counterexample: the best-ranked failing schedule (exhaustive), or
-    // the best-ranked failing draw after shrinking (random).
+    // the best-ranked failing draw after shrinking (random). Exhaustive and
+    // stopped (complete false): the best-ranked failing schedule of the part
+    // of the last level searched, if any; it fails, but a schedule of as many
+    // faults that ranks before it may exist.
     std::optional<Schedule> found;
     std::optional<Schedule> drawn;  // random: the failing draw before shrinking
     std::uint64_t drawn_index = 0;  // random: its index in the seed's stream

@@ -16,5 +16,8 @@ inline constexpr int exit_backend = 3;
 inline constexpr int exit_write_failed = 4;
 // The app found no display to open its window on.
 inline constexpr int exit_no_display = 5;
+// An exhaustive search (explore) stopped by --time-limit or Ctrl-C before it
+// covered its budget, with no counterexample in the part it searched.
+inline constexpr int exit_incomplete = 6;
 
 }  // namespace leasescope::io
