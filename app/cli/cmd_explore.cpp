@@ -900,6 +900,9 @@ sim::ExploreReport watched_search(std::FILE* human, const sim::Explorer& explore
                    timed_out ? fmt::format("at the time limit ({})", args.time_limit) : std::string("by Ctrl-C"),
                    count_of(static_cast<std::uint64_t>(report.levels.back().faults), "fault", "faults"),
                    pace_text(pace));
+        fmt::print(human,
+                   "  to search all of it: --shard K/N on N machines (or cores), then explore-merge "
+                   "(docs/explorer.md, Searching across machines)\n");
         std::fflush(human);
     }
     return report;

@@ -59,8 +59,8 @@ std::string pace_text(const LevelPace& pace) {
     const std::string shown = percent >= 10  ? fmt::format("{:.0f}", percent)
                               : percent >= 1 ? fmt::format("{:.1f}", percent)
                                              : fmt::format("{:.2g}", percent);
-    std::string text = fmt::format("{} % of its {} schedules in {}", shown, rough_count(pace.total),
-                                   rough_duration(pace.seconds));
+    std::string text =
+        fmt::format("{} % of its {} schedules in {}", shown, rough_count(pace.total), rough_duration(pace.seconds));
     if (pace.done > 0 && pace.done < pace.total) {
         const double rest = pace.seconds * static_cast<double>(pace.total - pace.done) / static_cast<double>(pace.done);
         text += fmt::format("; at that pace the rest would take about {}", rough_duration(rest));
@@ -141,8 +141,7 @@ void SearchWatch::show(std::chrono::steady_clock::time_point now) {
     const std::uint64_t done = control_.schedules_done.load() - level_base_;
     const double seconds = std::chrono::duration<double>(now - level_started_).count();
     const LevelPace pace{done, explorer_->level_schedules(level_), seconds};
-    fmt::print(progress_, "\r  searching {} {}: {}\033[K", level_, level_ == 1 ? "fault" : "faults",
-               pace_text(pace));
+    fmt::print(progress_, "\r  searching {} {}: {}\033[K", level_, level_ == 1 ? "fault" : "faults", pace_text(pace));
     std::fflush(progress_);
     line_shown_ = true;
 }

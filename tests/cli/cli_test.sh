@@ -723,6 +723,8 @@ expect_out "  0 faults: 1 schedule: 1 simulated, 0 pruned, 0 invalid, 0 failing"
 expect_out_re "^  1 fault, searched in part: [0-9]+ schedules: " "the level it was stopped in is marked"
 expect_out_re "^stopped at the time limit \(500ms\) while searching 1 fault: [0-9.e+-]+ % of its 114030 schedules in " \
   "where the search stopped and how far it came"
+expect_out "  to search all of it: --shard K/N on N machines (or cores), then explore-merge" \
+  "a stopped search says how to search all of it"
 expect_out "no counterexample in the part searched" "no claim beyond the part searched"
 expect_out "proved: no schedule with no added fault (orders: as given) leads to unsafe_write, fencing_regressed, \
 stale_after_successor, holder_rejected or fencing_duplicate; schedules with 1 added fault were searched only in part \
