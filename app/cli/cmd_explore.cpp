@@ -851,7 +851,7 @@ int minimize_fits(const ExploreArgs& args) {
 
 // --time-limit as a duration; exit_bad_input (said on stderr) when it is not
 // one, or comes with a search it does not stop.
-int parse_time_limit(const ExploreArgs& args, bool shard, std::optional<std::chrono::milliseconds>& limit) {
+int parse_time_limit(const ExploreArgs& args, std::optional<std::chrono::milliseconds>& limit) {
     if (args.time_limit.empty()) return exit_ok;
     const sim::DurationTicks ms = sim::duration_ticks(args.time_limit, 1);
     if (!ms.error.empty() || ms.ticks <= 0) {
@@ -860,7 +860,7 @@ int parse_time_limit(const ExploreArgs& args, bool shard, std::optional<std::chr
         return exit_bad_input;
     }
     const char* refused = args.minimize             ? "--minimize"
-                          : shard                   ? "--shard (a shard's result must be whole)"
+                          : !args.shard.empty()     ? "--shard (a shard's result must be whole)"
                           : args.seeds || args.seed ? "random mode (its budget is --seeds)"
                                                     : nullptr;
     if (refused != nullptr) {
@@ -921,9 +921,9 @@ int cmd_explore(const ExploreArgs& args) {
     }
     sim::ExploreRun run;
     std::optional<std::pair<std::uint64_t, std::uint64_t>> shard;
+    std::optional<std::chrono::milliseconds> limit;  // checked before random mode prints its seed
+    if (const int status = parse_time_limit(args, limit); status != exit_ok) return status;
     if (const int status = explore_run(args, human, run, shard); status != exit_ok) return status;
-    std::optional<std::chrono::milliseconds> limit;
-    if (const int status = parse_time_limit(args, shard.has_value(), limit); status != exit_ok) return status;
 
     // The counterexample is told in the string tables' English; a shard tells nothing.
     words::Strings strings;

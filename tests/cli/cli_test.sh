@@ -771,6 +771,7 @@ expect_err "it cannot be combined with --shard (a shard's result must be whole)"
 cli explore tests/data/explore/practitioner-small.json --time-limit 1m --seeds 10
 expect_rc 2 "explore --time-limit refuses random mode"
 expect_err "it cannot be combined with random mode (its budget is --seeds)" "the refused random mode is named"
+expect_out_empty "explore --time-limit with random mode prints no seed before refusing"
 cli explore tests/data/explore/practitioner-small.json --time-limit 1m --minimize
 expect_rc 2 "explore --time-limit refuses --minimize"
 expect_err "it cannot be combined with --minimize" "the refused --minimize is named"
