@@ -53,18 +53,36 @@ std::string rough_count(std::uint64_t n) {
     return fmt::format("{:.1f} × 10{}{}", mantissa, power, saturated ? " or more" : "");
 }
 
+namespace {
+
+// "0.0035", "2.4", "37": two significant digits below 10 %.
+std::string percent_text(double percent) {
+    if (percent >= 10) return fmt::format("{:.0f}", percent);
+    if (percent >= 1) return fmt::format("{:.1f}", percent);
+    return fmt::format("{:.2g}", percent);
+}
+
+// The seconds the rest of the level would take at the pace so far (done > 0).
+double rest_of(const LevelPace& pace) {
+    return pace.seconds * static_cast<double>(pace.total - pace.done) / static_cast<double>(pace.done);
+}
+
+}  // namespace
+
 std::string pace_text(const LevelPace& pace) {
     const double part = pace.total == 0 ? 0 : static_cast<double>(pace.done) / static_cast<double>(pace.total);
-    const double percent = 100 * part;
-    const std::string shown = percent >= 10  ? fmt::format("{:.0f}", percent)
-                              : percent >= 1 ? fmt::format("{:.1f}", percent)
-                                             : fmt::format("{:.2g}", percent);
-    std::string text =
-        fmt::format("{} % of its {} schedules in {}", shown, rough_count(pace.total), rough_duration(pace.seconds));
-    if (pace.done > 0 && pace.done < pace.total) {
-        const double rest = pace.seconds * static_cast<double>(pace.total - pace.done) / static_cast<double>(pace.done);
-        text += fmt::format("; at that pace the rest would take about {}", rough_duration(rest));
-    }
+    std::string text = fmt::format("{} % of its {} schedules in {}", percent_text(100 * part), rough_count(pace.total),
+                                   rough_duration(pace.seconds));
+    if (pace.done > 0 && pace.done < pace.total)
+        text += fmt::format("; at that pace the rest would take about {}", rough_duration(rest_of(pace)));
+    return text;
+}
+
+std::string progress_text(int level, const LevelPace& pace) {
+    const double part = pace.total == 0 ? 0 : static_cast<double>(pace.done) / static_cast<double>(pace.total);
+    std::string text = fmt::format("  searching {} {}: {} % of {} in {}", level, level == 1 ? "fault" : "faults",
+                                   percent_text(100 * part), rough_count(pace.total), rough_duration(pace.seconds));
+    if (pace.done > 0 && pace.done < pace.total) text += fmt::format(", about {} left", rough_duration(rest_of(pace)));
     return text;
 }
 
@@ -141,7 +159,7 @@ void SearchWatch::show(std::chrono::steady_clock::time_point now) {
     const std::uint64_t done = control_.schedules_done.load() - level_base_;
     const double seconds = std::chrono::duration<double>(now - level_started_).count();
     const LevelPace pace{done, explorer_->level_schedules(level_), seconds};
-    fmt::print(progress_, "\r  searching {} {}: {}\033[K", level_, level_ == 1 ? "fault" : "faults", pace_text(pace));
+    fmt::print(progress_, "\r{}\033[K", progress_text(level_, pace));
     std::fflush(progress_);
     line_shown_ = true;
 }
