@@ -495,14 +495,13 @@ void Simulation::phase_acquire(Tick t, Store& store, EventSink& sink) {
     if (!wire_.empty()) deliver(t, Phase::acquire, store, sink, failure);
     LS_ASSERT(!failure);
     // Nothing filed at or before t (most ticks): nothing to do.
-    if (wake_heap_.empty() || wake_tick(wake_heap_.front()) > t) return;
+    if (wake_queue_.empty() || wake_tick(wake_queue_.top()) > t) return;
     // The candidates: every node filed under a tick at or before t. Entries
     // are hints; the elector's predicates decide, as in a scan of all nodes.
     acting_.clear();
-    while (!wake_heap_.empty() && wake_tick(wake_heap_.front()) <= t) {
-        acting_.push_back(wake_node(wake_heap_.front()));
-        std::pop_heap(wake_heap_.begin(), wake_heap_.end(), std::greater<>{});
-        wake_heap_.pop_back();
+    while (!wake_queue_.empty() && wake_tick(wake_queue_.top()) <= t) {
+        acting_.push_back(wake_node(wake_queue_.top()));
+        wake_queue_.pop();
     }
     std::sort(acting_.begin(), acting_.end());
     acting_.erase(std::unique(acting_.begin(), acting_.end()), acting_.end());
