@@ -223,7 +223,7 @@ Tick Simulation::skip_quiet_ticks(ModelStore& store, Tick limit) {
     if (next_op_ < op_order_.size()) {
         until = std::min(until, scenario_->ops[static_cast<std::size_t>(op_order_[next_op_])].at);
     }
-    if (!wake_queue_.empty()) until = std::min(until, wake_tick(wake_queue_.top()));
+    if (!wake_queue_.empty()) until = std::min(until, wake_tick(wake_queue_.least()));
     if (!wire_.empty()) until = std::min(until, wire_.front().at);
     until = std::min(until, store.first_expiry());
     for (const NodeIndex node : executing_) {

@@ -495,14 +495,12 @@ void Simulation::phase_acquire(Tick t, Store& store, EventSink& sink) {
     if (!wire_.empty()) deliver(t, Phase::acquire, store, sink, failure);
     LS_ASSERT(!failure);
     // Nothing filed at or before t (most ticks): nothing to do.
-    if (wake_queue_.empty() || wake_tick(wake_queue_.top()) > t) return;
+    if (wake_queue_.empty() || wake_tick(wake_queue_.least()) > t) return;
     // The candidates: every node filed under a tick at or before t. Entries
     // are hints; the elector's predicates decide, as in a scan of all nodes.
     acting_.clear();
-    while (!wake_queue_.empty() && wake_tick(wake_queue_.top()) <= t) {
-        acting_.push_back(wake_node(wake_queue_.top()));
-        wake_queue_.pop();
-    }
+    wake_queue_.pop_through(wake_entry(t, wake_node_max),
+                            [&](WakeQueue::Entry entry) { acting_.push_back(wake_node(entry)); });
     std::sort(acting_.begin(), acting_.end());
     acting_.erase(std::unique(acting_.begin(), acting_.end()), acting_.end());
     acting_.erase(std::remove_if(acting_.begin(), acting_.end(),

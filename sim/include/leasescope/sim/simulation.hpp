@@ -435,7 +435,8 @@ private:
     // integer (wake_entry) that orders as its pair does: one comparison a
     // step, half the bytes.
     WakeQueue wake_queue_;
-    static constexpr int wake_node_bits = 20;
+    static constexpr int wake_node_bits = WakeQueue::node_bits;
+    static constexpr NodeIndex wake_node_max = (NodeIndex{1} << wake_node_bits) - 1;
     static std::uint64_t wake_entry(Tick due, NodeIndex node) {
         // tick_none first, then 0, 1, …: every tick a scenario reaches
         // (at most a few horizon_max) is far below 2^43.
