@@ -56,11 +56,12 @@ Simulation::Simulation(const Scenario& scenario, TokenSource* tokens)
     });
     unfinished_ = static_cast<std::int64_t>(electors_.size());
     static_assert(limits::candidates_max <= (std::int64_t{1} << wake_node_bits), "a node index must fit a wake entry");
-    wake_heap_.reserve(electors_.size());
+    std::vector<WakeQueue::Entry> wakes;
+    wakes.reserve(electors_.size());
     for (std::size_t i = 0; i < electors_.size(); ++i) {
-        wake_heap_.push_back(wake_entry(electors_[i].next_run_at(), static_cast<NodeIndex>(i)));
+        wakes.push_back(wake_entry(electors_[i].next_run_at(), static_cast<NodeIndex>(i)));
     }
-    std::make_heap(wake_heap_.begin(), wake_heap_.end(), std::greater<>{});
+    wake_queue_.assign(std::move(wakes));
 }
 
 // Files the edges of faults first … end of the scenario: from the
@@ -156,8 +157,7 @@ void Simulation::arm(NodeIndex node) {
     if (e.state() == ElectorState::waiting) due = e.next_attempt();
     if (e.state() == ElectorState::idle) due = e.next_run_at();
     if (due == tick_none) return;
-    wake_heap_.push_back(wake_entry(due, node));
-    std::push_heap(wake_heap_.begin(), wake_heap_.end(), std::greater<>{});
+    wake_queue_.push(wake_entry(due, node));
 }
 
 void Simulation::note_finished(std::size_t node, bool was_finished) {
@@ -223,7 +223,7 @@ Tick Simulation::skip_quiet_ticks(ModelStore& store, Tick limit) {
     if (next_op_ < op_order_.size()) {
         until = std::min(until, scenario_->ops[static_cast<std::size_t>(op_order_[next_op_])].at);
     }
-    if (!wake_heap_.empty()) until = std::min(until, wake_tick(wake_heap_.front()));
+    if (!wake_queue_.empty()) until = std::min(until, wake_tick(wake_queue_.least()));
     if (!wire_.empty()) until = std::min(until, wire_.front().at);
     until = std::min(until, store.first_expiry());
     for (const NodeIndex node : executing_) {

@@ -180,7 +180,7 @@ void Simulation::hash_faults(StateHasher& h) const {
 
 bool Simulation::hash_into(StateHasher& h, bool events) const {
 #if LEASESCOPE_HASH_SIZES_PINNED
-    static_assert(sizeof(Simulation) == 1264, "a member was added to Simulation: feed it here, then pin the size");
+    static_assert(sizeof(Simulation) == 1304, "a member was added to Simulation: feed it here, then pin the size");
     static_assert(sizeof(NodeFaults) == 20, "a member was added to NodeFaults: feed it, then pin the size");
     static_assert(sizeof(ResourceState) == 32, "a member was added to ResourceState: feed it, then pin the size");
     static_assert(sizeof(Violations) == 48, "a member was added to Violations: feed it, then pin the size");
@@ -215,10 +215,11 @@ bool Simulation::hash_into(StateHasher& h, bool events) const {
     for (const std::int64_t w : slot_latest_writer_) h.add(w);
     h.add(executing_.size());
     for (const NodeIndex n : executing_) h.add(n);
-    h.add(wake_heap_.size());
-    // The pairs the entries stand for, in the heap's order: the bytes a heap
-    // of pairs fed (its layout is the same).
-    for (const std::uint64_t entry : wake_heap_) {
+    h.add(wake_queue_.size());
+    // The pairs the entries stand for, in ascending order: the queue's layout
+    // depends on the order of its pushes and pops, which two equal states need
+    // not share (a sorted copy costs only the explorer).
+    for (const std::uint64_t entry : wake_queue_.sorted_entries()) {
         h.add(wake_tick(entry));
         h.add(wake_node(entry));
     }

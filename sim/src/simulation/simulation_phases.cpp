@@ -495,15 +495,12 @@ void Simulation::phase_acquire(Tick t, Store& store, EventSink& sink) {
     if (!wire_.empty()) deliver(t, Phase::acquire, store, sink, failure);
     LS_ASSERT(!failure);
     // Nothing filed at or before t (most ticks): nothing to do.
-    if (wake_heap_.empty() || wake_tick(wake_heap_.front()) > t) return;
+    if (wake_queue_.empty() || wake_tick(wake_queue_.least()) > t) return;
     // The candidates: every node filed under a tick at or before t. Entries
     // are hints; the elector's predicates decide, as in a scan of all nodes.
     acting_.clear();
-    while (!wake_heap_.empty() && wake_tick(wake_heap_.front()) <= t) {
-        acting_.push_back(wake_node(wake_heap_.front()));
-        std::pop_heap(wake_heap_.begin(), wake_heap_.end(), std::greater<>{});
-        wake_heap_.pop_back();
-    }
+    wake_queue_.pop_through(wake_entry(t, wake_node_max),
+                            [&](WakeQueue::Entry entry) { acting_.push_back(wake_node(entry)); });
     std::sort(acting_.begin(), acting_.end());
     acting_.erase(std::unique(acting_.begin(), acting_.end()), acting_.end());
     acting_.erase(std::remove_if(acting_.begin(), acting_.end(),

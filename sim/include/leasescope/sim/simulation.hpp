@@ -22,6 +22,7 @@
 #include "leasescope/sim/redlock.hpp"
 #include "leasescope/sim/scenario.hpp"
 #include "leasescope/sim/trace.hpp"
+#include "leasescope/sim/wake_queue.hpp"
 
 namespace leasescope::sim {
 
@@ -428,14 +429,14 @@ private:
     // declared index so that phases 3 and 4 go in declared order.
     std::vector<NodeIndex> executing_;
     std::vector<NodeIndex> joined_;  // scratch: nodes that acquired in phase 5
-    // Min-heap of (due tick, node) for run starts and attempts. An entry is a
+    // Min-queue of (due tick, node) for run starts and attempts. An entry is a
     // hint: a node may have stale entries (they are skipped), and a paused node
     // whose entry came due is filed again when it resumes. Each entry is one
-    // integer (wake_entry) that orders as its pair does, so the heap's layout
-    // is the one a heap of pairs would have, at one comparison a step and
-    // half the bytes.
-    std::vector<std::uint64_t> wake_heap_;
-    static constexpr int wake_node_bits = 20;
+    // integer (wake_entry) that orders as its pair does: one comparison a
+    // step, half the bytes.
+    WakeQueue wake_queue_;
+    static constexpr int wake_node_bits = WakeQueue::node_bits;
+    static constexpr NodeIndex wake_node_max = (NodeIndex{1} << wake_node_bits) - 1;
     static std::uint64_t wake_entry(Tick due, NodeIndex node) {
         // tick_none first, then 0, 1, …: every tick a scenario reaches
         // (at most a few horizon_max) is far below 2^43.
