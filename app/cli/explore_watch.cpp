@@ -55,7 +55,7 @@ std::string rough_count(std::uint64_t n) {
 
 namespace {
 
-// "0.0035", "2.4", "37": two significant digits below 10 %.
+// "0.0035", "2.4", "37": two significant digits below 1 %, one decimal below 10 %.
 std::string percent_text(double percent) {
     if (percent >= 10) return fmt::format("{:.0f}", percent);
     if (percent >= 1) return fmt::format("{:.1f}", percent);
