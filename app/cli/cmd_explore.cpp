@@ -867,6 +867,12 @@ int parse_time_limit(const ExploreArgs& args, std::optional<std::chrono::millise
         fmt::print(stderr, "error: --time-limit stops an exhaustive search; it cannot be combined with {}\n", refused);
         return exit_bad_input;
     }
+    if (!SearchWatch::can_time()) {
+        fmt::print(stderr,
+                   "error: --time-limit: this build has no threads to keep time (the Node.js build); use the "
+                   "native leasescope-cli\n");
+        return exit_bad_input;
+    }
     limit = std::chrono::milliseconds(ms.ticks);
     return exit_ok;
 }

@@ -25,6 +25,14 @@ extern "C" void on_search_interrupt(int /*signal*/) {
     if (std::atomic<bool>* cancel = watched_cancel.load()) cancel->store(true);
 }
 
+// The Node.js build (app/web) has no threads: no watch thread there, so no
+// time limit and no progress line; Ctrl-C still stops the search.
+#if defined(__EMSCRIPTEN__) && !defined(__EMSCRIPTEN_PTHREADS__)
+constexpr bool watch_thread = false;
+#else
+constexpr bool watch_thread = true;
+#endif
+
 constexpr auto watch_poll_every = std::chrono::milliseconds(250);
 constexpr auto watch_show_every = std::chrono::seconds(2);
 
@@ -99,8 +107,10 @@ SearchWatch::SearchWatch(const sim::Explorer& explorer, std::optional<std::chron
     sigaction(SIGINT, &action, &previous_sigint);
     // A process started with Ctrl-C ignored (a shell's background job) keeps ignoring it.
     if (previous_sigint.sa_handler == SIG_IGN) sigaction(SIGINT, &previous_sigint, nullptr);
-    thread_ = std::thread([this] { watch(); });
+    if (watch_thread) thread_ = std::thread([this] { watch(); });
 }
+
+bool SearchWatch::can_time() { return watch_thread; }
 
 SearchWatch::~SearchWatch() {
     {
@@ -109,7 +119,7 @@ SearchWatch::~SearchWatch() {
         wipe();
     }
     wake_.notify_all();
-    thread_.join();
+    if (thread_.joinable()) thread_.join();
     sigaction(SIGINT, &previous_sigint, nullptr);
     watched_cancel.store(nullptr);
 }

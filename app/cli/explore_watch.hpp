@@ -46,6 +46,8 @@ public:
     SearchWatch(const SearchWatch&) = delete;
     SearchWatch& operator=(const SearchWatch&) = delete;
 
+    // Whether this build can keep a time limit (the Node.js build has no threads).
+    static bool can_time();
     sim::ExploreControl* control() { return &control_; }
     // From the search's thread, before it starts a level: the level's clock
     // and counters start here.
