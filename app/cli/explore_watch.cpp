@@ -70,6 +70,11 @@ std::string percent_text(double percent) {
     return fmt::format("{:.2g}", percent);
 }
 
+// The part of the level done, 0 … 1.
+double part_of(const LevelPace& pace) {
+    return pace.total == 0 ? 0 : static_cast<double>(pace.done) / static_cast<double>(pace.total);
+}
+
 // The seconds the rest of the level would take at the pace so far (done > 0).
 double rest_of(const LevelPace& pace) {
     return pace.seconds * static_cast<double>(pace.total - pace.done) / static_cast<double>(pace.done);
@@ -78,18 +83,17 @@ double rest_of(const LevelPace& pace) {
 }  // namespace
 
 std::string pace_text(const LevelPace& pace) {
-    const double part = pace.total == 0 ? 0 : static_cast<double>(pace.done) / static_cast<double>(pace.total);
-    std::string text = fmt::format("{} % of its {} schedules in {}", percent_text(100 * part), rough_count(pace.total),
-                                   rough_duration(pace.seconds));
+    std::string text = fmt::format("{} % of its {} schedules in {}", percent_text(100 * part_of(pace)),
+                                   rough_count(pace.total), rough_duration(pace.seconds));
     if (pace.done > 0 && pace.done < pace.total)
         text += fmt::format("; at that pace the rest would take about {}", rough_duration(rest_of(pace)));
     return text;
 }
 
 std::string progress_text(int level, const LevelPace& pace) {
-    const double part = pace.total == 0 ? 0 : static_cast<double>(pace.done) / static_cast<double>(pace.total);
-    std::string text = fmt::format("  searching {} {}: {} % of {} in {}", level, level == 1 ? "fault" : "faults",
-                                   percent_text(100 * part), rough_count(pace.total), rough_duration(pace.seconds));
+    std::string text =
+        fmt::format("  searching {} {}: {} % of {} in {}", level, level == 1 ? "fault" : "faults",
+                    percent_text(100 * part_of(pace)), rough_count(pace.total), rough_duration(pace.seconds));
     if (pace.done > 0 && pace.done < pace.total) text += fmt::format(", about {} left", rough_duration(rest_of(pace)));
     return text;
 }
@@ -145,8 +149,12 @@ StopReason SearchWatch::reason() const {
 
 LevelPace SearchWatch::pace(std::uint64_t done) const {
     const std::lock_guard<std::mutex> lock(mutex_);
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - level_started_).count();
-    return LevelPace{done, explorer_->level_schedules(level_), seconds};
+    return pace_at(done, std::chrono::steady_clock::now());
+}
+
+LevelPace SearchWatch::pace_at(std::uint64_t done, std::chrono::steady_clock::time_point now) const {
+    return LevelPace{done, explorer_->level_schedules(level_),
+                     std::chrono::duration<double>(now - level_started_).count()};
 }
 
 void SearchWatch::watch() {
@@ -166,9 +174,7 @@ void SearchWatch::watch() {
 // The progress line, rewritten in place (a terminal only).
 void SearchWatch::show(std::chrono::steady_clock::time_point now) {
     shown_ = now;
-    const std::uint64_t done = control_.schedules_done.load() - level_base_;
-    const double seconds = std::chrono::duration<double>(now - level_started_).count();
-    const LevelPace pace{done, explorer_->level_schedules(level_), seconds};
+    const LevelPace pace = pace_at(control_.schedules_done.load() - level_base_, now);
     fmt::print(progress_, "\r{}\033[K", progress_text(level_, pace));
     std::fflush(progress_);
     line_shown_ = true;

@@ -59,6 +59,8 @@ public:
     LevelPace pace(std::uint64_t done) const;
 
 private:
+    // The level's pace at `now`; the caller holds mutex_.
+    LevelPace pace_at(std::uint64_t done, std::chrono::steady_clock::time_point now) const;
     void watch();
     void show(std::chrono::steady_clock::time_point now);
     void wipe();
