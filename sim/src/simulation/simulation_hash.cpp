@@ -170,12 +170,27 @@ void Simulation::hash_faults(StateHasher& h) const {
     h.add(fault_edges_.size() - next_fault_edge_);
     for (std::size_t i = next_fault_edge_; i < fault_edges_.size(); ++i) {
         const FaultEdge& e = fault_edges_[i];
+        const Fault& f = scenario_->faults[static_cast<std::size_t>(e.fault)];
         h.add(e.tick);
         h.add(e.kind);
-        hash_fault(scenario_->faults[static_cast<std::size_t>(e.fault)], h);
+        // The end of a pause or partition that has begun reads only its
+        // kind and node (node_fault_edge): when it began, how long it is and
+        // a partition's mode are in the node's faults already. Two runs
+        // whose pauses of one node end at the same tick are alike here.
+        if (e.kind == EdgeKind::end && (f.kind == FaultKind::pause || f.kind == FaultKind::partition) &&
+            f.at < next_tick_) {
+            h.add(f.kind);
+            h.add(f.node);
+        } else {
+            hash_fault(f, h);
+        }
     }
     h.add(next_op_);
-    h.add(last_scheduled_tick_);
+    // The last edge's tick is read only against the tick at hand
+    // (quiescent_after: not quiescent before it); once passed, when it was
+    // does not matter, so two runs whose last edges passed at different
+    // ticks are alike here.
+    h.add(last_scheduled_tick_ >= next_tick_ ? last_scheduled_tick_ : tick_none);
 }
 
 bool Simulation::hash_into(StateHasher& h, bool events) const {
