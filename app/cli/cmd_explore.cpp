@@ -1128,15 +1128,18 @@ void add_explore_command(CLI::App& app, int& exit_code) {
                     "Where to write the counterexample (default: NAME-counterexample.json), or with --shard the "
                     "shard's result (default: NAME.shard-K-of-N.json)");
     cmd->add_option("--set", args->sets, "Override a value of the base: PATH=VALUE, e.g. resource.mode=check");
-    cmd->add_option("--chunk", args->chunk, "Work units per chunk handed to a thread (tuning; no effect on the result)")
+    cmd->add_option("--chunk", args->chunk,
+                    "Work units per chunk handed to a thread (tuning; no effect on the result; at 2 faults and "
+                    "more, while merging, a level is cut into at most 16 chunks)")
         ->check(unsigned_integer())
         ->capture_default_str();
     cmd->add_flag("--no-prune", args->no_prune,
                   "Simulate every schedule, even those with a fault that provably changes nothing (to check the "
                   "pruning; same counterexample, slower)");
     cmd->add_flag("--no-merge", args->no_merge,
-                  "Run every schedule to its end, even when it reaches a state another run has reached (to check "
-                  "the merging; same counterexample and counters but ticks, merged and states)");
+                  "Run every schedule to its end, even when it reaches a state another run has reached, and "
+                  "share no subtrees (to check the merging; same counterexample and counters but ticks, merged "
+                  "and states)");
     cmd->add_option("--assets", args->assets,
                     "Folder with i18n/en.json, the words of the counterexample (default: $LEASESCOPE_ASSETS, "
                     "./assets, or the source tree's)");

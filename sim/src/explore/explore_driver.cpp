@@ -18,6 +18,9 @@ namespace {
 // Chunks one search is split into at most; a bigger search gets bigger chunks
 // (the result does not depend on the chunk size).
 constexpr std::uint64_t chunks_max = 1 << 16;
+// Chunks a level of two faults or more is cut into at most while subtrees
+// are shared: enough for two to eight threads to share the work evenly.
+constexpr std::uint64_t share_chunks = 16;
 
 void merge_chunk(ChunkResult& into, const ChunkResult& from, const Explorer& ex) {
     into.stats.add(from.stats);
@@ -102,7 +105,13 @@ bool ExploreSession::step(std::uint64_t units) {
     if (done_) return true;
     const std::uint64_t from = next_;
     const std::uint64_t count = std::min(units, total_ - next_);
-    const ChunkResult chunk = run_chunks(run_, count, *explorer_, [&](std::uint64_t begin, std::uint64_t end) {
+    // At two faults and more, the prefixes of one chunk share subtrees
+    // (docs/explorer.md, Sharing subtrees), which pays over long runs of
+    // neighbouring prefixes: the level is cut into at most share_chunks.
+    ExploreRun cut = run_;
+    if (run_.mode == ExploreMode::exhaustive && level_ >= 2 && explorer_->options().merge && explorer_->options().share)
+        cut.chunk = std::max<std::uint64_t>(cut.chunk, (total_ + share_chunks - 1) / share_chunks);
+    const ChunkResult chunk = run_chunks(cut, count, *explorer_, [&](std::uint64_t begin, std::uint64_t end) {
         return evaluate(from + begin, from + end);
     });
     merge_chunk(current_, chunk, *explorer_);

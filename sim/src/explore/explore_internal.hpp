@@ -143,17 +143,55 @@ public:
     // Stores every state noted since the last finish() with `verdict`.
     void finish(const Verdict& verdict);
     std::uint64_t states() const { return states_.size(); }
-
-private:
     struct KeyHash {
         std::size_t operator()(const Key& k) const {
             return static_cast<std::size_t>(k.digest.low ^ (k.digest.high * 31) ^ static_cast<std::uint64_t>(k.tick));
         }
     };
+
+private:
     std::unordered_map<Key, std::uint32_t, KeyHash> states_;  // the index of its verdict
     std::vector<Verdict> verdicts_;                           // distinct verdicts
     std::unordered_multimap<std::uint64_t, std::uint32_t> verdict_index_;
     std::vector<Key> pending_;
+    std::size_t cap_ = 0;
+};
+
+// The subtrees of schedules already searched (docs/explorer.md, Sharing
+// subtrees): a prefix's state at a tick boundary before any later fault
+// (verdict_digest, the tick, the variant, how many faults are still to be
+// added from that tick on) and the counters of every schedule that extends
+// it with faults from that tick on. Only subtrees in which nothing failed
+// are kept, so a prefix that meets one takes its counters and skips it: the
+// counterexample and its ranking are the plain search's. Kept up to its cap,
+// then no more (the search stays exact, with fewer skips).
+inline constexpr Tick share_sample_ticks = 16;
+
+class SubtreeMemo {
+public:
+    struct Key {
+        MergeMemo::Key state;  // the prefix's state, tick and variant
+        std::int32_t faults = 0;
+        bool operator==(const Key&) const = default;
+    };
+    explicit SubtreeMemo(std::size_t cap = 0) : cap_(cap) {}
+    const SearchStats* find(const Key& key) const {
+        const auto it = subtrees_.find(key);
+        return it == subtrees_.end() ? nullptr : &it->second;
+    }
+    // Keeps a whole subtree's counters (the first kept for a key stays).
+    void keep(const Key& key, const SearchStats& counts) {
+        if (subtrees_.size() < cap_) subtrees_.emplace(key, counts);
+    }
+    std::uint64_t size() const { return subtrees_.size(); }
+
+private:
+    struct KeyHash {
+        std::size_t operator()(const Key& k) const {
+            return MergeMemo::KeyHash{}(k.state) ^ (static_cast<std::size_t>(k.faults) << 56);
+        }
+    };
+    std::unordered_map<Key, SearchStats, KeyHash> subtrees_;
     std::size_t cap_ = 0;
 };
 

@@ -4,6 +4,7 @@
 #include "leasescope/sim/explorer.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <optional>
 
 #include "explore_internal.hpp"
@@ -90,6 +91,9 @@ struct Explorer::Worker {
     // runs reached, and how many runs stopped at one.
     MergeMemo memo;
     std::uint64_t merged = 0;
+    // Sharing subtrees (docs/explorer.md): the subtrees this chunk searched
+    // whole without a failure, keyed by the state their prefix reached.
+    SubtreeMemo subtrees;
 };
 
 // The probe of a run of variant `variant` in w, or null when the search
@@ -206,13 +210,91 @@ void Explorer::visit(Worker& w, int level, std::int32_t variant, std::size_t dep
         // or the search would have stopped there); it is run again, from its
         // last fault's checkpoint, only to learn what is due when the next
         // fault starts, and leaves the checkpoint its children fork from.
-        DueTable& next = w.tables[depth];
-        fork_run(w, variant, &next, out.stats.ticks);
-        for (auto c = static_cast<std::size_t>(atom) + 1; c < atoms_.size() && out.complete; ++c) {
-            visit(w, level, variant, depth + 1, next, static_cast<std::int32_t>(c), out);
-        }
+        fork_run(w, variant, &w.tables[depth], out.stats.ticks);
+        visit_children(w, level, variant, depth, atom, out);
     }
     w.prefix.pop_back();
+}
+
+// Whether the children of a prefix may share subtrees with another prefix
+// that reached the same state: only when merging, from checkpoints, and
+// with no fault kind whose validity depends on the faults before it (a cut
+// or a promotion: roles_valid reads the whole schedule, not the state).
+bool Explorer::shares_subtrees() const {
+    return options_.merge && options_.share && forks_ && !options_.kinds.replica_link &&
+           !options_.kinds.failover_promote;
+}
+
+void Explorer::visit_children(Worker& w, int level, std::int32_t variant, std::size_t depth, std::int32_t atom,
+                              ChunkResult& out) const {
+    const DueTable& table = w.tables[depth];
+    // Sharing subtrees (docs/explorer.md): from a tick at which every fault
+    // of the prefix has settled, the schedules that extend it with faults
+    // from that tick on are the same atoms for every prefix, none clashes
+    // with the prefix, and what each does depends only on the state there.
+    // A pause or partition settles the tick after it begins: its end is in
+    // the state (node and tick), and a later fault clashes with it by its
+    // node and end alone.
+    Tick next_sample = std::numeric_limits<Tick>::max();
+    if (shares_subtrees()) {
+        Tick settled = 0;
+        for (const std::int32_t a : w.prefix) {
+            const Fault& f = atoms_[static_cast<std::size_t>(a)];
+            const bool ends_alone = f.kind == FaultKind::pause || f.kind == FaultKind::partition;
+            settled = std::max(settled, ends_alone ? f.at + 1 : settled_from(f));
+        }
+        next_sample = (settled + share_sample_ticks - 1) / share_sample_ticks * share_sample_ticks;
+    }
+    struct Noted {
+        SubtreeMemo::Key key;
+        SearchStats before;
+    };
+    std::vector<Noted> noted;
+    const int faults = level - static_cast<int>(depth) - 1;  // still to add after the prefix
+    for (auto c = static_cast<std::size_t>(atom) + 1; c < atoms_.size() && out.complete; ++c) {
+        const Tick t = atoms_[c].at;
+        if (t >= next_sample) {
+            next_sample = (t / share_sample_ticks + 1) * share_sample_ticks;
+            const std::optional<StateHasher::Digest> state = subtree_state(w, variant, depth, t, out.stats.ticks);
+            const SubtreeMemo::Key key{{state.value_or(StateHasher::Digest{}), t, variant}, faults};
+            if (!state) {
+                next_sample = std::numeric_limits<Tick>::max();
+            } else if (const SearchStats* met = w.subtrees.find(key)) {
+                // Every schedule from here on is one that prefix's search
+                // counted, with the same verdict, and none failed.
+                for (auto field :
+                     {&SearchStats::schedules, &SearchStats::simulated, &SearchStats::pruned, &SearchStats::invalid})
+                    out.stats.*field = saturating_add(out.stats.*field, met->*field);
+                w.merged = saturating_add(w.merged, met->simulated);
+                break;
+            } else {
+                noted.push_back(Noted{key, out.stats});
+            }
+        }
+        visit(w, level, variant, depth + 1, table, static_cast<std::int32_t>(c), out);
+    }
+    // Stopped part way, no subtree is whole; at counts too large to hold,
+    // a difference would be wrong.
+    if (!out.complete || out.stats.schedules == std::numeric_limits<std::uint64_t>::max()) return;
+    for (const Noted& n : noted) {
+        SearchStats counts;
+        for (auto field : {&SearchStats::schedules, &SearchStats::simulated, &SearchStats::pruned,
+                           &SearchStats::invalid, &SearchStats::failing})
+            counts.*field = out.stats.*field - n.before.*field;
+        if (counts.failing == 0) w.subtrees.keep(n.key, counts);
+    }
+}
+
+std::optional<StateHasher::Digest> Explorer::subtree_state(Worker& w, std::int32_t variant, std::size_t depth, Tick t,
+                                                           std::uint64_t& ticks) const {
+    Checkpoint& at = w.checkpoints[depth + 1];
+    if (!at.sim || at.sim->finished() || at.sim->next_tick() > t) return std::nullopt;
+    // The checkpoint runs the scenario of its prefix, which the last child
+    // run extended: put it back to the prefix's faults.
+    put_faults(w, variant, w.prefix);
+    advance_to(*at.sim, *at.store, t, ticks);
+    if (at.sim->finished() || at.sim->next_tick() != t) return std::nullopt;
+    return verdict_digest(*at.sim, *at.store);
 }
 
 void Explorer::run_unit(Worker& w, int level, std::uint64_t unit, ChunkResult& out) const {
@@ -242,6 +324,7 @@ ChunkResult Explorer::evaluate_level(int level, std::uint64_t begin, std::uint64
     Worker w;
     w.control = control;
     w.memo = MergeMemo(options_.merge_states_max);
+    w.subtrees = SubtreeMemo(options_.merge_states_max);
     w.tables.resize(static_cast<std::size_t>(std::max(level, 1)));
     w.checkpoints.resize(static_cast<std::size_t>(std::max(level, 1)) + 1);
     for (std::uint64_t unit = begin; unit<end; unit = end - unit> stride ? unit + stride : end) {
@@ -255,7 +338,7 @@ ChunkResult Explorer::evaluate_level(int level, std::uint64_t begin, std::uint64
         if (!out.complete) break;
     }
     out.stats.merged = w.merged;
-    out.stats.states = w.memo.states();
+    out.stats.states = saturating_add(w.memo.states(), w.subtrees.size());
     return out;
 }
 

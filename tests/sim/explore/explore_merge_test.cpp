@@ -115,5 +115,76 @@ TEST(ExploreMerge, AMemoAtItsCapKeepsNoMoreAndStaysExact) {
     expect_merged_equals_plain(parsed.value(), capped, "capped", f, run.chunk);
 }
 
+// Up to two pauses of 1 … 8 ticks, in the base's order only.
+ExploreOptions two_pauses_of_up_to_8(std::string_view property) {
+    ExploreOptions o;
+    o.max_faults = 2;
+    o.kinds = parse_fault_kinds("pause").value();
+    o.max_pause = 8;
+    o.shuffles = 0;
+    o.properties = parse_properties(property).value();
+    return o;
+}
+
+// Sharing subtrees (docs/explorer.md): at two faults, a prefix whose state
+// meets one a prefix before it reached (same tick, nothing failing below)
+// takes that prefix's counters instead of searching its children. On
+// practitioner-small, where pauses of the holder of one length in one quiet
+// stretch all meet, the answer and counters are those of the merging search
+// without sharing (which the tests above hold to the plain search's, with
+// sharing on); sharing skips a third of the ticks even with faults in the
+// first 40 ticks only.
+TEST(ExploreMerge, PrefixesThatMeetShareTheirSubtrees) {
+    auto parsed = parse_scenario(test::read_all(test::source_dir + "/tests/data/explore/practitioner-small.json"),
+                                 "practitioner-small.json");
+    ASSERT_TRUE(parsed.ok());
+    ExploreOptions o = two_pauses_of_up_to_8("overlap");
+    o.max_tick = 40;
+    ExploreOptions unshared = o;
+    unshared.share = false;
+    const auto [alone, shared] = test::explore_both(parsed.value(), unshared, o, 16);
+    if (HasFailure()) return;
+    test::expect_same_answer(alone, shared, "shared against unshared");
+    ASSERT_EQ(shared.levels.size(), 3u);
+    EXPECT_EQ(shared.levels[2].stats.failing, 0u);
+    RecordProperty("merged", static_cast<int>(shared.totals.merged));
+    EXPECT_GT(shared.totals.merged, alone.totals.merged) << shared.totals.simulated;
+    EXPECT_LT(shared.totals.ticks * 3, alone.totals.ticks * 2) << shared.totals.ticks << " " << alone.totals.ticks;
+}
+
+// A subtree in which a schedule failed is never shared: its failures are
+// counted again under every prefix that meets it (and the best of them
+// ranked). Here node-a's write comes after its lease only when two pauses
+// add up to more than 13 ticks, so one pause never fails and many pairs do;
+// two pauses of node-a of one length while it only makes progress leave one
+// state behind, so prefixes meet above subtrees with failures.
+TEST(ExploreMerge, ASubtreeWithAFailureIsNeverShared) {
+    auto parsed = parse_scenario(R"({
+      "name": "two-pauses", "tick_ms": 50, "horizon": 200, "seed": 1,
+      "lock": { "name": "job", "capacity": 1 }, "resource": { "mode": "off" },
+      "defaults": { "wait": 150, "lease": 40, "auto_extend": false },
+      "candidates": [
+        { "name": "node-a", "start": 0, "action": 30, "writes": [29] },
+        { "name": "node-b", "start": 1, "action": 10, "writes": [1] }
+      ]
+    })",
+                                 "two-pauses.json");
+    ASSERT_TRUE(parsed.ok());
+    const ExploreOptions o = two_pauses_of_up_to_8("unsafe_write");
+    ExploreOptions unshared = o;
+    unshared.share = false;
+    for (const std::uint64_t chunk : {1u, 16u, 1000u}) {
+        const auto [alone, shared] = test::explore_both(parsed.value(), unshared, o, chunk);
+        if (HasFailure()) return;
+        test::expect_same_answer(alone, shared, "chunk " + std::to_string(chunk));
+        ASSERT_EQ(shared.levels.size(), 3u);
+        EXPECT_EQ(shared.levels[1].stats.failing, 0u);
+        EXPECT_GT(shared.levels[2].stats.failing, 1000u);
+        EXPECT_GT(shared.totals.merged, alone.totals.merged) << chunk;
+        Figures f;
+        expect_merged_equals_plain(parsed.value(), o, "plain, chunk " + std::to_string(chunk), f, chunk);
+    }
+}
+
 }  // namespace
 }  // namespace leasescope::sim

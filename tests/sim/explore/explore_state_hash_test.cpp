@@ -197,8 +197,8 @@ TEST(ExploreStateHash, EqualVerdictKeysContinueAlikeButForNumbering) {
 // apart at tick `apart` and alike at tick `alike`, and the rest of the runs
 // from there to be the same, event for event.
 void expect_pauses_meet(NodeIndex node, std::pair<Tick, Tick> a, std::pair<Tick, Tick> b, Tick apart, Tick alike) {
-    auto parsed = parse_scenario(test::read_all(test::source_dir + "/tests/data/explore/practitioner.json"),
-                                 "practitioner.json");
+    auto parsed =
+        parse_scenario(test::read_all(test::source_dir + "/tests/data/explore/practitioner.json"), "practitioner.json");
     ASSERT_TRUE(parsed.ok());
     const auto paused = [&](std::pair<Tick, Tick> p) {
         Scenario s = parsed.value();

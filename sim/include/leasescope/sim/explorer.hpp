@@ -22,6 +22,7 @@
 
 #include "leasescope/engine/prng.hpp"
 #include "leasescope/engine/result.hpp"
+#include "leasescope/engine/state_hasher.hpp"
 #include "leasescope/sim/limits.hpp"
 #include "leasescope/sim/scenario.hpp"
 #include "leasescope/sim/trace.hpp"
@@ -211,6 +212,12 @@ struct ExploreOptions {
     // The answer and every counter but ticks, merged and states are the
     // same either way (`--no-merge`).
     bool merge = true;
+    // With merge: skip the subtree of schedules of a prefix that reached a
+    // state whose subtree a prefix before it searched whole with nothing
+    // failing, and take its counters (docs/explorer.md, Sharing subtrees).
+    // Same answer and counters but ticks, merged and states; off only to
+    // check that.
+    bool share = true;
     // The most states one chunk's memo keeps (each about 72 bytes with its
     // share of the table): 2^19, about 40 MB per thread. Then it keeps no
     // more and the search goes on exactly, with fewer merges.
@@ -364,6 +371,15 @@ private:
     void run_unit(Worker& worker, int level, std::uint64_t unit, ChunkResult& out) const;
     void visit(Worker& worker, int level, std::int32_t variant, std::size_t depth, const DueTable& table,
                std::int32_t atom, ChunkResult& out) const;
+    // The children of worker.prefix (its due table in worker.tables[depth]),
+    // sharing subtrees where the prefix meets a state searched before.
+    void visit_children(Worker& worker, int level, std::int32_t variant, std::size_t depth, std::int32_t atom,
+                        ChunkResult& out) const;
+    bool shares_subtrees() const;
+    // The prefix's state at tick t before any fault of t, or none when its
+    // run ended before t or its state is not hashed.
+    std::optional<StateHasher::Digest> subtree_state(Worker& worker, std::int32_t variant, std::size_t depth, Tick t,
+                                                     std::uint64_t& ticks) const;
     Verdict run(Worker& worker, std::int32_t variant, const std::vector<std::int32_t>& atoms, DueTable* record,
                 Tick record_from, std::uint64_t& ticks) const;
     Verdict run_faults(const Scenario& scenario) const;
