@@ -184,6 +184,13 @@ TEST(ExploreMerge, ASubtreeWithAFailureIsNeverShared) {
         Figures f;
         expect_merged_equals_plain(parsed.value(), o, "plain, chunk " + std::to_string(chunk), f, chunk);
     }
+    // At its cap (merge_states_max, its own beside the memo's) the subtree
+    // memo keeps no more, and the answer stays the plain search's.
+    ExploreOptions capped = o;
+    capped.merge_states_max = 16;
+    const auto [alone, small] = test::explore_both(parsed.value(), unshared, capped, 1000000);
+    test::expect_same_answer(alone, small, "capped");
+    for (const LevelReport& level : small.levels) EXPECT_LE(level.stats.states, 32u) << level.faults;
 }
 
 }  // namespace

@@ -219,8 +219,9 @@ struct ExploreOptions {
     // check that.
     bool share = true;
     // The most states one chunk's memo keeps (each about 72 bytes with its
-    // share of the table): 2^19, about 40 MB per thread. Then it keeps no
-    // more and the search goes on exactly, with fewer merges.
+    // share of the table): 2^19, about 40 MB per thread; and, apart, the
+    // most subtrees it keeps (about 130 bytes each). Then it keeps no more
+    // and the search goes on exactly, with fewer merges.
     std::size_t merge_states_max = std::size_t{1} << 19;
 };
 
