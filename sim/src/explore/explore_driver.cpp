@@ -109,7 +109,7 @@ bool ExploreSession::step(std::uint64_t units) {
     // (docs/explorer.md, Sharing subtrees), which pays over long runs of
     // neighbouring prefixes: the level is cut into at most share_chunks.
     ExploreRun cut = run_;
-    if (run_.mode == ExploreMode::exhaustive && level_ >= 2 && explorer_->options().merge && explorer_->options().share)
+    if (run_.mode == ExploreMode::exhaustive && level_ >= 2 && explorer_->shares_subtrees())
         cut.chunk = std::max<std::uint64_t>(cut.chunk, (total_ + share_chunks - 1) / share_chunks);
     const ChunkResult chunk = run_chunks(cut, count, *explorer_, [&](std::uint64_t begin, std::uint64_t end) {
         return evaluate(from + begin, from + end);

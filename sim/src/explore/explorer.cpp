@@ -256,18 +256,19 @@ void Explorer::visit_children(Worker& w, int level, std::int32_t variant, std::s
         if (t >= next_sample) {
             next_sample = (t / share_sample_ticks + 1) * share_sample_ticks;
             const std::optional<StateHasher::Digest> state = subtree_state(w, variant, depth, t, out.stats.ticks);
-            const SubtreeMemo::Key key{{state.value_or(StateHasher::Digest{}), t, variant}, faults};
             if (!state) {
                 next_sample = std::numeric_limits<Tick>::max();
-            } else if (const SearchStats* met = w.subtrees.find(key)) {
-                // Every schedule from here on is one that prefix's search
-                // counted, with the same verdict, and none failed.
-                for (auto field :
-                     {&SearchStats::schedules, &SearchStats::simulated, &SearchStats::pruned, &SearchStats::invalid})
-                    out.stats.*field = saturating_add(out.stats.*field, met->*field);
-                w.merged = saturating_add(w.merged, met->simulated);
-                break;
             } else {
+                const SubtreeMemo::Key key{{*state, t, variant}, faults};
+                if (const SearchStats* met = w.subtrees.find(key)) {
+                    // Every schedule from here on is one that prefix's search
+                    // counted, with the same verdict, and none failed.
+                    for (auto field : {&SearchStats::schedules, &SearchStats::simulated, &SearchStats::pruned,
+                                       &SearchStats::invalid})
+                        out.stats.*field = saturating_add(out.stats.*field, met->*field);
+                    w.merged = saturating_add(w.merged, met->simulated);
+                    break;
+                }
                 noted.push_back(Noted{key, out.stats});
             }
         }

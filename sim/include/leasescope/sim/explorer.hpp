@@ -302,6 +302,10 @@ public:
 
     const Scenario& base() const { return variants_.front(); }
     const ExploreOptions& options() const { return options_; }
+    // Whether prefixes that meet share their subtrees (docs/explorer.md,
+    // Sharing subtrees): merging and sharing on, runs forked from
+    // checkpoints, and no link cut or promotion in the budget.
+    bool shares_subtrees() const;
     // The scenario a variant runs: the base, or the base shuffled with another seed.
     const Scenario& variant(std::int32_t v) const { return variants_.at(static_cast<std::size_t>(v)); }
     std::int32_t variant_count() const { return static_cast<std::int32_t>(variants_.size()); }
@@ -376,7 +380,6 @@ private:
     // sharing subtrees where the prefix meets a state searched before.
     void visit_children(Worker& worker, int level, std::int32_t variant, std::size_t depth, std::int32_t atom,
                         ChunkResult& out) const;
-    bool shares_subtrees() const;
     // The prefix's state at tick t before any fault of t, or none when its
     // run ended before t or its state is not hashed.
     std::optional<StateHasher::Digest> subtree_state(Worker& worker, std::int32_t variant, std::size_t depth, Tick t,
