@@ -1130,7 +1130,7 @@ void add_explore_command(CLI::App& app, int& exit_code) {
     cmd->add_option("--set", args->sets, "Override a value of the base: PATH=VALUE, e.g. resource.mode=check");
     cmd->add_option("--chunk", args->chunk,
                     "Work units per chunk handed to a thread (tuning; no effect on the result; at 2 faults and "
-                    "more, while merging, a level is cut into at most 16 chunks)")
+                    "more, where subtrees are shared, a level is cut into at most 16 chunks)")
         ->check(unsigned_integer())
         ->capture_default_str();
     cmd->add_flag("--no-prune", args->no_prune,
