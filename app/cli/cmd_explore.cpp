@@ -45,6 +45,7 @@ struct ExploreArgs {
     Tick max_lag = 2;
     std::optional<Tick> max_tick;
     std::vector<std::string> grids;  // --grid kind=LO..HI, any number
+    std::string start_every;         // --start-every, ticks or a duration; empty: every tick
     int shuffles = 2;
     std::string properties = "unsafe_write,fencing_regressed,liveness";
     unsigned jobs = 0;
@@ -187,9 +188,10 @@ std::string orders_text(const sim::ExploreOptions& options) {
 // (docs/explorer.md, What was proved).
 std::string budget_text(const sim::Explorer& explorer) {
     const sim::ExploreOptions& options = explorer.options();
-    return fmt::format("{}{}{}; faults starting at ticks 0..{}; {}", sim::to_string(options.kinds),
-                       lengths_text(options), wire_budget(options, explorer.base().tick_ms), explorer.max_tick(),
-                       orders_text(options));
+    const std::int64_t tick_ms = explorer.base().tick_ms;
+    return fmt::format("{}{}{}; faults starting at ticks {}; {}", sim::to_string(options.kinds), lengths_text(options),
+                       wire_budget(options, tick_ms),
+                       sim::starts_text(explorer.max_tick(), options.start_every, tick_ms), orders_text(options));
 }
 
 // "no schedule with at most 1 added fault (…budget…) leads to X", or with
@@ -265,9 +267,9 @@ void print_header(std::FILE* o, const sim::Explorer& explorer, const sim::Explor
     const sim::Scenario& base = explorer.base();
     const sim::ExploreOptions& options = explorer.options();
     const bool random = run.mode == sim::ExploreMode::random;
-    fmt::print(o, "exploring {}: {}, base ends at tick {}; faults start at ticks 0..{}\n", base.name,
+    fmt::print(o, "exploring {}: {}, base ends at tick {}; faults start at ticks {}\n", base.name,
                count_of(base.candidates.size(), "candidate", "candidates"), explorer.base_end_tick(),
-               explorer.max_tick());
+               sim::starts_text(explorer.max_tick(), options.start_every, base.tick_ms));
     fmt::print(o, "  budget: up to {} of {}{}{}; orders: as given{}; {} single faults\n",
                count_of(static_cast<std::uint64_t>(options.max_faults), "fault", "faults"),
                sim::to_string(options.kinds), lengths_text(options), wire_budget(options, base.tick_ms),
@@ -524,6 +526,14 @@ int explore_options(const ExploreArgs& args, const sim::Scenario& base, sim::Exp
     options.max_link_cut = args.max_link_cut;
     options.max_lag = args.max_lag;
     options.max_tick = args.max_tick;
+    if (!args.start_every.empty()) {
+        auto every = sim::parse_start_every(args.start_every, base.tick_ms);
+        if (!every.ok()) {
+            fmt::print(stderr, "error: {}\n", every.error());
+            return exit_bad_input;
+        }
+        options.start_every = every.value();
+    }
     options.shuffles = args.shuffles;
     options.prune = !args.no_prune;
     options.merge = !args.no_merge;
@@ -687,7 +697,8 @@ std::string kind_proved(const sim::KindThreshold& k, const sim::MinimizeReport& 
                         std::int64_t tick_ms) {
     const std::string name(sim::to_string(k.kind));
     const std::string where =
-        fmt::format("faults starting at ticks 0..{}; {}", m.max_tick, orders_text(m.explorer->options()));
+        fmt::format("faults starting at ticks {}; {}", sim::starts_text(m.max_tick, m.start_every, tick_ms),
+                    orders_text(m.explorer->options()));
     if (!k.sized) {
         if (k.found) return fmt::format("proved: a single {} is enough ({} has no size)", name, name);
         return fmt::format("proved: no single {} ({}) leads to {}", name, where, checked);
@@ -770,8 +781,9 @@ bool print_minimize_header(std::FILE* o, const sim::Scenario& scenario, const si
         return false;
     }
     const sim::Explorer& ex = created.value();
-    fmt::print(o, "exploring {}: {}, base ends at tick {}; faults start at ticks 0..{}\n", scenario.name,
-               count_of(scenario.candidates.size(), "candidate", "candidates"), ex.base_end_tick(), ex.max_tick());
+    fmt::print(o, "exploring {}: {}, base ends at tick {}; faults start at ticks {}\n", scenario.name,
+               count_of(scenario.candidates.size(), "candidate", "candidates"), ex.base_end_tick(),
+               sim::starts_text(ex.max_tick(), options.start_every, scenario.tick_ms));
     fmt::print(o, "  budget: one fault at a time of {}{}{}; {}\n", sim::to_string(ex.options().kinds),
                lengths_text(ex.options()), wire_budget(ex.options(), scenario.tick_ms), orders_text(ex.options()));
     fmt::print(o, "  checking: {}; mode: minimize\n", sim::to_string(ex.options().properties));
@@ -1082,6 +1094,10 @@ void add_search_options(CLI::App* cmd, ExploreArgs* args) {
            "longest of --max-pause, --max-delay, a jump back in ticks and --max-link-cut with link cuts, within the "
            "horizon)")
         ->check(integer_in(0, limits::horizon_max));
+    cmd->add_option("--start-every", args->start_every,
+                    "Faults start only every this many ticks, from 0 to --max-tick: ticks or a duration of whole "
+                    "ticks (\"500ms\", \"1s\"; default: every tick). A coarser search: what it proves holds for "
+                    "those start ticks alone, and the proved line says so (docs/explorer.md, Start ticks on a grid)");
     cmd->add_option("--shuffles", args->shuffles,
                     "Also try order=shuffled with this many seeds (the base's seed + 1, + 2, ...); none on a Redlock "
                     "or Redisson scenario, which runs in declared order")

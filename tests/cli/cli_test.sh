@@ -680,6 +680,24 @@ expect_rc 2 "explore: an unknown property"
 expect_err 'unknown property "unsafe_writes"' "the unknown property is named"
 expect_err "safety" "the error lists safety among the properties"
 
+# Start ticks on a grid (docs/explorer.md): the fenced practitioner-small
+# with two pauses, faults starting every 250 ms (5 ticks); the header and the
+# proved line say which starts were searched; a step that is not whole ticks,
+# or none, is refused naming the flag.
+cli explore tests/data/explore/practitioner-small.json --set resource.mode=check --max-faults 2 --fault-kinds pause \
+  --max-pause 8 --property safety --shuffles 0 --start-every 250ms --jobs 2
+expect_rc 0 "explore --start-every: a fenced resource survives two pauses starting every 250 ms"
+expect_out_re "faults start at ticks 0\.\.[0-9]+ every 5 ticks \(250ms\)$" "explore --start-every: the header names the step"
+expect_out_re "^proved: no schedule with at most 2 added faults \(pause; pauses 1\.\.8 ticks; faults starting at ticks 0\.\.[0-9]+ every 5 ticks \(250ms\); orders: as given\) leads to unsafe_write" \
+  "explore --start-every: the proved line covers only those starts"
+cli explore tests/data/explore/practitioner-small.json --start-every 130ms
+expect_rc 2 "explore --start-every: not a whole number of ticks"
+expect_err '--start-every: "130ms" is not a whole number of 50 ms ticks: the nearest are 2 ticks (100ms) and 3 ticks (150ms)' \
+  "the off-tick step names the flag and the nearest ticks"
+cli explore tests/data/explore/practitioner-small.json --start-every 0
+expect_rc 2 "explore --start-every 0"
+expect_err "--start-every: expected 1 to" "the empty step is refused"
+
 # explore --minimize (docs/explorer.md, The smallest fault that breaks it).
 cli explore tests/data/explore/practitioner-small.json --minimize --fault-kinds pause,crash --max-pause 45 \
   --shuffles 0 --property overlap --jobs 2 --format json

@@ -145,6 +145,7 @@ Result<MinimizeReport, std::string> minimize(const Scenario& base, const Explore
     out.explorer = std::move(created).value();
     const Explorer& ex = *out.explorer;
     out.max_tick = ex.max_tick();
+    out.start_every = given.start_every;
     out.variants = ex.variant_count();
     if (!ex.options().kinds.any()) return Err{std::string("no fault kind to add; choose at least one")};
     const ExploreReport alone = explore(ex, run, control);

@@ -227,14 +227,20 @@ std::vector<Tick> size_grid(Tick lo, Tick hi, std::int64_t tick_ms) {
 
 namespace {
 
-// LO or HI of a --grid value: whole ticks, or a duration of whole ticks.
-Result<Tick, std::string> grid_bound(std::string_view kind, std::string_view text, std::int64_t tick_ms) {
+// A flag's value in whole ticks, or a duration of whole ticks; the error
+// begins with `flag` (e.g. "--grid pause").
+Result<Tick, std::string> whole_ticks(std::string_view flag, std::string_view text, std::int64_t tick_ms) {
     const bool digits =
         !text.empty() && std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
     if (digits && text.size() <= 15) return static_cast<Tick>(std::stoll(std::string(text)));
     const DurationTicks d = duration_ticks(text, tick_ms);
-    if (!d.error.empty()) return Err{fmt::format("--grid {}: \"{}\" {}", kind, text, d.error)};
+    if (!d.error.empty()) return Err{fmt::format("{}: \"{}\" {}", flag, text, d.error)};
     return d.ticks;
+}
+
+// LO or HI of a --grid value.
+Result<Tick, std::string> grid_bound(std::string_view kind, std::string_view text, std::int64_t tick_ms) {
+    return whole_ticks(fmt::format("--grid {}", kind), text, tick_ms);
 }
 
 }  // namespace
@@ -261,6 +267,20 @@ Result<Unit, std::string> parse_grid(std::string_view text, std::int64_t tick_ms
             fmt::format("--grid {}: expected 1 tick ≤ LO ≤ HI, found {}..{} ticks", kind, lo.value(), hi.value())};
     *grid = size_grid(lo.value(), hi.value(), tick_ms);
     return Unit{};
+}
+
+Result<Tick, std::string> parse_start_every(std::string_view text, std::int64_t tick_ms) {
+    auto ticks = whole_ticks("--start-every", text, tick_ms);
+    if (!ticks.ok()) return ticks;
+    if (ticks.value() < 1 || ticks.value() > explore_start_every_max)
+        return Err{fmt::format("--start-every: expected 1 to {} ticks (explore_start_every_max), found {}",
+                               explore_start_every_max, ticks.value())};
+    return ticks;
+}
+
+std::string starts_text(Tick max_tick, Tick start_every, std::int64_t tick_ms) {
+    if (start_every == 1) return fmt::format("0..{}", max_tick);
+    return fmt::format("0..{} every {} ticks ({})", max_tick, start_every, duration_text(start_every * tick_ms * 1000));
 }
 
 std::string to_string(const SizeGrids& grids, std::int64_t tick_ms) {

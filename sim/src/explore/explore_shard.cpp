@@ -36,6 +36,7 @@ json search_json(const Explorer& ex, const ExploreRun& run) {
                     {"prune", o.prune}};
     // Written only when on, so that a search without them keeps its fingerprint.
     if (o.max_delay > 0) options["max_delay"] = o.max_delay;
+    if (o.start_every != 1) options["start_every"] = o.start_every;
     if (o.max_clock_jump_ms > 0) options["max_clock_jump_ms"] = o.max_clock_jump_ms;
     if (o.kinds.replica_link) options["max_link_cut"] = o.max_link_cut;
     if (o.kinds.failover_promote) options["max_lag"] = o.max_lag;
@@ -201,6 +202,7 @@ Result<MergedSearch, std::string> rebuild(const Part& part) {
         options.grids.clock_jump = g.at("clock_jump").get<std::vector<Tick>>();
     }
     if (!o.at("max_tick").is_null()) options.max_tick = o.at("max_tick").get<Tick>();
+    if (o.contains("start_every")) options.start_every = o.at("start_every").get<Tick>();
     options.shuffles = o.at("shuffles").get<int>();
     auto properties = parse_properties(o.at("properties").get<std::string>());
     if (!properties.ok()) return Err{fmt::format("{}: {}", name, properties.error())};

@@ -109,7 +109,7 @@ Schedule Explorer::shrink(const Schedule& failing) const {
         }
         for (std::size_t i = 0; i < best.atoms.size() && !changed; ++i) {
             const Fault f = atoms_[static_cast<std::size_t>(best.atoms[i])];
-            for (Tick t = 0; t < f.at && !changed; ++t) {
+            for (Tick t = 0; t < f.at && !changed; t += options_.start_every) {  // on the start grid
                 Fault g = f;
                 g.at = t;
                 changed = try_atom(i, g);

@@ -421,6 +421,9 @@ std::optional<std::string> option_error(const ExploreOptions& options) {
         return fmt::format("shuffles: expected 0 to {}, found {}", explore_shuffles_max, options.shuffles);
     if (options.max_tick && *options.max_tick < 0)
         return fmt::format("max tick: expected 0 or more, found {}", *options.max_tick);
+    if (options.start_every < 1 || options.start_every > explore_start_every_max)
+        return fmt::format("--start-every: expected 1 to {} ticks (explore_start_every_max), found {}",
+                           explore_start_every_max, options.start_every);
     if (options.max_delay < 0 || options.max_delay > explore_delay_max)
         return fmt::format("--max-delay: expected 0 to {} ticks (explore_delay_max), found {}", explore_delay_max,
                            options.max_delay);
@@ -701,35 +704,36 @@ std::optional<std::string> atoms_error(const ExploreOptions& options, std::int64
     const std::int64_t cuts = k.replica_link ? servers * count(laid_out_sizes(options, 1, options.max_link_cut)) : 0;
     const std::int64_t losing = (k.failover_leases ? sizeless : 0) + (k.failover_all ? sizeless : 0);
     const std::int64_t per_tick = nodes * per_node + losing + jumps + delays + promotions + cuts + restarts;
-    estimate = options.max_faults == 0 ? 0 : (max_tick + 1) * per_tick;
+    // The ticks faults start at: 0 … max_tick, every start_every-th.
+    const std::int64_t starts = max_tick / options.start_every + 1;
+    estimate = options.max_faults == 0 ? 0 : starts * per_tick;
     if (estimate <= explore_atoms_max) return std::nullopt;
     std::string of_which, levers = "--max-pause";
     if (delays > 0) {
-        of_which += fmt::format(", {} of them delays from --max-delay {}", (max_tick + 1) * delays, options.max_delay);
+        of_which += fmt::format(", {} of them delays from --max-delay {}", starts * delays, options.max_delay);
         levers += ", --max-delay";
     }
     if (jumps > 0) {
-        of_which += fmt::format(", {} of them clock jumps from --max-clock-jump-ms {}", (max_tick + 1) * jumps,
+        of_which += fmt::format(", {} of them clock jumps from --max-clock-jump-ms {}", starts * jumps,
                                 options.max_clock_jump_ms);
         levers += ", --max-clock-jump-ms";
     }
     if (cuts > 0) {
-        of_which +=
-            fmt::format(", {} of them link cuts from --max-link-cut {}", (max_tick + 1) * cuts, options.max_link_cut);
+        of_which += fmt::format(", {} of them link cuts from --max-link-cut {}", starts * cuts, options.max_link_cut);
         levers += ", --max-link-cut";
     }
     if (promotions > 0) {
-        of_which +=
-            fmt::format(", {} of them promotions from --max-lag {}", (max_tick + 1) * promotions, options.max_lag);
+        of_which += fmt::format(", {} of them promotions from --max-lag {}", starts * promotions, options.max_lag);
         levers += ", --max-lag";
     }
     // The largest --max-tick that fits with the rest as given (none when one tick is too much).
-    const std::int64_t tick_fits = explore_atoms_max / per_tick - 1;
+    // (With --start-every S, n start ticks fit up to --max-tick n·S - 1.)
+    const std::int64_t tick_fits = explore_atoms_max / per_tick * options.start_every - 1;
     const std::string fits = tick_fits >= 0 ? fmt::format(" (with the rest as given, --max-tick {} fits)", tick_fits)
                                             : std::string(" (one tick alone is too much)");
     return fmt::format(
-        "budget too large: {} single faults (at most {}){}; lower {} or --max-tick{}, or choose fewer "
-        "fault kinds",
+        "budget too large: {} single faults (at most {}){}; lower {} or --max-tick{}, raise --start-every, "
+        "or choose fewer fault kinds",
         estimate, explore_atoms_max, of_which, levers, fits);
 }
 
@@ -782,7 +786,7 @@ Result<Explorer, std::string> Explorer::create(const Scenario& base, const Explo
         return Err{std::move(*error)};
     if (options.max_faults > 0) {
         ex.atoms_.reserve(static_cast<std::size_t>(estimate));
-        for (Tick t = 0; t <= ex.max_tick_; ++t) atoms_at(t, base, options, ex.atoms_);
+        for (Tick t = 0; t <= ex.max_tick_; t += options.start_every) atoms_at(t, base, options, ex.atoms_);
         LS_ASSERT(std::is_sorted(ex.atoms_.begin(), ex.atoms_.end(), fault_less));
     }
 

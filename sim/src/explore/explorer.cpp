@@ -428,10 +428,11 @@ Schedule Explorer::draw(std::uint64_t seed, std::uint64_t index) const {
     const FaultMenu& k = options_.kinds;
     const std::vector<int> classes = fault_classes(k);
     const auto nodes = static_cast<std::uint64_t>(variants_.front().candidates.size());
-    const auto ticks = static_cast<std::uint64_t>(max_tick_ + 1);
+    // The start ticks: 0 … max_tick_, every start_every-th (one draw per start).
+    const auto starts = static_cast<std::uint64_t>(max_tick_ / options_.start_every + 1);
     for (std::size_t tries = 0; tries < 16 * wanted && s.atoms.size() < wanted; ++tries) {
         Fault f;
-        f.at = static_cast<Tick>(rng.next() % ticks);
+        f.at = static_cast<Tick>(rng.next() % starts) * options_.start_every;
         switch (classes[static_cast<std::size_t>(rng.next() % classes.size())]) {
             case 0:
                 f.kind = FaultKind::pause;

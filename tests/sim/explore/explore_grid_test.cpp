@@ -2,10 +2,13 @@
 // grid's shape, the errors that name the flag and the nearest whole ticks,
 // atoms laid out only at the grid's sizes, --minimize scanning the grid (the
 // practitioner's 20 s pause at a tenth of the scale), and shards that carry
-// the grid into the merge.
+// the grid into the merge; and start ticks on a grid (--start-every, "Start
+// ticks on a grid"): the same, for when faults start.
 #include "support/preset_loader.hpp"
 
 #include <gtest/gtest.h>
+
+#include <tuple>
 
 #include "leasescope/sim/explore_shard.hpp"
 #include "leasescope/sim/explorer.hpp"
@@ -131,6 +134,154 @@ TEST(ExploreGrid, ShardsCarryTheGrid) {
     EXPECT_EQ(merged->report.found, whole.found);
     EXPECT_EQ(merged->report.totals.schedules, whole.totals.schedules);
     EXPECT_EQ(merged->report.totals.simulated, whole.totals.simulated);
+}
+
+// --start-every: ticks or a duration of whole ticks, at least one tick; the
+// errors name the flag, and the start ticks are written with their step.
+TEST(ExploreStartGrid, ParsesDurationsAndTicksAndNamesTheFlagOnErrors) {
+    EXPECT_EQ(parse_start_every("500ms", 50).value(), 10);
+    EXPECT_EQ(parse_start_every("3", 50).value(), 3);
+    EXPECT_EQ(parse_start_every("1s", 1000).value(), 1);
+    auto off_tick = parse_start_every("130ms", 50);
+    ASSERT_FALSE(off_tick.ok());
+    EXPECT_NE(off_tick.error().find("--start-every"), std::string::npos) << off_tick.error();
+    EXPECT_NE(off_tick.error().find("2 ticks (100ms) and 3 ticks (150ms)"), std::string::npos) << off_tick.error();
+    for (const char* bad : {"0", "0ms", "5x", "", "-1"}) {
+        auto refused = parse_start_every(bad, 50);
+        ASSERT_FALSE(refused.ok()) << bad;
+        EXPECT_EQ(refused.error().rfind("--start-every", 0), 0u) << refused.error();
+    }
+    EXPECT_EQ(starts_text(3800, 1, 50), "0..3800");
+    EXPECT_EQ(starts_text(3800, 10, 50), "0..3800 every 10 ticks (500ms)");
+    // The explorer refuses a step out of range as well (a caller that did not parse).
+    ExploreOptions o = overlap_search(1, "pause");
+    o.start_every = 0;
+    auto created = Explorer::create(practitioner_small(), o);
+    ASSERT_FALSE(created.ok());
+    EXPECT_NE(created.error().find("--start-every"), std::string::npos) << created.error();
+}
+
+// Faults by what the search varies (Fault has no ==): kind, node, start, size, mode.
+std::vector<std::tuple<FaultKind, NodeIndex, Tick, Tick, PartitionMode>> shapes(const std::vector<Fault>& faults) {
+    std::vector<std::tuple<FaultKind, NodeIndex, Tick, Tick, PartitionMode>> out;
+    for (const Fault& f : faults) out.emplace_back(f.kind, f.node, f.at, f.ticks, f.mode);
+    return out;
+}
+
+// The atoms with a start grid are those of every tick whose start is a
+// multiple of the step, in the same order; random draws start on it too.
+TEST(ExploreStartGrid, AtomsAndDrawsStartOnlyOnTheGrid) {
+    ExploreOptions every = overlap_search(2, "pause,partition,crash");
+    every.max_tick = 100;
+    ExploreOptions stepped = every;
+    stepped.start_every = 7;
+    const auto all = Explorer::create(practitioner_small(), every);
+    const auto some = Explorer::create(practitioner_small(), stepped);
+    ASSERT_TRUE(all.ok() && some.ok());
+    std::vector<Fault> expected;
+    for (const Fault& f : all->atoms()) {
+        if (f.at % 7 == 0) expected.push_back(f);
+    }
+    EXPECT_EQ(shapes(some->atoms()), shapes(expected));
+    EXPECT_LT(some->atoms().size(), all->atoms().size());
+    EXPECT_EQ(some->atoms().back().at, 98);  // the last multiple of 7 up to --max-tick 100
+    for (std::uint64_t i = 0; i < 200; ++i) {
+        for (const std::int32_t a : some->draw(5, i).atoms)
+            EXPECT_EQ(some->atoms()[static_cast<std::size_t>(a)].at % 7, 0);
+    }
+    // A step of one tick is the search without it, draw for draw.
+    ExploreOptions one = every;
+    one.start_every = 1;
+    const auto same = Explorer::create(practitioner_small(), one);
+    ASSERT_TRUE(same.ok());
+    EXPECT_EQ(shapes(same->atoms()), shapes(all->atoms()));
+    for (std::uint64_t i = 0; i < 50; ++i) EXPECT_EQ(same->draw(5, i), all->draw(5, i));
+}
+
+// The practitioner's question at a tenth of the scale with faults starting
+// every 10 ticks: the renewal the 40-tick pause must stop is due at tick 20,
+// a start on the grid, so the threshold is the same; the failing pause starts
+// on the grid, and a budget too large names --start-every as a lever.
+TEST(ExploreStartGrid, MinimizeOnAStartGridFindsTheSameThreshold) {
+    ExploreOptions o = overlap_search(1, "pause");
+    o.max_pause = 60;
+    o.start_every = 10;
+    auto m = minimize(practitioner_small(), o, ExploreRun{});
+    ASSERT_TRUE(m.ok()) << m.error();
+    EXPECT_EQ(m->start_every, 10);
+    ASSERT_EQ(m->kinds.size(), 1u);
+    const KindThreshold& k = m->kinds[0];
+    ASSERT_TRUE(k.threshold && k.step && k.found);
+    EXPECT_EQ(*k.threshold, 40);
+    for (const std::int32_t a : k.found->atoms) EXPECT_EQ(k.step->atoms()[static_cast<std::size_t>(a)].at % 10, 0);
+
+    // Pauses and partitions of up to 1,000 ticks starting in 20,000 ticks:
+    // 9,000 single faults a start tick, far past explore_atoms_max.
+    Scenario long_run = practitioner_small();
+    long_run.horizon = 100000;
+    ExploreOptions huge = overlap_search(1, "pause,partition");
+    huge.max_pause = explore_pause_max;
+    huge.max_tick = 20000;
+    auto refused = Explorer::create(long_run, huge);
+    ASSERT_FALSE(refused.ok());
+    EXPECT_NE(refused.error().find("raise --start-every"), std::string::npos) << refused.error();
+    // The largest --max-tick it names for a step of 25 fits, one more does not.
+    huge.start_every = 25;
+    refused = Explorer::create(long_run, huge);
+    ASSERT_FALSE(refused.ok());
+    const std::string said = refused.error();
+    const auto fits_at = said.find(" fits)");
+    ASSERT_NE(fits_at, std::string::npos) << said;
+    const auto number_at = said.rfind("--max-tick ", fits_at) + std::string("--max-tick ").size();
+    huge.max_tick = std::stoll(said.substr(number_at, fits_at - number_at));
+    EXPECT_TRUE(Explorer::create(long_run, huge).ok()) << said;
+    *huge.max_tick += 1;
+    EXPECT_FALSE(Explorer::create(long_run, huge).ok()) << said;
+}
+
+// Shards carry the start grid into the merge, which equals the whole search;
+// a file written without one (every tick) reads as a step of one.
+TEST(ExploreStartGrid, ShardsCarryTheStartGrid) {
+    ExploreOptions o = overlap_search(2, "pause,crash");
+    o.max_pause = 40;  // a pause of 40 ticks at tick 20 lets worker-2 in
+    o.max_tick = 40;
+    o.start_every = 10;
+    auto ex = Explorer::create(practitioner_small(), o);
+    ASSERT_TRUE(ex.ok());
+    const ExploreReport whole = explore(ex.value(), ExploreRun{});
+    ASSERT_TRUE(whole.found);
+    std::vector<ShardFile> files;
+    for (std::uint64_t k = 0; k < 3; ++k) {
+        ExploreRun run;
+        run.shard = k;
+        run.shards = 3;
+        run.shrink = false;
+        files.push_back(
+            ShardFile{"shard" + std::to_string(k) + ".json",
+                      shard_result_to_json(ex.value(), run, explore(ex.value(), run), ShardTiming{1.0, 1.0, 1})});
+    }
+    EXPECT_NE(files[0].text.find("\"start_every\""), std::string::npos);
+    auto merged = merge_shard_results(files);
+    ASSERT_TRUE(merged.ok()) << merged.error();
+    EXPECT_EQ(merged->explorer.options().start_every, 10);
+    EXPECT_EQ(shapes(merged->explorer.atoms()), shapes(ex->atoms()));
+    EXPECT_EQ(merged->report.found, whole.found);
+    EXPECT_EQ(merged->report.totals.schedules, whole.totals.schedules);
+    EXPECT_EQ(merged->report.totals.failing, whole.totals.failing);
+
+    ExploreOptions plain = o;
+    plain.start_every = 1;
+    auto every_tick = Explorer::create(practitioner_small(), plain);
+    ASSERT_TRUE(every_tick.ok());
+    ExploreRun run;
+    run.shards = 1;
+    run.shrink = false;
+    const std::string text =
+        shard_result_to_json(every_tick.value(), run, explore(every_tick.value(), run), ShardTiming{1.0, 1.0, 1});
+    EXPECT_EQ(text.find("\"start_every\""), std::string::npos);  // its fingerprint is as before
+    auto read = merge_shard_results({ShardFile{"all.json", text}});
+    ASSERT_TRUE(read.ok()) << read.error();
+    EXPECT_EQ(read->explorer.options().start_every, 1);
 }
 
 }  // namespace

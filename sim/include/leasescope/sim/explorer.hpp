@@ -45,6 +45,7 @@ using limits::explore_link_cut_max;
 using limits::explore_pause_max;
 using limits::explore_shards_max;
 using limits::explore_shuffles_max;
+using limits::explore_start_every_max;
 
 // The properties a schedule is checked against. As a filter (options), true
 // means "check it"; in a verdict, true means "it failed".
@@ -166,6 +167,13 @@ std::vector<Tick> size_grid(Tick lo, Tick hi, std::int64_t tick_ms);
 // are whole ticks of tick_ms), into its kind's grid. The error names the
 // flag and, for a duration that is not whole ticks, the nearest ones.
 Result<Unit, std::string> parse_grid(std::string_view text, std::int64_t tick_ms, SizeGrids& grids);
+// `--start-every` (docs/explorer.md, Start ticks on a grid): whole ticks, or a
+// duration of whole ticks of tick_ms, 1 to explore_start_every_max ticks; the
+// error names the flag (and the two nearest whole ticks).
+Result<Tick, std::string> parse_start_every(std::string_view text, std::int64_t tick_ms);
+// The start ticks a search covers: "0..3800", or on a grid "0..3800 every 10
+// ticks (500ms)".
+std::string starts_text(Tick max_tick, Tick start_every, std::int64_t tick_ms);
 // "pause=2..1200 (15 sizes)", one per kind with a grid, comma-separated.
 std::string to_string(const SizeGrids& grids, std::int64_t tick_ms);
 
@@ -189,6 +197,10 @@ struct ExploreOptions {
     // links are cut) · max_faults (added pauses, delays and cuts can stretch
     // the run that long), capped at the horizon.
     std::optional<Tick> max_tick;
+    // Faults start only at ticks 0, start_every, 2·start_every, … up to
+    // max_tick (`--start-every`; docs/explorer.md, Start ticks on a grid), so
+    // a search and its proof cover those starts alone. 1: every tick.
+    Tick start_every = 1;
     // Besides the base's own order, try order = "shuffled" with seeds
     // base.seed + 1 … base.seed + shuffles.
     int shuffles = 2;
@@ -544,6 +556,7 @@ struct MinimizeReport {
     bool complete = true;  // false when cancelled
     SearchStats base;      // the base alone, every order variant
     Tick max_tick = 0;     // faults started at ticks 0 … max_tick
+    Tick start_every = 1;  // every start_every-th of them (ExploreOptions)
     int variants = 1;      // order variants searched
     // The base explorer (no atoms); when the base fails on its own, the
     // failing variant (with no fault) in its terms, and no kind is scanned.

@@ -133,6 +133,9 @@ inline constexpr std::int64_t explore_clock_jump_steps_max = 1'000;
 inline constexpr Tick explore_link_cut_max = 1'000;
 inline constexpr Tick explore_lag_max = 1'000;
 inline constexpr int explore_shuffles_max = 1'000;
+// Faults start every --start-every ticks (docs/explorer.md, Start ticks on a
+// grid): at most the longest horizon, past which only tick 0 is left.
+inline constexpr Tick explore_start_every_max = horizon_max;
 inline constexpr std::int64_t explore_atoms_max = 2'000'000;
 inline constexpr std::uint64_t explore_draws_max = 1'000'000'000'000;
 // Parts a search may be split into (ExploreRun::shards), one per machine or job.
