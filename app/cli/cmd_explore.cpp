@@ -1032,6 +1032,29 @@ constexpr const char* property_help =
     "fencing_duplicate, safety (all of them but overlap and liveness) or all. On a Redlock or Redisson scenario only "
     "overlap, unsafe_write and liveness can fail (default there: unsafe_write,liveness)";
 
+// The budgets of delays, store clock jumps, link cuts and promotions.
+void add_wire_budget_options(CLI::App* cmd, ExploreArgs* args) {
+    cmd->add_option("--max-delay", args->max_delay,
+                    "Add delays (model.md §7.6) of 1 to this many extra ticks to what one node sends on one link "
+                    "(request, reply, write) in one tick; 0: none")
+        ->check(integer_in(0, limits::duration_max))
+        ->capture_default_str();
+    cmd->add_option("--max-clock-jump-ms", args->max_clock_jump_ms,
+                    "Add jumps of the store's clock (model.md §7.5; on Redlock, of each store's), forward and "
+                    "back, of one tick's ms, two ticks', ... up to this many ms; 0: none")
+        ->check(integer_in(0, limits::clock_jump_ms_max))
+        ->capture_default_str();
+    cmd->add_option("--max-link-cut", args->max_link_cut,
+                    "With replicas (model.md §17.2): cuts of a replica's link last 1 to this many ticks")
+        ->check(integer_in(1, limits::explore_link_cut_max))
+        ->capture_default_str();
+    cmd->add_option("--max-lag", args->max_lag,
+                    "With replicas (model.md §17.3): a failover promotes any replica lagging 0 to this many "
+                    "ticks (at most its tick)")
+        ->check(integer_in(0, limits::explore_lag_max))
+        ->capture_default_str();
+}
+
 // explore's options of the search itself: the mode, the faults added, the
 // properties and the threads.
 void add_search_options(CLI::App* cmd, ExploreArgs* args) {
@@ -1069,25 +1092,7 @@ void add_search_options(CLI::App* cmd, ExploreArgs* args) {
                     "partition, delay or clock_jump, LO and HI ticks or durations (\"100ms\", \"60s\") of whole "
                     "ticks; the sizes are LO, HI and 1, 2 and 5 times each power of ten ms between, rounded to the "
                     "nearest tick (docs/explorer.md, Grids). Repeat it for more kinds");
-    cmd->add_option("--max-delay", args->max_delay,
-                    "Add delays (model.md §7.6) of 1 to this many extra ticks to what one node sends on one link "
-                    "(request, reply, write) in one tick; 0: none")
-        ->check(integer_in(0, limits::duration_max))
-        ->capture_default_str();
-    cmd->add_option("--max-clock-jump-ms", args->max_clock_jump_ms,
-                    "Add jumps of the store's clock (model.md §7.5; on Redlock, of each store's), forward and "
-                    "back, of one tick's ms, two ticks', ... up to this many ms; 0: none")
-        ->check(integer_in(0, limits::clock_jump_ms_max))
-        ->capture_default_str();
-    cmd->add_option("--max-link-cut", args->max_link_cut,
-                    "With replicas (model.md §17.2): cuts of a replica's link last 1 to this many ticks")
-        ->check(integer_in(1, limits::explore_link_cut_max))
-        ->capture_default_str();
-    cmd->add_option("--max-lag", args->max_lag,
-                    "With replicas (model.md §17.3): a failover promotes any replica lagging 0 to this many "
-                    "ticks (at most its tick)")
-        ->check(integer_in(0, limits::explore_lag_max))
-        ->capture_default_str();
+    add_wire_budget_options(cmd, args);
     cmd->add_option(
            "--max-tick", args->max_tick,
            "Last tick at which a fault may start (default: the base's end tick + --max-faults × the "

@@ -109,6 +109,20 @@ TEST(ExploreGrid, MinimizeScansTheGrid) {
     EXPECT_EQ(*k.threshold, 40);
 }
 
+// The search split into three shards, each searched and written as its file.
+std::vector<ShardFile> three_shards(const Explorer& ex) {
+    std::vector<ShardFile> files;
+    for (std::uint64_t k = 0; k < 3; ++k) {
+        ExploreRun run;
+        run.shard = k;
+        run.shards = 3;
+        run.shrink = false;
+        files.push_back(ShardFile{"shard" + std::to_string(k) + ".json",
+                                  shard_result_to_json(ex, run, explore(ex, run), ShardTiming{1.0, 1.0, 1})});
+    }
+    return files;
+}
+
 // A search on a grid split into shards merges into the whole search.
 TEST(ExploreGrid, ShardsCarryTheGrid) {
     ExploreOptions o = overlap_search(2, "pause,crash");
@@ -118,16 +132,7 @@ TEST(ExploreGrid, ShardsCarryTheGrid) {
     ASSERT_TRUE(ex.ok());
     const ExploreReport whole = explore(ex.value(), ExploreRun{});
     ASSERT_TRUE(whole.found);  // a pause of 40 ticks lets worker-2 in
-    std::vector<ShardFile> files;
-    for (std::uint64_t k = 0; k < 3; ++k) {
-        ExploreRun run;
-        run.shard = k;
-        run.shards = 3;
-        run.shrink = false;
-        files.push_back(
-            ShardFile{"shard" + std::to_string(k) + ".json",
-                      shard_result_to_json(ex.value(), run, explore(ex.value(), run), ShardTiming{1.0, 1.0, 1})});
-    }
+    const std::vector<ShardFile> files = three_shards(ex.value());
     auto merged = merge_shard_results(files);
     ASSERT_TRUE(merged.ok()) << merged.error();
     EXPECT_EQ(merged->explorer.options().grids, o.grids);
@@ -250,16 +255,7 @@ TEST(ExploreStartGrid, ShardsCarryTheStartGrid) {
     ASSERT_TRUE(ex.ok());
     const ExploreReport whole = explore(ex.value(), ExploreRun{});
     ASSERT_TRUE(whole.found);
-    std::vector<ShardFile> files;
-    for (std::uint64_t k = 0; k < 3; ++k) {
-        ExploreRun run;
-        run.shard = k;
-        run.shards = 3;
-        run.shrink = false;
-        files.push_back(
-            ShardFile{"shard" + std::to_string(k) + ".json",
-                      shard_result_to_json(ex.value(), run, explore(ex.value(), run), ShardTiming{1.0, 1.0, 1})});
-    }
+    const std::vector<ShardFile> files = three_shards(ex.value());
     EXPECT_NE(files[0].text.find("\"start_every\""), std::string::npos);
     auto merged = merge_shard_results(files);
     ASSERT_TRUE(merged.ok()) << merged.error();
