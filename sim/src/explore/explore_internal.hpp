@@ -5,6 +5,8 @@
 // sim/src/explore/.
 #include <cstdint>
 #include <limits>
+#include <optional>
+#include <string>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
@@ -109,6 +111,13 @@ inline bool clashes(const Fault& a, const Fault& b) {
 // Depends only on faults at or before the latest one, so every tick-prefix
 // of a valid schedule is valid.
 bool roles_valid(const std::vector<Fault>& faults);
+// How many ticks faults start at: 0 … max_tick, every start_every-th
+// (ExploreOptions::start_every, at least 1; docs/explorer.md, Start ticks on
+// a grid). The atoms, the budget and random draws all count these.
+inline std::int64_t start_count(Tick max_tick, Tick start_every) { return max_tick / start_every + 1; }
+// The error for a start_every outside 1 … explore_start_every_max, naming
+// --start-every (explore_options.cpp); none when it is in range.
+std::optional<std::string> start_every_error(Tick start_every);
 // The due table's rows: ticks first … last, nothing due yet (explore_space.cpp).
 void size_table(Explorer::DueTable& table, Tick first, Tick last, std::int32_t nodes);
 // Whether adding `f` to the run the table records can change anything

@@ -269,12 +269,16 @@ Result<Unit, std::string> parse_grid(std::string_view text, std::int64_t tick_ms
     return Unit{};
 }
 
+std::optional<std::string> explore_detail::start_every_error(Tick start_every) {
+    if (start_every >= 1 && start_every <= explore_start_every_max) return std::nullopt;
+    return fmt::format("--start-every: expected 1 to {} ticks (explore_start_every_max), found {}",
+                       explore_start_every_max, start_every);
+}
+
 Result<Tick, std::string> parse_start_every(std::string_view text, std::int64_t tick_ms) {
     auto ticks = whole_ticks("--start-every", text, tick_ms);
     if (!ticks.ok()) return ticks;
-    if (ticks.value() < 1 || ticks.value() > explore_start_every_max)
-        return Err{fmt::format("--start-every: expected 1 to {} ticks (explore_start_every_max), found {}",
-                               explore_start_every_max, ticks.value())};
+    if (auto error = start_every_error(ticks.value())) return Err{std::move(*error)};
     return ticks;
 }
 

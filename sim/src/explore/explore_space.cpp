@@ -421,9 +421,7 @@ std::optional<std::string> option_error(const ExploreOptions& options) {
         return fmt::format("shuffles: expected 0 to {}, found {}", explore_shuffles_max, options.shuffles);
     if (options.max_tick && *options.max_tick < 0)
         return fmt::format("max tick: expected 0 or more, found {}", *options.max_tick);
-    if (options.start_every < 1 || options.start_every > explore_start_every_max)
-        return fmt::format("--start-every: expected 1 to {} ticks (explore_start_every_max), found {}",
-                           explore_start_every_max, options.start_every);
+    if (auto error = start_every_error(options.start_every)) return error;
     if (options.max_delay < 0 || options.max_delay > explore_delay_max)
         return fmt::format("--max-delay: expected 0 to {} ticks (explore_delay_max), found {}", explore_delay_max,
                            options.max_delay);
@@ -704,8 +702,7 @@ std::optional<std::string> atoms_error(const ExploreOptions& options, std::int64
     const std::int64_t cuts = k.replica_link ? servers * count(laid_out_sizes(options, 1, options.max_link_cut)) : 0;
     const std::int64_t losing = (k.failover_leases ? sizeless : 0) + (k.failover_all ? sizeless : 0);
     const std::int64_t per_tick = nodes * per_node + losing + jumps + delays + promotions + cuts + restarts;
-    // The ticks faults start at: 0 … max_tick, every start_every-th.
-    const std::int64_t starts = max_tick / options.start_every + 1;
+    const std::int64_t starts = start_count(max_tick, options.start_every);
     estimate = options.max_faults == 0 ? 0 : starts * per_tick;
     if (estimate <= explore_atoms_max) return std::nullopt;
     std::string of_which, levers = "--max-pause";

@@ -428,8 +428,8 @@ Schedule Explorer::draw(std::uint64_t seed, std::uint64_t index) const {
     const FaultMenu& k = options_.kinds;
     const std::vector<int> classes = fault_classes(k);
     const auto nodes = static_cast<std::uint64_t>(variants_.front().candidates.size());
-    // The start ticks: 0 … max_tick_, every start_every-th (one draw per start).
-    const auto starts = static_cast<std::uint64_t>(max_tick_ / options_.start_every + 1);
+    // One draw among the start ticks (start_count), then its multiple of the step.
+    const auto starts = static_cast<std::uint64_t>(start_count(max_tick_, options_.start_every));
     for (std::size_t tries = 0; tries < 16 * wanted && s.atoms.size() < wanted; ++tries) {
         Fault f;
         f.at = static_cast<Tick>(rng.next() % starts) * options_.start_every;
