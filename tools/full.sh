@@ -6,15 +6,18 @@
 #   0. formatting: every C++ file as .clang-format says (tools/format.sh --check);
 #      function length: no function in engine/, sim/ or app/ over 70 lines
 #      but those still listed in tools/function_length_debt.txt, and none of
-#      those longer than listed (tools/function_length.sh, clang-tidy)
-#   1. sanitizers: the asan preset (Clang 14 at -O1, AddressSanitizer + UBSan),
+#      those longer than listed (tools/function_length.sh, clang-tidy), and
+#      each of their files compiles by itself (clang-tidy parses it alone;
+#      the builds below compile in unity batches)
+#   1. sanitizers: the asan preset (Clang 14 at -O1, AddressSanitizer + UBSan,
+#      in unity batches),
 #      every test but the packaging ones (label "packaging": install, .deb,
 #      schema), which check the package rather than the code and run in the
 #      default suite, and those labelled redlock and wallclock (below). With
 #      the default suite (GCC 12 Release) this runs every other test under
 #      both compilers.
 #   2. build types: the command-line tool of Clang 14 Release (clang-release,
-#      only that target); the golden trace hashes of it, of the Clang -O1 ASan
+#      only that target, in unity batches); the golden trace hashes of it, of the Clang -O1 ASan
 #      build and of build/test (GCC 12 Release) must be identical
 #   3. fuzzing: the six libFuzzer targets, FUZZ_SECONDS (60) each, FULL_JOBS
 #      at a time, under a memory limit (FUZZ_RSS_MB, 1024 MiB of RSS with ASan's own overhead;
@@ -194,7 +197,7 @@ redlock_npm() {
 for s in $stages; do
   case "$s" in
     format) stage "formatting: clang-format-14, .clang-format" tools/format.sh --check ;;
-    functions) stage "function length: at most 70 lines (clang-tidy readability-function-size)" tools/function_length.sh ;;
+    functions) stage "function length: at most 70 lines (clang-tidy readability-function-size), and every file of engine/, sim/ and app/ compiles by itself" tools/function_length.sh ;;
     asan) stage "asan: every test under Clang 14 with AddressSanitizer + UBSan" asan_tests ;;
     clang) stage "build types: GCC 12 -O3, Clang 14 -O1 (ASan) and -O3, same golden hashes" compilers ;;
     fuzz) stage "fuzzing: scenario, trace, override, structure, trace_fixed, import, ${fuzz_seconds} s each" fuzzing ;;
