@@ -60,8 +60,7 @@ for line in open(raw, errors="replace"):
         continue
     w = re.match(r"(\S+):(\d+):\d+: warning: function .(.+). exceeds", line)
     if w:
-        path = w.group(1).replace(root, "")
-        name = (path, w.group(3))
+        name = (w.group(1).replace(root, ""), w.group(3))
         continue
     n = re.match(r"\S+: note: (\d+) lines including", line)
     if n and name:
