@@ -155,22 +155,54 @@ void typed_glyphs(App& app) {
     for (const ImWchar c : ImGui::GetIO().InputQueueCharacters) app.need_glyph(static_cast<char32_t>(c));
 }
 
+// The fonts of the current context at the app's size, from `kept`: its
+// atlas becomes the context's, baked here the first time (load_fonts).
+void use_kept_fonts(App& app, KeptFontAtlases& kept) {
+    KeptFontAtlases::Kept& k = kept.at(app.font_px(), app.hangul());
+    ImGuiIO& io = ImGui::GetIO();
+    io.Fonts = &k.atlas;
+    if (!k.baked) {
+        load_fonts(app, app.font_px());
+        k.fonts = app.fonts();
+        k.baked = true;
+    } else {
+        app.fonts() = k.fonts;
+        io.FontDefault = k.fonts.body;
+    }
+}
+
 // A new UI scale or palette: the fonts are baked again at the new size (sharp
-// text, not a stretched atlas) and the style is scaled from scratch.
-void rebuild_fonts(App& app) {
+// text, not a stretched atlas) and the style is scaled from scratch. A kept
+// atlas is never cleared: another one, of the new size, takes its place.
+void rebuild_fonts(App& app, KeptFontAtlases* kept) {
     ImGui_ImplOpenGL3_DestroyFontsTexture();
-    ImGui::GetIO().Fonts->Clear();
-    load_fonts(app, app.font_px());
+    if (kept) {
+        use_kept_fonts(app, *kept);
+    } else {
+        ImGui::GetIO().Fonts->Clear();
+        load_fonts(app, app.font_px());
+    }
     ImGui_ImplOpenGL3_CreateFontsTexture();
+    if (kept) ImGui::GetIO().Fonts->ClearInputData();  // baked: its font files are not needed again
     nearest_font_sampling();
     apply_style(app.font_px(), app.ui_scale(), app.high_contrast());
 }
 
 }  // namespace
 
-void host_init(App& app, GLFWwindow* window, const char* glsl_version, const char* ini_path) {
+KeptFontAtlases::Kept& KeptFontAtlases::at(float px, const std::set<char32_t>& hangul) {
+    for (const auto& k : kept_)
+        if (k->px == px && k->hangul == hangul) return *k;
+    kept_.push_back(std::make_unique<Kept>());
+    kept_.back()->px = px;
+    kept_.back()->hangul = hangul;
+    return *kept_.back();
+}
+
+void host_init(App& app, GLFWwindow* window, const char* glsl_version, const char* ini_path, KeptFontAtlases* kept) {
     IMGUI_CHECKVERSION();
-    ImGui::CreateContext();
+    // With kept atlases the context owns none: each stays for the next context.
+    ImGui::CreateContext(kept ? &kept->at(app.font_px(), app.hangul()).atlas : nullptr);
     ImGuiIO& io = ImGui::GetIO();
     if (!ini_path || !*ini_path) {
         io.IniFilename = nullptr;
@@ -180,7 +212,10 @@ void host_init(App& app, GLFWwindow* window, const char* glsl_version, const cha
     }
     io.ConfigWindowsMoveFromTitleBarOnly = true;
     apply_style(app.font_px(), app.ui_scale(), app.high_contrast());
-    load_fonts(app, app.font_px());
+    if (kept)
+        use_kept_fonts(app, *kept);
+    else
+        load_fonts(app, app.font_px());
     app.take_fonts_dirty();  // baked here at the current scale
     ImGui_ImplGlfw_InitForOpenGL(window, true);
     ImGui_ImplOpenGL3_Init(glsl_version);
@@ -190,6 +225,8 @@ void host_init(App& app, GLFWwindow* window, const char* glsl_version, const cha
     // software rendering costs a quarter of the texel fetches (about a third
     // of the frame time, measured).
     ImGui_ImplOpenGL3_CreateDeviceObjects();
+    // A kept atlas is baked now and never again: its font files are not needed.
+    if (kept) io.Fonts->ClearInputData();
     nearest_font_sampling();
 }
 
@@ -199,11 +236,11 @@ void host_shutdown() {
     ImGui::DestroyContext();
 }
 
-HostFrame host_frame(App& app, GLFWwindow* window, GlOffscreen* offscreen, bool hide_pointer) {
+HostFrame host_frame(App& app, GLFWwindow* window, GlOffscreen* offscreen, bool hide_pointer, KeptFontAtlases* kept) {
     HostFrame frame;
     // Between frames, never inside one: the atlas may not change while a frame is built.
     typed_glyphs(app);
-    if (app.take_fonts_dirty()) rebuild_fonts(app);
+    if (app.take_fonts_dirty()) rebuild_fonts(app, kept);
     ImGui_ImplOpenGL3_NewFrame();
     ImGui_ImplGlfw_NewFrame();
     if (hide_pointer) ImGui::GetIO().MousePos = ImVec2(-FLT_MAX, -FLT_MAX);

@@ -59,7 +59,7 @@ std::unique_ptr<WindowHost> WindowHost::open(App& app, WindowSpec spec) {
 }
 
 void WindowHost::start_ui() {
-    host_init(app_, window_, "#version 130", spec_.ini_path.c_str());
+    host_init(app_, window_, "#version 130", spec_.ini_path.c_str(), kept_fonts_.get());
     imgui_ = true;
     // The timeline's picture is kept in a texture while it does not change.
     if (!spec_.direct_draw) {
@@ -86,6 +86,7 @@ WindowHost::~WindowHost() {
 
 bool WindowHost::restart_at(int w, int h) {
     stop_ui();
+    if (!kept_fonts_) kept_fonts_ = std::make_unique<KeptFontAtlases>();
     glfwSetWindowSize(window_, w, h);
     // The X server resizes at once without a window manager, and tells GLFW in an event.
     int fb_w = 0, fb_h = 0;
@@ -109,7 +110,9 @@ void WindowHost::poll_events() { glfwPollEvents(); }
 
 void WindowHost::wait_events(double timeout_s) { glfwWaitEventsTimeout(timeout_s); }
 
-HostFrame WindowHost::frame() { return host_frame(app_, window_, offscreen_ ? &*offscreen_ : nullptr, spec_.headless); }
+HostFrame WindowHost::frame() {
+    return host_frame(app_, window_, offscreen_ ? &*offscreen_ : nullptr, spec_.headless, kept_fonts_.get());
+}
 
 void WindowHost::swap() { glfwSwapBuffers(window_); }
 

@@ -70,6 +70,9 @@ private:
     GLFWwindow* window_ = nullptr;
     bool imgui_ = false;
     std::optional<GlOffscreen> offscreen_;
+    // From the first restart_at on (--layout-sweep): the fonts of each size
+    // baked once for all the cases, not once per case.
+    std::unique_ptr<KeptFontAtlases> kept_fonts_;
 };
 
 }  // namespace leasescope::gui
