@@ -206,10 +206,7 @@ void Simulation::expire_primary(Tick t, Store& store, EventSink& sink, std::opti
         }
         records = &from_store.value();
     }
-    for (const ExpiredRecord& r : *records) {
-        EventView ev = expire_event(t, r);
-        emit(sink, ev);
-    }
+    for (const ExpiredRecord& r : *records) emit_built(sink, [&] { return expire_event(t, r); });
 }
 
 EventView Simulation::expire_event(Tick t, const ExpiredRecord& r) {
@@ -288,9 +285,11 @@ WorkEffect Simulation::check_now(NodeIndex node, Tick t, Store& store, EventSink
             return WorkEffect{};
         }
     }
-    EventView ev = check_event(t, e, *e.latest_run(), validity);
-    ev.server = routed.server();
-    emit(sink, ev);
+    emit_built(sink, [&] {
+        EventView ev = check_event(t, e, *e.latest_run(), validity);
+        ev.server = routed.server();
+        return ev;
+    });
     return e.learn_check(t, validity.ok() && validity.value() == Validity::current);
 }
 
@@ -341,9 +340,11 @@ bool Simulation::work_effect(NodeIndex node, Tick t, const WorkEffect& effect, S
     }();
     note_finished(i, false);
     arm(node);
-    EventView ev = release_event(t, e, *e.latest_run(), fencing, reply);
-    ev.server = routed.server();
-    emit(sink, ev);
+    emit_built(sink, [&] {
+        EventView ev = release_event(t, e, *e.latest_run(), fencing, reply);
+        ev.server = routed.server();
+        return ev;
+    });
     return true;
 }
 
@@ -363,18 +364,20 @@ void Simulation::write_arrives(Tick t, const Call& write, Store& store, EventSin
         validity_value = validity.value();
     }
     const WriteVerdict verdict = judge_write(write.holding, write.fencing, validity_value == Validity::current);
-    EventView ev;
-    ev.tick = t;
-    ev.phase = Phase::work;
-    ev.op = EventOp::write;
-    ev.node = electors_[static_cast<std::size_t>(write.node)].owner();
-    ev.run = write.run;
-    ev.token = write.token;
-    ev.fencing = write.fencing;
-    ev.outcome = verdict.accepted ? Outcome::accepted : Outcome::rejected;
-    if (write.sent != t) ev.sent = write.sent;
-    ev.details = verdict.marks;
-    emit(sink, ev);
+    emit_built(sink, [&] {
+        EventView ev;
+        ev.tick = t;
+        ev.phase = Phase::work;
+        ev.op = EventOp::write;
+        ev.node = electors_[static_cast<std::size_t>(write.node)].owner();
+        ev.run = write.run;
+        ev.token = write.token;
+        ev.fencing = write.fencing;
+        ev.outcome = verdict.accepted ? Outcome::accepted : Outcome::rejected;
+        if (write.sent != t) ev.sent = write.sent;
+        ev.details = verdict.marks;
+        return ev;
+    });
 }
 
 // The protected resource's verdict on one write at its arrival, and its
@@ -483,9 +486,11 @@ void Simulation::phase_extend(Tick t, Store& store, EventSink& sink) {
                 PartitionChannel channel(store, node_faults_[i].partition);
                 return e.extend(t, channel);
             }();
-            EventView ev = extend_event(t, e, *e.latest_run(), reply);
-            ev.server = routed.server();
-            emit(sink, ev);
+            emit_built(sink, [&] {
+                EventView ev = extend_event(t, e, *e.latest_run(), reply);
+                ev.server = routed.server();
+                return ev;
+            });
         }
     }
 }
@@ -532,9 +537,7 @@ void Simulation::act_in_acquire_phase(Tick t, NodeIndex n, Store& store, EventSi
         if (tokens_ != nullptr) token = tokens_->next_token(token);
         e.begin_run(t, std::move(token));
         ++outcomes_held_;
-        const RunRecord& run = *e.latest_run();
-        EventView ev = run_event(t, Phase::acquire, EventOp::start, e, run);
-        emit(sink, ev);
+        emit_built(sink, [&] { return run_event(t, Phase::acquire, EventOp::start, e, *e.latest_run()); });
     }
     std::optional<AcquireReply> lost_acquire;
     AttemptEffect effect;
@@ -566,15 +569,14 @@ void Simulation::act_in_acquire_phase(Tick t, NodeIndex n, Store& store, EventSi
     }
     const RunRecord& run = *e.latest_run();
     if (effect.reply) {
-        EventView ev = acquire_event(t, e, run, *effect.reply, lost_acquire);
-        ev.server = routed.server();
-        emit(sink, ev);
+        const std::optional<Issue> judged = note_acquire(e, *effect.reply, lost_acquire);
+        emit_built(sink, [&] {
+            EventView ev = acquire_event(t, e, run, *effect.reply, lost_acquire, judged);
+            ev.server = routed.server();
+            return ev;
+        });
     }
-    if (effect.ended == RunResult::skipped) {
-        EventView ev = run_event(t, Phase::acquire, EventOp::skip, e, run);
-        ev.outcome = Outcome::skipped;
-        emit(sink, ev);
-    }
+    if (effect.ended == RunResult::skipped) emit_built(sink, [&] { return skip_event(t, e, run); });
 }
 
 // The nodes that acquired in this phase join the executing ones, in declared order.
@@ -601,46 +603,64 @@ Simulation::Issue Simulation::issue(const AcquireReply& acquired) {
     return out;
 }
 
+// The acquired reply an acquire applied, whether or not the node heard it (an
+// acquire whose reply was lost shows its orphaned lease); null when none was
+// applied.
+static const AcquireReply* applied_acquire(const StoreResult<AcquireReply>& reply,
+                                           const std::optional<AcquireReply>& lost_acquire) {
+    if (reply.ok()) return &reply.value();
+    if (lost_acquire && lost_acquire->acquired) return &*lost_acquire;
+    return nullptr;
+}
+
+std::optional<Simulation::Issue> Simulation::note_acquire(const Elector& e, const StoreResult<AcquireReply>& reply,
+                                                          const std::optional<AcquireReply>& lost_acquire,
+                                                          const Issue* issued) {
+    const AcquireReply* applied = applied_acquire(reply, lost_acquire);
+    if (applied == nullptr || !applied->acquired || !applied->fresh) return std::nullopt;
+    const Issue judged = issued != nullptr ? *issued : issue(*applied);
+    if (judged.regressed) ++violations_.fencing_regressed;
+    if (judged.duplicate) ++violations_.fencing_duplicate;
+    // The holder's place in the acquisition order of §9.6.
+    const auto node = static_cast<std::size_t>(&e - electors_.data());
+    holdings_[node] = Holding{applied->slot, judged.acquisition};
+    return judged;
+}
+
 // The acquire event of one attempt, with the reply the store applied whether
-// or not the node heard it (an acquire whose reply was lost shows its orphaned
-// lease), and the marks of its issue (§9.4, §9.8).
+// or not the node heard it, and the marks of its issue (§9.4, §9.8).
 EventView Simulation::acquire_event(Tick t, const Elector& e, const RunRecord& run,
                                     const StoreResult<AcquireReply>& reply,
-                                    const std::optional<AcquireReply>& lost_acquire, const Issue* issued) {
+                                    const std::optional<AcquireReply>& lost_acquire,
+                                    const std::optional<Issue>& judged) {
     EventView ev = run_event(t, Phase::acquire, EventOp::acquire, e, run);
-    std::optional<AcquireReply> applied;
-    if (reply.ok()) {
-        applied = reply.value();
-    } else if (lost_acquire && lost_acquire->acquired) {
-        applied = lost_acquire;
-        ev.details.add(Detail::reply_lost);
+    const AcquireReply* applied = applied_acquire(reply, lost_acquire);
+    if (!reply.ok()) {
+        ev.outcome = Outcome::error;
+        if (applied != nullptr) ev.details.add(Detail::reply_lost);
+        if (reply.error().no_replicas) ev.details.add(Detail::no_replicas);
+        // Only an acquired reply is kept when the node did not hear it.
+        if (applied == nullptr) return ev;
     }
-    if (!reply.ok()) ev.outcome = Outcome::error;
-    if (!reply.ok() && reply.error().no_replicas) ev.details.add(Detail::no_replicas);
-    if (applied && applied->acquired) {
+    if (applied->acquired) {
         if (reply.ok()) ev.outcome = Outcome::acquired;
         ev.fencing = applied->fencing;
         ev.slot = applied->slot;
         ev.ttl = applied->ttl;
-        if (applied->fresh) {
-            const Issue judged = issued != nullptr ? *issued : issue(*applied);
-            if (judged.regressed) {
-                ev.details.add(Detail::fencing_regressed);
-                ++violations_.fencing_regressed;
-            }
-            if (judged.duplicate) {
-                ev.details.add(Detail::fencing_duplicate);
-                ++violations_.fencing_duplicate;
-            }
-            // The holder's place in the acquisition order of §9.6.
-            const auto node = static_cast<std::size_t>(&e - electors_.data());
-            holdings_[node] = Holding{applied->slot, judged.acquisition};
-        }
-    } else if (applied) {
+        if (judged && judged->regressed) ev.details.add(Detail::fencing_regressed);
+        if (judged && judged->duplicate) ev.details.add(Detail::fencing_duplicate);
+    } else {
         ev.outcome = Outcome::busy;
         ev.ttl = applied->remaining;
         if (applied->reason == BusyReason::hold_off) ev.details.add(Detail::hold_off);
     }
+    return ev;
+}
+
+// A run that gave up without an attempt (model.md §6.2).
+EventView Simulation::skip_event(Tick t, const Elector& e, const RunRecord& run) {
+    EventView ev = run_event(t, Phase::acquire, EventOp::skip, e, run);
+    ev.outcome = Outcome::skipped;
     return ev;
 }
 

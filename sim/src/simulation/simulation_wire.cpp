@@ -277,13 +277,16 @@ void Simulation::answer_acquire(Call& c, Tick t, const StoreResult<AcquireReply>
             t, unsynced ? StoreResult<AcquireReply>(Err{StoreError{"WAIT: too few replicas", false}}) : reply);
     }
     const RunRecord& run = *e.latest_run();
-    EventView ev =
-        acquire_event(t, e, run, reply, reply.ok() ? std::nullopt : c.acquire, c.issued ? &*c.issued : nullptr);
-    ev.run = c.run;
-    ev.token = c.token;
-    stamp(ev, c.sent, c.applied);
-    ev.server = c.server;
-    emit(sink, ev);
+    const std::optional<AcquireReply> lost = reply.ok() ? std::nullopt : c.acquire;
+    const std::optional<Issue> judged = note_acquire(e, reply, lost, c.issued ? &*c.issued : nullptr);
+    emit_built(sink, [&] {
+        EventView ev = acquire_event(t, e, run, reply, lost, judged);
+        ev.run = c.run;
+        ev.token = c.token;
+        stamp(ev, c.sent, c.applied);
+        ev.server = c.server;
+        return ev;
+    });
     if (learned && reply.ok() && c.wait_count >= 0) answer_wait(c, t, sink, store, failure);  // `c` may move
     if (!learned) return;
     if (e.executing()) {
@@ -292,11 +295,7 @@ void Simulation::answer_acquire(Call& c, Tick t, const StoreResult<AcquireReply>
         note_finished(i, was_finished);
         arm(node);
     }
-    if (effect.ended == RunResult::skipped) {
-        EventView skip = run_event(t, Phase::acquire, EventOp::skip, e, run);
-        skip.outcome = Outcome::skipped;
-        emit(sink, skip);
-    }
+    if (effect.ended == RunResult::skipped) emit_built(sink, [&] { return skip_event(t, e, run); });
 }
 
 void Simulation::answer_extend(Call& c, Tick t, const StoreResult<ExtendReply>& reply, bool learned, EventSink& sink) {
@@ -304,13 +303,15 @@ void Simulation::answer_extend(Call& c, Tick t, const StoreResult<ExtendReply>& 
     const RunRecord& run = *e.latest_run();
     // An answer for a run that has ended changes nothing of the node (§16.6).
     if (learned && run.run == c.run && e.executing()) e.learn_extend(t, c.sent, reply);
-    EventView ev = extend_event(t, e, run, reply);
-    ev.run = c.run;
-    ev.token = c.token;
-    ev.fencing = c.fencing;
-    stamp(ev, c.sent, c.applied);
-    ev.server = c.server;
-    emit(sink, ev);
+    emit_built(sink, [&] {
+        EventView ev = extend_event(t, e, run, reply);
+        ev.run = c.run;
+        ev.token = c.token;
+        ev.fencing = c.fencing;
+        stamp(ev, c.sent, c.applied);
+        ev.server = c.server;
+        return ev;
+    });
 }
 
 void Simulation::answer_release(Call& c, Tick t, const StoreResult<ReleaseReply>& reply, bool learned,
@@ -321,13 +322,15 @@ void Simulation::answer_release(Call& c, Tick t, const StoreResult<ReleaseReply>
         e.learn_release(t);
         arm(c.node);
     }
-    EventView ev = release_event(t, e, *e.latest_run(), c.fencing, reply);
-    ev.phase = call_phase(c);
-    ev.run = c.run;
-    ev.token = c.token;
-    stamp(ev, c.sent, c.applied);
-    ev.server = c.server;
-    emit(sink, ev);
+    emit_built(sink, [&] {
+        EventView ev = release_event(t, e, *e.latest_run(), c.fencing, reply);
+        ev.phase = call_phase(c);
+        ev.run = c.run;
+        ev.token = c.token;
+        stamp(ev, c.sent, c.applied);
+        ev.server = c.server;
+        return ev;
+    });
 }
 
 // A check's answer learned at t (model.md §5.8): `current` sends the write
@@ -335,12 +338,14 @@ void Simulation::answer_release(Call& c, Tick t, const StoreResult<ReleaseReply>
 void Simulation::answer_check(Call& c, Tick t, const StoreResult<Validity>& reply, bool learned, Store& store,
                               EventSink& sink, std::optional<StoreError>& failure) {
     Elector& e = electors_[static_cast<std::size_t>(c.node)];
-    EventView ev = check_event(t, e, *e.latest_run(), reply);
-    ev.run = c.run;
-    ev.token = c.token;
-    stamp(ev, c.sent, c.applied);
-    ev.server = c.server;
-    emit(sink, ev);
+    emit_built(sink, [&] {
+        EventView ev = check_event(t, e, *e.latest_run(), reply);
+        ev.run = c.run;
+        ev.token = c.token;
+        stamp(ev, c.sent, c.applied);
+        ev.server = c.server;
+        return ev;
+    });
     // A crashed node learns nothing; its run ended with the crash.
     if (!learned || !e.awaiting_check() || e.latest_run()->run != c.run) return;
     const NodeIndex node = c.node;  // `c` may move: the write and the release are new calls
@@ -359,7 +364,9 @@ void Simulation::late_application(std::int32_t id, Tick t, EventSink& sink) {
     const RunRecord& run = *e.latest_run();
     EventView ev;
     if (c.op == EventOp::acquire) {
-        ev = acquire_event(t, e, run, timeout_error(), c.acquire, c.issued ? &*c.issued : nullptr);
+        const StoreResult<AcquireReply> timed_out = timeout_error();
+        ev = acquire_event(t, e, run, timed_out, c.acquire,
+                           note_acquire(e, timed_out, c.acquire, c.issued ? &*c.issued : nullptr));
     } else if (c.op == EventOp::extend) {
         ev = extend_event(t, e, run, timeout_error());
         ev.fencing = c.fencing;
