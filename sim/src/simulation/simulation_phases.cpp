@@ -250,6 +250,12 @@ void Simulation::phase_work(Tick t, Store& store, EventSink& sink, std::optional
         Elector& e = electors_[i];
         LS_ASSERT(e.executing());
         if (!node_faults_[i].active() || !e.works_at(t)) continue;
+        // Most steps of an action only progress: no write, failure or end is
+        // due (Elector::quiet_advances, as skip_quiet_ticks uses it).
+        if (e.quiet_advances() > 0) {
+            e.advance_quietly(1);
+            continue;
+        }
         WorkEffect effect = e.advance(t);
         if (effect.check) {
             // Check, then act (model.md §5.8): the answer may come later.
