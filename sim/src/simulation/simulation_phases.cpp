@@ -18,6 +18,16 @@ Outcome outcome_of(Validity v) {
     return Outcome::vacant;
 }
 
+// The acquired reply an acquire applied, whether or not the node heard it (an
+// acquire whose reply was lost shows its orphaned lease); null when none was
+// applied.
+const AcquireReply* applied_acquire(const StoreResult<AcquireReply>& reply,
+                                    const std::optional<AcquireReply>& lost_acquire) {
+    if (reply.ok()) return &reply.value();
+    if (lost_acquire && lost_acquire->acquired) return &*lost_acquire;
+    return nullptr;
+}
+
 // The node's way to the store: a partition drops the request (the store never
 // sees it) or the reply (the store applied it). Either way the node sees an
 // error. For an acquire whose reply was lost, the applied reply is kept so the
@@ -607,16 +617,6 @@ Simulation::Issue Simulation::issue(const AcquireReply& acquired) {
     issued_.add(acquired.fencing);
     out.acquisition = acquisitions_++;
     return out;
-}
-
-// The acquired reply an acquire applied, whether or not the node heard it (an
-// acquire whose reply was lost shows its orphaned lease); null when none was
-// applied.
-static const AcquireReply* applied_acquire(const StoreResult<AcquireReply>& reply,
-                                           const std::optional<AcquireReply>& lost_acquire) {
-    if (reply.ok()) return &reply.value();
-    if (lost_acquire && lost_acquire->acquired) return &*lost_acquire;
-    return nullptr;
 }
 
 std::optional<Simulation::Issue> Simulation::note_acquire(const Elector& e, const StoreResult<AcquireReply>& reply,
