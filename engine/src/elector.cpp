@@ -32,7 +32,7 @@ const char* to_string(WriteCheck c) {
     return "?";
 }
 
-Elector::Elector(std::string owner, ElectorOptions options) : owner_(std::move(owner)), options_(std::move(options)) {
+Elector::Elector(std::string owner, ElectorOptions options) : options_(std::move(options)), owner_(std::move(owner)) {
     LS_ASSERT(options_.lease >= 1);
     LS_ASSERT(options_.min_lease >= 0);
     LS_ASSERT(options_.min_lease <= options_.lease);
@@ -351,7 +351,7 @@ void Elector::fold_outcome(StateHasher& h, const RunOutcome& o) {
 
 void Elector::hash_into(StateHasher& h) const {
 #if LEASESCOPE_HASH_SIZES_PINNED
-    static_assert(sizeof(Elector) == 424, "a member was added to Elector: feed it here, then pin the size");
+    static_assert(sizeof(Elector) == 392, "a member was added to Elector: feed it here, then pin the size");
     static_assert(sizeof(RunRecord) == 80, "a member was added to RunRecord: feed it here, then pin the size");
     static_assert(sizeof(RunOutcome) == 16, "a member was added to RunOutcome: feed it here, then pin the size");
 #endif

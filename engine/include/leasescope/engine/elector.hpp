@@ -51,31 +51,34 @@ inline constexpr Tick library_wait_timeout(std::int64_t tick_ms) {
 enum class WriteCheck : std::int32_t { none, validate };
 const char* to_string(WriteCheck c);
 
+// The fields are laid out for the scheduler's hot path (docs/performance.md,
+// "The core, sixth pass"): those read at every step of a run first, the few
+// read only by the wire or WAIT last, the narrow ones packed together.
 struct ElectorOptions {
     Tick start = 0;
-    Tick wait = 0;       // waitTime
-    Tick lease = 1;      // leaseTime
-    Tick min_lease = 0;  // minLeaseTime, 0 <= min_lease <= lease
-    bool auto_extend = false;
-    Tick extend_every = 0;  // the watchdog period in ticks; 0: the library's period in ms
-    ElectorKind elector = ElectorKind::lock;
+    Tick wait = 0;              // waitTime
+    Tick lease = 1;             // leaseTime
+    Tick min_lease = 0;         // minLeaseTime, 0 <= min_lease <= lease
+    Tick extend_every = 0;      // the watchdog period in ticks; 0: the library's period in ms
     std::int64_t tick_ms = 50;  // only for the watchdog's millisecond schedule
+    Tick retry_every = 1;
+    Tick action = 1;   // duration in active ticks
+    Tick fail_at = 0;  // 0: the action never throws
+    Tick hold_off = 0;
+    Tick every = 0;            // ticks between scheduled run starts, when runs > 1
+    std::vector<Tick> writes;  // strictly increasing offsets in [1, action]
+    std::int32_t runs = 1;
     // The drift of the node's clock in ppm (model.md §3.3 rule 7): the
     // deadline, the retry poll and the watchdog run on its monotonic reading.
     std::int32_t drift_ppm = 0;
-    Tick retry_every = 1;
-    Tick action = 1;           // duration in active ticks
-    std::vector<Tick> writes;  // strictly increasing offsets in [1, action]
-    Tick fail_at = 0;          // 0: the action never throws
-    Tick hold_off = 0;
-    std::int32_t runs = 1;
-    Tick every = 0;                       // ticks between scheduled run starts, when runs > 1
-    Tick command_timeout = 0;             // ticks a call waits for its reply; 0: the library's (model.md §16.1)
+    ElectorKind elector = ElectorKind::lock;
     WriteCheck check = WriteCheck::none;  // check, then act (model.md §5.8)
+    bool auto_extend = false;
     // WAIT after each fresh acquisition (model.md §17.6): 0 sends no WAIT;
     // wait_timeout in ticks, 0: Redisson's 1000 ms.
     std::int32_t wait_replicas = 0;
     Tick wait_timeout = 0;
+    Tick command_timeout = 0;  // ticks a call waits for its reply; 0: the library's (model.md §16.1)
     Tick wait_timeout_ticks() const { return wait_timeout > 0 ? wait_timeout : library_wait_timeout(tick_ms); }
     Tick command_timeout_ticks() const {
         return command_timeout > 0 ? command_timeout : library_command_timeout(tick_ms);
@@ -92,11 +95,11 @@ enum class ElectorState { idle, waiting, running, finished };
 struct RunRecord {
     std::int32_t run = 0;
     RunResult result = RunResult::unfinished;
-    std::optional<Fencing> fencing;  // the number the node learned
-    Token token;
     Tick started_at = 0;
     Tick acquired_at = tick_none;
     Tick ended_at = tick_none;
+    std::optional<Fencing> fencing;  // the number the node learned
+    Token token;
 };
 
 // What is kept of every run once it is over: the result and the fencing
@@ -246,38 +249,43 @@ private:
     // the previous one ran (or the lease began) at true moment `moment`.
     std::int64_t watchdog_due_after(std::int64_t moment) const;
 
-    std::string owner_;
-    ElectorOptions options_;
+    // The members are laid out for the scheduler's hot path (docs/performance.md,
+    // "The core, sixth pass"): at 100,000 candidates a node is touched again
+    // after thousands of ticks, and each cache line of it then costs a miss.
+    // What a tick's checks read and write comes first, then the options, then
+    // the record of the run; what only hashing or a rare step reads last.
     ElectorState state_ = ElectorState::idle;
+    // A call in flight (model.md §16.4): an acquire or release blocks the
+    // run; an extend blocks the watchdog only.
+    Awaiting awaiting_ = Awaiting::none;
+    bool attempted_ = false;  // the run's first check always attempts (do-while)
+    bool watchdog_stopped_ = false;
+    bool extend_awaited_ = false;
+    // A check in flight (model.md §5.8): the action waits; what the offset
+    // that asked for it would have ended, once the write is sent.
+    bool check_awaited_ = false;
+    std::int32_t forgotten_ = 0;  // runs whose outcomes were let go
+    Tick deadline_ = 0;
+    Tick next_attempt_ = 0;
+    Tick progress_ = 0;
+    std::size_t next_write_ = 0;
+    // The moment the next watchdog run is due, in half milliseconds (so that
+    // the middle of a tick, t·tick_ms + tick_ms/2, is a whole number).
+    std::int64_t next_extend_half_ms_ = 0;
+    Tick check_learned_at_ = tick_none;
     std::vector<RunOutcome> outcomes_;
+    ElectorOptions options_;
+    RunRecord latest_;
+    std::optional<RunResult> check_then_ended_;
+    std::int64_t extend_sent_half_ms_ = 0;  // the moment the extend in flight was sent
+    std::string owner_;
     // The outcomes before the last one (no longer changed) folded into a
     // hash, so that hash_into need not walk them all: the first
     // `outcomes_folded_` of them, folded by hash_into when it is asked (the
     // simulation alone never pays for it). A cache of outcomes_, which is why
     // it may change in a const hash_into.
     mutable StateHasher settled_outcomes_;
-    std::int32_t forgotten_ = 0;  // runs whose outcomes were let go
     mutable std::int32_t outcomes_folded_ = 0;
-    RunRecord latest_;
-    Tick deadline_ = 0;
-    Tick next_attempt_ = 0;
-    bool attempted_ = false;  // the run's first check always attempts (do-while)
-    Tick progress_ = 0;
-    std::size_t next_write_ = 0;
-    // The moment the next watchdog run is due, in half milliseconds (so that
-    // the middle of a tick, t·tick_ms + tick_ms/2, is a whole number).
-    std::int64_t next_extend_half_ms_ = 0;
-    bool watchdog_stopped_ = false;
-    // A call in flight (model.md §16.4): an acquire or release blocks the
-    // run; an extend blocks the watchdog only.
-    Awaiting awaiting_ = Awaiting::none;
-    bool extend_awaited_ = false;
-    std::int64_t extend_sent_half_ms_ = 0;  // the moment the extend in flight was sent
-    // A check in flight (model.md §5.8): the action waits; what the offset
-    // that asked for it would have ended, once the write is sent.
-    bool check_awaited_ = false;
-    std::optional<RunResult> check_then_ended_;
-    Tick check_learned_at_ = tick_none;
 };
 
 extern template AttemptEffect Elector::attempt_on<Store>(Tick, Store&);
