@@ -524,6 +524,10 @@ void Simulation::phase_acquire(Tick t, Store& store, EventSink& sink) {
                             [&](WakeQueue::Entry entry) { acting_.push_back(wake_node(entry)); });
     std::sort(acting_.begin(), acting_.end());
     acting_.erase(std::unique(acting_.begin(), acting_.end()), acting_.end());
+    const bool prefetch = electors_.size() >= prefetch_from_nodes;
+    if (prefetch) {
+        for (const NodeIndex n : acting_) electors_[static_cast<std::size_t>(n)].prefetch();
+    }
     acting_.erase(std::remove_if(acting_.begin(), acting_.end(),
                                  [&](NodeIndex n) {
                                      const auto i = static_cast<std::size_t>(n);
@@ -531,6 +535,9 @@ void Simulation::phase_acquire(Tick t, Store& store, EventSink& sink) {
                                      return !(electors_[i].run_due(t, active) || electors_[i].attempt_due(t, active));
                                  }),
                   acting_.end());
+    if (prefetch) {
+        for (const NodeIndex n : acting_) electors_[static_cast<std::size_t>(n)].prefetch_beyond();
+    }
     joined_.clear();
     if (scenario_->order == Order::shuffled) {
         for (std::size_t i = acting_.size(); i-- > 1;) {

@@ -10,6 +10,7 @@
 
 #include "leasescope/sim/generator.hpp"
 #include "leasescope/sim/simulation.hpp"
+#include "support/generated_scenario.hpp"
 #include "support/preset_loader.hpp"
 
 using namespace leasescope;
@@ -83,9 +84,7 @@ Ran run(const Scenario& scenario, std::size_t held_max) {
 }
 
 Scenario generated(std::int64_t candidates, Tick horizon, std::uint64_t seed) {
-    auto parsed = parse_scenario(generate_scenario({candidates, horizon, seed, seed % 2 == 0, true}), "gen.json");
-    EXPECT_TRUE(parsed.ok());
-    return parsed.value();
+    return test::generated_scenario({candidates, horizon, seed, seed % 2 == 0, true});
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 
 #include "leasescope/sim/generator.hpp"
 #include "leasescope/sim/simulation.hpp"
+#include "support/generated_scenario.hpp"
 #include "support/preset_loader.hpp"
 
 using namespace leasescope;
@@ -81,10 +82,7 @@ Tick compare_runs(const Scenario& scenario, const std::string& name) {
 }
 
 Scenario generated(std::int64_t candidates, Tick horizon, std::uint64_t seed, bool faults) {
-    auto parsed =
-        parse_scenario(generate_scenario({candidates, horizon, seed, seed % 2 == 0, faults}), "generated.json");
-    EXPECT_TRUE(parsed.ok());
-    return parsed.value();
+    return test::generated_scenario({candidates, horizon, seed, seed % 2 == 0, faults});
 }
 
 }  // namespace
@@ -136,9 +134,8 @@ TEST(QuietTicks, GeneratedScenariosWithLatenciesMatchSteppingEveryTick) {
         GeneratorOptions o{static_cast<std::int64_t>(1 + seed * 7 % 20), 200 + static_cast<Tick>(seed * 131 % 1500),
                            seed, seed % 2 == 0, seed % 4 != 0};
         o.latencies = true;
-        auto parsed = parse_scenario(generate_scenario(o), "generated.json");
-        ASSERT_TRUE(parsed.ok());
-        skipped += compare_runs(parsed.value(), "generated with latencies, seed " + std::to_string(seed));
+        skipped += compare_runs(test::generated_scenario(o), "generated with latencies, seed " + std::to_string(seed));
+        if (HasFailure()) return;
     }
     EXPECT_GT(skipped, 1'000);
 }

@@ -9,8 +9,8 @@
 #include <limits>
 #include <string>
 
-#include "leasescope/sim/generator.hpp"
 #include "leasescope/sim/simulation.hpp"
+#include "support/generated_scenario.hpp"
 #include "support/preset_loader.hpp"
 
 using namespace leasescope;
@@ -62,12 +62,6 @@ std::int64_t compare_runs(const Scenario& scenario, const std::string& name) {
     return reader.count;
 }
 
-Scenario generated(const GeneratorOptions& o) {
-    auto parsed = parse_scenario(generate_scenario(o), "generated.json");
-    EXPECT_TRUE(parsed.ok());
-    return parsed.value();
-}
-
 }  // namespace
 
 TEST(UnreadEvents, PresetsReachTheSameStateAsWhenRead) {
@@ -85,7 +79,7 @@ TEST(UnreadEvents, GeneratedScenariosReachTheSameStateAsWhenRead) {
         // a third with replicas (WAIT, promoting failovers).
         o.latencies = seed % 3 == 1;
         o.replication = seed % 3 == 2;
-        events += compare_runs(generated(o), "generated seed " + std::to_string(seed));
+        events += compare_runs(test::generated_scenario(o), "generated seed " + std::to_string(seed));
     }
     EXPECT_GT(events, 10'000);
 }

@@ -105,3 +105,28 @@ TEST(WakeQueue, DrainsEveryEntryInAnyOrderButNoneTwice) {
     EXPECT_EQ(drained, pushed);
     EXPECT_TRUE(queue.empty());
 }
+
+// A heap large enough for the hints taking the least entry gives
+// (WakeQueue::prefetch_from_entries): the same entries through each bound
+// as the multiset, however far below the threshold it drains.
+TEST(WakeQueue, AHeapLargeEnoughForHintsTakesWhatTheMultisetHolds) {
+    SplitMix64 rng(29);
+    const std::size_t size = 3 * WakeQueue::prefetch_from_entries;
+    std::vector<Entry> fresh(size);
+    for (auto& e : fresh) e = draw_entry(rng, 10, 20'000);
+    std::multiset<Entry> model(fresh.begin(), fresh.end());
+    WakeQueue queue;
+    queue.assign(std::move(fresh));
+    for (Entry now = 10; !model.empty(); now += 7) {
+        // Ahead of every entry the heap holds: these go to the heap, not the soon bucket.
+        if (now % 3 == 0) {
+            const Entry e = draw_entry(rng, now + 30'000, 100);
+            queue.push(e);
+            model.insert(e);
+        }
+        take_through(queue, model, (now + 1) << WakeQueue::node_bits);
+        if (HasFatalFailure()) return;
+        if (now > 60'000) take_through(queue, model, ~Entry{0});
+    }
+    expect_same(queue, model);
+}

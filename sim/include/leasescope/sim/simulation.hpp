@@ -173,7 +173,14 @@ public:
     // but for that numbering, and reach the same verdict.
     bool hash_into(StateHasher& h, bool events = true) const;
 
-    // Per-node state.    // Per-node state.
+    // From this many nodes on, phase 5 asks for the electors it is about to
+    // read before reading them (Elector::prefetch): their memory no longer
+    // stays in the caches between a node's visits. Below it the hints would
+    // only cost instructions (docs/performance.md, "The core, sixth pass").
+    // Hints change no state (tests/sim/simulation/many_nodes_test.cpp).
+    static constexpr std::size_t prefetch_from_nodes = 4096;
+
+    // Per-node state.
     const std::vector<Elector>& electors() const { return electors_; }
     const std::vector<NodeFaults>& faults() const { return node_faults_; }
     const ResourceState& resource() const { return resource_; }

@@ -24,6 +24,9 @@ public:
     // An entry's low node_bits bits are its node; the bits above, its rank
     // (its tick's place in the order).
     static constexpr int node_bits = 20;
+    // From this many entries in the heap on, taking the least asks for the
+    // next level's entries before comparing this one's (a hint only).
+    static constexpr std::size_t prefetch_from_entries = 4096;
 
     bool empty() const { return heap_.empty() && soon_.empty(); }
     std::size_t size() const { return heap_.size() + soon_.size(); }
@@ -117,6 +120,15 @@ private:
         for (;;) {
             const std::size_t first = arity * i + 1;
             if (first >= n) break;
+            // The next level's groups, asked for before this one is compared:
+            // a heap of 100,000 nodes has its lower levels out of the caches,
+            // and this lets those misses overlap. A hint only, and only for a
+            // heap too large to stay in the caches.
+            if (n >= prefetch_from_entries) {
+                const std::size_t below = arity * first + 1;  // the first child's first child
+                if (below < n) __builtin_prefetch(h + below);
+                if (below + 2 * arity < n) __builtin_prefetch(h + below + 2 * arity);
+            }
             std::size_t least = first;
             if (first + arity <= n) {
                 const std::size_t a = h[first + 1] < h[first] ? first + 1 : first;
