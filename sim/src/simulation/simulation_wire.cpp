@@ -263,6 +263,13 @@ static void stamp(EventView& ev, Tick sent, Tick applied) {
     if (applied != tick_none && applied != ev.tick) ev.applied = applied;
 }
 
+void Simulation::stamp_answer(EventView& ev, const Call& c) {
+    ev.run = c.run;
+    ev.token = c.token;
+    stamp(ev, c.sent, c.applied);
+    ev.server = c.server;
+}
+
 void Simulation::answer_acquire(Call& c, Tick t, const StoreResult<AcquireReply>& reply, bool learned, EventSink& sink,
                                 Store& store, std::optional<StoreError>& failure) {
     const NodeIndex node = c.node;
@@ -281,10 +288,7 @@ void Simulation::answer_acquire(Call& c, Tick t, const StoreResult<AcquireReply>
     const std::optional<Issue> judged = note_acquire(e, reply, lost, c.issued ? &*c.issued : nullptr);
     emit_built(sink, [&] {
         EventView ev = acquire_event(t, e, run, reply, lost, judged);
-        ev.run = c.run;
-        ev.token = c.token;
-        stamp(ev, c.sent, c.applied);
-        ev.server = c.server;
+        stamp_answer(ev, c);
         return ev;
     });
     if (learned && reply.ok() && c.wait_count >= 0) answer_wait(c, t, sink, store, failure);  // `c` may move
@@ -305,11 +309,8 @@ void Simulation::answer_extend(Call& c, Tick t, const StoreResult<ExtendReply>& 
     if (learned && run.run == c.run && e.executing()) e.learn_extend(t, c.sent, reply);
     emit_built(sink, [&] {
         EventView ev = extend_event(t, e, run, reply);
-        ev.run = c.run;
-        ev.token = c.token;
         ev.fencing = c.fencing;
-        stamp(ev, c.sent, c.applied);
-        ev.server = c.server;
+        stamp_answer(ev, c);
         return ev;
     });
 }
@@ -325,10 +326,7 @@ void Simulation::answer_release(Call& c, Tick t, const StoreResult<ReleaseReply>
     emit_built(sink, [&] {
         EventView ev = release_event(t, e, *e.latest_run(), c.fencing, reply);
         ev.phase = call_phase(c);
-        ev.run = c.run;
-        ev.token = c.token;
-        stamp(ev, c.sent, c.applied);
-        ev.server = c.server;
+        stamp_answer(ev, c);
         return ev;
     });
 }
@@ -340,10 +338,7 @@ void Simulation::answer_check(Call& c, Tick t, const StoreResult<Validity>& repl
     Elector& e = electors_[static_cast<std::size_t>(c.node)];
     emit_built(sink, [&] {
         EventView ev = check_event(t, e, *e.latest_run(), reply);
-        ev.run = c.run;
-        ev.token = c.token;
-        stamp(ev, c.sent, c.applied);
-        ev.server = c.server;
+        stamp_answer(ev, c);
         return ev;
     });
     // A crashed node learns nothing; its run ended with the crash.

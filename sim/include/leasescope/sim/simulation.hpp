@@ -375,6 +375,9 @@ private:
     void send_reply(std::int32_t id, Tick t);
     void answer(std::int32_t id, Tick t, bool timed_out, Store& store, EventSink& sink,
                 std::optional<StoreError>& failure);
+    // The keys an answered call's event carries (model.md §12.1): the call's
+    // run, token and server, and when it was sent and applied if not now.
+    static void stamp_answer(EventView& ev, const Call& c);
     void answer_acquire(Call& c, Tick t, const StoreResult<AcquireReply>& reply, bool learned, EventSink& sink,
                         Store& store, std::optional<StoreError>& failure);
     void answer_extend(Call& c, Tick t, const StoreResult<ExtendReply>& reply, bool learned, EventSink& sink);
