@@ -17,7 +17,8 @@
 #      the default suite (GCC 12 Release) this runs every other test under
 #      both compilers.
 #   2. build types: the command-line tool of Clang 14 Release (clang-release,
-#      only that target, in unity batches); the golden trace hashes of it, of the Clang -O1 ASan
+#      only that target, in unity batches) and GCC's profile-guided one
+#      (tools/pgo.sh, build/pgo); the golden trace hashes of them, of the Clang -O1 ASan
 #      build and of build/test (GCC 12 Release) must be identical
 #   3. fuzzing: the six libFuzzer targets, FUZZ_SECONDS (60) each, FULL_JOBS
 #      at a time, under a memory limit (FUZZ_RSS_MB, 1024 MiB of RSS with ASan's own overhead;
@@ -96,13 +97,14 @@ compilers() {
   # asan stage, and under GCC Release in the default suite.
   cmake --preset clang-release >/dev/null || return 1
   cmake --build build/clang-release --target leasescope-cli -j "$jobs" >/dev/null || return 1
+  PGO_JOBS="$jobs" tools/pgo.sh build/pgo || return 1
   # The Clang -O1 tool is the asan stage's; build it if that stage did not run.
   if [ ! -x build/asan/app/cli/leasescope-cli ]; then
     cmake --preset asan >/dev/null && cmake --build build/asan --target leasescope-cli -j "$jobs" >/dev/null || return 1
   fi
   local reference
   reference=$(hashes_of build/test/app/cli/leasescope-cli) || { echo "GCC Release: check failed" >&2; ok=1; }
-  for build in asan clang-release; do
+  for build in asan clang-release pgo; do
     local got
     got=$(hashes_of "build/$build/app/cli/leasescope-cli") || { echo "$build: check failed" >&2; ok=1; continue; }
     if [ "$got" != "$reference" ]; then
@@ -201,7 +203,7 @@ for s in $stages; do
     format) stage "formatting: clang-format-14, .clang-format" tools/format.sh --check ;;
     functions) stage "function length: at most 70 lines (clang-tidy readability-function-size), and every file of engine/, sim/ and app/ compiles by itself" tools/function_length.sh ;;
     asan) stage "asan: every test under Clang 14 with AddressSanitizer + UBSan" asan_tests ;;
-    clang) stage "build types: GCC 12 -O3, Clang 14 -O1 (ASan) and -O3, same golden hashes" compilers ;;
+    clang) stage "build types: GCC 12 -O3 and profile-guided, Clang 14 -O1 (ASan) and -O3, same golden hashes" compilers ;;
     fuzz) stage "fuzzing: scenario, trace, override, structure, trace_fixed, import, ${fuzz_seconds} s each" fuzzing ;;
     slurm) stage "slurm: the explorer's shards as a job array on a single-node Slurm, merged = one process" slurm_sharded ;;
     redlock) stage "redlock: the Redlock scenarios through the npm package redlock 4.2.0, identical to the simulation" redlock_npm ;;

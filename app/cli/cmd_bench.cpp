@@ -346,20 +346,36 @@ std::optional<nlohmann::ordered_json> bench_explore(std::uint64_t seed, Tick max
     return row;
 }
 
+// The build the figures come from: its type, and whether the simulator was
+// compiled with a profile (cmake/pgo.cmake, tools/pgo.sh) or instrumented to
+// write one (whose figures say little).
+struct BuildKind {
+    std::string type = LEASESCOPE_BUILD_TYPE;
+    std::string pgo = LEASESCOPE_PGO_BUILD;
+    std::string words() const {
+        std::string out = (type.empty() ? std::string("no build type") : type) + " build";
+        if (pgo == "use") out += ", profile-guided (tools/pgo.sh)";
+        if (pgo == "generate") out += ", instrumented for a profile (not representative)";
+        return out;
+    }
+};
+
 int cmd_bench(const std::vector<std::int64_t>& sizes, Tick horizon, std::uint64_t seed, bool quick,
               const std::string& format) {
     const bool json = format == "json";
     const double budget_s = quick ? 0.2 : 1.0;
     if (quick) horizon = std::min<Tick>(horizon, 100'000);
     nlohmann::ordered_json doc;
+    const BuildKind build;
     doc["command"] = "bench";
+    doc["build"] = {{"type", build.type}, {"pgo", build.pgo == "use" || build.pgo == "generate" ? build.pgo : "off"}};
     doc["seed"] = seed;
     doc["horizon"] = horizon;
     if (!json)
         fmt::print(
-            "leasescope-cli bench: seed {}, horizon {} ticks, one thread; rates per CPU second "
+            "leasescope-cli bench: {}; seed {}, horizon {} ticks, one thread; rates per CPU second "
             "(wall-clock rates in parentheses)\n",
-            seed, horizon);
+            build.words(), seed, horizon);
     const double store_ops = bench_store(budget_s);
     doc["store_ops_per_cpu_s"] = store_ops;
     if (!json)

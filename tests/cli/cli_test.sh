@@ -882,6 +882,10 @@ cli explore scenarios/failover-fencing-tie.json --set horizon=100000 --max-tick 
 expect_rc 2 "explore: a link-cut grid too large"
 expect_err "of them link cuts from --max-link-cut 100" "the too-large grid names --max-link-cut"
 
+cli bench --quick --candidates 10 --horizon 1000
+expect_rc 0 "bench"
+expect_out_re "^leasescope-cli bench: [A-Za-z]+ build(, profile-guided \\(tools/pgo.sh\\))?; seed 1," \
+  "bench names the build its figures come from"
 cli bench --quick --candidates 10 --horizon 1000 --format json
 expect_rc 0 "bench --format json"
 check_that "bench --format json: one document with the figures" python3 -c "
@@ -889,6 +893,7 @@ import json
 d = json.load(open('$WORK/out'))
 assert d['command'] == 'bench' and d['simulations'][0]['candidates'] == 10 and d['simulations'][0]['events'] > 0, d
 assert d['store_ops_per_cpu_s'] > 0 and d['trace_read_mb_per_cpu_s'] > 0, d
+assert d['build']['type'] != '' and d['build']['pgo'] in ('off', 'use', 'generate'), d['build']
 e = d['explore']
 assert e['schedules'] > e['simulated'] >= e['merged'] > 0 and e['states'] > 0 and e['states_per_cpu_s'] > 0, e
 "
