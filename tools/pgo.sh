@@ -16,6 +16,7 @@
 # stage checks the golden hashes of this build too.
 # Usage: tools/pgo.sh [FOLDER]   (PGO_JOBS: parallel compile jobs, 2)
 set -euo pipefail
+trap 'echo "pgo.sh: failed at line $LINENO: $BASH_COMMAND" >&2' ERR
 cd "$(dirname "$0")/.."
 dir="${1:-build/pgo}"
 jobs="${PGO_JOBS:-2}"
