@@ -33,7 +33,8 @@ rm -rf "$profile"
 configure generate
 cmake --build "$dir" --target leasescope-cli -j "$jobs" >/dev/null
 
-echo "pgo.sh: 2/3 training (counts in $profile)" >&2
+echo "pgo.sh: 2/3 training (counts in $profile; the build took $SECONDS s)" >&2
+start=$SECONDS
 cli="$dir/app/cli/leasescope-cli"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -48,7 +49,8 @@ trap 'rm -rf "$work"' EXIT
     --fault-kinds pause --max-faults 2 --max-tick 60 --shuffles 0 --jobs 1 --out "$work/counterexample.json" >/dev/null
 ls "$profile"/*.gcda >/dev/null
 
-echo "pgo.sh: 3/3 the profile-guided build" >&2
+echo "pgo.sh: 3/3 the profile-guided build (the training took $((SECONDS - start)) s)" >&2
+start=$SECONDS
 configure use
 cmake --build "$dir" --target leasescope-cli -j "$jobs" >/dev/null
-echo "pgo.sh: $cli (leasescope-cli bench names it a profile-guided build)" >&2
+echo "pgo.sh: $cli in $((SECONDS - start)) s (leasescope-cli bench names it a profile-guided build)" >&2
