@@ -15,7 +15,7 @@
 # The traces are the same as any other build's: tools/full.sh's build-types
 # stage checks the golden hashes of this build too.
 # Usage: tools/pgo.sh [FOLDER]   (PGO_JOBS: parallel compile jobs, 2)
-set -euo pipefail
+set -Eeuo pipefail
 trap 'echo "pgo.sh: failed at line $LINENO: $BASH_COMMAND" >&2' ERR
 cd "$(dirname "$0")/.."
 dir="${1:-build/pgo}"
