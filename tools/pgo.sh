@@ -8,9 +8,9 @@
 #   2. train: the runs below write those counts to FOLDER/pgo-profile;
 #   3. configure with LEASESCOPE_PGO=use and build leasescope-cli again: GCC
 #      lays out and inlines the two libraries for the paths the training took.
-# The training is not what `bench` measures: it runs every preset (`check`),
-# `bench --quick` at seed 2 (bench's own figures are seed 1 over 1,000,000
-# ticks) on 10, 1,000 and 20,000 candidates, a generated scenario with
+# The training is near what `bench` measures but not the same runs: every
+# preset (`check`), `bench --quick` at seed 2 (bench's own figures are seed 1
+# over 1,000,000 ticks) on 10, 1,000 and 20,000 candidates, a generated scenario with
 # replicas written as a trace and read back, and one search of two pauses.
 # The traces are the same as any other build's: tools/full.sh's build-types
 # stage checks the golden hashes of this build too.
