@@ -351,7 +351,10 @@ std::optional<nlohmann::ordered_json> bench_explore(std::uint64_t seed, Tick max
 // write one (whose figures say little).
 struct BuildKind {
     std::string type = LEASESCOPE_BUILD_TYPE;
-    std::string pgo = LEASESCOPE_PGO_BUILD;
+    // "off", "use" or "generate", whatever spelling of OFF CMake was given.
+    std::string pgo = std::string_view(LEASESCOPE_PGO_BUILD) == "use"        ? "use"
+                      : std::string_view(LEASESCOPE_PGO_BUILD) == "generate" ? "generate"
+                                                                             : "off";
     std::string words() const {
         std::string out = (type.empty() ? std::string("no build type") : type) + " build";
         if (pgo == "use") out += ", profile-guided (tools/pgo.sh)";
@@ -368,7 +371,7 @@ int cmd_bench(const std::vector<std::int64_t>& sizes, Tick horizon, std::uint64_
     nlohmann::ordered_json doc;
     const BuildKind build;
     doc["command"] = "bench";
-    doc["build"] = {{"type", build.type}, {"pgo", build.pgo == "use" || build.pgo == "generate" ? build.pgo : "off"}};
+    doc["build"] = {{"type", build.type}, {"pgo", build.pgo}};
     doc["seed"] = seed;
     doc["horizon"] = horizon;
     if (!json)
