@@ -2,6 +2,8 @@
 // property, found by an exact upward scan of the sizes, each size a search of
 // one added fault on an explorer that lays out only that size
 // (docs/explorer.md, "The smallest fault that breaks it").
+#include <limits>
+#include <memory>
 #include <utility>
 
 #include <fmt/format.h>
@@ -82,33 +84,12 @@ constexpr FaultClass minimize_kinds[] = {
     FaultClass::delay,  FaultClass::clock_jump, FaultClass::replica_link, FaultClass::failover_promote,
     FaultClass::restart};
 
-// Scans one kind's sizes upward; false when cancelled. Every size below the
-// threshold is searched whole (every tick, node, form and order variant).
-Result<bool, std::string> scan_kind(const Scenario& base, const ExploreOptions& options, const ExploreRun& run,
-                                    ExploreControl* control, KindThreshold& kind) {
+// The sizes a kind's scan searches, upward: its grid, or every size.
+std::vector<std::int64_t> sizes_of(const KindThreshold& kind) {
     std::vector<std::int64_t> sizes = kind.grid;
     if (sizes.empty())
         for (std::int64_t size = kind.smallest; size <= kind.largest; ++size) sizes.push_back(size);
-    for (const std::int64_t size : sizes) {
-        ExploreOptions o = options;
-        o.kinds = menu_of_kind(kind.kind, options.kinds);
-        o.only_magnitude = size;
-        auto created = Explorer::create(base, o);
-        if (!created.ok()) return Err{created.error()};
-        Explorer step = std::move(created).value();
-        const ExploreReport report = explore(step, run, control);
-        if (!report.complete) return false;
-        // Level 0 (the base) passed before the scan began; level 1 is this size.
-        LS_ASSERT(!report.found || !report.found->atoms.empty());
-        if (report.levels.size() > 1) kind.stats.add(report.levels[1].stats);
-        if (report.found) {
-            kind.threshold = size;
-            kind.found = report.found;
-            kind.step = std::move(step);
-            return true;
-        }
-    }
-    return true;
+    return sizes;
 }
 
 }  // namespace
@@ -130,47 +111,125 @@ std::string_view to_string(FaultClass kind) {
 
 Result<MinimizeReport, std::string> minimize(const Scenario& base, const ExploreOptions& given, const ExploreRun& run,
                                              ExploreControl* control) {
-    LS_ASSERT(run.mode == ExploreMode::exhaustive);
-    LS_ASSERT(run.shards == 1);
-    if (given.max_faults != 1)
-        return Err{fmt::format("--minimize searches one added fault at a time; expected --max-faults 1, found {}",
-                               given.max_faults)};
+    MinimizeSession session(base, given, run, control);
+    while (!session.step(std::numeric_limits<std::uint64_t>::max())) {}
+    if (!session.error().empty()) return Err{session.error()};
+    return std::move(session).take_report();
+}
+
+MinimizeSession::MinimizeSession(const Scenario& base, const ExploreOptions& given, ExploreRun run,
+                                 ExploreControl* control)
+    : base_(&base), options_(given), run_(std::move(run)), control_(control) {
+    LS_ASSERT(run_.mode == ExploreMode::exhaustive);
+    LS_ASSERT(run_.shards == 1);
+    done_ = true;  // until the base's search is open
+    if (given.max_faults != 1) {
+        error_ = fmt::format("--minimize searches one added fault at a time; expected --max-faults 1, found {}",
+                             given.max_faults);
+        return;
+    }
     // The base alone, with the budget's max_tick and kinds: an explorer of
     // no atoms (max_faults 0 keeps the default max_tick of one fault).
     ExploreOptions bare = given;
     bare.max_faults = 0;
     auto created = Explorer::create(base, bare);
-    if (!created.ok()) return Err{created.error()};
-    MinimizeReport out;
-    out.explorer = std::move(created).value();
-    const Explorer& ex = *out.explorer;
-    out.max_tick = ex.max_tick();
-    out.start_every = given.start_every;
-    out.variants = ex.variant_count();
-    if (!ex.options().kinds.any()) return Err{std::string("no fault kind to add; choose at least one")};
-    const ExploreReport alone = explore(ex, run, control);
-    out.complete = alone.complete;
-    if (!alone.levels.empty()) out.base = alone.levels[0].stats;
-    out.totals = out.base;
-    out.base_fails = alone.found;
-    if (!out.complete || out.base_fails) return out;
-
-    ExploreOptions options = given;
-    options.kinds = ex.options().kinds;  // as create narrowed them (replicas, budgets)
-    options.max_tick = out.max_tick;
-    for (const FaultClass c : minimize_kinds) {
-        if (!menu_of_kind(c, options.kinds).any()) continue;
-        KindThreshold kind = kind_sizes(c, options, base.tick_ms);
-        auto scanned = scan_kind(base, options, run, control, kind);
-        if (!scanned.ok()) return Err{scanned.error()};
-        out.totals.add(kind.stats);
-        out.kinds.push_back(std::move(kind));
-        if (!scanned.value()) {
-            out.complete = false;
-            break;
-        }
+    if (!created.ok()) {
+        error_ = created.error();
+        return;
     }
-    return out;
+    report_.explorer = std::move(created).value();
+    const Explorer& ex = *report_.explorer;
+    report_.max_tick = ex.max_tick();
+    report_.start_every = given.start_every;
+    report_.variants = ex.variant_count();
+    if (!ex.options().kinds.any()) {
+        error_ = "no fault kind to add; choose at least one";
+        return;
+    }
+    options_.kinds = ex.options().kinds;  // as create narrowed them (replicas, budgets)
+    options_.max_tick = report_.max_tick;
+    for (const FaultClass c : minimize_kinds)
+        if (menu_of_kind(c, options_.kinds).any()) classes_.push_back(c);
+    session_ = std::make_unique<ExploreSession>(ex, run_, control_);
+    done_ = false;
 }
+
+bool MinimizeSession::step(std::uint64_t units) {
+    if (done_) return true;
+    if (!session_->step(units)) return false;
+    if (kind_ < 0) {
+        // The base alone: it must pass before any kind is scanned.
+        const ExploreReport& alone = session_->report();
+        report_.complete = alone.complete;
+        if (!alone.levels.empty()) report_.base = alone.levels[0].stats;
+        report_.totals = report_.base;
+        report_.base_fails = alone.found;
+        session_.reset();
+        if (!report_.complete || report_.base_fails) return done_ = true;
+    } else {
+        close_size();
+        if (done_) return true;
+    }
+    done_ = !open_next();
+    return done_;
+}
+
+// The search of the size just finished: a failure there is the kind's
+// threshold; a search cut short ends the whole scan.
+void MinimizeSession::close_size() {
+    const ExploreReport& r = session_->report();
+    KindThreshold& kind = report_.kinds.back();
+    // Level 0 (the base) passed before the scan began; level 1 is this size.
+    LS_ASSERT(!r.found || !r.found->atoms.empty());
+    if (!r.complete) {
+        // Cut short: what it covered is no proof, so it is not counted.
+        session_.reset();
+        report_.complete = false;
+        done_ = true;
+        return;
+    }
+    if (r.levels.size() > 1) {
+        kind.stats.add(r.levels[1].stats);
+        report_.totals.add(r.levels[1].stats);
+    }
+    const std::optional<Schedule> found = r.found;
+    session_.reset();
+    if (found) {
+        kind.threshold = sizes_[size_];
+        kind.found = found;
+        kind.step = std::move(*size_explorer_);
+        size_ = sizes_.size();  // this kind is over
+    } else {
+        ++size_;
+    }
+    size_explorer_.reset();
+}
+
+// Opens the search of the next size, of this kind or the next; false when
+// every kind has been scanned (or an explorer could not be made: error()).
+bool MinimizeSession::open_next() {
+    while (kind_ < 0 || size_ >= sizes_.size()) {
+        if (classes_.empty()) return false;
+        const FaultClass c = classes_.front();
+        classes_.erase(classes_.begin());
+        report_.kinds.push_back(kind_sizes(c, options_, base_->tick_ms));
+        kind_ = static_cast<std::int32_t>(report_.kinds.size()) - 1;
+        sizes_ = sizes_of(report_.kinds.back());
+        size_ = 0;
+    }
+    ExploreOptions o = options_;
+    o.kinds = menu_of_kind(report_.kinds.back().kind, options_.kinds);
+    o.only_magnitude = sizes_[size_];
+    auto created = Explorer::create(*base_, o);
+    if (!created.ok()) {
+        error_ = created.error();
+        return false;
+    }
+    size_explorer_ = std::make_unique<Explorer>(std::move(created).value());
+    session_ = std::make_unique<ExploreSession>(*size_explorer_, run_, control_);
+    return true;
+}
+
+MinimizeReport MinimizeSession::take_report() && { return std::move(report_); }
 
 }  // namespace leasescope::sim

@@ -219,6 +219,58 @@ TEST(ExploreMinimize, SameAnswerWhateverChunksAndThreads) {
     }
 }
 
+// The app's Find panel steps a MinimizeSession one work unit a frame:
+// stepped so, it gives minimize()'s answer, proof and counters for every
+// kind (a grid of pauses and partitions, crashes, failovers), its progress
+// only moves forward, and a bad budget is an error before any step.
+TEST(ExploreMinimize, ASessionSteppedUnitByUnitIsMinimize) {
+    const Scenario base = practitioner_small();
+    ExploreOptions options;
+    options.max_faults = 1;
+    options.shuffles = 0;
+    options.properties = parse_properties("overlap").value();
+    ASSERT_TRUE(parse_grid("pause=1..60", base.tick_ms, options.grids).ok());
+    ASSERT_TRUE(parse_grid("partition=1..60", base.tick_ms, options.grids).ok());
+    const MinimizeReport whole = minimized(base, options);
+    MinimizeSession session(base, options, ExploreRun{});
+    ASSERT_TRUE(session.error().empty()) << session.error();
+    std::int32_t kind = -1;
+    std::size_t size = 0, steps = 0;
+    while (!session.step(1)) {
+        ++steps;
+        ASSERT_GE(session.kind(), kind);
+        if (session.kind() == kind) ASSERT_GE(session.size_index(), size);
+        kind = session.kind();
+        size = session.size_index();
+        ASSERT_NE(session.search(), nullptr);
+    }
+    EXPECT_GT(steps, 100u);  // many frames, not one
+    EXPECT_TRUE(session.error().empty()) << session.error();
+    const MinimizeReport stepped = std::move(session).take_report();
+    EXPECT_TRUE(stepped.complete);
+    test::expect_same_stats(stepped.base, whole.base);
+    test::expect_same_stats(stepped.totals, whole.totals);
+    ASSERT_EQ(stepped.kinds.size(), whole.kinds.size());
+    ASSERT_EQ(stepped.kinds.size(), 4u);  // pause, partition, crash, failover
+    bool any_found = false;
+    for (std::size_t k = 0; k < whole.kinds.size(); ++k) {
+        SCOPED_TRACE(std::string(to_string(whole.kinds[k].kind)));
+        EXPECT_EQ(stepped.kinds[k].kind, whole.kinds[k].kind);
+        EXPECT_EQ(stepped.kinds[k].grid, whole.kinds[k].grid);
+        EXPECT_EQ(stepped.kinds[k].threshold, whole.kinds[k].threshold);
+        EXPECT_EQ(stepped.kinds[k].found, whole.kinds[k].found);
+        test::expect_same_stats(stepped.kinds[k].stats, whole.kinds[k].stats);
+        any_found = any_found || whole.kinds[k].found.has_value();
+    }
+    EXPECT_TRUE(any_found);
+    EXPECT_EQ(whole.kinds[0].threshold, 40);  // 2 s: a point of the grid, and the exact scan's answer
+
+    options.max_faults = 2;
+    MinimizeSession refused(base, options, ExploreRun{});
+    EXPECT_TRUE(refused.done());
+    EXPECT_NE(refused.error().find("one added fault at a time"), std::string::npos) << refused.error();
+}
+
 // A base that fails on its own is said so, and no kind is scanned; a budget
 // of more than one fault is refused (one fault at a time).
 TEST(ExploreMinimize, BaseThatFailsAndMoreThanOneFaultAreSaid) {

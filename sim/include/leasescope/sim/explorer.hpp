@@ -14,6 +14,7 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -571,9 +572,57 @@ struct MinimizeReport {
 // the sizes. options.max_faults must be 1 (one fault at a time); max_tick
 // defaults as for that. run must be exhaustive and unsplit; its runner and
 // chunk are used as explore() uses them, so the answer does not depend on
-// them. An error for a bad budget.
+// them. An error for a bad budget. It is a MinimizeSession stepped to its end.
 Result<MinimizeReport, std::string> minimize(const Scenario& base, const ExploreOptions& options, const ExploreRun& run,
                                              ExploreControl* control = nullptr);
+
+// minimize(), advanced a few work units at a time by the caller (the app's
+// Find panel, which has no thread for it): the base alone, then each kind's
+// sizes upward, each size an ExploreSession of one added fault on an
+// explorer of that size only. The base scenario must outlive the session,
+// which stays where it was made (its sessions point into it).
+class MinimizeSession {
+public:
+    // A bad budget leaves error() set and the session done.
+    MinimizeSession(const Scenario& base, const ExploreOptions& options, ExploreRun run,
+                    ExploreControl* control = nullptr);
+    MinimizeSession(const MinimizeSession&) = delete;
+    MinimizeSession& operator=(const MinimizeSession&) = delete;
+    // Passes `units` to the search of the size being scanned (one
+    // ExploreSession::step), and moves on to the next size, kind or the end
+    // when that search is over. Returns true once the whole scan is over.
+    bool step(std::uint64_t units);
+    bool done() const { return done_; }
+    const std::string& error() const { return error_; }
+    // The report so far: the kinds scanned, and the one being scanned with
+    // the sizes below it that held; final once done().
+    const MinimizeReport& report() const { return report_; }
+    MinimizeReport take_report() &&;
+    // Progress: the kind being scanned (an index into report().kinds; -1
+    // while the base runs alone), its size being searched (an index into
+    // its sizes) and how many sizes it has, and the search of that size.
+    std::int32_t kind() const { return kind_; }
+    std::size_t size_index() const { return size_; }
+    std::size_t size_count() const { return sizes_.size(); }
+    const ExploreSession* search() const { return session_.get(); }
+
+private:
+    bool open_next();
+    void close_size();
+    const Scenario* base_;
+    ExploreOptions options_;  // max_tick and kinds as the base explorer set them
+    ExploreRun run_;
+    ExploreControl* control_;
+    MinimizeReport report_;
+    std::vector<FaultClass> classes_;  // the kinds still to scan, in FaultClass order
+    std::int32_t kind_ = -1;
+    std::vector<std::int64_t> sizes_;
+    std::size_t size_ = 0;
+    std::unique_ptr<Explorer> size_explorer_;
+    std::unique_ptr<ExploreSession> session_;
+    std::string error_;
+    bool done_ = false;
+};
 
 // ---- The counterexample, as facts ----
 // Words are the shells' (leasescope/words/counterexample_words.hpp renders
