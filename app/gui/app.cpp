@@ -312,24 +312,40 @@ void App::tour_goto(int step) {
     }
 }
 
-void App::start_find(const sim::Properties& properties, int max_faults) {
+void App::start_find(const sim::Properties& properties, int max_faults, bool smallest) {
     if (jobs_.find_job) return;
-    sim::ExploreOptions options;
-    options.max_faults = std::clamp(max_faults, 1, 3);
-    options.properties = properties;
-    if (doc_.timeline->scenario().is_redlock() || doc_.timeline->scenario().is_redisson()) {
+    const sim::Scenario& scenario = doc_.timeline->scenario();
+    sim::Properties checked = properties;
+    if (scenario.is_redlock() || scenario.is_redisson()) {
         // No fencing number (model.md §20.6, §21.6): the fencing properties can never fail, and the
         // explorer refuses them; the Find panel shows them disabled.
-        options.properties.fencing_regressed = options.properties.stale_after_successor = false;
-        options.properties.holder_rejected = options.properties.fencing_duplicate = false;
+        checked.fencing_regressed = checked.stale_after_successor = false;
+        checked.holder_rejected = checked.fencing_duplicate = false;
+    }
+    sim::ExploreOptions options;
+    if (smallest) {
+        options = smallest_fault_options(scenario, checked);
+    } else {
+        options.max_faults = std::clamp(max_faults, 1, 3);
+        options.properties = checked;
     }
     jobs_.find_properties = options.properties;
+    jobs_.find_kinds.clear();
     jobs_.find = FindStatus{};
     jobs_.find.open = true;
+    jobs_.find.smallest = smallest;
+    jobs_.find.search = ++jobs_.find_searches;
+    jobs_.find.tick_ms = scenario.tick_ms;
+    jobs_.find.pause_grid = !options.grids.pause.empty();
+    if (jobs_.find.pause_grid) {
+        jobs_.find.pause_sizes.assign(options.grids.pause.begin(), options.grids.pause.end());
+    } else {
+        jobs_.find.pause_sizes = {1, options.max_pause};
+    }
     exercise_.open = false;
     jobs_.find.max_faults = options.max_faults;
-    jobs_.find.base_name = doc_.timeline->scenario().name;
-    jobs_.find_job = std::make_unique<FindJob>(doc_.timeline->scenario(), options);
+    jobs_.find.base_name = scenario.name;
+    jobs_.find_job = std::make_unique<FindJob>(scenario, options, smallest);
     jobs_.find.running = true;
     if (!jobs_.find_job->error().empty()) {
         jobs_.find.error = jobs_.find_job->error();
@@ -341,15 +357,33 @@ void App::start_find(const sim::Properties& properties, int max_faults) {
 void App::finish_find() {
     jobs_.find_job->progress(jobs_.find);
     jobs_.find.running = false;
+    if (!jobs_.find_job->error().empty()) {
+        jobs_.find.error = jobs_.find_job->error();
+        jobs_.find_job.reset();
+        return;
+    }
     jobs_.find.finished = true;
     auto found = jobs_.find_job->counterexample(assets_.strings);
+    jobs_.find_kinds = jobs_.find_job->kind_counterexamples(assets_.strings);
     jobs_.find_job.reset();
+    if (!found) {
+        // The smallest fault of each kind: the first kind that a fault breaks is shown.
+        for (std::size_t k = 0; k < jobs_.find_kinds.size() && !found; ++k) {
+            if (!jobs_.find_kinds[k]) continue;
+            found = jobs_.find_kinds[k];
+            jobs_.find.shown = static_cast<int>(k);
+        }
+    }
     if (!found) return;
+    load_counterexample(std::move(*found));
+}
+
+void App::load_counterexample(sim::Counterexample found) {
     jobs_.find.found = true;
-    jobs_.find.facts = found->facts;
+    jobs_.find.facts = found.facts;
     // The counterexample opens as an edited scenario (no file behind it; Save writes one).
     std::string error;
-    if (!rebuild(std::move(found->scenario), false, error)) {
+    if (!rebuild(std::move(found.scenario), false, error)) {
         doc_.error = error;
         return;
     }

@@ -146,8 +146,10 @@ private:
     // The remembered settings (app_settings.cpp): language, speed, window, scale, palette.
     void load_settings();
     void save_settings() const;
-    void start_find(const sim::Properties& properties, int max_faults);
+    void start_find(const sim::Properties& properties, int max_faults, bool smallest);
     void finish_find();
+    // Opens a counterexample as an edited scenario with the playhead on its violation.
+    void load_counterexample(sim::Counterexample found);
 
     AppOptions options_;
     Assets assets_;                       // string tables, presets, fonts (state/assets.hpp)
@@ -212,6 +214,7 @@ private:
     After on(const command::CodeToggle& c);
     After on(const command::FindRun& c);
     After on(const command::FindCancel& c);
+    After on(const command::FindShow& c);
 
     // Side by side and narrated play (app_compare.cpp).
     After on(const command::CompareOpen& c);

@@ -22,8 +22,9 @@ bool changes_history(const Command& c) {
     return std::holds_alternative<command::EditScenario>(c) || std::holds_alternative<command::SavePath>(c) ||
            std::holds_alternative<command::LiveToggle>(c) || std::holds_alternative<command::LiveRun>(c) ||
            std::holds_alternative<command::FindToggle>(c) || std::holds_alternative<command::FindRun>(c) ||
-           std::holds_alternative<command::ExerciseToggle>(c) || std::holds_alternative<command::ExerciseOpen>(c) ||
-           std::holds_alternative<command::ExerciseAnswer>(c) || std::holds_alternative<command::ExerciseTryKnobs>(c) ||
+           std::holds_alternative<command::FindShow>(c) || std::holds_alternative<command::ExerciseToggle>(c) ||
+           std::holds_alternative<command::ExerciseOpen>(c) || std::holds_alternative<command::ExerciseAnswer>(c) ||
+           std::holds_alternative<command::ExerciseTryKnobs>(c) ||
            std::holds_alternative<command::ExerciseTryFault>(c) || std::holds_alternative<command::ExerciseShowMe>(c);
 }
 
@@ -279,7 +280,16 @@ App::After App::on(const command::CodeToggle&) {
 }
 
 App::After App::on(const command::FindRun& c) {
-    start_find(c.properties, c.max_faults);
+    start_find(c.properties, c.max_faults, c.smallest);
+    return After::next;
+}
+
+App::After App::on(const command::FindShow& c) {
+    if (jobs_.find_job || c.kind < 0 || static_cast<std::size_t>(c.kind) >= jobs_.find_kinds.size()) return After::next;
+    const std::optional<sim::Counterexample>& found = jobs_.find_kinds[static_cast<std::size_t>(c.kind)];
+    if (!found) return After::next;
+    jobs_.find.shown = c.kind;
+    load_counterexample(*found);
     return After::next;
 }
 

@@ -96,8 +96,12 @@ struct CodeToggle {};  // show or hide the Code panel
 struct FindRun {
     sim::Properties properties;
     int max_faults = 2;
+    bool smallest = false;  // the smallest fault of each kind instead (one fault at a time)
 };
 struct FindCancel {};
+struct FindShow {
+    int kind = 0;  // load this kind's smallest fault (an index into FindStatus::kinds)
+};
 
 // Side by side (compare.hpp) and narrated play.
 struct CompareOpen {
@@ -143,16 +147,18 @@ struct ExerciseBack {};    // the timeline shows the file's own run again
 
 }  // namespace command
 
-using Command = std::variant<
-    command::Seek, command::Step, command::NextEvent, command::PrevEvent, command::TogglePlay, command::SetSpeed,
-    command::Restart, command::Fit, command::SelectEvent, command::EditScenario, command::LoadPreset, command::OpenPath,
-    command::SavePath, command::OpenPicker, command::SetLang, command::TourGoto, command::TourStop,
-    command::ResetLayout, command::SetTopHeight, command::SetScale, command::SetHighContrast, command::ExportPng,
-    command::ExportSvg, command::ExportJsonl, command::LiveToggle, command::LiveRun, command::LiveCancel,
-    command::FindToggle, command::FindRun, command::FindCancel, command::CompareOpen, command::CompareSetB,
-    command::CompareClose, command::ExportPairSvg, command::NarrateToggle, command::SetPace, command::CodeToggle,
-    command::TextEdited, command::ShowTab, command::ExerciseToggle, command::ExerciseOpen, command::ExerciseAnswer,
-    command::ExerciseTryKnobs, command::ExerciseTryFault, command::ExerciseShowMe, command::ExerciseBack>;
+using Command =
+    std::variant<command::Seek, command::Step, command::NextEvent, command::PrevEvent, command::TogglePlay,
+                 command::SetSpeed, command::Restart, command::Fit, command::SelectEvent, command::EditScenario,
+                 command::LoadPreset, command::OpenPath, command::SavePath, command::OpenPicker, command::SetLang,
+                 command::TourGoto, command::TourStop, command::ResetLayout, command::SetTopHeight, command::SetScale,
+                 command::SetHighContrast, command::ExportPng, command::ExportSvg, command::ExportJsonl,
+                 command::LiveToggle, command::LiveRun, command::LiveCancel, command::FindToggle, command::FindRun,
+                 command::FindCancel, command::FindShow, command::CompareOpen, command::CompareSetB,
+                 command::CompareClose, command::ExportPairSvg, command::NarrateToggle, command::SetPace,
+                 command::CodeToggle, command::TextEdited, command::ShowTab, command::ExerciseToggle,
+                 command::ExerciseOpen, command::ExerciseAnswer, command::ExerciseTryKnobs, command::ExerciseTryFault,
+                 command::ExerciseShowMe, command::ExerciseBack>;
 
 using Commands = std::vector<Command>;
 

@@ -79,7 +79,12 @@ void add_job_flags(CLI::App& cli, GuiFlags& f) {
         ->check(CLI::Range(1LL, 60000LL));
     cli.add_flag("--find-counterexample", f.find_counterexample,
                  "Search for a counterexample to the opened scenario (up to 2 added faults), load what it finds "
-                 "and put the playhead on the violation; with --screenshot, prints the result");
+                 "and put the playhead on the violation; with --screenshot, prints the result")
+        ->excludes(cli.add_flag("--find-smallest", f.find_smallest,
+                                "Search for the smallest fault of each kind that breaks the opened scenario (one "
+                                "added fault at a time; pauses and partitions up to its longest lease, action or "
+                                "waitTime), load the first kind's and put the playhead on the violation; with "
+                                "--screenshot, prints each kind's answer"));
     cli.add_flag("--code", f.code,
                  "Open the Code panel: the real client's call for the knobs, and the Redis commands and Lua scripts "
                  "the live store sends for the chosen event (the one at --tick)");

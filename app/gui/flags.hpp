@@ -31,6 +31,7 @@ struct GuiFlags {
     std::string live_url;  // empty: $LEASESCOPE_REDIS_URL, else the default
     long long live_tick_ms = 0;
     bool find_counterexample = false;
+    bool find_smallest = false;
     bool code = false;  // open the Code panel
     bool direct_draw = false;
     std::string pair;                       // --pair NAME: a ready-made side-by-side pair

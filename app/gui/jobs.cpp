@@ -1,6 +1,8 @@
 // The app's background work: a live run on a worker thread and a counterexample search stepped per frame (jobs.hpp).
 #include "jobs.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "leasescope/words/counterexample_words.hpp"
@@ -96,32 +98,116 @@ LiveJob::~LiveJob() = default;
 void LiveJob::result(LiveStatus& s) const { s.verdict = LiveVerdict::none; }
 #endif
 
-FindJob::FindJob(const sim::Scenario& base, const sim::ExploreOptions& options) {
-    auto created = sim::Explorer::create(base, options);
+sim::ExploreOptions smallest_fault_options(const sim::Scenario& scenario, const sim::Properties& properties) {
+    sim::ExploreOptions options;
+    options.max_faults = 1;
+    options.properties = properties;
+    Tick longest = 1;
+    for (const sim::Candidate& c : scenario.candidates)
+        longest = std::max({longest, c.options.lease, c.options.action, c.options.wait});
+    constexpr Tick every_size_up_to = 64;
+    if (longest <= every_size_up_to) {
+        options.max_pause = longest;
+    } else {
+        options.grids.pause = sim::size_grid(1, longest, scenario.tick_ms);
+        options.grids.partition = options.grids.pause;
+    }
+    return options;
+}
+
+FindJob::FindJob(const sim::Scenario& base, const sim::ExploreOptions& options, bool smallest) : base_(base) {
+    sim::ExploreRun run;
+    run.mode = sim::ExploreMode::exhaustive;
+    if (smallest) {
+        minimize_ = std::make_unique<sim::MinimizeSession>(base_, options, run);
+        error_ = minimize_->error();
+        return;
+    }
+    auto created = sim::Explorer::create(base_, options);
     if (!created.ok()) {
         error_ = created.error();
         return;
     }
     explorer_.emplace(std::move(created).value());
-    sim::ExploreRun run;
-    run.mode = sim::ExploreMode::exhaustive;
     session_ = std::make_unique<sim::ExploreSession>(*explorer_, run);
+}
+
+bool FindJob::done() const {
+    if (!error_.empty()) return true;
+    if (minimize_) return minimize_->done();
+    return session_ && session_->done();
 }
 
 bool FindJob::step(double budget_ms) {
     if (done()) return true;
-    const auto start = std::chrono::steady_clock::now();
-    // One work unit at a time until the frame's budget is spent: a unit is
-    // every schedule that starts with one fault, a few milliseconds at most.
-    while (!session_->step(1)) {
-        const double spent =
-            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-        if (spent >= budget_ms) return false;
+    using Clock = std::chrono::steady_clock;
+    const auto since = [](Clock::time_point t) {
+        return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
+    };
+    const auto start = Clock::now();
+    // A batch of work units at a time until the frame's budget is spent (a
+    // unit is every schedule that starts with one fault, a few milliseconds
+    // at most). The batch grows while a quarter of the budget holds it: the
+    // units of one batch share a memo of states (docs/explorer.md, Merging
+    // states), which a unit alone cannot; the answer does not depend on it.
+    for (;;) {
+        const auto batch_start = Clock::now();
+        if (minimize_ ? minimize_->step(batch_) : session_->step(batch_)) break;
+        const double took = since(batch_start);
+        if (took < budget_ms / 4 && batch_ < batch_max) batch_ *= 2;
+        if (took > budget_ms && batch_ > 1) batch_ /= 2;
+        if (since(start) >= budget_ms) return false;
     }
+    if (minimize_) error_ = minimize_->error();
     return true;
 }
 
+namespace {
+
+// The smallest fault of each kind so far, as the Find panel shows it.
+void minimize_progress(const sim::MinimizeSession& m, FindStatus& s) {
+    const sim::MinimizeReport& r = m.report();
+    s.level = 1;
+    s.kind_now = m.done() ? -1 : m.kind();
+    s.size_index = m.size_index();
+    s.size_count = m.size_count();
+    s.position = s.total = 0;
+    s.schedules = r.totals.schedules;
+    s.simulated = r.totals.simulated;
+    if (const sim::ExploreSession* search = m.search()) {
+        s.position = search->position();
+        s.total = search->total();
+        s.schedules += search->report().totals.schedules;
+        s.simulated += search->report().totals.simulated;
+    }
+    s.base_fails = r.base_fails.has_value();
+    s.kinds.clear();
+    for (std::size_t k = 0; k < r.kinds.size(); ++k) {
+        const sim::KindThreshold& t = r.kinds[k];
+        FindKind kind;
+        kind.kind = t.kind;
+        kind.sized = t.sized;
+        if (!t.grid.empty()) {
+            kind.sizes.assign(t.grid.begin(), t.grid.end());
+        } else {
+            for (Tick size = t.smallest; size <= t.largest; ++size) kind.sizes.push_back(size);
+        }
+        kind.threshold = t.threshold;
+        kind.scanned = static_cast<int>(k) != s.kind_now && (r.complete || k + 1 < r.kinds.size());
+        for (const Tick size : kind.sizes)
+            if ((kind.threshold && size < *kind.threshold) || (!kind.threshold && kind.scanned)) kind.held = size;
+        kind.has_counterexample = t.found.has_value();
+        s.kinds.push_back(std::move(kind));
+    }
+}
+
+}  // namespace
+
 void FindJob::progress(FindStatus& s) const {
+    if (minimize_) {
+        minimize_progress(*minimize_, s);
+        return;
+    }
     if (!session_) return;
     s.level = session_->level();
     s.position = session_->position();
@@ -132,10 +218,29 @@ void FindJob::progress(FindStatus& s) const {
 }
 
 std::optional<sim::Counterexample> FindJob::counterexample(const words::Strings& strings) const {
-    if (!session_ || !session_->done() || !session_->report().found) return std::nullopt;
-    sim::Counterexample cx = sim::make_counterexample(*explorer_, *session_->report().found);
-    words::title_counterexample(cx, explorer_->base(), strings);
+    std::optional<sim::Counterexample> cx;
+    if (minimize_) {
+        const sim::MinimizeReport& r = minimize_->report();
+        if (!minimize_->done() || !r.base_fails || !r.explorer) return std::nullopt;
+        cx = sim::make_counterexample(*r.explorer, *r.base_fails);
+    } else {
+        if (!session_ || !session_->done() || !session_->report().found) return std::nullopt;
+        cx = sim::make_counterexample(*explorer_, *session_->report().found);
+    }
+    words::title_counterexample(*cx, base_, strings);
     return cx;
+}
+
+std::vector<std::optional<sim::Counterexample>> FindJob::kind_counterexamples(const words::Strings& strings) const {
+    std::vector<std::optional<sim::Counterexample>> out;
+    if (!minimize_ || !minimize_->done()) return out;
+    for (const sim::KindThreshold& k : minimize_->report().kinds) {
+        out.emplace_back();
+        if (!k.found || !k.step) continue;
+        out.back() = sim::make_counterexample(*k.step, *k.found);
+        words::title_counterexample(*out.back(), base_, strings);
+    }
+    return out;
 }
 
 }  // namespace leasescope::gui

@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "core/job_status.hpp"
 #include "leasescope/sim/explorer.hpp"
@@ -47,23 +48,42 @@ private:
     std::thread thread_;
 };
 
+// The budget of the Find panel's "smallest fault of each kind": one added
+// fault at a time, and pauses and partitions up to the longest lease, action
+// or waitTime of the scenario's candidates; every size when that is 64 ticks
+// or fewer, else on the grid of 1, 2 and 5 times powers of ten
+// (docs/explorer.md, In the app).
+sim::ExploreOptions smallest_fault_options(const sim::Scenario& scenario, const sim::Properties& properties);
+
 class FindJob {
 public:
-    // A bad budget leaves `error()` set and the job done.
-    FindJob(const sim::Scenario& base, const sim::ExploreOptions& options);
+    // `smallest`: the smallest fault of each kind (sim::MinimizeSession;
+    // options.max_faults must be 1), else the smallest schedule of faults
+    // (sim::ExploreSession). A bad budget leaves `error()` set and the job done.
+    FindJob(const sim::Scenario& base, const sim::ExploreOptions& options, bool smallest);
+    FindJob(const FindJob&) = delete;
+    FindJob& operator=(const FindJob&) = delete;
     // Works for about `budget_ms`; true once the search is over.
     bool step(double budget_ms);
-    bool done() const { return !error_.empty() || (session_ && session_->done()); }
+    bool done() const;
     const std::string& error() const { return error_; }
     void progress(FindStatus& status) const;
     // Once done: the counterexample, when one was found, its title and
-    // summary worded from the string tables.
+    // summary worded from the string tables. For the smallest fault of each
+    // kind: the base's own failure, if it fails with no fault.
     std::optional<sim::Counterexample> counterexample(const words::Strings& strings) const;
+    // Once done, the smallest fault of each kind: per kind of the report
+    // (FindStatus::kinds), its counterexample, if a size broke it.
+    std::vector<std::optional<sim::Counterexample>> kind_counterexamples(const words::Strings& strings) const;
 
 private:
+    sim::Scenario base_;  // the sessions point into it and into explorer_
     std::optional<sim::Explorer> explorer_;
     std::unique_ptr<sim::ExploreSession> session_;
+    std::unique_ptr<sim::MinimizeSession> minimize_;
     std::string error_;
+    static constexpr std::uint64_t batch_max = 1024;
+    std::uint64_t batch_ = 1;  // work units per step, fitted to the frame's budget
 };
 
 }  // namespace leasescope::gui

@@ -143,9 +143,10 @@ int start(App& app, const GuiFlags& f) {
         app.apply({command::LiveRun{f.live_url.empty() ? redis::redis_url_from_env() : f.live_url, f.live_tick_ms}});
     }
     if (f.code) app.apply({command::CodeToggle{}});
-    if (f.find_counterexample) {
+    if (f.find_counterexample || f.find_smallest) {
         app.apply({command::FindToggle{}});
-        app.apply({command::FindRun{sim::Properties{}, 2}});  // unsafe_write, fencing_regressed, liveness
+        // unsafe_write, fencing_regressed, liveness
+        app.apply({command::FindRun{sim::Properties{}, 2, f.find_smallest}});
     }
     // Headless, nothing is on screen while the search runs: give it long slices.
     if (f.headless()) app.set_find_budget_ms(250);
@@ -209,7 +210,7 @@ int main(int argc, char** argv) {
                 const int live_code = report_live(app);
                 if (exit_code == io::exit_ok) exit_code = live_code;
             }
-            if (flags.find_counterexample) report_find(app);
+            if (flags.find_counterexample || flags.find_smallest) report_find(app);
             if (flags.exercise > 0) report_exercise(app);
             if (app.compare() != nullptr) std::fputs(app.compare_report().c_str(), stdout);
         } else if (flags.bench_frames > 0) {

@@ -49,8 +49,45 @@ int report_live(const App& app) {
     }
 }
 
+// The smallest fault of each kind: a line per kind, as the Find panel words it.
+void report_smallest(const App& app) {
+    const FindStatus& s = app.find_status();
+    Strings en = app.strings();
+    en.set_lang(Lang::en);
+    if (!s.pause_sizes.empty()) {
+        const Fields budget{{"lo", words::size_words(s.pause_sizes.front(), s.tick_ms, en)},
+                            {"hi", words::size_words(s.pause_sizes.back(), s.tick_ms, en)},
+                            {"count", std::to_string(s.pause_sizes.size())}};
+        std::printf("find: %s\n",
+                    en.tr(s.pause_grid ? "find.smallest.budget_grid" : "find.smallest.budget_every", budget).c_str());
+    }
+    for (const FindKind& kind : s.kinds) {
+        const words::KindAnswer answer{kind.kind, kind.sized, kind.threshold, kind.held,
+                                       s.pause_grid && kind.sizes.size() > 1};
+        std::printf("find: %s\n", words::kind_answer_words(answer, s.tick_ms, en).c_str());
+    }
+    std::printf("find: %llu schedules checked, %llu simulated\n", static_cast<unsigned long long>(s.schedules),
+                static_cast<unsigned long long>(s.simulated));
+}
+
 void report_find(const App& app) {
     const FindStatus& s = app.find_status();
+    if (s.smallest && s.error.empty() && !s.base_fails) {
+        report_smallest(app);
+        if (s.found && s.shown >= 0) {
+            Strings en = app.strings();
+            en.set_lang(Lang::en);
+            const std::vector<std::string> lines = words::fault_lines(s.facts, en);
+            std::string faults;
+            for (const std::string& f : lines) faults += (faults.empty() ? "" : "; ") + f;
+            std::printf("find: shown: %s\nfind: => %s\n", faults.c_str(),
+                        words::explanation_words(s.facts, en).c_str());
+            std::printf("find: loaded %s at tick %lld\n", app.timeline()->scenario().name.c_str(),
+                        static_cast<long long>(s.violation_tick));
+        }
+        std::fflush(stdout);
+        return;
+    }
     if (!s.error.empty()) {
         std::printf("find: %s\n", s.error.c_str());
     } else if (s.found) {

@@ -268,5 +268,41 @@ TEST(ExplorerWords, ReplicationFaultsHaveTheirSentences) {
     EXPECT_TRUE(any("0틱부터 2틱 동안 프라이머리와 복제본 서버 1 사이 연결 끊김"));
 }
 
+// The app's "smallest fault of each kind": every kind's answer, in each of
+// its forms, is a whole sentence in both languages, with the size as time
+// and ticks; a missing text would show its key.
+TEST(ExplorerWords, EveryKindsSmallestFaultIsToldInBothLanguages) {
+    const words::Strings en = tables(words::Lang::en);
+    const words::Strings ko = tables(words::Lang::ko);
+    const auto filled = [](const std::string& text) {
+        expect_filled(text);
+        EXPECT_EQ(text.find("find."), std::string::npos) << text;
+    };
+    for (const FaultClass kind :
+         {FaultClass::pause, FaultClass::partition, FaultClass::crash, FaultClass::failover, FaultClass::delay,
+          FaultClass::clock_jump, FaultClass::replica_link, FaultClass::failover_promote, FaultClass::restart}) {
+        for (const words::Strings* s : {&en, &ko}) {
+            filled(words::fault_class_words(kind, *s));
+            for (const bool sized : {true, false}) {
+                filled(words::kind_answer_words({kind, sized, Tick{400}, Tick{200}, true}, 50, *s));
+                filled(words::kind_answer_words({kind, sized, Tick{400}, Tick{399}, false}, 50, *s));
+                filled(words::kind_answer_words({kind, sized, Tick{1}, std::nullopt, false}, 50, *s));
+                filled(words::kind_answer_words({kind, sized, std::nullopt, Tick{1200}, true}, 50, *s));
+            }
+        }
+    }
+    EXPECT_EQ(words::kind_answer_words({FaultClass::pause, true, Tick{400}, Tick{200}, true}, 50, en),
+              "pause: 20s (400 ticks) breaks it; 10s (200 ticks) held (sizes in between were not tried)");
+    EXPECT_EQ(words::kind_answer_words({FaultClass::pause, true, Tick{3}, Tick{2}, false}, 50, en),
+              "pause: 150ms (3 ticks) breaks it; 100ms (2 ticks) held");
+    EXPECT_EQ(words::kind_answer_words({FaultClass::partition, true, std::nullopt, Tick{1200}, true}, 50, en),
+              "partition: none up to 1m (1200 ticks) breaks it");
+    EXPECT_EQ(words::kind_answer_words({FaultClass::crash, false, Tick{0}, std::nullopt, false}, 50, en),
+              "crash: a single one breaks it");
+    EXPECT_EQ(words::kind_answer_words({FaultClass::pause, true, Tick{400}, Tick{200}, true}, 50, ko),
+              "일시 정지: 20s(400틱)에서 깨집니다. 10s(200틱)에서는 지켜졌습니다(그 사이 크기는 시험하지 않음)");
+    EXPECT_EQ(words::size_words(1, 50, en), "50ms (1 tick)");
+}
+
 }  // namespace
 }  // namespace leasescope::sim

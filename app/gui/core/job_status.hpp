@@ -2,6 +2,7 @@
 // What the live switch and the counterexample finder show: plain data the
 // app fills between frames from its background work, read by the views.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -47,8 +48,22 @@ struct LiveStatus {
     bool running() const { return verdict == LiveVerdict::running; }
 };
 
+// "The smallest fault of each kind" (explore --minimize): what the scan of
+// one kind found, in ticks.
+struct FindKind {
+    sim::FaultClass kind = sim::FaultClass::pause;
+    bool sized = true;                // false: a crash or a failover that loses (no size)
+    std::vector<Tick> sizes;          // the sizes scanned, upward
+    std::optional<Tick> threshold;    // the smallest size that breaks it (for no size: 0)
+    std::optional<Tick> held;         // the largest size below it that held, if any was scanned
+    bool scanned = false;             // its scan is over (not the one running, not cut short)
+    bool has_counterexample = false;  // Show can load it
+};
+
 struct FindStatus {
     bool open = false;
+    bool smallest = false;     // the search is "the smallest fault of each kind" (one fault at a time)
+    std::uint32_t search = 0;  // counts the searches started, so that the panel shows the last one's mode
     bool running = false;
     bool finished = false;  // a search ran to its end (found or not)
     bool cancelled = false;
@@ -61,6 +76,19 @@ struct FindStatus {
     sim::CounterexampleFacts facts;  // what was found; the Find panel words it
     Tick violation_tick = -1;
     std::string error;  // a bad budget
+    // The smallest fault of each kind: every kind scanned or being scanned,
+    // the one being scanned and its size, and the kind whose counterexample
+    // is loaded (-1: none, or the base that fails on its own).
+    std::vector<FindKind> kinds;
+    int kind_now = -1;
+    std::size_t size_index = 0, size_count = 0;
+    int shown = -1;
+    bool base_fails = false;
+    std::int64_t tick_ms = 50;
+    // The sizes of pauses and partitions the scan tries (FindKind::sizes of
+    // those kinds), for the panel's budget line before any is scanned.
+    std::vector<Tick> pause_sizes;
+    bool pause_grid = false;  // on a grid (1, 2 and 5 times powers of ten), not every size
 };
 
 }  // namespace leasescope::gui

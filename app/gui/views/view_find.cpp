@@ -24,6 +24,24 @@ public:
         const float em = ImGui::GetFontSize();
         const float left_w = std::max(em * 22, ImGui::GetContentRegionAvail().x * 0.32f);
         ImGui::BeginChild("##find_left", ImVec2(left_w, 0), false);
+        // The mode of a search started (here or from the command line) is the one shown.
+        if (s.search != search_seen_) {
+            search_seen_ = s.search;
+            smallest_ = s.smallest;
+        }
+        ImGui::BeginDisabled(s.running);
+        // What to search: the smallest set of up to N faults, or the smallest
+        // fault of each kind (explore --minimize).
+        if (ImGui::RadioButton(ctx.tr("find.mode.schedule"), !smallest_)) smallest_ = false;
+        ImGui::SameLine();
+        ImGui::BeginDisabled(smallest_);
+        ImGui::SetNextItemWidth(em * 9);
+        const std::string format = std::string(ctx.tr("find.max_faults")) + " %d";
+        ImGui::SliderInt("##max_faults", &max_faults_, 1, 3, format.c_str());
+        ImGui::EndDisabled();
+        if (ImGui::RadioButton(ctx.tr("find.mode.smallest"), smallest_)) smallest_ = true;
+        ImGui::EndDisabled();
+        draw_buttons(ctx, s, out);
         ImGui::BeginDisabled(s.running);
         ImGui::TextUnformatted(ctx.tr("find.properties"));
         ImGui::Checkbox(ctx.tr("find.unsafe_write"), &unsafe_write_);
@@ -44,10 +62,25 @@ public:
         ImGui::Checkbox(ctx.tr("find.holder_rejected"), &holder_rejected_);
         ImGui::Checkbox(ctx.tr("find.fencing_duplicate"), &fencing_duplicate_);
         ImGui::EndDisabled();
-        ImGui::SetNextItemWidth(em * 9);
-        const std::string format = std::string(ctx.tr("find.max_faults")) + " %d";
-        ImGui::SliderInt("##max_faults", &max_faults_, 1, 3, format.c_str());
         ImGui::EndDisabled();
+        ImGui::PushTextWrapPos(0);
+        ImGui::TextDisabled("%s", ctx.tr(smallest_ ? "find.smallest.hint" : "find.hint"));
+        ImGui::PopTextWrapPos();
+        ImGui::EndChild();
+        ImGui::SameLine();
+        ImGui::BeginChild("##find_right", ImVec2(0, 0), false);
+        if (ctx.find.smallest && (ctx.find.running || ctx.find.finished) && ctx.find.error.empty()) {
+            draw_smallest(ctx, em, out);
+        } else {
+            draw_result(ctx, em, smallest_);
+        }
+        ImGui::EndChild();
+        ImGui::End();
+    }
+
+private:
+    // Find (or Cancel while it runs) and Close.
+    void draw_buttons(const FrameContext& ctx, const FindStatus& s, Commands& out) const {
         const bool any = unsafe_write_ || fencing_regressed_ || liveness_ || overlap_ || stale_after_successor_ ||
                          holder_rejected_ || fencing_duplicate_;
         if (!s.running) {
@@ -61,7 +94,7 @@ public:
                 properties.stale_after_successor = stale_after_successor_;
                 properties.holder_rejected = holder_rejected_;
                 properties.fencing_duplicate = fencing_duplicate_;
-                out.push_back(command::FindRun{properties, max_faults_});
+                out.push_back(command::FindRun{properties, max_faults_, smallest_});
             }
             ImGui::EndDisabled();
         } else if (ImGui::Button(ctx.tr("find.cancel"))) {
@@ -69,19 +102,9 @@ public:
         }
         ImGui::SameLine();
         if (ImGui::Button(ctx.tr("live.close"))) out.push_back(command::FindToggle{});
-        ImGui::PushTextWrapPos(0);
-        ImGui::TextDisabled("%s", ctx.tr("find.hint"));
-        ImGui::PopTextWrapPos();
-        ImGui::EndChild();
-        ImGui::SameLine();
-        ImGui::BeginChild("##find_right", ImVec2(0, 0), false);
-        draw_result(ctx, em);
-        ImGui::EndChild();
-        ImGui::End();
     }
 
-private:
-    static void draw_result(const FrameContext& ctx, float em) {
+    static void draw_result(const FrameContext& ctx, float em, bool smallest) {
         const FindStatus& s = ctx.find;
         ImGui::PushTextWrapPos(0);
         const Fields counts{{"schedules", std::to_string(s.schedules)},
@@ -119,7 +142,94 @@ private:
             ImGui::Spacing();
             ImGui::TextDisabled("%s", ctx.strings.tr("find.loaded", counts).c_str());
         } else {
-            ImGui::TextDisabled("%s", ctx.strings.tr("find.intro", counts).c_str());
+            ImGui::TextDisabled("%s", ctx.strings.tr(smallest ? "find.smallest.intro" : "find.intro", counts).c_str());
+        }
+        ImGui::PopTextWrapPos();
+    }
+
+    // One kind's line: its answer (with Show once the scan is over), or,
+    // while it is being scanned, the size being tried and a progress bar.
+    static void draw_kind(const FrameContext& ctx, float em, int index, Commands& out) {
+        const FindStatus& s = ctx.find;
+        const Strings& t = ctx.strings;
+        const FindKind& kind = s.kinds[static_cast<std::size_t>(index)];
+        if (index == s.kind_now) {
+            const Tick size = s.size_index < kind.sizes.size() ? kind.sizes[s.size_index] : 0;
+            const Fields now{{"kind", words::fault_class_words(kind.kind, t)},
+                             {"size", kind.sized ? words::size_words(size, s.tick_ms, t) : std::string()},
+                             {"index", std::to_string(s.size_index + 1)},
+                             {"count", std::to_string(std::max<std::size_t>(s.size_count, 1))},
+                             {"pos", std::to_string(s.position)},
+                             {"total", std::to_string(s.total)}};
+            ImGui::BulletText("%s", t.tr("find.smallest.scanning", now).c_str());
+            const float frac = s.total > 0 ? static_cast<float>(s.position) / static_cast<float>(s.total) : 0.0f;
+            ImGui::ProgressBar(std::clamp(frac, 0.0f, 1.0f), ImVec2(-1, em * 1.4f),
+                               t.tr("find.smallest.progress", now).c_str());
+            return;
+        }
+        const words::KindAnswer answer{kind.kind, kind.sized, kind.threshold, kind.held,
+                                       s.pause_grid && kind.sizes.size() > 1};
+        const std::string line = words::kind_answer_words(answer, s.tick_ms, t);
+        if (kind.threshold) {
+            // Show (or "on screen") first, so that a long line wraps beside it.
+            ImGui::Bullet();
+            if (kind.has_counterexample && !s.running) {
+                ImGui::PushID(index);
+                if (index == s.shown) {
+                    ImGui::TextDisabled("[%s]", ctx.tr("find.smallest.shown"));
+                } else if (ImGui::SmallButton(ctx.tr("find.smallest.show"))) {
+                    out.push_back(command::FindShow{index});
+                }
+                ImGui::PopID();
+                ImGui::SameLine();
+            }
+            ImGui::TextColored(ImVec4(0.85f, 0.0f, 0.28f, 1), "%s", line.c_str());
+        } else {
+            ImGui::BulletText("%s", line.c_str());
+        }
+    }
+
+    // The smallest fault of each kind: the budget, then a line per kind
+    // scanned (with Show for those a fault breaks), the one being scanned
+    // and its progress; at the end, what is on screen.
+    static void draw_smallest(const FrameContext& ctx, float em, Commands& out) {
+        const FindStatus& s = ctx.find;
+        const Strings& t = ctx.strings;
+        ImGui::PushTextWrapPos(0);
+        if (s.base_fails) {
+            ImGui::PushFont(ctx.fonts.title);
+            ImGui::TextColored(ImVec4(0.85f, 0.0f, 0.28f, 1), "%s", t.tr("find.found").c_str());
+            ImGui::PopFont();
+            ImGui::TextUnformatted(ctx.tr("find.no_fault_needed"));
+            ImGui::TextUnformatted(words::explanation_words(s.facts, t).c_str());
+            ImGui::PopTextWrapPos();
+            return;
+        }
+        ImGui::PushFont(ctx.fonts.title);
+        ImGui::TextUnformatted(ctx.tr("find.smallest.title"));
+        ImGui::PopFont();
+        if (!s.pause_sizes.empty()) {
+            const Fields budget{{"lo", words::size_words(s.pause_sizes.front(), s.tick_ms, t)},
+                                {"hi", words::size_words(s.pause_sizes.back(), s.tick_ms, t)},
+                                {"count", std::to_string(s.pause_sizes.size())}};
+            ImGui::TextDisabled(
+                "%s", t.tr(s.pause_grid ? "find.smallest.budget_grid" : "find.smallest.budget_every", budget).c_str());
+        }
+        for (std::size_t k = 0; k < s.kinds.size(); ++k) draw_kind(ctx, em, static_cast<int>(k), out);
+        const Fields counts{{"schedules", std::to_string(s.schedules)}, {"simulated", std::to_string(s.simulated)}};
+        ImGui::TextDisabled("%s", t.tr("find.counts", counts).c_str());
+        if (!s.running) {
+            if (s.shown >= 0 && static_cast<std::size_t>(s.shown) < s.kinds.size()) {
+                ImGui::Spacing();
+                ImGui::TextUnformatted(words::explanation_words(s.facts, t).c_str());
+                const Fields shown{
+                    {"kind", words::fault_class_words(s.kinds[static_cast<std::size_t>(s.shown)].kind, t)},
+                    {"base", s.base_name},
+                    {"tick", std::to_string(s.violation_tick)}};
+                ImGui::TextDisabled("%s", t.tr("find.smallest.loaded", shown).c_str());
+            } else {
+                ImGui::TextColored(ImVec4(0.1f, 0.5f, 0.25f, 1), "%s", ctx.tr("find.smallest.nothing"));
+            }
         }
         ImGui::PopTextWrapPos();
     }
@@ -127,6 +237,8 @@ private:
     bool unsafe_write_ = true, fencing_regressed_ = true, liveness_ = true, overlap_ = false;
     bool stale_after_successor_ = false, holder_rejected_ = false, fencing_duplicate_ = false;
     int max_faults_ = 2;
+    bool smallest_ = false;
+    std::uint32_t search_seen_ = 0;
 };
 
 }  // namespace

@@ -2,6 +2,7 @@
 // of the "explore." family filled with the facts of one counterexample.
 #include "leasescope/words/counterexample_words.hpp"
 
+#include "leasescope/sim/durations.hpp"
 #include "leasescope/sim/limits.hpp"
 #include "leasescope/sim/utf8.hpp"
 
@@ -181,6 +182,42 @@ void title_counterexample(sim::Counterexample& cx, const sim::Scenario& base, co
                  fields),
             text_max);
     }
+}
+
+std::string fault_class_words(sim::FaultClass kind, const Strings& s) {
+    switch (kind) {
+        case sim::FaultClass::pause: return s.tr("find.kind.pause");
+        case sim::FaultClass::partition: return s.tr("find.kind.partition");
+        case sim::FaultClass::crash: return s.tr("find.kind.crash");
+        case sim::FaultClass::failover: return s.tr("find.kind.failover");
+        case sim::FaultClass::delay: return s.tr("find.kind.delay");
+        case sim::FaultClass::clock_jump: return s.tr("find.kind.clock_jump");
+        case sim::FaultClass::replica_link: return s.tr("find.kind.replica_link");
+        case sim::FaultClass::failover_promote: return s.tr("find.kind.failover_promote");
+        case sim::FaultClass::restart: return s.tr("find.kind.restart");
+    }
+    return std::string(sim::to_string(kind));
+}
+
+std::string size_words(Tick ticks, std::int64_t tick_ms, const Strings& s) {
+    return s.tr("find.smallest.size", {{"time", sim::duration_text(ticks * tick_ms * 1000)},
+                                       {"ticks", std::to_string(ticks)},
+                                       {"ticks_word", count_word(ticks, "explore.tick", "explore.ticks", s)}});
+}
+
+std::string kind_answer_words(const KindAnswer& a, std::int64_t tick_ms, const Strings& s) {
+    Fields fields{{"kind", fault_class_words(a.kind, s)}};
+    if (!a.sized) return s.tr(a.threshold ? "find.smallest.breaks_unsized" : "find.smallest.none_unsized", fields);
+    if (!a.threshold) {
+        fields.emplace_back("size", a.held ? size_words(*a.held, tick_ms, s) : std::string("-"));
+        return s.tr("find.smallest.none", fields);
+    }
+    fields.emplace_back("size", size_words(*a.threshold, tick_ms, s));
+    if (!a.held) return s.tr("find.smallest.breaks_smallest", fields);
+    fields.emplace_back("held", size_words(*a.held, tick_ms, s));
+    std::string out = s.tr("find.smallest.breaks", fields);
+    if (a.on_grid && *a.held + 1 < *a.threshold) out += s.tr("find.smallest.between");
+    return out;
 }
 
 }  // namespace leasescope::words

@@ -239,7 +239,9 @@ TEST(ExploreMinimize, ASessionSteppedUnitByUnitIsMinimize) {
     while (!session.step(1)) {
         ++steps;
         ASSERT_GE(session.kind(), kind);
-        if (session.kind() == kind) ASSERT_GE(session.size_index(), size);
+        if (session.kind() == kind) {
+            ASSERT_GE(session.size_index(), size);
+        }
         kind = session.kind();
         size = session.size_index();
         ASSERT_NE(session.search(), nullptr);

@@ -3,6 +3,8 @@
 // order, what failed, and the title and summary of the scenario it writes,
 // all from the "explore.*" keys of the string tables. The facts come from
 // sim (make_counterexample); the CLI and the app both render them here.
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,5 +27,24 @@ std::string explanation_words(const sim::CounterexampleFacts& facts, const Strin
 // and a summary that lists the faults and tells the failure, in English and
 // Korean, cut to the scenario format's text limit.
 void title_counterexample(sim::Counterexample& counterexample, const sim::Scenario& base, const Strings& strings);
+
+// The smallest fault of each kind (sim::minimize, the app's Find panel).
+// A kind's name: "pause", "partition", "crash", …
+std::string fault_class_words(sim::FaultClass kind, const Strings& strings);
+// A size in ticks as time and ticks: "20s (400 ticks)".
+std::string size_words(Tick ticks, std::int64_t tick_ms, const Strings& strings);
+// One kind's answer: "pause: 20s (400 ticks) breaks it; 10s (200 ticks)
+// held (sizes in between were not tried)", "crash: a single one breaks it",
+// "partition: none up to 1m (1200 ticks) breaks it". `held` is the largest
+// size below the threshold that was tried (or, with no threshold, the
+// largest tried); `on_grid` whether sizes between two tried were skipped.
+struct KindAnswer {
+    sim::FaultClass kind = sim::FaultClass::pause;
+    bool sized = true;
+    std::optional<Tick> threshold;
+    std::optional<Tick> held;
+    bool on_grid = false;
+};
+std::string kind_answer_words(const KindAnswer& answer, std::int64_t tick_ms, const Strings& strings);
 
 }  // namespace leasescope::words
