@@ -105,6 +105,7 @@ sim::ExploreOptions smallest_fault_options(const sim::Scenario& scenario, const 
     Tick longest = 1;
     for (const sim::Candidate& c : scenario.candidates)
         longest = std::max({longest, c.options.lease, c.options.action, c.options.wait});
+    longest = std::min<Tick>(longest, sim::explore_grid_size_max);  // the largest size a grid may hold
     constexpr Tick every_size_up_to = 64;
     if (longest <= every_size_up_to) {
         options.max_pause = longest;
