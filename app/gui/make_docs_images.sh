@@ -88,6 +88,15 @@ find_shot() {  # name lang
 }
 find_shot find-counterexample en
 find_shot find-counterexample-ko ko
+# The smallest fault of each kind on issue 29's practitioner (3 workers, lease
+# 30 s, wait 5 s, watchdog, 50 ms ticks): the 20 s pause is loaded.
+smallest_shot() {  # name lang
+  run_app tests/data/explore/practitioner.json --find-smallest \
+    --lang "$2" --size 1600x900 --screenshot "$out/$1.png" >/dev/null
+  shrink "$out/$1.png"
+}
+smallest_shot find-smallest en
+smallest_shot find-smallest-ko ko
 # The Exercise panel (model.md §18) on tests/gui/exercise-sample.json: a
 # prediction answered wrong (the hint, the tick in Explain's words), and a
 # find_fault try that meets the goal (its run on the timeline, the smallest fault).
