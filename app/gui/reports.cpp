@@ -54,13 +54,8 @@ void report_smallest(const App& app) {
     const FindStatus& s = app.find_status();
     Strings en = app.strings();
     en.set_lang(Lang::en);
-    if (!s.pause_sizes.empty()) {
-        const Fields budget{{"lo", words::size_words(s.pause_sizes.front(), s.tick_ms, en)},
-                            {"hi", words::size_words(s.pause_sizes.back(), s.tick_ms, en)},
-                            {"count", std::to_string(s.pause_sizes.size())}};
-        std::printf("find: %s\n",
-                    en.tr(s.pause_grid ? "find.smallest.budget_grid" : "find.smallest.budget_every", budget).c_str());
-    }
+    if (!s.pause_sizes.empty())
+        std::printf("find: %s\n", words::budget_words(s.pause_sizes, s.pause_grid, s.tick_ms, en).c_str());
     for (const FindKind& kind : s.kinds) {
         const words::KindAnswer answer{kind.kind, kind.sized, kind.threshold, kind.held,
                                        s.pause_grid && kind.sizes.size() > 1};
@@ -104,6 +99,9 @@ void report_find(const App& app) {
     } else {
         std::printf("find: no counterexample with up to %d added faults (%llu schedules checked)\n", s.max_faults,
                     static_cast<unsigned long long>(s.schedules));
+        Strings en = app.strings();
+        en.set_lang(Lang::en);
+        std::printf("find: %s\n", words::budget_words(s.pause_sizes, s.pause_grid, s.tick_ms, en).c_str());
     }
     std::fflush(stdout);
 }

@@ -302,6 +302,14 @@ TEST(ExplorerWords, EveryKindsSmallestFaultIsToldInBothLanguages) {
     EXPECT_EQ(words::kind_answer_words({FaultClass::pause, true, Tick{400}, Tick{200}, true}, 50, ko),
               "일시 정지: 20s(400틱)에서 깨집니다. 10s(200틱)에서는 지켜졌습니다(그 사이 크기는 시험하지 않음)");
     EXPECT_EQ(words::size_words(1, 50, en), "50ms (1 tick)");
+    EXPECT_EQ(words::budget_words({1, 8}, false, 50, en),
+              "Pauses and partitions of every length from 50ms (1 tick) to 400ms (8 ticks).");
+    EXPECT_EQ(
+        words::budget_words({1, 2, 4, 10}, true, 50, en),
+        "Pauses and partitions from 50ms (1 tick) to 500ms (10 ticks): 4 sizes, 1, 2 and 5 times each power of ten.");
+    filled(words::budget_words({1, 2, 4, 10}, true, 50, ko));
+    filled(words::budget_words({1, 8}, false, 50, ko));
+    EXPECT_EQ(words::budget_words({}, false, 50, en), "");
 }
 
 }  // namespace

@@ -129,6 +129,8 @@ private:
             ImGui::PushFont(ctx.fonts.title);
             ImGui::TextColored(ImVec4(0.1f, 0.5f, 0.25f, 1), "%s", ctx.strings.tr("find.none", counts).c_str());
             ImGui::PopFont();
+            // "None" is about this budget: say which sizes were tried.
+            ImGui::TextUnformatted(words::budget_words(s.pause_sizes, s.pause_grid, s.tick_ms, ctx.strings).c_str());
             ImGui::TextDisabled("%s", ctx.strings.tr("find.counts", counts).c_str());
         } else if (s.found) {
             ImGui::PushFont(ctx.fonts.title);
@@ -208,13 +210,8 @@ private:
         ImGui::PushFont(ctx.fonts.title);
         ImGui::TextUnformatted(ctx.tr("find.smallest.title"));
         ImGui::PopFont();
-        if (!s.pause_sizes.empty()) {
-            const Fields budget{{"lo", words::size_words(s.pause_sizes.front(), s.tick_ms, t)},
-                                {"hi", words::size_words(s.pause_sizes.back(), s.tick_ms, t)},
-                                {"count", std::to_string(s.pause_sizes.size())}};
-            ImGui::TextDisabled(
-                "%s", t.tr(s.pause_grid ? "find.smallest.budget_grid" : "find.smallest.budget_every", budget).c_str());
-        }
+        if (!s.pause_sizes.empty())
+            ImGui::TextDisabled("%s", words::budget_words(s.pause_sizes, s.pause_grid, s.tick_ms, t).c_str());
         for (std::size_t k = 0; k < s.kinds.size(); ++k) draw_kind(ctx, em, static_cast<int>(k), out);
         const Fields counts{{"schedules", std::to_string(s.schedules)}, {"simulated", std::to_string(s.simulated)}};
         ImGui::TextDisabled("%s", t.tr("find.counts", counts).c_str());

@@ -205,6 +205,13 @@ std::string size_words(Tick ticks, std::int64_t tick_ms, const Strings& s) {
                                        {"ticks_word", count_word(ticks, "explore.tick", "explore.ticks", s)}});
 }
 
+std::string budget_words(const std::vector<Tick>& sizes, bool grid, std::int64_t tick_ms, const Strings& s) {
+    if (sizes.empty()) return {};
+    return s.tr(grid ? "find.budget.grid" : "find.budget.every", {{"lo", size_words(sizes.front(), tick_ms, s)},
+                                                                  {"hi", size_words(sizes.back(), tick_ms, s)},
+                                                                  {"count", std::to_string(sizes.size())}});
+}
+
 std::string kind_answer_words(const KindAnswer& a, std::int64_t tick_ms, const Strings& s) {
     Fields fields{{"kind", fault_class_words(a.kind, s)}};
     if (!a.sized) return s.tr(a.threshold ? "find.smallest.breaks_unsized" : "find.smallest.none_unsized", fields);

@@ -38,6 +38,11 @@ std::string size_words(Tick ticks, std::int64_t tick_ms, const Strings& strings)
 // "partition: none up to 1m (1200 ticks) breaks it". `held` is the largest
 // size below the threshold that was tried (or, with no threshold, the
 // largest tried); `on_grid` whether sizes between two tried were skipped.
+// The sizes of pauses and partitions a search tries, `sizes` ascending:
+// "Pauses and partitions of every length from 50ms (1 tick) to 400ms (8
+// ticks)." or, on a grid, "… from 50ms (1 tick) to 1m (1200 ticks): 11
+// sizes, …". Empty for no sizes.
+std::string budget_words(const std::vector<Tick>& sizes, bool grid, std::int64_t tick_ms, const Strings& strings);
 struct KindAnswer {
     sim::FaultClass kind = sim::FaultClass::pause;
     bool sized = true;
