@@ -17,9 +17,12 @@
 #      the default suite (GCC 12 Release) this runs every other test under
 #      both compilers.
 #   2. build types: the command-line tool of Clang 14 Release (clang-release,
-#      only that target, in unity batches) and GCC's profile-guided one
-#      (tools/pgo.sh, build/pgo); the golden trace hashes of them, of the Clang -O1 ASan
-#      build and of build/test (GCC 12 Release) must be identical
+#      only that target, in unity batches); the golden trace hashes of it, of
+#      the Clang -O1 ASan build and of build/test (GCC 12 Release) must be
+#      identical. GCC's profile-guided tool (tools/pgo.sh, build/pgo) is the
+#      stage "pgo", not run by default: its two builds cost about 4 to 5
+#      minutes, which the 45 minutes of `./test.sh --full` no longer hold
+#      (FULL_STAGES=pgo tools/full.sh, after ./test.sh, checks it alone)
 #   3. fuzzing: the six libFuzzer targets, FUZZ_SECONDS (60) each, FULL_JOBS
 #      at a time, under a memory limit (FUZZ_RSS_MB, 1024 MiB of RSS with ASan's own overhead;
 #      one allocation over 256 MiB is a failure too): scenario, trace,
@@ -40,7 +43,7 @@
 #      a scenario whose durations are not whole 100 ms ticks is left out
 #      (redlock.npm ran it at its own tick_ms, the run this stage would repeat)
 # Environment: FULL_JOBS (2) parallel jobs, FUZZ_SECONDS, FUZZ_SEED (1), FUZZ_RSS_MB (1024), FULL_STAGES (a
-# subset of "format functions asan clang fuzz slurm redlock").
+# subset of "format functions asan clang fuzz slurm redlock", the default, and "pgo").
 set -uo pipefail
 cd "$(dirname "$0")/.."
 jobs="${FULL_JOBS:-2}"
@@ -92,19 +95,22 @@ hashes_of() {  # the "ok NAME (N events, sha256 H)" lines of `check`
 }
 
 compilers() {
-  local ok=0
   # Only the command-line tool: every test already ran under Clang in the
   # asan stage, and under GCC Release in the default suite.
   cmake --preset clang-release >/dev/null || return 1
   cmake --build build/clang-release --target leasescope-cli -j "$jobs" >/dev/null || return 1
-  PGO_JOBS="$jobs" tools/pgo.sh build/pgo || return 1
   # The Clang -O1 tool is the asan stage's; build it if that stage did not run.
   if [ ! -x build/asan/app/cli/leasescope-cli ]; then
     cmake --preset asan >/dev/null && cmake --build build/asan --target leasescope-cli -j "$jobs" >/dev/null || return 1
   fi
-  local reference
+  same_hashes asan clang-release
+}
+
+# The golden trace hashes of each build's tool named, against build/test's (GCC 12 Release).
+same_hashes() {
+  local ok=0 reference
   reference=$(hashes_of build/test/app/cli/leasescope-cli) || { echo "GCC Release: check failed" >&2; ok=1; }
-  for build in asan clang-release pgo; do
+  for build in "$@"; do
     local got
     got=$(hashes_of "build/$build/app/cli/leasescope-cli") || { echo "$build: check failed" >&2; ok=1; continue; }
     if [ "$got" != "$reference" ]; then
@@ -116,6 +122,12 @@ compilers() {
     fi
   done
   return $ok
+}
+
+# GCC's profile-guided tool (tools/pgo.sh): the same hashes as GCC Release.
+profile_guided() {
+  PGO_JOBS="$jobs" tools/pgo.sh build/pgo || return 1
+  same_hashes pgo
 }
 
 # ---- 3. Fuzzing ----
@@ -203,7 +215,8 @@ for s in $stages; do
     format) stage "formatting: clang-format-14, .clang-format" tools/format.sh --check ;;
     functions) stage "function length: at most 70 lines (clang-tidy readability-function-size), and every file of engine/, sim/ and app/ compiles by itself" tools/function_length.sh ;;
     asan) stage "asan: every test under Clang 14 with AddressSanitizer + UBSan" asan_tests ;;
-    clang) stage "build types: GCC 12 -O3 and profile-guided, Clang 14 -O1 (ASan) and -O3, same golden hashes" compilers ;;
+    clang) stage "build types: GCC 12 -O3, Clang 14 -O1 (ASan) and -O3, same golden hashes" compilers ;;
+    pgo) stage "profile-guided: GCC 12 with tools/pgo.sh, the same golden hashes as GCC 12 -O3" profile_guided ;;
     fuzz) stage "fuzzing: scenario, trace, override, structure, trace_fixed, import, ${fuzz_seconds} s each" fuzzing ;;
     slurm) stage "slurm: the explorer's shards as a job array on a single-node Slurm, merged = one process" slurm_sharded ;;
     redlock) stage "redlock: the Redlock scenarios through the npm package redlock 4.2.0, identical to the simulation" redlock_npm ;;
