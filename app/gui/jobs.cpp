@@ -188,15 +188,14 @@ void minimize_progress(const sim::MinimizeSession& m, FindStatus& s) {
         FindKind kind;
         kind.kind = t.kind;
         kind.sized = t.sized;
-        if (!t.grid.empty()) {
-            kind.sizes.assign(t.grid.begin(), t.grid.end());
-        } else {
-            for (Tick size = t.smallest; size <= t.largest; ++size) kind.sizes.push_back(size);
-        }
+        kind.on_grid = !t.grid.empty();
         kind.threshold = t.threshold;
-        kind.scanned = static_cast<int>(k) != s.kind_now && (r.complete || k + 1 < r.kinds.size());
-        for (const Tick size : kind.sizes)
-            if ((kind.threshold && size < *kind.threshold) || (!kind.threshold && kind.scanned)) kind.held = size;
+        const std::vector<std::int64_t> sizes = t.sizes();
+        if (static_cast<int>(k) == s.kind_now && s.size_index < sizes.size()) s.size_now = sizes[s.size_index];
+        // Its scan is over: not the one running, and not cut short.
+        const bool scanned = static_cast<int>(k) != s.kind_now && (r.complete || k + 1 < r.kinds.size());
+        for (const Tick size : sizes)
+            if ((kind.threshold && size < *kind.threshold) || (!kind.threshold && scanned)) kind.held = size;
         kind.has_counterexample = t.found.has_value();
         s.kinds.push_back(std::move(kind));
     }

@@ -49,58 +49,60 @@ int report_live(const App& app) {
     }
 }
 
-// The smallest fault of each kind: a line per kind, as the Find panel words it.
-void report_smallest(const App& app) {
-    const FindStatus& s = app.find_status();
+namespace {
+
+// The headless reports are in English, whatever the app's language.
+Strings english(const App& app) {
     Strings en = app.strings();
     en.set_lang(Lang::en);
+    return en;
+}
+
+// The counterexample on screen: its faults and why it fails, and where the playhead stands.
+void report_loaded(const App& app, const Strings& en, const char* head) {
+    const FindStatus& s = app.find_status();
+    const std::vector<std::string> lines = words::fault_lines(s.facts, en);
+    std::string faults;
+    for (const std::string& f : lines) faults += (faults.empty() ? "" : "; ") + f;
+    if (head != nullptr) {
+        std::printf("find: %s: %s\n", head, faults.c_str());
+    } else {
+        std::printf("find: counterexample (%zu added fault%s): %s\n", lines.size(), lines.size() == 1 ? "" : "s",
+                    faults.empty() ? "none" : faults.c_str());
+    }
+    std::printf("find: => %s\n", words::explanation_words(s.facts, en).c_str());
+    std::printf("find: loaded %s at tick %lld\n", app.timeline()->scenario().name.c_str(),
+                static_cast<long long>(s.violation_tick));
+}
+
+// The smallest fault of each kind: a line per kind, as the Find panel words it, then the one on screen.
+void report_smallest(const App& app, const Strings& en) {
+    const FindStatus& s = app.find_status();
     if (!s.pause_sizes.empty())
         std::printf("find: %s\n", words::budget_words(s.pause_sizes, s.pause_grid, s.tick_ms, en).c_str());
     for (const FindKind& kind : s.kinds) {
-        const words::KindAnswer answer{kind.kind, kind.sized, kind.threshold, kind.held,
-                                       s.pause_grid && kind.sizes.size() > 1};
+        const words::KindAnswer answer{kind.kind, kind.sized, kind.threshold, kind.held, kind.on_grid};
         std::printf("find: %s\n", words::kind_answer_words(answer, s.tick_ms, en).c_str());
     }
     std::printf("find: %llu schedules checked, %llu simulated\n", static_cast<unsigned long long>(s.schedules),
                 static_cast<unsigned long long>(s.simulated));
+    if (s.found && s.shown >= 0) report_loaded(app, en, "shown");
 }
+
+}  // namespace
 
 void report_find(const App& app) {
     const FindStatus& s = app.find_status();
-    if (s.smallest && s.error.empty() && !s.base_fails) {
-        report_smallest(app);
-        if (s.found && s.shown >= 0) {
-            Strings en = app.strings();
-            en.set_lang(Lang::en);
-            const std::vector<std::string> lines = words::fault_lines(s.facts, en);
-            std::string faults;
-            for (const std::string& f : lines) faults += (faults.empty() ? "" : "; ") + f;
-            std::printf("find: shown: %s\nfind: => %s\n", faults.c_str(),
-                        words::explanation_words(s.facts, en).c_str());
-            std::printf("find: loaded %s at tick %lld\n", app.timeline()->scenario().name.c_str(),
-                        static_cast<long long>(s.violation_tick));
-        }
-        std::fflush(stdout);
-        return;
-    }
+    const Strings en = english(app);
     if (!s.error.empty()) {
         std::printf("find: %s\n", s.error.c_str());
+    } else if (s.smallest && !s.base_fails) {
+        report_smallest(app, en);
     } else if (s.found) {
-        Strings en = app.strings();
-        en.set_lang(Lang::en);
-        std::string faults;
-        const std::vector<std::string> lines = words::fault_lines(s.facts, en);
-        for (const std::string& f : lines) faults += (faults.empty() ? "" : "; ") + f;
-        std::printf("find: counterexample (%zu added fault%s): %s\n", lines.size(), lines.size() == 1 ? "" : "s",
-                    faults.empty() ? "none" : faults.c_str());
-        std::printf("find: => %s\n", words::explanation_words(s.facts, en).c_str());
-        std::printf("find: loaded %s at tick %lld\n", app.timeline()->scenario().name.c_str(),
-                    static_cast<long long>(s.violation_tick));
+        report_loaded(app, en, nullptr);
     } else {
         std::printf("find: no counterexample with up to %d added faults (%llu schedules checked)\n", s.max_faults,
                     static_cast<unsigned long long>(s.schedules));
-        Strings en = app.strings();
-        en.set_lang(Lang::en);
         std::printf("find: %s\n", words::budget_words(s.pause_sizes, s.pause_grid, s.tick_ms, en).c_str());
     }
     std::fflush(stdout);

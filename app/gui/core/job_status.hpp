@@ -53,10 +53,9 @@ struct LiveStatus {
 struct FindKind {
     sim::FaultClass kind = sim::FaultClass::pause;
     bool sized = true;                // false: a crash or a failover that loses (no size)
-    std::vector<Tick> sizes;          // the sizes scanned, upward
+    bool on_grid = false;             // its sizes are a grid's: sizes between two of them were not tried
     std::optional<Tick> threshold;    // the smallest size that breaks it (for no size: 0)
     std::optional<Tick> held;         // the largest size below it that held, if any was scanned
-    bool scanned = false;             // its scan is over (not the one running, not cut short)
     bool has_counterexample = false;  // Show can load it
 };
 
@@ -82,11 +81,12 @@ struct FindStatus {
     std::vector<FindKind> kinds;
     int kind_now = -1;
     std::size_t size_index = 0, size_count = 0;
+    Tick size_now = 0;  // the size of kind_now being searched
     int shown = -1;
     bool base_fails = false;
     std::int64_t tick_ms = 50;
-    // The sizes of pauses and partitions the scan tries (FindKind::sizes of
-    // those kinds), for the panel's budget line before any is scanned.
+    // The sizes of pauses and partitions a search tries, for the panel's
+    // budget line (before any kind is scanned too).
     std::vector<Tick> pause_sizes;
     bool pause_grid = false;  // on a grid (1, 2 and 5 times powers of ten), not every size
 };

@@ -156,9 +156,8 @@ private:
         const Strings& t = ctx.strings;
         const FindKind& kind = s.kinds[static_cast<std::size_t>(index)];
         if (index == s.kind_now) {
-            const Tick size = s.size_index < kind.sizes.size() ? kind.sizes[s.size_index] : 0;
             const Fields now{{"kind", words::fault_class_words(kind.kind, t)},
-                             {"size", kind.sized ? words::size_words(size, s.tick_ms, t) : std::string()},
+                             {"size", kind.sized ? words::size_words(s.size_now, s.tick_ms, t) : std::string()},
                              {"index", std::to_string(s.size_index + 1)},
                              {"count", std::to_string(std::max<std::size_t>(s.size_count, 1))},
                              {"pos", std::to_string(s.position)},
@@ -169,8 +168,7 @@ private:
                                t.tr("find.smallest.progress", now).c_str());
             return;
         }
-        const words::KindAnswer answer{kind.kind, kind.sized, kind.threshold, kind.held,
-                                       s.pause_grid && kind.sizes.size() > 1};
+        const words::KindAnswer answer{kind.kind, kind.sized, kind.threshold, kind.held, kind.on_grid};
         const std::string line = words::kind_answer_words(answer, s.tick_ms, t);
         if (kind.threshold) {
             // Show (or "on screen") first, so that a long line wraps beside it.

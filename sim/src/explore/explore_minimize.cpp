@@ -84,15 +84,14 @@ constexpr FaultClass minimize_kinds[] = {
     FaultClass::delay,  FaultClass::clock_jump, FaultClass::replica_link, FaultClass::failover_promote,
     FaultClass::restart};
 
-// The sizes a kind's scan searches, upward: its grid, or every size.
-std::vector<std::int64_t> sizes_of(const KindThreshold& kind) {
-    std::vector<std::int64_t> sizes = kind.grid;
-    if (sizes.empty())
-        for (std::int64_t size = kind.smallest; size <= kind.largest; ++size) sizes.push_back(size);
-    return sizes;
-}
-
 }  // namespace
+
+std::vector<std::int64_t> KindThreshold::sizes() const {
+    std::vector<std::int64_t> out = grid;
+    if (out.empty())
+        for (std::int64_t size = smallest; size <= largest; ++size) out.push_back(size);
+    return out;
+}
 
 std::string_view to_string(FaultClass kind) {
     switch (kind) {
@@ -214,7 +213,7 @@ bool MinimizeSession::open_next() {
         classes_.erase(classes_.begin());
         report_.kinds.push_back(kind_sizes(c, options_, base_->tick_ms));
         kind_ = static_cast<std::int32_t>(report_.kinds.size()) - 1;
-        sizes_ = sizes_of(report_.kinds.back());
+        sizes_ = report_.kinds.back().sizes();
         size_ = 0;
     }
     ExploreOptions o = options_;

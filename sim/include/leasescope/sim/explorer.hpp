@@ -543,6 +543,9 @@ struct KindThreshold {
     // On a grid (--grid): the sizes scanned, smallest … largest; the proof
     // then holds between two grid points. Empty: every size in between.
     std::vector<std::int64_t> grid;
+    // The sizes the scan searches, upward: the grid, or every size
+    // smallest … largest.
+    std::vector<std::int64_t> sizes() const;
     // The first size at which a single fault of this kind breaks a checked
     // property; every smaller size was checked whole and none did.
     std::optional<std::int64_t> threshold;
