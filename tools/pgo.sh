@@ -12,8 +12,9 @@
 # preset (`check`), `bench --quick` at seed 2 (bench's own figures are seed 1
 # over 1,000,000 ticks) on 10, 1,000 and 20,000 candidates, a generated scenario with
 # replicas written as a trace and read back, and one search of two pauses.
-# The traces are the same as any other build's: tools/full.sh's build-types
-# stage checks the golden hashes of this build too.
+# The traces are the same as any other build's: tools/full.sh's stage pgo
+# (FULL_STAGES=pgo tools/full.sh, not part of ./test.sh --full) runs this
+# script and checks the golden hashes of this build.
 # Usage: tools/pgo.sh [FOLDER]   (PGO_JOBS: parallel compile jobs, 2)
 set -Eeuo pipefail
 trap 'echo "pgo.sh: failed at line $LINENO: $BASH_COMMAND" >&2' ERR

@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <filesystem>
 
-#include "app.hpp"
+#include "app_test_support.hpp"
 
 using namespace leasescope;
 using namespace leasescope::gui;
@@ -15,16 +15,7 @@ namespace {
 
 const std::string sample = std::string(LEASESCOPE_SOURCE_DIR) + "/tests/gui/exercise-sample.json";
 
-std::unique_ptr<App> open_app(const std::string& config_dir) {
-    AppOptions options;
-    options.assets_dir = std::string(LEASESCOPE_SOURCE_DIR) + "/assets";
-    options.config_dir = config_dir;
-    auto app = std::make_unique<App>(options);
-    std::string error;
-    EXPECT_TRUE(app->init(error)) << error;
-    EXPECT_TRUE(app->load_file(sample, error)) << error;
-    return app;
-}
+std::unique_ptr<App> open_app(const std::string& config_dir) { return test::open_app(sample, config_dir); }
 
 std::string fresh_dir(const char* name) {
     const auto dir =

@@ -4,7 +4,7 @@
 // loads another kind's counterexample.
 #include <gtest/gtest.h>
 
-#include "app.hpp"
+#include "app_test_support.hpp"
 
 using namespace leasescope;
 using namespace leasescope::gui;
@@ -14,16 +14,6 @@ namespace {
 // gc-pause-no-fencing without its pause (tests/gui/find_test.sh has the same scenario).
 const std::string no_faults = std::string(LEASESCOPE_SOURCE_DIR) + "/tests/gui/gc-pause-no-faults.json";
 
-std::unique_ptr<App> open_app() {
-    AppOptions options;
-    options.assets_dir = std::string(LEASESCOPE_SOURCE_DIR) + "/assets";
-    auto app = std::make_unique<App>(options);
-    std::string error;
-    EXPECT_TRUE(app->init(error)) << error;
-    EXPECT_TRUE(app->load_file(no_faults, error)) << error;
-    return app;
-}
-
 void run_to_end(App& app) {
     for (int frame = 0; app.jobs_busy() && frame < 100000; ++frame) app.poll_jobs();
     ASSERT_FALSE(app.jobs_busy());
@@ -32,7 +22,7 @@ void run_to_end(App& app) {
 }  // namespace
 
 TEST(FindApp, TheSmallestFaultOfEachKindLoadsTheFirstAndShowLoadsAnother) {
-    auto app = open_app();
+    auto app = test::open_app(no_faults);
     app->set_find_budget_ms(1);  // many small slices, as frames give them
     app->apply({command::FindToggle{}});
     app->apply({command::FindRun{sim::Properties{}, 2, true}});

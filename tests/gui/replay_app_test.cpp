@@ -9,7 +9,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "app.hpp"
+#include "app_test_support.hpp"
 
 using namespace leasescope;
 using namespace leasescope::gui;
@@ -19,16 +19,6 @@ namespace {
 const std::string replay_data_dir = std::string(LEASESCOPE_SOURCE_DIR) + "/tests/data/import/";
 const std::string trace_path = replay_data_dir + "incident.trace.jsonl";
 const std::string draft_path = replay_data_dir + "incident.draft.json";
-
-std::unique_ptr<App> open_replay_app(const std::string& path) {
-    AppOptions options;
-    options.assets_dir = std::string(LEASESCOPE_SOURCE_DIR) + "/assets";
-    auto app = std::make_unique<App>(options);
-    std::string error;
-    EXPECT_TRUE(app->init(error)) << error;
-    EXPECT_TRUE(app->load_file(path, error)) << error;
-    return app;
-}
 
 std::string replay_temp_path(const char* name) {
     return (std::filesystem::temp_directory_path() /
@@ -40,7 +30,7 @@ std::string replay_temp_path(const char* name) {
 }  // namespace
 
 TEST(ReplayApp, ATraceFileOpensAsAReplayAndAScenarioAfterItIsSimulatedAgain) {
-    auto app = open_replay_app(trace_path);
+    auto app = test::open_app(trace_path);
     ASSERT_NE(app->timeline(), nullptr);
     EXPECT_TRUE(app->timeline()->replayed());
     EXPECT_EQ(app->end_tick(), 72);
@@ -53,7 +43,7 @@ TEST(ReplayApp, ATraceFileOpensAsAReplayAndAScenarioAfterItIsSimulatedAgain) {
 }
 
 TEST(ReplayApp, EditsSavingLiveAndTheExplorerAreRefusedWithTheReason) {
-    auto app = open_replay_app(trace_path);
+    auto app = test::open_app(trace_path);
     const sim::Timeline* before = app->timeline();
     const std::string reason = app->strings().tr("replay.read_only");
     app->apply({command::EditScenario{{Edit{Edit::Kind::set, "/horizon", 100}}}});
@@ -79,7 +69,7 @@ TEST(ReplayApp, EditsSavingLiveAndTheExplorerAreRefusedWithTheReason) {
 }
 
 TEST(ReplayApp, ABadTraceSaysWhereAndKeepsWhatWasShown) {
-    auto app = open_replay_app(draft_path);
+    auto app = test::open_app(draft_path);
     std::ifstream in(trace_path);
     std::stringstream text;
     text << in.rdbuf();
@@ -97,7 +87,7 @@ TEST(ReplayApp, ABadTraceSaysWhereAndKeepsWhatWasShown) {
 }
 
 TEST(ReplayApp, TheDraftScenarioGoesBesideTheHistoryButAVariantOfItCannot) {
-    auto app = open_replay_app(trace_path);
+    auto app = test::open_app(trace_path);
     app->apply({command::CompareOpen{"", "", {}}});
     EXPECT_EQ(app->compare(), nullptr);
     EXPECT_EQ(app->error(), app->strings().tr("replay.read_only"));
