@@ -120,13 +120,13 @@ AttemptEffect Elector::attempt_on(Tick now, S& store) {
 
 // The answer of an acquire, learned at `now` (model.md §5.2, §16.4): the
 // lease the node believes in counts from here.
-AttemptEffect Elector::learn_acquire(Tick now, const StoreResult<AcquireReply>& store_reply) {
+AttemptEffect Elector::learn_acquire(Tick now, StoreResult<AcquireReply>&& store_reply) {
     LS_ASSERT(state_ == ElectorState::waiting);
     LS_ASSERT(awaiting_ == Awaiting::acquire);
     awaiting_ = Awaiting::none;
     RunRecord& run = latest_;
     AttemptEffect effect;
-    effect.reply = store_reply;
+    effect.reply.emplace(std::move(store_reply));
     if (!effect.reply->ok()) {
         // A backend failure is never relabelled as contention.
         end_run(now, RunResult::acquire_failed);

@@ -189,12 +189,12 @@ Result<Unit, StoreError> Simulation::step(Store& store, EventSink& sink) {
     }
     model_ = store.model();
     std::optional<StoreError> failure;
-    phase_faults(t, store, sink, failure);
+    if (fault_edge_at(t)) phase_faults(t, store, sink, failure);
     if (!failure) phase_expiry(t, store, sink, failure);
     if (!failure) phase_work(t, store, sink, failure);
     if (!failure) phase_extend(t, store, sink);
     if (!failure) phase_acquire(t, store, sink);
-    if (!failure) phase_ops(t, store, sink, failure);
+    if (!failure && op_at(t)) phase_ops(t, store, sink, failure);
     if (!failure) phase_check(t, store, sink);
     end_tick_ = t;
     next_tick_ = t + 1;

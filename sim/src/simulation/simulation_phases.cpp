@@ -88,7 +88,7 @@ EventView Simulation::run_event(Tick t, Phase phase, EventOp op, const Elector& 
 }
 
 void Simulation::phase_faults(Tick t, Store& store, EventSink& sink, std::optional<StoreError>& failure) {
-    while (next_fault_edge_ < fault_edges_.size() && fault_edges_[next_fault_edge_].tick == t) {
+    while (fault_edge_at(t)) {
         const FaultEdge edge = fault_edges_[next_fault_edge_++];
         const Fault& f = scenario_->faults[static_cast<std::size_t>(edge.fault)];
         EventView ev;
@@ -201,22 +201,20 @@ void Simulation::phase_expiry(Tick t, Store& store, EventSink& sink, std::option
 }
 
 void Simulation::expire_primary(Tick t, Store& store, EventSink& sink, std::optional<StoreError>& failure) {
-    std::vector<ExpiredRecord>* records = &expired_;
-    StoreResult<std::vector<ExpiredRecord>> from_store = std::vector<ExpiredRecord>{};
     if (model_ != nullptr) {
         // Nothing due: no call, no list (the common tick).
         if (model_->nothing_expires(t)) return;
         expired_.clear();
         model_->do_expire(t, expired_);
-    } else {
-        from_store = store.expire(t);
-        if (!from_store.ok()) {
-            failure = from_store.error();
-            return;
-        }
-        records = &from_store.value();
+        for (const ExpiredRecord& r : expired_) emit_built(sink, [&] { return expire_event(t, r); });
+        return;
     }
-    for (const ExpiredRecord& r : *records) emit_built(sink, [&] { return expire_event(t, r); });
+    StoreResult<std::vector<ExpiredRecord>> from_store = store.expire(t);
+    if (!from_store.ok()) {
+        failure = from_store.error();
+        return;
+    }
+    for (const ExpiredRecord& r : from_store.value()) emit_built(sink, [&] { return expire_event(t, r); });
 }
 
 EventView Simulation::expire_event(Tick t, const ExpiredRecord& r) {
@@ -563,13 +561,11 @@ void Simulation::act_in_acquire_phase(Tick t, NodeIndex n, Store& store, EventSi
         emit_built(sink, [&] { return run_event(t, Phase::acquire, EventOp::start, e, *e.latest_run()); });
     }
     std::optional<AcquireReply> lost_acquire;
-    AttemptEffect effect;
     const Routed routed(store, server_of(n));
     if (call_on_wire(n, t, EventOp::acquire)) {
         // The request takes time: the answer comes later (§16.4).
-        if (const std::optional<RunResult> gave_up = e.begin_attempt(t)) {
-            effect.ended = gave_up;
-        } else {
+        const std::optional<RunResult> gave_up = e.begin_attempt(t);
+        if (!gave_up) {
             send_call(EventOp::acquire, n, t, 0, store, sink, failure);
             LS_ASSERT(!failure);
             // A WAIT with every latency 0 may answer in this very phase (§17.6).
@@ -577,13 +573,29 @@ void Simulation::act_in_acquire_phase(Tick t, NodeIndex n, Store& store, EventSi
             LS_ASSERT(!failure);
             return;
         }
-    } else if (model_ != nullptr && !node_faults_[i].partition) {
-        effect = e.attempt(t, *model_);
-    } else {
-        PartitionChannel channel(store, node_faults_[i].partition);
-        effect = e.attempt(t, channel);
-        lost_acquire = channel.lost_acquire;
+        AttemptEffect effect;
+        effect.ended = gave_up;
+        after_attempt(t, n, effect, lost_acquire, routed, sink);
+        return;
     }
+    // Built in place, not assigned: the reply is a variant with a string in
+    // its error, and this is the acquire phase's most frequent path.
+    const AttemptEffect effect = [&] {
+        if (model_ != nullptr && !node_faults_[i].partition) return e.attempt(t, *model_);
+        PartitionChannel channel(store, node_faults_[i].partition);
+        AttemptEffect attempted = e.attempt(t, channel);
+        lost_acquire = channel.lost_acquire;
+        return attempted;
+    }();
+    after_attempt(t, n, effect, lost_acquire, routed, sink);
+}
+
+// What follows an attempt in phase 5, or a run that gave up before one: the
+// node joins the executing ones or is armed again, and the events.
+void Simulation::after_attempt(Tick t, NodeIndex n, const AttemptEffect& effect,
+                               const std::optional<AcquireReply>& lost_acquire, const Routed& routed, EventSink& sink) {
+    const auto i = static_cast<std::size_t>(n);
+    Elector& e = electors_[i];
     if (e.executing()) {
         joined_.push_back(n);
     } else {
@@ -678,7 +690,7 @@ EventView Simulation::skip_event(Tick t, const Elector& e, const RunRecord& run)
 }
 
 void Simulation::phase_ops(Tick t, Store& store, EventSink& sink, std::optional<StoreError>& failure) {
-    while (next_op_ < op_order_.size() && scenario_->ops[static_cast<std::size_t>(op_order_[next_op_])].at == t) {
+    while (op_at(t)) {
         const Op& op = scenario_->ops[static_cast<std::size_t>(op_order_[next_op_++])];
         EventView ev;
         ev.tick = t;

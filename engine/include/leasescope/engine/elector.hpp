@@ -174,7 +174,10 @@ public:
     // begin_attempt: an ended effect when the check gives up without an
     // attempt; else the acquire request is sent and the elector waits.
     std::optional<RunResult> begin_attempt(Tick now);
-    AttemptEffect learn_acquire(Tick now, const StoreResult<AcquireReply>& reply);
+    AttemptEffect learn_acquire(Tick now, StoreResult<AcquireReply>&& reply);
+    AttemptEffect learn_acquire(Tick now, const StoreResult<AcquireReply>& reply) {
+        return learn_acquire(now, StoreResult<AcquireReply>(reply));
+    }
     // The watchdog run due now sends its extend and waits.
     void begin_extend(Tick now);
     void learn_extend(Tick now, Tick sent, const StoreResult<ExtendReply>& reply);

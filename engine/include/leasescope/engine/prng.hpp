@@ -29,6 +29,13 @@ private:
 
 // One token: each character alphabet[next() % 58].
 inline std::string draw_token(SplitMix64& rng, std::size_t length = sim_token_length) {
+    if (length == sim_token_length) {
+        // The usual length, with a fixed count the compiler unrolls: one
+        // token per run start, so this is on the simulator's hot path.
+        char drawn[sim_token_length];
+        for (char& c : drawn) c = base58_alphabet[rng.next() % base58_alphabet.size()];
+        return std::string(drawn, sim_token_length);
+    }
     std::string token(length, '?');
     for (auto& c : token) c = base58_alphabet[rng.next() % base58_alphabet.size()];
     return token;

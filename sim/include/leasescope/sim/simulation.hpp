@@ -451,6 +451,8 @@ private:
         Store& store_;
         std::int32_t server_;
     };
+    void after_attempt(Tick t, NodeIndex n, const AttemptEffect& effect,
+                       const std::optional<AcquireReply>& lost_acquire, const Routed& routed, EventSink& sink);
     void expire_old_primary(Tick t, Store& store, EventSink& sink, std::optional<StoreError>& failure);
     // WAIT (model.md §17.6): checks a pending WAIT at t; true when it answered.
     bool wait_step(Call& c, std::int32_t id, Tick t, Store& store, std::optional<StoreError>& failure);
@@ -465,6 +467,14 @@ private:
     std::size_t next_fault_edge_ = 0;
     std::vector<std::int32_t> op_order_;
     std::size_t next_op_ = 0;
+    // Whether the next fault edge (op) is at t. Most steps have none, and
+    // step() then calls no phase for it.
+    bool fault_edge_at(Tick t) const {
+        return next_fault_edge_ < fault_edges_.size() && fault_edges_[next_fault_edge_].tick == t;
+    }
+    bool op_at(Tick t) const {
+        return next_op_ < op_order_.size() && scenario_->ops[static_cast<std::size_t>(op_order_[next_op_])].at == t;
+    }
     Tick last_scheduled_tick_ = 0;        // the last tick at which a fault or op starts or ends
     std::vector<NodeIndex> acting_;       // scratch for phase 5
     std::vector<ExpiredRecord> expired_;  // scratch for phase 2
