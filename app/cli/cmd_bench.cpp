@@ -162,8 +162,9 @@ struct SimFigures {
     std::int64_t scenario_bytes = 0;
     std::int64_t events = 0;
     Tick ticks = 0;
-    double core_s = 0;  // Simulation::step with a counting sink (CPU)
-    double core_wall_s = 0;
+    double core_s = 0;       // Simulation::step with a counting sink (CPU), the fastest pass
+    double core_wall_s = 0;  // that pass's wall-clock time
+    int core_passes = 0;
     double hashed_s = 0;  // run_to_end: every event line built and hashed (CPU)
     double hashed_wall_s = 0;
     std::int64_t hashed_bytes = 0;  // the event lines the hashed run hashed
@@ -183,6 +184,41 @@ bool bench_sha256(const sim::Scenario& scenario, SimFigures& f) {
     return true;
 }
 
+// The core loop, Simulation::step with a counting sink. A pass shorter
+// than the budget is run again, up to core_passes_max passes in all, and
+// the fastest is kept: at 10 candidates a pass is about 50 ms, and one such
+// pass on a shared machine measures its neighbours as much as the loop.
+bool bench_core(const sim::Scenario& scenario, SimFigures& f) {
+    constexpr int core_passes_max = 5;
+    constexpr double core_budget_s = 1.0;
+    double spent = 0;
+    f.core_passes = 0;
+    while (f.core_passes < core_passes_max && spent < core_budget_s) {
+        sim::Simulation simulation(scenario);
+        ModelStore store(scenario.lock);
+        sim::CountingSink sink;
+        Stopwatch watch;
+        while (!simulation.finished()) {
+            // As run_to_end does: quiet ticks are passed over at once, then
+            // the next tick is stepped.
+            simulation.skip_quiet_ticks(store, std::numeric_limits<Tick>::max());
+            auto stepped = simulation.step(store, sink);
+            if (!stepped.ok()) return false;
+        }
+        const double cpu = watch.cpu_s();
+        const double wall = watch.wall_s();
+        spent += cpu;
+        if (f.core_passes == 0 || cpu < f.core_s) {
+            f.core_s = cpu;
+            f.core_wall_s = wall;
+        }
+        ++f.core_passes;
+        f.events = sink.count;
+        f.ticks = simulation.end_tick() + 1;
+    }
+    return true;
+}
+
 bool bench_simulation(std::int64_t candidates, Tick horizon, std::uint64_t seed, SimFigures& f) {
     std::string text = sim::generate_scenario({candidates, horizon, seed, false, true});
     f.scenario_bytes = static_cast<std::int64_t>(text.size());
@@ -195,23 +231,7 @@ bool bench_simulation(std::int64_t candidates, Tick horizon, std::uint64_t seed,
         return false;
     }
     const sim::Scenario& scenario = parsed.value();
-    {
-        sim::Simulation simulation(scenario);
-        ModelStore store(scenario.lock);
-        sim::CountingSink sink;
-        Stopwatch watch;
-        while (!simulation.finished()) {
-            // As run_to_end does: quiet ticks are passed over at once, then
-            // the next tick is stepped.
-            simulation.skip_quiet_ticks(store, std::numeric_limits<Tick>::max());
-            auto stepped = simulation.step(store, sink);
-            if (!stepped.ok()) return false;
-        }
-        f.core_s = watch.cpu_s();
-        f.core_wall_s = watch.wall_s();
-        f.events = sink.count;
-        f.ticks = simulation.end_tick() + 1;
-    }
+    if (!bench_core(scenario, f)) return false;
     {
         sim::Simulation simulation(scenario);
         ModelStore store(scenario.lock);
@@ -287,6 +307,7 @@ nlohmann::ordered_json simulation_row(std::int64_t n, const SimFigures& f, bool 
                                   {"core_events_per_cpu_s", events / f.core_s},
                                   {"core_ticks_per_cpu_s", static_cast<double>(f.ticks) / f.core_s},
                                   {"core_events_per_wall_s", events / f.core_wall_s},
+                                  {"core_passes", f.core_passes},
                                   {"hashed_events_per_cpu_s", events / f.hashed_s},
                                   {"hashed_events_per_wall_s", events / f.hashed_wall_s},
                                   {"hashed_mb", hashed_mb},
@@ -298,13 +319,13 @@ nlohmann::ordered_json simulation_row(std::int64_t n, const SimFigures& f, bool 
     if (json) return row;
     fmt::print(
         "simulate    {:>7} candidates: {:>10} events, {:>8} ticks | core {:>6.2f} M events/s, "
-        "{:>6.2f} M ticks/s (wall {:.2f}, {:.2f}) | hashed {:>6.2f} M events/s (wall {:.2f}), {:.0f} MB/s "
+        "{:>6.2f} M ticks/s (wall {:.2f}, {:.2f}; best of {}) | hashed {:>6.2f} M events/s (wall {:.2f}), {:.0f} MB/s "
         "= {:.2f} of SHA-256 alone ({:.0f} MB/s over the same {:.0f} MB) | parse "
         "{:.1f} MB in {:.3f} s | peak RSS {:.0f} MiB\n",
         n, f.events, f.ticks, events / f.core_s / 1e6, static_cast<double>(f.ticks) / f.core_s / 1e6,
-        events / f.core_wall_s / 1e6, static_cast<double>(f.ticks) / f.core_wall_s / 1e6, events / f.hashed_s / 1e6,
-        events / f.hashed_wall_s / 1e6, hashed_mb / f.hashed_s, f.sha256_s / f.hashed_s, hashed_mb / f.sha256_s,
-        hashed_mb, static_cast<double>(f.scenario_bytes) / 1e6, f.parse_s, peak_rss_mib());
+        events / f.core_wall_s / 1e6, static_cast<double>(f.ticks) / f.core_wall_s / 1e6, f.core_passes,
+        events / f.hashed_s / 1e6, events / f.hashed_wall_s / 1e6, hashed_mb / f.hashed_s, f.sha256_s / f.hashed_s,
+        hashed_mb / f.sha256_s, hashed_mb, static_cast<double>(f.scenario_bytes) / 1e6, f.parse_s, peak_rss_mib());
     return row;
 }
 

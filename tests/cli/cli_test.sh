@@ -892,6 +892,7 @@ check_that "bench --format json: one document with the figures" python3 -c "
 import json
 d = json.load(open('$WORK/out'))
 assert d['command'] == 'bench' and d['simulations'][0]['candidates'] == 10 and d['simulations'][0]['events'] > 0, d
+assert d['simulations'][0]['core_passes'] == 5, d['simulations'][0]  # a pass of 1,000 ticks is short: all five run
 assert d['store_ops_per_cpu_s'] > 0 and d['trace_read_mb_per_cpu_s'] > 0, d
 assert d['build']['type'] != '' and d['build']['pgo'] in ('off', 'use', 'generate'), d['build']
 e = d['explore']
