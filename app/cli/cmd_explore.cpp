@@ -59,6 +59,7 @@ struct ExploreArgs {
     bool minimize = false;
     std::string time_limit;         // --time-limit, a duration ("10m"); empty: none
     bool max_faults_given = false;  // --max-faults on the command line (--minimize refuses other than 1)
+    bool max_pause_given = false;   // --max-pause on the command line (--minimize scales the sizes without it)
     bool property_given = false;    // --property on the command line (a Redlock base has its own default)
 };
 
@@ -652,8 +653,10 @@ std::string sizes_text(sim::FaultClass kind, std::int64_t lo, std::int64_t hi, s
     }
 }
 
-// Where a larger size would come from, when none in the budget breaks it.
-std::string larger_hint(sim::FaultClass kind) {
+// Where a larger size would come from, when none in the budget breaks it:
+// on a grid, its upper bound; else the kind's maximum.
+std::string larger_hint(sim::FaultClass kind, bool on_grid) {
+    if (on_grid) return " (longer ones: a --grid with a larger upper bound)";
     switch (kind) {
         case sim::FaultClass::pause:
         case sim::FaultClass::partition: return " (longer ones: raise --max-pause)";
@@ -734,7 +737,7 @@ nlohmann::ordered_json print_kind(std::FILE* o, const sim::KindThreshold& k, con
         fmt::print(o, "  {}: {} breaks it: {}\n    => {}\n", name, size, fmt::join(faults, "; "), why);
         j["counterexample"] = {{"faults", faults}, {"explanation", why}};
     } else {
-        fmt::print(o, "  {}: none in the budget breaks it{}\n", name, larger_hint(k.kind));
+        fmt::print(o, "  {}: none in the budget breaks it{}\n", name, larger_hint(k.kind, !k.grid.empty()));
     }
     fmt::print(o, "    {}\n    {}\n", stats_line(k.stats), proved);
     j["proved"] = proved;
@@ -772,7 +775,8 @@ void print_minimize_json(const ExploreArgs& args, const sim::Scenario& scenario,
 // What --minimize searches, printed before the search (which can take
 // minutes): the bare base's explorer gives the end tick and max_tick.
 // False (said on stderr) for a bad budget.
-bool print_minimize_header(std::FILE* o, const sim::Scenario& scenario, const sim::ExploreOptions& options) {
+bool print_minimize_header(std::FILE* o, const sim::Scenario& scenario, const sim::ExploreOptions& options,
+                           bool scaled) {
     sim::ExploreOptions bare = options;
     bare.max_faults = 0;  // the default max_tick of one fault, no atoms (as sim::minimize)
     auto created = sim::Explorer::create(scenario, bare);
@@ -786,6 +790,15 @@ bool print_minimize_header(std::FILE* o, const sim::Scenario& scenario, const si
                sim::starts_text(ex.max_tick(), options.start_every, scenario.tick_ms));
     fmt::print(o, "  budget: one fault at a time of {}{}{}; {}\n", sim::to_string(ex.options().kinds),
                lengths_text(ex.options()), wire_budget(ex.options(), scenario.tick_ms), orders_text(ex.options()));
+    if (scaled) {
+        const Tick longest = sim::scaled_size_max(scenario);
+        fmt::print(o,
+                   "  sizes: scaled to the scenario, pauses and partitions up to its longest lease, action or wait "
+                   "({}, {}){}; --max-pause or --grid sets them\n",
+                   sim::duration_text(longest * scenario.tick_ms * 1000),
+                   count_of(static_cast<std::uint64_t>(longest), "tick", "ticks"),
+                   longest <= sim::scaled_every_size_max ? ", every length" : ", on the grid");
+    }
     fmt::print(o, "  checking: {}; mode: minimize\n", sim::to_string(ex.options().properties));
     std::fflush(o);
     return true;
@@ -794,8 +807,8 @@ bool print_minimize_header(std::FILE* o, const sim::Scenario& scenario, const si
 // explore --minimize: the base alone, then per kind the smallest single
 // fault that breaks a checked property (sim::minimize); returns the exit code.
 int run_minimize(const ExploreArgs& args, const sim::Scenario& scenario, const sim::ExploreOptions& options,
-                 const sim::ExploreRun& run, const words::Strings& strings, std::FILE* human) {
-    if (!print_minimize_header(human, scenario, options)) return exit_bad_input;
+                 const sim::ExploreRun& run, const words::Strings& strings, std::FILE* human, bool scaled) {
+    if (!print_minimize_header(human, scenario, options, scaled)) return exit_bad_input;
     const auto started = std::chrono::steady_clock::now();
     const std::clock_t cpu_started = std::clock();
     auto minimized = sim::minimize(scenario, options, run);
@@ -948,9 +961,14 @@ int cmd_explore(const ExploreArgs& args) {
     if (!shard && !read_string_tables(find_assets_dir(args.assets), strings)) return exit_bad_input;
     if (args.minimize) {
         options.max_faults = 1;
+        // No size of pause or partition given: sizes scaled to the scenario,
+        // as the app's Find panel has them (docs/explorer.md, Sizes scaled
+        // to the scenario), not 1..8 ticks, which at 50 ms ticks is 400 ms.
+        const bool scaled = !args.max_pause_given && options.grids.pause.empty() && options.grids.partition.empty();
+        if (scaled) sim::scale_fault_sizes(*scenario, options);
         const unsigned minimize_jobs = args.jobs > 0 ? args.jobs : std::max(1u, std::thread::hardware_concurrency());
         if (minimize_jobs > 1) run.runner = thread_runner(minimize_jobs);
-        return run_minimize(args, *scenario, options, run, strings, human);
+        return run_minimize(args, *scenario, options, run, strings, human, scaled);
     }
 
     auto created = sim::Explorer::create(*scenario, options);
@@ -1084,7 +1102,9 @@ void add_search_options(CLI::App* cmd, ExploreArgs* args) {
                     "clock_jump")
         ->capture_default_str();
     cmd->add_option("--max-pause", args->max_pause,
-                    "Longest pause or partition (and on Redlock a store's restart), in ticks")
+                    "Longest pause or partition (and on Redlock a store's restart), in ticks; with --minimize "
+                    "and no --max-pause or --grid of pauses or partitions, sizes scaled to the scenario (up to "
+                    "its longest lease, action or wait)")
         ->check(integer_in(0, limits::duration_max))
         ->capture_default_str();
     cmd->add_option("--grid", args->grids,
@@ -1183,6 +1203,7 @@ void add_explore_command(CLI::App& app, int& exit_code) {
                   "no file)");
     cmd->callback([args, cmd, &exit_code] {
         args->max_faults_given = cmd->get_option("--max-faults")->count() > 0;
+        args->max_pause_given = cmd->get_option("--max-pause")->count() > 0;
         args->property_given = cmd->get_option("--property")->count() > 0;
         exit_code = cmd_explore(*args);
     });

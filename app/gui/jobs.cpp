@@ -102,17 +102,7 @@ sim::ExploreOptions smallest_fault_options(const sim::Scenario& scenario, const 
     sim::ExploreOptions options;
     options.max_faults = 1;
     options.properties = properties;
-    Tick longest = 1;
-    for (const sim::Candidate& c : scenario.candidates)
-        longest = std::max({longest, c.options.lease, c.options.action, c.options.wait});
-    longest = std::min<Tick>(longest, sim::explore_grid_size_max);  // the largest size a grid may hold
-    constexpr Tick every_size_up_to = 64;
-    if (longest <= every_size_up_to) {
-        options.max_pause = longest;
-    } else {
-        options.grids.pause = sim::size_grid(1, longest, scenario.tick_ms);
-        options.grids.partition = options.grids.pause;
-    }
+    sim::scale_fault_sizes(scenario, options);  // as explore --minimize without sizes
     return options;
 }
 

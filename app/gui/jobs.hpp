@@ -49,10 +49,9 @@ private:
 };
 
 // The budget of the Find panel's "smallest fault of each kind": one added
-// fault at a time, and pauses and partitions up to the longest lease, action
-// or waitTime of the scenario's candidates (at most explore_grid_size_max); every size when that is 64 ticks
-// or fewer, else on the grid of 1, 2 and 5 times powers of ten
-// (docs/explorer.md, In the app).
+// fault at a time, and pauses and partitions scaled to the scenario
+// (sim::scale_fault_sizes, as `explore --minimize` without sizes;
+// docs/explorer.md, In the app).
 sim::ExploreOptions smallest_fault_options(const sim::Scenario& scenario, const sim::Properties& properties);
 
 class FindJob {

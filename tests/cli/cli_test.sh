@@ -714,6 +714,18 @@ assert crash['kind'] == 'crash' and not crash['sized'] and crash['threshold'] is
 assert d['proved'].startswith('proved: the smallest single fault of each kind'), d['proved']
 "
 expect_err "pause: 40 ticks (2 s) breaks it: pause worker-1 for 40 ticks at tick 20" "explore --minimize in words"
+check_that "explore --minimize with --max-pause: the sizes given, not scaled" sh -c "! grep -q 'sizes: scaled' '$WORK/err'"
+# Without --max-pause or a --grid of pauses or partitions, the sizes are
+# scaled to the scenario (docs/explorer.md, Sizes scaled to the scenario).
+cli explore tests/data/explore/practitioner-small.json --minimize --fault-kinds pause --property overlap --shuffles 0 \
+  --jobs 2
+expect_rc 1 "explore --minimize without sizes finds the shortest pause on the scenario's grid"
+expect_out "  budget: one fault at a time of pause; on the grid pause=50ms..6s (8 sizes); orders: as given" \
+  "explore --minimize without sizes: pauses on the grid up to the longest action, partitions not searched"
+expect_out "  sizes: scaled to the scenario, pauses and partitions up to its longest lease, action or wait (6s, 120 ticks), on the grid; --max-pause or --grid sets them" \
+  "explore --minimize says the sizes were scaled and how to set them"
+expect_out "pause: 40 ticks (2 s) breaks it: pause worker-1 for 40 ticks at tick 20" \
+  "explore --minimize without sizes: the same 40 ticks"
 cli explore scenarios/expiry-takeover.json --minimize --property overlap --jobs 1
 expect_rc 1 "explore --minimize on a base that fails on its own"
 expect_out "the base fails with no added fault: overlap" "explore --minimize says the base fails"

@@ -206,6 +206,26 @@ Tick SizeGrids::longest() const {
     return most;
 }
 
+Tick scaled_size_max(const Scenario& scenario) {
+    Tick longest = 1;
+    for (const Candidate& c : scenario.candidates)
+        longest = std::max({longest, c.options.lease, c.options.action, c.options.wait});
+    return std::min<Tick>(longest, explore_grid_size_max);  // the largest size a grid may hold
+}
+
+void scale_fault_sizes(const Scenario& scenario, ExploreOptions& options) {
+    const Tick longest = scaled_size_max(scenario);
+    if (longest <= scaled_every_size_max) {
+        options.max_pause = longest;
+        return;
+    }
+    const std::vector<Tick> grid = size_grid(1, longest, scenario.tick_ms);
+    const FaultMenu& k = options.kinds;
+    if (k.pause && options.grids.pause.empty()) options.grids.pause = grid;
+    if ((k.partition_drop_requests || k.partition_drop_replies) && options.grids.partition.empty())
+        options.grids.partition = grid;
+}
+
 std::vector<Tick> size_grid(Tick lo, Tick hi, std::int64_t tick_ms) {
     LS_ASSERT(lo >= 1);
     LS_ASSERT(hi >= lo);

@@ -109,6 +109,40 @@ TEST(ExploreGrid, MinimizeScansTheGrid) {
     EXPECT_EQ(*k.threshold, 40);
 }
 
+// Sizes scaled to the scenario (docs/explorer.md): up to the longest lease,
+// action or wait; every length up to 64 ticks, else the grid from one tick,
+// for the kinds searched that have no grid of their own.
+TEST(ExploreGrid, SizesScaledToTheScenario) {
+    Scenario s = practitioner_small();  // 50 ms ticks; its longest is an action of 120 ticks
+    EXPECT_EQ(scaled_size_max(s), 120);
+    ExploreOptions o = overlap_search(1, "pause");
+    scale_fault_sizes(s, o);
+    EXPECT_EQ(o.grids.pause, size_grid(1, 120, 50));
+    EXPECT_TRUE(o.grids.partition.empty()) << "partitions are not searched";
+    EXPECT_EQ(o.max_pause, 8) << "max_pause stays for what has no grid";
+
+    ExploreOptions all = overlap_search(1, "all");
+    ASSERT_TRUE(parse_grid("partition=1..3", 50, all.grids).ok());
+    scale_fault_sizes(s, all);
+    EXPECT_EQ(all.grids.pause, size_grid(1, 120, 50));
+    EXPECT_EQ(all.grids.partition, (std::vector<Tick>{1, 2, 3})) << "a grid given is kept";
+
+    for (Candidate& c : s.candidates) {
+        c.options.lease = 30;
+        c.options.action = 12;
+        c.options.wait = 5;
+    }
+    s.candidates[1].options.wait = 64;
+    EXPECT_EQ(scaled_size_max(s), 64);
+    ExploreOptions every = overlap_search(1, "pause");
+    scale_fault_sizes(s, every);
+    EXPECT_EQ(every.max_pause, 64);
+    EXPECT_FALSE(every.grids.any()) << "64 ticks or fewer: every length, no grid";
+
+    s.candidates[0].options.action = 1'000'000;
+    EXPECT_EQ(scaled_size_max(s), explore_grid_size_max) << "no size past what a grid may hold";
+}
+
 // The search split into three shards, each searched and written as its file.
 std::vector<ShardFile> three_shards(const Explorer& ex) {
     std::vector<ShardFile> files;

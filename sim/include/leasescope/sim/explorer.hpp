@@ -237,6 +237,16 @@ struct ExploreOptions {
     // and the search goes on exactly, with fewer merges.
     std::size_t merge_states_max = std::size_t{1} << 19;
 };
+// Sizes of pauses and partitions scaled to a scenario (docs/explorer.md,
+// "Sizes scaled to the scenario"), the budget `explore --minimize` and the
+// app's Find panel use when none is given: up to the longest lease, action
+// or waitTime of its candidates (at most explore_grid_size_max ticks); every
+// length (max_pause) when that is at most scaled_every_size_max ticks, else
+// the 1-2-5 grid from one tick for each of the two kinds that options.kinds
+// has and that has no grid yet.
+inline constexpr Tick scaled_every_size_max = 64;
+Tick scaled_size_max(const Scenario& scenario);
+void scale_fault_sizes(const Scenario& scenario, ExploreOptions& options);
 
 // One schedule: an order variant plus added faults, as indices into
 // Explorer::atoms() in increasing order (atoms are sorted by tick first).
