@@ -55,10 +55,14 @@ fuzz_rss_mb="${FUZZ_RSS_MB:-1024}"
 stages="${FULL_STAGES:-format functions asan clang fuzz slurm redlock}"
 failed=()
 summary=()
+# Lines a stage adds under its own line in the summary: what failed and why,
+# since the summary is what a CI log shows last (and sometimes only).
+stage_notes=()
 
 stage() {  # stage NAME COMMAND...: runs and times one stage
   local name="$1"; shift
   local start=$SECONDS
+  stage_notes=()
   echo "== full.sh: $name" >&2
   if "$@"; then
     summary+=("ok   $name ($((SECONDS - start)) s)")
@@ -66,6 +70,8 @@ stage() {  # stage NAME COMMAND...: runs and times one stage
     summary+=("FAIL $name ($((SECONDS - start)) s)")
     failed+=("$name")
   fi
+  local note
+  for note in "${stage_notes[@]}"; do summary+=("       $note"); done
 }
 
 configure_build() {  # configure_build PRESET: a configure and build preset of CMakePresets.json
@@ -176,10 +182,33 @@ fuzzing() {
     pids+=($!)
   done
   for i in "${!kinds[@]}"; do
-    wait "${pids[$i]}" || ok=1
+    if ! wait "${pids[$i]}"; then
+      ok=1
+      fuzz_failure_notes "${kinds[$i]}"
+    fi
     cat "build/fuzz/${kinds[$i]}.report" >&2
   done
   return $ok
+}
+
+# For the summary: which target failed, libFuzzer's or the sanitizer's line
+# saying why, and the input that did it (base64 of its gzip, when that is
+# short), so that a CI log's last lines are enough to replay it:
+#   echo '<base64>' | base64 -d | gunzip > input; build/fuzz/fuzz_KIND input
+fuzz_failure_notes() {
+  local kind="$1" log="build/fuzz/$1.log" why input
+  why=$(grep -m1 -E "^==[0-9]+== ?ERROR|^SUMMARY:|ALARM: working on the last Unit|out-of-memory|runtime error:|deadly signal" "$log" 2>/dev/null |
+    cut -c1-200)
+  stage_notes+=("fuzz_$kind: ${why:-no reason in build/fuzz/$kind.log (libFuzzer did not start?)}")
+  input=$(ls -t "build/fuzz/artifacts/$kind/" 2>/dev/null | head -1)
+  [ -n "$input" ] || return 0
+  local packed
+  packed=$(gzip -9nc "build/fuzz/artifacts/$kind/$input" | base64 -w0)
+  if [ "${#packed}" -le 6000 ]; then
+    stage_notes+=("fuzz_$kind input $input ($(wc -c <"build/fuzz/artifacts/$kind/$input") bytes), gzip+base64: $packed")
+  else
+    stage_notes+=("fuzz_$kind input $input ($(wc -c <"build/fuzz/artifacts/$kind/$input") bytes): too long to print here")
+  fi
 }
 
 # ---- 4. The sharded explorer on Slurm ----

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "fit.hpp"
 #include "history_internal.hpp"
 #include "leasescope/sim/limits.hpp"
 #include "leasescope/sim/simulation.hpp"
@@ -295,8 +296,10 @@ Draft make_draft(const Trace& imported, const std::vector<Observation>& observat
     for (const auto& f : inferred) draft.evidence.push_back(f.evidence);
     ordered_json s;
     s["name"] = draft_name(report);
-    s["title"] =
-        ordered_json{{"en", "Draft of the imported history of " + std::string(report.lock_key.substr(0, 300))}};
+    // The key as the trace's header names it (rule 19.5.4): well-formed UTF-8
+    // of bounded length, where a raw byte or a cut inside a character would
+    // make text that JSON cannot hold.
+    s["title"] = ordered_json{{"en", "Draft of the imported history of " + internal::fit_name(report.lock_key)}};
     s["summary"] = ordered_json{{"en", draft_summary(draft.evidence)}};
     s["tick_ms"] = tick_ms;
     s["horizon"] = imported.summary.end_tick;

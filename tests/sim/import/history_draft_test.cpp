@@ -214,4 +214,25 @@ TEST(HistoryDraft, IrregularRunStartsAreANoteNotAFakedPeriod) {
     })) << ::testing::PrintToString(notes);
 }
 
+// The draft's title names the lock key as the trace's header does (rule
+// 19.5.4): a raw byte that is not UTF-8 (the import fuzzer's capture had
+// "orders-lo\x96ck" written raw) and a long key cut inside a character both
+// gave text that JSON cannot hold, and the import aborted.
+TEST(HistoryDraft, ALockKeyThatIsNotTextIsNamedAsTheTraceNamesIt) {
+    const std::string long_key = std::string(299, 'k') + "\xed\x95\x9c";  // 299 bytes, then one Korean character
+    const std::string raw_byte = std::string("orders-lo") + '\x96' + "ck";
+    for (const std::string& key : {raw_byte, long_key}) {
+        CaptureReport report = report_of(two_turns());
+        report.lock_key = key;
+        report.lock_keys = {key};
+        ImportOptions options;
+        options.tick_ms = 10;
+        std::string error;
+        const auto h = build_history(two_turns(), report, {}, {}, options, error);
+        ASSERT_TRUE(h) << error;
+        const json d = draft_of(*h);
+        EXPECT_EQ(d["title"]["en"], "Draft of the imported history of " + h->trace.header.lock);
+    }
+}
+
 }  // namespace
