@@ -200,6 +200,10 @@ fuzz_failure_notes() {
   why=$(grep -m1 -E "^==[0-9]+== ?ERROR|^SUMMARY:|ALARM: working on the last Unit|out-of-memory|runtime error:|deadly signal" "$log" 2>/dev/null |
     cut -c1-200)
   stage_notes+=("fuzz_$kind: ${why:-no reason in build/fuzz/$kind.log (libFuzzer did not start?)}")
+  # An exception that ended in std::terminate says what it was on its own line.
+  local what
+  what=$(grep -m1 -E "^  what\(\): " "$log" 2>/dev/null | cut -c1-200)
+  [ -z "$what" ] || stage_notes+=("fuzz_$kind: $what")
   input=$(ls -t "build/fuzz/artifacts/$kind/" 2>/dev/null | head -1)
   [ -n "$input" ] || return 0
   local packed
