@@ -213,10 +213,16 @@ Result<Unit, StoreError> Simulation::step(Store& store, EventSink& sink) {
 }
 
 Tick Simulation::skip_quiet_ticks(ModelStore& store, Tick limit) {
-    // Once every run is over, the end (quiescent_after) depends on the
-    // store's record too: step through those last ticks one by one. So with
-    // an old primary living on, whose records expire too (model.md §17.5).
-    if (finished_ || unfinished_ == 0 || split_fault_ >= 0 || redlock_ || redisson_) return 0;
+    // Once every run is over, the end (quiescent_after) comes at the first
+    // tick after the last scheduled one with the wire idle and no record
+    // valid. Neither changes before the bounds below: a record stays valid
+    // until its expires_at, which first_expiry bounds, and every fault edge
+    // and op bounds the skip (last_scheduled_tick_ is the last of them). So
+    // these ticks are skipped too, where they were stepped one by one: a
+    // record a clock jump back left valid for years of ticks took seconds.
+    // An old primary living on expires records of its own (model.md §17.5):
+    // those runs step.
+    if (finished_ || split_fault_ >= 0 || redlock_ || redisson_) return 0;
     const Tick now = next_tick_;
     Tick until = std::min(limit, scenario_->horizon);
     if (next_fault_edge_ < fault_edges_.size()) until = std::min(until, fault_edges_[next_fault_edge_].tick);
