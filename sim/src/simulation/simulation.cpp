@@ -214,7 +214,7 @@ Result<Unit, StoreError> Simulation::step(Store& store, EventSink& sink) {
 
 Tick Simulation::skip_quiet_ticks(ModelStore& store, Tick limit) {
     // Once every run is over, the end (quiescent_after) comes at the first
-    // tick after the last scheduled one with the wire idle and no record
+    // tick, from the last scheduled one on, with the wire idle and no record
     // valid. Neither changes before the bounds below: a record stays valid
     // until its expires_at, which first_expiry bounds, and every fault edge
     // and op bounds the skip (last_scheduled_tick_ is the last of them). So
