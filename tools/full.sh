@@ -213,12 +213,13 @@ fuzz_failure_notes() {
   [ -z "$what" ] || stage_notes+=("fuzz_$kind: $what")
   input=$(ls -t "build/fuzz/artifacts/$kind/" 2>/dev/null | head -1)
   [ -n "$input" ] || return 0
-  local packed
-  packed=$(gzip -9nc "build/fuzz/artifacts/$kind/$input" | base64 -w0)
+  local file="build/fuzz/artifacts/$kind/$input" packed
+  local named="fuzz_$kind input $input ($(wc -c <"$file") bytes)"
+  packed=$(gzip -9nc "$file" | base64 -w0)
   if [ "${#packed}" -le 6000 ]; then
-    stage_notes+=("fuzz_$kind input $input ($(wc -c <"build/fuzz/artifacts/$kind/$input") bytes), gzip+base64: $packed")
+    stage_notes+=("$named, gzip+base64: $packed")
   else
-    stage_notes+=("fuzz_$kind input $input ($(wc -c <"build/fuzz/artifacts/$kind/$input") bytes): too long to print here")
+    stage_notes+=("$named: too long to print here")
   fi
 }
 
